@@ -1,0 +1,574 @@
+#include "engine/action.h"
+
+#include <array>
+#include <charconv>
+#include <vector>
+
+#include "engine/event.h"
+#include "engine/progress.h"
+
+namespace metropolis {
+namespace {
+
+// What a payload byte means. One table drives Encode, Decode, the text form
+// and the parser, so the four cannot disagree about a type's fields.
+enum class Field : uint8_t {
+  kNone,
+  kNode,
+  kEdge,
+  kHex,
+  kCard,
+  kResource,
+  kTrack,
+  kSeat,
+  kDie,        // 1..6, or 0 when an Alchemist fixed it
+  kEventFace,  // EventFace
+  kProgress,   // ProgressCard
+  kVictim,     // seat + 1, 0 for nobody
+  kCards,      // trade give/want (and addressees for an offer)
+};
+
+struct TypeInfo {
+  ActionType type;
+  std::string_view name;
+  std::array<Field, 3> fields;  // a, b, c
+};
+
+using F = Field;
+constexpr TypeInfo kTypes[] = {
+    {ActionType::kChanceStartPlayer, "chance_start_player", {F::kSeat, F::kNone, F::kNone}},
+    {ActionType::kChanceDice, "dice", {F::kDie, F::kDie, F::kEventFace}},
+    {ActionType::kChanceSteal, "steal", {F::kCard, F::kNone, F::kNone}},
+    {ActionType::kChanceDraw, "draw", {F::kProgress, F::kNone, F::kNone}},
+    {ActionType::kRoll, "roll", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kEndTurn, "end_turn", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kBuildRoad, "build_road", {F::kEdge, F::kNone, F::kNone}},
+    {ActionType::kBuildSettlement, "build_settlement", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kBuildCity, "build_city", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kBuildWall, "build_wall", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kRecruitKnight, "recruit_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kActivateKnight, "activate_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kPromoteKnight, "promote_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kMoveKnight, "move_knight", {F::kNode, F::kNode, F::kNone}},
+    {ActionType::kDisplaceKnight, "displace_knight", {F::kNode, F::kNode, F::kNone}},
+    {ActionType::kChaseRobber, "chase_robber", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kBuyImprovement, "buy_improvement", {F::kTrack, F::kNone, F::kNone}},
+    {ActionType::kBankTrade, "bank_trade", {F::kCard, F::kCard, F::kNone}},
+    {ActionType::kMoveRobber, "move_robber", {F::kHex, F::kVictim, F::kNone}},
+    {ActionType::kDiscard, "discard", {F::kCard, F::kNone, F::kNone}},
+    {ActionType::kRelocateKnight, "relocate_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kPillageCity, "pillage_city", {F::kNode, F::kNone, F::kNone}},
+    // PRD-5: the Aqueduct gives a resource, never a commodity.
+    {ActionType::kAqueduct, "aqueduct", {F::kResource, F::kNone, F::kNone}},
+    {ActionType::kPlaceMetropolis, "place_metropolis", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kCommitKnight, "commit_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kCommitDone, "commit_done", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kDiscardProgress, "discard_progress", {F::kProgress, F::kNone, F::kNone}},
+    {ActionType::kDefenderDeck, "defender_deck", {F::kTrack, F::kNone, F::kNone}},
+    {ActionType::kTradeOffer, "offer", {F::kCards, F::kNone, F::kNone}},
+    {ActionType::kTradeAccept, "accept", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kTradeDecline, "decline", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kTradeCounter, "counter", {F::kCards, F::kNone, F::kNone}},
+    {ActionType::kTradeConfirm, "confirm", {F::kSeat, F::kNone, F::kNone}},
+    {ActionType::kTradeCancel, "cancel", {F::kNone, F::kNone, F::kNone}},
+};
+
+// Index into kTypes by type code, -1 where no type has that code.
+constexpr std::array<int8_t, 256> kTypeIndex = [] {
+  std::array<int8_t, 256> index{};
+  for (int8_t& i : index) i = -1;
+  for (int i = 0; i < int(std::size(kTypes)); ++i) index[uint8_t(kTypes[i].type)] = int8_t(i);
+  return index;
+}();
+
+const TypeInfo* FindType(int code) {
+  if (code < 0 || code > 255 || kTypeIndex[code] < 0) return nullptr;
+  return &kTypes[kTypeIndex[code]];
+}
+
+const TypeInfo* FindType(std::string_view name) {
+  for (const TypeInfo& t : kTypes)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+constexpr int kTypeShift = 56;
+constexpr int kWantShift = 24;
+constexpr int kAddresseeShift = 48;
+constexpr int kBitsPerCard = 3;
+constexpr uint64_t kCardsMask = (uint64_t(1) << (kBitsPerCard * kNumCardTypes)) - 1;
+constexpr uint64_t kAddresseeMask = (uint64_t(1) << kMaxSeats) - 1;
+
+uint64_t PackCards(PackedCards cards) {
+  uint64_t bits = 0;
+  for (int c = 0; c < kNumCardTypes; ++c)
+    bits |= uint64_t(cards.Get(c) & kMaxCardsPerTypeInOffer) << (kBitsPerCard * c);
+  return bits;
+}
+
+PackedCards UnpackCards(uint64_t bits) {
+  PackedCards cards;
+  for (int c = 0; c < kNumCardTypes; ++c) cards.Set(c, int((bits >> (kBitsPerCard * c)) & kMaxCardsPerTypeInOffer));
+  return cards;
+}
+
+bool InRange(Field f, int v) {
+  switch (f) {
+    case F::kNone:
+      return v == 0;
+    case F::kNode:
+      return v < kNumNodes;
+    case F::kEdge:
+      return v < kNumEdges;
+    case F::kHex:
+      return v < kNumHexes;
+    case F::kCard:
+      return v < kNumCardTypes;
+    case F::kResource:
+      return v < kNumResources;
+    case F::kTrack:
+      return v < kNumTracks;
+    case F::kSeat:
+      return v < kMaxSeats;
+    case F::kDie:
+      return v <= 6;
+    case F::kEventFace:
+      return v < kNumEventFaces;
+    case F::kProgress:
+      return v < kNumProgressKinds;
+    case F::kVictim:
+      return v <= kMaxSeats;
+    case F::kCards:
+      return true;
+  }
+  return false;
+}
+
+// An Alchemist fixes both production dice (TRN-3, C-S1), so a single fixed die names
+// no outcome.
+bool DiceConsistent(const Action& a) { return (a.a == 0) == (a.b == 0); }
+
+// ---- Text form ----
+
+std::string Numbered(char prefix, int v) { return prefix + std::to_string(v); }
+
+std::string Named(std::string_view name, int v) {
+  if (v == kHiddenCard) return "?";  // a masked event (MaskEvent)
+  if (name == "?") return "?" + std::to_string(v);
+  return std::string(name);
+}
+
+std::string EventFaceName(int face) {
+  if (face == kEventShip) return "ship";
+  if (face > kEventShip && face < kNumEventFaces) return std::string(TrackName(face - kEventTradeGate));
+  return "?" + std::to_string(face);
+}
+
+// A field's text; kVictim and kCards are written by the caller.
+std::string FieldToString(Field f, int v) {
+  switch (f) {
+    case F::kNode:
+      return Numbered('n', v);
+    case F::kEdge:
+      return Numbered('e', v);
+    case F::kHex:
+      return Numbered('h', v);
+    case F::kCard:
+    case F::kResource:
+      return Named(CardName(v), v);
+    case F::kTrack:
+      return Named(TrackName(v), v);
+    case F::kSeat:
+      return std::to_string(v);
+    case F::kDie:
+      return v == 0 ? "-" : std::to_string(v);
+    case F::kEventFace:
+      return EventFaceName(v);
+    case F::kProgress:
+      return Named(ProgressCardName(v), v);
+    case F::kNone:
+    case F::kVictim:
+    case F::kCards:
+      break;
+  }
+  return "";
+}
+
+// "2brick 1wool", or "-" for no cards.
+std::string CardsToString(PackedCards cards) {
+  std::string s;
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    if (cards.Get(c) == 0) continue;
+    if (!s.empty()) s += ' ';
+    s += std::to_string(cards.Get(c));
+    s += CardName(c);
+  }
+  return s.empty() ? "-" : s;
+}
+
+// "1,3", or "-" for nobody.
+std::string SeatsToString(int mask) {
+  std::string s;
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    if (!((mask >> seat) & 1)) continue;
+    if (!s.empty()) s += ',';
+    s += std::to_string(seat);
+  }
+  return s.empty() ? "-" : s;
+}
+
+// ---- Parser ----
+
+// Whitespace-separated tokens with a cursor; every error names the action.
+class Tokens {
+ public:
+  Tokens(std::string_view text, std::string* error) : error_(error) {
+    size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && IsSpace(text[i])) ++i;
+      size_t start = i;
+      while (i < text.size() && !IsSpace(text[i])) ++i;
+      if (i > start) tokens_.push_back(text.substr(start, i - start));
+    }
+  }
+
+  bool Done() const { return pos_ == tokens_.size(); }
+  std::string_view Peek() const { return Done() ? std::string_view() : tokens_[pos_]; }
+  std::string_view Next() { return Done() ? std::string_view() : tokens_[pos_++]; }
+
+  // Sets the error "<action>: expected <what>, got '<token>'" (or "got nothing").
+  bool Expected(std::string_view action, std::string_view what, std::string_view got, std::string_view note = {}) {
+    std::string msg = std::string(action) + ": expected " + std::string(what) + ", got ";
+    msg += got.empty() ? "nothing" : "'" + std::string(got) + "'";
+    if (!note.empty()) msg += " (" + std::string(note) + ")";
+    return Fail(msg);
+  }
+  bool Fail(std::string msg) {
+    if (error_) *error_ = std::move(msg);
+    return false;
+  }
+
+ private:
+  static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+  std::vector<std::string_view> tokens_;
+  size_t pos_ = 0;
+  std::string* error_;
+};
+
+// A decimal number of at most three digits, the whole of `s`.
+std::optional<int> ParseSmallNumber(std::string_view s) {
+  if (s.empty() || s.size() > 3) return std::nullopt;
+  int v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+int CardFromName(std::string_view name) {
+  for (int c = 0; c < kNumCardTypes; ++c)
+    if (CardName(c) == name) return c;
+  return -1;
+}
+
+int TrackFromName(std::string_view name) {
+  for (int t = 0; t < kNumTracks; ++t)
+    if (TrackName(t) == name) return t;
+  return -1;
+}
+
+int EventFaceFromName(std::string_view name) {
+  for (int f = 0; f < kNumEventFaces; ++f)
+    if (EventFaceName(f) == name) return f;
+  return -1;
+}
+
+// "n12" for prefix 'n' and limit 54.
+bool ParseNumbered(Tokens& t, std::string_view action, char prefix, int limit, std::string_view what,
+                   std::string_view plural, int* out) {
+  std::string_view tok = t.Next();
+  std::optional<int> v;
+  if (!tok.empty() && tok[0] == prefix) v = ParseSmallNumber(tok.substr(1));
+  if (!v) return t.Expected(action, what, tok);
+  if (*v >= limit) {
+    return t.Expected(action, what, tok,
+                      std::string(plural) + " are " + prefix + "0.." + prefix + std::to_string(limit - 1));
+  }
+  *out = *v;
+  return true;
+}
+
+bool ParseSeat(Tokens& t, std::string_view action, std::string_view tok, int* out) {
+  std::optional<int> v = ParseSmallNumber(tok);
+  if (!v || *v >= kMaxSeats) return t.Expected(action, "a seat 0..3", tok);
+  *out = *v;
+  return true;
+}
+
+bool ParseField(Tokens& t, std::string_view action, Field f, int* out) {
+  switch (f) {
+    case F::kNode:
+      return ParseNumbered(t, action, 'n', kNumNodes, "a node like n12", "nodes", out);
+    case F::kEdge:
+      return ParseNumbered(t, action, 'e', kNumEdges, "an edge like e17", "edges", out);
+    case F::kHex:
+      return ParseNumbered(t, action, 'h', kNumHexes, "a hex like h7", "hexes", out);
+    case F::kCard:
+    case F::kResource: {
+      std::string_view tok = t.Next();
+      int c = CardFromName(tok);
+      if (f == F::kResource) {
+        if (c < 0 || !IsResource(c)) return t.Expected(action, "a resource (brick, lumber, wool, grain, ore)", tok);
+      } else if (c < 0) {
+        return t.Expected(action, "a card (brick, lumber, wool, grain, ore, cloth, coin, paper)", tok);
+      }
+      *out = c;
+      return true;
+    }
+    case F::kTrack: {
+      std::string_view tok = t.Next();
+      *out = TrackFromName(tok);
+      return *out >= 0 || t.Expected(action, "a track (trade, politics, science)", tok);
+    }
+    case F::kSeat:
+      return ParseSeat(t, action, t.Next(), out);
+    case F::kDie: {
+      std::string_view tok = t.Next();
+      std::optional<int> v = ParseSmallNumber(tok);
+      if (tok == "-") {
+        *out = 0;
+      } else if (v && *v >= 1 && *v <= 6) {
+        *out = *v;
+      } else {
+        return t.Expected(action, "a die 1..6, or '-' when an Alchemist fixed the dice", tok);
+      }
+      return true;
+    }
+    case F::kEventFace: {
+      std::string_view tok = t.Next();
+      *out = EventFaceFromName(tok);
+      return *out >= 0 || t.Expected(action, "an event face (ship, trade, politics, science)", tok);
+    }
+    case F::kProgress: {
+      std::string_view tok = t.Next();
+      *out = ProgressCardFromName(tok);
+      return *out >= 0 || t.Expected(action, "a progress card like crane or road_building", tok);
+    }
+    case F::kVictim: {
+      // Optional: absent when the robber's new hex has nobody to rob (ROB-3).
+      *out = 0;
+      if (t.Done()) return true;
+      std::string_view tok = t.Next();
+      if (tok != "rob") return t.Expected(action, "'rob' and a seat, or nothing", tok);
+      int seat;
+      if (!ParseSeat(t, action, t.Next(), &seat)) return false;
+      *out = seat + 1;
+      return true;
+    }
+    case F::kNone:
+    case F::kCards:
+      break;
+  }
+  return true;
+}
+
+// "2brick 1wool" up to `stop` (or the end), or "-".
+bool ParseCards(Tokens& t, std::string_view action, std::string_view side, std::string_view stop, PackedCards* out) {
+  *out = PackedCards();
+  const std::string what = "cards like 2brick after '" + std::string(side) + "', or '-' for none";
+  if (t.Peek() == "-") {
+    t.Next();
+    return true;
+  }
+  if (t.Done() || t.Peek() == stop) return t.Expected(action, what, t.Peek());
+  while (!t.Done() && t.Peek() != stop) {
+    std::string_view tok = t.Next();
+    size_t digits = 0;
+    while (digits < tok.size() && tok[digits] >= '0' && tok[digits] <= '9') ++digits;
+    std::optional<int> n = ParseSmallNumber(tok.substr(0, digits));
+    int card = CardFromName(tok.substr(digits));
+    if (!n || card < 0) return t.Expected(action, what, tok);
+    if (*n < 1 || *n > kMaxCardsPerTypeInOffer) {
+      return t.Fail(std::string(action) + ": expected 1.." + std::to_string(kMaxCardsPerTypeInOffer) + " " +
+                    std::string(CardName(card)) + " per side (TRD-3), got '" + std::string(tok) + "'");
+    }
+    if (out->Get(card) != 0) {
+      return t.Fail(std::string(action) + ": " + std::string(CardName(card)) + " listed twice after '" +
+                    std::string(side) + "'");
+    }
+    out->Set(card, *n);
+  }
+  return true;
+}
+
+// "1,3" (commas, spaces around them allowed) or "-".
+bool ParseAddressees(Tokens& t, std::string_view action, uint8_t* out) {
+  std::string list;
+  while (!t.Done()) list += t.Next();
+  *out = 0;
+  const std::string what = "seats like 1,3 after 'to', or '-' for nobody";
+  if (list == "-") return true;
+  if (list.empty()) return t.Expected(action, what, list);
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    std::string_view item = std::string_view(list).substr(start, comma - start);
+    std::optional<int> seat = ParseSmallNumber(item);
+    if (!seat || *seat >= kMaxSeats) return t.Expected(action, what, list);
+    if ((*out >> *seat) & 1) return t.Fail(std::string(action) + ": seat " + std::string(item) + " listed twice");
+    *out |= uint8_t(1 << *seat);
+    start = comma + 1;
+  }
+  return true;
+}
+
+bool ExpectWord(Tokens& t, std::string_view action, std::string_view word) {
+  std::string_view tok = t.Next();
+  return tok == word || t.Expected(action, "'" + std::string(word) + "'", tok);
+}
+
+bool ParseTrade(Tokens& t, std::string_view action, bool offer, Action* out) {
+  if (!ExpectWord(t, action, "give") || !ParseCards(t, action, "give", "want", &out->give)) return false;
+  if (!ExpectWord(t, action, "want") || !ParseCards(t, action, "want", "to", &out->want)) return false;
+  if (!offer) return true;
+  return ExpectWord(t, action, "to") && ParseAddressees(t, action, &out->addressees);
+}
+
+}  // namespace
+
+PackedCards PackedCards::From(const CardCounts& c) {
+  PackedCards p;
+  for (int card = 0; card < kNumCardTypes; ++card) p.Set(card, c[card]);
+  return p;
+}
+
+CardCounts PackedCards::ToCounts() const {
+  CardCounts c;
+  for (int card = 0; card < kNumCardTypes; ++card) c[card] = uint8_t(Get(card));
+  return c;
+}
+
+Action Action::TradeOffer(const CardCounts& give, const CardCounts& want, int addressee_mask) {
+  Action x = Make(ActionType::kTradeOffer);
+  x.give = PackedCards::From(give);
+  x.want = PackedCards::From(want);
+  x.addressees = uint8_t(addressee_mask);
+  return x;
+}
+
+Action Action::TradeCounter(const CardCounts& give, const CardCounts& want) {
+  Action x = Make(ActionType::kTradeCounter);
+  x.give = PackedCards::From(give);
+  x.want = PackedCards::From(want);
+  return x;
+}
+
+// Only the fields the type defines are encoded, so two actions that differ in
+// unused fields share a code; counts above kMaxCardsPerTypeInOffer do not fit
+// and must be refused before an offer is encoded.
+uint64_t Encode(const Action& a) {
+  uint64_t code = uint64_t(uint8_t(a.type)) << kTypeShift;
+  const TypeInfo* info = FindType(uint8_t(a.type));
+  if (!info) return code;
+  if (info->fields[0] == F::kCards) {
+    code |= PackCards(a.give) | PackCards(a.want) << kWantShift;
+    if (a.type == ActionType::kTradeOffer) code |= (a.addressees & kAddresseeMask) << kAddresseeShift;
+    return code;
+  }
+  const uint8_t bytes[3] = {a.a, a.b, a.c};
+  for (int i = 0; i < 3; ++i)
+    if (info->fields[i] != F::kNone) code |= uint64_t(bytes[i]) << (16 - 8 * i);  // a is most significant
+  return code;
+}
+
+std::optional<Action> Decode(uint64_t code) {
+  const TypeInfo* info = FindType(int(code >> kTypeShift));
+  if (!info) return std::nullopt;
+  const uint64_t payload = code & ((uint64_t(1) << kTypeShift) - 1);
+  Action x;
+  x.type = info->type;
+  if (info->fields[0] == F::kCards) {
+    uint64_t allowed = kCardsMask | kCardsMask << kWantShift;
+    if (x.type == ActionType::kTradeOffer) allowed |= kAddresseeMask << kAddresseeShift;
+    if (payload & ~allowed) return std::nullopt;
+    x.give = UnpackCards(payload);
+    x.want = UnpackCards(payload >> kWantShift);
+    if (x.type == ActionType::kTradeOffer) x.addressees = uint8_t(payload >> kAddresseeShift);
+    return x;
+  }
+  if (payload >> 24) return std::nullopt;
+  uint8_t* bytes[3] = {&x.a, &x.b, &x.c};
+  for (int i = 0; i < 3; ++i) {
+    *bytes[i] = uint8_t(payload >> (16 - 8 * i));
+    if (!InRange(info->fields[i], *bytes[i])) return std::nullopt;
+  }
+  if (x.type == ActionType::kChanceDice && !DiceConsistent(x)) return std::nullopt;
+  return x;
+}
+
+std::string_view ActionTypeName(ActionType t) {
+  const TypeInfo* info = FindType(uint8_t(t));
+  return info ? info->name : "?";
+}
+
+std::string ActionToString(const Action& a) {
+  const TypeInfo* info = FindType(uint8_t(a.type));
+  if (!info) return "?" + std::to_string(uint8_t(a.type));
+  std::string s(info->name);
+  if (info->fields[0] == F::kCards) {
+    s += " give " + CardsToString(a.give) + " want " + CardsToString(a.want);
+    if (a.type == ActionType::kTradeOffer) s += " to " + SeatsToString(a.addressees);
+    return s;
+  }
+  const uint8_t bytes[3] = {a.a, a.b, a.c};
+  for (int i = 0; i < 3; ++i) {
+    Field f = info->fields[i];
+    if (f == F::kNone) continue;
+    if (f == F::kVictim) {
+      if (bytes[i] != 0) s += " rob " + std::to_string(bytes[i] - 1);
+      continue;
+    }
+    s += ' ';
+    s += FieldToString(f, bytes[i]);
+  }
+  return s;
+}
+
+std::optional<Action> ParseAction(std::string_view text, std::string* error) {
+  Tokens t(text, error);
+  if (t.Done()) {
+    t.Fail("empty action");
+    return std::nullopt;
+  }
+  std::string_view name = t.Next();
+  const TypeInfo* info = FindType(name);
+  if (!info) {
+    t.Fail("unknown action '" + std::string(name) + "'");
+    return std::nullopt;
+  }
+  Action x;
+  x.type = info->type;
+  if (info->fields[0] == F::kCards) {
+    if (!ParseTrade(t, name, x.type == ActionType::kTradeOffer, &x)) return std::nullopt;
+  } else {
+    uint8_t* bytes[3] = {&x.a, &x.b, &x.c};
+    for (int i = 0; i < 3; ++i) {
+      if (info->fields[i] == F::kNone) continue;
+      int v = 0;
+      if (!ParseField(t, name, info->fields[i], &v)) return std::nullopt;
+      *bytes[i] = uint8_t(v);
+    }
+    if (x.type == ActionType::kChanceDice && !DiceConsistent(x)) {
+      t.Fail("dice: an Alchemist fixes both production dice, so write both as '-' or neither (C-S1)");
+      return std::nullopt;
+    }
+  }
+  if (!t.Done()) {
+    t.Fail(std::string(name) + ": unexpected '" + std::string(t.Peek()) + "' after the action");
+    return std::nullopt;
+  }
+  return x;
+}
+
+}  // namespace metropolis

@@ -1,0 +1,50 @@
+// Helpers shared by the subcommands: reading files, building the starting
+// position from flags, describing who acts next, reporting flag errors.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/cli/flags.h"
+#include "engine/config.h"
+#include "engine/state.h"
+
+namespace metropolis::cli {
+
+// Exit codes: 0 success, 1 the input (a record, a position, an action) was
+// refused, 2 bad flags, 3 the engine contradicted itself (a bug to report).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRefused = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitEngineBug = 3;
+
+// Prints "metropolis-engine CMD: MESSAGE" and the usage to stderr; returns 2.
+int UsageError(const Flags& flags, std::string_view message);
+// Prints "metropolis-engine CMD: MESSAGE" to stderr and returns `code`.
+int Fail(const Flags& flags, std::string_view message, int code);
+
+// "-" reads standard input.
+bool ReadFile(const std::string& path, std::string* out, std::string* error);
+
+// --option name=value, repeatable, on top of the defaults.
+void AddOptionFlags(Flags* flags);
+bool ReadOptionFlags(const Flags& flags, RulesOptions* options, std::string* error);
+
+// --position, --position-file, --new with --seats, --board and --option.
+void AddPositionFlags(Flags* flags);
+// Builds the position the flags name. Errors in the flags themselves set
+// *usage_error; a position that does not parse or a configuration the engine
+// refuses does not.
+bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* usage_error);
+
+// A State to overwrite: the constructor needs some valid configuration.
+GameConfig PlaceholderConfig();
+
+// "seat 2", "chance" or "nobody (game over)".
+std::string DescribePlayer(int player);
+// The legal actions of whoever acts next, or the chance outcomes with their
+// probabilities, or the result when the game is over; one per line.
+std::string DescribeNext(const State& state);
+
+}  // namespace metropolis::cli

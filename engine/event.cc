@@ -1,0 +1,96 @@
+#include "engine/event.h"
+
+#include "engine/progress.h"
+
+namespace metropolis {
+namespace {
+
+bool SeesPrivate(const Event& e, int viewer) {
+  if (e.private_to == 0) return true;
+  return viewer >= 0 && viewer < kMaxSeats && ((e.private_to >> viewer) & 1);
+}
+
+// Actions whose `a` is a card only some seats may see (RULES.md 18): a random
+// steal, a draw from an unseen deck, a progress card put back face down.
+bool ActionHidesCard(ActionType t) {
+  return t == ActionType::kChanceSteal || t == ActionType::kChanceDraw || t == ActionType::kDiscardProgress;
+}
+
+std::string SeatText(int seat) { return "seat " + std::to_string(seat); }
+
+std::string CardText(int card) { return card == kHiddenCard ? "?" : std::string(CardName(card)); }
+
+std::string ProgressText(int card) { return card == kHiddenCard ? "?" : std::string(ProgressCardName(card)); }
+
+// "2brick 1wool", or "nothing".
+std::string CardsText(PackedCards cards) {
+  std::string s;
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    if (cards.Get(c) == 0) continue;
+    if (!s.empty()) s += ' ';
+    s += std::to_string(cards.Get(c)) + std::string(CardName(c));
+  }
+  return s.empty() ? "nothing" : s;
+}
+
+}  // namespace
+
+Event MaskEvent(const Event& e, int viewer) {
+  Event masked = e;
+  if (SeesPrivate(e, viewer)) return masked;
+  switch (e.type) {
+    case EventType::kStole:
+    case EventType::kProgressDrawn:
+      masked.b = kHiddenCard;
+      break;
+    case EventType::kAction:
+      if (ActionHidesCard(e.action.type)) masked.action.a = kHiddenCard;
+      break;
+    default:
+      break;
+  }
+  return masked;
+}
+
+std::string EventToString(const Event& e) {
+  switch (e.type) {
+    case EventType::kAction:
+      return (e.seat == -2 ? std::string("chance") : SeatText(e.seat)) + ": " + ActionToString(e.action);
+    case EventType::kProduced:
+      return SeatText(e.seat) + " produced " + std::to_string(e.a) + " " + CardText(e.b);
+    case EventType::kBankShortage:
+      return "bank shortage: nobody receives " + CardText(e.b);
+    case EventType::kBarbariansAdvance:
+      return "barbarians advance to " + std::to_string(e.a);
+    case EventType::kBarbarianAttack:
+      return "barbarians attack: barbarians " + std::to_string(e.a) + " vs Catan " + std::to_string(e.b) +
+             (e.c ? ", Catan wins" : ", barbarians win");
+    case EventType::kDefender:
+      return SeatText(e.seat) + " receives a Defender of Catan card";
+    case EventType::kCityPillaged:
+      return SeatText(e.seat) + " lost the city at n" + std::to_string(e.a);
+    case EventType::kMustDiscard:
+      return SeatText(e.seat) + " must discard " + std::to_string(e.a) + (e.a == 1 ? " card" : " cards");
+    case EventType::kStole:
+      return SeatText(e.seat) + " stole " + CardText(e.b) + " from " + SeatText(e.other);
+    case EventType::kProgressDrawn:
+      return SeatText(e.seat) + " drew " + ProgressText(e.b) + " from the " + std::string(TrackName(e.a)) + " deck";
+    case EventType::kVictoryCardRevealed:
+      return SeatText(e.seat) + " revealed " + ProgressText(e.b);
+    case EventType::kKnightRemoved:
+      return SeatText(e.seat) + "'s knight at n" + std::to_string(e.a) + " went back to supply";
+    case EventType::kLongestRoad:
+      return e.seat < 0 ? "nobody holds Longest Road" : SeatText(e.seat) + " holds Longest Road";
+    case EventType::kMetropolis:
+      if (e.seat < 0) return "nobody owns the " + std::string(TrackName(e.a)) + " metropolis";
+      return SeatText(e.seat) + " owns the " + std::string(TrackName(e.a)) + " metropolis at n" + std::to_string(e.b);
+    case EventType::kTradeExecuted:
+      return SeatText(e.seat) + " gave " + CardsText(e.action.give) + " to " + SeatText(e.other) + " for " +
+             CardsText(e.action.want);
+    case EventType::kGameOver:
+      return e.seat < 0 ? "game over: action limit reached, nobody wins" : "game over: " + SeatText(e.seat) + " wins";
+  }
+  return "unknown event " + std::to_string(int(e.type));
+}
+
+}  // namespace metropolis

@@ -1,0 +1,52 @@
+// Events: what happened in one step, beyond the action itself (RULES.md 18).
+//
+// Every applied action first emits kAction; automatic consequences follow
+// (production, discards requested, barbarian attacks, Longest Road changes,
+// ...). An event whose card identity is private carries `private_to`, a mask of
+// the seats that see the identity; every other seat sees the event with the
+// card replaced by kHiddenCard (MaskEvent). Views and observation logs are
+// built from these events; the State itself keeps no history.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engine/action.h"
+
+namespace metropolis {
+
+inline constexpr uint8_t kHiddenCard = 0xFE;
+
+enum class EventType : uint8_t {
+  kAction = 0,           // seat = actor (-2 chance), action = what was applied
+  kProduced,             // seat received n = a of card b (PRD-1)
+  kBankShortage,         // nobody received card b (PRD-4)
+  kBarbariansAdvance,    // a = new position
+  kBarbarianAttack,      // a = barbarian strength, b = Catan strength, c = 1 if Catan won
+  kDefender,             // seat received a Defender of Catan card
+  kCityPillaged,         // seat lost the city at node a
+  kMustDiscard,          // seat must discard a cards (SEV-2)
+  kStole,                // seat stole card b from seat `other` (private to both)
+  kProgressDrawn,        // seat drew progress card b from deck a (private to seat)
+  kVictoryCardRevealed,  // seat revealed progress card b (PD-4)
+  kKnightRemoved,        // seat's knight at node a went back to supply (KN-8 step 3)
+  kLongestRoad,          // seat (or -1) now holds Longest Road
+  kMetropolis,           // seat owns track a's metropolis at node b
+  kTradeExecuted,        // seat and `other` exchanged (action holds give/want)
+  kGameOver,             // seat won (or -1 at the length cap)
+};
+
+struct Event {
+  EventType type = EventType::kAction;
+  int8_t seat = -1;
+  int8_t other = -1;
+  uint8_t a = 0, b = 0, c = 0;
+  uint8_t private_to = 0;  // 0: fully public
+  Action action;           // kAction and kTradeExecuted only
+};
+
+// The event as seat `viewer` (or -1 for a spectator) may see it.
+Event MaskEvent(const Event& e, int viewer);
+std::string EventToString(const Event& e);
+
+}  // namespace metropolis

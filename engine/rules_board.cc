@@ -1,0 +1,159 @@
+// Board queries shared by legal-action generation and application.
+#include <algorithm>
+
+#include "engine/rules_internal.h"
+
+namespace metropolis {
+
+uint64_t RulesImpl::AllBuildings(const State& s) {
+  uint64_t m = 0;
+  for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
+  return m;
+}
+
+uint64_t RulesImpl::AllKnights(const State& s) {
+  uint64_t m = 0;
+  for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].knights;
+  return m;
+}
+
+uint64_t RulesImpl::BlockedFor(const State& s, int seat) {
+  uint64_t m = 0;
+  for (int p = 0; p < s.num_seats_; ++p)
+    if (p != seat) m |= s.players_[p].settlements | s.players_[p].cities | s.players_[p].knights;
+  return m;
+}
+
+uint64_t RulesImpl::RoadNodes(const State& s, int seat) {
+  const Topology& topo = GetTopology();
+  const PlayerState& ps = s.players_[seat];
+  uint64_t m = 0;
+  METROPOLIS_FOR_BITS(e, ps.roads_lo) {
+    m |= uint64_t(1) << topo.edge_nodes[e][0];
+    m |= uint64_t(1) << topo.edge_nodes[e][1];
+  }
+  METROPOLIS_FOR_BITS(e, ps.roads_hi) {
+    m |= uint64_t(1) << topo.edge_nodes[e + 64][0];
+    m |= uint64_t(1) << topo.edge_nodes[e + 64][1];
+  }
+  return m;
+}
+
+uint64_t RulesImpl::Reachable(const State& s, int seat, int from) {
+  const Topology& topo = GetTopology();
+  const PlayerState& ps = s.players_[seat];
+  const uint64_t blocked = s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
+  uint64_t seen = uint64_t(1) << from;
+  uint64_t frontier = seen;
+  uint64_t reached = 0;
+  while (frontier) {
+    uint64_t next = 0;
+    METROPOLIS_FOR_BITS(v, frontier) {
+      for (int i = 0; i < 3; ++i) {
+        const int e = topo.node_edges[v][i];
+        if (e < 0 || !ps.HasRoad(e)) continue;
+        const int w = topo.node_nodes[v][i];
+        const uint64_t bit = uint64_t(1) << w;
+        if (seen & bit) continue;
+        seen |= bit;
+        reached |= bit;
+        if (!(blocked & bit)) next |= bit;  // may end on a blocked node, not pass it
+      }
+    }
+    frontier = next;
+  }
+  return reached;
+}
+
+uint32_t RulesImpl::HarborMask(const State& s, int seat) {
+  const Topology& topo = GetTopology();
+  const uint64_t b = s.players_[seat].buildings();
+  uint32_t m = 0;
+  for (int h = 0; h < kNumHarbors; ++h)
+    if (((b >> topo.harbor_nodes[h][0]) & 1) || ((b >> topo.harbor_nodes[h][1]) & 1)) m |= 1u << h;
+  return m;
+}
+
+int RulesImpl::BankRate(const State& s, int seat, int give, int take) {
+  if (give == take) return 0;
+  int rate = 4;
+  const uint32_t harbors = HarborMask(s, seat);
+  for (int h = 0; h < kNumHarbors; ++h) {
+    if (!((harbors >> h) & 1)) continue;
+    const int type = s.board_.harbor[h];
+    if (type == kGenericHarbor) {
+      // D18: under RESOURCE_ONLY, commodities at a 3:1 harbor buy resources only.
+      const bool allowed = !(IsCommodity(give) && IsCommodity(take) &&
+                             s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly);
+      if (allowed) rate = std::min(rate, 3);
+    } else if (type == give) {
+      rate = 2;
+    }
+  }
+  if (IsCommodity(give) && s.players_[seat].level[kTrade] >= 3) rate = 2;  // IMP-6 Merchant Guild
+  if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] == give) rate = 2;
+  return rate;
+}
+
+bool RulesImpl::HasCityWithoutMetropolis(const State& s, int seat) {
+  uint64_t cities = s.players_[seat].cities;
+  for (int t = 0; t < kNumTracks; ++t)
+    if (s.metropolis_node_[t] >= 0) cities &= ~(uint64_t(1) << s.metropolis_node_[t]);
+  return cities != 0;
+}
+
+bool RulesImpl::IsRobberLocked(const State& s) {
+  return s.options_.robber_locked_until_first_attack && !s.first_attack_done_;
+}
+
+int RulesImpl::Contribution(const State& s, int seat, bool count_knights) {
+  int total = 0;
+  METROPOLIS_FOR_BITS(v, s.players_[seat].knights) {
+    const uint8_t f = s.knight_flags_[v];
+    const bool counts = s.options_.fiesepeter ? (f & kKnightCommitted) : (f & kKnightActive);
+    if (counts) total += count_knights ? 1 : s.knight_level_[v];
+  }
+  return total;
+}
+
+int RulesImpl::SetupSeat(const State& s, int step) {
+  const int n = s.num_seats_;
+  const int pair = step / 2;
+  return pair < n ? (s.start_ + pair) % n : (s.start_ + (2 * n - 1 - pair)) % n;
+}
+
+int RulesImpl::ProgressLimit(const State& s, int seat) {
+  const bool own_turn = s.phase_ != Phase::kSetup && seat == s.current_;
+  switch (s.options_.progress_hand_limit) {
+    case ProgressHandLimit::kStrictFour:
+      return 4;
+    case ProgressHandLimit::kFiveOnOwnTurn:
+    case ProgressHandLimit::kPlayOrDiscard:
+      return own_turn ? 5 : 4;
+  }
+  return 4;
+}
+
+bool RulesImpl::CanBuyImprovement(const State& s, int seat, int track) {
+  const PlayerState& ps = s.players_[seat];
+  const int level = ps.level[track];
+  if (level >= kMaxImprovementLevel) return false;
+  if (ps.cities == 0) return false;  // IMP-2
+  const int cost = level + 1;
+  if (ps.hand[TrackCommodity(track)] < cost) return false;
+  if (level + 1 == 4) {  // IMP-3
+    if (s.options_.level4_city_rule == Level4CityRule::kFreeCityRequired) {
+      if (!HasCityWithoutMetropolis(s, seat)) return false;
+    } else if (CountCities(s, seat) == 1 && !HasCityWithoutMetropolis(s, seat)) {
+      return false;
+    }
+  }
+  if (level + 1 == 5) {  // IMP-4
+    const int owner = s.metropolis_owner_[track];
+    const bool places = owner == kNoSeat || (owner != seat && s.players_[owner].level[track] < 5);
+    if (places && !HasCityWithoutMetropolis(s, seat)) return false;
+  }
+  return true;
+}
+
+}  // namespace metropolis

@@ -1,0 +1,295 @@
+// Checking a submitted action. Legality itself is decided in one place — the
+// legal-action list (or, for parameterised trades, CheckTrade below) — and
+// this file only explains a refusal: which rule forbids the action and why.
+#include <algorithm>
+
+#include "engine/rules_internal.h"
+
+namespace metropolis {
+
+extern const CardCounts kRoadCost, kSettlementCost, kCityCost, kWallCost, kKnightCost, kActivateCost;
+
+namespace {
+
+std::string Node(int v) { return "n" + std::to_string(v); }
+std::string Edge(int e) { return "e" + std::to_string(e); }
+
+std::string MissingCards(const CardCounts& hand, const CardCounts& cost) {
+  std::string s;
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    if (hand[c] >= cost[c]) continue;
+    if (!s.empty()) s += ", ";
+    s += std::to_string(cost[c] - hand[c]) + " " + std::string(CardName(c));
+  }
+  return s;
+}
+
+bool SameDecision(ActionType submitted, PendingKind pending) {
+  switch (pending) {
+    case PendingKind::kDiscard:
+      return submitted == ActionType::kDiscard;
+    case PendingKind::kMoveRobber:
+      return submitted == ActionType::kMoveRobber;
+    case PendingKind::kRelocateKnight:
+      return submitted == ActionType::kRelocateKnight;
+    case PendingKind::kPillage:
+      return submitted == ActionType::kPillageCity;
+    case PendingKind::kAqueduct:
+      return submitted == ActionType::kAqueduct;
+    case PendingKind::kPlaceMetropolis:
+      return submitted == ActionType::kPlaceMetropolis;
+    case PendingKind::kCommitKnights:
+      return submitted == ActionType::kCommitKnight || submitted == ActionType::kCommitDone;
+    case PendingKind::kDiscardProgress:
+    case PendingKind::kEndTurnDiscard:
+      return submitted == ActionType::kDiscardProgress;
+    case PendingKind::kDefenderDeck:
+      return submitted == ActionType::kDefenderDeck;
+    case PendingKind::kTradeAnswer:
+      return submitted == ActionType::kTradeAccept || submitted == ActionType::kTradeDecline ||
+             submitted == ActionType::kTradeCounter;
+    case PendingKind::kTradeClose:
+      return submitted == ActionType::kTradeConfirm || submitted == ActionType::kTradeCancel;
+    default:
+      return false;
+  }
+}
+
+const char* PendingName(PendingKind k) {
+  switch (k) {
+    case PendingKind::kDiscard:
+      return "a discard (SEV-2)";
+    case PendingKind::kMoveRobber:
+      return "moving the robber (ROB-2)";
+    case PendingKind::kRelocateKnight:
+      return "relocating a displaced knight (KN-8)";
+    case PendingKind::kPillage:
+      return "choosing the city the barbarians take (BAR-8)";
+    case PendingKind::kAqueduct:
+      return "the Aqueduct's resource (PRD-5)";
+    case PendingKind::kPlaceMetropolis:
+      return "placing a metropolis (MET-2)";
+    case PendingKind::kCommitKnights:
+      return "committing knights (BAR-12)";
+    case PendingKind::kDiscardProgress:
+    case PendingKind::kEndTurnDiscard:
+      return "discarding a progress card (PC-4)";
+    case PendingKind::kDefenderDeck:
+      return "choosing a deck for the Defender tie (BAR-6)";
+    case PendingKind::kTradeAnswer:
+      return "an answer to a trade offer (TRD-3)";
+    case PendingKind::kTradeClose:
+      return "closing a trade offer (TRD-3)";
+    default:
+      return "a chance outcome";
+  }
+}
+
+// Shared limits of offers and counters (TRD-3, E10).
+std::string CheckTradeShape(const PackedCards& give, const PackedCards& want, const CardCounts& giver_hand) {
+  if (give.Total() == 0 || want.Total() == 0) return "TRD-3: each side of a trade gives at least one card";
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    if (give.Get(c) > kMaxCardsPerTypeInOffer || want.Get(c) > kMaxCardsPerTypeInOffer)
+      return "TRD-3: at most 7 cards of one type per side of an offer";
+    if (give.Get(c) > 0 && want.Get(c) > 0)
+      return "TRD-3: the two sides of a trade share no card type (" + std::string(CardName(c)) + " on both)";
+  }
+  if (!giver_hand.Contains(give.ToCounts()))
+    return "TRD-3: you do not hold the cards you give (missing " + MissingCards(giver_hand, give.ToCounts()) + ")";
+  return {};
+}
+
+}  // namespace
+
+std::string State::CheckAction(const Action& action) const {
+  if (phase_ == Phase::kGameOver) return "WIN-2: the game is over";
+  // Fields out of range, or stray data in fields the type does not have.
+  if (const auto decoded = Decode(Encode(action)); !decoded || !(*decoded == action))
+    return "malformed action: fields out of range or unused fields set in " + ActionToString(action);
+  const int actor = CurrentPlayer();
+  if (actor == kChancePlayer) {
+    if (!IsChanceAction(action.type)) return "0.4: a chance outcome is due, not a decision";
+    for (const ChanceOutcome& o : ChanceOutcomes())
+      if (o.action == action) return {};
+    return "0.4: '" + ActionToString(action) + "' is not a possible chance outcome here";
+  }
+  if (IsChanceAction(action.type))
+    return "0.4: seat " + std::to_string(actor) + " must decide; no chance outcome is due";
+  if (IsParameterised(action.type)) return RulesImpl::CheckTrade(*this, action);
+  ActionList legal;
+  LegalActions(&legal);
+  if (std::find(legal.begin(), legal.end(), action) != legal.end()) return {};
+  return RulesImpl::Explain(*this, action);
+}
+
+std::string RulesImpl::CheckTrade(const State& s, const Action& a) {
+  if (a.type == ActionType::kTradeOffer) {
+    if (s.pending_size_ > 0 || s.phase_ != Phase::kAction)
+      return "TRD-1: trade offers only in the current player's action phase";
+    if (s.options_.max_trade_offers_per_turn == 0)
+      return "TRD-3: player trades are disabled (max_trade_offers_per_turn=0)";
+    if (s.offers_this_turn_ >= s.options_.max_trade_offers_per_turn)
+      return "TRD-3: at most " + std::to_string(s.options_.max_trade_offers_per_turn) + " offers per turn";
+    const uint8_t opponents = uint8_t(((1u << s.num_seats_) - 1) & ~(1u << s.current_));
+    if (a.addressees == 0) return "TRD-3: an offer needs at least one addressee";
+    if (a.addressees & ~opponents) return "TRD-3: an offer is addressed to opponents only";
+    return CheckTradeShape(a.give, a.want, s.players_[s.current_].hand);
+  }
+  // Counter-offer.
+  if (s.pending_size_ == 0 || s.pending_[s.pending_size_ - 1].kind != PendingKind::kTradeAnswer)
+    return "TRD-3: a counter-offer only answers an open offer";
+  const int seat = s.pending_[s.pending_size_ - 1].seat;
+  if (a.give == s.trade_.want && a.want == s.trade_.give)
+    return "TRD-3: a counter-offer must differ from the offer (accept it instead)";
+  return CheckTradeShape(a.give, a.want, s.players_[seat].hand);
+}
+
+std::string RulesImpl::Explain(const State& s, const Action& a) {
+  const std::string what = "'" + ActionToString(a) + "'";
+  if (s.pending_size_ > 0) {
+    const Pending& p = s.pending_[s.pending_size_ - 1];
+    if (!SameDecision(a.type, p.kind))
+      return std::string("19: seat ") + std::to_string(p.seat) + " must first decide " + PendingName(p.kind) + "; " +
+             what + " is not that decision";
+    switch (p.kind) {
+      case PendingKind::kDiscard:
+        return "SEV-2: you hold no " + std::string(CardName(a.a)) + " to discard";
+      case PendingKind::kMoveRobber:
+        if (a.a == s.robber_) return "ROB-2: the robber must leave its hex";
+        if (p.a == 1 && s.board_.terrain[a.a] == kDesert) return "ROB-2: a chased robber goes to a hex with a number";
+        return "ROB-3: seat " + std::to_string(int(a.b) - 1) +
+               " cannot be robbed there (needs a building on the hex and a card in hand; name a victim when one "
+               "exists)";
+      case PendingKind::kRelocateKnight:
+        return "KN-8: " + Node(a.a) + " is not an empty intersection reachable along your roads from " + Node(p.a);
+      case PendingKind::kPillage:
+        return "BAR-8: " + Node(a.a) + " is not one of your cities without a metropolis";
+      case PendingKind::kAqueduct:
+        return "PRD-5: the Aqueduct gives a resource the bank holds";
+      case PendingKind::kPlaceMetropolis:
+        return "MET-2: " + Node(a.a) + " is not one of your cities without a metropolis";
+      case PendingKind::kCommitKnights:
+        return "BAR-12: " + Node(a.a) + " holds no active uncommitted knight of yours";
+      case PendingKind::kDiscardProgress:
+      case PendingKind::kEndTurnDiscard:
+        return "PC-4: you hold no such progress card";
+      case PendingKind::kDefenderDeck:
+        return "BAR-6: that deck is empty";
+      case PendingKind::kTradeAnswer:
+        return "TRD-3: you may accept only holding the cards wanted (missing " +
+               MissingCards(s.players_[p.seat].hand, s.trade_.want.ToCounts()) + ")";
+      case PendingKind::kTradeClose:
+        return "TRD-3: seat " + std::to_string(a.a) + " did not accept or counter, or a side lacks the cards";
+      default:
+        return "19: " + what + " is not legal now";
+    }
+  }
+  if (s.phase_ == Phase::kSetup) {
+    const bool building_step = s.setup_step_ % 2 == 0;
+    const bool city_round = s.setup_step_ >= 2 * s.num_seats_;
+    if (building_step && a.type != (city_round ? ActionType::kBuildCity : ActionType::kBuildSettlement))
+      return city_round ? "SET-3: place a city now" : "SET-2: place a settlement now";
+    if (!building_step && a.type != ActionType::kBuildRoad) return "SET-2: place a road touching your new building";
+    if (building_step) return "SET-2: " + Node(a.a) + " breaks the distance rule (a building on or next to it)";
+    return "SET-2: " + Edge(a.a) + " is taken or does not touch " + Node(s.last_setup_node_);
+  }
+  if (s.phase_ == Phase::kBeforeRoll) return "TRN-2: before the roll you may only roll (or play an Alchemist)";
+
+  const int seat = s.current_;
+  const PlayerState& ps = s.players_[seat];
+  const Topology& topo = GetTopology();
+  auto cost_error = [&](const char* rule, const CardCounts& cost) -> std::string {
+    if (ps.hand.Contains(cost)) return {};
+    return std::string(rule) + ": not enough cards (missing " + MissingCards(ps.hand, cost) + ")";
+  };
+  std::string e;
+  switch (a.type) {
+    case ActionType::kRoll:
+      return "TRN-3: the dice were already rolled this turn";
+    case ActionType::kBuildRoad:
+      if (ps.roads_left == 0) return "1.4: no road left in supply";
+      if (!(e = cost_error("7.1", kRoadCost)).empty()) return e;
+      if (s.road_owner_[a.a] != kNoSeat) return "BLD-1: " + Edge(a.a) + " already has a road";
+      return "BLD-1: " + Edge(a.a) +
+             " touches none of your buildings, nor a road of yours at an unblocked intersection";
+    case ActionType::kBuildSettlement:
+      if (ps.settlements_left <= 0) return "1.4: no settlement left in supply";
+      if (!(e = cost_error("7.1", kSettlementCost)).empty()) return e;
+      if (s.building_[a.a] != kNoBuilding || s.knight_owner_[a.a] != kNoSeat)
+        return "BLD-2: " + Node(a.a) + " is not empty";
+      for (int i = 0; i < 3; ++i) {
+        const int w = topo.node_nodes[a.a][i];
+        if (w >= 0 && s.building_[w] != kNoBuilding) return "BLD-2: distance rule — a building stands on " + Node(w);
+      }
+      return "BLD-2: " + Node(a.a) + " touches none of your roads";
+    case ActionType::kBuildCity:
+      if (ps.cities_left == 0) return "1.4: no city left in supply";
+      if (!(e = cost_error("7.1", kCityCost)).empty()) return e;
+      return "BLD-3: " + Node(a.a) + " holds no settlement of yours";
+    case ActionType::kBuildWall:
+      if (ps.walls_left == 0) return "BLD-4: you already have 3 walls";
+      if (!(e = cost_error("7.1", kWallCost)).empty()) return e;
+      return "BLD-4: " + Node(a.a) + " is not one of your cities without a wall";
+    case ActionType::kRecruitKnight:
+      if (ps.knights_left[0] == 0) return "KN-3: both basic knights are on the board";
+      if (!(e = cost_error("7.1", kKnightCost)).empty()) return e;
+      return "KN-3: " + Node(a.a) + " is not an empty intersection at one of your roads";
+    case ActionType::kActivateKnight:
+      if (!(e = cost_error("7.1", kActivateCost)).empty()) return e;
+      return "KN-4: " + Node(a.a) + " holds no inactive knight of yours";
+    case ActionType::kPromoteKnight: {
+      if (!(e = cost_error("7.1", kKnightCost)).empty()) return e;
+      if (s.knight_owner_[a.a] != seat) return "KN-5: " + Node(a.a) + " holds no knight of yours";
+      const int level = s.knight_level_[a.a];
+      if (level >= kMaxKnightLevel) return "KN-5: a mighty knight cannot be promoted";
+      if (s.knight_flags_[a.a] & kKnightPromoted) return "KN-5: a knight is promoted at most once per turn";
+      if (level == 2 && ps.level[kPolitics] < 3) return "KN-5: strong to mighty needs the Fortress (politics 3)";
+      return "KN-5: no knight of the next level left in supply";
+    }
+    case ActionType::kMoveKnight:
+    case ActionType::kDisplaceKnight:
+    case ActionType::kChaseRobber: {
+      const char* rule = a.type == ActionType::kMoveKnight       ? "KN-7"
+                         : a.type == ActionType::kDisplaceKnight ? "KN-8"
+                                                                 : "KN-9";
+      if (s.knight_owner_[a.a] != seat) return std::string(rule) + ": " + Node(a.a) + " holds no knight of yours";
+      if (!(s.knight_flags_[a.a] & kKnightReady))
+        return "KN-6: that knight cannot act this turn (inactive at the start of the action phase, or it already "
+               "acted)";
+      if (a.type == ActionType::kChaseRobber) {
+        if (RulesImpl::IsRobberLocked(s)) return "ROB-1: the robber is locked until the first barbarian attack";
+        return "KN-9: the knight is not next to the robber's hex";
+      }
+      if (a.type == ActionType::kMoveKnight)
+        return "KN-7: " + Node(a.b) + " is not an empty intersection reachable along your roads";
+      if (s.knight_owner_[a.b] == kNoSeat || s.knight_owner_[a.b] == seat)
+        return "KN-8: " + Node(a.b) + " holds no opponent's knight";
+      if (s.knight_level_[a.b] >= s.knight_level_[a.a]) return "KN-8: only a strictly weaker knight can be displaced";
+      return "KN-8: " + Node(a.b) + " is not reachable along your roads";
+    }
+    case ActionType::kBuyImprovement: {
+      const int level = ps.level[a.a];
+      if (level >= kMaxImprovementLevel) return "IMP-1: that track is complete";
+      if (ps.cities == 0) return "IMP-2: buying an improvement needs a city";
+      if (ps.hand[TrackCommodity(a.a)] < level + 1)
+        return "IMP-1: level " + std::to_string(level + 1) + " costs " + std::to_string(level + 1) + " " +
+               std::string(CardName(TrackCommodity(a.a)));
+      if (level + 1 == 4) return "IMP-3: level 4 needs a city without a metropolis";
+      return "IMP-4: capturing the metropolis needs a city without a metropolis";
+    }
+    case ActionType::kBankTrade: {
+      if (a.a == a.b) return "TRD-2: the bank gives a card of another type";
+      const int rate = RulesImpl::BankRate(s, seat, a.a, a.b);
+      if (ps.hand[a.a] < rate)
+        return "TRD-2: your rate for " + std::string(CardName(a.a)) + " is " + std::to_string(rate) + ":1, you hold " +
+               std::to_string(ps.hand[a.a]);
+      return "PRD-4: the bank holds no " + std::string(CardName(a.b));
+    }
+    case ActionType::kEndTurn:
+      return "PC-4: discard or play a progress card first (progress_hand_limit=PLAY_OR_DISCARD)";
+    default:
+      return "19: " + what + " answers no pending decision";
+  }
+}
+
+}  // namespace metropolis

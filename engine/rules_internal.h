@@ -1,0 +1,93 @@
+// Internal helpers shared by the rules' .cc files. Not part of the API.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/state.h"
+#include "engine/topology.h"
+
+namespace metropolis {
+
+// Iterates the set bits of a 64-bit mask.
+#define METROPOLIS_FOR_BITS(var, mask)                                 \
+  for (uint64_t _m_##var = (mask); _m_##var; _m_##var &= _m_##var - 1) \
+    if (const int var = std::countr_zero(_m_##var); true)
+
+struct RulesImpl {
+  using Events = std::vector<Event>;
+
+  // ---- Board queries --------------------------------------------------------
+  static uint64_t AllBuildings(const State& s);
+  static uint64_t AllKnights(const State& s);
+  static uint64_t Occupied(const State& s) { return AllBuildings(s) | AllKnights(s); }
+  // Nodes holding a piece of a player other than `seat` (DEF-4).
+  static uint64_t BlockedFor(const State& s, int seat);
+  // Nodes at an end of one of the seat's roads (DEF-3).
+  static uint64_t RoadNodes(const State& s, int seat);
+  // Nodes reachable from `from` along the seat's roads (DEF-5/DEF-6), `from`
+  // excluded; intermediate nodes blocked for the seat stop the path unless
+  // knight_path_through_opponents.
+  static uint64_t Reachable(const State& s, int seat, int from);
+  // Harbors the seat has a building on: bit h for harbor slot h.
+  static uint32_t HarborMask(const State& s, int seat);
+  // The bank's rate for giving `give` and taking `take` (TRD-2), 0 if none.
+  static int BankRate(const State& s, int seat, int give, int take);
+  static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
+  static bool HasCityWithoutMetropolis(const State& s, int seat);
+  static bool IsRobberLocked(const State& s);
+  static int Contribution(const State& s, int seat, bool count_knights);
+  static int NextSeat(const State& s, int seat) { return (seat + 1) % s.num_seats_; }
+  static int SetupSeat(const State& s, int step);
+  static int ProgressLimit(const State& s, int seat);
+  static bool CanBuyImprovement(const State& s, int seat, int track);
+
+  // ---- Legal actions --------------------------------------------------------
+  static void LegalSetup(const State& s, ActionList* out);
+  static void LegalActionPhase(const State& s, ActionList* out);
+  static void LegalPending(const State& s, const Pending& p, ActionList* out);
+  static void LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out);
+
+  // ---- Checking (rules_check.cc) -------------------------------------------
+  static std::string Explain(const State& s, const Action& a);
+  static std::string CheckTrade(const State& s, const Action& a);
+
+  // ---- Applying -------------------------------------------------------------
+  static void Pay(State& s, int seat, const CardCounts& cost);
+  static void Gain(State& s, int seat, int card, int n);
+  static void Push(State& s, PendingKind kind, int seat, int a = 0, int b = 0, int c = 0);
+  static Pending Pop(State& s);
+  static void Emit(Events* ev, EventType t, int seat, int a = 0, int b = 0, int c = 0, int other = -1,
+                   uint8_t private_to = 0);
+  static void AddVp(State& s, int seat, int delta) { s.players_[seat].vp = uint8_t(s.players_[seat].vp + delta); }
+
+  static void ApplySetup(State& s, const Action& a, Events* ev);
+  static void ApplyActionPhase(State& s, const Action& a, Events* ev);
+  static void ApplyPending(State& s, const Action& a, Events* ev);
+  static void ApplyChance(State& s, const Action& a, Events* ev);
+  // Runs automatic steps on top of the stack until a decision or chance node
+  // is on top, or the stack is empty.
+  static void Advance(State& s, Events* ev);
+  static void RunEvent(State& s, Events* ev);
+  static void RunProduction(State& s, Events* ev);
+  static void RunAttack(State& s, Events* ev);
+  static void EndTurn(State& s, Events* ev);
+  static void GiveProgress(State& s, int seat, int card, Events* ev);
+  static void DrawFromReturned(State& s, int seat, int track, Events* ev);
+  static void ReturnProgress(State& s, int card, int hidden_seat);
+  static void RemoveProgress(State& s, int seat, int card);
+
+  // Pieces.
+  static void PlaceRoad(State& s, int seat, int edge, Events* ev);
+  static void PlaceSettlement(State& s, int seat, int node, Events* ev);
+  static void PlaceCity(State& s, int seat, int node, Events* ev);  // from a settlement or (setup) directly
+  static void PlaceKnight(State& s, int seat, int node, int level, uint8_t flags, Events* ev);
+  static void RemoveKnight(State& s, int node);  // to supply, no road update
+  static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
+  static void UpdateLongestRoad(State& s, Events* ev);
+  static void CheckWin(State& s, Events* ev);
+};
+
+}  // namespace metropolis

@@ -1,0 +1,277 @@
+// Legal-action generation. Each generator emits its actions in ascending
+// Encode() order (type first, then a, b, c), so the list is sorted without a
+// sort; debug builds check it.
+#include <cassert>
+
+#include "engine/rules_internal.h"
+
+namespace metropolis {
+
+namespace {
+
+constexpr CardCounts Cost(int brick, int lumber, int wool, int grain, int ore) {
+  CardCounts c;
+  c.n = {uint8_t(brick), uint8_t(lumber), uint8_t(wool), uint8_t(grain), uint8_t(ore), 0, 0, 0};
+  return c;
+}
+
+}  // namespace
+
+// Shared with rules_apply.cc through declarations there.
+extern const CardCounts kRoadCost = Cost(1, 1, 0, 0, 0);
+extern const CardCounts kSettlementCost = Cost(1, 1, 1, 1, 0);
+extern const CardCounts kCityCost = Cost(0, 0, 0, 2, 3);
+extern const CardCounts kWallCost = Cost(2, 0, 0, 0, 0);
+extern const CardCounts kKnightCost = Cost(0, 0, 1, 0, 1);
+extern const CardCounts kActivateCost = Cost(0, 0, 0, 1, 0);
+
+void RulesImpl::LegalSetup(const State& s, ActionList* out) {
+  const Topology& topo = GetTopology();
+  const int seat = SetupSeat(s, s.setup_step_);
+  if (s.setup_step_ % 2 == 0) {
+    // SET-2/SET-3: distance rule, no road needed. Round 2 places a city.
+    const uint64_t buildings = AllBuildings(s);
+    uint64_t forbidden = buildings;
+    METROPOLIS_FOR_BITS(v, buildings) forbidden |= topo.node_neighbor_mask[v];
+    const bool city = s.setup_step_ >= 2 * s.num_seats_;
+    const ActionType t = city ? ActionType::kBuildCity : ActionType::kBuildSettlement;
+    (void)seat;
+    for (int v = 0; v < kNumNodes; ++v)
+      if (!((forbidden >> v) & 1)) out->push(Action::Make(t, v));
+  } else {
+    const int v = s.last_setup_node_;
+    uint64_t edges_lo = 0, edges_hi = 0;
+    for (int i = 0; i < 3; ++i) {
+      const int e = topo.node_edges[v][i];
+      if (e < 0 || s.road_owner_[e] != kNoSeat) continue;
+      if (e < 64)
+        edges_lo |= uint64_t(1) << e;
+      else
+        edges_hi |= uint64_t(1) << (e - 64);
+    }
+    METROPOLIS_FOR_BITS(e, edges_lo) out->push(Action::BuildRoad(e));
+    METROPOLIS_FOR_BITS(e, edges_hi) out->push(Action::BuildRoad(e + 64));
+  }
+}
+
+void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
+  const Topology& topo = GetTopology();
+  const int seat = s.current_;
+  const PlayerState& ps = s.players_[seat];
+  const CardCounts& hand = ps.hand;
+
+  // D10 PLAY_OR_DISCARD: holding 5 progress cards, a discard comes first.
+  if (s.options_.progress_hand_limit == ProgressHandLimit::kPlayOrDiscard && ps.num_progress >= 5) {
+    for (int i = 0; i < ps.num_progress; ++i)
+      if (i == 0 || ps.progress[i] != ps.progress[i - 1])
+        out->push(Action::Make(ActionType::kDiscardProgress, ps.progress[i]));
+    return;
+  }
+
+  out->push(Action::EndTurn());
+
+  const uint64_t buildings = AllBuildings(s);
+  const uint64_t knights = AllKnights(s);
+  const uint64_t occupied = buildings | knights;
+  const uint64_t blocked = BlockedFor(s, seat);
+  const uint64_t road_nodes = RoadNodes(s, seat);
+  const uint64_t own_buildings = ps.buildings();
+
+  // BLD-1 roads: anchored on an own building, or an own road end not blocked.
+  if (ps.roads_left > 0 && hand.Contains(kRoadCost)) {
+    const uint64_t anchors = own_buildings | (road_nodes & ~blocked);
+    uint64_t lo = 0, hi = 0;
+    METROPOLIS_FOR_BITS(v, anchors) {
+      for (int i = 0; i < 3; ++i) {
+        const int e = topo.node_edges[v][i];
+        if (e < 0 || s.road_owner_[e] != kNoSeat) continue;
+        if (e < 64)
+          lo |= uint64_t(1) << e;
+        else
+          hi |= uint64_t(1) << (e - 64);
+      }
+    }
+    METROPOLIS_FOR_BITS(e, lo) out->push(Action::BuildRoad(e));
+    METROPOLIS_FOR_BITS(e, hi) out->push(Action::BuildRoad(e + 64));
+  }
+
+  // BLD-2 settlements: empty, distance rule, on an own road.
+  if (ps.settlements_left > 0 && hand.Contains(kSettlementCost)) {
+    uint64_t forbidden = occupied;
+    METROPOLIS_FOR_BITS(v, buildings) forbidden |= topo.node_neighbor_mask[v];
+    const uint64_t ok = road_nodes & ~forbidden;
+    METROPOLIS_FOR_BITS(v, ok) out->push(Action::BuildSettlement(v));
+  }
+
+  // BLD-3 cities.
+  if (ps.cities_left > 0 && hand.Contains(kCityCost)) {
+    METROPOLIS_FOR_BITS(v, ps.settlements) out->push(Action::BuildCity(v));
+  }
+
+  // BLD-4 walls.
+  if (ps.walls_left > 0 && hand.Contains(kWallCost)) {
+    METROPOLIS_FOR_BITS(v, ps.cities) {
+      if (!(s.node_flags_[v] & kWall)) out->push(Action::Make(ActionType::kBuildWall, v));
+    }
+  }
+
+  const bool knight_money = hand.Contains(kKnightCost);
+  // KN-3 recruit: a basic knight on an empty node at an own road.
+  if (knight_money && ps.knights_left[0] > 0) {
+    const uint64_t ok = road_nodes & ~occupied;
+    METROPOLIS_FOR_BITS(v, ok) out->push(Action::Make(ActionType::kRecruitKnight, v));
+  }
+  // KN-4 activate.
+  if (hand[kGrain] >= 1) {
+    METROPOLIS_FOR_BITS(v, ps.knights) {
+      if (!(s.knight_flags_[v] & kKnightActive)) out->push(Action::Make(ActionType::kActivateKnight, v));
+    }
+  }
+  // KN-5 promote.
+  if (knight_money) {
+    METROPOLIS_FOR_BITS(v, ps.knights) {
+      const int level = s.knight_level_[v];
+      if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) continue;
+      if (ps.knights_left[level] == 0) continue;            // next level's piece
+      if (level == 2 && ps.level[kPolitics] < 3) continue;  // IMP-7 Fortress
+      out->push(Action::Make(ActionType::kPromoteKnight, v));
+    }
+  }
+  // KN-7 move and KN-8 displace, from each ready knight.
+  uint64_t ready = 0;
+  METROPOLIS_FOR_BITS(v, ps.knights) {
+    if (s.knight_flags_[v] & kKnightReady) ready |= uint64_t(1) << v;
+  }
+  if (ready) {
+    std::array<uint64_t, kNumNodes> reach{};
+    METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(s, seat, v);
+    METROPOLIS_FOR_BITS(v, ready) {
+      const uint64_t dest = reach[v] & ~occupied;
+      METROPOLIS_FOR_BITS(w, dest) out->push(Action::Make(ActionType::kMoveKnight, v, w));
+    }
+    const uint64_t enemy_knights = knights & ~ps.knights;
+    METROPOLIS_FOR_BITS(v, ready) {
+      const uint64_t targets = (s.options_.displace_requires_connection ? reach[v] : road_nodes) & enemy_knights;
+      METROPOLIS_FOR_BITS(w, targets) {
+        if (s.knight_level_[w] < s.knight_level_[v]) out->push(Action::Make(ActionType::kDisplaceKnight, v, w));
+      }
+    }
+    // KN-9 chase the robber.
+    if (!IsRobberLocked(s)) {
+      const uint64_t near = ready & topo.hex_node_mask[s.robber_];
+      METROPOLIS_FOR_BITS(v, near) out->push(Action::Make(ActionType::kChaseRobber, v));
+    }
+  }
+  // IMP-1 improvements.
+  for (int t = 0; t < kNumTracks; ++t)
+    if (CanBuyImprovement(s, seat, t)) out->push(Action::Make(ActionType::kBuyImprovement, t));
+  // TRD-2 bank trades at the best rate.
+  for (int give = 0; give < kNumCardTypes; ++give) {
+    if (hand[give] < 2) continue;
+    for (int take = 0; take < kNumCardTypes; ++take) {
+      if (take == give) continue;
+      if (s.options_.bank_limited && s.bank_[take] <= 0) continue;
+      const int rate = BankRate(s, seat, give, take);
+      if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
+    }
+  }
+}
+
+void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out) {
+  const Topology& topo = GetTopology();
+  for (int h = 0; h < kNumHexes; ++h) {
+    if (h == s.robber_) continue;  // ROB-2: must leave its hex
+    if (chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly &&
+        s.board_.terrain[h] == kDesert)
+      continue;
+    bool any = false;
+    for (int p = 0; p < s.num_seats_; ++p) {
+      if (p == seat || s.players_[p].hand.Total() == 0) continue;
+      if (s.players_[p].buildings() & topo.hex_node_mask[h]) {
+        out->push(Action::MoveRobber(h, p));
+        any = true;
+      }
+    }
+    if (!any) out->push(Action::MoveRobber(h, -1));
+  }
+}
+
+void RulesImpl::LegalPending(const State& s, const Pending& p, ActionList* out) {
+  const Topology& topo = GetTopology();
+  const PlayerState& ps = s.players_[p.seat];
+  switch (p.kind) {
+    case PendingKind::kDiscard:
+      for (int c = 0; c < kNumCardTypes; ++c)
+        if (ps.hand[c] > 0) out->push(Action::Make(ActionType::kDiscard, c));
+      break;
+    case PendingKind::kMoveRobber:
+      LegalRobberMoves(s, p.seat, p.a == 1, out);
+      break;
+    case PendingKind::kRelocateKnight: {
+      const uint64_t dest = Reachable(s, p.seat, p.a) & ~Occupied(s);
+      METROPOLIS_FOR_BITS(v, dest) out->push(Action::Make(ActionType::kRelocateKnight, v));
+      break;
+    }
+    case PendingKind::kPillage: {
+      uint64_t cities = ps.cities;
+      for (int t = 0; t < kNumTracks; ++t)
+        if (s.metropolis_node_[t] >= 0) cities &= ~(uint64_t(1) << s.metropolis_node_[t]);
+      METROPOLIS_FOR_BITS(v, cities) out->push(Action::Make(ActionType::kPillageCity, v));
+      break;
+    }
+    case PendingKind::kAqueduct:
+      for (int r = 0; r < kNumResources; ++r)
+        if (!s.options_.bank_limited || s.bank_[r] > 0) out->push(Action::Make(ActionType::kAqueduct, r));
+      break;
+    case PendingKind::kPlaceMetropolis: {
+      uint64_t cities = ps.cities;
+      for (int t = 0; t < kNumTracks; ++t)
+        if (s.metropolis_node_[t] >= 0) cities &= ~(uint64_t(1) << s.metropolis_node_[t]);
+      METROPOLIS_FOR_BITS(v, cities) out->push(Action::Make(ActionType::kPlaceMetropolis, v));
+      break;
+    }
+    case PendingKind::kCommitKnights: {
+      METROPOLIS_FOR_BITS(v, ps.knights) {
+        const uint8_t f = s.knight_flags_[v];
+        if ((f & kKnightActive) && !(f & kKnightCommitted)) out->push(Action::Make(ActionType::kCommitKnight, v));
+      }
+      out->push(Action::Make(ActionType::kCommitDone));
+      break;
+    }
+    case PendingKind::kDiscardProgress:
+    case PendingKind::kEndTurnDiscard:
+      for (int i = 0; i < ps.num_progress; ++i)
+        if (i == 0 || ps.progress[i] != ps.progress[i - 1])
+          out->push(Action::Make(ActionType::kDiscardProgress, ps.progress[i]));
+      break;
+    case PendingKind::kDefenderDeck:
+      for (int t = 0; t < kNumTracks; ++t)
+        if (s.decks_[t].Size() > 0) out->push(Action::Make(ActionType::kDefenderDeck, t));
+      break;
+    case PendingKind::kTradeAnswer: {
+      // TRD-3 step 2: accept only holding the wanted cards; counters are
+      // parameterised and checked when submitted.
+      if (ps.hand.Contains(s.trade_.want.ToCounts())) out->push(Action::Make(ActionType::kTradeAccept));
+      out->push(Action::Make(ActionType::kTradeDecline));
+      break;
+    }
+    case PendingKind::kTradeClose: {
+      const CardCounts& mine = s.players_[s.current_].hand;
+      for (int q = 0; q < s.num_seats_; ++q) {
+        const uint8_t ans = s.trade_.answer[q];
+        const bool ok = (ans == kAccepted && mine.Contains(s.trade_.give.ToCounts()) &&
+                         s.players_[q].hand.Contains(s.trade_.want.ToCounts())) ||
+                        (ans == kCountered && mine.Contains(s.trade_.counter_want[q].ToCounts()) &&
+                         s.players_[q].hand.Contains(s.trade_.counter_give[q].ToCounts()));
+        if (ok) out->push(Action::Make(ActionType::kTradeConfirm, q));
+      }
+      out->push(Action::Make(ActionType::kTradeCancel));
+      break;
+    }
+    default:
+      break;  // chance and automatic entries are never decided by a seat
+  }
+  (void)topo;
+}
+
+}  // namespace metropolis

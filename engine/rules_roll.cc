@@ -1,0 +1,308 @@
+// Resolving a roll (RULES.md section 6), the barbarians (section 15), the end
+// of a turn (TRN-7) and the chance outcomes that feed them.
+//
+// A roll pushes its steps on the pending stack in reverse order (production
+// below the event), so the order of section 6 is the order of the stack, and
+// any decision a step raises (a discard, a pillaged city, an Aqueduct choice)
+// is answered before the next step runs.
+#include <algorithm>
+#include <cassert>
+
+#include "engine/rules_internal.h"
+
+namespace metropolis {
+
+void RulesImpl::ApplyChance(State& s, const Action& a, Events* ev) {
+  const Pending p = Pop(s);
+  switch (a.type) {
+    case ActionType::kChanceStartPlayer:
+      s.start_ = int8_t(a.a);  // SET-1
+      s.current_ = int8_t(a.a);
+      break;
+    case ActionType::kChanceDice: {
+      if (p.a == 0) {  // dice not fixed by an Alchemist
+        s.dice_yellow_ = a.a;
+        s.dice_red_ = a.b;
+      }
+      s.dice_event_ = a.c;
+      // TRN-6 / KN-6: the action phase starts once the roll is resolved; the
+      // knights active now are the ones that may act (an attack during the
+      // roll clears the flag again).
+      s.phase_ = Phase::kAction;
+      METROPOLIS_FOR_BITS(v, s.players_[s.current_].knights) {
+        if (s.knight_flags_[v] & kKnightActive) s.knight_flags_[v] |= kKnightReady;
+      }
+      Push(s, PendingKind::kStepProduction, s.current_);
+      Push(s, PendingKind::kStepEvent, s.current_);
+      break;
+    }
+    case ActionType::kChanceSteal: {
+      // ROB-3: one random card of the victim's hand.
+      const int victim = p.a;
+      --s.players_[victim].hand[a.a];
+      ++s.players_[p.seat].hand[a.a];
+      Emit(ev, EventType::kStole, p.seat, 0, a.a, 0, victim, uint8_t((1u << p.seat) | (1u << victim)));
+      break;
+    }
+    case ActionType::kChanceDraw: {
+      ProgressDeck& d = s.decks_[p.a];
+      --d.unseen[a.a - TrackFirstCard(p.a)];
+      --d.unseen_total;
+      Emit(ev, EventType::kProgressDrawn, p.seat, p.a, a.a, 0, -1, uint8_t(1u << p.seat));
+      GiveProgress(s, p.seat, a.a, ev);
+      break;
+    }
+    default:
+      assert(false);
+  }
+}
+
+void RulesImpl::Advance(State& s, Events* ev) {
+  while (s.pending_size_ > 0 && s.phase_ != Phase::kGameOver) {
+    Pending& top = s.pending_[s.pending_size_ - 1];
+    switch (top.kind) {
+      case PendingKind::kStepEvent:
+        Pop(s);
+        RunEvent(s, ev);
+        break;
+      case PendingKind::kStepProduction:
+        Pop(s);
+        RunProduction(s, ev);
+        break;
+      case PendingKind::kStepAttack:
+        Pop(s);
+        RunAttack(s, ev);
+        break;
+      case PendingKind::kStepRobberAfterSeven:
+        Pop(s);
+        if (!IsRobberLocked(s)) Push(s, PendingKind::kMoveRobber, s.current_, 0);  // SEV-3
+        break;
+      case PendingKind::kStepDraws: {
+        // PD-1/PD-2: eligible seats draw in turn order from the current one.
+        const int track = top.a;
+        Pop(s);
+        for (int k = s.num_seats_ - 1; k >= 0; --k) {
+          const int q = (s.current_ + k) % s.num_seats_;
+          const int level = s.players_[q].level[track];
+          if (level >= 1 && s.dice_red_ <= s.options_.red_die_table[level - 1]) Push(s, PendingKind::kDraw, q, track);
+        }
+        break;
+      }
+      case PendingKind::kDraw: {
+        const ProgressDeck& d = s.decks_[top.a];
+        if (d.unseen_total > 0) return;  // a chance node
+        const Pending p = Pop(s);
+        if (d.size > 0) DrawFromReturned(s, p.seat, p.a, ev);  // PD-3: else nothing
+        break;
+      }
+      case PendingKind::kStepEndTurn:
+        Pop(s);
+        EndTurn(s, ev);
+        break;
+      case PendingKind::kDefenderDeck: {
+        bool any = false;
+        for (int t = 0; t < kNumTracks; ++t) any |= s.decks_[t].Size() > 0;
+        if (any) return;
+        Pop(s);  // every deck is empty: nothing to choose (PD-3)
+        break;
+      }
+      default:
+        return;  // a decision or a chance node
+    }
+  }
+}
+
+void RulesImpl::RunEvent(State& s, Events* ev) {
+  if (s.dice_event_ != kEventShip) {
+    Push(s, PendingKind::kStepDraws, s.current_, s.dice_event_ - 1);  // EVT-2
+    return;
+  }
+  ++s.barbarians_;  // EVT-1
+  Emit(ev, EventType::kBarbariansAdvance, -1, s.barbarians_);
+  if (s.barbarians_ < 7) return;
+  if (!s.options_.fiesepeter) {
+    RunAttack(s, ev);
+    return;
+  }
+  // BAR-12: commitments in turn order from the current player, then the fight.
+  Push(s, PendingKind::kStepAttack, s.current_);
+  for (int k = s.num_seats_ - 1; k >= 0; --k) {
+    const int q = (s.current_ + k) % s.num_seats_;
+    bool has_active = false;
+    METROPOLIS_FOR_BITS(v, s.players_[q].knights) has_active |= (s.knight_flags_[v] & kKnightActive) != 0;
+    if (has_active) Push(s, PendingKind::kCommitKnights, q);
+  }
+}
+
+void RulesImpl::RunAttack(State& s, Events* ev) {
+  const int n = s.num_seats_;
+  int barbarians = 0;  // BAR-2
+  for (int p = 0; p < n; ++p) barbarians += std::popcount(s.players_[p].cities);
+  std::array<int, kMaxSeats> strength{};
+  int catan = 0;  // BAR-3
+  for (int p = 0; p < n; ++p) {
+    strength[p] = Contribution(s, p, false);
+    catan += strength[p];
+  }
+  const bool catan_wins = catan >= barbarians;  // BAR-4
+  Emit(ev, EventType::kBarbarianAttack, -1, barbarians, catan, catan_wins ? 1 : 0);
+
+  // Decisions are pushed so that the first in turn order (from the current
+  // player) is on top.
+  auto push_in_turn_order = [&](PendingKind kind, const std::array<bool, kMaxSeats>& who) {
+    for (int k = n - 1; k >= 0; --k) {
+      const int q = (s.current_ + k) % n;
+      if (who[q]) Push(s, kind, q);
+    }
+  };
+
+  if (catan_wins) {
+    std::array<int, kMaxSeats> measure{};
+    for (int p = 0; p < n; ++p)
+      measure[p] = s.options_.defender_by_knight_count ? Contribution(s, p, true) : strength[p];  // D16
+    const int best = *std::max_element(measure.begin(), measure.begin() + n);
+    std::array<bool, kMaxSeats> tied{};
+    int count = 0;
+    for (int p = 0; p < n; ++p)
+      if (measure[p] == best) tied[p] = true, ++count;
+    if (best == 0) {
+      // BAR-7: nobody contributed.
+    } else if (count == 1) {
+      const int p = int(std::find(tied.begin(), tied.begin() + n, true) - tied.begin());
+      ++s.players_[p].defender;  // BAR-5
+      AddVp(s, p, 1);
+      Emit(ev, EventType::kDefender, p);
+    } else {
+      push_in_turn_order(PendingKind::kDefenderDeck, tied);  // BAR-6
+    }
+  } else {
+    // BAR-8: the weakest vulnerable players each lose a city.
+    std::array<bool, kMaxSeats> vulnerable{};
+    int lowest = 1 << 20;
+    for (int p = 0; p < n; ++p) {
+      vulnerable[p] = HasCityWithoutMetropolis(s, p);
+      if (vulnerable[p] || s.options_.barbarian_victims == BarbarianVictims::kMinAmongAll)
+        lowest = std::min(lowest, strength[p]);
+    }
+    std::array<bool, kMaxSeats> victims{};
+    for (int p = 0; p < n; ++p) victims[p] = vulnerable[p] && strength[p] == lowest;
+    push_in_turn_order(PendingKind::kPillage, victims);
+  }
+
+  // BAR-9 (BAR-12: only committed knights under fiesepeter).
+  for (int p = 0; p < n; ++p) {
+    METROPOLIS_FOR_BITS(v, s.players_[p].knights) {
+      uint8_t& f = s.knight_flags_[v];
+      if (!s.options_.fiesepeter || (f & kKnightCommitted)) f &= uint8_t(~(kKnightActive | kKnightReady));
+      f &= uint8_t(~kKnightCommitted);
+    }
+  }
+  s.barbarians_ = 0;
+  s.first_attack_done_ = true;
+  ++s.attacks_;
+}
+
+void RulesImpl::RunProduction(State& s, Events* ev) {
+  const Topology& topo = GetTopology();
+  const int n = s.num_seats_;
+  const int sum = s.dice_yellow_ + s.dice_red_;
+  if (sum == 7) {
+    // SEV-2: discards in turn order from the current player, then SEV-3.
+    Push(s, PendingKind::kStepRobberAfterSeven, s.current_);
+    for (int k = n - 1; k >= 0; --k) {
+      const int q = (s.current_ + k) % n;
+      const int cards = s.players_[q].hand.Total();
+      if (cards > s.HandLimit(q)) {
+        Push(s, PendingKind::kDiscard, q, cards / 2);
+        Emit(ev, EventType::kMustDiscard, q, cards / 2);
+      }
+    }
+    return;
+  }
+  // PRD-1..PRD-3: claims per seat and card type.
+  std::array<CardCounts, kMaxSeats> claims{};
+  std::array<bool, kMaxSeats> adjacent_number{};
+  for (int h = 0; h < kNumHexes; ++h) {
+    if (s.board_.token[h] != sum) continue;
+    const int terrain = s.board_.terrain[h];
+    for (int p = 0; p < n; ++p) {
+      const PlayerState& ps = s.players_[p];
+      const uint64_t mask = topo.hex_node_mask[h];
+      if (ps.buildings() & mask) adjacent_number[p] = true;
+      if (h == s.robber_) continue;  // PRD-2
+      const int settlements = std::popcount(ps.settlements & mask);
+      uint64_t cities = ps.cities & mask;
+      int full_cities = 0, sabotaged = 0;
+      METROPOLIS_FOR_BITS(v, cities) {
+        if (s.node_flags_[v] & kSabotaged)
+          ++sabotaged;
+        else
+          ++full_cities;
+      }
+      const int commodity = TerrainCommodity(terrain);
+      if (commodity >= 0) {
+        claims[p][terrain] = uint8_t(claims[p][terrain] + settlements + sabotaged + full_cities);
+        claims[p][commodity] = uint8_t(claims[p][commodity] + full_cities);
+      } else {
+        claims[p][terrain] = uint8_t(claims[p][terrain] + settlements + sabotaged + 2 * full_cities);
+      }
+    }
+  }
+  std::array<bool, kMaxSeats> received{};
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    int total = 0, claimants = 0, only = -1;
+    for (int p = 0; p < n; ++p)
+      if (claims[p][c] > 0) total += claims[p][c], ++claimants, only = p;
+    if (claimants == 0) continue;
+    if (s.options_.bank_limited && total > s.bank_[c]) {  // PRD-4
+      if (claimants == 1 && s.bank_[c] > 0) {
+        const int give = s.bank_[c];
+        Gain(s, only, c, give);
+        received[only] = true;
+        Emit(ev, EventType::kProduced, only, give, c);
+      } else {
+        Emit(ev, EventType::kBankShortage, -1, 0, c);
+      }
+      continue;
+    }
+    for (int p = 0; p < n; ++p) {
+      if (claims[p][c] == 0) continue;
+      Gain(s, p, c, claims[p][c]);
+      received[p] = true;
+      Emit(ev, EventType::kProduced, p, claims[p][c], c);
+    }
+  }
+  // PRD-5 Aqueduct, in turn order from the current player.
+  bool bank_has_resource = !s.options_.bank_limited;
+  for (int r = 0; r < kNumResources; ++r) bank_has_resource |= s.bank_[r] > 0;
+  if (!bank_has_resource) return;
+  for (int k = n - 1; k >= 0; --k) {
+    const int q = (s.current_ + k) % n;
+    if (s.players_[q].level[kScience] < 3) continue;
+    const bool trigger =
+        s.options_.aqueduct_trigger == AqueductTrigger::kReceivedNothing ? !received[q] : !adjacent_number[q];
+    if (trigger) Push(s, PendingKind::kAqueduct, q);
+  }
+}
+
+void RulesImpl::EndTurn(State& s, Events* ev) {
+  // PC-4.3: a fifth progress card is discarded before the turn ends.
+  PlayerState& ps = s.players_[s.current_];
+  if (s.options_.progress_hand_limit == ProgressHandLimit::kFiveOnOwnTurn && ps.num_progress > 4) {
+    Push(s, PendingKind::kStepEndTurn, s.current_);
+    Push(s, PendingKind::kEndTurnDiscard, s.current_);
+    return;
+  }
+  // TRN-7.
+  for (int p = 0; p < s.num_seats_; ++p) {
+    METROPOLIS_FOR_BITS(v, s.players_[p].knights) { s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted)); }
+  }
+  s.offers_this_turn_ = 0;
+  s.current_ = int8_t(NextSeat(s, s.current_));
+  s.phase_ = Phase::kBeforeRoll;
+  ++s.turn_;
+  (void)ev;
+  // TRN-1 is CheckWin, which runs after every step.
+}
+
+}  // namespace metropolis

@@ -1,0 +1,279 @@
+// The State's construction, dispatch and read-only computations. The rules
+// themselves are split by concern: rules_legal.cc (what may be done),
+// rules_apply.cc (doing it), rules_roll.cc (resolving a roll),
+// rules_chance.cc (chance outcomes), rules_check.cc (explaining illegal
+// actions), validate.cc (the consistency check).
+#include "engine/state.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "engine/rules_internal.h"
+#include "engine/state_editor.h"
+#include "engine/topology.h"
+
+namespace metropolis {
+
+State::State(const GameConfig& config) {
+  options_ = config.options;
+  board_ = config.board;
+  num_seats_ = uint8_t(config.num_seats);
+  road_owner_.fill(kNoSeat);
+  building_owner_.fill(kNoSeat);
+  building_.fill(kNoBuilding);
+  knight_owner_.fill(kNoSeat);
+  for (int h = 0; h < kNumHexes; ++h)
+    if (board_.terrain[h] == kDesert) robber_ = int8_t(h);
+  for (int c = 0; c < kNumCardTypes; ++c) bank_[c] = IsResource(c) ? 19 : 12;
+  for (int t = 0; t < kNumTracks; ++t) {
+    ProgressDeck& d = decks_[t];
+    for (int k = 0; k < TrackNumKinds(t); ++k) {
+      d.unseen[k] = uint8_t(ProgressCardCount(TrackFirstCard(t) + k, options_));
+      d.unseen_total = uint8_t(d.unseen_total + d.unseen[k]);
+    }
+  }
+  for (int p = 0; p < kMaxSeats; ++p) players_[p].progress.fill(kNoProgressCard);
+  phase_ = Phase::kSetup;
+  if (options_.start_player == StartPlayer::kRoll) {
+    RulesImpl::Push(*this, PendingKind::kStartPlayer, kNoSeat);
+  }
+}
+
+State::State()
+    : State([] {
+        GameConfig c;
+        c.board = DefaultBoard();
+        return c;
+      }()) {}
+
+bool NewGame(const GameConfig& config, State* state, std::string* error) {
+  std::string e = ValidateConfig(config);
+  if (e.empty() && config.options.ruleset == Ruleset::kBase) e = "ruleset base: not supported by this engine build yet";
+  if (!e.empty()) {
+    if (error) *error = e;
+    return false;
+  }
+  *state = State(config);
+  return true;
+}
+
+int State::CurrentPlayer() const {
+  if (phase_ == Phase::kGameOver) return kTerminalPlayer;
+  if (pending_size_ > 0) {
+    const Pending& p = pending_[pending_size_ - 1];
+    switch (p.kind) {
+      case PendingKind::kStartPlayer:
+      case PendingKind::kDice:
+      case PendingKind::kSteal:
+      case PendingKind::kDraw:  // automatic draws never stay on top (Advance)
+        return kChancePlayer;
+      default:
+        return p.seat;
+    }
+  }
+  if (phase_ == Phase::kSetup) return RulesImpl::SetupSeat(*this, setup_step_);
+  return current_;
+}
+
+std::vector<Action> State::LegalActions() const {
+  ActionList list;
+  LegalActions(&list);
+  return std::vector<Action>(list.begin(), list.end());
+}
+
+void State::LegalActions(ActionList* out) const {
+  out->clear();
+  if (phase_ == Phase::kGameOver) return;
+  if (pending_size_ > 0) {
+    const Pending& p = pending_[pending_size_ - 1];
+    if (CurrentPlayer() == kChancePlayer) return;
+    RulesImpl::LegalPending(*this, p, out);
+    return;
+  }
+  switch (phase_) {
+    case Phase::kSetup:
+      RulesImpl::LegalSetup(*this, out);
+      break;
+    case Phase::kBeforeRoll:
+      out->push(Action::Roll());
+      break;
+    case Phase::kAction:
+      RulesImpl::LegalActionPhase(*this, out);
+      break;
+    case Phase::kGameOver:
+      break;
+  }
+}
+
+std::string State::Apply(const Action& action, std::vector<Event>* events) {
+  std::string error = CheckAction(action);
+  if (!error.empty()) return error;
+  ApplyUnchecked(action, events);
+  return {};
+}
+
+void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
+  const int actor = CurrentPlayer();
+  if (events) {
+    Event e;
+    e.type = EventType::kAction;
+    e.seat = int8_t(actor == kChancePlayer ? -2 : actor);
+    e.action = action;
+    // Card identities of steals, draws and limit discards are private (18).
+    if (action.type == ActionType::kChanceSteal) {
+      const Pending& p = pending_[pending_size_ - 1];
+      e.private_to = uint8_t((1u << p.seat) | (1u << p.a));
+    } else if (action.type == ActionType::kChanceDraw) {
+      e.private_to = uint8_t(1u << pending_[pending_size_ - 1].seat);
+    } else if (action.type == ActionType::kDiscardProgress) {
+      e.private_to = uint8_t(1u << actor);
+    }
+    events->push_back(e);
+  }
+  if (IsChanceAction(action.type)) {
+    RulesImpl::ApplyChance(*this, action, events);
+  } else if (pending_size_ > 0) {
+    RulesImpl::ApplyPending(*this, action, events);
+  } else if (phase_ == Phase::kSetup) {
+    RulesImpl::ApplySetup(*this, action, events);
+  } else {
+    RulesImpl::ApplyActionPhase(*this, action, events);
+  }
+  RulesImpl::Advance(*this, events);
+  RulesImpl::CheckWin(*this, events);
+  ++actions_;
+  if (phase_ != Phase::kGameOver && actions_ >= options_.max_actions) {
+    phase_ = Phase::kGameOver;
+    pending_size_ = 0;
+    pending_.fill(Pending{});
+    trade_ = TradeState{};
+    RulesImpl::Emit(events, EventType::kGameOver, -1);
+  }
+#if defined(METROPOLIS_VALIDATE_EVERY_STEP)
+  if (std::string err = Validate(); !err.empty()) {
+    fprintf(stderr, "Validate() failed after %s: %s\n", ActionToString(action).c_str(), err.c_str());
+    abort();
+  }
+#endif
+}
+
+std::array<double, kMaxSeats> State::Returns() const {
+  std::array<double, kMaxSeats> r{};
+  if (winner_ != kNoSeat) r[winner_] = 1.0;
+  return r;
+}
+
+int State::HandLimit(int seat) const {
+  int walls_on_board = 0;
+  METROPOLIS_FOR_BITS(v, players_[seat].cities) walls_on_board += (node_flags_[v] & kWall) ? 1 : 0;
+  return 7 + 2 * walls_on_board;
+}
+
+int State::metropolis_at(int node) const {
+  for (int t = 0; t < kNumTracks; ++t)
+    if (metropolis_node_[t] == node) return t;
+  return -1;
+}
+
+int State::ComputeVictoryPoints(int seat) const {
+  const PlayerState& p = players_[seat];
+  int vp = std::popcount(p.settlements) + 2 * std::popcount(p.cities);
+  for (int t = 0; t < kNumTracks; ++t)
+    if (metropolis_owner_[t] == seat) vp += 2;
+  if (longest_road_ == seat) vp += 2;
+  if (merchant_owner_ == seat) vp += 1;
+  vp += std::popcount(unsigned(p.vp_cards)) + p.defender;
+  return vp;
+}
+
+int State::ComputeRoadLength(int seat) const {
+  // Collect the seat's roads with local indices, then a plain DFS: at most 15
+  // roads, so exhaustive search is cheap and obviously right.
+  const Topology& topo = GetTopology();
+  std::array<std::array<int8_t, 2>, 16> ends{};
+  int n = 0;
+  for (int e = 0; e < kNumEdges; ++e)
+    if (road_owner_[e] == seat) ends[n++] = topo.edge_nodes[e];
+  if (n == 0) return 0;
+  uint64_t blocked = 0;
+  for (int v = 0; v < kNumNodes; ++v)
+    if ((building_owner_[v] != kNoSeat && building_owner_[v] != seat) ||
+        (knight_owner_[v] != kNoSeat && knight_owner_[v] != seat))
+      blocked |= uint64_t(1) << v;
+  int best = 0;
+  // Iterative DFS over (node, used-mask) with an explicit stack.
+  struct Frame {
+    int8_t node;
+    uint8_t len;
+    uint16_t used;
+  };
+  std::array<Frame, 512> stack;
+  for (int start = 0; start < kNumNodes; ++start) {
+    bool touches = false;
+    for (int i = 0; i < n; ++i) touches |= ends[i][0] == start || ends[i][1] == start;
+    if (!touches) continue;
+    int sp = 0;
+    stack[sp++] = Frame{int8_t(start), 0, 0};
+    while (sp > 0) {
+      Frame f = stack[--sp];
+      best = std::max<int>(best, f.len);
+      if (f.len > 0 && ((blocked >> f.node) & 1)) continue;  // may end here, not pass
+      for (int i = 0; i < n; ++i) {
+        if ((f.used >> i) & 1) continue;
+        int next;
+        if (ends[i][0] == f.node)
+          next = ends[i][1];
+        else if (ends[i][1] == f.node)
+          next = ends[i][0];
+        else
+          continue;
+        if (sp < int(stack.size())) stack[sp++] = Frame{int8_t(next), uint8_t(f.len + 1), uint16_t(f.used | (1u << i))};
+      }
+    }
+  }
+  return best;
+}
+
+void StateEditor::RecomputeDerived() {
+  State& s = *s_;
+  for (int p = 0; p < kMaxSeats; ++p) {
+    PlayerState& ps = s.players_[p];
+    ps.settlements = ps.cities = ps.knights = ps.roads_lo = ps.roads_hi = 0;
+    int settlements = 0, cities = 0, roads = 0, walls = 0;
+    std::array<int, kMaxKnightLevel> knights{};
+    for (int v = 0; v < kNumNodes; ++v) {
+      if (s.building_owner_[v] == p) {
+        if (s.building_[v] == kSettlement) {
+          ps.settlements |= uint64_t(1) << v;
+          ++settlements;
+        } else if (s.building_[v] == kCity) {
+          ps.cities |= uint64_t(1) << v;
+          ++cities;
+          if (s.node_flags_[v] & kWall) ++walls;
+        }
+      }
+      if (s.knight_owner_[v] == p && s.knight_level_[v] >= 1 && s.knight_level_[v] <= kMaxKnightLevel) {
+        ps.knights |= uint64_t(1) << v;
+        ++knights[s.knight_level_[v] - 1];
+      }
+    }
+    for (int e = 0; e < kNumEdges; ++e) {
+      if (s.road_owner_[e] != p) continue;
+      ++roads;
+      if (e < 64)
+        ps.roads_lo |= uint64_t(1) << e;
+      else
+        ps.roads_hi |= uint64_t(1) << (e - 64);
+    }
+    ps.settlements_left = int8_t(5 - settlements);
+    ps.cities_left = uint8_t(4 - cities);
+    ps.roads_left = uint8_t(15 - roads);
+    ps.walls_left = uint8_t(3 - walls);
+    for (int l = 0; l < kMaxKnightLevel; ++l) ps.knights_left[l] = uint8_t(2 - knights[l]);
+  }
+  for (int p = 0; p < s.num_seats_; ++p) s.players_[p].road_length = uint8_t(s.ComputeRoadLength(p));
+  for (int p = 0; p < s.num_seats_; ++p) s.players_[p].vp = uint8_t(s.ComputeVictoryPoints(p));
+}
+
+}  // namespace metropolis

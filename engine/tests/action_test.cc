@@ -1,0 +1,522 @@
+#include "engine/action.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/progress.h"
+
+namespace metropolis {
+namespace {
+
+using T = ActionType;
+
+struct TypeAndName {
+  ActionType type;
+  std::string_view name;
+};
+
+// The stable encoding of action.h, written out again so that a change to it
+// fails here.
+constexpr TypeAndName kAllTypes[] = {
+    {T::kChanceStartPlayer, "chance_start_player"},
+    {T::kChanceDice, "dice"},
+    {T::kChanceSteal, "steal"},
+    {T::kChanceDraw, "draw"},
+    {T::kRoll, "roll"},
+    {T::kEndTurn, "end_turn"},
+    {T::kBuildRoad, "build_road"},
+    {T::kBuildSettlement, "build_settlement"},
+    {T::kBuildCity, "build_city"},
+    {T::kBuildWall, "build_wall"},
+    {T::kRecruitKnight, "recruit_knight"},
+    {T::kActivateKnight, "activate_knight"},
+    {T::kPromoteKnight, "promote_knight"},
+    {T::kMoveKnight, "move_knight"},
+    {T::kDisplaceKnight, "displace_knight"},
+    {T::kChaseRobber, "chase_robber"},
+    {T::kBuyImprovement, "buy_improvement"},
+    {T::kBankTrade, "bank_trade"},
+    {T::kMoveRobber, "move_robber"},
+    {T::kDiscard, "discard"},
+    {T::kRelocateKnight, "relocate_knight"},
+    {T::kPillageCity, "pillage_city"},
+    {T::kAqueduct, "aqueduct"},
+    {T::kPlaceMetropolis, "place_metropolis"},
+    {T::kCommitKnight, "commit_knight"},
+    {T::kCommitDone, "commit_done"},
+    {T::kDiscardProgress, "discard_progress"},
+    {T::kDefenderDeck, "defender_deck"},
+    {T::kTradeOffer, "offer"},
+    {T::kTradeAccept, "accept"},
+    {T::kTradeDecline, "decline"},
+    {T::kTradeCounter, "counter"},
+    {T::kTradeConfirm, "confirm"},
+    {T::kTradeCancel, "cancel"},
+};
+
+bool IsKnownType(int code) {
+  for (const TypeAndName& t : kAllTypes)
+    if (int(t.type) == code) return true;
+  return false;
+}
+
+// A valid action of type `t` with random fields.
+Action RandomAction(ActionType t, std::mt19937_64& rng) {
+  auto below = [&](int n) { return int(rng() % uint64_t(n)); };
+  Action x = Action::Make(t);
+  switch (t) {
+    case T::kChanceStartPlayer:
+    case T::kTradeConfirm:
+      x.a = uint8_t(below(kMaxSeats));
+      break;
+    case T::kChanceDice:
+      if (below(4) == 0) {
+        x = Action::Dice(0, 0, below(kNumEventFaces));
+      } else {
+        x = Action::Dice(1 + below(6), 1 + below(6), below(kNumEventFaces));
+      }
+      break;
+    case T::kChanceSteal:
+    case T::kDiscard:
+      x.a = uint8_t(below(kNumCardTypes));
+      break;
+    case T::kChanceDraw:
+    case T::kDiscardProgress:
+      x.a = uint8_t(below(kNumProgressKinds));
+      break;
+    case T::kBuildRoad:
+      x.a = uint8_t(below(kNumEdges));
+      break;
+    case T::kBuildSettlement:
+    case T::kBuildCity:
+    case T::kBuildWall:
+    case T::kRecruitKnight:
+    case T::kActivateKnight:
+    case T::kPromoteKnight:
+    case T::kChaseRobber:
+    case T::kRelocateKnight:
+    case T::kPillageCity:
+    case T::kPlaceMetropolis:
+    case T::kCommitKnight:
+      x.a = uint8_t(below(kNumNodes));
+      break;
+    case T::kMoveKnight:
+    case T::kDisplaceKnight:
+      x.a = uint8_t(below(kNumNodes));
+      x.b = uint8_t(below(kNumNodes));
+      break;
+    case T::kBuyImprovement:
+    case T::kDefenderDeck:
+      x.a = uint8_t(below(kNumTracks));
+      break;
+    case T::kBankTrade:
+      x.a = uint8_t(below(kNumCardTypes));
+      x.b = uint8_t(below(kNumCardTypes));
+      break;
+    case T::kMoveRobber:
+      x = Action::MoveRobber(below(kNumHexes), below(kMaxSeats + 1) - 1);
+      break;
+    case T::kAqueduct:
+      x.a = uint8_t(below(kNumResources));
+      break;
+    case T::kTradeOffer:
+    case T::kTradeCounter: {
+      CardCounts give, want;
+      for (int c = 0; c < kNumCardTypes; ++c) {
+        if (below(3) == 0) give[c] = uint8_t(below(kMaxCardsPerTypeInOffer + 1));
+        if (below(3) == 0) want[c] = uint8_t(below(kMaxCardsPerTypeInOffer + 1));
+      }
+      x = t == T::kTradeOffer ? Action::TradeOffer(give, want, below(1 << kMaxSeats))
+                              : Action::TradeCounter(give, want);
+      break;
+    }
+    case T::kRoll:
+    case T::kEndTurn:
+    case T::kCommitDone:
+    case T::kTradeAccept:
+    case T::kTradeDecline:
+    case T::kTradeCancel:
+      break;
+  }
+  return x;
+}
+
+// Boundary values of every type plus many random ones.
+std::vector<Action> SampleActions() {
+  std::vector<Action> v = {
+      Action::Make(T::kChanceStartPlayer, 0),
+      Action::Make(T::kChanceStartPlayer, 3),
+      Action::Dice(1, 1, kEventShip),
+      Action::Dice(6, 6, kEventScienceGate),
+      Action::Dice(0, 0, kEventTradeGate),
+      Action::Make(T::kChanceSteal, kBrick),
+      Action::Make(T::kChanceSteal, kPaper),
+      Action::Make(T::kChanceDraw, kAlchemist),
+      Action::Make(T::kChanceDraw, kTradeMonopoly),
+      Action::BuildRoad(0),
+      Action::BuildRoad(kNumEdges - 1),
+      Action::BuildSettlement(kNumNodes - 1),
+      Action::Make(T::kMoveKnight, 0, kNumNodes - 1),
+      Action::MoveRobber(0, -1),
+      Action::MoveRobber(kNumHexes - 1, kMaxSeats - 1),
+      Action::Make(T::kAqueduct, kOre),
+      Action::TradeOffer({}, {}, 0),
+      Action::TradeOffer(CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, 0xF),
+      Action::TradeCounter(CardCounts{{0, 0, 0, 0, 0, 0, 0, 7}}, CardCounts{{7, 0, 0, 0, 0, 0, 0, 0}}),
+  };
+  std::mt19937_64 rng(20240601);
+  for (const TypeAndName& t : kAllTypes) {
+    v.push_back(Action::Make(t.type));
+    for (int i = 0; i < 300; ++i) v.push_back(RandomAction(t.type, rng));
+  }
+  return v;
+}
+
+TEST(ActionTest, TypeNamesAreTheDocumentedOnes) {
+  for (const TypeAndName& t : kAllTypes) EXPECT_EQ(ActionTypeName(t.type), t.name);
+  EXPECT_EQ(ActionTypeName(ActionType(200)), "?");
+}
+
+TEST(ActionTest, TypeSitsInTheTopByte) {
+  for (const TypeAndName& t : kAllTypes) EXPECT_EQ(Encode(Action::Make(t.type)), uint64_t(t.type) << 56) << t.name;
+}
+
+TEST(ActionTest, EncodingMatchesTheTable) {
+  EXPECT_EQ(Encode(Action::Dice(4, 3, kEventPoliticsGate)), uint64_t(1) << 56 | 4 << 16 | 3 << 8 | 2);
+  EXPECT_EQ(Encode(Action::Make(T::kMoveKnight, 3, 9)), uint64_t(19) << 56 | 3 << 16 | 9 << 8);
+  EXPECT_EQ(Encode(Action::MoveRobber(7, 2)), uint64_t(30) << 56 | 7 << 16 | 3 << 8);
+  EXPECT_EQ(Encode(Action::MoveRobber(7, -1)), uint64_t(30) << 56 | 7 << 16);
+  CardCounts give, want;
+  give[kBrick] = 2;
+  give[kWool] = 1;
+  want[kOre] = 1;
+  want[kPaper] = 7;
+  const uint64_t give_bits = 2 | 1 << 6;
+  const uint64_t want_bits = 1 << 12 | uint64_t(7) << 21;
+  EXPECT_EQ(Encode(Action::TradeOffer(give, want, 0b1010)),
+            uint64_t(40) << 56 | give_bits | want_bits << 24 | uint64_t(0b1010) << 48);
+  EXPECT_EQ(Encode(Action::TradeCounter(give, want)), uint64_t(43) << 56 | give_bits | want_bits << 24);
+}
+
+TEST(ActionTest, EncodeIgnoresFieldsTheTypeDoesNotHave) {
+  Action roll = Action::Roll();
+  roll.a = 5;
+  roll.give.Set(kOre, 3);
+  EXPECT_EQ(Encode(roll), Encode(Action::Roll()));
+  Action counter = Action::TradeCounter({}, {});
+  counter.addressees = 0xF;  // counters have no addressees (TRD-3 step 2)
+  EXPECT_EQ(Encode(counter), Encode(Action::TradeCounter({}, {})));
+}
+
+TEST(ActionTest, EncodeDecodeRoundTrip) {
+  for (const Action& x : SampleActions()) {
+    std::optional<Action> y = Decode(Encode(x));
+    ASSERT_TRUE(y.has_value()) << ActionToString(x);
+    EXPECT_EQ(*y, x) << ActionToString(x);
+  }
+}
+
+TEST(ActionTest, DecodeThenEncodeIsIdentityOnRandomCodes) {
+  // Random payloads under every known type: whatever decodes must encode back
+  // to the same code, and print and parse back to the same action.
+  std::mt19937_64 rng(7);
+  int decoded = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const TypeAndName& t = kAllTypes[rng() % std::size(kAllTypes)];
+    uint64_t payload = rng();
+    const int shape = int(rng() % 4);
+    if (shape == 0) payload &= 0x3F3F3F;            // small bytes, often in range
+    if (shape == 1) payload &= 0x070700;            // one or two small leading fields
+    if (shape == 2) payload &= 0xF'FFFF'FFFF'FFFF;  // trade-shaped
+    const uint64_t code = uint64_t(t.type) << 56 | (payload & ((uint64_t(1) << 56) - 1));
+    std::optional<Action> x = Decode(code);
+    if (!x) continue;
+    ++decoded;
+    EXPECT_EQ(Encode(*x), code);
+    std::string error;
+    std::optional<Action> y = ParseAction(ActionToString(*x), &error);
+    ASSERT_TRUE(y.has_value()) << ActionToString(*x) << ": " << error;
+    EXPECT_EQ(*y, *x);
+  }
+  EXPECT_GT(decoded, 10000);
+}
+
+TEST(ActionTest, DecodeRejectsUnknownTypes) {
+  for (int code = 0; code < 256; ++code) {
+    if (IsKnownType(code)) continue;
+    EXPECT_FALSE(Decode(uint64_t(code) << 56).has_value()) << code;
+    EXPECT_FALSE(Decode(uint64_t(code) << 56 | 1).has_value()) << code;
+  }
+}
+
+TEST(ActionTest, DecodeRejectsStrayPayloadBits) {
+  for (const TypeAndName& t : kAllTypes) {
+    const uint64_t base = uint64_t(t.type) << 56;
+    int allowed_bits = 0;
+    for (int bit = 0; bit < 56; ++bit) {
+      std::optional<Action> x = Decode(base | uint64_t(1) << bit);
+      if (!x) continue;
+      ++allowed_bits;
+      EXPECT_EQ(Encode(*x), base | uint64_t(1) << bit) << t.name << " bit " << bit;
+    }
+    // Which bits a type may use: the offer 52, the counter 48, bytes a/b/c 8
+    // each (less where the range is smaller than a byte), none without fields.
+    int expected = 0;
+    switch (t.type) {
+      case T::kTradeOffer:
+        expected = 52;
+        break;
+      case T::kTradeCounter:
+        expected = 48;
+        break;
+      case T::kRoll:
+      case T::kEndTurn:
+      case T::kCommitDone:
+      case T::kTradeAccept:
+      case T::kTradeDecline:
+      case T::kTradeCancel:
+        expected = 0;
+        break;
+      default:
+        expected = -1;  // checked below by range
+    }
+    if (expected >= 0) {
+      EXPECT_EQ(allowed_bits, expected) << t.name;
+    }
+    // Whatever the fields, nothing above bit 23 (or 51 for trades) decodes.
+    const int first_stray = t.type == T::kTradeOffer ? 52 : t.type == T::kTradeCounter ? 48 : 24;
+    for (int bit = first_stray; bit < 56; ++bit)
+      EXPECT_FALSE(Decode(base | uint64_t(1) << bit).has_value()) << t.name << " bit " << bit;
+  }
+  // Bytes b and c of a one-field type.
+  EXPECT_FALSE(Decode(Encode(Action::BuildRoad(3)) | 1 << 8).has_value());
+  EXPECT_FALSE(Decode(Encode(Action::BuildRoad(3)) | 1).has_value());
+  EXPECT_FALSE(Decode(Encode(Action::Make(T::kMoveKnight, 1, 2)) | 1).has_value());
+}
+
+TEST(ActionTest, DecodeRejectsOutOfRangeFields) {
+  auto code = [](ActionType t, int a, int b = 0, int c = 0) { return uint64_t(t) << 56 | a << 16 | b << 8 | c; };
+  EXPECT_TRUE(Decode(code(T::kBuildSettlement, 53)));
+  EXPECT_FALSE(Decode(code(T::kBuildSettlement, 54)));
+  EXPECT_FALSE(Decode(code(T::kMoveKnight, 3, 54)));
+  EXPECT_TRUE(Decode(code(T::kBuildRoad, 71)));
+  EXPECT_FALSE(Decode(code(T::kBuildRoad, 72)));
+  EXPECT_TRUE(Decode(code(T::kMoveRobber, 18, 4)));
+  EXPECT_FALSE(Decode(code(T::kMoveRobber, 19)));
+  EXPECT_FALSE(Decode(code(T::kMoveRobber, 3, 5)));  // victim+1 <= 4
+  EXPECT_TRUE(Decode(code(T::kDiscard, kPaper)));
+  EXPECT_FALSE(Decode(code(T::kDiscard, 8)));
+  EXPECT_FALSE(Decode(code(T::kChanceSteal, 8)));
+  EXPECT_FALSE(Decode(code(T::kBankTrade, kOre, 8)));
+  EXPECT_FALSE(Decode(code(T::kAqueduct, kCloth)));  // PRD-5: a resource only
+  EXPECT_FALSE(Decode(code(T::kBuyImprovement, 3)));
+  EXPECT_FALSE(Decode(code(T::kDefenderDeck, 3)));
+  EXPECT_FALSE(Decode(code(T::kChanceStartPlayer, 4)));
+  EXPECT_FALSE(Decode(code(T::kTradeConfirm, 4)));
+  EXPECT_TRUE(Decode(code(T::kChanceDice, 6, 6, 3)));
+  EXPECT_FALSE(Decode(code(T::kChanceDice, 7, 6, 0)));
+  EXPECT_FALSE(Decode(code(T::kChanceDice, 6, 7, 0)));
+  EXPECT_FALSE(Decode(code(T::kChanceDice, 6, 6, 4)));
+  EXPECT_FALSE(Decode(code(T::kChanceDice, 0, 3, 0)));  // C-S1 fixes both dice
+  EXPECT_FALSE(Decode(code(T::kChanceDice, 3, 0, 0)));
+  EXPECT_TRUE(Decode(code(T::kChanceDraw, 24)));
+  EXPECT_FALSE(Decode(code(T::kChanceDraw, 25)));
+  EXPECT_FALSE(Decode(code(T::kDiscardProgress, kNoProgressCard)));
+}
+
+TEST(ActionTest, TextRoundTrip) {
+  for (const Action& x : SampleActions()) {
+    const std::string text = ActionToString(x);
+    std::string error;
+    std::optional<Action> y = ParseAction(text, &error);
+    ASSERT_TRUE(y.has_value()) << text << ": " << error;
+    EXPECT_EQ(*y, x) << text;
+    EXPECT_EQ(ActionToString(*y), text);
+  }
+}
+
+TEST(ActionTest, TextIsUniquePerCode) {
+  std::vector<Action> actions = SampleActions();
+  std::sort(actions.begin(), actions.end());
+  actions.erase(std::unique(actions.begin(), actions.end()), actions.end());
+  std::vector<std::string> texts;
+  for (const Action& x : actions) texts.push_back(ActionToString(x));
+  std::sort(texts.begin(), texts.end());
+  EXPECT_EQ(std::adjacent_find(texts.begin(), texts.end()), texts.end());
+}
+
+TEST(ActionTest, TextExamples) {
+  CardCounts give, want;
+  give[kBrick] = 2;
+  give[kWool] = 1;
+  want[kOre] = 1;
+  const std::pair<Action, std::string> examples[] = {
+      {Action::BuildRoad(17), "build_road e17"},
+      {Action::Make(T::kMoveKnight, 3, 9), "move_knight n3 n9"},
+      {Action::Dice(4, 3, kEventShip), "dice 4 3 ship"},
+      {Action::Dice(0, 0, kEventScienceGate), "dice - - science"},
+      {Action::Dice(1, 6, kEventTradeGate), "dice 1 6 trade"},
+      {Action::Dice(2, 2, kEventPoliticsGate), "dice 2 2 politics"},
+      {Action::Make(T::kChanceSteal, kOre), "steal ore"},
+      {Action::Make(T::kChanceDraw, kCrane), "draw crane"},
+      {Action::Make(T::kBankTrade, kBrick, kOre), "bank_trade brick ore"},
+      {Action::MoveRobber(7, 2), "move_robber h7 rob 2"},
+      {Action::MoveRobber(7, -1), "move_robber h7"},
+      {Action::Make(T::kDiscard, kWool), "discard wool"},
+      {Action::TradeOffer(give, want, 0b1010), "offer give 2brick 1wool want 1ore to 1,3"},
+      {Action::TradeCounter(want, CardCounts{{1, 0, 0, 0, 0, 0, 0, 0}}), "counter give 1ore want 1brick"},
+      {Action::TradeOffer({}, want, 0), "offer give - want 1ore to -"},
+      {Action::Make(T::kTradeConfirm, 2), "confirm 2"},
+      {Action::Make(T::kChanceStartPlayer, 3), "chance_start_player 3"},
+      {Action::Roll(), "roll"},
+      {Action::EndTurn(), "end_turn"},
+      {Action::Make(T::kBuyImprovement, kPolitics), "buy_improvement politics"},
+      {Action::Make(T::kDefenderDeck, kScience), "defender_deck science"},
+      {Action::Make(T::kAqueduct, kGrain), "aqueduct grain"},
+      {Action::Make(T::kDiscardProgress, kRoadBuilding), "discard_progress road_building"},
+      {Action::Make(T::kPlaceMetropolis, 40), "place_metropolis n40"},
+      {Action::Make(T::kTradeCancel), "cancel"},
+  };
+  for (const auto& [action, text] : examples) {
+    EXPECT_EQ(ActionToString(action), text);
+    std::string error;
+    std::optional<Action> parsed = ParseAction(text, &error);
+    ASSERT_TRUE(parsed.has_value()) << text << ": " << error;
+    EXPECT_EQ(*parsed, action) << text;
+  }
+}
+
+TEST(ActionTest, ParseToleratesWhitespace) {
+  std::string error;
+  EXPECT_EQ(ParseAction("  build_road\te17 \n", &error), Action::BuildRoad(17));
+  EXPECT_EQ(ParseAction("move_robber   h7  rob   2", &error), Action::MoveRobber(7, 2));
+  CardCounts give, want;
+  give[kBrick] = 2;
+  want[kOre] = 1;
+  EXPECT_EQ(ParseAction(" offer  give 2brick  want 1ore  to 1, 3 ", &error), Action::TradeOffer(give, want, 0b1010));
+}
+
+std::string ParseError(std::string_view text) {
+  std::string error;
+  std::optional<Action> a = ParseAction(text, &error);
+  EXPECT_FALSE(a.has_value()) << text << " parsed as " << ActionToString(*a);
+  return error;
+}
+
+TEST(ActionTest, ParseErrorsArePrecise) {
+  EXPECT_EQ(ParseError(""), "empty action");
+  EXPECT_EQ(ParseError("   "), "empty action");
+  EXPECT_EQ(ParseError("bulid_road e17"), "unknown action 'bulid_road'");
+  EXPECT_EQ(ParseError("build_road x"), "build_road: expected an edge like e17, got 'x'");
+  EXPECT_EQ(ParseError("build_road"), "build_road: expected an edge like e17, got nothing");
+  EXPECT_EQ(ParseError("build_road n17"), "build_road: expected an edge like e17, got 'n17'");
+  EXPECT_EQ(ParseError("build_road e72"), "build_road: expected an edge like e17, got 'e72' (edges are e0..e71)");
+  EXPECT_EQ(ParseError("build_road e17 e18"), "build_road: unexpected 'e18' after the action");
+  EXPECT_EQ(ParseError("build_city n54"), "build_city: expected a node like n12, got 'n54' (nodes are n0..n53)");
+  EXPECT_EQ(ParseError("move_knight n3"), "move_knight: expected a node like n12, got nothing");
+  EXPECT_EQ(ParseError("move_robber 7"), "move_robber: expected a hex like h7, got '7'");
+  EXPECT_EQ(ParseError("move_robber h19"), "move_robber: expected a hex like h7, got 'h19' (hexes are h0..h18)");
+  EXPECT_EQ(ParseError("move_robber h7 steal 2"), "move_robber: expected 'rob' and a seat, or nothing, got 'steal'");
+  EXPECT_EQ(ParseError("move_robber h7 rob 4"), "move_robber: expected a seat 0..3, got '4'");
+  EXPECT_EQ(ParseError("move_robber h7 rob"), "move_robber: expected a seat 0..3, got nothing");
+  EXPECT_EQ(ParseError("steal gold"),
+            "steal: expected a card (brick, lumber, wool, grain, ore, cloth, coin, paper), got 'gold'");
+  EXPECT_EQ(ParseError("aqueduct cloth"),
+            "aqueduct: expected a resource (brick, lumber, wool, grain, ore), got 'cloth'");
+  EXPECT_EQ(ParseError("buy_improvement red"),
+            "buy_improvement: expected a track (trade, politics, science), got 'red'");
+  EXPECT_EQ(ParseError("draw kran"), "draw: expected a progress card like crane or road_building, got 'kran'");
+  EXPECT_EQ(ParseError("dice 0 3 ship"), "dice: expected a die 1..6, or '-' when an Alchemist fixed the dice, got '0'");
+  EXPECT_EQ(ParseError("dice 4 7 ship"), "dice: expected a die 1..6, or '-' when an Alchemist fixed the dice, got '7'");
+  EXPECT_EQ(ParseError("dice 4 3 boat"), "dice: expected an event face (ship, trade, politics, science), got 'boat'");
+  EXPECT_EQ(ParseError("dice - 3 ship"),
+            "dice: an Alchemist fixes both production dice, so write both as '-' or neither (C-S1)");
+  EXPECT_EQ(ParseError("confirm 9"), "confirm: expected a seat 0..3, got '9'");
+  EXPECT_EQ(ParseError("roll now"), "roll: unexpected 'now' after the action");
+}
+
+TEST(ActionTest, ParseErrorsOfTrades) {
+  EXPECT_EQ(ParseError("offer 2brick want 1ore to 1"), "offer: expected 'give', got '2brick'");
+  EXPECT_EQ(ParseError("offer give 8brick want 1ore to 1"),
+            "offer: expected 1..7 brick per side (TRD-3), got '8brick'");
+  EXPECT_EQ(ParseError("offer give 0brick want 1ore to 1"),
+            "offer: expected 1..7 brick per side (TRD-3), got '0brick'");
+  EXPECT_EQ(ParseError("offer give brick want 1ore to 1"),
+            "offer: expected cards like 2brick after 'give', or '-' for none, got 'brick'");
+  EXPECT_EQ(ParseError("offer give 2gold want 1ore to 1"),
+            "offer: expected cards like 2brick after 'give', or '-' for none, got '2gold'");
+  EXPECT_EQ(ParseError("offer give want 1ore to 1"),
+            "offer: expected cards like 2brick after 'give', or '-' for none, got 'want'");
+  EXPECT_EQ(ParseError("offer give 1brick 2brick want 1ore to 1"), "offer: brick listed twice after 'give'");
+  EXPECT_EQ(ParseError("offer give 1brick want 1ore"), "offer: expected 'to', got nothing");
+  EXPECT_EQ(ParseError("offer give 1brick want 1ore to"),
+            "offer: expected seats like 1,3 after 'to', or '-' for nobody, got nothing");
+  EXPECT_EQ(ParseError("offer give 1brick want 1ore to 1,4"),
+            "offer: expected seats like 1,3 after 'to', or '-' for nobody, got '1,4'");
+  EXPECT_EQ(ParseError("offer give 1brick want 1ore to 1,1"), "offer: seat 1 listed twice");
+  EXPECT_EQ(ParseError("counter give 1ore want 1brick to 2"), "counter: unexpected 'to' after the action");
+  EXPECT_EQ(ParseError("counter give 1ore want"),
+            "counter: expected cards like 2brick after 'want', or '-' for none, got nothing");
+}
+
+TEST(ActionTest, ParseAcceptsCardsInAnyOrder) {
+  std::string error;
+  std::optional<Action> a = ParseAction("counter give 1wool 2brick want -", &error);
+  ASSERT_TRUE(a.has_value()) << error;
+  EXPECT_EQ(ActionToString(*a), "counter give 2brick 1wool want -");
+}
+
+TEST(ActionTest, ParseWithoutErrorString) {
+  EXPECT_FALSE(ParseAction("bulid_road e17", nullptr).has_value());
+  EXPECT_EQ(ParseAction("build_road e17", nullptr), Action::BuildRoad(17));
+}
+
+TEST(ActionTest, SortingByEncodeGroupsByType) {
+  std::vector<Action> actions = SampleActions();
+  std::shuffle(actions.begin(), actions.end(), std::mt19937_64(3));
+  std::sort(actions.begin(), actions.end());
+  for (size_t i = 1; i < actions.size(); ++i) {
+    EXPECT_LE(uint8_t(actions[i - 1].type), uint8_t(actions[i].type));
+    EXPECT_LE(Encode(actions[i - 1]), Encode(actions[i]));
+  }
+  // The largest payload of a type still sorts before the next type.
+  EXPECT_LT(Action::Make(T::kBuildRoad, kNumEdges - 1), Action::BuildSettlement(0));
+  EXPECT_LT(Action::TradeOffer(CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, 0xF),
+            Action::Make(T::kTradeAccept));
+}
+
+TEST(ActionTest, PackedCardsRoundTrip) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 1000; ++i) {
+    CardCounts c;
+    for (int t = 0; t < kNumCardTypes; ++t) c[t] = uint8_t(rng() % 16);
+    PackedCards p = PackedCards::From(c);
+    EXPECT_EQ(p.ToCounts(), c);
+    EXPECT_EQ(p.Total(), c.Total());
+    for (int t = 0; t < kNumCardTypes; ++t) EXPECT_EQ(p.Get(t), c[t]);
+  }
+}
+
+TEST(ActionTest, TradeConstructors) {
+  CardCounts give, want;
+  give[kCloth] = 3;
+  want[kGrain] = 2;
+  Action offer = Action::TradeOffer(give, want, 0b0110);
+  EXPECT_EQ(offer.type, T::kTradeOffer);
+  EXPECT_EQ(offer.give.ToCounts(), give);
+  EXPECT_EQ(offer.want.ToCounts(), want);
+  EXPECT_EQ(offer.addressees, 0b0110);
+  Action counter = Action::TradeCounter(give, want);
+  EXPECT_EQ(counter.type, T::kTradeCounter);
+  EXPECT_EQ(counter.give.ToCounts(), give);
+  EXPECT_EQ(counter.addressees, 0);
+  EXPECT_TRUE(IsParameterised(offer.type));
+  EXPECT_TRUE(IsParameterised(counter.type));
+}
+
+}  // namespace
+}  // namespace metropolis

@@ -1,0 +1,43 @@
+#include "engine/types.h"
+
+namespace metropolis {
+namespace {
+
+constexpr std::string_view kCardNames[kNumCardTypes] = {"brick", "lumber", "wool", "grain",
+                                                        "ore",   "cloth",  "coin", "paper"};
+constexpr std::string_view kTerrainNames[kNumTerrains] = {"hills",  "forest",    "pasture",
+                                                          "fields", "mountains", "desert"};
+constexpr std::string_view kTrackNames[kNumTracks] = {"trade", "politics", "science"};
+
+// 'm' (money) for coin and 'G' for fields: the obvious letters are taken by
+// cloth and grain, and one letter per item keeps the notation compact.
+constexpr char kCardLetters[kNumCardTypes + 1] = "blwgocmp";
+constexpr char kTerrainLetters[kNumTerrains + 1] = "HFPGMD";
+
+}  // namespace
+
+std::string_view CardName(int card) { return card >= 0 && card < kNumCardTypes ? kCardNames[card] : "?"; }
+
+std::string_view TerrainName(int terrain) {
+  return terrain >= 0 && terrain < kNumTerrains ? kTerrainNames[terrain] : "?";
+}
+
+std::string_view TrackName(int track) { return track >= 0 && track < kNumTracks ? kTrackNames[track] : "?"; }
+
+char CardLetter(int card) { return card >= 0 && card < kNumCardTypes ? kCardLetters[card] : '?'; }
+
+char TerrainLetter(int terrain) { return terrain >= 0 && terrain < kNumTerrains ? kTerrainLetters[terrain] : '?'; }
+
+int CardFromLetter(char c) {
+  for (int i = 0; i < kNumCardTypes; ++i)
+    if (kCardLetters[i] == c) return i;
+  return -1;
+}
+
+int TerrainFromLetter(char c) {
+  for (int i = 0; i < kNumTerrains; ++i)
+    if (kTerrainLetters[i] == c) return i;
+  return -1;
+}
+
+}  // namespace metropolis

@@ -1,0 +1,130 @@
+// Views: what one seat (or a spectator) may see of a game (RULES.md 18), the
+// knowledge a seat gathers from its own event stream, and a sampler that turns
+// a view back into a full State for search (determinisation).
+//
+// A View is the State with everything hidden from the viewer replaced by a
+// canonical value, plus the few public numbers the masking removed and what
+// the viewer has learnt from events. The contract the random-simulation tests
+// check: two states that differ only in what the viewer may not see give
+// equal views, and for every view v and seed, MakeView(SampleState(v)) == v.
+//
+// What the masked state hides from the viewer:
+//   - other seats' resource and commodity hands (emptied; totals kept in
+//     hand_total);
+//   - other seats' progress hands (emptied; counts kept in progress_count);
+//   - the bank's exact counts: only whether a stack is empty stays (legality of
+//     bank trades and the Aqueduct depends on it, and an empty stack is plain
+//     to see), since the exact counts would give away the sum of hidden hands;
+//     with an unlimited bank nothing of it stays;
+//   - each deck's never-seen multiset: only its size and the VP cards still in
+//     it (Printer and Constitution are revealed when drawn, so where they are
+//     is public);
+//   - returned-queue cards that only another seat knows (kHiddenCard).
+// The board, pieces, levels, VP, dice, decks' sizes, the open trade and the
+// pending stack are public and stay as they are. The masked state is for
+// reading only: it breaks card conservation, so Validate() refuses it and it
+// must not be played on; the viewer's choices are View::LegalActions().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/action.h"
+#include "engine/event.h"
+#include "engine/progress.h"
+#include "engine/state.h"
+#include "engine/types.h"
+
+namespace metropolis {
+
+using ProgressCounts = std::array<uint8_t, kNumProgressKinds>;
+
+// What a seat knows about the other seats' hidden cards, built only from its
+// masked event stream. Every number is a lower bound that is certainly true:
+// when a card leaves a seat's hand unseen, the knowledge shrinks to what holds
+// whichever card it was, so the tracker never claims a card that is not there.
+class KnowledgeTracker {
+ public:
+  // `viewer` is a seat, or kNoSeat for a spectator.
+  explicit KnowledgeTracker(int viewer = kNoSeat);
+
+  // Starts over from `initial` knowing nothing hidden. Any state will do (a
+  // fresh game or a position); the public parts the tracker needs to read
+  // events (harbors, levels, the merchant, the setup step) are taken from it.
+  void Reset(const State& initial);
+  // One event as MaskEvent(e, viewer) shows it, in the order they were emitted.
+  void Observe(const Event& masked);
+
+  int viewer() const { return viewer_; }
+  // Cards `seat` certainly holds; all zero for the viewer itself.
+  const CardCounts& known_hand(int seat) const { return known_hand_[seat]; }
+  // Non-VP progress cards `seat` certainly holds, counted per kind.
+  const ProgressCounts& known_progress(int seat) const { return known_progress_[seat]; }
+
+ private:
+  bool Hidden(int seat) const { return seat >= 0 && seat < num_seats_ && seat != viewer_; }
+  void ObserveAction(const Event& e);
+  void Forget();
+  void Gain(int seat, const CardCounts& cards);
+  void Lose(int seat, const CardCounts& cards);
+  void LoseUnseenCard(int seat);
+  void Holds(int seat, const CardCounts& cards);
+  void AddBuilding(int seat, int node);
+  int BankRate(int seat, int give, int take) const;
+
+  int viewer_;
+  int num_seats_ = 0;
+  RulesOptions options_;
+  Board board_;
+  std::array<CardCounts, kMaxSeats> known_hand_{};
+  std::array<ProgressCounts, kMaxSeats> known_progress_{};
+  // Public facts needed to read costs and bank rates from actions.
+  std::array<uint32_t, kMaxSeats> harbors_{};  // bit per harbor slot with a building of the seat
+  std::array<std::array<uint8_t, kNumTracks>, kMaxSeats> level_{};
+  int merchant_owner_ = kNoSeat;
+  int merchant_hex_ = -1;
+  int setup_builds_left_ = 0;  // SET-2/SET-3 placements are free
+  PackedCards offer_want_;     // what the open offer asks of its addressees
+  bool steal_unresolved_ = false;
+};
+
+struct View {
+  explicit View(const State& masked) : state(masked) {}
+
+  int viewer = kNoSeat;
+  State state;  // masked as described at the top of this file
+  std::array<uint8_t, kMaxSeats> hand_total{};
+  std::array<uint8_t, kMaxSeats> progress_count{};
+  // Cards of each type the viewer cannot place: in the bank or in hidden
+  // hands (the card supply minus the viewer's own hand).
+  std::array<int16_t, kNumCardTypes> unplaced_cards{};
+  // Non-VP progress cards of each kind the viewer cannot place: never seen in
+  // a deck, returned face down by another seat, or in hidden progress hands.
+  ProgressCounts unplaced_progress{};
+  // The viewer's knowledge (KnowledgeTracker), zero for the viewer's own seat.
+  std::array<CardCounts, kMaxSeats> known_hand{};
+  std::array<ProgressCounts, kMaxSeats> known_progress{};
+  // The viewer's legal actions when it is the one to act, else empty. Kept
+  // here because some depend on hidden facts the viewer is entitled to use
+  // (e.g. whether a trade partner still holds the cards he accepted to give).
+  std::vector<Action> legal;
+
+  bool Hidden(int seat) const { return seat != viewer; }
+  const std::vector<Action>& LegalActions() const { return legal; }
+  bool operator==(const View&) const = default;
+};
+
+// The view of seat `viewer` (0..num_seats-1, or kNoSeat for a spectator).
+// `knowledge`, when given, must track the same viewer over the same game.
+View MakeView(const State& s, int viewer, const KnowledgeTracker* knowledge = nullptr);
+
+// Fills *out with a full State consistent with `v`: every hidden card drawn
+// from the cards the viewer cannot place, respecting hand sizes and the
+// viewer's knowledge. The result passes Validate() and MakeView of it with
+// the same knowledge equals `v`. Deterministic for a seed (splitmix64). False
+// with *error set when `v` is inconsistent (no state could produce it).
+bool SampleState(const View& v, uint64_t seed, State* out, std::string* error);
+
+}  // namespace metropolis

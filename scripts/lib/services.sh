@@ -1,0 +1,119 @@
+# shellcheck shell=bash
+# Throwaway PostgreSQL and Redis for tests: fresh data in a temporary folder, loopback
+# only, ports chosen free at run time. Source this file, then
+#
+#   trap stop_services EXIT
+#   start_postgres    # exports METROPOLIS_PG_CONNINFO
+#   start_redis       # exports METROPOLIS_REDIS_ADDR (host:port)
+#
+# Tests read those variables and skip themselves when they are unset.
+
+METROPOLIS_SERVICES_DIR=${METROPOLIS_SERVICES_DIR:-}
+
+# Not called in a subshell: it sets the folder that stop_services removes.
+_ensure_services_dir() {
+  if [[ -z $METROPOLIS_SERVICES_DIR ]]; then
+    METROPOLIS_SERVICES_DIR=$(mktemp -d "${TMPDIR:-/tmp}/metropolis-services.XXXXXX")
+    chmod 755 "$METROPOLIS_SERVICES_DIR"
+  fi
+}
+
+# Prints a TCP port nobody listens on. Other programs may hold the usual ports.
+free_port() {
+  local port
+  for _ in $(seq 1 200); do
+    port=$(shuf -i 20000-60999 -n 1)
+    if command -v ss >/dev/null 2>&1; then
+      ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return 0; }
+    elif ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "free_port: no free port found" >&2
+  return 1
+}
+
+_pg_bindir() {
+  local dir
+  # 15 is what Debian 12 ships and what the project is tested with; else the newest.
+  for dir in /usr/lib/postgresql/15/bin $(printf '%s\n' /usr/lib/postgresql/*/bin | sort -Vr); do
+    [[ -x $dir/initdb ]] && { echo "$dir"; return 0; }
+  done
+  echo "start_postgres: no PostgreSQL server found (scripts/setup.sh installs it)" >&2
+  return 1
+}
+
+# PostgreSQL refuses to run as root: run it as the postgres user, from / so that it is
+# not left in a folder it cannot read.
+_as_pg_owner() {
+  if [[ $(id -u) -eq 0 ]]; then
+    (cd / && runuser -u postgres -- "$@")
+  else
+    (cd / && "$@")
+  fi
+}
+
+start_postgres() {
+  local bindir port pgdir
+  _ensure_services_dir
+  bindir=$(_pg_bindir)
+  port=$(free_port)
+  # The server writes its data, log and socket here, so the postgres user owns it.
+  pgdir=$METROPOLIS_SERVICES_DIR/pg
+  mkdir -p "$pgdir"
+  if [[ $(id -u) -eq 0 ]]; then chown postgres:postgres "$pgdir"; fi
+  echo "services: starting PostgreSQL on 127.0.0.1:$port"
+  _as_pg_owner "$bindir/initdb" -D "$pgdir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
+  # Durability is pointless for throwaway data, and slow.
+  _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    >/dev/null || { cat "$pgdir/server.log" >&2; return 1; }
+  "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres metropolis
+  export METROPOLIS_PG_CONNINFO="host=127.0.0.1 port=$port dbname=metropolis user=postgres"
+  echo "services: METROPOLIS_PG_CONNINFO=$METROPOLIS_PG_CONNINFO"
+}
+
+start_redis() {
+  local dir port
+  _ensure_services_dir
+  dir=$METROPOLIS_SERVICES_DIR
+  port=$(free_port)
+  echo "services: starting Redis on 127.0.0.1:$port"
+  redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
+    --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
+  for _ in $(seq 1 200); do
+    if redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG; then
+      export METROPOLIS_REDIS_ADDR="127.0.0.1:$port"
+      echo "services: METROPOLIS_REDIS_ADDR=$METROPOLIS_REDIS_ADDR"
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "start_redis: Redis did not answer on port $port" >&2
+  cat "$dir/redis.log" >&2 || true
+  return 1
+}
+
+# Stops whatever start_postgres and start_redis started and removes their data. Safe to
+# call more than once, and when nothing was started.
+stop_services() {
+  local dir=$METROPOLIS_SERVICES_DIR bindir pid
+  [[ -n $dir && -d $dir ]] || return 0
+  if [[ -f $dir/pg/data/postmaster.pid ]] && bindir=$(_pg_bindir 2>/dev/null); then
+    _as_pg_owner "$bindir/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
+  fi
+  if [[ -f $dir/redis.pid ]]; then
+    pid=$(cat "$dir/redis.pid")
+    kill "$pid" 2>/dev/null || true
+    # Redis exits asynchronously; wait so that its files can go.
+    for _ in $(seq 1 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.05
+    done
+  fi
+  rm -rf "$dir"
+  METROPOLIS_SERVICES_DIR=
+  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR
+  echo "services: stopped"
+}

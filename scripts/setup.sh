@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what Metropolis needs on Debian 12, and only what is missing: safe to run
+# again and again. Runs apt-get as root, or through sudo for another user.
+set -euo pipefail
+
+# The engine, its tests, benchmarks, fuzzing and formatting.
+engine_packages=(
+  build-essential cmake ninja-build pkg-config ccache
+  clang-14 libclang-rt-14-dev clang-format
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+# The services (gRPC API, PostgreSQL, Redis, metrics) and their tests.
+# libgrpc-dev ships gRPCConfig.cmake, whose targets import the protoc plugins, so
+# protobuf-compiler-grpc must be there for find_package(gRPC) to work; grpc-proto
+# ships health.proto and reflection.proto.
+service_packages=(
+  libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
+  libpqxx-dev libpq-dev libhiredis-dev prometheus-cpp-dev nlohmann-json3-dev
+  postgresql redis-server
+)
+# Small tools the scripts use (ss to find free ports, runuser to run PostgreSQL).
+tool_packages=(git iproute2 util-linux)
+
+packages=("${engine_packages[@]}" "${service_packages[@]}" "${tool_packages[@]}")
+
+installed() {
+  [[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]
+}
+
+missing=()
+for p in "${packages[@]}"; do
+  installed "$p" || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "setup: missing packages (${missing[*]}) and not root, and sudo is not available" >&2
+  exit 1
+fi
+
+apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
+echo "setup: installing ${#missing[@]} missing packages: ${missing[*]}"
+echo "setup: apt-get update"
+"${apt_get[@]}" update -qq
+echo "setup: apt-get install"
+"${apt_get[@]}" install -y -qq "${missing[@]}"
+echo "setup: done"

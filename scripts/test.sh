@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, builds the debug preset, runs ctest (unit
+# tests, lint, and integration tests with throwaway PostgreSQL and Redis), runs each
+# fuzz target briefly, and checks the bench signature. Exits non-zero on any failure.
+#
+#   METROPOLIS_FUZZ_SECONDS   seconds per fuzz target (default 20; 0 skips fuzzing)
+#   METROPOLIS_JOBS           parallel build and test jobs (default 2)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+JOBS=${METROPOLIS_JOBS:-2}
+FUZZ_SECONDS=${METROPOLIS_FUZZ_SECONDS:-20}
+
+# Warm ccache hits across clones in different folders (-g embeds the directory).
+export CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1
+
+current_section=""
+section() {
+  current_section=$1
+  printf '\n==== %s ====\n' "$current_section"
+}
+on_exit() {
+  local status=$?
+  if declare -F stop_services >/dev/null; then stop_services; fi
+  if [[ $status -ne 0 ]]; then
+    printf '\n==== FAILED: %s (exit %d) ====\n' "$current_section" "$status" >&2
+  fi
+  return "$status"
+}
+trap on_exit EXIT
+
+section "setup: packages"
+scripts/setup.sh
+
+section "debug: configure and build"
+cmake --preset debug
+cmake --build --preset debug -j "$JOBS"
+
+# Integration tests (ctest label `integration`) need PostgreSQL and Redis; start them
+# only when there are such tests.
+if ctest --preset debug -N -L integration 2>/dev/null | grep -qE 'Total Tests: [1-9]'; then
+  section "services: PostgreSQL and Redis for integration tests"
+  # shellcheck source=scripts/lib/services.sh
+  source scripts/lib/services.sh
+  start_postgres
+  start_redis
+fi
+
+section "debug: ctest"
+ctest --preset debug -j "$JOBS"
+
+if [[ $FUZZ_SECONDS -gt 0 ]] && command -v clang++-14 >/dev/null 2>&1; then
+  section "fuzz: configure and build"
+  cmake --preset fuzz
+  cmake --build --preset fuzz -j "$JOBS"
+  shopt -s nullglob
+  for source in engine/fuzz/*_fuzz.cc; do
+    name=$(basename "$source" .cc)
+    section "fuzz: $name for ${FUZZ_SECONDS}s"
+    work=build/fuzz/runs/$name
+    rm -rf "$work" && mkdir -p "$work/corpus" "$work/artifacts"
+    args=(-max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 -artifact_prefix="$work/artifacts/")
+    [[ -f engine/fuzz/$name.dict ]] && args+=(-dict="engine/fuzz/$name.dict")
+    # New inputs go to the scratch corpus (first folder); the checked-in seeds stay as they are.
+    corpora=("$work/corpus")
+    [[ -d engine/fuzz/corpus/$name ]] && corpora+=("engine/fuzz/corpus/$name")
+    "build/fuzz/engine/fuzz/$name" "${args[@]}" "${corpora[@]}"
+  done
+  shopt -u nullglob
+else
+  section "fuzz: skipped (clang++-14 missing or METROPOLIS_FUZZ_SECONDS=0)"
+fi
+
+if [[ -x scripts/check-signature.sh ]]; then
+  section "bench signature"
+  scripts/check-signature.sh build/debug
+fi
+
+section "all tests passed"
