@@ -65,34 +65,54 @@ uint64_t RulesImpl::Reachable(const State& s, int seat, int from) {
   return reached;
 }
 
+namespace {
+
+// Both coastal nodes of each harbor slot as one mask.
+struct HarborNodeMasks {
+  std::array<uint64_t, kNumHarbors> mask{};
+  HarborNodeMasks() {
+    const Topology& topo = GetTopology();
+    for (int h = 0; h < kNumHarbors; ++h)
+      mask[h] = (uint64_t(1) << topo.harbor_nodes[h][0]) | (uint64_t(1) << topo.harbor_nodes[h][1]);
+  }
+};
+const HarborNodeMasks kHarborNodes;
+
+}  // namespace
+
 uint32_t RulesImpl::HarborMask(const State& s, int seat) {
-  const Topology& topo = GetTopology();
   const uint64_t b = s.players_[seat].buildings();
   uint32_t m = 0;
   for (int h = 0; h < kNumHarbors; ++h)
-    if (((b >> topo.harbor_nodes[h][0]) & 1) || ((b >> topo.harbor_nodes[h][1]) & 1)) m |= 1u << h;
+    if (b & kHarborNodes.mask[h]) m |= 1u << h;
   return m;
 }
 
-int RulesImpl::BankRate(const State& s, int seat, int give, int take) {
-  if (give == take) return 0;
-  int rate = 4;
+RulesImpl::BankRates RulesImpl::ComputeBankRates(const State& s, int seat) {
+  BankRates r;
+  r.to_resource.fill(4);
   const uint32_t harbors = HarborMask(s, seat);
+  bool generic = false;
   for (int h = 0; h < kNumHarbors; ++h) {
     if (!((harbors >> h) & 1)) continue;
     const int type = s.board_.harbor[h];
-    if (type == kGenericHarbor) {
-      // D18: under RESOURCE_ONLY, commodities at a 3:1 harbor buy resources only.
-      const bool allowed = !(IsCommodity(give) && IsCommodity(take) &&
-                             s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly);
-      if (allowed) rate = std::min(rate, 3);
-    } else if (type == give) {
-      rate = 2;
-    }
+    if (type == kGenericHarbor)
+      generic = true;
+    else
+      r.to_resource[type] = 2;  // 2:1 for that harbor's resource
   }
-  if (IsCommodity(give) && s.players_[seat].level[kTrade] >= 3) rate = 2;  // IMP-6 Merchant Guild
-  if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] == give) rate = 2;
-  return rate;
+  if (generic)
+    for (uint8_t& x : r.to_resource) x = std::min<uint8_t>(x, 3);
+  if (s.players_[seat].level[kTrade] >= 3)  // IMP-6 Merchant Guild
+    for (int c = kNumResources; c < kNumCardTypes; ++c) r.to_resource[c] = 2;
+  if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] < kNumResources)
+    r.to_resource[s.board_.terrain[s.merchant_hex_]] = 2;  // C-T3
+  r.to_commodity = r.to_resource;
+  // D18: under RESOURCE_ONLY a 3:1 harbor turns commodities into resources only.
+  if (generic && s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly)
+    for (int c = kNumResources; c < kNumCardTypes; ++c)
+      if (r.to_commodity[c] == 3) r.to_commodity[c] = 4;
+  return r;
 }
 
 bool RulesImpl::HasCityWithoutMetropolis(const State& s, int seat) {

@@ -174,7 +174,7 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
       case PendingKind::kEndTurnDiscard:
         return "PC-4: you hold no such progress card";
       case PendingKind::kDefenderDeck:
-        return "BAR-6: that deck is empty";
+        return "BAR-6: choose a deck by its track";
       case PendingKind::kTradeAnswer:
         return "TRD-3: you may accept only holding the cards wanted (missing " +
                MissingCards(s.players_[p.seat].hand, s.trade_.want.ToCounts()) + ")";
@@ -283,7 +283,7 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
       if (ps.hand[a.a] < rate)
         return "TRD-2: your rate for " + std::string(CardName(a.a)) + " is " + std::to_string(rate) + ":1, you hold " +
                std::to_string(ps.hand[a.a]);
-      return "PRD-4: the bank holds no " + std::string(CardName(a.b));
+      return "TRD-2: the bank holds no " + std::string(CardName(a.b));
     }
     case ActionType::kEndTurn:
       return "PC-4: discard or play a progress card first (progress_hand_limit=PLAY_OR_DISCARD)";

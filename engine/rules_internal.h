@@ -33,8 +33,19 @@ struct RulesImpl {
   static uint64_t Reachable(const State& s, int seat, int from);
   // Harbors the seat has a building on: bit h for harbor slot h.
   static uint32_t HarborMask(const State& s, int seat);
-  // The bank's rate for giving `give` and taking `take` (TRD-2), 0 if none.
-  static int BankRate(const State& s, int seat, int give, int take);
+  // The bank's rates for a seat (TRD-2): to_resource[c] / to_commodity[c] is
+  // what giving card c costs per card taken of that kind (D18 makes them
+  // differ). Computed once per legal-action generation.
+  struct BankRates {
+    std::array<uint8_t, kNumCardTypes> to_resource, to_commodity;
+    int Rate(int give, int take) const {
+      return give == take ? 0 : IsResource(take) ? to_resource[give] : to_commodity[give];
+    }
+  };
+  static BankRates ComputeBankRates(const State& s, int seat);
+  static int BankRate(const State& s, int seat, int give, int take) {
+    return ComputeBankRates(s, seat).Rate(give, take);
+  }
   static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
   static bool HasCityWithoutMetropolis(const State& s, int seat);
   static bool IsRobberLocked(const State& s);

@@ -166,12 +166,13 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   for (int t = 0; t < kNumTracks; ++t)
     if (CanBuyImprovement(s, seat, t)) out->push(Action::Make(ActionType::kBuyImprovement, t));
   // TRD-2 bank trades at the best rate.
+  const BankRates rates = ComputeBankRates(s, seat);
   for (int give = 0; give < kNumCardTypes; ++give) {
     if (hand[give] < 2) continue;
     for (int take = 0; take < kNumCardTypes; ++take) {
       if (take == give) continue;
       if (s.options_.bank_limited && s.bank_[take] <= 0) continue;
-      const int rate = BankRate(s, seat, give, take);
+      const int rate = rates.Rate(give, take);
       if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
     }
   }
@@ -245,8 +246,8 @@ void RulesImpl::LegalPending(const State& s, const Pending& p, ActionList* out) 
           out->push(Action::Make(ActionType::kDiscardProgress, ps.progress[i]));
       break;
     case PendingKind::kDefenderDeck:
-      for (int t = 0; t < kNumTracks; ++t)
-        if (s.decks_[t].Size() > 0) out->push(Action::Make(ActionType::kDefenderDeck, t));
+      // BAR-6 with PD-3: any colour may be chosen; an empty deck gives nothing.
+      for (int t = 0; t < kNumTracks; ++t) out->push(Action::Make(ActionType::kDefenderDeck, t));
       break;
     case PendingKind::kTradeAnswer: {
       // TRD-3 step 2: accept only holding the wanted cards; counters are

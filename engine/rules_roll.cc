@@ -99,13 +99,6 @@ void RulesImpl::Advance(State& s, Events* ev) {
         Pop(s);
         EndTurn(s, ev);
         break;
-      case PendingKind::kDefenderDeck: {
-        bool any = false;
-        for (int t = 0; t < kNumTracks; ++t) any |= s.decks_[t].Size() > 0;
-        if (any) return;
-        Pop(s);  // every deck is empty: nothing to choose (PD-3)
-        break;
-      }
       default:
         return;  // a decision or a chance node
     }
@@ -219,41 +212,41 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     }
     return;
   }
-  // PRD-1..PRD-3: claims per seat and card type.
+  // PRD-1..PRD-3: claims per seat and card type. Few hexes carry the
+  // number, so collect the claims hex by hex and settle only the card types
+  // that were claimed.
   std::array<CardCounts, kMaxSeats> claims{};
   std::array<bool, kMaxSeats> adjacent_number{};
+  uint32_t claimed_types = 0;
+  const uint64_t buildings = AllBuildings(s);
   for (int h = 0; h < kNumHexes; ++h) {
     if (s.board_.token[h] != sum) continue;
+    const uint64_t here = buildings & topo.hex_node_mask[h];
+    if (!here) continue;
     const int terrain = s.board_.terrain[h];
-    for (int p = 0; p < n; ++p) {
-      const PlayerState& ps = s.players_[p];
-      const uint64_t mask = topo.hex_node_mask[h];
-      if (ps.buildings() & mask) adjacent_number[p] = true;
+    const int commodity = TerrainCommodity(terrain);
+    METROPOLIS_FOR_BITS(v, here) {
+      const int p = s.building_owner_[v];
+      adjacent_number[p] = true;
       if (h == s.robber_) continue;  // PRD-2
-      const int settlements = std::popcount(ps.settlements & mask);
-      uint64_t cities = ps.cities & mask;
-      int full_cities = 0, sabotaged = 0;
-      METROPOLIS_FOR_BITS(v, cities) {
-        if (s.node_flags_[v] & kSabotaged)
-          ++sabotaged;
-        else
-          ++full_cities;
-      }
-      const int commodity = TerrainCommodity(terrain);
-      if (commodity >= 0) {
-        claims[p][terrain] = uint8_t(claims[p][terrain] + settlements + sabotaged + full_cities);
-        claims[p][commodity] = uint8_t(claims[p][commodity] + full_cities);
+      const bool full_city = s.building_[v] == kCity && !(s.node_flags_[v] & kSabotaged);
+      if (!full_city) {
+        ++claims[p][terrain];
+      } else if (commodity >= 0) {
+        ++claims[p][terrain];
+        ++claims[p][commodity];
+        claimed_types |= 1u << commodity;
       } else {
-        claims[p][terrain] = uint8_t(claims[p][terrain] + settlements + sabotaged + 2 * full_cities);
+        claims[p][terrain] = uint8_t(claims[p][terrain] + 2);
       }
+      claimed_types |= 1u << terrain;
     }
   }
   std::array<bool, kMaxSeats> received{};
-  for (int c = 0; c < kNumCardTypes; ++c) {
+  METROPOLIS_FOR_BITS(c, claimed_types) {
     int total = 0, claimants = 0, only = -1;
     for (int p = 0; p < n; ++p)
       if (claims[p][c] > 0) total += claims[p][c], ++claimants, only = p;
-    if (claimants == 0) continue;
     if (s.options_.bank_limited && total > s.bank_[c]) {  // PRD-4
       if (claimants == 1 && s.bank_[c] > 0) {
         const int give = s.bank_[c];
@@ -272,6 +265,9 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       Emit(ev, EventType::kProduced, p, claims[p][c], c);
     }
   }
+  bool any_aqueduct = false;
+  for (int p = 0; p < n; ++p) any_aqueduct |= s.players_[p].level[kScience] >= 3;
+  if (!any_aqueduct) return;
   // PRD-5 Aqueduct, in turn order from the current player.
   bool bank_has_resource = !s.options_.bank_limited;
   for (int r = 0; r < kNumResources; ++r) bank_has_resource |= s.bank_[r] > 0;

@@ -187,51 +187,56 @@ int State::ComputeVictoryPoints(int seat) const {
   return vp;
 }
 
-int State::ComputeRoadLength(int seat) const {
-  // Collect the seat's roads with local indices, then a plain DFS: at most 15
-  // roads, so exhaustive search is cheap and obviously right.
-  const Topology& topo = GetTopology();
-  std::array<std::array<int8_t, 2>, 16> ends{};
-  int n = 0;
-  for (int e = 0; e < kNumEdges; ++e)
-    if (road_owner_[e] == seat) ends[n++] = topo.edge_nodes[e];
-  if (n == 0) return 0;
+namespace {
+
+// The seat's roads as a small graph: for each node the local indices of the
+// roads ending there and where they lead.
+struct RoadGraph {
+  std::array<uint8_t, kNumNodes> degree{};
+  std::array<std::array<int8_t, 3>, kNumNodes> road{};  // local road index
+  std::array<std::array<int8_t, 3>, kNumNodes> next{};  // the road's other end
   uint64_t blocked = 0;
-  for (int v = 0; v < kNumNodes; ++v)
-    if ((building_owner_[v] != kNoSeat && building_owner_[v] != seat) ||
-        (knight_owner_[v] != kNoSeat && knight_owner_[v] != seat))
-      blocked |= uint64_t(1) << v;
-  int best = 0;
-  // Iterative DFS over (node, used-mask) with an explicit stack.
-  struct Frame {
-    int8_t node;
-    uint8_t len;
-    uint16_t used;
-  };
-  std::array<Frame, 512> stack;
-  for (int start = 0; start < kNumNodes; ++start) {
-    bool touches = false;
-    for (int i = 0; i < n; ++i) touches |= ends[i][0] == start || ends[i][1] == start;
-    if (!touches) continue;
-    int sp = 0;
-    stack[sp++] = Frame{int8_t(start), 0, 0};
-    while (sp > 0) {
-      Frame f = stack[--sp];
-      best = std::max<int>(best, f.len);
-      if (f.len > 0 && ((blocked >> f.node) & 1)) continue;  // may end here, not pass
-      for (int i = 0; i < n; ++i) {
-        if ((f.used >> i) & 1) continue;
-        int next;
-        if (ends[i][0] == f.node)
-          next = ends[i][1];
-        else if (ends[i][1] == f.node)
-          next = ends[i][0];
-        else
-          continue;
-        if (sp < int(stack.size())) stack[sp++] = Frame{int8_t(next), uint8_t(f.len + 1), uint16_t(f.used | (1u << i))};
-      }
+
+  int Longest(int node, uint32_t used) const {
+    int best = 0;
+    for (int i = 0; i < degree[node]; ++i) {
+      const int r = road[node][i];
+      if ((used >> r) & 1) continue;
+      const int w = next[node][i];
+      // LR-1: a trail may end at a blocked node but not pass through it.
+      const int len = 1 + (((blocked >> w) & 1) ? 0 : Longest(w, used | (1u << r)));
+      best = std::max(best, len);
     }
+    return best;
   }
+};
+
+}  // namespace
+
+int State::ComputeRoadLength(int seat) const {
+  // At most 15 roads, so an exhaustive search over trails is cheap and
+  // obviously right.
+  const Topology& topo = GetTopology();
+  const PlayerState& ps = players_[seat];
+  RoadGraph g;
+  uint64_t nodes = 0;
+  int n = 0;
+  auto add = [&](int e) {
+    const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
+    g.road[a][g.degree[a]] = int8_t(n);
+    g.next[a][g.degree[a]++] = int8_t(b);
+    g.road[b][g.degree[b]] = int8_t(n);
+    g.next[b][g.degree[b]++] = int8_t(a);
+    nodes |= (uint64_t(1) << a) | (uint64_t(1) << b);
+    ++n;
+  };
+  METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
+  METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
+  if (n == 0) return 0;
+  for (int p = 0; p < num_seats_; ++p)
+    if (p != seat) g.blocked |= players_[p].settlements | players_[p].cities | players_[p].knights;
+  int best = 0;
+  METROPOLIS_FOR_BITS(v, nodes) best = std::max(best, g.Longest(v, 0));
   return best;
 }
 

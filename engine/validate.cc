@@ -60,8 +60,9 @@ std::string State::Validate() const {
     if (p >= n) continue;
     if (std::popcount(settlements) + ps.settlements_left != 5)
       c.Fail("seat ", p, ": settlements on board + supply != 5");
-    if (ps.settlements_left < -1 || (ps.settlements_left == -1 && std::popcount(settlements) != 6))
-      c.Fail("seat ", p, ": settlement supply ", int(ps.settlements_left), " (only BAR-10 allows -1)");
+    // BAR-10: each city pillaged while all five settlements are out puts a
+    // sixth (seventh, ...) on the board, so the supply may go below zero.
+    if (ps.settlements_left < -4) c.Fail("seat ", p, ": settlement supply ", int(ps.settlements_left));
     if (std::popcount(cities) + ps.cities_left != 4) c.Fail("seat ", p, ": cities on board + supply != 4");
     if (std::popcount(lo) + std::popcount(hi) + ps.roads_left != 15)
       c.Fail("seat ", p, ": roads on board + supply != 15");

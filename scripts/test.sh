@@ -32,13 +32,13 @@ trap on_exit EXIT
 section "setup: packages"
 scripts/setup.sh
 
-section "debug: configure and build"
-cmake --preset debug
-cmake --build --preset debug -j "$JOBS"
+section "check: configure and build"
+cmake --preset check
+cmake --build --preset check -j "$JOBS"
 
 # Integration tests (ctest label `integration`) need PostgreSQL and Redis; start them
 # only when there are such tests.
-if ctest --preset debug -N -L integration 2>/dev/null | grep -qE 'Total Tests: [1-9]'; then
+if ctest --preset check -N -L integration 2>/dev/null | grep -qE 'Total Tests: [1-9]'; then
   section "services: PostgreSQL and Redis for integration tests"
   # shellcheck source=scripts/lib/services.sh
   source scripts/lib/services.sh
@@ -46,8 +46,8 @@ if ctest --preset debug -N -L integration 2>/dev/null | grep -qE 'Total Tests: [
   start_redis
 fi
 
-section "debug: ctest"
-ctest --preset debug -j "$JOBS"
+section "check: ctest"
+ctest --preset check -j "$JOBS"
 
 if [[ $FUZZ_SECONDS -gt 0 ]] && command -v clang++-14 >/dev/null 2>&1; then
   section "fuzz: configure and build"

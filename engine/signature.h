@@ -1,0 +1,56 @@
+// The bench signature: one 64-bit number that sums up the behaviour of the
+// rules over many seeded games, in the spirit of Stockfish's `bench`. It must
+// not change unless the rules are meant to change; when it does, the change is
+// reviewed and the checked-in number (engine/tests/testdata/signature.txt) is
+// updated deliberately with scripts/update-signature.sh. docs/VERIFICATION.md
+// says how it fits with perft, fuzzing and Validate().
+//
+// Definition (part of what the number means, so changing it changes the
+// number): game i of K, for i = 0..K-1, is played with game seed g = seed + i
+// on RandomBoard(g) with 4 seats and default options. Chance nodes are
+// sampled with SampleChance(u), u drawn from a splitmix64 stream seeded with
+// g; a seat picks uniformly among its legal actions with a second splitmix64
+// stream seeded with the first output of a splitmix64 stream seeded with ~g. Every applied action's Encode(), then the
+// final Returns(), Winner(), action count and each seat's victory points, are
+// folded byte by byte (little-endian) into a 64-bit FNV-1a hash.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "engine/action.h"
+#include "engine/config.h"
+#include "engine/state.h"
+
+namespace metropolis {
+
+struct BenchCounts {
+  uint64_t games = 0;
+  uint64_t actions = 0;         // every applied action, chance outcomes included
+  uint64_t chance_actions = 0;  // of which chance outcomes
+  uint64_t won = 0;             // games with a winner (the others hit the length cap)
+};
+
+uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts = nullptr);
+
+// splitmix64: the stream both the signature and the benchmarks draw from.
+struct BenchRng {
+  uint64_t x;
+  uint64_t Next() {
+    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Exactly representable: the top 53 bits scaled by 2^-53, so the value, and
+  // SampleChance's choice, are the same on every IEEE-754 platform.
+  double Uniform() { return double(Next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+
+// Plays one game of the bench signature's definition from `state` to its end:
+// chance from `chance`, seats' choices uniform from `players`. `on_action` (may
+// be empty) sees each action just before it is applied.
+void PlayRandomGame(State* state, BenchRng* chance, BenchRng* players,
+                    const std::function<void(const State&, const Action&)>& on_action);
+
+}  // namespace metropolis
