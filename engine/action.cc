@@ -21,11 +21,16 @@ enum class Field : uint8_t {
   kResource,
   kTrack,
   kSeat,
-  kDie,        // 1..6, or 0 when an Alchemist fixed it
-  kEventFace,  // EventFace
-  kProgress,   // ProgressCard
-  kVictim,     // seat + 1, 0 for nobody
-  kCards,      // trade give/want (and addressees for an offer)
+  kDie,         // 1..6, or 0 when an Alchemist fixed it
+  kEventFace,   // EventFace
+  kProgress,    // ProgressCard
+  kVictim,      // seat + 1, 0 for nobody
+  kCards,       // trade give/want (and addressees for an offer)
+  kDieValue,    // 1..6: a die an Alchemist fixes (C-S1)
+  kLevel,       // knight level 1..3
+  kCommodity,   // cloth, coin or paper
+  kCityOrNone,  // a node, left out of the text when 0 (Saboteur outside SABOTAGE_CITY)
+  kPlayArgs,    // PLAY_PROGRESS's b and c: their meaning depends on the card (kPlayFields)
 };
 
 struct TypeInfo {
@@ -71,7 +76,50 @@ constexpr TypeInfo kTypes[] = {
     {ActionType::kTradeCounter, "counter", {F::kCards, F::kNone, F::kNone}},
     {ActionType::kTradeConfirm, "confirm", {F::kSeat, F::kNone, F::kNone}},
     {ActionType::kTradeCancel, "cancel", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kPlayProgress, "play", {F::kProgress, F::kPlayArgs, F::kPlayArgs}},
+    {ActionType::kProgressStop, "stop", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kRemoveKnight, "remove_knight", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kPlaceKnight, "place_knight", {F::kNode, F::kLevel, F::kNone}},
+    {ActionType::kTakeProgress, "take_progress", {F::kProgress, F::kNone, F::kNone}},
+    {ActionType::kTakeCard, "take_card", {F::kCard, F::kNone, F::kNone}},
+    {ActionType::kGiveCard, "give_card", {F::kCard, F::kNone, F::kNone}},
+    // C-T1: only a resource is offered.
+    {ActionType::kHarborOffer, "harbor_offer", {F::kSeat, F::kResource, F::kNone}},
+    {ActionType::kRepairCity, "repair_city", {F::kNode, F::kNone, F::kNone}},
 };
+
+// PLAY_PROGRESS's b and c per card (action.h); kNone for a card without them,
+// so that stray bytes name no action.
+constexpr std::array<std::array<Field, 2>, kNumProgressKinds> kPlayFields = [] {
+  std::array<std::array<Field, 2>, kNumProgressKinds> f{};
+  for (auto& card : f) card = {F::kNone, F::kNone};
+  f[kAlchemist] = {F::kDieValue, F::kDieValue};
+  f[kEngineer] = {F::kNode, F::kNone};
+  f[kInventor] = {F::kHex, F::kHex};
+  f[kMedicine] = {F::kNode, F::kNone};
+  f[kBishop] = {F::kHex, F::kNone};
+  f[kDeserter] = {F::kSeat, F::kNone};
+  f[kSpy] = {F::kSeat, F::kNone};
+  f[kMasterMerchant] = {F::kSeat, F::kNone};
+  // Always written, edge 0 included: under ALL_OPEN_ROADS b is 0 and the text
+  // is simply "play diplomat e0", so one form serves both options.
+  f[kDiplomat] = {F::kEdge, F::kNone};
+  f[kIntrigue] = {F::kNode, F::kNone};
+  f[kSaboteur] = {F::kCityOrNone, F::kNone};
+  f[kMerchant] = {F::kHex, F::kNone};
+  f[kMerchantFleet] = {F::kCard, F::kNone};
+  f[kResourceMonopoly] = {F::kResource, F::kNone};
+  f[kTradeMonopoly] = {F::kCommodity, F::kNone};
+  return f;
+}();
+
+// The three fields of `type` given its first byte: PLAY_PROGRESS's depend on
+// the card.
+std::array<Field, 3> FieldsOf(const TypeInfo& info, int a) {
+  if (info.fields[1] != F::kPlayArgs) return info.fields;
+  if (a >= kNumProgressKinds) return {info.fields[0], F::kNone, F::kNone};
+  return {info.fields[0], kPlayFields[a][0], kPlayFields[a][1]};
+}
 
 // Index into kTypes by type code, -1 where no type has that code.
 constexpr std::array<int8_t, 256> kTypeIndex = [] {
@@ -140,9 +188,23 @@ bool InRange(Field f, int v) {
       return v <= kMaxSeats;
     case F::kCards:
       return true;
+    case F::kDieValue:
+      return v >= 1 && v <= 6;
+    case F::kLevel:
+      return v >= 1 && v <= kMaxKnightLevel;
+    case F::kCommodity:
+      return IsCommodity(v);
+    case F::kCityOrNone:
+      return v < kNumNodes;
+    case F::kPlayArgs:
+      break;  // resolved by FieldsOf
   }
   return false;
 }
+
+// C-S4: the two hexes are different and written in order, so that one swap has
+// one code.
+bool PlayConsistent(const Action& a) { return a.type != ActionType::kPlayProgress || a.a != kInventor || a.b < a.c; }
 
 // An Alchemist fixes both production dice (TRN-3, C-S1), so a single fixed die names
 // no outcome.
@@ -186,9 +248,17 @@ std::string FieldToString(Field f, int v) {
       return EventFaceName(v);
     case F::kProgress:
       return Named(ProgressCardName(v), v);
+    case F::kDieValue:
+    case F::kLevel:
+      return std::to_string(v);
+    case F::kCommodity:
+      return Named(CardName(v), v);
+    case F::kCityOrNone:
+      return Numbered('n', v);
     case F::kNone:
     case F::kVictim:
     case F::kCards:
+    case F::kPlayArgs:
       break;
   }
   return "";
@@ -314,11 +384,14 @@ bool ParseField(Tokens& t, std::string_view action, Field f, int* out) {
     case F::kHex:
       return ParseNumbered(t, action, 'h', kNumHexes, "a hex like h7", "hexes", out);
     case F::kCard:
-    case F::kResource: {
+    case F::kResource:
+    case F::kCommodity: {
       std::string_view tok = t.Next();
       int c = CardFromName(tok);
       if (f == F::kResource) {
         if (c < 0 || !IsResource(c)) return t.Expected(action, "a resource (brick, lumber, wool, grain, ore)", tok);
+      } else if (f == F::kCommodity) {
+        if (c < 0 || !IsCommodity(c)) return t.Expected(action, "a commodity (cloth, coin, paper)", tok);
       } else if (c < 0) {
         return t.Expected(action, "a card (brick, lumber, wool, grain, ore, cloth, coin, paper)", tok);
       }
@@ -365,8 +438,26 @@ bool ParseField(Tokens& t, std::string_view action, Field f, int* out) {
       *out = seat + 1;
       return true;
     }
+    case F::kDieValue: {
+      std::string_view tok = t.Next();
+      std::optional<int> v = ParseSmallNumber(tok);
+      if (!v || *v < 1 || *v > 6) return t.Expected(action, "a die 1..6", tok);
+      *out = *v;
+      return true;
+    }
+    case F::kLevel: {
+      std::string_view tok = t.Next();
+      std::optional<int> v = ParseSmallNumber(tok);
+      if (!v || *v < 1 || *v > kMaxKnightLevel) return t.Expected(action, "a knight level 1..3", tok);
+      *out = *v;
+      return true;
+    }
+    case F::kCityOrNone:
+      *out = 0;
+      return t.Done() || ParseNumbered(t, action, 'n', kNumNodes, "a city node like n12, or nothing", "nodes", out);
     case F::kNone:
     case F::kCards:
+    case F::kPlayArgs:
       break;
   }
   return true;
@@ -476,9 +567,10 @@ uint64_t Encode(const Action& a) {
     if (a.type == ActionType::kTradeOffer) code |= (a.addressees & kAddresseeMask) << kAddresseeShift;
     return code;
   }
+  const std::array<Field, 3> fields = FieldsOf(*info, a.a);
   const uint8_t bytes[3] = {a.a, a.b, a.c};
   for (int i = 0; i < 3; ++i)
-    if (info->fields[i] != F::kNone) code |= uint64_t(bytes[i]) << (16 - 8 * i);  // a is most significant
+    if (fields[i] != F::kNone) code |= uint64_t(bytes[i]) << (16 - 8 * i);  // a is most significant
   return code;
 }
 
@@ -498,12 +590,16 @@ std::optional<Action> Decode(uint64_t code) {
     return x;
   }
   if (payload >> 24) return std::nullopt;
+  x.a = uint8_t(payload >> 16);
+  if (!InRange(info->fields[0], x.a)) return std::nullopt;
+  const std::array<Field, 3> fields = FieldsOf(*info, x.a);
   uint8_t* bytes[3] = {&x.a, &x.b, &x.c};
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 1; i < 3; ++i) {
     *bytes[i] = uint8_t(payload >> (16 - 8 * i));
-    if (!InRange(info->fields[i], *bytes[i])) return std::nullopt;
+    if (!InRange(fields[i], *bytes[i])) return std::nullopt;
   }
   if (x.type == ActionType::kChanceDice && !DiceConsistent(x)) return std::nullopt;
+  if (!PlayConsistent(x)) return std::nullopt;
   return x;
 }
 
@@ -521,10 +617,11 @@ std::string ActionToString(const Action& a) {
     if (a.type == ActionType::kTradeOffer) s += " to " + SeatsToString(a.addressees);
     return s;
   }
+  const std::array<Field, 3> fields = FieldsOf(*info, a.a);
   const uint8_t bytes[3] = {a.a, a.b, a.c};
   for (int i = 0; i < 3; ++i) {
-    Field f = info->fields[i];
-    if (f == F::kNone) continue;
+    Field f = fields[i];
+    if (f == F::kNone || (f == F::kCityOrNone && bytes[i] == 0)) continue;
     if (f == F::kVictim) {
       if (bytes[i] != 0) s += " rob " + std::to_string(bytes[i] - 1);
       continue;
@@ -554,13 +651,19 @@ std::optional<Action> ParseAction(std::string_view text, std::string* error) {
   } else {
     uint8_t* bytes[3] = {&x.a, &x.b, &x.c};
     for (int i = 0; i < 3; ++i) {
-      if (info->fields[i] == F::kNone) continue;
+      // The card, parsed first, says what PLAY_PROGRESS's b and c are.
+      const Field f = FieldsOf(*info, x.a)[i];
+      if (f == F::kNone) continue;
       int v = 0;
-      if (!ParseField(t, name, info->fields[i], &v)) return std::nullopt;
+      if (!ParseField(t, name, f, &v)) return std::nullopt;
       *bytes[i] = uint8_t(v);
     }
     if (x.type == ActionType::kChanceDice && !DiceConsistent(x)) {
       t.Fail("dice: an Alchemist fixes both production dice, so write both as '-' or neither (C-S1)");
+      return std::nullopt;
+    }
+    if (!PlayConsistent(x)) {
+      t.Fail("play: the Inventor's two hexes are different and written in increasing order (C-S4)");
       return std::nullopt;
     }
   }

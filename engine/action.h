@@ -51,8 +51,27 @@
 //   TRADE_CONFIRM        44   a = seat                 TRD-3 step 3
 //   TRADE_CANCEL         45   -                        TRD-3 step 3
 //
-// Codes 50 and up are reserved for progress-card plays and their sub-decisions
-// and for the base game's development cards.
+//   PLAY_PROGRESS        50   a = card, b, c = parameters (below)   PC-5, section 13
+//   PROGRESS_STOP        51   -                        ends an optional card step
+//   REMOVE_KNIGHT        52   a = node                 C-P3 step 1 (the victim's choice)
+//   PLACE_KNIGHT         53   a = node, b = level      C-P3 step 2
+//   TAKE_PROGRESS        54   a = progress card        C-P7 Spy; BAR-6 ANY_CARD_OF_CHOSEN_DECK
+//   TAKE_CARD            55   a = card                 C-T2 Master Merchant's pick
+//   GIVE_CARD            56   a = card                 C-P9 Wedding gift, C-T1 commodity returned
+//   HARBOR_OFFER         57   a = opponent, b = resource   C-T1 Commercial Harbor
+//   REPAIR_CITY          58   a = node                 C-P6 under saboteur=SABOTAGE_CITY
+//
+// PLAY_PROGRESS parameters: alchemist b = yellow, c = red (1..6); engineer
+// b = city node; inventor b < c = the two hexes; medicine b = settlement node;
+// bishop b = hex; deserter, spy, master_merchant b = opponent seat; diplomat
+// b = road edge (0 under diplomat_scope=ALL_OPEN_ROADS); intrigue b = knight
+// node; saboteur b = city node under SABOTAGE_CITY, else 0; merchant b = hex;
+// merchant_fleet b = card type; resource_monopoly b = resource;
+// trade_monopoly b = commodity; every other card none. While a card's step is
+// pending, BUILD_ROAD (Road Building, Diplomat) and PROMOTE_KNIGHT (Smith)
+// place or promote for free.
+//
+// Codes 70 and up are reserved for the base game's development cards.
 #pragma once
 
 #include <cstdint>
@@ -99,6 +118,15 @@ enum class ActionType : uint8_t {
   kTradeCounter = 43,
   kTradeConfirm = 44,
   kTradeCancel = 45,
+  kPlayProgress = 50,
+  kProgressStop = 51,
+  kRemoveKnight = 52,
+  kPlaceKnight = 53,
+  kTakeProgress = 54,
+  kTakeCard = 55,
+  kGiveCard = 56,
+  kHarborOffer = 57,
+  kRepairCity = 58,
 };
 
 // Cards of one side of a trade: 4 bits per card type in memory; at most 7 of a
@@ -143,6 +171,7 @@ struct Action {
   static Action MoveRobber(int hex, int victim) { return Make(ActionType::kMoveRobber, hex, victim + 1); }
   static Action TradeOffer(const CardCounts& give, const CardCounts& want, int addressee_mask);
   static Action TradeCounter(const CardCounts& give, const CardCounts& want);
+  static Action Play(int card, int b = 0, int c = 0) { return Make(ActionType::kPlayProgress, card, b, c); }
 };
 
 // Actions that carry parameters the engine cannot enumerate; they are never in

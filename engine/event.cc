@@ -11,9 +11,21 @@ bool SeesPrivate(const Event& e, int viewer) {
 }
 
 // Actions whose `a` is a card only some seats may see (RULES.md 18): a random
-// steal, a draw from an unseen deck, a progress card put back face down.
+// steal, a draw from an unseen deck, a progress card put back face down, and
+// the cards chosen and handed over by Spy, Master Merchant, Wedding, Commercial
+// Harbor and a Defender tie under ANY_CARD_OF_CHOSEN_DECK.
 bool ActionHidesCard(ActionType t) {
-  return t == ActionType::kChanceSteal || t == ActionType::kChanceDraw || t == ActionType::kDiscardProgress;
+  switch (t) {
+    case ActionType::kChanceSteal:
+    case ActionType::kChanceDraw:
+    case ActionType::kDiscardProgress:
+    case ActionType::kTakeProgress:
+    case ActionType::kTakeCard:
+    case ActionType::kGiveCard:
+      return true;
+    default:
+      return false;
+  }
 }
 
 std::string SeatText(int seat) { return "seat " + std::to_string(seat); }
@@ -21,6 +33,8 @@ std::string SeatText(int seat) { return "seat " + std::to_string(seat); }
 std::string CardText(int card) { return card == kHiddenCard ? "?" : std::string(CardName(card)); }
 
 std::string ProgressText(int card) { return card == kHiddenCard ? "?" : std::string(ProgressCardName(card)); }
+
+std::string CountText(int n) { return n == kHiddenCard ? "?" : std::to_string(n); }
 
 // "2brick 1wool", or "nothing".
 std::string CardsText(PackedCards cards) {
@@ -41,6 +55,14 @@ Event MaskEvent(const Event& e, int viewer) {
   switch (e.type) {
     case EventType::kStole:
     case EventType::kProgressDrawn:
+    case EventType::kCardGiven:
+    case EventType::kProgressSeen:
+    case EventType::kProgressTaken:
+      masked.b = kHiddenCard;
+      break;
+    case EventType::kHandSeen:
+      // The count too: "3 of some type" is something only the looker learnt.
+      masked.a = kHiddenCard;
       masked.b = kHiddenCard;
       break;
     case EventType::kAction:
@@ -89,6 +111,26 @@ std::string EventToString(const Event& e) {
              CardsText(e.action.want);
     case EventType::kGameOver:
       return e.seat < 0 ? "game over: action limit reached, nobody wins" : "game over: " + SeatText(e.seat) + " wins";
+    case EventType::kPaid:
+      return SeatText(e.seat) + " paid " + std::to_string(e.a) + " " + CardText(e.b);
+    case EventType::kCardGiven:
+      return SeatText(e.seat) + " gave " + std::to_string(e.a) + " " + CardText(e.b) + " to " + SeatText(e.other);
+    case EventType::kProgressSeen:
+      return SeatText(e.seat) + " saw " + ProgressText(e.b) + " in the progress hand of " + SeatText(e.other);
+    case EventType::kHandSeen:
+      return SeatText(e.seat) + " saw " + CountText(e.a) + " " + CardText(e.b) + " in the hand of " + SeatText(e.other);
+    case EventType::kProgressTaken:
+      return SeatText(e.seat) + " took " + ProgressText(e.b) + " from " + SeatText(e.other);
+    case EventType::kTokensSwapped:
+      return "the number tokens of h" + std::to_string(e.a) + " and h" + std::to_string(e.b) + " swapped";
+    case EventType::kKnightDeserted:
+      return SeatText(e.seat) + "'s knight at n" + std::to_string(e.a) + " deserted to supply";
+    case EventType::kRoadRemoved:
+      return SeatText(e.seat) + "'s road at e" + std::to_string(e.a) + " went back to supply";
+    case EventType::kMerchantPlaced:
+      return SeatText(e.seat) + " owns the merchant on h" + std::to_string(e.a);
+    case EventType::kCitySabotaged:
+      return SeatText(e.seat) + "'s city at n" + std::to_string(e.a) + (e.b ? " was sabotaged" : " was repaired");
   }
   return "unknown event " + std::to_string(int(e.type));
 }

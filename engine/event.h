@@ -34,6 +34,18 @@ enum class EventType : uint8_t {
   kMetropolis,           // seat owns track a's metropolis at node b
   kTradeExecuted,        // seat and `other` exchanged (action holds give/want)
   kGameOver,             // seat won (or -1 at the length cap)
+  // Progress cards (section 13) and the card movements views need (RULES.md 18).
+  kPaid,            // seat paid a cards of type b to the bank (costs, bank trades, discards)
+  kCardGiven,       // seat gave a cards of type b to `other` (Wedding, Commercial Harbor, Master
+                    // Merchant, monopolies); private to both except for monopolies
+  kProgressSeen,    // seat saw that `other` holds progress card b (Spy); private to seat
+  kHandSeen,        // seat saw that `other` holds a cards of type b (Master Merchant); private to seat
+  kProgressTaken,   // seat took progress card b from `other` (Spy); private to both
+  kTokensSwapped,   // Inventor: the tokens of hexes a and b swapped
+  kKnightDeserted,  // seat's knight at node a went back to the supply (Deserter)
+  kRoadRemoved,     // seat's road at edge a went back to the supply (Diplomat)
+  kMerchantPlaced,  // seat owns the merchant, now on hex a
+  kCitySabotaged,   // seat's city at node a was sabotaged (b = 1) or repaired (b = 0)
 };
 
 struct Event {

@@ -11,10 +11,12 @@ extern const CardCounts kRoadCost, kSettlementCost, kCityCost, kWallCost, kKnigh
 
 // ---- Small helpers -----------------------------------------------------------
 
-void RulesImpl::Pay(State& s, int seat, const CardCounts& cost) {
+void RulesImpl::Pay(State& s, int seat, const CardCounts& cost, Events* ev) {
   for (int c = 0; c < kNumCardTypes; ++c) {
+    if (cost[c] == 0) continue;
     s.players_[seat].hand[c] = uint8_t(s.players_[seat].hand[c] - cost[c]);
     s.bank_[c] = int16_t(s.bank_[c] + cost[c]);
+    Emit(ev, EventType::kPaid, seat, cost[c], c);
   }
 }
 
@@ -165,9 +167,18 @@ void RulesImpl::CheckWin(State& s, Events* ev) {
   if (s.players_[s.current_].vp < s.options_.victory_points) return;
   s.phase_ = Phase::kGameOver;
   s.winner_ = s.current_;
-  while (s.pending_size_ > 0) Pop(s);
-  if (s.trade_.open) s.trade_ = TradeState{};
+  ClearPending(s);
   Emit(ev, EventType::kGameOver, s.current_);
+}
+
+void RulesImpl::ClearPending(State& s) {
+  // WIN-2: nothing more is decided; a card being played still goes under its
+  // deck so that every card stays accounted for.
+  while (s.pending_size_ > 0) {
+    const Pending p = Pop(s);
+    if (p.kind == PendingKind::kStepReturnProgress) ReturnProgress(s, p.a, -1);
+  }
+  s.trade_ = TradeState{};
 }
 
 // ---- Setup ---------------------------------------------------------------------
@@ -220,32 +231,32 @@ void RulesImpl::ApplyActionPhase(State& s, const Action& a, Events* ev) {
       EndTurn(s, ev);
       break;
     case ActionType::kBuildRoad:
-      Pay(s, seat, kRoadCost);
+      Pay(s, seat, kRoadCost, ev);
       PlaceRoad(s, seat, a.a, ev);
       break;
     case ActionType::kBuildSettlement:
-      Pay(s, seat, kSettlementCost);
+      Pay(s, seat, kSettlementCost, ev);
       PlaceSettlement(s, seat, a.a, ev);
       break;
     case ActionType::kBuildCity:
-      Pay(s, seat, kCityCost);
+      Pay(s, seat, kCityCost, ev);
       PlaceCity(s, seat, a.a, ev);
       break;
     case ActionType::kBuildWall:
-      Pay(s, seat, kWallCost);
+      Pay(s, seat, kWallCost, ev);
       s.node_flags_[a.a] |= kWall;
       --ps.walls_left;
       break;
     case ActionType::kRecruitKnight:
-      Pay(s, seat, kKnightCost);
+      Pay(s, seat, kKnightCost, ev);
       PlaceKnight(s, seat, a.a, 1, 0, ev);
       break;
     case ActionType::kActivateKnight:
-      Pay(s, seat, kActivateCost);
+      Pay(s, seat, kActivateCost, ev);
       s.knight_flags_[a.a] |= kKnightActive;  // not ready: KN-6
       break;
     case ActionType::kPromoteKnight: {
-      Pay(s, seat, kKnightCost);
+      Pay(s, seat, kKnightCost, ev);
       const int level = s.knight_level_[a.a];
       ++ps.knights_left[level - 1];
       --ps.knights_left[level];
@@ -288,11 +299,12 @@ void RulesImpl::ApplyActionPhase(State& s, const Action& a, Events* ev) {
     case ActionType::kBuyImprovement: {
       const int track = a.a;
       const int level = ps.level[track] + 1;
-      Pay(s, seat, [&] {
-        CardCounts c;
-        c[TrackCommodity(track)] = uint8_t(level);
-        return c;
-      }());
+      // C-S2: a Crane discount takes one commodity off this purchase.
+      const int discount = s.effects_.crane_discounts > 0 ? 1 : 0;
+      s.effects_.crane_discounts = uint8_t(s.effects_.crane_discounts - discount);
+      CardCounts cost;
+      cost[TrackCommodity(track)] = uint8_t(level - discount);
+      Pay(s, seat, cost, ev);
       ps.level[track] = uint8_t(level);
       const int owner = s.metropolis_owner_[track];
       // MET-2 / MET-3.
@@ -310,8 +322,20 @@ void RulesImpl::ApplyActionPhase(State& s, const Action& a, Events* ev) {
       const int rate = BankRate(s, seat, a.a, a.b);
       CardCounts c;
       c[a.a] = uint8_t(rate);
-      Pay(s, seat, c);
+      Pay(s, seat, c, ev);
       Gain(s, seat, a.b, 1);
+      break;
+    }
+    case ActionType::kPlayProgress:
+      ApplyPlay(s, a, ev);
+      break;
+    case ActionType::kRepairCity: {  // C-P6 under SABOTAGE_CITY
+      CardCounts cost;
+      cost[kLumber] = 1;
+      cost[kOre] = 1;
+      Pay(s, seat, cost, ev);
+      s.node_flags_[a.a] &= uint8_t(~kSabotaged);
+      Emit(ev, EventType::kCitySabotaged, seat, a.a, 0);
       break;
     }
     case ActionType::kDiscardProgress:  // D10 PLAY_OR_DISCARD
@@ -344,6 +368,10 @@ void RulesImpl::ApplyActionPhase(State& s, const Action& a, Events* ev) {
 
 void RulesImpl::ApplyPending(State& s, const Action& a, Events* ev) {
   Pending& top = s.pending_[s.pending_size_ - 1];
+  if (IsProgressStep(top.kind)) {
+    ApplyProgressStep(s, a, ev);
+    return;
+  }
   const int seat = top.seat;
   PlayerState& ps = s.players_[seat];
   switch (a.type) {
@@ -405,7 +433,11 @@ void RulesImpl::ApplyPending(State& s, const Action& a, Events* ev) {
       break;
     case ActionType::kDefenderDeck:
       Pop(s);
-      Push(s, PendingKind::kDraw, seat, a.a);
+      if (s.options_.defender_tie_reward == DefenderTieReward::kAnyCardOfChosenDeck) {
+        if (s.decks_[a.a].Size() > 0) Push(s, PendingKind::kDefenderTake, seat, a.a);
+      } else {
+        Push(s, PendingKind::kDraw, seat, a.a);
+      }
       break;
     case ActionType::kTradeAccept:
       s.trade_.answer[seat] = kAccepted;

@@ -106,7 +106,8 @@ RulesImpl::BankRates RulesImpl::ComputeBankRates(const State& s, int seat) {
   if (s.players_[seat].level[kTrade] >= 3)  // IMP-6 Merchant Guild
     for (int c = kNumResources; c < kNumCardTypes; ++c) r.to_resource[c] = 2;
   if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] < kNumResources)
-    r.to_resource[s.board_.terrain[s.merchant_hex_]] = 2;  // C-T3
+    r.to_resource[s.board_.terrain[s.merchant_hex_]] = 2;                                                 // C-T3
+  if (seat == s.current_) METROPOLIS_FOR_BITS(c, uint64_t(s.effects_.fleet_cards)) r.to_resource[c] = 2;  // C-T4
   r.to_commodity = r.to_resource;
   // D18: under RESOURCE_ONLY a 3:1 harbor turns commodities into resources only.
   if (generic && s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly)
@@ -158,8 +159,8 @@ bool RulesImpl::CanBuyImprovement(const State& s, int seat, int track) {
   const PlayerState& ps = s.players_[seat];
   const int level = ps.level[track];
   if (level >= kMaxImprovementLevel) return false;
-  if (ps.cities == 0) return false;  // IMP-2
-  const int cost = level + 1;
+  if (ps.cities == 0) return false;                                                             // IMP-2
+  const int cost = level + 1 - (s.effects_.crane_discounts > 0 && seat == s.current_ ? 1 : 0);  // C-S2
   if (ps.hand[TrackCommodity(track)] < cost) return false;
   if (level + 1 == 4) {  // IMP-3
     if (s.options_.level4_city_rule == Level4CityRule::kFreeCityRequired) {

@@ -33,9 +33,11 @@ std::vector<ChanceOutcome> State::ChanceOutcomes() const {
       }
       break;
     case PendingKind::kSteal: {
+      // b = 1: resources only (D15 for the Bishop).
       const CardCounts& hand = players_[p.a].hand;
-      const double total = hand.Total();
-      for (int c = 0; c < kNumCardTypes; ++c)
+      const int types = p.b ? kNumResources : kNumCardTypes;
+      const double total = p.b ? hand.Resources() : hand.Total();
+      for (int c = 0; c < types; ++c)
         if (hand[c] > 0) out.push_back({Action::Make(ActionType::kChanceSteal, c), hand[c] / total});
       break;
     }
@@ -79,7 +81,9 @@ Action State::SampleChance(double u) const {
     }
     case PendingKind::kSteal: {
       const CardCounts& hand = players_[p.a].hand;
-      return Action::Make(ActionType::kChanceSteal, pick_weighted(hand.n.data(), kNumCardTypes, hand.Total()));
+      const int types = p.b ? kNumResources : kNumCardTypes;
+      return Action::Make(ActionType::kChanceSteal,
+                          pick_weighted(hand.n.data(), types, p.b ? hand.Resources() : hand.Total()));
     }
     case PendingKind::kDraw: {
       const ProgressDeck& d = decks_[p.a];

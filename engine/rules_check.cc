@@ -50,6 +50,25 @@ bool SameDecision(ActionType submitted, PendingKind pending) {
              submitted == ActionType::kTradeCounter;
     case PendingKind::kTradeClose:
       return submitted == ActionType::kTradeConfirm || submitted == ActionType::kTradeCancel;
+    case PendingKind::kRoadBuilding:
+    case PendingKind::kDiplomatReplace:
+      return submitted == ActionType::kBuildRoad || submitted == ActionType::kProgressStop;
+    case PendingKind::kSmith:
+      return submitted == ActionType::kPromoteKnight || submitted == ActionType::kProgressStop;
+    case PendingKind::kDeserterRemove:
+      return submitted == ActionType::kRemoveKnight;
+    case PendingKind::kDeserterPlace:
+      return submitted == ActionType::kPlaceKnight || submitted == ActionType::kProgressStop;
+    case PendingKind::kSpyTake:
+    case PendingKind::kDefenderTake:
+      return submitted == ActionType::kTakeProgress;
+    case PendingKind::kMasterMerchantTake:
+      return submitted == ActionType::kTakeCard;
+    case PendingKind::kWeddingGive:
+    case PendingKind::kHarborReturn:
+      return submitted == ActionType::kGiveCard;
+    case PendingKind::kCommercialHarbor:
+      return submitted == ActionType::kHarborOffer || submitted == ActionType::kProgressStop;
     default:
       return false;
   }
@@ -80,6 +99,28 @@ const char* PendingName(PendingKind k) {
       return "an answer to a trade offer (TRD-3)";
     case PendingKind::kTradeClose:
       return "closing a trade offer (TRD-3)";
+    case PendingKind::kRoadBuilding:
+      return "the free roads of Road Building (C-S9)";
+    case PendingKind::kDiplomatReplace:
+      return "placing the road removed by the Diplomat (C-P4)";
+    case PendingKind::kSmith:
+      return "the Smith's free promotions (C-S10)";
+    case PendingKind::kDeserterRemove:
+      return "which knight deserts (C-P3)";
+    case PendingKind::kDeserterPlace:
+      return "where the deserter goes (C-P3)";
+    case PendingKind::kSpyTake:
+      return "the card the Spy takes (C-P7)";
+    case PendingKind::kMasterMerchantTake:
+      return "the cards the Master Merchant takes (C-T2)";
+    case PendingKind::kWeddingGive:
+      return "the Wedding gifts (C-P9)";
+    case PendingKind::kCommercialHarbor:
+      return "the Commercial Harbor's offers (C-T1)";
+    case PendingKind::kHarborReturn:
+      return "the commodity returned to the Commercial Harbor (C-T1)";
+    case PendingKind::kDefenderTake:
+      return "the card taken for the Defender tie (BAR-6)";
     default:
       return "a chance outcome";
   }
@@ -180,6 +221,28 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
                MissingCards(s.players_[p.seat].hand, s.trade_.want.ToCounts()) + ")";
       case PendingKind::kTradeClose:
         return "TRD-3: seat " + std::to_string(a.a) + " did not accept or counter, or a side lacks the cards";
+      case PendingKind::kRoadBuilding:
+      case PendingKind::kDiplomatReplace:
+        return "BLD-1: " + Edge(a.a) + " is not a legal place for a road now";
+      case PendingKind::kSmith:
+        return a.type == ActionType::kProgressStop ? "C-S10: the Smith promotes at least one knight"
+                                                   : "KN-5: " + Node(a.a) + " holds no knight you may promote";
+      case PendingKind::kDeserterRemove:
+        return "C-P3: " + Node(a.a) + " holds none of your knights";
+      case PendingKind::kDeserterPlace:
+        return "C-P3: the deserter goes on an empty intersection at your road, at the level the card allows";
+      case PendingKind::kSpyTake:
+        return "C-P7: seat " + std::to_string(p.a) + " holds no such progress card";
+      case PendingKind::kMasterMerchantTake:
+        return "C-T2: seat " + std::to_string(p.a) + " holds no such card (or it may not be taken)";
+      case PendingKind::kWeddingGive:
+        return "C-P9: you hold no such card (or it may not be given)";
+      case PendingKind::kCommercialHarbor:
+        return "C-T1: offer one of your resources to an opponent not yet dealt with this turn";
+      case PendingKind::kHarborReturn:
+        return "C-T1: return one of your commodities";
+      case PendingKind::kDefenderTake:
+        return "BAR-6: that card is not in the chosen deck";
       default:
         return "19: " + what + " is not legal now";
     }
@@ -193,7 +256,11 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
     if (building_step) return "SET-2: " + Node(a.a) + " breaks the distance rule (a building on or next to it)";
     return "SET-2: " + Edge(a.a) + " is taken or does not touch " + Node(s.last_setup_node_);
   }
-  if (s.phase_ == Phase::kBeforeRoll) return "TRN-2: before the roll you may only roll (or play an Alchemist)";
+  if (s.phase_ == Phase::kBeforeRoll) {
+    if (a.type == ActionType::kPlayProgress && a.a == kAlchemist)
+      return "C-S1: you do not hold an Alchemist, or its dice are not 1..6";
+    return "TRN-2: before the roll you may only roll (or play an Alchemist)";
+  }
 
   const int seat = s.current_;
   const PlayerState& ps = s.players_[seat];
@@ -287,6 +354,28 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
     }
     case ActionType::kEndTurn:
       return "PC-4: discard or play a progress card first (progress_hand_limit=PLAY_OR_DISCARD)";
+    case ActionType::kPlayProgress: {
+      if (a.a >= kNumProgressKinds) return "PC-5: no such progress card";
+      bool held = false;
+      for (int i = 0; i < ps.num_progress; ++i) held |= ps.progress[i] == a.a;
+      if (IsVictoryPointCard(a.a)) return "PD-4: victory point cards are never played";
+      if (!held) return "PC-5: you do not hold " + std::string(ProgressCardName(a.a));
+      if (a.a == kAlchemist) return "C-S1: the Alchemist is played before the roll only";
+      return "PC-7: the preconditions of " + std::string(ProgressCardName(a.a)) +
+             " do not hold with these parameters (docs/PROGRESS_CARDS.md)";
+    }
+    case ActionType::kRepairCity:
+      if (s.options_.saboteur != Saboteur::kSabotageCity) return "C-P6: cities are sabotaged only under SABOTAGE_CITY";
+      if (!(e = cost_error("7.1",
+                           [] {
+                             CardCounts c;
+                             c[kLumber] = 1;
+                             c[kOre] = 1;
+                             return c;
+                           }()))
+               .empty())
+        return e;
+      return "C-P6: " + Node(a.a) + " is not a sabotaged city of yours";
     default:
       return "19: " + what + " answers no pending decision";
   }

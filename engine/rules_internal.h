@@ -61,12 +61,31 @@ struct RulesImpl {
   static void LegalPending(const State& s, const Pending& p, ActionList* out);
   static void LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out);
 
+  // ---- Progress cards (rules_progress*.cc) ---------------------------------
+  static void LegalPlays(const State& s, ActionList* out);  // PLAY_PROGRESS of the current player
+  static void LegalAlchemist(const State& s, ActionList* out);
+  static void LegalProgressStep(const State& s, const Pending& p, ActionList* out);
+  static bool IsProgressStep(PendingKind k);
+  static void ApplyPlay(State& s, const Action& a, Events* ev);
+  static void ApplyProgressStep(State& s, const Action& a, Events* ev);
+  // Edges where the seat may build a road now (BLD-1), cost and supply ignored.
+  static void RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi);
+  // KN-5 without the cost: level, once per turn, supply, Fortress.
+  static bool CanPromote(const State& s, int seat, int node);
+  static bool IsOpenRoad(const State& s, int edge);  // DEF-8
+  static void RemoveRoad(State& s, int edge, Events* ev);
+  static void DisplaceBy(State& s, int node, Events* ev);  // KN-8 steps 2-3 for the knight at node
+  static void Transfer(State& s, int from, int to, int card, int n) {
+    s.players_[from].hand[card] = uint8_t(s.players_[from].hand[card] - n);
+    s.players_[to].hand[card] = uint8_t(s.players_[to].hand[card] + n);
+  }
+
   // ---- Checking (rules_check.cc) -------------------------------------------
   static std::string Explain(const State& s, const Action& a);
   static std::string CheckTrade(const State& s, const Action& a);
 
   // ---- Applying -------------------------------------------------------------
-  static void Pay(State& s, int seat, const CardCounts& cost);
+  static void Pay(State& s, int seat, const CardCounts& cost, Events* ev);
   static void Gain(State& s, int seat, int card, int n);
   static void Push(State& s, PendingKind kind, int seat, int a = 0, int b = 0, int c = 0);
   static Pending Pop(State& s);
@@ -99,6 +118,7 @@ struct RulesImpl {
   static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
   static void UpdateLongestRoad(State& s, Events* ev);
   static void CheckWin(State& s, Events* ev);
+  static void ClearPending(State& s);  // the game ended
 };
 
 }  // namespace metropolis

@@ -60,11 +60,12 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   const PlayerState& ps = s.players_[seat];
   const CardCounts& hand = ps.hand;
 
-  // D10 PLAY_OR_DISCARD: holding 5 progress cards, a discard comes first.
+  // D10 PLAY_OR_DISCARD: holding 5 progress cards, play or discard one first.
   if (s.options_.progress_hand_limit == ProgressHandLimit::kPlayOrDiscard && ps.num_progress >= 5) {
     for (int i = 0; i < ps.num_progress; ++i)
       if (i == 0 || ps.progress[i] != ps.progress[i - 1])
         out->push(Action::Make(ActionType::kDiscardProgress, ps.progress[i]));
+    LegalPlays(s, out);
     return;
   }
 
@@ -73,24 +74,12 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   const uint64_t buildings = AllBuildings(s);
   const uint64_t knights = AllKnights(s);
   const uint64_t occupied = buildings | knights;
-  const uint64_t blocked = BlockedFor(s, seat);
   const uint64_t road_nodes = RoadNodes(s, seat);
-  const uint64_t own_buildings = ps.buildings();
 
-  // BLD-1 roads: anchored on an own building, or an own road end not blocked.
+  // BLD-1 roads.
   if (ps.roads_left > 0 && hand.Contains(kRoadCost)) {
-    const uint64_t anchors = own_buildings | (road_nodes & ~blocked);
-    uint64_t lo = 0, hi = 0;
-    METROPOLIS_FOR_BITS(v, anchors) {
-      for (int i = 0; i < 3; ++i) {
-        const int e = topo.node_edges[v][i];
-        if (e < 0 || s.road_owner_[e] != kNoSeat) continue;
-        if (e < 64)
-          lo |= uint64_t(1) << e;
-        else
-          hi |= uint64_t(1) << (e - 64);
-      }
-    }
+    uint64_t lo, hi;
+    RoadEdges(s, seat, &lo, &hi);
     METROPOLIS_FOR_BITS(e, lo) out->push(Action::BuildRoad(e));
     METROPOLIS_FOR_BITS(e, hi) out->push(Action::BuildRoad(e + 64));
   }
@@ -130,11 +119,7 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   // KN-5 promote.
   if (knight_money) {
     METROPOLIS_FOR_BITS(v, ps.knights) {
-      const int level = s.knight_level_[v];
-      if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) continue;
-      if (ps.knights_left[level] == 0) continue;            // next level's piece
-      if (level == 2 && ps.level[kPolitics] < 3) continue;  // IMP-7 Fortress
-      out->push(Action::Make(ActionType::kPromoteKnight, v));
+      if (CanPromote(s, seat, v)) out->push(Action::Make(ActionType::kPromoteKnight, v));
     }
   }
   // KN-7 move and KN-8 displace, from each ready knight.
@@ -176,6 +161,39 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
       if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
     }
   }
+  LegalPlays(s, out);
+  // C-P6 under SABOTAGE_CITY: repair a sabotaged city for 1 lumber + 1 ore.
+  if (s.options_.saboteur == Saboteur::kSabotageCity && hand[kLumber] >= 1 && hand[kOre] >= 1) {
+    METROPOLIS_FOR_BITS(v, ps.cities) {
+      if (s.node_flags_[v] & kSabotaged) out->push(Action::Make(ActionType::kRepairCity, v));
+    }
+  }
+}
+
+void RulesImpl::RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi) {
+  // BLD-1: anchored on an own building, or an own road end not blocked.
+  const Topology& topo = GetTopology();
+  const uint64_t anchors = s.players_[seat].buildings() | (RoadNodes(s, seat) & ~BlockedFor(s, seat));
+  *lo = *hi = 0;
+  METROPOLIS_FOR_BITS(v, anchors) {
+    for (int i = 0; i < 3; ++i) {
+      const int e = topo.node_edges[v][i];
+      if (e < 0 || s.road_owner_[e] != kNoSeat) continue;
+      if (e < 64)
+        *lo |= uint64_t(1) << e;
+      else
+        *hi |= uint64_t(1) << (e - 64);
+    }
+  }
+}
+
+bool RulesImpl::CanPromote(const State& s, int seat, int v) {
+  if (s.knight_owner_[v] != seat) return false;
+  const int level = s.knight_level_[v];
+  if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) return false;
+  if (s.players_[seat].knights_left[level] == 0) return false;            // next level's piece
+  if (level == 2 && s.players_[seat].level[kPolitics] < 3) return false;  // IMP-7 Fortress
+  return true;
 }
 
 void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out) {
@@ -200,6 +218,10 @@ void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionLis
 void RulesImpl::LegalPending(const State& s, const Pending& p, ActionList* out) {
   const Topology& topo = GetTopology();
   const PlayerState& ps = s.players_[p.seat];
+  if (IsProgressStep(p.kind)) {
+    LegalProgressStep(s, p, out);
+    return;
+  }
   switch (p.kind) {
     case PendingKind::kDiscard:
       for (int c = 0; c < kNumCardTypes; ++c)

@@ -99,6 +99,26 @@ void RulesImpl::Advance(State& s, Events* ev) {
         Pop(s);
         EndTurn(s, ev);
         break;
+      case PendingKind::kStepReturnProgress: {
+        const Pending p = Pop(s);
+        ReturnProgress(s, p.a, -1);  // PC-6: its identity and place are public
+        break;
+      }
+      case PendingKind::kRoadBuilding:
+      case PendingKind::kSmith:
+      case PendingKind::kDiplomatReplace:
+      case PendingKind::kDeserterPlace:
+      case PendingKind::kCommercialHarbor: {
+        // Optional card steps end by themselves when nothing is left to do
+        // but stop.
+        ActionList legal;
+        LegalProgressStep(s, top, &legal);
+        bool only_stop = true;
+        for (const Action& x : legal) only_stop &= x.type == ActionType::kProgressStop;
+        if (!only_stop) return;
+        Pop(s);
+        break;
+      }
       default:
         return;  // a decision or a chance node
     }
@@ -294,6 +314,7 @@ void RulesImpl::EndTurn(State& s, Events* ev) {
     METROPOLIS_FOR_BITS(v, s.players_[p].knights) { s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted)); }
   }
   s.offers_this_turn_ = 0;
+  s.effects_ = TurnEffects{};
   s.current_ = int8_t(NextSeat(s, s.current_));
   s.phase_ = Phase::kBeforeRoll;
   ++s.turn_;

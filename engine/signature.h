@@ -9,10 +9,11 @@
 // number): game i of K, for i = 0..K-1, is played with game seed g = seed + i
 // on RandomBoard(g) with 4 seats and default options. Chance nodes are
 // sampled with SampleChance(u), u drawn from a splitmix64 stream seeded with
-// g; a seat picks uniformly among its legal actions with a second splitmix64
-// stream seeded with the first output of a splitmix64 stream seeded with ~g. Every applied action's Encode(), then the
-// final Returns(), Winner(), action count and each seat's victory points, are
-// folded byte by byte (little-endian) into a 64-bit FNV-1a hash.
+// g. A seat takes legal action number (x mod n) of its n sorted legal actions,
+// x drawn from a second splitmix64 stream, seeded with the first output of one
+// seeded with ~g. Every applied action's Encode(), then each game's Returns(),
+// Winner(), action count and seats' victory points, are folded byte by byte
+// (little-endian) into a 64-bit FNV-1a hash.
 #pragma once
 
 #include <cstdint>

@@ -97,6 +97,7 @@ void State::LegalActions(ActionList* out) const {
       break;
     case Phase::kBeforeRoll:
       out->push(Action::Roll());
+      RulesImpl::LegalAlchemist(*this, out);  // TRN-2
       break;
     case Phase::kAction:
       RulesImpl::LegalActionPhase(*this, out);
@@ -128,6 +129,12 @@ void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
       e.private_to = uint8_t(1u << pending_[pending_size_ - 1].seat);
     } else if (action.type == ActionType::kDiscardProgress) {
       e.private_to = uint8_t(1u << actor);
+    } else if (action.type == ActionType::kTakeProgress || action.type == ActionType::kTakeCard ||
+               action.type == ActionType::kGiveCard) {
+      // Seen by the two seats involved (section 18); the other is on the stack.
+      const Pending& p = pending_[pending_size_ - 1];
+      const int other = p.kind == PendingKind::kDefenderTake ? actor : p.a;
+      e.private_to = uint8_t((1u << actor) | (1u << other));
     }
     events->push_back(e);
   }
@@ -145,9 +152,7 @@ void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
   ++actions_;
   if (phase_ != Phase::kGameOver && actions_ >= options_.max_actions) {
     phase_ = Phase::kGameOver;
-    pending_size_ = 0;
-    pending_.fill(Pending{});
-    trade_ = TradeState{};
+    RulesImpl::ClearPending(*this);
     RulesImpl::Emit(events, EventType::kGameOver, -1);
   }
 #if defined(METROPOLIS_VALIDATE_EVERY_STEP)

@@ -66,7 +66,7 @@ enum class PendingKind : uint8_t {
   // Chance nodes.
   kStartPlayer = 0,  // SET-1 roll for the start player
   kDice,             // TRN-3; a = 1 if an Alchemist fixed the production dice
-  kSteal,            // ROB-3; seat = thief, a = victim
+  kSteal,            // ROB-3; seat = thief, a = victim, b = 1 for resources only (D15, Bishop)
   kDraw,             // PD-2; seat = receiver, a = track
   // Automatic steps of a roll's resolution, run when they reach the top.
   kStepEvent,             // EVT-1/EVT-2
@@ -88,6 +88,19 @@ enum class PendingKind : uint8_t {
   kTradeClose,       // TRD-3 step 3
   kEndTurnDiscard,   // PC-4.3: discard a 5th progress card before the turn ends
   kStepEndTurn,      // TRN-7, after kEndTurnDiscard
+  // Progress-card steps (section 13), decisions of `seat`.
+  kRoadBuilding,        // C-S9; a = free roads left (PROGRESS_STOP ends early)
+  kSmith,               // C-S10; a = free promotions left (the second is optional)
+  kDiplomatReplace,     // C-P4; a = own roads that may be placed again
+  kDeserterRemove,      // C-P3 step 1; seat = victim, a = the card's player
+  kDeserterPlace,       // C-P3 step 2; a = level removed, b = 1 if it was active
+  kSpyTake,             // C-P7; a = victim
+  kMasterMerchantTake,  // C-T2; a = victim, b = cards still to take
+  kWeddingGive,         // C-P9; seat = giver, a = receiver, b = cards still to give
+  kCommercialHarbor,    // C-T1; the player offers or stops
+  kHarborReturn,        // C-T1; seat = opponent, a = the card's player
+  kDefenderTake,        // BAR-6 under ANY_CARD_OF_CHOSEN_DECK; a = track
+  kStepReturnProgress,  // PC-6: the played card a goes under its deck once its effect is resolved
 };
 
 struct Pending {
@@ -141,6 +154,15 @@ struct PlayerState {
   bool HasRoad(int e) const { return e < 64 ? (roads_lo >> e) & 1 : (roads_hi >> (e - 64)) & 1; }
   uint64_t buildings() const { return settlements | cities; }
   bool operator==(const PlayerState&) const = default;
+};
+
+// Effects of progress cards that last until the end of the turn (TRN-7).
+struct TurnEffects {
+  uint8_t crane_discounts = 0;  // C-S2: unused discounts
+  uint8_t cranes_played = 0;    // C-S2 under crane_limit=ONE_PER_TURN
+  uint8_t fleet_cards = 0;      // C-T4: bit per card type traded 2:1
+  uint8_t harbor_partners = 0;  // C-T1: bit per opponent already exchanged with
+  bool operator==(const TurnEffects&) const = default;
 };
 
 // An open player-to-player trade (TRD-3).
@@ -226,6 +248,7 @@ class State {
   int setup_step() const { return setup_step_; }
   int last_setup_node() const { return last_setup_node_; }
   int offers_this_turn() const { return offers_this_turn_; }
+  const TurnEffects& effects() const { return effects_; }
   const TradeState& trade() const { return trade_; }
   int pending_size() const { return pending_size_; }
   const Pending& pending(int i) const { return pending_[i]; }  // 0 = bottom
@@ -283,6 +306,7 @@ class State {
 
   // Turn-scoped bookkeeping (TRN-7 clears it).
   uint8_t offers_this_turn_ = 0;
+  TurnEffects effects_;
   TradeState trade_;
 
   // Pending decisions and automatic steps; top = pending_[pending_size_ - 1].

@@ -47,6 +47,7 @@ class StateEditor {
   ProgressDeck& deck(int track) { return s_->decks_[track]; }
   uint8_t& offers_this_turn() { return s_->offers_this_turn_; }
   TradeState& trade() { return s_->trade_; }
+  TurnEffects& effects() { return s_->effects_; }
   uint8_t& pending_size() { return s_->pending_size_; }
   std::array<Pending, State::kMaxPending>& pending() { return s_->pending_; }
 

@@ -142,6 +142,10 @@ std::string State::Validate() const {
     if (ps.vp_cards & 2) ++seen[kConstitution];
     if (ps.vp_cards > 3) c.Fail("seat ", p, ": bad vp_cards");
   }
+  // A played card is on the stack until its effect is resolved (PC-6).
+  for (int i = 0; i < pending_size_; ++i)
+    if (pending_[i].kind == PendingKind::kStepReturnProgress && pending_[i].a < kNumProgressKinds)
+      ++seen[pending_[i].a];
   for (int k = 0; k < kNumProgressKinds && c.ok; ++k)
     if (seen[k] != ProgressCardCount(k, options_))
       c.Fail(ProgressCardName(k), ": ", seen[k], " in play, expected ", ProgressCardCount(k, options_));
@@ -198,7 +202,7 @@ std::string State::Validate() const {
       continue;
     }
     const Pending& p = pending_[i];
-    if (p.kind > PendingKind::kStepEndTurn) c.Fail("pending entry ", i, ": bad kind");
+    if (p.kind > PendingKind::kStepReturnProgress) c.Fail("pending entry ", i, ": bad kind");
     if (p.kind != PendingKind::kStartPlayer && (p.seat < 0 || p.seat >= n)) c.Fail("pending entry ", i, ": bad seat");
   }
   if (c.ok && phase_ == Phase::kGameOver && pending_size_ != 0) c.Fail("decisions pending after the game ended");

@@ -7,7 +7,7 @@
 #
 # Usage:
 #   scripts/check-signature.sh               builds the release and asan presets, checks both
-#   scripts/check-signature.sh BUILD_DIR...  checks builds already made (e.g. build/debug)
+#   scripts/check-signature.sh BUILD_DIR...  checks builds already made (e.g. build/check)
 #
 #   METROPOLIS_JOBS   parallel build jobs (default 2)
 set -euo pipefail

@@ -56,7 +56,52 @@ constexpr TypeAndName kAllTypes[] = {
     {T::kTradeCounter, "counter"},
     {T::kTradeConfirm, "confirm"},
     {T::kTradeCancel, "cancel"},
+    {T::kPlayProgress, "play"},
+    {T::kProgressStop, "stop"},
+    {T::kRemoveKnight, "remove_knight"},
+    {T::kPlaceKnight, "place_knight"},
+    {T::kTakeProgress, "take_progress"},
+    {T::kTakeCard, "take_card"},
+    {T::kGiveCard, "give_card"},
+    {T::kHarborOffer, "harbor_offer"},
+    {T::kRepairCity, "repair_city"},
 };
+
+// A valid PLAY_PROGRESS of a random card with random parameters (action.h).
+Action RandomPlay(std::mt19937_64& rng) {
+  auto below = [&](int n) { return int(rng() % uint64_t(n)); };
+  const int card = below(kNumProgressKinds);
+  switch (card) {
+    case kAlchemist:
+      return Action::Play(card, 1 + below(6), 1 + below(6));
+    case kEngineer:
+    case kMedicine:
+    case kIntrigue:
+    case kSaboteur:
+      return Action::Play(card, below(kNumNodes));
+    case kInventor: {
+      const int h = below(kNumHexes - 1);
+      return Action::Play(card, h, h + 1 + below(kNumHexes - 1 - h));
+    }
+    case kBishop:
+    case kMerchant:
+      return Action::Play(card, below(kNumHexes));
+    case kDeserter:
+    case kSpy:
+    case kMasterMerchant:
+      return Action::Play(card, below(kMaxSeats));
+    case kDiplomat:
+      return Action::Play(card, below(kNumEdges));
+    case kMerchantFleet:
+      return Action::Play(card, below(kNumCardTypes));
+    case kResourceMonopoly:
+      return Action::Play(card, below(kNumResources));
+    case kTradeMonopoly:
+      return Action::Play(card, kCloth + below(3));
+    default:
+      return Action::Play(card);
+  }
+}
 
 bool IsKnownType(int code) {
   for (const TypeAndName& t : kAllTypes)
@@ -82,10 +127,13 @@ Action RandomAction(ActionType t, std::mt19937_64& rng) {
       break;
     case T::kChanceSteal:
     case T::kDiscard:
+    case T::kTakeCard:
+    case T::kGiveCard:
       x.a = uint8_t(below(kNumCardTypes));
       break;
     case T::kChanceDraw:
     case T::kDiscardProgress:
+    case T::kTakeProgress:
       x.a = uint8_t(below(kNumProgressKinds));
       break;
     case T::kBuildRoad:
@@ -102,7 +150,18 @@ Action RandomAction(ActionType t, std::mt19937_64& rng) {
     case T::kPillageCity:
     case T::kPlaceMetropolis:
     case T::kCommitKnight:
+    case T::kRemoveKnight:
+    case T::kRepairCity:
       x.a = uint8_t(below(kNumNodes));
+      break;
+    case T::kPlaceKnight:
+      x = Action::Make(t, below(kNumNodes), 1 + below(kMaxKnightLevel));
+      break;
+    case T::kHarborOffer:
+      x = Action::Make(t, below(kMaxSeats), below(kNumResources));
+      break;
+    case T::kPlayProgress:
+      x = RandomPlay(rng);
       break;
     case T::kMoveKnight:
     case T::kDisplaceKnight:
@@ -140,6 +199,7 @@ Action RandomAction(ActionType t, std::mt19937_64& rng) {
     case T::kTradeAccept:
     case T::kTradeDecline:
     case T::kTradeCancel:
+    case T::kProgressStop:
       break;
   }
   return x;
@@ -167,10 +227,23 @@ std::vector<Action> SampleActions() {
       Action::TradeOffer({}, {}, 0),
       Action::TradeOffer(CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, 0xF),
       Action::TradeCounter(CardCounts{{0, 0, 0, 0, 0, 0, 0, 7}}, CardCounts{{7, 0, 0, 0, 0, 0, 0, 0}}),
+      Action::Play(kAlchemist, 1, 1),
+      Action::Play(kAlchemist, 6, 6),
+      Action::Play(kInventor, 0, 1),
+      Action::Play(kInventor, kNumHexes - 2, kNumHexes - 1),
+      Action::Play(kDiplomat, 0),
+      Action::Play(kDiplomat, kNumEdges - 1),
+      Action::Play(kSaboteur, 0),
+      Action::Play(kSaboteur, kNumNodes - 1),
+      Action::Play(kTradeMonopoly, kPaper),
+      Action::Play(kPrinter),
+      Action::Make(T::kPlaceKnight, 0, 1),
+      Action::Make(T::kPlaceKnight, kNumNodes - 1, kMaxKnightLevel),
   };
   std::mt19937_64 rng(20240601);
   for (const TypeAndName& t : kAllTypes) {
-    v.push_back(Action::Make(t.type));
+    // All-zero fields, where they name an action (no Alchemist with dice 0, no knight of level 0).
+    if (t.type != T::kPlayProgress && t.type != T::kPlaceKnight) v.push_back(Action::Make(t.type));
     for (int i = 0; i < 300; ++i) v.push_back(RandomAction(t.type, rng));
   }
   return v;
@@ -279,6 +352,7 @@ TEST(ActionTest, DecodeRejectsStrayPayloadBits) {
       case T::kTradeAccept:
       case T::kTradeDecline:
       case T::kTradeCancel:
+      case T::kProgressStop:
         expected = 0;
         break;
       default:
@@ -326,6 +400,66 @@ TEST(ActionTest, DecodeRejectsOutOfRangeFields) {
   EXPECT_TRUE(Decode(code(T::kChanceDraw, 24)));
   EXPECT_FALSE(Decode(code(T::kChanceDraw, 25)));
   EXPECT_FALSE(Decode(code(T::kDiscardProgress, kNoProgressCard)));
+
+  EXPECT_TRUE(Decode(code(T::kPlaceKnight, 53, 3)));
+  EXPECT_FALSE(Decode(code(T::kPlaceKnight, 53, 0)));
+  EXPECT_FALSE(Decode(code(T::kPlaceKnight, 53, 4)));
+  EXPECT_FALSE(Decode(code(T::kPlaceKnight, 54, 1)));
+  EXPECT_FALSE(Decode(code(T::kRemoveKnight, 54)));
+  EXPECT_FALSE(Decode(code(T::kRepairCity, 54)));
+  EXPECT_FALSE(Decode(code(T::kTakeProgress, 25)));
+  EXPECT_FALSE(Decode(code(T::kTakeCard, 8)));
+  EXPECT_FALSE(Decode(code(T::kGiveCard, 8)));
+  EXPECT_TRUE(Decode(code(T::kHarborOffer, 3, kOre)));
+  EXPECT_FALSE(Decode(code(T::kHarborOffer, 4, kOre)));
+  EXPECT_FALSE(Decode(code(T::kHarborOffer, 1, kCloth)));  // C-T1: a resource is offered
+}
+
+TEST(ActionTest, DecodeChecksEachCardsParameters) {
+  auto play = [](int card, int b = 0, int c = 0) { return uint64_t(T::kPlayProgress) << 56 | card << 16 | b << 8 | c; };
+  EXPECT_TRUE(Decode(play(kTradeMonopoly, kCloth)));
+  EXPECT_FALSE(Decode(play(25)));
+  EXPECT_FALSE(Decode(play(kNoProgressCard)));
+  // Alchemist: both dice 1..6 (C-S1).
+  EXPECT_TRUE(Decode(play(kAlchemist, 1, 6)));
+  EXPECT_FALSE(Decode(play(kAlchemist, 0, 3)));
+  EXPECT_FALSE(Decode(play(kAlchemist, 3, 0)));
+  EXPECT_FALSE(Decode(play(kAlchemist, 7, 3)));
+  EXPECT_FALSE(Decode(play(kAlchemist, 3, 7)));
+  // Inventor: two different hexes, in increasing order (C-S4).
+  EXPECT_TRUE(Decode(play(kInventor, 3, 9)));
+  EXPECT_FALSE(Decode(play(kInventor, 9, 3)));
+  EXPECT_FALSE(Decode(play(kInventor, 3, 3)));
+  EXPECT_FALSE(Decode(play(kInventor, 3, 19)));
+  // Nodes, hexes, edges, seats and card types.
+  EXPECT_TRUE(Decode(play(kEngineer, 53)));
+  EXPECT_FALSE(Decode(play(kEngineer, 54)));
+  EXPECT_FALSE(Decode(play(kMedicine, 54)));
+  EXPECT_FALSE(Decode(play(kIntrigue, 54)));
+  EXPECT_FALSE(Decode(play(kSaboteur, 54)));
+  EXPECT_FALSE(Decode(play(kBishop, 19)));
+  EXPECT_FALSE(Decode(play(kMerchant, 19)));
+  EXPECT_TRUE(Decode(play(kDiplomat, 71)));
+  EXPECT_FALSE(Decode(play(kDiplomat, 72)));
+  for (int card : {kDeserter, kSpy, kMasterMerchant}) {
+    EXPECT_TRUE(Decode(play(card, 3)));
+    EXPECT_FALSE(Decode(play(card, 4)));
+  }
+  EXPECT_TRUE(Decode(play(kMerchantFleet, kPaper)));
+  EXPECT_FALSE(Decode(play(kMerchantFleet, 8)));
+  EXPECT_TRUE(Decode(play(kResourceMonopoly, kOre)));
+  EXPECT_FALSE(Decode(play(kResourceMonopoly, kCloth)));
+  EXPECT_FALSE(Decode(play(kTradeMonopoly, kOre)));
+  EXPECT_FALSE(Decode(play(kTradeMonopoly, 8)));
+  // Cards without parameters take no stray byte; one-parameter cards no c.
+  for (int card : {kCrane, kIrrigation, kMining, kPrinter, kRoadBuilding, kSmith, kConstitution, kWarlord, kWedding,
+                   kCommercialHarbor}) {
+    EXPECT_TRUE(Decode(play(card))) << ProgressCardName(card);
+    EXPECT_FALSE(Decode(play(card, 1))) << ProgressCardName(card);
+    EXPECT_FALSE(Decode(play(card, 0, 1))) << ProgressCardName(card);
+  }
+  EXPECT_FALSE(Decode(play(kSpy, 1, 1)));
+  EXPECT_FALSE(Decode(play(kDiplomat, 5, 1)));
 }
 
 TEST(ActionTest, TextRoundTrip) {
@@ -380,6 +514,34 @@ TEST(ActionTest, TextExamples) {
       {Action::Make(T::kDiscardProgress, kRoadBuilding), "discard_progress road_building"},
       {Action::Make(T::kPlaceMetropolis, 40), "place_metropolis n40"},
       {Action::Make(T::kTradeCancel), "cancel"},
+      {Action::Play(kAlchemist, 3, 4), "play alchemist 3 4"},
+      {Action::Play(kEngineer, 12), "play engineer n12"},
+      {Action::Play(kInventor, 3, 9), "play inventor h3 h9"},
+      {Action::Play(kMedicine, 7), "play medicine n7"},
+      {Action::Play(kBishop, 5), "play bishop h5"},
+      {Action::Play(kSpy, 2), "play spy 2"},
+      {Action::Play(kDeserter, 0), "play deserter 0"},
+      {Action::Play(kMasterMerchant, 1), "play master_merchant 1"},
+      {Action::Play(kDiplomat, 40), "play diplomat e40"},
+      {Action::Play(kDiplomat, 0), "play diplomat e0"},
+      {Action::Play(kIntrigue, 30), "play intrigue n30"},
+      {Action::Play(kSaboteur), "play saboteur"},
+      {Action::Play(kSaboteur, 12), "play saboteur n12"},
+      {Action::Play(kMerchant, 7), "play merchant h7"},
+      {Action::Play(kMerchantFleet, kWool), "play merchant_fleet wool"},
+      {Action::Play(kMerchantFleet, kCoin), "play merchant_fleet coin"},
+      {Action::Play(kResourceMonopoly, kOre), "play resource_monopoly ore"},
+      {Action::Play(kTradeMonopoly, kCoin), "play trade_monopoly coin"},
+      {Action::Play(kCrane), "play crane"},
+      {Action::Play(kRoadBuilding), "play road_building"},
+      {Action::Make(T::kProgressStop), "stop"},
+      {Action::Make(T::kRemoveKnight, 5), "remove_knight n5"},
+      {Action::Make(T::kPlaceKnight, 5, 2), "place_knight n5 2"},
+      {Action::Make(T::kTakeProgress, kSpy), "take_progress spy"},
+      {Action::Make(T::kTakeCard, kOre), "take_card ore"},
+      {Action::Make(T::kGiveCard, kCloth), "give_card cloth"},
+      {Action::Make(T::kHarborOffer, 2, kBrick), "harbor_offer 2 brick"},
+      {Action::Make(T::kRepairCity, 12), "repair_city n12"},
   };
   for (const auto& [action, text] : examples) {
     EXPECT_EQ(ActionToString(action), text);
@@ -439,6 +601,44 @@ TEST(ActionTest, ParseErrorsArePrecise) {
   EXPECT_EQ(ParseError("roll now"), "roll: unexpected 'now' after the action");
 }
 
+TEST(ActionTest, ParseErrorsOfProgressCards) {
+  EXPECT_EQ(ParseError("play"), "play: expected a progress card like crane or road_building, got nothing");
+  EXPECT_EQ(ParseError("play wizard"), "play: expected a progress card like crane or road_building, got 'wizard'");
+  EXPECT_EQ(ParseError("play alchemist 3"), "play: expected a die 1..6, got nothing");
+  EXPECT_EQ(ParseError("play alchemist 0 3"), "play: expected a die 1..6, got '0'");
+  EXPECT_EQ(ParseError("play alchemist - -"), "play: expected a die 1..6, got '-'");
+  EXPECT_EQ(ParseError("play inventor h9 h3"),
+            "play: the Inventor's two hexes are different and written in increasing order (C-S4)");
+  EXPECT_EQ(ParseError("play inventor h3 h3"),
+            "play: the Inventor's two hexes are different and written in increasing order (C-S4)");
+  EXPECT_EQ(ParseError("play spy 4"), "play: expected a seat 0..3, got '4'");
+  EXPECT_EQ(ParseError("play diplomat"), "play: expected an edge like e17, got nothing");
+  EXPECT_EQ(ParseError("play saboteur e3"), "play: expected a city node like n12, or nothing, got 'e3'");
+  EXPECT_EQ(ParseError("play resource_monopoly coin"),
+            "play: expected a resource (brick, lumber, wool, grain, ore), got 'coin'");
+  EXPECT_EQ(ParseError("play trade_monopoly ore"), "play: expected a commodity (cloth, coin, paper), got 'ore'");
+  EXPECT_EQ(ParseError("play crane n3"), "play: unexpected 'n3' after the action");
+  EXPECT_EQ(ParseError("place_knight n5 4"), "place_knight: expected a knight level 1..3, got '4'");
+  EXPECT_EQ(ParseError("harbor_offer 2 cloth"),
+            "harbor_offer: expected a resource (brick, lumber, wool, grain, ore), got 'cloth'");
+  EXPECT_EQ(ParseError("stop now"), "stop: unexpected 'now' after the action");
+}
+
+TEST(ActionTest, SaboteurWithoutACityReadsBothWays) {
+  // Outside SABOTAGE_CITY b is 0 and the text leaves it out; "n0" names the
+  // same action.
+  std::string error;
+  EXPECT_EQ(ParseAction("play saboteur n0", &error), Action::Play(kSaboteur));
+  EXPECT_EQ(ParseAction("play saboteur", &error), Action::Play(kSaboteur));
+}
+
+TEST(ActionTest, MaskedCardsPrintAsQuestionMarks) {
+  // MaskEvent hides the card of TAKE_PROGRESS, TAKE_CARD and GIVE_CARD.
+  EXPECT_EQ(ActionToString(Action::Make(T::kTakeProgress, 0xFE)), "take_progress ?");
+  EXPECT_EQ(ActionToString(Action::Make(T::kTakeCard, 0xFE)), "take_card ?");
+  EXPECT_EQ(ActionToString(Action::Make(T::kGiveCard, 0xFE)), "give_card ?");
+}
+
 TEST(ActionTest, ParseErrorsOfTrades) {
   EXPECT_EQ(ParseError("offer 2brick want 1ore to 1"), "offer: expected 'give', got '2brick'");
   EXPECT_EQ(ParseError("offer give 8brick want 1ore to 1"),
@@ -485,6 +685,10 @@ TEST(ActionTest, SortingByEncodeGroupsByType) {
   }
   // The largest payload of a type still sorts before the next type.
   EXPECT_LT(Action::Make(T::kBuildRoad, kNumEdges - 1), Action::BuildSettlement(0));
+  // PLAY_PROGRESS sorts by card, then by its parameters.
+  EXPECT_LT(Action::Play(kAlchemist, 6, 6), Action::Play(kCrane));
+  EXPECT_LT(Action::Play(kInventor, 3, 9), Action::Play(kInventor, 4, 5));
+  EXPECT_LT(Action::Play(kTradeMonopoly, kPaper), Action::Make(T::kProgressStop));
   EXPECT_LT(Action::TradeOffer(CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, CardCounts{{7, 7, 7, 7, 7, 7, 7, 7}}, 0xF),
             Action::Make(T::kTradeAccept));
 }

@@ -153,5 +153,91 @@ TEST(EventTest, ToString) {
   EXPECT_EQ(EventToString(trade), "seat 0 gave 2brick 1wool to seat 2 for 1ore");
 }
 
+Event Between(EventType type, int seat, int other, int a, int b, int private_to) {
+  Event e = Make(type, seat, a, b, 0, private_to);
+  e.other = int8_t(other);
+  return e;
+}
+
+// Seats in `private_to` see the event whole; every other viewer sees it with
+// the fields `hide` replaced by kHiddenCard.
+void ExpectMasked(const Event& e, bool hide_a, bool hide_b) {
+  for (int viewer : kViewers) {
+    const bool sees = viewer >= 0 && ((e.private_to >> viewer) & 1);
+    Event expected = e;
+    if (!sees && hide_a) expected.a = kHiddenCard;
+    if (!sees && hide_b) expected.b = kHiddenCard;
+    ExpectSameEvent(MaskEvent(e, viewer), expected, EventToString(e) + " to viewer " + std::to_string(viewer));
+  }
+}
+
+TEST(EventTest, HandedOverCardsAreSeenByBothSeatsOnly) {  // RULES.md 18: Wedding, Commercial Harbor, Master Merchant
+  const Event gift = Between(EventType::kCardGiven, 2, 0, 1, kCoin, 0b0101);
+  ExpectMasked(gift, false, true);
+  EXPECT_EQ(EventToString(gift), "seat 2 gave 1 coin to seat 0");
+  EXPECT_EQ(EventToString(MaskEvent(gift, 1)), "seat 2 gave 1 ? to seat 0");
+  // Monopolies are public (C-T5, C-T6): private_to == 0.
+  const Event monopoly = Between(EventType::kCardGiven, 1, 3, 2, kOre, 0);
+  for (int viewer : kViewers) ExpectSameEvent(MaskEvent(monopoly, viewer), monopoly, "monopoly");
+}
+
+TEST(EventTest, SpyAndMasterMerchantLooksAreSeenByTheLookerOnly) {  // C-P7, C-T2
+  const Event seen = Between(EventType::kProgressSeen, 1, 3, 0, kWarlord, 0b0010);
+  ExpectMasked(seen, false, true);
+  EXPECT_EQ(EventToString(seen), "seat 1 saw warlord in the progress hand of seat 3");
+  EXPECT_EQ(EventToString(MaskEvent(seen, 3)), "seat 1 saw ? in the progress hand of seat 3");
+  const Event hand = Between(EventType::kHandSeen, 0, 2, 3, kGrain, 0b0001);
+  ExpectMasked(hand, true, true);
+  EXPECT_EQ(EventToString(hand), "seat 0 saw 3 grain in the hand of seat 2");
+  EXPECT_EQ(EventToString(MaskEvent(hand, 2)), "seat 0 saw ? ? in the hand of seat 2");
+  const Event taken = Between(EventType::kProgressTaken, 1, 3, 0, kWarlord, 0b1010);
+  ExpectMasked(taken, false, true);
+  EXPECT_EQ(EventToString(taken), "seat 1 took warlord from seat 3");
+  EXPECT_EQ(EventToString(MaskEvent(taken, -1)), "seat 1 took ? from seat 3");
+}
+
+TEST(EventTest, ChosenCardsInActionsAreHidden) {
+  struct Case {
+    Action action;
+    std::string seen, hidden;
+  };
+  const Case cases[] = {
+      {Action::Make(ActionType::kTakeProgress, kSpy), "seat 1: take_progress spy", "seat 1: take_progress ?"},
+      {Action::Make(ActionType::kTakeCard, kOre), "seat 1: take_card ore", "seat 1: take_card ?"},
+      {Action::Make(ActionType::kGiveCard, kCloth), "seat 1: give_card cloth", "seat 1: give_card ?"},
+  };
+  for (const Case& c : cases) {
+    const Event e = ActionEvent(1, c.action, 0b0110);
+    for (int viewer : kViewers) {
+      const bool sees = viewer == 1 || viewer == 2;
+      Event expected = e;
+      if (!sees) expected.action.a = kHiddenCard;
+      ExpectSameEvent(MaskEvent(e, viewer), expected, c.seen + " to viewer " + std::to_string(viewer));
+      EXPECT_EQ(EventToString(MaskEvent(e, viewer)), sees ? c.seen : c.hidden);
+    }
+  }
+  // Card plays, offers and repairs are public whatever private_to says.
+  for (const Action& a : {Action::Play(kSpy, 2), Action::Make(ActionType::kHarborOffer, 2, kBrick),
+                          Action::Make(ActionType::kPlaceKnight, 5, 2)}) {
+    const Event e = ActionEvent(0, a, 0b0001);
+    for (int viewer : kViewers) ExpectSameEvent(MaskEvent(e, viewer), e, ActionToString(a));
+  }
+}
+
+TEST(EventTest, ProgressEventsToString) {
+  EXPECT_EQ(EventToString(Make(EventType::kPaid, 1, 3, kOre)), "seat 1 paid 3 ore");
+  EXPECT_EQ(EventToString(Make(EventType::kTokensSwapped, -1, 3, 9)), "the number tokens of h3 and h9 swapped");
+  EXPECT_EQ(EventToString(Make(EventType::kKnightDeserted, 2, 30)), "seat 2's knight at n30 deserted to supply");
+  EXPECT_EQ(EventToString(Make(EventType::kRoadRemoved, 1, 40)), "seat 1's road at e40 went back to supply");
+  EXPECT_EQ(EventToString(Make(EventType::kMerchantPlaced, 0, 7)), "seat 0 owns the merchant on h7");
+  EXPECT_EQ(EventToString(Make(EventType::kCitySabotaged, 3, 12, 1)), "seat 3's city at n12 was sabotaged");
+  EXPECT_EQ(EventToString(Make(EventType::kCitySabotaged, 3, 12, 0)), "seat 3's city at n12 was repaired");
+  // Public events of the cards are never masked.
+  for (const Event& e : {Make(EventType::kPaid, 1, 3, kOre, 0, 0b0010), Make(EventType::kTokensSwapped, -1, 3, 9),
+                         Make(EventType::kKnightDeserted, 2, 30), Make(EventType::kRoadRemoved, 1, 40),
+                         Make(EventType::kMerchantPlaced, 0, 7), Make(EventType::kCitySabotaged, 3, 12, 1)})
+    for (int viewer : kViewers) ExpectSameEvent(MaskEvent(e, viewer), e, EventToString(e));
+}
+
 }  // namespace
 }  // namespace metropolis

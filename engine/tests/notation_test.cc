@@ -257,7 +257,7 @@ TEST(NotationTest, OpenTradeWithAnswersAndCountersRoundTrips) {
 
 // Every PendingKind, alone on the stack, with parameters in every slot.
 TEST(NotationTest, EveryPendingKindRoundTrips) {
-  for (int kind = 0; kind <= int(PendingKind::kStepEndTurn); ++kind) {
+  for (int kind = 0; kind <= int(PendingKind::kStepReturnProgress); ++kind) {
     SCOPED_TRACE(kind);
     State s = MidGame();
     StateEditor ed(&s);
@@ -277,6 +277,80 @@ TEST(NotationTest, EveryPendingKindRoundTrips) {
     EXPECT_TRUE(back == s) << text;
     EXPECT_EQ(ToNotation(back), text);
   }
+}
+
+TEST(NotationTest, ProgressCardStepsAreNamed) {
+  State s = MidGame();
+  StateEditor ed(&s);
+  const std::pair<Pending, std::string> entries[] = {
+      {Pending{PendingKind::kRoadBuilding, 1, 2, 0, 0}, "road_building@1:2"},
+      {Pending{PendingKind::kSmith, 1, 1, 0, 0}, "smith@1:1"},
+      {Pending{PendingKind::kDiplomatReplace, 1, 1, 0, 0}, "diplomat_replace@1:1"},
+      {Pending{PendingKind::kDeserterRemove, 2, 1, 0, 0}, "deserter_remove@2:1"},
+      {Pending{PendingKind::kDeserterPlace, 1, 2, 1, 0}, "deserter_place@1:2,1"},
+      {Pending{PendingKind::kSpyTake, 1, 3, 0, 0}, "spy_take@1:3"},
+      {Pending{PendingKind::kMasterMerchantTake, 1, 2, 2, 0}, "master_merchant_take@1:2,2"},
+      {Pending{PendingKind::kWeddingGive, 3, 1, 2, 0}, "wedding_give@3:1,2"},
+      {Pending{PendingKind::kCommercialHarbor, 1, 0, 0, 0}, "commercial_harbor@1"},
+      {Pending{PendingKind::kHarborReturn, 0, 1, 0, 0}, "harbor_return@0:1"},
+      {Pending{PendingKind::kDefenderTake, 2, kScience, 0, 0}, "defender_take@2:2"},
+      {Pending{PendingKind::kStepReturnProgress, 1, kSpy, 0, 0}, "step_return_progress@1:16"},
+  };
+  for (const auto& [entry, text] : entries) {
+    ed.pending()[0] = entry;
+    ed.pending_size() = 1;
+    if (entry.kind == PendingKind::kStepReturnProgress) {
+      // The card being played is out of the hand and not yet under its deck.
+      ProgressDeck& politics = ed.deck(kPolitics);
+      --politics.unseen[kSpy - TrackFirstCard(kPolitics)];
+      --politics.unseen_total;
+    }
+    const std::string notation = ToNotation(s);
+    EXPECT_NE(notation.find(" pending=" + text), std::string::npos) << notation;
+    State back = Fresh();
+    std::string error;
+    ASSERT_TRUE(FromNotation(notation, &back, &error)) << notation << "\n" << error;
+    EXPECT_TRUE(back.pending(0) == entry) << notation;
+  }
+}
+
+// C-S2, C-T4, C-T1: what the cards played this turn leave behind until TRN-7.
+TEST(NotationTest, TurnEffectsRoundTrip) {
+  State s = MidGame();
+  StateEditor ed(&s);
+  EXPECT_EQ(ToNotation(s).find("crane_discounts"), std::string::npos);
+  ed.effects().crane_discounts = 1;
+  ed.effects().cranes_played = 2;
+  ed.effects().fleet_cards = uint8_t(1 << kWool | 1 << kCoin);
+  ed.effects().harbor_partners = 0b1001;
+  const std::string text = ToNotation(s);
+  EXPECT_NE(text.find(" offers=2 crane_discounts=1 cranes_played=2 fleet_cards=wm harbor_partners=03 "),
+            std::string::npos)
+      << text;
+  ExpectRoundTrip(s);
+  // Each alone, so that none depends on another.
+  for (int field = 0; field < 4; ++field) {
+    State one = MidGame();
+    TurnEffects& e = StateEditor(&one).effects();
+    if (field == 0) e.crane_discounts = 3;
+    if (field == 1) e.cranes_played = 1;
+    if (field == 2) e.fleet_cards = 1 << kBrick;
+    if (field == 3) e.harbor_partners = 1 << 2;
+    ExpectRoundTrip(one);
+  }
+}
+
+TEST(NotationTest, RejectsMalformedTurnEffects) {
+  const std::string good = ToNotation(MidGame());
+  EXPECT_NE(ParseError(good + " fleet_cards=wz").find("fleet_cards: 'wz' \u2014 unknown card letter 'z'"),
+            std::string::npos);
+  EXPECT_NE(ParseError(good + " fleet_cards=ww").find("card 'w' given twice"), std::string::npos);
+  EXPECT_NE(ParseError(good + " fleet_cards=").find("expected card letters"), std::string::npos);
+  EXPECT_NE(ParseError(good + " harbor_partners=4").find("harbor_partners: '4' \u2014 '4' is not a seat"),
+            std::string::npos);
+  EXPECT_NE(ParseError(good + " harbor_partners=11").find("seat 1 given twice"), std::string::npos);
+  EXPECT_NE(ParseError(good + " crane_discounts=x").find("crane_discounts: 'x'"), std::string::npos);
+  EXPECT_NE(ParseError(good + " cranes_played=256").find("out of range 0..255"), std::string::npos);
 }
 
 TEST(NotationTest, PendingDiscardAndDisplacedKnight) {
@@ -511,7 +585,7 @@ bool TryTrade(State* s, SplitMix64* rng) {
 
 TEST(NotationTest, RandomGamesRoundTripAtEveryStep) {
   constexpr int kGames = 200;
-  int states = 0, trades = 0, mid_decision = 0;
+  int states = 0, trades = 0, mid_decision = 0, card_steps = 0, with_effects = 0;
   for (int game = 0; game < kGames; ++game) {
     SplitMix64 rng(uint64_t(game) * 7919 + 1);
     RulesOptions o;
@@ -537,6 +611,12 @@ TEST(NotationTest, RandomGamesRoundTripAtEveryStep) {
       ASSERT_EQ(ToNotation(back), text);
       ++states;
       mid_decision += s.pending_size() > 0;
+      for (int i = 0; i < s.pending_size(); ++i)
+        if (s.pending(i).kind >= PendingKind::kRoadBuilding) {
+          ++card_steps;
+          break;
+        }
+      with_effects += !(s.effects() == TurnEffects{});
       if (s.IsChanceNode()) {
         s.ApplyUnchecked(s.SampleChance(rng.Uniform()));
         continue;
@@ -553,6 +633,10 @@ TEST(NotationTest, RandomGamesRoundTripAtEveryStep) {
   EXPECT_GT(states, 10000);
   EXPECT_GT(trades, 0);
   EXPECT_GT(mid_decision, 0);
+  // Progress cards are played (they are in LegalActions), so their steps and
+  // effects are carried too.
+  EXPECT_GT(card_steps, 0);
+  EXPECT_GT(with_effects, 0);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -26,7 +27,9 @@
 #include "engine/action.h"
 #include "engine/config.h"
 #include "engine/notation.h"
+#include "engine/progress.h"
 #include "engine/state.h"
+#include "engine/state_editor.h"
 #include "engine/tests/reference_legal.h"
 
 namespace metropolis {
@@ -97,7 +100,10 @@ class Comparison {
     const std::vector<Action> slow = reference::LegalActions(s);
     ++decision_coverage_[s.pending_size() > 0 ? PendingName(s.pending(s.pending_size() - 1).kind)
                                               : "phase " + std::to_string(int(s.phase()))];
-    for (const Action& a : slow) ++listed_coverage_[std::string(ActionTypeName(a.type))];
+    for (const Action& a : slow) {
+      ++listed_coverage_[std::string(ActionTypeName(a.type))];
+      if (a.type == ActionType::kPlayProgress) ++listed_coverage_[std::string(ProgressCardName(a.a))];
+    }
     if (fast == slow) return;
     std::set<uint64_t> fast_codes, slow_codes;
     for (const Action& a : fast) fast_codes.insert(Encode(a));
@@ -232,7 +238,20 @@ class Comparison {
                                          "defender_deck",
                                          "trade_answer",
                                          "trade_close",
-                                         "end_turn_discard"};
+                                         "end_turn_discard",
+                                         "step_end_turn",
+                                         "road_building",
+                                         "smith",
+                                         "diplomat_replace",
+                                         "deserter_remove",
+                                         "deserter_place",
+                                         "spy_take",
+                                         "master_merchant_take",
+                                         "wedding_give",
+                                         "commercial_harbor",
+                                         "harbor_return",
+                                         "defender_take",
+                                         "step_return_progress"};
     return size_t(k) < std::size(kNames) ? kNames[size_t(k)] : "pending " + std::to_string(int(k));
   }
 
@@ -363,17 +382,141 @@ class SevenWatch {
   std::vector<int> order_;
 };
 
-// Plays one random game, checking every position on the way.
-void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, Comparison* cmp) {
+// Card effects checked from the outside, since the reference lists decisions
+// but never applies them. Once a played card's resolution is over (nothing
+// pending in the action phase), the card lies face up at the bottom of its
+// deck (PC-6), the Saboteur made exactly the opponents at or above the
+// player's VP discard half their hands (C-P6), the Wedding made exactly the
+// richer opponents give two cards each (C-P9), and a monopoly took exactly
+// what C-T5/C-T6 say.
+class CardWatch {
+ public:
+  void BeforeAction(const State& s, int actor, const Action& a) {
+    if (active_) {
+      if (a.type == ActionType::kDiscard) ++discarded_[actor];
+      if (a.type == ActionType::kGiveCard && s.pending(s.pending_size() - 1).kind == PendingKind::kWeddingGive)
+        ++given_[actor];
+      return;
+    }
+    if (a.type != ActionType::kPlayProgress || a.a == kAlchemist) return;
+    active_ = true;
+    play_ = a;
+    player_ = actor;
+    before_ = s;
+    discarded_ = {};
+    given_ = {};
+  }
+
+  std::string Finish(const State& s) {
+    if (!active_ || s.IsTerminal()) {
+      active_ = active_ && !s.IsTerminal();
+      return "";
+    }
+    if (s.pending_size() > 0 || s.phase() != Phase::kAction) return "";
+    active_ = false;
+    std::string wrong;
+    const int card = play_.a;
+    if (PublicInQueue(s.deck(ProgressTrack(card)), card) <= PublicInQueue(before_.deck(ProgressTrack(card)), card))
+      wrong += "  PC-6: the played card is not at the bottom of its deck, face up\n";
+    const int p = player_;
+    const RulesOptions& o = s.options();
+    for (int q = 0; q < s.num_seats(); ++q) {
+      if (q == p) continue;
+      const PlayerState& was = before_.player(q);
+      const int me = before_.player(p).vp;
+      const std::string seat = "  seat " + std::to_string(q) + ": ";
+      if (card == kSaboteur && o.saboteur != Saboteur::kSabotageCity) {
+        const bool hit = o.saboteur == Saboteur::kHalfHandVpGe ? was.vp >= me : was.vp > me;
+        const int expected = hit ? was.hand.Total() / 2 : 0;
+        if (discarded_[q] != expected)
+          wrong +=
+              seat + "discarded " + std::to_string(discarded_[q]) + ", expected " + std::to_string(expected) + "\n";
+      }
+      if (card == kWedding) {
+        int takeable = 0;
+        for (int c = 0; c < (o.progress_takes_resources_only ? kNumResources : kNumCardTypes); ++c)
+          takeable += was.hand[c];
+        const int expected = was.vp > me ? std::min(2, takeable) : 0;
+        if (given_[q] != expected)
+          wrong += seat + "gave " + std::to_string(given_[q]) + ", expected " + std::to_string(expected) + "\n";
+      }
+      if (card == kResourceMonopoly || card == kTradeMonopoly) {
+        const int c = play_.b;
+        const int expected = std::min(card == kResourceMonopoly ? 2 : 1, int(was.hand[c]));
+        const int lost = was.hand[c] - s.player(q).hand[c];
+        if (lost != expected)
+          wrong += seat + "gave " + std::to_string(lost) + " " + std::string(CardName(c)) + ", expected " +
+                   std::to_string(expected) + "\n";
+      }
+    }
+    return wrong.empty() ? "" : "after " + ActionToString(play_) + " by seat " + std::to_string(p) + "\n" + wrong;
+  }
+
+ private:
+  static int PublicInQueue(const ProgressDeck& d, int card) {
+    int n = 0;
+    for (int i = 0; i < d.size; ++i) {
+      const int k = (d.head + i) % ProgressDeck::kCapacity;
+      n += d.returned[k] == card && d.returned_hidden[k] == 0;
+    }
+    return n;
+  }
+
+  bool active_ = false;
+  Action play_;
+  int player_ = 0;
+  State before_;
+  std::array<int, kMaxSeats> discarded_{}, given_{};
+};
+
+// Moves a few random non-VP cards from the decks' unseen parts into every
+// hand, as if drawn, so that random games play cards from the first turn on
+// instead of waiting for city gates and improvement levels.
+void DealProgressCards(State* s, Rng* rng) {
+  StateEditor e(s);
+  for (int seat = 0; seat < s->num_seats(); ++seat) {
+    PlayerState& ps = e.player(seat);
+    const int n = 2 + rng->Below(3);  // at most 4: the limit outside one's own turn (PC-4)
+    for (int k = 0; k < n; ++k) {
+      const int track = rng->Below(kNumTracks);
+      ProgressDeck& d = e.deck(track);
+      if (d.unseen_total == 0) continue;
+      int u = rng->Below(d.unseen_total), i = 0;
+      while (u >= d.unseen[i]) u -= d.unseen[i++];
+      const int card = TrackFirstCard(track) + i;
+      if (IsVictoryPointCard(card) || ps.num_progress >= 4) continue;
+      --d.unseen[i];
+      --d.unseen_total;
+      ps.progress[ps.num_progress++] = uint8_t(card);
+      std::sort(ps.progress.begin(), ps.progress.begin() + ps.num_progress);
+    }
+  }
+  e.RecomputeDerived();
+}
+
+// Plays one random game, checking every position on the way. With `deal`, the
+// hands get progress cards when setup ends (the replay line then no longer
+// reproduces the game; the position's notation does).
+void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool deal, Comparison* cmp) {
   const GameConfig config = MakeConfig(setup);
   State s(config);
   std::string error;
   ASSERT_TRUE(NewGame(config, &s, &error)) << error;
   Rng rng{seed};
   std::vector<Action> history;
-  cmp->StartGame("seed " + std::to_string(seed) + ", options '" + setup.options + "'");
+  cmp->StartGame("seed " + std::to_string(seed) + ", options '" + setup.options + "'" +
+                 (deal ? ", progress cards dealt after setup" : ""));
   SevenWatch seven;
+  CardWatch cards;
   for (int step = 0; step < max_actions && !s.IsTerminal(); ++step) {
+    if (deal && s.phase() == Phase::kBeforeRoll && s.turn_number() <= 1 && s.pending_size() == 0) {
+      DealProgressCards(&s, &rng);
+      deal = false;
+      const std::string invalid = s.Validate();
+      if (!invalid.empty()) cmp->Failure("Validate after dealing: " + invalid, s, setup, history, "");
+    }
+    const std::string card_effects = cards.Finish(s);
+    if (!card_effects.empty()) cmp->Failure("card effect", s, setup, history, card_effects);
     const std::string discards = seven.Finish(s);
     if (!discards.empty()) cmp->Failure("SEV-2 discards", s, setup, history, discards);
     cmp->Check(s, setup, history);
@@ -400,6 +543,7 @@ void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, Comparis
     }
     const Action a = PickAction(legal, &rng);
     seven.BeforeAction(s, s.CurrentPlayer(), a);
+    cards.BeforeAction(s, s.CurrentPlayer(), a);
     history.push_back(a);
     const std::string error = s.Apply(a);
     if (!error.empty()) {
@@ -425,6 +569,16 @@ const std::vector<Setup>& Variants() {
       {3, "start_player=ROLL fiesepeter=true robber_locked_until_first_attack=false"},
       {4, "harbor3_commodity_output=RESOURCE_ONLY level4_city_rule=SINGLE_METROPOLIS_CITY_ONLY"},
       {4, "progress_hand_limit=PLAY_OR_DISCARD green_engineer_count=2"},
+      // Options that change what the progress cards do or allow.
+      {4, "saboteur=HALF_HAND_VP_GT"},
+      {4, "saboteur=SABOTAGE_CITY robber_locked_until_first_attack=false"},
+      {4, "deserter_placement=ANY_LEVEL_INACTIVE"},
+      {4, "diplomat_scope=ALL_OPEN_ROADS"},
+      {4, "progress_takes_resources_only=true robber_locked_until_first_attack=false"},
+      {4, "merchant_adjacency=SETTLEMENT_ONLY"},
+      {4, "crane_limit=ONE_PER_TURN"},
+      {3, "defender_tie_reward=ANY_CARD_OF_CHOSEN_DECK"},
+      {4, "progress_hand_limit=PLAY_OR_DISCARD robber_locked_until_first_attack=false"},
   };
   return variants;
 }
@@ -441,7 +595,8 @@ TEST(Perft, FastLegalActionsMatchReferenceOnRandomGames) {
   Comparison cmp;
   for (size_t v = 0; v < Variants().size(); ++v) {
     for (int g = 0; g < games; ++g) {
-      PlayAndCompare(Variants()[v], 1000 * v + g, max_actions, &cmp);
+      // Every other game starts with progress cards in hand, so that every variant plays cards.
+      PlayAndCompare(Variants()[v], 1000 * v + g, max_actions, /*deal=*/g % 2 == 1, &cmp);
     }
   }
   std::cout << cmp.Coverage();

@@ -1,74 +1,16 @@
 #include "engine/tests/reference_legal.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <utility>
 
 #include "engine/progress.h"
+#include "engine/tests/reference_internal.h"
 #include "engine/topology.h"
 
 namespace metropolis::reference {
 namespace {
 
-const Topology& Topo() { return GetTopology(); }
-
-bool HasBuilding(const State& s, int v) { return s.building(v) != kNoBuilding; }
-bool HasKnight(const State& s, int v) { return s.knight_level(v) != 0; }
-bool Empty(const State& s, int v) { return !HasBuilding(s, v) && !HasKnight(s, v); }  // DEF-7
-bool OwnsBuilding(const State& s, int seat, int v) { return HasBuilding(s, v) && s.building_owner(v) == seat; }
-bool OwnsKnight(const State& s, int seat, int v) { return HasKnight(s, v) && s.knight_owner(v) == seat; }
-
-// DEF-4.
-bool BlockedFor(const State& s, int seat, int v) {
-  return (HasBuilding(s, v) && s.building_owner(v) != seat) || (HasKnight(s, v) && s.knight_owner(v) != seat);
-}
-
-// DEF-3.
-bool HasRoadAt(const State& s, int seat, int v) {
-  for (int i = 0; i < 3; ++i) {
-    const int e = Topo().node_edges[v][i];
-    if (e >= 0 && s.road_owner(e) == seat) return true;
-  }
-  return false;
-}
-
-// Supplies counted on the board (1.4), never read from the state's counters.
-int SettlementsOnBoard(const State& s, int seat) {
-  int n = 0;
-  for (int v = 0; v < kNumNodes; ++v) n += OwnsBuilding(s, seat, v) && s.building(v) == kSettlement;
-  return n;
-}
-int CitiesOnBoard(const State& s, int seat) {
-  int n = 0;
-  for (int v = 0; v < kNumNodes; ++v) n += OwnsBuilding(s, seat, v) && s.building(v) == kCity;
-  return n;
-}
-int WallsOnBoard(const State& s, int seat) {
-  int n = 0;
-  for (int v = 0; v < kNumNodes; ++v) n += OwnsBuilding(s, seat, v) && (s.node_flags(v) & kWall);
-  return n;
-}
-int RoadsOnBoard(const State& s, int seat) {
-  int n = 0;
-  for (int e = 0; e < kNumEdges; ++e) n += s.road_owner(e) == seat;
-  return n;
-}
-int KnightsOnBoard(const State& s, int seat, int level) {
-  int n = 0;
-  for (int v = 0; v < kNumNodes; ++v) n += OwnsKnight(s, seat, v) && s.knight_level(v) == level;
-  return n;
-}
-bool OwnsCityWithoutMetropolis(const State& s, int seat) {
-  for (int v = 0; v < kNumNodes; ++v)
-    if (OwnsBuilding(s, seat, v) && s.building(v) == kCity && s.metropolis_at(v) < 0) return true;
-  return false;
-}
-
-bool NodeOnHex(int v, int hex) {
-  for (int i = 0; i < 6; ++i)
-    if (Topo().hex_nodes[hex][i] == v) return true;
-  return false;
-}
+using namespace internal;  // the board readings shared with reference_progress.cc
 
 // SET-2/SET-3: pairs (building, road) in snake order from the start seat.
 int SetupSeat(const State& s) {
@@ -77,7 +19,13 @@ int SetupSeat(const State& s) {
   return pair < n ? (s.start_seat() + pair) % n : (s.start_seat() + 2 * n - 1 - pair) % n;
 }
 
-bool IsDecision(PendingKind k) { return k >= PendingKind::kDiscard; }
+// Automatic steps sit among the decisions in the enum; they are named here so that a new
+// decision kind is a decision by default.
+bool IsAutomatic(PendingKind k) {
+  return (k >= PendingKind::kStepEvent && k <= PendingKind::kStepDraws) || k == PendingKind::kStepEndTurn ||
+         k == PendingKind::kStepReturnProgress;
+}
+bool IsDecision(PendingKind k) { return k >= PendingKind::kDiscard && !IsAutomatic(k); }
 bool IsChance(PendingKind k) { return k <= PendingKind::kDraw; }
 
 void AddSetupActions(const State& s, std::vector<Action>* out) {
@@ -101,31 +49,12 @@ void AddSetupActions(const State& s, std::vector<Action>* out) {
   }
 }
 
-bool Has(const CardCounts& hand, std::initializer_list<std::pair<int, int>> cost) {
-  for (auto [card, n] : cost)
-    if (hand[card] < n) return false;
-  return true;
-}
-
 void AddBuildActions(const State& s, int p, std::vector<Action>* out) {
   const CardCounts& hand = s.player(p).hand;
   // BLD-1.
   if (Has(hand, {{kBrick, 1}, {kLumber, 1}}) && RoadsOnBoard(s, p) < 15) {
-    for (int e = 0; e < kNumEdges; ++e) {
-      if (s.road_owner(e) >= 0) continue;
-      bool anchored = false;
-      for (int end = 0; end < 2; ++end) {
-        const int v = Topo().edge_nodes[e][end];
-        if (OwnsBuilding(s, p, v)) anchored = true;
-        bool other_road = false;
-        for (int i = 0; i < 3; ++i) {
-          const int f = Topo().node_edges[v][i];
-          if (f >= 0 && f != e && s.road_owner(f) == p) other_road = true;
-        }
-        if (other_road && !BlockedFor(s, p, v)) anchored = true;
-      }
-      if (anchored) out->push_back(Action::BuildRoad(e));
-    }
+    for (int e = 0; e < kNumEdges; ++e)
+      if (RoadEdgeAllowed(s, p, e)) out->push_back(Action::BuildRoad(e));
   }
   // BLD-2 (BAR-10: the supply may be -1).
   if (Has(hand, {{kBrick, 1}, {kLumber, 1}, {kWool, 1}, {kGrain, 1}}) && SettlementsOnBoard(s, p) < 5) {
@@ -161,7 +90,7 @@ void AddKnightActions(const State& s, int p, std::vector<Action>* out) {
   // KN-3.
   if (Has(hand, {{kWool, 1}, {kOre, 1}}) && KnightsOnBoard(s, p, 1) < 2) {
     for (int v = 0; v < kNumNodes; ++v)
-      if (Empty(s, v) && HasRoadAt(s, p, v)) out->push_back(Action::Make(ActionType::kRecruitKnight, v));
+      if (KnightPlacementAllowed(s, p, v)) out->push_back(Action::Make(ActionType::kRecruitKnight, v));
   }
   // KN-4.
   if (Has(hand, {{kGrain, 1}})) {
@@ -171,14 +100,8 @@ void AddKnightActions(const State& s, int p, std::vector<Action>* out) {
   }
   // KN-5.
   if (Has(hand, {{kWool, 1}, {kOre, 1}})) {
-    for (int v = 0; v < kNumNodes; ++v) {
-      if (!OwnsKnight(s, p, v)) continue;
-      const int level = s.knight_level(v);
-      if (level >= kMaxKnightLevel || (s.knight_flags(v) & kKnightPromoted)) continue;
-      if (KnightsOnBoard(s, p, level + 1) >= 2) continue;
-      if (level == 2 && s.player(p).level[kPolitics] < 3) continue;  // IMP-7 Fortress
-      out->push_back(Action::Make(ActionType::kPromoteKnight, v));
-    }
+    for (int v = 0; v < kNumNodes; ++v)
+      if (PromotableIgnoringCost(s, p, v)) out->push_back(Action::Make(ActionType::kPromoteKnight, v));
   }
   for (int a = 0; a < kNumNodes; ++a) {
     if (!OwnsKnight(s, p, a) || !Ready(s, a)) continue;
@@ -201,7 +124,9 @@ bool CanBuyImprovement(const State& s, int p, int track) {
   const int level = s.player(p).level[track];
   if (level >= kMaxImprovementLevel) return false;
   const int next = level + 1;
-  if (s.player(p).hand[TrackCommodity(track)] < next) return false;  // IMP-1
+  // IMP-1, less one commodity while a Crane discount is unused (C-S2).
+  const int cost = std::max(0, next - (s.effects().crane_discounts > 0 ? 1 : 0));
+  if (s.player(p).hand[TrackCommodity(track)] < cost) return false;
   const int cities = CitiesOnBoard(s, p);
   if (cities == 0) return false;  // IMP-2
   const bool free_city = OwnsCityWithoutMetropolis(s, p);
@@ -230,18 +155,15 @@ void AddTradeActions(const State& s, int p, std::vector<Action>* out) {
 
 // One action per kind held, however many copies (PC-4).
 void AddProgressDiscards(const PlayerState& ps, std::vector<Action>* out) {
-  for (int kind = 0; kind < kNumProgressKinds; ++kind) {
-    bool held = false;
-    for (int i = 0; i < ps.num_progress; ++i) held |= ps.progress[i] == kind;
-    if (held) out->push_back(Action::Make(ActionType::kDiscardProgress, kind));
-  }
+  for (int kind : HeldKinds(ps)) out->push_back(Action::Make(ActionType::kDiscardProgress, kind));
 }
 
 void AddActionPhase(const State& s, int p, std::vector<Action>* out) {
   const PlayerState& ps = s.player(p);
   if (s.options().progress_hand_limit == ProgressHandLimit::kPlayOrDiscard && ps.num_progress >= 5) {
-    // D10 PLAY_OR_DISCARD: nothing else before the hand is back to 4 (plays are out of scope here).
+    // D10 PLAY_OR_DISCARD: nothing else before the hand is back to 4.
     AddProgressDiscards(ps, out);
+    AddProgressPlays(s, p, /*before_roll=*/false, out);
     return;
   }
   out->push_back(Action::EndTurn());
@@ -250,6 +172,12 @@ void AddActionPhase(const State& s, int p, std::vector<Action>* out) {
   for (int t = 0; t < kNumTracks; ++t)
     if (CanBuyImprovement(s, p, t)) out->push_back(Action::Make(ActionType::kBuyImprovement, t));
   AddTradeActions(s, p, out);
+  AddProgressPlays(s, p, /*before_roll=*/false, out);
+  // C-P6 under SABOTAGE_CITY: the owner repairs in his action phase (7.1).
+  if (s.options().saboteur == Saboteur::kSabotageCity && Has(ps.hand, {{kLumber, 1}, {kOre, 1}})) {
+    for (int v = 0; v < kNumNodes; ++v)
+      if (OwnsCity(s, p, v) && (s.node_flags(v) & kSabotaged)) out->push_back(Action::Make(ActionType::kRepairCity, v));
+  }
 }
 
 void AddMoveRobber(const State& s, const Pending& top, std::vector<Action>* out) {
@@ -285,9 +213,10 @@ void AddDecision(const State& s, const Pending& top, std::vector<Action>* out) {
     case PendingKind::kMoveRobber:
       AddMoveRobber(s, top, out);
       break;
-    case PendingKind::kRelocateKnight:  // KN-8 step 2
+    case PendingKind::kRelocateKnight:  // KN-8 step 2, C-P5: a displaced knight leaves its intersection
       for (int c = 0; c < kNumNodes; ++c)
-        if (Empty(s, c) && Reachable(s, p, top.a, c)) out->push_back(Action::Make(ActionType::kRelocateKnight, c));
+        if (c != top.a && Empty(s, c) && Reachable(s, p, top.a, c))
+          out->push_back(Action::Make(ActionType::kRelocateKnight, c));
       break;
     case PendingKind::kPillage:  // BAR-8
       for (int v = 0; v < kNumNodes; ++v)
@@ -337,6 +266,7 @@ void AddDecision(const State& s, const Pending& top, std::vector<Action>* out) {
       break;
     }
     default:
+      AddProgressDecision(s, top, out);
       break;
   }
 }
@@ -369,7 +299,8 @@ int BankRate(const State& s, int seat, int give, int take) {
   if (IsCommodity(give) && s.player(seat).level[kTrade] >= 3) rate = 2;  // IMP-6
   if (IsResource(give) && s.merchant_owner() == seat && s.merchant_hex() >= 0 &&
       s.board().terrain[s.merchant_hex()] == give)
-    rate = 2;  // C-T3
+    rate = 2;                                           // C-T3
+  if (s.effects().fleet_cards & (1 << give)) rate = 2;  // C-T4
   return rate;
 }
 
@@ -415,7 +346,8 @@ std::vector<Action> LegalActions(const State& s) {
   } else if (s.phase() == Phase::kSetup) {
     AddSetupActions(s, &out);
   } else if (s.phase() == Phase::kBeforeRoll) {
-    out.push_back(Action::Roll());  // TRN-2: an Alchemist play is out of scope here
+    out.push_back(Action::Roll());  // TRN-2: the roll, or an Alchemist instead
+    AddProgressPlays(s, s.current_seat(), /*before_roll=*/true, &out);
   } else if (s.phase() == Phase::kAction) {
     AddActionPhase(s, s.current_seat(), &out);
   }
@@ -444,10 +376,13 @@ std::vector<ChanceOutcome> ChanceOutcomes(const State& s) {
       }
       break;
     }
-    case PendingKind::kSteal: {  // ROB-3: uniform over the victim's cards
+    case PendingKind::kSteal: {  // ROB-3, C-P1: uniform over the victim's cards that may be taken
       const CardCounts& hand = s.player(top->a).hand;
-      for (int c = 0; c < kNumCardTypes; ++c)
-        if (hand[c] > 0) out.push_back({Action::Make(ActionType::kChanceSteal, c), double(hand[c]) / hand.Total()});
+      const int types = top->b == 1 ? kNumResources : kNumCardTypes;  // D15 for the Bishop
+      int total = 0;
+      for (int c = 0; c < types; ++c) total += hand[c];
+      for (int c = 0; c < types; ++c)
+        if (hand[c] > 0) out.push_back({Action::Make(ActionType::kChanceSteal, c), double(hand[c]) / total});
       break;
     }
     case PendingKind::kDraw: {  // PD-2, PC-8: unseen cards first, then the known queue

@@ -10,10 +10,11 @@
 // only to pick a branch, see Generator()), so that
 // agreement between the two generators means something.
 //
-// Scope: RULES.md sections 4-11 and 14-17, progress-card draws (PD-1..PD-6),
-// the hand-limit discards of PC-4 and the decisions of section 19 that do not
-// involve playing a progress card. Progress-card plays are not generated.
-// Trade offers and counters are parameterised and never listed.
+// Scope: RULES.md sections 4-17 and 19: every progress card with every
+// parameter (reference_progress.cc, with docs/PROGRESS_CARDS.md's choices where
+// the rules leave room), the decisions cards raise, and the turn-scoped card
+// effects (Crane discounts, Merchant Fleet rates). Trade offers and counters
+// are parameterised and never listed.
 #pragma once
 
 #include <string>

@@ -133,7 +133,8 @@ TEST(RulesBuildTest, Costs71CommoditiesNeverPayForBuilding) {
 TEST(RulesBuildTest, Bld1RoadFromOwnRoadEnd) {
   // Seat 0: settlement n12, road n12-n17; builds n17-n22.
   State s = Position("phase=action current=0 turn=9 s0=12 r0=19 hand0=1b1l1g");
-  EXPECT_EQ(Play(s, Action::BuildRoad(25)), std::vector<std::string>{"seat 0: build_road e25"});
+  EXPECT_EQ(Play(s, Action::BuildRoad(25)),
+            (std::vector<std::string>{"seat 0: build_road e25", "seat 0 paid 1 brick", "seat 0 paid 1 lumber"}));
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 s0=12 r0=19,25 hand0=1g");
   EXPECT_EQ(s.player(0).roads_left, 13);
   EXPECT_EQ(s.player(0).road_length, 2);
@@ -221,7 +222,9 @@ TEST(RulesBuildTest, Bld1Supply14NoRoadLeft) {
 
 TEST(RulesBuildTest, Bld2SettlementAtOwnRoad) {
   State s = Position("phase=action current=0 turn=9 s0=12 r0=19,25 hand0=1b1l1w1g1o");
-  EXPECT_EQ(Play(s, Action::BuildSettlement(22)), std::vector<std::string>{"seat 0: build_settlement n22"});
+  EXPECT_EQ(Play(s, Action::BuildSettlement(22)),
+            (std::vector<std::string>{"seat 0: build_settlement n22", "seat 0 paid 1 brick", "seat 0 paid 1 lumber",
+                                      "seat 0 paid 1 wool", "seat 0 paid 1 grain"}));
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 s0=12,22 r0=19,25 hand0=1o");
   EXPECT_EQ(s.player(0).vp, 2);
   EXPECT_EQ(s.player(0).settlements_left, 3);
@@ -268,7 +271,8 @@ TEST(RulesBuildTest, Bld2Supply14NoSettlementLeft) {
 
 TEST(RulesBuildTest, Bld3CityReplacesOwnSettlement) {
   State s = Position("phase=action current=0 turn=9 s0=12,22 r0=19,25 hand0=2g3o1b");
-  EXPECT_EQ(Play(s, Action::BuildCity(22)), std::vector<std::string>{"seat 0: build_city n22"});
+  EXPECT_EQ(Play(s, Action::BuildCity(22)),
+            (std::vector<std::string>{"seat 0: build_city n22", "seat 0 paid 2 grain", "seat 0 paid 3 ore"}));
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 s0=12 c0=22 r0=19,25 hand0=1b");
   EXPECT_EQ(s.player(0).vp, 3);
   EXPECT_EQ(s.player(0).settlements_left, 4);  // the settlement went back to supply
@@ -293,7 +297,8 @@ TEST(RulesBuildTest, Bld3Supply14NoCityLeft) {
 TEST(RulesBuildTest, Bld4WallUnderOwnCityRaisesTheHandLimit) {
   State s = Position("phase=action current=0 turn=9 c0=12 s0=22 r0=19,25 hand0=2b");
   EXPECT_EQ(s.HandLimit(0), 7);
-  EXPECT_EQ(Play(s, Action::Make(ActionType::kBuildWall, 12)), std::vector<std::string>{"seat 0: build_wall n12"});
+  EXPECT_EQ(Play(s, Action::Make(ActionType::kBuildWall, 12)),
+            (std::vector<std::string>{"seat 0: build_wall n12", "seat 0 paid 2 brick"}));
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 c0=12w s0=22 r0=19,25");
   EXPECT_EQ(s.HandLimit(0), 9);
   EXPECT_EQ(s.player(0).walls_left, 2);

@@ -100,7 +100,8 @@ TEST(KnightsTest, Kn3RecruitBasicInactiveAtOwnRoadIgnoringDistanceRule) {
   Play(s, "recruit_knight n27", &events);
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 r0=33,39 s0=21 k0=27:1 r1=40,49 s1=38");
   EXPECT_EQ(s.player(0).knights_left[0], 1);
-  EXPECT_EQ(Types(events), std::vector<EventType>{EventType::kAction});
+  // The action, then the cost paid to the bank: 1 wool + 1 ore (7.1).
+  EXPECT_EQ(Types(events), (std::vector<EventType>{EventType::kAction, EventType::kPaid, EventType::kPaid}));
 }
 
 TEST(KnightsTest, Kn3RecruitBetweenOpponentRoadsWhenOwnRoadEndsThere) {

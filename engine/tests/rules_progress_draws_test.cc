@@ -297,12 +297,15 @@ TEST(ProgressDrawsTest, Pc4OptionStrictFourDiscardsAFifthOnOwnTurnToo) {
   EXPECT_EQ(s.pending(s.pending_size() - 1).kind, PendingKind::kDiscardProgress);
 }
 
-TEST(ProgressDrawsTest, Pc4OptionPlayOrDiscardHoldingFiveListsOnlyDiscards) {
+TEST(ProgressDrawsTest, Pc4OptionPlayOrDiscardHoldingFiveListsOnlyDiscardsAndPlays) {
+  // D10: holding 5, the player must play or discard before anything else; the
+  // Alchemist is not playable after the roll and the Smith has no knight.
   const State s =
       Pos("opts=[progress_hand_limit=PLAY_OR_DISCARD] phase=action current=0 turn=9 c0=13 "
           "prog0=alchemist,crane,crane,engineer,smith hand0=1g deck_science=1002222121");
   EXPECT_EQ(s.LegalActions(), (std::vector<Action>{A("discard_progress alchemist"), A("discard_progress crane"),
-                                                   A("discard_progress engineer"), A("discard_progress smith")}));
+                                                   A("discard_progress engineer"), A("discard_progress smith"),
+                                                   A("play crane"), A("play engineer n13")}));
   ExpectRefused(s, "end_turn", "PC-4");
   State after = s;
   Play(after, "discard_progress crane");

@@ -112,7 +112,8 @@ TEST(RulesTradeTest, Trd1NoTradingWhileADecisionIsPending) {
 TEST(RulesTradeTest, Trd2FourToOneWithoutHarbor) {
   State s = Position("phase=action current=0 turn=9 s0=40 hand0=4b1w");
   EXPECT_TRUE(IsLegal(s, BankTrade(kBrick, kOre)));  // bank trades are listed, at the best rate
-  EXPECT_EQ(Play(s, BankTrade(kBrick, kOre)), std::vector<std::string>{"seat 0: bank_trade brick ore"});
+  EXPECT_EQ(Play(s, BankTrade(kBrick, kOre)),
+            (std::vector<std::string>{"seat 0: bank_trade brick ore", "seat 0 paid 4 brick"}));
   ExpectPosition(s, "phase=action current=0 turn=9 actions=1 s0=40 hand0=1w1o");
   EXPECT_EQ(s.bank()[kBrick], 19);
   EXPECT_EQ(s.bank()[kOre], 18);

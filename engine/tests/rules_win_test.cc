@@ -177,17 +177,17 @@ TEST(WinTest, MaxActionsEndsTheGameWithoutWinner) {
 TEST(WinTest, Section17EverySourceCountsAndTheRunningCountMatches) {
   // Seat 0: settlement 0 (1), trade metropolis city 13 (2 + 2), Longest Road
   // over 0-4-1-5-2-6 (2), the merchant on hex 4 (1), Printer and Constitution
-  // (2), two Defender cards (2): 14.
+  // (2), two Defender cards (2): 12.
   State s =
       Pos("phase=action current=0 turn=9 merchant=4@0 longest=0 r0=1,2,3,4,5 s0=0 c0=13T hand0=2g3o "
           "vpc0=printer,constitution def0=2 lvl0=400 deck_politics=202222322 deck_science=2212222022");
-  EXPECT_EQ(s.ComputeVictoryPoints(0), 14);
-  EXPECT_EQ(s.player(0).vp, 14);
-  EXPECT_TRUE(s.IsTerminal() == false);  // a position, not a step: no win check yet
-  // Any step runs the check (TRN-8): the city upgrade brings 15 and wins.
+  EXPECT_EQ(s.ComputeVictoryPoints(0), 12);
+  EXPECT_EQ(s.player(0).vp, 12);
+  EXPECT_FALSE(s.IsTerminal());
+  // The running count moves with each step (TRN-8): the city upgrade brings 13 and wins.
   Play(s, "build_city n0");
-  EXPECT_EQ(s.player(0).vp, 15);
-  EXPECT_EQ(s.ComputeVictoryPoints(0), 15);
+  EXPECT_EQ(s.player(0).vp, 13);
+  EXPECT_EQ(s.ComputeVictoryPoints(0), 13);
   EXPECT_EQ(s.Winner(), 0);
 }
 
