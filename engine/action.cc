@@ -328,7 +328,8 @@ class Tokens {
 
 // A decimal number of at most three digits, the whole of `s`.
 std::optional<int> ParseSmallNumber(std::string_view s) {
-  if (s.empty() || s.size() > 3) return std::nullopt;
+  // Digits only: from_chars would accept a sign, and "-1" must not wrap to 255.
+  if (s.empty() || s.size() > 3 || s[0] < '0' || s[0] > '9') return std::nullopt;
   int v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;

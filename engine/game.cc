@@ -59,19 +59,31 @@ int HarborFromLetter(char c) {
 // checked before anything that depends on it (the actions) is interpreted,
 // wherever the keys stand in the object.
 
+struct Json;
+// An object's member. A named struct rather than std::pair<std::string, Json>:
+// std::pair of an incomplete type inside Json is rejected by clang with libstdc++.
+struct JsonMember;
+
 struct Json {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
   bool boolean = false;
   std::string text;  // a string's value, or a number's literal (kept exact for 64-bit seeds)
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+  std::vector<JsonMember> members;
 
-  const Json* Find(std::string_view key) const {
-    for (const auto& [k, v] : members)
-      if (k == key) return &v;
-    return nullptr;
-  }
+  const Json* Find(std::string_view key) const;
 };
+
+struct JsonMember {
+  std::string key;
+  Json value;
+};
+
+const Json* Json::Find(std::string_view key) const {
+  for (const auto& [k, v] : members)
+    if (k == key) return &v;
+  return nullptr;
+}
 
 std::string_view KindName(Json::Kind k) {
   switch (k) {
@@ -179,8 +191,8 @@ class JsonParser {
       Json value;
       if (!ParseValue(&value, depth + 1)) return false;
       for (const auto& member : out->members)
-        if (member.first == key) return Error("duplicate key \"" + key + "\"");
-      out->members.emplace_back(std::move(key), std::move(value));
+        if (member.key == key) return Error("duplicate key \"" + key + "\"");
+      out->members.push_back(JsonMember{std::move(key), std::move(value)});
       SkipSpace();
       if (AtEnd()) return Error("unexpected end of input inside an object");
       if (text_[pos_] == ',') {

@@ -60,6 +60,8 @@ void RulesImpl::PlaceRoad(State& s, int seat, int edge, Events* ev) {
   else
     ps.roads_hi |= uint64_t(1) << (edge - 64);
   --ps.roads_left;
+  const Topology& topo = GetTopology();
+  ps.road_nodes |= (uint64_t(1) << topo.edge_nodes[edge][0]) | (uint64_t(1) << topo.edge_nodes[edge][1]);
   ps.road_length = uint8_t(s.ComputeRoadLength(seat));
   UpdateLongestRoad(s, ev);
 }
@@ -375,11 +377,13 @@ void RulesImpl::ApplyPending(State& s, const Action& a, Events* ev) {
   const int seat = top.seat;
   PlayerState& ps = s.players_[seat];
   switch (a.type) {
-    case ActionType::kDiscard:
-      --ps.hand[a.a];
-      ++s.bank_[a.a];
+    case ActionType::kDiscard: {  // SEV-2, C-P6: one card of the seat's choice to the bank
+      CardCounts card;
+      card[a.a] = 1;
       if (--top.a == 0) Pop(s);
+      Pay(s, seat, card, ev);
       break;
+    }
     case ActionType::kMoveRobber: {
       Pop(s);
       s.robber_ = int8_t(a.a);

@@ -88,19 +88,18 @@ uint32_t RulesImpl::HarborMask(const State& s, int seat) {
   return m;
 }
 
+void RulesImpl::ComputeHarborNodes(State& s) {
+  s.harbor_nodes_.fill(0);
+  for (int h = 0; h < kNumHarbors; ++h) s.harbor_nodes_[s.board_.harbor[h] % kNumHarborTypes] |= kHarborNodes.mask[h];
+}
+
 RulesImpl::BankRates RulesImpl::ComputeBankRates(const State& s, int seat) {
   BankRates r;
   r.to_resource.fill(4);
-  const uint32_t harbors = HarborMask(s, seat);
-  bool generic = false;
-  for (int h = 0; h < kNumHarbors; ++h) {
-    if (!((harbors >> h) & 1)) continue;
-    const int type = s.board_.harbor[h];
-    if (type == kGenericHarbor)
-      generic = true;
-    else
-      r.to_resource[type] = 2;  // 2:1 for that harbor's resource
-  }
+  const uint64_t buildings = s.players_[seat].buildings();
+  const bool generic = buildings & s.harbor_nodes_[kGenericHarbor];
+  for (int c = 0; c < kNumResources; ++c)
+    if (buildings & s.harbor_nodes_[c]) r.to_resource[c] = 2;  // 2:1 for that harbor's resource
   if (generic)
     for (uint8_t& x : r.to_resource) x = std::min<uint8_t>(x, 3);
   if (s.players_[seat].level[kTrade] >= 3)  // IMP-6 Merchant Guild

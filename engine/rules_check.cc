@@ -157,7 +157,7 @@ std::string State::CheckAction(const Action& action) const {
   if (IsChanceAction(action.type))
     return "0.4: seat " + std::to_string(actor) + " must decide; no chance outcome is due";
   if (IsParameterised(action.type)) return RulesImpl::CheckTrade(*this, action);
-  ActionList legal;
+  static thread_local ActionList legal;  // 16 KB: not zeroed per call
   LegalActions(&legal);
   if (std::find(legal.begin(), legal.end(), action) != legal.end()) return {};
   return RulesImpl::Explain(*this, action);
@@ -338,8 +338,9 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
       const int level = ps.level[a.a];
       if (level >= kMaxImprovementLevel) return "IMP-1: that track is complete";
       if (ps.cities == 0) return "IMP-2: buying an improvement needs a city";
-      if (ps.hand[TrackCommodity(a.a)] < level + 1)
-        return "IMP-1: level " + std::to_string(level + 1) + " costs " + std::to_string(level + 1) + " " +
+      const int cost = level + 1 - (s.effects_.crane_discounts > 0 ? 1 : 0);  // C-S2
+      if (ps.hand[TrackCommodity(a.a)] < cost)
+        return "IMP-1: level " + std::to_string(level + 1) + " costs " + std::to_string(cost) + " " +
                std::string(CardName(TrackCommodity(a.a)));
       if (level + 1 == 4) return "IMP-3: level 4 needs a city without a metropolis";
       return "IMP-4: capturing the metropolis needs a city without a metropolis";

@@ -26,7 +26,8 @@ struct RulesImpl {
   // Nodes holding a piece of a player other than `seat` (DEF-4).
   static uint64_t BlockedFor(const State& s, int seat);
   // Nodes at an end of one of the seat's roads (DEF-3).
-  static uint64_t RoadNodes(const State& s, int seat);
+  static uint64_t RoadNodes(const State& s, int seat);  // from scratch; PlayerState::road_nodes caches it
+  static void ComputeHarborNodes(State& s);
   // Nodes reachable from `from` along the seat's roads (DEF-5/DEF-6), `from`
   // excluded; intermediate nodes blocked for the seat stop the path unless
   // knight_path_through_opponents.

@@ -74,7 +74,7 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   const uint64_t buildings = AllBuildings(s);
   const uint64_t knights = AllKnights(s);
   const uint64_t occupied = buildings | knights;
-  const uint64_t road_nodes = RoadNodes(s, seat);
+  const uint64_t road_nodes = ps.road_nodes;
 
   // BLD-1 roads.
   if (ps.roads_left > 0 && hand.Contains(kRoadCost)) {
@@ -128,7 +128,7 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     if (s.knight_flags_[v] & kKnightReady) ready |= uint64_t(1) << v;
   }
   if (ready) {
-    std::array<uint64_t, kNumNodes> reach{};
+    std::array<uint64_t, kNumNodes> reach;  // only the ready knights' entries are written and read
     METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(s, seat, v);
     METROPOLIS_FOR_BITS(v, ready) {
       const uint64_t dest = reach[v] & ~occupied;
@@ -150,9 +150,10 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   // IMP-1 improvements.
   for (int t = 0; t < kNumTracks; ++t)
     if (CanBuyImprovement(s, seat, t)) out->push(Action::Make(ActionType::kBuyImprovement, t));
-  // TRD-2 bank trades at the best rate.
-  const BankRates rates = ComputeBankRates(s, seat);
-  for (int give = 0; give < kNumCardTypes; ++give) {
+  // TRD-2 bank trades at the best rate (no rate is below 2:1).
+  constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
+  const BankRates rates = (hand.Word() & kAtLeastTwo) ? ComputeBankRates(s, seat) : BankRates{};
+  for (int give = 0; give < kNumCardTypes && (hand.Word() & kAtLeastTwo); ++give) {
     if (hand[give] < 2) continue;
     for (int take = 0; take < kNumCardTypes; ++take) {
       if (take == give) continue;
@@ -173,7 +174,7 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
 void RulesImpl::RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi) {
   // BLD-1: anchored on an own building, or an own road end not blocked.
   const Topology& topo = GetTopology();
-  const uint64_t anchors = s.players_[seat].buildings() | (RoadNodes(s, seat) & ~BlockedFor(s, seat));
+  const uint64_t anchors = s.players_[seat].buildings() | (s.players_[seat].road_nodes & ~BlockedFor(s, seat));
   *lo = *hi = 0;
   METROPOLIS_FOR_BITS(v, anchors) {
     for (int i = 0; i < 3; ++i) {
@@ -198,15 +199,17 @@ bool RulesImpl::CanPromote(const State& s, int seat, int v) {
 
 void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out) {
   const Topology& topo = GetTopology();
+  // ROB-3: who can be robbed at all, and where.
+  std::array<uint64_t, kMaxSeats> victim_buildings{};
+  for (int p = 0; p < s.num_seats_; ++p)
+    if (p != seat && s.players_[p].hand.Word() != 0) victim_buildings[p] = s.players_[p].buildings();
+  const bool numbered_only = chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly;
   for (int h = 0; h < kNumHexes; ++h) {
     if (h == s.robber_) continue;  // ROB-2: must leave its hex
-    if (chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly &&
-        s.board_.terrain[h] == kDesert)
-      continue;
+    if (numbered_only && s.board_.terrain[h] == kDesert) continue;
     bool any = false;
     for (int p = 0; p < s.num_seats_; ++p) {
-      if (p == seat || s.players_[p].hand.Total() == 0) continue;
-      if (s.players_[p].buildings() & topo.hex_node_mask[h]) {
+      if (victim_buildings[p] & topo.hex_node_mask[h]) {
         out->push(Action::MoveRobber(h, p));
         any = true;
       }

@@ -129,7 +129,7 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
         }
         break;
       case kIntrigue: {  // C-P5
-        const uint64_t targets = RoadNodes(s, seat) & AllKnights(s) & ~ps.knights;
+        const uint64_t targets = ps.road_nodes & AllKnights(s) & ~ps.knights;
         METROPOLIS_FOR_BITS(v, targets) out->push(Action::Play(card, v));
         break;
       }
@@ -187,6 +187,7 @@ void RulesImpl::RemoveRoad(State& s, int edge, Events* ev) {
   else
     ps.roads_hi &= ~(uint64_t(1) << (edge - 64));
   ++ps.roads_left;
+  ps.road_nodes = RoadNodes(s, owner);
   ps.road_length = uint8_t(s.ComputeRoadLength(owner));
   Emit(ev, EventType::kRoadRemoved, owner, edge);
   UpdateLongestRoad(s, ev);
@@ -307,11 +308,10 @@ void RulesImpl::ApplyPlay(State& s, const Action& a, Events* ev) {
         PushForOpponentsInTurnOrder(seat, n, [&](int q) {
           const int vp = s.players_[q].vp;
           const int discard = s.players_[q].hand.Total() / 2;
-          if ((strictly ? vp > ps.vp : vp >= ps.vp) && discard > 0) {
-            Push(s, PendingKind::kDiscard, q, discard);
-            Emit(ev, EventType::kMustDiscard, q, discard);
-          }
+          if ((strictly ? vp > ps.vp : vp >= ps.vp) && discard > 0) Push(s, PendingKind::kDiscard, q, discard);
         });
+        for (int i = s.pending_size_ - 1; i >= 0 && s.pending_[i].kind == PendingKind::kDiscard; --i)
+          Emit(ev, EventType::kMustDiscard, s.pending_[i].seat, s.pending_[i].a);
       }
       break;
     case kSpy: {
@@ -337,11 +337,12 @@ void RulesImpl::ApplyPlay(State& s, const Action& a, Events* ev) {
       Push(s, PendingKind::kCommercialHarbor, seat);
       break;
     case kMasterMerchant: {  // C-T2: sees the hand, takes two of his choice.
+      // The whole hand, one event per card type (zeros too), so that the
+      // other seats learn nothing from how many events there are.
       const CardCounts& hand = s.players_[a.b].hand;
       const bool resources_only = s.options_.progress_takes_resources_only;
-      const int types = resources_only ? kNumResources : kNumCardTypes;
-      for (int c = 0; c < types; ++c)
-        if (hand[c] > 0) Emit(ev, EventType::kHandSeen, seat, hand[c], c, 0, a.b, uint8_t(1u << seat));
+      for (int c = 0; c < kNumCardTypes; ++c)
+        Emit(ev, EventType::kHandSeen, seat, hand[c], c, 0, a.b, uint8_t(1u << seat));
       const int cards = std::min(2, resources_only ? hand.Resources() : hand.Total());
       if (cards > 0) Push(s, PendingKind::kMasterMerchantTake, seat, a.b, cards);
       break;

@@ -72,7 +72,7 @@ void RulesImpl::LegalProgressStep(const State& s, const Pending& p, ActionList* 
     case PendingKind::kDeserterPlace: {
       out->push(Action::Make(ActionType::kProgressStop));  // code 51 sorts first
       // KN-3 placement: empty and at one of the player's roads.
-      const uint64_t nodes = RoadNodes(s, p.seat) & ~Occupied(s);
+      const uint64_t nodes = ps.road_nodes & ~Occupied(s);
       METROPOLIS_FOR_BITS(v, nodes) {
         if (s.options_.deserter_placement == DeserterPlacement::kSameLevelSameState) {
           const int level = DeserterLevel(ps, p.a);
@@ -199,7 +199,8 @@ void RulesImpl::ApplyProgressStep(State& s, const Action& a, Events* ev) {
       const Pending p = Pop(s);
       Transfer(s, p.a, seat, p.b, 1);
       Transfer(s, seat, p.a, a.a, 1);
-      Emit(ev, EventType::kCardGiven, p.a, 1, p.b, 0, seat, uint8_t((1u << seat) | (1u << p.a)));
+      // The resource was named publicly by HARBOR_OFFER; the commodity is private.
+      Emit(ev, EventType::kCardGiven, p.a, 1, p.b, 0, seat);
       Emit(ev, EventType::kCardGiven, seat, 1, a.a, 0, p.a, uint8_t((1u << seat) | (1u << p.a)));
       break;
     }

@@ -111,7 +111,10 @@ void RulesImpl::Advance(State& s, Events* ev) {
       case PendingKind::kCommercialHarbor: {
         // Optional card steps end by themselves when nothing is left to do
         // but stop.
-        ActionList legal;
+        // A scratch list per thread: an ActionList is 16 KB and zeroing it on
+        // every step would cost more than the rules themselves.
+        static thread_local ActionList legal;
+        legal.clear();
         LegalProgressStep(s, top, &legal);
         bool only_stop = true;
         for (const Action& x : legal) only_stop &= x.type == ActionType::kProgressStop;
@@ -225,11 +228,11 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     for (int k = n - 1; k >= 0; --k) {
       const int q = (s.current_ + k) % n;
       const int cards = s.players_[q].hand.Total();
-      if (cards > s.HandLimit(q)) {
-        Push(s, PendingKind::kDiscard, q, cards / 2);
-        Emit(ev, EventType::kMustDiscard, q, cards / 2);
-      }
+      if (cards > s.HandLimit(q)) Push(s, PendingKind::kDiscard, q, cards / 2);
     }
+    // Announced in the order they are decided.
+    for (int i = s.pending_size_ - 1; i >= 0 && s.pending_[i].kind == PendingKind::kDiscard; --i)
+      Emit(ev, EventType::kMustDiscard, s.pending_[i].seat, s.pending_[i].a);
     return;
   }
   // PRD-1..PRD-3: claims per seat and card type. Few hexes carry the

@@ -34,6 +34,7 @@ State::State(const GameConfig& config) {
     }
   }
   for (int p = 0; p < kMaxSeats; ++p) players_[p].progress.fill(kNoProgressCard);
+  RulesImpl::ComputeHarborNodes(*this);
   phase_ = Phase::kSetup;
   if (options_.start_player == StartPlayer::kRoll) {
     RulesImpl::Push(*this, PendingKind::kStartPlayer, kNoSeat);
@@ -202,14 +203,15 @@ struct RoadGraph {
   std::array<std::array<int8_t, 3>, kNumNodes> next{};  // the road's other end
   uint64_t blocked = 0;
 
-  int Longest(int node, uint32_t used) const {
+  int Longest(int node, uint32_t used, uint64_t* touched) const {
     int best = 0;
     for (int i = 0; i < degree[node]; ++i) {
       const int r = road[node][i];
       if ((used >> r) & 1) continue;
       const int w = next[node][i];
+      *touched |= uint64_t(1) << w;
       // LR-1: a trail may end at a blocked node but not pass through it.
-      const int len = 1 + (((blocked >> w) & 1) ? 0 : Longest(w, used | (1u << r)));
+      const int len = 1 + (((blocked >> w) & 1) ? 0 : Longest(w, used | (1u << r), touched));
       best = std::max(best, len);
     }
     return best;
@@ -240,8 +242,23 @@ int State::ComputeRoadLength(int seat) const {
   if (n == 0) return 0;
   for (int p = 0; p < num_seats_; ++p)
     if (p != seat) g.blocked |= players_[p].settlements | players_[p].cities | players_[p].knights;
+  // A longest trail can be taken to start where the road graph has degree 1
+  // or 3 or at a blocked node: at an open node of degree 2 it could be
+  // extended backwards, unless it is a closed trail, which may start anywhere.
+  // Pure cycles contain no such node, so they are searched from any node
+  // the first searches did not reach.
+  uint64_t starts = 0;
+  METROPOLIS_FOR_BITS(v, nodes) {
+    if (g.degree[v] != 2 || ((g.blocked >> v) & 1)) starts |= uint64_t(1) << v;
+  }
   int best = 0;
-  METROPOLIS_FOR_BITS(v, nodes) best = std::max(best, g.Longest(v, 0));
+  uint64_t touched = starts;
+  METROPOLIS_FOR_BITS(v, starts) best = std::max(best, g.Longest(v, 0, &touched));
+  while (nodes & ~touched) {
+    const int v = std::countr_zero(nodes & ~touched);
+    touched |= uint64_t(1) << v;
+    best = std::max(best, g.Longest(v, 0, &touched));
+  }
   return best;
 }
 
@@ -282,6 +299,8 @@ void StateEditor::RecomputeDerived() {
     ps.walls_left = uint8_t(3 - walls);
     for (int l = 0; l < kMaxKnightLevel; ++l) ps.knights_left[l] = uint8_t(2 - knights[l]);
   }
+  for (int p = 0; p < kMaxSeats; ++p) s.players_[p].road_nodes = RulesImpl::RoadNodes(s, p);
+  RulesImpl::ComputeHarborNodes(s);
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].road_length = uint8_t(s.ComputeRoadLength(p));
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].vp = uint8_t(s.ComputeVictoryPoints(p));
 }

@@ -151,6 +151,7 @@ struct PlayerState {
   uint8_t vp = 0;                                              // running count, checked by Validate()
   uint64_t settlements = 0, cities = 0, knights = 0;           // node masks
   uint64_t roads_lo = 0, roads_hi = 0;                         // edge mask: edges 0..63, 64..71
+  uint64_t road_nodes = 0;  // nodes at an end of one of these roads (DEF-3), kept current
   bool HasRoad(int e) const { return e < 64 ? (roads_lo >> e) & 1 : (roads_hi >> (e - 64)) & 1; }
   uint64_t buildings() const { return settlements | cities; }
   bool operator==(const PlayerState&) const = default;
@@ -270,6 +271,9 @@ class State {
   RulesOptions options_;
   Board board_;
   uint8_t num_seats_ = 4;
+  // Derived from the board: the coastal nodes of the harbors of each type
+  // (a resource 0..4, or kGenericHarbor), for the bank's rates.
+  std::array<uint64_t, kNumHarborTypes> harbor_nodes_{};
 
   Phase phase_ = Phase::kSetup;
   int8_t current_ = 0;

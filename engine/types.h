@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace metropolis {
@@ -97,11 +98,14 @@ int TerrainFromLetter(char c);  // -1 if none
 struct CardCounts {
   std::array<uint8_t, kNumCardTypes> n{};
 
-  int Total() const {
-    int t = 0;
-    for (uint8_t v : n) t += v;
-    return t;
+  // The eight counts as one word: sums and comparisons are on every hot path.
+  // Counts stay far below 128, so bytes never carry into each other.
+  uint64_t Word() const {
+    uint64_t w;
+    std::memcpy(&w, n.data(), sizeof w);
+    return w;
   }
+  int Total() const { return int((Word() * 0x0101010101010101ull) >> 56); }
   int Resources() const {
     int t = 0;
     for (int i = 0; i < kNumResources; ++i) t += n[i];
@@ -109,9 +113,8 @@ struct CardCounts {
   }
   int Commodities() const { return Total() - Resources(); }
   bool Contains(const CardCounts& o) const {
-    for (int i = 0; i < kNumCardTypes; ++i)
-      if (n[i] < o.n[i]) return false;
-    return true;
+    constexpr uint64_t kHigh = 0x8080808080808080ull;
+    return (((Word() | kHigh) - o.Word()) & kHigh) == kHigh;  // no byte of o exceeds ours
   }
   uint8_t& operator[](int i) { return n[i]; }
   uint8_t operator[](int i) const { return n[i]; }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <sstream>
+#include <vector>
 
 #include "engine/rules_internal.h"
 
@@ -21,6 +22,35 @@ struct Checker {
     (out << ... << parts);
   }
 };
+
+// Longest Road the slow way (LR-1): every trail from every node, with no
+// shortcut, so that Validate() checks the fast search in ComputeRoadLength.
+int SlowRoadLength(const State& s, int seat) {
+  const Topology& topo = GetTopology();
+  std::vector<int> roads;
+  for (int e = 0; e < kNumEdges; ++e)
+    if (s.road_owner(e) == seat) roads.push_back(e);
+  auto blocked = [&](int v) {
+    return (s.building_owner(v) != kNoSeat && s.building_owner(v) != seat) ||
+           (s.knight_owner(v) != kNoSeat && s.knight_owner(v) != seat);
+  };
+  int best = 0;
+  std::vector<bool> used(roads.size());
+  auto extend = [&](auto&& self, int node, int length) -> void {
+    best = std::max(best, length);
+    if (length > 0 && blocked(node)) return;  // may end here, not pass
+    for (size_t i = 0; i < roads.size(); ++i) {
+      if (used[i]) continue;
+      const auto& ends = topo.edge_nodes[roads[i]];
+      if (ends[0] != node && ends[1] != node) continue;
+      used[i] = true;
+      self(self, ends[0] == node ? ends[1] : ends[0], length + 1);
+      used[i] = false;
+    }
+  };
+  for (int v = 0; v < kNumNodes; ++v) extend(extend, v, 0);
+  return best;
+}
 
 }  // namespace
 
@@ -57,6 +87,7 @@ std::string State::Validate() const {
     if (settlements != ps.settlements || cities != ps.cities || knights != ps.knights || lo != ps.roads_lo ||
         hi != ps.roads_hi)
       c.Fail("seat ", p, ": piece masks disagree with the board");
+    if (ps.road_nodes != RulesImpl::RoadNodes(*this, p)) c.Fail("seat ", p, ": cached road nodes are stale");
     if (p >= n) continue;
     if (std::popcount(settlements) + ps.settlements_left != 5)
       c.Fail("seat ", p, ": settlements on board + supply != 5");
@@ -152,7 +183,7 @@ std::string State::Validate() const {
 
   // Derived facts recomputed from scratch.
   for (int p = 0; p < n && c.ok; ++p) {
-    const int len = ComputeRoadLength(p);
+    const int len = SlowRoadLength(*this, p);
     if (len != players_[p].road_length) c.Fail("seat ", p, ": road length ", int(players_[p].road_length), " != ", len);
   }
   if (c.ok) {

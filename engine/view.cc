@@ -4,23 +4,9 @@
 #include <cassert>
 
 #include "engine/state_editor.h"
-#include "engine/topology.h"
 
 namespace metropolis {
 namespace {
-
-constexpr CardCounts Cards(int brick, int lumber, int wool, int grain, int ore) {
-  CardCounts c;
-  c.n = {uint8_t(brick), uint8_t(lumber), uint8_t(wool), uint8_t(grain), uint8_t(ore), 0, 0, 0};
-  return c;
-}
-// RULES.md 7.1.
-constexpr CardCounts kCostRoad = Cards(1, 1, 0, 0, 0);
-constexpr CardCounts kCostSettlement = Cards(1, 1, 1, 1, 0);
-constexpr CardCounts kCostCity = Cards(0, 0, 0, 2, 3);
-constexpr CardCounts kCostWall = Cards(2, 0, 0, 0, 0);
-constexpr CardCounts kCostKnight = Cards(0, 0, 1, 0, 1);
-constexpr CardCounts kCostActivate = Cards(0, 0, 0, 1, 0);
 
 CardCounts Some(int card, int n) {
   CardCounts c;
@@ -92,7 +78,13 @@ View MakeView(const State& s, int viewer, const KnowledgeTracker* knowledge) {
   }
   for (int c = 0; c < kNumCardTypes; ++c) ed.bank()[c] = s.options().bank_limited && s.bank()[c] > 0 ? 1 : 0;
 
+  // The viewer's own decision, when it shows him hidden cards (top of view.h).
+  const Pending* top = s.pending_size() > 0 ? &s.pending(s.pending_size() - 1) : nullptr;
+  if (top != nullptr && (viewer < 0 || top->seat != viewer)) top = nullptr;
+  const int looked_through_deck = top != nullptr && top->kind == PendingKind::kDefenderTake ? top->a : -1;
+
   for (int t = 0; t < kNumTracks; ++t) {
+    if (t == looked_through_deck) continue;
     ProgressDeck& d = ed.deck(t);
     for (int k = 0; k < TrackNumKinds(t); ++k) {
       const int card = TrackFirstCard(t) + k;
@@ -146,6 +138,18 @@ View MakeView(const State& s, int viewer, const KnowledgeTracker* knowledge) {
       if (trade.answer[p] == kCountered) holds(p, trade.counter_give[p]);
     }
   }
+  if (top != nullptr && top->kind == PendingKind::kSpyTake && v.Hidden(top->a)) {
+    const PlayerState& victim = s.player(top->a);
+    ProgressCounts shown{};
+    for (int i = 0; i < victim.num_progress; ++i) ++shown[victim.progress[i]];
+    v.known_progress[top->a] = shown;
+  }
+  if (top != nullptr && top->kind == PendingKind::kMasterMerchantTake && v.Hidden(top->a)) {
+    // He sees the whole hand (C-T2), even when only resources may be taken
+    // (D15): the legal picks then say which resources are absent, which no
+    // lower bound could carry.
+    v.known_hand[top->a] = s.player(top->a).hand;
+  }
   if (viewer >= 0 && s.CurrentPlayer() == viewer) v.legal = s.LegalActions();
   return v;
 }
@@ -156,21 +160,13 @@ KnowledgeTracker::KnowledgeTracker(int viewer) : viewer_(viewer) {}
 
 void KnowledgeTracker::Reset(const State& s) {
   num_seats_ = s.num_seats();
-  options_ = s.options();
-  board_ = s.board();
   known_hand_ = {};
   known_progress_ = {};
-  harbors_ = {};
-  for (int p = 0; p < num_seats_; ++p) {
-    level_[p] = s.player(p).level;
-    for (int v = 0; v < kNumNodes; ++v)
-      if ((s.player(p).buildings() >> v) & 1) AddBuilding(p, v);
-  }
-  merchant_owner_ = s.merchant_owner();
-  merchant_hex_ = s.merchant_hex();
-  setup_builds_left_ = s.phase() == Phase::kSetup ? 4 * num_seats_ - s.setup_step() : 0;
   offer_want_ = s.trade().open ? s.trade().want : PackedCards{};
   steal_unresolved_ = false;
+  discard_seat_ = kNoSeat;
+  harbor_player_ = harbor_opponent_ = kNoSeat;
+  spy_seen_ = {};
 }
 
 void KnowledgeTracker::Forget() {
@@ -191,11 +187,12 @@ void KnowledgeTracker::Lose(int seat, const CardCounts& cards) {
   for (int c = 0; c < kNumCardTypes; ++c) known_hand_[seat][c] = uint8_t(std::max(0, known_hand_[seat][c] - cards[c]));
 }
 
-// One card left unseen: it may have been any of the known ones, so only what
-// survives every choice stays known (one fewer of each known type).
-void KnowledgeTracker::LoseUnseenCard(int seat) {
+// One card left unseen: it may have been any of the known ones of types
+// first_type.., so only what survives every choice stays known (one
+// fewer of each of those known types).
+void KnowledgeTracker::LoseUnseenCard(int seat, int first_type) {
   if (!Hidden(seat)) return;
-  for (int c = 0; c < kNumCardTypes; ++c)
+  for (int c = first_type; c < kNumCardTypes; ++c)
     if (known_hand_[seat][c] > 0) --known_hand_[seat][c];
 }
 
@@ -204,49 +201,44 @@ void KnowledgeTracker::Holds(int seat, const CardCounts& cards) {
   for (int c = 0; c < kNumCardTypes; ++c) known_hand_[seat][c] = std::max(known_hand_[seat][c], cards[c]);
 }
 
-void KnowledgeTracker::AddBuilding(int seat, int node) {
-  const Topology& topo = GetTopology();
-  for (int h = 0; h < kNumHarbors; ++h)
-    if (topo.harbor_nodes[h][0] == node || topo.harbor_nodes[h][1] == node) harbors_[seat] |= 1u << h;
+void KnowledgeTracker::GainProgress(int seat, int card) {
+  if (Hidden(seat) && card < kNumProgressKinds && known_progress_[seat][card] < 255) ++known_progress_[seat][card];
 }
 
-// The best rate of TRD-2, as the rules compute it. Where the tracker is unsure
-// (the merchant after an action it cannot read) it assumes the worse rate:
-// counting more cards as paid only forgets knowledge, never invents it.
-int KnowledgeTracker::BankRate(int seat, int give, int take) const {
-  int rate = 4;
-  for (int h = 0; h < kNumHarbors; ++h) {
-    if (!((harbors_[seat] >> h) & 1)) continue;
-    const int type = board_.harbor[h];
-    if (type == kGenericHarbor) {
-      const bool allowed = !(IsCommodity(give) && IsCommodity(take) &&
-                             options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly);
-      if (allowed) rate = std::min(rate, 3);
-    } else if (type == give) {
-      rate = 2;
-    }
+void KnowledgeTracker::LoseProgress(int seat, int card) {
+  if (!Hidden(seat)) return;
+  ProgressCounts& known = known_progress_[seat];
+  if (card < kNumProgressKinds) {
+    if (known[card] > 0) --known[card];
+    return;
   }
-  if (IsCommodity(give) && level_[seat][kTrade] >= 3) rate = 2;  // IMP-6
-  if (merchant_owner_ == seat && merchant_hex_ >= 0 && board_.terrain[merchant_hex_] == give) rate = 2;
-  return rate;
+  for (uint8_t& k : known)
+    if (k > 0) --k;
 }
 
 void KnowledgeTracker::Observe(const Event& e) {
+  // A kPaid right after a DISCARD is that discard's card (already lost).
+  const bool discard_paid = e.type == EventType::kPaid && e.seat == discard_seat_ && e.b == discard_card_ && e.a == 1;
+  discard_seat_ = kNoSeat;
   switch (e.type) {
     case EventType::kAction:
       // A random steal whose outcome event never came: its victim lost a card
       // we cannot place, so nothing known may be trusted any more.
       if (steal_unresolved_) Forget();
       steal_unresolved_ = false;
+      spy_seen_ = {};
       ObserveAction(e);
       break;
     case EventType::kProduced:
       if (e.b < kNumCardTypes) Gain(e.seat, Some(e.b, e.a));
       break;
+    case EventType::kPaid:
+      if (!discard_paid && e.b < kNumCardTypes) Lose(e.seat, Some(e.b, e.a));
+      break;
     case EventType::kStole:
       steal_unresolved_ = false;
       if (e.b == kHiddenCard || e.b >= kNumCardTypes) {
-        LoseUnseenCard(e.other);
+        LoseUnseenCard(e.other, 0);
       } else {
         Lose(e.other, Some(e.b, 1));
         Gain(e.seat, Some(e.b, 1));
@@ -260,24 +252,66 @@ void KnowledgeTracker::Observe(const Event& e) {
       Gain(e.other, give);
       break;
     }
+    case EventType::kCardGiven:
+      ObserveCardGiven(e);
+      break;
+    case EventType::kHandSeen:  // C-T2: the looker saw this many of the type
+      if (e.b < kNumCardTypes && e.a != kHiddenCard) Holds(e.other, Some(e.b, e.a));
+      break;
+    case EventType::kProgressSeen:  // C-P7: one event per card shown
+      if (e.b < kNumProgressKinds && Hidden(e.other)) {
+        ++spy_seen_[e.b];
+        known_progress_[e.other][e.b] = std::max(known_progress_[e.other][e.b], spy_seen_[e.b]);
+      }
+      break;
+    case EventType::kProgressTaken:
+      LoseProgress(e.other, e.b);
+      GainProgress(e.seat, e.b);
+      break;
     default:
       break;
   }
 }
 
+void KnowledgeTracker::ObserveCardGiven(const Event& e) {
+  int card = e.b;
+  // C-T1: the player's resource was announced in HARBOR_OFFER, and only a
+  // commodity comes back.
+  const bool harbor_give = harbor_player_ != kNoSeat && e.seat == harbor_player_ && e.other == harbor_opponent_;
+  const bool harbor_return = harbor_player_ != kNoSeat && e.seat == harbor_opponent_ && e.other == harbor_player_;
+  if (card == kHiddenCard && harbor_give) card = harbor_resource_;
+  if (harbor_return) harbor_player_ = harbor_opponent_ = kNoSeat;
+  if (card >= kNumCardTypes) {
+    for (int i = 0; i < e.a; ++i) LoseUnseenCard(e.seat, harbor_return ? kNumResources : 0);
+    return;
+  }
+  Lose(e.seat, Some(card, e.a));
+  Gain(e.other, Some(card, e.a));
+}
+
 void KnowledgeTracker::ObserveAction(const Event& e) {
   const Action& a = e.action;
   const int seat = e.seat;
-  const bool free_setup_build = setup_builds_left_ > 0;
+  // The exchange of a Commercial Harbor follows its offer, after the
+  // opponent's GIVE_CARD; anything else means there was none.
+  if (a.type != ActionType::kGiveCard) harbor_player_ = harbor_opponent_ = kNoSeat;
   switch (a.type) {
     case ActionType::kChanceStartPlayer:
     case ActionType::kChanceDice:
     case ActionType::kChanceDraw:
     case ActionType::kRoll:
     case ActionType::kEndTurn:
+    case ActionType::kBuildRoad:  // costs come as kPaid, free roads cost nothing
+    case ActionType::kBuildSettlement:
+    case ActionType::kBuildCity:
+    case ActionType::kBuildWall:
+    case ActionType::kRecruitKnight:
+    case ActionType::kActivateKnight:
+    case ActionType::kPromoteKnight:
     case ActionType::kMoveKnight:
     case ActionType::kDisplaceKnight:
     case ActionType::kChaseRobber:
+    case ActionType::kBuyImprovement:
     case ActionType::kMoveRobber:
     case ActionType::kRelocateKnight:
     case ActionType::kPillageCity:
@@ -289,58 +323,41 @@ void KnowledgeTracker::ObserveAction(const Event& e) {
     case ActionType::kTradeConfirm:  // the exchange itself comes as kTradeExecuted
     case ActionType::kTradeCancel:
     case ActionType::kAqueduct:  // the card itself comes as kProduced
+    case ActionType::kProgressStop:
+    case ActionType::kRemoveKnight:
+    case ActionType::kPlaceKnight:
+    case ActionType::kTakeProgress:  // followed by kProgressTaken or kProgressDrawn
+    case ActionType::kTakeCard:      // followed by kCardGiven
+    case ActionType::kRepairCity:    // the cost comes as kPaid
+      break;
+    case ActionType::kGiveCard:  // followed by kCardGiven
+      if (seat != harbor_opponent_) harbor_player_ = harbor_opponent_ = kNoSeat;
       break;
     case ActionType::kChanceSteal:
       steal_unresolved_ = true;  // resolved by the kStole that follows
       break;
-    case ActionType::kBuildRoad:
-      if (free_setup_build)
-        --setup_builds_left_;
-      else
-        Lose(seat, kCostRoad);
+    case ActionType::kBankTrade:  // what is paid comes as kPaid
+      if (a.b < kNumCardTypes) Gain(seat, Some(a.b, 1));
       break;
-    case ActionType::kBuildSettlement:
-    case ActionType::kBuildCity:
-      if (seat >= 0 && seat < num_seats_) AddBuilding(seat, a.a);
-      if (free_setup_build)
-        --setup_builds_left_;
-      else
-        Lose(seat, a.type == ActionType::kBuildCity ? kCostCity : kCostSettlement);
-      break;
-    case ActionType::kBuildWall:
-      Lose(seat, kCostWall);
-      break;
-    case ActionType::kRecruitKnight:
-    case ActionType::kPromoteKnight:
-      Lose(seat, kCostKnight);
-      break;
-    case ActionType::kActivateKnight:
-      Lose(seat, kCostActivate);
-      break;
-    case ActionType::kBuyImprovement:
-      if (seat >= 0 && seat < num_seats_ && a.a < kNumTracks) {
-        const int level = ++level_[seat][a.a];
-        Lose(seat, Some(TrackCommodity(a.a), level));  // IMP-1
+    case ActionType::kDiscard:  // SEV-2 and Saboteur discards are public (E19)
+      if (a.a < kNumCardTypes) {
+        Lose(seat, Some(a.a, 1));
+        discard_seat_ = seat;
+        discard_card_ = a.a;
       }
-      break;
-    case ActionType::kBankTrade:
-      if (seat >= 0 && seat < num_seats_ && a.a < kNumCardTypes && a.b < kNumCardTypes) {
-        Lose(seat, Some(a.a, BankRate(seat, a.a, a.b)));
-        Gain(seat, Some(a.b, 1));
-      }
-      break;
-    case ActionType::kDiscard:  // SEV-2 discards are public (E19)
-      if (a.a < kNumCardTypes) Lose(seat, Some(a.a, 1));
       break;
     case ActionType::kDiscardProgress:
-      if (Hidden(seat)) {
-        ProgressCounts& known = known_progress_[seat];
-        if (a.a < kNumProgressKinds) {
-          if (known[a.a] > 0) --known[a.a];
-        } else {
-          for (uint8_t& k : known)
-            if (k > 0) --k;
-        }
+      LoseProgress(seat, a.a);
+      break;
+    case ActionType::kPlayProgress:  // PC-6: the card is announced, its effects come as events
+      LoseProgress(seat, a.a);
+      break;
+    case ActionType::kHarborOffer:  // C-T1: he offers a resource he holds
+      if (a.b < kNumResources) {
+        Holds(seat, Some(a.b, 1));
+        harbor_player_ = seat;
+        harbor_opponent_ = a.a;
+        harbor_resource_ = a.b;
       }
       break;
     case ActionType::kTradeOffer:
@@ -354,10 +371,9 @@ void KnowledgeTracker::ObserveAction(const Event& e) {
       Holds(seat, a.give.ToCounts());  // a counter is an offer with the same limits
       break;
     default:
-      // An action this tracker cannot read (a later rules version's progress
-      // cards): it may move any card, so forget rather than guess.
+      // An action this tracker cannot read (a later rules version's): it may
+      // move any card, so forget rather than guess.
       Forget();
-      merchant_owner_ = kNoSeat;
       break;
   }
 }
@@ -452,13 +468,14 @@ bool SampleProgress(const View& v, SplitMix64& rng, StateEditor& ed, std::string
     const int first = TrackFirstCard(t), kinds = TrackNumKinds(t);
     int in_pool = 0;
     for (int k = first; k < first + kinds; ++k) in_pool += pool[k];
-    int vp_unseen = 0;
-    for (int k = 0; k < kinds; ++k)
-      if (IsVictoryPointCard(first + k)) vp_unseen += d.unseen[k];
+    // What the view shows of the never-seen part: the VP cards, or the whole
+    // deck the viewer is looking through; the rest is drawn.
+    int shown_unseen = 0;
+    for (int k = 0; k < kinds; ++k) shown_unseen += d.unseen[k];
     int hidden_returned = 0;
     for (int i = 0; i < d.size; ++i)
       if (d.returned[(d.head + i) % ProgressDeck::kCapacity] == kHiddenCard) ++hidden_returned;
-    const int unseen = d.unseen_total - vp_unseen;
+    const int unseen = d.unseen_total - shown_unseen;
     if (unseen < 0 || unseen + hidden_returned > in_pool)
       return Fail(error, "view: the " + std::string(TrackName(t)) + " deck has more hidden cards than are unplaced");
     for (int i = 0; i < d.size; ++i) {

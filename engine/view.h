@@ -20,8 +20,17 @@
 //     it (Printer and Constitution are revealed when drawn, so where they are
 //     is public);
 //   - returned-queue cards that only another seat knows (kHiddenCard).
-// The board, pieces, levels, VP, dice, decks' sizes, the open trade and the
-// pending stack are public and stay as they are. The masked state is for
+// The board, pieces, levels, VP, dice, decks' sizes, the open trade, the
+// effects of cards played this turn (TurnEffects) and the pending stack are
+// public and stay as they are: pending entries carry seats, counts, tracks and
+// the public card being played, never a hidden card.
+//
+// A decision of the viewer's own may show him hidden cards: the victim's
+// progress hand to the Spy's player (C-P7), the victim's hand to the Master
+// Merchant's (C-T2), the chosen deck to the player of a Defender tie under
+// ANY_CARD_OF_CHOSEN_DECK (BAR-6). His legal actions name those cards, so his
+// view holds them whether or not a tracker is given: as known cards, and the
+// chosen deck unmasked. Every other viewer's view is unchanged. The masked state is for
 // reading only: it breaks card conservation, so Validate() refuses it and it
 // must not be played on; the viewer's choices are View::LegalActions().
 #pragma once
@@ -45,14 +54,16 @@ using ProgressCounts = std::array<uint8_t, kNumProgressKinds>;
 // masked event stream. Every number is a lower bound that is certainly true:
 // when a card leaves a seat's hand unseen, the knowledge shrinks to what holds
 // whichever card it was, so the tracker never claims a card that is not there.
+// Card movements are read from events (kProduced, kPaid, kStole,
+// kTradeExecuted, kCardGiven, kProgressTaken), never recomputed from costs or
+// rates, so the tracker needs no rules of its own.
 class KnowledgeTracker {
  public:
   // `viewer` is a seat, or kNoSeat for a spectator.
   explicit KnowledgeTracker(int viewer = kNoSeat);
 
   // Starts over from `initial` knowing nothing hidden. Any state will do (a
-  // fresh game or a position); the public parts the tracker needs to read
-  // events (harbors, levels, the merchant, the setup step) are taken from it.
+  // fresh game or a position); only its seats and open trade offer are read.
   void Reset(const State& initial);
   // One event as MaskEvent(e, viewer) shows it, in the order they were emitted.
   void Observe(const Event& masked);
@@ -66,28 +77,31 @@ class KnowledgeTracker {
  private:
   bool Hidden(int seat) const { return seat >= 0 && seat < num_seats_ && seat != viewer_; }
   void ObserveAction(const Event& e);
+  void ObserveCardGiven(const Event& e);
   void Forget();
   void Gain(int seat, const CardCounts& cards);
   void Lose(int seat, const CardCounts& cards);
-  void LoseUnseenCard(int seat);
+  void LoseUnseenCard(int seat, int first_type);
   void Holds(int seat, const CardCounts& cards);
-  void AddBuilding(int seat, int node);
-  int BankRate(int seat, int give, int take) const;
+  void GainProgress(int seat, int card);
+  void LoseProgress(int seat, int card);  // kHiddenCard: one card the viewer did not see
 
   int viewer_;
   int num_seats_ = 0;
-  RulesOptions options_;
-  Board board_;
   std::array<CardCounts, kMaxSeats> known_hand_{};
   std::array<ProgressCounts, kMaxSeats> known_progress_{};
-  // Public facts needed to read costs and bank rates from actions.
-  std::array<uint32_t, kMaxSeats> harbors_{};  // bit per harbor slot with a building of the seat
-  std::array<std::array<uint8_t, kNumTracks>, kMaxSeats> level_{};
-  int merchant_owner_ = kNoSeat;
-  int merchant_hex_ = -1;
-  int setup_builds_left_ = 0;  // SET-2/SET-3 placements are free
-  PackedCards offer_want_;     // what the open offer asks of its addressees
+  PackedCards offer_want_;  // what the open offer asks of its addressees
   bool steal_unresolved_ = false;
+  // A DISCARD's card is lost when the action is seen; a kPaid of that card
+  // right after it is the same card, not a second one.
+  int discard_seat_ = kNoSeat;
+  int discard_card_ = 0;
+  // The Commercial Harbor exchange under way (C-T1): its resource is public in
+  // HARBOR_OFFER, so it names the card of the exchange's masked kCardGiven.
+  int harbor_player_ = kNoSeat;
+  int harbor_opponent_ = kNoSeat;
+  int harbor_resource_ = 0;
+  ProgressCounts spy_seen_{};  // C-P7: the cards the current Spy showed, per kind
 };
 
 struct View {

@@ -71,9 +71,5 @@ else
   section "fuzz: skipped (clang++-14 missing or METROPOLIS_FUZZ_SECONDS=0)"
 fi
 
-if [[ -x scripts/check-signature.sh ]]; then
-  section "bench signature"
-  scripts/check-signature.sh build/debug
-fi
 
 section "all tests passed"

@@ -11,5 +11,6 @@ int RunSim(const std::vector<std::string>& args);
 int RunReplay(const std::vector<std::string>& args);
 int RunApply(const std::vector<std::string>& args);
 int RunPerft(const std::vector<std::string>& args);
+int RunArena(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli

@@ -21,6 +21,7 @@ constexpr std::string_view kHelp =
     "  replay   verify a recorded game (a JSON line) and print positions and events\n"
     "  apply    apply actions to a position and print the result and what may follow\n"
     "  perft    count legal action sequences from a position to a given depth\n"
+    "  arena    measure a bot against opponents: seat rotation, common random numbers, Wilson intervals\n"
     "\n"
     "'metropolis-engine COMMAND --help' describes a command's flags.\n";
 
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   if (command == "replay") return RunReplay(args);
   if (command == "apply") return RunApply(args);
   if (command == "perft") return RunPerft(args);
+  if (command == "arena") return RunArena(args);
   std::cerr << "metropolis-engine: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

@@ -598,6 +598,8 @@ TEST(ActionTest, ParseErrorsArePrecise) {
   EXPECT_EQ(ParseError("dice - 3 ship"),
             "dice: an Alchemist fixes both production dice, so write both as '-' or neither (C-S1)");
   EXPECT_EQ(ParseError("confirm 9"), "confirm: expected a seat 0..3, got '9'");
+  EXPECT_EQ(ParseError("confirm -1"), "confirm: expected a seat 0..3, got '-1'");  // no wrap to 255
+  EXPECT_EQ(ParseError("confirm +1"), "confirm: expected a seat 0..3, got '+1'");
   EXPECT_EQ(ParseError("roll now"), "roll: unexpected 'now' after the action");
 }
 
@@ -619,6 +621,8 @@ TEST(ActionTest, ParseErrorsOfProgressCards) {
   EXPECT_EQ(ParseError("play trade_monopoly ore"), "play: expected a commodity (cloth, coin, paper), got 'ore'");
   EXPECT_EQ(ParseError("play crane n3"), "play: unexpected 'n3' after the action");
   EXPECT_EQ(ParseError("place_knight n5 4"), "place_knight: expected a knight level 1..3, got '4'");
+  EXPECT_EQ(ParseError("place_knight n5 -1"), "place_knight: expected a knight level 1..3, got '-1'");
+  EXPECT_EQ(ParseError("play alchemist 3 -2"), "play: expected a die 1..6, got '-2'");
   EXPECT_EQ(ParseError("harbor_offer 2 cloth"),
             "harbor_offer: expected a resource (brick, lumber, wool, grain, ore), got 'cloth'");
   EXPECT_EQ(ParseError("stop now"), "stop: unexpected 'now' after the action");

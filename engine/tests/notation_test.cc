@@ -538,6 +538,13 @@ TEST(NotationTest, DocumentedExamplesAreCanonical) {
       "hand0=2b2g2o1c lvl0=010 r1=11,62 s1=12,47 hand1=2l1w2o r2=10,13 s2=13 c2=11 k2=7:1,8:1 hand2=1g "
       "r3=51,56 s3=35,44 hand3=4b3g2o trade=2b:1l:012 answers=d,-,-,- "
       "pending=trade_close@3/trade_answer@2/trade_answer@1",
+      // wedding
+      "v1 cak seats=4 board=F4P9F11/P10M6G4P5/H6F2DH3F8/G9H10G8M3/P12M5G11 harbors=3o3bg3lw3 "
+      "phase=action current=2 turn=35 actions=168 robber=18 merchant=5@3 barbarians=3 attacks=2 "
+      "dice=3,6,politics r0=59,66 s0=45,51 hand0=1l2g3o1c r1=5,9,42,50,56 s1=6,39 hand1=2w2g r2=11,49 s2=12 "
+      "c2=38 k2=7:1,33:1 hand2=1w2g2o1m lvl2=010 r3=20,27,32 s3=13,20 k3=18:2,23:2a hand3=2l1g2p def3=1 "
+      "lvl3=101 deck_trade=225232/merchant,resource_monopoly deck_politics=211222321/deserter "
+      "deck_science=1211222122/inventor,alchemist pending=step_return_progress@2:18/wedding_give@3:2,1",
   };
   for (const char* text : kExamples) {
     State s = Fresh();

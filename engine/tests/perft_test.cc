@@ -30,6 +30,7 @@
 #include "engine/progress.h"
 #include "engine/state.h"
 #include "engine/state_editor.h"
+#include "engine/tests/effect_watch.h"
 #include "engine/tests/reference_legal.h"
 
 namespace metropolis {
@@ -321,154 +322,6 @@ Action PickAction(const std::vector<Action>& legal, Rng* rng) {
   return it->second[rng->Below(int(it->second.size()))];
 }
 
-// SEV-2 checked from the outside, since the reference only lists the cards a
-// pending discard may take: after a 7, exactly the players over their limit
-// (7 + 2 per wall, counted on the board) discard, each half his hand rounded
-// down, one after the other in turn order from the current player.
-class SevenWatch {
- public:
-  void AfterChance(const State& s, const Action& a) {
-    if (a.type != ActionType::kChanceDice || a.a + a.b != 7) return;
-    active_ = true;
-    expected_.reset();
-    seen_ = {};
-    order_.clear();
-    current_ = s.current_seat();
-  }
-  void BeforeAction(const State& s, int actor, const Action& a) {
-    if (!active_ || a.type != ActionType::kDiscard) return;
-    if (!expected_) Expect(s);  // pillages of the same roll are over: hands and walls are final
-    if (order_.empty() || order_.back() != actor) order_.push_back(actor);
-    ++seen_[actor];
-  }
-  // The check runs once the 7 has moved on to the robber or to the action phase.
-  std::string Finish(const State& s) {
-    if (!active_) return "";
-    const bool robber = s.pending_size() > 0 && s.pending(s.pending_size() - 1).kind == PendingKind::kMoveRobber;
-    const bool done = (s.pending_size() == 0 && s.phase() != Phase::kSetup) || robber || s.IsTerminal();
-    if (!done) return "";
-    active_ = false;
-    if (s.IsTerminal()) return "";
-    if (!expected_) Expect(s);
-    std::string wrong;
-    std::vector<int> order;
-    for (int i = 0; i < s.num_seats(); ++i) {
-      const int q = (current_ + i) % s.num_seats();
-      if ((*expected_)[q] > 0) order.push_back(q);
-      if (seen_[q] != (*expected_)[q])
-        wrong += "  seat " + std::to_string(q) + " discarded " + std::to_string(seen_[q]) + ", expected " +
-                 std::to_string((*expected_)[q]) + "\n";
-    }
-    if (wrong.empty() && order != order_) wrong = "  discards not in turn order from the current player\n";
-    return wrong;
-  }
-
- private:
-  void Expect(const State& s) {
-    expected_.emplace();
-    for (int q = 0; q < s.num_seats(); ++q) {
-      int walls = 0;
-      for (int v = 0; v < kNumNodes; ++v)
-        walls += s.building(v) != kNoBuilding && s.building_owner(v) == q && (s.node_flags(v) & kWall);
-      const int n = s.player(q).hand.Total();
-      (*expected_)[q] = n > 7 + 2 * walls ? n / 2 : 0;
-    }
-  }
-
-  bool active_ = false;
-  int current_ = 0;
-  std::optional<std::array<int, kMaxSeats>> expected_;
-  std::array<int, kMaxSeats> seen_{};
-  std::vector<int> order_;
-};
-
-// Card effects checked from the outside, since the reference lists decisions
-// but never applies them. Once a played card's resolution is over (nothing
-// pending in the action phase), the card lies face up at the bottom of its
-// deck (PC-6), the Saboteur made exactly the opponents at or above the
-// player's VP discard half their hands (C-P6), the Wedding made exactly the
-// richer opponents give two cards each (C-P9), and a monopoly took exactly
-// what C-T5/C-T6 say.
-class CardWatch {
- public:
-  void BeforeAction(const State& s, int actor, const Action& a) {
-    if (active_) {
-      if (a.type == ActionType::kDiscard) ++discarded_[actor];
-      if (a.type == ActionType::kGiveCard && s.pending(s.pending_size() - 1).kind == PendingKind::kWeddingGive)
-        ++given_[actor];
-      return;
-    }
-    if (a.type != ActionType::kPlayProgress || a.a == kAlchemist) return;
-    active_ = true;
-    play_ = a;
-    player_ = actor;
-    before_ = s;
-    discarded_ = {};
-    given_ = {};
-  }
-
-  std::string Finish(const State& s) {
-    if (!active_ || s.IsTerminal()) {
-      active_ = active_ && !s.IsTerminal();
-      return "";
-    }
-    if (s.pending_size() > 0 || s.phase() != Phase::kAction) return "";
-    active_ = false;
-    std::string wrong;
-    const int card = play_.a;
-    if (PublicInQueue(s.deck(ProgressTrack(card)), card) <= PublicInQueue(before_.deck(ProgressTrack(card)), card))
-      wrong += "  PC-6: the played card is not at the bottom of its deck, face up\n";
-    const int p = player_;
-    const RulesOptions& o = s.options();
-    for (int q = 0; q < s.num_seats(); ++q) {
-      if (q == p) continue;
-      const PlayerState& was = before_.player(q);
-      const int me = before_.player(p).vp;
-      const std::string seat = "  seat " + std::to_string(q) + ": ";
-      if (card == kSaboteur && o.saboteur != Saboteur::kSabotageCity) {
-        const bool hit = o.saboteur == Saboteur::kHalfHandVpGe ? was.vp >= me : was.vp > me;
-        const int expected = hit ? was.hand.Total() / 2 : 0;
-        if (discarded_[q] != expected)
-          wrong +=
-              seat + "discarded " + std::to_string(discarded_[q]) + ", expected " + std::to_string(expected) + "\n";
-      }
-      if (card == kWedding) {
-        int takeable = 0;
-        for (int c = 0; c < (o.progress_takes_resources_only ? kNumResources : kNumCardTypes); ++c)
-          takeable += was.hand[c];
-        const int expected = was.vp > me ? std::min(2, takeable) : 0;
-        if (given_[q] != expected)
-          wrong += seat + "gave " + std::to_string(given_[q]) + ", expected " + std::to_string(expected) + "\n";
-      }
-      if (card == kResourceMonopoly || card == kTradeMonopoly) {
-        const int c = play_.b;
-        const int expected = std::min(card == kResourceMonopoly ? 2 : 1, int(was.hand[c]));
-        const int lost = was.hand[c] - s.player(q).hand[c];
-        if (lost != expected)
-          wrong += seat + "gave " + std::to_string(lost) + " " + std::string(CardName(c)) + ", expected " +
-                   std::to_string(expected) + "\n";
-      }
-    }
-    return wrong.empty() ? "" : "after " + ActionToString(play_) + " by seat " + std::to_string(p) + "\n" + wrong;
-  }
-
- private:
-  static int PublicInQueue(const ProgressDeck& d, int card) {
-    int n = 0;
-    for (int i = 0; i < d.size; ++i) {
-      const int k = (d.head + i) % ProgressDeck::kCapacity;
-      n += d.returned[k] == card && d.returned_hidden[k] == 0;
-    }
-    return n;
-  }
-
-  bool active_ = false;
-  Action play_;
-  int player_ = 0;
-  State before_;
-  std::array<int, kMaxSeats> discarded_{}, given_{};
-};
-
 // Moves a few random non-VP cards from the decks' unseen parts into every
 // hand, as if drawn, so that random games play cards from the first turn on
 // instead of waiting for city gates and improvement levels.
@@ -506,8 +359,8 @@ void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool dea
   std::vector<Action> history;
   cmp->StartGame("seed " + std::to_string(seed) + ", options '" + setup.options + "'" +
                  (deal ? ", progress cards dealt after setup" : ""));
-  SevenWatch seven;
-  CardWatch cards;
+  effect_watch::SevenWatch seven;
+  effect_watch::CardWatch cards;
   for (int step = 0; step < max_actions && !s.IsTerminal(); ++step) {
     if (deal && s.phase() == Phase::kBeforeRoll && s.turn_number() <= 1 && s.pending_size() == 0) {
       DealProgressCards(&s, &rng);

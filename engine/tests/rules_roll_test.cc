@@ -386,7 +386,7 @@ TEST(RulesRollTest, Sev2DiscardIsOneCardOfTheDiscardersChoice) {
   ExpectRefused(s, Discard(kOre), "SEV-2");
   ExpectRefused(s, Action::EndTurn(), "19");
   ExpectRefused(s, Action::BuildRoad(0), "19");
-  EXPECT_EQ(Play(s, Discard(kCloth)), std::vector<std::string>{"seat 0: discard cloth"});
+  EXPECT_EQ(Play(s, Discard(kCloth)), (std::vector<std::string>{"seat 0: discard cloth", "seat 0 paid 1 cloth"}));
   ExpectPosition(s,
                  "phase=action current=0 turn=9 actions=3 barbarians=1 dice=3,4,ship hand0=4b4g "
                  "pending=step_robber_after_seven@0/discard@0:3");

@@ -243,11 +243,13 @@ TEST(ViewTest, TrackerKnowsWhatEventsShowed) {
   k.Observe(event(EventType::kProduced, 1, 2, kBrick));
   EXPECT_EQ(k.known_hand(1)[kOre], 3);
   EXPECT_EQ(k.known_hand(1)[kBrick], 2);
-  // Seat 1 builds a road (brick + lumber, BLD-1): the brick is gone, the
-  // lumber came from cards seat 0 did not know.
+  // Seat 1 builds a road (brick + lumber, BLD-1, paid as kPaid): the brick is
+  // gone, the lumber came from cards seat 0 did not know.
   Event road = event(EventType::kAction, 1, 0, 0);
   road.action = Action::BuildRoad(5);
   k.Observe(road);
+  k.Observe(event(EventType::kPaid, 1, 1, kBrick));
+  k.Observe(event(EventType::kPaid, 1, 1, kLumber));
   EXPECT_EQ(k.known_hand(1)[kBrick], 1);
   EXPECT_EQ(k.known_hand(1)[kLumber], 0);
   // Seat 2 robs seat 1; seat 0 does not see the card (ROB-3): it may have
@@ -289,6 +291,112 @@ TEST(ViewTest, TrackerKnowsWhatEventsShowed) {
   spectator.Observe(MaskEvent(own, kNoSeat));
   EXPECT_EQ(spectator.known_hand(1).Total(), 0);
   EXPECT_EQ(spectator.known_hand(0).Total(), 0);
+}
+
+Event Ev(EventType t, int seat, int a, int b, int other = -1, int private_to = 0) {
+  Event e;
+  e.type = t;
+  e.seat = int8_t(seat);
+  e.a = uint8_t(a);
+  e.b = uint8_t(b);
+  e.other = int8_t(other);
+  e.private_to = uint8_t(private_to);
+  return e;
+}
+
+Event Act(int seat, const Action& a, int private_to = 0) {
+  Event e = Ev(EventType::kAction, seat, 0, 0, -1, private_to);
+  e.action = a;
+  return e;
+}
+
+// Seats 0 (the viewer) and 2 see the same game; seat 1 holds cards both learnt.
+TEST(ViewTest, TrackerReadsHandedOverCards) {  // C-P9, C-T2, C-T5, RULES.md 18
+  const State s = HandMadePosition();
+  KnowledgeTracker k0(0), k2(2);
+  k0.Reset(s);
+  k2.Reset(s);
+  auto both = [&](const Event& e) {
+    k0.Observe(MaskEvent(e, 0));
+    k2.Observe(MaskEvent(e, 2));
+  };
+  both(Ev(EventType::kProduced, 1, 3, kOre));
+  both(Ev(EventType::kProduced, 1, 2, kWool));
+  // A Wedding gift from seat 1 to seat 2: seat 2 sees the ore, seat 0 only
+  // that one card left, which may have been an ore or a wool.
+  both(Act(1, Action::Make(ActionType::kGiveCard, kOre), 0b0110));
+  both(Ev(EventType::kCardGiven, 1, 1, kOre, 2, 0b0110));
+  EXPECT_EQ(k2.known_hand(1)[kOre], 2);
+  EXPECT_EQ(k2.known_hand(1)[kWool], 2);
+  EXPECT_EQ(k0.known_hand(1)[kOre], 2);
+  EXPECT_EQ(k0.known_hand(1)[kWool], 1);
+  EXPECT_EQ(k0.known_hand(2)[kOre], 0);  // seat 2's new card is unknown to seat 0
+  // A Resource Monopoly is public (C-T5): seat 0 takes 2 ore from seat 1.
+  both(Act(0, Action::Play(kResourceMonopoly, kOre)));
+  both(Ev(EventType::kCardGiven, 1, 2, kOre, 0));
+  EXPECT_EQ(k2.known_hand(1)[kOre], 0);
+  EXPECT_EQ(k2.known_hand(0)[kOre], 2);
+  // Seat 2's Master Merchant on seat 1 (C-T2): he sees the hand.
+  both(Act(2, Action::Play(kMasterMerchant, 1)));
+  both(Ev(EventType::kHandSeen, 2, 4, kWool, 1, 0b0100));
+  both(Ev(EventType::kHandSeen, 2, 1, kCloth, 1, 0b0100));
+  EXPECT_EQ(k2.known_hand(1)[kWool], 4);
+  EXPECT_EQ(k2.known_hand(1)[kCloth], 1);
+  EXPECT_EQ(k0.known_hand(1)[kCloth], 0);
+  both(Act(2, Action::Make(ActionType::kTakeCard, kCloth), 0b0110));
+  both(Ev(EventType::kCardGiven, 1, 1, kCloth, 2, 0b0110));
+  EXPECT_EQ(k2.known_hand(1)[kCloth], 0);
+  EXPECT_EQ(k0.known_hand(2)[kCloth], 0);
+  EXPECT_EQ(k0.known_hand(1)[kWool], 0);  // 1 wool known, one unseen card left
+  // A 7-discard is public, whether or not a kPaid repeats it.
+  both(Act(1, Action::Make(ActionType::kDiscard, kWool)));
+  both(Ev(EventType::kPaid, 1, 1, kWool));
+  EXPECT_EQ(k2.known_hand(1)[kWool], 3);
+  both(Act(1, Action::Make(ActionType::kDiscard, kWool)));
+  EXPECT_EQ(k2.known_hand(1)[kWool], 2);
+}
+
+TEST(ViewTest, TrackerReadsTheCommercialHarbor) {  // C-T1
+  const State s = HandMadePosition();
+  KnowledgeTracker k0(0);
+  k0.Reset(s);
+  k0.Observe(Ev(EventType::kProduced, 1, 2, kCoin));
+  // Seat 3 offers seat 1 a grain (public); seat 1 returns a commodity of his
+  // choice. Seat 0 sees the grain go to seat 1 and one unseen card come back.
+  k0.Observe(Act(3, Action::Make(ActionType::kHarborOffer, 1, kGrain)));
+  k0.Observe(MaskEvent(Act(1, Action::Make(ActionType::kGiveCard, kCoin), 0b1010), 0));
+  k0.Observe(MaskEvent(Ev(EventType::kCardGiven, 3, 1, kGrain, 1, 0b1010), 0));
+  k0.Observe(MaskEvent(Ev(EventType::kCardGiven, 1, 1, kCoin, 3, 0b1010), 0));
+  EXPECT_EQ(k0.known_hand(1)[kGrain], 1);
+  EXPECT_EQ(k0.known_hand(1)[kCoin], 1);
+  EXPECT_EQ(k0.known_hand(3)[kGrain], 0);
+}
+
+TEST(ViewTest, TrackerReadsTheSpy) {  // C-P7
+  const State s = HandMadePosition();
+  KnowledgeTracker k0(0), k1(1), k3(3);
+  for (KnowledgeTracker* k : {&k0, &k1, &k3}) k->Reset(s);
+  auto all = [&](const Event& e) {
+    for (KnowledgeTracker* k : {&k0, &k1, &k3}) k->Observe(MaskEvent(e, k->viewer()));
+  };
+  // Seat 0 spies on seat 1's warlord, warlord and smith and takes a warlord.
+  all(Act(0, Action::Play(kSpy, 1)));
+  for (int card : {kSmith, kWarlord, kWarlord}) all(Ev(EventType::kProgressSeen, 0, 0, card, 1, 0b0001));
+  EXPECT_EQ(k0.known_progress(1)[kWarlord], 2);
+  EXPECT_EQ(k0.known_progress(1)[kSmith], 1);
+  EXPECT_EQ(k3.known_progress(1)[kWarlord], 0);
+  all(Act(0, Action::Make(ActionType::kTakeProgress, kWarlord), 0b0011));
+  all(Ev(EventType::kProgressTaken, 0, 0, kWarlord, 1, 0b0011));
+  EXPECT_EQ(k0.known_progress(1)[kWarlord], 1);
+  EXPECT_EQ(k1.known_progress(0)[kWarlord], 1);  // the victim knows what he lost
+  EXPECT_EQ(k3.known_progress(0)[kWarlord], 0);
+  // Seat 1 plays his smith: public (PC-6), so it is no longer known to be there.
+  all(Act(1, Action::Play(kSmith)));
+  EXPECT_EQ(k0.known_progress(1)[kSmith], 0);
+  EXPECT_EQ(k0.known_progress(1)[kWarlord], 1);
+  // Seat 1 puts a card back face down: it may have been the warlord.
+  all(Act(1, Action::Make(ActionType::kDiscardProgress, kBishop), 0b0010));
+  EXPECT_EQ(k0.known_progress(1)[kWarlord], 0);
 }
 
 TEST(ViewTest, KnownCardsAreKeptBySampler) {
@@ -381,6 +489,75 @@ TEST(ViewTest, SamplerIsDeterministicAndVaries) {
   }
 }
 
+// HandMadePosition with seat 0 in the middle of playing `card`: the card out of
+// its deck and waiting to go back under it (PC-6), `step` on top.
+State Playing(int card, const Pending& step) {
+  State s = HandMadePosition();
+  StateEditor ed(&s);
+  ProgressDeck& d = ed.deck(ProgressTrack(card));
+  --d.unseen[card - TrackFirstCard(ProgressTrack(card))];
+  --d.unseen_total;
+  ed.pending()[0] = Pending{PendingKind::kStepReturnProgress, 0, uint8_t(card), 0, 0};
+  ed.pending()[1] = step;
+  ed.pending_size() = 2;
+  EXPECT_EQ(s.Validate(), "");
+  return s;
+}
+
+// The decisions that show the deciding seat hidden cards show them to him
+// only, tracked or not, and his samples keep them (RULES.md 18).
+TEST(ViewTest, SpyShowsTheVictimsProgressHandToThePlayerOnly) {  // C-P7
+  const State s = Playing(kSpy, Pending{PendingKind::kSpyTake, 0, 1, 0, 0});
+  const View v0 = MakeView(s, 0);
+  EXPECT_EQ(v0.known_progress[1][kSpy], 1);
+  EXPECT_EQ(v0.known_progress[1][kMerchant], 1);
+  EXPECT_EQ(v0.LegalActions(), s.LegalActions());
+  for (int viewer : {kNoSeat, 1, 2, 3}) {
+    const View v = MakeView(s, viewer);
+    for (int p = 0; p < 4; ++p)
+      EXPECT_TRUE(!v.Hidden(p) || v.known_progress[p] == ProgressCounts{}) << viewer << " seat " << p;
+  }
+  for (int viewer : Viewers(s))
+    for (uint64_t seed : {1, 2, 3}) ExpectSamplesReproduce(s, viewer, nullptr, seed, "spy");
+}
+
+TEST(ViewTest, MasterMerchantShowsTheVictimsHandToThePlayerOnly) {  // C-T2
+  const State s = Playing(kMasterMerchant, Pending{PendingKind::kMasterMerchantTake, 0, 1, 2, 0});
+  EXPECT_EQ(MakeView(s, 0).known_hand[1], s.player(1).hand);
+  for (int viewer : {kNoSeat, 2, 3}) EXPECT_EQ(MakeView(s, viewer).known_hand[1].Total(), 0) << viewer;
+  for (int viewer : Viewers(s))
+    for (uint64_t seed : {1, 2, 3}) ExpectSamplesReproduce(s, viewer, nullptr, seed, "master merchant");
+}
+
+TEST(ViewTest, DefenderTieShowsTheChosenDeckToThePlayerOnly) {  // BAR-6, D04
+  State s = HandMadePosition();
+  StateEditor ed(&s);
+  ed.options().defender_tie_reward = DefenderTieReward::kAnyCardOfChosenDeck;
+  ed.pending()[0] = Pending{PendingKind::kDefenderTake, 0, kPolitics, 0, 0};
+  ed.pending_size() = 1;
+  ASSERT_EQ(s.Validate(), "");
+  const View v0 = MakeView(s, 0);
+  EXPECT_TRUE(v0.state.deck(kPolitics) == s.deck(kPolitics));  // seat 2's face-down bishop included
+  EXPECT_EQ(v0.LegalActions(), s.LegalActions());
+  EXPECT_FALSE(v0.state.deck(kScience) == s.deck(kScience));  // the others stay masked
+  EXPECT_FALSE(MakeView(s, 1).state.deck(kPolitics) == s.deck(kPolitics));
+  for (int viewer : Viewers(s))
+    for (uint64_t seed : {1, 2, 3}) ExpectSamplesReproduce(s, viewer, nullptr, seed, "defender tie");
+}
+
+TEST(ViewTest, TurnEffectsArePublic) {  // C-S2, C-T4, C-T1
+  State s = HandMadePosition();
+  TurnEffects& e = StateEditor(&s).effects();
+  e.crane_discounts = 1;
+  e.cranes_played = 1;
+  e.fleet_cards = 1 << kOre;
+  e.harbor_partners = 1 << 2;
+  for (int viewer : Viewers(s)) {
+    EXPECT_TRUE(MakeView(s, viewer).state.effects() == s.effects());
+    ExpectSamplesReproduce(s, viewer, nullptr, 5, "effects");
+  }
+}
+
 TEST(ViewTest, OpenTradeShowsWhoHoldsWhat) {  // TRD-3
   State s = HandMadePosition();
   CardCounts give, want;
@@ -417,8 +594,23 @@ TEST(ViewTest, InconsistentViewIsRefused) {
 
 // Random games, every seat and a spectator: the tracker never claims a card
 // that is not there, every sample is valid and gives the same view back.
-void RunRandomGames(const GameConfig& config, int games, int max_steps, int sample_every) {
-  int trades = 0, steals = 0, face_down = 0;
+struct GameCounts {
+  int trades = 0, steals = 0, face_down = 0, plays = 0, handed_over = 0, looks = 0;
+};
+
+// Non-VP progress cards of `p` per kind.
+ProgressCounts ProgressHand(const PlayerState& p) {
+  ProgressCounts counts{};
+  for (int i = 0; i < p.num_progress; ++i) ++counts[p.progress[i]];
+  return counts;
+}
+
+void RunRandomGames(const GameConfig& config, int games, int max_steps, int sample_every, GameCounts* out = nullptr) {
+  GameCounts local;
+  GameCounts& counts = out != nullptr ? *out : local;
+  int& trades = counts.trades;
+  int& steals = counts.steals;
+  int& face_down = counts.face_down;
   for (int g = 0; g < games; ++g) {
     State s = NewState(config);
     Rng rng{uint64_t(1000 + g)};
@@ -435,13 +627,23 @@ void RunRandomGames(const GameConfig& config, int games, int max_steps, int samp
         trades += e.type == EventType::kTradeExecuted;
         steals += e.type == EventType::kStole;
         face_down += e.type == EventType::kAction && e.action.type == ActionType::kDiscardProgress;
+        counts.plays += e.type == EventType::kAction && e.action.type == ActionType::kPlayProgress;
+        counts.handed_over += e.type == EventType::kCardGiven && e.private_to != 0;
+        counts.looks += e.type == EventType::kProgressSeen || e.type == EventType::kHandSeen;
       }
       for (KnowledgeTracker& k : trackers) {
         for (const Event& e : events) k.Observe(MaskEvent(e, k.viewer()));
         for (int p = 0; p < s.num_seats(); ++p)
-          ASSERT_TRUE(s.player(p).hand.Contains(k.known_hand(p)))
-              << "game " << g << " step " << step << " viewer " << k.viewer() << " seat " << p << " after "
-              << ActionToString(a);
+          for (int p = 0; p < s.num_seats(); ++p) {
+            ASSERT_TRUE(s.player(p).hand.Contains(k.known_hand(p)))
+                << "game " << g << " step " << step << " viewer " << k.viewer() << " seat " << p << " after "
+                << ActionToString(a);
+            const ProgressCounts held = ProgressHand(s.player(p));
+            for (int card = 0; card < kNumProgressKinds; ++card)
+              ASSERT_LE(k.known_progress(p)[card], held[card])
+                  << "game " << g << " step " << step << " viewer " << k.viewer() << " seat " << p << " "
+                  << ProgressCardName(card) << " after " << ActionToString(a);
+          }
       }
       if (step % sample_every != 0) continue;
       for (const KnowledgeTracker& k : trackers) {
@@ -457,15 +659,35 @@ void RunRandomGames(const GameConfig& config, int games, int max_steps, int samp
   EXPECT_GT(trades, 0);
   EXPECT_GT(steals, 0);
   EXPECT_GT(face_down, 0);
+  EXPECT_GT(counts.plays, 0);
 }
 
-TEST(ViewTest, RandomGamesFourSeats) { RunRandomGames(DefaultConfig(4), 150, 500, 6); }
+TEST(ViewTest, RandomGamesFourSeats) {
+  GameCounts counts;
+  RunRandomGames(DefaultConfig(4), 150, 500, 6, &counts);
+  EXPECT_GT(counts.handed_over, 0);
+  EXPECT_GT(counts.looks, 0);
+}
 
 TEST(ViewTest, RandomGamesThreeSeatsUnlimitedBank) {
   GameConfig config = DefaultConfig(3);
   config.options.bank_limited = false;
   config.options.robber_locked_until_first_attack = false;
   RunRandomGames(config, 60, 500, 6);
+}
+
+// The options that change what cards show or take (D04, D10, D15, D02).
+TEST(ViewTest, RandomGamesWithCardOptions) {
+  GameConfig config = DefaultConfig(4);
+  config.options.defender_tie_reward = DefenderTieReward::kAnyCardOfChosenDeck;
+  config.options.progress_takes_resources_only = true;
+  config.options.progress_hand_limit = ProgressHandLimit::kPlayOrDiscard;
+  config.options.robber_locked_until_first_attack = false;
+  RunRandomGames(config, 40, 600, 6);
+  config.options.saboteur = Saboteur::kSabotageCity;
+  config.options.progress_takes_resources_only = false;
+  config.options.progress_hand_limit = ProgressHandLimit::kStrictFour;
+  RunRandomGames(config, 20, 600, 6);
 }
 
 }  // namespace

@@ -1,0 +1,49 @@
+#include "bots/bot.h"
+
+#include "bots/heuristic.h"
+#include "bots/search.h"
+
+namespace metropolis::bots {
+namespace {
+
+class RandomBot : public Bot {
+ public:
+  Action Choose(const View& view, uint64_t* rng) override {
+    return view.legal[RandomBelow(rng, uint32_t(view.legal.size()))];
+  }
+  std::string name() const override { return "random"; }
+};
+
+}  // namespace
+
+Bot::~Bot() = default;
+
+std::string Bot::name() const { return "bot"; }
+
+std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error) {
+  const size_t colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  const std::string_view settings = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
+  if (kind == "search") {
+    SearchOptions options;
+    if (!settings.empty() && !ParseSearchOptions(settings, &options, error)) return nullptr;
+    return std::make_unique<SearchBot>(options);
+  }
+  if (kind != "random" && kind != "heuristic") {
+    *error = "unknown bot '" + std::string(kind) + "' (known: random, heuristic, search)";
+    return nullptr;
+  }
+  if (!settings.empty()) {
+    *error = "bot '" + std::string(kind) + "' takes no settings, got '" + std::string(settings) + "'";
+    return nullptr;
+  }
+  if (kind == "random") return std::make_unique<RandomBot>();
+  return std::make_unique<HeuristicBot>();
+}
+
+const std::vector<std::string>& BotKinds() {
+  static const std::vector<std::string> kinds = {"random", "heuristic", "search"};
+  return kinds;
+}
+
+}  // namespace metropolis::bots

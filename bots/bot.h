@@ -1,0 +1,66 @@
+// Bots: players that see only their seat's View (engine/view.h) — the public
+// state, their own cards and what their KnowledgeTracker has observed — and
+// never the full State. A host (the arena, the game service) builds the view
+// of the seat to act and asks the seat's bot for one of view.legal.
+//
+//   random      uniform over the legal actions
+//   heuristic   a hand-tuned one-ply player (heuristic.h)
+//   search      information-set Monte Carlo tree search (search.h)
+//
+// Every bot is seeded: its randomness comes only from the stream behind the
+// `rng` argument, so the same view and the same stream state give the same
+// decision (a search with a time budget is the exception: it stops on the
+// clock, so how far it got depends on the machine).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/action.h"
+#include "engine/view.h"
+
+namespace metropolis::bots {
+
+class Bot {
+ public:
+  virtual ~Bot();
+  // Called only when the view's seat is to act (view.legal is not empty);
+  // returns one of view.legal. Trade offers are never made by the built-in
+  // bots (they are not in view.legal).
+  virtual Action Choose(const View& view, uint64_t* rng) = 0;
+  // The spec that makes this bot again, e.g. "search:ms=50".
+  virtual std::string name() const;
+};
+
+// Builds a bot from a spec: a kind and optional "key=value" settings after a
+// colon, separated by commas: "random", "heuristic", "search:ms=50",
+// "search:iterations=2000,threads=2". Returns nullptr with *error set for an
+// unknown kind or setting.
+std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error);
+// The kinds MakeBot knows, for help texts.
+const std::vector<std::string>& BotKinds();
+
+// The bots' random source: splitmix64 over a caller-owned state, the same
+// stream on every platform.
+inline uint64_t NextRandom(uint64_t* state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+// Uniform in [0, 1).
+inline double UniformRandom(uint64_t* state) { return double(NextRandom(state) >> 11) * 0x1.0p-53; }
+// Uniform in [0, n) for n > 0.
+inline uint32_t RandomBelow(uint64_t* state, uint32_t n) {
+  return uint32_t((uint64_t(uint32_t(NextRandom(state) >> 32)) * n) >> 32);
+}
+// A seed derived from another one and a salt, for independent sub-streams.
+inline uint64_t MixSeed(uint64_t seed, uint64_t salt) {
+  uint64_t s = seed ^ (salt * 0xD1B54A32D192ED03ull);
+  return NextRandom(&s);
+}
+
+}  // namespace metropolis::bots

@@ -1,0 +1,77 @@
+// The search bot: information-set Monte Carlo tree search from one seat's
+// view (single-observer ISMCTS with truncated playouts).
+//
+// Each iteration samples a full state consistent with the view (SampleState:
+// hidden hands drawn from the cards the seat cannot place, respecting what
+// its KnowledgeTracker knows), then walks a tree of the seat's own decisions
+// in that sample: a child is available in an iteration only when its action
+// is legal in the sample, and selection is UCB1 over the available children
+// with the availability count in place of the parent's visits. Opponents and
+// chance move by the fast default policy between the seat's decisions. After
+// one new node the iteration plays `plies` more actions with the default
+// policy, scores the position with NormalizedValue (the evaluation shared
+// with the heuristic, in [0, 1], 1 and 0 for a won or lost game) and backs it
+// up along the path.
+//
+// The root's children are the heuristic's best `top` actions (plus ending
+// the turn), so the budget goes to plausible moves, each with `prior`
+// virtual visits valued at its heuristic score relative to the best one (a
+// score gap of one VP-equivalent is worth 0.1); the most visited one is
+// played. Each sampled state serves `reuse` iterations. A forced move (one
+// legal action) takes no search. With threads > 1 each thread grows its own
+// tree from its own samples (root parallelism) and the root visit counts are
+// summed.
+//
+// With an iteration budget a seeded search is reproducible, whatever the
+// number of threads; with a time budget it stops on the clock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bots/bot.h"
+
+namespace metropolis::bots {
+
+struct SearchOptions {
+  int64_t iterations = 0;  // per decision, over all threads; 0: use ms
+  double ms = 50;          // per decision when iterations is 0
+  int threads = 1;
+  int plies = 30;  // default-policy actions after the tree, chance included
+  int top = 8;     // root candidates kept from the heuristic's ranking
+  double c = 0.6;  // UCB exploration constant (values are in [0, 1])
+  // Virtual visits of a root candidate at the value its heuristic score
+  // implies: with few playouts the search stays near the heuristic's choice.
+  double prior = 10;
+  int reuse = 4;  // iterations per sampled state (sampling runs a Validate())
+};
+
+// Parses "ms=50,threads=2,..." into *options; false with *error set.
+bool ParseSearchOptions(std::string_view settings, SearchOptions* options, std::string* error);
+
+struct SearchStats {
+  int64_t decisions = 0;   // searched (not forced) decisions
+  int64_t iterations = 0;  // playouts, over all threads
+  double seconds = 0;      // wall time spent searching
+  double cpu_seconds = 0;  // CPU time of the searching threads (what a loaded machine cannot take away)
+};
+
+class SearchBot : public Bot {
+ public:
+  explicit SearchBot(const SearchOptions& options) : options_(options) {}
+  Action Choose(const View& view, uint64_t* rng) override;
+  std::string name() const override;
+  const SearchOptions& options() const { return options_; }
+  SearchStats stats() const { return stats_; }
+
+ private:
+  SearchOptions options_;
+  SearchStats stats_;
+};
+
+// The fast default policy of playouts: builds first (city, settlement,
+// improvement), knights when the barbarians draw near, otherwise ending the
+// turn; uniform among equals and in every other decision. Also used by tests.
+Action DefaultPolicy(const State& state, const ActionList& legal, uint64_t* rng);
+
+}  // namespace metropolis::bots

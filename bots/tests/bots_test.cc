@@ -1,0 +1,155 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "bots/bot.h"
+#include "bots/evaluation.h"
+#include "bots/match.h"
+#include "bots/search.h"
+#include "engine/view.h"
+
+namespace metropolis::bots {
+namespace {
+
+const char* const kSpecs[] = {"random", "heuristic", "search:iterations=60", "search:iterations=60,threads=2"};
+
+// Positions where a seat is to act, from seeded games of random moves on
+// random boards; every `stride`-th decision is kept.
+std::vector<State> Positions(int count, int stride, uint64_t seed) {
+  std::vector<State> out;
+  uint64_t rng = seed;
+  for (int game = 0; int(out.size()) < count; ++game) {
+    GameConfig config;
+    config.board = RandomBoard(seed + uint64_t(game));
+    State s(config);
+    std::string error;
+    EXPECT_TRUE(NewGame(config, &s, &error)) << error;
+    int decisions = 0;
+    while (!s.IsTerminal() && int(out.size()) < count) {
+      if (s.IsChanceNode()) {
+        s.ApplyUnchecked(s.SampleChance(UniformRandom(&rng)));
+        continue;
+      }
+      std::vector<Action> legal = s.LegalActions();
+      if (++decisions % stride == 0) out.push_back(s);
+      s.ApplyUnchecked(legal[RandomBelow(&rng, uint32_t(legal.size()))]);
+    }
+  }
+  return out;
+}
+
+TEST(Bots, MakeBotParsesSpecs) {
+  std::string error;
+  for (const char* spec : kSpecs) EXPECT_NE(MakeBot(spec, &error), nullptr) << spec << ": " << error;
+  EXPECT_EQ(MakeBot("search:ms=50", &error)->name(), "search:ms=50");
+  EXPECT_EQ(MakeBot("nobody", &error), nullptr);
+  EXPECT_NE(error.find("unknown bot"), std::string::npos);
+  EXPECT_EQ(MakeBot("search:depth=3", &error), nullptr);
+  EXPECT_NE(error.find("unknown setting"), std::string::npos);
+  EXPECT_EQ(MakeBot("heuristic:x=1", &error), nullptr);
+  EXPECT_EQ(MakeBot("search:ms=abc", &error), nullptr);
+}
+
+// A bot sees only the view: two states that differ only in what its seat
+// may not see give the same decision for the same seed.
+TEST(Bots, SameDecisionWhateverTheHiddenCards) {
+  std::vector<State> positions = Positions(60, 23, 7);
+  int differing = 0;
+  for (const char* spec : kSpecs) {
+    std::string error;
+    std::unique_ptr<Bot> bot = MakeBot(spec, &error);
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const State& s = positions[i];
+      const int seat = s.CurrentPlayer();
+      View view = MakeView(s, seat);
+      State other = s;
+      ASSERT_TRUE(SampleState(view, 1000 + i, &other, &error)) << error;
+      View other_view = MakeView(other, seat);
+      ASSERT_EQ(view, other_view);
+      for (int o = 0; o < s.num_seats(); ++o)
+        if (o != seat && !(other.player(o).hand == s.player(o).hand)) ++differing;
+      uint64_t rng1 = 42 + i, rng2 = 42 + i;
+      EXPECT_EQ(bot->Choose(view, &rng1), bot->Choose(other_view, &rng2)) << spec << " at position " << i;
+      EXPECT_EQ(rng1, rng2);
+    }
+  }
+  EXPECT_GT(differing, 0) << "the sampled states should differ in hidden hands";
+}
+
+// Every bot returns one of the legal actions, in a few hundred positions.
+TEST(Bots, OnlyLegalActions) {
+  std::vector<State> positions = Positions(300, 7, 11);
+  for (const char* spec : kSpecs) {
+    std::string error;
+    std::unique_ptr<Bot> bot = MakeBot(spec, &error);
+    const bool slow = std::string(spec).rfind("search", 0) == 0;
+    for (size_t i = 0; i < positions.size(); i += slow ? 5 : 1) {
+      const State& s = positions[i];
+      View view = MakeView(s, s.CurrentPlayer());
+      uint64_t rng = i;
+      Action a = bot->Choose(view, &rng);
+      EXPECT_TRUE(std::find(view.legal.begin(), view.legal.end(), a) != view.legal.end())
+          << spec << " chose " << ActionToString(a) << " at position " << i;
+      EXPECT_EQ(s.CheckAction(a), "") << spec;
+    }
+  }
+}
+
+GameOutcome PlaySeeded(const std::string& spec, uint64_t seed) {
+  std::string error;
+  std::vector<std::unique_ptr<Bot>> bots;
+  std::vector<Seat> seats(4);
+  for (int seat = 0; seat < 4; ++seat) {
+    bots.push_back(MakeBot(seat == 0 ? spec : "heuristic", &error));
+    seats[size_t(seat)].bot = bots.back().get();
+    seats[size_t(seat)].seed = seed * 10 + uint64_t(seat);
+  }
+  GameConfig config;
+  config.board = RandomBoard(seed);
+  config.options.max_actions = 400;
+  return PlayGame(config, seats, seed);
+}
+
+// Seeded runs reproduce exactly, threads included (an iteration budget).
+TEST(Bots, SeededRunsReproduce) {
+  for (const char* spec : {"heuristic", "random", "search:iterations=40,threads=2"}) {
+    GameOutcome a = PlaySeeded(spec, 3), b = PlaySeeded(spec, 3);
+    EXPECT_EQ(a.error, "");
+    EXPECT_EQ(a.actions, b.actions) << spec;
+    EXPECT_EQ(a.winner, b.winner) << spec;
+    EXPECT_EQ(a.vp, b.vp) << spec;
+    EXPECT_EQ(a.turns, b.turns) << spec;
+  }
+}
+
+TEST(Bots, HeuristicBeatsRandom) {
+  std::string error;
+  std::unique_ptr<Bot> heuristic = MakeBot("heuristic", &error), random = MakeBot("random", &error);
+  int wins = 0;
+  for (int game = 0; game < 8; ++game) {
+    std::vector<Seat> seats(4);
+    for (int seat = 0; seat < 4; ++seat) {
+      seats[size_t(seat)].bot = seat == game % 4 ? heuristic.get() : random.get();
+      seats[size_t(seat)].seed = uint64_t(game * 4 + seat);
+    }
+    GameConfig config;
+    config.board = RandomBoard(uint64_t(game));
+    GameOutcome o = PlayGame(config, seats, uint64_t(game));
+    EXPECT_EQ(o.error, "");
+    if (o.winner == game % 4) ++wins;
+  }
+  EXPECT_GE(wins, 6);
+}
+
+TEST(Evaluation, NormalizedValueIsInUnitInterval) {
+  for (const State& s : Positions(50, 17, 5)) {
+    for (int seat = 0; seat < s.num_seats(); ++seat) {
+      double v = NormalizedValue(s, seat);
+      EXPECT_GE(v, 0.0);
+      EXPECT_LE(v, 1.0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace metropolis::bots
