@@ -31,8 +31,7 @@ ChanceKind ChanceStreams::KindOf(const State& state) {
              : p.a == kPolitics ? ChanceKind::kDrawPolitics
                                 : ChanceKind::kDrawScience;
     default:
-      assert(false);
-      return ChanceKind::kDice;
+      return ChanceKind::kOther;
   }
 }
 

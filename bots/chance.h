@@ -6,8 +6,8 @@
 // decks hold the same cards) the same draws: the common random numbers of a
 // fair, duplicate comparison (the arena).
 //
-// Streams: the start player, the dice, a random steal, and one per progress
-// deck. Each outcome is State::SampleChance(u) with u the next number of the
+// Streams: the start player, the dice, a random steal, one per progress
+// deck, and one for any other kind of chance node. Each outcome is State::SampleChance(u) with u the next number of the
 // stream of the pending chance node's kind.
 #pragma once
 
@@ -18,8 +18,9 @@
 
 namespace metropolis::bots {
 
-enum class ChanceKind : uint8_t { kStartPlayer = 0, kDice, kSteal, kDrawTrade, kDrawPolitics, kDrawScience };
-inline constexpr int kNumChanceKinds = 6;
+// kOther: any other chance node (the base game's development deck).
+enum class ChanceKind : uint8_t { kStartPlayer = 0, kDice, kSteal, kDrawTrade, kDrawPolitics, kDrawScience, kOther };
+inline constexpr int kNumChanceKinds = 7;
 
 class ChanceStreams {
  public:

@@ -1,7 +1,6 @@
 #include "bots/search.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

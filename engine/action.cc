@@ -31,6 +31,8 @@ enum class Field : uint8_t {
   kCommodity,   // cloth, coin or paper
   kCityOrNone,  // a node, left out of the text when 0 (Saboteur outside SABOTAGE_CITY)
   kPlayArgs,    // PLAY_PROGRESS's b and c: their meaning depends on the card (kPlayFields)
+  kDev,         // DevCard
+  kDevArgs,     // PLAY_DEV's b and c: their meaning depends on the card (kDevFields)
 };
 
 struct TypeInfo {
@@ -45,6 +47,7 @@ constexpr TypeInfo kTypes[] = {
     {ActionType::kChanceDice, "dice", {F::kDie, F::kDie, F::kEventFace}},
     {ActionType::kChanceSteal, "steal", {F::kCard, F::kNone, F::kNone}},
     {ActionType::kChanceDraw, "draw", {F::kProgress, F::kNone, F::kNone}},
+    {ActionType::kChanceDev, "dev_card", {F::kDev, F::kNone, F::kNone}},
     {ActionType::kRoll, "roll", {F::kNone, F::kNone, F::kNone}},
     {ActionType::kEndTurn, "end_turn", {F::kNone, F::kNone, F::kNone}},
     {ActionType::kBuildRoad, "build_road", {F::kEdge, F::kNone, F::kNone}},
@@ -86,6 +89,8 @@ constexpr TypeInfo kTypes[] = {
     // C-T1: only a resource is offered.
     {ActionType::kHarborOffer, "harbor_offer", {F::kSeat, F::kResource, F::kNone}},
     {ActionType::kRepairCity, "repair_city", {F::kNode, F::kNone, F::kNone}},
+    {ActionType::kBuyDev, "buy_dev", {F::kNone, F::kNone, F::kNone}},
+    {ActionType::kPlayDev, "play_dev", {F::kDev, F::kDevArgs, F::kDevArgs}},
 };
 
 // PLAY_PROGRESS's b and c per card (action.h); kNone for a card without them,
@@ -113,9 +118,23 @@ constexpr std::array<std::array<Field, 2>, kNumProgressKinds> kPlayFields = [] {
   return f;
 }();
 
-// The three fields of `type` given its first byte: PLAY_PROGRESS's depend on
-// the card.
+// PLAY_DEV's b and c per development card (action.h). A victory point card is
+// never played, so it takes no parameters and names no legal action.
+constexpr std::array<std::array<Field, 2>, kNumDevKinds> kDevFields = {{
+    {F::kNone, F::kNone},          // knight
+    {F::kNone, F::kNone},          // victory_point
+    {F::kNone, F::kNone},          // road_building
+    {F::kResource, F::kResource},  // year_of_plenty
+    {F::kResource, F::kNone},      // monopoly
+}};
+
+// The three fields of `type` given its first byte: PLAY_PROGRESS's and
+// PLAY_DEV's depend on the card.
 std::array<Field, 3> FieldsOf(const TypeInfo& info, int a) {
+  if (info.fields[1] == F::kDevArgs) {
+    if (a >= kNumDevKinds) return {info.fields[0], F::kNone, F::kNone};
+    return {info.fields[0], kDevFields[a][0], kDevFields[a][1]};
+  }
   if (info.fields[1] != F::kPlayArgs) return info.fields;
   if (a >= kNumProgressKinds) return {info.fields[0], F::kNone, F::kNone};
   return {info.fields[0], kPlayFields[a][0], kPlayFields[a][1]};
@@ -196,7 +215,10 @@ bool InRange(Field f, int v) {
       return IsCommodity(v);
     case F::kCityOrNone:
       return v < kNumNodes;
+    case F::kDev:
+      return v < kNumDevKinds;
     case F::kPlayArgs:
+    case F::kDevArgs:
       break;  // resolved by FieldsOf
   }
   return false;
@@ -204,7 +226,12 @@ bool InRange(Field f, int v) {
 
 // C-S4: the two hexes are different and written in order, so that one swap has
 // one code.
-bool PlayConsistent(const Action& a) { return a.type != ActionType::kPlayProgress || a.a != kInventor || a.b < a.c; }
+// BG-5: Year of Plenty's two resources are written in order, so that one
+// choice has one code.
+bool PlayConsistent(const Action& a) {
+  if (a.type == ActionType::kPlayDev) return a.a != kDevYearOfPlenty || a.b <= a.c;
+  return a.type != ActionType::kPlayProgress || a.a != kInventor || a.b < a.c;
+}
 
 // An Alchemist fixes both production dice (TRN-3, C-S1), so a single fixed die names
 // no outcome.
@@ -255,10 +282,13 @@ std::string FieldToString(Field f, int v) {
       return Named(CardName(v), v);
     case F::kCityOrNone:
       return Numbered('n', v);
+    case F::kDev:
+      return Named(DevCardName(v), v);
     case F::kNone:
     case F::kVictim:
     case F::kCards:
     case F::kPlayArgs:
+    case F::kDevArgs:
       break;
   }
   return "";
@@ -456,9 +486,15 @@ bool ParseField(Tokens& t, std::string_view action, Field f, int* out) {
     case F::kCityOrNone:
       *out = 0;
       return t.Done() || ParseNumbered(t, action, 'n', kNumNodes, "a city node like n12, or nothing", "nodes", out);
+    case F::kDev: {
+      std::string_view tok = t.Next();
+      *out = DevCardFromName(tok);
+      return *out >= 0 || t.Expected(action, "a development card like knight or monopoly", tok);
+    }
     case F::kNone:
     case F::kCards:
     case F::kPlayArgs:
+    case F::kDevArgs:
       break;
   }
   return true;
@@ -664,7 +700,9 @@ std::optional<Action> ParseAction(std::string_view text, std::string* error) {
       return std::nullopt;
     }
     if (!PlayConsistent(x)) {
-      t.Fail("play: the Inventor's two hexes are different and written in increasing order (C-S4)");
+      t.Fail(x.type == ActionType::kPlayDev
+                 ? "play_dev: Year of Plenty's two resources are written in card order (BG-5)"
+                 : "play: the Inventor's two hexes are different and written in increasing order (C-S4)");
       return std::nullopt;
     }
   }

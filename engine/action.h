@@ -20,6 +20,7 @@
 //                             c = event face           0 when an Alchemist fixed them
 //   CHANCE_STEAL          2   a = card                 chance, ROB-3 (random card)
 //   CHANCE_DRAW           3   a = progress card        chance, PD-2 (top of an unseen deck)
+//   CHANCE_DEV            4   a = development card     chance, BG-4 (base: top of the dev deck)
 //   ROLL                 10   -                        current player, TRN-3
 //   END_TURN             11   -                        current player, TRN-7
 //   BUILD_ROAD           12   a = edge                 BLD-1, SET-2/3
@@ -71,7 +72,15 @@
 // pending, BUILD_ROAD (Road Building, Diplomat) and PROMOTE_KNIGHT (Smith)
 // place or promote for free.
 //
-// Codes 70 and up are reserved for the base game's development cards.
+// The base game's development cards (ruleset base, RULES.md 22):
+//
+//   BUY_DEV              70   -                        BG-4: 1 wool + 1 grain + 1 ore, then CHANCE_DEV
+//   PLAY_DEV             71   a = dev card, b, c       BG-5, at most one per turn, also before the roll
+//
+// PLAY_DEV parameters: knight and road_building none (the robber move and the
+// free roads follow as MOVE_ROBBER and BUILD_ROAD / PROGRESS_STOP decisions);
+// year_of_plenty b <= c = the two resources; monopoly b = resource.
+// victory_point cards are never played (BG-5).
 #pragma once
 
 #include <cstdint>
@@ -88,6 +97,7 @@ enum class ActionType : uint8_t {
   kChanceDice = 1,
   kChanceSteal = 2,
   kChanceDraw = 3,
+  kChanceDev = 4,
   kRoll = 10,
   kEndTurn = 11,
   kBuildRoad = 12,
@@ -127,6 +137,8 @@ enum class ActionType : uint8_t {
   kGiveCard = 56,
   kHarborOffer = 57,
   kRepairCity = 58,
+  kBuyDev = 70,
+  kPlayDev = 71,
 };
 
 // Cards of one side of a trade: 4 bits per card type in memory; at most 7 of a
@@ -172,6 +184,7 @@ struct Action {
   static Action TradeOffer(const CardCounts& give, const CardCounts& want, int addressee_mask);
   static Action TradeCounter(const CardCounts& give, const CardCounts& want);
   static Action Play(int card, int b = 0, int c = 0) { return Make(ActionType::kPlayProgress, card, b, c); }
+  static Action PlayDev(int dev, int b = 0, int c = 0) { return Make(ActionType::kPlayDev, dev, b, c); }
 };
 
 // Actions that carry parameters the engine cannot enumerate; they are never in

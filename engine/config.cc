@@ -357,6 +357,11 @@ std::string ValidateConfig(const GameConfig& config) {
   return ValidateOptions(config.options);
 }
 
+int CardSupply(int card, const RulesOptions& options) {
+  if (IsResource(card)) return 19;
+  return options.ruleset == Ruleset::kBase ? 0 : 12;
+}
+
 RulesOptions DefaultOptions(Ruleset ruleset) {
   RulesOptions o;
   if (ruleset == Ruleset::kBase) {

@@ -107,6 +107,9 @@ std::string CheckRulesVersion(int version);
 // empty string on success, or an error naming the option.
 std::string OptionsToString(const RulesOptions& options);
 std::string ParseOption(std::string_view name_eq_value, RulesOptions* options);
+// Cards of each type in the game: 19 per resource; 12 per commodity under
+// C&K, none in the base game (BG-1).
+int CardSupply(int card, const RulesOptions& options);
 // Default options of a ruleset (base: 10 VP, no C&K pieces).
 RulesOptions DefaultOptions(Ruleset ruleset);
 

@@ -131,6 +131,10 @@ std::string EventToString(const Event& e) {
       return SeatText(e.seat) + " owns the merchant on h" + std::to_string(e.a);
     case EventType::kCitySabotaged:
       return SeatText(e.seat) + "'s city at n" + std::to_string(e.a) + (e.b ? " was sabotaged" : " was repaired");
+    case EventType::kLargestArmy:
+      return e.seat < 0 ? "nobody holds Largest Army" : SeatText(e.seat) + " holds Largest Army";
+    case EventType::kDevRevealed:
+      return SeatText(e.seat) + " shows " + std::to_string(e.a) + " victory point card(s)";
   }
   return "unknown event " + std::to_string(int(e.type));
 }

@@ -46,6 +46,9 @@ enum class EventType : uint8_t {
   kRoadRemoved,     // seat's road at edge a went back to the supply (Diplomat)
   kMerchantPlaced,  // seat owns the merchant, now on hex a
   kCitySabotaged,   // seat's city at node a was sabotaged (b = 1) or repaired (b = 0)
+  // The base game (RULES.md 22).
+  kLargestArmy,  // seat (or -1) now holds Largest Army (BG-6)
+  kDevRevealed,  // the game ended: seat shows a victory point cards (BG-9)
 };
 
 struct Event {

@@ -27,6 +27,42 @@ std::string ProgressText(int card) {
   return card == kHiddenCard ? std::string("?") : std::string(ProgressCardName(card));
 }
 
+std::string DevText(const std::array<uint8_t, kNumDevKinds>& dev) {
+  std::string t;
+  for (int k = 0; k < kNumDevKinds; ++k)
+    if (dev[k] != 0) t += std::to_string(dev[k]) + DevCardLetter(k);
+  return t.empty() ? "-" : t;
+}
+
+std::string ParseDevText(std::string_view text, std::array<uint8_t, kNumDevKinds>* out) {
+  *out = {};
+  if (text == "-") return {};
+  if (text.empty()) return "expected development cards like 2k1v (k v r y m), or -";
+  size_t i = 0;
+  while (i < text.size()) {
+    int n = 0, digits = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && digits < 3) n = n * 10 + (text[i++] - '0'), ++digits;
+    if (digits == 0 || i >= text.size()) return "expected a count and a letter (k v r y m)";
+    const int k = DevCardFromLetter(text[i++]);
+    if (k < 0) return "unknown development card letter (k v r y m)";
+    if ((*out)[k] != 0) return "a letter given twice";
+    if (n > 25) return "more than 25 development cards";
+    (*out)[k] = uint8_t(n);
+  }
+  return {};
+}
+
+std::array<uint8_t, kNumDevKinds> ImpliedDevDeck(const State& s) {
+  std::array<uint8_t, kNumDevKinds> deck{};
+  if (s.options().ruleset != Ruleset::kBase) return deck;
+  for (int k = 0; k < kNumDevKinds; ++k) {
+    int n = kDevCardCounts[k] - (k == kDevKnight ? 0 : s.dev_discarded()[k]);
+    for (int p = 0; p < s.num_seats(); ++p) n -= s.player(p).dev[k] + (k == kDevKnight ? s.player(p).army : 0);
+    deck[k] = uint8_t(n);
+  }
+  return deck;
+}
+
 State FreshState(int num_seats, const RulesOptions& options) {
   GameConfig config;
   config.num_seats = num_seats;
@@ -177,6 +213,8 @@ void WriteCards(const State& s, int seat, Writer* w) {
     w->Field("vpc" + n, list);
   }
   if (p.defender != 0) w->Field("def" + n, p.defender);
+  if (p.DevTotal() != 0) w->Field("dev" + n, DevText(p.dev));
+  if (p.army != 0) w->Field("army" + n, p.army);
   if (p.level != std::array<uint8_t, kNumTracks>{}) {
     std::string levels;
     for (uint8_t l : p.level) levels += char('0' + l);
@@ -241,6 +279,8 @@ std::string ToNotation(const State& s) {
   if (s.action_count() != 0) w.Field("actions", std::to_string(s.action_count()));
   if (s.offers_this_turn() != 0) w.Field("offers", s.offers_this_turn());
   WriteEffects(s.effects(), &w);
+  if (s.dev_bought() != std::array<uint8_t, kNumDevKinds>{}) w.Field("dev_bought", DevText(s.dev_bought()));
+  if (s.dev_played_this_turn()) w.Field("dev_played", "yes");
 
   if (s.robber_hex() != DesertHex(s.board())) w.Field("robber", s.robber_hex());
   if (s.merchant_hex() != -1 || s.merchant_owner() != kNoSeat) {
@@ -257,6 +297,7 @@ std::string ToNotation(const State& s) {
                         std::string(face < kNumEventFaces ? kEventFaceNames[face] : "?"));
   }
   if (s.longest_road_holder() != kNoSeat) w.Field("longest", s.longest_road_holder());
+  if (s.largest_army_holder() != kNoSeat) w.Field("largest", s.largest_army_holder());
   std::string owners;
   for (int t = 0; t < kNumTracks; ++t) {
     if (s.metropolis_owner(t) == ImpliedMetropolisOwner(s, t)) continue;
@@ -287,6 +328,9 @@ std::string ToNotation(const State& s) {
   }
   for (int t = 0; t < kNumTracks; ++t)
     if (!DeckIsFresh(s.deck(t), fresh.deck(t))) w.Field(kDeckKeys[t], DeckText(s.deck(t), t));
+
+  if (s.dev_discarded() != std::array<uint8_t, kNumDevKinds>{}) w.Field("dev_discarded", DevText(s.dev_discarded()));
+  if (s.dev_deck() != ImpliedDevDeck(s)) w.Field("dev_deck", DevText(s.dev_deck()));
 
   const TradeState& tr = s.trade();
   if (tr.open || tr.give.bits != 0 || tr.want.bits != 0 || tr.addressees != 0) {

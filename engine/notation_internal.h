@@ -63,15 +63,21 @@ inline constexpr std::string_view kPendingNames[] = {
     "harbor_return",
     "defender_take",
     "step_return_progress",
+    "dev_draw",
 };
 inline constexpr int kNumPendingKinds = int(std::size(kPendingNames));
-static_assert(int(PendingKind::kStepReturnProgress) == kNumPendingKinds - 1, "name every PendingKind");
+static_assert(int(PendingKind::kDevDraw) == kNumPendingKinds - 1, "name every PendingKind");
 
 // The tracks a city can carry a metropolis of, as upper-case suffix letters.
 char MetropolisLetter(int track);
 char HarborLetter(int type);
 int HarborFromLetter(char c);        // -1 if none
 std::string ProgressText(int card);  // "?" for kHiddenCard
+// Development cards (base game) as count+letter pairs, "2k1v"; "-" for none.
+std::string DevText(const std::array<uint8_t, kNumDevKinds>& dev);
+std::string ParseDevText(std::string_view text, std::array<uint8_t, kNumDevKinds>* out);  // error or ""
+// The development deck implied by the hands and the played cards (BG-1).
+std::array<uint8_t, kNumDevKinds> ImpliedDevDeck(const State& s);
 
 // A state with the same seats and options straight after construction: the
 // reference for fields written only when they differ from a fresh game's.

@@ -99,7 +99,7 @@ std::string Tokenize(std::string_view text, std::vector<std::string_view>* words
 }
 
 // Per-seat fields are a name followed by the seat digit (r0, hand2, ...).
-constexpr std::string_view kSeatFields[] = {"r", "s", "c", "k", "hand", "prog", "vpc", "def", "lvl"};
+constexpr std::string_view kSeatFields[] = {"r", "s", "c", "k", "hand", "prog", "vpc", "def", "lvl", "dev", "army"};
 constexpr std::string_view kGlobalFields[] = {
     "seats",
     "opts",
@@ -134,6 +134,11 @@ constexpr std::string_view kGlobalFields[] = {
     "cranes_played",
     "fleet_cards",
     "harbor_partners",
+    "largest",
+    "dev_bought",
+    "dev_played",
+    "dev_discarded",
+    "dev_deck",
 };
 
 bool IsKnownField(std::string_view key) {
@@ -189,6 +194,7 @@ class Parser {
   std::string ParseTrade();
   std::string ParsePending();
   std::string ParseBank(const State& fresh);
+  std::string ParseDev();
 
   std::string_view text_;
   std::map<std::string_view, std::string_view, std::less<>> fields_;
@@ -563,6 +569,11 @@ std::string Parser::ParseCardsOf(int seat) {
   long long v = 0;
   if (std::string err = Int("def" + n, 0, 255, "defender count", 0, &v); !err.empty()) return err;
   p.defender = uint8_t(v);
+  if (const std::string_view* dev = Get("dev" + n)) {
+    if (std::string err = ParseDevText(*dev, &p.dev); !err.empty()) return TokenError("dev" + n, *dev, err);
+  }
+  if (std::string err = Int("army" + n, 0, 14, "knights played", 0, &v); !err.empty()) return err;
+  p.army = uint8_t(v);
   if (const std::string_view* lvl = Get("lvl" + n)) {
     if (lvl->size() != kNumTracks)
       return TokenError("lvl" + n, *lvl, "expected 3 digits: trade, politics, science levels");
@@ -721,6 +732,28 @@ std::string Parser::ParseBank(const State& fresh) {
   return {};
 }
 
+// The base game's development-card fields (BG-4..BG-6); the hands are per seat.
+std::string Parser::ParseDev() {
+  if (const std::string_view* d = Get("dev_bought")) {
+    if (std::string err = ParseDevText(*d, &ed_->dev_bought()); !err.empty()) return TokenError("dev_bought", *d, err);
+  }
+  if (const std::string_view* d = Get("dev_played")) {
+    if (*d != "yes" && *d != "no") return TokenError("dev_played", *d, "expected yes or no");
+    ed_->dev_played() = *d == "yes";
+  }
+  if (const std::string_view* d = Get("dev_discarded")) {
+    if (std::string err = ParseDevText(*d, &ed_->dev_discarded()); !err.empty())
+      return TokenError("dev_discarded", *d, err);
+  }
+  if (std::string err = Seat("largest", true, kNoSeat, &ed_->largest_army()); !err.empty()) return err;
+  if (const std::string_view* d = Get("dev_deck")) {
+    if (std::string err = ParseDevText(*d, &ed_->dev_deck()); !err.empty()) return TokenError("dev_deck", *d, err);
+  } else {
+    ed_->dev_deck() = ImpliedDevDeck(*s_);
+  }
+  return {};
+}
+
 std::string Parser::Run(State* out) {
   std::vector<std::string_view> words;
   if (std::string err = Tokenize(text_, &words); !err.empty()) return err;
@@ -758,6 +791,7 @@ std::string Parser::Run(State* out) {
   if (std::string err = ParseTrade(); !err.empty()) return err;
   if (std::string err = ParsePending(); !err.empty()) return err;
   if (std::string err = ParseBank(fresh); !err.empty()) return err;
+  if (std::string err = ParseDev(); !err.empty()) return err;
 
   ed.RecomputeDerived();
   if (std::string err = s.Validate(); !err.empty()) return "inconsistent position: " + err;

@@ -170,7 +170,15 @@ void RulesImpl::CheckWin(State& s, Events* ev) {
   s.phase_ = Phase::kGameOver;
   s.winner_ = s.current_;
   ClearPending(s);
+  RevealDevCards(s, ev);
   Emit(ev, EventType::kGameOver, s.current_);
+}
+
+void RulesImpl::RevealDevCards(const State& s, Events* ev) {
+  // BG-9: victory point cards are shown when the game ends.
+  for (int p = 0; p < s.num_seats_; ++p)
+    if (s.players_[p].dev[kDevVictoryPoint] > 0)
+      Emit(ev, EventType::kDevRevealed, p, s.players_[p].dev[kDevVictoryPoint]);
 }
 
 void RulesImpl::ClearPending(State& s) {
@@ -192,6 +200,16 @@ void RulesImpl::ApplySetup(State& s, const Action& a, Events* ev) {
     case ActionType::kBuildSettlement:
       PlaceSettlement(s, seat, a.a, ev);
       s.last_setup_node_ = int8_t(a.a);
+      // BG-2: the base game's second settlement yields one resource per
+      // adjacent land hex.
+      if (IsBase(s) && s.setup_step_ >= 2 * s.num_seats_) {
+        for (int i = 0; i < 3; ++i) {
+          const int h = topo.node_hexes[a.a][i];
+          if (h < 0 || s.board_.terrain[h] == kDesert) continue;
+          Gain(s, seat, s.board_.terrain[h], 1);
+          Emit(ev, EventType::kProduced, seat, 1, s.board_.terrain[h]);
+        }
+      }
       break;
     case ActionType::kBuildCity:
       PlaceCity(s, seat, a.a, ev);
@@ -330,6 +348,10 @@ void RulesImpl::ApplyActionPhase(State& s, const Action& a, Events* ev) {
     }
     case ActionType::kPlayProgress:
       ApplyPlay(s, a, ev);
+      break;
+    case ActionType::kBuyDev:
+    case ActionType::kPlayDev:
+      ApplyDev(s, a, ev);
       break;
     case ActionType::kRepairCity: {  // C-P6 under SABOTAGE_CITY
       CardCounts cost;

@@ -123,7 +123,8 @@ bool RulesImpl::HasCityWithoutMetropolis(const State& s, int seat) {
 }
 
 bool RulesImpl::IsRobberLocked(const State& s) {
-  return s.options_.robber_locked_until_first_attack && !s.first_attack_done_;
+  // BG-3: the base game has no barbarians, so no lock.
+  return s.options_.robber_locked_until_first_attack && !s.first_attack_done_ && !IsBase(s);
 }
 
 int RulesImpl::Contribution(const State& s, int seat, bool count_knights) {

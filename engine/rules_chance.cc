@@ -23,7 +23,10 @@ std::vector<ChanceOutcome> State::ChanceOutcomes() const {
         out.push_back({Action::Make(ActionType::kChanceStartPlayer, seat), 1.0 / num_seats_});
       break;
     case PendingKind::kDice:
-      if (p.a) {  // production dice fixed by an Alchemist
+      if (options_.ruleset == Ruleset::kBase) {  // BG-3: two production dice, no event die
+        for (int y = 1; y <= 6; ++y)
+          for (int r = 1; r <= 6; ++r) out.push_back({Action::Dice(y, r, 0), 1.0 / 36.0});
+      } else if (p.a) {  // production dice fixed by an Alchemist
         for (int e = 0; e < kNumEventFaces; ++e) out.push_back({Action::Dice(0, 0, e), kEventProbability[e]});
       } else {
         for (int y = 1; y <= 6; ++y)
@@ -39,6 +42,12 @@ std::vector<ChanceOutcome> State::ChanceOutcomes() const {
       const double total = p.b ? hand.Resources() : hand.Total();
       for (int c = 0; c < types; ++c)
         if (hand[c] > 0) out.push_back({Action::Make(ActionType::kChanceSteal, c), hand[c] / total});
+      break;
+    }
+    case PendingKind::kDevDraw: {
+      const int total = DevDeckSize();
+      for (int k = 0; k < kNumDevKinds; ++k)
+        if (dev_deck_[k] > 0) out.push_back({Action::Make(ActionType::kChanceDev, k), double(dev_deck_[k]) / total});
       break;
     }
     case PendingKind::kDraw: {
@@ -72,6 +81,10 @@ Action State::SampleChance(double u) const {
     case PendingKind::kStartPlayer:
       return Action::Make(ActionType::kChanceStartPlayer, int(u * num_seats_));
     case PendingKind::kDice: {
+      if (options_.ruleset == Ruleset::kBase) {
+        const int cell = int(u * 36);
+        return Action::Dice(cell / 6 + 1, cell % 6 + 1, 0);
+      }
       // The event die as six faces: three ships, then one gate each.
       const int cell = int(u * (p.a ? 6 : 216));
       const int face6 = cell % 6;
@@ -85,6 +98,8 @@ Action State::SampleChance(double u) const {
       return Action::Make(ActionType::kChanceSteal,
                           pick_weighted(hand.n.data(), types, p.b ? hand.Resources() : hand.Total()));
     }
+    case PendingKind::kDevDraw:
+      return Action::Make(ActionType::kChanceDev, pick_weighted(dev_deck_.data(), kNumDevKinds, DevDeckSize()));
     case PendingKind::kDraw: {
       const ProgressDeck& d = decks_[p.a];
       const int k = pick_weighted(d.unseen.data(), TrackNumKinds(p.a), d.unseen_total);

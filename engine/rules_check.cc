@@ -7,7 +7,7 @@
 
 namespace metropolis {
 
-extern const CardCounts kRoadCost, kSettlementCost, kCityCost, kWallCost, kKnightCost, kActivateCost;
+extern const CardCounts kRoadCost, kSettlementCost, kCityCost, kWallCost, kKnightCost, kActivateCost, kDevCost;
 
 namespace {
 
@@ -187,6 +187,8 @@ std::string RulesImpl::CheckTrade(const State& s, const Action& a) {
 
 std::string RulesImpl::Explain(const State& s, const Action& a) {
   const std::string what = "'" + ActionToString(a) + "'";
+  if ((a.type == ActionType::kBuyDev || a.type == ActionType::kPlayDev) && !RulesImpl::IsBase(s))
+    return "BG-4: development cards exist only in the base game (ruleset base)";
   if (s.pending_size_ > 0) {
     const Pending& p = s.pending_[s.pending_size_ - 1];
     if (!SameDecision(a.type, p.kind))
@@ -250,13 +252,29 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
   if (s.phase_ == Phase::kSetup) {
     const bool building_step = s.setup_step_ % 2 == 0;
     const bool city_round = s.setup_step_ >= 2 * s.num_seats_;
+    if (building_step && RulesImpl::IsBase(s) && a.type != ActionType::kBuildSettlement)
+      return "BG-2: place a settlement now";
     if (building_step && a.type != (city_round ? ActionType::kBuildCity : ActionType::kBuildSettlement))
       return city_round ? "SET-3: place a city now" : "SET-2: place a settlement now";
     if (!building_step && a.type != ActionType::kBuildRoad) return "SET-2: place a road touching your new building";
     if (building_step) return "SET-2: " + Node(a.a) + " breaks the distance rule (a building on or next to it)";
     return "SET-2: " + Edge(a.a) + " is taken or does not touch " + Node(s.last_setup_node_);
   }
+  if (a.type == ActionType::kPlayDev) {
+    const PlayerState& ps = s.players_[s.current_];
+    if (a.a == kDevVictoryPoint) return "BG-5: victory point cards are never played";
+    if (ps.dev[a.a] == 0) return "BG-5: you hold no " + std::string(DevCardName(a.a)) + " card";
+    if (s.dev_played_) return "BG-5: at most one development card per turn";
+    if (ps.dev[a.a] <= s.dev_bought_[a.a]) return "BG-5: a card bought this turn cannot be played this turn";
+    return "BG-5: the bank cannot give those two resources";
+  }
+  if (a.type == ActionType::kBuyDev && s.phase_ == Phase::kAction) {
+    const PlayerState& ps = s.players_[s.current_];
+    if (!ps.hand.Contains(kDevCost)) return "BG-4: not enough cards (missing " + MissingCards(ps.hand, kDevCost) + ")";
+    return "BG-4: the development deck is empty";
+  }
   if (s.phase_ == Phase::kBeforeRoll) {
+    if (RulesImpl::IsBase(s)) return "TRN-2: before the roll you may only roll (or play a development card, BG-5)";
     if (a.type == ActionType::kPlayProgress && a.a == kAlchemist)
       return "C-S1: you do not hold an Alchemist, or its dice are not 1..6";
     return "TRN-2: before the roll you may only roll (or play an Alchemist)";

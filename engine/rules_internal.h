@@ -81,6 +81,16 @@ struct RulesImpl {
     s.players_[to].hand[card] = uint8_t(s.players_[to].hand[card] + n);
   }
 
+  // ---- The base game (rules_base.cc, RULES.md 22) --------------------------
+  static bool IsBase(const State& s) { return s.options_.ruleset == Ruleset::kBase; }
+  static bool CanPlayDev(const State& s, int dev);
+  // BUY_DEV (action phase only) and PLAY_DEV of the current player.
+  static void LegalDevCards(const State& s, bool action_phase, ActionList* out);
+  // The base game's action phase after building: bank trades and dev cards.
+  static void LegalBaseTail(const State& s, ActionList* out);
+  static void ApplyDev(State& s, const Action& a, Events* ev);
+  static void UpdateLargestArmy(State& s, Events* ev);
+
   // ---- Checking (rules_check.cc) -------------------------------------------
   static std::string Explain(const State& s, const Action& a);
   static std::string CheckTrade(const State& s, const Action& a);
@@ -119,7 +129,8 @@ struct RulesImpl {
   static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
   static void UpdateLongestRoad(State& s, Events* ev);
   static void CheckWin(State& s, Events* ev);
-  static void ClearPending(State& s);  // the game ended
+  static void RevealDevCards(const State& s, Events* ev);  // BG-9, when the game ends
+  static void ClearPending(State& s);                      // the game ended
 };
 
 }  // namespace metropolis

@@ -33,7 +33,8 @@ void RulesImpl::LegalSetup(const State& s, ActionList* out) {
     const uint64_t buildings = AllBuildings(s);
     uint64_t forbidden = buildings;
     METROPOLIS_FOR_BITS(v, buildings) forbidden |= topo.node_neighbor_mask[v];
-    const bool city = s.setup_step_ >= 2 * s.num_seats_;
+    // BG-2: the base game's second round places a settlement too.
+    const bool city = s.setup_step_ >= 2 * s.num_seats_ && !IsBase(s);
     const ActionType t = city ? ActionType::kBuildCity : ActionType::kBuildSettlement;
     (void)seat;
     for (int v = 0; v < kNumNodes; ++v)
@@ -95,6 +96,12 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   // BLD-3 cities.
   if (ps.cities_left > 0 && hand.Contains(kCityCost)) {
     METROPOLIS_FOR_BITS(v, ps.settlements) out->push(Action::BuildCity(v));
+  }
+
+  // The base game has no walls, knights, improvements or commodities (BG-1).
+  if (IsBase(s)) {
+    LegalBaseTail(s, out);
+    return;
   }
 
   // BLD-4 walls.
@@ -169,6 +176,27 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
       if (s.node_flags_[v] & kSabotaged) out->push(Action::Make(ActionType::kRepairCity, v));
     }
   }
+}
+
+void RulesImpl::LegalBaseTail(const State& s, ActionList* out) {
+  const int seat = s.current_;
+  const CardCounts& hand = s.players_[seat].hand;
+  // TRD-2 with the harbors only (BG-3): resources for resources.
+  bool two = false;
+  for (int give = 0; give < kNumResources; ++give) two |= hand[give] >= 2;
+  if (two) {
+    const BankRates rates = ComputeBankRates(s, seat);
+    for (int give = 0; give < kNumResources; ++give) {
+      if (hand[give] < 2) continue;
+      for (int take = 0; take < kNumResources; ++take) {
+        if (take == give) continue;
+        if (s.options_.bank_limited && s.bank_[take] <= 0) continue;
+        const int rate = rates.Rate(give, take);
+        if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
+      }
+    }
+  }
+  LegalDevCards(s, true, out);  // BG-4, BG-5
 }
 
 void RulesImpl::RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi) {

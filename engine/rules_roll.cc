@@ -33,7 +33,7 @@ void RulesImpl::ApplyChance(State& s, const Action& a, Events* ev) {
         if (s.knight_flags_[v] & kKnightActive) s.knight_flags_[v] |= kKnightReady;
       }
       Push(s, PendingKind::kStepProduction, s.current_);
-      Push(s, PendingKind::kStepEvent, s.current_);
+      if (!IsBase(s)) Push(s, PendingKind::kStepEvent, s.current_);  // BG-3: no event die
       break;
     }
     case ActionType::kChanceSteal: {
@@ -44,6 +44,13 @@ void RulesImpl::ApplyChance(State& s, const Action& a, Events* ev) {
       Emit(ev, EventType::kStole, p.seat, 0, a.a, 0, victim, uint8_t((1u << p.seat) | (1u << victim)));
       break;
     }
+    case ActionType::kChanceDev:
+      // BG-4: the buyer takes the card; it may not be played this turn (BG-5).
+      --s.dev_deck_[a.a];
+      ++s.players_[p.seat].dev[a.a];
+      ++s.dev_bought_[a.a];
+      if (a.a == kDevVictoryPoint) AddVp(s, p.seat, 1);
+      break;
     case ActionType::kChanceDraw: {
       ProgressDeck& d = s.decks_[p.a];
       --d.unseen[a.a - TrackFirstCard(p.a)];
@@ -255,7 +262,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       const bool full_city = s.building_[v] == kCity && !(s.node_flags_[v] & kSabotaged);
       if (!full_city) {
         ++claims[p][terrain];
-      } else if (commodity >= 0) {
+      } else if (commodity >= 0 && !IsBase(s)) {
         ++claims[p][terrain];
         ++claims[p][commodity];
         claimed_types |= 1u << commodity;
@@ -318,6 +325,8 @@ void RulesImpl::EndTurn(State& s, Events* ev) {
   }
   s.offers_this_turn_ = 0;
   s.effects_ = TurnEffects{};
+  s.dev_bought_ = {};
+  s.dev_played_ = false;
   s.current_ = int8_t(NextSeat(s, s.current_));
   s.phase_ = Phase::kBeforeRoll;
   ++s.turn_;

@@ -25,8 +25,10 @@ State::State(const GameConfig& config) {
   knight_owner_.fill(kNoSeat);
   for (int h = 0; h < kNumHexes; ++h)
     if (board_.terrain[h] == kDesert) robber_ = int8_t(h);
-  for (int c = 0; c < kNumCardTypes; ++c) bank_[c] = IsResource(c) ? 19 : 12;
-  for (int t = 0; t < kNumTracks; ++t) {
+  const bool base = options_.ruleset == Ruleset::kBase;
+  for (int c = 0; c < kNumCardTypes; ++c) bank_[c] = int16_t(CardSupply(c, options_));
+  if (base) dev_deck_ = kDevCardCounts;  // BG-1; no progress decks
+  for (int t = 0; t < kNumTracks && !base; ++t) {
     ProgressDeck& d = decks_[t];
     for (int k = 0; k < TrackNumKinds(t); ++k) {
       d.unseen[k] = uint8_t(ProgressCardCount(TrackFirstCard(t) + k, options_));
@@ -68,6 +70,7 @@ int State::CurrentPlayer() const {
       case PendingKind::kDice:
       case PendingKind::kSteal:
       case PendingKind::kDraw:  // automatic draws never stay on top (Advance)
+      case PendingKind::kDevDraw:
         return kChancePlayer;
       default:
         return p.seat;
@@ -98,7 +101,8 @@ void State::LegalActions(ActionList* out) const {
       break;
     case Phase::kBeforeRoll:
       out->push(Action::Roll());
-      RulesImpl::LegalAlchemist(*this, out);  // TRN-2
+      RulesImpl::LegalAlchemist(*this, out);                                      // TRN-2
+      if (RulesImpl::IsBase(*this)) RulesImpl::LegalDevCards(*this, false, out);  // BG-5
       break;
     case Phase::kAction:
       RulesImpl::LegalActionPhase(*this, out);
@@ -126,7 +130,7 @@ void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
     if (action.type == ActionType::kChanceSteal) {
       const Pending& p = pending_[pending_size_ - 1];
       e.private_to = uint8_t((1u << p.seat) | (1u << p.a));
-    } else if (action.type == ActionType::kChanceDraw) {
+    } else if (action.type == ActionType::kChanceDraw || action.type == ActionType::kChanceDev) {
       e.private_to = uint8_t(1u << pending_[pending_size_ - 1].seat);
     } else if (action.type == ActionType::kDiscardProgress) {
       e.private_to = uint8_t(1u << actor);
@@ -154,6 +158,7 @@ void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
   if (phase_ != Phase::kGameOver && actions_ >= options_.max_actions) {
     phase_ = Phase::kGameOver;
     RulesImpl::ClearPending(*this);
+    RulesImpl::RevealDevCards(*this, events);
     RulesImpl::Emit(events, EventType::kGameOver, -1);
   }
 #if defined(METROPOLIS_VALIDATE_EVERY_STEP)
@@ -190,6 +195,8 @@ int State::ComputeVictoryPoints(int seat) const {
   if (longest_road_ == seat) vp += 2;
   if (merchant_owner_ == seat) vp += 1;
   vp += std::popcount(unsigned(p.vp_cards)) + p.defender;
+  if (largest_army_ == seat) vp += 2;  // BG-6
+  vp += p.dev[kDevVictoryPoint];       // BG-5: hidden, but they count
   return vp;
 }
 
@@ -198,9 +205,11 @@ namespace {
 // The seat's roads as a small graph: for each node the local indices of the
 // roads ending there and where they lead.
 struct RoadGraph {
+  // Only `degree` is zeroed: road/next are written before they are read, and
+  // zeroing them on every call cost more than the search itself.
   std::array<uint8_t, kNumNodes> degree{};
-  std::array<std::array<int8_t, 3>, kNumNodes> road{};  // local road index
-  std::array<std::array<int8_t, 3>, kNumNodes> next{};  // the road's other end
+  std::array<std::array<int8_t, 3>, kNumNodes> road;  // local road index
+  std::array<std::array<int8_t, 3>, kNumNodes> next;  // the road's other end
   uint64_t blocked = 0;
 
   int Longest(int node, uint32_t used, uint64_t* touched) const {

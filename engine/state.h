@@ -101,6 +101,8 @@ enum class PendingKind : uint8_t {
   kHarborReturn,        // C-T1; seat = opponent, a = the card's player
   kDefenderTake,        // BAR-6 under ANY_CARD_OF_CHOSEN_DECK; a = track
   kStepReturnProgress,  // PC-6: the played card a goes under its deck once its effect is resolved
+  // The base game (RULES.md 22).
+  kDevDraw,  // BG-4, chance; seat = buyer: the top card of the development deck
 };
 
 struct Pending {
@@ -152,6 +154,15 @@ struct PlayerState {
   uint64_t settlements = 0, cities = 0, knights = 0;           // node masks
   uint64_t roads_lo = 0, roads_hi = 0;                         // edge mask: edges 0..63, 64..71
   uint64_t road_nodes = 0;  // nodes at an end of one of these roads (DEF-3), kept current
+  // Base game (RULES.md 22): development cards in hand per DevCard, victory
+  // point cards included (hidden, BG-5), and Knights played (BG-6).
+  std::array<uint8_t, kNumDevKinds> dev{};
+  uint8_t army = 0;
+  int DevTotal() const {
+    int t = 0;
+    for (uint8_t n : dev) t += n;
+    return t;
+  }
   bool HasRoad(int e) const { return e < 64 ? (roads_lo >> e) & 1 : (roads_hi >> (e - 64)) & 1; }
   uint64_t buildings() const { return settlements | cities; }
   bool operator==(const PlayerState&) const = default;
@@ -254,6 +265,17 @@ class State {
   int pending_size() const { return pending_size_; }
   const Pending& pending(int i) const { return pending_[i]; }  // 0 = bottom
   int barbarian_attacks() const { return attacks_; }
+  // Base game (RULES.md 22).
+  const std::array<uint8_t, kNumDevKinds>& dev_deck() const { return dev_deck_; }            // unseen, per kind
+  const std::array<uint8_t, kNumDevKinds>& dev_discarded() const { return dev_discarded_; }  // played, not knights
+  const std::array<uint8_t, kNumDevKinds>& dev_bought() const { return dev_bought_; }  // this turn, current player
+  bool dev_played_this_turn() const { return dev_played_; }
+  int largest_army_holder() const { return largest_army_; }
+  int DevDeckSize() const {
+    int t = 0;
+    for (uint8_t n : dev_deck_) t += n;
+    return t;
+  }
   // Hand limit on a 7 (SEV-2): 7 + 2 per wall on the board.
   int HandLimit(int seat) const;
   // Victory points recomputed from the pieces (section 17).
@@ -312,6 +334,15 @@ class State {
   uint8_t offers_this_turn_ = 0;
   TurnEffects effects_;
   TradeState trade_;
+
+  // Base game (RULES.md 22): the development deck's unseen cards, the played
+  // non-knight cards, the cards the current player bought this turn (BG-5),
+  // whether he played one this turn, and the Largest Army holder (BG-6).
+  std::array<uint8_t, kNumDevKinds> dev_deck_{};
+  std::array<uint8_t, kNumDevKinds> dev_discarded_{};
+  std::array<uint8_t, kNumDevKinds> dev_bought_{};
+  bool dev_played_ = false;
+  int8_t largest_army_ = kNoSeat;
 
   // Pending decisions and automatic steps; top = pending_[pending_size_ - 1].
   static constexpr int kMaxPending = 24;

@@ -49,6 +49,11 @@ class StateEditor {
   TradeState& trade() { return s_->trade_; }
   TurnEffects& effects() { return s_->effects_; }
   uint8_t& pending_size() { return s_->pending_size_; }
+  std::array<uint8_t, kNumDevKinds>& dev_deck() { return s_->dev_deck_; }
+  std::array<uint8_t, kNumDevKinds>& dev_discarded() { return s_->dev_discarded_; }
+  std::array<uint8_t, kNumDevKinds>& dev_bought() { return s_->dev_bought_; }
+  bool& dev_played() { return s_->dev_played_; }
+  int8_t& largest_army() { return s_->largest_army_; }
   std::array<Pending, State::kMaxPending>& pending() { return s_->pending_; }
 
   // After pieces were edited: rebuild the per-player node and edge masks from

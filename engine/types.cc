@@ -16,6 +16,23 @@ constexpr char kTerrainLetters[kNumTerrains + 1] = "HFPGMD";
 
 }  // namespace
 
+constexpr std::string_view kDevNames[kNumDevKinds] = {"knight", "victory_point", "road_building", "year_of_plenty",
+                                                      "monopoly"};
+constexpr char kDevLetters[kNumDevKinds + 1] = "kvrym";
+
+std::string_view DevCardName(int dev) { return dev >= 0 && dev < kNumDevKinds ? kDevNames[dev] : "?"; }
+int DevCardFromName(std::string_view name) {
+  for (int d = 0; d < kNumDevKinds; ++d)
+    if (kDevNames[d] == name) return d;
+  return -1;
+}
+char DevCardLetter(int dev) { return dev >= 0 && dev < kNumDevKinds ? kDevLetters[dev] : '?'; }
+int DevCardFromLetter(char c) {
+  for (int d = 0; d < kNumDevKinds; ++d)
+    if (kDevLetters[d] == c) return d;
+  return -1;
+}
+
 std::string_view CardName(int card) { return card >= 0 && card < kNumCardTypes ? kCardNames[card] : "?"; }
 
 std::string_view TerrainName(int terrain) {

@@ -81,6 +81,21 @@ inline constexpr int kNumEventFaces = 4;
 
 enum Building : uint8_t { kNoBuilding = 0, kSettlement = 1, kCity = 2 };
 
+// Development cards of the base game (RULES.md 22, BG-1).
+enum DevCard : uint8_t {
+  kDevKnight = 0,
+  kDevVictoryPoint = 1,
+  kDevRoadBuilding = 2,
+  kDevYearOfPlenty = 3,
+  kDevMonopoly = 4,
+};
+inline constexpr int kNumDevKinds = 5;
+inline constexpr std::array<uint8_t, kNumDevKinds> kDevCardCounts = {14, 5, 2, 2, 2};  // 25 in all
+std::string_view DevCardName(int dev);       // "knight", "victory_point", ..., "monopoly"
+int DevCardFromName(std::string_view name);  // -1 if none
+char DevCardLetter(int dev);                 // k v r y m
+int DevCardFromLetter(char c);               // -1 if none
+
 // Knight levels 1..3 are their strengths (KN-1); 0 means no knight.
 inline constexpr int kMaxKnightLevel = 3;
 

@@ -121,7 +121,7 @@ std::string State::Validate() const {
   for (int card = 0; card < kNumCardTypes && c.ok; ++card) {
     int total = bank_[card];
     for (int p = 0; p < n; ++p) total += players_[p].hand[card];
-    const int expected = IsResource(card) ? 19 : 12;
+    const int expected = CardSupply(card, options_);
     if (total != expected) c.Fail(CardName(card), ": hands + bank = ", total, ", expected ", expected);
     if (options_.bank_limited && bank_[card] < 0) c.Fail(CardName(card), ": bank below zero");
   }
@@ -177,9 +177,38 @@ std::string State::Validate() const {
   for (int i = 0; i < pending_size_; ++i)
     if (pending_[i].kind == PendingKind::kStepReturnProgress && pending_[i].a < kNumProgressKinds)
       ++seen[pending_[i].a];
-  for (int k = 0; k < kNumProgressKinds && c.ok; ++k)
-    if (seen[k] != ProgressCardCount(k, options_))
-      c.Fail(ProgressCardName(k), ": ", seen[k], " in play, expected ", ProgressCardCount(k, options_));
+  const bool base = options_.ruleset == Ruleset::kBase;
+  for (int k = 0; k < kNumProgressKinds && c.ok; ++k) {
+    const int expected = base ? 0 : ProgressCardCount(k, options_);  // BG-1: no progress cards
+    if (seen[k] != expected) c.Fail(ProgressCardName(k), ": ", seen[k], " in play, expected ", expected);
+  }
+
+  // Development cards (BG-1): deck + hands + played = 25; Largest Army (BG-6)
+  // recomputed.
+  for (int k = 0; k < kNumDevKinds && c.ok; ++k) {
+    int total = dev_deck_[k] + (k == kDevKnight ? 0 : dev_discarded_[k]);
+    for (int p = 0; p < kMaxSeats; ++p) total += players_[p].dev[k] + (k == kDevKnight ? players_[p].army : 0);
+    const int expected = base ? kDevCardCounts[k] : 0;
+    if (total != expected) c.Fail(DevCardName(k), ": ", total, " development cards in play, expected ", expected);
+    if (dev_discarded_[kDevKnight] != 0 || dev_discarded_[kDevVictoryPoint] != 0)
+      c.Fail("knights and victory point cards are never discarded");
+    if (dev_bought_[k] > players_[current_ < 0 ? 0 : current_].dev[k])
+      c.Fail(DevCardName(k), ": more bought this turn than held");
+  }
+  for (int p = n; p < kMaxSeats && c.ok; ++p)
+    if (players_[p].DevTotal() != 0 || players_[p].army != 0) c.Fail("seat ", p, " does not play but has dev cards");
+  if (c.ok && !base && (dev_played_ || largest_army_ != kNoSeat))
+    c.Fail("development-card state outside the base game");
+  if (c.ok) {
+    int best = 0;
+    for (int p = 0; p < n; ++p) best = std::max<int>(best, players_[p].army);
+    if (largest_army_ == kNoSeat) {
+      if (best >= 3) c.Fail("Largest Army unheld though a seat played ", best, " knights (BG-6)");
+    } else if (largest_army_ < 0 || largest_army_ >= n || players_[largest_army_].army < 3 ||
+               players_[largest_army_].army != best) {
+      c.Fail("Largest Army held by seat ", int(largest_army_), " without the most knights >= 3 (BG-6)");
+    }
+  }
 
   // Derived facts recomputed from scratch.
   for (int p = 0; p < n && c.ok; ++p) {
@@ -233,8 +262,50 @@ std::string State::Validate() const {
       continue;
     }
     const Pending& p = pending_[i];
-    if (p.kind > PendingKind::kStepReturnProgress) c.Fail("pending entry ", i, ": bad kind");
+    if (p.kind > PendingKind::kDevDraw) c.Fail("pending entry ", i, ": bad kind");
     if (p.kind != PendingKind::kStartPlayer && (p.seat < 0 || p.seat >= n)) c.Fail("pending entry ", i, ": bad seat");
+    if (!c.ok || i != pending_size_ - 1) continue;
+    // The entry on top must be decidable as it stands (positions read from
+    // text can say anything); entries below are checked when they get there.
+    const PlayerState& ps = players_[p.seat < 0 ? 0 : p.seat];
+    switch (p.kind) {
+      case PendingKind::kDiscard:
+        if (p.a == 0 || ps.hand.Total() < p.a) c.Fail("pending discard of ", int(p.a), " by a seat holding fewer");
+        break;
+      case PendingKind::kSteal:
+        if (p.a >= n || p.a == p.seat || players_[p.a].hand.Total() == 0) c.Fail("pending steal from an empty hand");
+        break;
+      case PendingKind::kDraw:
+      case PendingKind::kDefenderTake:
+      case PendingKind::kStepDraws:
+        if (p.a >= kNumTracks) c.Fail("pending draw from deck ", int(p.a));
+        break;
+      case PendingKind::kDiscardProgress:
+      case PendingKind::kEndTurnDiscard:
+        if (ps.num_progress == 0) c.Fail("pending progress discard by a seat holding none");
+        break;
+      case PendingKind::kRelocateKnight:
+        if (p.a >= kNumNodes || p.b < 1 || p.b > kMaxKnightLevel) c.Fail("pending relocation with bad knight data");
+        break;
+      case PendingKind::kPlaceMetropolis:
+        if (p.a >= kNumTracks) c.Fail("pending metropolis of track ", int(p.a));
+        break;
+      case PendingKind::kStepReturnProgress:
+        if (p.a >= kNumProgressKinds) c.Fail("pending return of card ", int(p.a));
+        break;
+      default:
+        break;
+    }
+  }
+  // Whoever must act can act: a seat has a legal action, a chance node an outcome.
+  if (c.ok && phase_ != Phase::kGameOver) {
+    const int actor = CurrentPlayer();
+    if (actor == kChancePlayer && ChanceOutcomes().empty()) c.Fail("a chance node without outcomes");
+    if (actor >= 0) {
+      ActionList legal;
+      LegalActions(&legal);
+      if (legal.size == 0) c.Fail("seat ", actor, " must act but has no legal action");
+    }
   }
   if (c.ok && phase_ == Phase::kGameOver && pending_size_ != 0) c.Fail("decisions pending after the game ended");
   if (c.ok && trade_.open != (std::find_if(pending_.begin(), pending_.begin() + pending_size_, [](const Pending& p) {

@@ -513,14 +513,32 @@ bool SampleProgress(const View& v, SplitMix64& rng, StateEditor& ed, std::string
 }  // namespace
 
 bool SampleState(const View& v, uint64_t seed, State* out, std::string* error) {
-  State s = v.state;
-  StateEditor ed(&s);
+  // A few public facts are not per-card bounds — a seat asked to return a
+  // commodity to a Commercial Harbor holds at least one (C-T1) — so a sample
+  // that breaks one is drawn again; Validate() knows them all.
+  constexpr int kAttempts = 64;
+  std::string e;
   SplitMix64 rng(seed);
-  if (!SampleHands(v, rng, ed, error)) return false;
-  if (!SampleProgress(v, rng, ed, error)) return false;
-  if (std::string e = s.Validate(); !e.empty()) return Fail(error, "sampled state fails Validate(): " + e);
-  *out = s;
-  return true;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    State s = v.state;
+    StateEditor ed(&s);
+    if (!SampleHands(v, rng, ed, error)) return false;
+    if (!SampleProgress(v, rng, ed, error)) return false;
+#if defined(METROPOLIS_VALIDATE_EVERY_STEP)
+    e = s.Validate();
+#else
+    // Release builds (search samples thousands of states) check only the
+    // public facts a sample can break: whoever must act can act.
+    e.clear();
+    if (s.IsChanceNode() ? s.ChanceOutcomes().empty() : (!s.IsTerminal() && s.LegalActions().empty()))
+      e = "no decision possible at the top of the stack";
+#endif
+    if (e.empty()) {
+      *out = s;
+      return true;
+    }
+  }
+  return Fail(error, "sampled state fails Validate(): " + e);
 }
 
 }  // namespace metropolis

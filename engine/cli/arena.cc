@@ -190,7 +190,7 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
   std::string opponents;
   for (size_t i = 0; i < s.opponents.size(); ++i) opponents += (i ? "," : "") + s.opponents[i];
   out << "arena: " << s.candidate << " vs " << opponents << ", " << m.games << " games (" << m.games / s.seats
-      << " sets of " << s.seats << " seat rotations), seed " << s.seed << ", "
+      << (m.games / s.seats == 1 ? " set of " : " sets of ") << s.seats << " seat rotations), seed " << s.seed << ", "
       << (s.default_board ? "default board" : "a random board per set") << "\n";
   std::string options = OptionsToString(s.options);
   if (!options.empty()) out << "options: " << options << "\n";
@@ -355,6 +355,8 @@ int RunArena(const std::vector<std::string>& args) {
   check.board = DefaultBoard();
   check.options = s.options;
   if (std::string e = ValidateConfig(check); !e.empty()) return UsageError(flags, "configuration: " + e);
+  State probe(check);
+  if (!NewGame(check, &probe, &error)) return Fail(flags, "configuration: " + error, kExitRefused);
 
   std::vector<ArenaGame> games(size_t(s.games));
   std::mutex mu;

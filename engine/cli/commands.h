@@ -12,5 +12,6 @@ int RunReplay(const std::vector<std::string>& args);
 int RunApply(const std::vector<std::string>& args);
 int RunPerft(const std::vector<std::string>& args);
 int RunArena(const std::vector<std::string>& args);
+int RunGolden(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli

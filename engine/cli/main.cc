@@ -22,6 +22,7 @@ constexpr std::string_view kHelp =
     "  apply    apply actions to a position and print the result and what may follow\n"
     "  perft    count legal action sequences from a position to a given depth\n"
     "  arena    measure a bot against opponents: seat rotation, common random numbers, Wilson intervals\n"
+    "  golden   play one seeded game and print every step: position, views, legal actions, events\n"
     "\n"
     "'metropolis-engine COMMAND --help' describes a command's flags.\n";
 
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   if (command == "apply") return RunApply(args);
   if (command == "perft") return RunPerft(args);
   if (command == "arena") return RunArena(args);
+  if (command == "golden") return RunGolden(args);
   std::cerr << "metropolis-engine: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

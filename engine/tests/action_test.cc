@@ -26,6 +26,7 @@ constexpr TypeAndName kAllTypes[] = {
     {T::kChanceDice, "dice"},
     {T::kChanceSteal, "steal"},
     {T::kChanceDraw, "draw"},
+    {T::kChanceDev, "dev_card"},
     {T::kRoll, "roll"},
     {T::kEndTurn, "end_turn"},
     {T::kBuildRoad, "build_road"},
@@ -65,6 +66,8 @@ constexpr TypeAndName kAllTypes[] = {
     {T::kGiveCard, "give_card"},
     {T::kHarborOffer, "harbor_offer"},
     {T::kRepairCity, "repair_city"},
+    {T::kBuyDev, "buy_dev"},
+    {T::kPlayDev, "play_dev"},
 };
 
 // A valid PLAY_PROGRESS of a random card with random parameters (action.h).
@@ -163,6 +166,21 @@ Action RandomAction(ActionType t, std::mt19937_64& rng) {
     case T::kPlayProgress:
       x = RandomPlay(rng);
       break;
+    case T::kChanceDev:
+      x.a = uint8_t(below(kNumDevKinds));
+      break;
+    case T::kPlayDev: {
+      const int dev = below(kNumDevKinds);
+      if (dev == kDevYearOfPlenty) {
+        const int b = below(kNumResources), c = below(kNumResources);
+        x = Action::PlayDev(dev, std::min(b, c), std::max(b, c));
+      } else if (dev == kDevMonopoly) {
+        x = Action::PlayDev(dev, below(kNumResources));
+      } else {
+        x = Action::PlayDev(dev);
+      }
+      break;
+    }
     case T::kMoveKnight:
     case T::kDisplaceKnight:
       x.a = uint8_t(below(kNumNodes));
@@ -199,6 +217,7 @@ Action RandomAction(ActionType t, std::mt19937_64& rng) {
     case T::kTradeAccept:
     case T::kTradeDecline:
     case T::kTradeCancel:
+    case T::kBuyDev:
     case T::kProgressStop:
       break;
   }
@@ -542,6 +561,11 @@ TEST(ActionTest, TextExamples) {
       {Action::Make(T::kGiveCard, kCloth), "give_card cloth"},
       {Action::Make(T::kHarborOffer, 2, kBrick), "harbor_offer 2 brick"},
       {Action::Make(T::kRepairCity, 12), "repair_city n12"},
+      {Action::Make(T::kChanceDev, kDevMonopoly), "dev_card monopoly"},
+      {Action::Make(T::kBuyDev), "buy_dev"},
+      {Action::PlayDev(kDevKnight), "play_dev knight"},
+      {Action::PlayDev(kDevYearOfPlenty, kBrick, kOre), "play_dev year_of_plenty brick ore"},
+      {Action::PlayDev(kDevMonopoly, kWool), "play_dev monopoly wool"},
   };
   for (const auto& [action, text] : examples) {
     EXPECT_EQ(ActionToString(action), text);

@@ -255,14 +255,16 @@ TEST(NotationTest, OpenTradeWithAnswersAndCountersRoundTrips) {
       << text;
 }
 
-// Every PendingKind, alone on the stack, with parameters in every slot.
+// Every PendingKind with parameters in every slot. Validate() insists that the
+// entry on top can be decided, so each kind sits under a fiesepeter commitment,
+// which always can (COMMIT_DONE).
 TEST(NotationTest, EveryPendingKindRoundTrips) {
   for (int kind = 0; kind <= int(PendingKind::kStepReturnProgress); ++kind) {
     SCOPED_TRACE(kind);
     State s = MidGame();
     StateEditor ed(&s);
-    ed.pending()[0] = Pending{PendingKind::kStepProduction, 1, 0, 0, 0};
-    ed.pending()[1] = Pending{PendingKind(kind), int8_t(kind % 4), uint8_t(kind), 2, 1};
+    ed.pending()[0] = Pending{PendingKind(kind), int8_t(kind % 4), uint8_t(kind), 2, 1};
+    ed.pending()[1] = Pending{PendingKind::kCommitKnights, 1, 0, 0, 0};
     ed.pending_size() = 2;
     if (PendingKind(kind) == PendingKind::kTradeClose) {
       ed.trade().open = true;
@@ -298,7 +300,8 @@ TEST(NotationTest, ProgressCardStepsAreNamed) {
   };
   for (const auto& [entry, text] : entries) {
     ed.pending()[0] = entry;
-    ed.pending_size() = 1;
+    ed.pending()[1] = Pending{PendingKind::kCommitKnights, 1, 0, 0, 0};  // a decidable top (Validate)
+    ed.pending_size() = 2;
     if (entry.kind == PendingKind::kStepReturnProgress) {
       // The card being played is out of the hand and not yet under its deck.
       ProgressDeck& politics = ed.deck(kPolitics);
@@ -306,7 +309,7 @@ TEST(NotationTest, ProgressCardStepsAreNamed) {
       --politics.unseen_total;
     }
     const std::string notation = ToNotation(s);
-    EXPECT_NE(notation.find(" pending=" + text), std::string::npos) << notation;
+    EXPECT_NE(notation.find(" pending=" + text + "/commit_knights@1"), std::string::npos) << notation;
     State back = Fresh();
     std::string error;
     ASSERT_TRUE(FromNotation(notation, &back, &error)) << notation << "\n" << error;
