@@ -5,25 +5,6 @@
 
 namespace metropolis {
 
-uint64_t RulesImpl::AllBuildings(const State& s) {
-  uint64_t m = 0;
-  for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
-  return m;
-}
-
-uint64_t RulesImpl::AllKnights(const State& s) {
-  uint64_t m = 0;
-  for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].knights;
-  return m;
-}
-
-uint64_t RulesImpl::BlockedFor(const State& s, int seat) {
-  uint64_t m = 0;
-  for (int p = 0; p < s.num_seats_; ++p)
-    if (p != seat) m |= s.players_[p].settlements | s.players_[p].cities | s.players_[p].knights;
-  return m;
-}
-
 uint64_t RulesImpl::RoadNodes(const State& s, int seat) {
   const Topology& topo = GetTopology();
   const PlayerState& ps = s.players_[seat];

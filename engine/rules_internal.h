@@ -20,11 +20,25 @@ struct RulesImpl {
   using Events = std::vector<Event>;
 
   // ---- Board queries --------------------------------------------------------
-  static uint64_t AllBuildings(const State& s);
-  static uint64_t AllKnights(const State& s);
+  // Inline: called on every listing and cheap enough to recompute.
+  static uint64_t AllBuildings(const State& s) {
+    uint64_t m = 0;
+    for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
+    return m;
+  }
+  static uint64_t AllKnights(const State& s) {
+    uint64_t m = 0;
+    for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].knights;
+    return m;
+  }
   static uint64_t Occupied(const State& s) { return AllBuildings(s) | AllKnights(s); }
   // Nodes holding a piece of a player other than `seat` (DEF-4).
-  static uint64_t BlockedFor(const State& s, int seat);
+  static uint64_t BlockedFor(const State& s, int seat) {
+    uint64_t m = 0;
+    for (int p = 0; p < s.num_seats_; ++p)
+      if (p != seat) m |= s.players_[p].settlements | s.players_[p].cities | s.players_[p].knights;
+    return m;
+  }
   // Nodes at an end of one of the seat's roads (DEF-3).
   static uint64_t RoadNodes(const State& s, int seat);  // from scratch; PlayerState::road_nodes caches it
   static void ComputeHarborNodes(State& s);

@@ -159,14 +159,21 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     if (CanBuyImprovement(s, seat, t)) out->push(Action::Make(ActionType::kBuyImprovement, t));
   // TRD-2 bank trades at the best rate (no rate is below 2:1).
   constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
-  const BankRates rates = (hand.Word() & kAtLeastTwo) ? ComputeBankRates(s, seat) : BankRates{};
-  for (int give = 0; give < kNumCardTypes && (hand.Word() & kAtLeastTwo); ++give) {
-    if (hand[give] < 2) continue;
-    for (int take = 0; take < kNumCardTypes; ++take) {
-      if (take == give) continue;
-      if (s.options_.bank_limited && s.bank_[take] <= 0) continue;
-      const int rate = rates.Rate(give, take);
-      if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
+  if (hand.Word() & kAtLeastTwo) {
+    const BankRates rates = ComputeBankRates(s, seat);
+    // Card types the bank can pay, split into resources and commodities.
+    uint32_t available = 0;
+    for (int c = 0; c < kNumCardTypes; ++c)
+      if (!s.options_.bank_limited || s.bank_[c] > 0) available |= 1u << c;
+    constexpr uint32_t kResourceBits = (1u << kNumResources) - 1;
+    for (int give = 0; give < kNumCardTypes; ++give) {
+      const int have = hand[give];
+      if (have < 2) continue;
+      uint32_t takes = 0;
+      if (have >= rates.to_resource[give]) takes |= available & kResourceBits;
+      if (have >= rates.to_commodity[give]) takes |= available & ~kResourceBits;
+      takes &= ~(1u << give);
+      METROPOLIS_FOR_BITS(take, uint64_t(takes)) out->push(Action::Make(ActionType::kBankTrade, give, take));
     }
   }
   LegalPlays(s, out);
