@@ -118,12 +118,17 @@ void RulesImpl::AfterBoardChange(State& s, uint64_t touched, int owner, Events* 
   bool changed = false;
   for (int p = 0; p < s.num_seats_; ++p) {
     if (p == owner) continue;
+    // A piece on v changes p's length only if a trail of p can pass through
+    // v, i.e. p has two or more roads there: a trail may always end at a
+    // blocked node (LR-1), so one road at v is unaffected either way.
     bool affected = false;
     METROPOLIS_FOR_BITS(v, touched) {
+      int roads_here = 0;
       for (int i = 0; i < 3; ++i) {
         const int e = topo.node_edges[v][i];
-        if (e >= 0 && s.road_owner_[e] == p) affected = true;
+        roads_here += e >= 0 && s.road_owner_[e] == p;
       }
+      affected |= roads_here >= 2;
     }
     if (!affected) continue;
     const uint8_t len = uint8_t(s.ComputeRoadLength(p));
