@@ -297,6 +297,15 @@ std::string State::Validate() const {
         break;
     }
   }
+  // Setup (SET-2/SET-3): a road step follows the building it must touch.
+  if (c.ok && phase_ == Phase::kSetup) {
+    if (setup_step_ >= 4 * n) c.Fail("setup step ", int(setup_step_), " past the last placement");
+    const bool road_step = setup_step_ % 2 == 1;
+    if (c.ok && road_step &&
+        (last_setup_node_ < 0 || last_setup_node_ >= kNumNodes || building_[last_setup_node_] == kNoBuilding))
+      c.Fail("setup road step without the building it must touch");
+    if (c.ok && !road_step && last_setup_node_ != -1) c.Fail("setup building step with a pending road node");
+  }
   // Whoever must act can act: a seat has a legal action, a chance node an outcome.
   if (c.ok && phase_ != Phase::kGameOver) {
     const int actor = CurrentPlayer();
