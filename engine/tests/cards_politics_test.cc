@@ -31,12 +31,12 @@
 #include "engine/event.h"
 #include "engine/notation.h"
 #include "engine/state.h"
-#include "engine/tests/card_test_util.h"
+#include "engine/tests/test_util.h"
 
 namespace metropolis {
 namespace {
 
-using namespace card_test;  // Pos, A, Play, ExpectRefused, ExpectPosition, LegalTexts
+using namespace test_util;  // Pos, A, Play, ExpectRefused, ExpectPosition, LegalTexts
 
 using Texts = std::vector<std::string>;
 

@@ -18,18 +18,18 @@
 #include "engine/event.h"
 #include "engine/progress.h"
 #include "engine/state.h"
-#include "engine/tests/card_test_util.h"
+#include "engine/tests/test_util.h"
 
 namespace metropolis {
 namespace {
 
-using card_test::A;
-using card_test::ExpectPosition;
-using card_test::ExpectRefused;
-using card_test::IsLegal;
-using card_test::LegalTexts;
-using card_test::Play;
-using card_test::Pos;
+using test_util::A;
+using test_util::ExpectPosition;
+using test_util::ExpectRefused;
+using test_util::IsLegal;
+using test_util::LegalTexts;
+using test_util::Play;
+using test_util::Pos;
 using Texts = std::vector<std::string>;
 
 constexpr uint8_t Seats(int a, int b) { return uint8_t((1u << a) | (1u << b)); }

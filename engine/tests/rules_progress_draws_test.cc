@@ -17,64 +17,12 @@
 #include "engine/notation.h"
 #include "engine/progress.h"
 #include "engine/state.h"
+#include "engine/tests/test_util.h"
 
 namespace metropolis {
 namespace {
 
-constexpr std::string_view kHead =
-    "v1 cak seats=4 board=F4P9F11/P3M6G4P5/H6F2DH3F8/G9H10G8M10/P12M5G11 harbors=3o3bg3lw3 ";
-
-// The position `fields` (everything after the harbors) on the default board.
-State Pos(std::string_view fields) {
-  State s;
-  std::string error;
-  const std::string text = std::string(kHead) + std::string(fields);
-  EXPECT_TRUE(FromNotation(text, &s, &error)) << text << "\n" << error;
-  return s;
-}
-
-Action A(std::string_view text) {
-  std::string error;
-  const std::optional<Action> a = ParseAction(text, &error);
-  EXPECT_TRUE(a.has_value()) << text << ": " << error;
-  return a.value_or(Action{});
-}
-
-// Listed among the legal actions, or among the chance outcomes at a chance node.
-bool IsLegal(const State& s, const Action& a) {
-  if (s.IsChanceNode()) {
-    for (const ChanceOutcome& o : s.ChanceOutcomes())
-      if (o.action == a) return true;
-    return false;
-  }
-  const std::vector<Action> legal = s.LegalActions();
-  return std::find(legal.begin(), legal.end(), a) != legal.end();
-}
-
-// Applies an action that must be legal; the position goes into the message.
-void Play(State& s, const std::string& action, std::vector<Event>* events = nullptr) {
-  const std::string before = ToNotation(s);
-  EXPECT_TRUE(IsLegal(s, A(action))) << before << "\n" << action << " is not listed";
-  const std::string error = s.Apply(A(action), events);
-  ASSERT_EQ(error, "") << before << "\n" << action;
-}
-
-// Apply refuses `action` citing `rule` ("KN-7" matches "KN-7: ...") and
-// changes nothing; it is not listed as legal either.
-void ExpectRefused(const State& s, std::string_view action, std::string_view rule) {
-  State copy = s;
-  const std::string error = copy.Apply(A(action));
-  EXPECT_TRUE(error.starts_with(std::string(rule) + ":")) << ToNotation(s) << "\n" << action << " -> '" << error << "'";
-  EXPECT_TRUE(copy == s) << action << " changed the state: " << ToNotation(copy);
-  EXPECT_FALSE(IsLegal(s, A(action))) << action;
-}
-
-// The state equals the position `fields` (compared as text for a readable diff).
-void ExpectPosition(const State& s, std::string_view fields) {
-  const State want = Pos(fields);
-  EXPECT_EQ(ToNotation(s), ToNotation(want));
-  EXPECT_TRUE(s == want);
-}
+using namespace test_util;  // Pos, A, IsLegal, Play, ExpectRefused, ExpectPosition
 
 // Whether seat 1 is queued to draw after a science gate with red value `red`.
 bool QueuedToDraw(const State& s, int seat) {

@@ -1,6 +1,6 @@
-// Helpers shared by the progress-card tests (RULES.md sections 12-13): positions
-// in the notation on the default board, actions in their text form, and the
-// checks every card test makes — a play is listed and applies, a refusal
+// Helpers shared by the rule-area and progress-card tests: positions in the
+// notation on the default board, actions in their text form, and the checks
+// every scenario test makes — a play is listed and applies, a refusal
 // names its rule and changes nothing, a position equals the expected one, the
 // events and the legal actions as readable text.
 #pragma once
@@ -18,7 +18,7 @@
 #include "engine/notation.h"
 #include "engine/state.h"
 
-namespace metropolis::card_test {
+namespace metropolis::test_util {
 
 // The default board and harbors (docs/BOARD.md); every position starts so.
 inline constexpr std::string_view kHead =
@@ -115,4 +115,4 @@ inline void ExpectPosition(const State& s, std::string_view fields) {
   EXPECT_TRUE(s == want);
 }
 
-}  // namespace metropolis::card_test
+}  // namespace metropolis::test_util
