@@ -27,7 +27,6 @@ extern const CardCounts kActivateCost = Cost(0, 0, 0, 1, 0);
 
 void RulesImpl::LegalSetup(const State& s, ActionList* out) {
   const Topology& topo = GetTopology();
-  const int seat = SetupSeat(s, s.setup_step_);
   if (s.setup_step_ % 2 == 0) {
     // SET-2/SET-3: distance rule, no road needed. Round 2 places a city.
     const uint64_t buildings = AllBuildings(s);
@@ -36,7 +35,6 @@ void RulesImpl::LegalSetup(const State& s, ActionList* out) {
     // BG-2: the base game's second round places a settlement too.
     const bool city = s.setup_step_ >= 2 * s.num_seats_ && !IsBase(s);
     const ActionType t = city ? ActionType::kBuildCity : ActionType::kBuildSettlement;
-    (void)seat;
     for (int v = 0; v < kNumNodes; ++v)
       if (!((forbidden >> v) & 1)) out->push(Action::Make(t, v));
   } else {
@@ -254,7 +252,6 @@ void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionLis
 }
 
 void RulesImpl::LegalPending(const State& s, const Pending& p, ActionList* out) {
-  const Topology& topo = GetTopology();
   const PlayerState& ps = s.players_[p.seat];
   if (IsProgressStep(p.kind)) {
     LegalProgressStep(s, p, out);
@@ -332,7 +329,6 @@ void RulesImpl::LegalPending(const State& s, const Pending& p, ActionList* out) 
     default:
       break;  // chance and automatic entries are never decided by a seat
   }
-  (void)topo;
 }
 
 }  // namespace metropolis

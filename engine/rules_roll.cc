@@ -311,7 +311,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   }
 }
 
-void RulesImpl::EndTurn(State& s, Events* ev) {
+void RulesImpl::EndTurn(State& s, Events* /*ev*/) {
   // PC-4.3: a fifth progress card is discarded before the turn ends.
   PlayerState& ps = s.players_[s.current_];
   if (s.options_.progress_hand_limit == ProgressHandLimit::kFiveOnOwnTurn && ps.num_progress > 4) {
@@ -330,7 +330,6 @@ void RulesImpl::EndTurn(State& s, Events* ev) {
   s.current_ = int8_t(NextSeat(s, s.current_));
   s.phase_ = Phase::kBeforeRoll;
   ++s.turn_;
-  (void)ev;
   // TRN-1 is CheckWin, which runs after every step.
 }
 
