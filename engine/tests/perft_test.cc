@@ -27,6 +27,7 @@
 #include "engine/action.h"
 #include "engine/config.h"
 #include "engine/notation.h"
+#include "engine/notation_internal.h"
 #include "engine/progress.h"
 #include "engine/state.h"
 #include "engine/state_editor.h"
@@ -219,41 +220,9 @@ class Comparison {
   }
 
   static std::string PendingName(PendingKind k) {
-    static const char* const kNames[] = {"start_player",
-                                         "dice",
-                                         "steal",
-                                         "draw",
-                                         "step_event",
-                                         "step_production",
-                                         "step_attack",
-                                         "step_robber_after_seven",
-                                         "step_draws",
-                                         "discard",
-                                         "move_robber",
-                                         "relocate_knight",
-                                         "pillage",
-                                         "aqueduct",
-                                         "place_metropolis",
-                                         "commit_knights",
-                                         "discard_progress",
-                                         "defender_deck",
-                                         "trade_answer",
-                                         "trade_close",
-                                         "end_turn_discard",
-                                         "step_end_turn",
-                                         "road_building",
-                                         "smith",
-                                         "diplomat_replace",
-                                         "deserter_remove",
-                                         "deserter_place",
-                                         "spy_take",
-                                         "master_merchant_take",
-                                         "wedding_give",
-                                         "commercial_harbor",
-                                         "harbor_return",
-                                         "defender_take",
-                                         "step_return_progress"};
-    return size_t(k) < std::size(kNames) ? kNames[size_t(k)] : "pending " + std::to_string(int(k));
+    // The notation's names, so that reports read like positions.
+    const auto& names = notation_internal::kPendingNames;
+    return size_t(k) < std::size(names) ? std::string(names[size_t(k)]) : "pending " + std::to_string(int(k));
   }
 
   int positions_ = 0, chance_positions_ = 0;

@@ -13,49 +13,15 @@
 #include "engine/event.h"
 #include "engine/notation.h"
 #include "engine/state.h"
+#include "engine/tests/test_util.h"
 
 namespace metropolis {
 namespace {
 
-// Default board and harbors; every position below starts with these words.
-constexpr std::string_view kBoard =
-    "v1 cak seats=4 board=F4P9F11/P3M6G4P5/H6F2DH3F8/G9H10G8M10/P12M5G11 harbors=3o3bg3lw3 ";
+using namespace test_util;  // Play, ExpectRefused, ExpectPosition, IsLegal
 
-State Position(std::string_view fields) {
-  State s;
-  std::string error;
-  const std::string text = std::string(kBoard) + std::string(fields);
-  EXPECT_TRUE(FromNotation(text, &s, &error)) << text << "\n" << error;
-  return s;
-}
-
-// Applies an action that must be legal; returns the events as text.
-std::vector<std::string> Play(State& s, const Action& a) {
-  const std::string before = ToNotation(s);
-  std::vector<Event> events;
-  const std::string error = s.Apply(a, &events);
-  EXPECT_EQ(error, "") << ActionToString(a) << " refused in\n" << before;
-  std::vector<std::string> texts;
-  for (const Event& e : events) texts.push_back(EventToString(e));
-  return texts;
-}
-
-// The whole state equals the position `fields` (canonical text compared, so
-// a failure shows both positions).
-void ExpectPosition(const State& s, std::string_view fields) { EXPECT_EQ(ToNotation(s), ToNotation(Position(fields))); }
-
-// An illegal action: never listed, refused by Apply with an error citing
-// `rule`, and the state is unchanged.
-void ExpectRefused(const State& s, const Action& a, std::string_view rule) {
-  State copy = s;
-  const std::string error = copy.Apply(a);
-  EXPECT_TRUE(error.starts_with(std::string(rule) + ":"))
-      << "expected a " << rule << " error for " << ActionToString(a) << ", got '" << error << "' in\n"
-      << ToNotation(s);
-  EXPECT_TRUE(copy == s) << "a refused action changed the state:\n" << ToNotation(s) << "\n" << ToNotation(copy);
-  const std::vector<Action> legal = s.LegalActions();
-  EXPECT_EQ(std::find(legal.begin(), legal.end(), a), legal.end()) << ActionToString(a) << " is listed as legal";
-}
+// Positions on the default board (test_util's kHead), named as in these tests.
+State Position(std::string_view fields) { return Pos(fields); }
 
 State FreshGame(RulesOptions options = {}) {
   GameConfig config;
