@@ -24,6 +24,7 @@ constexpr Cost kCityCost = {{0, 0, 0, 2, 3, 0, 0, 0}};
 constexpr Cost kSettlementCost = {{1, 1, 1, 1, 0, 0, 0, 0}};
 constexpr Cost kRoadCost = {{1, 1, 0, 0, 0, 0, 0, 0}};
 constexpr Cost kKnightCost = {{0, 0, 1, 0, 1, 0, 0, 0}};
+constexpr Cost kDevCardCost = {{0, 0, 1, 1, 1, 0, 0, 0}};
 
 int Missing(const CardCounts& hand, const int* cost) {
   int m = 0;
@@ -86,6 +87,28 @@ Sites FindSites(const State& s, int seat) {
   return out;
 }
 
+// What a development card in hand is worth before it is played, by kind
+// (BG-5): a little less than playing it usually brings, so that cards get
+// played; a VP card is its point. kUnknownDev is the mean over the deck
+// (14 knights, 5 VP, 2 each of the others), for hands the seat cannot see.
+constexpr double kDevHeld[kNumDevKinds] = {0.45, 1.0, 0.4, 0.4, 0.4};
+constexpr double kUnknownDev = (14 * 0.45 + 5 * 1.0 + 2 * 0.4 + 2 * 0.4 + 2 * 0.4) / 25;
+
+// The base game's public part (BG-5, BG-6): cards in hand by their number
+// alone, and the race for Largest Army by knights played.
+double DevBoardValue(const State& s, int seat, double remaining) {
+  const PlayerState& p = s.player(seat);
+  double value = kUnknownDev * p.DevTotal();
+  // Knights played: each is worth more while Largest Army is open or near.
+  int best_other = 0;
+  for (int o = 0; o < s.num_seats(); ++o)
+    if (o != seat) best_other = std::max<int>(best_other, s.player(o).army);
+  const int holder = s.largest_army_holder();
+  const bool contested = holder != seat && p.army + 2 >= std::max(3, best_other + 1);
+  value += p.army * (0.12 + (contested ? 0.25 : 0.0) * (0.5 + remaining));
+  return value;
+}
+
 }  // namespace
 
 int Pips(int token) { return token < 2 || token > 12 || token == 7 ? 0 : 6 - std::abs(7 - token); }
@@ -113,14 +136,21 @@ std::array<double, kNumCardTypes> ProductionRates(const State& s, int seat) {
   return rate;
 }
 
+int PublicVictoryPoints(const State& s, int seat) {
+  const PlayerState& p = s.player(seat);
+  return s.IsTerminal() ? p.vp : p.vp - p.dev[kDevVictoryPoint];  // BG-9: shown at the end only
+}
+
 double BoardValue(const State& s, int seat) {
   const Topology& topo = GetTopology();
   const PlayerState& p = s.player(seat);
   const int target = s.options().victory_points;
-  double value = p.vp;
+  // Public VP only: hidden VP cards are the seat's own business (HandValue),
+  // so that every seat's board value reads only what everyone sees.
+  double value = PublicVictoryPoints(s, seat);
 
   // Production is worth most early: later there are fewer turns left to use it.
-  const double remaining = std::clamp(double(target - p.vp) / target, 0.0, 1.0);
+  const double remaining = std::clamp(double(target - value) / target, 0.0, 1.0);
   const double kProduction = 3.0 + 5.0 * remaining;
   std::array<double, kNumCardTypes> rate = ProductionRates(s, seat);
   double production = 0;
@@ -198,6 +228,7 @@ double BoardValue(const State& s, int seat) {
   value += 0.04 * p.road_length;
   value += 0.3 * p.num_progress;
   value += 0.25 * (3 - p.walls_left);
+  if (s.options().ruleset == Ruleset::kBase) value += DevBoardValue(s, seat, remaining);
   return value;
 }
 
@@ -217,12 +248,18 @@ double HandValue(const State& s, int seat) {
       for (int c = 0; c < kNumCardTypes; ++c) needed[c] = std::max(needed[c], cost[c]);
   };
   double readiness = 0;
+  const bool base = s.options().ruleset == Ruleset::kBase;
   if (p.settlements != 0 && p.cities_left > 0) want(kCityCost.cards, 1.0, &readiness);
   bool can_settle = p.settlements_left > 0;
   want(kSettlementCost.cards, can_settle ? 0.8 : 0.1, &readiness);
   want(kRoadCost.cards, 0.2, &readiness);
-  want(kKnightCost.cards, 0.15 + 0.3 * s.barbarian_position() / 7.0, &readiness);
-  if (p.cities != 0) {
+  if (base) {
+    // BG-4: a development card while the deck has some.
+    if (s.DevDeckSize() > 0) want(kDevCardCost.cards, 0.3, &readiness);
+  } else {
+    want(kKnightCost.cards, 0.15 + 0.3 * s.barbarian_position() / 7.0, &readiness);
+  }
+  if (p.cities != 0 && !base) {
     for (int t = 0; t < kNumTracks; ++t) {
       if (p.level[t] >= kMaxImprovementLevel) continue;
       int cost[kNumCardTypes] = {};
@@ -239,6 +276,9 @@ double HandValue(const State& s, int seat) {
   // A 7 before the next turn (about half the time) halves a hand over the limit.
   int total = hand.Total();
   if (total > s.HandLimit(seat)) value -= 0.1 * (total / 2);
+  // Own development cards by kind, in place of the count-only value every
+  // seat gets in BoardValue (BG-9: only the holder knows them).
+  for (int k = 0; k < kNumDevKinds; ++k) value += (kDevHeld[k] - kUnknownDev) * p.dev[k];
   return value;
 }
 

@@ -18,12 +18,18 @@ int Pips(int token);
 // city adds a commodity on forest, pasture and mountains under C&K rules).
 std::array<double, kNumCardTypes> ProductionRates(const State& state, int seat);
 
-// The score of `seat` without its hand: victory points, production, ports,
-// improvements, knights against the barbarians, room to grow. Everyone's
-// public score, used to compare seats.
+// The VP everyone sees: without the seat's hidden VP cards until the game
+// ends (RULES.md 22, BG-9).
+int PublicVictoryPoints(const State& state, int seat);
+
+// The score of `seat` without its hand: public victory points, production,
+// ports, improvements, knights against the barbarians, room to grow; in the
+// base game also its development cards by their number and the knights it
+// played (Largest Army, BG-6). Everyone's public score, used to compare seats.
 double BoardValue(const State& state, int seat);
 // The score of `seat`'s hand: cards needed for a build it can make, surplus,
-// the risk of a 7 (SEV-2).
+// the risk of a 7 (SEV-2); in the base game its own development cards by
+// kind, hidden VP cards included.
 double HandValue(const State& state, int seat);
 // BoardValue + HandValue; ±1000 once the game is won or lost.
 double Evaluate(const State& state, int seat);

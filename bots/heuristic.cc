@@ -48,6 +48,10 @@ double PendingBonus(const State& s, int seat) {
     case PendingKind::kWeddingGive:
     case PendingKind::kHarborReturn:
       return p.seat != seat ? 0.4 : 0;
+    case PendingKind::kMoveRobber:
+      // A Knight played (BG-5): a steal and a blocked hex of the leader's to
+      // come. (C&K's knight chase is left as it was tuned.)
+      return p.seat == seat && s.options().ruleset == Ruleset::kBase ? 0.35 : 0;
     default:
       return 0;
   }
@@ -74,7 +78,9 @@ double ExpectedScore(const State& s, int seat) {
       }
     return total / 36;
   }
-  if (p.kind == PendingKind::kSteal) {
+  if (p.kind == PendingKind::kSteal || p.kind == PendingKind::kDevDraw) {
+    // A steal over the victim's cards; a development card (BG-4) over the
+    // deck as the sample holds it.
     double total = 0;
     for (const ChanceOutcome& o : s.ChanceOutcomes()) {
       State copy = s;

@@ -51,6 +51,10 @@ int Priority(const State& s, const Action& a) {
       return 14;
     case ActionType::kPlayProgress:
       return 20;
+    case ActionType::kBuyDev:  // BG-4: below the buildings that pay the same ore and grain
+      return 40;
+    case ActionType::kPlayDev:  // BG-5: a card held is played, but after the roll
+      return 35;
     case ActionType::kEndTurn:
       return 12;
     case ActionType::kTradeDecline:

@@ -11,13 +11,15 @@ bool SeesPrivate(const Event& e, int viewer) {
 }
 
 // Actions whose `a` is a card only some seats may see (RULES.md 18): a random
-// steal, a draw from an unseen deck, a progress card put back face down, and
-// the cards chosen and handed over by Spy, Master Merchant, Wedding, Commercial
-// Harbor and a Defender tie under ANY_CARD_OF_CHOSEN_DECK.
+// steal, a draw from an unseen deck (a development card's too, BG-9), a
+// progress card put back face down, and the cards chosen and handed over by
+// Spy, Master Merchant, Wedding, Commercial Harbor and a Defender tie under
+// ANY_CARD_OF_CHOSEN_DECK.
 bool ActionHidesCard(ActionType t) {
   switch (t) {
     case ActionType::kChanceSteal:
     case ActionType::kChanceDraw:
+    case ActionType::kChanceDev:
     case ActionType::kDiscardProgress:
     case ActionType::kTakeProgress:
     case ActionType::kTakeCard:

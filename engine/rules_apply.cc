@@ -12,33 +12,19 @@ extern const CardCounts kRoadCost, kSettlementCost, kCityCost, kWallCost, kKnigh
 // ---- Small helpers -----------------------------------------------------------
 
 void RulesImpl::Pay(State& s, int seat, const CardCounts& cost, Events* ev) {
-  for (int c = 0; c < kNumCardTypes; ++c) {
-    if (cost[c] == 0) continue;
-    s.players_[seat].hand[c] = uint8_t(s.players_[seat].hand[c] - cost[c]);
+  // The hand holds the cost (every caller checked), so the eight counts
+  // subtract as one word without a borrow; the bank gets each type paid.
+  CardCounts& hand = s.players_[seat].hand;
+  hand.SetWord(hand.Word() - cost.Word());
+  for (uint64_t m = cost.Word(); m != 0;) {
+    const int c = std::countr_zero(m) / 8;
+    m &= ~(uint64_t(0xFF) << (8 * c));
     s.bank_[c] = int16_t(s.bank_[c] + cost[c]);
     Emit(ev, EventType::kPaid, seat, cost[c], c);
   }
 }
 
-void RulesImpl::Gain(State& s, int seat, int card, int n) {
-  s.players_[seat].hand[card] = uint8_t(s.players_[seat].hand[card] + n);
-  s.bank_[card] = int16_t(s.bank_[card] - n);
-}
-
-void RulesImpl::Push(State& s, PendingKind kind, int seat, int a, int b, int c) {
-  assert(s.pending_size_ < State::kMaxPending);
-  s.pending_[s.pending_size_++] = Pending{kind, int8_t(seat), uint8_t(a), uint8_t(b), uint8_t(c)};
-}
-
-Pending RulesImpl::Pop(State& s) {
-  assert(s.pending_size_ > 0);
-  Pending p = s.pending_[--s.pending_size_];
-  s.pending_[s.pending_size_] = Pending{};  // keep equal states byte-equal
-  return p;
-}
-
-void RulesImpl::Emit(Events* ev, EventType t, int seat, int a, int b, int c, int other, uint8_t private_to) {
-  if (!ev) return;
+void RulesImpl::EmitEvent(Events* ev, EventType t, int seat, int a, int b, int c, int other, uint8_t private_to) {
   Event e;
   e.type = t;
   e.seat = int8_t(seat);
@@ -168,10 +154,7 @@ void RulesImpl::UpdateLongestRoad(State& s, Events* ev) {
   Emit(ev, EventType::kLongestRoad, holder);
 }
 
-void RulesImpl::CheckWin(State& s, Events* ev) {
-  // TRN-8/WIN-1: only the current player wins, during his own turn.
-  if (s.phase_ != Phase::kBeforeRoll && s.phase_ != Phase::kAction) return;
-  if (s.players_[s.current_].vp < s.options_.victory_points) return;
+void RulesImpl::EndWon(State& s, Events* ev) {
   s.phase_ = Phase::kGameOver;
   s.winner_ = s.current_;
   ClearPending(s);

@@ -29,11 +29,17 @@ bool RulesImpl::CanPlayDev(const State& s, int dev) {
 void RulesImpl::LegalDevCards(const State& s, bool action_phase, ActionList* out) {
   const PlayerState& ps = s.players_[s.current_];
   // BG-4: BUY_DEV (code 70) in the action phase while the deck has cards.
-  if (action_phase && ps.hand.Contains(kDevCost) && s.DevDeckSize() > 0) out->push(Action::Make(ActionType::kBuyDev));
+  if (action_phase && ps.hand.Contains(kDevCost) && DevWord(s.dev_deck_) != 0)
+    out->push(Action::Make(ActionType::kBuyDev));
   if (s.dev_played_) return;
-  if (CanPlayDev(s, kDevKnight)) out->push(Action::PlayDev(kDevKnight));
-  if (CanPlayDev(s, kDevRoadBuilding)) out->push(Action::PlayDev(kDevRoadBuilding));
-  if (CanPlayDev(s, kDevYearOfPlenty)) {
+  // Cards held from before this turn, per kind (bought ones are held too, so
+  // the bytes subtract without borrows); most turns there are none.
+  const uint64_t old_cards = DevWord(ps.dev) - DevWord(s.dev_bought_);
+  if ((old_cards & ~(uint64_t(0xFF) << (8 * kDevVictoryPoint))) == 0) return;
+  auto playable = [old_cards](int dev) { return ((old_cards >> (8 * dev)) & 0xFF) != 0; };
+  if (playable(kDevKnight)) out->push(Action::PlayDev(kDevKnight));
+  if (playable(kDevRoadBuilding)) out->push(Action::PlayDev(kDevRoadBuilding));
+  if (playable(kDevYearOfPlenty)) {
     // Two resources the bank can give now (with an unlimited bank, any two).
     for (int b = 0; b < kNumResources; ++b)
       for (int c = b; c < kNumResources; ++c) {
@@ -41,7 +47,7 @@ void RulesImpl::LegalDevCards(const State& s, bool action_phase, ActionList* out
         if (ok) out->push(Action::PlayDev(kDevYearOfPlenty, b, c));
       }
   }
-  if (CanPlayDev(s, kDevMonopoly))
+  if (playable(kDevMonopoly))
     for (int r = 0; r < kNumResources; ++r) out->push(Action::PlayDev(kDevMonopoly, r));
 }
 

@@ -140,6 +140,15 @@ std::string CheckTradeShape(const PackedCards& give, const PackedCards& want, co
   return {};
 }
 
+// BG-1: nobody can hold a commodity in the base game, so asking for one is a
+// malformed offer rather than one that nobody can accept.
+std::string CheckBaseTradeCards(const State& s, const PackedCards& want) {
+  if (!RulesImpl::IsBase(s)) return {};
+  for (int c = kNumResources; c < kNumCardTypes; ++c)
+    if (want.Get(c) > 0) return "BG-1: the base game has no commodities (" + std::string(CardName(c)) + " wanted)";
+  return {};
+}
+
 }  // namespace
 
 std::string State::CheckAction(const Action& action) const {
@@ -174,6 +183,7 @@ std::string RulesImpl::CheckTrade(const State& s, const Action& a) {
     const uint8_t opponents = uint8_t(((1u << s.num_seats_) - 1) & ~(1u << s.current_));
     if (a.addressees == 0) return "TRD-3: an offer needs at least one addressee";
     if (a.addressees & ~opponents) return "TRD-3: an offer is addressed to opponents only";
+    if (std::string e = CheckBaseTradeCards(s, a.want); !e.empty()) return e;
     return CheckTradeShape(a.give, a.want, s.players_[s.current_].hand);
   }
   // Counter-offer.
@@ -182,6 +192,7 @@ std::string RulesImpl::CheckTrade(const State& s, const Action& a) {
   const int seat = s.pending_[s.pending_size_ - 1].seat;
   if (a.give == s.trade_.want && a.want == s.trade_.give)
     return "TRD-3: a counter-offer must differ from the offer (accept it instead)";
+  if (std::string e = CheckBaseTradeCards(s, a.want); !e.empty()) return e;
   return CheckTradeShape(a.give, a.want, s.players_[seat].hand);
 }
 
@@ -365,6 +376,8 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
     }
     case ActionType::kBankTrade: {
       if (a.a == a.b) return "TRD-2: the bank gives a card of another type";
+      if (RulesImpl::IsBase(s) && (IsCommodity(a.a) || IsCommodity(a.b)))
+        return "BG-1: the base game has no commodities";
       const int rate = RulesImpl::BankRate(s, seat, a.a, a.b);
       if (ps.hand[a.a] < rate)
         return "TRD-2: your rate for " + std::string(CardName(a.a)) + " is " + std::to_string(rate) + ":1, you hold " +

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <bit>
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -20,24 +22,42 @@ struct RulesImpl {
   using Events = std::vector<Event>;
 
   // ---- Board queries --------------------------------------------------------
-  // Inline: called on every listing and cheap enough to recompute.
+  // Inline: called on every listing and cheap enough to recompute. All four
+  // seats are read without a loop: a seat that does not play has no pieces
+  // (Validate checks it), and a fixed count lets the compiler unroll.
   static uint64_t AllBuildings(const State& s) {
     uint64_t m = 0;
-    for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
+    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
     return m;
   }
   static uint64_t AllKnights(const State& s) {
     uint64_t m = 0;
-    for (int p = 0; p < s.num_seats_; ++p) m |= s.players_[p].knights;
+    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].knights;
     return m;
   }
   static uint64_t Occupied(const State& s) { return AllBuildings(s) | AllKnights(s); }
-  // Nodes holding a piece of a player other than `seat` (DEF-4).
+  // Nodes holding a piece of a player other than `seat` (DEF-4); no two
+  // pieces share a node.
   static uint64_t BlockedFor(const State& s, int seat) {
-    uint64_t m = 0;
-    for (int p = 0; p < s.num_seats_; ++p)
-      if (p != seat) m |= s.players_[p].settlements | s.players_[p].cities | s.players_[p].knights;
-    return m;
+    const PlayerState& own = s.players_[seat];
+    return Occupied(s) & ~(own.settlements | own.cities | own.knights);
+  }
+  // Hexes carrying number token `token`, a bit per hex: the 19 tokens compared
+  // eight at a time (a production roll asks on every turn).
+  static uint64_t HexesWithToken(const Board& board, int token) {
+    static_assert(kNumHexes > 16 && kNumHexes <= 24);
+    std::array<uint64_t, 3> words{};  // the last one padded with zeros
+    std::memcpy(words.data(), board.token.data(), kNumHexes);
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
+    const uint64_t pattern = kOnes * uint64_t(token);
+    uint64_t hexes = 0;
+    for (int i = 0; i < 3; ++i) {
+      const uint64_t x = words[i] ^ pattern;  // zero bytes where the token matches
+      const uint64_t nonzero = (((x & kLow7) + kLow7) | x) & ~kLow7;
+      const uint64_t zero_bits = (~nonzero & ~kLow7) >> 7;  // bit 0 of each matching byte
+      hexes |= ((zero_bits * 0x0102040810204080ull) >> 56) << (8 * i);
+    }
+    return hexes & ((uint64_t(1) << kNumHexes) - 1);  // the padding bytes are not hexes
   }
   // Nodes at an end of one of the seat's roads (DEF-3).
   static uint64_t RoadNodes(const State& s, int seat);  // from scratch; PlayerState::road_nodes caches it
@@ -59,7 +79,17 @@ struct RulesImpl {
   };
   static BankRates ComputeBankRates(const State& s, int seat);
   static int BankRate(const State& s, int seat, int give, int take) {
+    if (IsBase(s)) return give == take ? 0 : BaseBankRate(s, seat, give);
     return ComputeBankRates(s, seat).Rate(give, take);
+  }
+  // The base game's rate for a resource (BG-3, TRD-2): 2:1 at its own harbor,
+  // else 3:1 at a generic one, else 4:1. What ComputeBankRates gives when no
+  // C&K card or improvement is in play, without its cost.
+  static int BaseBankRate(const State& s, int seat, int give) {
+    assert(IsResource(give));
+    const uint64_t buildings = s.players_[seat].buildings();
+    if (buildings & s.harbor_nodes_[give]) return 2;
+    return (buildings & s.harbor_nodes_[kGenericHarbor]) ? 3 : 4;
   }
   static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
   static bool HasCityWithoutMetropolis(const State& s, int seat);
@@ -98,6 +128,12 @@ struct RulesImpl {
   // ---- The base game (rules_base.cc, RULES.md 22) --------------------------
   static bool IsBase(const State& s) { return s.options_.ruleset == Ruleset::kBase; }
   static bool CanPlayDev(const State& s, int dev);
+  // Five per-kind counts of development cards as one word (byte k = kind k).
+  static uint64_t DevWord(const std::array<uint8_t, kNumDevKinds>& dev) {
+    uint64_t w = 0;
+    std::memcpy(&w, dev.data(), kNumDevKinds);
+    return w;
+  }
   // BUY_DEV (action phase only) and PLAY_DEV of the current player.
   static void LegalDevCards(const State& s, bool action_phase, ActionList* out);
   // The base game's action phase after building: bank trades and dev cards.
@@ -110,12 +146,28 @@ struct RulesImpl {
   static std::string CheckTrade(const State& s, const Action& a);
 
   // ---- Applying -------------------------------------------------------------
+  // The small helpers below run on every step: inline, and events are only
+  // built when someone asked for them.
   static void Pay(State& s, int seat, const CardCounts& cost, Events* ev);
-  static void Gain(State& s, int seat, int card, int n);
-  static void Push(State& s, PendingKind kind, int seat, int a = 0, int b = 0, int c = 0);
-  static Pending Pop(State& s);
+  static void Gain(State& s, int seat, int card, int n) {
+    s.players_[seat].hand[card] = uint8_t(s.players_[seat].hand[card] + n);
+    s.bank_[card] = int16_t(s.bank_[card] - n);
+  }
+  static void Push(State& s, PendingKind kind, int seat, int a = 0, int b = 0, int c = 0) {
+    assert(s.pending_size_ < State::kMaxPending);
+    s.pending_[s.pending_size_++] = Pending{kind, int8_t(seat), uint8_t(a), uint8_t(b), uint8_t(c)};
+  }
+  static Pending Pop(State& s) {
+    assert(s.pending_size_ > 0);
+    const Pending p = s.pending_[--s.pending_size_];
+    s.pending_[s.pending_size_] = Pending{};  // keep equal states byte-equal
+    return p;
+  }
   static void Emit(Events* ev, EventType t, int seat, int a = 0, int b = 0, int c = 0, int other = -1,
-                   uint8_t private_to = 0);
+                   uint8_t private_to = 0) {
+    if (ev) EmitEvent(ev, t, seat, a, b, c, other, private_to);
+  }
+  static void EmitEvent(Events* ev, EventType t, int seat, int a, int b, int c, int other, uint8_t private_to);
   static void AddVp(State& s, int seat, int delta) { s.players_[seat].vp = uint8_t(s.players_[seat].vp + delta); }
 
   static void ApplySetup(State& s, const Action& a, Events* ev);
@@ -124,7 +176,11 @@ struct RulesImpl {
   static void ApplyChance(State& s, const Action& a, Events* ev);
   // Runs automatic steps on top of the stack until a decision or chance node
   // is on top, or the stack is empty.
-  static void Advance(State& s, Events* ev);
+  // Inline for the common case of nothing on the stack.
+  static void Advance(State& s, Events* ev) {
+    if (s.pending_size_ > 0) AdvanceSteps(s, ev);
+  }
+  static void AdvanceSteps(State& s, Events* ev);
   static void RunEvent(State& s, Events* ev);
   static void RunProduction(State& s, Events* ev);
   static void RunAttack(State& s, Events* ev);
@@ -142,7 +198,13 @@ struct RulesImpl {
   static void RemoveKnight(State& s, int node);  // to supply, no road update
   static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
   static void UpdateLongestRoad(State& s, Events* ev);
-  static void CheckWin(State& s, Events* ev);
+  // TRN-8/WIN-1, after every step: only the current player wins, during his
+  // own turn. Inline for the common case of nobody at the target.
+  static void CheckWin(State& s, Events* ev) {
+    if (s.phase_ != Phase::kBeforeRoll && s.phase_ != Phase::kAction) return;
+    if (s.players_[s.current_].vp >= s.options_.victory_points) EndWon(s, ev);
+  }
+  static void EndWon(State& s, Events* ev);
   static void RevealDevCards(const State& s, Events* ev);  // BG-9, when the game ends
   static void ClearPending(State& s);                      // the game ended
 };

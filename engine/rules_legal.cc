@@ -187,17 +187,16 @@ void RulesImpl::LegalBaseTail(const State& s, ActionList* out) {
   const int seat = s.current_;
   const CardCounts& hand = s.players_[seat].hand;
   // TRD-2 with the harbors only (BG-3): resources for resources.
-  bool two = false;
-  for (int give = 0; give < kNumResources; ++give) two |= hand[give] >= 2;
-  if (two) {
-    const BankRates rates = ComputeBankRates(s, seat);
+  constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
+  if (hand.Word() & kAtLeastTwo) {
+    uint32_t available = (1u << kNumResources) - 1;  // what the bank can pay
+    if (s.options_.bank_limited)
+      for (int c = 0; c < kNumResources; ++c)
+        if (s.bank_[c] <= 0) available &= ~(1u << c);
     for (int give = 0; give < kNumResources; ++give) {
-      if (hand[give] < 2) continue;
-      for (int take = 0; take < kNumResources; ++take) {
-        if (take == give) continue;
-        if (s.options_.bank_limited && s.bank_[take] <= 0) continue;
-        const int rate = rates.Rate(give, take);
-        if (rate > 0 && hand[give] >= rate) out->push(Action::Make(ActionType::kBankTrade, give, take));
+      if (hand[give] < 2 || hand[give] < BaseBankRate(s, seat, give)) continue;
+      METROPOLIS_FOR_BITS(take, uint64_t(available & ~(1u << give))) {
+        out->push(Action::Make(ActionType::kBankTrade, give, take));
       }
     }
   }
@@ -232,22 +231,25 @@ bool RulesImpl::CanPromote(const State& s, int seat, int v) {
 
 void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out) {
   const Topology& topo = GetTopology();
-  // ROB-3: who can be robbed at all, and where.
-  std::array<uint64_t, kMaxSeats> victim_buildings{};
-  for (int p = 0; p < s.num_seats_; ++p)
-    if (p != seat && s.players_[p].hand.Word() != 0) victim_buildings[p] = s.players_[p].buildings();
+  // ROB-3: who can be robbed where, as a bit per victim on each hex one of
+  // his buildings touches (a few buildings, rather than 19 hexes by 4 seats).
+  std::array<uint8_t, kNumHexes> victims{};
+  for (int p = 0; p < s.num_seats_; ++p) {
+    if (p == seat || s.players_[p].hand.Word() == 0) continue;
+    METROPOLIS_FOR_BITS(v, s.players_[p].buildings()) {
+      for (int h : topo.node_hexes[v])
+        if (h >= 0) victims[h] |= uint8_t(1u << p);
+    }
+  }
   const bool numbered_only = chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly;
   for (int h = 0; h < kNumHexes; ++h) {
     if (h == s.robber_) continue;  // ROB-2: must leave its hex
     if (numbered_only && s.board_.terrain[h] == kDesert) continue;
-    bool any = false;
-    for (int p = 0; p < s.num_seats_; ++p) {
-      if (victim_buildings[p] & topo.hex_node_mask[h]) {
-        out->push(Action::MoveRobber(h, p));
-        any = true;
-      }
+    if (victims[h] == 0) {
+      out->push(Action::MoveRobber(h, -1));
+      continue;
     }
-    if (!any) out->push(Action::MoveRobber(h, -1));
+    METROPOLIS_FOR_BITS(p, uint64_t(victims[h])) out->push(Action::MoveRobber(h, p));
   }
 }
 

@@ -64,7 +64,7 @@ void RulesImpl::ApplyChance(State& s, const Action& a, Events* ev) {
   }
 }
 
-void RulesImpl::Advance(State& s, Events* ev) {
+void RulesImpl::AdvanceSteps(State& s, Events* ev) {
   while (s.pending_size_ > 0 && s.phase_ != Phase::kGameOver) {
     Pending& top = s.pending_[s.pending_size_ - 1];
     switch (top.kind) {
@@ -249,8 +249,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   std::array<bool, kMaxSeats> adjacent_number{};
   uint32_t claimed_types = 0;
   const uint64_t buildings = AllBuildings(s);
-  for (int h = 0; h < kNumHexes; ++h) {
-    if (s.board_.token[h] != sum) continue;
+  METROPOLIS_FOR_BITS(h, HexesWithToken(s.board_, sum)) {
     const uint64_t here = buildings & topo.hex_node_mask[h];
     if (!here) continue;
     const int terrain = s.board_.terrain[h];
@@ -273,6 +272,23 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     }
   }
   std::array<bool, kMaxSeats> received{};
+  // The common case, when no event is wanted and the bank can pay every
+  // claim: the claims are added to the hands as whole words (counts stay far
+  // below 128, so bytes never carry).
+  uint64_t total_claims = 0;
+  for (int p = 0; p < n; ++p) total_claims += claims[p].Word();
+  bool bank_pays_all = true;
+  if (s.options_.bank_limited)
+    METROPOLIS_FOR_BITS(c, claimed_types) bank_pays_all &= int((total_claims >> (8 * c)) & 0xFF) <= s.bank_[c];
+  if (ev == nullptr && bank_pays_all) {
+    for (int p = 0; p < n; ++p) {
+      if (claims[p].Word() == 0) continue;
+      s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p].Word());
+      received[p] = true;
+    }
+    METROPOLIS_FOR_BITS(c, claimed_types) s.bank_[c] = int16_t(s.bank_[c] - int((total_claims >> (8 * c)) & 0xFF));
+    claimed_types = 0;  // settled
+  }
   METROPOLIS_FOR_BITS(c, claimed_types) {
     int total = 0, claimants = 0, only = -1;
     for (int p = 0; p < n; ++p)
@@ -295,6 +311,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       Emit(ev, EventType::kProduced, p, claims[p][c], c);
     }
   }
+  if (IsBase(s)) return;  // no improvements, no Aqueduct (BG-1)
   bool any_aqueduct = false;
   for (int p = 0; p < n; ++p) any_aqueduct |= s.players_[p].level[kScience] >= 3;
   if (!any_aqueduct) return;
@@ -320,9 +337,7 @@ void RulesImpl::EndTurn(State& s, Events* /*ev*/) {
     return;
   }
   // TRN-7.
-  for (int p = 0; p < s.num_seats_; ++p) {
-    METROPOLIS_FOR_BITS(v, s.players_[p].knights) { s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted)); }
-  }
+  METROPOLIS_FOR_BITS(v, AllKnights(s)) s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted));
   s.offers_this_turn_ = 0;
   s.effects_ = TurnEffects{};
   s.dev_bought_ = {};

@@ -39,13 +39,14 @@ void PlayRandomGame(State* state, BenchRng* chance, BenchRng* players,
   }
 }
 
-uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts) {
+uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts, Ruleset ruleset) {
   Fnv1a hash;
   BenchCounts c;
   for (int i = 0; i < games; ++i) {
     const uint64_t g = seed + uint64_t(i);
     GameConfig config;
     config.board = RandomBoard(g);
+    config.options = DefaultOptions(ruleset);
     State state;
     std::string error;
     // A default configuration on a generated board is always valid; if it

@@ -7,7 +7,8 @@
 //
 // Definition (part of what the number means, so changing it changes the
 // number): game i of K, for i = 0..K-1, is played with game seed g = seed + i
-// on RandomBoard(g) with 4 seats and default options. Chance nodes are
+// on RandomBoard(g) with 4 seats and the default options of the ruleset
+// (DefaultOptions: C&K, or the base game of RULES.md 22). Chance nodes are
 // sampled with SampleChance(u), u drawn from a splitmix64 stream seeded with
 // g. A seat takes legal action number (x mod n) of its n sorted legal actions,
 // x drawn from a second splitmix64 stream, seeded with the first output of one
@@ -32,7 +33,8 @@ struct BenchCounts {
   uint64_t won = 0;             // games with a winner (the others hit the length cap)
 };
 
-uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts = nullptr);
+uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts = nullptr,
+                        Ruleset ruleset = Ruleset::kCitiesAndKnights);
 
 // splitmix64: the stream both the signature and the benchmarks draw from.
 struct BenchRng {

@@ -51,8 +51,7 @@ State::State()
       }()) {}
 
 bool NewGame(const GameConfig& config, State* state, std::string* error) {
-  std::string e = ValidateConfig(config);
-  if (e.empty() && config.options.ruleset == Ruleset::kBase) e = "ruleset base: not supported by this engine build yet";
+  const std::string e = ValidateConfig(config);
   if (!e.empty()) {
     if (error) *error = e;
     return false;
@@ -61,24 +60,7 @@ bool NewGame(const GameConfig& config, State* state, std::string* error) {
   return true;
 }
 
-int State::CurrentPlayer() const {
-  if (phase_ == Phase::kGameOver) return kTerminalPlayer;
-  if (pending_size_ > 0) {
-    const Pending& p = pending_[pending_size_ - 1];
-    switch (p.kind) {
-      case PendingKind::kStartPlayer:
-      case PendingKind::kDice:
-      case PendingKind::kSteal:
-      case PendingKind::kDraw:  // automatic draws never stay on top (Advance)
-      case PendingKind::kDevDraw:
-        return kChancePlayer;
-      default:
-        return p.seat;
-    }
-  }
-  if (phase_ == Phase::kSetup) return RulesImpl::SetupSeat(*this, setup_step_);
-  return current_;
-}
+int State::SetupSeat() const { return RulesImpl::SetupSeat(*this, setup_step_); }
 
 std::vector<Action> State::LegalActions() const {
   ActionList list;
@@ -101,8 +83,10 @@ void State::LegalActions(ActionList* out) const {
       break;
     case Phase::kBeforeRoll:
       out->push(Action::Roll());
-      RulesImpl::LegalAlchemist(*this, out);                                      // TRN-2
-      if (RulesImpl::IsBase(*this)) RulesImpl::LegalDevCards(*this, false, out);  // BG-5
+      if (RulesImpl::IsBase(*this))
+        RulesImpl::LegalDevCards(*this, false, out);  // BG-5
+      else
+        RulesImpl::LegalAlchemist(*this, out);  // TRN-2
       break;
     case Phase::kAction:
       RulesImpl::LegalActionPhase(*this, out);
@@ -120,8 +104,8 @@ std::string State::Apply(const Action& action, std::vector<Event>* events) {
 }
 
 void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
-  const int actor = CurrentPlayer();
   if (events) {
+    const int actor = CurrentPlayer();
     Event e;
     e.type = EventType::kAction;
     e.seat = int8_t(actor == kChancePlayer ? -2 : actor);
@@ -198,77 +182,6 @@ int State::ComputeVictoryPoints(int seat) const {
   if (largest_army_ == seat) vp += 2;  // BG-6
   vp += p.dev[kDevVictoryPoint];       // BG-5: hidden, but they count
   return vp;
-}
-
-namespace {
-
-// The seat's roads as a small graph: for each node the local indices of the
-// roads ending there and where they lead.
-struct RoadGraph {
-  // Only `degree` is zeroed: road/next are written before they are read, and
-  // zeroing them on every call cost more than the search itself.
-  std::array<uint8_t, kNumNodes> degree{};
-  std::array<std::array<int8_t, 3>, kNumNodes> road;  // local road index
-  std::array<std::array<int8_t, 3>, kNumNodes> next;  // the road's other end
-  uint64_t blocked = 0;
-
-  int Longest(int node, uint32_t used, uint64_t* touched) const {
-    int best = 0;
-    for (int i = 0; i < degree[node]; ++i) {
-      const int r = road[node][i];
-      if ((used >> r) & 1) continue;
-      const int w = next[node][i];
-      *touched |= uint64_t(1) << w;
-      // LR-1: a trail may end at a blocked node but not pass through it.
-      const int len = 1 + (((blocked >> w) & 1) ? 0 : Longest(w, used | (1u << r), touched));
-      best = std::max(best, len);
-    }
-    return best;
-  }
-};
-
-}  // namespace
-
-int State::ComputeRoadLength(int seat) const {
-  // At most 15 roads, so an exhaustive search over trails is cheap and
-  // obviously right.
-  const Topology& topo = GetTopology();
-  const PlayerState& ps = players_[seat];
-  RoadGraph g;
-  uint64_t nodes = 0;
-  int n = 0;
-  auto add = [&](int e) {
-    const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
-    g.road[a][g.degree[a]] = int8_t(n);
-    g.next[a][g.degree[a]++] = int8_t(b);
-    g.road[b][g.degree[b]] = int8_t(n);
-    g.next[b][g.degree[b]++] = int8_t(a);
-    nodes |= (uint64_t(1) << a) | (uint64_t(1) << b);
-    ++n;
-  };
-  METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
-  METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
-  if (n == 0) return 0;
-  for (int p = 0; p < num_seats_; ++p)
-    if (p != seat) g.blocked |= players_[p].settlements | players_[p].cities | players_[p].knights;
-  // A longest trail can be taken to start where the road graph has degree 1
-  // or 3 or at a blocked node: at an open node of degree 2 it could be
-  // extended backwards, unless it is a closed trail, which may start anywhere.
-  // Pure cycles contain no such node, so they are searched from any node
-  // the first searches did not reach.
-  uint64_t starts = 0;
-  METROPOLIS_FOR_BITS(v, nodes) {
-    if (g.degree[v] != 2 || ((g.blocked >> v) & 1)) starts |= uint64_t(1) << v;
-  }
-  int best = 0;
-  uint64_t touched = starts;
-  METROPOLIS_FOR_BITS(v, starts) best = std::max(best, g.Longest(v, 0, &touched));
-  while (nodes & ~touched) {
-    const int v = std::countr_zero(nodes & ~touched);
-    touched |= uint64_t(1) << v;
-    best = std::max(best, g.Longest(v, 0, &touched));
-  }
-  return best;
 }
 
 void StateEditor::RecomputeDerived() {

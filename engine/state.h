@@ -105,6 +105,13 @@ enum class PendingKind : uint8_t {
   kDevDraw,  // BG-4, chance; seat = buyer: the top card of the development deck
 };
 
+// Chance nodes on the stack; every other entry is a seat's decision or an
+// automatic step (automatic draws never stay on top, see Advance).
+inline constexpr bool IsChancePending(PendingKind k) {
+  return k == PendingKind::kStartPlayer || k == PendingKind::kDice || k == PendingKind::kSteal ||
+         k == PendingKind::kDraw || k == PendingKind::kDevDraw;
+}
+
 struct Pending {
   PendingKind kind;
   int8_t seat;
@@ -196,7 +203,15 @@ class State {
   State();
 
   // ---- The small API -------------------------------------------------------
-  int CurrentPlayer() const;
+  // Inline: hosts, simulations and Apply itself ask on every step.
+  int CurrentPlayer() const {
+    if (phase_ == Phase::kGameOver) return kTerminalPlayer;
+    if (pending_size_ > 0) {
+      const Pending& p = pending_[pending_size_ - 1];
+      return IsChancePending(p.kind) ? kChancePlayer : p.seat;
+    }
+    return phase_ == Phase::kSetup ? SetupSeat() : current_;
+  }
   bool IsChanceNode() const { return CurrentPlayer() == kChancePlayer; }
   bool IsTerminal() const { return phase_ == Phase::kGameOver; }
 
@@ -288,6 +303,8 @@ class State {
  private:
   friend class StateEditor;  // the notation parser builds states field by field
   friend struct RulesImpl;   // the rules, split over several .cc files
+
+  int SetupSeat() const;  // SET-2/SET-3 snake order
 
   // Configuration copied into the state so that it needs no pointer back.
   RulesOptions options_;

@@ -120,6 +120,7 @@ struct CardCounts {
     std::memcpy(&w, n.data(), sizeof w);
     return w;
   }
+  void SetWord(uint64_t w) { std::memcpy(n.data(), &w, sizeof w); }
   int Total() const { return int((Word() * 0x0101010101010101ull) >> 56); }
   int Resources() const {
     int t = 0;

@@ -264,6 +264,10 @@ std::string State::Validate() const {
     const Pending& p = pending_[i];
     if (p.kind > PendingKind::kDevDraw) c.Fail("pending entry ", i, ": bad kind");
     if (p.kind != PendingKind::kStartPlayer && (p.seat < 0 || p.seat >= n)) c.Fail("pending entry ", i, ": bad seat");
+    // BG-4: only the current player buys, in his action phase (the card drawn
+    // counts as bought this turn).
+    if (c.ok && p.kind == PendingKind::kDevDraw && (!base || p.seat != current_ || phase_ != Phase::kAction))
+      c.Fail("pending entry ", i, ": a development card drawn for seat ", int(p.seat), " outside its action phase");
     if (!c.ok || i != pending_size_ - 1) continue;
     // The entry on top must be decidable as it stands (positions read from
     // text can say anything); entries below are checked when they get there.

@@ -19,7 +19,15 @@
 //   - each deck's never-seen multiset: only its size and the VP cards still in
 //     it (Printer and Constitution are revealed when drawn, so where they are
 //     is public);
-//   - returned-queue cards that only another seat knows (kHiddenCard).
+//   - returned-queue cards that only another seat knows (kHiddenCard);
+//   - in the base game (BG-9): other seats' development cards (emptied; counts
+//     kept in dev_count), the development deck's composition (emptied; its
+//     size kept in dev_deck_size), which cards the current player bought this
+//     turn when he is someone else (emptied; their number kept in
+//     dev_bought_count), and the victory point cards among hidden hands: a
+//     hidden seat's vp is its public VP, without them. When the game is over
+//     the VP cards are shown (kDevRevealed): they stay in the hands, and vp is
+//     the full count.
 // The board, pieces, levels, VP, dice, decks' sizes, the open trade, the
 // effects of cards played this turn (TurnEffects) and the pending stack are
 // public and stay as they are: pending entries carry seats, counts, tracks and
@@ -120,6 +128,15 @@ struct View {
   // The viewer's knowledge (KnowledgeTracker), zero for the viewer's own seat.
   std::array<CardCounts, kMaxSeats> known_hand{};
   std::array<ProgressCounts, kMaxSeats> known_progress{};
+  // The base game (BG-9): development cards in each hand (public), the
+  // deck's size, how many the current player bought this turn, and the
+  // development cards of each kind the viewer cannot place (in the deck or in
+  // hidden hands). Nothing beyond these is ever learnt of hidden development
+  // cards before the game ends, so there is no tracker knowledge of them.
+  std::array<uint8_t, kMaxSeats> dev_count{};
+  uint8_t dev_deck_size = 0;
+  uint8_t dev_bought_count = 0;
+  std::array<uint8_t, kNumDevKinds> unplaced_dev{};
   // The viewer's legal actions when it is the one to act, else empty. Kept
   // here because some depend on hidden facts the viewer is entitled to use
   // (e.g. whether a trade partner still holds the cards he accepted to give).
@@ -136,7 +153,10 @@ View MakeView(const State& s, int viewer, const KnowledgeTracker* knowledge = nu
 
 // Fills *out with a full State consistent with `v`: every hidden card drawn
 // from the cards the viewer cannot place, respecting hand sizes and the
-// viewer's knowledge. The result passes Validate() and MakeView of it with
+// viewer's knowledge. Hidden development cards are drawn from the unplaced
+// ones (the deck gets the rest), the current player's cards bought this turn
+// from his sampled hand, and during his own turn he holds fewer VP cards than
+// would have won him the game already (WIN-1, BG-8). The result passes Validate() and MakeView of it with
 // the same knowledge equals `v`. Deterministic for a seed (splitmix64). False
 // with *error set when `v` is inconsistent (no state could produce it).
 bool SampleState(const View& v, uint64_t seed, State* out, std::string* error);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Confirms that the bench signature (engine/signature.h) is the number checked in at
-# engine/tests/testdata/signature.txt on every build given, and that they all agree.
+# Confirms that the bench signatures (engine/signature.h), one line per ruleset, are the
+# numbers checked in at engine/tests/testdata/signature.txt on every build given, and
+# that they all agree.
 # The signature must not depend on optimisation or instrumentation: a difference
 # between builds is undefined behaviour, an uninitialised read or an order that
 # depends on addresses, and a bug even when each build's own tests pass.
@@ -27,7 +28,7 @@ fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-expected=$(head -n 1 "$expected_file")
+expected=$(grep -v '^$' "$expected_file")
 status=0
 for dir in "${dirs[@]}"; do
   binary=$dir/engine/tests/engine_tests
@@ -35,14 +36,15 @@ for dir in "${dirs[@]}"; do
     echo "check-signature: $binary not found; build engine_tests in $dir first" >&2
     exit 2
   fi
-  # The test prints "games=N seed=S signature=0x... actions=..." and compares with the file.
+  # Each test prints "[ruleset=base ]games=N seed=S signature=0x... actions=..." and
+  # compares with its line of the file; the lines come in the file's order.
   if ! output=$("$binary" --gtest_filter='Signature.*' --gtest_brief=1 2>&1); then
     printf '%s\n' "$output" >&2
     status=1
   fi
-  line=$(grep -m1 -o 'games=[0-9]* seed=[0-9]* signature=0x[0-9a-f]*' <<<"$output" || true)
-  printf '%-16s %s\n' "$dir" "${line:-no signature printed}"
-  if [[ $line != "$expected" ]]; then status=1; fi
+  lines=$(grep -o '^\(ruleset=[a-z_]* \)\?games=[0-9]* seed=[0-9]* signature=0x[0-9a-f]*' <<<"$output" || true)
+  printf '%-16s %s\n' "$dir" "${lines:-no signature printed}" | sed '2,$s/^/                 /'
+  if [[ $lines != "$expected" ]]; then status=1; fi
 done
 
 if [[ $status -ne 0 ]]; then

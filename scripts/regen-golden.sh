@@ -33,6 +33,10 @@ games=(
   # the Saboteur against a city, an unlimited bank; Saboteur, Bishop,
   # Trade Monopoly and Inventor played, a trade.
   "card-options: --seed 10 --players greedy,random,greedy,random --trades --option red_die_table=6,6,6,6,6 --option progress_hand_limit=STRICT_FOUR --option saboteur=SABOTAGE_CITY --option defender_tie_reward=ANY_CARD_OF_CHOSEN_DECK --option bank_limited=false --max-actions 120"
+  # The base game (RULES.md 22) on a random board to a win at 6 VP: development
+  # cards bought (the card seen by its buyer only), road building and knights
+  # played, 7s with discards, trades.
+  "base-game: --seed 3 --players greedy,random,greedy,random --random-board --trades --ruleset base --option victory_points=6 --max-actions 260"
 )
 
 mkdir -p "$dir"

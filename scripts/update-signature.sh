@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recomputes the bench signature and rewrites engine/tests/testdata/signature.txt,
+# Recomputes the bench signatures (one line per ruleset) and rewrites engine/tests/testdata/signature.txt,
 # keeping its number of games and seed. Run it only after an intended change of the
 # rules (or of the signature's definition), then check that release and sanitizer
 # builds agree (scripts/check-signature.sh) and say in the commit message why the

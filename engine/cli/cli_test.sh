@@ -126,6 +126,34 @@ run perft-fixed 0 perft --new --depth 2 --chance fixed --seed 3
 run perft-bad 2 perft --new --chance sometimes
 expect perft-bad err "--chance sometimes: expected 'expand' or 'fixed'"
 
+# ---- the base game (RULES.md 22) ---------------------------------------------
+base_flags=(sim --games 12 --seed 5 --players greedy,random,random,random --random-board)
+run sim-base 0 "${base_flags[@]}" --ruleset base --threads 2 --jsonl "$tmp/base.jsonl"
+expect sim-base out "options: ruleset=base"
+for row in "development cards bought per game" "development cards played per game" \
+  "games ending with Largest Army held"; do
+  expect sim-base out "$row"
+done
+grep -qE '^games at the length cap +0$' "$tmp/sim-base.out" || fail "sim-base: base games hit the length cap"
+head -c 400 "$tmp/base.jsonl" | grep -qF 'ruleset=base' || fail "sim-base: the JSON lines do not record the ruleset"
+# --option ruleset=base is the same configuration, so the same games.
+run sim-base-option 0 "${base_flags[@]}" --option ruleset=base --threads 1 --jsonl "$tmp/base1.jsonl"
+cmp -s "$tmp/base.jsonl" "$tmp/base1.jsonl" || fail "sim: --ruleset base and --option ruleset=base play different games"
+run sim-base-validate 0 sim --ruleset base --games 4 --seed 2 --validate --threads 2
+run sim-bad-ruleset 2 sim --ruleset chess
+expect sim-bad-ruleset err "--ruleset chess: "
+sed -n 2p "$tmp/base.jsonl" >"$tmp/base-one.json"
+run replay-base 0 replay --file "$tmp/base-one.json" --step 20
+expect replay-base out "verified: "
+run apply-base 0 apply --new --ruleset base
+expect apply-base out "position: v1 base "
+run perft-base 0 perft --new --ruleset base --depth 2
+grep -qE '^1 +54 ' "$tmp/perft-base.out" || fail "perft-base: a new base game does not offer 54 settlements"
+run arena-base 0 arena --ruleset base --candidate heuristic --opponents random --games 8 --seed 1 --threads 2
+expect arena-base out "candidate wins"
+expect arena-base out "options: ruleset=base"
+grep -qE '^games at the length cap +0$' "$tmp/arena-base.out" || fail "arena-base: base games hit the length cap"
+
 if ((failures)); then
   echo "cli_test: $failures failures" >&2
   exit 1

@@ -41,6 +41,9 @@ bool ReadFile(const std::string& path, std::string* out, std::string* error) {
 }
 
 void AddOptionFlags(Flags* flags) {
+  flags->Add({.name = "ruleset",
+              .value_name = "cities_and_knights|base",
+              .help = "the ruleset (default cities_and_knights; base is RULES.md section 22, 10 VP), before --option"});
   flags->Add({.name = "option",
               .value_name = "NAME=VALUE",
               .help = "a rules option (RULES.md section 20), e.g. victory_points=10",
@@ -48,6 +51,14 @@ void AddOptionFlags(Flags* flags) {
 }
 
 bool ReadOptionFlags(const Flags& flags, RulesOptions* options, std::string* error) {
+  // The ruleset first: it resets the options that default differently (the
+  // base game's 10 VP), which --option may then change.
+  if (flags.Has("ruleset")) {
+    if (std::string e = ParseOption("ruleset=" + flags.Get("ruleset"), options); !e.empty()) {
+      *error = "--ruleset " + flags.Get("ruleset") + ": " + e;
+      return false;
+    }
+  }
   for (const std::string& o : flags.GetAll("option")) {
     std::string e = ParseOption(o, options);
     if (!e.empty()) {
@@ -118,7 +129,7 @@ bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* us
     }
     return NewGame(config, state, error);
   }
-  for (const char* f : {"seats", "board", "option"}) {
+  for (const char* f : {"seats", "board", "option", "ruleset"}) {
     if (flags.Has(f)) {
       *error = std::string("--") + f + " only applies with --new (a position carries its own configuration)";
       return false;

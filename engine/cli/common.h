@@ -27,7 +27,8 @@ int Fail(const Flags& flags, std::string_view message, int code);
 // "-" reads standard input.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
 
-// --option name=value, repeatable, on top of the defaults.
+// --ruleset NAME, then --option name=value (repeatable), on top of the
+// defaults.
 void AddOptionFlags(Flags* flags);
 bool ReadOptionFlags(const Flags& flags, RulesOptions* options, std::string* error);
 

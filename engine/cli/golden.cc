@@ -121,18 +121,24 @@ std::string DeckText(const State& s, int track) {
 std::string PublicLine(const View& v) {
   const State& s = v.state;
   const int n = s.num_seats();
+  const bool base = s.options().ruleset == Ruleset::kBase;
   std::string out = "public: hands";
   for (int p = 0; p < n; ++p) out += " " + std::to_string(v.hand_total[p]);
-  out += "; progress";
-  for (int p = 0; p < n; ++p) out += " " + std::to_string(v.progress_count[p]);
+  // The base game (BG-9): development cards in hand by number, the deck's size.
+  out += base ? "; development cards" : "; progress";
+  for (int p = 0; p < n; ++p) out += " " + std::to_string(base ? v.dev_count[p] : v.progress_count[p]);
   if (s.options().bank_limited) {
     std::string empty;
-    for (int c = 0; c < kNumCardTypes; ++c)
+    for (int c = 0; c < (base ? kNumResources : kNumCardTypes); ++c)  // BG-1: no commodities
       if (s.bank()[c] == 0) empty += CardLetter(c);
     if (!empty.empty()) out += "; bank out of " + empty;
   }
-  out += "; decks";
-  for (int t = 0; t < kNumTracks; ++t) out += " " + DeckText(s, t);
+  if (base) {
+    out += "; development deck " + std::to_string(v.dev_deck_size);
+  } else {
+    out += "; decks";
+    for (int t = 0; t < kNumTracks; ++t) out += " " + DeckText(s, t);
+  }
   std::string known = Knowledge(v);
   out += "; known" + (known.empty() ? std::string(" -") : known);
   return out;
@@ -147,6 +153,12 @@ std::string SeatLine(const View& v, const View& pub) {
   std::string out = "seat " + std::to_string(v.viewer) + ": hand " + Cards(me.hand);
   std::string progress = ProgressList(ProgressHand(me));
   if (!progress.empty()) out += "; progress " + progress;
+  if (me.DevTotal() > 0) {  // BG-9: its own development cards, VP cards included
+    std::string dev;
+    for (int k = 0; k < kNumDevKinds; ++k)
+      if (me.dev[k] > 0) dev += std::to_string(me.dev[k]) + DevCardLetter(k);
+    out += "; development cards " + dev;
+  }
   if (std::string more = Knowledge(v, &pub); !more.empty()) out += "; knows" + more;
   for (int t = 0; t < kNumTracks; ++t)
     if (!(s.deck(t) == pub.state.deck(t))) out += "; sees deck " + DeckText(s, t);

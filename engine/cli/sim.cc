@@ -51,7 +51,9 @@ struct GameResult {
   std::array<int, kMaxSeats> vp{};
   int attacks = 0;
   int metropolises = 0;
-  std::string json;  // the JSON line, when --jsonl
+  int dev_bought = 0, dev_played = 0;  // the base game (BG-4, BG-5)
+  bool largest_army = false;           // held at the end (BG-6)
+  std::string json;                    // the JSON line, when --jsonl
 };
 
 // Beyond the engine's own cap (max_actions), in case a bug keeps a game from
@@ -103,6 +105,8 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
       state.ApplyUnchecked(a, &events);
     }
     ++steps;
+    out->dev_bought += a.type == ActionType::kBuyDev;
+    out->dev_played += a.type == ActionType::kPlayDev;
     if (keep_record) record.actions.push_back(a);
     for (const Event& e : events)
       if (e.type == EventType::kMetropolis) ++out->metropolises;
@@ -114,6 +118,7 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   out->turns = state.turn_number();
   for (int seat = 0; seat < s.seats; ++seat) out->vp[seat] = state.player(seat).vp;
   out->attacks = state.barbarian_attacks();
+  out->largest_army = state.largest_army_holder() != kNoSeat;
   if (keep_record) {
     record.config = config;
     record.seed = game_seed;
@@ -166,7 +171,7 @@ std::string Percent(double part, double whole) { return whole > 0 ? FormatFixed(
 void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, double seconds) {
   const double n = double(results.size());
   uint64_t actions = 0;
-  double turns = 0, attacks = 0, metropolises = 0;
+  double turns = 0, attacks = 0, metropolises = 0, dev_bought = 0, dev_played = 0, largest_army = 0;
   int64_t capped = 0;
   std::array<int64_t, kMaxSeats> wins{};
   std::array<double, kMaxSeats> vp{};
@@ -175,6 +180,9 @@ void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, 
     turns += r.turns;
     attacks += r.attacks;
     metropolises += r.metropolises;
+    dev_bought += r.dev_bought;
+    dev_played += r.dev_played;
+    largest_army += r.largest_army;
     if (r.hit_cap) ++capped;
     if (r.winner != kNoSeat) ++wins[r.winner];
     for (int seat = 0; seat < s.seats; ++seat) vp[seat] += r.vp[seat];
@@ -194,8 +202,14 @@ void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, 
   totals.AddRow({"games", std::to_string(results.size())});
   totals.AddRow({"mean length (actions)", FormatFixed(mean(double(actions)), 1)});
   totals.AddRow({"mean length (turns)", FormatFixed(mean(turns), 1)});
-  totals.AddRow({"barbarian attacks per game", FormatFixed(mean(attacks), 2)});
-  totals.AddRow({"metropolises placed per game", FormatFixed(mean(metropolises), 2)});
+  if (s.options.ruleset == Ruleset::kBase) {  // RULES.md 22: no barbarians, development cards instead
+    totals.AddRow({"development cards bought per game", FormatFixed(mean(dev_bought), 2)});
+    totals.AddRow({"development cards played per game", FormatFixed(mean(dev_played), 2)});
+    totals.AddRow({"games ending with Largest Army held", Percent(largest_army, n)});
+  } else {
+    totals.AddRow({"barbarian attacks per game", FormatFixed(mean(attacks), 2)});
+    totals.AddRow({"metropolises placed per game", FormatFixed(mean(metropolises), 2)});
+  }
   totals.AddRow({"games at the length cap", std::to_string(capped)});
   totals.AddRow({"games at the length cap (share)", Percent(double(capped), n)});
   totals.AddRow({"games/s", FormatFixed(seconds > 0 ? n / seconds : 0, 1)});

@@ -81,10 +81,16 @@ constexpr ActionType kTypes[] = {
     ActionType::kTradeCounter,
     ActionType::kTradeConfirm,
     ActionType::kTradeCancel,
+    // The base game (RULES.md 22).
+    ActionType::kChanceDev,
+    ActionType::kBuyDev,
+    ActionType::kPlayDev,
 };
 
 // Three bytes of options. Victory points are kept low and the length cap is
-// sometimes short, so that short inputs reach the end of a game.
+// sometimes short, so that short inputs reach the end of a game. The top bit
+// of the third byte picks the base game (RULES.md 22), whose rules ignore the
+// C&K options.
 GameConfig ConfigFrom(Bytes& in) {
   const uint8_t b0 = in.Next(), b1 = in.Next(), b2 = in.Next();
   GameConfig c;
@@ -104,6 +110,7 @@ GameConfig ConfigFrom(Bytes& in) {
   o.harbor3_commodity_output = Harbor3CommodityOutput((b1 >> 5) & 1);
   o.defender_by_knight_count = (b1 >> 6) & 1;
   o.victory_points = uint8_t(4 + (b2 % 10));
+  if (b2 & 128) o.ruleset = Ruleset::kBase;
   if (b1 & 128) o.max_actions = 50 + 7 * uint32_t(b2);
   return c;
 }

@@ -163,4 +163,74 @@ class CardWatch {
   std::array<int, kMaxSeats> discarded_{}, given_{};
 };
 
+// The base game's development cards checked from the outside (BG-4..BG-6),
+// since the reference only lists them: a draw puts the card in the buyer's
+// hand as bought this turn; once a played card's effect is over (nothing
+// pending), it left the hand, Year of Plenty gave exactly its two resources,
+// a Monopoly took every card of its resource from every opponent, Road
+// Building placed at most two roads, a Knight lies face up in front of its
+// owner, and Largest Army is where BG-6 puts it.
+class DevWatch {
+ public:
+  void BeforeAction(const State& s, const Action& a) {
+    if (a.type != ActionType::kPlayDev && a.type != ActionType::kChanceDev) return;
+    active_ = true;
+    play_ = a;
+    player_ = a.type == ActionType::kChanceDev ? s.pending(s.pending_size() - 1).seat : s.current_seat();
+    before_ = s;
+  }
+
+  std::string Finish(const State& s) {
+    if (!active_ || s.pending_size() > 0) return "";
+    active_ = false;
+    if (s.IsTerminal()) return "";
+    const int p = player_, k = play_.a;
+    const PlayerState &was = before_.player(p), &now = s.player(p);
+    std::string wrong;
+    auto expect = [&](bool ok, const std::string& what) {
+      if (!ok) wrong += "  " + what + "\n";
+    };
+    if (play_.type == ActionType::kChanceDev) {
+      expect(now.dev[k] == was.dev[k] + 1, "BG-4: the drawn card is not in the buyer's hand");
+      expect(s.dev_bought()[k] == before_.dev_bought()[k] + 1, "BG-5: the drawn card is not marked as bought");
+    } else {
+      expect(now.dev[k] + 1 == was.dev[k], "BG-5: the played card did not leave the hand");
+      expect(s.dev_played_this_turn(), "BG-5: the turn's one card is not used up");
+      if (k == kDevKnight) {
+        expect(now.army == was.army + 1, "BG-5: the Knight does not lie in front of its owner");
+        int holder = before_.largest_army_holder();
+        if (now.army >= 3 && (holder == kNoSeat || now.army > before_.player(holder).army)) holder = p;
+        expect(s.largest_army_holder() == holder, "BG-6: Largest Army with the wrong seat");
+      }
+      if (k == kDevYearOfPlenty) {
+        CardCounts expected = was.hand;
+        ++expected[play_.b];
+        ++expected[play_.c];
+        expect(now.hand == expected, "BG-5: Year of Plenty did not give exactly its two resources");
+      }
+      if (k == kDevMonopoly) {
+        int taken = 0;
+        for (int q = 0; q < s.num_seats(); ++q) {
+          if (q == p) continue;
+          taken += before_.player(q).hand[play_.b];
+          expect(s.player(q).hand[play_.b] == 0, "BG-5: seat " + std::to_string(q) + " kept cards of the monopoly");
+        }
+        expect(now.hand[play_.b] == was.hand[play_.b] + taken, "BG-5: the Monopoly's cards did not all arrive");
+      }
+      if (k == kDevRoadBuilding) {
+        int placed = 0;
+        for (int e = 0; e < kNumEdges; ++e) placed += s.road_owner(e) == p && before_.road_owner(e) != p;
+        expect(placed <= 2, "BG-5: Road Building placed more than two roads");
+      }
+    }
+    return wrong.empty() ? "" : "after " + ActionToString(play_) + " for seat " + std::to_string(p) + "\n" + wrong;
+  }
+
+ private:
+  bool active_ = false;
+  Action play_;
+  int player_ = 0;
+  State before_;
+};
+
 }  // namespace metropolis::effect_watch

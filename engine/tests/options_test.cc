@@ -765,7 +765,7 @@ TEST(RuleOptionsTest, MaxTradeOffersPerTurn) {
 
 // The base game is not implemented yet: the option parses and prints, and
 // NewGame refuses it with a message naming the ruleset.
-TEST(RuleOptionsTest, RulesetBaseNotYetSupported) {
+TEST(RuleOptionsTest, RulesetBaseIsAGame) {  // RULES.md 22
   RulesOptions o;
   ASSERT_EQ(ParseOption("ruleset=base", &o), "");
   EXPECT_EQ(o.ruleset, Ruleset::kBase);
@@ -774,10 +774,11 @@ TEST(RuleOptionsTest, RulesetBaseNotYetSupported) {
   config.board = DefaultBoard();
   config.options = o;
   EXPECT_EQ(ValidateConfig(config), "");
+  EXPECT_EQ(o.victory_points, 10);  // BG-8's default comes with the ruleset
   State s;
   std::string error;
-  EXPECT_FALSE(NewGame(config, &s, &error));
-  EXPECT_EQ(error, "ruleset base: not supported by this engine build yet");
+  EXPECT_TRUE(NewGame(config, &s, &error)) << error;
+  EXPECT_EQ(s.options().ruleset, Ruleset::kBase);
   ExpectBadValueRefused("ruleset", "seafarers");
 }
 

@@ -316,8 +316,27 @@ void DealProgressCards(State* s, Rng* rng) {
   e.RecomputeDerived();
 }
 
+// The base game's counterpart (BG-4): a few random cards of the development
+// deck into every hand, as if bought on an earlier turn.
+void DealDevCards(State* s, Rng* rng) {
+  StateEditor e(s);
+  for (int seat = 0; seat < s->num_seats(); ++seat) {
+    const int n = 1 + rng->Below(3);
+    for (int k = 0; k < n; ++k) {
+      int total = 0;
+      for (uint8_t c : e.dev_deck()) total += c;
+      if (total == 0) break;
+      int u = rng->Below(total), i = 0;
+      while (u >= e.dev_deck()[i]) u -= e.dev_deck()[i++];
+      --e.dev_deck()[i];
+      ++e.player(seat).dev[i];
+    }
+  }
+  e.RecomputeDerived();
+}
+
 // Plays one random game, checking every position on the way. With `deal`, the
-// hands get progress cards when setup ends (the replay line then no longer
+// hands get progress cards (development cards in the base game) when setup ends (the replay line then no longer
 // reproduces the game; the position's notation does).
 void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool deal, Comparison* cmp) {
   const GameConfig config = MakeConfig(setup);
@@ -330,9 +349,13 @@ void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool dea
                  (deal ? ", progress cards dealt after setup" : ""));
   effect_watch::SevenWatch seven;
   effect_watch::CardWatch cards;
+  effect_watch::DevWatch dev;
   for (int step = 0; step < max_actions && !s.IsTerminal(); ++step) {
     if (deal && s.phase() == Phase::kBeforeRoll && s.turn_number() <= 1 && s.pending_size() == 0) {
-      DealProgressCards(&s, &rng);
+      if (s.options().ruleset == Ruleset::kBase)
+        DealDevCards(&s, &rng);
+      else
+        DealProgressCards(&s, &rng);
       deal = false;
       const std::string invalid = s.Validate();
       if (!invalid.empty()) cmp->Failure("Validate after dealing: " + invalid, s, setup, history, "");
@@ -341,9 +364,12 @@ void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool dea
     if (!card_effects.empty()) cmp->Failure("card effect", s, setup, history, card_effects);
     const std::string discards = seven.Finish(s);
     if (!discards.empty()) cmp->Failure("SEV-2 discards", s, setup, history, discards);
+    const std::string dev_effects = dev.Finish(s);
+    if (!dev_effects.empty()) cmp->Failure("development card effect", s, setup, history, dev_effects);
     cmp->Check(s, setup, history);
     if (s.IsChanceNode()) {
       const Action a = s.SampleChance(rng.Unit());
+      dev.BeforeAction(s, a);
       history.push_back(a);
       const std::string error = s.Apply(a);
       if (!error.empty()) {
@@ -366,6 +392,7 @@ void PlayAndCompare(const Setup& setup, uint64_t seed, int max_actions, bool dea
     const Action a = PickAction(legal, &rng);
     seven.BeforeAction(s, s.CurrentPlayer(), a);
     cards.BeforeAction(s, s.CurrentPlayer(), a);
+    dev.BeforeAction(s, a);
     history.push_back(a);
     const std::string error = s.Apply(a);
     if (!error.empty()) {
@@ -401,6 +428,11 @@ const std::vector<Setup>& Variants() {
       {4, "crane_limit=ONE_PER_TURN"},
       {3, "defender_tie_reward=ANY_CARD_OF_CHOSEN_DECK"},
       {4, "progress_hand_limit=PLAY_OR_DISCARD robber_locked_until_first_attack=false"},
+      // The base game (RULES.md 22), against reference_base.cc.
+      {4, "ruleset=base"},
+      {3, "ruleset=base start_player=ROLL"},
+      {4, "ruleset=base bank_limited=false"},
+      {4, "ruleset=base victory_points=14"},
   };
   return variants;
 }

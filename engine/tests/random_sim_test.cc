@@ -42,6 +42,7 @@ struct SimOptions {
 
 struct SimTotals {
   int games = 0, won = 0, capped = 0, offers = 0, attacks = 0;
+  int dev_bought = 0, dev_played = 0, largest_army = 0;  // the base game (BG-4..BG-6)
 };
 
 // A random trade offer of the current player, valid or not; the engine must
@@ -60,6 +61,11 @@ Action RandomOffer(const State& s, SplitMix& rng) {
 
 void CheckViewInvariance(const State& s, int viewer, uint64_t seed) {
   const View view = MakeView(s, viewer);
+  // BG-9: the VP others see leave out hidden VP cards until the game ends.
+  for (int p = 0; p < s.num_seats(); ++p) {
+    if (p == viewer) continue;
+    EXPECT_EQ(view.state.player(p).vp, s.player(p).vp - (s.IsTerminal() ? 0 : s.player(p).dev[kDevVictoryPoint]));
+  }
   State other;
   std::string error;
   ASSERT_TRUE(SampleState(view, seed, &other, &error)) << error << "\n" << ToNotation(s);
@@ -138,6 +144,8 @@ bool PlayChecked(const GameConfig& config, uint64_t seed, const SimOptions& opt,
       return false;
     }
     record.actions.push_back(a);
+    totals->dev_bought += a.type == ActionType::kBuyDev;
+    totals->dev_played += a.type == ActionType::kPlayDev;
     if (::testing::Test::HasFailure()) return false;
   }
   // Replaying the record reproduces the final state exactly.
@@ -155,6 +163,7 @@ bool PlayChecked(const GameConfig& config, uint64_t seed, const SimOptions& opt,
   totals->won += s.Winner() != kNoSeat;
   totals->capped += s.Winner() == kNoSeat;
   totals->attacks += s.barbarian_attacks();
+  totals->largest_army += s.largest_army_holder() != kNoSeat;
   return !::testing::Test::HasFailure();
 }
 
@@ -187,6 +196,45 @@ TEST(RandomSimTest, ThreeSeatGamesKeepTheContract) {
   SimTotals t;
   RunGames(Config(3, 1), 5000, 300, &t);
   EXPECT_EQ(t.games, 300);
+}
+
+// The base game (RULES.md 22) under the same contract: setup with two
+// settlements (BG-2), two dice and the robber free from the start (BG-3),
+// development cards bought and played (BG-4, BG-5), Largest Army (BG-6), a
+// win at 10 VP (BG-8), and views that hide development cards and the VP
+// cards among them (BG-9).
+TEST(RandomSimTest, ThousandFourSeatBaseGamesKeepTheContract) {
+  SimTotals t;
+  RunGames(Config(4, 1, DefaultOptions(Ruleset::kBase)), 30000, 1000, &t);
+  EXPECT_EQ(t.games, 1000);
+  EXPECT_GT(t.won, 990) << "random base games should almost always finish with a winner";
+  EXPECT_GT(t.offers, 100);
+  EXPECT_GT(t.dev_bought, 5000) << "development cards were bought (BG-4)";
+  EXPECT_GT(t.dev_played, 3000) << "development cards were played (BG-5)";
+  EXPECT_GT(t.largest_army, 100) << "Largest Army changed hands (BG-6)";
+}
+
+TEST(RandomSimTest, ThreeSeatBaseGamesKeepTheContract) {
+  SimTotals t;
+  RunGames(Config(3, 1, DefaultOptions(Ruleset::kBase)), 35000, 300, &t);
+  EXPECT_EQ(t.games, 300);
+  EXPECT_GT(t.won, 290);
+}
+
+TEST(RandomSimTest, BaseGameOptionsKeepTheContract) {  // BG-3 start_player, BG-8 victory_points, TRD-2
+  uint64_t seed = 40000;
+  for (const char* setting : {"start_player=ROLL", "bank_limited=false", "victory_points=6"}) {
+    RulesOptions options = DefaultOptions(Ruleset::kBase);
+    ASSERT_EQ(ParseOption(setting, &options), "") << setting;
+    SimTotals t;
+    RunGames(Config(4, 1, options), seed, 60, &t);
+    seed += 100;
+    EXPECT_EQ(t.games, 60) << setting;
+    if (HasFailure()) {
+      ADD_FAILURE() << "under ruleset=base " << setting;
+      return;
+    }
+  }
 }
 
 TEST(RandomSimTest, EveryRulesOptionKeepsTheContract) {

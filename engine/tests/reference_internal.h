@@ -1,6 +1,6 @@
-// Board readings shared by the two halves of the reference generator
+// Board readings shared by the parts of the reference generator
 // (reference_legal.cc: sections 4-11 and 14-17; reference_progress.cc:
-// sections 12-13). Everything is counted on the board from the public
+// sections 12-13; reference_base.cc: section 22). Everything is counted on the board from the public
 // accessors of State, never taken from the engine's running counters or rules.
 #pragma once
 
@@ -140,5 +140,15 @@ void AddProgressPlays(const State& s, int p, bool before_roll, std::vector<Actio
 // The decisions a progress card raises (the pending kinds kRoadBuilding ..
 // kDefenderTake). False when `top` is not one of them.
 bool AddProgressDecision(const State& s, const Pending& top, std::vector<Action>* out);
+
+// The decisions of sections 4-17 (discards, trade answers, ...) as the C&K
+// reading lists them; the base game shares some (reference_legal.cc).
+void AddSharedDecision(const State& s, const Pending& top, std::vector<Action>* out);
+
+// The base game, RULES.md section 22 (reference_base.cc): the acting seat's
+// actions, unsorted, and the outcomes of the dice and of a development card's
+// draw.
+void AddBaseActions(const State& s, std::vector<Action>* out);
+void AddBaseChanceOutcomes(const State& s, std::vector<ChanceOutcome>* out);
 
 }  // namespace metropolis::reference::internal

@@ -26,7 +26,8 @@ bool IsAutomatic(PendingKind k) {
          k == PendingKind::kStepReturnProgress;
 }
 bool IsDecision(PendingKind k) { return k >= PendingKind::kDiscard && !IsAutomatic(k); }
-bool IsChance(PendingKind k) { return k <= PendingKind::kDraw; }
+bool IsChance(PendingKind k) { return k <= PendingKind::kDraw || k == PendingKind::kDevDraw; }
+bool IsBaseGame(const State& s) { return s.options().ruleset == Ruleset::kBase; }
 
 void AddSetupActions(const State& s, std::vector<Action>* out) {
   if (s.setup_step() % 2 == 0) {
@@ -277,7 +278,57 @@ void SortByCode(std::vector<Action>* v) {
 
 const Pending* Top(const State& s) { return s.pending_size() > 0 ? &s.pending(s.pending_size() - 1) : nullptr; }
 
+// Sections 4-17's chance nodes (the base game's dice and draws are in
+// reference_base.cc).
+void AddChanceOutcomes(const State& s, const Pending* top, std::vector<ChanceOutcome>* out) {
+  switch (top->kind) {
+    case PendingKind::kStartPlayer:  // SET-1, ties re-rolled: uniform
+      for (int seat = 0; seat < s.num_seats(); ++seat)
+        out->push_back({Action::Make(ActionType::kChanceStartPlayer, seat), 1.0 / s.num_seats()});
+      break;
+    case PendingKind::kDice: {  // TRN-3, 1.3
+      const double face_p[kNumEventFaces] = {0.5, 1.0 / 6, 1.0 / 6, 1.0 / 6};
+      for (int face = 0; face < kNumEventFaces; ++face) {
+        if (top->a == 1) {
+          out->push_back({Action::Dice(0, 0, face), face_p[face]});
+          continue;
+        }
+        for (int y = 1; y <= 6; ++y)
+          for (int r = 1; r <= 6; ++r) out->push_back({Action::Dice(y, r, face), face_p[face] / 36});
+      }
+      break;
+    }
+    case PendingKind::kSteal: {  // ROB-3, C-P1: uniform over the victim's cards that may be taken
+      const CardCounts& hand = s.player(top->a).hand;
+      const int types = top->b == 1 ? kNumResources : kNumCardTypes;  // D15 for the Bishop
+      int total = 0;
+      for (int c = 0; c < types; ++c) total += hand[c];
+      for (int c = 0; c < types; ++c)
+        if (hand[c] > 0) out->push_back({Action::Make(ActionType::kChanceSteal, c), double(hand[c]) / total});
+      break;
+    }
+    case PendingKind::kDraw: {  // PD-2, PC-8: unseen cards first, then the known queue
+      const ProgressDeck& d = s.deck(top->a);
+      if (d.unseen_total > 0) {
+        for (int i = 0; i < TrackNumKinds(top->a); ++i)
+          if (d.unseen[i] > 0)
+            out->push_back({Action::Make(ActionType::kChanceDraw, TrackFirstCard(top->a) + i),
+                            double(d.unseen[i]) / d.unseen_total});
+      } else if (d.size > 0) {
+        out->push_back({Action::Make(ActionType::kChanceDraw, d.returned[d.head]), 1.0});
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
 }  // namespace
+
+void internal::AddSharedDecision(const State& s, const Pending& top, std::vector<Action>* out) {
+  AddDecision(s, top, out);
+}
 
 bool RobberLocked(const State& s) { return s.options().robber_locked_until_first_attack && !s.first_attack_done(); }
 
@@ -341,7 +392,10 @@ int CurrentPlayer(const State& s) {
 std::vector<Action> LegalActions(const State& s) {
   std::vector<Action> out;
   if (s.phase() == Phase::kGameOver) return out;
-  if (const Pending* top = Top(s)) {
+  if (IsBaseGame(s)) {
+    const Pending* top = Top(s);
+    if (top == nullptr || IsDecision(top->kind)) AddBaseActions(s, &out);
+  } else if (const Pending* top = Top(s)) {
     if (IsDecision(top->kind)) AddDecision(s, *top, &out);
   } else if (s.phase() == Phase::kSetup) {
     AddSetupActions(s, &out);
@@ -359,46 +413,10 @@ std::vector<ChanceOutcome> ChanceOutcomes(const State& s) {
   std::vector<ChanceOutcome> out;
   const Pending* top = Top(s);
   if (s.phase() == Phase::kGameOver || top == nullptr) return out;
-  switch (top->kind) {
-    case PendingKind::kStartPlayer:  // SET-1, ties re-rolled: uniform
-      for (int seat = 0; seat < s.num_seats(); ++seat)
-        out.push_back({Action::Make(ActionType::kChanceStartPlayer, seat), 1.0 / s.num_seats()});
-      break;
-    case PendingKind::kDice: {  // TRN-3, 1.3
-      const double face_p[kNumEventFaces] = {0.5, 1.0 / 6, 1.0 / 6, 1.0 / 6};
-      for (int face = 0; face < kNumEventFaces; ++face) {
-        if (top->a == 1) {
-          out.push_back({Action::Dice(0, 0, face), face_p[face]});
-          continue;
-        }
-        for (int y = 1; y <= 6; ++y)
-          for (int r = 1; r <= 6; ++r) out.push_back({Action::Dice(y, r, face), face_p[face] / 36});
-      }
-      break;
-    }
-    case PendingKind::kSteal: {  // ROB-3, C-P1: uniform over the victim's cards that may be taken
-      const CardCounts& hand = s.player(top->a).hand;
-      const int types = top->b == 1 ? kNumResources : kNumCardTypes;  // D15 for the Bishop
-      int total = 0;
-      for (int c = 0; c < types; ++c) total += hand[c];
-      for (int c = 0; c < types; ++c)
-        if (hand[c] > 0) out.push_back({Action::Make(ActionType::kChanceSteal, c), double(hand[c]) / total});
-      break;
-    }
-    case PendingKind::kDraw: {  // PD-2, PC-8: unseen cards first, then the known queue
-      const ProgressDeck& d = s.deck(top->a);
-      if (d.unseen_total > 0) {
-        for (int i = 0; i < TrackNumKinds(top->a); ++i)
-          if (d.unseen[i] > 0)
-            out.push_back({Action::Make(ActionType::kChanceDraw, TrackFirstCard(top->a) + i),
-                           double(d.unseen[i]) / d.unseen_total});
-      } else if (d.size > 0) {
-        out.push_back({Action::Make(ActionType::kChanceDraw, d.returned[d.head]), 1.0});
-      }
-      break;
-    }
-    default:
-      break;
+  if (IsBaseGame(s) && (top->kind == PendingKind::kDice || top->kind == PendingKind::kDevDraw)) {
+    AddBaseChanceOutcomes(s, &out);
+  } else {
+    AddChanceOutcomes(s, top, &out);
   }
   std::sort(out.begin(), out.end(),
             [](const ChanceOutcome& x, const ChanceOutcome& y) { return Encode(x.action) < Encode(y.action); });
