@@ -20,7 +20,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     while IFS= read -r f; do [[ -f $f ]] && printf '%s\n' "$f"; done)
 else
   # A source tarball: no git, so look at the files on disk outside build trees.
-  mapfile -t files < <(find . \( -path ./build -o -path ./node_modules -o -path ./.git \) -prune -o \
+  mapfile -t files < <(find . \( -path ./build -o -name node_modules -o -path ./.git \) -prune -o \
     -type f \( -name '*.h' -o -name '*.cc' -o -name '*.proto' \) -print | sort)
 fi
 

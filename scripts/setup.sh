@@ -18,10 +18,16 @@ service_packages=(
   libpqxx-dev libpq-dev libhiredis-dev prometheus-cpp-dev nlohmann-json3-dev
   postgresql redis-server
 )
+# The example bots: Python's gRPC runtime (its stubs are generated with protoc and
+# grpc_python_plugin, from protobuf-compiler-grpc).
+bot_packages=(python3 python3-grpcio python3-protobuf)
 # Small tools the scripts use (ss to find free ports, runuser to run PostgreSQL).
 tool_packages=(git iproute2 util-linux)
 
-packages=("${engine_packages[@]}" "${service_packages[@]}" "${tool_packages[@]}")
+packages=("${engine_packages[@]}" "${service_packages[@]}" "${bot_packages[@]}" "${tool_packages[@]}")
+# The Node.js example bot and the web tests need Node.js 20 or later; Debian's own
+# nodejs is used only when no node is installed at all.
+command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
 
 installed() {
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]

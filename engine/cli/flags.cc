@@ -101,7 +101,8 @@ bool Flags::GetUint64(std::string_view name, uint64_t* out, std::string* error) 
 }
 
 std::string Flags::Usage() const {
-  std::string out = "usage: metropolis-engine " + command_ + " " + synopsis_ + "\n\n" + summary_ + "\n\nflags:\n";
+  std::string out = "usage: " + program_ + (command_.empty() ? "" : " " + command_) + " " + synopsis_ + "\n\n" +
+                    summary_ + "\n\nflags:\n";
   std::vector<std::string> left;
   size_t width = 0;
   for (const FlagSpec& s : specs_) {

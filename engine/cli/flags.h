@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace metropolis::cli {
@@ -43,11 +44,15 @@ class Flags {
   bool GetUint64(std::string_view name, uint64_t* out, std::string* error) const;
 
   std::string Usage() const;
+  // The program named in the usage line ("metropolis-engine" unless set): the
+  // services' programs share this parser and have no subcommand.
+  void set_program(std::string program) { program_ = std::move(program); }
   const std::string& command() const { return command_; }
 
  private:
   const FlagSpec* Find(std::string_view name) const;
 
+  std::string program_ = "metropolis-engine";
   std::string command_, synopsis_, summary_;
   std::vector<FlagSpec> specs_;
   bool allow_positionals_ = false;

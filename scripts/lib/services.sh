@@ -6,7 +6,7 @@
 #   start_postgres    # exports METROPOLIS_PG_CONNINFO
 #   start_redis       # exports METROPOLIS_REDIS_ADDR (host:port)
 #
-# Tests read those variables and skip themselves when they are unset.
+# Integration tests read those variables and fail when they are unset (never skip).
 
 METROPOLIS_SERVICES_DIR=${METROPOLIS_SERVICES_DIR:-}
 

@@ -1,0 +1,99 @@
+#include "bench/gamehost_load_wire.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+#include <grpcpp/support/byte_buffer.h>
+
+#include "metropolis/v1/gamehost.pb.h"
+
+namespace metropolis::load {
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedInputStream;
+
+// Reads the fields of the message the stream is in (up to its limit), calling
+// `field` for each tag it wants; what it does not want is skipped.
+template <typename Field>
+bool ReadFields(CodedInputStream* in, Field field) {
+  for (uint32_t tag; (tag = in->ReadTag()) != 0;) {
+    bool handled = false;
+    if (!field(tag, &handled)) return false;
+    if (!handled && !WireFormatLite::SkipField(in, tag)) return false;
+  }
+  return in->ConsumedEntireMessage();
+}
+
+// Runs `read` on the length-delimited field the stream is at.
+template <typename Read>
+bool ReadNested(CodedInputStream* in, Read read) {
+  uint32_t length;
+  if (!in->ReadVarint32(&length)) return false;
+  const CodedInputStream::Limit limit = in->PushLimit(int(length));
+  const bool ok = read(in);
+  in->PopLimit(limit);
+  return ok;
+}
+
+bool ReadLegal(CodedInputStream* in, uint32_t tag, std::vector<uint64_t>* legal) {
+  const auto type = WireFormatLite::GetTagWireType(tag);
+  if (type == WireFormatLite::WIRETYPE_FIXED64) {  // unpacked
+    uint64_t code;
+    if (!in->ReadLittleEndian64(&code)) return false;
+    legal->push_back(code);
+    return true;
+  }
+  if (type != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
+  return ReadNested(in, [legal](CodedInputStream* packed) {
+    for (uint64_t code; packed->BytesUntilLimit() > 0;) {
+      if (!packed->ReadLittleEndian64(&code)) return false;
+      legal->push_back(code);
+    }
+    return true;
+  });
+}
+
+}  // namespace
+
+bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out) {
+  grpc::Slice slice;
+  if (!buffer.TrySingleSlice(&slice).ok() && !buffer.DumpToSingleSlice(&slice).ok()) return false;
+  CodedInputStream in(slice.begin(), int(slice.size()));
+  out->legal.clear();
+  const uint32_t tag = in.ReadTag();
+  if (WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
+  out->kind = WireFormatLite::GetTagFieldNumber(tag);
+  return ReadNested(&in, [out](CodedInputStream* msg) {
+    if (out->kind == v1::PlayUpdate::kDecision) {
+      return ReadFields(msg, [msg, out](uint32_t t, bool* handled) {
+        *handled = true;
+        if (t == WireFormatLite::MakeTag(v1::Decision::kStepFieldNumber, WireFormatLite::WIRETYPE_VARINT))
+          return msg->ReadVarint32(&out->step);
+        if (t == WireFormatLite::MakeTag(v1::Decision::kViewFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+          return ReadNested(msg, [out](CodedInputStream* view) {
+            return ReadFields(view, [view, out](uint32_t v, bool* legal_field) {
+              *legal_field = WireFormatLite::GetTagFieldNumber(v) == v1::View::kLegalFieldNumber;
+              return !*legal_field || ReadLegal(view, v, &out->legal);
+            });
+          });
+        }
+        *handled = false;
+        return true;
+      });
+    }
+    if (out->kind == v1::PlayUpdate::kRejected) {
+      return ReadFields(msg, [msg, out](uint32_t t, bool* handled) {
+        *handled = true;
+        if (t == WireFormatLite::MakeTag(v1::Rejected::kStepFieldNumber, WireFormatLite::WIRETYPE_VARINT))
+          return msg->ReadVarint32(&out->step);
+        if (t == WireFormatLite::MakeTag(v1::Rejected::kErrorFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED))
+          return WireFormatLite::ReadString(msg, &out->error);
+        *handled = false;
+        return true;
+      });
+    }
+    return true;  // the rest is not needed
+  });
+}
+
+}  // namespace metropolis::load

@@ -1,0 +1,112 @@
+#include "botkits/cpp/bot_settings.h"
+
+#include <string_view>
+
+#include "bots/bot.h"
+
+namespace metropolis::botkit {
+
+cli::Flags BotFlags() {
+  cli::Flags f("metropolis-bot", "--host ADDR --game ID --token T --bot SPEC [flags]",
+               "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
+               "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
+               "when the game is over.");
+  f.Add({.name = "host", .value_name = "ADDR", .help = "the game host, HOST:PORT, plaintext (env METROPOLIS_HOST)"});
+  f.Add({.name = "game", .value_name = "ID", .help = "the game id"});
+  f.Add({.name = "token", .value_name = "T", .help = "the seat's token from CreateGame (env METROPOLIS_TOKEN)"});
+  f.Add({.name = "bot", .value_name = "SPEC", .help = "the bot: random, heuristic or search[:ms=50,...] (bots/bot.h)"});
+  f.Add({.name = "seed", .value_name = "N", .help = "seed of the bot's random stream (default: unpredictable)"});
+  f.Add({.name = "take-over", .value_name = "", .help = "replace a stream that already plays the seat"});
+  f.Add({.name = "quiet", .value_name = "", .help = "print only the summary line and errors"});
+  f.Add({.name = "verbose", .value_name = "", .help = "also log every decision and event"});
+  f.Add({.name = "max-reconnects",
+         .value_name = "N",
+         .help = "consecutive reconnect attempts after a dropped stream before giving up (default 5)"});
+  f.Add({.name = "disconnect-after",
+         .value_name = "N",
+         .help = "testing aid: after N answered decisions, drop the stream at the next one (once), wait "
+                 "--reconnect-delay-ms, reconnect"});
+  f.Add({.name = "reconnect-delay-ms",
+         .value_name = "N",
+         .help = "testing aid: the wait of --disconnect-after (default 500)"});
+  f.Add({.name = "stall-after",
+         .value_name = "N",
+         .help = "testing aid: after N answered decisions, answer nothing more but keep the stream open "
+                 "to the end"});
+  return f;
+}
+
+std::string BotUsage(const cli::Flags& flags) {
+  // Flags::Usage() names metropolis-engine, whose subcommands it was written for.
+  std::string usage = flags.Usage();
+  constexpr std::string_view kEnginePrefix = "usage: metropolis-engine ";
+  if (usage.starts_with(kEnginePrefix)) usage.replace(0, kEnginePrefix.size(), "usage: ");
+  return usage +
+         "\nexit status: 0 the game is over (whoever won), 1 it could not be played to its end (the gRPC\n"
+         "status code and message are printed), 2 bad flags.\n";
+}
+
+bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, BotSettings* out, bool* help,
+                      std::string* error) {
+  cli::Flags flags = BotFlags();
+  *help = false;
+  if (!flags.Parse(args, error)) return false;
+  if (flags.Help()) {
+    *help = true;
+    return true;
+  }
+  auto flag_or_env = [&](const char* name, const char* var) {
+    if (flags.Has(name)) return flags.Get(name);
+    const char* value = env ? env(var) : nullptr;
+    return std::string(value ? value : "");
+  };
+  auto fail = [&](std::string message) {
+    *error = std::move(message);
+    return false;
+  };
+  BotSettings s;
+  s.client.host = flag_or_env("host", "METROPOLIS_HOST");
+  s.client.token = flag_or_env("token", "METROPOLIS_TOKEN");
+  s.client.game_id = flags.Get("game");
+  s.bot = flags.Get("bot");
+  if (s.client.host.empty()) return fail("--host (or METROPOLIS_HOST) is required");
+  if (s.client.game_id.empty()) return fail("--game is required");
+  if (s.client.token.empty()) return fail("--token (or METROPOLIS_TOKEN) is required");
+  if (s.bot.empty()) return fail("--bot is required (random, heuristic or search:ms=50)");
+  std::string bot_error;
+  if (!bots::MakeBot(s.bot, &bot_error)) return fail("--bot: " + bot_error);
+
+  if (flags.Has("seed")) {
+    if (!flags.GetUint64("seed", &s.seed, error)) return false;
+    s.seed_given = true;
+  }
+  s.client.take_over = flags.Has("take-over");
+  s.quiet = flags.Has("quiet");
+  s.verbose = flags.Has("verbose");
+  if (s.quiet && s.verbose) return fail("--quiet and --verbose exclude each other");
+  s.client.want_text = s.verbose;
+
+  struct IntFlag {
+    const char* name;
+    int64_t min, max;
+    int* out;
+  };
+  const IntFlag ints[] = {
+      {"max-reconnects", 0, 1000, &s.client.max_reconnect_attempts},
+      {"disconnect-after", 1, 1'000'000, &s.client.disconnect_after},
+      {"reconnect-delay-ms", 0, 600'000, &s.client.reconnect_delay_ms},
+      {"stall-after", 1, 1'000'000, &s.client.stall_after},
+  };
+  for (const IntFlag& f : ints) {
+    if (!flags.Has(f.name)) continue;
+    int64_t v = 0;
+    if (!flags.GetInt(f.name, f.min, f.max, &v, error)) return false;
+    *f.out = int(v);
+  }
+  if (flags.Has("reconnect-delay-ms") && !flags.Has("disconnect-after"))
+    return fail("--reconnect-delay-ms only applies with --disconnect-after");
+  *out = std::move(s);
+  return true;
+}
+
+}  // namespace metropolis::botkit

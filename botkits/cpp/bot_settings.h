@@ -1,0 +1,41 @@
+// The flags of metropolis-bot, read into the Client's options: kept apart from
+// main() so that the tests read them without a host.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "botkits/cpp/client.h"
+#include "engine/cli/flags.h"
+
+namespace metropolis::botkit {
+
+struct BotSettings {
+  Options client;
+  std::string bot;    // a MakeBot spec, checked
+  uint64_t seed = 0;  // the bot's random stream
+  bool seed_given = false;
+  bool quiet = false;    // only the summary line and errors
+  bool verbose = false;  // also every decision and event
+};
+
+// Exit codes of metropolis-bot.
+inline constexpr int kExitOk = 0;      // the game is over
+inline constexpr int kExitFailed = 1;  // the game could not be played to its end
+inline constexpr int kExitUsage = 2;   // bad flags
+
+// Looks up an environment variable; nullptr when unset (std::getenv in main).
+using GetEnv = std::function<const char*(const char*)>;
+
+cli::Flags BotFlags();
+// "usage: metropolis-bot ..." with the flags and exit codes.
+std::string BotUsage(const cli::Flags& flags);
+
+// Parses the arguments (without the program name). False with *error for bad
+// flags; *help is set when --help was given (nothing else is then read).
+bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, BotSettings* out, bool* help,
+                      std::string* error);
+
+}  // namespace metropolis::botkit

@@ -1,0 +1,357 @@
+#include "botkits/cpp/client.h"
+
+#include <absl/status/status.h>
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "metropolis/v1/gamehost.grpc.pb.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::botkit {
+namespace {
+
+// Cancels a call unless it is destroyed first: bounds how long we wait for a
+// host to end a stream we have nothing more to say on.
+class CancelAfter {
+ public:
+  CancelAfter(grpc::ClientContext* context, int ms)
+      : thread_([this, context, ms] {
+          std::unique_lock<std::mutex> lock(mu_);
+          if (!cv_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return done_; })) context->TryCancel();
+        }) {}
+  ~CancelAfter() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;  // last: it reads the members above
+};
+
+void SleepMs(int ms) {
+  if (ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+}
+
+}  // namespace
+
+struct Client::Stream {
+  grpc::ClientContext context;
+  std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayUpdate>> rw;
+  bool reconnecting = false;
+  bool welcomed = false;
+  bool game_over = false;
+  bool redirected = false;
+  bool drop_for_test = false;
+  std::string host;
+  bool stall_logged = false;
+  // The decision we are answering: its view, what we told the bot, what we sent.
+  bool pending = false;
+  std::optional<View> view;
+  DecisionInfo info;
+  Action last_answer;
+};
+
+std::string StatusCodeName(grpc::StatusCode code) {
+  // gRPC's codes are abseil's, number for number.
+  return absl::StatusCodeToString(static_cast<absl::StatusCode>(code));
+}
+
+bool RetryableAfterDrop(grpc::StatusCode code, bool reconnecting) {
+  switch (code) {
+    case grpc::StatusCode::UNAVAILABLE:  // connection lost, host restarting
+    case grpc::StatusCode::CANCELLED:    // the host cancelled the call (shutting down)
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+    case grpc::StatusCode::UNKNOWN:
+    case grpc::StatusCode::INTERNAL:
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      return true;
+    case grpc::StatusCode::ALREADY_EXISTS:
+      return reconnecting;
+    default:
+      // Refusals of the request itself (UNAUTHENTICATED, NOT_FOUND, ...) and
+      // ABORTED: another stream took the seat over, and fighting it back would
+      // make two programs play one seat in turn.
+      return false;
+  }
+}
+
+void Client::Log(std::string_view message) const {
+  if (callbacks_.on_log) callbacks_.on_log(message);
+}
+
+grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callbacks& callbacks) {
+  options_ = options;
+  decide_ = std::move(decide);
+  callbacks_ = callbacks;
+  stats_ = RunStats{};
+  welcomed_ = false;
+  dropped_for_test_ = false;
+
+  std::string host = options_.host;
+  bool reconnecting = false;
+  int failed_attempts = 0;  // consecutive, since a stream was last welcomed
+  while (true) {
+    grpc::Status status;
+    std::string redirect;
+    const StreamEnd end = PlayOnce(host, reconnecting, &status, &redirect);
+    switch (end) {
+      case StreamEnd::kGameOver:
+        return grpc::Status::OK;
+      case StreamEnd::kRedirect:
+        if (int(++stats_.redirects) > options_.max_redirects)
+          return grpc::Status(
+              grpc::StatusCode::ABORTED,
+              "redirected more than " + std::to_string(options_.max_redirects) + " times (last to " + redirect + ")");
+        Log("game " + options_.game_id + " runs on " + redirect + ": connecting there");
+        host = redirect;
+        reconnecting = welcomed_;
+        failed_attempts = 0;
+        continue;
+      case StreamEnd::kDroppedByUs:
+        Log("dropped the stream (--disconnect-after); reconnecting in " + std::to_string(options_.reconnect_delay_ms) +
+            " ms");
+        SleepMs(options_.reconnect_delay_ms);
+        reconnecting = true;
+        continue;
+      case StreamEnd::kLocalError:
+        return status;
+      case StreamEnd::kFailed:
+        break;
+    }
+    // A failed stream. Only a seat that was playing reconnects: before any
+    // welcome the failure is about the address, the token or the game.
+    const bool retry = welcomed_ && !status.ok() && RetryableAfterDrop(status.error_code(), reconnecting);
+    if (!retry) return status;
+    // A stream that got as far as a welcome worked: its drop starts a fresh budget.
+    if (stream_welcomed_) failed_attempts = 0;
+    if (failed_attempts >= options_.max_reconnect_attempts)
+      return grpc::Status(status.error_code(), status.error_message() + " (gave up after " +
+                                                   std::to_string(failed_attempts) + " reconnect attempts)");
+    const int backoff = int(std::min<int64_t>(int64_t(options_.reconnect_initial_backoff_ms) << failed_attempts,
+                                              options_.reconnect_max_backoff_ms));
+    ++failed_attempts;
+    Log("stream to " + host + " ended: " + StatusCodeName(status.error_code()) + ": " + status.error_message() +
+        "; reconnecting in " + std::to_string(backoff) + " ms (attempt " + std::to_string(failed_attempts) + " of " +
+        std::to_string(options_.max_reconnect_attempts) + ")");
+    SleepMs(backoff);
+    reconnecting = true;
+  }
+}
+
+Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, grpc::Status* status,
+                                   std::string* redirect) {
+  auto stub = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  Stream s;
+  s.reconnecting = reconnecting;
+  s.host = host;
+  s.context.AddMetadata("authorization", "Bearer " + options_.token);
+  s.rw = stub->Play(&s.context);
+
+  v1::PlayRequest hello;
+  hello.mutable_hello()->set_game_id(options_.game_id);
+  // A reconnection takes over only if the first stream was allowed to: the
+  // host may not yet have noticed that our old stream is gone (ALREADY_EXISTS
+  // is retried instead), and taking over unasked could evict another program.
+  hello.mutable_hello()->set_take_over(options_.take_over);
+  hello.mutable_hello()->set_want_text(options_.want_text);
+  bool open = s.rw->Write(hello);
+
+  v1::PlayUpdate update;
+  bool ended_by_handler = false;
+  while (open && s.rw->Read(&update)) {
+    if (!Handle(s, update, status, redirect)) {
+      ended_by_handler = true;
+      break;
+    }
+  }
+
+  if (s.game_over || s.redirected) {
+    // Nothing more to say; let the host end the stream, but not wait forever.
+    s.rw->WritesDone();
+    {
+      CancelAfter watchdog(&s.context, options_.finish_grace_ms);
+      while (s.rw->Read(&update)) {
+      }
+    }
+    s.rw->Finish().IgnoreError();
+    return s.game_over ? StreamEnd::kGameOver : StreamEnd::kRedirect;
+  }
+  if (ended_by_handler) {
+    // Our decision (a test drop) or a message we could not read: hang up.
+    s.context.TryCancel();
+    while (s.rw->Read(&update)) {
+    }
+    s.rw->Finish().IgnoreError();
+    return s.drop_for_test ? StreamEnd::kDroppedByUs : StreamEnd::kLocalError;
+  }
+  stream_welcomed_ = s.welcomed;
+  *status = s.rw->Finish();
+  if (status->ok()) {
+    // The host closed the stream cleanly mid-game (shutting down, or handing
+    // the game over): like a drop, the game goes on without us.
+    *status = grpc::Status(grpc::StatusCode::UNAVAILABLE, "the host ended the stream before the game was over");
+  }
+  if (!s.welcomed) {
+    *status =
+        grpc::Status(status->error_code(), status->error_message() + " (" + host + ", game " + options_.game_id + ")");
+  }
+  return StreamEnd::kFailed;
+}
+
+bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* status, std::string* redirect) {
+  auto fail = [&](const std::string& message) {
+    *status = grpc::Status(grpc::StatusCode::INTERNAL, message);
+    return false;
+  };
+  switch (update.msg_case()) {
+    case v1::PlayUpdate::kWelcome: {
+      const v1::Welcome& w = update.welcome();
+      WelcomeInfo info;
+      std::string error;
+      if (!protocol::ConfigFromProto(w.config(), &info.config, &error))
+        return fail("welcome: cannot read the game's configuration: " + error);
+      if (w.seat() < 0 || w.seat() >= info.config.num_seats)
+        return fail("welcome: seat " + std::to_string(w.seat()) + " is not a seat of the game");
+      config_ = info.config;
+      s.welcomed = true;
+      if (s.reconnecting) ++stats_.reconnects;
+      welcomed_ = true;
+      stats_.seat = w.seat();
+      info.game_id = w.game_id();
+      info.host = s.host;
+      info.seat = w.seat();
+      info.step = w.step();
+      info.reconnected = s.reconnecting;
+      info.message = &w;
+      Log((s.reconnecting ? "playing again seat " : "playing seat ") + std::to_string(w.seat()) + " of game " +
+          w.game_id() + " at step " + std::to_string(w.step()));
+      if (callbacks_.on_welcome) callbacks_.on_welcome(info);
+      return true;
+    }
+    case v1::PlayUpdate::kEvents: {
+      if (!callbacks_.on_events) return true;
+      std::vector<Event> events;
+      events.reserve(size_t(update.events().events_size()));
+      for (const v1::Event& e : update.events().events()) {
+        Event out;
+        std::string error;
+        // Events only inform; one we cannot read is reported, not fatal.
+        if (protocol::EventFromProto(e, &out, &error))
+          events.push_back(out);
+        else
+          Log("skipped an event we cannot read: " + error);
+      }
+      callbacks_.on_events(update.events().step(), events);
+      return true;
+    }
+    case v1::PlayUpdate::kDecision:
+      return HandleDecision(s, update.decision(), status);
+    case v1::PlayUpdate::kRejected:
+      return HandleRejected(s, update.rejected());
+    case v1::PlayUpdate::kGameOver:
+      s.game_over = true;
+      stats_.game_over = true;
+      stats_.result = update.game_over().result();
+      if (callbacks_.on_game_over) callbacks_.on_game_over(stats_.result);
+      return false;
+    case v1::PlayUpdate::kRedirect:
+      if (update.redirect().host().empty()) return fail("redirect without a host");
+      s.redirected = true;
+      *redirect = update.redirect().host();
+      return false;
+    case v1::PlayUpdate::MSG_NOT_SET:
+      break;
+  }
+  // A message kind newer than this kit: skipping it is what proto3 readers do.
+  return true;
+}
+
+bool Client::HandleDecision(Stream& s, const v1::Decision& decision, grpc::Status* status) {
+  ++stats_.decisions_received;
+  s.pending = false;
+  if (!s.welcomed) {
+    *status = grpc::Status(grpc::StatusCode::INTERNAL, "a decision came before the welcome");
+    return false;
+  }
+  if (options_.stall_after > 0 && int(stats_.decisions_answered) >= options_.stall_after) {
+    if (!s.stall_logged) Log("stalling (--stall-after): decisions from now on are left to the deadline");
+    s.stall_logged = true;
+    return true;
+  }
+  if (options_.disconnect_after > 0 && !dropped_for_test_ &&
+      int(stats_.decisions_answered) >= options_.disconnect_after) {
+    dropped_for_test_ = true;
+    s.drop_for_test = true;
+    return false;
+  }
+  View view{State()};
+  std::string error;
+  if (!protocol::ViewFromProto(decision.view(), config_, &view, &error)) {
+    *status = grpc::Status(grpc::StatusCode::INTERNAL,
+                           "decision at step " + std::to_string(decision.step()) + ": cannot read the view: " + error);
+    return false;
+  }
+  if (view.legal.empty()) {
+    // The host only asks a seat that has a choice; answering nothing lets the
+    // fallback bot take it rather than guessing.
+    Log("decision at step " + std::to_string(decision.step()) + " without legal actions: not answered");
+    return true;
+  }
+  s.view = std::move(view);
+  s.info = DecisionInfo{};
+  s.info.step = decision.step();
+  s.info.seat = stats_.seat;
+  s.info.config = &config_;
+  s.info.decision_ms_left = decision.decision_ms_left();
+  s.info.time_bank_ms_left = decision.time_bank_ms_left();
+  s.info.legal_text.assign(decision.legal_text().begin(), decision.legal_text().end());
+  s.pending = true;
+  return Answer(s);
+}
+
+bool Client::HandleRejected(Stream& s, const v1::Rejected& rejected) {
+  ++stats_.rejections;
+  Log("step " + std::to_string(rejected.step()) + ": answer rejected: " + rejected.error());
+  // A rejection of an older step (the fallback bot moved when the deadline
+  // ran out) needs nothing: a new decision follows if the seat is to act.
+  if (!s.pending || rejected.step() != s.info.step) return true;
+  s.info.rejected.push_back(s.last_answer);
+  s.info.rejected_error = rejected.error();
+  return Answer(s);
+}
+
+bool Client::Answer(Stream& s) {
+  const Action action = decide_(*s.view, s.info);
+  if (std::find(s.info.rejected.begin(), s.info.rejected.end(), action) != s.info.rejected.end()) {
+    // Sending it again would be refused again, forever.
+    Log("step " + std::to_string(s.info.step) + ": the bot chose " + ActionToString(action) +
+        " again after it was rejected; leaving this decision to the fallback bot");
+    s.pending = false;
+    return true;
+  }
+  if (s.info.rejected.empty()) ++stats_.decisions_answered;
+  s.last_answer = action;
+  v1::PlayRequest request;
+  request.mutable_answer()->set_step(s.info.step);
+  protocol::ActionToProto(action, request.mutable_answer()->mutable_action());
+  // A failed write means the stream is gone; the next Read reports how.
+  s.rw->Write(request);
+  return true;
+}
+
+}  // namespace metropolis::botkit

@@ -1,0 +1,92 @@
+// metropolis-bot: plays one seat of a game on a game host with a built-in bot.
+// The smallest complete user of the C++ bot kit (client.h).
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "botkits/cpp/bot_settings.h"
+#include "botkits/cpp/builtin.h"
+#include "botkits/cpp/client.h"
+
+namespace {
+
+using namespace metropolis;
+
+void LogLine(std::string_view message) { std::cerr << "metropolis-bot: " << message << std::endl; }
+
+// "WON" for END_REASON_WON: the summary is read by people and scripts alike.
+std::string ReasonName(v1::EndReason reason) {
+  std::string name = v1::EndReason_Name(reason);
+  constexpr std::string_view kPrefix = "END_REASON_";
+  if (name.starts_with(kPrefix)) name.erase(0, kPrefix.size());
+  return name.empty() ? std::to_string(int(reason)) : name;
+}
+
+// One line, key=value, for scripts: the host's tests read it.
+std::string Summary(const std::string& game_id, const botkit::RunStats& stats) {
+  std::ostringstream out;
+  const v1::GameResult& r = stats.result;
+  out << "metropolis-bot: game over: game=" << game_id << " seat=" << stats.seat
+      << " decisions=" << stats.decisions_answered << " rejected=" << stats.rejections
+      << " reconnects=" << stats.reconnects << " winner=" << r.winner() << " result=" << ReasonName(r.reason())
+      << " vp=";
+  for (int i = 0; i < r.vp_size(); ++i) out << (i ? "," : "") << r.vp(i);
+  out << " actions=" << r.actions() << " turns=" << r.turns();
+  return out.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  botkit::BotSettings settings;
+  bool help = false;
+  std::string error;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (!botkit::ParseBotSettings(args, std::getenv, &settings, &help, &error)) {
+    std::cerr << "metropolis-bot: " << error << "\n(see metropolis-bot --help)\n";
+    return botkit::kExitUsage;
+  }
+  if (help) {
+    std::cout << botkit::BotUsage(botkit::BotFlags());
+    return botkit::kExitOk;
+  }
+
+  std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);  // checked when parsing
+  const uint64_t seed =
+      settings.seed_given ? settings.seed : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  uint64_t rng = seed;
+
+  botkit::Callbacks callbacks;
+  if (!settings.quiet) {
+    callbacks.on_log = LogLine;
+    // The seed makes a run repeatable (but for a search on the clock).
+    LogLine("bot " + bot->name() + ", seed " + std::to_string(seed) + ", host " + settings.client.host);
+  }
+  botkit::DecisionFn decide = botkit::BuiltinDecider(bot.get(), &rng);
+  if (settings.verbose) {
+    decide = [inner = std::move(decide)](const View& view, const botkit::DecisionInfo& info) {
+      const Action action = inner(view, info);
+      LogLine("step " + std::to_string(info.step) + ": " + ActionToString(action) + " (of " +
+              std::to_string(view.legal.size()) + ", " + std::to_string(info.decision_ms_left) + " ms left)");
+      return action;
+    };
+    callbacks.on_events = [](uint32_t step, const std::vector<Event>& events) {
+      for (const Event& e : events) LogLine("event (to step " + std::to_string(step) + "): " + EventToString(e));
+    };
+  }
+
+  botkit::Client client;
+  const grpc::Status status = client.Run(settings.client, decide, callbacks);
+  if (!status.ok()) {
+    std::cerr << "metropolis-bot: " << botkit::StatusCodeName(status.error_code()) << ": " << status.error_message()
+              << "\n";
+    return botkit::kExitFailed;
+  }
+  std::cout << Summary(settings.client.game_id, client.stats()) << std::endl;
+  return botkit::kExitOk;
+}

@@ -1,0 +1,349 @@
+// The Client against a scripted in-process host on a free loopback port: the
+// Play protocol, rejections, redirects, reconnection and the testing aids.
+
+#include "botkits/cpp/client.h"
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "metropolis/v1/gamehost.grpc.pb.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::botkit {
+namespace {
+
+using Stream = grpc::ServerReaderWriter<v1::PlayUpdate, v1::PlayRequest>;
+// One Play call; `call` counts the calls to this host from 0.
+using Script = std::function<grpc::Status(int call, grpc::ServerContext* context, Stream* stream)>;
+
+class ScriptedHost final : public v1::GameHost::Service {
+ public:
+  explicit ScriptedHost(Script script) : script_(std::move(script)) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(this);
+    server_ = builder.BuildAndStart();
+  }
+  ~ScriptedHost() override { server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5)); }
+
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int calls() const { return calls_; }
+
+  grpc::Status Play(grpc::ServerContext* context, Stream* stream) override {
+    return script_(calls_++, context, stream);
+  }
+
+ private:
+  Script script_;
+  int port_ = 0;
+  std::atomic<int> calls_{0};
+  std::unique_ptr<grpc::Server> server_;
+};
+
+// The decision of seat 0 at the start of a default game, as the host sends it.
+v1::PlayUpdate Decision(uint32_t step) {
+  v1::PlayUpdate u;
+  u.mutable_decision()->set_step(step);
+  protocol::ViewToProto(MakeView(State(), 0), u.mutable_decision()->mutable_view());
+  u.mutable_decision()->set_decision_ms_left(1000);
+  return u;
+}
+
+v1::PlayUpdate Welcome(uint32_t step = 0) {
+  v1::PlayUpdate u;
+  u.mutable_welcome()->set_game_id("g1");
+  u.mutable_welcome()->set_seat(0);
+  u.mutable_welcome()->set_step(step);
+  GameConfig config;
+  config.board = DefaultBoard();  // State()'s, so that Decision()'s view matches
+  protocol::ConfigToProto(config, u.mutable_welcome()->mutable_config());
+  return u;
+}
+
+v1::PlayUpdate GameOver() {
+  v1::PlayUpdate u;
+  u.mutable_game_over()->mutable_result()->set_reason(v1::END_REASON_WON);
+  u.mutable_game_over()->mutable_result()->set_winner(2);
+  return u;
+}
+
+// Reads the hello and checks what every stream must carry.
+bool ReadHello(grpc::ServerContext* context, Stream* stream) {
+  v1::PlayRequest hello;
+  if (!stream->Read(&hello) || !hello.has_hello() || hello.hello().game_id() != "g1") return false;
+  auto auth = context->client_metadata().find("authorization");
+  return auth != context->client_metadata().end() && auth->second == "Bearer secret";
+}
+
+Options TestOptions(const std::string& host) {
+  Options o;
+  o.host = host;
+  o.game_id = "g1";
+  o.token = "secret";
+  o.reconnect_initial_backoff_ms = 5;
+  o.reconnect_max_backoff_ms = 20;
+  o.finish_grace_ms = 2000;
+  return o;
+}
+
+// Answers the first legal action not refused yet.
+Action FirstNotRejected(const View& view, const DecisionInfo& info) {
+  for (const Action& a : view.legal)
+    if (std::find(info.rejected.begin(), info.rejected.end(), a) == info.rejected.end()) return a;
+  return view.legal[0];
+}
+
+TEST(Client, PlaysAGameAndAnswersAgainAfterARejection) {
+  const View start = MakeView(State(), 0);
+  std::vector<uint64_t> answers;
+  std::mutex mu;
+  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
+    if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
+    stream->Write(Welcome());
+    stream->Write(Decision(0));
+    v1::PlayRequest answer;
+    for (int i = 0; i < 2 && stream->Read(&answer); ++i) {
+      std::lock_guard<std::mutex> lock(mu);
+      answers.push_back(answer.answer().action().code());
+      EXPECT_EQ(answer.answer().step(), 0u);
+      if (i == 0) {
+        v1::PlayUpdate rejected;
+        rejected.mutable_rejected()->set_step(0);
+        rejected.mutable_rejected()->set_error("SET-1: not that one");
+        stream->Write(rejected);
+      }
+    }
+    v1::PlayUpdate events;
+    events.mutable_events()->set_step(1);
+    Event e;
+    e.type = EventType::kBarbariansAdvance;
+    e.a = 1;
+    protocol::EventToProto(e, events.mutable_events()->add_events());
+    stream->Write(events);
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+
+  std::vector<std::string> errors_seen;
+  int events_seen = 0, welcomes = 0;
+  Callbacks callbacks;
+  callbacks.on_welcome = [&](const WelcomeInfo& w) {
+    ++welcomes;
+    EXPECT_EQ(w.seat, 0);
+    EXPECT_EQ(w.config.num_seats, 4);
+  };
+  callbacks.on_events = [&](uint32_t step, const std::vector<Event>& events) {
+    EXPECT_EQ(step, 1u);
+    events_seen += int(events.size());
+  };
+  Client client;
+  const grpc::Status status = client.Run(
+      TestOptions(host.address()),
+      [&](const View& view, const DecisionInfo& info) {
+        EXPECT_EQ(view.legal, start.legal);
+        errors_seen.push_back(info.rejected_error);
+        return FirstNotRejected(view, info);
+      },
+      callbacks);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(errors_seen, (std::vector<std::string>{"", "SET-1: not that one"}));
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0], Encode(start.legal[0]));
+  EXPECT_EQ(answers[1], Encode(start.legal[1]));
+  EXPECT_EQ(welcomes, 1);
+  EXPECT_EQ(events_seen, 1);
+  EXPECT_TRUE(client.stats().game_over);
+  EXPECT_EQ(client.stats().result.winner(), 2);
+  EXPECT_EQ(client.stats().decisions_answered, 1u);
+  EXPECT_EQ(client.stats().rejections, 1u);
+}
+
+TEST(Client, NeverResendsARefusedAction) {
+  std::atomic<bool> extra_answer{false};
+  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome());
+    stream->Write(Decision(0));
+    v1::PlayRequest answer;
+    stream->Read(&answer);
+    v1::PlayUpdate rejected;
+    rejected.mutable_rejected()->set_step(0);
+    stream->Write(rejected);
+    stream->Write(GameOver());
+    // The client half-closes after the game over; a resent answer would come first.
+    extra_answer = stream->Read(&answer);
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status =
+      client.Run(TestOptions(host.address()), [](const View& view, const DecisionInfo&) { return view.legal[0]; });
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_FALSE(extra_answer);
+}
+
+TEST(Client, FollowsARedirect) {
+  ScriptedHost target([](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome());
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  ScriptedHost first([&](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    v1::PlayUpdate redirect;
+    redirect.mutable_redirect()->set_game_id("g1");
+    redirect.mutable_redirect()->set_host(target.address());
+    stream->Write(redirect);
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(first.address()), FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(client.stats().redirects, 1u);
+  EXPECT_EQ(target.calls(), 1);
+}
+
+TEST(Client, ReconnectsAfterADroppedStream) {
+  ScriptedHost host([](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    // The host may not yet have noticed that the first stream is gone.
+    if (call == 1) return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "the old stream still plays the seat");
+    stream->Write(Welcome(call == 0 ? 0 : 5));
+    if (call == 0) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection reset");
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(host.address()), FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(host.calls(), 3);
+  EXPECT_EQ(client.stats().reconnects, 1u);
+}
+
+TEST(Client, GivesUpAfterTheReconnectBudget) {
+  ScriptedHost host([](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    if (call == 0) stream->Write(Welcome());
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "host restarting");
+  });
+  Options options = TestOptions(host.address());
+  options.max_reconnect_attempts = 2;
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(status.error_message().find("gave up after 2 reconnect attempts"), std::string::npos)
+      << status.error_message();
+  EXPECT_EQ(host.calls(), 3);
+}
+
+TEST(Client, EachWelcomedStreamStartsAFreshReconnectBudget) {
+  // Welcomed, dropped, one failed attempt, welcomed again, dropped, ...: a
+  // budget of 2 attempts would run out by the second drop if it were not
+  // renewed by each welcome.
+  ScriptedHost host([](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    if (call % 2 == 1) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "not yet");
+    stream->Write(Welcome());
+    if (call < 6) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection reset");
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(host.address());
+  options.max_reconnect_attempts = 2;
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(host.calls(), 7);
+  EXPECT_EQ(client.stats().reconnects, 3u);
+}
+
+TEST(Client, ARefusedFirstConnectionIsNotRetried) {
+  ScriptedHost host([](int, grpc::ServerContext*, Stream*) {
+    return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "unknown token");
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(host.address()), FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_NE(status.error_message().find("unknown token"), std::string::npos);
+  EXPECT_EQ(host.calls(), 1);
+}
+
+TEST(Client, DisconnectAfterDropsAtTheNextDecisionAndComesBack) {
+  std::atomic<int> first_stream_answers{0};
+  ScriptedHost host([&](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome());
+    if (call == 0) {
+      v1::PlayRequest answer;
+      stream->Write(Decision(0));
+      if (stream->Read(&answer)) ++first_stream_answers;
+      stream->Write(Decision(1));
+      // The client hangs up instead of answering.
+      while (stream->Read(&answer)) ++first_stream_answers;
+      return grpc::Status::OK;
+    }
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(host.address());
+  options.disconnect_after = 1;
+  options.reconnect_delay_ms = 10;
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(first_stream_answers, 1);
+  EXPECT_EQ(host.calls(), 2);
+  EXPECT_EQ(client.stats().reconnects, 1u);
+  EXPECT_EQ(client.stats().decisions_answered, 1u);
+}
+
+TEST(Client, StallAfterKeepsTheStreamButStopsAnswering) {
+  std::atomic<int> answers{0};
+  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome());
+    v1::PlayRequest answer;
+    stream->Write(Decision(0));
+    if (stream->Read(&answer)) ++answers;
+    stream->Write(Decision(1));
+    stream->Write(Decision(2));
+    stream->Write(GameOver());
+    while (stream->Read(&answer)) ++answers;
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(host.address());
+  options.stall_after = 1;
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(answers, 1);
+  EXPECT_EQ(client.stats().decisions_received, 3u);
+  EXPECT_EQ(client.stats().decisions_answered, 1u);
+}
+
+TEST(Client, AnUnreadableViewEndsTheRunWithoutRetrying) {
+  ScriptedHost host([](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome());
+    v1::PlayUpdate bad = Decision(0);
+    bad.mutable_decision()->mutable_view()->mutable_position()->clear_road_owner();
+    stream->Write(bad);
+    v1::PlayRequest ignored;
+    while (stream->Read(&ignored)) {
+    }
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(host.address()), FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+  EXPECT_NE(status.error_message().find("cannot read the view"), std::string::npos) << status.error_message();
+  EXPECT_EQ(host.calls(), 1);
+}
+
+}  // namespace
+}  // namespace metropolis::botkit

@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// A Metropolis bot that plays uniformly random legal moves: the smallest complete
+// example of the Play protocol (proto/metropolis/v1/gamehost.proto), in Node.js.
+//
+//   npm ci --prefix botkits/node       # once: @grpc/grpc-js and @grpc/proto-loader
+//   node botkits/node/random_bot.js --host 127.0.0.1:50051 --game GAME_ID --token TOKEN
+//
+// The .proto files are read at run time; nothing is generated. Exit status: 0 when the
+// game is over, 1 when the stream failed or ended early (the gRPC status is printed),
+// 2 for bad arguments.
+'use strict';
+
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const USAGE = `usage: random_bot.js --host HOST:PORT --game GAME_ID --token TOKEN [--seed N] [--proto DIR] [--verbose]
+
+Play one seat of a Metropolis game with uniformly random legal moves.
+
+  --host HOST:PORT  the game host (plaintext gRPC)
+  --game GAME_ID    the game id
+  --token TOKEN     the seat's token, from CreateGame
+  --seed N          seed of the random choices (default: unpredictable)
+  --proto DIR       folder of metropolis/v1/*.proto (default: $METROPOLIS_PROTO_DIR, else ../../proto)
+  --verbose         log every decision
+  -h, --help        show this help`;
+
+const log = (msg) => console.error(`random_bot: ${msg}`);
+
+function parseCommandLine() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string' }, game: { type: 'string' }, token: { type: 'string' },
+        seed: { type: 'string' }, proto: { type: 'string' },
+        verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    console.error(`${e.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const missing = ['host', 'game', 'token'].filter((k) => !values[k]);
+  if (missing.length || (values.seed !== undefined && !/^\d+$/.test(values.seed))) {
+    console.error(`${missing.length ? `missing --${missing.join(', --')}` : '--seed takes a number'}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  return values;
+}
+
+// Math.random cannot be seeded: with --seed, use mulberry32, a small 32-bit generator.
+function makeRandom(seed) {
+  if (seed === undefined) return Math.random;
+  let s = Number(BigInt(seed) & 0xffffffffn);
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Loads the API. Action codes are fixed64: `longs: String` gives them as decimal
+// strings (a JavaScript number would lose bits), and we send the same strings back.
+function loadApi(protoDir) {
+  const definition = protoLoader.loadSync('metropolis/v1/gamehost.proto', {
+    includeDirs: [protoDir], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).metropolis.v1;
+}
+
+const args = parseCommandLine();
+const api = loadApi(args.proto || process.env.METROPOLIS_PROTO_DIR || path.join(__dirname, '..', '..', 'proto'));
+const random = makeRandom(args.seed);
+const stats = { seat: null, answered: 0, rejected: 0 };
+
+// Plays one Play stream on `host`. Resolves to the last PlayUpdate (game_over or
+// redirect); rejects with the gRPC error when the stream fails.
+function play(host) {
+  return new Promise((resolve, reject) => {
+    const client = new api.GameHost(host, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${args.token}`);
+    const call = client.Play(metadata);
+    call.write({ hello: { game_id: args.game } });
+
+    let decision = null;  // the decision we are answering
+    let untried = [];     // its legal codes we have not tried yet
+    let finish = null;    // the game_over or redirect update, once received
+    let timer = null;
+    let settled = false;
+    const settle = (fn, value) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      client.close();
+      fn(value);
+    };
+
+    // Pick one of the untried legal codes uniformly and send it with the step.
+    const answer = () => {
+      const [code] = untried.splice(Math.floor(random() * untried.length), 1);
+      if (args.verbose) log(`step ${decision.step}: 0x${BigInt(code).toString(16)}`);
+      call.write({ answer: { step: decision.step, action: { code } } });
+    };
+
+    call.on('data', (update) => {
+      switch (update.msg) {  // which field of the oneof is set
+        case 'welcome':
+          stats.seat = update.welcome.seat;
+          log(`playing seat ${stats.seat} of game ${update.welcome.game_id} on ${host}`);
+          break;
+        case 'decision':
+          decision = update.decision;
+          untried = [...decision.view.legal];
+          if (untried.length === 0) {
+            call.cancel();
+            settle(reject, new Error(`decision at step ${decision.step} lists no legal action`));
+            break;
+          }
+          answer();
+          stats.answered++;
+          break;
+        case 'events':
+          // What happened; a random bot needs none of it, except that the game has
+          // moved past our decision (answered, or taken by the fallback bot after
+          // the deadline).
+          if (decision && update.events.step > decision.step) decision = null;
+          break;
+        case 'rejected':
+          // Our answer was refused. If the decision is still open, try another legal
+          // action; if the game has moved on (we were too late), do nothing: a new
+          // decision will come when it is our turn.
+          stats.rejected++;
+          log(`rejected at step ${update.rejected.step}: ${update.rejected.error}`);
+          if (decision && update.rejected.step === decision.step) {
+            if (untried.length === 0) {
+              call.cancel();
+              settle(reject, new Error('every legal action was rejected'));
+            } else {
+              answer();
+            }
+          }
+          break;
+        case 'game_over':
+        case 'redirect':
+          // The host ends the stream after these: half-close ours, read on until it
+          // does, and hang up if that takes more than 5 seconds.
+          finish = update;
+          call.end();
+          timer = setTimeout(() => call.cancel(), 5000);
+          break;
+        default:
+          break;
+      }
+    });
+    // A non-OK status: a failure, unless the game is over or redirected (the host
+    // ends a redirected stream with FAILED_PRECONDITION; our own hang-up is CANCELLED).
+    call.on('error', (err) => (finish ? settle(resolve, finish) : settle(reject, err)));
+    // The host ended the stream with OK, after every message was read.
+    call.on('end', () => (finish
+      ? settle(resolve, finish)
+      : settle(reject, new Error('the host ended the stream before the game was over'))));
+  });
+}
+
+async function main() {
+  let host = args.host;
+  let redirected = false;
+  let update;
+  try {
+    for (;;) {
+      update = await play(host);
+      if (update.msg !== 'redirect') break;
+      const { game_id: game, host: next } = update.redirect;
+      if (redirected) throw new Error(`redirected twice (now to ${next}); giving up`);
+      log(`game ${game} runs on ${next}: reconnecting`);
+      host = next;
+      redirected = true;
+    }
+  } catch (err) {
+    if (err.code !== undefined) {  // a gRPC status
+      const name = Object.keys(grpc.status).find((k) => grpc.status[k] === err.code);
+      log(`stream failed: ${name}: ${err.details}`);
+    } else {
+      log(err.message);
+    }
+    return 1;
+  }
+
+  const r = update.game_over.result;
+  const winner = r.winner >= 0 ? `seat ${r.winner}` : 'nobody';
+  console.log(`random_bot: game over: seat ${stats.seat}, ${stats.answered} decisions answered, `
+    + `${stats.rejected} rejected, winner ${winner} (${r.reason}), vp [${r.vp.join(', ')}], `
+    + `${r.actions} actions, ${r.turns} turns`);
+  return 0;
+}
+
+main().then((status) => { process.exitCode = status; });

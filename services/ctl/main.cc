@@ -1,0 +1,66 @@
+// metropolisctl: the operator's command line for Metropolis servers.
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "services/ctl/commands.h"
+
+namespace {
+
+constexpr std::string_view kHelp =
+    "usage: metropolisctl [global flags] COMMAND [flags]\n"
+    "\n"
+    "The operator's command line for Metropolis servers.\n"
+    "\n"
+    "commands:\n"
+    "  health        check the host's health service; exit 0 only when SERVING\n"
+    "  reflect       list the host's services through server reflection\n"
+    "  create-game   create a game and print its id, host and seat tokens\n"
+    "  get-game      print one game: status, seats, decisions, result\n"
+    "  list-games    list the host's live games\n"
+    "  watch         follow a game and print its events until it is over\n"
+    "\n"
+    "global flags (also accepted after the command):\n"
+    "  --host ADDR       the host, HOST:PORT, plaintext (env METROPOLIS_HOST; default 127.0.0.1:50051)\n"
+    "  --token T         bearer token for the calls (env METROPOLIS_TOKEN)\n"
+    "  --json            machine output: JSON on stdout\n"
+    "  --timeout-ms N    deadline of each call (default 10000; watch: none unless given)\n"
+    "\n"
+    "exit status: 0 done, 1 an RPC failed (its status code and message are printed on stderr),\n"
+    "2 bad flags or arguments, 3 (health) a service answered but is not SERVING.\n"
+    "\n"
+    "'metropolisctl COMMAND --help' describes a command's flags.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace metropolis::ctl;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command, error;
+  std::vector<std::string> global, rest;
+  if (!SplitCommandLine(args, &command, &global, &rest, &error)) {
+    std::cerr << "metropolisctl: " << error << "\n(see metropolisctl --help)\n";
+    return kExitUsage;
+  }
+  if (command.empty() || command == "help") {
+    const bool asked = command == "help" || (!global.empty() && global.back() == "--help");
+    (asked ? std::cout : std::cerr) << kHelp;
+    return asked ? kExitOk : kExitUsage;
+  }
+  // The command sees the global flags given before it as if given after it.
+  std::vector<std::string> command_args = global;
+  command_args.insert(command_args.end(), rest.begin(), rest.end());
+  const GetEnv env = [](const char* name) -> const char* { return std::getenv(name); };
+
+  if (command == "health") return RunHealth(command_args, env);
+  if (command == "reflect") return RunReflect(command_args, env);
+  if (command == "create-game") return RunCreateGame(command_args, env);
+  if (command == "get-game") return RunGetGame(command_args, env);
+  if (command == "list-games") return RunListGames(command_args, env);
+  if (command == "watch") return RunWatch(command_args, env);
+  std::cerr << "metropolisctl: unknown command '" << command << "'\n\n" << kHelp;
+  return kExitUsage;
+}

@@ -1,0 +1,474 @@
+#include "services/gamehost/game.h"
+
+#include <google/protobuf/arena.h>
+
+#include <algorithm>
+
+#include "services/common/log.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::gamehost {
+
+struct Game::Seat {
+  SeatSetup setup;
+  std::unique_ptr<bots::Bot> fallback;
+  uint64_t bot_rng = 0;
+  KnowledgeTracker tracker;
+  std::shared_ptr<SeatStream> stream;
+  bool want_text = false;
+  bool ever_connected = false;
+  uint32_t decisions = 0;
+  uint32_t fallback_decisions = 0;
+  int64_t bank_ms = 0;
+  std::vector<v1::Event> events;  // masked for this seat, not yet flushed
+};
+
+grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* out) {
+  std::shared_ptr<Game> game(new Game(std::move(setup), std::move(env)));
+  for (size_t i = 0; i < game->setup_.seats.size(); ++i) {
+    auto seat = std::make_unique<Seat>();
+    seat->setup = game->setup_.seats[i];
+    std::string error;
+    seat->fallback = bots::MakeBot(seat->setup.fallback_bot, &error);
+    if (!seat->fallback) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "seats[" + std::to_string(i) + "].fallback_bot: " + error};
+    }
+    seat->bot_rng = bots::MixSeed(game->setup_.chance_seed, 1000 + i);
+    seat->tracker = KnowledgeTracker(int(i));
+    seat->tracker.Reset(game->state_);
+    seat->bank_ms = game->setup_.time_bank_ms;
+    game->seats_.push_back(std::move(seat));
+  }
+  *out = std::move(game);
+  return grpc::Status::OK;
+}
+
+Game::Game(GameSetup setup, GameEnv env)
+    : setup_(std::move(setup)), env_(std::move(env)), state_(setup_.config), chance_(setup_.chance_seed) {
+  created_unix_ms_ = env_.clock->UnixMillis();
+}
+
+Game::~Game() = default;
+
+void Game::Start() {
+  std::lock_guard lock(mutex_);
+  std::weak_ptr<Game> weak = weak_from_this();
+  env_.timers->Schedule(env_.clock->Now() + setup_.start_timeout_ms, [weak] {
+    if (auto g = weak.lock()) g->OnStartTimeout();
+  });
+  started_ = std::all_of(seats_.begin(), seats_.end(), [](const auto& s) { return s->setup.built_in; });
+  Advance();
+}
+
+bool Game::SeatPlaysItself(int seat) const {
+  const Seat& s = *seats_[seat];
+  return !s.setup.built_in && s.stream != nullptr;
+}
+
+grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr<SeatStream> stream) {
+  std::lock_guard lock(mutex_);
+  Seat& s = *seats_[seat];
+  if (s.stream) {
+    if (!hello.take_over()) {
+      return {grpc::StatusCode::ALREADY_EXISTS,
+              "seat " + std::to_string(seat) + " of game " + setup_.id +
+                  " is already played by another stream (set take_over to replace it)"};
+    }
+    s.stream->Finish({grpc::StatusCode::ABORTED, "another stream took over seat " + std::to_string(seat)});
+    services::LogInfo("seat taken over", {{"game", setup_.id}, {"seat", std::to_string(seat)}});
+  }
+  s.stream = std::move(stream);
+  s.want_text = hello.want_text();
+  s.ever_connected = true;
+  s.events.clear();  // a new stream starts from where the game stands
+
+  auto welcome = std::make_shared<v1::PlayUpdate>();
+  Welcome(seat, welcome->mutable_welcome());
+  s.stream->Send(std::move(welcome));
+  if (stored_) {
+    auto over = std::make_shared<v1::PlayUpdate>();
+    *over->mutable_game_over()->mutable_result() = result_;
+    s.stream->Send(std::move(over));
+    s.stream->Finish(grpc::Status::OK);
+    s.stream.reset();
+    return grpc::Status::OK;
+  }
+  if (!started_) {
+    started_ =
+        std::all_of(seats_.begin(), seats_.end(), [](const auto& x) { return x->setup.built_in || x->ever_connected; });
+  }
+  // A seat that reconnects while it is to act gets the decision again (with the
+  // clock where it stands), unless a bot is already deciding it.
+  if (decision_sent_step_ == int64_t(step()) && state_.CurrentPlayer() == seat) decision_sent_step_ = -1;
+  Advance();
+  return grpc::Status::OK;
+}
+
+void Game::Disconnect(int seat, const SeatStream* stream) {
+  std::lock_guard lock(mutex_);
+  Seat& s = *seats_[seat];
+  if (s.stream.get() != stream) return;  // already replaced
+  s.stream.reset();
+  s.events.clear();
+  if (!finished_ && started_ && state_.CurrentPlayer() == seat) RequestBot(seat, "disconnected");
+}
+
+void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at) {
+  const auto processing_start = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex_);
+  Seat& s = *seats_[seat];
+  if (s.stream.get() != stream) return;  // a stream that was taken over
+  if (finished_) return Reject(seat, answer.step(), "game_over", "the game is over");
+  if (!started_) return Reject(seat, answer.step(), "not_started", "the game has not started: seats are connecting");
+  if (state_.CurrentPlayer() != seat) {
+    return Reject(seat, answer.step(), "not_your_turn",
+                  "not your decision: step " + std::to_string(step()) + " is seat " +
+                      std::to_string(state_.CurrentPlayer()) + "'s");
+  }
+  if (answer.step() != step()) {
+    return Reject(
+        seat, answer.step(), "stale",
+        "step " + std::to_string(answer.step()) + " is not the decision now (step " + std::to_string(step()) + ")");
+  }
+  Action action;
+  std::string error;
+  if (!protocol::ActionFromProto(answer.action(), &action, &error)) {
+    return Reject(seat, answer.step(), "malformed", "malformed action: " + error);
+  }
+  error = state_.CheckAction(action);
+  if (!error.empty()) return Reject(seat, answer.step(), "illegal", error);
+
+  // Time: what went past the per-decision limit comes out of the bank.
+  const bool answered_decision = decision_sent_step_ == int64_t(step());
+  if (answered_decision) {
+    const Millis over = (received_at - decision_sent_at_) - Millis(setup_.decision_ms);
+    if (over > 0) s.bank_ms = std::max<int64_t>(0, s.bank_ms - over);
+  }
+  ++s.decisions;
+  deadline_ = -1;
+  const auto round_trip = std::chrono::steady_clock::now() - decision_sent_wall_;
+  ApplyLocked(action);
+  Advance();
+  if (env_.metrics && answered_decision) {
+    using Seconds = std::chrono::duration<double>;
+    env_.metrics->DecisionAnswered(Seconds(round_trip).count(),
+                                   Seconds(std::chrono::steady_clock::now() - processing_start).count());
+  }
+}
+
+void Game::Reject(int seat, uint32_t step, const std::string& reason, const std::string& error) {
+  if (env_.metrics) env_.metrics->Rejected(reason);
+  Seat& s = *seats_[seat];
+  if (!s.stream) return;
+  auto update = std::make_shared<v1::PlayUpdate>();
+  update->mutable_rejected()->set_step(step);
+  update->mutable_rejected()->set_error(error);
+  s.stream->Send(std::move(update));
+}
+
+void Game::ApplyLocked(const Action& action) {
+  std::vector<Event> events;
+  state_.ApplyUnchecked(action, &events);
+  actions_.push_back(action);
+  const uint32_t now_step = step();
+  for (const Event& e : events) {
+    log_.push_back({now_step, e});
+    for (size_t i = 0; i < seats_.size(); ++i) {
+      Seat& s = *seats_[i];
+      const Event masked = MaskEvent(e, int(i));
+      s.tracker.Observe(masked);
+      if (s.stream) protocol::EventToProto(masked, &s.events.emplace_back(), {.want_text = s.want_text});
+    }
+    if (!spectators_.empty()) protocol::EventToProto(MaskEvent(e, kNoSeat), &spectator_events_.emplace_back());
+  }
+}
+
+// Plays chance and bots' moves until a seat's stream must answer (or the
+// game ends), then tells everyone what happened.
+void Game::Advance() {
+  int decide = -1;  // the seat whose stream gets a decision, after the events
+  while (started_ && !finished_) {
+    const int player = state_.CurrentPlayer();
+    if (player == kTerminalPlayer) {
+      FinishLocked();
+      break;
+    }
+    if (player == kChancePlayer) {
+      ApplyLocked(chance_.Sample(state_));
+      continue;
+    }
+    if (!SeatPlaysItself(player)) {
+      RequestBot(player, seats_[player]->setup.built_in ? "built_in" : "disconnected");
+      break;
+    }
+    if (decision_sent_step_ != int64_t(step())) decide = player;
+    break;
+  }
+  Flush();
+  if (decide >= 0) SendDecision(decide);
+}
+
+void Game::Flush() {
+  const uint32_t now_step = step();
+  for (auto& seat : seats_) {
+    if (!seat->stream || seat->events.empty()) continue;
+    auto update = std::make_shared<v1::PlayUpdate>();
+    v1::Events* ev = update->mutable_events();
+    ev->set_step(now_step);
+    ev->mutable_events()->Reserve(int(seat->events.size()));
+    for (auto& e : seat->events) *ev->add_events() = std::move(e);
+    seat->events.clear();
+    seat->stream->Send(std::move(update));
+  }
+  if (!spectators_.empty() && !spectator_events_.empty()) {
+    auto events = std::make_shared<v1::SpectateUpdate>();
+    events->mutable_events()->set_step(now_step);
+    for (auto& e : spectator_events_) *events->mutable_events()->add_events() = std::move(e);
+    auto view = std::make_shared<v1::SpectateUpdate>();
+    protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
+    for (auto& sp : spectators_) {
+      sp->Send(events);
+      sp->Send(view);
+    }
+  }
+  spectator_events_.clear();
+}
+
+namespace {
+
+// A decision's view has dozens of repeated fields. Built on an arena they cost
+// one allocation instead of one each, and go at once when the stream has
+// written the message, instead of field by field.
+std::shared_ptr<v1::PlayUpdate> NewArenaUpdate() {
+  struct Holder {
+    Holder() {}                   // user-provided: make_shared must not zero the block first
+    alignas(8) char block[8192];  // what a four-seat decision needs, with room
+    google::protobuf::Arena arena{block, sizeof block};
+  };
+  auto holder = std::make_shared<Holder>();
+  v1::PlayUpdate* update = google::protobuf::Arena::CreateMessage<v1::PlayUpdate>(&holder->arena);
+  return std::shared_ptr<v1::PlayUpdate>(std::move(holder), update);
+}
+
+}  // namespace
+
+void Game::SendDecision(int seat) {
+  Seat& s = *seats_[seat];
+  const Millis now = env_.clock->Now();
+  auto update = NewArenaUpdate();
+  v1::Decision* d = update->mutable_decision();
+  d->set_step(step());
+  const View view = MakeView(state_, seat, &s.tracker);
+  protocol::ViewToProto(view, d->mutable_view());
+  if (s.want_text) {
+    for (const Action& a : view.legal) d->add_legal_text(ActionToString(a));
+  }
+  d->set_decision_ms_left(setup_.decision_ms);
+  d->set_time_bank_ms_left(uint32_t(s.bank_ms));
+  decision_sent_step_ = step();
+  decision_sent_at_ = now;
+  decision_sent_wall_ = std::chrono::steady_clock::now();
+  deadline_ = now + setup_.decision_ms + s.bank_ms;
+  ArmTimer();
+  s.stream->Send(std::move(update));
+}
+
+// One timer per game at a time: most decisions are answered long before their
+// deadline, so instead of one timer per decision (thousands waiting per second
+// under load), a timer that fires early moves itself on to the current deadline.
+void Game::ArmTimer() {
+  if (timer_at_ >= 0 && timer_at_ <= deadline_) return;
+  timer_at_ = deadline_;
+  std::weak_ptr<Game> weak = weak_from_this();
+  const Millis at = deadline_;
+  env_.timers->Schedule(at, [weak, at] {
+    if (auto g = weak.lock()) g->OnTimer(at);
+  });
+}
+
+void Game::RequestBot(int seat, const char* why) {
+  if (bot_step_ == int64_t(step())) return;  // already deciding this step
+  bot_step_ = step();
+  Seat& s = *seats_[seat];
+  if (env_.metrics) env_.metrics->FallbackDecision(why);
+  auto view = std::make_shared<View>(MakeView(state_, seat, &s.tracker));
+  std::weak_ptr<Game> weak = weak_from_this();
+  bots::Bot* bot = s.fallback.get();
+  uint64_t* rng = &s.bot_rng;  // one bot task per game at a time: no race on it
+  const uint32_t at_step = step();
+  env_.bots->Post([weak, seat, at_step, view, bot, rng] {
+    auto game = weak.lock();
+    if (!game) return;
+    const Action action = bot->Choose(*view, rng);
+    game->OnBotDecision(seat, at_step, action);
+  });
+}
+
+void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
+  std::lock_guard lock(mutex_);
+  if (bot_step_ == int64_t(at_step)) bot_step_ = -1;
+  if (finished_ || at_step != step() || state_.CurrentPlayer() != seat) return;  // the seat answered first
+  const std::string error = state_.CheckAction(action);
+  if (!error.empty()) {
+    // A built-in bot returns one of the legal actions; anything else is a bug.
+    services::LogError("fallback bot chose an illegal action",
+                       {{"game", setup_.id}, {"seat", std::to_string(seat)}, {"error", error}});
+    return;
+  }
+  ++seats_[seat]->fallback_decisions;
+  ApplyLocked(action);
+  Advance();
+}
+
+void Game::OnTimer(Millis at) {
+  std::lock_guard lock(mutex_);
+  if (timer_at_ == at) timer_at_ = -1;
+  if (finished_ || decision_sent_step_ != int64_t(step()) || deadline_ < 0) return;
+  if (env_.clock->Now() < deadline_) return ArmTimer();
+  deadline_ = -1;
+  const uint32_t at_step = step();
+  const int seat = state_.CurrentPlayer();
+  if (seat < 0) return;
+  seats_[seat]->bank_ms = 0;
+  if (env_.metrics) env_.metrics->Timeout();
+  services::LogInfo("decision timed out",
+                    {{"game", setup_.id}, {"seat", std::to_string(seat)}, {"step", std::to_string(at_step)}});
+  RequestBot(seat, "timeout");
+}
+
+void Game::OnStartTimeout() {
+  std::lock_guard lock(mutex_);
+  if (started_) return;
+  started_ = true;
+  services::LogInfo("starting without every seat", {{"game", setup_.id}});
+  Advance();
+}
+
+void Game::FinishLocked() {
+  finished_ = true;
+  const int winner = state_.Winner();
+  protocol::ResultToProto(state_, &result_);
+  CompletedGame done;
+  done.game_id = setup_.id;
+  done.ladder = setup_.ladder;
+  done.record.config = setup_.config;
+  done.record.actions = actions_;
+  done.record.seed = setup_.chance_seed;
+  done.record.winner = winner;
+  for (const auto& s : seats_) {
+    done.record.players.push_back(s->setup.name);
+    done.fallback_decisions.push_back(s->fallback_decisions);
+  }
+  done.reason = int(result_.reason());
+  for (int v : result_.vp()) done.vp.push_back(v);
+  done.created_unix_ms = created_unix_ms_;
+  done.finished_unix_ms = env_.clock->UnixMillis();
+  // The outbox only queues it here; it stores it and calls OnStored() from its
+  // own thread, which takes our lock afresh.
+  env_.on_complete(shared_from_this(), std::move(done));
+}
+
+void Game::OnStored() {
+  std::lock_guard lock(mutex_);
+  if (stored_) return;
+  stored_ = true;
+  // The host keeps finished games only to answer GetGame; the stored record has
+  // the rest, so the event log goes.
+  std::vector<LoggedEvent>().swap(log_);
+  auto over = std::make_shared<v1::PlayUpdate>();
+  *over->mutable_game_over()->mutable_result() = result_;
+  for (auto& s : seats_) {
+    if (!s->stream) continue;
+    s->stream->Send(over);
+    s->stream->Finish(grpc::Status::OK);
+    s->stream.reset();
+  }
+  auto spectator_over = std::make_shared<v1::SpectateUpdate>();
+  *spectator_over->mutable_game_over()->mutable_result() = result_;
+  for (auto& sp : spectators_) {
+    sp->Send(spectator_over);
+    sp->Finish(grpc::Status::OK);
+  }
+  spectators_.clear();
+}
+
+bool Game::stored() const {
+  std::lock_guard lock(mutex_);
+  return stored_;
+}
+
+void Game::Welcome(int seat, v1::Welcome* out) const {
+  out->set_game_id(setup_.id);
+  out->set_seat(seat);
+  protocol::ConfigToProto(setup_.config, out->mutable_config());
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    v1::PlayerInfo* p = out->add_players();
+    p->set_seat(uint32_t(i));
+    p->set_name(seats_[i]->setup.name);
+    p->set_built_in(seats_[i]->setup.built_in);
+    p->set_connected(seats_[i]->stream != nullptr);
+  }
+  out->mutable_deadlines()->set_decision_ms(setup_.decision_ms);
+  out->mutable_deadlines()->set_time_bank_ms(setup_.time_bank_ms);
+  out->set_step(step());
+}
+
+void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream) {
+  std::lock_guard lock(mutex_);
+  auto welcome = std::make_shared<v1::SpectateUpdate>();
+  Welcome(kNoSeat, welcome->mutable_welcome());
+  stream->Send(std::move(welcome));
+  if (from_start && !log_.empty()) {
+    // In batches, so that one message stays small whatever the game's length.
+    constexpr size_t kBatch = 512;
+    for (size_t i = 0; i < log_.size(); i += kBatch) {
+      auto batch = std::make_shared<v1::SpectateUpdate>();
+      const size_t end = std::min(log_.size(), i + kBatch);
+      batch->mutable_events()->set_step(log_[end - 1].step);
+      for (size_t j = i; j < end; ++j)
+        protocol::EventToProto(MaskEvent(log_[j].event, kNoSeat), batch->mutable_events()->add_events());
+      stream->Send(std::move(batch));
+    }
+  }
+  auto view = std::make_shared<v1::SpectateUpdate>();
+  protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
+  stream->Send(std::move(view));
+  if (stored_) {
+    auto over = std::make_shared<v1::SpectateUpdate>();
+    *over->mutable_game_over()->mutable_result() = result_;
+    stream->Send(std::move(over));
+    stream->Finish(grpc::Status::OK);
+    return;
+  }
+  spectators_.push_back(std::move(stream));
+}
+
+void Game::RemoveSpectator(const SpectatorStream* stream) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(spectators_, [stream](const auto& s) { return s.get() == stream; });
+}
+
+void Game::Info(v1::GameInfo* out) const {
+  std::lock_guard lock(mutex_);
+  out->set_game_id(setup_.id);
+  out->set_status(stored_ ? v1::GAME_STATUS_FINISHED : v1::GAME_STATUS_LIVE);
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    const Seat& s = *seats_[i];
+    v1::PlayerInfo* p = out->add_players();
+    p->set_seat(uint32_t(i));
+    p->set_name(s.setup.name);
+    p->set_built_in(s.setup.built_in);
+    p->set_connected(s.stream != nullptr);
+    p->set_decisions(s.decisions);
+    p->set_fallback_decisions(s.fallback_decisions);
+  }
+  out->set_step(step());
+  out->set_turn(uint32_t(state_.turn_number()));
+  const View pub = MakeView(state_, kNoSeat);
+  for (int i = 0; i < state_.num_seats(); ++i) out->add_vp(pub.state.player(i).vp);
+  if (stored_) *out->mutable_result() = result_;
+  out->set_ladder(setup_.ladder);
+  out->set_created_unix_ms(created_unix_ms_);
+}
+
+}  // namespace metropolis::gamehost

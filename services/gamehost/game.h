@@ -1,0 +1,148 @@
+// One live game on the host: the authoritative State, its action log, the
+// seats (their streams, clocks and fallback bots) and the spectators.
+//
+// Lifecycle: created → waiting for every human or network seat to connect
+// (or for the start timeout) → played → finished (the completed game goes to
+// the host's outbox) → stored (only then the seats hear "game over").
+//
+// Everything runs under the game's one mutex, so a game is touched by one
+// thread at a time whichever gRPC, timer or bot thread calls in. Bot
+// decisions are computed outside the lock on the bot executor and applied
+// only if the game is still at the step they were computed for; deadlines
+// work the same way, so nothing ever needs cancelling.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "bots/bot.h"
+#include "bots/chance.h"
+#include "engine/state.h"
+#include "engine/view.h"
+#include "metropolis/v1/gamehost.pb.h"
+#include "services/gamehost/clock.h"
+#include "services/gamehost/executor.h"
+#include "services/gamehost/metrics.h"
+#include "services/gamehost/sink.h"
+#include "services/gamehost/streams.h"
+#include "services/gamehost/timers.h"
+
+namespace metropolis::gamehost {
+
+struct SeatSetup {
+  std::string name;
+  std::string token;  // empty for a built-in seat
+  std::string fallback_bot;
+  bool built_in = false;
+};
+
+struct GameSetup {
+  std::string id;
+  std::string ladder;
+  GameConfig config;
+  std::vector<SeatSetup> seats;
+  uint32_t decision_ms = 0;
+  uint32_t time_bank_ms = 0;
+  uint64_t chance_seed = 0;
+  Millis start_timeout_ms = 0;  // start anyway after this long without every seat
+};
+
+class Game;
+
+// What a game needs from its host.
+struct GameEnv {
+  const Clock* clock = nullptr;
+  Timers* timers = nullptr;
+  Executor* bots = nullptr;  // where bot decisions are computed
+  HostMetrics* metrics = nullptr;
+  // Receives the completed game once; the host stores it and then calls
+  // Game::OnStored().
+  std::function<void(std::shared_ptr<Game>, CompletedGame)> on_complete;
+};
+
+class Game : public std::enable_shared_from_this<Game> {
+ public:
+  // Fails with INVALID_ARGUMENT when a fallback bot spec is unknown.
+  static grpc::Status Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* out);
+  ~Game();
+
+  // Arms the start timeout and begins when no seat needs to connect.
+  void Start();
+
+  // A seat's stream says hello. ALREADY_EXISTS when the seat is played by
+  // another stream and `hello.take_over` is not set.
+  grpc::Status Connect(int seat, const v1::PlayHello& hello, std::shared_ptr<SeatStream> stream);
+  // The stream is gone (cancelled, broken or finished by the client).
+  void Disconnect(int seat, const SeatStream* stream);
+  // An answer read from a seat's stream: applied, or answered with Rejected.
+  void Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at);
+
+  void AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream);
+  void RemoveSpectator(const SpectatorStream* stream);
+
+  // Called by the host once the completed game is stored.
+  void OnStored();
+
+  void Info(v1::GameInfo* out) const;
+  const std::string& id() const { return setup_.id; }
+  bool stored() const;
+  int num_seats() const { return int(setup_.seats.size()); }
+  const std::string& token(int seat) const { return setup_.seats[seat].token; }
+
+ private:
+  struct Seat;
+  Game(GameSetup setup, GameEnv env);
+
+  // All of these run with mutex_ held.
+  void Advance();
+  void ApplyLocked(const Action& action);
+  void Flush();
+  void SendDecision(int seat);
+  void RequestBot(int seat, const char* why);
+  void OnBotDecision(int seat, uint32_t step, const Action& action);
+  void ArmTimer();
+  void OnTimer(Millis at);
+  void OnStartTimeout();
+  void Reject(int seat, uint32_t step, const std::string& reason, const std::string& error);
+  void Welcome(int seat, v1::Welcome* out) const;
+  void FinishLocked();
+  bool SeatPlaysItself(int seat) const;
+  uint32_t step() const { return uint32_t(actions_.size()); }
+
+  const GameSetup setup_;
+  const GameEnv env_;
+  mutable std::mutex mutex_;
+
+  State state_;
+  std::vector<Action> actions_;
+  struct LoggedEvent {
+    uint32_t step;
+    Event event;
+  };
+  std::vector<LoggedEvent> log_;  // every event, unmasked, for spectators from the start
+  bots::ChanceStreams chance_;
+  std::vector<std::unique_ptr<Seat>> seats_;
+  std::vector<std::shared_ptr<SpectatorStream>> spectators_;
+  std::vector<v1::Event> spectator_events_;  // public events not yet flushed
+
+  bool started_ = false;
+  bool finished_ = false;  // the engine says the game is over
+  bool stored_ = false;    // the completed game is stored; streams heard game over
+  int64_t created_unix_ms_ = 0;
+  v1::GameResult result_;
+  // The decision sent to a seat's stream, if any, for the current step.
+  int64_t decision_sent_step_ = -1;
+  Millis decision_sent_at_ = 0;
+  std::chrono::steady_clock::time_point decision_sent_wall_;  // for the round-trip metric
+  int64_t bot_step_ = -1;                                     // the step a bot is computing for
+  Millis deadline_ = -1;                                      // of the decision sent, until it is answered
+  Millis timer_at_ = -1;                                      // when the game's one pending timer fires
+};
+
+}  // namespace metropolis::gamehost

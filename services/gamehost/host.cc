@@ -1,0 +1,305 @@
+#include "services/gamehost/host.h"
+
+#include <algorithm>
+#include <random>
+
+#include "services/common/log.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::gamehost {
+namespace {
+
+constexpr uint32_t kMaxDecisionMs = 3'600'000;
+constexpr uint32_t kMaxTimeBankMs = 86'400'000;
+constexpr size_t kMaxGameIdLength = 64;
+constexpr size_t kMaxNameLength = 100;
+constexpr uint32_t kMaxPageSize = 1000;
+
+// Secrets and ids: 128 random bits from the OS, as hex.
+std::string RandomHex(int bytes) {
+  static thread_local std::random_device device;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < bytes; i += 4) {
+    uint32_t word = device();
+    for (int j = 0; j < 4 && i + j < bytes; ++j, word >>= 8) {
+      out.push_back(kHex[(word >> 4) & 0xF]);
+      out.push_back(kHex[word & 0xF]);
+    }
+  }
+  return out;
+}
+
+bool ValidGameId(const std::string& id) {
+  if (id.empty() || id.size() > kMaxGameIdLength) return false;
+  return std::all_of(id.begin(), id.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+}
+
+grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)}; }
+
+}  // namespace
+
+Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
+           GameDirectory* directory, HostMetrics* metrics)
+    : options_(std::move(options)),
+      clock_(clock),
+      timers_(timers),
+      bots_(bots),
+      sink_(sink),
+      directory_(directory),
+      metrics_(metrics),
+      outbox_thread_([this] { OutboxLoop(); }) {}
+
+Host::~Host() {
+  WaitStored();
+  {
+    std::lock_guard lock(outbox_mutex_);
+    stopping_ = true;
+  }
+  outbox_cv_.notify_all();
+  outbox_thread_.join();
+}
+
+grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
+  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
+  if (!options_.admin_token.empty() && token == options_.admin_token) return grpc::Status::OK;
+  if (admin_only) {
+    return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
+  }
+  if (!options_.spectator_token.empty() && token == options_.spectator_token) return grpc::Status::OK;
+  return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+}
+
+grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequest& request,
+                              v1::CreateGameResponse* response) {
+  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) {
+    // A known non-admin token is refused as such; anything else is anonymous.
+    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && token != options_.spectator_token)
+      return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+    return s;
+  }
+  GameSetup setup;
+  const int seats = request.seats_size();
+  if (seats < kMinSeats || seats > kMaxSeats)
+    return Invalid("seats: " + std::to_string(seats) + " given, a game has 3 or 4");
+  v1::GameConfig config_proto = request.config();
+  if (config_proto.num_seats() == 0) config_proto.set_num_seats(uint32_t(seats));
+  if (int(config_proto.num_seats()) != seats) {
+    return Invalid("config.num_seats is " + std::to_string(config_proto.num_seats()) + " but " + std::to_string(seats) +
+                   " seats are given");
+  }
+  std::string error;
+  if (!protocol::ConfigFromProto(config_proto, &setup.config, &error)) return Invalid("config: " + error);
+  for (int i = 0; i < seats; ++i) {
+    const v1::SeatSpec& spec = request.seats(i);
+    SeatSetup seat;
+    seat.name = spec.name().empty() ? "seat " + std::to_string(i) : spec.name();
+    if (seat.name.size() > kMaxNameLength)
+      return Invalid("seats[" + std::to_string(i) + "].name: longer than " + std::to_string(kMaxNameLength));
+    seat.fallback_bot = spec.fallback_bot().empty() ? options_.default_fallback_bot : spec.fallback_bot();
+    seat.built_in = spec.built_in();
+    if (!seat.built_in) seat.token = RandomHex(16);
+    setup.seats.push_back(std::move(seat));
+  }
+  const uint32_t decision_ms = request.deadlines().decision_ms();
+  const uint32_t bank_ms = request.deadlines().time_bank_ms();
+  if (decision_ms > kMaxDecisionMs) return Invalid("deadlines.decision_ms: more than an hour");
+  if (bank_ms > kMaxTimeBankMs) return Invalid("deadlines.time_bank_ms: more than a day");
+  setup.decision_ms = decision_ms ? decision_ms : options_.default_decision_ms;
+  setup.time_bank_ms = bank_ms ? bank_ms : options_.default_time_bank_ms;
+  setup.chance_seed = request.chance_seed();
+  if (setup.chance_seed == 0) setup.chance_seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  setup.start_timeout_ms = options_.start_timeout_ms;
+  setup.ladder = request.ladder();
+  if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
+    return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+  }
+  setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
+
+  GameEnv env;
+  env.clock = clock_;
+  env.timers = timers_;
+  env.bots = bots_;
+  env.metrics = metrics_;
+  env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
+    OnComplete(std::move(game), std::move(done));
+  };
+  std::shared_ptr<Game> game;
+  if (grpc::Status s = Game::Create(setup, env, &game); !s.ok()) return s;
+  {
+    std::lock_guard lock(mutex_);
+    if (live_.size() >= options_.max_live_games) {
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "this host runs " + std::to_string(live_.size()) + " games, its limit"};
+    }
+    if (live_.count(setup.id) || finished_.count(setup.id) || directory_->Lookup(setup.id)) {
+      return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
+    }
+    live_[setup.id] = game;
+  }
+  directory_->Register(setup.id, address());
+  if (metrics_) metrics_->GameCreated();
+  response->set_game_id(setup.id);
+  for (const SeatSetup& s : setup.seats) response->add_seat_tokens(s.token);
+  response->set_host(address());
+  services::LogInfo("game created", {{"game", setup.id},
+                                     {"seats", std::to_string(seats)},
+                                     {"ladder", setup.ladder},
+                                     {"options", OptionsToString(setup.config.options)}});
+  game->Start();
+  return grpc::Status::OK;
+}
+
+grpc::Status Host::Locate(const std::string& game_id, Target* out) {
+  if (game_id.empty()) return Invalid("game_id is empty");
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = live_.find(game_id); it != live_.end()) {
+      out->game = it->second;
+      return grpc::Status::OK;
+    }
+    if (auto it = finished_.find(game_id); it != finished_.end()) {
+      out->game = it->second;
+      return grpc::Status::OK;
+    }
+  }
+  if (auto host = directory_->Lookup(game_id); host && *host != address()) {
+    out->redirect = *host;
+    return grpc::Status::OK;
+  }
+  return {grpc::StatusCode::NOT_FOUND, "no game " + game_id + " on this host"};
+}
+
+grpc::Status Host::FindSeat(const std::string& token, const std::string& game_id, Target* out) {
+  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
+  if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
+  for (int i = 0; i < out->game->num_seats(); ++i) {
+    if (!out->game->token(i).empty() && out->game->token(i) == token) {
+      out->seat = i;
+      return grpc::Status::OK;
+    }
+  }
+  out->game.reset();
+  return {grpc::StatusCode::UNAUTHENTICATED, "the token is not a seat token of game " + game_id};
+}
+
+grpc::Status Host::FindForViewing(const std::string& token, const std::string& game_id, Target* out) {
+  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
+  if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
+  if (CheckToken(token, false).ok()) return grpc::Status::OK;
+  for (int i = 0; i < out->game->num_seats(); ++i)
+    if (!out->game->token(i).empty() && out->game->token(i) == token) return grpc::Status::OK;
+  out->game.reset();
+  return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+}
+
+grpc::Status Host::GetGame(const std::string& token, const std::string& game_id, v1::GameInfo* out) {
+  Target target;
+  if (grpc::Status s = FindForViewing(token, game_id, &target); !s.ok()) return s;
+  if (!target.game) {
+    out->set_game_id(game_id);
+    out->set_host(target.redirect);
+    return grpc::Status::OK;
+  }
+  target.game->Info(out);
+  out->set_host(address());
+  return grpc::Status::OK;
+}
+
+grpc::Status Host::ListGames(const std::string& token, const v1::ListGamesRequest& request,
+                             v1::ListGamesResponse* response) {
+  if (grpc::Status s = CheckToken(token, false); !s.ok()) return s;
+  if (request.page_size() > kMaxPageSize) return Invalid("page_size: at most 1000");
+  const uint32_t page = request.page_size() ? request.page_size() : 100;
+  std::vector<std::shared_ptr<Game>> games;
+  {
+    std::lock_guard lock(mutex_);
+    // Keyset paging on the game id: a page token is the last id of the previous page.
+    for (auto it = live_.upper_bound(request.page_token()); it != live_.end() && games.size() <= page; ++it)
+      games.push_back(it->second);
+  }
+  for (size_t i = 0; i < games.size() && i < page; ++i) {
+    v1::GameInfo* info = response->add_games();
+    games[i]->Info(info);
+    info->set_host(address());
+  }
+  if (games.size() > page) response->set_next_page_token(games[page - 1]->id());
+  return grpc::Status::OK;
+}
+
+void Host::SetAddress(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  options_.address = address;
+}
+
+std::string Host::address() const {
+  std::lock_guard lock(mutex_);
+  return options_.address;
+}
+
+size_t Host::live_games() const {
+  std::lock_guard lock(mutex_);
+  return live_.size();
+}
+
+void Host::OnComplete(std::shared_ptr<Game> game, CompletedGame done) {
+  {
+    std::lock_guard lock(outbox_mutex_);
+    outbox_.emplace_back(std::move(game), std::move(done));
+  }
+  outbox_cv_.notify_all();
+}
+
+void Host::WaitStored() {
+  std::unique_lock lock(outbox_mutex_);
+  outbox_cv_.wait(lock, [this] { return outbox_.empty() && outbox_busy_ == 0; });
+}
+
+// Stores completed games one after the other, retrying with backoff: a game
+// is only reported over once it is stored, and a store that keeps failing
+// holds the games behind it rather than dropping any.
+void Host::OutboxLoop() {
+  for (;;) {
+    std::pair<std::shared_ptr<Game>, CompletedGame> item;
+    {
+      std::unique_lock lock(outbox_mutex_);
+      outbox_cv_.wait(lock, [this] { return stopping_ || !outbox_.empty(); });
+      if (outbox_.empty()) return;
+      item = std::move(outbox_.front());
+      outbox_.pop_front();
+      ++outbox_busy_;
+    }
+    Millis backoff = options_.sink_retry_ms;
+    std::string error;
+    while (!sink_->Store(item.second, &error)) {
+      services::LogError("storing a completed game failed; retrying",
+                         {{"game", item.second.game_id}, {"error", error}, {"retry_ms", std::to_string(backoff)}});
+      std::this_thread::sleep_for(std::chrono::milliseconds(backoff));
+      backoff = std::min<Millis>(backoff * 2, 60'000);
+    }
+    const std::string& id = item.second.game_id;
+    services::LogInfo("game stored", {{"game", id},
+                                      {"winner", std::to_string(item.second.record.winner.value_or(-1))},
+                                      {"actions", std::to_string(item.second.record.actions.size())}});
+    {
+      std::lock_guard lock(mutex_);
+      live_.erase(id);
+      finished_[id] = item.first;
+      finished_order_.push_back(id);
+      while (finished_order_.size() > options_.finished_games_kept) {
+        finished_.erase(finished_order_.front());
+        finished_order_.pop_front();
+      }
+    }
+    if (metrics_) metrics_->GameFinished(item.second.reason == 1 ? "won" : "length_cap");
+    item.first->OnStored();
+    {
+      std::lock_guard lock(outbox_mutex_);
+      --outbox_busy_;
+    }
+    outbox_cv_.notify_all();
+  }
+}
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,95 @@
+// The game host's logic, apart from its gRPC wiring (service.h): creating
+// games, finding the game and seat behind a token, the outbox that stores
+// completed games, and the live and recently finished games.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "metropolis/v1/gamehost.pb.h"
+#include "services/gamehost/directory.h"
+#include "services/gamehost/game.h"
+
+namespace metropolis::gamehost {
+
+struct HostOptions {
+  std::string address = "127.0.0.1:50051";  // what GetGame and redirects advertise
+  std::string admin_token;                  // CreateGame
+  std::string spectator_token;              // Spectate, GetGame, ListGames
+  uint32_t default_decision_ms = 10'000;
+  uint32_t default_time_bank_ms = 60'000;
+  std::string default_fallback_bot = "heuristic";
+  Millis start_timeout_ms = 30'000;
+  size_t max_live_games = 10'000;
+  size_t finished_games_kept = 1'000;  // answered by GetGame after the end
+  Millis sink_retry_ms = 1'000;        // first retry of a failed store; doubles up to a minute
+};
+
+class Host {
+ public:
+  Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
+       GameDirectory* directory, HostMetrics* metrics);
+  ~Host();  // stores what the outbox holds, then stops
+
+  grpc::Status CreateGame(const std::string& token, const v1::CreateGameRequest& request,
+                          v1::CreateGameResponse* response);
+
+  // Where a request for `game_id` goes: the game here, or the address of the
+  // host that runs it (redirect), or NOT_FOUND.
+  struct Target {
+    std::shared_ptr<Game> game;
+    int seat = -1;         // Play: the token's seat
+    std::string redirect;  // the game is elsewhere
+  };
+  // Play: the token must be one of the game's seat tokens.
+  grpc::Status FindSeat(const std::string& token, const std::string& game_id, Target* out);
+  // Spectate and GetGame: an administrator, spectator or seat token of the game.
+  grpc::Status FindForViewing(const std::string& token, const std::string& game_id, Target* out);
+
+  grpc::Status GetGame(const std::string& token, const std::string& game_id, v1::GameInfo* out);
+  grpc::Status ListGames(const std::string& token, const v1::ListGamesRequest& request,
+                         v1::ListGamesResponse* response);
+
+  size_t live_games() const;
+  // Blocks until every completed game handed to the outbox is stored.
+  void WaitStored();
+  // The address this host advertises, when it is known only after binding.
+  void SetAddress(const std::string& address);
+  std::string address() const;
+
+ private:
+  grpc::Status CheckToken(const std::string& token, bool admin_only) const;
+  grpc::Status Locate(const std::string& game_id, Target* out);
+  void OnComplete(std::shared_ptr<Game> game, CompletedGame done);
+  void OutboxLoop();
+
+  HostOptions options_;  // address guarded by mutex_
+  const Clock* clock_;
+  Timers* timers_;
+  Executor* bots_;
+  CompletedGameSink* sink_;
+  GameDirectory* directory_;
+  HostMetrics* metrics_;
+
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Game>> live_;      // by id
+  std::map<std::string, std::shared_ptr<Game>> finished_;  // by id, the last few
+  std::deque<std::string> finished_order_;
+
+  // The outbox: completed games waiting to be stored, in order.
+  std::mutex outbox_mutex_;
+  std::condition_variable outbox_cv_;
+  std::deque<std::pair<std::shared_ptr<Game>, CompletedGame>> outbox_;
+  size_t outbox_busy_ = 0;
+  bool stopping_ = false;
+  std::thread outbox_thread_;
+};
+
+}  // namespace metropolis::gamehost

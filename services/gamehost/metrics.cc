@@ -1,0 +1,124 @@
+#include "services/gamehost/metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+namespace metropolis::gamehost {
+
+struct HostMetrics::Impl {
+  prometheus::Registry* registry;
+  prometheus::Gauge* live_games;
+  prometheus::Counter* games_created;
+  prometheus::Family<prometheus::Counter>* games_finished;
+  prometheus::Counter* decisions;
+  prometheus::Histogram* round_trip;
+  prometheus::Histogram* host_time;
+  prometheus::Family<prometheus::Counter>* fallback;
+  prometheus::Counter* timeouts;
+  prometheus::Family<prometheus::Counter>* rejected;
+  prometheus::Family<prometheus::Counter>* rpcs;
+  prometheus::Gauge* seat_streams;
+  prometheus::Gauge* spectator_streams;
+};
+
+HostMetrics::HostMetrics() = default;
+HostMetrics::~HostMetrics() = default;
+
+HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
+  using namespace prometheus;
+  Impl& m = *impl_;
+  m.registry = r;
+  m.live_games = &BuildGauge().Name("metropolis_gamehost_live_games").Help("Games being played").Register(*r).Add({});
+  m.games_created =
+      &BuildCounter().Name("metropolis_gamehost_games_created_total").Help("Games created").Register(*r).Add({});
+  m.games_finished = &BuildCounter()
+                          .Name("metropolis_gamehost_games_finished_total")
+                          .Help("Games finished and stored, by how they ended")
+                          .Register(*r);
+  m.decisions = &BuildCounter()
+                     .Name("metropolis_gamehost_decisions_total")
+                     .Help("Decisions answered by the seats' own streams")
+                     .Register(*r)
+                     .Add({});
+  // Buckets from 0.5 ms to 10 s: bots that answer at once up to slow thinkers.
+  const Histogram::BucketBoundaries rtt_buckets{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05,
+                                                0.1,    0.25,  0.5,   1,     2.5,  5,     10};
+  m.round_trip = &BuildHistogram()
+                      .Name("metropolis_gamehost_decision_round_trip_seconds")
+                      .Help("From sending a decision to receiving its applied answer")
+                      .Register(*r)
+                      .Add({}, rtt_buckets);
+  const Histogram::BucketBoundaries host_buckets{0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005,
+                                                 0.001,   0.002,   0.005,   0.01,   0.05};
+  m.host_time = &BuildHistogram()
+                     .Name("metropolis_gamehost_answer_processing_seconds")
+                     .Help("Host time from receiving an answer to sending the next decision")
+                     .Register(*r)
+                     .Add({}, host_buckets);
+  m.fallback = &BuildCounter()
+                    .Name("metropolis_gamehost_fallback_decisions_total")
+                    .Help("Decisions a bot took for a seat, by why")
+                    .Register(*r);
+  m.timeouts = &BuildCounter()
+                    .Name("metropolis_gamehost_timeouts_total")
+                    .Help("Decisions whose limit and time bank ran out")
+                    .Register(*r)
+                    .Add({});
+  m.rejected = &BuildCounter()
+                    .Name("metropolis_gamehost_rejected_answers_total")
+                    .Help("Answers refused on the stream, by reason")
+                    .Register(*r);
+  m.rpcs = &BuildCounter()
+                .Name("metropolis_gamehost_rpcs_total")
+                .Help("Finished RPCs by method and status code")
+                .Register(*r);
+  m.seat_streams =
+      &BuildGauge().Name("metropolis_gamehost_seat_streams").Help("Open Play streams").Register(*r).Add({});
+  m.spectator_streams =
+      &BuildGauge().Name("metropolis_gamehost_spectator_streams").Help("Open Spectate streams").Register(*r).Add({});
+}
+
+void HostMetrics::GameCreated() {
+  if (!impl_) return;
+  impl_->games_created->Increment();
+  impl_->live_games->Increment();
+}
+
+void HostMetrics::GameFinished(const std::string& reason) {
+  if (!impl_) return;
+  impl_->live_games->Decrement();
+  impl_->games_finished->Add({{"reason", reason}}).Increment();
+}
+
+void HostMetrics::DecisionAnswered(double round_trip_seconds, double host_seconds) {
+  if (!impl_) return;
+  impl_->decisions->Increment();
+  impl_->round_trip->Observe(round_trip_seconds);
+  impl_->host_time->Observe(host_seconds);
+}
+
+void HostMetrics::FallbackDecision(const std::string& why) {
+  if (impl_) impl_->fallback->Add({{"why", why}}).Increment();
+}
+
+void HostMetrics::Timeout() {
+  if (impl_) impl_->timeouts->Increment();
+}
+
+void HostMetrics::Rejected(const std::string& reason) {
+  if (impl_) impl_->rejected->Add({{"reason", reason}}).Increment();
+}
+
+void HostMetrics::RpcFinished(const std::string& method, const std::string& code) {
+  if (impl_) impl_->rpcs->Add({{"method", method}, {"code", code}}).Increment();
+}
+
+void HostMetrics::StreamsChanged(int seat_delta, int spectator_delta) {
+  if (!impl_) return;
+  impl_->seat_streams->Increment(seat_delta);
+  impl_->spectator_streams->Increment(spectator_delta);
+}
+
+}  // namespace metropolis::gamehost

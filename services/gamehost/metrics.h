@@ -1,0 +1,36 @@
+// The game host's Prometheus metrics. A HostMetrics built without a registry
+// records nothing, so the game logic runs the same in unit tests.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+}
+
+namespace metropolis::gamehost {
+
+class HostMetrics {
+ public:
+  HostMetrics();  // records nothing
+  explicit HostMetrics(prometheus::Registry* registry);
+  ~HostMetrics();
+
+  void GameCreated();
+  void GameFinished(const std::string& reason);
+  // A seat's answer was applied: the time from sending the decision to the
+  // answer, and the host's own processing time for the answer.
+  void DecisionAnswered(double round_trip_seconds, double host_seconds);
+  void FallbackDecision(const std::string& why);  // "timeout", "disconnected", "built_in"
+  void Timeout();
+  void Rejected(const std::string& reason);  // "illegal", "malformed", "stale", "not_your_turn", "game_over"
+  void RpcFinished(const std::string& method, const std::string& code);
+  void StreamsChanged(int seat_delta, int spectator_delta);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,52 @@
+// Where finished games go. The host hands every completed game to a sink
+// before it tells the seats the game is over, so a game whose players saw
+// "game over" is stored; the replay and rating services plug in behind the
+// same interface later. Storing is idempotent on the game id.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+
+namespace metropolis::gamehost {
+
+struct CompletedGame {
+  std::string game_id;
+  std::string ladder;
+  GameRecord record;  // configuration, every action, players, seed, winner
+  int reason = 0;     // v1::EndReason
+  std::vector<int> vp;
+  std::vector<uint32_t> fallback_decisions;  // per seat
+  int64_t created_unix_ms = 0, finished_unix_ms = 0;
+};
+
+// The JSON line a completed game is stored as: the engine's GameRecord (so it
+// replays with the engine's tools) plus the host's fields.
+std::string CompletedGameToJson(const CompletedGame& game);
+
+class CompletedGameSink {
+ public:
+  virtual ~CompletedGameSink() = default;
+  // True once the game is durably stored (also when it already was); false with
+  // *error when it could not be, and the caller retries.
+  virtual bool Store(const CompletedGame& game, std::string* error) = 0;
+};
+
+// One file per game under `dir`: written to a temporary name, fsynced, renamed
+// into place, and the directory fsynced, so a stored game survives a crash or
+// a power cut, and a half-written file never looks like a game.
+class FileSink final : public CompletedGameSink {
+ public:
+  explicit FileSink(std::string dir);
+  // Creates the directory; false with *error if it cannot.
+  bool Open(std::string* error);
+  bool Store(const CompletedGame& game, std::string* error) override;
+  std::string PathOf(const std::string& game_id) const;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,119 @@
+// Fakes for the game host's unit tests: streams that record what they are
+// sent, a sink in memory that can be told to fail, and a host on a fake clock
+// whose timers and bot executor the test drives by hand.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "services/gamehost/host.h"
+
+namespace metropolis::gamehost::testing {
+
+class RecordingSeat final : public SeatStream {
+ public:
+  void Send(std::shared_ptr<const v1::PlayUpdate> u) override {
+    std::lock_guard lock(mutex);
+    updates.push_back(std::move(u));
+  }
+  void Finish(const grpc::Status& s) override {
+    std::lock_guard lock(mutex);
+    finished = true;
+    status = s;
+  }
+  // The last decision received, if it is still the last thing that asks for one.
+  const v1::Decision* PendingDecision() const {
+    for (auto it = updates.rbegin(); it != updates.rend(); ++it) {
+      if ((*it)->has_decision()) return &(*it)->decision();
+      if ((*it)->has_game_over()) return nullptr;
+    }
+    return nullptr;
+  }
+  int Count(v1::PlayUpdate::MsgCase c) const {
+    int n = 0;
+    for (const auto& u : updates) n += u->msg_case() == c;
+    return n;
+  }
+  const v1::PlayUpdate* Last(v1::PlayUpdate::MsgCase c) const {
+    for (auto it = updates.rbegin(); it != updates.rend(); ++it)
+      if ((*it)->msg_case() == c) return it->get();
+    return nullptr;
+  }
+
+  std::mutex mutex;
+  std::vector<std::shared_ptr<const v1::PlayUpdate>> updates;
+  bool finished = false;
+  grpc::Status status;
+};
+
+class RecordingSpectator final : public SpectatorStream {
+ public:
+  void Send(std::shared_ptr<const v1::SpectateUpdate> u) override { updates.push_back(std::move(u)); }
+  void Finish(const grpc::Status& s) override {
+    finished = true;
+    status = s;
+  }
+  std::vector<std::shared_ptr<const v1::SpectateUpdate>> updates;
+  bool finished = false;
+  grpc::Status status;
+};
+
+class MemorySink final : public CompletedGameSink {
+ public:
+  bool Store(const CompletedGame& game, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (failures_left > 0) {
+      --failures_left;
+      *error = "disk on fire (test)";
+      return false;
+    }
+    for (const auto& g : games)
+      if (g.game_id == game.game_id) return true;
+    games.push_back(game);
+    return true;
+  }
+  std::mutex mutex;
+  std::vector<CompletedGame> games;
+  int failures_left = 0;
+};
+
+constexpr char kAdmin[] = "admin-secret";
+constexpr char kSpectator[] = "spectator-secret";
+
+// A host whose time, timers and bots move only when the test says so.
+struct TestHost {
+  explicit TestHost(std::string address = "host-a:1", GameDirectory* shared_directory = nullptr)
+      : timers(&clock), directory(shared_directory ? shared_directory : &own_directory) {
+    HostOptions options;
+    options.address = std::move(address);
+    options.admin_token = kAdmin;
+    options.spectator_token = kSpectator;
+    options.default_decision_ms = 1000;
+    options.default_time_bank_ms = 2000;
+    options.default_fallback_bot = "random";
+    options.start_timeout_ms = 5000;
+    options.sink_retry_ms = 1;
+    host = std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics);
+  }
+  // Runs bot tasks and waits for the outbox, until nothing moves.
+  void Settle() {
+    for (int i = 0; i < 100000; ++i) {
+      host->WaitStored();
+      if (bots.RunAll() == 0) break;
+    }
+    host->WaitStored();
+  }
+
+  FakeClock clock;
+  ManualTimers timers;
+  ManualExecutor bots;
+  MemorySink sink;
+  InMemoryDirectory own_directory;
+  GameDirectory* directory;
+  HostMetrics metrics;
+  std::unique_ptr<Host> host;
+};
+
+}  // namespace metropolis::gamehost::testing

@@ -1,0 +1,388 @@
+// The game host's logic on a fake clock: whole games, every way an answer can
+// be wrong, deadlines and fallbacks, reconnection, spectators, and the
+// completed-game hand-off. No gRPC here (see grpc_test.cc).
+#include "engine/game.h"
+
+#include <gtest/gtest.h>
+
+#include "services/gamehost/tests/fakes.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::gamehost::testing {
+namespace {
+
+using Msg = v1::PlayUpdate::MsgCase;
+
+struct Table {
+  explicit Table(TestHost* t, uint64_t seed = 7) : test(t) {
+    v1::CreateGameRequest request;
+    for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
+    request.set_chance_seed(seed);
+    grpc::Status s = test->host->CreateGame(kAdmin, request, &created);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    for (int i = 0; i < 4; ++i) seats.push_back(std::make_shared<RecordingSeat>());
+  }
+  std::shared_ptr<Game> Find(int seat, grpc::Status* status = nullptr) {
+    Host::Target target;
+    grpc::Status s = test->host->FindSeat(created.seat_tokens(seat), created.game_id(), &target);
+    if (status) *status = s;
+    EXPECT_EQ(target.seat, s.ok() ? seat : -1);
+    return target.game;
+  }
+  grpc::Status Connect(int seat, bool take_over = false) {
+    v1::PlayHello hello;
+    hello.set_game_id(created.game_id());
+    hello.set_take_over(take_over);
+    if (take_over) seats[seat] = std::make_shared<RecordingSeat>();
+    return Find(seat)->Connect(seat, hello, seats[seat]);
+  }
+  void ConnectAll() {
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(Connect(i).ok());
+  }
+  // The seat whose decision is pending, or -1.
+  int Actor() const {
+    for (int i = 0; i < 4; ++i) {
+      const v1::Decision* d = seats[i]->PendingDecision();
+      if (d && !seats[i]->finished) {
+        // Only the latest decision of the whole table is live.
+        bool newest = true;
+        for (int j = 0; j < 4; ++j) {
+          const v1::Decision* o = seats[j]->PendingDecision();
+          if (j != i && o && o->step() > d->step()) newest = false;
+        }
+        if (newest) return i;
+      }
+    }
+    return -1;
+  }
+  void Answer(int seat, uint32_t step, uint64_t code) {
+    v1::PlayAnswer answer;
+    answer.set_step(step);
+    answer.mutable_action()->set_code(code);
+    Find(seat)->Answer(seat, seats[seat].get(), answer, test->clock.Now());
+  }
+  // Plays legal actions chosen by `pick` until the game is over.
+  int PlayOut(uint64_t rng = 1) {
+    int answers = 0;
+    for (;;) {
+      test->Settle();
+      const int actor = Actor();
+      if (actor < 0) break;
+      const v1::Decision& d = *seats[actor]->PendingDecision();
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      Answer(actor, d.step(), d.view().legal(int((rng >> 33) % uint64_t(d.view().legal_size()))));
+      ++answers;
+    }
+    return answers;
+  }
+
+  TestHost* test;
+  v1::CreateGameResponse created;
+  std::vector<std::shared_ptr<RecordingSeat>> seats;
+};
+
+TEST(GameHost, CreateGameChecksTokenAndRequest) {
+  TestHost t;
+  v1::CreateGameRequest request;
+  for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p");
+  v1::CreateGameResponse response;
+  EXPECT_EQ(t.host->CreateGame("", request, &response).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(t.host->CreateGame("nope", request, &response).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(t.host->CreateGame(kSpectator, request, &response).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  v1::CreateGameRequest two = request;
+  two.mutable_seats()->DeleteSubrange(0, 2);
+  grpc::Status s = t.host->CreateGame(kAdmin, two, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "seats: 2 given, a game has 3 or 4");
+
+  v1::CreateGameRequest bad_bot = request;
+  bad_bot.mutable_seats(1)->set_fallback_bot("telepath");
+  s = t.host->CreateGame(kAdmin, bad_bot, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("seats[1].fallback_bot"), std::string::npos) << s.error_message();
+
+  v1::CreateGameRequest bad_config = request;
+  bad_config.mutable_config()->mutable_options()->set_saboteur(9);
+  s = t.host->CreateGame(kAdmin, bad_config, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("config: ", 0), 0u) << s.error_message();
+
+  v1::CreateGameRequest bad_id = request;
+  bad_id.set_game_id("no spaces please");
+  EXPECT_EQ(t.host->CreateGame(kAdmin, bad_id, &response).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  request.set_game_id("table-1");
+  ASSERT_TRUE(t.host->CreateGame(kAdmin, request, &response).ok());
+  EXPECT_EQ(response.game_id(), "table-1");
+  EXPECT_EQ(response.host(), "host-a:1");
+  ASSERT_EQ(response.seat_tokens_size(), 4);
+  EXPECT_EQ(response.seat_tokens(0).size(), 32u);  // 128 random bits
+  EXPECT_NE(response.seat_tokens(0), response.seat_tokens(1));
+  EXPECT_EQ(t.host->CreateGame(kAdmin, request, &response).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(t.host->live_games(), 1u);
+}
+
+TEST(GameHost, WholeGameIsPlayedStoredAndReplays) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  const int answers = table.PlayOut();
+  EXPECT_GT(answers, 100);
+  ASSERT_EQ(t.sink.games.size(), 1u);
+  const CompletedGame& done = t.sink.games[0];
+  EXPECT_EQ(done.game_id, table.created.game_id());
+  EXPECT_EQ(done.fallback_decisions, std::vector<uint32_t>(4, 0));
+  // The stored record replays to the same end.
+  int replayed_winner = -2;
+  std::string error;
+  ASSERT_TRUE(ReplayGame(
+      done.record,
+      [&](int, const State& s, const Action*, const std::vector<Event>&) {
+        if (s.IsTerminal()) replayed_winner = s.Winner();
+      },
+      &error))
+      << error;
+  EXPECT_EQ(replayed_winner, done.record.winner.value_or(-3));
+  for (auto& seat : table.seats) {
+    // A decision always follows the events that led to it (gamehost.proto).
+    int64_t events_step = 0;
+    for (const auto& u : seat->updates) {
+      if (u->has_events()) events_step = u->events().step();
+      if (u->has_decision()) {
+        ASSERT_EQ(int64_t(u->decision().step()), events_step);
+      }
+    }
+    EXPECT_TRUE(seat->finished);
+    EXPECT_TRUE(seat->status.ok());
+    ASSERT_NE(seat->Last(Msg::kGameOver), nullptr);
+    EXPECT_EQ(seat->Last(Msg::kGameOver)->game_over().result().winner(), done.record.winner.value_or(-1));
+  }
+  v1::GameInfo info;
+  ASSERT_TRUE(t.host->GetGame(kSpectator, table.created.game_id(), &info).ok());
+  EXPECT_EQ(info.status(), v1::GAME_STATUS_FINISHED);
+  uint32_t decisions = 0;
+  for (const auto& p : info.players()) decisions += p.decisions();
+  EXPECT_EQ(int(decisions), answers);
+  EXPECT_EQ(t.host->live_games(), 0u);
+}
+
+TEST(GameHost, GameWaitsForEverySeatThenStartsAnywayAfterTheTimeout) {
+  TestHost t;
+  Table table(&t);
+  ASSERT_TRUE(table.Connect(0).ok());
+  ASSERT_TRUE(table.Connect(1).ok());
+  t.Settle();
+  EXPECT_EQ(table.Actor(), -1) << "no decision before the table is complete";
+  t.timers.AdvanceTo(5000);  // the start timeout: seats 2 and 3 are played by bots
+  t.Settle();
+  EXPECT_EQ(table.Actor(), 0) << "seat 0 sets up first";
+}
+
+TEST(GameHost, WrongAnswersAreRejectedAndChangeNothing) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  t.Settle();
+  ASSERT_EQ(table.Actor(), 0);
+  const v1::Decision d = *table.seats[0]->PendingDecision();
+  auto rejections = [&](int seat) { return table.seats[seat]->Count(Msg::kRejected); };
+
+  // SET-2: a road before the first settlement is illegal.
+  table.Answer(0, d.step(), Encode(Action::BuildRoad(0)));
+  ASSERT_EQ(rejections(0), 1);
+  const std::string illegal = table.seats[0]->Last(Msg::kRejected)->rejected().error();
+  EXPECT_NE(illegal.find("SET-"), std::string::npos) << illegal;
+
+  table.Answer(0, d.step(), 0xFF00000000000000ull);  // no such action type
+  ASSERT_EQ(rejections(0), 2);
+  EXPECT_EQ(table.seats[0]->Last(Msg::kRejected)->rejected().error().rfind("malformed action: ", 0), 0u);
+
+  table.Answer(0, d.step() + 5, d.view().legal(0));
+  ASSERT_EQ(rejections(0), 3);
+  EXPECT_NE(table.seats[0]->Last(Msg::kRejected)->rejected().error().find("is not the decision now"),
+            std::string::npos);
+
+  table.Answer(2, d.step(), d.view().legal(0));
+  ASSERT_EQ(rejections(2), 1);
+  EXPECT_NE(table.seats[2]->Last(Msg::kRejected)->rejected().error().find("not your decision"), std::string::npos);
+
+  // Nothing moved: the same decision is still pending and a legal answer works.
+  t.Settle();
+  EXPECT_EQ(table.seats[0]->PendingDecision()->step(), d.step());
+  table.Answer(0, d.step(), d.view().legal(0));
+  t.Settle();
+  EXPECT_EQ(rejections(0), 3);
+  EXPECT_EQ(table.Actor(), 0);  // the road of the first settlement
+  EXPECT_EQ(table.seats[0]->PendingDecision()->step(), d.step() + 1);
+}
+
+TEST(GameHost, SecondStreamIsRefusedUnlessItTakesOver) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  auto intruder = std::make_shared<RecordingSeat>();
+  v1::PlayHello hello;
+  hello.set_game_id(table.created.game_id());
+  grpc::Status s = table.Find(1)->Connect(1, hello, intruder);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_TRUE(intruder->updates.empty());
+
+  auto old = table.seats[1];
+  ASSERT_TRUE(table.Connect(1, /*take_over=*/true).ok());
+  EXPECT_TRUE(old->finished);
+  EXPECT_EQ(old->status.error_code(), grpc::StatusCode::ABORTED);
+  EXPECT_EQ(table.seats[1]->Count(Msg::kWelcome), 1);
+}
+
+TEST(GameHost, WrongTokensAndGames) {
+  TestHost t;
+  Table table(&t);
+  Host::Target target;
+  EXPECT_EQ(t.host->FindSeat("", table.created.game_id(), &target).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(t.host->FindSeat("forged", table.created.game_id(), &target).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(t.host->FindSeat(kAdmin, table.created.game_id(), &target).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(t.host->FindSeat(table.created.seat_tokens(0), "nope", &target).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(t.host->FindForViewing("forged", table.created.game_id(), &target).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  v1::ListGamesResponse list;
+  EXPECT_EQ(t.host->ListGames("", {}, &list).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  ASSERT_TRUE(t.host->ListGames(kSpectator, {}, &list).ok());
+  EXPECT_EQ(list.games_size(), 1);
+}
+
+TEST(GameHost, SeatOnTheWrongHostIsToldWhereTheGameIs) {
+  InMemoryDirectory directory;
+  TestHost a("host-a:1", &directory);
+  TestHost b("host-b:2", &directory);
+  Table table(&a);
+  Host::Target target;
+  ASSERT_TRUE(b.host->FindSeat(table.created.seat_tokens(0), table.created.game_id(), &target).ok());
+  EXPECT_EQ(target.game, nullptr);
+  EXPECT_EQ(target.redirect, "host-a:1");
+  v1::GameInfo info;
+  ASSERT_TRUE(b.host->GetGame(kSpectator, table.created.game_id(), &info).ok());
+  EXPECT_EQ(info.host(), "host-a:1");
+}
+
+TEST(GameHost, TimeoutDrawsOnTheBankThenTheFallbackDecides) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  t.Settle();
+  const v1::Decision first = *table.seats[0]->PendingDecision();
+  EXPECT_EQ(first.decision_ms_left(), 1000u);
+  EXPECT_EQ(first.time_bank_ms_left(), 2000u);
+  // Answer after 1.5 s: 0.5 s comes out of the bank.
+  t.timers.AdvanceTo(1500);
+  table.Answer(0, first.step(), first.view().legal(0));
+  t.Settle();
+  const v1::Decision second = *table.seats[0]->PendingDecision();
+  EXPECT_EQ(second.time_bank_ms_left(), 1500u);
+  // Then silence: at 1 s + 1.5 s the fallback bot plays the road.
+  t.timers.AdvanceTo(1500 + 2499);
+  t.Settle();
+  EXPECT_EQ(table.seats[0]->PendingDecision()->step(), second.step());
+  t.timers.AdvanceTo(1500 + 2500);
+  t.Settle();
+  EXPECT_EQ(table.Actor(), 1) << "seat 1 places next";
+  v1::GameInfo info;
+  ASSERT_TRUE(t.host->GetGame(kAdmin, table.created.game_id(), &info).ok());
+  EXPECT_EQ(info.players(0).fallback_decisions(), 1u);
+  EXPECT_EQ(info.players(0).decisions(), 1u);
+  // A late answer to the step the bot took is refused, not applied.
+  table.Answer(0, second.step(), second.view().legal(0));
+  EXPECT_NE(table.seats[0]->Last(Msg::kRejected)->rejected().error().find("not your decision"), std::string::npos);
+}
+
+TEST(GameHost, DisconnectedSeatIsPlayedByTheFallbackAndCanComeBack) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  t.Settle();
+  ASSERT_EQ(table.Actor(), 0);
+  auto gone = table.seats[0];
+  table.Find(0)->Disconnect(0, gone.get());
+  t.Settle();  // the fallback places seat 0's settlement and road
+  EXPECT_EQ(table.Actor(), 1);
+  // Seat 0 reconnects with its token and plays on from where the game stands.
+  table.seats[0] = std::make_shared<RecordingSeat>();
+  ASSERT_TRUE(table.Connect(0).ok());
+  EXPECT_EQ(table.seats[0]->Count(Msg::kWelcome), 1);
+  EXPECT_GT(table.seats[0]->updates[0]->welcome().step(), 0u);
+  table.PlayOut();
+  ASSERT_EQ(t.sink.games.size(), 1u);
+  EXPECT_GE(t.sink.games[0].fallback_decisions[0], 2u);
+  EXPECT_TRUE(table.seats[0]->finished);
+  EXPECT_NE(table.seats[0]->Last(Msg::kGameOver), nullptr);
+}
+
+TEST(GameHost, SpectatorJoiningMidGameSeesOnlyPublicFacts) {
+  TestHost t;
+  Table table(&t);
+  table.ConnectAll();
+  // Play a while, then join from the start.
+  for (int i = 0; i < 60; ++i) {
+    t.Settle();
+    const int actor = table.Actor();
+    ASSERT_GE(actor, 0);
+    const v1::Decision& d = *table.seats[actor]->PendingDecision();
+    table.Answer(actor, d.step(), d.view().legal(d.view().legal_size() - 1));
+  }
+  auto spectator = std::make_shared<RecordingSpectator>();
+  Host::Target target;
+  ASSERT_TRUE(t.host->FindForViewing(kSpectator, table.created.game_id(), &target).ok());
+  target.game->AddSpectator(/*from_start=*/true, spectator);
+  ASSERT_GE(spectator->updates.size(), 3u);
+  EXPECT_EQ(spectator->updates[0]->welcome().seat(), -1);
+  EXPECT_TRUE(spectator->updates[1]->has_events());
+  EXPECT_EQ(spectator->updates.back()->view().viewer(), -1);
+  EXPECT_TRUE(spectator->updates.back()->view().legal().empty());
+  table.PlayOut();
+  EXPECT_TRUE(spectator->finished);
+  EXPECT_TRUE(spectator->updates.back()->has_game_over());
+  // No hidden card identity ever reached the spectator: every card a player
+  // got by a steal or a draw reads "hidden".
+  for (const auto& u : spectator->updates) {
+    if (!u->has_events()) continue;
+    for (const auto& e : u->events().events()) {
+      if (e.type() == v1::EVENT_STOLE || e.type() == v1::EVENT_PROGRESS_DRAWN) {
+        EXPECT_EQ(e.b(), kHiddenCard);
+      }
+    }
+  }
+  // Everyone's hands are masked in the public view.
+  for (const auto& p : spectator->updates[spectator->updates.size() - 2]->view().position().players()) {
+    for (uint32_t n : p.hand()) EXPECT_EQ(n, 0u);
+  }
+}
+
+TEST(GameHost, GameOverIsToldOnlyOnceTheGameIsStored) {
+  TestHost t;
+  t.sink.failures_left = 3;  // the outbox retries
+  Table table(&t);
+  table.ConnectAll();
+  table.PlayOut();
+  ASSERT_EQ(t.sink.games.size(), 1u);
+  for (auto& seat : table.seats) EXPECT_EQ(seat->Count(Msg::kGameOver), 1);
+}
+
+TEST(GameHost, BuiltInSeatsPlayThemselves) {
+  TestHost t;
+  v1::CreateGameRequest request;
+  for (int i = 0; i < 3; ++i) {
+    auto* seat = request.add_seats();
+    seat->set_built_in(true);
+    seat->set_fallback_bot("random");
+  }
+  v1::CreateGameResponse response;
+  ASSERT_TRUE(t.host->CreateGame(kAdmin, request, &response).ok());
+  EXPECT_EQ(response.seat_tokens(0), "");
+  t.Settle();
+  ASSERT_EQ(t.sink.games.size(), 1u);
+  EXPECT_EQ(t.sink.games[0].record.config.num_seats, 3);
+}
+
+}  // namespace
+}  // namespace metropolis::gamehost::testing

@@ -1,0 +1,94 @@
+#include "services/replays/record.h"
+
+#include <algorithm>
+
+#include "engine/notation.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::replays {
+namespace {
+
+grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)}; }
+
+}  // namespace
+
+bool ValidGameId(const std::string& id) {
+  return !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+}
+
+grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
+  if (!ValidGameId(record.game_id()))
+    return Invalid("game.game_id: '" + record.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+  std::string error;
+  if (!record.has_config()) return Invalid("game.config: missing");
+  if (!protocol::ConfigFromProto(record.config(), config, &error)) return Invalid("game.config: " + error);
+  if (record.seats_size() != config->num_seats) {
+    return Invalid("game.seats: " + std::to_string(record.seats_size()) + " given for " +
+                   std::to_string(config->num_seats) + " seats");
+  }
+  for (int i = 0; i < record.seats_size(); ++i) {
+    if (record.seats(i).seat() != uint32_t(i))
+      return Invalid("game.seats[" + std::to_string(i) + "].seat: out of order");
+    if (record.seats(i).name().empty() || record.seats(i).name().size() > 100)
+      return Invalid("game.seats[" + std::to_string(i) + "].name: 1 to 100 characters");
+  }
+  if (record.actions_size() > int(config->options.max_actions))
+    return Invalid("game.actions: more than the configuration's max_actions");
+  State state;
+  if (!NewGame(*config, &state, &error)) return Invalid("game.config: " + error);
+  actions->clear();
+  actions->reserve(size_t(record.actions_size()));
+  for (int i = 0; i < record.actions_size(); ++i) {
+    const std::optional<Action> a = Decode(record.actions(i));
+    if (!a) return Invalid("game.actions[" + std::to_string(i) + "]: no action has this code");
+    if (state.IsTerminal()) return Invalid("game.actions[" + std::to_string(i) + "]: the game was already over");
+    if (std::string e = state.Apply(*a); !e.empty())
+      return Invalid("game.actions[" + std::to_string(i) + "]: " + ActionToString(*a) + ": " + e);
+    actions->push_back(*a);
+  }
+  if (!state.IsTerminal()) return Invalid("game.actions: the game is not over after the last action");
+  const v1::GameResult& claimed = record.result();
+  v1::GameResult replayed;
+  protocol::ResultToProto(state, &replayed);
+  if (claimed.winner() != replayed.winner() || claimed.reason() != replayed.reason()) {
+    return Invalid("game.result: claims winner " + std::to_string(claimed.winner()) + ", the actions give " +
+                   std::to_string(replayed.winner()));
+  }
+  if (claimed.vp_size() != replayed.vp_size() ||
+      !std::equal(claimed.vp().begin(), claimed.vp().end(), replayed.vp().begin()))
+    return Invalid("game.result.vp: does not match the actions");
+  return grpc::Status::OK;
+}
+
+grpc::Status PositionAt(const GameConfig& config, const std::vector<Action>& actions, uint32_t step, int viewer,
+                        v1::PositionResponse* out) {
+  if (step > actions.size())
+    return {grpc::StatusCode::OUT_OF_RANGE,
+            "step " + std::to_string(step) + ": the game has " + std::to_string(actions.size()) + " steps"};
+  if (viewer < kNoSeat || viewer >= config.num_seats)
+    return Invalid("viewer: " + std::to_string(viewer) + " is not a seat (or -1)");
+  State state;
+  std::string error;
+  if (!NewGame(config, &state, &error)) return {grpc::StatusCode::INTERNAL, "stored configuration: " + error};
+  KnowledgeTracker tracker(viewer);
+  tracker.Reset(state);
+  std::vector<Event> events;
+  for (uint32_t i = 0; i < step; ++i) {
+    events.clear();
+    state.ApplyUnchecked(actions[i], &events);
+    for (const Event& e : events) tracker.Observe(MaskEvent(e, viewer));
+  }
+  out->set_step(step);
+  protocol::ViewToProto(MakeView(state, viewer, &tracker), out->mutable_view());
+  if (step > 0) {
+    protocol::ActionToProto(actions[step - 1], out->mutable_action(), {.want_text = true});
+    for (const Event& e : events) protocol::EventToProto(MaskEvent(e, viewer), out->add_events(), {.want_text = true});
+  }
+  // Stored games are finished, so nothing of a position is secret any more.
+  out->set_notation(ToNotation(state));
+  return grpc::Status::OK;
+}
+
+}  // namespace metropolis::replays

@@ -1,0 +1,32 @@
+// Checking and replaying a completed game as the replays service receives it:
+// its configuration, seats, every action and the result it claims. A record is
+// stored only if the engine replays it to the end it claims, so what is stored
+// always replays.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
+#include "engine/state.h"
+#include "engine/view.h"
+#include "metropolis/v1/replays.pb.h"
+
+namespace metropolis::replays {
+
+// The engine's configuration and actions of a record, after checking that the
+// record is well formed and that the game replays to its claimed result.
+// INVALID_ARGUMENT with the first problem otherwise.
+grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions);
+
+bool ValidGameId(const std::string& id);
+
+// The view of `viewer` (a seat, or -1) after `step` actions, the events of the
+// step's action as the viewer saw them, and, for the record's finished game,
+// the full position in the engine's notation.
+grpc::Status PositionAt(const GameConfig& config, const std::vector<Action>& actions, uint32_t step, int viewer,
+                        v1::PositionResponse* out);
+
+}  // namespace metropolis::replays

@@ -1,0 +1,71 @@
+#include "services/replays/service.h"
+
+#include "engine/game.h"
+#include "services/common/grpc_util.h"
+#include "services/protocol/convert.h"
+#include "services/replays/record.h"
+
+namespace metropolis::replays {
+
+grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool store) const {
+  const std::string token = services::BearerToken(context);
+  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
+  if (!tokens_.store.empty() && token == tokens_.store) return grpc::Status::OK;
+  if (!tokens_.read.empty() && token == tokens_.read) {
+    if (!store) return grpc::Status::OK;
+    return {grpc::StatusCode::PERMISSION_DENIED, "storing games needs the store token"};
+  }
+  return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+}
+
+grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
+                                       v1::StoreGameResponse* response) {
+  if (grpc::Status s = Authorize(*context, true); !s.ok()) return s;
+  return store_->Store(request->game(), response);
+}
+
+grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::ListStoredGamesRequest* request,
+                                       v1::ListStoredGamesResponse* response) {
+  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  return store_->List(*request, response);
+}
+
+grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::GetReplayRequest* request,
+                                       v1::Replay* response) {
+  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  return store_->Load(request->game_id(), response->mutable_game());
+}
+
+grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1::GetPositionRequest* request,
+                                         v1::PositionResponse* response) {
+  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
+  GameConfig config;
+  std::vector<Action> actions;
+  // A stored game passed this check when it was stored; failing now means the
+  // stored data or the engine changed.
+  if (grpc::Status s = CheckRecord(game, &config, &actions); !s.ok())
+    return {grpc::StatusCode::DATA_LOSS,
+            "stored game " + request->game_id() + " no longer replays: " + s.error_message()};
+  return PositionAt(config, actions, request->step(), request->viewer(), response);
+}
+
+grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
+                                        v1::ExportGameResponse* response) {
+  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
+  GameRecord record;
+  std::vector<Action> actions;
+  if (grpc::Status s = CheckRecord(game, &record.config, &record.actions); !s.ok())
+    return {grpc::StatusCode::DATA_LOSS,
+            "stored game " + request->game_id() + " no longer replays: " + s.error_message()};
+  record.seed = game.chance_seed();
+  record.winner = game.result().winner();
+  for (const auto& seat : game.seats()) record.players.push_back(seat.name());
+  response->set_record_json(GameRecordToJson(record));
+  return grpc::Status::OK;
+}
+
+}  // namespace metropolis::replays

@@ -1,0 +1,215 @@
+#include "services/replays/store.h"
+
+#include <pqxx/pqxx>
+
+#include "services/common/log.h"
+#include "services/replays/codec/codec.h"
+#include "services/replays/record.h"
+
+namespace metropolis::replays {
+namespace {
+
+constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
+
+std::string CodesToBytes(const v1::CompletedGameRecord& g) {
+  std::string out;
+  out.reserve(size_t(g.actions_size()) * 8);
+  for (uint64_t code : g.actions())
+    for (int shift = 56; shift >= 0; shift -= 8) out.push_back(char((code >> shift) & 0xFF));
+  return out;
+}
+
+void BytesToCodes(const std::string& bytes, v1::CompletedGameRecord* g) {
+  for (size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+    uint64_t code = 0;
+    for (size_t j = 0; j < 8; ++j) code = (code << 8) | uint8_t(bytes[i + j]);
+    g->add_actions(code);
+  }
+}
+
+std::string Vp(const v1::GameResult& r) {
+  std::string out = "{";
+  for (int i = 0; i < r.vp_size(); ++i) out += (i ? "," : "") + std::to_string(r.vp(i));
+  return out + "}";
+}
+
+// The page token: the last row's finished time and id, which the next page
+// starts strictly after (newest first).
+std::string PageToken(int64_t finished_ms, const std::string& id) { return std::to_string(finished_ms) + "/" + id; }
+bool ParsePageToken(const std::string& token, int64_t* ms, std::string* id) {
+  const size_t slash = token.find('/');
+  if (slash == std::string::npos || slash == 0) return false;
+  try {
+    size_t used = 0;
+    *ms = std::stoll(token.substr(0, slash), &used);
+    if (used != slash) return false;
+  } catch (...) {
+    return false;
+  }
+  *id = token.substr(slash + 1);
+  return ValidGameId(*id);
+}
+
+}  // namespace
+
+grpc::Status ReplayStore::Run(const char* what, const std::function<grpc::Status(pqxx::connection&)>& fn) {
+  grpc::Status status;
+  try {
+    pool_->With([&](pqxx::connection& c) { status = fn(c); });
+  } catch (const pqxx::broken_connection& e) {
+    services::LogWarning("database unavailable", {{"op", what}, {"error", e.what()}});
+    return {grpc::StatusCode::UNAVAILABLE, std::string("database unavailable: ") + e.what()};
+  } catch (const std::exception& e) {
+    services::LogError("database error", {{"op", what}, {"error", e.what()}});
+    return {grpc::StatusCode::INTERNAL, std::string(what) + ": database error"};
+  }
+  return status;
+}
+
+grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out) {
+  GameConfig config;
+  std::vector<Action> actions;
+  if (grpc::Status s = CheckRecord(game, &config, &actions); !s.ok()) return s;
+  std::string compact, error;
+  const bool have_compact = EncodeActions(config, actions, &compact, &error);
+  const std::string codes = CodesToBytes(game);
+  std::string config_bytes;
+  game.config().SerializeToString(&config_bytes);
+  return Run("store game", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    const pqxx::result inserted = tx.exec_params(
+        "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, num_seats, "
+        " reason, winner, vp, actions, created_at, finished_at, finished_unix_ms) "
+        "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
+        " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14) "
+        "ON CONFLICT (id) DO NOTHING RETURNING id",
+        game.game_id(), game.ladder(), int(game.season()), game.tournament(), game.config().rules_version(),
+        pqxx::binarystring(config_bytes), int64_t(game.chance_seed()), config.num_seats, int(game.result().reason()),
+        game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt, Vp(game.result()),
+        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms());
+    if (inserted.empty()) {
+      // Stored before: the same game is fine, another one under its id is not.
+      const pqxx::row row = tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game.game_id());
+      if (pqxx::binarystring(row[0]).str() != codes) {
+        return {grpc::StatusCode::ALREADY_EXISTS, "game " + game.game_id() + " is stored with other actions"};
+      }
+      out->set_already_stored(true);
+      return grpc::Status::OK;
+    }
+    for (const v1::SeatRecord& seat : game.seats()) {
+      tx.exec_params(
+          "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions) "
+          "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5)",
+          game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()));
+    }
+    if (have_compact) {
+      tx.exec_params(
+          "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) VALUES ($1, $2, $3, $4, $5)",
+          game.game_id(), game.config().rules_version(), pqxx::binarystring(codes), pqxx::binarystring(compact),
+          int(kFormatVersion));
+    } else {  // the stable codes alone still replay
+      services::LogWarning("no compact form", {{"game", game.game_id()}, {"error", error}});
+      tx.exec_params("INSERT INTO replays (game_id, rules_version, codes) VALUES ($1, $2, $3)", game.game_id(),
+                     game.config().rules_version(), pqxx::binarystring(codes));
+    }
+    tx.commit();
+    out->set_compact_bytes(uint32_t(compact.size()));
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameRecord* out) {
+  if (!ValidGameId(game_id)) return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: '" + game_id + "' is not a game id"};
+  return Run("load game", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result games = tx.exec_params(
+        "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), config, chance_seed, "
+        " reason, coalesce(winner, -1), vp, actions, "
+        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms "
+        "FROM games WHERE id = $1",
+        game_id);
+    if (games.empty()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    const pqxx::row g = games[0];
+    out->set_game_id(game_id);
+    out->set_ladder(g[0].as<std::string>());
+    out->set_season(g[1].as<uint32_t>());
+    out->set_tournament(g[2].as<std::string>());
+    if (!out->mutable_config()->ParseFromString(pqxx::binarystring(g[3]).str()))
+      return {grpc::StatusCode::DATA_LOSS, "game " + game_id + ": stored configuration does not parse"};
+    out->set_chance_seed(g[4].as<uint64_t>());
+    out->mutable_result()->set_reason(v1::EndReason(g[5].as<int>()));
+    out->mutable_result()->set_winner(g[6].as<int>());
+    auto vp = g[7].as_array();
+    for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
+      if (e.first == pqxx::array_parser::string_value) out->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
+    out->mutable_result()->set_actions(g[8].as<uint32_t>());
+    out->set_created_unix_ms(g[9].as<int64_t>());
+    out->set_finished_unix_ms(g[10].as<int64_t>());
+    for (const auto& row : tx.exec_params(
+             "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions FROM game_seats WHERE game_id = $1 "
+             "ORDER BY seat",
+             game_id)) {
+      v1::SeatRecord* s = out->add_seats();
+      s->set_seat(row[0].as<uint32_t>());
+      s->set_identity_id(row[1].as<int64_t>());
+      s->set_name(row[2].as<std::string>());
+      s->set_fallback_decisions(row[3].as<uint32_t>());
+    }
+    BytesToCodes(pqxx::binarystring(tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game_id)[0]).str(),
+                 out);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::ListStoredGamesResponse* out) {
+  if (request.page_size() > kMaxPage) return {grpc::StatusCode::INVALID_ARGUMENT, "page_size: at most 500"};
+  const uint32_t page = request.page_size() ? request.page_size() : kDefaultPage;
+  int64_t after_ms = 0;
+  std::string after_id;
+  const bool paged = !request.page_token().empty();
+  if (paged && !ParsePageToken(request.page_token(), &after_ms, &after_id))
+    return {grpc::StatusCode::INVALID_ARGUMENT, "page_token: not a token this service gave"};
+  return Run("list games", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    // Newest first; the page token is the last row's (finished time, id).
+    const pqxx::result rows = tx.exec_params(
+        "SELECT g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
+        " coalesce(g.winner, -1), g.actions, g.finished_unix_ms "
+        "FROM games g "
+        "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = $1)) "
+        " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
+        " AND ($4::text = '' OR g.tournament_id = $4) "
+        " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
+        " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
+        "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
+        request.identity_id(), request.ladder(), int(request.season()), request.tournament(),
+        request.finished_after_unix_ms(), request.finished_before_unix_ms(), paged, after_ms, after_id, int(page) + 1);
+    for (size_t i = 0; i < rows.size() && i < page; ++i) {
+      const pqxx::row r = rows[i];
+      v1::StoredGameSummary* s = out->add_games();
+      s->set_game_id(r[0].as<std::string>());
+      s->set_ladder(r[1].as<std::string>());
+      s->set_season(r[2].as<uint32_t>());
+      s->set_tournament(r[3].as<std::string>());
+      s->mutable_result()->set_reason(v1::EndReason(r[4].as<int>()));
+      s->mutable_result()->set_winner(r[5].as<int>());
+      s->mutable_result()->set_actions(r[6].as<uint32_t>());
+      s->set_finished_unix_ms(r[7].as<int64_t>());
+      for (const auto& seat : tx.exec_params(
+               "SELECT seat, coalesce(identity_id, 0), name FROM game_seats WHERE game_id = $1 ORDER BY seat",
+               s->game_id())) {
+        v1::SeatRecord* sr = s->add_seats();
+        sr->set_seat(seat[0].as<uint32_t>());
+        sr->set_identity_id(seat[1].as<int64_t>());
+        sr->set_name(seat[2].as<std::string>());
+      }
+    }
+    if (rows.size() > page) {
+      const v1::StoredGameSummary& last = out->games(int(page) - 1);
+      out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
+    }
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace metropolis::replays

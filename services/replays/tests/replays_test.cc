@@ -1,0 +1,260 @@
+// The replays service against a real PostgreSQL (label integration): store once,
+// list with keyset paging, step through, export; refuse what is malformed or
+// unauthorised with precise statuses and store nothing of it.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+#include <gtest/gtest.h>
+
+#include "bots/chance.h"
+#include "engine/game.h"
+#include "services/protocol/convert.h"
+#include "services/replays/service.h"
+#include "services/storage/migrations.h"
+#include "services/storage/tests/test_database.h"
+
+namespace metropolis::replays {
+namespace {
+
+constexpr char kStoreToken[] = "store-secret";
+constexpr char kReadToken[] = "read-secret";
+
+// A random game played to its end, as the host would hand it over.
+v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, const std::string& ladder = "",
+                                 int64_t finished_ms = 1'800'000'000'000) {
+  GameConfig config;
+  config.num_seats = 3 + int(seed % 2);
+  config.board = DefaultBoard();
+  State state(config);
+  bots::ChanceStreams chance(seed);
+  uint64_t rng = seed * 7919 + 1;
+  v1::CompletedGameRecord g;
+  while (!state.IsTerminal()) {
+    Action a;
+    if (state.IsChanceNode()) {
+      a = chance.Sample(state);
+    } else {
+      const auto legal = state.LegalActions();
+      rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+      a = legal[(rng >> 33) % legal.size()];
+    }
+    state.ApplyUnchecked(a);
+    g.add_actions(Encode(a));
+  }
+  g.set_game_id(id);
+  g.set_ladder(ladder);
+  g.set_season(ladder.empty() ? 0 : 1);
+  protocol::ConfigToProto(config, g.mutable_config());
+  for (int i = 0; i < config.num_seats; ++i) {
+    v1::SeatRecord* s = g.add_seats();
+    s->set_seat(uint32_t(i));
+    s->set_name("p" + std::to_string(i));
+  }
+  protocol::ResultToProto(state, g.mutable_result());
+  g.set_created_unix_ms(finished_ms - 60'000);
+  g.set_finished_unix_ms(finished_ms);
+  g.set_chance_seed(seed);
+  return g;
+}
+
+class ReplaysTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(database_.ok());
+    {
+      pqxx::connection db(database_.conninfo());
+      std::vector<storage::Migration> migrations;
+      std::vector<int> applied;
+      std::string error;
+      ASSERT_TRUE(storage::LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &migrations, &error)) << error;
+      ASSERT_TRUE(storage::Migrate(db, migrations, &applied, &error)) << error;
+    }
+    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
+    store_ = std::make_unique<ReplayStore>(pool_.get());
+    service_ = std::make_unique<ReplaysService>(store_.get(), ServiceTokens{kStoreToken, kReadToken});
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    ASSERT_NE(port, 0);
+    stub_ = v1::Replays::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown();
+  }
+
+  grpc::Status Store(const v1::CompletedGameRecord& g, v1::StoreGameResponse* out = nullptr,
+                     const std::string& token = kStoreToken) {
+    grpc::ClientContext context;
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    v1::StoreGameRequest request;
+    *request.mutable_game() = g;
+    v1::StoreGameResponse response;
+    return stub_->StoreGame(&context, request, out ? out : &response);
+  }
+  template <typename Request, typename Response, typename Method>
+  grpc::Status Call(Method method, const Request& request, Response* response) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", std::string("Bearer ") + kReadToken);
+    return ((*stub_).*method)(&context, request, response);
+  }
+  int StoredGames() {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    return tx.exec1("SELECT count(*) FROM games")[0].as<int>();
+  }
+
+  storage::testing::TestDatabase database_;
+  std::unique_ptr<storage::PgPool> pool_;
+  std::unique_ptr<ReplayStore> store_;
+  std::unique_ptr<ReplaysService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Replays::Stub> stub_;
+};
+
+TEST_F(ReplaysTest, StoringTheSameGameTwiceStoresItOnce) {
+  const auto game = PlayGame(1, "g-one");
+  v1::StoreGameResponse first, second;
+  ASSERT_TRUE(Store(game, &first).ok());
+  EXPECT_FALSE(first.already_stored());
+  EXPECT_GT(first.compact_bytes(), 0u);
+  EXPECT_LT(first.compact_bytes(), uint32_t(game.actions_size()));  // under a byte per action
+  ASSERT_TRUE(Store(game, &second).ok());
+  EXPECT_TRUE(second.already_stored());
+  EXPECT_EQ(StoredGames(), 1);
+
+  auto other = PlayGame(2, "g-one");  // another game under the same id
+  EXPECT_EQ(Store(other).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+
+  v1::GetReplayRequest request;
+  request.set_game_id("g-one");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, request, &replay).ok());
+  EXPECT_EQ(replay.game().actions_size(), game.actions_size());
+  EXPECT_TRUE(std::equal(game.actions().begin(), game.actions().end(), replay.game().actions().begin()));
+  EXPECT_EQ(replay.game().seats_size(), game.seats_size());
+  EXPECT_EQ(replay.game().result().winner(), game.result().winner());
+  EXPECT_EQ(replay.game().finished_unix_ms(), game.finished_unix_ms());
+}
+
+TEST_F(ReplaysTest, MalformedAndUnauthorisedRequestsStoreNothing) {
+  const auto game = PlayGame(3, "g-good");
+  EXPECT_EQ(Store(game, nullptr, "").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Store(game, nullptr, "forged").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Store(game, nullptr, kReadToken).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  auto bad_id = game;
+  bad_id.set_game_id("no spaces");
+  EXPECT_EQ(Store(bad_id).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  auto illegal = game;
+  illegal.set_actions(5, Encode(Action::BuildRoad(0)));
+  grpc::Status s = Store(illegal);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("game.actions[5]: build_road e0: ", 0), 0u) << s.error_message();
+
+  auto cut = game;
+  cut.mutable_actions()->RemoveLast();
+  s = Store(cut);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "game.actions: the game is not over after the last action");
+
+  auto lie = game;
+  lie.mutable_result()->set_winner((game.result().winner() + 1) % game.seats_size());
+  EXPECT_EQ(Store(lie).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  auto seats = game;
+  seats.mutable_seats()->RemoveLast();
+  EXPECT_EQ(Store(seats).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(StoredGames(), 0);
+
+  v1::GetReplayRequest missing;
+  missing.set_game_id("g-missing");
+  v1::Replay replay;
+  EXPECT_EQ(Call(&v1::Replays::Stub::GetReplay, missing, &replay).error_code(), grpc::StatusCode::NOT_FOUND);
+  v1::ListStoredGamesRequest list;
+  list.set_page_token("garbage");
+  v1::ListStoredGamesResponse listed;
+  EXPECT_EQ(Call(&v1::Replays::Stub::ListGames, list, &listed).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(ReplaysTest, ListingPagesThroughEveryGameOnceNewestFirst) {
+  for (int i = 0; i < 7; ++i) {
+    // Two games share a finish time: the id breaks the tie.
+    const int64_t finished = 1'800'000'000'000 + (i / 2) * 1000;
+    ASSERT_TRUE(Store(PlayGame(10 + i, "g-" + std::to_string(i), i % 2 ? "weekly" : "", finished)).ok());
+  }
+  std::vector<std::string> seen;
+  v1::ListStoredGamesRequest request;
+  request.set_page_size(3);
+  for (int pages = 0; pages < 10; ++pages) {
+    v1::ListStoredGamesResponse page;
+    ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, request, &page).ok());
+    for (const auto& g : page.games()) seen.push_back(g.game_id());
+    if (page.next_page_token().empty()) break;
+    request.set_page_token(page.next_page_token());
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"g-6", "g-5", "g-4", "g-3", "g-2", "g-1", "g-0"}));
+
+  v1::ListStoredGamesRequest weekly;
+  weekly.set_ladder("weekly");
+  v1::ListStoredGamesResponse page;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, weekly, &page).ok());
+  EXPECT_EQ(page.games_size(), 3);
+  for (const auto& g : page.games()) EXPECT_EQ(g.ladder(), "weekly");
+}
+
+TEST_F(ReplaysTest, AnyStepOfAStoredGameAndItsExport) {
+  const auto game = PlayGame(4, "g-steps");
+  ASSERT_TRUE(Store(game).ok());
+  GameConfig config;
+  std::string error;
+  ASSERT_TRUE(protocol::ConfigFromProto(game.config(), &config, &error)) << error;
+  State state(config);
+  KnowledgeTracker spectator(kNoSeat);  // what the public has learnt on the way
+  spectator.Reset(state);
+  const uint32_t step = uint32_t(game.actions_size() / 2);
+  for (uint32_t i = 0; i < step; ++i) {
+    std::vector<Event> events;
+    state.ApplyUnchecked(*Decode(game.actions(int(i))), &events);
+    for (const Event& e : events) spectator.Observe(MaskEvent(e, kNoSeat));
+  }
+
+  v1::GetPositionRequest request;
+  request.set_game_id("g-steps");
+  request.set_step(step);
+  request.set_viewer(-1);
+  v1::PositionResponse position;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetPosition, request, &position).ok());
+  EXPECT_EQ(position.step(), step);
+  EXPECT_EQ(position.view().position().action_count(), state.action_count());
+  EXPECT_EQ(position.action().code(), game.actions(int(step) - 1));
+  View public_view(state);
+  ASSERT_TRUE(protocol::ViewFromProto(position.view(), config, &public_view, &error)) << error;
+  EXPECT_TRUE(public_view == MakeView(state, kNoSeat, &spectator));
+
+  request.set_viewer(1);
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetPosition, request, &position).ok());
+  EXPECT_EQ(position.view().viewer(), 1);
+  request.set_step(uint32_t(game.actions_size()) + 1);
+  EXPECT_EQ(Call(&v1::Replays::Stub::GetPosition, request, &position).error_code(), grpc::StatusCode::OUT_OF_RANGE);
+  request.set_step(0);
+  request.set_viewer(7);
+  EXPECT_EQ(Call(&v1::Replays::Stub::GetPosition, request, &position).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  v1::ExportGameRequest export_request;
+  export_request.set_game_id("g-steps");
+  v1::ExportGameResponse exported;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ExportGame, export_request, &exported).ok());
+  GameRecord record;
+  ASSERT_TRUE(GameRecordFromJson(exported.record_json(), &record, &error)) << error;
+  EXPECT_EQ(int(record.actions.size()), game.actions_size());
+  ASSERT_TRUE(ReplayGame(record, {}, &error)) << error;
+}
+
+}  // namespace
+}  // namespace metropolis::replays

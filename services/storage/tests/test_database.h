@@ -1,0 +1,54 @@
+// A fresh PostgreSQL database per test, on the server the test command started
+// (METROPOLIS_PG_CONNINFO). Without that server the test fails: an integration test
+// never skips.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <pqxx/pqxx>
+#include <random>
+#include <string>
+
+namespace metropolis::storage::testing {
+
+inline std::string ServerConninfo() {
+  const char* conninfo = std::getenv("METROPOLIS_PG_CONNINFO");
+  if (conninfo == nullptr || *conninfo == '\0') {
+    ADD_FAILURE() << "METROPOLIS_PG_CONNINFO is not set: run the integration tests through scripts/test.sh, "
+                     "which starts PostgreSQL, or start one with scripts/lib/services.sh";
+    return "";
+  }
+  return conninfo;
+}
+
+class TestDatabase {
+ public:
+  TestDatabase() : server_(ServerConninfo()) {
+    if (server_.empty()) return;
+    std::random_device rd;
+    name_ = "test_" + std::to_string(rd()) + std::to_string(rd() % 1000);
+    pqxx::connection admin(server_);
+    pqxx::nontransaction tx(admin);
+    tx.exec("CREATE DATABASE " + name_);
+    conninfo_ = server_ + " dbname=" + name_;  // libpq: the last dbname wins
+  }
+  ~TestDatabase() {
+    if (name_.empty()) return;
+    try {
+      pqxx::connection admin(server_);
+      pqxx::nontransaction tx(admin);
+      tx.exec("DROP DATABASE IF EXISTS " + name_ + " WITH (FORCE)");
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "dropping " << name_ << ": " << e.what();
+    }
+  }
+  bool ok() const { return !conninfo_.empty(); }
+  const std::string& conninfo() const { return conninfo_; }
+  const std::string& server() const { return server_; }
+
+ private:
+  std::string server_, name_, conninfo_;
+};
+
+}  // namespace metropolis::storage::testing

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# End to end: the example bots play one whole game against each other on a real game
+# host. Seat 0 is the Python bot, seat 1 the Node.js bot, seats 2 and 3 the C++ kit's
+# heuristic and random bots, all at once over gRPC on the loopback. Passes when every
+# bot exits 0 and the host reports the game finished with every seat having answered
+# its own decisions (none taken by the fallback bot).
+#
+#   tests/e2e/example_bots_test.sh BUILD_DIR      (from anywhere; ctest runs it)
+#
+# Needs the build's metropolis-gamehost, metropolisctl and metropolis-bot, Python 3 with
+# grpcio and protobuf, protoc with grpc_python_plugin, and Node.js 20+ (the Node bot's
+# packages are installed with `npm ci` when botkits/node/node_modules lacks them).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+if [[ $# -ne 1 || ! -d $1 ]]; then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+BUILD=$(cd "$1" && pwd)
+GAMEHOST=$BUILD/services/gamehost/metropolis-gamehost
+CTL=$BUILD/services/ctl/metropolisctl
+CPP_BOT=$BUILD/botkits/cpp/metropolis-bot
+BOT_TIMEOUT_S=300
+
+# shellcheck source=scripts/lib/services.sh
+source "$ROOT/scripts/lib/services.sh"  # free_port
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/metropolis-e2e-bots.XXXXXX")
+host_pid=
+bot_pids=()
+passed=false
+
+say() { echo "example_bots_test: $*"; }
+fail() {
+  say "FAIL: $*" >&2
+  exit 1
+}
+
+# Stops what we started (by pid), prints every log when the test failed, removes
+# the scratch folder.
+cleanup() {
+  local status=$? pid log
+  for pid in "${bot_pids[@]}" $host_pid; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${bot_pids[@]}" $host_pid; do
+    wait "$pid" 2>/dev/null || true
+  done
+  if ! $passed; then
+    for log in "$WORK"/*.log; do
+      [[ -f $log ]] || continue
+      printf '\n----- %s -----\n' "$(basename "$log")" >&2
+      cat "$log" >&2
+    done
+    [[ $status -ne 0 ]] || status=1
+  fi
+  rm -rf "$WORK"
+  exit "$status"
+}
+trap cleanup EXIT
+
+# --- What the test needs ---------------------------------------------------------
+
+for program in "$GAMEHOST" "$CTL" "$CPP_BOT"; do
+  [[ -x $program ]] || fail "$program is missing: build the services first"
+done
+
+# Debian's python3 has python3-grpcio; a python3 earlier on PATH (pyenv, a venv) may not.
+PYTHON=
+for candidate in /usr/bin/python3 python3; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import grpc, google.protobuf' 2>/dev/null; then
+    PYTHON=$(command -v "$candidate")
+    break
+  fi
+done
+[[ -n $PYTHON ]] || fail "no python3 with grpcio and protobuf (scripts/setup.sh installs python3-grpcio python3-protobuf)"
+
+command -v node >/dev/null 2>&1 || fail "node is missing (Node.js 20 or later)"
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[[ $node_major -ge 20 ]] || fail "Node.js $(node --version) is too old: the Node bot needs 20 or later"
+
+say "generating the Python stubs"
+"$ROOT/botkits/python/generate.sh" "$WORK/stubs" >"$WORK/stubs.log" 2>&1 || fail "botkits/python/generate.sh failed"
+
+node_dir=$ROOT/botkits/node
+if [[ ! -f $node_dir/node_modules/@grpc/grpc-js/package.json || ! -f $node_dir/node_modules/@grpc/proto-loader/package.json ]]; then
+  say "installing the Node bot's packages (npm ci)"
+  npm ci --prefix "$node_dir" --no-audit --no-fund >"$WORK/npm.log" 2>&1 || fail "npm ci --prefix botkits/node failed"
+fi
+
+# --- The game host -----------------------------------------------------------------
+
+ADMIN=admin-$RANDOM$RANDOM$RANDOM
+SPECTATOR=spectator-$RANDOM$RANDOM$RANDOM
+
+# Waits until the host answers its health check; fails at once if it exits.
+wait_healthy() {
+  for _ in $(seq 1 300); do
+    kill -0 "$host_pid" 2>/dev/null || return 1
+    if "$CTL" --host "$ADDR" --token "$ADMIN" --timeout-ms 1000 health >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  fail "the game host did not become healthy on $ADDR within 30 s"
+}
+
+# A free port can be taken between free_port and the host's bind: try again then.
+for attempt in 1 2 3; do
+  port=$(free_port)
+  metrics_port=$(free_port)
+  [[ $metrics_port != "$port" ]] || continue
+  ADDR=127.0.0.1:$port
+  say "starting the game host on $ADDR (attempt $attempt)"
+  "$GAMEHOST" --listen "$ADDR" --metrics-listen "127.0.0.1:$metrics_port" \
+    --admin-token "$ADMIN" --spectator-token "$SPECTATOR" \
+    --data-dir "$WORK/data" --decision-ms 10000 >>"$WORK/host.log" 2>&1 &
+  host_pid=$!
+  if wait_healthy; then break; fi
+  wait "$host_pid" 2>/dev/null || true
+  host_pid=
+done
+[[ -n $host_pid ]] || fail "the game host would not start"
+
+# --- The game ----------------------------------------------------------------------
+
+ctl() { "$CTL" --host "$ADDR" --token "$ADMIN" "$@"; }
+
+ctl create-game --seats python,node,cpp-heuristic,cpp-random --seed 7 --json >"$WORK/create.json" \
+  2>"$WORK/create.log" || fail "metropolisctl create-game failed"
+mapfile -t created < <("$PYTHON" -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["game_id"])
+for token in d["seat_tokens"]:
+    print(token)
+' <"$WORK/create.json") || fail "create-game printed no usable JSON: $(cat "$WORK/create.json")"
+GAME=${created[0]:-}
+tokens=("${created[@]:1}")
+[[ -n $GAME && ${#tokens[@]} -eq 4 ]] || fail "create-game printed no game id or not 4 tokens: $(cat "$WORK/create.json")"
+say "game $GAME created; the four bots start"
+
+names=(python node cpp-heuristic cpp-random)
+# The bot of each seat, seeded so that the game replays (no seat should ever time out).
+bot_command() {
+  case $1 in
+    0) bot=("$PYTHON" "$ROOT/botkits/python/random_bot.py" --stubs "$WORK/stubs" --seed 1) ;;
+    1) bot=(node "$ROOT/botkits/node/random_bot.js" --seed 2) ;;
+    2) bot=("$CPP_BOT" --bot heuristic --seed 3) ;;
+    3) bot=("$CPP_BOT" --bot random --seed 4) ;;
+  esac
+}
+for seat in 0 1 2 3; do
+  bot_command "$seat"
+  timeout "$BOT_TIMEOUT_S" "${bot[@]}" --host "$ADDR" --game "$GAME" --token "${tokens[seat]}" \
+    >"$WORK/bot-$seat-${names[seat]}.log" 2>&1 &
+  bot_pids+=($!)
+done
+
+failed=()
+for seat in 0 1 2 3; do
+  if wait "${bot_pids[seat]}"; then rc=0; else rc=$?; fi
+  if [[ $rc -eq 124 ]]; then
+    failed+=("seat $seat (${names[seat]}) timed out after $BOT_TIMEOUT_S s")
+  elif [[ $rc -ne 0 ]]; then
+    failed+=("seat $seat (${names[seat]}) exited $rc")
+  fi
+done
+bot_pids=()
+for seat in 0 1 2 3; do
+  say "seat $seat (${names[seat]}): $(tail -n 1 "$WORK/bot-$seat-${names[seat]}.log")"
+done
+[[ ${#failed[@]} -eq 0 ]] || fail "$(printf '%s; ' "${failed[@]}")"
+
+# --- What the host says ------------------------------------------------------------
+
+ctl get-game "$GAME" --json >"$WORK/game.json" 2>"$WORK/get-game.log" || fail "metropolisctl get-game failed"
+"$PYTHON" - "$WORK/game.json" <<'EOF' || fail "the host's record of the game is not as expected"
+import json, sys
+
+info = json.load(open(sys.argv[1]))
+problems = []
+if info.get("status") not in ("GAME_STATUS_FINISHED", 2):
+    problems.append(f"status is {info.get('status')}, not GAME_STATUS_FINISHED")
+players = info.get("players", [])
+if len(players) != 4:
+    problems.append(f"{len(players)} players, expected 4")
+for p in players:
+    seat = p.get("seat", 0)
+    decisions = int(p.get("decisions", 0))
+    fallback = int(p.get("fallback_decisions", p.get("fallbackDecisions", 0)))
+    print(f"example_bots_test: seat {seat} ({p.get('name')}): {decisions} decisions, {fallback} by the fallback bot")
+    if decisions <= 0:
+        problems.append(f"seat {seat} answered no decision")
+    if fallback != 0:
+        problems.append(f"seat {seat} had {fallback} decisions taken by the fallback bot")
+r = info.get("result", {})
+print(f"example_bots_test: result {r.get('reason')}, winner {r.get('winner')}, vp {r.get('vp')}, "
+      f"{r.get('actions')} actions, {r.get('turns')} turns")
+for problem in problems:
+    print(f"example_bots_test: {problem}", file=sys.stderr)
+sys.exit(1 if problems else 0)
+EOF
+
+passed=true
+say "PASS"
