@@ -46,6 +46,36 @@ uint64_t RulesImpl::Reachable(const State& s, int seat, int from) {
   return reached;
 }
 
+void RulesImpl::BuildRoadAdjacency(const State& s, int seat, RoadAdjacency* adj) {
+  const Topology& topo = GetTopology();
+  const PlayerState& ps = s.players_[seat];
+  adj->nodes = ps.road_nodes;
+  adj->blocked = s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
+  METROPOLIS_FOR_BITS(v, ps.road_nodes) adj->next[v] = 0;
+  auto add = [&](int e) {
+    const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
+    adj->next[a] |= uint64_t(1) << b;
+    adj->next[b] |= uint64_t(1) << a;
+  };
+  METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
+  METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
+}
+
+uint64_t RulesImpl::Reachable(const RoadAdjacency& adj, int from) {
+  // As Reachable(s, seat, from): a node without an own road reaches nothing.
+  if (!((adj.nodes >> from) & 1)) return 0;
+  uint64_t seen = uint64_t(1) << from, frontier = seen, reached = 0;
+  while (frontier) {
+    uint64_t step = 0;
+    METROPOLIS_FOR_BITS(v, frontier) step |= adj.next[v];
+    step &= ~seen;
+    seen |= step;
+    reached |= step;
+    frontier = step & ~adj.blocked;  // may end on a blocked node, not pass it
+  }
+  return reached;
+}
+
 namespace {
 
 // Both coastal nodes of each harbor slot as one mask.

@@ -66,6 +66,15 @@ struct RulesImpl {
   // excluded; intermediate nodes blocked for the seat stop the path unless
   // knight_path_through_opponents.
   static uint64_t Reachable(const State& s, int seat, int from);
+  // The same for several knights of one seat: the seat's road graph as one
+  // neighbour mask per node, built once (only the entries of road_nodes are
+  // written), then a search of whole frontiers as masks.
+  struct RoadAdjacency {
+    std::array<uint64_t, kNumNodes> next;
+    uint64_t nodes, blocked;
+  };
+  static void BuildRoadAdjacency(const State& s, int seat, RoadAdjacency* adj);
+  static uint64_t Reachable(const RoadAdjacency& adj, int from);
   // Harbors the seat has a building on: bit h for harbor slot h.
   static uint32_t HarborMask(const State& s, int seat);
   // The bank's rates for a seat (TRD-2): to_resource[c] / to_commodity[c] is

@@ -134,7 +134,9 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
   }
   if (ready) {
     std::array<uint64_t, kNumNodes> reach;  // only the ready knights' entries are written and read
-    METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(s, seat, v);
+    RoadAdjacency adj;
+    BuildRoadAdjacency(s, seat, &adj);
+    METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(adj, v);
     METROPOLIS_FOR_BITS(v, ready) {
       const uint64_t dest = reach[v] & ~occupied;
       METROPOLIS_FOR_BITS(w, dest) out->push(Action::Make(ActionType::kMoveKnight, v, w));
@@ -152,17 +154,25 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
       METROPOLIS_FOR_BITS(v, near) out->push(Action::Make(ActionType::kChaseRobber, v));
     }
   }
-  // IMP-1 improvements.
-  for (int t = 0; t < kNumTracks; ++t)
-    if (CanBuyImprovement(s, seat, t)) out->push(Action::Make(ActionType::kBuyImprovement, t));
+  // IMP-1 improvements. A cheap necessary condition first (a level costs at
+  // least level + 1 commodities, one less with a Crane, C-S2): most turns
+  // cannot pay, and the full check is a call.
+  if (ps.cities) {
+    const int discount = s.effects_.crane_discounts > 0 ? 1 : 0;
+    for (int t = 0; t < kNumTracks; ++t)
+      if (hand[TrackCommodity(t)] + discount > ps.level[t] && CanBuyImprovement(s, seat, t))
+        out->push(Action::Make(ActionType::kBuyImprovement, t));
+  }
   // TRD-2 bank trades at the best rate (no rate is below 2:1).
   constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
   if (hand.Word() & kAtLeastTwo) {
     const BankRates rates = ComputeBankRates(s, seat);
     // Card types the bank can pay, split into resources and commodities.
-    uint32_t available = 0;
-    for (int c = 0; c < kNumCardTypes; ++c)
-      if (!s.options_.bank_limited || s.bank_[c] > 0) available |= 1u << c;
+    uint32_t available = (1u << kNumCardTypes) - 1;
+    if (s.options_.bank_limited) {
+      available = 0;
+      for (int c = 0; c < kNumCardTypes; ++c) available |= uint32_t(s.bank_[c] > 0) << c;
+    }
     constexpr uint32_t kResourceBits = (1u << kNumResources) - 1;
     for (int give = 0; give < kNumCardTypes; ++give) {
       const int have = hand[give];

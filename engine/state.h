@@ -40,13 +40,22 @@ inline constexpr int kTerminalPlayer = -3;
 // Caller-owned buffer for legal actions: no allocation on the hot path.
 struct ActionList {
   static constexpr int kCapacity = 1024;
+  // Left uninitialised: Action's member initialisers would otherwise write all
+  // 1024 entries (16 KB) on every construction, and only [0, size) is read.
+  // The union member is not constructed by the user-provided constructor;
+  // Action is trivially copyable and destructible, so copies stay trivial.
+  ActionList() {}
   int size = 0;
-  std::array<Action, kCapacity> items;
+  union {
+    std::array<Action, kCapacity> items;
+  };
   void clear() { size = 0; }
   void push(const Action& a) { items[size++] = a; }
   const Action* begin() const { return items.data(); }
   const Action* end() const { return items.data() + size; }
 };
+static_assert(std::is_trivially_copyable_v<Action> && std::is_trivially_destructible_v<Action>,
+              "ActionList's uninitialised storage relies on it");
 
 struct ChanceOutcome {
   Action action;
