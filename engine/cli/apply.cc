@@ -44,12 +44,8 @@ bool ReadActionsFile(const std::string& path, std::vector<std::string>* out, std
 
 int RunApply(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   std::vector<std::string> actions;
   if (flags.Has("actions-file") && !ReadActionsFile(flags.Get("actions-file"), &actions, &error))
     return Fail(flags, error, kExitRefused);

@@ -278,7 +278,7 @@ Flags MakeFlags() {
   flags.Add({.name = "threads", .value_name = "T", .help = "games played at once (default: all cores)"});
   flags.Add({.name = "default-board", .value_name = "", .help = "play every set on the default board"});
   AddOptionFlags(&flags);
-  flags.Add({.name = "max-actions", .value_name = "N", .help = "length cap of a game (max_actions, default 20000)"});
+  AddMaxActionsFlag(&flags);
   flags.Add({.name = "json", .value_name = "FILE", .help = "also write the summary as JSON"});
   return flags;
 }
@@ -330,10 +330,7 @@ bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
   s->threads = int(std::min<int64_t>(s->threads, s->games));
   s->default_board = flags.Has("default-board");
   if (!ReadOptionFlags(flags, &s->options, error)) return false;
-  if (flags.Has("max-actions")) {
-    if (!flags.GetInt("max-actions", 1, 0xFFFFFFFFll, &v, error)) return false;
-    s->options.max_actions = uint32_t(v);
-  }
+  if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
   s->json = flags.Get("json");
   return true;
 }
@@ -342,12 +339,8 @@ bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
 
 int RunArena(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   ArenaSettings s;
   if (!ReadSettings(flags, &s, &error)) return UsageError(flags, error);
   GameConfig check;

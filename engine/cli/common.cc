@@ -50,6 +50,34 @@ void AddOptionFlags(Flags* flags) {
               .repeatable = true});
 }
 
+bool ParseOrExit(Flags* flags, const std::vector<std::string>& args, int* exit_code) {
+  std::string error;
+  if (!flags->Parse(args, &error)) {
+    *exit_code = UsageError(*flags, error);
+    return false;
+  }
+  if (flags->Help()) {
+    std::cout << flags->Usage();
+    *exit_code = kExitOk;
+    return false;
+  }
+  return true;
+}
+
+void AddMaxActionsFlag(Flags* flags) {
+  flags->Add({.name = "max-actions",
+              .value_name = "N",
+              .help = "end a game without a winner after N actions (the max_actions option, default 20000)"});
+}
+
+bool ReadMaxActionsFlag(const Flags& flags, RulesOptions* options, std::string* error) {
+  if (!flags.Has("max-actions")) return true;
+  int64_t v = 0;
+  if (!flags.GetInt("max-actions", 1, 0xFFFFFFFFll, &v, error)) return false;
+  options->max_actions = uint32_t(v);
+  return true;
+}
+
 bool ReadOptionFlags(const Flags& flags, RulesOptions* options, std::string* error) {
   // The ruleset first: it resets the options that default differently (the
   // base game's 10 VP), which --option may then change.

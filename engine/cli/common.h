@@ -24,6 +24,15 @@ int UsageError(const Flags& flags, std::string_view message);
 // Prints "metropolis-engine CMD: MESSAGE" to stderr and returns `code`.
 int Fail(const Flags& flags, std::string_view message, int code);
 
+// Parses a subcommand's arguments. False when the command is done already: the
+// usage was printed for --help (*exit_code 0) or the arguments are wrong
+// (*exit_code 2, with the error and the usage on stderr).
+bool ParseOrExit(Flags* flags, const std::vector<std::string>& args, int* exit_code);
+
+// --max-actions N: the length cap of a game (the max_actions option).
+void AddMaxActionsFlag(Flags* flags);
+bool ReadMaxActionsFlag(const Flags& flags, RulesOptions* options, std::string* error);
+
 // "-" reads standard input.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
 

@@ -50,9 +50,7 @@ Flags MakeFlags() {
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default: 4, or the length of --players)"});
   flags.Add({.name = "random-board", .value_name = "", .help = "play on RandomBoard(S), not the default board"});
   AddOptionFlags(&flags);
-  flags.Add({.name = "max-actions",
-             .value_name = "N",
-             .help = "end the game without a winner after N actions (the max_actions option)"});
+  AddMaxActionsFlag(&flags);
   flags.Add({.name = "trades",
              .value_name = "",
              .help = "random players sometimes make a random offer they may make (seeded)"});
@@ -296,10 +294,7 @@ bool ReadSettings(const Flags& flags, Settings* s, std::string* error) {
   s->random_board = flags.Has("random-board");
   s->trades = flags.Has("trades");
   if (!ReadOptionFlags(flags, &s->options, error)) return false;
-  if (flags.Has("max-actions")) {
-    if (!flags.GetInt("max-actions", 1, 0xFFFFFFFFll, &v, error)) return false;
-    s->options.max_actions = uint32_t(v);
-  }
+  if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
   return true;
 }
 
@@ -307,12 +302,8 @@ bool ReadSettings(const Flags& flags, Settings* s, std::string* error) {
 
 int RunGolden(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   Settings s;
   if (!ReadSettings(flags, &s, &error)) return UsageError(flags, error);
 

@@ -29,12 +29,8 @@ Flags MakeFlags() {
 
 int RunPerft(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   int64_t depth = 2;
   if (flags.Has("depth") && !flags.GetInt("depth", 0, 64, &depth, &error)) return UsageError(flags, error);
   PerftOptions options;

@@ -81,12 +81,8 @@ void PrintConsequences(const std::vector<Event>& events, const char* indent) {
 
 int RunReplay(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   std::map<int64_t, Snapshot> wanted;
   for (const std::string& s : flags.GetAll("step")) {
     int64_t n;

@@ -255,9 +255,7 @@ Flags MakeFlags() {
   flags.Add(
       {.name = "random-board", .value_name = "", .help = "game i plays on RandomBoard(S+i), not the default board"});
   AddOptionFlags(&flags);
-  flags.Add({.name = "max-actions",
-             .value_name = "N",
-             .help = "end a game without a winner after N actions (the max_actions option, default 20000)"});
+  AddMaxActionsFlag(&flags);
   flags.Add({.name = "jsonl", .value_name = "FILE", .help = "write each game as one JSON line (docs/CLI.md)"});
   flags.Add({.name = "validate",
              .value_name = "",
@@ -301,10 +299,7 @@ bool ReadSettings(const Flags& flags, SimSettings* s, std::string* error) {
   }
   s->random_board = flags.Has("random-board");
   if (!ReadOptionFlags(flags, &s->options, error)) return false;
-  if (flags.Has("max-actions")) {
-    if (!flags.GetInt("max-actions", 1, 0xFFFFFFFFll, &v, error)) return false;
-    s->options.max_actions = uint32_t(v);
-  }
+  if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
   s->validate = flags.Has("validate");
   s->jsonl = flags.Get("jsonl");
   s->threads = int(std::min<int64_t>(s->threads, std::max<int64_t>(1, s->games)));
@@ -315,12 +310,8 @@ bool ReadSettings(const Flags& flags, SimSettings* s, std::string* error) {
 
 int RunSim(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
   std::string error;
-  if (!flags.Parse(args, &error)) return UsageError(flags, error);
-  if (flags.Help()) {
-    std::cout << flags.Usage();
-    return kExitOk;
-  }
   SimSettings s;
   if (!ReadSettings(flags, &s, &error)) return UsageError(flags, error);
 
