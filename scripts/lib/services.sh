@@ -65,12 +65,30 @@ start_postgres() {
   if [[ $(id -u) -eq 0 ]]; then chown postgres:postgres "$pgdir"; fi
   echo "services: starting PostgreSQL on 127.0.0.1:$port"
   _as_pg_owner "$bindir/initdb" -D "$pgdir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-  # Durability is pointless for throwaway data, and slow.
-  _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  local opts="-c listen_addresses=127.0.0.1 -p $port -k $pgdir"
+  # Durability is pointless for throwaway test data, and slow; benchmarks that
+  # measure durable writes set METROPOLIS_PG_DURABLE=1 to keep the defaults.
+  if [[ ${METROPOLIS_PG_DURABLE:-0} != 1 ]]; then
+    opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  fi
+  _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts" \
     >/dev/null || { cat "$pgdir/server.log" >&2; return 1; }
   "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres metropolis
   export METROPOLIS_PG_CONNINFO="host=127.0.0.1 port=$port dbname=metropolis user=postgres"
+  # Failure tests stop and start this server: "$METROPOLIS_PG_CTL stop|start".
+  local ctl=$METROPOLIS_SERVICES_DIR/pg-ctl.sh run_as=()
+  if [[ $(id -u) -eq 0 ]]; then run_as=(runuser -u postgres --); fi
+  cat >"$ctl" <<EOF
+#!/bin/bash
+# Stops or starts the throwaway PostgreSQL with the options it was started with.
+case \$1 in
+  stop) cd / && ${run_as[*]} "$bindir/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null ;;
+  start) cd / && ${run_as[*]} "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts" >/dev/null ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+esac
+EOF
+  chmod 755 "$ctl"
+  export METROPOLIS_PG_CTL=$ctl
   echo "services: METROPOLIS_PG_CONNINFO=$METROPOLIS_PG_CONNINFO"
 }
 
@@ -114,6 +132,6 @@ stop_services() {
   fi
   rm -rf "$dir"
   METROPOLIS_SERVICES_DIR=
-  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR
+  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR METROPOLIS_PG_CTL
   echo "services: stopped"
 }

@@ -58,12 +58,16 @@ bool WriteDurably(const std::string& dir, const std::string& name, const std::st
 void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) {
   out->set_game_id(g.game_id);
   out->set_ladder(g.ladder);
+  out->set_season(g.season);
+  out->set_tournament(g.tournament);
   protocol::ConfigToProto(g.record.config, out->mutable_config());
   for (size_t i = 0; i < g.record.players.size(); ++i) {
     v1::SeatRecord* s = out->add_seats();
     s->set_seat(uint32_t(i));
     s->set_name(g.record.players[i]);
     if (i < g.fallback_decisions.size()) s->set_fallback_decisions(g.fallback_decisions[i]);
+    if (i < g.identity_ids.size()) s->set_identity_id(g.identity_ids[i]);
+    if (i < g.forfeited.size()) s->set_forfeited(g.forfeited[i]);
   }
   v1::GameResult* r = out->mutable_result();
   r->set_reason(v1::EndReason(g.reason));
@@ -79,6 +83,10 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
 
 ReplayForwarder::ReplayForwarder(ForwarderOptions options) : options_(std::move(options)) {
   stub_ = v1::Replays::NewStub(grpc::CreateChannel(options_.replays_address, grpc::InsecureChannelCredentials()));
+  if (!options_.ratings_address.empty()) {
+    ratings_ =
+        v1::Ratings::NewStub(grpc::CreateChannel(options_.ratings_address, grpc::InsecureChannelCredentials()));
+  }
 }
 
 ReplayForwarder::~ReplayForwarder() {
@@ -147,17 +155,38 @@ bool ReplayForwarder::DeliverOne(const std::string& path, bool* permanent_failur
     services::LogError("outbox file does not parse", {{"file", path}});
     return false;
   }
-  grpc::ClientContext context;
-  context.AddMetadata("authorization", "Bearer " + options_.token);
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(options_.call_timeout_ms));
-  v1::StoreGameResponse response;
-  const grpc::Status status = stub_->StoreGame(&context, request, &response);
+  const auto deadline = [this] {
+    return std::chrono::system_clock::now() + std::chrono::milliseconds(options_.call_timeout_ms);
+  };
+  grpc::Status status;
+  const char* to = "replays";
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + options_.token);
+    context.set_deadline(deadline());
+    v1::StoreGameResponse response;
+    status = stub_->StoreGame(&context, request, &response);
+  }
+  if (status.ok() && ratings_) {
+    to = "ratings";
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + options_.ratings_token);
+    context.set_deadline(deadline());
+    v1::RateGameRequest rate;
+    rate.set_game_id(request.game().game_id());
+    v1::RateGameResponse response;
+    status = ratings_->RateGame(&context, rate, &response);
+    if (status.ok() && !response.rated() && !response.already_rated()) {
+      services::LogInfo("game not rated", {{"game", rate.game_id()}, {"reason", response.not_rated_reason()}});
+    }
+  }
   if (status.ok()) return true;
   // The service judged the game itself: retrying cannot help.
   const auto code = status.error_code();
   *permanent_failure = code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::ALREADY_EXISTS;
   (*permanent_failure ? services::LogError : services::LogWarning)("delivering a completed game failed",
                                                                    {{"game", request.game().game_id()},
+                                                                    {"to", to},
                                                                     {"code", services::StatusCodeName(code)},
                                                                     {"error", status.error_message()}});
   return false;

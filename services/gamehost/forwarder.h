@@ -1,10 +1,11 @@
-// The durable outbox between a game host and the replays service. Store() writes
-// the completed game to OUTBOX/<id>.pb and syncs it before returning, so a game
-// reported finished survives a kill -9 of the host; a thread then delivers each
-// file to Replays.StoreGame and deletes it once acknowledged, retrying with
-// backoff while the service or its database is down. StoreGame is idempotent, so
-// a delivery repeated after a crash stores nothing twice. Files left by a
-// previous run are delivered on start.
+// The durable outbox between a game host and the replays and ratings services.
+// Store() writes the completed game to OUTBOX/<id>.pb and syncs it before
+// returning, so a game reported finished survives a kill -9 of the host; a thread
+// then delivers each file — Replays.StoreGame, then Ratings.RateGame, which needs
+// the stored game — and deletes it once both acknowledged, retrying with backoff
+// while a service or its database is down. Both calls are idempotent on the game
+// id, so a delivery repeated after a crash stores and rates nothing twice. Files
+// left by a previous run are delivered on start.
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "services/gamehost/sink.h"
 
@@ -25,6 +27,8 @@ struct ForwarderOptions {
   std::string dir;              // the outbox folder
   std::string replays_address;  // host:port of the replays service
   std::string token;            // its store token
+  std::string ratings_address;  // host:port of the ratings service; empty: games are not rated
+  std::string ratings_token;    // its service token
   int64_t retry_ms = 500;       // first retry; doubles up to max_retry_ms
   int64_t max_retry_ms = 30'000;
   int64_t call_timeout_ms = 10'000;
@@ -50,6 +54,7 @@ class ReplayForwarder final : public CompletedGameSink {
 
   const ForwarderOptions options_;
   std::unique_ptr<v1::Replays::Stub> stub_;
+  std::unique_ptr<v1::Ratings::Stub> ratings_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool stopping_ = false;

@@ -19,6 +19,8 @@ struct Game::Seat {
   bool ever_connected = false;
   uint32_t decisions = 0;
   uint32_t fallback_decisions = 0;
+  uint32_t fallback_in_a_row = 0;
+  bool forfeited = false;
   int64_t bank_ms = 0;
   std::vector<v1::Event> events;  // masked for this seat, not yet flushed
 };
@@ -145,6 +147,7 @@ void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answ
     if (over > 0) s.bank_ms = std::max<int64_t>(0, s.bank_ms - over);
   }
   ++s.decisions;
+  s.fallback_in_a_row = 0;
   deadline_ = -1;
   const auto round_trip = std::chrono::steady_clock::now() - decision_sent_wall_;
   ApplyLocked(action);
@@ -315,7 +318,15 @@ void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
                        {{"game", setup_.id}, {"seat", std::to_string(seat)}, {"error", error}});
     return;
   }
-  ++seats_[seat]->fallback_decisions;
+  Seat& s = *seats_[seat];
+  ++s.fallback_decisions;
+  ++s.fallback_in_a_row;
+  if (!s.forfeited && !s.setup.built_in && setup_.forfeit_after > 0 && s.fallback_in_a_row >= setup_.forfeit_after) {
+    s.forfeited = true;  // for good: answering again later does not undo it
+    services::LogInfo("seat forfeited", {{"game", setup_.id},
+                                         {"seat", std::to_string(seat)},
+                                         {"fallback_in_a_row", std::to_string(s.fallback_in_a_row)}});
+  }
   ApplyLocked(action);
   Advance();
 }
@@ -351,6 +362,8 @@ void Game::FinishLocked() {
   CompletedGame done;
   done.game_id = setup_.id;
   done.ladder = setup_.ladder;
+  done.season = setup_.season;
+  done.tournament = setup_.tournament;
   done.record.config = setup_.config;
   done.record.actions = actions_;
   done.record.seed = setup_.chance_seed;
@@ -358,6 +371,8 @@ void Game::FinishLocked() {
   for (const auto& s : seats_) {
     done.record.players.push_back(s->setup.name);
     done.fallback_decisions.push_back(s->fallback_decisions);
+    done.identity_ids.push_back(s->setup.identity_id);
+    done.forfeited.push_back(s->forfeited);
   }
   done.reason = int(result_.reason());
   for (int v : result_.vp()) done.vp.push_back(v);
@@ -461,6 +476,8 @@ void Game::Info(v1::GameInfo* out) const {
     p->set_connected(s.stream != nullptr);
     p->set_decisions(s.decisions);
     p->set_fallback_decisions(s.fallback_decisions);
+    p->set_forfeited(s.forfeited);
+    p->set_identity_id(s.setup.identity_id);
   }
   out->set_step(step());
   out->set_turn(uint32_t(state_.turn_number()));

@@ -40,17 +40,23 @@ struct SeatSetup {
   std::string token;  // empty for a built-in seat
   std::string fallback_bot;
   bool built_in = false;
+  int64_t identity_id = 0;  // the account holding the seat; 0 for none
 };
 
 struct GameSetup {
   std::string id;
   std::string ladder;
+  uint32_t season = 0;
+  std::string tournament;
   GameConfig config;
   std::vector<SeatSetup> seats;
   uint32_t decision_ms = 0;
   uint32_t time_bank_ms = 0;
   uint64_t chance_seed = 0;
   Millis start_timeout_ms = 0;  // start anyway after this long without every seat
+  // A seat forfeits (ranks last) once the fallback bot took this many of its
+  // decisions in a row; 0 = never. Built-in seats never forfeit.
+  uint32_t forfeit_after = 0;
 };
 
 class Game;

@@ -99,6 +99,8 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
       return Invalid("seats[" + std::to_string(i) + "].name: longer than " + std::to_string(kMaxNameLength));
     seat.fallback_bot = spec.fallback_bot().empty() ? options_.default_fallback_bot : spec.fallback_bot();
     seat.built_in = spec.built_in();
+    if (spec.identity_id() < 0) return Invalid("seats[" + std::to_string(i) + "].identity_id: negative");
+    seat.identity_id = spec.identity_id();
     if (!seat.built_in) seat.token = RandomHex(16);
     setup.seats.push_back(std::move(seat));
   }
@@ -112,6 +114,9 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   if (setup.chance_seed == 0) setup.chance_seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
   setup.start_timeout_ms = options_.start_timeout_ms;
   setup.ladder = request.ladder();
+  setup.season = request.season();
+  setup.tournament = request.tournament();
+  setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
     return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
   }

@@ -30,6 +30,7 @@ struct HostOptions {
   size_t max_live_games = 10'000;
   size_t finished_games_kept = 1'000;  // answered by GetGame after the end
   Millis sink_retry_ms = 1'000;        // first retry of a failed store; doubles up to a minute
+  uint32_t forfeit_after = 20;         // fallback decisions in a row that forfeit a seat; 0 = never
 };
 
 class Host {

@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
   settings.Add("max-games", "N", "10000", "live games this host accepts");
   settings.Add("replays", "ADDR", "", "replays service to hand completed games to (empty: keep them in DATA_DIR only)");
   settings.Add("replays-token", "TOKEN", "", "the replays service's store token");
+  settings.Add("ratings", "ADDR", "", "ratings service that rates completed games (needs --replays; empty: unrated)");
+  settings.Add("ratings-token", "TOKEN", "", "the ratings service's service token");
+  settings.Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -60,12 +63,13 @@ int main(int argc, char** argv) {
 
   mg::HostOptions options;
   std::string error;
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games;
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, &error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, &error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, &error) ||
       !settings.GetInt("bot-threads", 1, 256, &bot_threads, &error) ||
-      !settings.GetInt("max-games", 1, 1'000'000, &max_games, &error)) {
+      !settings.GetInt("max-games", 1, 1'000'000, &max_games, &error) ||
+      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, &error)) {
     return Fail(error);
   }
   options.admin_token = settings.Get("admin-token");
@@ -75,6 +79,9 @@ int main(int argc, char** argv) {
   options.default_time_bank_ms = uint32_t(bank_ms);
   options.start_timeout_ms = start_ms;
   options.max_live_games = size_t(max_games);
+  options.forfeit_after = uint32_t(forfeit_after);
+  if (!settings.Get("ratings").empty() && settings.Get("replays").empty())
+    return Fail("--ratings needs --replays: a game is rated once it is stored");
   options.default_fallback_bot = settings.Get("fallback-bot");
   if (!metropolis::bots::MakeBot(options.default_fallback_bot, &error)) return Fail("--fallback-bot: " + error);
 
@@ -95,6 +102,8 @@ int main(int argc, char** argv) {
         .dir = settings.Get("data-dir") + "/outbox",
         .replays_address = settings.Get("replays"),
         .token = settings.Get("replays-token"),
+        .ratings_address = settings.Get("ratings"),
+        .ratings_token = settings.Get("ratings-token"),
     });
     if (!forwarder->Start(&error)) return Fail(error);
   }

@@ -53,11 +53,16 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   std::string out = GameRecordToJson(g.record);
   while (!out.empty() && (out.back() == '\n' || out.back() == '}')) out.pop_back();
   out += ",\"game_id\":" + Quote(g.game_id) + ",\"ladder\":" + Quote(g.ladder);
+  out += ",\"season\":" + std::to_string(g.season) + ",\"tournament\":" + Quote(g.tournament);
   out += ",\"reason\":" + std::to_string(g.reason) + ",\"vp\":[";
   for (size_t i = 0; i < g.vp.size(); ++i) out += (i ? "," : "") + std::to_string(g.vp[i]);
   out += "],\"fallback_decisions\":[";
   for (size_t i = 0; i < g.fallback_decisions.size(); ++i)
     out += (i ? "," : "") + std::to_string(g.fallback_decisions[i]);
+  out += "],\"identity_ids\":[";
+  for (size_t i = 0; i < g.identity_ids.size(); ++i) out += (i ? "," : "") + std::to_string(g.identity_ids[i]);
+  out += "],\"forfeited\":[";
+  for (size_t i = 0; i < g.forfeited.size(); ++i) out += std::string(i ? "," : "") + (g.forfeited[i] ? "true" : "false");
   out += "],\"created_unix_ms\":" + std::to_string(g.created_unix_ms);
   out += ",\"finished_unix_ms\":" + std::to_string(g.finished_unix_ms) + "}\n";
   return out;

@@ -15,10 +15,14 @@ namespace metropolis::gamehost {
 struct CompletedGame {
   std::string game_id;
   std::string ladder;
+  uint32_t season = 0;
+  std::string tournament;
   GameRecord record;  // configuration, every action, players, seed, winner
   int reason = 0;     // v1::EndReason
   std::vector<int> vp;
   std::vector<uint32_t> fallback_decisions;  // per seat
+  std::vector<int64_t> identity_ids;         // per seat, 0 for none
+  std::vector<bool> forfeited;               // per seat
   int64_t created_unix_ms = 0, finished_unix_ms = 0;
 };
 

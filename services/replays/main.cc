@@ -10,6 +10,8 @@
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/settings.h"
+#include "services/accounts/roles.h"
+#include "services/accounts/store.h"
 #include "services/replays/service.h"
 
 namespace ms = metropolis::services;
@@ -21,8 +23,7 @@ int main(int argc, char** argv) {
                         "METROPOLIS_REPLAYS_");
   settings.Add("listen", "ADDR", "127.0.0.1:50061", "gRPC address (port 0 picks a free port)");
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
-  settings.Add("store-token", "TOKEN", "", "bearer token that may store games (the game hosts')");
-  settings.Add("read-token", "TOKEN", "", "bearer token that may read");
+  settings.Add("store-token", "TOKEN", "", "service token that may store games (the game hosts'; required)");
   settings.Add("threads", "N", "8", "server threads, each with at most one database connection");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
@@ -52,7 +53,11 @@ int main(int argc, char** argv) {
 
   metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
   metropolis::replays::ReplayStore store(&pool);
-  metropolis::replays::ReplaysService service(&store, {settings.Get("store-token"), settings.Get("read-token")});
+  // Reads take any API token of the accounts tables (metropolis-admin issues them).
+  metropolis::accounts::AccountStore accounts(&pool);
+  metropolis::accounts::TokenAuthenticator auth(
+      &accounts, {{settings.Get("store-token"), std::string(metropolis::accounts::kGameHostRole)}});
+  metropolis::replays::ReplaysService service(&store, &auth);
   ms::EnableHealthAndReflection();
   grpc::ServerBuilder builder;
   int port = 0;

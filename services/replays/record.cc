@@ -33,6 +33,8 @@ grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* conf
       return Invalid("game.seats[" + std::to_string(i) + "].seat: out of order");
     if (record.seats(i).name().empty() || record.seats(i).name().size() > 100)
       return Invalid("game.seats[" + std::to_string(i) + "].name: 1 to 100 characters");
+    if (record.seats(i).identity_id() < 0)
+      return Invalid("game.seats[" + std::to_string(i) + "].identity_id: negative");
   }
   if (record.actions_size() > int(config->options.max_actions))
     return Invalid("game.actions: more than the configuration's max_actions");

@@ -1,6 +1,7 @@
 #include "services/replays/service.h"
 
 #include "engine/game.h"
+#include "services/accounts/roles.h"
 #include "services/common/grpc_util.h"
 #include "services/protocol/convert.h"
 #include "services/replays/record.h"
@@ -8,14 +9,11 @@
 namespace metropolis::replays {
 
 grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool store) const {
-  const std::string token = services::BearerToken(context);
-  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
-  if (!tokens_.store.empty() && token == tokens_.store) return grpc::Status::OK;
-  if (!tokens_.read.empty() && token == tokens_.read) {
-    if (!store) return grpc::Status::OK;
-    return {grpc::StatusCode::PERMISSION_DENIED, "storing games needs the store token"};
-  }
-  return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+  accounts::Principal principal;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
+  if (store && !accounts::MayWriteResults(principal))
+    return {grpc::StatusCode::PERMISSION_DENIED, "storing games needs the game hosts' service token or an administrator's"};
+  return grpc::Status::OK;
 }
 
 grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,

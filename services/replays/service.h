@@ -6,18 +6,16 @@
 #include <string>
 
 #include "metropolis/v1/replays.grpc.pb.h"
+#include "services/accounts/authenticator.h"
 #include "services/replays/store.h"
 
 namespace metropolis::replays {
 
-struct ServiceTokens {
-  std::string store;  // may store games (the game hosts) and read
-  std::string read;   // may read
-};
-
 class ReplaysService final : public v1::Replays::Service {
  public:
-  ReplaysService(ReplayStore* store, ServiceTokens tokens) : store_(store), tokens_(std::move(tokens)) {}
+  // StoreGame needs the game hosts' service token or an administrator's; reads
+  // any valid token.
+  ReplaysService(ReplayStore* store, accounts::Authenticator* auth) : store_(store), auth_(auth) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                          v1::StoreGameResponse* response) override;
@@ -34,7 +32,7 @@ class ReplaysService final : public v1::Replays::Service {
   grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;
 
   ReplayStore* store_;
-  const ServiceTokens tokens_;
+  accounts::Authenticator* auth_;
 };
 
 }  // namespace metropolis::replays

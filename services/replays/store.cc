@@ -5,6 +5,7 @@
 #include "services/common/log.h"
 #include "services/replays/codec/codec.h"
 #include "services/replays/record.h"
+#include "services/storage/pg_status.h"
 
 namespace metropolis::replays {
 namespace {
@@ -53,17 +54,14 @@ bool ParsePageToken(const std::string& token, int64_t* ms, std::string* id) {
 }  // namespace
 
 grpc::Status ReplayStore::Run(const char* what, const std::function<grpc::Status(pqxx::connection&)>& fn) {
-  grpc::Status status;
-  try {
-    pool_->With([&](pqxx::connection& c) { status = fn(c); });
-  } catch (const pqxx::broken_connection& e) {
-    services::LogWarning("database unavailable", {{"op", what}, {"error", e.what()}});
-    return {grpc::StatusCode::UNAVAILABLE, std::string("database unavailable: ") + e.what()};
-  } catch (const std::exception& e) {
-    services::LogError("database error", {{"op", what}, {"error", e.what()}});
-    return {grpc::StatusCode::INTERNAL, std::string(what) + ": database error"};
-  }
-  return status;
+  return storage::RunPg(pool_, what, [&](pqxx::connection& c) -> grpc::Status {
+    try {
+      return fn(c);
+    } catch (const pqxx::foreign_key_violation&) {
+      // The only references a stored game makes are to seats' identities.
+      return {grpc::StatusCode::INVALID_ARGUMENT, std::string(what) + ": a seat's identity_id is not a known identity"};
+    }
+  });
 }
 
 grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out) {
@@ -98,9 +96,10 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
     }
     for (const v1::SeatRecord& seat : game.seats()) {
       tx.exec_params(
-          "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions) "
-          "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5)",
-          game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()));
+          "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
+          "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5, $6)",
+          game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()),
+          seat.forfeited());
     }
     if (have_compact) {
       tx.exec_params(
@@ -146,7 +145,7 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     out->set_created_unix_ms(g[9].as<int64_t>());
     out->set_finished_unix_ms(g[10].as<int64_t>());
     for (const auto& row : tx.exec_params(
-             "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions FROM game_seats WHERE game_id = $1 "
+             "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited FROM game_seats WHERE game_id = $1 "
              "ORDER BY seat",
              game_id)) {
       v1::SeatRecord* s = out->add_seats();
@@ -154,6 +153,7 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
       s->set_identity_id(row[1].as<int64_t>());
       s->set_name(row[2].as<std::string>());
       s->set_fallback_decisions(row[3].as<uint32_t>());
+      s->set_forfeited(row[4].as<bool>());
     }
     BytesToCodes(pqxx::binarystring(tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game_id)[0]).str(),
                  out);

@@ -1,19 +1,23 @@
-// Completed games flow from a game host into the replays service through the
-// host's durable outbox, against a real PostgreSQL (label integration): with the
-// service down the games wait on disk, a host that dies leaves them for the next
-// run, and a delivery repeated after a crash stores nothing twice.
+// Completed games flow from a game host into the replays and ratings services
+// through the host's durable outbox, against a real PostgreSQL and Redis (label
+// integration): with a service down the games wait on disk, a host that dies
+// leaves them for the next run, a delivery repeated after a crash stores and rates
+// nothing twice, and PostgreSQL restarted in the middle of a run loses nothing.
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "services/gamehost/forwarder.h"
 #include "services/gamehost/tests/fakes.h"
+#include "services/ratings/service.h"
 #include "services/replays/service.h"
 #include "services/storage/migrations.h"
 #include "services/storage/tests/test_database.h"
+#include "services/storage/tests/test_redis.h"
 
 namespace metropolis {
 namespace {
@@ -23,7 +27,7 @@ constexpr char kStoreToken[] = "store-secret";
 // A replays service on a loopback port over a fresh, migrated database.
 struct ReplaysServer {
   explicit ReplaysServer(const std::string& conninfo, int port = 0)
-      : pool(conninfo, 2), store(&pool), service(&store, {kStoreToken, ""}) {
+      : pool(conninfo, 2), store(&pool), auth(nullptr, {{kStoreToken, "gamehost"}}), service(&store, &auth) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:" + std::to_string(port), grpc::InsecureServerCredentials(), &bound);
     builder.RegisterService(&service);
@@ -32,7 +36,40 @@ struct ReplaysServer {
   ~ReplaysServer() { server->Shutdown(); }
   storage::PgPool pool;
   replays::ReplayStore store;
+  accounts::TokenAuthenticator auth;
   replays::ReplaysService service;
+  std::unique_ptr<grpc::Server> server;
+  int bound = 0;
+};
+
+// Replays and ratings on one loopback port, as the single-process mode runs them.
+struct ResultServices {
+  ResultServices(const std::string& conninfo, const std::string& redis_address, const std::string& prefix)
+      : pool(conninfo, 4),
+        redis(redis_address, 4),
+        replay_store(&pool),
+        rating_store(&pool),
+        cache(&redis, prefix),
+        ratings(&rating_store, &cache),
+        auth(nullptr, {{kStoreToken, "gamehost"}}),
+        replays_service(&replay_store, &auth),
+        ratings_service(&ratings, &auth) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &bound);
+    builder.RegisterService(&replays_service);
+    builder.RegisterService(&ratings_service);
+    server = builder.BuildAndStart();
+  }
+  ~ResultServices() { server->Shutdown(); }
+  storage::PgPool pool;
+  storage::RedisPool redis;
+  replays::ReplayStore replay_store;
+  ratings::RatingStore rating_store;
+  ratings::LeaderboardCache cache;
+  ratings::Ratings ratings;
+  accounts::TokenAuthenticator auth;
+  replays::ReplaysService replays_service;
+  ratings::RatingsService ratings_service;
   std::unique_ptr<grpc::Server> server;
   int bound = 0;
 };
@@ -43,8 +80,10 @@ int Count(const std::string& conninfo, const std::string& sql) {
   return tx.exec1(sql)[0].as<int>();
 }
 
-// Plays `n` games of built-in bots on a test host whose sink is `sink`.
-void PlayGames(gamehost::CompletedGameSink* sink, int n) {
+// Plays `n` games of built-in bots on a test host whose sink is `sink`; with
+// `identities`, seat s is held by identities[s] on ladder "open", season 1.
+void PlayGames(gamehost::CompletedGameSink* sink, int n, const std::vector<int64_t>& identities = {},
+               int first_seed = 100) {
   gamehost::testing::TestHost test;
   test.host.reset();
   gamehost::HostOptions options;
@@ -59,8 +98,13 @@ void PlayGames(gamehost::CompletedGameSink* sink, int n) {
       auto* seat = request.add_seats();
       seat->set_built_in(true);
       seat->set_name("bot" + std::to_string(s));
+      if (!identities.empty()) seat->set_identity_id(identities[size_t(s)]);
     }
-    request.set_chance_seed(uint64_t(100 + i));
+    if (!identities.empty()) {
+      request.set_ladder("open");
+      request.set_season(1);
+    }
+    request.set_chance_seed(uint64_t(first_seed + i));
     v1::CreateGameResponse response;
     ASSERT_TRUE(test.host->CreateGame(gamehost::testing::kAdmin, request, &response).ok());
   }
@@ -81,18 +125,43 @@ class HandoffTest : public ::testing::Test {
               ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(outbox_);
   }
-  void TearDown() override { std::filesystem::remove_all(outbox_); }
-  gamehost::ForwarderOptions Options(int port) {
+  void TearDown() override {
+    std::filesystem::remove_all(outbox_);
+    if (!redis_prefix_.empty()) storage::testing::DeleteKeys(storage::testing::RedisAddress(), redis_prefix_);
+  }
+  gamehost::ForwarderOptions Options(int port, bool rate = false) {
     return {.dir = outbox_,
             .replays_address = "127.0.0.1:" + std::to_string(port),
             .token = kStoreToken,
+            .ratings_address = rate ? "127.0.0.1:" + std::to_string(port) : "",
+            .ratings_token = kStoreToken,
             .retry_ms = 20,
             .max_retry_ms = 200,
             .call_timeout_ms = 2000};
   }
 
+  // Three players on ladder "open", season 1: what the rated tests play.
+  std::vector<int64_t> AddLadderAndPlayers() {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec("INSERT INTO ladders (id, seats, placement_games) VALUES ('open', 3, 0)");
+    tx.exec("INSERT INTO seasons (ladder_id, season) VALUES ('open', 1)");
+    std::vector<int64_t> ids;
+    for (int i = 0; i < 3; ++i) {
+      ids.push_back(
+          tx.exec1("INSERT INTO identities (kind, name) VALUES ('bot', 'b" + std::to_string(i) + "') RETURNING id")[0]
+              .as<int64_t>());
+    }
+    tx.commit();
+    return ids;
+  }
+  std::unique_ptr<ResultServices> StartResultServices() {
+    redis_prefix_ = storage::testing::UniquePrefix();
+    return std::make_unique<ResultServices>(database_.conninfo(), storage::testing::RedisAddress(), redis_prefix_);
+  }
+
   storage::testing::TestDatabase database_;
-  std::string outbox_;
+  std::string outbox_, redis_prefix_;
 };
 
 TEST_F(HandoffTest, FinishedGamesReachTheReplaysService) {
@@ -156,6 +225,67 @@ TEST_F(HandoffTest, ADeliveryRepeatedAfterACrashStoresNothingTwice) {
   }
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 2);
   EXPECT_EQ(forwarder.delivered(), 4u);
+}
+
+// The whole hand-off: every finished game stored and rated exactly once, also
+// when each game is handed over twice (a crash between delivery and delete).
+TEST_F(HandoffTest, FinishedGamesAreStoredAndRatedExactlyOnce) {
+  const auto players = AddLadderAndPlayers();
+  auto services = StartResultServices();
+  gamehost::ReplayForwarder forwarder(Options(services->bound, /*rate=*/true));
+  std::string error;
+  ASSERT_TRUE(forwarder.Start(&error)) << error;
+  std::vector<gamehost::CompletedGame> games;
+  struct Capture final : gamehost::CompletedGameSink {
+    std::vector<gamehost::CompletedGame>* out;
+    bool Store(const gamehost::CompletedGame& g, std::string*) override {
+      out->push_back(g);
+      return true;
+    }
+  } capture;
+  capture.out = &games;
+  PlayGames(&capture, 4, players);
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& g : games) ASSERT_TRUE(forwarder.Store(g, &error)) << error;
+    ASSERT_TRUE(forwarder.WaitDelivered(60'000));
+  }
+  const std::string db = database_.conninfo();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM games"), 4);
+  const int with_winner = Count(db, "SELECT count(*) FROM games WHERE winner IS NOT NULL");
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games"), 4);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games WHERE rated"), with_winner);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rating_history"), 3 * with_winner);
+  EXPECT_EQ(Count(db, "SELECT coalesce(sum(games), 0) FROM ratings"), 3 * with_winner);
+}
+
+// PostgreSQL stopped and started again in the middle of a run of games: the
+// deliveries that fail meanwhile wait in the outbox and go through once it is
+// back; none is lost, none stored or rated twice.
+TEST_F(HandoffTest, PostgresRestartedInTheMiddleOfARunLosesNothing) {
+  const char* ctl = std::getenv("METROPOLIS_PG_CTL");
+  ASSERT_TRUE(ctl != nullptr && *ctl != '\0')
+      << "METROPOLIS_PG_CTL is not set: run the integration tests through scripts/test.sh";
+  const auto players = AddLadderAndPlayers();
+  auto services = StartResultServices();
+  gamehost::ReplayForwarder forwarder(Options(services->bound, /*rate=*/true));
+  std::string error;
+  ASSERT_TRUE(forwarder.Start(&error)) << error;
+  constexpr int kBatch = 6;
+  PlayGames(&forwarder, kBatch, players, 100);
+  ASSERT_EQ(std::system((std::string(ctl) + " stop").c_str()), 0) << "stopping PostgreSQL failed";
+  PlayGames(&forwarder, kBatch, players, 200);  // finished while the database is down
+  EXPECT_FALSE(forwarder.WaitDelivered(1'000));
+  EXPECT_GT(forwarder.pending(), 0u);
+  ASSERT_EQ(std::system((std::string(ctl) + " start").c_str()), 0) << "starting PostgreSQL failed";
+  PlayGames(&forwarder, kBatch, players, 300);
+  ASSERT_TRUE(forwarder.WaitDelivered(120'000)) << forwarder.pending() << " games still in the outbox";
+  const std::string db = database_.conninfo();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM games"), 3 * kBatch);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games"), 3 * kBatch);
+  const int with_winner = Count(db, "SELECT count(*) FROM games WHERE winner IS NOT NULL");
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rating_history"), 3 * with_winner);
+  EXPECT_EQ(Count(db, "SELECT coalesce(sum(games), 0) FROM ratings"), 3 * with_winner);
+  EXPECT_EQ(forwarder.delivered(), uint64_t(3 * kBatch));
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ struct GameResultInput {
 // the last place. Ranks are 1-based "1224" places: 1 + the number of seats ahead.
 // A game without a winner (the length cap) is stored but not rated: returns false
 // with why_not "not rated: ended without a winner". A malformed result (a winner
-// out of range, a forfeiting winner, negative points, fewer than two seats,
+// out of range, negative points, fewer than two seats,
 // `forfeited` of another size) also returns false, with why_not naming the fault;
 // *ranks is only written on success.
 bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std::string* why_not);

@@ -45,20 +45,19 @@ bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std
       return Refuse(why_not, "seat " + std::to_string(s) + " has negative victory points");
   }
   auto forfeited = [&](std::size_t s) { return !result.forfeited.empty() && result.forfeited[s]; };
-  // A seat that forfeited cannot also have won: the result is contradictory, and
-  // rating it either way would reward or punish the wrong player.
-  if (forfeited(static_cast<std::size_t>(result.winner)))
-    return Refuse(why_not, "winner seat " + std::to_string(result.winner) + " is marked as forfeited");
+  // A seat that forfeited may still "win": the fallback bot played it on after
+  // the player left. The win is the bot's, not the player's: the seat ranks with
+  // the forfeits, and nobody ranks as the winner.
 
   // The winner is first whatever the points: a win is claimed on one's own turn, so
   // another seat may hold as many points or more by then. Points do not separate
   // forfeits: they share the last place.
   std::vector<Standing> standing(n);
   for (std::size_t s = 0; s < n; ++s) {
-    if (static_cast<int>(s) == result.winner)
-      standing[s] = {0, 0};
-    else if (forfeited(s))
+    if (forfeited(s))
       standing[s] = {2, 0};
+    else if (static_cast<int>(s) == result.winner)
+      standing[s] = {0, 0};
     else
       standing[s] = {1, result.victory_points[s]};
   }

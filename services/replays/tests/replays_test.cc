@@ -73,7 +73,11 @@ class ReplaysTest : public ::testing::Test {
     }
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
     store_ = std::make_unique<ReplayStore>(pool_.get());
-    service_ = std::make_unique<ReplaysService>(store_.get(), ServiceTokens{kStoreToken, kReadToken});
+    // A reader's token is a service token here; account tokens are the
+    // accounts' tests' business.
+    auth_ = std::make_unique<accounts::TokenAuthenticator>(
+        nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
+    service_ = std::make_unique<ReplaysService>(store_.get(), auth_.get());
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -111,6 +115,7 @@ class ReplaysTest : public ::testing::Test {
   storage::testing::TestDatabase database_;
   std::unique_ptr<storage::PgPool> pool_;
   std::unique_ptr<ReplayStore> store_;
+  std::unique_ptr<accounts::TokenAuthenticator> auth_;
   std::unique_ptr<ReplaysService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Replays::Stub> stub_;

@@ -82,9 +82,16 @@ TEST(RanksFromResult, NoWinnerIsNotRated) {
 TEST(RanksFromResult, MalformedResultsAreRefusedWithTheReason) {
   EXPECT_EQ(WhyNot(Result(3, {13, 4, 5})), "winner seat 3 out of range for 3 seats");
   EXPECT_EQ(WhyNot(Result(0, {13, 4, 5}, {false, true})), "forfeited has 2 entries for 3 seats");
-  EXPECT_EQ(WhyNot(Result(1, {4, 13, 5}, {false, true, false})), "winner seat 1 is marked as forfeited");
   EXPECT_EQ(WhyNot(Result(0, {13, -1, 5})), "seat 1 has negative victory points");
   EXPECT_EQ(WhyNot(Result(0, {13})), "not rated: a rated game needs at least two seats, got 1");
+}
+
+// The fallback bot may win a seat its player forfeited: the seat still ranks
+// last, and the others by points, nobody as the winner.
+TEST(RanksFromResult, AForfeitedWinnerRanksWithTheForfeits) {
+  Ranks ranks;
+  ASSERT_TRUE(RanksFromResult(Result(1, {4, 13, 5}, {false, true, false}), &ranks, nullptr));
+  EXPECT_EQ(ranks, (Ranks{2, 3, 1}));
 }
 
 TEST(RanksFromResult, WhyNotMayBeOmitted) {

@@ -1,0 +1,428 @@
+// metropolis-admin: the administrator's command for what has no API yet —
+// identities, their API tokens, ladders and seasons — straight on the database.
+
+#include <cstdlib>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/cli/flags.h"
+#include "services/accounts/ladders.h"
+#include "services/accounts/store.h"
+#include "services/common/log.h"
+#include "services/ctl/ctl.h"
+#include "services/storage/pg_pool.h"
+
+namespace {
+
+namespace acc = metropolis::accounts;
+namespace cli = metropolis::cli;
+using metropolis::ctl::FormatTable;
+using metropolis::ctl::FormatUnixMs;
+using metropolis::ctl::JsonQuote;
+
+constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2;
+constexpr std::string_view kProgram = "metropolis-admin";
+
+constexpr std::string_view kHelp =
+    "usage: metropolis-admin [--pg CONNINFO] [--json] COMMAND [ARGS] [flags]\n"
+    "\n"
+    "Administers Metropolis accounts and ladders directly in PostgreSQL.\n"
+    "\n"
+    "commands:\n"
+    "  create-player NAME              create a player (a person)\n"
+    "  create-bot NAME --owner PLAYER  create a bot owned by a player\n"
+    "  identities                      list players and bots\n"
+    "  issue-token NAME [--label L] [--admin]\n"
+    "                                  issue an API token; it is printed once and never again\n"
+    "  tokens NAME                     list an identity's tokens (never the tokens themselves)\n"
+    "  revoke-token ID                 revoke a token; services refuse it within 30 s\n"
+    "  create-ladder ID [flags]        create a ladder (see create-ladder --help)\n"
+    "  create-season LADDER            open a ladder's next season, closing the open one\n"
+    "  ladders                         list ladders and their open seasons\n"
+    "\n"
+    "global flags (also accepted after the command):\n"
+    "  --pg CONNINFO   PostgreSQL connection string (env METROPOLIS_PG)\n"
+    "  --json          machine output: one JSON document on stdout\n"
+    "\n"
+    "exit status: 0 done, 1 the operation failed (its status code and message are printed on\n"
+    "stderr), 2 bad flags or arguments.\n"
+    "\n"
+    "'metropolis-admin COMMAND --help' describes a command's flags.\n";
+
+constexpr std::string_view kExitHelp =
+    "\nexit status: 0 done, 1 the operation failed (its status code and message are printed on\n"
+    "stderr), 2 bad flags or arguments.\n";
+
+// One invocation: the command's parsed flags and the stores on its database.
+struct Run {
+  explicit Run(cli::Flags f) : flags(std::move(f)) {}
+
+  cli::Flags flags;
+  bool json = false;
+  std::unique_ptr<metropolis::storage::PgPool> pool;
+  std::unique_ptr<acc::AccountStore> accounts;
+  std::unique_ptr<acc::LadderStore> ladders;
+
+  const std::string& arg(size_t i) const { return flags.positionals()[i]; }
+};
+
+struct Command {
+  std::string_view name;
+  std::vector<std::string_view> args;  // positional arguments, all required
+  std::string_view summary;
+  std::function<void(cli::Flags*)> add_flags;
+  std::function<int(Run&)> run;
+};
+
+int UsageError(std::string_view command, std::string_view message) {
+  std::cerr << kProgram << " " << command << ": " << message << "\n(see " << kProgram << " " << command << " --help)\n";
+  return kExitUsage;
+}
+
+int Failed(const Run& r, const grpc::Status& status) {
+  std::cerr << kProgram << " " << r.flags.command() << ": " << metropolis::ctl::StatusCodeName(status.error_code())
+            << ": " << status.error_message() << "\n";
+  return kExitFailed;
+}
+
+std::string Bool(bool b) { return b ? "true" : "false"; }
+
+// Shortest text that reads back to the same double.
+std::string Number(double v) {
+  char buf[40];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+bool ParseDouble(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return false;
+  *out = v;
+  return true;
+}
+
+std::string IdentityJson(const acc::Identity& i) {
+  return "{\"id\":" + std::to_string(i.id) + ",\"kind\":" + JsonQuote(i.kind) + ",\"name\":" + JsonQuote(i.name) +
+         ",\"owner\":" + (i.owner_name.empty() ? "null" : JsonQuote(i.owner_name)) +
+         ",\"created_unix_ms\":" + std::to_string(i.created_unix_ms) + "}";
+}
+
+std::string LadderJson(const acc::LadderInfo& l) {
+  const acc::LadderSpec& s = l.spec;
+  return "{\"id\":" + JsonQuote(s.id) + ",\"title\":" + JsonQuote(s.title) + ",\"ruleset\":" + JsonQuote(s.ruleset) +
+         ",\"seats\":" + std::to_string(s.seats) + ",\"placement_games\":" + std::to_string(s.placement_games) +
+         ",\"mu\":" + Number(s.mu) + ",\"sigma\":" + Number(s.sigma) + ",\"beta\":" + Number(s.beta) +
+         ",\"kappa\":" + Number(s.kappa) + ",\"tau\":" + Number(s.tau) + ",\"season\":" + std::to_string(l.season) +
+         ",\"season_started_unix_ms\":" + std::to_string(l.season_started_unix_ms) +
+         ",\"created_unix_ms\":" + std::to_string(l.created_unix_ms) + "}";
+}
+
+int CreateIdentity(Run& r, const std::string& kind) {
+  acc::Identity identity;
+  const std::string owner = kind == "bot" ? r.flags.Get("owner") : "";
+  if (grpc::Status s = r.accounts->CreateIdentity(kind, r.arg(0), owner, &identity); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::cout << IdentityJson(identity) << "\n";
+  } else {
+    std::cout << "created " << kind << " " << identity.name << " (id " << identity.id << ")"
+              << (owner.empty() ? "" : ", owned by " + owner) << "\n";
+  }
+  return kExitOk;
+}
+
+int Identities(Run& r) {
+  std::vector<acc::Identity> identities;
+  if (grpc::Status s = r.accounts->ListIdentities(&identities); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::string out = "[";
+    for (size_t i = 0; i < identities.size(); ++i) out += (i ? "," : "") + IdentityJson(identities[i]);
+    std::cout << out << "]\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"id", "kind", "name", "owner", "created"}};
+  for (const acc::Identity& i : identities) {
+    rows.push_back({std::to_string(i.id), i.kind, i.name, i.owner_name.empty() ? "-" : i.owner_name,
+                    FormatUnixMs(i.created_unix_ms)});
+  }
+  std::cout << FormatTable(rows);
+  return kExitOk;
+}
+
+int IssueToken(Run& r) {
+  const std::string label = r.flags.Get("label");
+  const bool admin = r.flags.Has("admin");
+  acc::IssuedToken issued;
+  if (grpc::Status s = r.accounts->IssueToken(r.arg(0), label, admin, &issued); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::cout << "{\"id\":" << issued.id << ",\"identity\":" << JsonQuote(r.arg(0)) << ",\"label\":" << JsonQuote(label)
+              << ",\"admin\":" << Bool(admin) << ",\"token\":" << JsonQuote(issued.token) << "}\n";
+  } else {
+    std::cout << "token " << issued.id << " for " << r.arg(0) << (admin ? " (admin)" : "")
+              << (label.empty() ? "" : ", label '" + label + "'") << ":\n\n  " << issued.token
+              << "\n\nStore it now: it will not be shown again (only its SHA-256 is kept).\n";
+  }
+  return kExitOk;
+}
+
+int Tokens(Run& r) {
+  std::vector<acc::TokenInfo> tokens;
+  if (grpc::Status s = r.accounts->ListTokens(r.arg(0), &tokens); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::string out = "[";
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      const acc::TokenInfo& t = tokens[i];
+      out += std::string(i ? "," : "") + "{\"id\":" + std::to_string(t.id) + ",\"label\":" + JsonQuote(t.label) +
+             ",\"admin\":" + Bool(t.admin) + ",\"created_unix_ms\":" + std::to_string(t.created_unix_ms) +
+             ",\"revoked_unix_ms\":" + (t.revoked_unix_ms ? std::to_string(t.revoked_unix_ms) : "null") + "}";
+    }
+    std::cout << out << "]\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"id", "label", "admin", "created", "revoked"}};
+  for (const acc::TokenInfo& t : tokens) {
+    rows.push_back({std::to_string(t.id), t.label.empty() ? "-" : t.label, t.admin ? "yes" : "no",
+                    FormatUnixMs(t.created_unix_ms), FormatUnixMs(t.revoked_unix_ms)});
+  }
+  std::cout << FormatTable(rows);
+  return kExitOk;
+}
+
+int RevokeToken(Run& r) {
+  int64_t id = 0;
+  if (!cli::ParseInt(r.arg(0), 1, INT64_MAX, &id))
+    return UsageError(r.flags.command(), "ID: '" + r.arg(0) + "' is not a token id (a positive integer)");
+  if (grpc::Status s = r.accounts->RevokeToken(id); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::cout << "{\"id\":" << id << ",\"revoked\":true}\n";
+  } else {
+    std::cout << "revoked token " << id << "; services refuse it once their cache forgets it (30 s by default)\n";
+  }
+  return kExitOk;
+}
+
+void AddLadderFlags(cli::Flags* f) {
+  const acc::LadderSpec d;
+  f->Add({.name = "title", .value_name = "T", .help = "what people read (default: none)"});
+  f->Add({.name = "ruleset", .value_name = "R", .help = "cities_and_knights or base (default " + d.ruleset + ")"});
+  f->Add({.name = "seats", .value_name = "N", .help = "3 or 4 (default " + std::to_string(d.seats) + ")"});
+  f->Add({.name = "placement-games",
+          .value_name = "N",
+          .help = "games before a rating is shown (default " + std::to_string(d.placement_games) + ")"});
+  f->Add({.name = "mu", .value_name = "X", .help = "a new player's rating mean (default " + Number(d.mu) + ")"});
+  f->Add({.name = "sigma", .value_name = "X", .help = "a new player's sigma (default " + Number(d.sigma) + ")"});
+  f->Add(
+      {.name = "beta", .value_name = "X", .help = "performance spread in one game (default " + Number(d.beta) + ")"});
+  f->Add(
+      {.name = "kappa", .value_name = "X", .help = "floor of sigma's shrink factor (default " + Number(d.kappa) + ")"});
+  f->Add(
+      {.name = "tau", .value_name = "X", .help = "uncertainty added before each game (default " + Number(d.tau) + ")"});
+}
+
+int CreateLadder(Run& r) {
+  acc::LadderSpec spec;
+  spec.id = r.arg(0);
+  spec.title = r.flags.Get("title");
+  spec.ruleset = r.flags.Get("ruleset", spec.ruleset);
+  std::string error;
+  int64_t n = 0;
+  if (r.flags.Has("seats")) {
+    if (!r.flags.GetInt("seats", 3, 4, &n, &error)) return UsageError(r.flags.command(), error);
+    spec.seats = int(n);
+  }
+  if (r.flags.Has("placement-games")) {
+    if (!r.flags.GetInt("placement-games", 0, 1'000'000, &n, &error)) return UsageError(r.flags.command(), error);
+    spec.placement_games = int(n);
+  }
+  for (auto [name, field] : {std::pair{"mu", &spec.mu}, std::pair{"sigma", &spec.sigma}, std::pair{"beta", &spec.beta},
+                             std::pair{"kappa", &spec.kappa}, std::pair{"tau", &spec.tau}}) {
+    if (r.flags.Has(name) && !ParseDouble(r.flags.Get(name), field))
+      return UsageError(r.flags.command(),
+                        "flag '--" + std::string(name) + "': '" + r.flags.Get(name) + "' is not a number");
+  }
+  if (grpc::Status s = r.ladders->CreateLadder(spec); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::cout << LadderJson({spec, 0, 0, 0}) << "\n";
+  } else {
+    std::cout << "created ladder " << spec.id << " (" << spec.ruleset << ", " << spec.seats
+              << " seats); open its first season with: " << kProgram << " create-season " << spec.id << "\n";
+  }
+  return kExitOk;
+}
+
+int CreateSeason(Run& r) {
+  int season = 0;
+  if (grpc::Status s = r.ladders->CreateSeason(r.arg(0), &season); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::cout << "{\"ladder\":" << JsonQuote(r.arg(0)) << ",\"season\":" << season << "}\n";
+  } else {
+    std::cout << "ladder " << r.arg(0) << ": season " << season << " is open"
+              << (season > 1 ? " (season " + std::to_string(season - 1) + " closed)" : "") << "\n";
+  }
+  return kExitOk;
+}
+
+int Ladders(Run& r) {
+  std::vector<acc::LadderInfo> ladders;
+  if (grpc::Status s = r.ladders->ListLadders(&ladders); !s.ok()) return Failed(r, s);
+  if (r.json) {
+    std::string out = "[";
+    for (size_t i = 0; i < ladders.size(); ++i) out += (i ? "," : "") + LadderJson(ladders[i]);
+    std::cout << out << "]\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"id", "title", "ruleset", "seats", "placement", "mu", "sigma", "beta", "kappa", "tau", "season", "since"}};
+  for (const acc::LadderInfo& l : ladders) {
+    const acc::LadderSpec& s = l.spec;
+    rows.push_back({s.id, s.title.empty() ? "-" : s.title, s.ruleset, std::to_string(s.seats),
+                    std::to_string(s.placement_games), Number(s.mu), Number(s.sigma), Number(s.beta), Number(s.kappa),
+                    Number(s.tau), l.season ? std::to_string(l.season) : "-", FormatUnixMs(l.season_started_unix_ms)});
+  }
+  std::cout << FormatTable(rows);
+  return kExitOk;
+}
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      {"create-player",
+       {"NAME"},
+       "Creates a player: 1 to 64 letters, digits, '-', '_' or '.'.",
+       nullptr,
+       [](Run& r) { return CreateIdentity(r, "player"); }},
+      {"create-bot",
+       {"NAME"},
+       "Creates a bot owned by an existing player.",
+       [](cli::Flags* f) { f->Add({.name = "owner", .value_name = "PLAYER", .help = "the bot's owner (required)"}); },
+       [](Run& r) { return CreateIdentity(r, "bot"); }},
+      {"identities", {}, "Lists players and bots.", nullptr, Identities},
+      {"issue-token",
+       {"NAME"},
+       "Issues an API token for an identity and prints it. It is shown this once: only its SHA-256 is stored.",
+       [](cli::Flags* f) {
+         f->Add({.name = "label", .value_name = "L", .help = "what the token is for, e.g. the machine it lives on"});
+         f->Add({.name = "admin", .value_name = "", .help = "the token may administer (create games, ...)"});
+       },
+       IssueToken},
+      {"tokens",
+       {"NAME"},
+       "Lists an identity's tokens, revoked ones included. Never prints the tokens.",
+       nullptr,
+       Tokens},
+      {"revoke-token",
+       {"ID"},
+       "Revokes a token (ID from 'tokens'). Services refuse it once their cache forgets it, within 30 s by default.",
+       nullptr,
+       RevokeToken},
+      {"create-ladder",
+       {"ID"},
+       "Creates a ladder: ID is 1 to 64 of a-z, 0-9, '_' and '-'. The rating parameters are explained in\n"
+       "docs/RATINGS.md. A ladder starts without a season: open one with create-season.",
+       AddLadderFlags,
+       CreateLadder},
+      {"create-season",
+       {"LADDER"},
+       "Opens the ladder's next season and closes the open one at the same instant.",
+       nullptr,
+       CreateSeason},
+      {"ladders", {}, "Lists ladders with their open season.", nullptr, Ladders},
+  };
+  return commands;
+}
+
+// Splits the global flags before the command from the command and what follows.
+bool SplitCommandLine(const std::vector<std::string>& args, std::string* command, std::vector<std::string>* global,
+                      std::vector<std::string>* rest, std::string* error) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (!arg.starts_with("--")) {
+      *command = arg;
+      rest->assign(args.begin() + long(i) + 1, args.end());
+      return true;
+    }
+    const std::string name = arg.substr(2, arg.find('=') - 2);
+    if (name != "pg" && name != "json" && name != "help") {
+      *error = "unknown global flag '" + arg.substr(0, arg.find('=')) + "' (a command's own flags come after it)";
+      return false;
+    }
+    global->push_back(arg);
+    if (name == "pg" && arg.find('=') == std::string::npos) {
+      if (i + 1 == args.size()) {
+        *error = "flag '--pg' needs a value (CONNINFO)";
+        return false;
+      }
+      global->push_back(args[++i]);
+    }
+  }
+  return true;
+}
+
+int RunCommand(const Command& command, std::vector<std::string> args) {
+  std::string synopsis;
+  for (std::string_view a : command.args) synopsis += std::string(a) + " ";
+  Run r(cli::Flags(std::string(command.name), synopsis + "[flags]", std::string(command.summary)));
+  r.flags.set_program(std::string(kProgram));
+  r.flags.AllowPositionals();
+  r.flags.Add({.name = "pg", .value_name = "CONNINFO", .help = "PostgreSQL connection string (env METROPOLIS_PG)"});
+  r.flags.Add({.name = "json", .value_name = "", .help = "machine output: one JSON document on stdout"});
+  if (command.add_flags) command.add_flags(&r.flags);
+
+  std::string error;
+  if (!r.flags.Parse(args, &error)) return UsageError(command.name, error);
+  if (r.flags.Help()) {
+    std::cout << r.flags.Usage() << kExitHelp;
+    return kExitOk;
+  }
+  const auto& positionals = r.flags.positionals();
+  if (positionals.size() < command.args.size())
+    return UsageError(command.name, std::string(command.args[positionals.size()]) + " is missing");
+  if (positionals.size() > command.args.size())
+    return UsageError(command.name, "unexpected argument '" + positionals[command.args.size()] + "'");
+  if (command.name == "create-bot" && !r.flags.Has("owner"))
+    return UsageError(command.name, "--owner PLAYER is required: every bot has an owner");
+  r.json = r.flags.Has("json");
+
+  std::string conninfo = r.flags.Get("pg");
+  if (conninfo.empty())
+    if (const char* env = std::getenv("METROPOLIS_PG")) conninfo = env;
+  if (conninfo.empty()) return UsageError(command.name, "--pg CONNINFO (or METROPOLIS_PG) is required");
+  r.pool = std::make_unique<metropolis::storage::PgPool>(conninfo, 1);
+  r.accounts = std::make_unique<acc::AccountStore>(r.pool.get());
+  r.ladders = std::make_unique<acc::LadderStore>(r.pool.get());
+  return command.run(r);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  metropolis::services::SetLogService(kProgram);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::string name, error;
+  std::vector<std::string> global, rest;
+  if (!SplitCommandLine(args, &name, &global, &rest, &error)) {
+    std::cerr << kProgram << ": " << error << "\n(see " << kProgram << " --help)\n";
+    return kExitUsage;
+  }
+  if (name.empty() || name == "help") {
+    bool asked = name == "help";
+    for (const std::string& g : global) asked |= g == "--help";
+    (asked ? std::cout : std::cerr) << kHelp;
+    return asked ? kExitOk : kExitUsage;
+  }
+  for (const Command& command : Commands()) {
+    if (command.name != name) continue;
+    // The command sees the global flags given before it as if given after it.
+    global.insert(global.end(), rest.begin(), rest.end());
+    return RunCommand(command, std::move(global));
+  }
+  std::cerr << kProgram << ": unknown command '" << name << "'\n\n" << kHelp;
+  return kExitUsage;
+}

@@ -1,0 +1,105 @@
+#include "services/accounts/authenticator.h"
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "services/accounts/store.h"
+#include "services/accounts/token.h"
+#include "services/common/log.h"
+
+namespace metropolis::accounts {
+namespace {
+
+constexpr char kUnknownToken[] = "unknown or revoked token";
+
+int64_t SteadyNowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken}; }
+
+}  // namespace
+
+TokenAuthenticator::TokenAuthenticator(AccountStore* store,
+                                       std::vector<std::pair<std::string, std::string>> service_tokens, int64_t ttl_ms,
+                                       std::function<int64_t()> now_ms)
+    : store_(store), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
+  for (auto& [token, role] : service_tokens) {
+    // An empty service token would let a call without one in.
+    if (token.empty()) continue;
+    // Hashes have one length, so comparing them takes the same time whatever
+    // the token's length.
+    service_tokens_.push_back({Sha256(token), std::move(role)});
+  }
+}
+
+grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principal* out) {
+  if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
+  std::string sha256;
+  try {
+    sha256 = Sha256(token);
+  } catch (const std::exception& e) {
+    services::LogError("hashing a token failed", {{"error", e.what()}});
+    return {grpc::StatusCode::INTERNAL, "authenticate: hashing failed"};
+  }
+
+  // Every service token is compared, without stopping at a match, in constant time.
+  const ServiceToken* service = nullptr;
+  for (const ServiceToken& s : service_tokens_)
+    if (CRYPTO_memcmp(s.sha256.data(), sha256.data(), sha256.size()) == 0 && !service) service = &s;
+  if (service) {
+    Principal p;
+    p.name = service->role;
+    p.kind = "service";
+    p.service = true;
+    *out = std::move(p);
+    return grpc::Status::OK;
+  }
+  if (!store_ || !LooksLikeToken(token)) {
+    services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "not an API token"}});
+    return Refused();
+  }
+
+  const int64_t now = now_ms_();
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = cache_.find(sha256); it != cache_.end()) {
+      if (now < it->second.expires_ms) {
+        if (!it->second.known) return Refused();
+        *out = it->second.principal;
+        return grpc::Status::OK;
+      }
+      cache_.erase(it);
+    }
+  }
+
+  // Two calls with one new token may both ask the database; that is cheaper
+  // than holding the lock over a query.
+  Principal p;
+  const grpc::Status status = store_->AuthenticateSha256(sha256, &p);
+  if (status.ok()) {
+    services::LogDebug("token accepted", {{"token_id", std::to_string(p.token_id)}, {"identity", p.name}});
+    if (ttl_ms_ > 0) Remember(sha256, {true, p, now + ttl_ms_});
+    *out = std::move(p);
+    return status;
+  }
+  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
+    if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
+  }
+  // A database failure is not remembered: the next call asks again.
+  return status;
+}
+
+void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {
+  std::lock_guard lock(mutex_);
+  // Clearing all at once is crude but bounded and rare: a full cache costs one
+  // query per token afterwards, never memory.
+  if (cache_.size() >= kMaxCacheEntries) cache_.clear();
+  cache_[sha256] = std::move(entry);
+}
+
+}  // namespace metropolis::accounts

@@ -1,0 +1,53 @@
+// Ladders and their seasons (migrations/0002_ladders.sql), as the administrator
+// creates them. The services that run ladders read these tables themselves.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace metropolis::storage {
+class PgPool;
+}
+
+namespace metropolis::accounts {
+
+// The defaults are the table's (docs/RATINGS.md explains the rating parameters).
+struct LadderSpec {
+  std::string id;  // ^[a-z0-9][a-z0-9_-]{0,63}$
+  std::string title;
+  std::string ruleset = "cities_and_knights";  // or "base"
+  int seats = 4;                               // 3 or 4
+  int placement_games = 10;
+  double mu = 25, sigma = 25.0 / 3, beta = 25.0 / 6, kappa = 0.0001, tau = 25.0 / 300;
+};
+
+struct LadderInfo {
+  LadderSpec spec;
+  int64_t created_unix_ms = 0;
+  int season = 0;  // the open season, 0 when none is open
+  int64_t season_started_unix_ms = 0;
+};
+
+bool ValidLadderId(std::string_view id);
+inline constexpr size_t kMaxTitleLength = 200;
+
+class LadderStore {
+ public:
+  explicit LadderStore(storage::PgPool* pool) : pool_(pool) {}
+
+  // INVALID_ARGUMENT names the first bad field; ALREADY_EXISTS for a taken id.
+  grpc::Status CreateLadder(const LadderSpec& spec);
+  // Opens the ladder's next season (1 for the first) and closes the open one at
+  // the same instant, so seasons abut. NOT_FOUND for an unknown ladder.
+  grpc::Status CreateSeason(const std::string& ladder_id, int* season_out);
+  grpc::Status ListLadders(std::vector<LadderInfo>* out);  // by id
+
+ private:
+  storage::PgPool* pool_;
+};
+
+}  // namespace metropolis::accounts

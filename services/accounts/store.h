@@ -1,0 +1,78 @@
+// The accounts in PostgreSQL (migrations/0001_accounts.sql): identities — people
+// and their bots — and the API tokens they authenticate with. A token is shown
+// once when issued; the tables keep only its SHA-256.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace metropolis::storage {
+class PgPool;
+}
+
+namespace metropolis::accounts {
+
+struct Principal;
+
+struct Identity {
+  int64_t id = 0;
+  std::string kind;  // "player" or "bot"
+  std::string name;
+  std::string owner_name;  // a bot's owner; empty for players
+  int64_t created_unix_ms = 0;
+};
+
+struct IssuedToken {
+  int64_t id = 0;
+  std::string token;  // the only time the raw token exists outside its owner
+};
+
+struct TokenInfo {
+  int64_t id = 0;
+  std::string label;
+  bool admin = false;
+  int64_t created_unix_ms = 0;
+  int64_t revoked_unix_ms = 0;  // 0 while valid
+};
+
+// Letters, digits, '-', '_' and '.', 1 to 64 of them.
+bool ValidIdentityName(std::string_view name);
+inline constexpr size_t kMaxLabelLength = 200;
+
+class AccountStore {
+ public:
+  explicit AccountStore(storage::PgPool* pool) : pool_(pool) {}
+
+  // kind "player" (no owner) or "bot" (owned by an existing player).
+  // INVALID_ARGUMENT: bad kind or name, a bot without owner, a player with one,
+  // an owner that is a bot. ALREADY_EXISTS: the name is taken, in any letter case
+  // (so "Alice" cannot pass for "alice"). NOT_FOUND: no such owner.
+  grpc::Status CreateIdentity(const std::string& kind, const std::string& name, const std::string& owner_name,
+                              Identity* out);
+  grpc::Status FindIdentity(const std::string& name, Identity* out);  // NOT_FOUND
+  grpc::Status ListIdentities(std::vector<Identity>* out);            // by id
+
+  // NOT_FOUND for an unknown identity; INVALID_ARGUMENT for a label over
+  // kMaxLabelLength.
+  grpc::Status IssueToken(const std::string& identity_name, const std::string& label, bool admin, IssuedToken* out);
+  // NOT_FOUND if unknown; FAILED_PRECONDITION if already revoked.
+  grpc::Status RevokeToken(int64_t token_id);
+  // The identity's tokens by id, revoked ones included; NOT_FOUND for an unknown
+  // identity.
+  grpc::Status ListTokens(const std::string& identity_name, std::vector<TokenInfo>* out);
+
+  // UNAUTHENTICATED "unknown or revoked token" unless the token is a valid API
+  // token; the principal has admin from the token, service false.
+  grpc::Status Authenticate(const std::string& token, Principal* out);
+  // The same by the token's SHA-256 (32 raw bytes), for callers that hash once.
+  grpc::Status AuthenticateSha256(const std::string& sha256, Principal* out);
+
+ private:
+  storage::PgPool* pool_;
+};
+
+}  // namespace metropolis::accounts

@@ -1,0 +1,55 @@
+#include "services/accounts/token.h"
+
+#include <openssl/evp.h>
+#include <sys/random.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <system_error>
+
+namespace metropolis::accounts {
+
+std::string NewToken() {
+  unsigned char bytes[32];
+  size_t filled = 0;
+  while (filled < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + filled, sizeof bytes - filled, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    filled += size_t(n);
+  }
+  return std::string(kTokenPrefix) + Hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+}
+
+bool LooksLikeToken(std::string_view text) {
+  if (text.size() != kTokenLength || !text.starts_with(kTokenPrefix)) return false;
+  for (char c : text.substr(kTokenPrefix.size()))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+std::string Sha256(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &size, EVP_sha256(), nullptr) != 1 || size != 32)
+    throw std::runtime_error("SHA-256 failed in libcrypto");
+  return std::string(reinterpret_cast<const char*>(digest), size);
+}
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 0xF]);
+  }
+  return out;
+}
+
+std::string TokenFingerprint(std::string_view sha256) { return Hex(sha256.substr(0, 4)); }
+
+}  // namespace metropolis::accounts

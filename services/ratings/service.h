@@ -1,0 +1,32 @@
+// The Ratings service's gRPC wiring (sync API, a bounded pool of threads):
+// tokens and statuses here, decisions in ratings.h.
+#pragma once
+
+#include "metropolis/v1/ratings.grpc.pb.h"
+#include "services/accounts/authenticator.h"
+#include "services/ratings/ratings.h"
+
+namespace metropolis::ratings {
+
+class RatingsService final : public v1::Ratings::Service {
+ public:
+  // RateGame needs a service (or administrator) token; reads any valid token.
+  RatingsService(Ratings* ratings, accounts::Authenticator* auth) : ratings_(ratings), auth_(auth) {}
+
+  grpc::Status RateGame(grpc::ServerContext* context, const v1::RateGameRequest* request,
+                        v1::RateGameResponse* response) override;
+  grpc::Status GetLeaderboard(grpc::ServerContext* context, const v1::GetLeaderboardRequest* request,
+                              v1::Leaderboard* response) override;
+  grpc::Status GetPlayerRating(grpc::ServerContext* context, const v1::GetPlayerRatingRequest* request,
+                               v1::PlayerRating* response) override;
+  grpc::Status GetRatingHistory(grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
+                                v1::RatingHistory* response) override;
+
+ private:
+  grpc::Status Authorize(const grpc::ServerContext& context, bool write);
+
+  Ratings* ratings_;
+  accounts::Authenticator* auth_;
+};
+
+}  // namespace metropolis::ratings

@@ -1,0 +1,421 @@
+// The ratings service against a real PostgreSQL and Redis (label integration):
+// exactly once per game, one player's games serialised, leaderboards served from
+// Redis and rebuilt from PostgreSQL when Redis loses them, and bad requests
+// refused with precise statuses. Ranking rule: docs/RATINGS.md.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+#include <thread>
+
+#include "services/accounts/store.h"
+#include "services/ratings/service.h"
+#include "services/storage/migrations.h"
+#include "services/storage/tests/test_database.h"
+#include "services/storage/tests/test_redis.h"
+
+namespace metropolis::ratings {
+namespace {
+
+constexpr char kServiceToken[] = "host-secret";
+
+class RatingsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(database_.ok());
+    redis_address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(redis_address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    pqxx::connection db(database_.conninfo());
+    std::vector<storage::Migration> migrations;
+    std::vector<int> applied;
+    std::string error;
+    ASSERT_TRUE(storage::LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &migrations, &error)) << error;
+    ASSERT_TRUE(storage::Migrate(db, migrations, &applied, &error)) << error;
+    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 8);
+    redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
+    store_ = std::make_unique<RatingStore>(pool_.get());
+    cache_ = std::make_unique<LeaderboardCache>(redis_.get(), prefix_);
+    ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get());
+  }
+  void TearDown() override {
+    if (!redis_address_.empty()) storage::testing::DeleteKeys(redis_address_, prefix_);
+  }
+
+  void Exec(const std::string& sql) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec(sql);
+    tx.commit();
+  }
+  int64_t Int(const std::string& sql) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    const int64_t value = tx.exec1(sql)[0].as<int64_t>();
+    tx.commit();  // some callers insert
+    return value;
+  }
+  void AddLadder(const std::string& id, int placement_games) {
+    Exec("INSERT INTO ladders (id, placement_games) VALUES ('" + id + "', " + std::to_string(placement_games) +
+         "); INSERT INTO seasons (ladder_id, season) VALUES ('" + id + "', 1)");
+  }
+  std::vector<int64_t> AddPlayers(int n) {
+    std::vector<int64_t> ids;
+    for (int i = 0; i < n; ++i) {
+      ids.push_back(Int("INSERT INTO identities (kind, name) VALUES ('player', 'player" +
+                        std::to_string(next_player_++) + "') RETURNING id"));
+    }
+    return ids;
+  }
+  // A stored game as the replays service writes it; identity 0 is a seat
+  // without an identity (a built-in bot).
+  void AddGame(const std::string& id, const std::string& ladder, int season, int winner, const std::vector<int>& vp,
+               const std::vector<int64_t>& identities, const std::vector<bool>& forfeited = {}) {
+    std::string vps = "{";
+    for (size_t i = 0; i < vp.size(); ++i) vps += (i ? "," : "") + std::to_string(vp[i]);
+    vps += "}";
+    Exec(
+        "INSERT INTO games (id, ladder_id, season, rules_version, config, num_seats, reason, winner, vp, actions, "
+        "created_at, finished_at, finished_unix_ms) VALUES ('" +
+        id + "', " + (ladder.empty() ? "NULL" : "'" + ladder + "'") + ", " +
+        (season ? std::to_string(season) : "NULL") + ", 1, '\\x00', " + std::to_string(vp.size()) + ", 1, " +
+        (winner >= 0 ? std::to_string(winner) : "NULL") + ", '" + vps + "', 100, now(), now(), 0)");
+    for (size_t s = 0; s < identities.size(); ++s) {
+      Exec("INSERT INTO game_seats (game_id, seat, identity_id, name, forfeited) VALUES ('" + id + "', " +
+           std::to_string(s) + ", " + (identities[s] ? std::to_string(identities[s]) : "NULL") + ", 's" +
+           std::to_string(s) + "', " + (!forfeited.empty() && forfeited[s] ? "true" : "false") + ")");
+    }
+  }
+  v1::RateGameResponse Rate(const std::string& game_id) {
+    v1::RateGameResponse response;
+    const grpc::Status s = ratings_->RateGame(game_id, &response);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return response;
+  }
+  v1::Leaderboard Top(const std::string& ladder, uint32_t limit = 50) {
+    v1::GetLeaderboardRequest request;
+    request.set_ladder(ladder);
+    request.set_limit(limit);
+    v1::Leaderboard board;
+    const grpc::Status s = ratings_->GetLeaderboard(request, &board);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return board;
+  }
+
+  storage::testing::TestDatabase database_;
+  std::string redis_address_, prefix_;
+  std::unique_ptr<storage::PgPool> pool_;
+  std::unique_ptr<storage::RedisPool> redis_;
+  std::unique_ptr<RatingStore> store_;
+  std::unique_ptr<LeaderboardCache> cache_;
+  std::unique_ptr<Ratings> ratings_;
+  int next_player_ = 0;
+};
+
+// Ratings section "exactly once"; ranking rule: winner first, others by points.
+TEST_F(RatingsTest, AGameIsRatedOnceWithTheModelsNumbersAndItsHistory) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(4);
+  AddGame("g1", "open", 1, 2, {7, 9, 10, 9}, p);
+  const v1::RateGameResponse first = Rate("g1");
+  ASSERT_TRUE(first.rated());
+  EXPECT_FALSE(first.already_rated());
+  ASSERT_EQ(first.changes_size(), 4);
+  const std::vector<int> want_ranks = {4, 2, 1, 2};
+  const RatingParams params;
+  const auto want = RatePlackettLuce(std::vector<Rating>(4, InitialRating(params)), want_ranks, params);
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(first.changes(s).identity_id(), p[s]);
+    EXPECT_EQ(int(first.changes(s).rank()), want_ranks[s]);
+    EXPECT_DOUBLE_EQ(first.changes(s).mu_after(), want[s].mu);
+    EXPECT_DOUBLE_EQ(first.changes(s).sigma_after(), want[s].sigma);
+  }
+  const v1::RateGameResponse again = Rate("g1");
+  EXPECT_TRUE(again.rated());
+  EXPECT_TRUE(again.already_rated());
+  ASSERT_EQ(again.changes_size(), 4);
+  for (int s = 0; s < 4; ++s) EXPECT_DOUBLE_EQ(again.changes(s).mu_after(), first.changes(s).mu_after());
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 4);
+  EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 4);
+  EXPECT_EQ(Int("SELECT count(*) FROM rated_games WHERE rated"), 1);
+}
+
+TEST_F(RatingsTest, GamesThatAreNotRatedSayWhyOnceAndChangeNothing) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("capped", "open", 1, -1, {8, 7, 6}, p);
+  AddGame("elsewhere", "unregistered", 1, 0, {10, 7, 6}, p);
+  AddGame("no-season", "open", 0, 0, {10, 7, 6}, p);
+  AddGame("twice", "open", 1, 0, {10, 7, 6}, {p[0], p[0], p[1]});
+  AddGame("bots", "open", 1, 0, {10, 7, 6}, {0, 0, 0});
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"capped", "not rated: ended without a winner"},
+      {"elsewhere", "not rated: ladder 'unregistered' is not registered"},
+      {"no-season", "not rated: the game has no season"},
+      {"twice", "not rated: identity " + std::to_string(p[0]) + " holds two seats"},
+      {"bots", "not rated: no seat has an identity"}};
+  for (const auto& [id, why] : cases) {
+    const v1::RateGameResponse r = Rate(id);
+    EXPECT_FALSE(r.rated()) << id;
+    EXPECT_EQ(r.not_rated_reason(), why);
+    const v1::RateGameResponse again = Rate(id);
+    EXPECT_TRUE(again.already_rated());
+    EXPECT_EQ(again.not_rated_reason(), why);
+  }
+  EXPECT_EQ(Int("SELECT count(*) FROM ratings"), 0);
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 0);
+
+  v1::RateGameResponse response;
+  const grpc::Status missing = ratings_->RateGame("never-stored", &response);
+  EXPECT_EQ(missing.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(missing.error_message(), "game never-stored is not stored: store it with Replays.StoreGame first");
+  EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 5);
+}
+
+// A seat without an identity (a built-in bot) plays as a newcomer; a forfeited
+// seat ranks last whatever its points.
+TEST_F(RatingsTest, BotSeatsCountInTheRankingAndForfeitsRankLast) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(2);
+  AddGame("g", "open", 1, 1, {12, 10, 5, 4}, {p[0], p[1], 0, 0}, {true, false, false, false});
+  const v1::RateGameResponse r = Rate("g");
+  ASSERT_TRUE(r.rated());
+  EXPECT_EQ(r.changes(0).rank(), 4u);  // forfeited with the most points
+  EXPECT_EQ(r.changes(1).rank(), 1u);
+  EXPECT_EQ(r.changes(2).rank(), 2u);
+  EXPECT_EQ(r.changes(3).rank(), 3u);
+  EXPECT_EQ(Int("SELECT count(*) FROM ratings"), 2);
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 2);
+}
+
+// Exactly once under concurrency: every game sent twice from 8 threads at once,
+// and all of them share one player, whose updates must form one chain.
+TEST_F(RatingsTest, ConcurrentRatingsOfOnePlayerAreSerialisedAndCountedOnce) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(9);
+  constexpr int kGames = 24;
+  for (int g = 0; g < kGames; ++g) {
+    AddGame("c" + std::to_string(g), "open", 1, g % 3, {10, 6 + g % 3, 5}, {p[0], p[1 + g % 8], p[1 + (g + 3) % 8]});
+  }
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int g = t; g < 2 * kGames; g += 8) {
+        v1::RateGameResponse r;
+        if (!ratings_->RateGame("c" + std::to_string(g % kGames), &r).ok()) ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(Int("SELECT games FROM ratings WHERE identity_id = " + std::to_string(p[0])), kGames);
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history WHERE identity_id = " + std::to_string(p[0])), kGames);
+  // Each of the player's updates starts from the one before it.
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT mu_before, lag(mu_after) OVER (ORDER BY id) AS prev "
+                "FROM rating_history WHERE identity_id = " +
+                std::to_string(p[0]) + ") x WHERE prev IS NOT NULL AND prev <> mu_before"),
+            0);
+  EXPECT_EQ(Int("SELECT count(*) FROM (SELECT r.mu FROM ratings r JOIN LATERAL (SELECT mu_after FROM rating_history h "
+                "WHERE h.identity_id = r.identity_id ORDER BY id DESC LIMIT 1) last ON true "
+                "WHERE r.mu <> last.mu_after) x"),
+            0);
+}
+
+// Leaderboards: by ordinal, provisional players apart, pages and ranks agree
+// with PostgreSQL.
+TEST_F(RatingsTest, LeaderboardsRankByOrdinalAndKeepPlacementPlayersApart) {
+  AddLadder("ranked", 2);
+  const auto p = AddPlayers(6);
+  int n = 0;
+  // p[0..3] play two games each; p[4], p[5] one game: provisional.
+  AddGame("l" + std::to_string(n++), "ranked", 1, 0, {10, 8, 6, 4}, {p[0], p[1], p[2], p[3]});
+  AddGame("l" + std::to_string(n++), "ranked", 1, 1, {7, 10, 6, 4}, {p[0], p[1], p[2], p[3]});
+  AddGame("l" + std::to_string(n++), "ranked", 1, 0, {10, 8, 7}, {p[4], p[5], 0});
+  for (int i = 0; i < n; ++i) ASSERT_TRUE(Rate("l" + std::to_string(i)).rated());
+
+  const v1::Leaderboard board = Top("ranked");
+  ASSERT_EQ(board.total(), 4u);
+  ASSERT_EQ(board.entries_size(), 4);
+  pqxx::connection db(database_.conninfo());
+  pqxx::work tx(db);
+  const pqxx::result expected =
+      tx.exec("SELECT identity_id, mu - 3 * sigma FROM ratings WHERE games >= 2 ORDER BY mu - 3 * sigma DESC");
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(board.entries(i).rank(), uint64_t(i + 1));
+    EXPECT_EQ(board.entries(i).identity_id(), expected[i][0].as<int64_t>());
+    EXPECT_DOUBLE_EQ(board.entries(i).ordinal(), expected[i][1].as<double>());
+    EXPECT_FALSE(board.entries(i).name().empty());
+    EXPECT_EQ(board.entries(i).games(), 2u);
+  }
+
+  v1::GetPlayerRatingRequest who;
+  who.set_ladder("ranked");
+  who.set_identity_id(board.entries(2).identity_id());
+  v1::PlayerRating rating;
+  ASSERT_TRUE(ratings_->GetPlayerRating(who, &rating).ok());
+  EXPECT_EQ(rating.rank(), 3u);
+  EXPECT_EQ(rating.total(), 4u);
+  EXPECT_FALSE(rating.provisional());
+  who.set_identity_id(p[4]);
+  ASSERT_TRUE(ratings_->GetPlayerRating(who, &rating).ok());
+  EXPECT_TRUE(rating.provisional());
+  EXPECT_EQ(rating.rank(), 0u);
+  EXPECT_EQ(rating.games(), 1u);
+
+  v1::GetLeaderboardRequest around;
+  around.set_ladder("ranked");
+  around.set_limit(2);
+  around.set_around_identity_id(board.entries(3).identity_id());
+  v1::Leaderboard page;
+  ASSERT_TRUE(ratings_->GetLeaderboard(around, &page).ok());
+  ASSERT_EQ(page.entries_size(), 2);
+  EXPECT_EQ(page.entries(0).rank(), 3u);
+  EXPECT_EQ(page.entries(1).identity_id(), board.entries(3).identity_id());
+
+  v1::GetRatingHistoryRequest history;
+  history.set_ladder("ranked");
+  history.set_identity_id(p[0]);
+  history.set_limit(1);
+  v1::RatingHistory h;
+  ASSERT_TRUE(ratings_->GetRatingHistory(history, &h).ok());
+  ASSERT_EQ(h.entries_size(), 1);
+  EXPECT_EQ(h.entries(0).game_id(), "l1");
+  ASSERT_FALSE(h.next_page_token().empty());
+  history.set_page_token(h.next_page_token());
+  v1::RatingHistory older;
+  ASSERT_TRUE(ratings_->GetRatingHistory(history, &older).ok());
+  ASSERT_EQ(older.entries_size(), 1);
+  EXPECT_EQ(older.entries(0).game_id(), "l0");
+  EXPECT_DOUBLE_EQ(older.entries(0).mu_after(), h.entries(0).mu_before());
+  EXPECT_TRUE(older.next_page_token().empty());
+}
+
+TEST_F(RatingsTest, ALeaderboardRedisLostIsRebuiltFromPostgres) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(8);
+  for (int g = 0; g < 10; ++g)
+    AddGame("r" + std::to_string(g), "open", 1, g % 4, {10, 5 + g % 3, 4, 3},
+            {p[g % 8], p[(g + 1) % 8], p[(g + 2) % 8], p[(g + 5) % 8]});
+  for (int g = 0; g < 10; ++g) ASSERT_TRUE(Rate("r" + std::to_string(g)).rated());
+  const v1::Leaderboard before = Top("open");
+  ASSERT_EQ(before.total(), 8u);
+  const uint64_t rebuilds = ratings_->rebuilds();
+
+  storage::testing::DeleteKeys(redis_address_, prefix_);  // Redis lost everything
+  const v1::Leaderboard after = Top("open");
+  EXPECT_EQ(ratings_->rebuilds(), rebuilds + 1);
+  ASSERT_EQ(after.entries_size(), before.entries_size());
+  for (int i = 0; i < after.entries_size(); ++i) {
+    EXPECT_EQ(after.entries(i).identity_id(), before.entries(i).identity_id());
+    EXPECT_DOUBLE_EQ(after.entries(i).ordinal(), before.entries(i).ordinal());
+  }
+}
+
+// Redis unreachable while a game is rated: the rating is committed anyway, reads
+// say UNAVAILABLE, and the service rebuilds the board once Redis is back (here
+// a restarted service, the way a replica that crashed meanwhile repairs it).
+TEST_F(RatingsTest, AWriteRedisMissedIsRepairedByTheRebuild) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("a", "open", 1, 0, {10, 5, 4}, p);
+  AddGame("b", "open", 1, 1, {5, 10, 4}, p);
+  ASSERT_TRUE(Rate("a").rated());
+  ASSERT_EQ(Top("open").total(), 3u);
+
+  storage::RedisPool dead("127.0.0.1:1", 1, 200);
+  LeaderboardCache dead_cache(&dead, prefix_);
+  Ratings cut_off(store_.get(), &dead_cache);
+  v1::RateGameResponse r;
+  ASSERT_TRUE(cut_off.RateGame("b", &r).ok());
+  EXPECT_TRUE(r.rated());
+  v1::GetLeaderboardRequest request;
+  request.set_ladder("open");
+  v1::Leaderboard unused;
+  EXPECT_EQ(cut_off.GetLeaderboard(request, &unused).error_code(), grpc::StatusCode::UNAVAILABLE);
+
+  Ratings restarted(store_.get(), cache_.get());
+  uint64_t players = 0;
+  ASSERT_TRUE(restarted.RebuildAll(&players).ok());
+  EXPECT_EQ(players, 3u);
+  v1::Leaderboard board;
+  ASSERT_TRUE(restarted.GetLeaderboard(request, &board).ok());
+  for (const auto& e : board.entries()) EXPECT_EQ(e.games(), 2u) << e.identity_id();
+}
+
+// The gRPC boundary: tokens and precise statuses.
+TEST_F(RatingsTest, TheServiceRefusesUnauthorisedAndMalformedRequests) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 5, 4}, p);
+  accounts::AccountStore accounts(pool_.get());
+  accounts::IssuedToken reader;
+  ASSERT_TRUE(accounts.IssueToken("player0", "test", false, &reader).ok());
+  accounts::TokenAuthenticator auth(&accounts, {{kServiceToken, "gamehost"}});
+  RatingsService service(ratings_.get(), &auth);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  auto server = builder.BuildAndStart();
+  ASSERT_NE(port, 0);
+  auto stub = v1::Ratings::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  auto call = [&](const std::string& token, auto method, const auto& request, auto* response) {
+    grpc::ClientContext context;
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    return ((*stub).*method)(&context, request, response);
+  };
+  v1::RateGameRequest rate;
+  rate.set_game_id("g");
+  v1::RateGameResponse rated;
+  EXPECT_EQ(call("", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call("forged", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::RateGame, rate, &rated).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 0);
+  ASSERT_TRUE(call(kServiceToken, &v1::Ratings::Stub::RateGame, rate, &rated).ok());
+  EXPECT_TRUE(rated.rated());
+
+  v1::GetLeaderboardRequest board;
+  v1::Leaderboard lb;
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);  // no ladder
+  board.set_ladder("nope");
+  grpc::Status s = call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(s.error_message(), "ladder 'nope' does not exist");
+  board.set_ladder("open");
+  board.set_season(7);
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_message(),
+            "ladder 'open' has no season 7");
+  board.set_season(0);
+  board.set_limit(501);
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  board.set_limit(10);
+  ASSERT_TRUE(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).ok());
+  EXPECT_EQ(lb.total(), 3u);
+
+  v1::GetPlayerRatingRequest who;
+  who.set_ladder("open");
+  who.set_identity_id(999999);
+  v1::PlayerRating rating;
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetPlayerRating, who, &rating).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  v1::GetRatingHistoryRequest history;
+  history.set_ladder("open");
+  history.set_identity_id(p[0]);
+  history.set_page_token("x1");
+  v1::RatingHistory h;
+  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetRatingHistory, history, &h).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  server->Shutdown();
+}
+
+}  // namespace
+}  // namespace metropolis::ratings

@@ -1,0 +1,40 @@
+#include "services/storage/pg_status.h"
+
+#include <cstdio>
+#include <pqxx/except>
+
+#include "services/common/log.h"
+
+namespace metropolis::storage {
+
+grpc::Status RunPg(PgPool* pool, const char* what, const std::function<grpc::Status(pqxx::connection&)>& fn) {
+  grpc::Status status;
+  try {
+    pool->With([&](pqxx::connection& c) { status = fn(c); });
+  } catch (const pqxx::broken_connection& e) {
+    services::LogWarning("database unavailable", {{"op", what}, {"error", e.what()}});
+    return {grpc::StatusCode::UNAVAILABLE, std::string("database unavailable: ") + e.what()};
+  } catch (const pqxx::in_doubt_error& e) {
+    // The commit may or may not have happened; the caller's retry is safe
+    // because every write of the services is idempotent.
+    services::LogWarning("commit in doubt", {{"op", what}, {"error", e.what()}});
+    return {grpc::StatusCode::UNAVAILABLE, std::string(what) + ": the database connection broke during commit"};
+  } catch (const std::exception& e) {
+    services::LogError("database error", {{"op", what}, {"error", e.what()}});
+    return {grpc::StatusCode::INTERNAL, std::string(what) + ": database error"};
+  }
+  return status;
+}
+
+std::string DoubleArray(const std::vector<double>& values) {
+  std::string out = "{";
+  char buffer[32];
+  for (double v : values) {
+    std::snprintf(buffer, sizeof buffer, "%.17g", v);
+    if (out.size() > 1) out += ',';
+    out += buffer;
+  }
+  return out + "}";
+}
+
+}  // namespace metropolis::storage
