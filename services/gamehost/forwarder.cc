@@ -84,8 +84,7 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
 ReplayForwarder::ReplayForwarder(ForwarderOptions options) : options_(std::move(options)) {
   stub_ = v1::Replays::NewStub(grpc::CreateChannel(options_.replays_address, grpc::InsecureChannelCredentials()));
   if (!options_.ratings_address.empty()) {
-    ratings_ =
-        v1::Ratings::NewStub(grpc::CreateChannel(options_.ratings_address, grpc::InsecureChannelCredentials()));
+    ratings_ = v1::Ratings::NewStub(grpc::CreateChannel(options_.ratings_address, grpc::InsecureChannelCredentials()));
   }
 }
 

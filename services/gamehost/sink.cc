@@ -62,7 +62,8 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   out += "],\"identity_ids\":[";
   for (size_t i = 0; i < g.identity_ids.size(); ++i) out += (i ? "," : "") + std::to_string(g.identity_ids[i]);
   out += "],\"forfeited\":[";
-  for (size_t i = 0; i < g.forfeited.size(); ++i) out += std::string(i ? "," : "") + (g.forfeited[i] ? "true" : "false");
+  for (size_t i = 0; i < g.forfeited.size(); ++i)
+    out += std::string(i ? "," : "") + (g.forfeited[i] ? "true" : "false");
   out += "],\"created_unix_ms\":" + std::to_string(g.created_unix_ms);
   out += ",\"finished_unix_ms\":" + std::to_string(g.finished_unix_ms) + "}\n";
   return out;

@@ -7,11 +7,11 @@
 #include <csignal>
 #include <iostream>
 
+#include "services/accounts/roles.h"
+#include "services/accounts/store.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/settings.h"
-#include "services/accounts/roles.h"
-#include "services/accounts/store.h"
 #include "services/replays/service.h"
 
 namespace ms = metropolis::services;

@@ -12,7 +12,8 @@ grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool 
   accounts::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
   if (store && !accounts::MayWriteResults(principal))
-    return {grpc::StatusCode::PERMISSION_DENIED, "storing games needs the game hosts' service token or an administrator's"};
+    return {grpc::StatusCode::PERMISSION_DENIED,
+            "storing games needs the game hosts' service token or an administrator's"};
   return grpc::Status::OK;
 }
 

@@ -144,10 +144,10 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     out->mutable_result()->set_actions(g[8].as<uint32_t>());
     out->set_created_unix_ms(g[9].as<int64_t>());
     out->set_finished_unix_ms(g[10].as<int64_t>());
-    for (const auto& row : tx.exec_params(
-             "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited FROM game_seats WHERE game_id = $1 "
-             "ORDER BY seat",
-             game_id)) {
+    for (const auto& row : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
+                                          "FROM game_seats WHERE game_id = $1 "
+                                          "ORDER BY seat",
+                                          game_id)) {
       v1::SeatRecord* s = out->add_seats();
       s->set_seat(row[0].as<uint32_t>());
       s->set_identity_id(row[1].as<int64_t>());
