@@ -40,7 +40,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/gamehost_load_stats.h"
+#include "bench/load_stats.h"
 #include "bench/gamehost_load_wire.h"
 #include "engine/cli/flags.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"

@@ -29,6 +29,7 @@ std::vector<ChanceOutcome> State::ChanceOutcomes() const {
       } else if (p.a) {  // production dice fixed by an Alchemist
         for (int e = 0; e < kNumEventFaces; ++e) out.push_back({Action::Dice(0, 0, e), kEventProbability[e]});
       } else {
+        out.reserve(36 * kNumEventFaces);  // one allocation, not eight (the replay codec asks at every roll)
         for (int y = 1; y <= 6; ++y)
           for (int r = 1; r <= 6; ++r)
             for (int e = 0; e < kNumEventFaces; ++e)

@@ -71,6 +71,8 @@ start_postgres() {
   if [[ ${METROPOLIS_PG_DURABLE:-0} != 1 ]]; then
     opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   fi
+  # Diagnostics, e.g. "-c shared_preload_libraries=pg_stat_statements".
+  opts+=" ${METROPOLIS_PG_EXTRA_OPTS:-}"
   _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts" \
     >/dev/null || { cat "$pgdir/server.log" >&2; return 1; }
   "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres metropolis

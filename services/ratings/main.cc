@@ -34,7 +34,9 @@ int main(int argc, char** argv) {
   settings.Add("redis", "HOST:PORT", "", "Redis address (required)");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
   settings.Add("service-token", "TOKEN", "", "bearer token that may rate games (the game hosts'; required)");
-  settings.Add("threads", "N", "8", "server threads; each uses at most one PostgreSQL and one Redis connection");
+  settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each); calls beyond them wait for one");
+  settings.Add("max-calls", "N", "256",
+               "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -44,8 +46,10 @@ int main(int argc, char** argv) {
   ms::SetLogService("ratings");
   ms::SetLogLevel(level);
   std::string error;
-  int64_t threads;
-  if (!settings.GetInt("threads", 1, 256, &threads, &error)) return Fail(error);
+  int64_t threads, max_calls;
+  if (!settings.GetInt("connections", 1, 256, &threads, &error) ||
+      !settings.GetInt("max-calls", 1, 100000, &max_calls, &error))
+    return Fail(error);
   if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty())
     return Fail("--pg, --redis and --service-token are required");
 
@@ -75,7 +79,9 @@ int main(int argc, char** argv) {
   int port = 0;
   builder.AddListeningPort(settings.Get("listen"), grpc::InsecureServerCredentials(), &port);
   grpc::ResourceQuota quota("ratings");
-  quota.SetMaxThreads(int(threads) + 2);
+  // The sync server spends a thread per call in progress; the pools bound the
+  // database connections, which calls beyond them wait for.
+  quota.SetMaxThreads(int(max_calls));
   builder.SetResourceQuota(quota);
   builder.RegisterService(&service);
   auto server = builder.BuildAndStart();

@@ -92,25 +92,30 @@ grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players) {
   }
   const auto start = std::chrono::steady_clock::now();
   *players = 0;
-  int64_t after = 0;
-  std::vector<StoredRating> batch;
-  try {
-    for (;;) {
-      if (grpc::Status s = store_->Scan(board, after, kRebuildBatch, &batch); !s.ok()) {
-        std::lock_guard lock(mutex_);
-        stale_.insert(key);
-        return s;
-      }
-      if (batch.empty()) break;
+  // Redis failing mid-scan stops it; the board stays stale.
+  std::string redis_error;
+  grpc::Status scanned = store_->ScanAll(board, kRebuildBatch, [&](const std::vector<StoredRating>& batch) {
+    try {
       cache_->Apply(board, batch);
-      *players += batch.size();
-      after = batch.back().identity_id;
+    } catch (const std::exception& e) {
+      redis_error = e.what();
+      return false;
     }
-    cache_->MarkBuilt(board);
-  } catch (const std::exception& e) {
+    *players += batch.size();
+    return true;
+  });
+  if (scanned.ok()) {
+    try {
+      cache_->MarkBuilt(board);
+    } catch (const std::exception& e) {
+      redis_error = e.what();
+    }
+  }
+  if (!scanned.ok() || !redis_error.empty()) {
     std::lock_guard lock(mutex_);
     stale_.insert(key);
-    return CacheDown(e);
+    if (!redis_error.empty()) return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + redis_error};
+    return scanned;
   }
   {
     std::lock_guard lock(mutex_);

@@ -29,6 +29,21 @@ std::vector<int> ParseIntArray(const std::string& text) {
   return out;
 }
 
+// Rating a game is the hot path: its statements are prepared once per
+// connection (defining one again is a no-op) instead of parsed and planned
+// each time.
+template <typename... Args>
+pqxx::result Prepared(pqxx::work& tx, const char* name, const char* sql, Args&&... args) {
+  tx.conn().prepare(name, sql);
+  return tx.exec_prepared(name, std::forward<Args>(args)...);
+}
+template <typename... Args>
+pqxx::row Prepared1(pqxx::work& tx, const char* name, const char* sql, Args&&... args) {
+  const pqxx::result r = Prepared(tx, name, sql, std::forward<Args>(args)...);
+  if (r.size() != 1) throw pqxx::unexpected_rows(std::string(name) + ": expected one row");
+  return r[0];
+}
+
 grpc::Status NotFound(const std::string& message) { return {grpc::StatusCode::NOT_FOUND, message}; }
 
 // Fills `out` with what rating_history holds for a game decided earlier.
@@ -60,11 +75,12 @@ void LoadDecision(pqxx::work& tx, const std::string& game_id, v1::RateGameRespon
 // Why a stored game is not rated, or empty when it is to be rated; fills `board`.
 std::string WhyNotRated(pqxx::work& tx, const std::string& ladder, int season, Board* board) {
   if (ladder.empty()) return "not rated: the game belongs to no ladder";
-  const pqxx::result l =
-      tx.exec_params("SELECT mu, sigma, beta, kappa, tau, placement_games FROM ladders WHERE id = $1", ladder);
+  const pqxx::result l = Prepared(
+      tx, "ratings.rate1", "SELECT mu, sigma, beta, kappa, tau, placement_games FROM ladders WHERE id = $1", ladder);
   if (l.empty()) return "not rated: ladder '" + ladder + "' is not registered";
   if (season == 0) return "not rated: the game has no season";
-  if (tx.exec_params("SELECT 1 FROM seasons WHERE ladder_id = $1 AND season = $2", ladder, season).empty())
+  if (Prepared(tx, "ratings.rate2", "SELECT 1 FROM seasons WHERE ladder_id = $1 AND season = $2", ladder, season)
+          .empty())
     return "not rated: season " + std::to_string(season) + " of ladder '" + ladder + "' is not registered";
   board->ladder = ladder;
   board->season = season;
@@ -87,7 +103,8 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     out->Clear();
     updated->clear();
     pqxx::work tx(c);
-    const pqxx::result game = tx.exec_params(
+    const pqxx::result game = Prepared(
+        tx, "ratings.rate3",
         "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(winner, -1), vp FROM games WHERE id = $1",
         game_id);
     if (game.empty()) {
@@ -98,10 +115,11 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     const int season = game[0][1].as<int>();
     // Claiming the game first: a concurrent call for the same game waits here
     // on the key until this one commits, then finds it decided.
-    const pqxx::result claimed = tx.exec_params(
-        "INSERT INTO rated_games (game_id, ladder_id, season, rated) VALUES ($1, $2, $3, false) "
-        "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-        game_id, ladder, season);
+    const pqxx::result claimed =
+        Prepared(tx, "ratings.rate4",
+                 "INSERT INTO rated_games (game_id, ladder_id, season, rated) VALUES ($1, $2, $3, false) "
+                 "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
+                 game_id, ladder, season);
     if (claimed.empty()) {
       LoadDecision(tx, game_id, out);
       return grpc::Status::OK;
@@ -114,8 +132,9 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     result.victory_points = ParseIntArray(game[0][3].as<std::string>());
     std::vector<int64_t> identity(result.victory_points.size(), 0);
     result.forfeited.assign(result.victory_points.size(), false);
-    for (const pqxx::row& seat : tx.exec_params(
-             "SELECT seat, coalesce(identity_id, 0), forfeited FROM game_seats WHERE game_id = $1", game_id)) {
+    for (const pqxx::row& seat :
+         Prepared(tx, "ratings.rate5",
+                  "SELECT seat, coalesce(identity_id, 0), forfeited FROM game_seats WHERE game_id = $1", game_id)) {
       const size_t s = seat[0].as<size_t>();
       if (s >= identity.size()) continue;
       identity[s] = seat[1].as<int64_t>();
@@ -133,7 +152,7 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     if (why.empty() && !RanksFromResult(result, &ranks, &why) && why.rfind("not rated", 0) != 0)
       why = "not rated: " + why;
     if (!why.empty()) {
-      tx.exec_params("UPDATE rated_games SET not_rated_reason = $2 WHERE game_id = $1", game_id, why);
+      Prepared(tx, "ratings.rate6", "UPDATE rated_games SET not_rated_reason = $2 WHERE game_id = $1", game_id, why);
       tx.commit();
       out->set_not_rated_reason(why);
       return grpc::Status::OK;
@@ -142,16 +161,19 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     // Newcomers get the ladder's initial rating; then every player's row is
     // locked in identity order (ids is sorted).
     const std::string id_array = storage::IntArray(ids);
-    tx.exec_params(
-        "INSERT INTO ratings (ladder_id, season, identity_id, mu, sigma) "
-        "SELECT $1, $2, unnest($3::bigint[]), $4, $5 ON CONFLICT DO NOTHING",
-        ladder, season, id_array, board->params.mu, board->params.sigma);
+    Prepared(tx, "ratings.rate7",
+             "INSERT INTO ratings (ladder_id, season, identity_id, mu, sigma) "
+             "SELECT $1, $2, unnest($3::bigint[]), $4, $5 ON CONFLICT DO NOTHING",
+             ladder, season, id_array, board->params.mu, board->params.sigma);
+    // One statement per player on the whole primary key: a young table's
+    // statistics make the planner scan a board for "identity_id = ANY(...)".
     std::unordered_map<int64_t, StoredRating> before;
-    for (const pqxx::row& row :
-         tx.exec_params("SELECT identity_id, mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 "
-                        "AND identity_id = ANY($3::bigint[]) ORDER BY identity_id FOR UPDATE",
-                        ladder, season, id_array)) {
-      before[row[0].as<int64_t>()] = {row[0].as<int64_t>(), row[1].as<double>(), row[2].as<double>(), row[3].as<int>()};
+    for (int64_t id : ids) {
+      const pqxx::row row = Prepared1(
+          tx, "ratings.rate8",
+          "SELECT mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 AND identity_id = $3 FOR UPDATE",
+          ladder, season, id);
+      before[id] = {id, row[0].as<double>(), row[1].as<double>(), row[2].as<int>()};
     }
     // Seats without an identity play as newcomers whose rating is not kept.
     std::vector<Rating> players;
@@ -181,20 +203,21 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
       sigma_after.push_back(after[s].sigma);
       updated->push_back({identity[s], after[s].mu, after[s].sigma, before[identity[s]].games + 1});
     }
-    tx.exec_params(
-        "UPDATE ratings r SET mu = u.mu, sigma = u.sigma, games = r.games + 1, updated_at = now() "
-        "FROM (SELECT unnest($3::bigint[]) AS id, unnest($4::float8[]) AS mu, unnest($5::float8[]) AS sigma) u "
-        "WHERE r.ladder_id = $1 AND r.season = $2 AND r.identity_id = u.id",
-        ladder, season, storage::IntArray(seat_ids), storage::DoubleArray(mu_after), storage::DoubleArray(sigma_after));
-    tx.exec_params(
-        "INSERT INTO rating_history (game_id, ladder_id, season, identity_id, rank, mu_before, sigma_before, "
-        " mu_after, sigma_after) "
-        "SELECT $1, $2, $3, unnest($4::bigint[]), unnest($5::smallint[]), unnest($6::float8[]), "
-        " unnest($7::float8[]), unnest($8::float8[]), unnest($9::float8[])",
-        game_id, ladder, season, storage::IntArray(seat_ids), storage::IntArray(seat_ranks),
-        storage::DoubleArray(mu_before), storage::DoubleArray(sigma_before), storage::DoubleArray(mu_after),
-        storage::DoubleArray(sigma_after));
-    tx.exec_params("UPDATE rated_games SET rated = true WHERE game_id = $1", game_id);
+    for (size_t i = 0; i < seat_ids.size(); ++i) {
+      Prepared(tx, "ratings.rate9",
+               "UPDATE ratings SET mu = $4, sigma = $5, games = games + 1, updated_at = now() "
+               "WHERE ladder_id = $1 AND season = $2 AND identity_id = $3",
+               ladder, season, seat_ids[i], mu_after[i], sigma_after[i]);
+    }
+    Prepared(tx, "ratings.rate10",
+             "INSERT INTO rating_history (game_id, ladder_id, season, identity_id, rank, mu_before, sigma_before, "
+             " mu_after, sigma_after) "
+             "SELECT $1, $2, $3, unnest($4::bigint[]), unnest($5::smallint[]), unnest($6::float8[]), "
+             " unnest($7::float8[]), unnest($8::float8[]), unnest($9::float8[])",
+             game_id, ladder, season, storage::IntArray(seat_ids), storage::IntArray(seat_ranks),
+             storage::DoubleArray(mu_before), storage::DoubleArray(sigma_before), storage::DoubleArray(mu_after),
+             storage::DoubleArray(sigma_after));
+    Prepared(tx, "ratings.rate11", "UPDATE rated_games SET rated = true WHERE game_id = $1", game_id);
     tx.commit();
     out->set_rated(true);
     return grpc::Status::OK;
@@ -245,15 +268,22 @@ grpc::Status RatingStore::Boards(std::vector<Board>* out) {
   return grpc::Status::OK;
 }
 
-grpc::Status RatingStore::Scan(const Board& board, int64_t after_id, int limit, std::vector<StoredRating>* out) {
+grpc::Status RatingStore::ScanAll(const Board& board, int batch,
+                                  const std::function<bool(const std::vector<StoredRating>&)>& fn) {
   return storage::RunPg(pool_, "scan ratings", [&](pqxx::connection& c) -> grpc::Status {
-    out->clear();
     pqxx::read_transaction tx(c);
-    for (const pqxx::row& row :
-         tx.exec_params("SELECT identity_id, mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 "
-                        "AND identity_id > $3 ORDER BY identity_id LIMIT $4",
-                        board.ladder, board.season, after_id, limit)) {
-      out->push_back({row[0].as<int64_t>(), row[1].as<double>(), row[2].as<double>(), row[3].as<int>()});
+    pqxx::icursorstream cursor(tx,
+                               "SELECT identity_id, mu, sigma, games FROM ratings WHERE ladder_id = " +
+                                   tx.quote(board.ladder) + " AND season = " + std::to_string(board.season),
+                               "board_scan", batch);
+    std::vector<StoredRating> out;
+    pqxx::result rows;
+    while (cursor >> rows) {
+      if (rows.empty()) break;
+      out.clear();
+      for (const pqxx::row& row : rows)
+        out.push_back({row[0].as<int64_t>(), row[1].as<double>(), row[2].as<double>(), row[3].as<int>()});
+      if (!fn(out)) break;
     }
     return grpc::Status::OK;
   });

@@ -8,6 +8,7 @@
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,8 +48,10 @@ class RatingStore {
   grpc::Status ResolveBoard(const std::string& ladder, uint32_t season, Board* out);
   // Every board that has ratings, for the rebuild at start.
   grpc::Status Boards(std::vector<Board>* out);
-  // Ratings of a board by identity, after `after_id`, at most `limit`.
-  grpc::Status Scan(const Board& board, int64_t after_id, int limit, std::vector<StoredRating>* out);
+  // Every rating of a board, in batches of `batch` handed to `fn` in no
+  // particular order, from one snapshot (a server-side cursor: one scan of the
+  // board however large). `fn` returns false to stop.
+  grpc::Status ScanAll(const Board& board, int batch, const std::function<bool(const std::vector<StoredRating>&)>& fn);
   grpc::Status Get(const Board& board, int64_t identity_id, StoredRating* out, bool* found);
   grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out);
   grpc::Status History(const Board& board, int64_t identity_id, uint32_t limit, const std::string& page_token,

@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   settings.Add("listen", "ADDR", "127.0.0.1:50061", "gRPC address (port 0 picks a free port)");
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
   settings.Add("store-token", "TOKEN", "", "service token that may store games (the game hosts'; required)");
-  settings.Add("threads", "N", "8", "server threads, each with at most one database connection");
+  settings.Add("connections", "N", "8", "PostgreSQL connections; calls beyond them wait for one");
+  settings.Add("max-calls", "N", "256",
+               "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -36,8 +38,9 @@ int main(int argc, char** argv) {
   ms::SetLogService("replays");
   ms::SetLogLevel(level);
   std::string error;
-  int64_t threads;
-  if (!settings.GetInt("threads", 1, 256, &threads, &error)) {
+  int64_t threads, max_calls;
+  if (!settings.GetInt("connections", 1, 256, &threads, &error) ||
+      !settings.GetInt("max-calls", 1, 100000, &max_calls, &error)) {
     std::cerr << "metropolis-replays: " << error << "\n";
     return 2;
   }
@@ -63,7 +66,9 @@ int main(int argc, char** argv) {
   int port = 0;
   builder.AddListeningPort(settings.Get("listen"), grpc::InsecureServerCredentials(), &port);
   grpc::ResourceQuota quota("replays");
-  quota.SetMaxThreads(int(threads) + 2);  // bounds the sync server's threads, hence the connections
+  // The sync server spends a thread per call in progress; the pools bound the
+  // database connections, which calls beyond them wait for.
+  quota.SetMaxThreads(int(max_calls));
   builder.SetResourceQuota(quota);
   builder.RegisterService(&service);
   auto server = builder.BuildAndStart();

@@ -18,7 +18,7 @@ bool ValidGameId(const std::string& id) {
   });
 }
 
-grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
+grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
   if (!ValidGameId(record.game_id()))
     return Invalid("game.game_id: '" + record.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
   std::string error;
@@ -38,18 +38,17 @@ grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* conf
   }
   if (record.actions_size() > int(config->options.max_actions))
     return Invalid("game.actions: more than the configuration's max_actions");
-  State state;
-  if (!NewGame(*config, &state, &error)) return Invalid("game.config: " + error);
   actions->clear();
   actions->reserve(size_t(record.actions_size()));
   for (int i = 0; i < record.actions_size(); ++i) {
     const std::optional<Action> a = Decode(record.actions(i));
     if (!a) return Invalid("game.actions[" + std::to_string(i) + "]: no action has this code");
-    if (state.IsTerminal()) return Invalid("game.actions[" + std::to_string(i) + "]: the game was already over");
-    if (std::string e = state.Apply(*a); !e.empty())
-      return Invalid("game.actions[" + std::to_string(i) + "]: " + ActionToString(*a) + ": " + e);
     actions->push_back(*a);
   }
+  return grpc::Status::OK;
+}
+
+grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& state) {
   if (!state.IsTerminal()) return Invalid("game.actions: the game is not over after the last action");
   const v1::GameResult& claimed = record.result();
   v1::GameResult replayed;
@@ -62,6 +61,20 @@ grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* conf
       !std::equal(claimed.vp().begin(), claimed.vp().end(), replayed.vp().begin()))
     return Invalid("game.result.vp: does not match the actions");
   return grpc::Status::OK;
+}
+
+grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
+  if (grpc::Status s = CheckShape(record, config, actions); !s.ok()) return s;
+  State state;
+  std::string error;
+  if (!NewGame(*config, &state, &error)) return Invalid("game.config: " + error);
+  for (size_t i = 0; i < actions->size(); ++i) {
+    const Action& a = (*actions)[i];
+    if (state.IsTerminal()) return Invalid("game.actions[" + std::to_string(i) + "]: the game was already over");
+    if (std::string e = state.Apply(a); !e.empty())
+      return Invalid("game.actions[" + std::to_string(i) + "]: " + ActionToString(a) + ": " + e);
+  }
+  return CheckResult(record, state);
 }
 
 grpc::Status PositionAt(const GameConfig& config, const std::vector<Action>& actions, uint32_t step, int viewer,

@@ -21,6 +21,13 @@ namespace metropolis::replays {
 // INVALID_ARGUMENT with the first problem otherwise.
 grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions);
 
+// CheckRecord in parts, for a caller that replays the actions its own way (the
+// store encodes them, which is a checked replay): the record's shape and its
+// decoded actions, without replaying them; then the result the record claims
+// against the state after its last action.
+grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions);
+grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& final_state);
+
 bool ValidGameId(const std::string& id);
 
 // The view of `viewer` (a seat, or -1) after `step` actions, the events of the

@@ -67,24 +67,39 @@ grpc::Status ReplayStore::Run(const char* what, const std::function<grpc::Status
 grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out) {
   GameConfig config;
   std::vector<Action> actions;
-  if (grpc::Status s = CheckRecord(game, &config, &actions); !s.ok()) return s;
+  if (grpc::Status s = CheckShape(game, &config, &actions); !s.ok()) return s;
+  // Encoding is a checked replay; only when it fails does the plain replay run,
+  // for its precise error, or to store a game the codec cannot compress.
   std::string compact, error;
-  const bool have_compact = EncodeActions(config, actions, &compact, &error);
+  State final_state;
+  const bool have_compact = EncodeActions(config, actions, &compact, &error, nullptr, &final_state);
+  if (grpc::Status s = have_compact ? CheckResult(game, final_state) : CheckRecord(game, &config, &actions); !s.ok())
+    return s;
   const std::string codes = CodesToBytes(game);
   std::string config_bytes;
   game.config().SerializeToString(&config_bytes);
   return Run("store game", [&](pqxx::connection& c) -> grpc::Status {
+    // Prepared once per connection (defining them again is a no-op): storing
+    // is the hot path, and parsing and planning were a good part of its cost.
+    c.prepare("replays.insert_game",
+              "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, "
+              " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms) "
+              "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
+              " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14) "
+              "ON CONFLICT (id) DO NOTHING RETURNING id");
+    c.prepare("replays.insert_seat",
+              "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
+              "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5, $6)");
+    c.prepare("replays.insert_replay",
+              "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) "
+              "VALUES ($1, $2, $3, $4, $5)");
     pqxx::work tx(c);
-    const pqxx::result inserted = tx.exec_params(
-        "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, num_seats, "
-        " reason, winner, vp, actions, created_at, finished_at, finished_unix_ms) "
-        "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
-        " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14) "
-        "ON CONFLICT (id) DO NOTHING RETURNING id",
-        game.game_id(), game.ladder(), int(game.season()), game.tournament(), game.config().rules_version(),
-        pqxx::binarystring(config_bytes), int64_t(game.chance_seed()), config.num_seats, int(game.result().reason()),
-        game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt, Vp(game.result()),
-        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms());
+    const pqxx::result inserted =
+        tx.exec_prepared("replays.insert_game", game.game_id(), game.ladder(), int(game.season()), game.tournament(),
+                         game.config().rules_version(), pqxx::binarystring(config_bytes), int64_t(game.chance_seed()),
+                         config.num_seats, int(game.result().reason()),
+                         game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt,
+                         Vp(game.result()), game.actions_size(), game.created_unix_ms(), game.finished_unix_ms());
     if (inserted.empty()) {
       // Stored before: the same game is fine, another one under its id is not.
       const pqxx::row row = tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game.game_id());
@@ -95,17 +110,12 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
       return grpc::Status::OK;
     }
     for (const v1::SeatRecord& seat : game.seats()) {
-      tx.exec_params(
-          "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
-          "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5, $6)",
-          game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()),
-          seat.forfeited());
+      tx.exec_prepared("replays.insert_seat", game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(),
+                       int(seat.fallback_decisions()), seat.forfeited());
     }
     if (have_compact) {
-      tx.exec_params(
-          "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) VALUES ($1, $2, $3, $4, $5)",
-          game.game_id(), game.config().rules_version(), pqxx::binarystring(codes), pqxx::binarystring(compact),
-          int(kFormatVersion));
+      tx.exec_prepared("replays.insert_replay", game.game_id(), game.config().rules_version(),
+                       pqxx::binarystring(codes), pqxx::binarystring(compact), int(kFormatVersion));
     } else {  // the stable codes alone still replay
       services::LogWarning("no compact form", {{"game", game.game_id()}, {"error", error}});
       tx.exec_params("INSERT INTO replays (game_id, rules_version, codes) VALUES ($1, $2, $3)", game.game_id(),

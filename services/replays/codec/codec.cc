@@ -117,14 +117,17 @@ class Reader {
 }  // namespace
 
 bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions, std::string* bytes, std::string* error,
-                   CodecStats* stats) {
+                   CodecStats* stats, State* final_state) {
   State state;  // State(config) requires a valid config; NewGame checks it first
   if (!NewGame(config, &state, error)) return false;
   bytes->clear();
   bytes->push_back(char(kFormatVersion));
   WriteVarint(actions.size(), bytes);
   if (stats) stats->header_bytes += bytes->size();
-  if (actions.empty()) return true;
+  if (actions.empty()) {
+    if (final_state) *final_state = state;
+    return true;
+  }
 
   Writer writer(bytes, stats);
   auto legal = std::make_unique<ActionList>();  // 16 KB: not on the stack
@@ -174,6 +177,7 @@ bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions,
     if (stats) ++stats->decision_actions;
   }
   writer.Finish();
+  if (final_state) *final_state = std::move(state);
   return true;
 }
 

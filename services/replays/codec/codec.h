@@ -37,6 +37,7 @@
 
 #include "engine/action.h"
 #include "engine/config.h"
+#include "engine/state.h"
 
 namespace metropolis::replays {
 
@@ -54,9 +55,11 @@ struct CodecStats {
 // Replays `actions` from the initial state of `config` and writes the blob to
 // *bytes (replacing its contents). False with *error ("step 12: build_road
 // e99: BLD-1: ...") for an invalid configuration or an action that is not
-// legal at its step; *bytes is then unspecified. `stats` may be null.
+// legal at its step; *bytes is then unspecified. `stats` may be null. With
+// `final_state`, it receives the state after the last action: encoding is a
+// full, checked replay, so the replays service need not replay twice.
 bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions, std::string* bytes, std::string* error,
-                   CodecStats* stats = nullptr);
+                   CodecStats* stats = nullptr, State* final_state = nullptr);
 
 // Reads a blob written by EncodeActions under the same configuration. On
 // success *out holds the actions, equal to those encoded; on failure *out is unchanged and *error says what is

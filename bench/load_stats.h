@@ -1,4 +1,4 @@
-// What gamehost_load measures with, apart from the games: a lock-free latency
+// What the load programs measure with, apart from the games: a lock-free latency
 // histogram, CPU and memory samples from /proc, and the timer thread that
 // holds thinking seats.
 #pragma once

@@ -1,4 +1,4 @@
-#include "bench/gamehost_load_stats.h"
+#include "bench/load_stats.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

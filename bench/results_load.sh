@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Load test of the replays and ratings services: builds the release preset in
+# build/load, starts a PostgreSQL at its durable defaults (fsync and synchronous
+# commit on) and a Redis on free loopback ports, migrates, starts
+# metropolis-replays and metropolis-ratings, runs results_load against them with
+# the arguments given here, and stops everything.
+#
+#   bench/results_load.sh                                  # 5000 games stored and rated; 1,000,000 players ranked
+#   bench/results_load.sh --games 20000 --clients 64
+#   bench/results_load.sh --phases rank --rank-players 100000
+#   bench/results_load.sh --help                           # the load program's flags
+#
+# Environment:
+#   RESULTS_LOAD_BUILD=0         do not build; use what build/load holds
+#   RESULTS_LOAD_BUILD_DIR=DIR   another build folder (default build/load)
+#   RESULTS_LOAD_CONNECTIONS=N   database connections of each service (default 16)
+#   RESULTS_LOAD_PGSS=1          also print the statements PostgreSQL spent most time on
+#                                (pg_stat_statements)
+#
+# The services, the databases and the load program share the machine's cores:
+# say so beside any figure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/services.sh
+source scripts/lib/services.sh
+
+build=${RESULTS_LOAD_BUILD_DIR:-build/load}
+for arg in "$@"; do
+  if [[ $arg == --help ]]; then
+    [[ -x $build/bench/results_load ]] && exec "$build/bench/results_load" --help
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+  fi
+done
+
+if [[ ${RESULTS_LOAD_BUILD:-1} != 0 ]]; then
+  cmake --preset release -B "$build" >/dev/null
+  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-migrate results_load
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/results-load.XXXXXX")
+pids=()
+# shellcheck disable=SC2317 # the EXIT trap
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_services >/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+export METROPOLIS_PG_DURABLE=1
+if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
+  export METROPOLIS_PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements"
+fi
+start_postgres >&2
+start_redis >&2
+"$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
+if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
+  psql "$METROPOLIS_PG_CONNINFO" -qc "CREATE EXTENSION pg_stat_statements" >&2
+fi
+
+threads=${RESULTS_LOAD_CONNECTIONS:-16}
+token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+replays_port=$(free_port)
+ratings_port=$(free_port)
+while [[ $ratings_port == "$replays_port" ]]; do ratings_port=$(free_port); done
+
+start_service() {  # name port args...
+  local name=$1 port=$2
+  shift 2
+  "$@" >"$work/$name.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 1200); do
+    ss -Htln "sport = :$port" | grep -q . && return 0
+    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+      echo "results_load.sh: $name exited at start:" >&2
+      cat "$work/$name.log" >&2
+      exit 1
+    fi
+    sleep 0.05
+  done
+  echo "results_load.sh: $name did not listen on $port" >&2
+  exit 1
+}
+start_service replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
+  --pg "$METROPOLIS_PG_CONNINFO" --store-token "$token" --connections "$threads" --log-level warning
+start_service ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
+  --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" --connections "$threads" \
+  --log-level warning
+
+echo "results_load.sh: replays on $replays_port, ratings on $ratings_port, $threads connections each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+status=0
+"$build/bench/results_load" --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --token "$token" \
+  --pg "$METROPOLIS_PG_CONNINFO" "$@" || status=$?
+# Where the machine's CPU went: the services and the database server.
+echo >&2
+echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[0]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[1]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
+if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
+  psql "$METROPOLIS_PG_CONNINFO" -c "SELECT calls, round(total_exec_time) AS total_ms,
+      round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
+    FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12" >&2
+fi
+for name in replays ratings; do
+  if grep -q "level=error" "$work/$name.log"; then
+    echo "results_load.sh: $name logged errors:" >&2
+    grep "level=error" "$work/$name.log" | head -20 >&2
+  fi
+done
+exit "$status"
