@@ -105,24 +105,28 @@ void RulesImpl::ComputeHarborNodes(State& s) {
 }
 
 RulesImpl::BankRates RulesImpl::ComputeBankRates(const State& s, int seat) {
-  BankRates r;
-  r.to_resource.fill(4);
+  // 4:1, or 3:1 at a generic harbor, for every card; then the cards traded
+  // 2:1 (own-type harbors, IMP-6, C-T3, C-T4) as one byte mask.
   const uint64_t buildings = s.players_[seat].buildings();
   const bool generic = buildings & s.harbor_nodes_[kGenericHarbor];
-  for (int c = 0; c < kNumResources; ++c)
-    if (buildings & s.harbor_nodes_[c]) r.to_resource[c] = 2;  // 2:1 for that harbor's resource
-  if (generic)
-    for (uint8_t& x : r.to_resource) x = std::min<uint8_t>(x, 3);
-  if (s.players_[seat].level[kTrade] >= 3)  // IMP-6 Merchant Guild
-    for (int c = kNumResources; c < kNumCardTypes; ++c) r.to_resource[c] = 2;
+  // Written out: -O2 does not unroll the loop, and this runs on most listings.
+  static_assert(kNumResources == 5);
+  const auto& harbor = s.harbor_nodes_;
+  uint32_t two = uint32_t((buildings & harbor[0]) != 0) | uint32_t((buildings & harbor[1]) != 0) << 1 |
+                 uint32_t((buildings & harbor[2]) != 0) << 2 | uint32_t((buildings & harbor[3]) != 0) << 3 |
+                 uint32_t((buildings & harbor[4]) != 0) << 4;
+  if (s.players_[seat].level[kTrade] >= 3) two |= ((1u << kNumCardTypes) - 1) & ~((1u << kNumResources) - 1);
   if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] < kNumResources)
-    r.to_resource[s.board_.terrain[s.merchant_hex_]] = 2;                                                 // C-T3
-  if (seat == s.current_) METROPOLIS_FOR_BITS(c, uint64_t(s.effects_.fleet_cards)) r.to_resource[c] = 2;  // C-T4
+    two |= 1u << s.board_.terrain[s.merchant_hex_];
+  if (seat == s.current_) two |= s.effects_.fleet_cards;
+  const uint64_t twos = ByteMaskOfBits(two);
+  BankRates r;
+  r.to_resource = (((generic ? 3 : 4) * kByteOnes) & ~twos) | ((2 * kByteOnes) & twos);
   r.to_commodity = r.to_resource;
   // D18: under RESOURCE_ONLY a 3:1 harbor turns commodities into resources only.
   if (generic && s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly)
     for (int c = kNumResources; c < kNumCardTypes; ++c)
-      if (r.to_commodity[c] == 3) r.to_commodity[c] = 4;
+      if (((r.to_commodity >> (8 * c)) & 0xFF) == 3) r.to_commodity += uint64_t(1) << (8 * c);
   return r;
 }
 

@@ -18,6 +18,54 @@ namespace metropolis {
   for (uint64_t _m_##var = (mask); _m_##var; _m_##var &= _m_##var - 1) \
     if (const int var = std::countr_zero(_m_##var); true)
 
+// Appends to an ActionList through an end pointer held in a register, and
+// writes the size back when it goes out of scope. ActionList::push reloads and
+// stores the size around every action, since an Action's bytes may alias it.
+// Nothing else may append to the list while a writer on it lives.
+class ActionWriter {
+ public:
+  explicit ActionWriter(ActionList* list) : list_(list), end_(list->items.data() + list->size) {}
+  ActionWriter(const ActionWriter&) = delete;
+  ActionWriter& operator=(const ActionWriter&) = delete;
+  ~ActionWriter() { list_->size = int(end_ - list_->items.data()); }
+  void push(const Action& a) { *end_++ = a; }
+
+ private:
+  ActionList* list_;
+  Action* end_;
+};
+
+// Byte-parallel helpers for words of eight counts (CardCounts::Word(), byte c =
+// card c). Counts stay below 128, so the high bit of each byte is free.
+inline constexpr uint64_t kByteOnes = 0x0101010101010101ull;
+inline constexpr uint64_t kByteHighs = 0x8080808080808080ull;
+// Bit i of the result is the high bit of byte i of `highs` (other bits zero).
+inline uint32_t GatherByteHighs(uint64_t highs) { return uint32_t(((highs >> 7) * 0x0102040810204080ull) >> 56); }
+// Bytes of `x` at least the bytes of `y`, as bits (both below 128 per byte).
+inline uint32_t BytesAtLeast(uint64_t x, uint64_t y) { return GatherByteHighs(((x | kByteHighs) - y) & kByteHighs); }
+// 0xFF in byte i for each bit i of the 8-bit `bits`, 0 elsewhere.
+inline uint64_t ByteMaskOfBits(uint32_t bits) {
+  const uint64_t one_bit_per_byte = (uint64_t(bits & 0xFF) * kByteOnes) & 0x8040201008040201ull;
+  return (((one_bit_per_byte + 0x7F7F7F7F7F7F7F7Full) & kByteHighs) >> 7) * 0xFF;
+}
+
+// Bit c set where counts[c] > 0: four 16-bit counts per word (the bank's, on
+// every listing with a pair in hand).
+inline uint32_t PositiveCounts(const std::array<int16_t, kNumCardTypes>& counts) {
+  static_assert(kNumCardTypes == 8);
+  constexpr uint64_t kLow15 = 0x7FFF7FFF7FFF7FFFull, kSigns = 0x8000800080008000ull;
+  uint32_t bits = 0;
+  for (int half = 0; half < 2; ++half) {
+    uint64_t x;
+    std::memcpy(&x, counts.data() + 4 * half, sizeof x);
+    const uint64_t nonzero = ((((x & kLow15) + kLow15) | x) & kSigns);  // bit 15 of each nonzero count
+    const uint64_t positive = (nonzero & ~x) >> 15;                     // bits 0, 16, 32, 48
+    // Brings bits 0, 16, 32, 48 to 45..48 (the four products never overlap).
+    bits |= uint32_t(((positive * 0x0000200040008001ull) >> 45) & 0xF) << (4 * half);
+  }
+  return bits;
+}
+
 struct RulesImpl {
   using Events = std::vector<Event>;
 
@@ -77,13 +125,14 @@ struct RulesImpl {
   static uint64_t Reachable(const RoadAdjacency& adj, int from);
   // Harbors the seat has a building on: bit h for harbor slot h.
   static uint32_t HarborMask(const State& s, int seat);
-  // The bank's rates for a seat (TRD-2): to_resource[c] / to_commodity[c] is
-  // what giving card c costs per card taken of that kind (D18 makes them
-  // differ). Computed once per legal-action generation.
+  // The bank's rates for a seat (TRD-2): byte c of to_resource / to_commodity
+  // is what giving card c costs per card taken of that kind (D18 makes them
+  // differ). Words laid out like CardCounts::Word(), so that listing compares a
+  // hand with all eight rates at once. Computed once per legal-action generation.
   struct BankRates {
-    std::array<uint8_t, kNumCardTypes> to_resource, to_commodity;
+    uint64_t to_resource, to_commodity;
     int Rate(int give, int take) const {
-      return give == take ? 0 : IsResource(take) ? to_resource[give] : to_commodity[give];
+      return give == take ? 0 : int(((IsResource(take) ? to_resource : to_commodity) >> (8 * give)) & 0xFF);
     }
   };
   static BankRates ComputeBankRates(const State& s, int seat);
@@ -125,8 +174,17 @@ struct RulesImpl {
   // Edges where the seat may build a road now (BLD-1), cost and supply ignored.
   static void RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi);
   // KN-5 without the cost: level, once per turn, supply, Fortress.
-  static bool CanPromote(const State& s, int seat, int node);
-  static bool IsOpenRoad(const State& s, int edge);  // DEF-8
+  // Inline: asked for every knight on every listing.
+  static bool CanPromote(const State& s, int seat, int v) {
+    if (s.knight_owner_[v] != seat) return false;
+    const int level = s.knight_level_[v];
+    if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) return false;
+    if (s.players_[seat].knights_left[level] == 0) return false;            // next level's piece
+    if (level == 2 && s.players_[seat].level[kPolitics] < 3) return false;  // IMP-7 Fortress
+    return true;
+  }
+  static bool IsOpenRoad(const State& s, int edge);                   // DEF-8
+  static void OpenRoads(const State& s, uint64_t* lo, uint64_t* hi);  // all open roads, as IsOpenRoad
   static void RemoveRoad(State& s, int edge, Events* ev);
   static void DisplaceBy(State& s, int node, Events* ev);  // KN-8 steps 2-3 for the knight at node
   static void Transfer(State& s, int from, int to, int card, int n) {

@@ -25,6 +25,32 @@ void PushForOpponentsInTurnOrder(int seat, int n, F push_one) {
 
 }  // namespace
 
+void RulesImpl::OpenRoads(const State& s, uint64_t* lo, uint64_t* hi) {
+  // DEF-8 for every road at once: per owner, the nodes where two of his roads
+  // meet or he has a building or knight close a road's end.
+  const Topology& topo = GetTopology();
+  *lo = *hi = 0;
+  for (int p = 0; p < kMaxSeats; ++p) {  // a seat that does not play has no roads
+    const PlayerState& ps = s.players_[p];
+    uint64_t once = 0, twice = 0;
+    auto count_ends = [&](int e) {
+      for (int k = 0; k < 2; ++k) {
+        const uint64_t bit = uint64_t(1) << topo.edge_nodes[e][k];
+        twice |= once & bit;
+        once |= bit;
+      }
+    };
+    METROPOLIS_FOR_BITS(e, ps.roads_lo) count_ends(e);
+    METROPOLIS_FOR_BITS(e, ps.roads_hi) count_ends(e + 64);
+    const uint64_t closed = ps.buildings() | ps.knights | twice;
+    auto open = [&](int e) {
+      return (((uint64_t(1) << topo.edge_nodes[e][0]) | (uint64_t(1) << topo.edge_nodes[e][1])) & ~closed) != 0;
+    };
+    METROPOLIS_FOR_BITS(e, ps.roads_lo) *lo |= uint64_t(open(e)) << e;
+    METROPOLIS_FOR_BITS(e, ps.roads_hi) *hi |= uint64_t(open(e + 64)) << e;
+  }
+}
+
 bool RulesImpl::IsOpenRoad(const State& s, int edge) {
   // DEF-8: open when an end has no other road, building or knight of the owner.
   const Topology& topo = GetTopology();
@@ -83,9 +109,11 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
           const int t = s.board_.token[h];
           return t != 0 && t != 2 && t != 6 && t != 8 && t != 12;
         };
-        for (int a = 0; a < kNumHexes; ++a)
-          for (int b = a + 1; b < kNumHexes; ++b)
-            if (swappable(a) && swappable(b)) out->push(Action::Play(card, a, b));
+        uint32_t hexes = 0;
+        for (int h = 0; h < kNumHexes; ++h) hexes |= uint32_t(swappable(h)) << h;
+        METROPOLIS_FOR_BITS(a, hexes) {
+          METROPOLIS_FOR_BITS(b, hexes & ~((uint64_t(2) << a) - 1)) out->push(Action::Play(card, a, b));
+        }
         break;
       }
       case kIrrigation:  // C-S5, C-S7
@@ -118,16 +146,17 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
         for (int q = 0; q < n; ++q)
           if (q != seat && s.players_[q].knights) out->push(Action::Play(card, q));
         break;
-      case kDiplomat:  // C-P4
+      case kDiplomat: {  // C-P4
+        uint64_t lo, hi;
+        OpenRoads(s, &lo, &hi);
         if (s.options_.diplomat_scope == DiplomatScope::kAllOpenRoads) {
-          bool any = false;
-          for (int e = 0; e < kNumEdges && !any; ++e) any = IsOpenRoad(s, e);
-          if (any) out->push(Action::Play(card, 0));
+          if (lo | hi) out->push(Action::Play(card, 0));
         } else {
-          for (int e = 0; e < kNumEdges; ++e)
-            if (IsOpenRoad(s, e)) out->push(Action::Play(card, e));
+          METROPOLIS_FOR_BITS(e, lo) out->push(Action::Play(card, e));
+          METROPOLIS_FOR_BITS(e, hi) out->push(Action::Play(card, e + 64));
         }
         break;
+      }
       case kIntrigue: {  // C-P5
         const uint64_t targets = ps.road_nodes & AllKnights(s) & ~ps.knights;
         METROPOLIS_FOR_BITS(v, targets) out->push(Action::Play(card, v));
@@ -159,8 +188,11 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
       case kMerchant: {  // C-T3
         const uint64_t mine =
             s.options_.merchant_adjacency == MerchantAdjacency::kSettlementOnly ? ps.settlements : ps.buildings();
-        for (int h = 0; h < kNumHexes; ++h)
-          if (s.board_.terrain[h] != kDesert && (mine & topo.hex_node_mask[h])) out->push(Action::Play(card, h));
+        uint32_t hexes = 0;
+        METROPOLIS_FOR_BITS(v, mine) hexes |= topo.node_hex_mask[v];
+        METROPOLIS_FOR_BITS(h, hexes) {
+          if (s.board_.terrain[h] != kDesert) out->push(Action::Play(card, h));
+        }
         break;
       }
       case kMerchantFleet:  // C-T4

@@ -276,12 +276,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   // claim: the claims are added to the hands as whole words (counts stay far
   // below 128, so bytes never carry).
   uint64_t total_claims = 0;
-  for (int p = 0; p < n; ++p) total_claims += claims[p].Word();
+  for (int p = 0; p < kMaxSeats; ++p) total_claims += claims[p].Word();  // zero for seats that do not play
   bool bank_pays_all = true;
   if (s.options_.bank_limited)
     METROPOLIS_FOR_BITS(c, claimed_types) bank_pays_all &= int((total_claims >> (8 * c)) & 0xFF) <= s.bank_[c];
   if (ev == nullptr && bank_pays_all) {
-    for (int p = 0; p < n; ++p) {
+    for (int p = 0; p < kMaxSeats; ++p) {
       if (claims[p].Word() == 0) continue;
       s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p].Word());
       received[p] = true;
@@ -312,9 +312,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     }
   }
   if (IsBase(s)) return;  // no improvements, no Aqueduct (BG-1)
-  bool any_aqueduct = false;
-  for (int p = 0; p < n; ++p) any_aqueduct |= s.players_[p].level[kScience] >= 3;
-  if (!any_aqueduct) return;
+  // Anyone with an Aqueduct (science level 3)? Written out, as this runs on every roll.
+  static_assert(kMinSeats == 3 && kMaxSeats == 4);
+  int top_science = std::max({s.players_[0].level[kScience], s.players_[1].level[kScience],
+                              s.players_[2].level[kScience]});
+  if (n == 4) top_science = std::max<int>(top_science, s.players_[3].level[kScience]);
+  if (top_science < 3) return;
   // PRD-5 Aqueduct, in turn order from the current player.
   bool bank_has_resource = !s.options_.bank_limited;
   for (int r = 0; r < kNumResources; ++r) bank_has_resource |= s.bank_[r] > 0;
@@ -337,7 +340,18 @@ void RulesImpl::EndTurn(State& s, Events* /*ev*/) {
     return;
   }
   // TRN-7.
-  METROPOLIS_FOR_BITS(v, AllKnights(s)) s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted));
+  // Nodes without a knight have no flags (Validate checks it), so all nodes
+  // are cleared at once, eight to a word (written out: -O2 does not unroll).
+  auto clear_word = [&s](int at) {
+    constexpr uint64_t kKeep = ~(kByteOnes * (kKnightReady | kKnightPromoted));
+    uint64_t w;
+    std::memcpy(&w, s.knight_flags_.data() + at, sizeof w);
+    w &= kKeep;
+    std::memcpy(s.knight_flags_.data() + at, &w, sizeof w);
+  };
+  static_assert(kNumNodes > 48 && kNumNodes <= 56);
+  clear_word(0), clear_word(8), clear_word(16), clear_word(24), clear_word(32), clear_word(40);
+  clear_word(kNumNodes - 8);  // overlaps the word before it
   s.offers_this_turn_ = 0;
   s.effects_ = TurnEffects{};
   s.dev_bought_ = {};

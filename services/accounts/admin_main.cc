@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "engine/cli/flags.h"
@@ -225,6 +226,15 @@ void AddLadderFlags(cli::Flags* f) {
       {.name = "kappa", .value_name = "X", .help = "floor of sigma's shrink factor (default " + Number(d.kappa) + ")"});
   f->Add(
       {.name = "tau", .value_name = "X", .help = "uncertainty added before each game (default " + Number(d.tau) + ")"});
+  f->Add({.name = "options", .value_name = "TEXT", .help = "the engine's rules options, \"name=value ...\""});
+  f->Add({.name = "three-after-ms", .value_name = "N", .help = "a 4-seat ladder forms tables of 3 after this wait"});
+  f->Add({.name = "bots-after-ms", .value_name = "N", .help = "built-in bots fill empty seats after this wait"});
+  f->Add({.name = "decision-ms",
+          .value_name = "N",
+          .help = "time per decision (default " + std::to_string(d.decision_ms) + ")"});
+  f->Add({.name = "time-bank-ms",
+          .value_name = "N",
+          .help = "time bank per seat and game (default " + std::to_string(d.time_bank_ms) + ")"});
 }
 
 int CreateLadder(Run& r) {
@@ -241,6 +251,19 @@ int CreateLadder(Run& r) {
   if (r.flags.Has("placement-games")) {
     if (!r.flags.GetInt("placement-games", 0, 1'000'000, &n, &error)) return UsageError(r.flags.command(), error);
     spec.placement_games = int(n);
+  }
+  spec.options = r.flags.Get("options");
+  for (auto [name, field, min] : {std::tuple{"three-after-ms", &spec.allow_three_after_ms, int64_t(0)},
+                                  std::tuple{"bots-after-ms", &spec.bot_fill_after_ms, int64_t(0)}}) {
+    if (r.flags.Has(name) && !r.flags.GetInt(name, min, INT32_MAX, field, &error))
+      return UsageError(r.flags.command(), error);
+  }
+  for (auto [name, field, min] :
+       {std::tuple{"decision-ms", &spec.decision_ms, 1}, std::tuple{"time-bank-ms", &spec.time_bank_ms, 0}}) {
+    if (r.flags.Has(name)) {
+      if (!r.flags.GetInt(name, min, INT32_MAX, &n, &error)) return UsageError(r.flags.command(), error);
+      *field = int(n);
+    }
   }
   for (auto [name, field] : {std::pair{"mu", &spec.mu}, std::pair{"sigma", &spec.sigma}, std::pair{"beta", &spec.beta},
                              std::pair{"kappa", &spec.kappa}, std::pair{"tau", &spec.tau}}) {

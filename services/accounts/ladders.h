@@ -23,6 +23,12 @@ struct LadderSpec {
   int seats = 4;                               // 3 or 4
   int placement_games = 10;
   double mu = 25, sigma = 25.0 / 3, beta = 25.0 / 6, kappa = 0.0001, tau = 25.0 / 300;
+  // Matchmaking and play (the matchmaker reads these).
+  std::string options;                // the engine's "name=value ..." rules options
+  int64_t allow_three_after_ms = -1;  // a 4-seat ladder forms tables of 3 after this wait; -1 never
+  int64_t bot_fill_after_ms = -1;     // built-in bots fill empty seats after this wait; -1 never
+  int decision_ms = 10'000;
+  int time_bank_ms = 60'000;
 };
 
 struct LadderInfo {

@@ -1,15 +1,20 @@
 // metropolis-gamehost: runs games for seats that connect over gRPC.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 #include <prometheus/exposer.h>
 #include <prometheus/registry.h>
 
+#include <atomic>
 #include <csignal>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "bots/bot.h"
+#include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/settings.h"
@@ -51,6 +56,8 @@ int main(int argc, char** argv) {
   settings.Add("ratings", "ADDR", "", "ratings service that rates completed games (needs --replays; empty: unrated)");
   settings.Add("ratings-token", "TOKEN", "", "the ratings service's service token");
   settings.Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
+  settings.Add("matchmaker", "ADDR", "", "matchmaker to announce this host to (its address, room and live games)");
+  settings.Add("matchmaker-token", "TOKEN", "", "the game hosts' service token at the matchmaker");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -149,8 +156,39 @@ int main(int argc, char** argv) {
                             {"metrics", metrics_address.empty() ? "off" : metrics_address},
                             {"data_dir", settings.Get("data-dir")}});
 
+  // The matchmaker gives games to hosts that announce themselves; one that stops
+  // announcing (it died, or is cut off) gets no new games.
+  std::atomic<bool> stopping{false};
+  std::thread heartbeat;
+  if (!settings.Get("matchmaker").empty()) {
+    heartbeat = std::thread([&] {
+      auto stub = metropolis::v1::Matchmaker::NewStub(
+          grpc::CreateChannel(settings.Get("matchmaker"), grpc::InsecureChannelCredentials()));
+      bool was_ok = true;
+      while (!stopping) {
+        grpc::ClientContext context;
+        context.AddMetadata("authorization", "Bearer " + settings.Get("matchmaker-token"));
+        context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+        metropolis::v1::RegisterHostRequest request;
+        request.set_address(options.address);
+        request.set_capacity(uint32_t(options.max_live_games));
+        request.set_live(uint32_t(host.live_games()));
+        metropolis::v1::RegisterHostResponse response;
+        const grpc::Status s = stub->RegisterHost(&context, request, &response);
+        if (s.ok() != was_ok) {
+          (s.ok() ? ms::LogInfo : ms::LogWarning)("matchmaker heartbeat",
+                                                  {{"ok", s.ok() ? "true" : "false"}, {"error", s.error_message()}});
+          was_ok = s.ok();
+        }
+        for (int i = 0; i < 20 && !stopping; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    });
+  }
+
   int signal = 0;
   sigwait(&signals, &signal);
+  stopping = true;
+  if (heartbeat.joinable()) heartbeat.join();
   ms::LogInfo("shutting down", {{"signal", std::to_string(signal)}, {"live_games", std::to_string(host.live_games())}});
   ms::SetServing(*server, "metropolis.v1.GameHost", false);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));

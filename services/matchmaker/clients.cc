@@ -1,0 +1,89 @@
+#include "services/matchmaker/clients.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+#include "services/common/log.h"
+
+namespace metropolis::matchmaker {
+
+LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error) {
+  LadderConfig l;
+  const accounts::LadderSpec& s = info.spec;
+  l.id = s.id;
+  l.season = info.season;
+  l.decision_ms = uint32_t(s.decision_ms);
+  l.time_bank_ms = uint32_t(s.time_bank_ms);
+  l.mu = s.mu;
+  l.rules.seats = s.seats;
+  l.rules.allow_three_after_ms = s.allow_three_after_ms;
+  l.rules.bot_fill_after_ms = s.bot_fill_after_ms;
+  // Windows in μ points: a fraction of the ladder's initial σ at once, widening.
+  l.rules.window_base = s.sigma * 0.36;
+  l.rules.window_per_second = s.sigma * 0.06;
+  l.rules.window_max = s.sigma * 3;
+  if (!ParseLadderOptions(s.ruleset, s.options, &l.options, error)) *error = "ladder " + s.id + ": " + *error;
+  return l;
+}
+
+std::vector<LadderConfig> PgLadderSource::Ladders() {
+  std::lock_guard lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (now < until_) return cached_;
+  std::vector<accounts::LadderInfo> infos;
+  if (grpc::Status s = store_->ListLadders(&infos); !s.ok()) {
+    services::LogWarning("ladders not refreshed", {{"error", s.error_message()}});
+    until_ = now + std::chrono::seconds(1);
+    return cached_;
+  }
+  cached_.clear();
+  for (const auto& info : infos) {
+    std::string error;
+    LadderConfig l = ToLadderConfig(info, &error);
+    if (!error.empty()) {
+      services::LogWarning("ladder left out", {{"ladder", info.spec.id}, {"error", error}});
+      continue;
+    }
+    cached_.push_back(std::move(l));
+  }
+  until_ = now + std::chrono::milliseconds(refresh_ms_);
+  return cached_;
+}
+
+GrpcRatingSource::GrpcRatingSource(const std::string& address, std::string token)
+    : stub_(v1::Ratings::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))),
+      token_(std::move(token)) {}
+
+double GrpcRatingSource::Mu(const LadderConfig& ladder, int64_t identity_id) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  v1::GetPlayerRatingRequest request;
+  request.set_ladder(ladder.id);
+  request.set_season(uint32_t(ladder.season));
+  request.set_identity_id(identity_id);
+  v1::PlayerRating rating;
+  const grpc::Status s = stub_->GetPlayerRating(&context, request, &rating);
+  if (s.ok()) return rating.mu();
+  if (s.error_code() != grpc::StatusCode::NOT_FOUND)
+    services::LogWarning("rating unknown; matched as a newcomer",
+                         {{"identity", std::to_string(identity_id)}, {"error", s.error_message()}});
+  return ladder.mu;
+}
+
+grpc::Status GrpcGameCreator::Create(const std::string& host, const v1::CreateGameRequest& request,
+                                     v1::CreateGameResponse* response) {
+  v1::GameHost::Stub* stub;
+  {
+    std::lock_guard lock(mutex_);
+    auto& s = stubs_[host];
+    if (!s) s = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+    stub = s.get();
+  }
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + admin_token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  return stub->CreateGame(&context, request, response);
+}
+
+}  // namespace metropolis::matchmaker

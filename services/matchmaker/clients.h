@@ -1,0 +1,58 @@
+// What the matchmaker talks to, in production: the ladders' configuration in
+// PostgreSQL, the ratings service for a player's μ, and the game hosts.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "metropolis/v1/gamehost.grpc.pb.h"
+#include "metropolis/v1/ratings.grpc.pb.h"
+#include "services/accounts/ladders.h"
+#include "services/matchmaker/service.h"
+
+namespace metropolis::matchmaker {
+
+// Ladders from PostgreSQL, read again after `refresh_ms`; a ladder whose
+// options do not parse is left out, with a log line.
+class PgLadderSource final : public LadderSource {
+ public:
+  PgLadderSource(accounts::LadderStore* store, int64_t refresh_ms = 10'000) : store_(store), refresh_ms_(refresh_ms) {}
+  std::vector<LadderConfig> Ladders() override;
+
+ private:
+  accounts::LadderStore* store_;
+  const int64_t refresh_ms_;
+  std::mutex mutex_;
+  std::vector<LadderConfig> cached_;
+  std::chrono::steady_clock::time_point until_{};
+};
+
+LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error);
+
+// μ from Ratings.GetPlayerRating; the ladder's μ for a newcomer, or when the
+// ratings service cannot answer (matching goes on, a little less well).
+class GrpcRatingSource final : public RatingSource {
+ public:
+  GrpcRatingSource(const std::string& address, std::string token);
+  double Mu(const LadderConfig& ladder, int64_t identity_id) override;
+
+ private:
+  std::unique_ptr<v1::Ratings::Stub> stub_;
+  const std::string token_;
+};
+
+class GrpcGameCreator final : public GameCreator {
+ public:
+  explicit GrpcGameCreator(std::string admin_token) : admin_token_(std::move(admin_token)) {}
+  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                      v1::CreateGameResponse* response) override;
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<v1::GameHost::Stub>> stubs_;
+  const std::string admin_token_;
+};
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,146 @@
+#include "services/matchmaker/matchmaker.h"
+
+#include <random>
+#include <unordered_map>
+
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+std::string NewTableId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
+  return buffer;
+}
+
+}  // namespace
+
+bool ParseLadderOptions(const std::string& ruleset, const std::string& text, RulesOptions* out, std::string* error) {
+  if (ruleset != "cities_and_knights" && ruleset != "base") {
+    *error = "ruleset '" + ruleset + "' is neither cities_and_knights nor base";
+    return false;
+  }
+  *out = DefaultOptions(ruleset == "base" ? Ruleset::kBase : Ruleset::kCitiesAndKnights);
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t start = text.find_first_not_of(' ', pos);
+    if (start == std::string::npos) break;
+    const size_t end = std::min(text.find(' ', start), text.size());
+    if (std::string e = ParseOption(std::string_view(text).substr(start, end - start), out); !e.empty()) {
+      *error = "options: " + e;
+      return false;
+    }
+    pos = end;
+  }
+  return true;
+}
+
+Matchmaker::Matchmaker(TicketStore* tickets, GameCreator* creator, MatchmakerOptions options)
+    : tickets_(tickets), creator_(creator), options_(std::move(options)) {}
+
+v1::CreateGameRequest Matchmaker::GameFor(const LadderConfig& ladder, const std::vector<Ticket>& players, int bots,
+                                          const std::string& game_id) const {
+  v1::CreateGameRequest request;
+  const int seats = int(players.size()) + bots;
+  GameConfig config;
+  config.num_seats = seats;
+  config.options = ladder.options;
+  protocol::ConfigToProto(config, request.mutable_config());
+  // A fresh random board per game, drawn from the game id's hash.
+  request.mutable_config()->clear_board();
+  request.mutable_config()->set_random_board_seed(std::hash<std::string>{}(game_id) | 1);
+  // Seats in a random order: who starts must not depend on who waited longest.
+  std::vector<int> order(static_cast<size_t>(seats));
+  for (int i = 0; i < seats; ++i) order[size_t(i)] = i;
+  std::mt19937_64 rng(std::hash<std::string>{}(game_id));
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<v1::SeatSpec> specs(static_cast<size_t>(seats));
+  for (int i = 0; i < seats; ++i) {
+    v1::SeatSpec& spec = specs[size_t(order[size_t(i)])];
+    if (i < int(players.size())) {
+      spec.set_name(players[size_t(i)].name);
+      spec.set_identity_id(players[size_t(i)].identity_id);
+      spec.set_fallback_bot(options_.bot);
+    } else {
+      spec.set_name("bot:" + options_.bot);
+      spec.set_built_in(true);
+      spec.set_fallback_bot(options_.bot);
+    }
+  }
+  for (auto& spec : specs) *request.add_seats() = std::move(spec);
+  request.mutable_deadlines()->set_decision_ms(ladder.decision_ms);
+  request.mutable_deadlines()->set_time_bank_ms(ladder.time_bank_ms);
+  request.set_game_id(game_id);
+  request.set_ladder(ladder.id);
+  request.set_season(uint32_t(ladder.season));
+  return request;
+}
+
+void Matchmaker::Place(const LadderConfig& ladder, const Table& table, const std::vector<Ticket>& queue, int64_t now_ms,
+                       RoundStats* stats) {
+  const std::string table_id = NewTableId();
+  if (!tickets_->Claim(ladder.id, table, table_id, now_ms)) {
+    ++stats->lost_races;  // another replica seated one of them, or a player left
+    return;
+  }
+  ++stats->tables;
+  std::unordered_map<std::string, const Ticket*> by_id;
+  for (const Ticket& t : queue) by_id[t.id] = &t;
+  std::vector<Ticket> players;
+  for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
+  std::string host;
+  if (!tickets_->PickHost(now_ms - options_.host_ttl_ms, &host)) {
+    services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
+    tickets_->Release(ladder.id, table.tickets);
+    ++stats->failed;
+    return;
+  }
+  const std::string game_id = "m-" + table_id;
+  const v1::CreateGameRequest request = GameFor(ladder, players, table.bots, game_id);
+  v1::CreateGameResponse response;
+  const grpc::Status status = creator_->Create(host, request, &response);
+  if (!status.ok()) {
+    services::LogWarning("creating a game failed; the table goes back to the queue",
+                         {{"ladder", ladder.id},
+                          {"host", host},
+                          {"code", services::StatusCodeName(status.error_code())},
+                          {"error", status.error_message()}});
+    tickets_->MarkHostDown(host);
+    tickets_->Release(ladder.id, table.tickets);
+    ++stats->failed;
+    return;
+  }
+  for (size_t p = 0; p < players.size(); ++p) {
+    // The player's seat is the one with its identity (seats were shuffled).
+    for (int s = 0; s < request.seats_size(); ++s) {
+      if (request.seats(s).identity_id() != players[p].identity_id || request.seats(s).built_in()) continue;
+      tickets_->Assign(players[p].id, {response.game_id(), response.host().empty() ? host : response.host(),
+                                       s < response.seat_tokens_size() ? response.seat_tokens(s) : "", s});
+      break;
+    }
+  }
+  ++stats->placed;
+  services::LogInfo("game created", {{"ladder", ladder.id},
+                                     {"game", response.game_id()},
+                                     {"host", host},
+                                     {"players", std::to_string(players.size())},
+                                     {"bots", std::to_string(table.bots)}});
+}
+
+RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {
+  RoundStats stats;
+  for (const LadderConfig& ladder : ladders) {
+    stats.expired += tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+    stats.released += tickets_->ReleaseStuck(ladder.id, now_ms - options_.matched_timeout_ms);
+    const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
+    if (queue.empty()) continue;
+    for (const Table& table : FormTables(queue, ladder.rules, now_ms)) Place(ladder, table, queue, now_ms, &stats);
+  }
+  return stats;
+}
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,75 @@
+// The matchmaker's round: for every ladder, expire tickets whose players stopped
+// sending heartbeats, put back tickets a dead replica left half-placed, form
+// tables (matching.h), claim each table's tickets (tickets.h: atomic, so any
+// number of replicas may run rounds at once), create its game on the game host
+// with the most room, and hand every ticket its assignment. A table whose game
+// cannot be created goes back to the queue with its waiting time kept.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/config.h"
+#include "metropolis/v1/gamehost.pb.h"
+#include "services/matchmaker/matching.h"
+#include "services/matchmaker/tickets.h"
+
+namespace metropolis::matchmaker {
+
+struct LadderConfig {
+  std::string id;
+  int season = 0;        // the open season; 0: games are not rated
+  RulesOptions options;  // the ruleset and its options (ParseLadderOptions)
+  uint32_t decision_ms = 10'000, time_bank_ms = 60'000;
+  double mu = 25;  // a newcomer's rating
+  MatchRules rules;
+};
+
+// The ladder's ruleset ("cities_and_knights" or "base") and its options text
+// ("name=value ..."), or false with *error.
+bool ParseLadderOptions(const std::string& ruleset, const std::string& text, RulesOptions* out, std::string* error);
+
+// Creates a game on a host (the gRPC client in production, a fake in tests).
+class GameCreator {
+ public:
+  virtual ~GameCreator() = default;
+  virtual grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                              v1::CreateGameResponse* response) = 0;
+};
+
+struct MatchmakerOptions {
+  int64_t ticket_ttl_ms = 10'000;       // a queued ticket without a heartbeat for this long expires
+  int64_t host_ttl_ms = 15'000;         // a host without a heartbeat for this long gets no games
+  int64_t matched_timeout_ms = 30'000;  // a claimed table not placed in this time goes back to the queue
+  std::string bot = "heuristic";        // the built-in bot of filled seats
+};
+
+struct RoundStats {
+  int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0;
+};
+
+class Matchmaker {
+ public:
+  Matchmaker(TicketStore* tickets, GameCreator* creator, MatchmakerOptions options);
+
+  // One round over `ladders` at `now_ms`. Throws storage::RedisUnavailable.
+  RoundStats RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms);
+
+  // The game request for a claimed table (exposed for tests).
+  v1::CreateGameRequest GameFor(const LadderConfig& ladder, const std::vector<Ticket>& players, int bots,
+                                const std::string& game_id) const;
+
+ private:
+  void Place(const LadderConfig& ladder, const Table& table, const std::vector<Ticket>& queue, int64_t now_ms,
+             RoundStats* stats);
+
+  TicketStore* tickets_;
+  GameCreator* creator_;
+  const MatchmakerOptions options_;
+};
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,184 @@
+#include "services/matchmaker/service.h"
+
+#include <chrono>
+#include <thread>
+
+#include "services/accounts/roles.h"
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+grpc::Status RedisDown(const std::exception& e) {
+  return {grpc::StatusCode::UNAVAILABLE, std::string("ticket store unavailable: ") + e.what()};
+}
+
+}  // namespace
+
+MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings,
+                                     accounts::Authenticator* auth, std::function<int64_t()> now_ms,
+                                     ServiceOptions options)
+    : tickets_(tickets),
+      ladders_(ladders),
+      ratings_(ratings),
+      auth_(auth),
+      now_ms_(std::move(now_ms)),
+      options_(options) {}
+
+grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context, accounts::Principal* out) {
+  return auth_->Authenticate(services::BearerToken(context), out);
+}
+
+bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
+  for (LadderConfig& l : ladders_->Ladders()) {
+    if (l.id == id) {
+      *out = std::move(l);
+      return true;
+    }
+  }
+  return false;
+}
+
+grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
+                                        grpc::ServerWriter<v1::EnqueueUpdate>* writer) {
+  accounts::Principal who;
+  if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
+  if (who.identity_id == 0)
+    return {grpc::StatusCode::PERMISSION_DENIED, "queueing needs a player's or a bot's API token"};
+  LadderConfig ladder;
+  if (!FindLadder(request->ladder(), &ladder))
+    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+  const double rating = ratings_->Mu(ladder, who.identity_id);
+  std::string id, existing;
+  try {
+    if (!tickets_->Create(ladder.id, who.identity_id, who.name, rating, now_ms_(), &id, &existing)) {
+      return {grpc::StatusCode::ALREADY_EXISTS,
+              who.name + " already has ticket " + existing + " in a queue (one at a time; Cancel it first)"};
+    }
+  } catch (const std::exception& e) {
+    return RedisDown(e);
+  }
+  services::LogInfo("queued", {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
+  int64_t last_sent = -1;
+  uint32_t last_position = UINT32_MAX;
+  for (;;) {
+    if (context->IsCancelled()) {
+      std::string state;
+      try {
+        tickets_->Cancel(id, &state);
+      } catch (const std::exception&) {
+        // It expires without heartbeats.
+      }
+      return {grpc::StatusCode::CANCELLED, "the client left the queue"};
+    }
+    TicketInfo info;
+    const int64_t now = now_ms_();
+    try {
+      if (!tickets_->Poll(id, now, &info)) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
+    } catch (const std::exception& e) {
+      return RedisDown(e);
+    }
+    if (info.state == "assigned") {
+      v1::EnqueueUpdate update;
+      v1::Assignment* a = update.mutable_assignment();
+      a->set_ticket_id(id);
+      a->set_game_id(info.game_id);
+      a->set_host(info.host);
+      a->set_seat_token(info.seat_token);
+      a->set_seat(uint32_t(info.seat));
+      writer->Write(update);
+      return grpc::Status::OK;
+    }
+    if (info.state == "cancelled" || info.state == "expired")
+      return {grpc::StatusCode::ABORTED, "ticket " + id + " was " + info.state};
+    if (info.state == "queued" &&
+        (uint32_t(info.position) != last_position || last_sent < 0 || now - last_sent >= options_.progress_every_ms)) {
+      v1::EnqueueUpdate update;
+      v1::Queued* q = update.mutable_queued();
+      q->set_ticket_id(id);
+      q->set_position(uint32_t(info.position));
+      q->set_queue_size(uint32_t(info.queue_size));
+      q->set_waited_ms(uint64_t(std::max<int64_t>(0, now - info.enqueued_ms)));
+      q->set_rating(info.rating);
+      if (!writer->Write(update)) {
+        std::string state;
+        try {
+          tickets_->Cancel(id, &state);
+        } catch (const std::exception&) {
+        }
+        return {grpc::StatusCode::CANCELLED, "the stream broke"};
+      }
+      last_sent = now;
+      last_position = uint32_t(info.position);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
+  }
+}
+
+grpc::Status MatchmakerService::Cancel(grpc::ServerContext* context, const v1::CancelRequest*,
+                                       v1::CancelResponse* response) {
+  accounts::Principal who;
+  if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
+  if (who.identity_id == 0)
+    return {grpc::StatusCode::PERMISSION_DENIED, "cancelling needs a player's or a bot's token"};
+  try {
+    const std::string id = tickets_->ActiveTicket(who.identity_id);
+    if (id.empty()) return {grpc::StatusCode::NOT_FOUND, who.name + " has no ticket in a queue"};
+    std::string state;
+    if (!tickets_->Cancel(id, &state))
+      return {grpc::StatusCode::FAILED_PRECONDITION, "ticket " + id + " is " + state + ", no longer queued"};
+    response->set_ticket_id(id);
+  } catch (const std::exception& e) {
+    return RedisDown(e);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1::GetQueueRequest* request,
+                                         v1::QueueStatus* response) {
+  accounts::Principal who;
+  if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
+  LadderConfig ladder;
+  if (!FindLadder(request->ladder(), &ladder))
+    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+  try {
+    const int64_t now = now_ms_();
+    const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
+    response->set_ladder(ladder.id);
+    response->set_queued(uint32_t(queue.size()));
+    int64_t oldest = now;
+    for (const Ticket& t : queue) oldest = std::min(oldest, t.enqueued_ms);
+    response->set_longest_wait_ms(uint64_t(now - oldest));
+    for (const HostInfo& h : tickets_->Hosts()) {
+      v1::HostStatus* s = response->add_hosts();
+      s->set_address(h.address);
+      s->set_capacity(uint32_t(h.capacity));
+      s->set_live(uint32_t(h.live));
+      s->set_seen_ms_ago(uint64_t(std::max<int64_t>(0, now - h.seen_ms)));
+    }
+  } catch (const std::exception& e) {
+    return RedisDown(e);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status MatchmakerService::RegisterHost(grpc::ServerContext* context, const v1::RegisterHostRequest* request,
+                                             v1::RegisterHostResponse*) {
+  accounts::Principal who;
+  if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
+  if (!accounts::MayWriteResults(who))
+    return {grpc::StatusCode::PERMISSION_DENIED, "registering a host needs the game hosts' service token"};
+  const std::string& address = request->address();
+  if (address.empty() || address.size() > 200 || address.find(':') == std::string::npos)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "address: host:port, at most 200 characters"};
+  if (request->capacity() == 0) return {grpc::StatusCode::INVALID_ARGUMENT, "capacity: at least 1"};
+  try {
+    tickets_->HostHeartbeat({address, request->capacity(), request->live(), now_ms_()});
+  } catch (const std::exception& e) {
+    return RedisDown(e);
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace metropolis::matchmaker

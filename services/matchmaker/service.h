@@ -1,0 +1,61 @@
+// The Matchmaker service's gRPC wiring (sync API): tokens, requests and
+// statuses here; tickets in tickets.h, rounds in matchmaker.h.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "services/accounts/authenticator.h"
+#include "services/matchmaker/matchmaker.h"
+
+namespace metropolis::matchmaker {
+
+// The ladders the matchmaker serves, refreshed from their configuration.
+class LadderSource {
+ public:
+  virtual ~LadderSource() = default;
+  virtual std::vector<LadderConfig> Ladders() = 0;
+};
+
+// A player's rating μ on a ladder; the ladder's μ for a newcomer.
+class RatingSource {
+ public:
+  virtual ~RatingSource() = default;
+  virtual double Mu(const LadderConfig& ladder, int64_t identity_id) = 0;
+};
+
+struct ServiceOptions {
+  int64_t poll_ms = 200;             // how often a waiting stream reads its ticket (and heartbeats)
+  int64_t progress_every_ms = 1000;  // a Queued update at least this often
+};
+
+class MatchmakerService final : public v1::Matchmaker::Service {
+ public:
+  MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings, accounts::Authenticator* auth,
+                    std::function<int64_t()> now_ms, ServiceOptions options = {});
+
+  grpc::Status Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
+                       grpc::ServerWriter<v1::EnqueueUpdate>* writer) override;
+  grpc::Status Cancel(grpc::ServerContext* context, const v1::CancelRequest* request,
+                      v1::CancelResponse* response) override;
+  grpc::Status GetQueue(grpc::ServerContext* context, const v1::GetQueueRequest* request,
+                        v1::QueueStatus* response) override;
+  grpc::Status RegisterHost(grpc::ServerContext* context, const v1::RegisterHostRequest* request,
+                            v1::RegisterHostResponse* response) override;
+
+ private:
+  grpc::Status Authenticate(const grpc::ServerContext& context, accounts::Principal* out);
+  bool FindLadder(const std::string& id, LadderConfig* out);
+
+  TicketStore* tickets_;
+  LadderSource* ladders_;
+  RatingSource* ratings_;
+  accounts::Authenticator* auth_;
+  std::function<int64_t()> now_ms_;
+  const ServiceOptions options_;
+};
+
+}  // namespace metropolis::matchmaker
