@@ -40,8 +40,8 @@
 #include <thread>
 #include <vector>
 
-#include "bench/load_stats.h"
 #include "bench/gamehost_load_wire.h"
+#include "bench/load_stats.h"
 #include "engine/cli/flags.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
