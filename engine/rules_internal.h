@@ -237,15 +237,30 @@ struct RulesImpl {
   static void EmitEvent(Events* ev, EventType t, int seat, int a, int b, int c, int other, uint8_t private_to);
   static void AddVp(State& s, int seat, int delta) { s.players_[seat].vp = uint8_t(s.players_[seat].vp + delta); }
 
+  // The action's own event, the first of a step (section 18 says who sees it).
+  static void RecordAction(const State& s, const Action& action, Events* events);
   static void ApplySetup(State& s, const Action& a, Events* ev);
   static void ApplyActionPhase(State& s, const Action& a, Events* ev);
   static void ApplyPending(State& s, const Action& a, Events* ev);
   static void ApplyChance(State& s, const Action& a, Events* ev);
   // Runs automatic steps on top of the stack until a decision or chance node
   // is on top, or the stack is empty.
-  // Inline for the common case of nothing on the stack.
+  // Inline for the common cases: nothing on the stack, or a decision or chance
+  // node on top (AdvanceSteps would return at once).
   static void Advance(State& s, Events* ev) {
-    if (s.pending_size_ > 0) AdvanceSteps(s, ev);
+    if (s.pending_size_ > 0 && MayAdvance(s.pending_[s.pending_size_ - 1].kind)) AdvanceSteps(s, ev);
+  }
+  // The kinds AdvanceSteps acts on when they are on top (its switch's cases).
+  static bool MayAdvance(PendingKind k) {
+    constexpr auto bit = [](PendingKind kind) { return uint64_t(1) << int(kind); };
+    constexpr uint64_t kKinds =
+        bit(PendingKind::kStepEvent) | bit(PendingKind::kStepProduction) | bit(PendingKind::kStepAttack) |
+        bit(PendingKind::kStepRobberAfterSeven) | bit(PendingKind::kStepDraws) | bit(PendingKind::kDraw) |
+        bit(PendingKind::kStepEndTurn) | bit(PendingKind::kStepReturnProgress) | bit(PendingKind::kRoadBuilding) |
+        bit(PendingKind::kSmith) | bit(PendingKind::kDiplomatReplace) | bit(PendingKind::kDeserterPlace) |
+        bit(PendingKind::kCommercialHarbor);
+    static_assert(int(PendingKind::kDevDraw) < 64);
+    return (kKinds >> int(k)) & 1;
   }
   static void AdvanceSteps(State& s, Events* ev);
   static void RunEvent(State& s, Events* ev);

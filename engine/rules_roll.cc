@@ -130,7 +130,7 @@ void RulesImpl::AdvanceSteps(State& s, Events* ev) {
         break;
       }
       default:
-        return;  // a decision or a chance node
+        return;  // a decision or a chance node (Advance's MayAdvance lists the cases above)
     }
   }
 }
@@ -314,8 +314,8 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   if (IsBase(s)) return;  // no improvements, no Aqueduct (BG-1)
   // Anyone with an Aqueduct (science level 3)? Written out, as this runs on every roll.
   static_assert(kMinSeats == 3 && kMaxSeats == 4);
-  int top_science = std::max({s.players_[0].level[kScience], s.players_[1].level[kScience],
-                              s.players_[2].level[kScience]});
+  int top_science =
+      std::max({s.players_[0].level[kScience], s.players_[1].level[kScience], s.players_[2].level[kScience]});
   if (n == 4) top_science = std::max<int>(top_science, s.players_[3].level[kScience]);
   if (top_science < 3) return;
   // PRD-5 Aqueduct, in turn order from the current player.

@@ -1,15 +1,34 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds the release preset, and simulates
-# 1000 seeded games (one greedy player against three random ones) on all cores,
-# printing a summary table.
+# The main job: installs what is missing, builds the release preset, starts the
+# whole stack on this machine (its own PostgreSQL and Redis in a throwaway
+# folder, replays, ratings, two matchmaker replicas and a game host), registers
+# built-in bots, plays a ladder of games through the matchmaker, and prints the
+# leaderboard and how to look at the games. The stack keeps running afterwards;
+# the last lines say how to stop it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+export METROPOLIS_STACK_DIR=${METROPOLIS_STACK_DIR:-/tmp/metropolis-stack}
 
 echo "==== setup: packages ===="
 scripts/setup.sh
 echo "==== release: configure and build ===="
 cmake --preset release
 cmake --build --preset release -j "${METROPOLIS_JOBS:-2}"
-echo "==== sim: 1000 games ===="
-exec build/release/engine/cli/metropolis-engine sim --games 1000 --players greedy,random,random,random
+echo "==== stack: start ===="
+if [[ -f $METROPOLIS_STACK_DIR/stack.env ]]; then deploy/local/stack.sh down; fi
+METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up build/release
+echo "==== ladder: 8 bots, 3 games each ===="
+scripts/ladder_demo.sh --bots 8 --games 3
+# shellcheck source=/dev/null
+source "$METROPOLIS_STACK_DIR/stack.env"
+cat <<HELP
+
+==== next ====
+The stack is still running. Its addresses and tokens:  source $METROPOLIS_STACK_DIR/stack.env
+  a game's record:   build/release/services/ctl/metropolisctl --host \$METROPOLIS_REPLAYS --token \$METROPOLIS_ADMIN_TOKEN export-game GAME_ID > game.json
+  any step of it:    build/release/engine/cli/metropolis-engine replay --file game.json --step 100
+  a player:          build/release/services/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
+  more games:        scripts/ladder_demo.sh --games 10
+  stop it:           deploy/local/stack.sh down
+HELP

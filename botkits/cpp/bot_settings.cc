@@ -7,11 +7,21 @@
 namespace metropolis::botkit {
 
 cli::Flags BotFlags() {
-  cli::Flags f("metropolis-bot", "--host ADDR --game ID --token T --bot SPEC [flags]",
+  cli::Flags f("metropolis-bot",
+               "--host ADDR --game ID --token T --bot SPEC [flags]\n"
+               "       metropolis-bot --ladder ID --matchmaker ADDR --api-token T --bot SPEC [--games N] [flags]",
                "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
                "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
                "when the game is over.");
   f.Add({.name = "host", .value_name = "ADDR", .help = "the game host, HOST:PORT, plaintext (env METROPOLIS_HOST)"});
+  f.Add({.name = "ladder",
+         .value_name = "ID",
+         .help = "ladder mode: queue on this ladder instead of --host/--game/--token"});
+  f.Add(
+      {.name = "matchmaker", .value_name = "ADDR", .help = "ladder mode: the matchmaker (env METROPOLIS_MATCHMAKER)"});
+  f.Add(
+      {.name = "api-token", .value_name = "T", .help = "ladder mode: the bot's API token (env METROPOLIS_API_TOKEN)"});
+  f.Add({.name = "games", .value_name = "N", .help = "ladder mode: games to play one after another (default 1)"});
   f.Add({.name = "game", .value_name = "ID", .help = "the game id"});
   f.Add({.name = "token", .value_name = "T", .help = "the seat's token from CreateGame (env METROPOLIS_TOKEN)"});
   f.Add({.name = "bot", .value_name = "SPEC", .help = "the bot: random, heuristic or search[:ms=50,...] (bots/bot.h)"});
@@ -69,9 +79,24 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.client.token = flag_or_env("token", "METROPOLIS_TOKEN");
   s.client.game_id = flags.Get("game");
   s.bot = flags.Get("bot");
-  if (s.client.host.empty()) return fail("--host (or METROPOLIS_HOST) is required");
-  if (s.client.game_id.empty()) return fail("--game is required");
-  if (s.client.token.empty()) return fail("--token (or METROPOLIS_TOKEN) is required");
+  s.ladder.ladder = flags.Get("ladder");
+  if (!s.ladder.ladder.empty()) {
+    s.ladder.matchmaker = flag_or_env("matchmaker", "METROPOLIS_MATCHMAKER");
+    s.ladder.api_token = flag_or_env("api-token", "METROPOLIS_API_TOKEN");
+    if (s.ladder.matchmaker.empty()) return fail("--matchmaker (or METROPOLIS_MATCHMAKER) is required with --ladder");
+    if (s.ladder.api_token.empty()) return fail("--api-token (or METROPOLIS_API_TOKEN) is required with --ladder");
+    if (flags.Has("game") || flags.Has("token"))
+      return fail("--game and --token come from the matchmaker with --ladder");
+    int64_t games = 1;
+    if (flags.Has("games") && !flags.GetInt("games", 1, 1'000'000, &games, error)) return false;
+    s.games = int(games);
+  } else {
+    if (flags.Has("games") || flags.Has("matchmaker") || flags.Has("api-token"))
+      return fail("--games, --matchmaker and --api-token need --ladder");
+    if (s.client.host.empty()) return fail("--host (or METROPOLIS_HOST) is required");
+    if (s.client.game_id.empty()) return fail("--game is required");
+    if (s.client.token.empty()) return fail("--token (or METROPOLIS_TOKEN) is required");
+  }
   if (s.bot.empty()) return fail("--bot is required (random, heuristic or search:ms=50)");
   std::string bot_error;
   if (!bots::MakeBot(s.bot, &bot_error)) return fail("--bot: " + bot_error);

@@ -8,12 +8,17 @@
 #include <vector>
 
 #include "botkits/cpp/client.h"
+#include "botkits/cpp/ladder.h"
 #include "engine/cli/flags.h"
 
 namespace metropolis::botkit {
 
 struct BotSettings {
   Options client;
+  // Ladder mode (--ladder): queue at the matchmaker for each of `games` games
+  // instead of playing one given game.
+  LadderOptions ladder;
+  int games = 1;
   std::string bot;    // a MakeBot spec, checked
   uint64_t seed = 0;  // the bot's random stream
   bool seed_given = false;

@@ -80,13 +80,38 @@ int main(int argc, char** argv) {
     };
   }
 
-  botkit::Client client;
-  const grpc::Status status = client.Run(settings.client, decide, callbacks);
-  if (!status.ok()) {
-    std::cerr << "metropolis-bot: " << botkit::StatusCodeName(status.error_code()) << ": " << status.error_message()
-              << "\n";
-    return botkit::kExitFailed;
+  const bool on_ladder = !settings.ladder.ladder.empty();
+  for (int game = 0; game < settings.games; ++game) {
+    botkit::Options options = settings.client;
+    if (on_ladder) {
+      // Queue, then play the seat the matchmaker found, like any other.
+      v1::Assignment seat;
+      const grpc::Status queued = botkit::WaitForSeat(
+          settings.ladder,
+          [&](const v1::Queued& q) {
+            if (!settings.quiet && settings.verbose)
+              LogLine("queued: position " + std::to_string(q.position()) + " of " + std::to_string(q.queue_size()) +
+                      ", waited " + std::to_string(q.waited_ms()) + " ms");
+          },
+          &seat);
+      if (!queued.ok()) {
+        std::cerr << "metropolis-bot: queueing on " << settings.ladder.ladder << ": "
+                  << botkit::StatusCodeName(queued.error_code()) << ": " << queued.error_message() << "\n";
+        return botkit::kExitFailed;
+      }
+      options.host = seat.host();
+      options.game_id = seat.game_id();
+      options.token = seat.seat_token();
+      if (!settings.quiet) LogLine("seated in game " + seat.game_id() + " on " + seat.host());
+    }
+    botkit::Client client;
+    const grpc::Status status = client.Run(options, decide, callbacks);
+    if (!status.ok()) {
+      std::cerr << "metropolis-bot: " << botkit::StatusCodeName(status.error_code()) << ": " << status.error_message()
+                << "\n";
+      return botkit::kExitFailed;
+    }
+    std::cout << Summary(options.game_id, client.stats()) << std::endl;
   }
-  std::cout << Summary(settings.client.game_id, client.stats()) << std::endl;
   return botkit::kExitOk;
 }

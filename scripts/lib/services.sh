@@ -6,6 +6,9 @@
 #   start_postgres    # exports METROPOLIS_PG_CONNINFO
 #   start_redis       # exports METROPOLIS_REDIS_ADDR (host:port)
 #
+# Redis keeps nothing on disk unless METROPOLIS_REDIS_PERSIST=1, which starts it
+# as deployed: an append-only file, fsynced every second (benchmarks).
+#
 # Integration tests read those variables and fail when they are unset (never skip).
 
 METROPOLIS_SERVICES_DIR=${METROPOLIS_SERVICES_DIR:-}
@@ -99,8 +102,10 @@ start_redis() {
   _ensure_services_dir
   dir=$METROPOLIS_SERVICES_DIR
   port=$(free_port)
+  local persist=(--appendonly no)
+  if [[ ${METROPOLIS_REDIS_PERSIST:-0} == 1 ]]; then persist=(--appendonly yes --appendfsync everysec); fi
   echo "services: starting Redis on 127.0.0.1:$port"
-  redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize yes \
+  redis-server --bind 127.0.0.1 --port "$port" --save '' "${persist[@]}" --daemonize yes \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
   for _ in $(seq 1 200); do
     if redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG; then

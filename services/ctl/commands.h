@@ -8,6 +8,7 @@
 
 #include "engine/cli/flags.h"
 #include "metropolis/v1/gamehost.pb.h"
+#include "metropolis/v1/ratings.pb.h"
 #include "services/ctl/ctl.h"
 
 namespace metropolis::ctl {
@@ -18,6 +19,11 @@ int RunCreateGame(const std::vector<std::string>& args, const GetEnv& env);
 int RunGetGame(const std::vector<std::string>& args, const GetEnv& env);
 int RunListGames(const std::vector<std::string>& args, const GetEnv& env);
 int RunWatch(const std::vector<std::string>& args, const GetEnv& env);
+int RunLeaderboard(const std::vector<std::string>& args, const GetEnv& env);
+int RunRating(const std::vector<std::string>& args, const GetEnv& env);
+int RunStoredGames(const std::vector<std::string>& args, const GetEnv& env);
+int RunQueue(const std::vector<std::string>& args, const GetEnv& env);
+int RunExportGame(const std::vector<std::string>& args, const GetEnv& env);
 
 // create-game (create_game.cc)
 cli::Flags CreateGameFlags();
@@ -36,5 +42,8 @@ std::string ResultText(const v1::GameResult& result);
 // watch (watch.cc): the text line of one update, empty for updates that
 // print nothing (the public view after each step); events give one line each.
 std::vector<std::string> SpectateLines(const v1::SpectateUpdate& update);
+
+// leaderboard, rating, stored-games, queue (results.cc)
+std::string LeaderboardTable(const v1::Leaderboard& board);
 
 }  // namespace metropolis::ctl

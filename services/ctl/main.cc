@@ -22,9 +22,14 @@ constexpr std::string_view kHelp =
     "  get-game      print one game: status, seats, decisions, result\n"
     "  list-games    list the host's live games\n"
     "  watch         follow a game and print its events until it is over\n"
+    "  leaderboard   a ladder's leaderboard (ratings service)\n"
+    "  rating        one player's rating, rank and history (ratings service)\n"
+    "  stored-games  completed games, newest first (replays service)\n"
+    "  queue         a ladder's queue and the game hosts (matchmaker)\n"
+    "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
     "\n"
     "global flags (also accepted after the command):\n"
-    "  --host ADDR       the host, HOST:PORT, plaintext (env METROPOLIS_HOST; default 127.0.0.1:50051)\n"
+    "  --host ADDR       the server, HOST:PORT, plaintext (env METROPOLIS_HOST; default 127.0.0.1:50051)\n"
     "  --token T         bearer token for the calls (env METROPOLIS_TOKEN)\n"
     "  --json            machine output: JSON on stdout\n"
     "  --timeout-ms N    deadline of each call (default 10000; watch: none unless given)\n"
@@ -61,6 +66,11 @@ int main(int argc, char** argv) {
   if (command == "get-game") return RunGetGame(command_args, env);
   if (command == "list-games") return RunListGames(command_args, env);
   if (command == "watch") return RunWatch(command_args, env);
+  if (command == "leaderboard") return RunLeaderboard(command_args, env);
+  if (command == "rating") return RunRating(command_args, env);
+  if (command == "stored-games") return RunStoredGames(command_args, env);
+  if (command == "queue") return RunQueue(command_args, env);
+  if (command == "export-game") return RunExportGame(command_args, env);
   std::cerr << "metropolisctl: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

@@ -26,10 +26,11 @@ LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error
   return l;
 }
 
-std::vector<LadderConfig> PgLadderSource::Ladders() {
+std::vector<LadderConfig> PgLadderSource::Ladders(bool fresh) {
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
-  if (now < until_) return cached_;
+  if (now < until_ && !(fresh && now - read_at_ > std::chrono::seconds(1))) return cached_;
+  read_at_ = now;
   std::vector<accounts::LadderInfo> infos;
   if (grpc::Status s = store_->ListLadders(&infos); !s.ok()) {
     services::LogWarning("ladders not refreshed", {{"error", s.error_message()}});

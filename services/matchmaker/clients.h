@@ -19,14 +19,14 @@ namespace metropolis::matchmaker {
 class PgLadderSource final : public LadderSource {
  public:
   PgLadderSource(accounts::LadderStore* store, int64_t refresh_ms = 10'000) : store_(store), refresh_ms_(refresh_ms) {}
-  std::vector<LadderConfig> Ladders() override;
+  std::vector<LadderConfig> Ladders(bool fresh = false) override;
 
  private:
   accounts::LadderStore* store_;
   const int64_t refresh_ms_;
   std::mutex mutex_;
   std::vector<LadderConfig> cached_;
-  std::chrono::steady_clock::time_point until_{};
+  std::chrono::steady_clock::time_point until_{}, read_at_{};
 };
 
 LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error);

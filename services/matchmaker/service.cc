@@ -31,10 +31,12 @@ grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context,
 }
 
 bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
-  for (LadderConfig& l : ladders_->Ladders()) {
-    if (l.id == id) {
-      *out = std::move(l);
-      return true;
+  for (bool fresh : {false, true}) {
+    for (LadderConfig& l : ladders_->Ladders(fresh)) {
+      if (l.id == id) {
+        *out = std::move(l);
+        return true;
+      }
     }
   }
   return false;

@@ -17,7 +17,9 @@ namespace metropolis::matchmaker {
 class LadderSource {
  public:
   virtual ~LadderSource() = default;
-  virtual std::vector<LadderConfig> Ladders() = 0;
+  // `fresh`: the caller missed a ladder; read the configuration again unless
+  // it was read within the last second (a ladder just created is found at once).
+  virtual std::vector<LadderConfig> Ladders(bool fresh = false) = 0;
 };
 
 // A player's rating μ on a ladder; the ladder's μ for a newcomer.

@@ -184,7 +184,7 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
     // Newest first; the page token is the last row's (finished time, id).
     const pqxx::result rows = tx.exec_params(
         "SELECT g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
-        " coalesce(g.winner, -1), g.actions, g.finished_unix_ms "
+        " coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp "
         "FROM games g "
         "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = $1)) "
         " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
@@ -205,6 +205,9 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
       s->mutable_result()->set_winner(r[5].as<int>());
       s->mutable_result()->set_actions(r[6].as<uint32_t>());
       s->set_finished_unix_ms(r[7].as<int64_t>());
+      auto vp = r[8].as_array();
+      for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
+        if (e.first == pqxx::array_parser::string_value) s->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
       for (const auto& seat : tx.exec_params(
                "SELECT seat, coalesce(identity_id, 0), name FROM game_seats WHERE game_id = $1 ORDER BY seat",
                s->game_id())) {

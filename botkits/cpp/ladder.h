@@ -1,0 +1,26 @@
+// Playing on a ladder: queue at the matchmaker with the bot's API token and wait
+// for a seat. The seat then plays like any other (client.h).
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <functional>
+#include <string>
+
+#include "metropolis/v1/matchmaker.pb.h"
+
+namespace metropolis::botkit {
+
+struct LadderOptions {
+  std::string matchmaker;  // HOST:PORT
+  std::string ladder;
+  std::string api_token;  // the bot's own API token (metropolis-admin issue-token)
+};
+
+// Enqueues and reads the stream until the assignment; `on_queued` sees each
+// progress update. The stream is the ticket's heartbeat, so the ticket leaves
+// the queue if this process dies.
+grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(const v1::Queued&)>& on_queued,
+                         v1::Assignment* out);
+
+}  // namespace metropolis::botkit

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The whole Metropolis stack on this machine, on loopback: a throwaway
+# PostgreSQL and Redis, the migrations, and every service (replays, ratings,
+# matchmaker, one game host) wired together.
+#
+#   deploy/local/stack.sh up [BUILD_DIR]   start it; prints where everything listens
+#   deploy/local/stack.sh down             stop it and delete its data
+#   deploy/local/stack.sh env              print the stack's variables (source them)
+#
+# BUILD_DIR (default build/release) holds the built programs. METROPOLIS_MATCHMAKERS=2
+# starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2). The stack keeps its
+# state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
+# (logs/*.log) and stack.env, which holds the addresses and tokens:
+#
+#   METROPOLIS_PG              PostgreSQL connection string
+#   METROPOLIS_REDIS           Redis address
+#   METROPOLIS_REPLAYS, METROPOLIS_RATINGS, METROPOLIS_MATCHMAKER, METROPOLIS_GAMEHOST
+#   METROPOLIS_ADMIN_TOKEN     an administrator's API token (of the identity "admin")
+#   METROPOLIS_SERVICE_TOKEN   the game hosts' service token
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+stack=${METROPOLIS_STACK_DIR:-/tmp/metropolis-stack}
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+wait_port() {  # name port pid
+  for _ in $(seq 1 400); do
+    ss -Htln "sport = :$2" | grep -q . && return 0
+    if ! kill -0 "$3" 2>/dev/null; then
+      echo "stack: $1 exited at start; its log:" >&2
+      tail -20 "$stack/logs/$1.log" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+  echo "stack: $1 did not listen on port $2" >&2
+  return 1
+}
+
+up() {
+  local build=${1:-build/release}
+  [[ -x $build/services/gamehost/metropolis-gamehost ]] || {
+    echo "stack: no programs in $build (build first: cmake --preset release && cmake --build --preset release)" >&2
+    exit 1
+  }
+  build=$(cd "$build" && pwd)
+  if [[ -f $stack/stack.env ]]; then
+    echo "stack: already up ($stack/stack.env); 'deploy/local/stack.sh down' first" >&2
+    exit 1
+  fi
+  mkdir -p "$stack/logs"
+  chmod 755 "$stack"
+  export METROPOLIS_SERVICES_DIR=$stack/services
+  mkdir -p "$METROPOLIS_SERVICES_DIR"
+  # shellcheck source=scripts/lib/services.sh
+  source "$root/scripts/lib/services.sh"
+  start_postgres >"$stack/logs/postgres-start.log"
+  start_redis >"$stack/logs/redis-start.log"
+  "$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
+    >"$stack/logs/migrate.log"
+
+  local service_token
+  service_token=svc-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  local host_admin
+  host_admin=host-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  local replays_port ratings_port mm_port mm2_port host_port
+  replays_port=$(free_port)
+  ratings_port=$(free_port)
+  mm_port=$(free_port)
+  mm2_port=$(free_port)
+  host_port=$(free_port)
+  : >"$stack/pids"
+  start() {  # name port command...
+    local name=$1 port=$2
+    shift 2
+    "$@" >"$stack/logs/$name.log" 2>&1 &
+    echo "$!" >>"$stack/pids"
+    wait_port "$name" "$port" "$!"
+  }
+  start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
+    --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token"
+  start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
+    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token"
+  start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm_port" \
+    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+    --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port"
+  if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
+    start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm2_port" \
+      --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+      --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port"
+  else
+    mm2_port=$mm_port
+  fi
+  start gamehost "$host_port" "$build/services/gamehost/metropolis-gamehost" --listen "127.0.0.1:$host_port" \
+    --metrics-listen "" --admin-token "$host_admin" --data-dir "$stack/gamehost" \
+    --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
+    --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
+    --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token"
+
+  local admin="$build/services/accounts/metropolis-admin" admin_token
+  "$admin" --pg "$METROPOLIS_PG_CONNINFO" create-player admin >/dev/null
+  admin_token=$("$admin" --pg "$METROPOLIS_PG_CONNINFO" --json issue-token admin --admin --label stack |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+  cat >"$stack/stack.env" <<ENV
+export METROPOLIS_STACK_DIR='$stack'
+export METROPOLIS_BUILD='$build'
+export METROPOLIS_PG='$METROPOLIS_PG_CONNINFO'
+export METROPOLIS_REDIS='$METROPOLIS_REDIS_ADDR'
+export METROPOLIS_REPLAYS='127.0.0.1:$replays_port'
+export METROPOLIS_RATINGS='127.0.0.1:$ratings_port'
+export METROPOLIS_MATCHMAKER='127.0.0.1:$mm_port'
+export METROPOLIS_MATCHMAKER2='127.0.0.1:$mm2_port'
+export METROPOLIS_GAMEHOST='127.0.0.1:$host_port'
+export METROPOLIS_ADMIN_TOKEN='$admin_token'
+export METROPOLIS_SERVICE_TOKEN='$service_token'
+export METROPOLIS_PG_CTL='$METROPOLIS_PG_CTL'
+ENV
+  echo "stack: up in $stack"
+  echo "  replays    127.0.0.1:$replays_port"
+  echo "  ratings    127.0.0.1:$ratings_port"
+  echo "  matchmaker 127.0.0.1:$mm_port"
+  echo "  gamehost   127.0.0.1:$host_port"
+  echo "  variables: source $stack/stack.env; logs in $stack/logs"
+}
+
+down() {
+  if [[ -f $stack/pids ]]; then
+    while read -r pid; do kill -TERM "$pid" 2>/dev/null || true; done <"$stack/pids"
+    while read -r pid; do
+      for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+      kill -KILL "$pid" 2>/dev/null || true
+    done <"$stack/pids"
+  fi
+  if [[ -d $stack/services ]]; then
+    export METROPOLIS_SERVICES_DIR=$stack/services
+    # shellcheck source=scripts/lib/services.sh
+    source "$root/scripts/lib/services.sh"
+    stop_services >/dev/null
+  fi
+  rm -rf "$stack"
+  echo "stack: down"
+}
+
+case ${1:-} in
+  up) shift; up "$@" ;;
+  down) down ;;
+  env) cat "$stack/stack.env" ;;
+  -h | --help | help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac

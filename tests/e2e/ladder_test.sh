@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# End to end through real services (label e2e): the local stack with two
+# matchmaker replicas, 8 bots queueing on a ladder for 2 games each. Every bot
+# plays its games, no ticket lands in two games, every game is stored and rated
+# exactly once, and the leaderboard ranks all 8.
+#
+#   tests/e2e/ladder_test.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "${1:?usage: ladder_test.sh BUILD_DIR}" && pwd)
+cd "$(dirname "$0")/../.."
+work=$(mktemp -d "${TMPDIR:-/tmp}/ladder-e2e.XXXXXX")
+chmod 755 "$work"
+export METROPOLIS_STACK_DIR=$work/stack
+cleanup() {
+  deploy/local/stack.sh down >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "ladder_test: FAILED: $*" >&2
+  tail -5 "$METROPOLIS_STACK_DIR"/logs/*.log >&2 || true
+  exit 1
+}
+
+METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
+scripts/ladder_demo.sh --bots 8 --games 2 || fail "the bots did not play their games"
+# shellcheck source=/dev/null
+source "$METROPOLIS_STACK_DIR/stack.env"
+
+for out in "$METROPOLIS_STACK_DIR"/demo/*.out; do
+  n=$(grep -c "game over" "$out" || true)
+  [[ $n == 2 ]] || fail "$(basename "$out" .out) played $n games, not 2"
+done
+
+sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
+# The outbox hands games over asynchronously: wait until all are rated.
+games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
+for _ in $(seq 1 100); do
+  rated=$(sql "SELECT count(*) FROM rated_games WHERE ladder_id = 'open'")
+  [[ $rated == "$games" ]] && break
+  sleep 0.1
+done
+[[ $games -ge 4 ]] || fail "$games games stored, expected at least 4"
+[[ $rated == "$games" ]] || fail "$rated of $games games rated"
+# Each bot in exactly 2 games (built-in fill-in seats have no identity), never twice in one.
+twice=$(sql "SELECT count(*) FROM (SELECT game_id, identity_id FROM game_seats WHERE identity_id IS NOT NULL
+             GROUP BY 1, 2 HAVING count(*) > 1) x")
+[[ $twice == 0 ]] || fail "an identity holds two seats of one game"
+per_bot=$(sql "SELECT string_agg(DISTINCT n::text, ',') FROM (SELECT identity_id, count(*) AS n FROM game_seats
+               WHERE identity_id IS NOT NULL GROUP BY 1) x")
+[[ $per_bot == 2 ]] || fail "games per bot: $per_bot, expected 2 for every bot"
+[[ $(sql "SELECT count(DISTINCT identity_id) FROM game_seats WHERE identity_id IS NOT NULL") == 8 ]] ||
+  fail "not all 8 bots played"
+# Rated exactly once: one history row per identity seat, 2 games per rating.
+seats=$(sql "SELECT count(*) FROM game_seats s JOIN rated_games r ON r.game_id = s.game_id
+             WHERE r.rated AND s.identity_id IS NOT NULL")
+[[ $(sql "SELECT count(*) FROM rating_history") == "$seats" ]] || fail "rating history rows != rated seats"
+[[ $(sql "SELECT string_agg(DISTINCT games::text, ',') FROM ratings") == 2 ]] || fail "a rating counts other than 2 games"
+
+total=$("$build/services/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$METROPOLIS_ADMIN_TOKEN" --json \
+  leaderboard --ladder open | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
+[[ $total == 8 ]] || fail "the leaderboard ranks $total players, expected 8"
+echo "ladder_test: passed ($games games, 8 bots, 2 matchmakers)"
