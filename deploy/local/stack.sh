@@ -8,7 +8,9 @@
 #   deploy/local/stack.sh env              print the stack's variables (source them)
 #
 # BUILD_DIR (default build/release) holds the built programs. METROPOLIS_MATCHMAKERS=2
-# starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2). The stack keeps its
+# starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2);
+# METROPOLIS_GAMEHOSTS=N starts N game hosts (their addresses in METROPOLIS_GAMEHOST_ADDRS,
+# the first in METROPOLIS_GAMEHOST; their pids in $METROPOLIS_STACK_DIR/gamehost<i>.pid). The stack keeps its
 # state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
 # (logs/*.log) and stack.env, which holds the addresses and tokens:
 #
@@ -76,6 +78,7 @@ up() {
     shift 2
     "$@" >"$stack/logs/$name.log" 2>&1 &
     echo "$!" >>"$stack/pids"
+    echo "$!" >"$stack/$name.pid"
     wait_port "$name" "$port" "$!"
   }
   start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
@@ -92,11 +95,19 @@ up() {
   else
     mm2_port=$mm_port
   fi
-  start gamehost "$host_port" "$build/services/gamehost/metropolis-gamehost" --listen "127.0.0.1:$host_port" \
-    --metrics-listen "" --admin-token "$host_admin" --data-dir "$stack/gamehost" \
-    --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
-    --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
-    --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token"
+  # The game hosts: METROPOLIS_GAMEHOSTS of them (default 1). Each announces itself
+  # to the first matchmaker; all replicas read the same registry in Redis.
+  local hosts=() h port
+  for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
+    port=$host_port
+    ((h > 1)) && port=$(free_port)
+    start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "127.0.0.1:$port" \
+      --metrics-listen "" --admin-token "$host_admin" --data-dir "$stack/gamehost$h" \
+      --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
+      --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
+      --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token"
+    hosts+=("127.0.0.1:$port")
+  done
 
   local admin="$build/services/accounts/metropolis-admin" admin_token
   "$admin" --pg "$METROPOLIS_PG_CONNINFO" create-player admin >/dev/null
@@ -112,6 +123,7 @@ export METROPOLIS_RATINGS='127.0.0.1:$ratings_port'
 export METROPOLIS_MATCHMAKER='127.0.0.1:$mm_port'
 export METROPOLIS_MATCHMAKER2='127.0.0.1:$mm2_port'
 export METROPOLIS_GAMEHOST='127.0.0.1:$host_port'
+export METROPOLIS_GAMEHOST_ADDRS='${hosts[*]}'
 export METROPOLIS_ADMIN_TOKEN='$admin_token'
 export METROPOLIS_SERVICE_TOKEN='$service_token'
 export METROPOLIS_PG_CTL='$METROPOLIS_PG_CTL'
@@ -120,7 +132,7 @@ ENV
   echo "  replays    127.0.0.1:$replays_port"
   echo "  ratings    127.0.0.1:$ratings_port"
   echo "  matchmaker 127.0.0.1:$mm_port"
-  echo "  gamehost   127.0.0.1:$host_port"
+  echo "  gamehosts  ${hosts[*]}"
   echo "  variables: source $stack/stack.env; logs in $stack/logs"
 }
 

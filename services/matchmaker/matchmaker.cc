@@ -80,7 +80,8 @@ v1::CreateGameRequest Matchmaker::GameFor(const LadderConfig& ladder, const std:
   return request;
 }
 
-void Matchmaker::Place(const LadderConfig& ladder, const Table& table, const std::vector<Ticket>& queue, int64_t now_ms,
+void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
+                       const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms,
                        RoundStats* stats) {
   const std::string table_id = NewTableId();
   if (!tickets_->Claim(ladder.id, table, table_id, now_ms)) {
@@ -88,8 +89,6 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table, const std
     return;
   }
   ++stats->tables;
-  std::unordered_map<std::string, const Ticket*> by_id;
-  for (const Ticket& t : queue) by_id[t.id] = &t;
   std::vector<Ticket> players;
   for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
   std::string host;
@@ -138,7 +137,13 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     stats.released += tickets_->ReleaseStuck(ladder.id, now_ms - options_.matched_timeout_ms);
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
     if (queue.empty()) continue;
-    for (const Table& table : FormTables(queue, ladder.rules, now_ms)) Place(ladder, table, queue, now_ms, &stats);
+    const std::vector<Table> tables = FormTables(queue, ladder.rules, now_ms);
+    if (tables.empty()) continue;
+    // Once a round: indexing the queue for every table made a round quadratic in its size.
+    std::unordered_map<std::string_view, const Ticket*> by_id;
+    by_id.reserve(queue.size());
+    for (const Ticket& t : queue) by_id.emplace(t.id, &t);
+    for (const Table& table : tables) Place(ladder, table, by_id, now_ms, &stats);
   }
   return stats;
 }

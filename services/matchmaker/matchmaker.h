@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/config.h"
@@ -64,8 +66,8 @@ class Matchmaker {
                                 const std::string& game_id) const;
 
  private:
-  void Place(const LadderConfig& ladder, const Table& table, const std::vector<Ticket>& queue, int64_t now_ms,
-             RoundStats* stats);
+  void Place(const LadderConfig& ladder, const Table& table,
+             const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms, RoundStats* stats);
 
   TicketStore* tickets_;
   GameCreator* creator_;
