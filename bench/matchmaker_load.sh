@@ -61,5 +61,10 @@ if [[ -n ${MATCHMAKER_LOAD_PERF:-} ]]; then
 else
   "${load[@]}" || status=$?
 fi
+# Where Redis's time went, by command (a script's commands are counted inside its EVAL too).
+echo "matchmaker_load.sh: Redis's costliest commands:" >&2
+redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" INFO commandstats |
+  sed -n 's/^cmdstat_\([^:]*\):calls=\([0-9]*\),usec=\([0-9]*\),usec_per_call=\([0-9.]*\).*/\3 \1 \2 \4/p' |
+  sort -rn | head -8 | awk '{printf "  %-16s %9d calls %8.0f ms %8.2f us a call\n", $2, $3, $1 / 1000, $4}' >&2
 echo "matchmaker_load.sh: Redis used $(ps -o times= -p "$redis_pid" | tr -d ' ') CPU seconds; its append-only files hold $(du -sh "$METROPOLIS_SERVICES_DIR/appendonlydir" 2>/dev/null | cut -f1)" >&2
 exit "$status"

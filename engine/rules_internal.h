@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -18,6 +19,11 @@ namespace metropolis {
   for (uint64_t _m_##var = (mask); _m_##var; _m_##var &= _m_##var - 1) \
     if (const int var = std::countr_zero(_m_##var); true)
 
+static_assert(sizeof(Action) == 16 && offsetof(Action, type) == 0 && offsetof(Action, a) == 1 &&
+                  offsetof(Action, b) == 2 && offsetof(Action, c) == 3 && offsetof(Action, give) == 4 &&
+                  offsetof(Action, want) == 8 && offsetof(Action, addressees) == 12,
+              "ActionWriter::push writes an Action as two words");
+
 // Appends to an ActionList through an end pointer held in a register, and
 // writes the size back when it goes out of scope. ActionList::push reloads and
 // stores the size around every action, since an Action's bytes may alias it.
@@ -28,7 +34,21 @@ class ActionWriter {
   ActionWriter(const ActionWriter&) = delete;
   ActionWriter& operator=(const ActionWriter&) = delete;
   ~ActionWriter() { list_->size = int(end_ - list_->items.data()); }
-  void push(const Action& a) { *end_++ = a; }
+  // Two 8-byte stores instead of one per field: the fields are put together in
+  // registers (constants fold away for the listed, unparameterised actions).
+  // The padding bytes are written as zeros.
+  void push(const Action& a) {
+    if constexpr (std::endian::native == std::endian::little) {
+      const uint64_t lo = uint64_t(a.type) | uint64_t(a.a) << 8 | uint64_t(a.b) << 16 | uint64_t(a.c) << 24 |
+                          uint64_t(a.give.bits) << 32;
+      const uint64_t hi = uint64_t(a.want.bits) | uint64_t(a.addressees) << 32;
+      std::memcpy(reinterpret_cast<unsigned char*>(end_), &lo, sizeof lo);
+      std::memcpy(reinterpret_cast<unsigned char*>(end_) + 8, &hi, sizeof hi);
+      ++end_;
+    } else {
+      *end_++ = a;
+    }
+  }
 
  private:
   ActionList* list_;

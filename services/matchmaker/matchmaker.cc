@@ -113,15 +113,19 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
     ++stats->failed;
     return;
   }
+  std::vector<Seating> seats;
   for (size_t p = 0; p < players.size(); ++p) {
     // The player's seat is the one with its identity (seats were shuffled).
     for (int s = 0; s < request.seats_size(); ++s) {
       if (request.seats(s).identity_id() != players[p].identity_id || request.seats(s).built_in()) continue;
-      tickets_->Assign(players[p].id, {response.game_id(), response.host().empty() ? host : response.host(),
-                                       s < response.seat_tokens_size() ? response.seat_tokens(s) : "", s});
+      seats.push_back({players[p].id,
+                       players[p].identity_id,
+                       {response.game_id(), response.host().empty() ? host : response.host(),
+                        s < response.seat_tokens_size() ? response.seat_tokens(s) : "", s}});
       break;
     }
   }
+  tickets_->Assign(ladder.id, seats);
   ++stats->placed;
   services::LogInfo("game created", {{"ladder", ladder.id},
                                      {"game", response.game_id()},

@@ -87,14 +87,22 @@ end
 return 1
 )lua";
 
-// KEYS: ticket, matched, who. ARGV: game, host, token, seat, ttl.
+// KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, then each
+// ticket's game, host, token, seat. A ticket no longer matched is skipped.
 constexpr char kAssign[] = R"lua(
-if redis.call('HGET', KEYS[1], 'state') ~= 'matched' then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'assigned', 'game', ARGV[1], 'host', ARGV[2], 'token', ARGV[3], 'seat', ARGV[4])
-redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-if redis.call('GET', KEYS[3]) == KEYS[1] then redis.call('DEL', KEYS[3]) end
-return 1
+local assigned = 0
+for i = 2, #KEYS, 2 do
+  local key, who, a = KEYS[i], KEYS[i + 1], 2 + (i - 2) * 2
+  if redis.call('HGET', key, 'state') == 'matched' then
+    redis.call('HSET', key, 'state', 'assigned', 'game', ARGV[a], 'host', ARGV[a + 1], 'token', ARGV[a + 2],
+               'seat', ARGV[a + 3])
+    redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
+    redis.call('EXPIRE', key, ARGV[1])
+    if redis.call('GET', who) == key then redis.call('DEL', who) end
+    assigned = assigned + 1
+  end
+end
+return assigned
 )lua";
 
 // KEYS: queue, matched. ARGV: ticket key prefix, ids...
@@ -260,15 +268,21 @@ bool TicketStore::Claim(const std::string& ladder, const Table& table, const std
   return Eval(std::move(command)).integer == 1;
 }
 
-void TicketStore::Assign(const std::string& ticket, const Assignment& a) {
-  RedisReply who, ladder;
-  redis_->With([&](storage::RedisConnection& c) {
-    auto replies = c.Pipeline({{"HGET", TicketKey(ticket), "identity"}, {"HGET", TicketKey(ticket), "ladder"}});
-    who = replies[0];
-    ladder = replies[1];
-  });
-  Eval({"EVAL", kAssign, "3", TicketKey(ticket), MatchedKey(ladder.str), WhoKey(ToInt(who.str)), a.game_id, a.host,
-        a.seat_token, std::to_string(a.seat), kFinishedTtlSeconds});
+void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& seats) {
+  if (seats.empty()) return;
+  storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
+  for (const Seating& s : seats) {
+    command.push_back(TicketKey(s.ticket));
+    command.push_back(WhoKey(s.identity_id));
+  }
+  command.push_back(kFinishedTtlSeconds);
+  for (const Seating& s : seats) {
+    command.push_back(s.assignment.game_id);
+    command.push_back(s.assignment.host);
+    command.push_back(s.assignment.seat_token);
+    command.push_back(std::to_string(s.assignment.seat));
+  }
+  Eval(std::move(command));
 }
 
 void TicketStore::Release(const std::string& ladder, const std::vector<std::string>& tickets) {

@@ -36,6 +36,13 @@ struct Assignment {
   int seat = 0;
 };
 
+// A placed table's ticket, its player's identity and its seat.
+struct Seating {
+  std::string ticket;
+  int64_t identity_id = 0;
+  Assignment assignment;
+};
+
 struct HostInfo {
   std::string address;
   int64_t capacity = 0, live = 0, seen_ms = 0;
@@ -66,7 +73,9 @@ class TicketStore {
   // Claims a table's tickets (all still queued) for `table_id`; false if any
   // is not (another replica was faster, or the player left).
   bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms);
-  void Assign(const std::string& ticket, const Assignment& assignment);
+  // Hands a placed table's tickets their seats, all in one script; a ticket no
+  // longer matched is skipped.
+  void Assign(const std::string& ladder, const std::vector<Seating>& seats);
   // Puts matched tickets back in the queue with their original waiting time.
   void Release(const std::string& ladder, const std::vector<std::string>& tickets);
   // Releases tickets matched before `cutoff_ms` and never assigned.

@@ -1,0 +1,193 @@
+#include "services/matchmaker/tournament.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace metropolis::matchmaker {
+namespace {
+
+// SplitMix64: seeds per game that do not depend on anything but the
+// tournament's seed and the game's number.
+uint64_t Mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+std::vector<int> Rotate(const std::vector<int>& table, int by) {
+  std::vector<int> out(table.size());
+  for (size_t s = 0; s < table.size(); ++s) out[s] = table[(s + size_t(by)) % table.size()];
+  return out;
+}
+
+}  // namespace
+
+bool ParseTournamentFormat(const std::string& text, TournamentFormat* out) {
+  if (text == "round-robin")
+    *out = TournamentFormat::kRoundRobin;
+  else if (text == "swiss")
+    *out = TournamentFormat::kSwiss;
+  else if (text == "duplicate")
+    *out = TournamentFormat::kDuplicate;
+  else
+    return false;
+  return true;
+}
+
+const char* TournamentFormatName(TournamentFormat format) {
+  switch (format) {
+    case TournamentFormat::kRoundRobin:
+      return "round-robin";
+    case TournamentFormat::kSwiss:
+      return "swiss";
+    case TournamentFormat::kDuplicate:
+      return "duplicate";
+  }
+  return "?";
+}
+
+double PlaceScore(int place, int seats) { return seats <= 1 ? 1.0 : double(seats - place) / double(seats - 1); }
+
+std::vector<ScheduledGame> RoundRobin(int entrants, int seats, uint64_t seed) {
+  std::vector<ScheduledGame> games;
+  if (entrants < seats || seats < 2) return games;
+  // Subsets in lexicographic order: a bitmask walk would limit the entrants to 64.
+  std::vector<int> pick(static_cast<size_t>(seats));
+  std::iota(pick.begin(), pick.end(), 0);
+  int table = 0;
+  for (;;) {
+    for (int r = 0; r < seats; ++r) {
+      ScheduledGame g;
+      g.round = table;
+      g.entrants = Rotate(pick, r);
+      g.rotation = r;
+      const uint64_t n = uint64_t(games.size());
+      g.chance_seed = Mix(seed ^ Mix(2 * n + 1));
+      g.board_seed = Mix(seed ^ Mix(2 * n + 2));
+      games.push_back(std::move(g));
+    }
+    ++table;
+    int i = seats - 1;
+    while (i >= 0 && pick[size_t(i)] == entrants - seats + i) --i;
+    if (i < 0) break;
+    ++pick[size_t(i)];
+    for (int j = i + 1; j < seats; ++j) pick[size_t(j)] = pick[size_t(j - 1)] + 1;
+  }
+  return games;
+}
+
+std::vector<ScheduledGame> DuplicateSets(const std::vector<std::vector<int>>& tables, int round, int first_set,
+                                         uint64_t seed) {
+  std::vector<ScheduledGame> games;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    const int set = first_set + int(t);
+    const uint64_t chance = Mix(seed ^ Mix(uint64_t(set) * 2 + 1));
+    const uint64_t board = Mix(seed ^ Mix(uint64_t(set) * 2 + 2));
+    for (int r = 0; r < int(tables[t].size()); ++r) {
+      ScheduledGame g;
+      g.round = round;
+      g.entrants = Rotate(tables[t], r);
+      g.set = set;
+      g.rotation = r;
+      g.chance_seed = chance;
+      g.board_seed = board;
+      games.push_back(std::move(g));
+    }
+  }
+  return games;
+}
+
+std::vector<std::vector<int>> SwissRound(const SwissInput& input, int seats, std::vector<int>* sitting_out) {
+  const int n = int(input.score.size());
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return input.score[size_t(a)] > input.score[size_t(b)]; });
+  // Byes first: among the lowest-ranked, those with the fewest byes sit out.
+  sitting_out->clear();
+  const int byes = n % seats;
+  for (int k = 0; k < byes; ++k) {
+    int best = -1;
+    for (int i = n - 1; i >= 0; --i) {
+      const int e = order[size_t(i)];
+      if (e < 0) continue;
+      if (best < 0 || input.byes[size_t(e)] < input.byes[size_t(order[size_t(best)])]) best = i;
+    }
+    sitting_out->push_back(order[size_t(best)]);
+    order[size_t(best)] = -1;
+  }
+  order.erase(std::remove(order.begin(), order.end(), -1), order.end());
+  std::vector<bool> seated(order.size(), false);
+  std::vector<std::vector<int>> tables;
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (seated[i]) continue;
+    std::vector<int> table = {order[i]};
+    seated[i] = true;
+    while (int(table.size()) < seats) {
+      // The next entrant in standing order who has met this table least.
+      size_t pick = order.size();
+      int fewest = INT32_MAX;
+      for (size_t j = i + 1; j < order.size(); ++j) {
+        if (seated[j]) continue;
+        int meetings = 0;
+        for (int t : table) meetings += input.met[size_t(t)][size_t(order[j])];
+        if (meetings < fewest) {
+          fewest = meetings;
+          pick = j;
+        }
+      }
+      seated[pick] = true;
+      table.push_back(order[pick]);
+    }
+    tables.push_back(std::move(table));
+  }
+  return tables;
+}
+
+std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& games) {
+  std::vector<Standing> out(static_cast<size_t>(entrants));
+  std::vector<std::vector<double>> scores(static_cast<size_t>(entrants));
+  for (int e = 0; e < entrants; ++e) out[size_t(e)].entrant = e;
+  for (const GameOutcome& g : games) {
+    const int seats = int(g.entrants.size());
+    for (int s = 0; s < seats; ++s) {
+      // A tie spans places p .. p + k - 1: its score is their mean.
+      const int place = g.places[size_t(s)];
+      const int tied = int(std::count(g.places.begin(), g.places.end(), place));
+      double score = 0;
+      for (int k = 0; k < tied; ++k) score += PlaceScore(place + k, seats);
+      score /= tied;
+      Standing& st = out[size_t(g.entrants[size_t(s)])];
+      ++st.games;
+      st.wins += place == 1;
+      scores[size_t(g.entrants[size_t(s)])].push_back(score);
+    }
+  }
+  for (int e = 0; e < entrants; ++e) {
+    Standing& st = out[size_t(e)];
+    if (st.games == 0) continue;
+    const double n = st.games;
+    const std::vector<double>& x = scores[size_t(e)];
+    st.score = std::accumulate(x.begin(), x.end(), 0.0) / n;
+    if (st.games >= 2) {
+      // The sample's standard error with the normal 1.96: scores are bounded in
+      // [0, 1], and tournaments play enough games for the mean to be near normal.
+      // Deviations from the mean, not sums of squares, so that equal scores give
+      // exactly no spread.
+      double squares = 0;
+      for (double v : x) squares += (v - st.score) * (v - st.score);
+      const double variance = squares / (n - 1);
+      const double half = 1.96 * std::sqrt(variance / n);
+      st.ci_low = std::max(0.0, st.score - half);
+      st.ci_high = std::min(1.0, st.score + half);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) { return a.score > b.score; });
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i].rank = (i > 0 && out[i].score == out[i - 1].score) ? out[i - 1].rank : int(i) + 1;
+  return out;
+}
+
+}  // namespace metropolis::matchmaker
