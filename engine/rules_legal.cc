@@ -126,10 +126,11 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     // pass over the seat's knights, then each list in order.
     uint64_t inactive = 0, promotable = 0, ready = 0;
     METROPOLIS_FOR_BITS(v, ps.knights) {
+      const uint64_t bit = uint64_t(1) << v;
       const uint8_t f = s.knight_flags_[v];
-      inactive |= uint64_t(!(f & kKnightActive)) << v;
-      ready |= uint64_t((f & kKnightReady) != 0) << v;
-      if (knight_money) promotable |= uint64_t(CanPromote(s, seat, v)) << v;
+      inactive |= (f & kKnightActive) ? 0 : bit;
+      ready |= (f & kKnightReady) ? bit : 0;
+      if (knight_money && CanPromote(s, seat, v)) promotable |= bit;
     }
     if (hand[kGrain] >= 1) {
       METROPOLIS_FOR_BITS(v, inactive) listed.push(Action::Make(ActionType::kActivateKnight, v));
