@@ -5,20 +5,22 @@
 # matchmaker and play its games (metropolis-bot --ladder), shows progress, and
 # prints the leaderboard and the latest stored games.
 #
-#   scripts/ladder_demo.sh [--ladder ID] [--bots N] [--games G] [--bot SPEC]
+#   scripts/ladder_demo.sh [--ladder ID] [--bots N] [--games G] [--bot SPEC] [--matchmakers A,B]
 #
 # Defaults: ladder "open", 8 bots, 3 games each, heuristic. With a second
-# matchmaker replica (METROPOLIS_MATCHMAKERS=2) the bots alternate between them.
+# matchmaker replica (METROPOLIS_MATCHMAKERS=2) the bots alternate between them;
+# --matchmakers gives every bot that list instead (it fails over along it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stack=${METROPOLIS_STACK_DIR:-/tmp/metropolis-stack}
-ladder=open bots=8 games=3 bot=heuristic
+ladder=open bots=8 games=3 bot=heuristic matchmakers=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --ladder) ladder=$2; shift 2 ;;
     --bots) bots=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
     --bot) bot=$2; shift 2 ;;
+    --matchmakers) matchmakers=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ladder_demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -52,8 +54,9 @@ for i in $(seq 1 "$bots"); do
   fi
   matchmaker=$METROPOLIS_MATCHMAKER
   ((i % 2 == 0)) && matchmaker=$METROPOLIS_MATCHMAKER2
+  [[ -n $matchmakers ]] && matchmaker=$matchmakers
   "$bin/botkits/cpp/metropolis-bot" --ladder "$ladder" --matchmaker "$matchmaker" --api-token "$(cat "$work/$name.token")" \
-    --bot "$bot" --games "$games" --quiet >"$work/$name.out" 2>"$work/$name.err" &
+    --bot "$bot" --games "$games" >"$work/$name.out" 2>"$work/$name.err" &
   pids+=($!)
 done
 total=$((bots * games))

@@ -3,13 +3,20 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 
 namespace metropolis::botkit {
 
-grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(const v1::Queued&)>& on_queued,
-                         v1::Assignment* out) {
-  auto stub = v1::Matchmaker::NewStub(grpc::CreateChannel(options.matchmaker, grpc::InsecureChannelCredentials()));
+namespace {
+
+grpc::Status QueueOnce(const std::string& address, const LadderOptions& options,
+                       const std::function<void(const v1::Queued&)>& on_queued, v1::Assignment* out) {
+  auto stub = v1::Matchmaker::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + options.api_token);
   v1::EnqueueRequest request;
@@ -26,7 +33,44 @@ grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(
     }
   }
   grpc::Status status = reader->Finish();
-  if (status.ok() && !assigned) return {grpc::StatusCode::INTERNAL, "the queue ended without an assignment"};
+  if (status.ok() && !assigned) return {grpc::StatusCode::UNAVAILABLE, "the queue ended without an assignment"};
+  return status;
+}
+
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    if (comma > start) out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(const v1::Queued&)>& on_queued,
+                         v1::Assignment* out, const std::function<void(const std::string&)>& on_retry) {
+  const std::vector<std::string> replicas = SplitList(options.matchmaker);
+  if (replicas.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no matchmaker address"};
+  constexpr int kAttempts = 12;
+  int backoff_ms = 250;
+  grpc::Status status;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    const std::string& address = replicas[size_t(attempt) % replicas.size()];
+    status = QueueOnce(address, options, on_queued, out);
+    if (status.ok()) return status;
+    // What a failed replica or connection looks like; anything else (a bad
+    // token, an unknown ladder) fails at once.
+    const auto code = status.error_code();
+    if (code != grpc::StatusCode::UNAVAILABLE && code != grpc::StatusCode::DEADLINE_EXCEEDED &&
+        code != grpc::StatusCode::CANCELLED && code != grpc::StatusCode::ABORTED)
+      return status;
+    if (on_retry) on_retry(address + ": " + status.error_message());
+    std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+    backoff_ms = std::min(backoff_ms * 2, 4000);
+  }
   return status;
 }
 

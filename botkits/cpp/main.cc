@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
               LogLine("queued: position " + std::to_string(q.position()) + " of " + std::to_string(q.queue_size()) +
                       ", waited " + std::to_string(q.waited_ms()) + " ms");
           },
-          &seat);
+          &seat, [&](const std::string& why) { LogLine("queueing again after: " + why); });
       if (!queued.ok()) {
         std::cerr << "metropolis-bot: queueing on " << settings.ladder.ladder << ": "
                   << botkit::StatusCodeName(queued.error_code()) << ": " << queued.error_message() << "\n";

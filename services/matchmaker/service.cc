@@ -55,13 +55,24 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
   std::string id, existing;
   try {
     if (!tickets_->Create(ladder.id, who.identity_id, who.name, rating, now_ms_(), &id, &existing)) {
-      return {grpc::StatusCode::ALREADY_EXISTS,
-              who.name + " already has ticket " + existing + " in a queue (one at a time; Cancel it first)"};
+      // The identity's ticket is still active: a client whose stream dropped
+      // (or whose matchmaker replica died) resumes it by queueing again on the
+      // same ladder, keeping its place; another ladder is refused.
+      TicketInfo info;
+      if (!tickets_->Poll(existing, now_ms_(), &info) || info.ladder != ladder.id) {
+        return {grpc::StatusCode::ALREADY_EXISTS, who.name + " already has ticket " + existing + " in the queue of " +
+                                                      (info.ladder.empty() ? "another ladder" : info.ladder) +
+                                                      " (one at a time; Cancel it first)"};
+      }
+      id = existing;
+      services::LogInfo("ticket resumed", {{"ticket", id}, {"ladder", ladder.id}});
+    } else {
+      services::LogInfo("queued",
+                        {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
     }
   } catch (const std::exception& e) {
     return RedisDown(e);
   }
-  services::LogInfo("queued", {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
   int64_t last_sent = -1;
   uint32_t last_position = UINT32_MAX;
   for (;;) {
