@@ -27,9 +27,13 @@ LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error
 }
 
 std::vector<LadderConfig> PgLadderSource::Ladders(bool fresh) {
+  // A fresh read reflects the configuration at least as new as the call: it
+  // reads again unless another caller did after this one started (waiting on
+  // the lock), so concurrent misses cost one query.
+  const auto called = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
-  if (now < until_ && !(fresh && now - read_at_ > std::chrono::seconds(1))) return cached_;
+  if (fresh ? read_at_ >= called : now < until_) return cached_;
   read_at_ = now;
   std::vector<accounts::LadderInfo> infos;
   if (grpc::Status s = store_->ListLadders(&infos); !s.ok()) {

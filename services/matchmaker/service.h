@@ -17,8 +17,8 @@ namespace metropolis::matchmaker {
 class LadderSource {
  public:
   virtual ~LadderSource() = default;
-  // `fresh`: the caller missed a ladder; read the configuration again unless
-  // it was read within the last second (a ladder just created is found at once).
+  // `fresh`: the caller missed a ladder; read the configuration as it is now
+  // (a ladder just created is found at once).
   virtual std::vector<LadderConfig> Ladders(bool fresh = false) = 0;
 };
 

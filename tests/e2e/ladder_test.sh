@@ -18,7 +18,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "ladder_test: FAILED: $*" >&2
-  tail -5 "$METROPOLIS_STACK_DIR"/logs/*.log >&2 || true
+  tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log >&2 || true
   exit 1
 }
 

@@ -19,7 +19,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "matchmaker_failure_test: FAILED: $*" >&2
-  tail -5 "$METROPOLIS_STACK_DIR"/logs/*.log "$METROPOLIS_STACK_DIR"/demo/*.err >&2 || true
+  tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log "$METROPOLIS_STACK_DIR"/demo/*.err >&2 || true
   exit 1
 }
 
