@@ -137,7 +137,12 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
 RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {
   RoundStats stats;
   for (const LadderConfig& ladder : ladders) {
-    stats.expired += tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+    auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
+    if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
+        now_ms - last_expiry->second >= options_.expire_every_ms) {
+      stats.expired += tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+      last_expiry->second = now_ms;
+    }
     stats.released += tickets_->ReleaseStuck(ladder.id, now_ms - options_.matched_timeout_ms);
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
     if (queue.empty()) continue;

@@ -48,6 +48,9 @@ struct MatchmakerOptions {
   int64_t host_ttl_ms = 15'000;         // a host without a heartbeat for this long gets no games
   int64_t matched_timeout_ms = 30'000;  // a claimed table not placed in this time goes back to the queue
   std::string bot = "heuristic";        // the built-in bot of filled seats
+  // Expiry reads every queued ticket: a replica runs it at most this often on a
+  // ladder (so a ticket expires at most this late; 0: every round).
+  int64_t expire_every_ms = 1'000;
 };
 
 struct RoundStats {
@@ -58,7 +61,8 @@ class Matchmaker {
  public:
   Matchmaker(TicketStore* tickets, GameCreator* creator, MatchmakerOptions options);
 
-  // One round over `ladders` at `now_ms`. Throws storage::RedisUnavailable.
+  // One round over `ladders` at `now_ms`. Throws storage::RedisUnavailable. One
+  // thread runs a Matchmaker's rounds.
   RoundStats RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms);
 
   // The game request for a claimed table (exposed for tests).
@@ -72,6 +76,7 @@ class Matchmaker {
   TicketStore* tickets_;
   GameCreator* creator_;
   const MatchmakerOptions options_;
+  std::unordered_map<std::string, int64_t> last_expiry_ms_;  // by ladder
 };
 
 }  // namespace metropolis::matchmaker

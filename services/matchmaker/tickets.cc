@@ -232,16 +232,56 @@ std::vector<Ticket> TicketStore::Queue(const std::string& ladder) {
   std::vector<Ticket> out;
   redis_->With([&](storage::RedisConnection& c) {
     const RedisReply ids = c.Run({"ZRANGE", QueueKey(ladder), "0", "-1"});
-    std::vector<storage::RedisCommand> reads;
-    for (const RedisReply& id : ids.elements)
-      reads.push_back({"HMGET", TicketKey(id.str), "identity", "rating", "enqueued", "name"});
-    const auto replies = c.Pipeline(reads);
-    for (size_t i = 0; i < replies.size(); ++i) {
-      const auto& f = replies[i].elements;
-      if (f.size() != 4 || f[0].is_nil()) continue;  // gone meanwhile
-      out.push_back(
-          {ids.elements[i].str, ToInt(f[0].str), std::strtod(f[1].str.c_str(), nullptr), ToInt(f[2].str), f[3].str});
+    const size_t n = ids.elements.size();
+    out.resize(n);
+    std::vector<bool> known(n, false);
+    uint64_t pass = 0;
+    {
+      // A ticket's identity, rating, waiting time and name never change: only
+      // the tickets not read before are read.
+      std::lock_guard lock(queue_cache_mutex_);
+      QueueCache& cache = queue_cache_[ladder];
+      pass = ++cache.pass;
+      for (size_t i = 0; i < n; ++i) {
+        if (auto it = cache.tickets.find(ids.elements[i].str); it != cache.tickets.end()) {
+          it->second.pass = pass;
+          out[i] = it->second.ticket;
+          known[i] = true;
+        }
+      }
     }
+    std::vector<storage::RedisCommand> reads;
+    std::vector<size_t> read_index;
+    for (size_t i = 0; i < n; ++i) {
+      if (known[i]) continue;
+      reads.push_back({"HMGET", TicketKey(ids.elements[i].str), "identity", "rating", "enqueued", "name"});
+      read_index.push_back(i);
+    }
+    const auto replies = reads.empty() ? std::vector<RedisReply>{} : c.Pipeline(reads);
+    for (size_t r = 0; r < replies.size(); ++r) {
+      const auto& f = replies[r].elements;
+      if (f.size() != 4 || f[0].is_nil()) continue;  // gone meanwhile
+      const size_t i = read_index[r];
+      out[i] = {ids.elements[i].str, ToInt(f[0].str), std::strtod(f[1].str.c_str(), nullptr), ToInt(f[2].str),
+                f[3].str};
+      known[i] = true;
+    }
+    {
+      // The cache keeps the queue's tickets only.
+      std::lock_guard lock(queue_cache_mutex_);
+      QueueCache& cache = queue_cache_[ladder];
+      for (size_t i : read_index)
+        if (known[i]) cache.tickets[out[i].id] = {out[i], pass};
+      std::erase_if(cache.tickets, [&](const auto& entry) { return entry.second.pass != pass; });
+    }
+    // In the queue's order (by waiting time), without the tickets gone meanwhile.
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!known[i]) continue;
+      if (kept != i) out[kept] = std::move(out[i]);
+      ++kept;
+    }
+    out.resize(kept);
   });
   return out;
 }

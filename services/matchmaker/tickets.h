@@ -11,7 +11,9 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "services/matchmaker/matching.h"
@@ -65,7 +67,8 @@ class TicketStore {
   // The identity's active ticket (queued or matched), or empty.
   std::string ActiveTicket(int64_t identity_id);
 
-  // The queued tickets of a ladder.
+  // The queued tickets of a ladder, by waiting time. A ticket's fields are read
+  // from Redis once; later calls read only the queue's ids and new tickets.
   std::vector<Ticket> Queue(const std::string& ladder);
   int64_t QueueSize(const std::string& ladder);
   // Expires queued tickets not seen since `cutoff_ms`; returns how many.
@@ -100,6 +103,17 @@ class TicketStore {
 
   storage::RedisPool* redis_;
   const std::string prefix_;
+  // Queue's tickets by ladder and id, as of its last call (`pass`).
+  struct QueueCache {
+    struct Entry {
+      Ticket ticket;
+      uint64_t pass = 0;
+    };
+    std::unordered_map<std::string, Entry> tickets;
+    uint64_t pass = 0;
+  };
+  std::mutex queue_cache_mutex_;
+  std::unordered_map<std::string, QueueCache> queue_cache_;
 };
 
 }  // namespace metropolis::matchmaker

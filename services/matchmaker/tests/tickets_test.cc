@@ -111,6 +111,45 @@ TEST_F(TicketsTest, AClaimTakesAllOfATableOrNothing) {
   EXPECT_EQ(queue[0].enqueued_ms, 0);
 }
 
+// Queue reads a ticket's fields once; later reads follow the queue itself.
+TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
+  const std::string a = Create(1, 21, 100), b = Create(2, 22, 200);
+  ASSERT_EQ(tickets_->Queue("open").size(), 2u);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(a, &state));
+  const std::string c = Create(3, 23, 300);
+  auto queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 2u);
+  EXPECT_EQ(queue[0].id, b);
+  EXPECT_EQ(queue[0].identity_id, 2);
+  EXPECT_EQ(queue[0].rating, 22);
+  EXPECT_EQ(queue[0].enqueued_ms, 200);
+  EXPECT_EQ(queue[0].name, "p2");
+  EXPECT_EQ(queue[1].id, c);
+  EXPECT_EQ(queue[1].rating, 23);
+  ASSERT_TRUE(tickets_->Claim("open", {{b}, 3}, "t1", 400));
+  queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 1u);
+  EXPECT_EQ(queue[0].id, c);
+  tickets_->Release("open", {b});
+  queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 2u);
+  EXPECT_EQ(queue[0].id, b);  // first again: its waiting time is kept
+  EXPECT_EQ(queue[0].enqueued_ms, 200);
+}
+
+TEST_F(TicketsTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {.ticket_ttl_ms = 1000});
+  Create(1, 25, 0);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 500).expired, 0);
+  Create(2, 40, 600);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1200).expired, 0);  // the last expiry was 700 ms ago
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1500).expired, 1);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2500).expired, 1);
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+}
+
 TEST_F(TicketsTest, ARoundPlacesTablesOnTheHostWithRoom) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, {});
