@@ -73,17 +73,16 @@ inline uint64_t ByteMaskOfBits(uint32_t bits) {
 // every listing with a pair in hand).
 inline uint32_t PositiveCounts(const std::array<int16_t, kNumCardTypes>& counts) {
   static_assert(kNumCardTypes == 8);
-  constexpr uint64_t kLow15 = 0x7FFF7FFF7FFF7FFFull, kSigns = 0x8000800080008000ull;
-  uint32_t bits = 0;
-  for (int half = 0; half < 2; ++half) {
+  auto four = [&counts](int first) {
+    constexpr uint64_t kLow15 = 0x7FFF7FFF7FFF7FFFull, kSigns = 0x8000800080008000ull;
     uint64_t x;
-    std::memcpy(&x, counts.data() + 4 * half, sizeof x);
+    std::memcpy(&x, counts.data() + first, sizeof x);
     const uint64_t nonzero = ((((x & kLow15) + kLow15) | x) & kSigns);  // bit 15 of each nonzero count
     const uint64_t positive = (nonzero & ~x) >> 15;                     // bits 0, 16, 32, 48
     // Brings bits 0, 16, 32, 48 to 45..48 (the four products never overlap).
-    bits |= uint32_t(((positive * 0x0000200040008001ull) >> 45) & 0xF) << (4 * half);
-  }
-  return bits;
+    return uint32_t((positive * 0x0000200040008001ull) >> 45) & 0xF;
+  };
+  return four(0) | four(4) << 4;  // written out: -O2 does not unroll a loop of two
 }
 
 struct RulesImpl {
@@ -91,17 +90,17 @@ struct RulesImpl {
 
   // ---- Board queries --------------------------------------------------------
   // Inline: called on every listing and cheap enough to recompute. All four
-  // seats are read without a loop: a seat that does not play has no pieces
-  // (Validate checks it), and a fixed count lets the compiler unroll.
+  // seats are read, written out without a loop: a seat that does not play has
+  // no pieces (Validate checks it), and -O2 does not unroll even a loop of four.
+  static_assert(kMaxSeats == 4);
   static uint64_t AllBuildings(const State& s) {
-    uint64_t m = 0;
-    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
-    return m;
+    const auto& ps = s.players_;
+    return ps[0].settlements | ps[0].cities | ps[1].settlements | ps[1].cities | ps[2].settlements | ps[2].cities |
+           ps[3].settlements | ps[3].cities;
   }
   static uint64_t AllKnights(const State& s) {
-    uint64_t m = 0;
-    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].knights;
-    return m;
+    const auto& ps = s.players_;
+    return ps[0].knights | ps[1].knights | ps[2].knights | ps[3].knights;
   }
   static uint64_t Occupied(const State& s) { return AllBuildings(s) | AllKnights(s); }
   // Nodes holding a piece of a player other than `seat` (DEF-4); no two
@@ -114,35 +113,49 @@ struct RulesImpl {
   // eight at a time (a production roll asks on every turn).
   static uint64_t HexesWithToken(const Board& board, int token) {
     static_assert(kNumHexes > 16 && kNumHexes <= 24);
-    std::array<uint64_t, 3> words{};  // the last one padded with zeros
-    std::memcpy(words.data(), board.token.data(), kNumHexes);
+    // Three words read straight from the tokens, the last one ending at the
+    // last hex (it overlaps the second; OR-ing the same bits twice is harmless).
+    // Copying the 19 bytes to a padded local first cost a failed store
+    // forwarding on every roll: the last word was read back across two stores.
+    constexpr int kLast = kNumHexes - 8;
+    std::array<uint64_t, 3> words;
+    std::memcpy(&words[0], board.token.data(), 8);
+    std::memcpy(&words[1], board.token.data() + 8, 8);
+    std::memcpy(&words[2], board.token.data() + kLast, 8);
     constexpr uint64_t kOnes = 0x0101010101010101ull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
     const uint64_t pattern = kOnes * uint64_t(token);
-    uint64_t hexes = 0;
-    for (int i = 0; i < 3; ++i) {
-      const uint64_t x = words[i] ^ pattern;  // zero bytes where the token matches
+    auto matches = [pattern](uint64_t word) {
+      const uint64_t x = word ^ pattern;  // zero bytes where the token matches
       const uint64_t nonzero = (((x & kLow7) + kLow7) | x) & ~kLow7;
       const uint64_t zero_bits = (~nonzero & ~kLow7) >> 7;  // bit 0 of each matching byte
-      hexes |= ((zero_bits * 0x0102040810204080ull) >> 56) << (8 * i);
-    }
-    return hexes & ((uint64_t(1) << kNumHexes) - 1);  // the padding bytes are not hexes
+      return (zero_bits * 0x0102040810204080ull) >> 56;
+    };
+    // Written out: -O2 does not unroll the three steps.
+    return matches(words[0]) | matches(words[1]) << 8 | matches(words[2]) << kLast;
   }
   // Nodes at an end of one of the seat's roads (DEF-3).
   static uint64_t RoadNodes(const State& s, int seat);  // from scratch; PlayerState::road_nodes caches it
   static void ComputeHarborNodes(State& s);
+  // Harbor types (bit t) of the harbors at any of `nodes`; PlayerState::harbors
+  // caches it for the seat's buildings, since the bank's rates ask on every listing.
+  static uint8_t HarborTypes(const State& s, uint64_t nodes) {
+    uint8_t types = 0;
+    for (int t = 0; t < kNumHarborTypes; ++t) types |= uint8_t(((nodes & s.harbor_nodes_[t]) != 0) << t);
+    return types;
+  }
   // Nodes reachable from `from` along the seat's roads (DEF-5/DEF-6), `from`
   // excluded; intermediate nodes blocked for the seat stop the path unless
   // knight_path_through_opponents.
-  static uint64_t Reachable(const State& s, int seat, int from);
-  // The same for several knights of one seat: the seat's road graph as one
-  // neighbour mask per node, built once (only the entries of road_nodes are
-  // written), then a search of whole frontiers as masks.
-  struct RoadAdjacency {
-    std::array<uint64_t, kNumNodes> next;
-    uint64_t nodes, blocked;
-  };
-  static void BuildRoadAdjacency(const State& s, int seat, RoadAdjacency* adj);
-  static uint64_t Reachable(const RoadAdjacency& adj, int from);
+  static uint64_t Reachable(const State& s, int seat, int from) {
+    return Reachable(s.players_[seat], from, KnightBlocked(s, seat));
+  }
+  // The same with the blocked nodes given (several knights of one seat share
+  // them): a search of whole frontiers as masks, each step the own roads at
+  // the frontier's nodes from per-node edge masks.
+  static uint64_t Reachable(const PlayerState& ps, int from, uint64_t blocked);
+  static uint64_t KnightBlocked(const State& s, int seat) {
+    return s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
+  }
   // Harbors the seat has a building on: bit h for harbor slot h.
   static uint32_t HarborMask(const State& s, int seat);
   // The bank's rates for a seat (TRD-2): byte c of to_resource / to_commodity
@@ -165,15 +178,21 @@ struct RulesImpl {
   // C&K card or improvement is in play, without its cost.
   static int BaseBankRate(const State& s, int seat, int give) {
     assert(IsResource(give));
-    const uint64_t buildings = s.players_[seat].buildings();
-    if (buildings & s.harbor_nodes_[give]) return 2;
-    return (buildings & s.harbor_nodes_[kGenericHarbor]) ? 3 : 4;
+    const uint8_t harbors = s.players_[seat].harbors;
+    if ((harbors >> give) & 1) return 2;
+    return ((harbors >> kGenericHarbor) & 1) ? 3 : 4;
   }
   static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
   static bool HasCityWithoutMetropolis(const State& s, int seat);
   static bool IsRobberLocked(const State& s);
   static int Contribution(const State& s, int seat, bool count_knights);
-  static int NextSeat(const State& s, int seat) { return (seat + 1) % s.num_seats_; }
+  // The seat k places after `seat` (0 <= k < num_seats), by a compare instead
+  // of a division: asked on every turn and for every seat of a roll's steps.
+  static int SeatAfter(const State& s, int seat, int k) {
+    const int q = seat + k;
+    return q >= s.num_seats_ ? q - s.num_seats_ : q;
+  }
+  static int NextSeat(const State& s, int seat) { return SeatAfter(s, seat, 1); }
   static int SetupSeat(const State& s, int step);
   static int ProgressLimit(const State& s, int seat);
   static bool CanBuyImprovement(const State& s, int seat, int track);
@@ -300,6 +319,9 @@ struct RulesImpl {
   static void RemoveKnight(State& s, int node);  // to supply, no road update
   static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
   static void UpdateLongestRoad(State& s, Events* ev);
+  // The seat's longest trail (LR-1), as State::ComputeRoadLength; with
+  // `through` an edge of the seat's, the longest within that edge's component.
+  static int LongestTrail(const State& s, int seat, int through);
   // TRN-8/WIN-1, after every step: only the current player wins, during his
   // own turn. Inline for the common case of nobody at the target.
   static void CheckWin(State& s, Events* ev) {

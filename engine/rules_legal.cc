@@ -139,9 +139,8 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     // KN-7 move and KN-8 displace, from each ready knight.
     if (ready) {
       std::array<uint64_t, kNumNodes> reach;  // only the ready knights' entries are written and read
-      RoadAdjacency adj;
-      BuildRoadAdjacency(s, seat, &adj);
-      METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(adj, v);
+      const uint64_t blocked = KnightBlocked(s, seat);
+      METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(ps, v, blocked);
       METROPOLIS_FOR_BITS(v, ready) {
         const uint64_t dest = reach[v] & ~occupied;
         METROPOLIS_FOR_BITS(w, dest) listed.push(Action::Make(ActionType::kMoveKnight, v, w));
@@ -231,13 +230,10 @@ void RulesImpl::RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi) 
     near_lo |= topo.node_edge_lo[v];
     near_hi |= topo.node_edge_hi[v];
   }
-  uint64_t taken_lo = 0, taken_hi = 0;
-  for (int p = 0; p < kMaxSeats; ++p) {
-    taken_lo |= s.players_[p].roads_lo;
-    taken_hi |= s.players_[p].roads_hi;
-  }
-  *lo = near_lo & ~taken_lo;
-  *hi = near_hi & ~taken_hi;
+  const auto& all = s.players_;
+  static_assert(kMaxSeats == 4);
+  *lo = near_lo & ~(all[0].roads_lo | all[1].roads_lo | all[2].roads_lo | all[3].roads_lo);
+  *hi = near_hi & ~(all[0].roads_hi | all[1].roads_hi | all[2].roads_hi | all[3].roads_hi);
 }
 
 void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* list) {

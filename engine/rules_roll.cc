@@ -89,7 +89,7 @@ void RulesImpl::AdvanceSteps(State& s, Events* ev) {
         const int track = top.a;
         Pop(s);
         for (int k = s.num_seats_ - 1; k >= 0; --k) {
-          const int q = (s.current_ + k) % s.num_seats_;
+          const int q = SeatAfter(s, s.current_, k);
           const int level = s.players_[q].level[track];
           if (level >= 1 && s.dice_red_ <= s.options_.red_die_table[level - 1]) Push(s, PendingKind::kDraw, q, track);
         }
@@ -233,7 +233,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     // SEV-2: discards in turn order from the current player, then SEV-3.
     Push(s, PendingKind::kStepRobberAfterSeven, s.current_);
     for (int k = n - 1; k >= 0; --k) {
-      const int q = (s.current_ + k) % n;
+      const int q = SeatAfter(s, s.current_, k);
       const int cards = s.players_[q].hand.Total();
       if (cards > s.HandLimit(q)) Push(s, PendingKind::kDiscard, q, cards / 2);
     }
@@ -244,8 +244,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   }
   // PRD-1..PRD-3: claims per seat and card type. Few hexes carry the
   // number, so collect the claims hex by hex and settle only the card types
-  // that were claimed.
-  std::array<CardCounts, kMaxSeats> claims{};
+  // that were claimed. A seat's claims are one word laid out like
+  // CardCounts::Word() (byte c = card c), added to as a word: counting bytes
+  // and reading the word back would stall on store forwarding.
+  std::array<uint64_t, kMaxSeats> claims{};
+  auto one = [](int card) { return uint64_t(1) << (8 * card); };
+  auto claim = [&claims](int p, int card) { return int((claims[p] >> (8 * card)) & 0xFF); };
   std::array<bool, kMaxSeats> adjacent_number{};
   uint32_t claimed_types = 0;
   const uint64_t buildings = AllBuildings(s);
@@ -260,13 +264,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       if (h == s.robber_) continue;  // PRD-2
       const bool full_city = s.building_[v] == kCity && !(s.node_flags_[v] & kSabotaged);
       if (!full_city) {
-        ++claims[p][terrain];
+        claims[p] += one(terrain);
       } else if (commodity >= 0 && !IsBase(s)) {
-        ++claims[p][terrain];
-        ++claims[p][commodity];
+        claims[p] += one(terrain) + one(commodity);
         claimed_types |= 1u << commodity;
       } else {
-        claims[p][terrain] = uint8_t(claims[p][terrain] + 2);
+        claims[p] += 2 * one(terrain);
       }
       claimed_types |= 1u << terrain;
     }
@@ -275,24 +278,26 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   // The common case, when no event is wanted and the bank can pay every
   // claim: the claims are added to the hands as whole words (counts stay far
   // below 128, so bytes never carry).
-  uint64_t total_claims = 0;
-  for (int p = 0; p < kMaxSeats; ++p) total_claims += claims[p].Word();  // zero for seats that do not play
+  // All four seats, written out (-O2 does not unroll): the claims of a seat
+  // that does not play are zero.
+  static_assert(kMaxSeats == 4);
+  const uint64_t total_claims = claims[0] + claims[1] + claims[2] + claims[3];
   bool bank_pays_all = true;
   if (s.options_.bank_limited)
     METROPOLIS_FOR_BITS(c, claimed_types) bank_pays_all &= int((total_claims >> (8 * c)) & 0xFF) <= s.bank_[c];
   if (ev == nullptr && bank_pays_all) {
-    for (int p = 0; p < kMaxSeats; ++p) {
-      if (claims[p].Word() == 0) continue;
-      s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p].Word());
-      received[p] = true;
-    }
+    auto settle = [&](int p) {
+      s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p]);  // adding nothing changes nothing
+      received[p] = claims[p] != 0;
+    };
+    settle(0), settle(1), settle(2), settle(3);
     METROPOLIS_FOR_BITS(c, claimed_types) s.bank_[c] = int16_t(s.bank_[c] - int((total_claims >> (8 * c)) & 0xFF));
     claimed_types = 0;  // settled
   }
   METROPOLIS_FOR_BITS(c, claimed_types) {
     int total = 0, claimants = 0, only = -1;
     for (int p = 0; p < n; ++p)
-      if (claims[p][c] > 0) total += claims[p][c], ++claimants, only = p;
+      if (claim(p, c) > 0) total += claim(p, c), ++claimants, only = p;
     if (s.options_.bank_limited && total > s.bank_[c]) {  // PRD-4
       if (claimants == 1 && s.bank_[c] > 0) {
         const int give = s.bank_[c];
@@ -305,10 +310,10 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       continue;
     }
     for (int p = 0; p < n; ++p) {
-      if (claims[p][c] == 0) continue;
-      Gain(s, p, c, claims[p][c]);
+      if (claim(p, c) == 0) continue;
+      Gain(s, p, c, claim(p, c));
       received[p] = true;
-      Emit(ev, EventType::kProduced, p, claims[p][c], c);
+      Emit(ev, EventType::kProduced, p, claim(p, c), c);
     }
   }
   if (IsBase(s)) return;  // no improvements, no Aqueduct (BG-1)

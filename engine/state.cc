@@ -232,6 +232,7 @@ void StateEditor::RecomputeDerived() {
   }
   for (int p = 0; p < kMaxSeats; ++p) s.players_[p].road_nodes = RulesImpl::RoadNodes(s, p);
   RulesImpl::ComputeHarborNodes(s);
+  for (int p = 0; p < kMaxSeats; ++p) s.players_[p].harbors = RulesImpl::HarborTypes(s, s.players_[p].buildings());
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].road_length = uint8_t(s.ComputeRoadLength(p));
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].vp = uint8_t(s.ComputeVictoryPoints(p));
 }

@@ -130,6 +130,7 @@ constexpr Topology BuildTopology() {
 
   for (int e = 0; e < kNumEdges; ++e) {
     int a = t.edge_nodes[e][0], b = t.edge_nodes[e][1];
+    t.edge_node_mask[e] = (uint64_t{1} << a) | (uint64_t{1} << b);
     Append(t.node_nodes[a], b);
     Append(t.node_edges[a], e);
     Append(t.node_nodes[b], a);

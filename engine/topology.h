@@ -50,6 +50,7 @@ struct Topology {
   // ORs them over a few nodes instead of walking the per-node lists.
   std::array<uint64_t, kNumNodes> node_edge_lo{}, node_edge_hi{};
   std::array<uint32_t, kNumNodes> node_hex_mask{};
+  std::array<uint64_t, kNumEdges> edge_node_mask{};  // both ends of each edge
 };
 
 namespace internal {
