@@ -5,21 +5,9 @@
 #
 #   tests/e2e/host_failure_test.sh BUILD_DIR
 set -euo pipefail
-build=$(cd "${1:?usage: host_failure_test.sh BUILD_DIR}" && pwd)
-cd "$(dirname "$0")/../.."
-work=$(mktemp -d "${TMPDIR:-/tmp}/host-failure.XXXXXX")
-chmod 755 "$work"
-export METROPOLIS_STACK_DIR=$work/stack
-cleanup() {
-  deploy/local/stack.sh down >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "host_failure_test: FAILED: $*" >&2
-  tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log >&2 || true
-  exit 1
-}
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/lib/stack_test.sh"
+stack_test_begin host_failure_test "${1:-}"
 
 METROPOLIS_GAMEHOSTS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
 # shellcheck source=/dev/null
@@ -41,13 +29,9 @@ before=$(find "$METROPOLIS_STACK_DIR/gamehost2/completed" -name '*.json' 2>/dev/
 scripts/ladder_demo.sh --bots 8 --games 2 || fail "the ladder was not played to its end"
 after=$(find "$METROPOLIS_STACK_DIR/gamehost2/completed" -name '*.json' 2>/dev/null | wc -l)
 [[ $after == "$before" ]] || fail "the dead host finished games"
-sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
+expect_all_rated
+expect_no_identity_twice
 games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
-for _ in $(seq 1 100); do
-  [[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] && break
-  sleep 0.1
-done
-[[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] || fail "not every game was rated"
 on_host1=$(find "$METROPOLIS_STACK_DIR/gamehost1/completed" -name '*.json' | wc -l)
 [[ $((on_host1 + before)) == "$games" ]] || fail "$games games stored, $on_host1 + $before finished on the hosts"
 grep -q "creating a game failed" "$METROPOLIS_STACK_DIR"/logs/matchmaker*.log &&

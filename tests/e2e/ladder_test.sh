@@ -6,46 +6,21 @@
 #
 #   tests/e2e/ladder_test.sh BUILD_DIR
 set -euo pipefail
-build=$(cd "${1:?usage: ladder_test.sh BUILD_DIR}" && pwd)
-cd "$(dirname "$0")/../.."
-work=$(mktemp -d "${TMPDIR:-/tmp}/ladder-e2e.XXXXXX")
-chmod 755 "$work"
-export METROPOLIS_STACK_DIR=$work/stack
-cleanup() {
-  deploy/local/stack.sh down >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "ladder_test: FAILED: $*" >&2
-  tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log >&2 || true
-  exit 1
-}
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/lib/stack_test.sh"
+stack_test_begin ladder_test "${1:-}"
 
 METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
 scripts/ladder_demo.sh --bots 8 --games 2 || fail "the bots did not play their games"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
 
-for out in "$METROPOLIS_STACK_DIR"/demo/*.out; do
-  n=$(grep -c "game over" "$out" || true)
-  [[ $n == 2 ]] || fail "$(basename "$out" .out) played $n games, not 2"
-done
-
-sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
-# The outbox hands games over asynchronously: wait until all are rated.
+expect_games_per_bot 2
+expect_all_rated
 games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
-for _ in $(seq 1 100); do
-  rated=$(sql "SELECT count(*) FROM rated_games WHERE ladder_id = 'open'")
-  [[ $rated == "$games" ]] && break
-  sleep 0.1
-done
 [[ $games -ge 4 ]] || fail "$games games stored, expected at least 4"
-[[ $rated == "$games" ]] || fail "$rated of $games games rated"
 # Each bot in exactly 2 games (built-in fill-in seats have no identity), never twice in one.
-twice=$(sql "SELECT count(*) FROM (SELECT game_id, identity_id FROM game_seats WHERE identity_id IS NOT NULL
-             GROUP BY 1, 2 HAVING count(*) > 1) x")
-[[ $twice == 0 ]] || fail "an identity holds two seats of one game"
+expect_no_identity_twice
 per_bot=$(sql "SELECT string_agg(DISTINCT n::text, ',') FROM (SELECT identity_id, count(*) AS n FROM game_seats
                WHERE identity_id IS NOT NULL GROUP BY 1) x")
 [[ $per_bot == 2 ]] || fail "games per bot: $per_bot, expected 2 for every bot"

@@ -7,21 +7,9 @@
 #
 #   tests/e2e/matchmaker_failure_test.sh BUILD_DIR
 set -euo pipefail
-build=$(cd "${1:?usage: matchmaker_failure_test.sh BUILD_DIR}" && pwd)
-cd "$(dirname "$0")/../.."
-work=$(mktemp -d "${TMPDIR:-/tmp}/mm-failure.XXXXXX")
-chmod 755 "$work"
-export METROPOLIS_STACK_DIR=$work/stack
-cleanup() {
-  deploy/local/stack.sh down >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "matchmaker_failure_test: FAILED: $*" >&2
-  tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log "$METROPOLIS_STACK_DIR"/demo/*.err >&2 || true
-  exit 1
-}
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/lib/stack_test.sh"
+stack_test_begin matchmaker_failure_test "${1:-}"
 
 METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
 # shellcheck source=/dev/null
@@ -39,19 +27,9 @@ kill -KILL "$(cat "$METROPOLIS_STACK_DIR/matchmaker2.pid")"
 echo "matchmaker_failure_test: killed matchmaker 2 after $n seats' games"
 wait "$demo" || { cat "$work/demo.log" >&2; fail "the ladder was not played to its end"; }
 
-for out in "$METROPOLIS_STACK_DIR"/demo/*.out; do
-  n=$(grep -c "game over" "$out" || true)
-  [[ $n == 4 ]] || fail "$(basename "$out" .out) played $n games, not 4"
-done
-sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
-games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
-for _ in $(seq 1 100); do
-  [[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] && break
-  sleep 0.1
-done
-[[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] || fail "not every game was rated"
-twice=$(sql "SELECT count(*) FROM (SELECT game_id, identity_id FROM game_seats WHERE identity_id IS NOT NULL
-             GROUP BY 1, 2 HAVING count(*) > 1) x")
-[[ $twice == 0 ]] || fail "an identity holds two seats of one game"
+expect_games_per_bot 4
+expect_all_rated
+expect_no_identity_twice
+games=$(sql "SELECT count(*) FROM games")
 retried=$(cat "$METROPOLIS_STACK_DIR"/demo/*.err | grep -c "queueing again" || true)
 echo "matchmaker_failure_test: passed ($games games; bots queued again $retried times)"
