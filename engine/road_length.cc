@@ -68,13 +68,11 @@ struct RoadGraph {
 
 }  // namespace
 
-int State::ComputeRoadLength(int seat) const { return RulesImpl::LongestTrail(*this, seat, -1); }
-
-int RulesImpl::LongestTrail(const State& s, int seat, int through) {
+int State::ComputeRoadLength(int seat) const {
   const Topology& topo = GetTopology();
-  const PlayerState& ps = s.players_[seat];
+  const PlayerState& ps = players_[seat];
   RoadGraph g;
-  int n = 0, through_local = -1;
+  int n = 0;
   auto add = [&](int e) {
     const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
     g.road[a][g.degree[a]] = int8_t(n);
@@ -82,20 +80,16 @@ int RulesImpl::LongestTrail(const State& s, int seat, int through) {
     g.road[b][g.degree[b]] = int8_t(n);
     g.next[b][g.degree[b]++] = int8_t(a);
     g.ends[n] = {int8_t(a), int8_t(b)};
-    if (e == through) through_local = n;
     ++n;
   };
   METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
   METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
   if (n == 0) return 0;
-  g.blocked = BlockedFor(s, seat);
+  g.blocked = RulesImpl::BlockedFor(*this, seat);
 
   int best = 0;
   uint32_t done = 0;
   const uint32_t all = (1u << n) - 1;
-  // With `through`, only its component is searched: the loop below starts
-  // there and stops after it.
-  if (through_local >= 0) done = all & ~(1u << through_local);
   while (done != all && best < n) {
     // The component of the first road not yet seen: roads joined at free or
     // own nodes. node_ends counts its nodes, a blocked node once per road.
@@ -123,7 +117,6 @@ int RulesImpl::LongestTrail(const State& s, int seat, int through) {
       }
     }
     done |= comp;
-    if (through_local >= 0) done = all;  // the one component asked for
     if (node_ends == std::popcount(comp) + 1) {
       // A tree: the longest path, by two walks.
       RoadGraph::End far{-1, g.ends[first][0], first}, diameter{-1, 0, 0};
