@@ -113,6 +113,15 @@ BENCHMARK(BM_RandomGame)->Unit(benchmark::kMillisecond);
 void BM_RandomGameBase(benchmark::State& state) { RandomGames(state, Ruleset::kBase); }
 BENCHMARK(BM_RandomGameBase)->Unit(benchmark::kMillisecond);
 
+// The first games of the two benchmarks above exactly once each (30 C&K games,
+// 46,168 actions; 100 base games, 147,592 actions): a fixed amount of work for
+// instruction counts under valgrind --tool=callgrind (docs/PERFORMANCE.md),
+// which BM_RandomGame's timed iteration count would not give.
+void BM_FixedGames(benchmark::State& state) { RandomGames(state, Ruleset::kCitiesAndKnights); }
+BENCHMARK(BM_FixedGames)->Iterations(30)->Unit(benchmark::kMillisecond);
+void BM_FixedGamesBase(benchmark::State& state) { RandomGames(state, Ruleset::kBase); }
+BENCHMARK(BM_FixedGamesBase)->Iterations(100)->Unit(benchmark::kMillisecond);
+
 void BM_StateCopy(benchmark::State& state) {
   const std::vector<State>& states = ActionPhaseStates();
   size_t i = 0;

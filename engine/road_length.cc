@@ -68,11 +68,13 @@ struct RoadGraph {
 
 }  // namespace
 
-int State::ComputeRoadLength(int seat) const {
+int State::ComputeRoadLength(int seat) const { return RulesImpl::LongestTrail(*this, seat, -1); }
+
+int RulesImpl::LongestTrail(const State& s, int seat, int through) {
   const Topology& topo = GetTopology();
-  const PlayerState& ps = players_[seat];
+  const PlayerState& ps = s.players_[seat];
   RoadGraph g;
-  int n = 0;
+  int n = 0, through_local = -1;
   auto add = [&](int e) {
     const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
     g.road[a][g.degree[a]] = int8_t(n);
@@ -80,16 +82,20 @@ int State::ComputeRoadLength(int seat) const {
     g.road[b][g.degree[b]] = int8_t(n);
     g.next[b][g.degree[b]++] = int8_t(a);
     g.ends[n] = {int8_t(a), int8_t(b)};
+    if (e == through) through_local = n;
     ++n;
   };
   METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
   METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
   if (n == 0) return 0;
-  g.blocked = RulesImpl::BlockedFor(*this, seat);
+  g.blocked = BlockedFor(s, seat);
 
   int best = 0;
   uint32_t done = 0;
   const uint32_t all = (1u << n) - 1;
+  // With `through`, only its component is searched: the loop below starts
+  // there and stops after it.
+  if (through_local >= 0) done = all & ~(1u << through_local);
   while (done != all && best < n) {
     // The component of the first road not yet seen: roads joined at free or
     // own nodes. node_ends counts its nodes, a blocked node once per road.
@@ -117,6 +123,7 @@ int State::ComputeRoadLength(int seat) const {
       }
     }
     done |= comp;
+    if (through_local >= 0) done = all;  // the one component asked for
     if (node_ends == std::popcount(comp) + 1) {
       // A tree: the longest path, by two walks.
       RoadGraph::End far{-1, g.ends[first][0], first}, diameter{-1, 0, 0};

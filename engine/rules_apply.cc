@@ -48,7 +48,10 @@ void RulesImpl::PlaceRoad(State& s, int seat, int edge, Events* ev) {
   --ps.roads_left;
   const Topology& topo = GetTopology();
   ps.road_nodes |= (uint64_t(1) << topo.edge_nodes[edge][0]) | (uint64_t(1) << topo.edge_nodes[edge][1]);
-  ps.road_length = uint8_t(s.ComputeRoadLength(seat));
+  // A new road changes only its own component (the others keep their trails,
+  // all no longer than the old length, which is kept exact), and that
+  // component only grows.
+  ps.road_length = uint8_t(std::max<int>(ps.road_length, LongestTrail(s, seat, edge)));
   UpdateLongestRoad(s, ev);
 }
 
@@ -57,6 +60,7 @@ void RulesImpl::PlaceSettlement(State& s, int seat, int node, Events* ev) {
   s.building_[node] = kSettlement;
   PlayerState& ps = s.players_[seat];
   ps.settlements |= uint64_t(1) << node;
+  ps.harbors |= HarborTypes(s, uint64_t(1) << node);
   --ps.settlements_left;
   AddVp(s, seat, 1);
   AfterBoardChange(s, uint64_t(1) << node, seat, ev);
@@ -71,6 +75,7 @@ void RulesImpl::PlaceCity(State& s, int seat, int node, Events* ev) {
     AddVp(s, seat, 1);
   } else {
     s.building_owner_[node] = int8_t(seat);
+    ps.harbors |= HarborTypes(s, bit);
     AddVp(s, seat, 2);
     AfterBoardChange(s, bit, seat, ev);
   }
@@ -107,13 +112,12 @@ void RulesImpl::AfterBoardChange(State& s, uint64_t touched, int owner, Events* 
     // A piece on v changes p's length only if a trail of p can pass through
     // v, i.e. p has two or more roads there: a trail may always end at a
     // blocked node (LR-1), so one road at v is unaffected either way.
+    // Only nodes at one of p's roads can qualify; mostly there are none.
+    const PlayerState& ps = s.players_[p];
     bool affected = false;
-    METROPOLIS_FOR_BITS(v, touched) {
-      int roads_here = 0;
-      for (int i = 0; i < 3; ++i) {
-        const int e = topo.node_edges[v][i];
-        roads_here += e >= 0 && s.road_owner_[e] == p;
-      }
+    METROPOLIS_FOR_BITS(v, touched & ps.road_nodes) {
+      const int roads_here =
+          std::popcount(topo.node_edge_lo[v] & ps.roads_lo) + std::popcount(topo.node_edge_hi[v] & ps.roads_hi);
       affected |= roads_here >= 2;
     }
     if (!affected) continue;

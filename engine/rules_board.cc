@@ -20,58 +20,19 @@ uint64_t RulesImpl::RoadNodes(const State& s, int seat) {
   return m;
 }
 
-uint64_t RulesImpl::Reachable(const State& s, int seat, int from) {
+uint64_t RulesImpl::Reachable(const PlayerState& ps, int from, uint64_t blocked) {
   const Topology& topo = GetTopology();
-  const PlayerState& ps = s.players_[seat];
-  const uint64_t blocked = s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
-  uint64_t seen = uint64_t(1) << from;
-  uint64_t frontier = seen;
-  uint64_t reached = 0;
-  while (frontier) {
-    uint64_t next = 0;
-    METROPOLIS_FOR_BITS(v, frontier) {
-      for (int i = 0; i < 3; ++i) {
-        const int e = topo.node_edges[v][i];
-        if (e < 0 || !ps.HasRoad(e)) continue;
-        const int w = topo.node_nodes[v][i];
-        const uint64_t bit = uint64_t(1) << w;
-        if (seen & bit) continue;
-        seen |= bit;
-        reached |= bit;
-        if (!(blocked & bit)) next |= bit;  // may end on a blocked node, not pass it
-      }
-    }
-    frontier = next;
-  }
-  return reached;
-}
-
-void RulesImpl::BuildRoadAdjacency(const State& s, int seat, RoadAdjacency* adj) {
-  const Topology& topo = GetTopology();
-  const PlayerState& ps = s.players_[seat];
-  adj->nodes = ps.road_nodes;
-  adj->blocked = s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
-  METROPOLIS_FOR_BITS(v, ps.road_nodes) adj->next[v] = 0;
-  auto add = [&](int e) {
-    const int a = topo.edge_nodes[e][0], b = topo.edge_nodes[e][1];
-    adj->next[a] |= uint64_t(1) << b;
-    adj->next[b] |= uint64_t(1) << a;
-  };
-  METROPOLIS_FOR_BITS(e, ps.roads_lo) add(e);
-  METROPOLIS_FOR_BITS(e, ps.roads_hi) add(e + 64);
-}
-
-uint64_t RulesImpl::Reachable(const RoadAdjacency& adj, int from) {
-  // As Reachable(s, seat, from): a node without an own road reaches nothing.
-  if (!((adj.nodes >> from) & 1)) return 0;
   uint64_t seen = uint64_t(1) << from, frontier = seen, reached = 0;
   while (frontier) {
-    uint64_t step = 0;
-    METROPOLIS_FOR_BITS(v, frontier) step |= adj.next[v];
+    uint64_t step = 0;  // both ends of every own road at the frontier
+    METROPOLIS_FOR_BITS(v, frontier) {
+      METROPOLIS_FOR_BITS(e, topo.node_edge_lo[v] & ps.roads_lo) step |= topo.edge_node_mask[e];
+      METROPOLIS_FOR_BITS(e, topo.node_edge_hi[v] & ps.roads_hi) step |= topo.edge_node_mask[e + 64];
+    }
     step &= ~seen;
     seen |= step;
     reached |= step;
-    frontier = step & ~adj.blocked;  // may end on a blocked node, not pass it
+    frontier = step & ~blocked;  // may end on a blocked node, not pass it
   }
   return reached;
 }
@@ -105,24 +66,23 @@ void RulesImpl::ComputeHarborNodes(State& s) {
 }
 
 RulesImpl::BankRates RulesImpl::ComputeBankRates(const State& s, int seat) {
-  BankRates r;
-  r.to_resource.fill(4);
-  const uint64_t buildings = s.players_[seat].buildings();
-  const bool generic = buildings & s.harbor_nodes_[kGenericHarbor];
-  for (int c = 0; c < kNumResources; ++c)
-    if (buildings & s.harbor_nodes_[c]) r.to_resource[c] = 2;  // 2:1 for that harbor's resource
-  if (generic)
-    for (uint8_t& x : r.to_resource) x = std::min<uint8_t>(x, 3);
-  if (s.players_[seat].level[kTrade] >= 3)  // IMP-6 Merchant Guild
-    for (int c = kNumResources; c < kNumCardTypes; ++c) r.to_resource[c] = 2;
+  // 4:1, or 3:1 at a generic harbor, for every card; then the cards traded
+  // 2:1 (own-type harbors, IMP-6, C-T3, C-T4) as one byte mask.
+  const uint8_t harbors = s.players_[seat].harbors;
+  const bool generic = (harbors >> kGenericHarbor) & 1;
+  uint32_t two = harbors & ((1u << kNumResources) - 1);
+  if (s.players_[seat].level[kTrade] >= 3) two |= ((1u << kNumCardTypes) - 1) & ~((1u << kNumResources) - 1);
   if (s.merchant_owner_ == seat && s.merchant_hex_ >= 0 && s.board_.terrain[s.merchant_hex_] < kNumResources)
-    r.to_resource[s.board_.terrain[s.merchant_hex_]] = 2;                                                 // C-T3
-  if (seat == s.current_) METROPOLIS_FOR_BITS(c, uint64_t(s.effects_.fleet_cards)) r.to_resource[c] = 2;  // C-T4
+    two |= 1u << s.board_.terrain[s.merchant_hex_];
+  if (seat == s.current_) two |= s.effects_.fleet_cards;
+  const uint64_t twos = ByteMaskOfBits(two);
+  BankRates r;
+  r.to_resource = (((generic ? 3 : 4) * kByteOnes) & ~twos) | ((2 * kByteOnes) & twos);
   r.to_commodity = r.to_resource;
   // D18: under RESOURCE_ONLY a 3:1 harbor turns commodities into resources only.
   if (generic && s.options_.harbor3_commodity_output == Harbor3CommodityOutput::kResourceOnly)
     for (int c = kNumResources; c < kNumCardTypes; ++c)
-      if (r.to_commodity[c] == 3) r.to_commodity[c] = 4;
+      if (((r.to_commodity >> (8 * c)) & 0xFF) == 3) r.to_commodity += uint64_t(1) << (8 * c);
   return r;
 }
 

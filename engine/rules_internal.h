@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -18,22 +19,88 @@ namespace metropolis {
   for (uint64_t _m_##var = (mask); _m_##var; _m_##var &= _m_##var - 1) \
     if (const int var = std::countr_zero(_m_##var); true)
 
+static_assert(sizeof(Action) == 16 && offsetof(Action, type) == 0 && offsetof(Action, a) == 1 &&
+                  offsetof(Action, b) == 2 && offsetof(Action, c) == 3 && offsetof(Action, give) == 4 &&
+                  offsetof(Action, want) == 8 && offsetof(Action, addressees) == 12,
+              "ActionWriter::push writes an Action as two words");
+
+// Appends to an ActionList through an end pointer held in a register, and
+// writes the size back when it goes out of scope. ActionList::push reloads and
+// stores the size around every action, since an Action's bytes may alias it.
+// Nothing else may append to the list while a writer on it lives.
+class ActionWriter {
+ public:
+  explicit ActionWriter(ActionList* list) : list_(list), end_(list->items.data() + list->size) {}
+  ActionWriter(const ActionWriter&) = delete;
+  ActionWriter& operator=(const ActionWriter&) = delete;
+  ~ActionWriter() { list_->size = int(end_ - list_->items.data()); }
+  // Two 8-byte stores instead of one per field: the fields are put together in
+  // registers (constants fold away for the listed, unparameterised actions).
+  // The padding bytes are written as zeros.
+  void push(const Action& a) {
+    if constexpr (std::endian::native == std::endian::little) {
+      const uint64_t lo = uint64_t(a.type) | uint64_t(a.a) << 8 | uint64_t(a.b) << 16 | uint64_t(a.c) << 24 |
+                          uint64_t(a.give.bits) << 32;
+      const uint64_t hi = uint64_t(a.want.bits) | uint64_t(a.addressees) << 32;
+      std::memcpy(reinterpret_cast<unsigned char*>(end_), &lo, sizeof lo);
+      std::memcpy(reinterpret_cast<unsigned char*>(end_) + 8, &hi, sizeof hi);
+      ++end_;
+    } else {
+      *end_++ = a;
+    }
+  }
+
+ private:
+  ActionList* list_;
+  Action* end_;
+};
+
+// Byte-parallel helpers for words of eight counts (CardCounts::Word(), byte c =
+// card c). Counts stay below 128, so the high bit of each byte is free.
+inline constexpr uint64_t kByteOnes = 0x0101010101010101ull;
+inline constexpr uint64_t kByteHighs = 0x8080808080808080ull;
+// Bit i of the result is the high bit of byte i of `highs` (other bits zero).
+inline uint32_t GatherByteHighs(uint64_t highs) { return uint32_t(((highs >> 7) * 0x0102040810204080ull) >> 56); }
+// Bytes of `x` at least the bytes of `y`, as bits (both below 128 per byte).
+inline uint32_t BytesAtLeast(uint64_t x, uint64_t y) { return GatherByteHighs(((x | kByteHighs) - y) & kByteHighs); }
+// 0xFF in byte i for each bit i of the 8-bit `bits`, 0 elsewhere.
+inline uint64_t ByteMaskOfBits(uint32_t bits) {
+  const uint64_t one_bit_per_byte = (uint64_t(bits & 0xFF) * kByteOnes) & 0x8040201008040201ull;
+  return (((one_bit_per_byte + 0x7F7F7F7F7F7F7F7Full) & kByteHighs) >> 7) * 0xFF;
+}
+
+// Bit c set where counts[c] > 0: four 16-bit counts per word (the bank's, on
+// every listing with a pair in hand).
+inline uint32_t PositiveCounts(const std::array<int16_t, kNumCardTypes>& counts) {
+  static_assert(kNumCardTypes == 8);
+  auto four = [&counts](int first) {
+    constexpr uint64_t kLow15 = 0x7FFF7FFF7FFF7FFFull, kSigns = 0x8000800080008000ull;
+    uint64_t x;
+    std::memcpy(&x, counts.data() + first, sizeof x);
+    const uint64_t nonzero = ((((x & kLow15) + kLow15) | x) & kSigns);  // bit 15 of each nonzero count
+    const uint64_t positive = (nonzero & ~x) >> 15;                     // bits 0, 16, 32, 48
+    // Brings bits 0, 16, 32, 48 to 45..48 (the four products never overlap).
+    return uint32_t((positive * 0x0000200040008001ull) >> 45) & 0xF;
+  };
+  return four(0) | four(4) << 4;  // written out: -O2 does not unroll a loop of two
+}
+
 struct RulesImpl {
   using Events = std::vector<Event>;
 
   // ---- Board queries --------------------------------------------------------
   // Inline: called on every listing and cheap enough to recompute. All four
-  // seats are read without a loop: a seat that does not play has no pieces
-  // (Validate checks it), and a fixed count lets the compiler unroll.
+  // seats are read, written out without a loop: a seat that does not play has
+  // no pieces (Validate checks it), and -O2 does not unroll even a loop of four.
+  static_assert(kMaxSeats == 4);
   static uint64_t AllBuildings(const State& s) {
-    uint64_t m = 0;
-    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].settlements | s.players_[p].cities;
-    return m;
+    const auto& ps = s.players_;
+    return ps[0].settlements | ps[0].cities | ps[1].settlements | ps[1].cities | ps[2].settlements | ps[2].cities |
+           ps[3].settlements | ps[3].cities;
   }
   static uint64_t AllKnights(const State& s) {
-    uint64_t m = 0;
-    for (int p = 0; p < kMaxSeats; ++p) m |= s.players_[p].knights;
-    return m;
+    const auto& ps = s.players_;
+    return ps[0].knights | ps[1].knights | ps[2].knights | ps[3].knights;
   }
   static uint64_t Occupied(const State& s) { return AllBuildings(s) | AllKnights(s); }
   // Nodes holding a piece of a player other than `seat` (DEF-4); no two
@@ -46,44 +113,59 @@ struct RulesImpl {
   // eight at a time (a production roll asks on every turn).
   static uint64_t HexesWithToken(const Board& board, int token) {
     static_assert(kNumHexes > 16 && kNumHexes <= 24);
-    std::array<uint64_t, 3> words{};  // the last one padded with zeros
-    std::memcpy(words.data(), board.token.data(), kNumHexes);
+    // Three words read straight from the tokens, the last one ending at the
+    // last hex (it overlaps the second; OR-ing the same bits twice is harmless).
+    // Copying the 19 bytes to a padded local first cost a failed store
+    // forwarding on every roll: the last word was read back across two stores.
+    constexpr int kLast = kNumHexes - 8;
+    std::array<uint64_t, 3> words;
+    std::memcpy(&words[0], board.token.data(), 8);
+    std::memcpy(&words[1], board.token.data() + 8, 8);
+    std::memcpy(&words[2], board.token.data() + kLast, 8);
     constexpr uint64_t kOnes = 0x0101010101010101ull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
     const uint64_t pattern = kOnes * uint64_t(token);
-    uint64_t hexes = 0;
-    for (int i = 0; i < 3; ++i) {
-      const uint64_t x = words[i] ^ pattern;  // zero bytes where the token matches
+    auto matches = [pattern](uint64_t word) {
+      const uint64_t x = word ^ pattern;  // zero bytes where the token matches
       const uint64_t nonzero = (((x & kLow7) + kLow7) | x) & ~kLow7;
       const uint64_t zero_bits = (~nonzero & ~kLow7) >> 7;  // bit 0 of each matching byte
-      hexes |= ((zero_bits * 0x0102040810204080ull) >> 56) << (8 * i);
-    }
-    return hexes & ((uint64_t(1) << kNumHexes) - 1);  // the padding bytes are not hexes
+      return (zero_bits * 0x0102040810204080ull) >> 56;
+    };
+    // Written out: -O2 does not unroll the three steps.
+    return matches(words[0]) | matches(words[1]) << 8 | matches(words[2]) << kLast;
   }
   // Nodes at an end of one of the seat's roads (DEF-3).
   static uint64_t RoadNodes(const State& s, int seat);  // from scratch; PlayerState::road_nodes caches it
   static void ComputeHarborNodes(State& s);
+  // Harbor types (bit t) of the harbors at any of `nodes`; PlayerState::harbors
+  // caches it for the seat's buildings, since the bank's rates ask on every listing.
+  static uint8_t HarborTypes(const State& s, uint64_t nodes) {
+    uint8_t types = 0;
+    for (int t = 0; t < kNumHarborTypes; ++t) types |= uint8_t(((nodes & s.harbor_nodes_[t]) != 0) << t);
+    return types;
+  }
   // Nodes reachable from `from` along the seat's roads (DEF-5/DEF-6), `from`
   // excluded; intermediate nodes blocked for the seat stop the path unless
   // knight_path_through_opponents.
-  static uint64_t Reachable(const State& s, int seat, int from);
-  // The same for several knights of one seat: the seat's road graph as one
-  // neighbour mask per node, built once (only the entries of road_nodes are
-  // written), then a search of whole frontiers as masks.
-  struct RoadAdjacency {
-    std::array<uint64_t, kNumNodes> next;
-    uint64_t nodes, blocked;
-  };
-  static void BuildRoadAdjacency(const State& s, int seat, RoadAdjacency* adj);
-  static uint64_t Reachable(const RoadAdjacency& adj, int from);
+  static uint64_t Reachable(const State& s, int seat, int from) {
+    return Reachable(s.players_[seat], from, KnightBlocked(s, seat));
+  }
+  // The same with the blocked nodes given (several knights of one seat share
+  // them): a search of whole frontiers as masks, each step the own roads at
+  // the frontier's nodes from per-node edge masks.
+  static uint64_t Reachable(const PlayerState& ps, int from, uint64_t blocked);
+  static uint64_t KnightBlocked(const State& s, int seat) {
+    return s.options_.knight_path_through_opponents ? 0 : BlockedFor(s, seat);
+  }
   // Harbors the seat has a building on: bit h for harbor slot h.
   static uint32_t HarborMask(const State& s, int seat);
-  // The bank's rates for a seat (TRD-2): to_resource[c] / to_commodity[c] is
-  // what giving card c costs per card taken of that kind (D18 makes them
-  // differ). Computed once per legal-action generation.
+  // The bank's rates for a seat (TRD-2): byte c of to_resource / to_commodity
+  // is what giving card c costs per card taken of that kind (D18 makes them
+  // differ). Words laid out like CardCounts::Word(), so that listing compares a
+  // hand with all eight rates at once. Computed once per legal-action generation.
   struct BankRates {
-    std::array<uint8_t, kNumCardTypes> to_resource, to_commodity;
+    uint64_t to_resource, to_commodity;
     int Rate(int give, int take) const {
-      return give == take ? 0 : IsResource(take) ? to_resource[give] : to_commodity[give];
+      return give == take ? 0 : int(((IsResource(take) ? to_resource : to_commodity) >> (8 * give)) & 0xFF);
     }
   };
   static BankRates ComputeBankRates(const State& s, int seat);
@@ -96,15 +178,21 @@ struct RulesImpl {
   // C&K card or improvement is in play, without its cost.
   static int BaseBankRate(const State& s, int seat, int give) {
     assert(IsResource(give));
-    const uint64_t buildings = s.players_[seat].buildings();
-    if (buildings & s.harbor_nodes_[give]) return 2;
-    return (buildings & s.harbor_nodes_[kGenericHarbor]) ? 3 : 4;
+    const uint8_t harbors = s.players_[seat].harbors;
+    if ((harbors >> give) & 1) return 2;
+    return ((harbors >> kGenericHarbor) & 1) ? 3 : 4;
   }
   static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
   static bool HasCityWithoutMetropolis(const State& s, int seat);
   static bool IsRobberLocked(const State& s);
   static int Contribution(const State& s, int seat, bool count_knights);
-  static int NextSeat(const State& s, int seat) { return (seat + 1) % s.num_seats_; }
+  // The seat k places after `seat` (0 <= k < num_seats), by a compare instead
+  // of a division: asked on every turn and for every seat of a roll's steps.
+  static int SeatAfter(const State& s, int seat, int k) {
+    const int q = seat + k;
+    return q >= s.num_seats_ ? q - s.num_seats_ : q;
+  }
+  static int NextSeat(const State& s, int seat) { return SeatAfter(s, seat, 1); }
   static int SetupSeat(const State& s, int step);
   static int ProgressLimit(const State& s, int seat);
   static bool CanBuyImprovement(const State& s, int seat, int track);
@@ -125,8 +213,17 @@ struct RulesImpl {
   // Edges where the seat may build a road now (BLD-1), cost and supply ignored.
   static void RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi);
   // KN-5 without the cost: level, once per turn, supply, Fortress.
-  static bool CanPromote(const State& s, int seat, int node);
-  static bool IsOpenRoad(const State& s, int edge);  // DEF-8
+  // Inline: asked for every knight on every listing.
+  static bool CanPromote(const State& s, int seat, int v) {
+    if (s.knight_owner_[v] != seat) return false;
+    const int level = s.knight_level_[v];
+    if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) return false;
+    if (s.players_[seat].knights_left[level] == 0) return false;            // next level's piece
+    if (level == 2 && s.players_[seat].level[kPolitics] < 3) return false;  // IMP-7 Fortress
+    return true;
+  }
+  static bool IsOpenRoad(const State& s, int edge);                   // DEF-8
+  static void OpenRoads(const State& s, uint64_t* lo, uint64_t* hi);  // all open roads, as IsOpenRoad
   static void RemoveRoad(State& s, int edge, Events* ev);
   static void DisplaceBy(State& s, int node, Events* ev);  // KN-8 steps 2-3 for the knight at node
   static void Transfer(State& s, int from, int to, int card, int n) {
@@ -179,15 +276,30 @@ struct RulesImpl {
   static void EmitEvent(Events* ev, EventType t, int seat, int a, int b, int c, int other, uint8_t private_to);
   static void AddVp(State& s, int seat, int delta) { s.players_[seat].vp = uint8_t(s.players_[seat].vp + delta); }
 
+  // The action's own event, the first of a step (section 18 says who sees it).
+  static void RecordAction(const State& s, const Action& action, Events* events);
   static void ApplySetup(State& s, const Action& a, Events* ev);
   static void ApplyActionPhase(State& s, const Action& a, Events* ev);
   static void ApplyPending(State& s, const Action& a, Events* ev);
   static void ApplyChance(State& s, const Action& a, Events* ev);
   // Runs automatic steps on top of the stack until a decision or chance node
   // is on top, or the stack is empty.
-  // Inline for the common case of nothing on the stack.
+  // Inline for the common cases: nothing on the stack, or a decision or chance
+  // node on top (AdvanceSteps would return at once).
   static void Advance(State& s, Events* ev) {
-    if (s.pending_size_ > 0) AdvanceSteps(s, ev);
+    if (s.pending_size_ > 0 && MayAdvance(s.pending_[s.pending_size_ - 1].kind)) AdvanceSteps(s, ev);
+  }
+  // The kinds AdvanceSteps acts on when they are on top (its switch's cases).
+  static bool MayAdvance(PendingKind k) {
+    constexpr auto bit = [](PendingKind kind) { return uint64_t(1) << int(kind); };
+    constexpr uint64_t kKinds =
+        bit(PendingKind::kStepEvent) | bit(PendingKind::kStepProduction) | bit(PendingKind::kStepAttack) |
+        bit(PendingKind::kStepRobberAfterSeven) | bit(PendingKind::kStepDraws) | bit(PendingKind::kDraw) |
+        bit(PendingKind::kStepEndTurn) | bit(PendingKind::kStepReturnProgress) | bit(PendingKind::kRoadBuilding) |
+        bit(PendingKind::kSmith) | bit(PendingKind::kDiplomatReplace) | bit(PendingKind::kDeserterPlace) |
+        bit(PendingKind::kCommercialHarbor);
+    static_assert(int(PendingKind::kDevDraw) < 64);
+    return (kKinds >> int(k)) & 1;
   }
   static void AdvanceSteps(State& s, Events* ev);
   static void RunEvent(State& s, Events* ev);
@@ -207,6 +319,9 @@ struct RulesImpl {
   static void RemoveKnight(State& s, int node);  // to supply, no road update
   static void AfterBoardChange(State& s, uint64_t touched_nodes, int road_owner, Events* ev);
   static void UpdateLongestRoad(State& s, Events* ev);
+  // The seat's longest trail (LR-1), as State::ComputeRoadLength; with
+  // `through` an edge of the seat's, the longest within that edge's component.
+  static int LongestTrail(const State& s, int seat, int through);
   // TRN-8/WIN-1, after every step: only the current player wins, during his
   // own turn. Inline for the common case of nobody at the target.
   static void CheckWin(State& s, Events* ev) {

@@ -25,8 +25,9 @@ extern const CardCounts kWallCost = Cost(2, 0, 0, 0, 0);
 extern const CardCounts kKnightCost = Cost(0, 0, 1, 0, 1);
 extern const CardCounts kActivateCost = Cost(0, 0, 0, 1, 0);
 
-void RulesImpl::LegalSetup(const State& s, ActionList* out) {
+void RulesImpl::LegalSetup(const State& s, ActionList* list) {
   const Topology& topo = GetTopology();
+  ActionWriter out(list);
   if (s.setup_step_ % 2 == 0) {
     // SET-2/SET-3: distance rule, no road needed. Round 2 places a city.
     const uint64_t buildings = AllBuildings(s);
@@ -36,7 +37,7 @@ void RulesImpl::LegalSetup(const State& s, ActionList* out) {
     const bool city = s.setup_step_ >= 2 * s.num_seats_ && !IsBase(s);
     const ActionType t = city ? ActionType::kBuildCity : ActionType::kBuildSettlement;
     for (int v = 0; v < kNumNodes; ++v)
-      if (!((forbidden >> v) & 1)) out->push(Action::Make(t, v));
+      if (!((forbidden >> v) & 1)) out.push(Action::Make(t, v));
   } else {
     const int v = s.last_setup_node_;
     uint64_t edges_lo = 0, edges_hi = 0;
@@ -48,8 +49,8 @@ void RulesImpl::LegalSetup(const State& s, ActionList* out) {
       else
         edges_hi |= uint64_t(1) << (e - 64);
     }
-    METROPOLIS_FOR_BITS(e, edges_lo) out->push(Action::BuildRoad(e));
-    METROPOLIS_FOR_BITS(e, edges_hi) out->push(Action::BuildRoad(e + 64));
+    METROPOLIS_FOR_BITS(e, edges_lo) out.push(Action::BuildRoad(e));
+    METROPOLIS_FOR_BITS(e, edges_hi) out.push(Action::BuildRoad(e + 64));
   }
 }
 
@@ -68,32 +69,35 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     return;
   }
 
-  out->push(Action::EndTurn());
-
   const uint64_t buildings = AllBuildings(s);
   const uint64_t knights = AllKnights(s);
   const uint64_t occupied = buildings | knights;
   const uint64_t road_nodes = ps.road_nodes;
 
-  // BLD-1 roads.
-  if (ps.roads_left > 0 && hand.Contains(kRoadCost)) {
-    uint64_t lo, hi;
-    RoadEdges(s, seat, &lo, &hi);
-    METROPOLIS_FOR_BITS(e, lo) out->push(Action::BuildRoad(e));
-    METROPOLIS_FOR_BITS(e, hi) out->push(Action::BuildRoad(e + 64));
-  }
+  {
+    ActionWriter listed(out);
+    listed.push(Action::EndTurn());
 
-  // BLD-2 settlements: empty, distance rule, on an own road.
-  if (ps.settlements_left > 0 && hand.Contains(kSettlementCost)) {
-    uint64_t forbidden = occupied;
-    METROPOLIS_FOR_BITS(v, buildings) forbidden |= topo.node_neighbor_mask[v];
-    const uint64_t ok = road_nodes & ~forbidden;
-    METROPOLIS_FOR_BITS(v, ok) out->push(Action::BuildSettlement(v));
-  }
+    // BLD-1 roads.
+    if (ps.roads_left > 0 && hand.Contains(kRoadCost)) {
+      uint64_t lo, hi;
+      RoadEdges(s, seat, &lo, &hi);
+      METROPOLIS_FOR_BITS(e, lo) listed.push(Action::BuildRoad(e));
+      METROPOLIS_FOR_BITS(e, hi) listed.push(Action::BuildRoad(e + 64));
+    }
 
-  // BLD-3 cities.
-  if (ps.cities_left > 0 && hand.Contains(kCityCost)) {
-    METROPOLIS_FOR_BITS(v, ps.settlements) out->push(Action::BuildCity(v));
+    // BLD-2 settlements: empty, distance rule, on an own road.
+    if (ps.settlements_left > 0 && hand.Contains(kSettlementCost)) {
+      uint64_t forbidden = occupied;
+      METROPOLIS_FOR_BITS(v, buildings) forbidden |= topo.node_neighbor_mask[v];
+      const uint64_t ok = road_nodes & ~forbidden;
+      METROPOLIS_FOR_BITS(v, ok) listed.push(Action::BuildSettlement(v));
+    }
+
+    // BLD-3 cities.
+    if (ps.cities_left > 0 && hand.Contains(kCityCost)) {
+      METROPOLIS_FOR_BITS(v, ps.settlements) listed.push(Action::BuildCity(v));
+    }
   }
 
   // The base game has no walls, knights, improvements or commodities (BG-1).
@@ -102,89 +106,89 @@ void RulesImpl::LegalActionPhase(const State& s, ActionList* out) {
     return;
   }
 
-  // BLD-4 walls.
-  if (ps.walls_left > 0 && hand.Contains(kWallCost)) {
-    METROPOLIS_FOR_BITS(v, ps.cities) {
-      if (!(s.node_flags_[v] & kWall)) out->push(Action::Make(ActionType::kBuildWall, v));
-    }
-  }
+  {
+    ActionWriter listed(out);
 
-  const bool knight_money = hand.Contains(kKnightCost);
-  // KN-3 recruit: a basic knight on an empty node at an own road.
-  if (knight_money && ps.knights_left[0] > 0) {
-    const uint64_t ok = road_nodes & ~occupied;
-    METROPOLIS_FOR_BITS(v, ok) out->push(Action::Make(ActionType::kRecruitKnight, v));
-  }
-  // KN-4 activate.
-  if (hand[kGrain] >= 1) {
-    METROPOLIS_FOR_BITS(v, ps.knights) {
-      if (!(s.knight_flags_[v] & kKnightActive)) out->push(Action::Make(ActionType::kActivateKnight, v));
-    }
-  }
-  // KN-5 promote.
-  if (knight_money) {
-    METROPOLIS_FOR_BITS(v, ps.knights) {
-      if (CanPromote(s, seat, v)) out->push(Action::Make(ActionType::kPromoteKnight, v));
-    }
-  }
-  // KN-7 move and KN-8 displace, from each ready knight.
-  uint64_t ready = 0;
-  METROPOLIS_FOR_BITS(v, ps.knights) {
-    if (s.knight_flags_[v] & kKnightReady) ready |= uint64_t(1) << v;
-  }
-  if (ready) {
-    std::array<uint64_t, kNumNodes> reach;  // only the ready knights' entries are written and read
-    RoadAdjacency adj;
-    BuildRoadAdjacency(s, seat, &adj);
-    METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(adj, v);
-    METROPOLIS_FOR_BITS(v, ready) {
-      const uint64_t dest = reach[v] & ~occupied;
-      METROPOLIS_FOR_BITS(w, dest) out->push(Action::Make(ActionType::kMoveKnight, v, w));
-    }
-    const uint64_t enemy_knights = knights & ~ps.knights;
-    METROPOLIS_FOR_BITS(v, ready) {
-      const uint64_t targets = (s.options_.displace_requires_connection ? reach[v] : road_nodes) & enemy_knights;
-      METROPOLIS_FOR_BITS(w, targets) {
-        if (s.knight_level_[w] < s.knight_level_[v]) out->push(Action::Make(ActionType::kDisplaceKnight, v, w));
+    // BLD-4 walls.
+    if (ps.walls_left > 0 && hand.Contains(kWallCost)) {
+      METROPOLIS_FOR_BITS(v, ps.cities) {
+        if (!(s.node_flags_[v] & kWall)) listed.push(Action::Make(ActionType::kBuildWall, v));
       }
     }
-    // KN-9 chase the robber.
-    if (!IsRobberLocked(s)) {
-      const uint64_t near = ready & topo.hex_node_mask[s.robber_];
-      METROPOLIS_FOR_BITS(v, near) out->push(Action::Make(ActionType::kChaseRobber, v));
+
+    const bool knight_money = hand.Contains(kKnightCost);
+    // KN-3 recruit: a basic knight on an empty node at an own road.
+    if (knight_money && ps.knights_left[0] > 0) {
+      const uint64_t ok = road_nodes & ~occupied;
+      METROPOLIS_FOR_BITS(v, ok) listed.push(Action::Make(ActionType::kRecruitKnight, v));
+    }
+    // KN-4 activate, KN-5 promote, and the ready knights of KN-7..KN-9: one
+    // pass over the seat's knights, then each list in order.
+    uint64_t inactive = 0, promotable = 0, ready = 0;
+    METROPOLIS_FOR_BITS(v, ps.knights) {
+      const uint64_t bit = uint64_t(1) << v;
+      const uint8_t f = s.knight_flags_[v];
+      inactive |= (f & kKnightActive) ? 0 : bit;
+      ready |= (f & kKnightReady) ? bit : 0;
+      if (knight_money && CanPromote(s, seat, v)) promotable |= bit;
+    }
+    if (hand[kGrain] >= 1) {
+      METROPOLIS_FOR_BITS(v, inactive) listed.push(Action::Make(ActionType::kActivateKnight, v));
+    }
+    METROPOLIS_FOR_BITS(v, promotable) listed.push(Action::Make(ActionType::kPromoteKnight, v));
+    // KN-7 move and KN-8 displace, from each ready knight.
+    if (ready) {
+      std::array<uint64_t, kNumNodes> reach;  // only the ready knights' entries are written and read
+      const uint64_t blocked = KnightBlocked(s, seat);
+      METROPOLIS_FOR_BITS(v, ready) reach[v] = Reachable(ps, v, blocked);
+      METROPOLIS_FOR_BITS(v, ready) {
+        const uint64_t dest = reach[v] & ~occupied;
+        METROPOLIS_FOR_BITS(w, dest) listed.push(Action::Make(ActionType::kMoveKnight, v, w));
+      }
+      const uint64_t enemy_knights = knights & ~ps.knights;
+      METROPOLIS_FOR_BITS(v, ready) {
+        const uint64_t targets = (s.options_.displace_requires_connection ? reach[v] : road_nodes) & enemy_knights;
+        METROPOLIS_FOR_BITS(w, targets) {
+          if (s.knight_level_[w] < s.knight_level_[v]) listed.push(Action::Make(ActionType::kDisplaceKnight, v, w));
+        }
+      }
+      // KN-9 chase the robber.
+      if (!IsRobberLocked(s)) {
+        const uint64_t near = ready & topo.hex_node_mask[s.robber_];
+        METROPOLIS_FOR_BITS(v, near) listed.push(Action::Make(ActionType::kChaseRobber, v));
+      }
+    }
+    // IMP-1 improvements. A cheap necessary condition first (a level costs at
+    // least level + 1 commodities, one less with a Crane, C-S2): most turns
+    // cannot pay, and the full check is a call.
+    if (ps.cities) {
+      const int discount = s.effects_.crane_discounts > 0 ? 1 : 0;
+      for (int t = 0; t < kNumTracks; ++t)
+        if (hand[TrackCommodity(t)] + discount > ps.level[t] && CanBuyImprovement(s, seat, t))
+          listed.push(Action::Make(ActionType::kBuyImprovement, t));
+    }
+    // TRD-2 bank trades at the best rate. No rate is below 2:1, so a hand of
+    // fewer than two of every card trades nothing.
+    constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
+    if (hand.Word() & kAtLeastTwo) {
+      const BankRates rates = ComputeBankRates(s, seat);
+      // Card types the bank can pay, split into resources and commodities.
+      uint32_t available = (1u << kNumCardTypes) - 1;
+      if (s.options_.bank_limited) available = PositiveCounts(s.bank_);
+      constexpr uint32_t kResourceBits = (1u << kNumResources) - 1;
+      // The cards given at a rate the hand can pay, for resources and for commodities.
+      const uint32_t for_resource = BytesAtLeast(hand.Word(), rates.to_resource);
+      const uint32_t for_commodity = BytesAtLeast(hand.Word(), rates.to_commodity);
+      METROPOLIS_FOR_BITS(give, uint64_t(for_resource | for_commodity)) {
+        uint32_t takes = 0;
+        if ((for_resource >> give) & 1) takes |= available & kResourceBits;
+        if ((for_commodity >> give) & 1) takes |= available & ~kResourceBits;
+        takes &= ~(1u << give);
+        METROPOLIS_FOR_BITS(take, uint64_t(takes)) listed.push(Action::Make(ActionType::kBankTrade, give, take));
+      }
     }
   }
-  // IMP-1 improvements. A cheap necessary condition first (a level costs at
-  // least level + 1 commodities, one less with a Crane, C-S2): most turns
-  // cannot pay, and the full check is a call.
-  if (ps.cities) {
-    const int discount = s.effects_.crane_discounts > 0 ? 1 : 0;
-    for (int t = 0; t < kNumTracks; ++t)
-      if (hand[TrackCommodity(t)] + discount > ps.level[t] && CanBuyImprovement(s, seat, t))
-        out->push(Action::Make(ActionType::kBuyImprovement, t));
-  }
-  // TRD-2 bank trades at the best rate (no rate is below 2:1).
-  constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
-  if (hand.Word() & kAtLeastTwo) {
-    const BankRates rates = ComputeBankRates(s, seat);
-    // Card types the bank can pay, split into resources and commodities.
-    uint32_t available = (1u << kNumCardTypes) - 1;
-    if (s.options_.bank_limited) {
-      available = 0;
-      for (int c = 0; c < kNumCardTypes; ++c) available |= uint32_t(s.bank_[c] > 0) << c;
-    }
-    constexpr uint32_t kResourceBits = (1u << kNumResources) - 1;
-    for (int give = 0; give < kNumCardTypes; ++give) {
-      const int have = hand[give];
-      if (have < 2) continue;
-      uint32_t takes = 0;
-      if (have >= rates.to_resource[give]) takes |= available & kResourceBits;
-      if (have >= rates.to_commodity[give]) takes |= available & ~kResourceBits;
-      takes &= ~(1u << give);
-      METROPOLIS_FOR_BITS(take, uint64_t(takes)) out->push(Action::Make(ActionType::kBankTrade, give, take));
-    }
-  }
-  LegalPlays(s, out);
+  if (ps.num_progress > 0) LegalPlays(s, out);  // the call's cost is not worth it for an empty hand
   // C-P6 under SABOTAGE_CITY: repair a sabotaged city for 1 lumber + 1 ore.
   if (s.options_.saboteur == Saboteur::kSabotageCity && hand[kLumber] >= 1 && hand[kOre] >= 1) {
     METROPOLIS_FOR_BITS(v, ps.cities) {
@@ -199,6 +203,7 @@ void RulesImpl::LegalBaseTail(const State& s, ActionList* out) {
   // TRD-2 with the harbors only (BG-3): resources for resources.
   constexpr uint64_t kAtLeastTwo = 0x7E7E7E7E7E7E7E7Eull;  // a count of 2..127 has one of bits 1..6 set
   if (hand.Word() & kAtLeastTwo) {
+    ActionWriter listed(out);
     uint32_t available = (1u << kNumResources) - 1;  // what the bank can pay
     if (s.options_.bank_limited)
       for (int c = 0; c < kNumResources; ++c)
@@ -206,7 +211,7 @@ void RulesImpl::LegalBaseTail(const State& s, ActionList* out) {
     for (int give = 0; give < kNumResources; ++give) {
       if (hand[give] < 2 || hand[give] < BaseBankRate(s, seat, give)) continue;
       METROPOLIS_FOR_BITS(take, uint64_t(available & ~(1u << give))) {
-        out->push(Action::Make(ActionType::kBankTrade, give, take));
+        listed.push(Action::Make(ActionType::kBankTrade, give, take));
       }
     }
   }
@@ -214,52 +219,47 @@ void RulesImpl::LegalBaseTail(const State& s, ActionList* out) {
 }
 
 void RulesImpl::RoadEdges(const State& s, int seat, uint64_t* lo, uint64_t* hi) {
-  // BLD-1: anchored on an own building, or an own road end not blocked.
+  // BLD-1: anchored on an own building, or an own road end not blocked. The
+  // edges of every anchor at once from per-node masks, minus the roads of all
+  // seats (a seat that does not play has none).
   const Topology& topo = GetTopology();
-  const uint64_t anchors = s.players_[seat].buildings() | (s.players_[seat].road_nodes & ~BlockedFor(s, seat));
-  *lo = *hi = 0;
+  const PlayerState& ps = s.players_[seat];
+  const uint64_t anchors = ps.buildings() | (ps.road_nodes & ~BlockedFor(s, seat));
+  uint64_t near_lo = 0, near_hi = 0;
   METROPOLIS_FOR_BITS(v, anchors) {
-    for (int i = 0; i < 3; ++i) {
-      const int e = topo.node_edges[v][i];
-      if (e < 0 || s.road_owner_[e] != kNoSeat) continue;
-      if (e < 64)
-        *lo |= uint64_t(1) << e;
-      else
-        *hi |= uint64_t(1) << (e - 64);
-    }
+    near_lo |= topo.node_edge_lo[v];
+    near_hi |= topo.node_edge_hi[v];
   }
+  const auto& all = s.players_;
+  static_assert(kMaxSeats == 4);
+  *lo = near_lo & ~(all[0].roads_lo | all[1].roads_lo | all[2].roads_lo | all[3].roads_lo);
+  *hi = near_hi & ~(all[0].roads_hi | all[1].roads_hi | all[2].roads_hi | all[3].roads_hi);
 }
 
-bool RulesImpl::CanPromote(const State& s, int seat, int v) {
-  if (s.knight_owner_[v] != seat) return false;
-  const int level = s.knight_level_[v];
-  if (level >= kMaxKnightLevel || (s.knight_flags_[v] & kKnightPromoted)) return false;
-  if (s.players_[seat].knights_left[level] == 0) return false;            // next level's piece
-  if (level == 2 && s.players_[seat].level[kPolitics] < 3) return false;  // IMP-7 Fortress
-  return true;
-}
-
-void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* out) {
+void RulesImpl::LegalRobberMoves(const State& s, int seat, bool chase, ActionList* list) {
   const Topology& topo = GetTopology();
+  ActionWriter out(list);
   // ROB-3: who can be robbed where, as a bit per victim on each hex one of
-  // his buildings touches (a few buildings, rather than 19 hexes by 4 seats).
+  // his buildings touches: each victim's hexes as one mask from his few
+  // buildings, rather than 19 hexes by 4 seats.
   std::array<uint8_t, kNumHexes> victims{};
   for (int p = 0; p < s.num_seats_; ++p) {
     if (p == seat || s.players_[p].hand.Word() == 0) continue;
-    METROPOLIS_FOR_BITS(v, s.players_[p].buildings()) {
-      for (int h : topo.node_hexes[v])
-        if (h >= 0) victims[h] |= uint8_t(1u << p);
-    }
+    uint32_t hexes = 0;
+    METROPOLIS_FOR_BITS(v, s.players_[p].buildings()) hexes |= topo.node_hex_mask[v];
+    METROPOLIS_FOR_BITS(h, hexes) victims[h] |= uint8_t(1u << p);
   }
-  const bool numbered_only = chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly;
-  for (int h = 0; h < kNumHexes; ++h) {
-    if (h == s.robber_) continue;  // ROB-2: must leave its hex
-    if (numbered_only && s.board_.terrain[h] == kDesert) continue;
+  uint32_t destinations = (1u << kNumHexes) - 1;
+  if (s.robber_ >= 0) destinations &= ~(1u << s.robber_);  // ROB-2: must leave its hex
+  if (chase && s.options_.chase_robber_destination == ChaseRobberDestination::kNumberedHexOnly)
+    for (int h = 0; h < kNumHexes; ++h)
+      if (s.board_.terrain[h] == kDesert) destinations &= ~(1u << h);
+  METROPOLIS_FOR_BITS(h, destinations) {
     if (victims[h] == 0) {
-      out->push(Action::MoveRobber(h, -1));
+      out.push(Action::MoveRobber(h, -1));
       continue;
     }
-    METROPOLIS_FOR_BITS(p, uint64_t(victims[h])) out->push(Action::MoveRobber(h, p));
+    METROPOLIS_FOR_BITS(p, uint64_t(victims[h])) out.push(Action::MoveRobber(h, p));
   }
 }
 

@@ -25,6 +25,32 @@ void PushForOpponentsInTurnOrder(int seat, int n, F push_one) {
 
 }  // namespace
 
+void RulesImpl::OpenRoads(const State& s, uint64_t* lo, uint64_t* hi) {
+  // DEF-8 for every road at once: per owner, the nodes where two of his roads
+  // meet or he has a building or knight close a road's end.
+  const Topology& topo = GetTopology();
+  *lo = *hi = 0;
+  for (int p = 0; p < kMaxSeats; ++p) {  // a seat that does not play has no roads
+    const PlayerState& ps = s.players_[p];
+    uint64_t once = 0, twice = 0;
+    auto count_ends = [&](int e) {
+      for (int k = 0; k < 2; ++k) {
+        const uint64_t bit = uint64_t(1) << topo.edge_nodes[e][k];
+        twice |= once & bit;
+        once |= bit;
+      }
+    };
+    METROPOLIS_FOR_BITS(e, ps.roads_lo) count_ends(e);
+    METROPOLIS_FOR_BITS(e, ps.roads_hi) count_ends(e + 64);
+    const uint64_t closed = ps.buildings() | ps.knights | twice;
+    auto open = [&](int e) {
+      return (((uint64_t(1) << topo.edge_nodes[e][0]) | (uint64_t(1) << topo.edge_nodes[e][1])) & ~closed) != 0;
+    };
+    METROPOLIS_FOR_BITS(e, ps.roads_lo)* lo |= uint64_t(open(e)) << e;
+    METROPOLIS_FOR_BITS(e, ps.roads_hi)* hi |= uint64_t(open(e + 64)) << e;
+  }
+}
+
 bool RulesImpl::IsOpenRoad(const State& s, int edge) {
   // DEF-8: open when an end has no other road, building or knight of the owner.
   const Topology& topo = GetTopology();
@@ -43,15 +69,17 @@ bool RulesImpl::IsOpenRoad(const State& s, int edge) {
   return false;
 }
 
-void RulesImpl::LegalAlchemist(const State& s, ActionList* out) {
+void RulesImpl::LegalAlchemist(const State& s, ActionList* list) {
+  ActionWriter out(list);
   // C-S1: before the roll only; E17 at most one per turn follows from the
   // roll that comes with it.
   if (!Holds(s.players_[s.current_], kAlchemist)) return;
   for (int y = 1; y <= 6; ++y)
-    for (int r = 1; r <= 6; ++r) out->push(Action::Play(kAlchemist, y, r));
+    for (int r = 1; r <= 6; ++r) out.push(Action::Play(kAlchemist, y, r));
 }
 
-void RulesImpl::LegalPlays(const State& s, ActionList* out) {
+void RulesImpl::LegalPlays(const State& s, ActionList* list) {
+  ActionWriter out(list);
   const Topology& topo = GetTopology();
   const int seat = s.current_;
   const int n = s.num_seats_;
@@ -68,13 +96,13 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
         bool open_track = false;
         for (int t = 0; t < kNumTracks; ++t) open_track |= ps.level[t] < kMaxImprovementLevel;
         const bool limit = s.options_.crane_limit == CraneLimit::kOnePerTurn && s.effects_.cranes_played > 0;
-        if (ps.cities && open_track && !limit) out->push(Action::Play(card));
+        if (ps.cities && open_track && !limit) out.push(Action::Play(card));
         break;
       }
       case kEngineer:  // C-S3
         if (ps.walls_left > 0) {
           METROPOLIS_FOR_BITS(v, ps.cities) {
-            if (!(s.node_flags_[v] & kWall)) out->push(Action::Play(card, v));
+            if (!(s.node_flags_[v] & kWall)) out.push(Action::Play(card, v));
           }
         }
         break;
@@ -83,54 +111,57 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
           const int t = s.board_.token[h];
           return t != 0 && t != 2 && t != 6 && t != 8 && t != 12;
         };
-        for (int a = 0; a < kNumHexes; ++a)
-          for (int b = a + 1; b < kNumHexes; ++b)
-            if (swappable(a) && swappable(b)) out->push(Action::Play(card, a, b));
+        uint32_t hexes = 0;
+        for (int h = 0; h < kNumHexes; ++h) hexes |= uint32_t(swappable(h)) << h;
+        METROPOLIS_FOR_BITS(a, hexes) {
+          METROPOLIS_FOR_BITS(b, hexes & ~((uint64_t(2) << a) - 1)) out.push(Action::Play(card, a, b));
+        }
         break;
       }
       case kIrrigation:  // C-S5, C-S7
       case kMining:
-        out->push(Action::Play(card));
+        out.push(Action::Play(card));
         break;
       case kMedicine:  // C-S6
         if (ps.cities_left > 0 && ps.hand[kOre] >= 2 && ps.hand[kGrain] >= 1) {
-          METROPOLIS_FOR_BITS(v, ps.settlements) out->push(Action::Play(card, v));
+          METROPOLIS_FOR_BITS(v, ps.settlements) out.push(Action::Play(card, v));
         }
         break;
       case kRoadBuilding: {  // C-S9
         uint64_t lo, hi;
         RoadEdges(s, seat, &lo, &hi);
-        if (ps.roads_left > 0 && (lo | hi)) out->push(Action::Play(card));
+        if (ps.roads_left > 0 && (lo | hi)) out.push(Action::Play(card));
         break;
       }
       case kSmith: {  // C-S10
         bool any = false;
         METROPOLIS_FOR_BITS(v, ps.knights) any |= CanPromote(s, seat, v);
-        if (any) out->push(Action::Play(card));
+        if (any) out.push(Action::Play(card));
         break;
       }
       case kBishop:  // C-P1
         if (!IsRobberLocked(s))
           for (int h = 0; h < kNumHexes; ++h)
-            if (h != s.robber_) out->push(Action::Play(card, h));
+            if (h != s.robber_) out.push(Action::Play(card, h));
         break;
       case kDeserter:  // C-P3
         for (int q = 0; q < n; ++q)
-          if (q != seat && s.players_[q].knights) out->push(Action::Play(card, q));
+          if (q != seat && s.players_[q].knights) out.push(Action::Play(card, q));
         break;
-      case kDiplomat:  // C-P4
+      case kDiplomat: {  // C-P4
+        uint64_t lo, hi;
+        OpenRoads(s, &lo, &hi);
         if (s.options_.diplomat_scope == DiplomatScope::kAllOpenRoads) {
-          bool any = false;
-          for (int e = 0; e < kNumEdges && !any; ++e) any = IsOpenRoad(s, e);
-          if (any) out->push(Action::Play(card, 0));
+          if (lo | hi) out.push(Action::Play(card, 0));
         } else {
-          for (int e = 0; e < kNumEdges; ++e)
-            if (IsOpenRoad(s, e)) out->push(Action::Play(card, e));
+          METROPOLIS_FOR_BITS(e, lo) out.push(Action::Play(card, e));
+          METROPOLIS_FOR_BITS(e, hi) out.push(Action::Play(card, e + 64));
         }
         break;
+      }
       case kIntrigue: {  // C-P5
         const uint64_t targets = ps.road_nodes & AllKnights(s) & ~ps.knights;
-        METROPOLIS_FOR_BITS(v, targets) out->push(Action::Play(card, v));
+        METROPOLIS_FOR_BITS(v, targets) out.push(Action::Play(card, v));
         break;
       }
       case kSaboteur:  // C-P6
@@ -138,39 +169,42 @@ void RulesImpl::LegalPlays(const State& s, ActionList* out) {
           for (int v = 0; v < kNumNodes; ++v)
             if (s.building_[v] == kCity && s.building_owner_[v] != seat && !(s.node_flags_[v] & kSabotaged) &&
                 s.metropolis_at(v) < 0)
-              out->push(Action::Play(card, v));
+              out.push(Action::Play(card, v));
         } else {
-          out->push(Action::Play(card));
+          out.push(Action::Play(card));
         }
         break;
       case kSpy:  // C-P7
         for (int q = 0; q < n; ++q)
-          if (q != seat && s.players_[q].num_progress > 0) out->push(Action::Play(card, q));
+          if (q != seat && s.players_[q].num_progress > 0) out.push(Action::Play(card, q));
         break;
       case kWarlord:  // C-P8, C-P9, C-T1
       case kWedding:
       case kCommercialHarbor:
-        out->push(Action::Play(card));
+        out.push(Action::Play(card));
         break;
       case kMasterMerchant:  // C-T2
         for (int q = 0; q < n; ++q)
-          if (q != seat && s.players_[q].vp > ps.vp) out->push(Action::Play(card, q));
+          if (q != seat && s.players_[q].vp > ps.vp) out.push(Action::Play(card, q));
         break;
       case kMerchant: {  // C-T3
         const uint64_t mine =
             s.options_.merchant_adjacency == MerchantAdjacency::kSettlementOnly ? ps.settlements : ps.buildings();
-        for (int h = 0; h < kNumHexes; ++h)
-          if (s.board_.terrain[h] != kDesert && (mine & topo.hex_node_mask[h])) out->push(Action::Play(card, h));
+        uint32_t hexes = 0;
+        METROPOLIS_FOR_BITS(v, mine) hexes |= topo.node_hex_mask[v];
+        METROPOLIS_FOR_BITS(h, hexes) {
+          if (s.board_.terrain[h] != kDesert) out.push(Action::Play(card, h));
+        }
         break;
       }
       case kMerchantFleet:  // C-T4
-        for (int c = 0; c < kNumCardTypes; ++c) out->push(Action::Play(card, c));
+        for (int c = 0; c < kNumCardTypes; ++c) out.push(Action::Play(card, c));
         break;
       case kResourceMonopoly:  // C-T5
-        for (int c = 0; c < kNumResources; ++c) out->push(Action::Play(card, c));
+        for (int c = 0; c < kNumResources; ++c) out.push(Action::Play(card, c));
         break;
       case kTradeMonopoly:  // C-T6
-        for (int c = kNumResources; c < kNumCardTypes; ++c) out->push(Action::Play(card, c));
+        for (int c = kNumResources; c < kNumCardTypes; ++c) out.push(Action::Play(card, c));
         break;
       default:
         assert(false);

@@ -89,7 +89,7 @@ void RulesImpl::AdvanceSteps(State& s, Events* ev) {
         const int track = top.a;
         Pop(s);
         for (int k = s.num_seats_ - 1; k >= 0; --k) {
-          const int q = (s.current_ + k) % s.num_seats_;
+          const int q = SeatAfter(s, s.current_, k);
           const int level = s.players_[q].level[track];
           if (level >= 1 && s.dice_red_ <= s.options_.red_die_table[level - 1]) Push(s, PendingKind::kDraw, q, track);
         }
@@ -130,7 +130,7 @@ void RulesImpl::AdvanceSteps(State& s, Events* ev) {
         break;
       }
       default:
-        return;  // a decision or a chance node
+        return;  // a decision or a chance node (Advance's MayAdvance lists the cases above)
     }
   }
 }
@@ -233,7 +233,7 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
     // SEV-2: discards in turn order from the current player, then SEV-3.
     Push(s, PendingKind::kStepRobberAfterSeven, s.current_);
     for (int k = n - 1; k >= 0; --k) {
-      const int q = (s.current_ + k) % n;
+      const int q = SeatAfter(s, s.current_, k);
       const int cards = s.players_[q].hand.Total();
       if (cards > s.HandLimit(q)) Push(s, PendingKind::kDiscard, q, cards / 2);
     }
@@ -244,8 +244,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   }
   // PRD-1..PRD-3: claims per seat and card type. Few hexes carry the
   // number, so collect the claims hex by hex and settle only the card types
-  // that were claimed.
-  std::array<CardCounts, kMaxSeats> claims{};
+  // that were claimed. A seat's claims are one word laid out like
+  // CardCounts::Word() (byte c = card c), added to as a word: counting bytes
+  // and reading the word back would stall on store forwarding.
+  std::array<uint64_t, kMaxSeats> claims{};
+  auto one = [](int card) { return uint64_t(1) << (8 * card); };
+  auto claim = [&claims](int p, int card) { return int((claims[p] >> (8 * card)) & 0xFF); };
   std::array<bool, kMaxSeats> adjacent_number{};
   uint32_t claimed_types = 0;
   const uint64_t buildings = AllBuildings(s);
@@ -260,13 +264,12 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       if (h == s.robber_) continue;  // PRD-2
       const bool full_city = s.building_[v] == kCity && !(s.node_flags_[v] & kSabotaged);
       if (!full_city) {
-        ++claims[p][terrain];
+        claims[p] += one(terrain);
       } else if (commodity >= 0 && !IsBase(s)) {
-        ++claims[p][terrain];
-        ++claims[p][commodity];
+        claims[p] += one(terrain) + one(commodity);
         claimed_types |= 1u << commodity;
       } else {
-        claims[p][terrain] = uint8_t(claims[p][terrain] + 2);
+        claims[p] += 2 * one(terrain);
       }
       claimed_types |= 1u << terrain;
     }
@@ -275,24 +278,26 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
   // The common case, when no event is wanted and the bank can pay every
   // claim: the claims are added to the hands as whole words (counts stay far
   // below 128, so bytes never carry).
-  uint64_t total_claims = 0;
-  for (int p = 0; p < n; ++p) total_claims += claims[p].Word();
+  // All four seats, written out (-O2 does not unroll): the claims of a seat
+  // that does not play are zero.
+  static_assert(kMaxSeats == 4);
+  const uint64_t total_claims = claims[0] + claims[1] + claims[2] + claims[3];
   bool bank_pays_all = true;
   if (s.options_.bank_limited)
     METROPOLIS_FOR_BITS(c, claimed_types) bank_pays_all &= int((total_claims >> (8 * c)) & 0xFF) <= s.bank_[c];
   if (ev == nullptr && bank_pays_all) {
-    for (int p = 0; p < n; ++p) {
-      if (claims[p].Word() == 0) continue;
-      s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p].Word());
-      received[p] = true;
-    }
+    auto settle = [&](int p) {
+      s.players_[p].hand.SetWord(s.players_[p].hand.Word() + claims[p]);  // adding nothing changes nothing
+      received[p] = claims[p] != 0;
+    };
+    settle(0), settle(1), settle(2), settle(3);
     METROPOLIS_FOR_BITS(c, claimed_types) s.bank_[c] = int16_t(s.bank_[c] - int((total_claims >> (8 * c)) & 0xFF));
     claimed_types = 0;  // settled
   }
   METROPOLIS_FOR_BITS(c, claimed_types) {
     int total = 0, claimants = 0, only = -1;
     for (int p = 0; p < n; ++p)
-      if (claims[p][c] > 0) total += claims[p][c], ++claimants, only = p;
+      if (claim(p, c) > 0) total += claim(p, c), ++claimants, only = p;
     if (s.options_.bank_limited && total > s.bank_[c]) {  // PRD-4
       if (claimants == 1 && s.bank_[c] > 0) {
         const int give = s.bank_[c];
@@ -305,16 +310,19 @@ void RulesImpl::RunProduction(State& s, Events* ev) {
       continue;
     }
     for (int p = 0; p < n; ++p) {
-      if (claims[p][c] == 0) continue;
-      Gain(s, p, c, claims[p][c]);
+      if (claim(p, c) == 0) continue;
+      Gain(s, p, c, claim(p, c));
       received[p] = true;
-      Emit(ev, EventType::kProduced, p, claims[p][c], c);
+      Emit(ev, EventType::kProduced, p, claim(p, c), c);
     }
   }
   if (IsBase(s)) return;  // no improvements, no Aqueduct (BG-1)
-  bool any_aqueduct = false;
-  for (int p = 0; p < n; ++p) any_aqueduct |= s.players_[p].level[kScience] >= 3;
-  if (!any_aqueduct) return;
+  // Anyone with an Aqueduct (science level 3)? Written out, as this runs on every roll.
+  static_assert(kMinSeats == 3 && kMaxSeats == 4);
+  int top_science =
+      std::max({s.players_[0].level[kScience], s.players_[1].level[kScience], s.players_[2].level[kScience]});
+  if (n == 4) top_science = std::max<int>(top_science, s.players_[3].level[kScience]);
+  if (top_science < 3) return;
   // PRD-5 Aqueduct, in turn order from the current player.
   bool bank_has_resource = !s.options_.bank_limited;
   for (int r = 0; r < kNumResources; ++r) bank_has_resource |= s.bank_[r] > 0;
@@ -337,7 +345,18 @@ void RulesImpl::EndTurn(State& s, Events* /*ev*/) {
     return;
   }
   // TRN-7.
-  METROPOLIS_FOR_BITS(v, AllKnights(s)) s.knight_flags_[v] &= uint8_t(~(kKnightReady | kKnightPromoted));
+  // Nodes without a knight have no flags (Validate checks it), so all nodes
+  // are cleared at once, eight to a word (written out: -O2 does not unroll).
+  auto clear_word = [&s](int at) {
+    constexpr uint64_t kKeep = ~(kByteOnes * (kKnightReady | kKnightPromoted));
+    uint64_t w;
+    std::memcpy(&w, s.knight_flags_.data() + at, sizeof w);
+    w &= kKeep;
+    std::memcpy(s.knight_flags_.data() + at, &w, sizeof w);
+  };
+  static_assert(kNumNodes > 48 && kNumNodes <= 56);
+  clear_word(0), clear_word(8), clear_word(16), clear_word(24), clear_word(32), clear_word(40);
+  clear_word(kNumNodes - 8);  // overlaps the word before it
   s.offers_this_turn_ = 0;
   s.effects_ = TurnEffects{};
   s.dev_bought_ = {};

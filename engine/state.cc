@@ -103,36 +103,45 @@ std::string State::Apply(const Action& action, std::vector<Event>* events) {
   return {};
 }
 
-void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
-  if (events) {
-    const int actor = CurrentPlayer();
-    Event e;
-    e.type = EventType::kAction;
-    e.seat = int8_t(actor == kChancePlayer ? -2 : actor);
-    e.action = action;
-    // Card identities of steals, draws and limit discards are private (18).
-    if (action.type == ActionType::kChanceSteal) {
-      const Pending& p = pending_[pending_size_ - 1];
-      e.private_to = uint8_t((1u << p.seat) | (1u << p.a));
-    } else if (action.type == ActionType::kChanceDraw || action.type == ActionType::kChanceDev) {
-      e.private_to = uint8_t(1u << pending_[pending_size_ - 1].seat);
-    } else if (action.type == ActionType::kDiscardProgress) {
-      e.private_to = uint8_t(1u << actor);
-    } else if (action.type == ActionType::kTakeProgress || action.type == ActionType::kTakeCard ||
-               action.type == ActionType::kGiveCard) {
-      // Seen by the two seats involved (section 18); the other is on the stack.
-      const Pending& p = pending_[pending_size_ - 1];
-      const int other = p.kind == PendingKind::kDefenderTake ? actor : p.a;
-      e.private_to = uint8_t((1u << actor) | (1u << other));
-    }
-    events->push_back(e);
+// Out of line and cold: hosts ask for events, simulations and search do not,
+// and keeping this apart keeps ApplyUnchecked's frame small.
+[[gnu::noinline, gnu::cold]] void RulesImpl::RecordAction(const State& s, const Action& action, Events* events) {
+  const int actor = s.CurrentPlayer();
+  Event e;
+  e.type = EventType::kAction;
+  e.seat = int8_t(actor == kChancePlayer ? -2 : actor);
+  e.action = action;
+  // Card identities of steals, draws and limit discards are private (18).
+  if (action.type == ActionType::kChanceSteal) {
+    const Pending& p = s.pending_[s.pending_size_ - 1];
+    e.private_to = uint8_t((1u << p.seat) | (1u << p.a));
+  } else if (action.type == ActionType::kChanceDraw || action.type == ActionType::kChanceDev) {
+    e.private_to = uint8_t(1u << s.pending_[s.pending_size_ - 1].seat);
+  } else if (action.type == ActionType::kDiscardProgress) {
+    e.private_to = uint8_t(1u << actor);
+  } else if (action.type == ActionType::kTakeProgress || action.type == ActionType::kTakeCard ||
+             action.type == ActionType::kGiveCard) {
+    // Seen by the two seats involved (section 18); the other is on the stack.
+    const Pending& p = s.pending_[s.pending_size_ - 1];
+    const int other = p.kind == PendingKind::kDefenderTake ? actor : p.a;
+    e.private_to = uint8_t((1u << actor) | (1u << other));
   }
+  events->push_back(e);
+}
+
+void State::ApplyUnchecked(const Action& action, std::vector<Event>* events) {
+  if (events) RulesImpl::RecordAction(*this, action, events);
   if (IsChanceAction(action.type)) {
     RulesImpl::ApplyChance(*this, action, events);
   } else if (pending_size_ > 0) {
     RulesImpl::ApplyPending(*this, action, events);
   } else if (phase_ == Phase::kSetup) {
     RulesImpl::ApplySetup(*this, action, events);
+  } else if (action.type == ActionType::kEndTurn) {
+    // The two most frequent actions of a turn, without ApplyActionPhase's frame.
+    RulesImpl::EndTurn(*this, events);
+  } else if (action.type == ActionType::kRoll) {
+    RulesImpl::Push(*this, PendingKind::kDice, current_, 0);
   } else {
     RulesImpl::ApplyActionPhase(*this, action, events);
   }
@@ -223,6 +232,7 @@ void StateEditor::RecomputeDerived() {
   }
   for (int p = 0; p < kMaxSeats; ++p) s.players_[p].road_nodes = RulesImpl::RoadNodes(s, p);
   RulesImpl::ComputeHarborNodes(s);
+  for (int p = 0; p < kMaxSeats; ++p) s.players_[p].harbors = RulesImpl::HarborTypes(s, s.players_[p].buildings());
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].road_length = uint8_t(s.ComputeRoadLength(p));
   for (int p = 0; p < s.num_seats_; ++p) s.players_[p].vp = uint8_t(s.ComputeVictoryPoints(p));
 }

@@ -167,9 +167,10 @@ struct PlayerState {
   std::array<uint8_t, kMaxKnightLevel> knights_left{2, 2, 2};  // supply per level 1..3
   uint8_t road_length = 0;                                     // longest trail (LR-1), kept current
   uint8_t vp = 0;                                              // running count, checked by Validate()
-  uint64_t settlements = 0, cities = 0, knights = 0;           // node masks
-  uint64_t roads_lo = 0, roads_hi = 0;                         // edge mask: edges 0..63, 64..71
-  uint64_t road_nodes = 0;  // nodes at an end of one of these roads (DEF-3), kept current
+  uint8_t harbors = 0;  // bit t: a building at a harbor of type t (a resource, or kGenericHarbor), kept current
+  uint64_t settlements = 0, cities = 0, knights = 0;  // node masks
+  uint64_t roads_lo = 0, roads_hi = 0;                // edge mask: edges 0..63, 64..71
+  uint64_t road_nodes = 0;                            // nodes at an end of one of these roads (DEF-3), kept current
   // Base game (RULES.md 22): development cards in hand per DevCard, victory
   // point cards included (hidden, BG-5), and Knights played (BG-6).
   std::array<uint8_t, kNumDevKinds> dev{};

@@ -130,6 +130,7 @@ constexpr Topology BuildTopology() {
 
   for (int e = 0; e < kNumEdges; ++e) {
     int a = t.edge_nodes[e][0], b = t.edge_nodes[e][1];
+    t.edge_node_mask[e] = (uint64_t{1} << a) | (uint64_t{1} << b);
     Append(t.node_nodes[a], b);
     Append(t.node_edges[a], e);
     Append(t.node_nodes[b], a);
@@ -146,7 +147,14 @@ constexpr Topology BuildTopology() {
       t.node_nodes[v][i] = static_cast<int8_t>(pairs[i].first);
       t.node_edges[v][i] = static_cast<int8_t>(pairs[i].second);
       t.node_neighbor_mask[v] |= uint64_t{1} << pairs[i].first;
+      const int e = pairs[i].second;
+      if (e < 64)
+        t.node_edge_lo[v] |= uint64_t{1} << e;
+      else
+        t.node_edge_hi[v] |= uint64_t{1} << (e - 64);
     }
+    for (int i = 0; i < 3; ++i)
+      if (t.node_hexes[v][i] >= 0) t.node_hex_mask[v] |= uint32_t{1} << t.node_hexes[v][i];
   }
 
   for (int hex = 0; hex < kNumHexes; ++hex) {
@@ -173,7 +181,15 @@ constexpr Topology BuildTopology() {
   return t;
 }
 
-constexpr Topology kTopology = BuildTopology();
+}  // namespace
+
+namespace internal {
+constexpr Topology kTopologyTable = BuildTopology();
+}  // namespace internal
+
+namespace {
+
+constexpr const Topology& kTopology = internal::kTopologyTable;
 
 // Cheap compile-time guards on the counts the rest of the engine relies on;
 // the full invariants are checked by the tests.
@@ -187,8 +203,6 @@ constexpr bool CountsMatch() {
 static_assert(CountsMatch());
 
 }  // namespace
-
-const Topology& GetTopology() { return kTopology; }
 
 int EdgeBetween(int a, int b) {
   if (a < 0 || a >= kNumNodes || b < 0 || b >= kNumNodes) return -1;

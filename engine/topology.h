@@ -45,10 +45,21 @@ struct Topology {
   // Bit masks over nodes for fast set operations.
   std::array<uint64_t, kNumHexes> hex_node_mask{};
   std::array<uint64_t, kNumNodes> node_neighbor_mask{};  // neighbours of v
+  // The edges at each node as a mask over edges 0..63 and one over 64..71, and
+  // the land hexes at each node as a mask over hexes: legal-action generation
+  // ORs them over a few nodes instead of walking the per-node lists.
+  std::array<uint64_t, kNumNodes> node_edge_lo{}, node_edge_hi{};
+  std::array<uint32_t, kNumNodes> node_hex_mask{};
+  std::array<uint64_t, kNumEdges> edge_node_mask{};  // both ends of each edge
 };
 
-// The one instance, built at compile time.
-const Topology& GetTopology();
+namespace internal {
+extern const Topology kTopologyTable;  // defined in topology.cc
+}  // namespace internal
+
+// The one instance, built at compile time. Inline: the rules ask for it in
+// nearly every function, and a call per question cost more than the lookups.
+inline const Topology& GetTopology() { return internal::kTopologyTable; }
 
 // The edge joining two nodes, or -1 if they are not neighbours.
 int EdgeBetween(int a, int b);

@@ -88,6 +88,8 @@ std::string State::Validate() const {
         hi != ps.roads_hi)
       c.Fail("seat ", p, ": piece masks disagree with the board");
     if (ps.road_nodes != RulesImpl::RoadNodes(*this, p)) c.Fail("seat ", p, ": cached road nodes are stale");
+    if (ps.harbors != RulesImpl::HarborTypes(*this, settlements | cities))
+      c.Fail("seat ", p, ": cached harbor types are stale");
     if (p >= n) continue;
     if (std::popcount(settlements) + ps.settlements_left != 5)
       c.Fail("seat ", p, ": settlements on board + supply != 5");

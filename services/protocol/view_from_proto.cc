@@ -252,7 +252,13 @@ void ViewReader::Pieces() {
     same("roads_hi", was.roads_hi, got.roads_hi);
     same("road_nodes", was.road_nodes, got.road_nodes);
   }
-  for (int s = 0; s < n_; ++s) ed_.player(s) = sent[s];
+  // What the message carries is kept as sent; what it does not carry (the
+  // harbor types a seat has a building at) stays as recomputed.
+  for (int s = 0; s < n_; ++s) {
+    const uint8_t harbors = ed_.player(s).harbors;
+    ed_.player(s) = sent[s];
+    ed_.player(s).harbors = harbors;
+  }
 }
 
 // The base game's development-card numbers, checked against the 25 cards
