@@ -66,9 +66,8 @@ start_postgres() {
   pgdir=$METROPOLIS_SERVICES_DIR/pg
   mkdir -p "$pgdir"
   if [[ $(id -u) -eq 0 ]]; then chown postgres:postgres "$pgdir"; fi
-  echo "services: starting PostgreSQL on 127.0.0.1:$port"
   _as_pg_owner "$bindir/initdb" -D "$pgdir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync >/dev/null
-  local opts="-c listen_addresses=127.0.0.1 -p $port -k $pgdir"
+  local opts="-c listen_addresses=127.0.0.1 -k $pgdir"
   # Durability is pointless for throwaway test data, and slow; benchmarks that
   # measure durable writes set METROPOLIS_PG_DURABLE=1 to keep the defaults.
   if [[ ${METROPOLIS_PG_DURABLE:-0} != 1 ]]; then
@@ -76,8 +75,23 @@ start_postgres() {
   fi
   # Diagnostics, e.g. "-c shared_preload_libraries=pg_stat_statements".
   opts+=" ${METROPOLIS_PG_EXTRA_OPTS:-}"
-  _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts" \
-    >/dev/null || { cat "$pgdir/server.log" >&2; return 1; }
+  # A port found free may be taken before the server binds it (tests start
+  # services side by side): then another port, a few times.
+  local attempt
+  for attempt in 1 2 3 4 5; do
+    echo "services: starting PostgreSQL on 127.0.0.1:$port"
+    : >"$pgdir/server.log"
+    if _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts -p $port" \
+      >/dev/null; then
+      break
+    fi
+    if ((attempt == 5)) || ! grep -q "Address already in use" "$pgdir/server.log"; then
+      cat "$pgdir/server.log" >&2
+      return 1
+    fi
+    port=$(free_port)
+  done
+  opts+=" -p $port"
   "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres metropolis
   export METROPOLIS_PG_CONNINFO="host=127.0.0.1 port=$port dbname=metropolis user=postgres"
   # Failure tests stop and start this server: "$METROPOLIS_PG_CTL stop|start".
