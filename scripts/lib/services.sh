@@ -80,7 +80,7 @@ start_postgres() {
   local attempt
   for attempt in 1 2 3 4 5; do
     echo "services: starting PostgreSQL on 127.0.0.1:$port"
-    : >"$pgdir/server.log"
+    rm -f "$pgdir/server.log"  # written by the server's user
     if _as_pg_owner "$bindir/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 start -o "$opts -p $port" \
       >/dev/null; then
       break
