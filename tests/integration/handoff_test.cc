@@ -115,12 +115,8 @@ class HandoffTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(database_.ok());
-    pqxx::connection db(database_.conninfo());
-    std::vector<storage::Migration> migrations;
-    std::vector<int> applied;
     std::string error;
-    ASSERT_TRUE(storage::LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &migrations, &error)) << error;
-    ASSERT_TRUE(storage::Migrate(db, migrations, &applied, &error)) << error;
+    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     outbox_ = ::testing::TempDir() + "/outbox-" + std::to_string(::getpid()) + "-" +
               ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(outbox_);

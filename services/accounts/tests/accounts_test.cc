@@ -25,14 +25,8 @@ class AccountsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(database_.ok());
-    {
-      pqxx::connection db(database_.conninfo());
-      std::vector<storage::Migration> migrations;
-      std::vector<int> applied;
-      std::string error;
-      ASSERT_TRUE(storage::LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &migrations, &error)) << error;
-      ASSERT_TRUE(storage::Migrate(db, migrations, &applied, &error)) << error;
-    }
+    std::string error;
+    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
     store_ = std::make_unique<AccountStore>(pool_.get());
     ladders_ = std::make_unique<LadderStore>(pool_.get());

@@ -30,12 +30,8 @@ class RatingsTest : public ::testing::Test {
     redis_address_ = storage::testing::RedisAddress();
     ASSERT_FALSE(redis_address_.empty());
     prefix_ = storage::testing::UniquePrefix();
-    pqxx::connection db(database_.conninfo());
-    std::vector<storage::Migration> migrations;
-    std::vector<int> applied;
     std::string error;
-    ASSERT_TRUE(storage::LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &migrations, &error)) << error;
-    ASSERT_TRUE(storage::Migrate(db, migrations, &applied, &error)) << error;
+    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 8);
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
     store_ = std::make_unique<RatingStore>(pool_.get());

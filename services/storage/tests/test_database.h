@@ -9,8 +9,20 @@
 #include <pqxx/pqxx>
 #include <random>
 #include <string>
+#include <vector>
+
+#include "services/storage/migrations.h"
 
 namespace metropolis::storage::testing {
+
+// Applies every migration of `dir` (the project's: METROPOLIS_MIGRATIONS_DIR)
+// to the database; false with *error when one fails.
+inline bool MigrateAll(const std::string& conninfo, const std::string& dir, std::string* error) {
+  pqxx::connection db(conninfo);
+  std::vector<Migration> migrations;
+  std::vector<int> applied;
+  return LoadMigrations(dir, &migrations, error) && Migrate(db, migrations, &applied, error);
+}
 
 inline std::string ServerConninfo() {
   const char* conninfo = std::getenv("METROPOLIS_PG_CONNINFO");
