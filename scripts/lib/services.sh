@@ -23,9 +23,14 @@ _ensure_services_dir() {
 
 # Prints a TCP port nobody listens on. Other programs may hold the usual ports.
 free_port() {
-  local port
+  local port low=32768
+  # Below the kernel's ephemeral range: outgoing connections take their local
+  # ports from that range and could take a port found free before its server
+  # binds it.
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || low=32768
+  ((low > 11000)) || low=32768
   for _ in $(seq 1 200); do
-    port=$(shuf -i 20000-60999 -n 1)
+    port=$(shuf -i 10000-$((low - 1)) -n 1)
     if command -v ss >/dev/null 2>&1; then
       ss -Htln "sport = :$port" | grep -q . || { echo "$port"; return 0; }
     elif ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
