@@ -48,6 +48,7 @@ struct GameSetup {
   std::string ladder;
   uint32_t season = 0;
   std::string tournament;
+  bool hidden = false;  // no spectators, not listed (CreateGameRequest.hidden)
   GameConfig config;
   std::vector<SeatSetup> seats;
   uint32_t decision_ms = 0;
@@ -99,6 +100,7 @@ class Game : public std::enable_shared_from_this<Game> {
   const std::string& id() const { return setup_.id; }
   bool stored() const;
   int num_seats() const { return int(setup_.seats.size()); }
+  bool hidden() const { return setup_.hidden; }
   const std::string& token(int seat) const { return setup_.seats[seat].token; }
 
  private:

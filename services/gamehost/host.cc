@@ -116,6 +116,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.ladder = request.ladder();
   setup.season = request.season();
   setup.tournament = request.tournament();
+  setup.hidden = request.hidden();
   setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
     return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
@@ -222,7 +223,7 @@ grpc::Status Host::ListGames(const std::string& token, const v1::ListGamesReques
     std::lock_guard lock(mutex_);
     // Keyset paging on the game id: a page token is the last id of the previous page.
     for (auto it = live_.upper_bound(request.page_token()); it != live_.end() && games.size() <= page; ++it)
-      games.push_back(it->second);
+      if (!it->second->hidden()) games.push_back(it->second);
   }
   for (size_t i = 0; i < games.size() && i < page; ++i) {
     v1::GameInfo* info = response->add_games();

@@ -146,6 +146,10 @@ class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate
       status = {grpc::StatusCode::FAILED_PRECONDITION,
                 "game " + request.game_id() + " runs on host " + target.redirect};
     }
+    if (status.ok() && target.game && target.game->hidden()) {
+      status = {grpc::StatusCode::PERMISSION_DENIED,
+                "game " + request.game_id() + " is hidden until its duplicate set has finished"};
+    }
     if (!status.ok()) {
       stream_->Finish(status);
       return;

@@ -76,19 +76,29 @@ double GrpcRatingSource::Mu(const LadderConfig& ladder, int64_t identity_id) {
   return ladder.mu;
 }
 
+v1::GameHost::Stub* GrpcGameCreator::Stub(const std::string& host) {
+  std::lock_guard lock(mutex_);
+  auto& s = stubs_[host];
+  if (!s) s = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  return s.get();
+}
+
 grpc::Status GrpcGameCreator::Create(const std::string& host, const v1::CreateGameRequest& request,
                                      v1::CreateGameResponse* response) {
-  v1::GameHost::Stub* stub;
-  {
-    std::lock_guard lock(mutex_);
-    auto& s = stubs_[host];
-    if (!s) s = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
-    stub = s.get();
-  }
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + admin_token_);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  return stub->CreateGame(&context, request, response);
+  return Stub(host)->CreateGame(&context, request, response);
+}
+
+grpc::Status GrpcGameCreator::Probe(const std::string& host, const std::string& game_id) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + admin_token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  v1::GetGameRequest request;
+  request.set_game_id(game_id);
+  v1::GameInfo info;
+  return Stub(host)->GetGame(&context, request, &info);
 }
 
 }  // namespace metropolis::matchmaker

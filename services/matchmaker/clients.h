@@ -48,8 +48,10 @@ class GrpcGameCreator final : public GameCreator {
   explicit GrpcGameCreator(std::string admin_token) : admin_token_(std::move(admin_token)) {}
   grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
                       v1::CreateGameResponse* response) override;
+  grpc::Status Probe(const std::string& host, const std::string& game_id) override;
 
  private:
+  v1::GameHost::Stub* Stub(const std::string& host);
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<v1::GameHost::Stub>> stubs_;
   const std::string admin_token_;

@@ -3,6 +3,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -15,6 +16,8 @@
 #include "services/common/log.h"
 #include "services/common/settings.h"
 #include "services/matchmaker/clients.h"
+#include "services/matchmaker/tournaments/runner.h"
+#include "services/matchmaker/tournaments/service.h"
 #include "services/storage/pg_pool.h"
 
 namespace ms = metropolis::services;
@@ -48,6 +51,9 @@ int main(int argc, char** argv) {
   settings.Add("host-admin-token", "TOKEN", "", "the game hosts' --admin-token, to create games (required)");
   settings.Add("ratings", "ADDR", "", "ratings service, for players' ratings (empty: everyone matched as a newcomer)");
   settings.Add("round-ms", "N", "100", "time between matching rounds");
+  settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
+  settings.Add("lease-ms", "N", "5000",
+               "the tournament scheduler's lease: another replica takes over this long after the leader stops");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each)");
@@ -61,8 +67,10 @@ int main(int argc, char** argv) {
   ms::SetLogService("matchmaker");
   ms::SetLogLevel(level);
   std::string error;
-  int64_t round_ms, ticket_ttl_ms, connections, max_calls;
+  int64_t round_ms, ticket_ttl_ms, connections, max_calls, pass_ms, lease_ms;
   if (!settings.GetInt("round-ms", 1, 60'000, &round_ms, &error) ||
+      !settings.GetInt("tournament-pass-ms", 10, 60'000, &pass_ms, &error) ||
+      !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, &error) ||
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &ticket_ttl_ms, &error) ||
       !settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error))
@@ -99,6 +107,12 @@ int main(int argc, char** argv) {
   options.bot = settings.Get("bot");
   mm::Matchmaker matchmaker(&tickets, &creator, options);
   mm::MatchmakerService service(&tickets, &ladders, ratings.get(), &auth, NowMs);
+  mm::TournamentStore tournament_store(&pool);
+  mm::Roster roster(&redis, settings.Get("redis-prefix"));
+  mm::TournamentsService tournaments(&tournament_store, &roster, &auth, NowMs);
+  mm::RunnerOptions runner_options;
+  runner_options.bot = settings.Get("bot");
+  mm::TournamentRunner runner(&tournament_store, &roster, &tickets, &creator, runner_options);
 
   ms::EnableHealthAndReflection();
   grpc::ServerBuilder builder;
@@ -108,12 +122,14 @@ int main(int argc, char** argv) {
   quota.SetMaxThreads(int(max_calls));
   builder.SetResourceQuota(quota);
   builder.RegisterService(&service);
+  builder.RegisterService(&tournaments);
   auto server = builder.BuildAndStart();
   if (!server || port == 0) {
     std::cerr << "metropolis-matchmaker: cannot listen on " << settings.Get("listen") << "\n";
     return 1;
   }
   ms::SetServing(*server, "metropolis.v1.Matchmaker", true);
+  ms::SetServing(*server, "metropolis.v1.Tournaments", true);
   ms::LogInfo("listening", {{"port", std::to_string(port)}});
 
   std::atomic<bool> stopping{false};
@@ -134,10 +150,36 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(round_ms));
     }
   });
+  // One replica at a time schedules tournaments: the one holding the lease.
+  std::thread scheduler([&] {
+    const std::string replica = std::to_string(getpid()) + "@" + std::to_string(port) + "-" + std::to_string(NowMs());
+    bool leading = false;
+    while (!stopping) {
+      try {
+        const bool lead = roster.Lead(replica, lease_ms);
+        if (lead != leading)
+          ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
+        leading = lead;
+        if (lead) {
+          const mm::RunnerStats s = runner.Pass(NowMs());
+          if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
+            ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
+                                             {"finished", std::to_string(s.finished)},
+                                             {"lost", std::to_string(s.lost)},
+                                             {"failed", std::to_string(s.failed)}});
+          }
+        }
+      } catch (const std::exception& e) {
+        ms::LogWarning("tournament pass failed", {{"error", e.what()}});
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(pass_ms));
+    }
+  });
   int signal = 0;
   sigwait(&signals, &signal);
   stopping = true;
   rounds.join();
+  scheduler.join();
   ms::SetServing(*server, "metropolis.v1.Matchmaker", false);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   return 0;

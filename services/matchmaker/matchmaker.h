@@ -41,6 +41,10 @@ class GameCreator {
   virtual ~GameCreator() = default;
   virtual grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
                               v1::CreateGameResponse* response) = 0;
+  // Asks the host about a game it runs: OK while the host knows it, NOT_FOUND
+  // once it does not (the host restarted), UNAVAILABLE when the host is gone.
+  // Tournaments use it to find games lost with their host.
+  virtual grpc::Status Probe(const std::string& /*host*/, const std::string& /*game_id*/) { return grpc::Status::OK; }
 };
 
 struct MatchmakerOptions {

@@ -11,23 +11,6 @@ namespace {
 
 constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
 
-// "{10,7,5}" → {10, 7, 5}.
-std::vector<int> ParseIntArray(const std::string& text) {
-  std::vector<int> out;
-  int value = 0;
-  bool in_number = false;
-  for (char c : text) {
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      in_number = true;
-    } else if (in_number) {
-      out.push_back(value);
-      value = 0;
-      in_number = false;
-    }
-  }
-  return out;
-}
 
 // Rating a game is the hot path: its statements are prepared once per
 // connection (defining one again is a no-op) instead of parsed and planned
@@ -129,7 +112,7 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
 
     GameResultInput result;
     result.winner = game[0][2].as<int>();
-    result.victory_points = ParseIntArray(game[0][3].as<std::string>());
+    result.victory_points = storage::ParseIntArray(game[0][3].as<std::string>());
     std::vector<int64_t> identity(result.victory_points.size(), 0);
     result.forfeited.assign(result.victory_points.size(), false);
     for (const pqxx::row& seat :

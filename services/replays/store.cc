@@ -127,6 +127,20 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
   });
 }
 
+namespace {
+
+// A game of a duplicate tournament is shown once every rotation of its set has
+// finished: one rotation's replay would reveal the board, dice and decks the
+// others are about to meet. Attempts that a lost host made void are never shown.
+constexpr const char* kVisible =
+    "(g.tournament_id IS NULL "
+    " OR NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = g.tournament_id AND t.format = 'duplicate') "
+    " OR EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.game_id = g.id AND NOT EXISTS ("
+    "   SELECT 1 FROM tournament_games sib WHERE sib.tournament_id = tg.tournament_id AND sib.set_no = tg.set_no "
+    "   AND sib.state <> 'finished')))";
+
+}  // namespace
+
 grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameRecord* out) {
   if (!ValidGameId(game_id)) return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: '" + game_id + "' is not a game id"};
   return Run("load game", [&](pqxx::connection& c) -> grpc::Status {
@@ -134,10 +148,13 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     const pqxx::result games = tx.exec_params(
         "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), config, chance_seed, "
         " reason, coalesce(winner, -1), vp, actions, "
-        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms "
-        "FROM games WHERE id = $1",
+        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms, " +
+            std::string(kVisible) + " FROM games g WHERE id = $1",
         game_id);
     if (games.empty()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    if (!games[0][11].as<bool>())
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "game " + game_id + " is hidden until every rotation of its duplicate set has finished"};
     const pqxx::row g = games[0];
     out->set_game_id(game_id);
     out->set_ladder(g[0].as<std::string>());
@@ -190,8 +207,8 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
         " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
         " AND ($4::text = '' OR g.tournament_id = $4) "
         " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
-        " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
-        "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
+        " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) AND " +
+            std::string(kVisible) + " ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
         request.identity_id(), request.ladder(), int(request.season()), request.tournament(),
         request.finished_after_unix_ms(), request.finished_before_unix_ms(), paged, after_ms, after_id, int(page) + 1);
     for (size_t i = 0; i < rows.size() && i < page; ++i) {

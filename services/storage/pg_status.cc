@@ -26,6 +26,27 @@ grpc::Status RunPg(PgPool* pool, const char* what, const std::function<grpc::Sta
   return status;
 }
 
+std::vector<int> ParseIntArray(const std::string& text) {
+  std::vector<int> out;
+  int value = 0, sign = 1;
+  bool in_number = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      value = value * 10 + (c - '0');
+      in_number = true;
+    } else if (c == '-' && !in_number) {
+      sign = -1;
+    } else {
+      if (in_number) out.push_back(sign * value);
+      value = 0;
+      sign = 1;
+      in_number = false;
+    }
+  }
+  if (in_number) out.push_back(sign * value);
+  return out;
+}
+
 std::string DoubleArray(const std::vector<double>& values) {
   std::string out = "{";
   char buffer[32];

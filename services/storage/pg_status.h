@@ -7,6 +7,8 @@
 #include <grpcpp/support/status.h>
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "services/storage/pg_pool.h"
 
@@ -22,6 +24,9 @@ std::string IntArray(const Ints& values) {
   for (const auto& v : values) out += (out.size() > 1 ? "," : "") + std::to_string(v);
   return out + "}";
 }
+// "{10,-7,NULL,5}" → {10, -7, 5}: an integer array as PostgreSQL prints it
+// (NULL elements are left out).
+std::vector<int> ParseIntArray(const std::string& text);
 // The same for doubles, exact to the last bit ("%.17g").
 std::string DoubleArray(const std::vector<double>& values);
 

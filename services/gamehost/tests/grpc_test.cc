@@ -69,8 +69,9 @@ void Authorize(grpc::ClientContext* context, const std::string& token) {
   if (!token.empty()) context->AddMetadata("authorization", "Bearer " + token);
 }
 
-v1::CreateGameResponse CreateGame(const LiveHost& live, uint32_t seats = 4, uint64_t seed = 11) {
+v1::CreateGameResponse CreateGame(const LiveHost& live, uint32_t seats = 4, uint64_t seed = 11, bool hidden = false) {
   v1::CreateGameRequest request;
+  request.set_hidden(hidden);
   for (uint32_t i = 0; i < seats; ++i) request.add_seats()->set_name("net" + std::to_string(i));
   request.set_chance_seed(seed);
   v1::CreateGameResponse response;
@@ -319,6 +320,36 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
   EXPECT_GE(views, 1);
   EXPECT_GT(events, 100);
   EXPECT_TRUE(over);
+}
+
+// A duplicate set's rotation is hidden: nobody may watch it or see it listed,
+// or its dice would be known to the set's later rotations.
+TEST(GameHostGrpc, HiddenGameIsNeitherSpectatedNorListed) {
+  LiveHost live;
+  const auto open = CreateGame(live, 4, 11);
+  const auto hidden = CreateGame(live, 4, 12, /*hidden=*/true);
+  auto stub = live.Stub();
+  for (const std::string& token : {std::string(kSpectator), std::string(kAdmin), hidden.seat_tokens(0)}) {
+    grpc::ClientContext context;
+    Authorize(&context, token);
+    v1::SpectateRequest request;
+    request.set_game_id(hidden.game_id());
+    auto reader = stub->Spectate(&context, request);
+    v1::SpectateUpdate update;
+    int updates = 0;
+    while (reader->Read(&update)) ++updates;
+    const grpc::Status s = reader->Finish();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << s.error_message();
+    EXPECT_EQ(updates, 0);
+  }
+  grpc::ClientContext context;
+  Authorize(&context, kSpectator);
+  v1::ListGamesResponse list;
+  ASSERT_TRUE(stub->ListGames(&context, v1::ListGamesRequest(), &list).ok());
+  ASSERT_EQ(list.games_size(), 1);
+  EXPECT_EQ(list.games(0).game_id(), open.game_id());
+  // The seats still play it to the end.
+  for (const BotRun& r : PlayTable(live, hidden, std::vector<BotPlan>(4))) EXPECT_TRUE(r.game_over);
 }
 
 TEST(GameHostGrpc, SeatReachingTheWrongHostIsRedirected) {

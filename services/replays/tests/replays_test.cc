@@ -8,6 +8,8 @@
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "bots/chance.h"
 #include "engine/game.h"
 #include "services/protocol/convert.h"
@@ -253,6 +255,73 @@ TEST_F(ReplaysTest, AnyStepOfAStoredGameAndItsExport) {
   ASSERT_TRUE(GameRecordFromJson(exported.record_json(), &record, &error)) << error;
   EXPECT_EQ(int(record.actions.size()), game.actions_size());
   ASSERT_TRUE(ReplayGame(record, {}, &error)) << error;
+}
+
+// A duplicate set's rotations share board, dice and decks: none is shown, by
+// id or in a list, until every rotation of the set has finished; a void
+// attempt (its host was lost) never is. Other tournaments' games show at once.
+TEST_F(ReplaysTest, DuplicateSetIsHiddenUntilEveryRotationFinished) {
+  {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    for (const char* format : {"duplicate", "round-robin"})
+      tx.exec_params(
+          "INSERT INTO tournaments (id, format, ruleset, seats, rounds, seed, max_games_per_entrant, "
+          "decision_ms, time_bank_ms) VALUES ($1, $2, 'cities_and_knights', 4, 1, 1, 1, 1000, 0)",
+          std::string(format == std::string("duplicate") ? "dup" : "rr"), format);
+    for (int n = 0; n < 2; ++n)
+      tx.exec_params(
+          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, "
+          "chance_seed, board_seed, state, game_id) VALUES ('dup', $1, 0, 0, $1::int, '{0,1,2,3}', 5, 6, "
+          "'playing', $2)",
+          n, "t-dup-" + std::to_string(n) + "-1");
+    tx.commit();
+  }
+  auto in = [](const std::string& tournament, const std::string& id, uint64_t seed) {
+    auto g = PlayGame(seed, id);
+    g.set_tournament(tournament);
+    return g;
+  };
+  ASSERT_TRUE(Store(in("dup", "t-dup-0-1", 11)).ok());
+  ASSERT_TRUE(Store(in("dup", "t-dup-1-1", 12)).ok());
+  ASSERT_TRUE(Store(in("dup", "t-dup-0-0", 13)).ok());  // a void attempt
+  ASSERT_TRUE(Store(in("rr", "t-rr-0-1", 14)).ok());
+  auto visible = [&](const std::string& id) {
+    v1::GetReplayRequest request;
+    request.set_game_id(id);
+    v1::Replay replay;
+    const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, request, &replay);
+    EXPECT_TRUE(s.ok() || s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
+    v1::ExportGameRequest export_request;
+    export_request.set_game_id(id);
+    v1::ExportGameResponse exported;
+    EXPECT_EQ(Call(&v1::Replays::Stub::ExportGame, export_request, &exported).error_code(), s.error_code());
+    return s.ok();
+  };
+  auto listed = [&] {
+    v1::ListStoredGamesRequest request;
+    v1::ListStoredGamesResponse response;
+    EXPECT_TRUE(Call(&v1::Replays::Stub::ListGames, request, &response).ok());
+    std::set<std::string> ids;
+    for (const auto& g : response.games()) ids.insert(g.game_id());
+    return ids;
+  };
+  EXPECT_FALSE(visible("t-dup-0-1"));
+  EXPECT_TRUE(visible("t-rr-0-1"));
+  EXPECT_EQ(listed(), (std::set<std::string>{"t-rr-0-1"}));
+  auto finish = [&](int n) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec_params("UPDATE tournament_games SET state = 'finished' WHERE tournament_id = 'dup' AND number = $1", n);
+    tx.commit();
+  };
+  finish(0);
+  EXPECT_FALSE(visible("t-dup-0-1")) << "shown while its set's other rotation plays";
+  finish(1);
+  EXPECT_TRUE(visible("t-dup-0-1"));
+  EXPECT_TRUE(visible("t-dup-1-1"));
+  EXPECT_FALSE(visible("t-dup-0-0"));
+  EXPECT_EQ(listed(), (std::set<std::string>{"t-dup-0-1", "t-dup-1-1", "t-rr-0-1"}));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Tournament schedules and standings (tournament.h).
-#include "services/matchmaker/tournament.h"
+#include "services/matchmaker/tournaments/schedule.h"
 
 #include <gtest/gtest.h>
 

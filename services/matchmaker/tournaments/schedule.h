@@ -82,4 +82,27 @@ std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& ga
 // The score of a place at a table of `seats` (1 for first, 0 for last).
 double PlaceScore(int place, int seats);
 
+// The places of a finished game, by seat: the winner first, the others by
+// victory points (equal points share a place), seats that forfeited last
+// (sharing it). Places are "1224": 1 + the number of seats ahead. A game that
+// ended without a winner (the length cap) is placed by points alone.
+std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, const std::vector<bool>& forfeited);
+
+// The largest schedule a tournament may have: a round robin grows as
+// entrants^seats, and a schedule nobody can finish is a mistake to refuse.
+inline constexpr int kMaxScheduledGames = 20'000;
+
+// The games a tournament starts with: round robin and duplicate their whole
+// schedule, played `rounds` times over with fresh seeds (round = repetition);
+// Swiss its first round. Game numbers are positions in the result.
+std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants, int seats, int rounds, uint64_t seed);
+
+// Swiss: the games of `round` from those scheduled so far and their outcomes
+// (finished games only). Each table is played once, its seats rotated by the
+// round so that no entrant always moves first. Byes are counted from the
+// rounds so far.
+std::vector<ScheduledGame> NextSwissRound(int entrants, int seats, int round, uint64_t seed,
+                                          const std::vector<ScheduledGame>& so_far,
+                                          const std::vector<GameOutcome>& outcomes);
+
 }  // namespace metropolis::matchmaker

@@ -1,4 +1,4 @@
-#include "services/matchmaker/tournament.h"
+#include "services/matchmaker/tournaments/schedule.h"
 
 #include <algorithm>
 #include <cmath>
@@ -188,6 +188,81 @@ std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& ga
   for (size_t i = 0; i < out.size(); ++i)
     out[i].rank = (i > 0 && out[i].score == out[i - 1].score) ? out[i - 1].rank : int(i) + 1;
   return out;
+}
+
+std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, const std::vector<bool>& forfeited) {
+  const size_t n = victory_points.size();
+  // A sort key per seat, greater is better: forfeits below everyone, the winner above.
+  auto key = [&](size_t s) -> int64_t {
+    if (s < forfeited.size() && forfeited[s]) return INT64_MIN;
+    if (int(s) == winner) return INT64_MAX;
+    return victory_points[s];
+  };
+  std::vector<int> places(n, 1);
+  for (size_t s = 0; s < n; ++s)
+    for (size_t o = 0; o < n; ++o) places[s] += key(o) > key(s);
+  return places;
+}
+
+std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants, int seats, int rounds,
+                                           uint64_t seed) {
+  std::vector<ScheduledGame> games;
+  if (format == TournamentFormat::kSwiss) return NextSwissRound(entrants, seats, 0, seed, {}, {});
+  for (int rep = 0; rep < rounds; ++rep) {
+    const uint64_t rep_seed = rep == 0 ? seed : Mix(seed ^ Mix(0x5eed0000u + uint64_t(rep)));
+    std::vector<ScheduledGame> part = RoundRobin(entrants, seats, rep_seed);
+    if (format == TournamentFormat::kDuplicate) {
+      std::vector<std::vector<int>> tables;
+      for (const ScheduledGame& g : part)
+        if (g.rotation == 0) tables.push_back(g.entrants);
+      const int first_set = games.empty() ? 0 : games.back().set + 1;
+      part = DuplicateSets(tables, rep, first_set, rep_seed);
+    }
+    for (ScheduledGame& g : part) {
+      g.round = rep;
+      games.push_back(std::move(g));
+    }
+    if (int(games.size()) > kMaxScheduledGames) break;  // the caller refuses it
+  }
+  return games;
+}
+
+std::vector<ScheduledGame> NextSwissRound(int entrants, int seats, int round, uint64_t seed,
+                                          const std::vector<ScheduledGame>& so_far,
+                                          const std::vector<GameOutcome>& outcomes) {
+  SwissInput input;
+  input.score.assign(size_t(entrants), 0.0);
+  input.byes.assign(size_t(entrants), 0);
+  input.met.assign(size_t(entrants), std::vector<int>(size_t(entrants), 0));
+  // Pairing by mean score, not total: an entrant who sat out a round is not
+  // pushed down the table for it.
+  for (const Standing& s : Standings(entrants, outcomes)) input.score[size_t(s.entrant)] = s.score;
+  int rounds_so_far = 0;
+  for (const ScheduledGame& g : so_far) rounds_so_far = std::max(rounds_so_far, g.round + 1);
+  std::vector<std::vector<bool>> seated(size_t(rounds_so_far), std::vector<bool>(size_t(entrants), false));
+  for (const ScheduledGame& g : so_far) {
+    for (int a : g.entrants) {
+      seated[size_t(g.round)][size_t(a)] = true;
+      for (int b : g.entrants)
+        if (a != b) ++input.met[size_t(a)][size_t(b)];
+    }
+  }
+  for (const auto& r : seated)
+    for (int e = 0; e < entrants; ++e) input.byes[size_t(e)] += !r[size_t(e)];
+  std::vector<int> sitting_out;
+  const std::vector<std::vector<int>> tables = SwissRound(input, seats, &sitting_out);
+  std::vector<ScheduledGame> games;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    ScheduledGame g;
+    g.round = round;
+    g.entrants = Rotate(tables[t], round % seats);
+    g.rotation = round % seats;
+    const uint64_t n = (uint64_t(round) << 20) + t;
+    g.chance_seed = Mix(seed ^ Mix(2 * n + 1));
+    g.board_seed = Mix(seed ^ Mix(2 * n + 2));
+    games.push_back(std::move(g));
+  }
+  return games;
 }
 
 }  // namespace metropolis::matchmaker

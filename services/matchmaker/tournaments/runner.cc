@@ -1,0 +1,209 @@
+#include "services/matchmaker/tournaments/runner.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "metropolis/v1/matchmaker.pb.h"
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::matchmaker {
+
+struct TournamentRunner::Loaded {
+  TournamentRow row;
+  std::vector<TournamentGameRow> games;
+};
+
+TournamentRunner::TournamentRunner(TournamentStore* store, Roster* roster, TicketStore* hosts, GameCreator* creator,
+                                   RunnerOptions options)
+    : store_(store), roster_(roster), hosts_(hosts), creator_(creator), options_(std::move(options)) {}
+
+v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
+                                                const std::string& game_id, const std::string& bot) {
+  v1::CreateGameRequest request;
+  GameConfig config;
+  config.num_seats = tournament.spec.seats;
+  std::string error;
+  // The options were checked when the tournament was created.
+  ParseLadderOptions(tournament.spec.ruleset, tournament.spec.options, &config.options, &error);
+  protocol::ConfigToProto(config, request.mutable_config());
+  request.mutable_config()->clear_board();
+  // 0 means "no random board" and "drawn by the host": never send it.
+  request.mutable_config()->set_random_board_seed(game.game.board_seed | 1);
+  request.set_chance_seed(game.game.chance_seed | 1);
+  for (int entrant : game.game.entrants) {
+    v1::SeatSpec* seat = request.add_seats();
+    seat->set_name(size_t(entrant) < tournament.names.size() ? tournament.names[size_t(entrant)] : "");
+    seat->set_identity_id(tournament.spec.entrants[size_t(entrant)]);
+    seat->set_fallback_bot(bot);
+  }
+  request.mutable_deadlines()->set_decision_ms(tournament.spec.decision_ms);
+  request.mutable_deadlines()->set_time_bank_ms(tournament.spec.time_bank_ms);
+  request.set_game_id(game_id);
+  request.set_tournament(tournament.spec.id);
+  request.set_hidden(game.game.set >= 0);
+  return request;
+}
+
+RunnerStats TournamentRunner::Pass(int64_t now_ms) {
+  RunnerStats stats;
+  std::vector<std::string> ids;
+  if (!store_->Running(&ids).ok()) return stats;
+  std::vector<Loaded> running;
+  // Games at once per identity, over every running tournament.
+  std::unordered_map<int64_t, int> busy;
+  for (const std::string& id : ids) {
+    Loaded t;
+    int finished = 0;
+    if (!store_->CollectResults(id, &finished).ok() || !store_->Get(id, &t.row).ok() ||
+        !store_->Games(id, &t.games).ok())
+      continue;
+    stats.finished += finished;
+    for (const TournamentGameRow& g : t.games)
+      if (g.state == "starting" || g.state == "playing")
+        for (int e : g.game.entrants) ++busy[t.row.spec.entrants[size_t(e)]];
+    running.push_back(std::move(t));
+  }
+  std::unordered_map<int64_t, int> free = roster_->Available(now_ms);
+  for (auto& [identity, capacity] : free) capacity -= busy[identity];
+  std::unordered_set<std::string> playing;
+  for (Loaded& t : running) {
+    FindLost(t, now_ms, &stats);
+    Start(t, free, now_ms, &stats);
+    Advance(t, &stats);
+    for (const TournamentGameRow& g : t.games)
+      if (g.state == "playing" || g.state == "starting") playing.insert(g.game_id);
+  }
+  // Forget probes of games no longer playing.
+  for (auto it = probes_.begin(); it != probes_.end();)
+    it = playing.count(it->first) ? std::next(it) : probes_.erase(it);
+  return stats;
+}
+
+void TournamentRunner::FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats) {
+  for (TournamentGameRow& g : t.games) {
+    if (g.state == "starting" && g.state_age_ms > options_.lost_after_ms) {
+      // A leader died between choosing the game and handing out its seats:
+      // nobody holds the seat tokens, so the game is started again.
+      if (store_->Requeue(t.row.spec.id, g.number, g.game_id).ok()) {
+        g.state = "pending";
+        ++stats->lost;
+      }
+      continue;
+    }
+    if (g.state != "playing") continue;
+    Probe& probe = probes_[g.game_id];
+    if (now_ms - probe.asked_ms < options_.probe_every_ms) continue;
+    probe.asked_ms = now_ms;
+    const grpc::Status s = creator_->Probe(g.host, g.game_id);
+    if (s.ok()) {
+      probe.failing_since_ms = 0;
+      continue;
+    }
+    if (probe.failing_since_ms == 0) probe.failing_since_ms = now_ms;
+    if (now_ms - probe.failing_since_ms < options_.lost_after_ms) continue;
+    services::LogWarning("tournament game lost with its host; it is played again",
+                         {{"tournament", t.row.spec.id},
+                          {"game", g.game_id},
+                          {"host", g.host},
+                          {"code", services::StatusCodeName(s.error_code())},
+                          {"error", s.error_message()}});
+    if (store_->Requeue(t.row.spec.id, g.number, g.game_id).ok()) {
+      g.state = "pending";
+      ++stats->lost;
+    }
+  }
+}
+
+void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats) {
+  const TournamentSpec& spec = t.row.spec;
+  // This tournament's own limit of games at once per entrant.
+  std::vector<int> mine(spec.entrants.size(), 0);
+  for (const TournamentGameRow& g : t.games)
+    if (g.state == "starting" || g.state == "playing")
+      for (int e : g.game.entrants) ++mine[size_t(e)];
+  for (TournamentGameRow& g : t.games) {
+    if (stats->started + stats->failed >= options_.max_starts_per_pass) return;
+    if (g.state != "pending") continue;
+    bool ready = true;
+    for (int e : g.game.entrants) {
+      auto it = free.find(spec.entrants[size_t(e)]);
+      ready &= it != free.end() && it->second > 0 && mine[size_t(e)] < spec.max_games_per_entrant;
+    }
+    if (!ready) continue;
+    std::string host, game_id;
+    if (!hosts_->PickHost(now_ms - options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
+    bool claimed = false;
+    if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
+    const v1::CreateGameRequest request = GameFor(t.row, g, game_id, options_.bot);
+    v1::CreateGameResponse response;
+    const grpc::Status s = creator_->Create(host, request, &response);
+    if (!s.ok()) {
+      services::LogWarning("creating a tournament game failed; it waits for the next pass",
+                           {{"tournament", spec.id},
+                            {"game", game_id},
+                            {"host", host},
+                            {"code", services::StatusCodeName(s.error_code())},
+                            {"error", s.error_message()}});
+      hosts_->MarkHostDown(host);
+      store_->Requeue(spec.id, g.number, game_id);
+      ++stats->failed;
+      continue;
+    }
+    const std::string at = response.host().empty() ? host : response.host();
+    if (!store_->MarkPlaying(spec.id, g.number, game_id).ok()) continue;  // found lost by a later pass
+    g.state = "playing";
+    g.game_id = game_id;
+    g.host = at;
+    for (size_t seat = 0; seat < g.game.entrants.size(); ++seat) {
+      const int e = g.game.entrants[seat];
+      const int64_t identity = spec.entrants[size_t(e)];
+      v1::Assignment a;
+      a.set_game_id(game_id);
+      a.set_host(at);
+      a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
+      a.set_seat(uint32_t(seat));
+      a.set_tournament(spec.id);
+      roster_->Send(identity, a.SerializeAsString());
+      --free[identity];
+      ++mine[size_t(e)];
+    }
+    ++stats->started;
+    services::LogInfo("tournament game started", {{"tournament", spec.id},
+                                                  {"game", game_id},
+                                                  {"host", at},
+                                                  {"round", std::to_string(g.game.round)},
+                                                  {"number", std::to_string(g.number)}});
+  }
+}
+
+void TournamentRunner::Advance(Loaded& t, RunnerStats* stats) {
+  const TournamentSpec& spec = t.row.spec;
+  int last_round = -1;
+  for (const TournamentGameRow& g : t.games) {
+    if (g.state != "finished") return;  // something still to play
+    last_round = std::max(last_round, g.game.round);
+  }
+  if (spec.format == TournamentFormat::kSwiss && last_round + 1 < spec.rounds) {
+    std::vector<ScheduledGame> so_far;
+    std::vector<GameOutcome> outcomes;
+    for (const TournamentGameRow& g : t.games) {
+      so_far.push_back(g.game);
+      outcomes.push_back({g.game.entrants, g.places});
+    }
+    const std::vector<ScheduledGame> next =
+        NextSwissRound(int(spec.entrants.size()), spec.seats, last_round + 1, spec.seed, so_far, outcomes);
+    if (store_->AddRound(spec.id, last_round + 1, next).ok()) {
+      ++stats->rounds;
+      services::LogInfo("swiss round added", {{"tournament", spec.id}, {"round", std::to_string(last_round + 1)}});
+    }
+    return;
+  }
+  if (store_->SetState(spec.id, "finished").ok()) {
+    ++stats->tournaments_finished;
+    services::LogInfo("tournament finished", {{"tournament", spec.id}, {"games", std::to_string(t.games.size())}});
+  }
+}
+
+}  // namespace metropolis::matchmaker

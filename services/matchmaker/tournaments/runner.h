@@ -1,0 +1,67 @@
+// The tournament scheduler: one pass over every running tournament, run by the
+// replica that holds the lease (roster.h). Each pass
+//   1. marks games whose result the replays store holds as finished;
+//   2. sends back to pending the games lost with their host (the host has not
+//      known the game, or not answered, for `lost_after_ms`);
+//   3. starts pending games whose entrants are all available and below their
+//      limit of games at once, on the host with the most room, and sends each
+//      entrant its seat (roster inbox → its Compete stream);
+//   4. Swiss: adds the next round once every game of the last one finished;
+//   5. marks a tournament finished when every game of its last round is.
+// Everything it knows comes from PostgreSQL and Redis at each pass, so a
+// restarted or new leader simply goes on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/tournaments/store.h"
+
+namespace metropolis::matchmaker {
+
+struct RunnerOptions {
+  std::string bot = "heuristic";    // plays a seat whose entrant does not answer
+  int64_t host_ttl_ms = 15'000;     // a host without a heartbeat for this long gets no games
+  int64_t probe_every_ms = 10'000;  // how often a playing game's host is asked about it
+  int64_t lost_after_ms = 30'000;   // a game its host does not know for this long is played again
+  int max_starts_per_pass = 64;     // bounds a pass, so the lease is renewed in time
+};
+
+struct RunnerStats {
+  int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0;
+};
+
+// One thread runs a TournamentRunner's passes.
+class TournamentRunner {
+ public:
+  TournamentRunner(TournamentStore* store, Roster* roster, TicketStore* hosts, GameCreator* creator,
+                   RunnerOptions options = {});
+
+  RunnerStats Pass(int64_t now_ms);
+
+  // The game request for one scheduled game (exposed for tests).
+  static v1::CreateGameRequest GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
+                                       const std::string& game_id, const std::string& bot);
+
+ private:
+  struct Loaded;
+  void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
+  void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
+  void Advance(Loaded& t, RunnerStats* stats);
+
+  TournamentStore* store_;
+  Roster* roster_;
+  TicketStore* hosts_;
+  GameCreator* creator_;
+  const RunnerOptions options_;
+  // Per game id: when its host was last asked, and since when it has not known it.
+  struct Probe {
+    int64_t asked_ms = 0, failing_since_ms = 0;
+  };
+  std::unordered_map<std::string, Probe> probes_;
+};
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,244 @@
+#include "services/matchmaker/tournaments/service.h"
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+#include "services/matchmaker/matchmaker.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
+
+std::string RandomHex() {
+  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
+  return buffer;
+}
+
+}  // namespace
+
+grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, TournamentSpec* out) {
+  TournamentSpec spec;
+  spec.id = request.id();
+  spec.title = request.title();
+  if (!ParseTournamentFormat(request.format(), &spec.format))
+    return Invalid("format: '" + request.format() + "' is not round-robin, swiss or duplicate");
+  if (!request.ruleset().empty()) spec.ruleset = request.ruleset();
+  spec.options = request.options();
+  spec.seats = request.seats() ? int(request.seats()) : 4;
+  spec.rounds = request.rounds() ? int(std::min<uint32_t>(request.rounds(), 100'000))
+                                 : (spec.format == TournamentFormat::kSwiss ? 3 : 1);
+  spec.seed = request.seed();
+  while (spec.seed == 0) spec.seed = std::random_device{}() * 0x100000001ull ^ std::random_device{}();
+  spec.max_games_per_entrant =
+      request.max_games_per_entrant() ? int(std::min<uint32_t>(request.max_games_per_entrant(), 1000)) : 1;
+  if (request.decision_ms()) spec.decision_ms = request.decision_ms();
+  if (request.time_bank_ms()) spec.time_bank_ms = request.time_bank_ms();
+  spec.entrants.assign(request.entrants().begin(), request.entrants().end());
+  if (grpc::Status s = CheckTournamentSpec(spec); !s.ok()) return s;
+  RulesOptions options;
+  std::string error;
+  if (!ParseLadderOptions(spec.ruleset, spec.options, &options, &error)) return Invalid(error);
+  *out = std::move(spec);
+  return grpc::Status::OK;
+}
+
+void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGameRow>& games, v1::Tournament* out) {
+  const TournamentSpec& spec = row.spec;
+  out->set_id(spec.id);
+  out->set_title(spec.title);
+  out->set_format(TournamentFormatName(spec.format));
+  out->set_ruleset(spec.ruleset);
+  out->set_options(spec.options);
+  out->set_seats(uint32_t(spec.seats));
+  out->set_rounds(uint32_t(spec.rounds));
+  out->set_seed(spec.seed);
+  out->set_max_games_per_entrant(uint32_t(spec.max_games_per_entrant));
+  out->set_decision_ms(spec.decision_ms);
+  out->set_time_bank_ms(spec.time_bank_ms);
+  out->set_state(row.state);
+  out->set_created_unix_ms(row.created_ms);
+  out->set_finished_unix_ms(row.finished_ms);
+  for (size_t e = 0; e < spec.entrants.size(); ++e) {
+    v1::TournamentEntrant* entrant = out->add_entrants();
+    entrant->set_index(uint32_t(e));
+    entrant->set_identity_id(spec.entrants[e]);
+    if (e < row.names.size()) entrant->set_name(row.names[e]);
+  }
+  std::vector<GameOutcome> outcomes;
+  uint32_t playing = 0, round = 0;
+  for (const TournamentGameRow& g : games) {
+    round = std::max(round, uint32_t(g.game.round));
+    if (g.state == "playing" || g.state == "starting") ++playing;
+    if (g.state == "finished") outcomes.push_back({g.game.entrants, g.places});
+  }
+  out->set_games_total(uint32_t(games.size()));
+  out->set_games_playing(playing);
+  out->set_games_finished(uint32_t(outcomes.size()));
+  out->set_current_round(round);
+  for (const Standing& s : Standings(int(spec.entrants.size()), outcomes)) {
+    v1::Standing* st = out->add_standings();
+    st->set_rank(uint32_t(s.rank));
+    st->set_identity_id(spec.entrants[size_t(s.entrant)]);
+    if (size_t(s.entrant) < row.names.size()) st->set_name(row.names[size_t(s.entrant)]);
+    st->set_games(uint32_t(s.games));
+    st->set_wins(uint32_t(s.wins));
+    st->set_score(s.score);
+    st->set_ci_low(s.ci_low);
+    st->set_ci_high(s.ci_high);
+  }
+}
+
+TournamentsService::TournamentsService(TournamentStore* store, Roster* roster, accounts::Authenticator* auth,
+                                       std::function<int64_t()> now_ms, CompeteOptions options)
+    : store_(store), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}
+
+grpc::Status TournamentsService::Describe(const std::string& id, v1::Tournament* out) {
+  TournamentRow row;
+  std::vector<TournamentGameRow> games;
+  if (grpc::Status s = store_->Get(id, &row); !s.ok()) return s;
+  if (grpc::Status s = store_->Games(id, &games); !s.ok()) return s;
+  TournamentToProto(row, games, out);
+  return grpc::Status::OK;
+}
+
+grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
+                                                  const v1::CreateTournamentRequest* request,
+                                                  v1::Tournament* response) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  if (!who.admin) return {grpc::StatusCode::PERMISSION_DENIED, "creating a tournament needs an administrator's token"};
+  TournamentSpec spec;
+  if (grpc::Status s = SpecFromRequest(*request, &spec); !s.ok()) return s;
+  const std::vector<ScheduledGame> games =
+      InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
+  if (int(games.size()) > kMaxScheduledGames)
+    return Invalid("the schedule would have more than " + std::to_string(kMaxScheduledGames) +
+                   " games: fewer entrants or rounds, or a Swiss tournament");
+  if (grpc::Status s = store_->Create(spec, games); !s.ok()) return s;
+  services::LogInfo("tournament created", {{"tournament", spec.id},
+                                           {"format", TournamentFormatName(spec.format)},
+                                           {"entrants", std::to_string(spec.entrants.size())},
+                                           {"games", std::to_string(games.size())}});
+  return Describe(spec.id, response);
+}
+
+grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
+                                               v1::Tournament* response) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  if (request->id().empty()) return Invalid("id is empty");
+  return Describe(request->id(), response);
+}
+
+grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, const v1::ListTournamentsRequest*,
+                                                 v1::ListTournamentsResponse* response) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  std::vector<TournamentRow> rows;
+  if (grpc::Status s = store_->List(&rows); !s.ok()) return s;
+  for (const TournamentRow& row : rows) TournamentToProto(row, {}, response->add_tournaments());
+  return grpc::Status::OK;
+}
+
+grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* context,
+                                                     const v1::ListTournamentGamesRequest* request,
+                                                     v1::ListTournamentGamesResponse* response) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  TournamentRow row;
+  if (grpc::Status s = store_->Get(request->id(), &row); !s.ok()) return s;
+  std::vector<TournamentGameRow> games;
+  if (grpc::Status s = store_->Games(request->id(), &games); !s.ok()) return s;
+  for (const TournamentGameRow& g : games) {
+    v1::TournamentGame* out = response->add_games();
+    out->set_number(uint32_t(g.number));
+    out->set_round(uint32_t(g.game.round));
+    out->set_set(g.game.set);
+    out->set_rotation(uint32_t(g.game.rotation));
+    for (int e : g.game.entrants) out->add_entrants(row.spec.entrants[size_t(e)]);
+    out->set_chance_seed(g.game.chance_seed);
+    out->set_board_seed(g.game.board_seed);
+    out->set_state(g.state);
+    out->set_game_id(g.game_id);
+    for (int p : g.places) out->add_places(uint32_t(p));
+    out->set_attempts(uint32_t(g.attempts));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status TournamentsService::CancelTournament(grpc::ServerContext* context,
+                                                  const v1::CancelTournamentRequest* request,
+                                                  v1::Tournament* response) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  if (!who.admin)
+    return {grpc::StatusCode::PERMISSION_DENIED, "cancelling a tournament needs an administrator's token"};
+  if (grpc::Status s = store_->SetState(request->id(), "cancelled"); !s.ok()) return s;
+  services::LogInfo("tournament cancelled", {{"tournament", request->id()}});
+  return Describe(request->id(), response);
+}
+
+grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1::CompeteRequest* request,
+                                         grpc::ServerWriter<v1::CompeteUpdate>* writer) {
+  accounts::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  if (who.identity_id == 0)
+    return {grpc::StatusCode::PERMISSION_DENIED, "competing needs a bot's or a player's API token"};
+  if (request->capacity() > uint32_t(options_.max_capacity))
+    return Invalid("capacity: at most " + std::to_string(options_.max_capacity) + " games at once");
+  const int capacity = request->capacity() ? int(request->capacity()) : 1;
+  const std::string connection = RandomHex();
+  services::LogInfo("competing", {{"identity", std::to_string(who.identity_id)},
+                                  {"capacity", std::to_string(capacity)},
+                                  {"connection", connection}});
+  bool status_due = true;
+  int64_t last_status = 0;
+  grpc::Status result = grpc::Status::OK;
+  try {
+    while (!context->IsCancelled()) {
+      const int64_t now = now_ms_();
+      roster_->Heartbeat(who.identity_id, connection, capacity, now + options_.heartbeat_ttl_ms);
+      v1::CompeteUpdate update;
+      if (status_due || now - last_status >= options_.status_every_ms) {
+        status_due = false;
+        update.mutable_status()->set_identity_id(who.identity_id);
+        update.mutable_status()->set_capacity(uint32_t(capacity));
+        if (!writer->Write(update)) break;
+        last_status = now;
+      }
+      std::string bytes;
+      bool open = true;
+      while (open && roster_->Receive(who.identity_id, &bytes)) {
+        update.Clear();
+        if (!update.mutable_assignment()->ParseFromString(bytes)) continue;
+        if (!writer->Write(update)) {
+          // The stream broke after the game was taken from the inbox: put it
+          // back for the next stream.
+          roster_->Send(who.identity_id, bytes);
+          open = false;
+        } else {
+          services::LogInfo("tournament seat sent",
+                            {{"identity", std::to_string(who.identity_id)}, {"game", update.assignment().game_id()}});
+        }
+      }
+      if (!open) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
+    }
+  } catch (const std::exception& e) {
+    result = {grpc::StatusCode::UNAVAILABLE, std::string("roster unavailable: ") + e.what()};
+  }
+  try {
+    roster_->Leave(who.identity_id, connection);
+  } catch (const std::exception&) {
+    // Its heartbeat lapses by itself.
+  }
+  return result;
+}
+
+}  // namespace metropolis::matchmaker

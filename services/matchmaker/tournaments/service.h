@@ -1,0 +1,57 @@
+// The Tournaments service's gRPC wiring (sync API, hosted by the matchmaker):
+// tokens, requests and statuses here; the schedule in schedule.h, storage in
+// store.h, availability in roster.h, scheduling in runner.h.
+#pragma once
+
+#include <functional>
+
+#include "metropolis/v1/tournaments.grpc.pb.h"
+#include "services/accounts/authenticator.h"
+#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/tournaments/store.h"
+
+namespace metropolis::matchmaker {
+
+struct CompeteOptions {
+  int64_t poll_ms = 200;            // how often a Compete stream reads its inbox
+  int64_t heartbeat_ttl_ms = 5000;  // availability lapses this long after the stream stops
+  int64_t status_every_ms = 5000;   // a CompeteStatus at least this often
+  int max_capacity = 16;
+};
+
+class TournamentsService final : public v1::Tournaments::Service {
+ public:
+  TournamentsService(TournamentStore* store, Roster* roster, accounts::Authenticator* auth,
+                     std::function<int64_t()> now_ms, CompeteOptions options = {});
+
+  grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
+                                v1::Tournament* response) override;
+  grpc::Status GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
+                             v1::Tournament* response) override;
+  grpc::Status ListTournaments(grpc::ServerContext* context, const v1::ListTournamentsRequest* request,
+                               v1::ListTournamentsResponse* response) override;
+  grpc::Status ListTournamentGames(grpc::ServerContext* context, const v1::ListTournamentGamesRequest* request,
+                                   v1::ListTournamentGamesResponse* response) override;
+  grpc::Status CancelTournament(grpc::ServerContext* context, const v1::CancelTournamentRequest* request,
+                                v1::Tournament* response) override;
+  grpc::Status Compete(grpc::ServerContext* context, const v1::CompeteRequest* request,
+                       grpc::ServerWriter<v1::CompeteUpdate>* writer) override;
+
+ private:
+  grpc::Status Describe(const std::string& id, v1::Tournament* out);
+
+  TournamentStore* store_;
+  Roster* roster_;
+  accounts::Authenticator* auth_;
+  std::function<int64_t()> now_ms_;
+  const CompeteOptions options_;
+};
+
+// The request as a spec with every default filled in; INVALID_ARGUMENT naming
+// the field when it cannot be one. A seed of 0 is drawn.
+grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, TournamentSpec* out);
+
+// The message of a tournament and its games: progress and standings.
+void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGameRow>& games, v1::Tournament* out);
+
+}  // namespace metropolis::matchmaker

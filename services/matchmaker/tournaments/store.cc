@@ -1,0 +1,294 @@
+#include "services/matchmaker/tournaments/store.h"
+
+#include <pqxx/pqxx>
+#include <regex>
+
+#include "services/storage/pg_status.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+using storage::IntArray;
+using storage::ParseIntArray;
+using storage::RunPg;
+
+grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
+
+const char* kTournamentColumns =
+    "t.id, t.title, t.format, t.ruleset, t.options, t.seats, t.rounds, t.seed, t.max_games_per_entrant, "
+    "t.decision_ms, t.time_bank_ms, t.state, (extract(epoch FROM t.created_at) * 1000)::bigint, "
+    "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
+    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
+    "(SELECT array_agg(i.name ORDER BY e.entrant) FROM tournament_entrants e JOIN identities i ON i.id = "
+    "e.identity_id WHERE e.tournament_id = t.id)";
+
+// Names come as a PostgreSQL text array; array_parser unquotes them.
+std::vector<std::string> ParseTextArray(const pqxx::field& field) {
+  std::vector<std::string> out;
+  if (field.is_null()) return out;
+  auto parser = field.as_array();
+  for (auto e = parser.get_next(); e.first != pqxx::array_parser::done; e = parser.get_next())
+    if (e.first == pqxx::array_parser::string_value) out.push_back(e.second);
+  return out;
+}
+
+TournamentRow ReadTournament(const pqxx::row& r) {
+  TournamentRow t;
+  t.spec.id = r[0].as<std::string>();
+  t.spec.title = r[1].as<std::string>();
+  ParseTournamentFormat(r[2].as<std::string>(), &t.spec.format);
+  t.spec.ruleset = r[3].as<std::string>();
+  t.spec.options = r[4].as<std::string>();
+  t.spec.seats = r[5].as<int>();
+  t.spec.rounds = r[6].as<int>();
+  t.spec.seed = uint64_t(r[7].as<int64_t>());
+  t.spec.max_games_per_entrant = r[8].as<int>();
+  t.spec.decision_ms = uint32_t(r[9].as<int64_t>());
+  t.spec.time_bank_ms = uint32_t(r[10].as<int64_t>());
+  t.state = r[11].as<std::string>();
+  t.created_ms = r[12].as<int64_t>();
+  t.finished_ms = r[13].as<int64_t>();
+  // Identity ids fit an int only while there are fewer than 2^31 accounts;
+  // read them as text to stay exact.
+  for (const std::string& id : ParseTextArray(r[14])) t.spec.entrants.push_back(std::stoll(id));
+  t.names = ParseTextArray(r[15]);
+  return t;
+}
+
+}  // namespace
+
+grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
+  static const std::regex kId("^[A-Za-z0-9_-]{1,40}$");
+  if (!std::regex_match(spec.id, kId))
+    return Invalid("id: '" + spec.id + "' must be 1 to 40 letters, digits, '-' or '_'");
+  if (spec.title.size() > 200) return Invalid("title: longer than 200 bytes");
+  if (spec.ruleset != "cities_and_knights" && spec.ruleset != "base")
+    return Invalid("ruleset: '" + spec.ruleset + "' is neither cities_and_knights nor base");
+  if (spec.seats != 3 && spec.seats != 4) return Invalid("seats: " + std::to_string(spec.seats) + " is not 3 or 4");
+  if (spec.rounds < 1 || spec.rounds > 1000) return Invalid("rounds: must be 1 to 1000");
+  if (spec.max_games_per_entrant < 1 || spec.max_games_per_entrant > 64)
+    return Invalid("max_games_per_entrant: must be 1 to 64");
+  if (spec.decision_ms < 100 || spec.decision_ms > 3'600'000) return Invalid("decision_ms: must be 100 to 3600000");
+  if (spec.time_bank_ms > 86'400'000) return Invalid("time_bank_ms: more than a day");
+  if (int(spec.entrants.size()) < spec.seats)
+    return Invalid("entrants: " + std::to_string(spec.entrants.size()) + " is fewer than the " +
+                   std::to_string(spec.seats) + " seats of a table");
+  if (spec.entrants.size() > 1000) return Invalid("entrants: more than 1000");
+  for (size_t i = 0; i < spec.entrants.size(); ++i) {
+    if (spec.entrants[i] <= 0) return Invalid("entrants[" + std::to_string(i) + "]: not an identity id");
+    for (size_t j = 0; j < i; ++j)
+      if (spec.entrants[j] == spec.entrants[i])
+        return Invalid("entrants: identity " + std::to_string(spec.entrants[i]) + " is entered twice");
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
+  return RunPg(pool_, "create tournament", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const pqxx::result known =
+        tx.exec_params("SELECT id FROM identities WHERE id = ANY($1::bigint[])", IntArray(spec.entrants));
+    if (known.size() != spec.entrants.size()) {
+      for (int64_t e : spec.entrants) {
+        bool found = false;
+        for (const auto& row : known) found |= row[0].as<int64_t>() == e;
+        if (!found) return grpc::Status(grpc::StatusCode::NOT_FOUND, "entrants: no identity " + std::to_string(e));
+      }
+    }
+    const pqxx::result inserted = tx.exec_params(
+        "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
+        "decision_ms, time_bank_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+        "ON CONFLICT (id) DO NOTHING RETURNING id",
+        spec.id, spec.title, TournamentFormatName(spec.format), spec.ruleset, spec.options, spec.seats, spec.rounds,
+        int64_t(spec.seed), spec.max_games_per_entrant, int64_t(spec.decision_ms), int64_t(spec.time_bank_ms));
+    if (inserted.empty())
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "tournament " + spec.id + " exists already");
+    for (size_t i = 0; i < spec.entrants.size(); ++i)
+      tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)",
+                     spec.id, int(i), spec.entrants[i]);
+    for (size_t n = 0; n < games.size(); ++n) {
+      const ScheduledGame& g = games[n];
+      tx.exec_params(
+          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, chance_seed, "
+          "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
+          spec.id, int(n), g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed),
+          int64_t(g.board_seed));
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::Get(const std::string& id, TournamentRow* out) {
+  return RunPg(pool_, "get tournament", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r =
+        tx.exec_params(std::string("SELECT ") + kTournamentColumns + " FROM tournaments t WHERE t.id = $1", id);
+    if (r.empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no tournament " + id);
+    *out = ReadTournament(r[0]);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::List(std::vector<TournamentRow>* out) {
+  return RunPg(pool_, "list tournaments", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    out->clear();
+    for (const auto& r : tx.exec(std::string("SELECT ") + kTournamentColumns +
+                                 " FROM tournaments t ORDER BY t.created_at DESC, t.id LIMIT 1000"))
+      out->push_back(ReadTournament(r));
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::Games(const std::string& id, std::vector<TournamentGameRow>* out) {
+  return RunPg(pool_, "tournament games", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    out->clear();
+    for (const auto& r :
+         tx.exec_params("SELECT number, round, set_no, rotation, entrants::text, chance_seed, board_seed, state, "
+                        "coalesce(game_id, ''), coalesce(host, ''), attempts, "
+                        "(extract(epoch FROM now() - state_since) * 1000)::bigint, coalesce(places::text, '') "
+                        "FROM tournament_games WHERE tournament_id = $1 ORDER BY number",
+                        id)) {
+      TournamentGameRow g;
+      g.number = r[0].as<int>();
+      g.game.round = r[1].as<int>();
+      g.game.set = r[2].as<int>();
+      g.game.rotation = r[3].as<int>();
+      g.game.entrants = ParseIntArray(r[4].as<std::string>());
+      g.game.chance_seed = uint64_t(r[5].as<int64_t>());
+      g.game.board_seed = uint64_t(r[6].as<int64_t>());
+      g.state = r[7].as<std::string>();
+      g.game_id = r[8].as<std::string>();
+      g.host = r[9].as<std::string>();
+      g.attempts = r[10].as<int>();
+      g.state_age_ms = r[11].as<int64_t>();
+      g.places = ParseIntArray(r[12].as<std::string>());
+      out->push_back(std::move(g));
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::Running(std::vector<std::string>* ids) {
+  return RunPg(pool_, "running tournaments", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    ids->clear();
+    for (const auto& r : tx.exec("SELECT id FROM tournaments WHERE state = 'running' ORDER BY created_at, id"))
+      ids->push_back(r[0].as<std::string>());
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::SetState(const std::string& id, const std::string& state) {
+  return RunPg(pool_, "tournament state", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const pqxx::result r = tx.exec_params(
+        "UPDATE tournaments SET state = $2, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING id", id,
+        state);
+    if (r.empty()) {
+      const pqxx::result now = tx.exec_params("SELECT state FROM tournaments WHERE id = $1", id);
+      if (now.empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no tournament " + id);
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "tournament " + id + " is " + now[0][0].as<std::string>() + ", not running");
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::CollectResults(const std::string& id, int* finished) {
+  *finished = 0;
+  return RunPg(pool_, "tournament results", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const pqxx::result done = tx.exec_params(
+        "SELECT tg.number, tg.game_id, coalesce(g.winner, -1), g.vp::text, "
+        "(SELECT array_agg(s.forfeited::int ORDER BY s.seat) FROM game_seats s WHERE s.game_id = g.id)::text "
+        "FROM tournament_games tg JOIN games g ON g.id = tg.game_id "
+        "WHERE tg.tournament_id = $1 AND tg.state IN ('starting', 'playing')",
+        id);
+    for (const auto& r : done) {
+      const std::vector<int> vp = ParseIntArray(r[3].as<std::string>());
+      std::vector<bool> forfeited;
+      for (int f : ParseIntArray(r[4].as<std::string>())) forfeited.push_back(f != 0);
+      const std::vector<int> places = PlacesOf(r[2].as<int>(), vp, forfeited);
+      *finished += int(tx.exec_params("UPDATE tournament_games SET state = 'finished', places = $3::smallint[], "
+                                      "state_since = now() WHERE tournament_id = $1 AND number = $2 AND game_id = $4",
+                                      id, r[0].as<int>(), IntArray(places), r[1].as<std::string>())
+                           .affected_rows());
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::Claim(const std::string& id, int number, const std::string& host, std::string* game_id,
+                                    bool* claimed) {
+  *claimed = false;
+  return RunPg(pool_, "claim tournament game", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const pqxx::result r = tx.exec_params(
+        "UPDATE tournament_games SET state = 'starting', attempts = attempts + 1, host = $3, "
+        "game_id = 't-' || tournament_id || '-' || number || '-' || (attempts + 1), state_since = now() "
+        "WHERE tournament_id = $1 AND number = $2 AND state = 'pending' RETURNING game_id",
+        id, number, host);
+    if (!r.empty()) {
+      *game_id = r[0][0].as<std::string>();
+      *claimed = true;
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, const std::string& game_id) {
+  return RunPg(pool_, "tournament game playing", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    tx.exec_params(
+        "UPDATE tournament_games SET state = 'playing', state_since = now() "
+        "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state = 'starting'",
+        id, number, game_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::Requeue(const std::string& id, int number, const std::string& game_id) {
+  return RunPg(pool_, "requeue tournament game", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    tx.exec_params(
+        "UPDATE tournament_games SET state = 'pending', game_id = NULL, host = NULL, state_since = now() "
+        "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state IN ('starting', 'playing') "
+        // A game stored meanwhile counts: the next pass collects it.
+        "AND NOT EXISTS (SELECT 1 FROM games WHERE id = $3)",
+        id, number, game_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) {
+  return RunPg(pool_, "add tournament round", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    // The tournament's row lock serialises two schedulers adding the same round.
+    tx.exec_params("SELECT 1 FROM tournaments WHERE id = $1 FOR UPDATE", id);
+    const pqxx::result r = tx.exec_params(
+        "SELECT coalesce(max(number) + 1, 0), count(*) FILTER (WHERE round = $2) FROM tournament_games "
+        "WHERE tournament_id = $1",
+        id, round);
+    if (r[0][1].as<int64_t>() > 0) return grpc::Status::OK;
+    int number = r[0][0].as<int>();
+    for (const ScheduledGame& g : games) {
+      tx.exec_params(
+          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, chance_seed, "
+          "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
+          id, number++, g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed),
+          int64_t(g.board_seed));
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,88 @@
+// Tournaments in PostgreSQL (migrations/0007_tournaments.sql): the schedule,
+// each game's state, and the results, so that a tournament survives any restart.
+//
+// A scheduled game moves pending → starting (a game id chosen, the game being
+// created on a host) → playing → finished. Every move is one conditional
+// UPDATE, so a second scheduler that slipped in (an expired lease) cannot start
+// a game twice. A game lost with its host goes back to pending with a new id.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "services/matchmaker/tournaments/schedule.h"
+
+namespace metropolis::storage {
+class PgPool;
+}
+
+namespace metropolis::matchmaker {
+
+struct TournamentSpec {
+  std::string id, title;
+  TournamentFormat format = TournamentFormat::kRoundRobin;
+  std::string ruleset = "cities_and_knights", options;
+  int seats = 4, rounds = 1;
+  uint64_t seed = 0;
+  int max_games_per_entrant = 1;
+  uint32_t decision_ms = 10'000, time_bank_ms = 60'000;
+  std::vector<int64_t> entrants;  // identities; their index is the entrant number
+};
+
+struct TournamentRow {
+  TournamentSpec spec;
+  std::string state;               // running, finished, cancelled
+  std::vector<std::string> names;  // by entrant
+  int64_t created_ms = 0, finished_ms = 0;
+};
+
+struct TournamentGameRow {
+  ScheduledGame game;
+  int number = 0;
+  std::string state;  // pending, starting, playing, finished
+  std::string game_id, host;
+  int attempts = 0;
+  int64_t state_age_ms = 0;  // time since the last change of state
+  std::vector<int> places;   // by seat, when finished
+};
+
+// A check of the spec before anything is written: INVALID_ARGUMENT naming the
+// field, or OK.
+grpc::Status CheckTournamentSpec(const TournamentSpec& spec);
+
+class TournamentStore {
+ public:
+  explicit TournamentStore(storage::PgPool* pool) : pool_(pool) {}
+
+  // Writes the tournament, its entrants and its first games in one
+  // transaction. ALREADY_EXISTS for a taken id, NOT_FOUND for an unknown
+  // entrant identity.
+  grpc::Status Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games);
+  grpc::Status Get(const std::string& id, TournamentRow* out);
+  grpc::Status List(std::vector<TournamentRow>* out);                              // newest first
+  grpc::Status Games(const std::string& id, std::vector<TournamentGameRow>* out);  // by number
+  grpc::Status Running(std::vector<std::string>* ids);
+  // running → `state` (finished or cancelled); FAILED_PRECONDITION when it is
+  // not running.
+  grpc::Status SetState(const std::string& id, const std::string& state);
+
+  // Playing games whose result the replays store holds become finished, with
+  // their places. *finished counts them.
+  grpc::Status CollectResults(const std::string& id, int* finished);
+  // pending → starting with the game's next attempt id, "t-<tournament>-<number>-<attempt>"; *claimed false when the
+  // game was not pending (another scheduler took it).
+  grpc::Status Claim(const std::string& id, int number, const std::string& host, std::string* game_id, bool* claimed);
+  grpc::Status MarkPlaying(const std::string& id, int number, const std::string& game_id);
+  // starting or playing → pending, when its game is still `game_id`.
+  grpc::Status Requeue(const std::string& id, int number, const std::string& game_id);
+  // Appends `games` as round `round` unless that round exists already.
+  grpc::Status AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games);
+
+ private:
+  storage::PgPool* pool_;
+};
+
+}  // namespace metropolis::matchmaker

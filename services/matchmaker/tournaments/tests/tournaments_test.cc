@@ -1,0 +1,540 @@
+// Tournaments against the real PostgreSQL and Redis the test command starts
+// (label integration): the scheduler plays every game of a round robin, a
+// duplicate set and a Swiss tournament through a fake game host, standings come
+// out right, games wait for their entrants and their limits, a game lost with
+// its host is played again, a restarted scheduler goes on, and the gRPC service
+// refuses bad requests without writing anything.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <pqxx/pqxx>
+#include <set>
+#include <thread>
+
+#include "services/accounts/store.h"
+#include "services/matchmaker/tournaments/runner.h"
+#include "services/matchmaker/tournaments/service.h"
+#include "services/storage/pg_pool.h"
+#include "services/storage/pg_status.h"
+#include "services/storage/tests/test_database.h"
+#include "services/storage/tests/test_redis.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+// Records every game; probes answer `probe` (OK: the host knows the game).
+class FakeHost final : public GameCreator {
+ public:
+  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                      v1::CreateGameResponse* response) override {
+    std::lock_guard lock(mutex);
+    if (fail_creates > 0) {
+      --fail_creates;
+      return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    }
+    created.push_back(request);
+    response->set_game_id(request.game_id());
+    response->set_host(host);
+    for (int s = 0; s < request.seats_size(); ++s)
+      response->add_seat_tokens("tok-" + request.game_id() + "-" + std::to_string(s));
+    return grpc::Status::OK;
+  }
+  grpc::Status Probe(const std::string&, const std::string&) override { return probe; }
+
+  std::mutex mutex;
+  std::vector<v1::CreateGameRequest> created;
+  int fail_creates = 0;
+  grpc::Status probe = grpc::Status::OK;
+};
+
+class TournamentsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(db_.ok());
+    std::string error;
+    ASSERT_TRUE(storage::testing::MigrateAll(db_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
+    redis_address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(redis_address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    pool_ = std::make_unique<storage::PgPool>(db_.conninfo(), 4);
+    redis_ = std::make_unique<storage::RedisPool>(redis_address_, 4);
+    accounts_ = std::make_unique<accounts::AccountStore>(pool_.get());
+    store_ = std::make_unique<TournamentStore>(pool_.get());
+    roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
+    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
+    for (int i = 0; i < 8; ++i) {
+      accounts::Identity id;
+      ASSERT_TRUE(accounts_->CreateIdentity("player", "bot" + std::to_string(i), "", &id).ok());
+      identities_.push_back(id.id);
+    }
+  }
+  void TearDown() override {
+    if (!redis_address_.empty()) storage::testing::DeleteKeys(redis_address_, prefix_);
+  }
+
+  TournamentSpec Spec(const std::string& id, TournamentFormat format, int entrants, int rounds = 1) {
+    TournamentSpec spec;
+    spec.id = id;
+    spec.format = format;
+    spec.rounds = rounds;
+    spec.seed = 77;
+    spec.entrants.assign(identities_.begin(), identities_.begin() + entrants);
+    return spec;
+  }
+  void CreateTournament(const TournamentSpec& spec) {
+    const auto games = InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
+    const grpc::Status s = store_->Create(spec, games);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+  }
+  void Available(const std::vector<int64_t>& who, int capacity = 4) {
+    for (int64_t id : who) roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000);
+  }
+  // What the replays store would hold once the game ended: the seat holding the
+  // identity listed first in `order` wins, the rest placed in that order.
+  void Store(const v1::CreateGameRequest& game, const std::vector<int64_t>& order, int forfeit_seat = -1) {
+    const int seats = game.seats_size();
+    std::vector<int> vp(size_t(seats), 0), rank(size_t(seats), 0);
+    for (int s = 0; s < seats; ++s) {
+      const auto at = std::find(order.begin(), order.end(), game.seats(s).identity_id());
+      rank[size_t(s)] = int(at - order.begin());
+      vp[size_t(s)] = 20 - rank[size_t(s)];
+    }
+    const int winner = int(std::min_element(rank.begin(), rank.end()) - rank.begin());
+    pqxx::connection c(db_.conninfo());
+    pqxx::work tx(c);
+    tx.exec_params(
+        "INSERT INTO games (id, tournament_id, rules_version, config, num_seats, reason, winner, vp, actions, "
+        "created_at, finished_at, finished_unix_ms) VALUES ($1, $2, 1, ''::bytea, $3, 1, $4, $5::smallint[], 10, "
+        "now(), now(), 0) ON CONFLICT (id) DO NOTHING",
+        game.game_id(), game.tournament(), seats, winner, storage::IntArray(vp));
+    for (int s = 0; s < seats; ++s)
+      tx.exec_params(
+          "INSERT INTO game_seats (game_id, seat, identity_id, name, forfeited) VALUES ($1, $2, $3, $4, $5) "
+          "ON CONFLICT DO NOTHING",
+          game.game_id(), s, game.seats(s).identity_id(), game.seats(s).name(), s == forfeit_seat);
+    tx.commit();
+  }
+  std::vector<TournamentGameRow> Games(const std::string& id) {
+    std::vector<TournamentGameRow> games;
+    EXPECT_TRUE(store_->Games(id, &games).ok());
+    return games;
+  }
+  std::string State(const std::string& id) {
+    TournamentRow row;
+    EXPECT_TRUE(store_->Get(id, &row).ok());
+    return row.state;
+  }
+  // Assignments waiting in an identity's inbox.
+  std::vector<v1::Assignment> Inbox(int64_t identity) {
+    std::vector<v1::Assignment> out;
+    std::string bytes;
+    while (roster_->Receive(identity, &bytes)) {
+      out.emplace_back();
+      EXPECT_TRUE(out.back().ParseFromString(bytes));
+    }
+    return out;
+  }
+  // Runs passes, storing every created game with `order` as its result, until
+  // the tournament finishes; returns the passes taken.
+  int PlayOut(TournamentRunner& runner, const std::string& id, const std::vector<int64_t>& order) {
+    size_t stored = 0;
+    for (int pass = 1; pass <= 500; ++pass) {
+      runner.Pass(kNow);
+      if (State(id) != "running") return pass;
+      for (; stored < host_.created.size(); ++stored) Store(host_.created[stored], order);
+    }
+    ADD_FAILURE() << "tournament " << id << " did not finish";
+    return -1;
+  }
+
+  static constexpr int64_t kNow = 1'000'000;
+  storage::testing::TestDatabase db_;
+  std::string redis_address_, prefix_;
+  std::unique_ptr<storage::PgPool> pool_;
+  std::unique_ptr<storage::RedisPool> redis_;
+  std::unique_ptr<accounts::AccountStore> accounts_;
+  std::unique_ptr<TournamentStore> store_;
+  std::unique_ptr<Roster> roster_;
+  std::unique_ptr<TicketStore> hosts_;
+  std::vector<int64_t> identities_;
+  FakeHost host_;
+};
+
+TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
+  const TournamentSpec spec = Spec("rr", TournamentFormat::kRoundRobin, 5);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  auto runner = std::make_unique<TournamentRunner>(store_.get(), roster_.get(), hosts_.get(), &host_);
+  // One game at a time: every game of 4 among 5 entrants shares entrants with
+  // every other, and each plays at most one game at once.
+  runner->Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  runner->Pass(kNow);
+  EXPECT_EQ(host_.created.size(), 1u) << "a second game started while its entrants were busy";
+  // A restarted scheduler (a new leader) goes on from the database alone.
+  runner = std::make_unique<TournamentRunner>(store_.get(), roster_.get(), hosts_.get(), &host_);
+  PlayOut(*runner, "rr", spec.entrants);
+  EXPECT_EQ(State("rr"), "finished");
+
+  // Every 4-subset in every rotation, exactly once, with the schedule's seeds.
+  const auto schedule = RoundRobin(5, 4, spec.seed);
+  ASSERT_EQ(host_.created.size(), schedule.size());
+  std::set<std::vector<int64_t>> seatings;
+  for (const auto& g : host_.created) {
+    std::vector<int64_t> seating;
+    for (const auto& s : g.seats()) seating.push_back(s.identity_id());
+    seatings.insert(seating);
+    EXPECT_FALSE(g.hidden());
+    EXPECT_EQ(g.tournament(), "rr");
+  }
+  EXPECT_EQ(seatings.size(), schedule.size());
+  for (const auto& g : schedule) {
+    std::vector<int64_t> seating;
+    for (int e : g.entrants) seating.push_back(spec.entrants[size_t(e)]);
+    EXPECT_TRUE(seatings.count(seating)) << "pairing never played";
+  }
+  // Each entrant got its seats on its inbox: 4 tables × 4 rotations = 16 games.
+  for (int64_t id : spec.entrants) {
+    const auto inbox = Inbox(id);
+    EXPECT_EQ(inbox.size(), 16u);
+    for (const auto& a : inbox) {
+      EXPECT_EQ(a.seat_token(), "tok-" + a.game_id() + "-" + std::to_string(a.seat()));
+      EXPECT_EQ(a.tournament(), "rr");
+    }
+  }
+  // Entrant k loses only to entrants before it: entrant 0 wins everything, 4
+  // loses everything; the others' mean score follows from the subsets.
+  v1::Tournament t;
+  TournamentRow row;
+  ASSERT_TRUE(store_->Get("rr", &row).ok());
+  TournamentToProto(row, Games("rr"), &t);
+  ASSERT_EQ(t.standings_size(), 5);
+  EXPECT_EQ(t.games_finished(), 20u);
+  for (int k = 0; k < 5; ++k) {
+    const v1::Standing& s = t.standings(k);
+    EXPECT_EQ(s.identity_id(), spec.entrants[size_t(k)]);
+    EXPECT_EQ(s.rank(), uint32_t(k + 1));
+    EXPECT_EQ(s.games(), 16u);
+    // In a subset without entrant j (j < k) entrant k places one higher. Of the
+    // 4 subsets holding k, each leaves out one other entrant.
+    double total = 0;
+    for (int out = 0; out < 5; ++out) {
+      if (out == k) continue;
+      const int ahead = k - (out < k ? 1 : 0);
+      total += 4 * PlaceScore(ahead + 1, 4);
+    }
+    EXPECT_NEAR(s.score(), total / 16, 1e-12);
+    EXPECT_LE(s.ci_low(), s.score());
+    EXPECT_GE(s.ci_high(), s.score());
+  }
+  EXPECT_EQ(t.standings(0).wins(), 16u);
+  EXPECT_EQ(t.standings(0).ci_low(), 1.0);  // no spread: the same score every game
+}
+
+TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  PlayOut(runner, "dup", spec.entrants);
+  ASSERT_EQ(host_.created.size(), 4u);
+  std::set<int64_t> first_seat;
+  for (const auto& g : host_.created) {
+    EXPECT_TRUE(g.hidden());
+    EXPECT_EQ(g.chance_seed(), host_.created[0].chance_seed());
+    EXPECT_EQ(g.config().random_board_seed(), host_.created[0].config().random_board_seed());
+    first_seat.insert(g.seats(0).identity_id());
+  }
+  EXPECT_EQ(first_seat.size(), 4u) << "every entrant sits first once";
+  for (const auto& g : Games("dup")) {
+    EXPECT_EQ(g.game.set, 0);
+    EXPECT_EQ(g.state, "finished");
+  }
+}
+
+TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
+  const TournamentSpec spec = Spec("sw", TournamentFormat::kSwiss, 8, 3);
+  CreateTournament(spec);
+  ASSERT_EQ(Games("sw").size(), 2u);  // round 0 only
+  Available(spec.entrants);
+  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  runner.Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 2u);
+  runner.Pass(kNow);
+  EXPECT_EQ(Games("sw").size(), 2u) << "round 1 added before round 0 ended";
+  Store(host_.created[0], spec.entrants);
+  runner.Pass(kNow);
+  EXPECT_EQ(Games("sw").size(), 2u) << "round 1 added before round 0 ended";
+  PlayOut(runner, "sw", spec.entrants);
+  const auto games = Games("sw");
+  ASSERT_EQ(games.size(), 6u);
+  for (int round = 0; round < 3; ++round) {
+    std::set<int> seated;
+    for (const auto& g : games)
+      if (g.game.round == round) seated.insert(g.game.entrants.begin(), g.game.entrants.end());
+    EXPECT_EQ(seated.size(), 8u) << "round " << round;
+  }
+  // Round 1 pairs the round-0 winners together (entrants 0 and 4 won).
+  for (const auto& g : games) {
+    if (g.game.round != 1) continue;
+    const std::set<int> table(g.game.entrants.begin(), g.game.entrants.end());
+    EXPECT_EQ(table.count(0), table.count(4));
+  }
+}
+
+TEST_F(TournamentsTest, GamesWaitForTheirEntrantsAndTheirLimits) {
+  TournamentSpec spec = Spec("wait", TournamentFormat::kRoundRobin, 8);
+  spec.seats = 4;
+  spec.max_games_per_entrant = 2;
+  CreateTournament(spec);
+  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  // Nobody is available: nothing starts.
+  runner.Pass(kNow);
+  EXPECT_TRUE(host_.created.empty());
+  // Entrant 0 is missing: only tables without it start, two at once per entrant
+  // at most, and one game per connection's capacity.
+  std::vector<int64_t> present(spec.entrants.begin() + 1, spec.entrants.end());
+  Available(present, /*capacity=*/16);
+  runner.Pass(kNow);
+  ASSERT_FALSE(host_.created.empty());
+  std::map<int64_t, int> at_once;
+  for (const auto& g : host_.created)
+    for (const auto& s : g.seats()) {
+      EXPECT_NE(s.identity_id(), spec.entrants[0]);
+      ++at_once[s.identity_id()];
+    }
+  for (const auto& [id, n] : at_once) EXPECT_LE(n, 2) << "identity " << id;
+  // A connection's capacity bounds it across tournaments too.
+  const size_t before = host_.created.size();
+  roster_->Leave(spec.entrants[1], "c");
+  roster_->Heartbeat(spec.entrants[1], "c", 0, kNow + 3'600'000);
+  for (size_t i = 0; i < before; ++i) Store(host_.created[i], spec.entrants);
+  runner.Pass(kNow);
+  for (size_t i = before; i < host_.created.size(); ++i)
+    for (const auto& s : host_.created[i].seats()) EXPECT_NE(s.identity_id(), spec.entrants[1]);
+}
+
+TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
+  const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  RunnerOptions options;
+  options.probe_every_ms = 1000;
+  options.lost_after_ms = 5000;
+  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_, options);
+  runner.Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  const std::string first = host_.created[0].game_id();
+  EXPECT_EQ(first, "t-lost-0-1");
+  host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
+  runner.Pass(kNow + 1000);  // first failure
+  runner.Pass(kNow + 3000);  // still within lost_after_ms
+  EXPECT_EQ(Games("lost")[0].state, "playing");
+  host_.probe = grpc::Status::OK;
+  runner.Pass(kNow + 7000);  // the host knows it again: the clock restarts
+  host_.probe = {grpc::StatusCode::UNAVAILABLE, "gone"};
+  runner.Pass(kNow + 9000);
+  runner.Pass(kNow + 15000);  // failing for 6 s: lost, and started again at once
+  const auto games = Games("lost");
+  EXPECT_EQ(games[0].attempts, 2);
+  EXPECT_EQ(games[0].game_id, "t-lost-0-2");
+  ASSERT_EQ(host_.created.size(), 2u);
+  EXPECT_EQ(host_.created[1].chance_seed(), host_.created[0].chance_seed()) << "the same game, played again";
+  // The lost game's result, arriving late, does not count.
+  Store(host_.created[0], spec.entrants);
+  runner.Pass(kNow + 16000);
+  EXPECT_EQ(Games("lost")[0].state, "playing");
+  // A host that cannot create the game: it waits for the next pass.
+  host_.probe = grpc::Status::OK;
+  Store(host_.created[1], spec.entrants);
+  host_.fail_creates = 1;
+  hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
+  runner.Pass(kNow + 17000);
+  EXPECT_EQ(Games("lost")[1].state, "pending");
+  hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
+  EXPECT_EQ(runner.Pass(kNow + 17500).started, 1);
+  EXPECT_EQ(Games("lost")[1].state, "playing");
+  EXPECT_EQ(Games("lost")[1].attempts, 2);
+}
+
+TEST_F(TournamentsTest, ForfeitedSeatPlacesLast) {
+  // (rule of the ratings service, shared: docs/RESULTS.md) a forfeit ranks last
+  EXPECT_EQ(PlacesOf(0, {10, 9, 8, 7}, {false, true, false, false}), (std::vector<int>{1, 4, 2, 3}));
+  EXPECT_EQ(PlacesOf(-1, {9, 9, 8, 7}, {}), (std::vector<int>{1, 1, 3, 4}));
+  EXPECT_EQ(PlacesOf(2, {9, 9, 10, 7}, {}), (std::vector<int>{2, 2, 1, 4}));
+  EXPECT_EQ(storage::ParseIntArray("{10,-7,NULL,5}"), (std::vector<int>{10, -7, 5}));
+}
+
+TEST_F(TournamentsTest, LeaseHasOneHolderAtATime) {
+  EXPECT_TRUE(roster_->Lead("a", 300));
+  EXPECT_FALSE(roster_->Lead("b", 300));
+  EXPECT_TRUE(roster_->Lead("a", 300));  // renewed
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  EXPECT_TRUE(roster_->Lead("b", 300));
+  EXPECT_FALSE(roster_->Lead("a", 300));
+}
+
+// The service, through a real gRPC server.
+class TournamentsServiceTest : public TournamentsTest {
+ protected:
+  void SetUp() override {
+    TournamentsTest::SetUp();
+    if (HasFatalFailure()) return;
+    accounts::IssuedToken admin, player;
+    ASSERT_TRUE(accounts_->IssueToken("bot0", "admin", true, &admin).ok());
+    ASSERT_TRUE(accounts_->IssueToken("bot1", "", false, &player).ok());
+    admin_token_ = admin.token;
+    player_token_ = player.token;
+    auth_ = std::make_unique<accounts::TokenAuthenticator>(accounts_.get(),
+                                                           std::vector<std::pair<std::string, std::string>>{});
+    CompeteOptions options;
+    options.poll_ms = 20;
+    service_ = std::make_unique<TournamentsService>(
+        store_.get(), roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    ASSERT_NE(port, 0);
+    stub_ = v1::Tournaments::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    TournamentsTest::TearDown();
+  }
+  grpc::Status CreateRpc(const v1::CreateTournamentRequest& request, const std::string& token, v1::Tournament* out) {
+    grpc::ClientContext context;
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    return stub_->CreateTournament(&context, request, out);
+  }
+  v1::CreateTournamentRequest Request() {
+    v1::CreateTournamentRequest r;
+    r.set_id("cup");
+    r.set_format("round-robin");
+    for (int i = 0; i < 5; ++i) r.add_entrants(identities_[size_t(i)]);
+    return r;
+  }
+  int64_t Count(const std::string& table) {
+    pqxx::connection c(db_.conninfo());
+    pqxx::read_transaction tx(c);
+    return tx.exec("SELECT count(*) FROM " + table)[0][0].as<int64_t>();
+  }
+
+  std::string admin_token_, player_token_;
+  std::unique_ptr<accounts::TokenAuthenticator> auth_;
+  std::unique_ptr<TournamentsService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Tournaments::Stub> stub_;
+  std::atomic<int64_t> now_{kNow};
+};
+
+TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
+  v1::Tournament out;
+  struct Case {
+    std::function<void(v1::CreateTournamentRequest*)> change;
+    grpc::StatusCode code;
+    std::string mentions;
+  };
+  const std::vector<Case> cases = {
+      {[](auto* r) { r->set_id("no spaces"); }, grpc::StatusCode::INVALID_ARGUMENT, "id"},
+      {[](auto* r) { r->set_format("knockout"); }, grpc::StatusCode::INVALID_ARGUMENT, "format"},
+      {[](auto* r) { r->set_seats(5); }, grpc::StatusCode::INVALID_ARGUMENT, "seats"},
+      {[](auto* r) { r->set_ruleset("chess"); }, grpc::StatusCode::INVALID_ARGUMENT, "ruleset"},
+      {[](auto* r) { r->set_options("vp_to_win=banana"); }, grpc::StatusCode::INVALID_ARGUMENT, "options"},
+      {[](auto* r) { r->mutable_entrants()->Truncate(3); }, grpc::StatusCode::INVALID_ARGUMENT, "entrants"},
+      {[this](auto* r) { r->set_entrants(1, identities_[0]); }, grpc::StatusCode::INVALID_ARGUMENT, "twice"},
+      {[](auto* r) { r->add_entrants(999999); }, grpc::StatusCode::NOT_FOUND, "999999"},
+      {[](auto* r) { r->set_decision_ms(5); }, grpc::StatusCode::INVALID_ARGUMENT, "decision_ms"},
+  };
+  for (const Case& c : cases) {
+    v1::CreateTournamentRequest r = Request();
+    c.change(&r);
+    const grpc::Status s = CreateRpc(r, admin_token_, &out);
+    EXPECT_EQ(s.error_code(), c.code) << c.mentions << ": " << s.error_message();
+    EXPECT_NE(s.error_message().find(c.mentions), std::string::npos) << s.error_message();
+  }
+  EXPECT_EQ(CreateRpc(Request(), "", &out).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(CreateRpc(Request(), player_token_, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  // 30 entrants in a round robin of 4 would be 109,620 games.
+  v1::CreateTournamentRequest huge = Request();
+  huge.clear_entrants();
+  for (int i = 0; i < 30; ++i) {
+    accounts::Identity id;
+    ASSERT_TRUE(accounts_->CreateIdentity("player", "many" + std::to_string(i), "", &id).ok());
+    huge.add_entrants(id.id);
+  }
+  EXPECT_EQ(CreateRpc(huge, admin_token_, &out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Count("tournaments"), 0);
+  EXPECT_EQ(Count("tournament_games"), 0);
+
+  ASSERT_TRUE(CreateRpc(Request(), admin_token_, &out).ok());
+  EXPECT_EQ(out.games_total(), 20u);
+  EXPECT_EQ(out.state(), "running");
+  EXPECT_EQ(out.entrants(2).name(), "bot2");
+  EXPECT_EQ(CreateRpc(Request(), admin_token_, &out).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(Count("tournament_games"), 20);
+
+  grpc::ClientContext get;
+  get.AddMetadata("authorization", "Bearer " + player_token_);
+  v1::GetTournamentRequest unknown;
+  unknown.set_id("nope");
+  EXPECT_EQ(stub_->GetTournament(&get, unknown, &out).error_code(), grpc::StatusCode::NOT_FOUND);
+  grpc::ClientContext cancel;
+  cancel.AddMetadata("authorization", "Bearer " + player_token_);
+  v1::CancelTournamentRequest cup;
+  cup.set_id("cup");
+  EXPECT_EQ(stub_->CancelTournament(&cancel, cup, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  grpc::ClientContext cancel2;
+  cancel2.AddMetadata("authorization", "Bearer " + admin_token_);
+  ASSERT_TRUE(stub_->CancelTournament(&cancel2, cup, &out).ok());
+  EXPECT_EQ(out.state(), "cancelled");
+  grpc::ClientContext cancel3;
+  cancel3.AddMetadata("authorization", "Bearer " + admin_token_);
+  EXPECT_EQ(stub_->CancelTournament(&cancel3, cup, &out).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversItsGames) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + player_token_);
+  v1::CompeteRequest request;
+  request.set_capacity(3);
+  auto reader = stub_->Compete(&context, request);
+  v1::CompeteUpdate update;
+  ASSERT_TRUE(reader->Read(&update));
+  ASSERT_TRUE(update.has_status());
+  EXPECT_EQ(update.status().identity_id(), identities_[1]);
+  EXPECT_EQ(roster_->Available(kNow)[identities_[1]], 3);
+  v1::Assignment a;
+  a.set_game_id("t-x-0-1");
+  a.set_seat_token("secret");
+  a.set_tournament("x");
+  roster_->Send(identities_[1], a.SerializeAsString());
+  ASSERT_TRUE(reader->Read(&update));
+  ASSERT_TRUE(update.has_assignment());
+  EXPECT_EQ(update.assignment().game_id(), "t-x-0-1");
+  EXPECT_EQ(update.assignment().seat_token(), "secret");
+  context.TryCancel();
+  reader->Finish();
+  // The stream left: so did the availability (at once, not at the lapse).
+  for (int i = 0; i < 100 && roster_->Available(kNow).count(identities_[1]); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(roster_->Available(kNow).count(identities_[1]), 0u);
+
+  grpc::ClientContext bad;
+  bad.AddMetadata("authorization", "Bearer " + player_token_);
+  request.set_capacity(17);
+  auto refused = stub_->Compete(&bad, request);
+  EXPECT_FALSE(refused->Read(&update));
+  EXPECT_EQ(refused->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker
