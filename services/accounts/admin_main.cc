@@ -1,5 +1,7 @@
-// metropolis-admin: the administrator's command for what has no API yet —
-// identities, their API tokens, ladders and seasons — straight on the database.
+// metropolis-admin: identities, their API tokens, ladders and seasons straight
+// on the database. It makes the first administrator's token, which nothing
+// else can; after that, metropolisctl does the same through the Accounts
+// service, with the same commands and output.
 
 #include <cstdlib>
 #include <functional>
@@ -11,18 +13,20 @@
 #include <vector>
 
 #include "engine/cli/flags.h"
+#include "services/accounts/convert.h"
 #include "services/accounts/ladders.h"
 #include "services/accounts/store.h"
 #include "services/common/log.h"
-#include "services/ctl/ctl.h"
+#include "services/ctl/commands.h"
 #include "services/storage/pg_pool.h"
 
 namespace {
 
 namespace acc = metropolis::accounts;
 namespace cli = metropolis::cli;
-using metropolis::ctl::FormatTable;
-using metropolis::ctl::FormatUnixMs;
+namespace ctl = metropolis::ctl;
+namespace v1 = metropolis::v1;
+using metropolis::ctl::JsonNumber;
 using metropolis::ctl::JsonQuote;
 
 constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2;
@@ -90,18 +94,6 @@ int Failed(const Run& r, const grpc::Status& status) {
   return kExitFailed;
 }
 
-std::string Bool(bool b) { return b ? "true" : "false"; }
-
-// Shortest text that reads back to the same double.
-std::string Number(double v) {
-  char buf[40];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 bool ParseDouble(const std::string& text, double* out) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -111,89 +103,49 @@ bool ParseDouble(const std::string& text, double* out) {
   return true;
 }
 
-std::string IdentityJson(const acc::Identity& i) {
-  return "{\"id\":" + std::to_string(i.id) + ",\"kind\":" + JsonQuote(i.kind) + ",\"name\":" + JsonQuote(i.name) +
-         ",\"owner\":" + (i.owner_name.empty() ? "null" : JsonQuote(i.owner_name)) +
-         ",\"created_unix_ms\":" + std::to_string(i.created_unix_ms) + "}";
-}
-
-std::string LadderJson(const acc::LadderInfo& l) {
-  const acc::LadderSpec& s = l.spec;
-  return "{\"id\":" + JsonQuote(s.id) + ",\"title\":" + JsonQuote(s.title) + ",\"ruleset\":" + JsonQuote(s.ruleset) +
-         ",\"seats\":" + std::to_string(s.seats) + ",\"placement_games\":" + std::to_string(s.placement_games) +
-         ",\"mu\":" + Number(s.mu) + ",\"sigma\":" + Number(s.sigma) + ",\"beta\":" + Number(s.beta) +
-         ",\"kappa\":" + Number(s.kappa) + ",\"tau\":" + Number(s.tau) + ",\"season\":" + std::to_string(l.season) +
-         ",\"season_started_unix_ms\":" + std::to_string(l.season_started_unix_ms) +
-         ",\"created_unix_ms\":" + std::to_string(l.created_unix_ms) + "}";
-}
+// The output is metropolisctl's (services/ctl/accounts.cc), so that a script
+// reads either program's the same way.
 
 int CreateIdentity(Run& r, const std::string& kind) {
   acc::Identity identity;
   const std::string owner = kind == "bot" ? r.flags.Get("owner") : "";
   if (grpc::Status s = r.accounts->CreateIdentity(kind, r.arg(0), owner, &identity); !s.ok()) return Failed(r, s);
-  if (r.json) {
-    std::cout << IdentityJson(identity) << "\n";
-  } else {
-    std::cout << "created " << kind << " " << identity.name << " (id " << identity.id << ")"
-              << (owner.empty() ? "" : ", owned by " + owner) << "\n";
-  }
+  v1::Identity out;
+  acc::IdentityToProto(identity, &out);
+  std::cout << (r.json ? ctl::IdentityJson(out) + "\n" : ctl::CreatedIdentityText(out));
   return kExitOk;
 }
 
 int Identities(Run& r) {
   std::vector<acc::Identity> identities;
   if (grpc::Status s = r.accounts->ListIdentities(&identities); !s.ok()) return Failed(r, s);
-  if (r.json) {
-    std::string out = "[";
-    for (size_t i = 0; i < identities.size(); ++i) out += (i ? "," : "") + IdentityJson(identities[i]);
-    std::cout << out << "]\n";
-    return kExitOk;
-  }
-  std::vector<std::vector<std::string>> rows = {{"id", "kind", "name", "owner", "created"}};
-  for (const acc::Identity& i : identities) {
-    rows.push_back({std::to_string(i.id), i.kind, i.name, i.owner_name.empty() ? "-" : i.owner_name,
-                    FormatUnixMs(i.created_unix_ms)});
-  }
-  std::cout << FormatTable(rows);
+  v1::ListIdentitiesResponse list;
+  for (const acc::Identity& i : identities) acc::IdentityToProto(i, list.add_identities());
+  std::cout << (r.json ? ctl::IdentitiesJson(list) + "\n" : ctl::IdentitiesTable(list));
   return kExitOk;
 }
 
 int IssueToken(Run& r) {
-  const std::string label = r.flags.Get("label");
-  const bool admin = r.flags.Has("admin");
+  v1::IssueTokenRequest request;
+  request.set_identity(r.arg(0));
+  request.set_label(r.flags.Get("label"));
+  request.set_admin(r.flags.Has("admin"));
   acc::IssuedToken issued;
-  if (grpc::Status s = r.accounts->IssueToken(r.arg(0), label, admin, &issued); !s.ok()) return Failed(r, s);
-  if (r.json) {
-    std::cout << "{\"id\":" << issued.id << ",\"identity\":" << JsonQuote(r.arg(0)) << ",\"label\":" << JsonQuote(label)
-              << ",\"admin\":" << Bool(admin) << ",\"token\":" << JsonQuote(issued.token) << "}\n";
-  } else {
-    std::cout << "token " << issued.id << " for " << r.arg(0) << (admin ? " (admin)" : "")
-              << (label.empty() ? "" : ", label '" + label + "'") << ":\n\n  " << issued.token
-              << "\n\nStore it now: it will not be shown again (only its SHA-256 is kept).\n";
-  }
+  if (grpc::Status s = r.accounts->IssueToken(request.identity(), request.label(), request.admin(), &issued); !s.ok())
+    return Failed(r, s);
+  v1::IssueTokenResponse response;
+  response.set_token_id(issued.id);
+  response.set_token(issued.token);
+  std::cout << (r.json ? ctl::IssuedTokenJson(request, response) + "\n" : ctl::IssuedTokenText(request, response));
   return kExitOk;
 }
 
 int Tokens(Run& r) {
   std::vector<acc::TokenInfo> tokens;
   if (grpc::Status s = r.accounts->ListTokens(r.arg(0), &tokens); !s.ok()) return Failed(r, s);
-  if (r.json) {
-    std::string out = "[";
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      const acc::TokenInfo& t = tokens[i];
-      out += std::string(i ? "," : "") + "{\"id\":" + std::to_string(t.id) + ",\"label\":" + JsonQuote(t.label) +
-             ",\"admin\":" + Bool(t.admin) + ",\"created_unix_ms\":" + std::to_string(t.created_unix_ms) +
-             ",\"revoked_unix_ms\":" + (t.revoked_unix_ms ? std::to_string(t.revoked_unix_ms) : "null") + "}";
-    }
-    std::cout << out << "]\n";
-    return kExitOk;
-  }
-  std::vector<std::vector<std::string>> rows = {{"id", "label", "admin", "created", "revoked"}};
-  for (const acc::TokenInfo& t : tokens) {
-    rows.push_back({std::to_string(t.id), t.label.empty() ? "-" : t.label, t.admin ? "yes" : "no",
-                    FormatUnixMs(t.created_unix_ms), FormatUnixMs(t.revoked_unix_ms)});
-  }
-  std::cout << FormatTable(rows);
+  v1::ListTokensResponse list;
+  for (const acc::TokenInfo& t : tokens) acc::ApiTokenToProto(t, list.add_tokens());
+  std::cout << (r.json ? ctl::TokensJson(list) + "\n" : ctl::TokensTable(list));
   return kExitOk;
 }
 
@@ -218,14 +170,17 @@ void AddLadderFlags(cli::Flags* f) {
   f->Add({.name = "placement-games",
           .value_name = "N",
           .help = "games before a rating is shown (default " + std::to_string(d.placement_games) + ")"});
-  f->Add({.name = "mu", .value_name = "X", .help = "a new player's rating mean (default " + Number(d.mu) + ")"});
-  f->Add({.name = "sigma", .value_name = "X", .help = "a new player's sigma (default " + Number(d.sigma) + ")"});
-  f->Add(
-      {.name = "beta", .value_name = "X", .help = "performance spread in one game (default " + Number(d.beta) + ")"});
-  f->Add(
-      {.name = "kappa", .value_name = "X", .help = "floor of sigma's shrink factor (default " + Number(d.kappa) + ")"});
-  f->Add(
-      {.name = "tau", .value_name = "X", .help = "uncertainty added before each game (default " + Number(d.tau) + ")"});
+  f->Add({.name = "mu", .value_name = "X", .help = "a new player's rating mean (default " + JsonNumber(d.mu) + ")"});
+  f->Add({.name = "sigma", .value_name = "X", .help = "a new player's sigma (default " + JsonNumber(d.sigma) + ")"});
+  f->Add({.name = "beta",
+          .value_name = "X",
+          .help = "performance spread in one game (default " + JsonNumber(d.beta) + ")"});
+  f->Add({.name = "kappa",
+          .value_name = "X",
+          .help = "floor of sigma's shrink factor (default " + JsonNumber(d.kappa) + ")"});
+  f->Add({.name = "tau",
+          .value_name = "X",
+          .help = "uncertainty added before each game (default " + JsonNumber(d.tau) + ")"});
   f->Add({.name = "options", .value_name = "TEXT", .help = "the engine's rules options, \"name=value ...\""});
   f->Add({.name = "three-after-ms", .value_name = "N", .help = "a 4-seat ladder forms tables of 3 after this wait"});
   f->Add({.name = "bots-after-ms", .value_name = "N", .help = "built-in bots fill empty seats after this wait"});
@@ -271,9 +226,12 @@ int CreateLadder(Run& r) {
       return UsageError(r.flags.command(),
                         "flag '--" + std::string(name) + "': '" + r.flags.Get(name) + "' is not a number");
   }
-  if (grpc::Status s = r.ladders->CreateLadder(spec); !s.ok()) return Failed(r, s);
+  acc::LadderInfo created;
+  if (grpc::Status s = r.ladders->CreateLadder(spec, &created); !s.ok()) return Failed(r, s);
   if (r.json) {
-    std::cout << LadderJson({spec, 0, 0, 0}) << "\n";
+    v1::Ladder out;
+    acc::LadderToProto(created, &out);
+    std::cout << ctl::LadderJson(out) << "\n";
   } else {
     std::cout << "created ladder " << spec.id << " (" << spec.ruleset << ", " << spec.seats
               << " seats); open its first season with: " << kProgram << " create-season " << spec.id << "\n";
@@ -296,21 +254,9 @@ int CreateSeason(Run& r) {
 int Ladders(Run& r) {
   std::vector<acc::LadderInfo> ladders;
   if (grpc::Status s = r.ladders->ListLadders(&ladders); !s.ok()) return Failed(r, s);
-  if (r.json) {
-    std::string out = "[";
-    for (size_t i = 0; i < ladders.size(); ++i) out += (i ? "," : "") + LadderJson(ladders[i]);
-    std::cout << out << "]\n";
-    return kExitOk;
-  }
-  std::vector<std::vector<std::string>> rows = {
-      {"id", "title", "ruleset", "seats", "placement", "mu", "sigma", "beta", "kappa", "tau", "season", "since"}};
-  for (const acc::LadderInfo& l : ladders) {
-    const acc::LadderSpec& s = l.spec;
-    rows.push_back({s.id, s.title.empty() ? "-" : s.title, s.ruleset, std::to_string(s.seats),
-                    std::to_string(s.placement_games), Number(s.mu), Number(s.sigma), Number(s.beta), Number(s.kappa),
-                    Number(s.tau), l.season ? std::to_string(l.season) : "-", FormatUnixMs(l.season_started_unix_ms)});
-  }
-  std::cout << FormatTable(rows);
+  v1::ListLaddersResponse list;
+  for (const acc::LadderInfo& l : ladders) acc::LadderToProto(l, list.add_ladders());
+  std::cout << (r.json ? ctl::LaddersJson(list) + "\n" : ctl::LaddersTable(list));
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,15 +39,34 @@ struct LadderInfo {
   int64_t season_started_unix_ms = 0;
 };
 
+// The settings an update changes; those left empty keep their value.
+struct LadderUpdate {
+  std::optional<std::string> title, ruleset, options;
+  std::optional<int> seats, placement_games, decision_ms, time_bank_ms;
+  std::optional<double> mu, sigma, beta, kappa, tau;
+  std::optional<int64_t> allow_three_after_ms, bot_fill_after_ms;
+
+  bool empty() const;
+  void ApplyTo(LadderSpec* spec) const;
+};
+
 bool ValidLadderId(std::string_view id);
 inline constexpr size_t kMaxTitleLength = 200;
+inline constexpr size_t kMaxOptionsLength = 1000;
 
 class LadderStore {
  public:
   explicit LadderStore(storage::PgPool* pool) : pool_(pool) {}
 
   // INVALID_ARGUMENT names the first bad field; ALREADY_EXISTS for a taken id.
-  grpc::Status CreateLadder(const LadderSpec& spec);
+  // `out` (optional) receives the ladder as stored.
+  grpc::Status CreateLadder(const LadderSpec& spec, LadderInfo* out = nullptr);
+  // Applies `update` to the ladder and stores the result if it is a valid ladder
+  // as a whole (INVALID_ARGUMENT naming the first bad field otherwise, nothing
+  // changed). NOT_FOUND for an unknown ladder; INVALID_ARGUMENT for an empty
+  // update. `out` (optional) receives the ladder as stored.
+  grpc::Status UpdateLadder(const std::string& ladder_id, const LadderUpdate& update, LadderInfo* out = nullptr);
+  grpc::Status GetLadder(const std::string& ladder_id, LadderInfo* out);  // NOT_FOUND
   // Opens the ladder's next season (1 for the first) and closes the open one at
   // the same instant, so seasons abut. NOT_FOUND for an unknown ladder.
   grpc::Status CreateSeason(const std::string& ladder_id, int* season_out);

@@ -1,6 +1,7 @@
 // What a caller may do, decided from its Principal in one place for every
 // service: results (storing and rating completed games) come only from the game
-// hosts' service token or an administrator; any valid token may read.
+// hosts' service token or an administrator; accounts and ladders are managed by
+// administrators only; any valid token may read results.
 #pragma once
 
 #include <string_view>
@@ -13,5 +14,9 @@ namespace metropolis::accounts {
 inline constexpr std::string_view kGameHostRole = "gamehost";
 
 inline bool MayWriteResults(const Principal& p) { return p.admin || (p.service && p.name == kGameHostRole); }
+
+// Accounts, tokens and ladders (the Accounts service): administrators only. A
+// service token is never one: it lives in flags, where no revocation reaches it.
+inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.service; }
 
 }  // namespace metropolis::accounts

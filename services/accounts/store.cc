@@ -45,9 +45,9 @@ grpc::Status AccountStore::CreateIdentity(const std::string& kind, const std::st
   if (!ValidIdentityName(name))
     return {grpc::StatusCode::INVALID_ARGUMENT, "name: '" + name + "' is not 1 to 64 letters, digits, '-', '_' or '.'"};
   if (kind == "bot" && owner_name.empty())
-    return {grpc::StatusCode::INVALID_ARGUMENT, "bot '" + name + "' needs an owner (a player)"};
+    return {grpc::StatusCode::INVALID_ARGUMENT, "owner: bot '" + name + "' needs an owner (a player)"};
   if (kind == "player" && !owner_name.empty())
-    return {grpc::StatusCode::INVALID_ARGUMENT, "player '" + name + "' cannot have an owner; only bots do"};
+    return {grpc::StatusCode::INVALID_ARGUMENT, "owner: player '" + name + "' cannot have an owner; only bots do"};
   return storage::RunPg(pool_, "create identity", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     const pqxx::result taken = tx.exec_params("SELECT name FROM identities WHERE lower(name) = lower($1)", name);

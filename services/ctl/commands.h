@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/cli/flags.h"
+#include "metropolis/v1/accounts.pb.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "metropolis/v1/ratings.pb.h"
 #include "services/ctl/ctl.h"
@@ -24,6 +25,17 @@ int RunRating(const std::vector<std::string>& args, const GetEnv& env);
 int RunStoredGames(const std::vector<std::string>& args, const GetEnv& env);
 int RunQueue(const std::vector<std::string>& args, const GetEnv& env);
 int RunExportGame(const std::vector<std::string>& args, const GetEnv& env);
+// The Accounts service (accounts.cc): metropolis-admin's commands over gRPC.
+int RunCreatePlayer(const std::vector<std::string>& args, const GetEnv& env);
+int RunCreateBot(const std::vector<std::string>& args, const GetEnv& env);
+int RunIdentities(const std::vector<std::string>& args, const GetEnv& env);
+int RunIssueToken(const std::vector<std::string>& args, const GetEnv& env);
+int RunTokens(const std::vector<std::string>& args, const GetEnv& env);
+int RunRevokeToken(const std::vector<std::string>& args, const GetEnv& env);
+int RunCreateLadder(const std::vector<std::string>& args, const GetEnv& env);
+int RunUpdateLadder(const std::vector<std::string>& args, const GetEnv& env);
+int RunLadders(const std::vector<std::string>& args, const GetEnv& env);
+int RunCreateSeason(const std::vector<std::string>& args, const GetEnv& env);
 
 // create-game (create_game.cc)
 cli::Flags CreateGameFlags();
@@ -45,5 +57,25 @@ std::vector<std::string> SpectateLines(const v1::SpectateUpdate& update);
 
 // leaderboard, rating, stored-games, queue (results.cc)
 std::string LeaderboardTable(const v1::Leaderboard& board);
+
+// Accounts (accounts.cc). The JSON is metropolis-admin's, key for key: ids are
+// numbers, an absent owner or revocation is null, -1 means never.
+std::string JsonNumber(double v);  // the shortest text that reads back to v
+std::string IdentityJson(const v1::Identity& identity);
+std::string IdentitiesJson(const v1::ListIdentitiesResponse& list);
+std::string IdentitiesTable(const v1::ListIdentitiesResponse& list);
+std::string CreatedIdentityText(const v1::Identity& identity);  // "created bot b (id 4), owned by alice"
+std::string IssuedTokenJson(const v1::IssueTokenRequest& request, const v1::IssueTokenResponse& response);
+std::string IssuedTokenText(const v1::IssueTokenRequest& request, const v1::IssueTokenResponse& response);
+std::string TokensJson(const v1::ListTokensResponse& list);
+std::string TokensTable(const v1::ListTokensResponse& list);
+std::string LadderJson(const v1::Ladder& ladder);
+std::string LaddersJson(const v1::ListLaddersResponse& list);
+std::string LaddersTable(const v1::ListLaddersResponse& list);
+std::string LadderText(const v1::Ladder& ladder);  // one setting a line
+// create-ladder and update-ladder: the settings the flags give, and only those;
+// false with *error naming the flag when one is not a number.
+void AddLadderFlags(cli::Flags* flags);
+bool BuildLadderSettings(const cli::Flags& flags, v1::LadderSettings* out, std::string* error);
 
 }  // namespace metropolis::ctl

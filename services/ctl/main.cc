@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "services/ctl/commands.h"
+#include "services/ctl/tournaments.h"
 
 namespace {
 
@@ -27,6 +28,29 @@ constexpr std::string_view kHelp =
     "  stored-games  completed games, newest first (replays service)\n"
     "  queue         a ladder's queue and the game hosts (matchmaker)\n"
     "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
+    "\n"
+    "accounts (the Accounts service, hosted by the matchmaker; an administrator's token):\n"
+    "  create-player NAME              create a player (a person)\n"
+    "  create-bot NAME --owner PLAYER  create a bot owned by a player\n"
+    "  identities                      list players and bots\n"
+    "  issue-token NAME [--label L] [--admin]\n"
+    "                                  issue an API token; it is printed once and never again\n"
+    "  tokens NAME                     list an identity's tokens (never the tokens themselves)\n"
+    "  revoke-token ID                 revoke a token; services refuse it within 30 s\n"
+    "  create-ladder ID [flags]        create a ladder (see create-ladder --help)\n"
+    "  update-ladder ID [flags]        change some of a ladder's settings\n"
+    "  ladders                         list ladders, their settings and open seasons\n"
+    "  create-season LADDER            open a ladder's next season, closing the open one\n"
+    "\n"
+    "tournaments (the Tournaments service, hosted by the matchmaker):\n"
+    "  create-tournament ID --format F --entrants A,B,...\n"
+    "                                  schedule a round-robin, swiss or duplicate tournament (administrator)\n"
+    "  tournaments                     list tournaments\n"
+    "  standings ID                    progress and standings with 95 % confidence intervals\n"
+    "  watch-tournament ID             follow a tournament live until it ends\n"
+    "  tournament-games ID             every game of the schedule, with places\n"
+    "  export-tournament ID [--csv]    the tournament and its games, as JSON or CSV\n"
+    "  cancel-tournament ID            stop scheduling its games (administrator)\n"
     "\n"
     "global flags (also accepted after the command):\n"
     "  --host ADDR       the server, HOST:PORT, plaintext (env METROPOLIS_HOST; default 127.0.0.1:50051)\n"
@@ -71,6 +95,23 @@ int main(int argc, char** argv) {
   if (command == "stored-games") return RunStoredGames(command_args, env);
   if (command == "queue") return RunQueue(command_args, env);
   if (command == "export-game") return RunExportGame(command_args, env);
+  if (command == "create-player") return RunCreatePlayer(command_args, env);
+  if (command == "create-bot") return RunCreateBot(command_args, env);
+  if (command == "identities") return RunIdentities(command_args, env);
+  if (command == "issue-token") return RunIssueToken(command_args, env);
+  if (command == "tokens") return RunTokens(command_args, env);
+  if (command == "revoke-token") return RunRevokeToken(command_args, env);
+  if (command == "create-ladder") return RunCreateLadder(command_args, env);
+  if (command == "update-ladder") return RunUpdateLadder(command_args, env);
+  if (command == "ladders") return RunLadders(command_args, env);
+  if (command == "create-season") return RunCreateSeason(command_args, env);
+  if (command == "create-tournament") return RunCreateTournament(command_args, env);
+  if (command == "tournaments") return RunTournaments(command_args, env);
+  if (command == "standings") return RunStandings(command_args, env);
+  if (command == "watch-tournament") return RunWatchTournament(command_args, env);
+  if (command == "tournament-games") return RunTournamentGames(command_args, env);
+  if (command == "export-tournament") return RunExportTournament(command_args, env);
+  if (command == "cancel-tournament") return RunCancelTournament(command_args, env);
   std::cerr << "metropolisctl: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "services/accounts/roles.h"
+#include "services/accounts/service.h"
 #include "services/accounts/store.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
@@ -110,6 +111,9 @@ int main(int argc, char** argv) {
   mm::TournamentStore tournament_store(&pool);
   mm::Roster roster(&redis, settings.Get("redis-prefix"));
   mm::TournamentsService tournaments(&tournament_store, &roster, &auth, NowMs);
+  // Accounts, tokens and ladders for metropolisctl: the matchmaker already
+  // holds the accounts database and the authenticator.
+  metropolis::accounts::AccountsService accounts_service(&accounts, &ladder_store, &auth);
   mm::RunnerOptions runner_options;
   runner_options.bot = settings.Get("bot");
   mm::TournamentRunner runner(&tournament_store, &roster, &tickets, &creator, runner_options);
@@ -123,6 +127,7 @@ int main(int argc, char** argv) {
   builder.SetResourceQuota(quota);
   builder.RegisterService(&service);
   builder.RegisterService(&tournaments);
+  builder.RegisterService(&accounts_service);
   auto server = builder.BuildAndStart();
   if (!server || port == 0) {
     std::cerr << "metropolis-matchmaker: cannot listen on " << settings.Get("listen") << "\n";
@@ -130,6 +135,7 @@ int main(int argc, char** argv) {
   }
   ms::SetServing(*server, "metropolis.v1.Matchmaker", true);
   ms::SetServing(*server, "metropolis.v1.Tournaments", true);
+  ms::SetServing(*server, "metropolis.v1.Accounts", true);
   ms::LogInfo("listening", {{"port", std::to_string(port)}});
 
   std::atomic<bool> stopping{false};
@@ -181,6 +187,8 @@ int main(int argc, char** argv) {
   rounds.join();
   scheduler.join();
   ms::SetServing(*server, "metropolis.v1.Matchmaker", false);
+  ms::SetServing(*server, "metropolis.v1.Tournaments", false);
+  ms::SetServing(*server, "metropolis.v1.Accounts", false);
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   return 0;
 }

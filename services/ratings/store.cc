@@ -11,7 +11,6 @@ namespace {
 
 constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
 
-
 // Rating a game is the hot path: its statements are prepared once per
 // connection (defining one again is a no-op) instead of parsed and planned
 // each time.

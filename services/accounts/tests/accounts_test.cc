@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -438,6 +439,11 @@ TEST_F(AccountsTest, RefusesBadLadders) {
       {with([](LadderSpec& s) { s.kappa = 0; }), "kappa: 0 is not positive"},
       {with([](LadderSpec& s) { s.tau = -0.5; }), "tau: -0.5 is not zero or positive"},
       {with([](LadderSpec& s) { s.mu = std::numeric_limits<double>::infinity(); }), "mu: not a finite number"},
+      // The matchmaker would leave these ladders out of matchmaking.
+      {with([](LadderSpec& s) { s.options = "nosuch=1"; }), "options: unknown option 'nosuch'"},
+      {with([](LadderSpec& s) { s.options = "victory_points=12  fiesepeter"; }), "options: "},
+      {with([](LadderSpec& s) { s.options = "ruleset=base"; }), "options: 'ruleset=base'"},
+      {with([](LadderSpec& s) { s.options = std::string(1001, ' '); }), "options: longer than 1000"},
   };
   for (const auto& [spec, message] : cases) {
     const grpc::Status s = ladders_->CreateLadder(spec);
@@ -449,6 +455,59 @@ TEST_F(AccountsTest, RefusesBadLadders) {
   const grpc::Status taken = ladders_->CreateLadder(again);
   EXPECT_EQ(taken.error_code(), StatusCode::ALREADY_EXISTS);
   EXPECT_EQ(Count("ladders"), 1);
+}
+
+TEST_F(AccountsTest, ReadsOptionsAsTheMatchmakerDoes) {
+  LadderSpec spec = Ladder("spaced");
+  spec.options = "  victory_points=12   bank_limited=false ";
+  EXPECT_TRUE(ladders_->CreateLadder(spec).ok());
+  spec = Ladder("base");
+  spec.ruleset = "base";
+  spec.options = "victory_points=8";
+  EXPECT_TRUE(ladders_->CreateLadder(spec).ok());
+}
+
+TEST_F(AccountsTest, UpdatesApplyToWhatTheLastOneLeft) {
+  LadderInfo created;
+  ASSERT_TRUE(ladders_->CreateLadder(Ladder("main"), &created).ok());
+  EXPECT_GT(created.created_unix_ms, 0);
+  LadderUpdate empty;
+  EXPECT_EQ(ladders_->UpdateLadder("main", empty, nullptr).error_code(), StatusCode::INVALID_ARGUMENT);
+  LadderUpdate title;
+  title.title = "Main";
+  EXPECT_EQ(ladders_->UpdateLadder("nosuch", title).error_code(), StatusCode::NOT_FOUND);
+  EXPECT_EQ(ladders_->UpdateLadder("No Such", title).error_code(), StatusCode::NOT_FOUND);
+
+  // Administrators changing different settings of one ladder at once: each
+  // update reads the ladder the others left, so no change is lost.
+  constexpr int kUpdates = 25;
+  std::atomic<int> failures{0};
+  const std::function<void(LadderUpdate*, int)> setters[] = {
+      [](LadderUpdate* u, int i) { u->decision_ms = 1000 + i; },
+      [](LadderUpdate* u, int i) { u->time_bank_ms = 5000 + i; },
+      [](LadderUpdate* u, int i) { u->placement_games = i; },
+      [](LadderUpdate* u, int i) { u->bot_fill_after_ms = 100 + i; },
+  };
+  std::vector<std::thread> threads;
+  for (const auto& set : setters) {
+    threads.emplace_back([&] {
+      for (int i = 1; i <= kUpdates; ++i) {
+        LadderUpdate u;
+        set(&u, i);
+        failures += !ladders_->UpdateLadder("main", u).ok();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  LadderInfo after;
+  ASSERT_TRUE(ladders_->GetLadder("main", &after).ok());
+  EXPECT_EQ(after.spec.decision_ms, 1000 + kUpdates);
+  EXPECT_EQ(after.spec.time_bank_ms, 5000 + kUpdates);
+  EXPECT_EQ(after.spec.placement_games, kUpdates);
+  EXPECT_EQ(after.spec.bot_fill_after_ms, 100 + kUpdates);
+  EXPECT_EQ(after.created_unix_ms, created.created_unix_ms);
+  EXPECT_EQ(ladders_->GetLadder("nosuch", &after).error_code(), StatusCode::NOT_FOUND);
 }
 
 TEST_F(AccountsTest, SeasonsFollowOneAnother) {

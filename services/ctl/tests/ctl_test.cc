@@ -289,6 +289,230 @@ TEST(CtlWatch, EventsAreLinesOfTheEnginesText) {
   EXPECT_TRUE(SpectateLines(view).empty());
 }
 
+// ---- accounts ------------------------------------------------------------------
+
+v1::LadderSettings Settings(const std::vector<std::string>& args, std::string* error) {
+  cli::Flags flags("update-ladder", "ID", "");
+  AddLadderFlags(&flags);
+  AddGlobalFlags(&flags);
+  flags.AllowPositionals();
+  v1::LadderSettings out;
+  EXPECT_TRUE(flags.Parse(args, error)) << *error;
+  error->clear();
+  if (!BuildLadderSettings(flags, &out, error)) out.Clear();
+  return out;
+}
+
+TEST(CtlAccounts, LadderFlagsSetOnlyTheSettingsGiven) {
+  std::string error;
+  v1::LadderSettings s = Settings({"open", "--decision-ms", "3000"}, &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(s.has_decision_ms());
+  EXPECT_EQ(s.decision_ms(), 3000);
+  EXPECT_FALSE(s.has_title());
+  EXPECT_FALSE(s.has_seats());
+  EXPECT_FALSE(s.has_mu());
+  EXPECT_FALSE(s.has_allow_three_after_ms());
+  EXPECT_EQ(Settings({"open"}, &error).ByteSizeLong(), 0u);
+
+  s = Settings({"open",
+                "--title",
+                "",
+                "--ruleset",
+                "base",
+                "--options",
+                "victory_points=12",
+                "--options",
+                "bank_limited=false",
+                "--seats",
+                "3",
+                "--placement-games",
+                "0",
+                "--mu",
+                "1500",
+                "--sigma",
+                "350.5",
+                "--beta",
+                "1e2",
+                "--kappa",
+                "0.001",
+                "--tau",
+                "0",
+                "--three-after-ms",
+                "never",
+                "--bots-after-ms",
+                "30000",
+                "--time-bank-ms",
+                "0"},
+               &error);
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(s.has_title());  // given empty: clears the title
+  EXPECT_EQ(s.title(), "");
+  EXPECT_EQ(s.ruleset(), "base");
+  EXPECT_EQ(s.options(), "victory_points=12 bank_limited=false");
+  EXPECT_EQ(s.seats(), 3);
+  EXPECT_TRUE(s.has_placement_games());
+  EXPECT_EQ(s.placement_games(), 0);
+  EXPECT_EQ(s.mu(), 1500);
+  EXPECT_EQ(s.sigma(), 350.5);
+  EXPECT_EQ(s.beta(), 100);
+  EXPECT_EQ(s.kappa(), 0.001);
+  EXPECT_TRUE(s.has_tau());
+  EXPECT_EQ(s.tau(), 0);
+  EXPECT_EQ(s.allow_three_after_ms(), -1);
+  EXPECT_EQ(s.bot_fill_after_ms(), 30000);
+  EXPECT_TRUE(s.has_time_bank_ms());
+  EXPECT_FALSE(s.has_decision_ms());
+  EXPECT_EQ(Settings({"open", "--bots-after-ms", "-1"}, &error).bot_fill_after_ms(), -1);
+  // What the values may be is the service's to say: the flags pass them on.
+  EXPECT_EQ(Settings({"open", "--seats", "5"}, &error).seats(), 5);
+  EXPECT_EQ(error, "");
+}
+
+TEST(CtlAccounts, LadderFlagErrorsNameTheFlag) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--seats", "four"}, "flag '--seats': 'four' is not an integer"},
+      {{"--seats", "3000000000"}, "flag '--seats': '3000000000' is not an integer"},
+      {{"--decision-ms", "1.5"}, "flag '--decision-ms': '1.5'"},
+      {{"--three-after-ms", "soon"}, "flag '--three-after-ms': 'soon' is not a number of milliseconds or 'never'"},
+      {{"--bots-after-ms", ""}, "flag '--bots-after-ms': ''"},
+      {{"--mu", "lots"}, "flag '--mu': 'lots' is not a number"},
+      {{"--tau", "1x"}, "flag '--tau': '1x' is not a number"},
+  };
+  for (const auto& [args, expected] : cases) {
+    std::string error;
+    std::vector<std::string> all = {"open"};
+    all.insert(all.end(), args.begin(), args.end());
+    Settings(all, &error);
+    EXPECT_NE(error.find(expected), std::string::npos) << "error '" << error << "' lacks '" << expected << "'";
+  }
+}
+
+TEST(CtlAccounts, IdentitiesAsTableAndAsMetropolisAdminsJson) {
+  v1::ListIdentitiesResponse list;
+  v1::Identity* alice = list.add_identities();
+  alice->set_id(1);
+  alice->set_kind("player");
+  alice->set_name("alice");
+  alice->set_created_unix_ms(86'400'000);
+  v1::Identity* bot = list.add_identities();
+  bot->set_id(2);
+  bot->set_kind("bot");
+  bot->set_name("alice\"bot");
+  bot->set_owner("alice");
+  bot->set_created_unix_ms(86'401'000);
+  EXPECT_EQ(IdentitiesJson(list),
+            R"([{"id":1,"kind":"player","name":"alice","owner":null,"created_unix_ms":86400000},)"
+            R"({"id":2,"kind":"bot","name":"alice\"bot","owner":"alice","created_unix_ms":86401000}])");
+  EXPECT_EQ(IdentitiesJson(v1::ListIdentitiesResponse()), "[]");
+  EXPECT_EQ(IdentitiesTable(list),
+            "id  kind    name       owner  created\n"
+            "1   player  alice      -      1970-01-02 00:00:00 UTC\n"
+            "2   bot     alice\"bot  alice  1970-01-02 00:00:01 UTC\n");
+  EXPECT_EQ(CreatedIdentityText(*bot), "created bot alice\"bot (id 2), owned by alice\n");
+  EXPECT_EQ(CreatedIdentityText(*alice), "created player alice (id 1)\n");
+}
+
+TEST(CtlAccounts, TokensNeverShowButOnIssue) {
+  v1::IssueTokenRequest request;
+  request.set_identity("alice");
+  request.set_label("laptop");
+  request.set_admin(true);
+  v1::IssueTokenResponse issued;
+  issued.set_token_id(7);
+  issued.set_token("mtp_0123");
+  EXPECT_EQ(IssuedTokenJson(request, issued),
+            R"({"id":7,"identity":"alice","label":"laptop","admin":true,"token":"mtp_0123"})");
+  const std::string text = IssuedTokenText(request, issued);
+  EXPECT_EQ(text.rfind("token 7 for alice (admin), label 'laptop':\n\n  mtp_0123\n\n", 0), 0u) << text;
+  EXPECT_NE(text.find("will not be shown again"), std::string::npos);
+
+  v1::ListTokensResponse list;
+  v1::ApiToken* t = list.add_tokens();
+  t->set_id(7);
+  t->set_label("laptop");
+  t->set_admin(true);
+  t->set_created_unix_ms(86'400'000);
+  t = list.add_tokens();
+  t->set_id(9);
+  t->set_created_unix_ms(86'400'000);
+  t->set_revoked_unix_ms(172'800'000);
+  EXPECT_EQ(TokensJson(list),
+            R"([{"id":7,"label":"laptop","admin":true,"created_unix_ms":86400000,"revoked_unix_ms":null},)"
+            R"({"id":9,"label":"","admin":false,"created_unix_ms":86400000,"revoked_unix_ms":172800000}])");
+  EXPECT_EQ(TokensTable(list),
+            "id  label   admin  created                  revoked\n"
+            "7   laptop  yes    1970-01-02 00:00:00 UTC  -\n"
+            "9   -       no     1970-01-02 00:00:00 UTC  1970-01-03 00:00:00 UTC\n");
+}
+
+v1::Ladder SampleLadder() {
+  v1::Ladder l;
+  l.set_id("open");
+  l.set_title("Open");
+  l.set_ruleset("cities_and_knights");
+  l.set_options("victory_points=12");
+  l.set_seats(4);
+  l.set_placement_games(10);
+  l.set_mu(25);
+  l.set_sigma(25.0 / 3);
+  l.set_beta(25.0 / 6);
+  l.set_kappa(0.0001);
+  l.set_tau(25.0 / 300);
+  l.set_allow_three_after_ms(60'000);
+  l.set_bot_fill_after_ms(-1);
+  l.set_decision_ms(1'500);
+  l.set_time_bank_ms(60'000);
+  l.set_created_unix_ms(86'400'000);
+  l.set_season(2);
+  l.set_season_started_unix_ms(172'800'000);
+  return l;
+}
+
+TEST(CtlAccounts, LaddersAsJsonTableAndText) {
+  v1::ListLaddersResponse list;
+  *list.add_ladders() = SampleLadder();
+  v1::Ladder* bare = list.add_ladders();
+  bare->set_id("bare");
+  bare->set_seats(3);
+  bare->set_allow_three_after_ms(-1);
+  bare->set_bot_fill_after_ms(0);
+  // Numbers read back exactly: 25/3 is not 8.33333.
+  EXPECT_EQ(LaddersJson(list),
+            R"([{"id":"open","title":"Open","ruleset":"cities_and_knights","options":"victory_points=12","seats":4,)"
+            R"("placement_games":10,"mu":25,"sigma":8.333333333333334,"beta":4.166666666666667,"kappa":0.0001,)"
+            R"("tau":0.08333333333333333,"allow_three_after_ms":60000,"bot_fill_after_ms":-1,"decision_ms":1500,)"
+            R"("time_bank_ms":60000,"season":2,"season_started_unix_ms":172800000,"created_unix_ms":86400000},)"
+            R"({"id":"bare","title":"","ruleset":"","options":"","seats":3,"placement_games":0,"mu":0,"sigma":0,)"
+            R"("beta":0,"kappa":0,"tau":0,"allow_three_after_ms":-1,"bot_fill_after_ms":0,"decision_ms":0,)"
+            R"("time_bank_ms":0,"season":0,"season_started_unix_ms":0,"created_unix_ms":0}])");
+  // metropolis-admin's columns first, so that what reads one reads the other.
+  EXPECT_EQ(
+      LaddersTable(list),
+      "id    title  ruleset             seats  placement  mu  sigma    beta     kappa   tau        season  since  "
+      "                  decision  bank  3 after  bots after  options\n"
+      "open  Open   cities_and_knights  4      10         25  8.33333  4.16667  0.0001  0.0833333  2       "
+      "1970-01-03 00:00:00 UTC  1500ms    60s   60s      never       victory_points=12\n"
+      "bare  -                          3      0          0   0        0        0       0          -       -    "
+      "                    0ms       0ms   never    0ms         -\n");
+  const std::string text = LadderText(SampleLadder());
+  for (const std::string line : {"ladder             open\n", "options            victory_points=12\n",
+                                 "tables of 3 after  60s\n", "bots fill after    never\n",
+                                 "decision           1500ms\n", "season             2 since 1970-01-03 00:00:00 UTC\n",
+                                 "rating             mu 25, sigma 8.333333333333334, beta 4.166666666666667, "
+                                 "kappa 0.0001, tau 0.08333333333333333\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << "'" << line << "' not in\n" << text;
+}
+
+TEST(CtlAccounts, JsonNumbersAreShortestExact) {
+  for (double v : {0.0, 1.0, -2.5, 25.0 / 3, 1e-300, 0.1, 123456789.125}) {
+    const std::string text = JsonNumber(v);
+    EXPECT_EQ(std::strtod(text.c_str(), nullptr), v) << text;
+  }
+  EXPECT_EQ(JsonNumber(0.1), "0.1");
+  EXPECT_EQ(JsonNumber(30), "30");
+}
+
 TEST(CtlUsage, NamesTheProgramAndTheExitCodes) {
   const std::string usage = CommandUsage(CreateGameFlags());
   EXPECT_EQ(usage.rfind("usage: metropolisctl create-game ", 0), 0u) << usage;

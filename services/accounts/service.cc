@@ -1,0 +1,188 @@
+#include "services/accounts/service.h"
+
+#include <grpcpp/server_builder.h>
+
+#include "services/accounts/convert.h"
+#include "services/accounts/roles.h"
+#include "services/common/grpc_util.h"
+#include "services/common/log.h"
+
+namespace metropolis::accounts {
+namespace {
+
+grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
+
+// An identity named in a request. A name that cannot exist is a malformed
+// request, not an unknown identity.
+grpc::Status CheckIdentityName(const char* field, const std::string& name) {
+  if (name.empty()) return Invalid(std::string(field) + ": required (an identity's name)");
+  if (!ValidIdentityName(name))
+    return Invalid(std::string(field) + ": '" + name + "' is not a name (1 to 64 letters, digits, '-', '_' or '.')");
+  return grpc::Status::OK;
+}
+
+grpc::Status CheckLadderId(const char* field, const std::string& id) {
+  if (id.empty()) return Invalid(std::string(field) + ": required (a ladder's id)");
+  if (!ValidLadderId(id)) return Invalid(std::string(field) + ": '" + id + "' is not a ladder id");
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+grpc::Status AccountsService::Authorize(const grpc::ServerContext& context, Principal* out) {
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), out); !s.ok()) return s;
+  if (!MayAdministerAccounts(*out)) {
+    services::LogInfo("accounts call refused",
+                      {{"identity", out->name}, {"token_id", std::to_string(out->token_id)}, {"why", "not admin"}});
+    return {grpc::StatusCode::PERMISSION_DENIED, "managing accounts and ladders needs an administrator's API token"};
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::CreatePlayer(grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
+                                           v1::Identity* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  Identity created;
+  if (grpc::Status s = accounts_->CreateIdentity("player", request->name(), "", &created); !s.ok()) return s;
+  services::LogInfo("player created", {{"identity", created.name},
+                                       {"identity_id", std::to_string(created.id)},
+                                       {"by", by.name},
+                                       {"by_token_id", std::to_string(by.token_id)}});
+  IdentityToProto(created, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::CreateBot(grpc::ServerContext* context, const v1::CreateBotRequest* request,
+                                        v1::Identity* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  Identity created;
+  if (grpc::Status s = accounts_->CreateIdentity("bot", request->name(), request->owner(), &created); !s.ok()) return s;
+  services::LogInfo("bot created", {{"identity", created.name},
+                                    {"identity_id", std::to_string(created.id)},
+                                    {"owner", created.owner_name},
+                                    {"by", by.name},
+                                    {"by_token_id", std::to_string(by.token_id)}});
+  IdentityToProto(created, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::ListIdentities(grpc::ServerContext* context, const v1::ListIdentitiesRequest*,
+                                             v1::ListIdentitiesResponse* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  std::vector<Identity> identities;
+  if (grpc::Status s = accounts_->ListIdentities(&identities); !s.ok()) return s;
+  for (const Identity& i : identities) IdentityToProto(i, response->add_identities());
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::IssueToken(grpc::ServerContext* context, const v1::IssueTokenRequest* request,
+                                         v1::IssueTokenResponse* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityName("identity", request->identity()); !s.ok()) return s;
+  IssuedToken issued;
+  if (grpc::Status s = accounts_->IssueToken(request->identity(), request->label(), request->admin(), &issued); !s.ok())
+    return s;
+  // The token's id, never the token.
+  services::LogInfo("token issued", {{"identity", request->identity()},
+                                     {"token_id", std::to_string(issued.id)},
+                                     {"admin", request->admin() ? "true" : "false"},
+                                     {"by", by.name},
+                                     {"by_token_id", std::to_string(by.token_id)}});
+  response->set_token_id(issued.id);
+  response->set_token(std::move(issued.token));
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::ListTokens(grpc::ServerContext* context, const v1::ListTokensRequest* request,
+                                         v1::ListTokensResponse* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityName("identity", request->identity()); !s.ok()) return s;
+  std::vector<TokenInfo> tokens;
+  if (grpc::Status s = accounts_->ListTokens(request->identity(), &tokens); !s.ok()) return s;
+  for (const TokenInfo& t : tokens) ApiTokenToProto(t, response->add_tokens());
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::RevokeToken(grpc::ServerContext* context, const v1::RevokeTokenRequest* request,
+                                          v1::RevokeTokenResponse*) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (request->token_id() <= 0)
+    return Invalid("token_id: " + std::to_string(request->token_id()) + " is not a token id (a positive integer)");
+  if (grpc::Status s = accounts_->RevokeToken(request->token_id()); !s.ok()) return s;
+  services::LogInfo("token revoked", {{"token_id", std::to_string(request->token_id())},
+                                      {"by", by.name},
+                                      {"by_token_id", std::to_string(by.token_id)}});
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::CreateLadder(grpc::ServerContext* context, const v1::CreateLadderRequest* request,
+                                           v1::Ladder* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = CheckLadderId("id", request->id()); !s.ok()) return s;
+  LadderSpec spec;
+  spec.id = request->id();
+  LadderUpdateFromProto(request->settings()).ApplyTo(&spec);
+  LadderInfo created;
+  if (grpc::Status s = ladders_->CreateLadder(spec, &created); !s.ok()) return s;
+  services::LogInfo("ladder created",
+                    {{"ladder", spec.id}, {"by", by.name}, {"by_token_id", std::to_string(by.token_id)}});
+  LadderToProto(created, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::UpdateLadder(grpc::ServerContext* context, const v1::UpdateLadderRequest* request,
+                                           v1::Ladder* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = CheckLadderId("id", request->id()); !s.ok()) return s;
+  LadderInfo updated;
+  if (grpc::Status s = ladders_->UpdateLadder(request->id(), LadderUpdateFromProto(request->settings()), &updated);
+      !s.ok())
+    return s;
+  services::LogInfo("ladder updated",
+                    {{"ladder", request->id()}, {"by", by.name}, {"by_token_id", std::to_string(by.token_id)}});
+  LadderToProto(updated, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::ListLadders(grpc::ServerContext* context, const v1::ListLaddersRequest*,
+                                          v1::ListLaddersResponse* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  std::vector<LadderInfo> ladders;
+  if (grpc::Status s = ladders_->ListLadders(&ladders); !s.ok()) return s;
+  for (const LadderInfo& l : ladders) LadderToProto(l, response->add_ladders());
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::CreateSeason(grpc::ServerContext* context, const v1::CreateSeasonRequest* request,
+                                           v1::CreateSeasonResponse* response) {
+  Principal by;
+  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = CheckLadderId("ladder", request->ladder()); !s.ok()) return s;
+  int season = 0;
+  if (grpc::Status s = ladders_->CreateSeason(request->ladder(), &season); !s.ok()) return s;
+  services::LogInfo("season opened", {{"ladder", request->ladder()},
+                                      {"season", std::to_string(season)},
+                                      {"by", by.name},
+                                      {"by_token_id", std::to_string(by.token_id)}});
+  response->set_ladder(request->ladder());
+  response->set_season(uint32_t(season));
+  return grpc::Status::OK;
+}
+
+std::unique_ptr<AccountsService> RegisterAccountsService(grpc::ServerBuilder& builder, AccountStore* accounts,
+                                                         LadderStore* ladders, Authenticator* auth) {
+  auto service = std::make_unique<AccountsService>(accounts, ladders, auth);
+  builder.RegisterService(service.get());
+  return service;
+}
+
+}  // namespace metropolis::accounts
