@@ -9,7 +9,8 @@ namespace metropolis::botkit {
 cli::Flags BotFlags() {
   cli::Flags f("metropolis-bot",
                "--host ADDR --game ID --token T --bot SPEC [flags]\n"
-               "       metropolis-bot --ladder ID --matchmaker ADDR --api-token T --bot SPEC [--games N] [flags]",
+               "       metropolis-bot --ladder ID --matchmaker ADDR --api-token T --bot SPEC [--games N] [flags]\n"
+               "       metropolis-bot --compete --matchmaker ADDR --api-token T --bot SPEC [--capacity N] [--games N]",
                "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
                "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
                "when the game is over.");
@@ -21,7 +22,14 @@ cli::Flags BotFlags() {
       {.name = "matchmaker", .value_name = "ADDR", .help = "ladder mode: the matchmaker (env METROPOLIS_MATCHMAKER)"});
   f.Add(
       {.name = "api-token", .value_name = "T", .help = "ladder mode: the bot's API token (env METROPOLIS_API_TOKEN)"});
-  f.Add({.name = "games", .value_name = "N", .help = "ladder mode: games to play one after another (default 1)"});
+  f.Add({.name = "games",
+         .value_name = "N",
+         .help = "ladder mode: games to play one after another (default 1); compete mode: stop after N games "
+                 "(default: play until stopped)"});
+  f.Add({.name = "compete",
+         .value_name = "",
+         .help = "tournament mode: stay available to the matchmaker and play every tournament game it sends"});
+  f.Add({.name = "capacity", .value_name = "N", .help = "compete mode: games at once (1..16, default 1)"});
   f.Add({.name = "game", .value_name = "ID", .help = "the game id"});
   f.Add({.name = "token", .value_name = "T", .help = "the seat's token from CreateGame (env METROPOLIS_TOKEN)"});
   f.Add({.name = "bot", .value_name = "SPEC", .help = "the bot: random, heuristic or search[:ms=50,...] (bots/bot.h)"});
@@ -80,7 +88,24 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.client.game_id = flags.Get("game");
   s.bot = flags.Get("bot");
   s.ladder.ladder = flags.Get("ladder");
-  if (!s.ladder.ladder.empty()) {
+  s.compete = flags.Has("compete");
+  if (flags.Has("capacity") && !s.compete) return fail("--capacity needs --compete");
+  if (s.compete) {
+    if (!s.ladder.ladder.empty()) return fail("--compete and --ladder exclude each other");
+    s.compete_options.matchmaker = flag_or_env("matchmaker", "METROPOLIS_MATCHMAKER");
+    s.compete_options.api_token = flag_or_env("api-token", "METROPOLIS_API_TOKEN");
+    if (s.compete_options.matchmaker.empty())
+      return fail("--matchmaker (or METROPOLIS_MATCHMAKER) is required with --compete");
+    if (s.compete_options.api_token.empty())
+      return fail("--api-token (or METROPOLIS_API_TOKEN) is required with --compete");
+    if (flags.Has("game") || flags.Has("token") || flags.Has("host"))
+      return fail("--host, --game and --token come from the matchmaker with --compete");
+    int64_t games = 0, capacity = 1;
+    if (flags.Has("games") && !flags.GetInt("games", 1, 1'000'000, &games, error)) return false;
+    if (flags.Has("capacity") && !flags.GetInt("capacity", 1, 16, &capacity, error)) return false;
+    s.games = int(games);
+    s.compete_options.capacity = int(capacity);
+  } else if (!s.ladder.ladder.empty()) {
     s.ladder.matchmaker = flag_or_env("matchmaker", "METROPOLIS_MATCHMAKER");
     s.ladder.api_token = flag_or_env("api-token", "METROPOLIS_API_TOKEN");
     if (s.ladder.matchmaker.empty()) return fail("--matchmaker (or METROPOLIS_MATCHMAKER) is required with --ladder");
@@ -92,7 +117,7 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
     s.games = int(games);
   } else {
     if (flags.Has("games") || flags.Has("matchmaker") || flags.Has("api-token"))
-      return fail("--games, --matchmaker and --api-token need --ladder");
+      return fail("--games, --matchmaker and --api-token need --ladder or --compete");
     if (s.client.host.empty()) return fail("--host (or METROPOLIS_HOST) is required");
     if (s.client.game_id.empty()) return fail("--game is required");
     if (s.client.token.empty()) return fail("--token (or METROPOLIS_TOKEN) is required");

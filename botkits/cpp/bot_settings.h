@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "botkits/cpp/client.h"
+#include "botkits/cpp/compete.h"
 #include "botkits/cpp/ladder.h"
 #include "engine/cli/flags.h"
 
@@ -18,6 +19,10 @@ struct BotSettings {
   // Ladder mode (--ladder): queue at the matchmaker for each of `games` games
   // instead of playing one given game.
   LadderOptions ladder;
+  // Compete mode (--compete): play the tournament games the matchmaker sends;
+  // `games` 0 means until stopped.
+  bool compete = false;
+  CompeteOptions compete_options;
   int games = 1;
   std::string bot;    // a MakeBot spec, checked
   uint64_t seed = 0;  // the bot's random stream

@@ -37,7 +37,9 @@ grpc::Status QueueOnce(const std::string& address, const LadderOptions& options,
   return status;
 }
 
-std::vector<std::string> SplitList(const std::string& list) {
+}  // namespace
+
+std::vector<std::string> SplitAddresses(const std::string& list) {
   std::vector<std::string> out;
   size_t start = 0;
   while (start <= list.size()) {
@@ -48,11 +50,15 @@ std::vector<std::string> SplitList(const std::string& list) {
   return out;
 }
 
-}  // namespace
+bool Retryable(const grpc::Status& status) {
+  const auto code = status.error_code();
+  return code == grpc::StatusCode::UNAVAILABLE || code == grpc::StatusCode::DEADLINE_EXCEEDED ||
+         code == grpc::StatusCode::CANCELLED || code == grpc::StatusCode::ABORTED;
+}
 
 grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(const v1::Queued&)>& on_queued,
                          v1::Assignment* out, const std::function<void(const std::string&)>& on_retry) {
-  const std::vector<std::string> replicas = SplitList(options.matchmaker);
+  const std::vector<std::string> replicas = SplitAddresses(options.matchmaker);
   if (replicas.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no matchmaker address"};
   constexpr int kAttempts = 12;
   int backoff_ms = 250;
@@ -61,12 +67,7 @@ grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(
     const std::string& address = replicas[size_t(attempt) % replicas.size()];
     status = QueueOnce(address, options, on_queued, out);
     if (status.ok()) return status;
-    // What a failed replica or connection looks like; anything else (a bad
-    // token, an unknown ladder) fails at once.
-    const auto code = status.error_code();
-    if (code != grpc::StatusCode::UNAVAILABLE && code != grpc::StatusCode::DEADLINE_EXCEEDED &&
-        code != grpc::StatusCode::CANCELLED && code != grpc::StatusCode::ABORTED)
-      return status;
+    if (!Retryable(status)) return status;
     if (on_retry) on_retry(address + ": " + status.error_message());
     std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
     backoff_ms = std::min(backoff_ms * 2, 4000);

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "metropolis/v1/matchmaker.pb.h"
 
@@ -23,6 +24,12 @@ struct LadderOptions {
 // unreachable) it queues again, on the next replica of the list, with backoff:
 // the matchmaker resumes the same ticket, so the place in the queue is kept.
 // `on_retry` (may be empty) hears about each failure.
+// "A,B" → {"A", "B"}: a list of matchmaker replicas.
+std::vector<std::string> SplitAddresses(const std::string& list);
+// What a failed replica or connection looks like (worth retrying on another);
+// anything else (a bad token, an unknown ladder) is final.
+bool Retryable(const grpc::Status& status);
+
 grpc::Status WaitForSeat(const LadderOptions& options, const std::function<void(const v1::Queued&)>& on_queued,
                          v1::Assignment* out, const std::function<void(const std::string&)>& on_retry = {});
 

@@ -1,12 +1,15 @@
 // metropolis-bot: plays one seat of a game on a game host with a built-in bot.
 // The smallest complete user of the C++ bot kit (client.h).
 
+#include <condition_variable>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "botkits/cpp/bot_settings.h"
@@ -38,6 +41,59 @@ std::string Summary(const std::string& game_id, const botkit::RunStats& stats) {
   for (int i = 0; i < r.vp_size(); ++i) out << (i ? "," : "") << r.vp(i);
   out << " actions=" << r.actions() << " turns=" << r.turns();
   return out.str();
+}
+
+// Compete mode: every tournament seat the matchmaker sends is played on its
+// own thread, with its own bot and random stream, until `games` were started
+// (0: until the process is stopped).
+int RunCompete(const botkit::BotSettings& settings, uint64_t seed, const botkit::Callbacks& callbacks) {
+  std::mutex mutex;
+  std::condition_variable done;
+  int started = 0, playing = 0, failed = 0;
+  std::vector<std::thread> games;
+  const grpc::Status status = botkit::Compete(
+      settings.compete_options,
+      [&](const v1::Assignment& seat) {
+        std::unique_lock lock(mutex);
+        const int number = ++started;
+        ++playing;
+        if (!settings.quiet)
+          LogLine("seated in game " + seat.game_id() + " of tournament " + seat.tournament() + " on " + seat.host());
+        games.emplace_back([&, seat, number] {
+          std::string error;
+          std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);
+          uint64_t rng = seed + 0x9e3779b97f4a7c15ull * uint64_t(number);
+          botkit::Options options = settings.client;
+          options.host = seat.host();
+          options.game_id = seat.game_id();
+          options.token = seat.seat_token();
+          botkit::Client client;
+          const grpc::Status played = client.Run(options, botkit::BuiltinDecider(bot.get(), &rng), callbacks);
+          std::lock_guard guard(mutex);
+          if (played.ok()) {
+            std::cout << Summary(options.game_id, client.stats()) << std::endl;
+          } else {
+            ++failed;
+            std::cerr << "metropolis-bot: game " << seat.game_id() << ": "
+                      << botkit::StatusCodeName(played.error_code()) << ": " << played.error_message() << "\n";
+          }
+          --playing;
+          done.notify_all();
+        });
+        return settings.games == 0 || started < settings.games;
+      },
+      [&](const std::string& why) { LogLine("competing again after: " + why); });
+  {
+    std::unique_lock lock(mutex);
+    done.wait(lock, [&] { return playing == 0; });
+  }
+  for (std::thread& t : games) t.join();
+  if (!status.ok()) {
+    std::cerr << "metropolis-bot: competing: " << botkit::StatusCodeName(status.error_code()) << ": "
+              << status.error_message() << "\n";
+    return botkit::kExitFailed;
+  }
+  return failed ? botkit::kExitFailed : botkit::kExitOk;
 }
 
 }  // namespace
@@ -80,6 +136,7 @@ int main(int argc, char** argv) {
     };
   }
 
+  if (settings.compete) return RunCompete(settings, seed, callbacks);
   const bool on_ladder = !settings.ladder.ladder.empty();
   for (int game = 0; game < settings.games; ++game) {
     botkit::Options options = settings.client;

@@ -162,7 +162,7 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     out->set_tournament(g[2].as<std::string>());
     if (!out->mutable_config()->ParseFromString(pqxx::binarystring(g[3]).str()))
       return {grpc::StatusCode::DATA_LOSS, "game " + game_id + ": stored configuration does not parse"};
-    out->set_chance_seed(g[4].as<uint64_t>());
+    out->set_chance_seed(uint64_t(g[4].as<int64_t>()));  // BIGINT holds the 64 bits signed
     out->mutable_result()->set_reason(v1::EndReason(g[5].as<int>()));
     out->mutable_result()->set_winner(g[6].as<int>());
     auto vp = g[7].as_array();

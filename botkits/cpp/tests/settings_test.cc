@@ -96,6 +96,32 @@ TEST(BotSettings, ErrorsNameTheFlag) {
   }
 }
 
+TEST(BotSettings, CompeteModeTakesItsSeatsFromTheMatchmaker) {
+  BotSettings s;
+  const std::vector<std::string> compete = {"--compete", "--matchmaker", "a:1,b:2", "--api-token",
+                                            "k",         "--bot",        "random"};
+  ASSERT_EQ(Parse(compete, &s), "");
+  EXPECT_TRUE(s.compete);
+  EXPECT_EQ(s.compete_options.matchmaker, "a:1,b:2");
+  EXPECT_EQ(s.compete_options.api_token, "k");
+  EXPECT_EQ(s.compete_options.capacity, 1);
+  EXPECT_EQ(s.games, 0) << "until stopped";
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = compete;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  ASSERT_EQ(Parse(with({"--capacity", "4", "--games", "10"}), &s), "");
+  EXPECT_EQ(s.compete_options.capacity, 4);
+  EXPECT_EQ(s.games, 10);
+  EXPECT_NE(Parse(with({"--capacity", "17"}), &s).find("capacity"), std::string::npos);
+  EXPECT_NE(Parse(with({"--ladder", "open"}), &s).find("exclude"), std::string::npos);
+  EXPECT_NE(Parse(with({"--game", "g"}), &s).find("--compete"), std::string::npos);
+  EXPECT_NE(Parse({"--compete", "--api-token", "k", "--bot", "random"}, &s).find("--matchmaker"), std::string::npos);
+  EXPECT_NE(Parse(With({"--capacity", "2"}), &s).find("--capacity needs --compete"), std::string::npos);
+  EXPECT_EQ(SplitAddresses("a:1,,b:2,"), (std::vector<std::string>{"a:1", "b:2"}));
+}
+
 TEST(BotSettings, HelpStopsParsingAndNamesTheProgram) {
   BotSettings s;
   bool help = false;

@@ -257,6 +257,20 @@ TEST_F(ReplaysTest, AnyStepOfAStoredGameAndItsExport) {
   ASSERT_TRUE(ReplayGame(record, {}, &error)) << error;
 }
 
+// PostgreSQL's BIGINT is signed: a seed of 2^63 or more is stored negative
+// and must come back as it was.
+TEST_F(ReplaysTest, ChanceSeedsAboveTwoToThe63RoundTrip) {
+  auto game = PlayGame(3, "g-big-seed");
+  game.set_chance_seed(0xF00DF00DF00DF00Dull);
+  ASSERT_TRUE(Store(game).ok());
+  v1::GetReplayRequest request;
+  request.set_game_id("g-big-seed");
+  v1::Replay replay;
+  const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, request, &replay);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(replay.game().chance_seed(), 0xF00DF00DF00DF00Dull);
+}
+
 // A duplicate set's rotations share board, dice and decks: none is shown, by
 // id or in a list, until every rotation of the set has finished; a void
 // attempt (its host was lost) never is. Other tournaments' games show at once.

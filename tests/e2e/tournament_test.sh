@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Tournaments end to end (label e2e): the whole stack, five bots competing
+# (metropolis-bot --compete), a round robin of 4-seat tables and a duplicate set
+# created with metropolisctl. The matchmaker is killed with SIGKILL in the
+# middle of the round robin and started again; the bots reconnect. Checked:
+# both tournaments finish; every pairing of the round robin is played exactly
+# once, each game seated as scheduled; the duplicate set shares its board and
+# dice; the standings metropolisctl prints are those recomputed here from the
+# stored games; every game is stored once.
+#
+#   tests/e2e/tournament_test.sh BUILD_DIR
+set -euo pipefail
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/lib/stack_test.sh"
+stack_test_begin tournament_test "${1:-}"
+
+deploy/local/stack.sh up "$build" >"$work/up.log" || { cat "$work/up.log" >&2; fail "the stack did not start"; }
+# shellcheck source=/dev/null
+source "$METROPOLIS_STACK_DIR/stack.env"
+admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+ctl() { "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+
+admin create-player owner >/dev/null
+mkdir -p "$work/bots"
+bot_pids=()
+for i in 1 2 3 4 5; do
+  admin create-bot "tb$i" --owner owner >/dev/null
+  token=$(admin --json issue-token "tb$i" --label e2e | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+  # Capacity 2: one game of each tournament at once (each allows one per entrant).
+  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$token" \
+    --bot random --capacity 2 >"$work/bots/tb$i.out" 2>"$work/bots/tb$i.err" &
+  bot_pids+=($!)
+done
+stop_bots() { for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap 'stop_bots; stack_test_end' EXIT
+
+ctl create-tournament rr --format round-robin --entrants tb1,tb2,tb3,tb4,tb5 --seed 11 --decision-ms 2000 \
+  --title "e2e round robin" >"$work/create.log" || { cat "$work/create.log" >&2; fail "create-tournament rr"; }
+grep -q "20 games scheduled" "$work/create.log" || fail "round robin of 5 at tables of 4: not 20 games ($(cat "$work/create.log"))"
+ctl create-tournament dup --format duplicate --entrants tb1,tb2,tb3,tb4 --seed 12 --decision-ms 2000 >/dev/null ||
+  fail "create-tournament dup"
+# Bad input is refused with a usage error or the service's status, and writes nothing.
+if ctl create-tournament bad --format knockout --entrants tb1,tb2,tb3,tb4 2>"$work/bad.err"; then
+  fail "a knockout tournament was accepted"
+fi
+grep -q "format" "$work/bad.err" || fail "the refusal does not name the format: $(cat "$work/bad.err")"
+[[ $(sql "SELECT count(*) FROM tournaments WHERE id = 'bad'") == 0 ]] || fail "a refused tournament was written"
+
+# Kill the matchmaker in the middle of the round robin, then start it again as it was.
+finished() { sql "SELECT count(*) FROM tournament_games WHERE tournament_id = '$1' AND state = 'finished'"; }
+for _ in $(seq 1 600); do
+  (($(finished rr) >= 6)) && break
+  sleep 0.1
+done
+at_kill=$(finished rr)
+((at_kill >= 6 && at_kill < 20)) || fail "the round robin was not under way before the restart ($at_kill finished)"
+mm_pid=$(cat "$METROPOLIS_STACK_DIR/matchmaker.pid")
+mapfile -d '' mm_cmd <"/proc/$mm_pid/cmdline"
+kill -KILL "$mm_pid"
+sleep 1
+"${mm_cmd[@]}" >>"$METROPOLIS_STACK_DIR/logs/matchmaker.log" 2>&1 &
+echo "$!" >>"$METROPOLIS_STACK_DIR/pids"
+echo "$!" >"$METROPOLIS_STACK_DIR/matchmaker.pid"
+echo "tournament_test: matchmaker killed and restarted after $at_kill of 20 round-robin games"
+
+timeout 300 "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+  watch-tournament rr --interval-ms 500 >"$work/watch.log" 2>&1 || { cat "$work/watch.log" >&2; fail "watching rr"; }
+grep -q "20/20 games finished" "$work/watch.log" || fail "watch-tournament did not see the end: $(tail -3 "$work/watch.log")"
+for _ in $(seq 1 600); do
+  [[ $(sql "SELECT state FROM tournaments WHERE id = 'dup'") == finished ]] && break
+  sleep 0.1
+done
+[[ $(sql "SELECT string_agg(state, ',' ORDER BY id) FROM tournaments") == "finished,finished" ]] ||
+  fail "tournaments not finished: $(sql "SELECT string_agg(id || '=' || state, ',') FROM tournaments")"
+grep -q "competing again" "$work"/bots/*.err || fail "no bot reconnected after the matchmaker restart"
+
+# Every pairing once, each game seated as scheduled and stored under its tournament.
+[[ $(sql "SELECT count(DISTINCT entrants) FROM tournament_games WHERE tournament_id = 'rr'") == 20 ]] ||
+  fail "the round robin's 20 seatings are not all distinct"
+misseated=$(sql "SELECT count(*) FROM tournament_games tg JOIN game_seats s ON s.game_id = tg.game_id
+                 JOIN tournament_entrants e ON e.tournament_id = tg.tournament_id AND e.entrant = tg.entrants[s.seat + 1]
+                 WHERE s.identity_id <> e.identity_id")
+[[ $misseated == 0 ]] || fail "$misseated seats held by another identity than scheduled"
+[[ $(sql "SELECT count(*) FROM tournament_games tg JOIN games g ON g.id = tg.game_id AND g.tournament_id = tg.tournament_id") == 24 ]] ||
+  fail "not every tournament game is stored under its tournament"
+[[ $(sql "SELECT count(DISTINCT (chance_seed, config)) FROM games WHERE tournament_id = 'dup'") == 1 ]] ||
+  fail "the duplicate set's games do not share board and dice"
+
+# The standings, recomputed from the stored games: the winner first, then by
+# points (ties share), forfeits last; score (seats - place) / (seats - 1),
+# ties taking the mean of the places they span.
+sql "SELECT tg.tournament_id, s.identity_id, g.winner, s.seat, g.vp[s.seat + 1], s.forfeited
+     FROM tournament_games tg JOIN games g ON g.id = tg.game_id JOIN game_seats s ON s.game_id = g.id
+     WHERE tg.tournament_id = 'rr' ORDER BY g.id, s.seat" >"$work/seats.txt"
+ctl --json standings rr >"$work/standings.json"
+python3 - "$work/seats.txt" "$work/standings.json" <<'PY' || fail "standings differ from the stored games"
+import collections, json, sys
+# Rows come ordered by game, then seat: a game's seats are consecutive.
+rows = [line.strip().split("|") for line in open(sys.argv[1])]
+games = [rows[i:i + 4] for i in range(0, len(rows), 4)]
+games = [[(int(who), int(winner) if winner else -1, int(seat), int(vp), forfeited == "t")
+          for _, who, winner, seat, vp, forfeited in g] for g in games]
+def key(s):
+    who, winner, seat, vp, forfeited = s
+    if forfeited: return -10**9
+    if seat == winner: return 10**9
+    return vp
+scores = collections.defaultdict(list)
+for seats in games:
+    places = [1 + sum(key(o) > key(s) for o in seats) for s in seats]
+    for s, p in zip(seats, places):
+        tied = places.count(p)
+        scores[s[0]].append(sum((4 - q) / 3 for q in range(p, p + tied)) / tied)
+want = {who: sum(v) / len(v) for who, v in scores.items()}
+got = {int(s["identity_id"]): s for s in json.load(open(sys.argv[2]))["standings"]}
+assert len(games) == 20 and all(len(g) == 4 for g in games), len(games)
+assert set(want) == set(got), (want, got)
+for who, mean in want.items():
+    assert abs(got[who]["score"] - mean) < 1e-9, (who, got[who]["score"], mean)
+    assert got[who]["games"] == 16, got[who]
+    assert got[who]["ci_low"] <= got[who]["score"] <= got[who]["ci_high"], got[who]
+ranked = sorted(got.values(), key=lambda s: s["rank"])
+assert all(a["score"] >= b["score"] for a, b in zip(ranked, ranked[1:])), ranked
+print("standings match:", ", ".join(f'{s["name"]} {s["score"]:.3f}' for s in ranked))
+PY
+
+# The tables people read, and the export.
+ctl standings rr >"$work/standings.txt" || fail "standings rr"
+grep -q "95% CI" "$work/standings.txt" || fail "standings print no interval column"
+ctl export-tournament rr --csv >"$work/rr.csv" || fail "export-tournament rr --csv"
+[[ $(grep -c ",finished," "$work/rr.csv") == 20 ]] || fail "the CSV export does not hold 20 finished games"
+ctl tournament-games dup >/dev/null || fail "tournament-games dup"
+stop_bots
+echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"
