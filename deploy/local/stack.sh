@@ -128,11 +128,43 @@ export METROPOLIS_ADMIN_TOKEN='$admin_token'
 export METROPOLIS_SERVICE_TOKEN='$service_token'
 export METROPOLIS_PG_CTL='$METROPOLIS_PG_CTL'
 ENV
+
+  # --- The gateway (services/gateway, docs/GATEWAY.md) -------------------------------
+  # HTTP/JSON, live games and the web app for browsers, started last: it reads every
+  # other service. Only when the build has it. Its API token is a plain (not admin)
+  # token of the identity "admin"; the game hosts above know only their administrator
+  # token, which therefore serves as the gateway's spectator token here (and is in
+  # stack.env, so that tests can create games on a host). The web app
+  # is METROPOLIS_WEB_ROOT (default web/dist) when that folder exists.
+  local gateway_line=""
+  if [[ -x $build/services/gateway/metropolis-gateway ]]; then
+    local gateway_port gateway_metrics_port gateway_token web_root=${METROPOLIS_WEB_ROOT:-$root/web/dist}
+    local web_args=()
+    [[ -d $web_root ]] && web_args=(--web-root "$web_root")
+    gateway_port=$(free_port)
+    gateway_metrics_port=$(free_port)
+    while [[ $gateway_metrics_port == "$gateway_port" ]]; do gateway_metrics_port=$(free_port); done
+    gateway_token=$("$admin" --pg "$METROPOLIS_PG_CONNINFO" --json issue-token admin --label gateway |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
+      --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
+      --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --matchmaker "127.0.0.1:$mm_port" \
+      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_admin" "${web_args[@]}"
+    cat >>"$stack/stack.env" <<ENV
+export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'
+export METROPOLIS_GATEWAY_METRICS='127.0.0.1:$gateway_metrics_port'
+export METROPOLIS_GAMEHOST_ADMIN_TOKEN='$host_admin'
+ENV
+    gateway_line="  gateway    http://127.0.0.1:$gateway_port/"
+  fi
+  # --- end of the gateway ----------------------------------------------------------------
+
   echo "stack: up in $stack"
   echo "  replays    127.0.0.1:$replays_port"
   echo "  ratings    127.0.0.1:$ratings_port"
   echo "  matchmaker 127.0.0.1:$mm_port"
   echo "  gamehosts  ${hosts[*]}"
+  [[ -n $gateway_line ]] && echo "$gateway_line"  # the gateway block above
   echo "  variables: source $stack/stack.env; logs in $stack/logs"
 }
 

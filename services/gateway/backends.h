@@ -1,0 +1,74 @@
+// The gRPC services behind the gateway: one channel each to the replays,
+// ratings and matchmaker services, and one per game host, created when a host
+// is first named (by --hosts, or by the matchmaker's registry). Every call
+// carries the gateway's token and a deadline.
+#pragma once
+
+#include <grpcpp/channel.h>
+#include <grpcpp/client_context.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "metropolis/v1/gamehost.grpc.pb.h"
+#include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "metropolis/v1/ratings.grpc.pb.h"
+#include "metropolis/v1/replays.grpc.pb.h"
+#include "services/gateway/live.h"
+
+namespace metropolis::gateway {
+
+struct BackendOptions {
+  std::string replays, ratings, matchmaker;  // addresses; matchmaker may be empty
+  std::vector<std::string> hosts;            // game hosts known without the matchmaker
+  std::string token;                         // an API token: the services' reads take any valid one
+  std::string gamehost_token;                // a game host's spectator (or administrator) token
+  int timeout_ms = 3000;
+};
+
+class Backends {
+ public:
+  explicit Backends(BackendOptions options);
+
+  // A context with the token and the deadline.
+  std::unique_ptr<grpc::ClientContext> Context(bool gamehost = false) const;
+
+  v1::Replays::Stub& replays() { return *replays_; }
+  v1::Ratings::Stub& ratings() { return *ratings_; }
+  v1::Matchmaker::Stub* matchmaker() { return matchmaker_.get(); }
+  std::shared_ptr<v1::GameHost::Stub> Host(const std::string& address);
+
+  // The configured hosts and, with a matchmaker, those it heard from lately
+  // (its registry is the same for every ladder: `any_ladder` names one that
+  // exists). A matchmaker that fails leaves *matchmaker_error set and the
+  // configured hosts.
+  std::vector<std::string> HostAddresses(const std::string& any_ladder, grpc::Status* matchmaker_error);
+  bool IsKnownHost(const std::string& address);
+
+  // Remembers which host runs a live game, from listings, so that a spectator
+  // goes straight there.
+  void NoteGameHost(const std::string& game_id, const std::string& host);
+  std::string GameHostOf(const std::string& game_id);
+
+  // Watches a game on a host from its first event (LiveHub's upstreams): a
+  // thread reads the stream and follows one redirect to another known host.
+  UpstreamFactory SpectateFactory();
+
+  const BackendOptions& options() const { return options_; }
+
+ private:
+  const BackendOptions options_;
+  std::unique_ptr<v1::Replays::Stub> replays_;
+  std::unique_ptr<v1::Ratings::Stub> ratings_;
+  std::unique_ptr<v1::Matchmaker::Stub> matchmaker_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<v1::GameHost::Stub>> hosts_;
+  std::vector<std::string> registered_;            // the matchmaker's last answer
+  std::map<std::string, std::string> game_hosts_;  // game id -> host, bounded
+};
+
+}  // namespace metropolis::gateway

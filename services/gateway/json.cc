@@ -1,0 +1,356 @@
+#include "services/gateway/json.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <map>
+
+#include "engine/action.h"
+#include "services/common/grpc_util.h"
+#include "services/protocol/convert.h"
+#include "services/ratings/model/model.h"
+
+namespace metropolis::gateway {
+
+Json ErrorToJson(const ApiError& e) {
+  Json error = {{"code", e.http}, {"status", e.status}, {"message", e.message}};
+  if (!e.parameter.empty()) error["parameter"] = e.parameter;
+  if (!e.backend.empty()) error["backend"] = e.backend;
+  if (!e.grpc_status.empty()) error["grpc_status"] = e.grpc_status;
+  return {{"error", error}};
+}
+
+int HttpStatusFor(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::OK:
+      return 200;
+    case grpc::INVALID_ARGUMENT:
+    case grpc::OUT_OF_RANGE:
+      return 400;
+    case grpc::NOT_FOUND:
+      return 404;
+    case grpc::PERMISSION_DENIED:
+      return 403;
+    case grpc::FAILED_PRECONDITION:
+    case grpc::ALREADY_EXISTS:
+      return 409;
+    // The backend is down, overloaded or slow: the client may try again.
+    case grpc::UNAVAILABLE:
+    case grpc::DEADLINE_EXCEEDED:
+    case grpc::RESOURCE_EXHAUSTED:
+    case grpc::ABORTED:
+    case grpc::CANCELLED:
+      return 503;
+    // The backend refused the gateway's own credentials, or failed: not the
+    // client's doing, and not fixed by trying again.
+    default:
+      return 502;
+  }
+}
+
+ApiError BackendError(const grpc::Status& status, std::string_view backend) {
+  ApiError e;
+  e.http = HttpStatusFor(status.error_code());
+  e.status = services::StatusCodeName(status.error_code());
+  e.grpc_status = e.status;
+  e.backend = std::string(backend);
+  e.message = std::string(backend) + ": " + status.error_message();
+  return e;
+}
+
+Json ProtoToJson(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  options.preserve_proto_field_names = true;
+  std::string text;
+  // Printing a message of a linked-in type cannot fail (there are no Any fields).
+  (void)google::protobuf::util::MessageToJsonString(message, &text, options);
+  return Json::parse(text);
+}
+
+void AddActionTexts(google::protobuf::RepeatedPtrField<v1::Event>* events) {
+  for (v1::Event& e : *events) {
+    if (!e.has_action() || !e.action().text().empty()) continue;
+    // Through the engine's event rather than the bare code: a spectator's chance
+    // outcome carries a hidden card, which no code of its own names.
+    metropolis::Event event;
+    std::string error;
+    if (!protocol::EventFromProto(e, &event, &error)) continue;
+    v1::Event with_text;
+    protocol::EventToProto(event, &with_text, {.want_text = true});
+    e.mutable_action()->set_text(with_text.action().text());
+  }
+}
+
+Json ActionToJson(uint64_t code) {
+  const std::optional<Action> a = Decode(code);
+  return {{"code", std::to_string(code)}, {"text", a ? ActionToString(*a) : ""}};
+}
+
+Json LadderToJson(const LadderRow& l) {
+  Json seasons = Json::array();
+  for (const SeasonRow& s : l.seasons) {
+    Json season = {{"season", s.season}, {"starts_unix_ms", s.starts_unix_ms}};
+    season["ends_unix_ms"] = s.ends_unix_ms ? Json(s.ends_unix_ms) : Json(nullptr);
+    seasons.push_back(std::move(season));
+  }
+  auto never_is_null = [](int64_t ms) { return ms < 0 ? Json(nullptr) : Json(ms); };
+  return {{"id", l.id},
+          {"title", l.title},
+          {"ruleset", l.ruleset},
+          {"options", l.options},
+          {"seats", l.seats},
+          {"placement_games", l.placement_games},
+          {"decision_ms", l.decision_ms},
+          {"time_bank_ms", l.time_bank_ms},
+          {"allow_three_after_ms", never_is_null(l.allow_three_after_ms)},
+          {"bot_fill_after_ms", never_is_null(l.bot_fill_after_ms)},
+          {"mu", l.mu},
+          {"sigma", l.sigma},
+          {"created_unix_ms", l.created_unix_ms},
+          {"current_season", l.current_season()},
+          {"seasons", seasons}};
+}
+
+Json PlayerToJson(const PlayerRow& p) {
+  Json out = {{"id", p.id}, {"name", p.name}, {"kind", p.kind}, {"created_unix_ms", p.created_unix_ms}};
+  out["owner"] = p.owner.empty() ? Json(nullptr) : Json(p.owner);
+  return out;
+}
+
+Json EntryToJson(const v1::LeaderboardEntry& e) {
+  return {{"rank", e.rank()},  {"identity_id", e.identity_id()},
+          {"name", e.name()},  {"ordinal", e.ordinal()},
+          {"mu", e.mu()},      {"sigma", e.sigma()},
+          {"games", e.games()}};
+}
+
+Json LeaderboardToJson(const v1::Leaderboard& board) {
+  Json entries = Json::array();
+  for (const auto& e : board.entries()) entries.push_back(EntryToJson(e));
+  return {{"ladder", board.ladder()}, {"season", board.season()}, {"total", board.total()}, {"entries", entries}};
+}
+
+Json PlayerRatingToJson(const v1::PlayerRating& r) {
+  Json out = {{"ladder", r.ladder()},
+              {"season", r.season()},
+              {"mu", r.mu()},
+              {"sigma", r.sigma()},
+              {"ordinal", r.ordinal()},
+              {"games", r.games()},
+              {"provisional", r.provisional()},
+              {"placement_games", r.placement_games()},
+              {"total", r.total()}};
+  out["rank"] = r.provisional() ? Json(nullptr) : Json(r.rank());
+  return out;
+}
+
+Json HistoryEntryToJson(const v1::RatingHistoryEntry& e) {
+  return {{"game_id", e.game_id()},
+          {"rank", e.rank()},
+          {"seats", e.seats()},
+          {"mu_before", e.mu_before()},
+          {"sigma_before", e.sigma_before()},
+          {"mu_after", e.mu_after()},
+          {"sigma_after", e.sigma_after()},
+          {"ordinal_after", e.mu_after() - 3 * e.sigma_after()},
+          {"at_unix_ms", e.at_unix_ms()}};
+}
+
+std::vector<int> Places(const v1::GameResult& result, const google::protobuf::RepeatedPtrField<v1::SeatRecord>& seats) {
+  ratings::GameResultInput input;
+  input.winner = result.winner();
+  for (uint32_t vp : result.vp()) input.victory_points.push_back(int(vp));
+  if (seats.size() == result.vp_size())
+    for (const auto& s : seats) input.forfeited.push_back(s.forfeited());
+  std::vector<int> places;
+  std::string why_not;
+  if (!ratings::RanksFromResult(input, &places, &why_not)) return {};
+  return places;
+}
+
+std::string EndReasonName(v1::EndReason reason) {
+  switch (reason) {
+    case v1::END_REASON_WON:
+      return "won";
+    case v1::END_REASON_LENGTH_CAP:
+      return "length_cap";
+    case v1::END_REASON_ABORTED:
+      return "aborted";
+    default:
+      return "unspecified";
+  }
+}
+
+namespace {
+
+Json ResultToJson(const v1::GameResult& r) {
+  Json out = {{"reason", EndReasonName(r.reason())},
+              {"vp", Json(std::vector<uint32_t>(r.vp().begin(), r.vp().end()))},
+              {"actions", r.actions()},
+              {"turns", r.turns()}};
+  out["winner"] = r.winner() >= 0 ? Json(r.winner()) : Json(nullptr);
+  return out;
+}
+
+// The seats with their points and places.
+Json SeatsToJson(const google::protobuf::RepeatedPtrField<v1::SeatRecord>& seats, const v1::GameResult& result) {
+  const std::vector<int> places = Places(result, seats);
+  Json out = Json::array();
+  for (int i = 0; i < seats.size(); ++i) {
+    const v1::SeatRecord& s = seats[i];
+    Json seat = {{"seat", s.seat()},
+                 {"name", s.name()},
+                 {"built_in", s.identity_id() == 0},
+                 {"forfeited", s.forfeited()},
+                 {"fallback_decisions", s.fallback_decisions()}};
+    seat["identity_id"] = s.identity_id() ? Json(s.identity_id()) : Json(nullptr);
+    seat["vp"] = i < result.vp_size() ? Json(result.vp(i)) : Json(nullptr);
+    seat["place"] = size_t(i) < places.size() ? Json(places[size_t(i)]) : Json(nullptr);
+    out.push_back(std::move(seat));
+  }
+  return out;
+}
+
+Json OptionalText(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+}  // namespace
+
+Json GameSummaryToJson(const v1::StoredGameSummary& g) {
+  return {{"game_id", g.game_id()},
+          {"ladder", OptionalText(g.ladder())},
+          {"season", g.season()},
+          {"tournament", OptionalText(g.tournament())},
+          {"finished_unix_ms", g.finished_unix_ms()},
+          {"result", ResultToJson(g.result())},
+          {"players", SeatsToJson(g.seats(), g.result())}};
+}
+
+Json ReplayToJson(const v1::CompletedGameRecord& g) {
+  Json actions = Json::array();
+  for (uint64_t code : g.actions()) actions.push_back(ActionToJson(code));
+  return {{"game_id", g.game_id()},
+          {"ladder", OptionalText(g.ladder())},
+          {"season", g.season()},
+          {"tournament", OptionalText(g.tournament())},
+          {"created_unix_ms", g.created_unix_ms()},
+          {"finished_unix_ms", g.finished_unix_ms()},
+          {"chance_seed", std::to_string(g.chance_seed())},
+          {"config", ProtoToJson(g.config())},
+          {"result", ResultToJson(g.result())},
+          {"players", SeatsToJson(g.seats(), g.result())},
+          {"steps", g.actions_size()},
+          {"actions", actions}};
+}
+
+Json PositionToJson(const std::string& game_id, int viewer, const v1::PositionResponse& p) {
+  v1::PositionResponse copy = p;
+  AddActionTexts(copy.mutable_events());
+  Json events = Json::array();
+  for (const auto& e : copy.events()) events.push_back(ProtoToJson(e));
+  Json out = {{"game_id", game_id}, {"step", p.step()},        {"viewer", viewer}, {"view", ProtoToJson(p.view())},
+              {"events", events},   {"notation", p.notation()}};
+  out["action"] = p.has_action() ? ActionToJson(p.action().code()) : Json(nullptr);
+  return out;
+}
+
+Json LiveGameToJson(const v1::GameInfo& g) {
+  Json players = Json::array();
+  for (const auto& p : g.players()) {
+    Json player = {{"seat", p.seat()},           {"name", p.name()},
+                   {"built_in", p.built_in()},   {"connected", p.connected()},
+                   {"decisions", p.decisions()}, {"fallback_decisions", p.fallback_decisions()},
+                   {"forfeited", p.forfeited()}};
+    player["identity_id"] = p.identity_id() ? Json(p.identity_id()) : Json(nullptr);
+    players.push_back(std::move(player));
+  }
+  Json out = {{"game_id", g.game_id()},
+              {"host", g.host()},
+              {"status", g.status() == v1::GAME_STATUS_FINISHED ? "finished" : "live"},
+              {"ladder", OptionalText(g.ladder())},
+              {"created_unix_ms", g.created_unix_ms()},
+              {"step", g.step()},
+              {"turn", g.turn()},
+              {"vp", Json(std::vector<uint32_t>(g.vp().begin(), g.vp().end()))},
+              {"players", players}};
+  out["result"] = g.status() == v1::GAME_STATUS_FINISHED ? ResultToJson(g.result()) : Json(nullptr);
+  return out;
+}
+
+std::vector<OpponentRecord> FrequentOpponents(const std::vector<v1::StoredGameSummary>& games, int64_t identity_id,
+                                              size_t max) {
+  std::map<int64_t, OpponentRecord> by_id;
+  for (const v1::StoredGameSummary& g : games) {
+    const std::vector<int> places = Places(g.result(), g.seats());
+    if (places.empty()) continue;
+    int me = -1;
+    for (int i = 0; i < g.seats_size(); ++i)
+      if (g.seats(i).identity_id() == identity_id) me = i;
+    if (me < 0) continue;
+    for (int i = 0; i < g.seats_size(); ++i) {
+      const v1::SeatRecord& s = g.seats(i);
+      if (i == me || s.identity_id() == 0 || s.identity_id() == identity_id) continue;
+      OpponentRecord& r = by_id[s.identity_id()];
+      r.identity_id = s.identity_id();
+      if (r.name.empty()) r.name = s.name();  // the newest game's name
+      ++r.games;
+      const int mine = places[size_t(me)], theirs = places[size_t(i)];
+      (mine < theirs ? r.ahead : mine > theirs ? r.behind : r.level)++;
+    }
+  }
+  std::vector<OpponentRecord> out;
+  for (auto& [id, r] : by_id) out.push_back(std::move(r));
+  std::sort(out.begin(), out.end(), [](const OpponentRecord& a, const OpponentRecord& b) {
+    return a.games != b.games ? a.games > b.games : a.name < b.name;
+  });
+  if (out.size() > max) out.resize(max);
+  return out;
+}
+
+Json OpponentToJson(const OpponentRecord& r) {
+  return {{"identity_id", r.identity_id}, {"name", r.name},  {"games", r.games}, {"ahead", r.ahead},
+          {"behind", r.behind},           {"level", r.level}};
+}
+
+std::string SseEvent(std::string_view event, std::string_view data, std::string_view id) {
+  std::string out = "event: ";
+  out.append(event);
+  out.push_back('\n');
+  if (!id.empty()) {
+    out += "id: ";
+    out.append(id);
+    out.push_back('\n');
+  }
+  // A newline inside data would end the field: each line is its own data field,
+  // which the client joins back with newlines.
+  size_t start = 0;
+  while (true) {
+    const size_t end = data.find('\n', start);
+    out += "data: ";
+    out.append(data.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    out.push_back('\n');
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  out.push_back('\n');
+  return out;
+}
+
+std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
+  switch (update.msg_case()) {
+    case v1::SpectateUpdate::kWelcome:
+      return SseEvent("welcome", ProtoToJson(update.welcome()).dump());
+    case v1::SpectateUpdate::kView:
+      return SseEvent("view", ProtoToJson(update.view()).dump(),
+                      std::to_string(update.view().position().action_count()));
+    case v1::SpectateUpdate::kEvents:
+      AddActionTexts(update.mutable_events()->mutable_events());
+      return SseEvent("events", ProtoToJson(update.events()).dump());
+    case v1::SpectateUpdate::kGameOver:
+      return SseEvent("game_over", ProtoToJson(update.game_over()).dump());
+    default:
+      return "";
+  }
+}
+
+}  // namespace metropolis::gateway

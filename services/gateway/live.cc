@@ -1,0 +1,254 @@
+#include "services/gateway/live.h"
+
+#include <grpcpp/support/status.h>
+
+#include <algorithm>
+
+#include "services/gateway/json.h"
+
+namespace metropolis::gateway {
+
+// ---- Spectator -------------------------------------------------------------------
+
+std::string Spectator::Take(std::chrono::steady_clock::time_point until, bool* done) {
+  std::unique_lock lock(mutex_);
+  cv_.wait_until(lock, until, [&] { return closed_ || !ordered_.empty() || !view_.empty(); });
+  std::string out = std::move(ordered_);
+  out += view_;
+  ordered_.clear();
+  view_.clear();
+  *done = closed_;
+  return out;
+}
+
+void Spectator::OverflowLocked() {
+  // A spectator this far behind would only see stale positions: it is dropped,
+  // and a browser's EventSource reconnects to the current position.
+  ordered_ = SseEvent("error", ErrorToJson(MakeError(503, "RESOURCE_EXHAUSTED",
+                                                     "this spectator fell too far behind the game; reconnect"))
+                                   .dump());
+  view_.clear();
+  closed_ = true;
+}
+
+void Spectator::PushOrdered(const std::string& sse) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    // Events of a step are followed by the view after them: the view waiting
+    // now is older than these events and would only show a stale position.
+    view_.clear();
+    ordered_ += sse;
+    if (ordered_.size() > max_pending_bytes_) OverflowLocked();
+  }
+  cv_.notify_one();
+}
+
+void Spectator::PushView(const std::string& sse) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    view_ = sse;
+  }
+  cv_.notify_one();
+}
+
+void Spectator::Close(const std::string& final_sse) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    // The last view (the final position) before what ends the stream.
+    ordered_ += view_;
+    view_.clear();
+    ordered_ += final_sse;
+    closed_ = true;
+  }
+  cv_.notify_one();
+}
+
+bool Spectator::closed() const {
+  std::lock_guard lock(mutex_);
+  return closed_;
+}
+
+// ---- Channel: one watched game ---------------------------------------------------
+
+class LiveHub::Channel : public UpstreamSink {
+ public:
+  Channel(LiveHub* hub, std::string game_id, const LiveOptions& options)
+      : hub_(hub), game_id_(std::move(game_id)), options_(options) {}
+
+  void OnUpdate(const v1::SpectateUpdate& update) override {
+    // Rendered once for every spectator, outside the lock.
+    const std::string sse = SpectateUpdateToSse(update);
+    if (sse.empty()) return;
+    std::lock_guard lock(mutex_);
+    switch (update.msg_case()) {
+      case v1::SpectateUpdate::kWelcome:
+        welcome_ = sse;
+        welcome_step_ = update.welcome().step();
+        for (auto& s : spectators_) s->PushOrdered(sse);
+        break;
+      case v1::SpectateUpdate::kView:
+        // The host replays a game's events before its first view; none for a
+        // game past its start means the host no longer keeps them (it frees
+        // them once the game is stored).
+        if (!saw_view_ && history_.empty() && welcome_step_ > 0) history_complete_ = false;
+        saw_view_ = true;
+        view_ = sse;
+        for (auto& s : spectators_) s->PushView(sse);
+        break;
+      case v1::SpectateUpdate::kEvents:
+        view_.clear();  // older than these events; the next view follows them
+        if (history_complete_ && history_.size() + sse.size() <= options_.max_history_bytes) {
+          history_ += sse;
+        } else {
+          history_complete_ = false;
+          history_.clear();
+          history_.shrink_to_fit();
+        }
+        for (auto& s : spectators_) s->PushOrdered(sse);
+        break;
+      case v1::SpectateUpdate::kGameOver:
+        final_ = sse;
+        break;
+      default:
+        break;
+    }
+  }
+
+  void OnEnd(const grpc::Status& status) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (final_.empty()) {
+        // Cancelled because nobody watches any more, or the host refused or lost
+        // the stream: what spectators are still there hear why.
+        ApiError e = status.ok() ? MakeError(503, "UNAVAILABLE", "the game host ended the stream")
+                                 : BackendError(status, "gamehost");
+        final_ = SseEvent("error", ErrorToJson(e).dump());
+      }
+      ended_ = true;
+      for (auto& s : spectators_) s->Close(final_);
+    }
+    hub_->Ended(this);
+  }
+
+  // Under the hub's lock.
+  std::shared_ptr<Spectator> Add(bool from_start) {
+    std::lock_guard lock(mutex_);
+    std::string start = welcome_;
+    if (from_start) {
+      if (!history_complete_) {
+        start += SseEvent("notice", Json({{"message",
+                                           "earlier events are not kept for this game: from the current "
+                                           "position on"}})
+                                        .dump());
+      }
+      start += history_;
+    }
+    auto spectator = std::make_shared<Spectator>(options_.max_pending_bytes + start.size());
+    if (!start.empty()) spectator->PushOrdered(start);
+    if (!view_.empty()) spectator->PushView(view_);
+    if (ended_) {
+      spectator->Close(final_);
+    } else {
+      spectators_.push_back(spectator);
+    }
+    return spectator;
+  }
+
+  // Under the hub's lock; the spectators left.
+  size_t Remove(const std::shared_ptr<Spectator>& spectator) {
+    std::lock_guard lock(mutex_);
+    std::erase(spectators_, spectator);
+    return spectators_.size();
+  }
+
+  const std::string& game_id() const { return game_id_; }
+  std::unique_ptr<Upstream> upstream;
+
+ private:
+  LiveHub* const hub_;
+  const std::string game_id_;
+  const LiveOptions& options_;
+  std::mutex mutex_;
+  std::string welcome_, view_, history_, final_;
+  bool history_complete_ = true;
+  bool saw_view_ = false;
+  uint32_t welcome_step_ = 0;
+  bool ended_ = false;
+  std::vector<std::shared_ptr<Spectator>> spectators_;
+};
+
+// ---- LiveHub -------------------------------------------------------------------------
+
+LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory) : options_(options), factory_(std::move(factory)) {}
+
+LiveHub::~LiveHub() {
+  std::unique_lock lock(mutex_);
+  for (auto& [id, channel] : channels_)
+    if (channel->upstream) channel->upstream->Cancel();
+  all_ended_.wait(lock, [&] { return running_upstreams_ == 0; });
+}
+
+bool LiveHub::Subscribe(const std::string& game_id, const std::string& host, bool from_start,
+                        std::shared_ptr<Spectator>* out, ApiError* error) {
+  std::lock_guard lock(mutex_);
+  if (spectators_ >= options_.max_spectators) {
+    *error = MakeError(503, "RESOURCE_EXHAUSTED",
+                       "this gateway has its " + std::to_string(options_.max_spectators) +
+                           " spectators (--max-spectators); try again later");
+    return false;
+  }
+  auto it = channels_.find(game_id);
+  if (it == channels_.end()) {
+    if (channels_.size() >= options_.max_games) {
+      *error = MakeError(503, "RESOURCE_EXHAUSTED",
+                         "this gateway watches its " + std::to_string(options_.max_games) +
+                             " live games (--max-live-games); try again later");
+      return false;
+    }
+    auto channel = std::make_shared<Channel>(this, game_id, options_);
+    it = channels_.emplace(game_id, channel).first;
+    ++running_upstreams_;
+    channel->upstream = factory_(game_id, host, channel);
+  }
+  *out = it->second->Add(from_start);
+  ++spectators_;
+  return true;
+}
+
+void LiveHub::Unsubscribe(const std::string& game_id, const std::shared_ptr<Spectator>& spectator) {
+  std::lock_guard lock(mutex_);
+  --spectators_;
+  auto it = channels_.find(game_id);
+  if (it == channels_.end()) return;
+  if (it->second->Remove(spectator) == 0) {
+    // Nobody watches any more: the upstream ends (its OnEnd finds the channel
+    // gone from the map).
+    if (it->second->upstream) it->second->upstream->Cancel();
+    channels_.erase(it);
+  }
+}
+
+void LiveHub::Ended(Channel* channel) {
+  {
+    std::lock_guard lock(mutex_);
+    auto it = channels_.find(channel->game_id());
+    if (it != channels_.end() && it->second.get() == channel) channels_.erase(it);
+    --running_upstreams_;
+  }
+  all_ended_.notify_all();
+}
+
+size_t LiveHub::spectators() const {
+  std::lock_guard lock(mutex_);
+  return spectators_;
+}
+
+size_t LiveHub::games() const {
+  std::lock_guard lock(mutex_);
+  return channels_.size();
+}
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,111 @@
+// Live games for spectators: one upstream GameHost.Spectate stream per watched
+// game, fanned out to every spectator of that game. Updates are rendered as
+// server-sent events once, then shared; each spectator keeps only what it has
+// not written yet, where a newer view replaces an older one that was not sent,
+// so a slow spectator (or one that writes at most every few milliseconds)
+// costs memory bounded by the events of the game, never by its views.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "metropolis/v1/gamehost.pb.h"
+#include "services/gateway/params.h"
+
+namespace grpc {
+class Status;
+}
+
+namespace metropolis::gateway {
+
+// A spectator's connection: what it has not written yet.
+class Spectator {
+ public:
+  explicit Spectator(size_t max_pending_bytes) : max_pending_bytes_(max_pending_bytes) {}
+
+  // Waits until there is something to write, the stream ended, or `until`;
+  // returns the text to write (empty at the timeout). *done: nothing follows.
+  std::string Take(std::chrono::steady_clock::time_point until, bool* done);
+
+  // For the hub (and tests).
+  void PushOrdered(const std::string& sse);  // welcome, events, game over: kept in order
+  void PushView(const std::string& sse);     // replaces a view not written yet
+  // Ends the stream after `final_sse` (may be empty).
+  void Close(const std::string& final_sse);
+  bool closed() const;
+
+ private:
+  void OverflowLocked();
+
+  const size_t max_pending_bytes_;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::string ordered_, view_;
+  bool closed_ = false;
+};
+
+// What receives a watched game's upstream: updates, then one end.
+class UpstreamSink {
+ public:
+  virtual ~UpstreamSink() = default;
+  virtual void OnUpdate(const v1::SpectateUpdate& update) = 0;
+  virtual void OnEnd(const grpc::Status& status) = 0;
+};
+
+// A running upstream stream, which the hub cancels when nobody watches any more.
+class Upstream {
+ public:
+  virtual ~Upstream() = default;
+  virtual void Cancel() = 0;
+};
+
+// Starts watching `game_id` on `host` from the game's first event; the stream
+// keeps `sink` alive until it has called OnEnd, which it always does, also
+// after Cancel.
+using UpstreamFactory = std::function<std::unique_ptr<Upstream>(const std::string& game_id, const std::string& host,
+                                                                std::shared_ptr<UpstreamSink> sink)>;
+
+struct LiveOptions {
+  size_t max_spectators = 2000;
+  size_t max_games = 256;               // games watched at once (an upstream stream each)
+  size_t max_pending_bytes = 8 << 20;   // beyond this a spectator is dropped as too slow
+  size_t max_history_bytes = 32 << 20;  // a game's events kept for from_start
+};
+
+class LiveHub {
+ public:
+  LiveHub(LiveOptions options, UpstreamFactory factory);
+  ~LiveHub();  // ends every stream and waits for the upstreams
+
+  // Adds a spectator to `game_id` (run by `host`), watching it if nobody did.
+  // It starts with the game's welcome and current view, and with every earlier
+  // event when `from_start`. 503 when the gateway has as many spectators or
+  // watched games as it accepts.
+  bool Subscribe(const std::string& game_id, const std::string& host, bool from_start, std::shared_ptr<Spectator>* out,
+                 ApiError* error);
+  void Unsubscribe(const std::string& game_id, const std::shared_ptr<Spectator>& spectator);
+
+  size_t spectators() const;
+  size_t games() const;
+
+ private:
+  class Channel;
+  void Ended(Channel* channel);
+
+  const LiveOptions options_;
+  const UpstreamFactory factory_;
+  mutable std::mutex mutex_;
+  std::condition_variable all_ended_;
+  std::map<std::string, std::shared_ptr<Channel>> channels_;
+  size_t spectators_ = 0;
+  size_t running_upstreams_ = 0;
+};
+
+}  // namespace metropolis::gateway

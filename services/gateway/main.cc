@@ -1,0 +1,156 @@
+// metropolis-gateway: the HTTP face of Metropolis — a JSON API over the
+// services, live games as server-sent events, and the web app's files.
+#include <prometheus/exposer.h>
+#include <prometheus/registry.h>
+#include <sys/resource.h>
+
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+#include "engine/cli/flags.h"
+#include "services/common/log.h"
+#include "services/common/settings.h"
+#include "services/gateway/api.h"
+#include "services/gateway/backends.h"
+#include "services/gateway/catalog.h"
+#include "services/gateway/live.h"
+#include "services/gateway/metrics.h"
+#include "services/gateway/server.h"
+#include "services/storage/pg_pool.h"
+
+namespace ms = metropolis::services;
+namespace mgw = metropolis::gateway;
+
+namespace {
+
+int Fail(const std::string& message) {
+  std::cerr << "metropolis-gateway: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ms::Settings settings("metropolis-gateway",
+                        "Serves Metropolis to browsers: a JSON API under /api/v1 over the replays, ratings and "
+                        "matchmaker services and the game hosts, live games as server-sent events, and the web "
+                        "app's files (docs/GATEWAY.md).",
+                        "METROPOLIS_GATEWAY_");
+  settings.Add("listen", "HOST:PORT", "127.0.0.1:8080", "HTTP address");
+  settings.Add("web-root", "DIR", "", "the web app's files (empty: the API only)");
+  settings.Add("pg", "CONNINFO", "", "PostgreSQL, for ladders and players' names (required; read only)");
+  settings.Add("connections", "N", "4", "PostgreSQL connections; requests beyond them wait for one");
+  settings.Add("replays", "ADDR", "127.0.0.1:50061", "the replays service");
+  settings.Add("ratings", "ADDR", "127.0.0.1:50062", "the ratings service");
+  settings.Add("matchmaker", "ADDR", "", "the matchmaker, whose registry names the game hosts (empty: --hosts only)");
+  settings.Add("hosts", "ADDR,...", "", "game hosts to list live games from, besides the matchmaker's");
+  settings.Add("token", "TOKEN", "", "an API token for the services' reads (any valid one; required)");
+  settings.Add("gamehost-token", "TOKEN", "", "the game hosts' spectator token, for live games");
+  settings.Add("backend-timeout-ms", "N", "3000", "deadline of each call to a service");
+  settings.Add("threads", "N", "32", "HTTP threads for everything but live streams");
+  settings.Add("max-spectators", "N", "2000", "live streams at once (a thread each); more are refused with 503");
+  settings.Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
+  settings.Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
+  settings.Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
+  settings.Add("metrics-listen", "ADDR", "127.0.0.1:9467", "Prometheus metrics address; empty turns metrics off");
+  settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
+  int exit_code = 0;
+  if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
+  ms::LogLevel level;
+  if (!ms::ParseLogLevel(settings.Get("log-level"), &level))
+    return Fail("--log-level: '" + settings.Get("log-level") + "' is not debug, info, warning or error");
+  ms::SetLogService("gateway");
+  ms::SetLogLevel(level);
+
+  std::string error;
+  int64_t connections, timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
+      !settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
+      !settings.GetInt("threads", 2, 1024, &threads, &error) ||
+      !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, &error) ||
+      !settings.GetInt("max-live-games", 1, 100'000, &max_games, &error) ||
+      !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, &error) ||
+      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error))
+    return Fail(error);
+  if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
+  if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
+
+  mgw::BackendOptions backend_options{
+      .replays = settings.Get("replays"),
+      .ratings = settings.Get("ratings"),
+      .matchmaker = settings.Get("matchmaker"),
+      .hosts = {},
+      .token = settings.Get("token"),
+      .gamehost_token = settings.Get("gamehost-token"),
+      .timeout_ms = int(timeout_ms),
+  };
+  if (!settings.Get("hosts").empty()) {
+    for (const std::string& h : metropolis::cli::SplitCommas(settings.Get("hosts"))) {
+      if (h.empty()) return Fail("--hosts: an empty address in '" + settings.Get("hosts") + "'");
+      backend_options.hosts.push_back(h);
+    }
+  }
+  std::string web_root;
+  if (!settings.Get("web-root").empty()) {
+    char real[PATH_MAX];
+    if (!::realpath(settings.Get("web-root").c_str(), real))
+      return Fail("--web-root " + settings.Get("web-root") + ": no such directory");
+    web_root = real;
+  }
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A client that leaves mid-write must not kill the process.
+  signal(SIGPIPE, SIG_IGN);
+  // Every spectator is a socket: a soft limit of 1024 descriptors (a common
+  // default) would stop the gateway short of --max-spectators.
+  if (rlimit files; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+
+  auto registry = std::make_shared<prometheus::Registry>();
+  std::unique_ptr<prometheus::Exposer> exposer;
+  const std::string metrics_address = settings.Get("metrics-listen");
+  if (!metrics_address.empty()) {
+    try {
+      exposer = std::make_unique<prometheus::Exposer>(metrics_address);
+    } catch (const std::exception& e) {
+      return Fail("--metrics-listen " + metrics_address + ": " + e.what());
+    }
+    exposer->RegisterCollectable(registry);
+  }
+  mgw::GatewayMetrics metrics(registry.get());
+
+  metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
+  mgw::Catalog catalog(&pool);
+  mgw::Backends backends(backend_options);
+  mgw::Api api(&catalog, &backends);
+  // Declared after the backends, whose stubs its upstreams use: it goes first.
+  mgw::LiveHub hub({.max_spectators = size_t(max_spectators), .max_games = size_t(max_games)},
+                   backends.SpectateFactory());
+  mgw::HttpServer server({.listen = settings.Get("listen"),
+                          .web_root = web_root,
+                          .threads = int(threads),
+                          .max_spectators = int(max_spectators),
+                          .stream_interval_ms = int(interval_ms),
+                          .heartbeat_ms = int(heartbeat_ms)},
+                         &api, &hub, &metrics);
+  if (!server.Start(&error)) return Fail(error);
+  ms::LogInfo("listening", {{"port", std::to_string(server.port())},
+                            {"web_root", web_root.empty() ? "none" : web_root},
+                            {"metrics", metrics_address.empty() ? "off" : metrics_address},
+                            {"max_spectators", std::to_string(max_spectators)}});
+
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  ms::LogInfo("shutting down",
+              {{"signal", std::to_string(signal_number)}, {"spectators", std::to_string(hub.spectators())}});
+  server.Stop();
+  return 0;
+}

@@ -1,0 +1,78 @@
+#include "services/gateway/metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+namespace metropolis::gateway {
+
+struct GatewayMetrics::Impl {
+  prometheus::Family<prometheus::Counter>* requests;
+  prometheus::Family<prometheus::Histogram>* seconds;
+  prometheus::Family<prometheus::Counter>* backend_errors;
+  prometheus::Gauge* spectators;
+  prometheus::Gauge* watched_games;
+  prometheus::Counter* refused;
+  prometheus::Counter* sse_bytes;
+};
+
+GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
+  using namespace prometheus;
+  impl_->requests = &BuildCounter()
+                         .Name("metropolis_gateway_requests_total")
+                         .Help("HTTP requests by route pattern and status")
+                         .Register(*r);
+  impl_->seconds = &BuildHistogram()
+                        .Name("metropolis_gateway_request_seconds")
+                        .Help("time to answer a request, by route pattern (live streams: until headers are sent)")
+                        .Register(*r);
+  impl_->backend_errors = &BuildCounter()
+                               .Name("metropolis_gateway_backend_errors_total")
+                               .Help("failed calls to the services, by backend and gRPC status")
+                               .Register(*r);
+  impl_->spectators = &BuildGauge()
+                           .Name("metropolis_gateway_spectators")
+                           .Help("open live streams (server-sent events)")
+                           .Register(*r)
+                           .Add({});
+  impl_->watched_games = &BuildGauge()
+                              .Name("metropolis_gateway_watched_games")
+                              .Help("live games watched upstream (one GameHost.Spectate stream each)")
+                              .Register(*r)
+                              .Add({});
+  impl_->refused = &BuildCounter()
+                        .Name("metropolis_gateway_spectators_refused_total")
+                        .Help("live streams refused because the gateway was full")
+                        .Register(*r)
+                        .Add({});
+  impl_->sse_bytes = &BuildCounter()
+                          .Name("metropolis_gateway_sse_bytes_total")
+                          .Help("bytes written to live streams")
+                          .Register(*r)
+                          .Add({});
+}
+
+GatewayMetrics::~GatewayMetrics() = default;
+
+void GatewayMetrics::Request(const std::string& route, int status, double seconds) {
+  impl_->requests->Add({{"route", route}, {"code", std::to_string(status)}}).Increment();
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                                   0.1,   0.25,   0.5,   1,    2.5,   5};
+  impl_->seconds->Add({{"route", route}}, kBuckets).Observe(seconds);
+}
+
+void GatewayMetrics::BackendError(const std::string& backend, const std::string& code) {
+  impl_->backend_errors->Add({{"backend", backend}, {"code", code}}).Increment();
+}
+
+void GatewayMetrics::Spectators(size_t spectators, size_t games) {
+  impl_->spectators->Set(double(spectators));
+  impl_->watched_games->Set(double(games));
+}
+
+void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
+
+void GatewayMetrics::SseBytes(size_t bytes) { impl_->sse_bytes->Increment(double(bytes)); }
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,31 @@
+// The gateway's Prometheus metrics (docs/GATEWAY.md, "Metrics").
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+}
+
+namespace metropolis::gateway {
+
+class GatewayMetrics {
+ public:
+  explicit GatewayMetrics(prometheus::Registry* registry);
+  ~GatewayMetrics();
+
+  // A finished request: its route pattern (never the raw path, which would make
+  // a label per game), status and time.
+  void Request(const std::string& route, int status, double seconds);
+  void BackendError(const std::string& backend, const std::string& code);
+  void Spectators(size_t spectators, size_t games);
+  void SpectatorRefused();
+  void SseBytes(size_t bytes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,235 @@
+#include "services/gateway/server.h"
+
+#include <civetweb.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "services/common/log.h"
+#include "services/gateway/static_files.h"
+
+namespace metropolis::gateway {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Larger files are not part of a web app.
+constexpr uint64_t kMaxFileBytes = 64 << 20;
+
+}  // namespace
+
+HttpServer::HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics)
+    : options_(std::move(options)), api_(api), hub_(hub), metrics_(metrics) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+bool HttpServer::Start(std::string* error) {
+  mg_init_library(0);
+  const std::string threads = std::to_string(options_.threads + options_.max_spectators);
+  const std::string timeout = std::to_string(options_.io_timeout_ms);
+  // clang-format off
+  const char* config[] = {
+      "listening_ports", options_.listen.c_str(),
+      "num_threads", threads.c_str(),
+      // Connections wait here while every thread is busy; a burst of
+      // spectators connecting at once must not be dropped.
+      "listen_backlog", "1024",
+      "connection_queue", "1024",
+      "request_timeout_ms", timeout.c_str(),
+      "enable_keep_alive", "yes",
+      // An idle keep-alive connection holds a thread too: not for long.
+      "keep_alive_timeout_ms", "2000",
+      // Headers and body are separate writes: with Nagle's algorithm the body
+      // would wait for the client's delayed ACK, 40 ms on every kept-alive request.
+      "tcp_nodelay", "1",
+      // The request line and headers; GET requests carry nothing else.
+      "max_request_size", "16384",
+      "enable_directory_listing", "no",
+      "additional_header", "X-Content-Type-Options: nosniff",
+      nullptr,
+  };
+  // clang-format on
+  mg_callbacks callbacks{};
+  callbacks.log_message = &HttpServer::LogMessage;
+  context_ = mg_start(&callbacks, this, config);
+  if (!context_) {
+    *error = "cannot serve HTTP on " + options_.listen + " (address in use, or not host:port?)";
+    return false;
+  }
+  mg_set_request_handler(context_, "/", &HttpServer::HandleRequest, this);
+  mg_server_port ports[4];
+  const int n = mg_get_server_ports(context_, 4, ports);
+  if (n > 0) port_ = ports[0].port;
+  return true;
+}
+
+void HttpServer::Stop() {
+  if (!context_) return;
+  stopping_ = true;
+  mg_stop(context_);  // waits for the handlers; live streams notice `stopping_` within a second
+  context_ = nullptr;
+}
+
+int HttpServer::LogMessage(const mg_connection*, const char* message) {
+  services::LogWarning("http server", {{"message", message}});
+  return 1;
+}
+
+int HttpServer::HandleRequest(mg_connection* conn, void* self) { return static_cast<HttpServer*>(self)->Handle(conn); }
+
+int HttpServer::Send(mg_connection* conn, const HttpResponse& r, bool head) {
+  mg_response_header_start(conn, r.status);
+  mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
+  mg_response_header_add(conn, "Content-Length", std::to_string(r.body.size()).c_str(), -1);
+  bool cache_control = false;
+  for (const auto& [name, value] : r.headers) {
+    mg_response_header_add(conn, name.c_str(), value.c_str(), -1);
+    cache_control |= name == "Cache-Control";
+  }
+  // API answers change with every game played.
+  if (!cache_control) mg_response_header_add(conn, "Cache-Control", "no-store", -1);
+  mg_response_header_send(conn);
+  if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+  return r.status;
+}
+
+int HttpServer::Handle(mg_connection* conn) {
+  const auto start = Clock::now();
+  const mg_request_info* info = mg_get_request_info(conn);
+  const std::string_view method = info->request_method ? info->request_method : "";
+  const std::string_view path = info->local_uri ? info->local_uri : "/";
+  const std::string_view query = info->query_string ? info->query_string : "";
+  const bool head = method == "HEAD";
+  std::string route;
+  HttpResponse response;
+  int status = 0;
+  if (method != "GET" && !head) {
+    route = "method_not_allowed";
+    response = ErrorResponse(
+        MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only GET and HEAD"));
+    response.headers.push_back({"Allow", "GET, HEAD"});
+  } else if (info->content_length > 0) {
+    route = "body_refused";
+    response = ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "requests carry no body here"));
+  } else if (path == "/healthz") {
+    route = "/healthz";
+    response = JsonResponse(200, {{"status", "ok"}});
+  } else if (path == "/readyz") {
+    route = "/readyz";
+    bool ready = false;
+    Json backends = api_->Readiness(&ready);
+    response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
+  } else if (path.substr(0, 5) == "/api/") {
+    if (Api::IsLiveStream(path) && !head) {
+      route = "/api/v1/live/{}/events";
+      status = ServeLive(conn, path, query, &route);
+    } else {
+      response = api_->Get(path, query, &route);
+      if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
+    }
+  } else {
+    route = "static";
+    status = ServeFile(conn, path, head);
+  }
+  if (status == 0) status = Send(conn, response, head);
+  if (route != "/api/v1/live/{}/events")
+    metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
+  return status;
+}
+
+int HttpServer::ServeFile(mg_connection* conn, std::string_view path, bool head) {
+  StaticFile file;
+  if (options_.web_root.empty() || !ResolveStaticFile(options_.web_root, path, &file))
+    return Send(conn,
+                ErrorResponse(NotFound(options_.web_root.empty() ? "no web app here (--web-root is not set)"
+                                                                 : "no file " + std::string(path.substr(0, 200)))),
+                head);
+  if (file.size > kMaxFileBytes) return Send(conn, ErrorResponse(NotFound("file too large to serve")), head);
+  const char* if_none_match = mg_get_header(conn, "If-None-Match");
+  if (if_none_match && file.etag == if_none_match) {
+    mg_response_header_start(conn, 304);
+    mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);
+    mg_response_header_add(conn, "Cache-Control", file.cache_control.c_str(), -1);
+    mg_response_header_send(conn);
+    return 304;
+  }
+  HttpResponse r;
+  r.content_type = file.content_type;
+  if (!head) {
+    std::ifstream in(file.path, std::ios::binary);
+    std::ostringstream body;
+    body << in.rdbuf();
+    if (!in) return Send(conn, ErrorResponse(NotFound("no file " + std::string(path.substr(0, 200)))), head);
+    r.body = std::move(body).str();
+  }
+  r.headers = {{"ETag", file.etag}, {"Cache-Control", file.cache_control}};
+  if (head) {
+    // The length of the body a GET would get.
+    mg_response_header_start(conn, 200);
+    mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
+    mg_response_header_add(conn, "Content-Length", std::to_string(file.size).c_str(), -1);
+    mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);
+    mg_response_header_add(conn, "Cache-Control", file.cache_control.c_str(), -1);
+    mg_response_header_send(conn);
+    return 200;
+  }
+  return Send(conn, r, head);
+}
+
+int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route) {
+  const auto start = Clock::now();
+  LiveStreamRequest request;
+  ApiError error;
+  std::shared_ptr<Spectator> spectator;
+  if (!api_->PrepareLiveStream(path, query, &request, &error) ||
+      !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error)) {
+    if (error.status == "RESOURCE_EXHAUSTED") metrics_->SpectatorRefused();
+    if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
+    const int status = Send(conn, ErrorResponse(error), false);
+    metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
+    return status;
+  }
+  metrics_->Spectators(hub_->spectators(), hub_->games());
+  mg_response_header_start(conn, 200);
+  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
+  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
+  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
+  // Proxies (nginx) would otherwise hold events back to fill their buffers.
+  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
+  mg_response_header_send(conn);
+  metrics_->Request(*route, 200, std::chrono::duration<double>(Clock::now() - start).count());
+
+  // A browser's EventSource reconnects after this many milliseconds.
+  std::string text = "retry: 2000\n\n";
+  auto last_write = Clock::now() - std::chrono::hours(1);
+  const auto heartbeat = std::chrono::milliseconds(options_.heartbeat_ms);
+  while (true) {
+    bool done = false;
+    if (!text.empty()) {
+      if (mg_send_chunk(conn, text.data(), unsigned(text.size())) < 0) break;  // the client left
+      metrics_->SseBytes(text.size());
+      last_write = Clock::now();
+      // Writing at most every interval is what lets views that came meanwhile
+      // replace each other: a fast game costs a spectator a few views a second.
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.stream_interval_ms));
+    }
+    if (stopping_) break;
+    // Wakes at least every second to notice a stop.
+    const auto until = std::min(Clock::now() + std::chrono::seconds(1), last_write + heartbeat);
+    text = spectator->Take(until, &done);
+    if (text.empty() && Clock::now() >= last_write + heartbeat) text = ": keep-alive\n\n";
+    if (done) {
+      if (!text.empty() && mg_send_chunk(conn, text.data(), unsigned(text.size())) >= 0)
+        metrics_->SseBytes(text.size());
+      break;
+    }
+  }
+  mg_send_chunk(conn, "", 0);  // the last chunk: the stream ends cleanly
+  hub_->Unsubscribe(request.game_id, spectator);
+  metrics_->Spectators(hub_->spectators(), hub_->games());
+  return 200;
+}
+
+}  // namespace metropolis::gateway

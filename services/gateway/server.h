@@ -1,0 +1,58 @@
+// The HTTP server: civetweb moving requests to the API, the live streams and the
+// web app's files. Civetweb serves each connection on a thread of its own, so a
+// live stream holds a thread as long as it is open: the server runs
+// --max-spectators threads for streams beside --threads for everything else,
+// and refuses a stream beyond that limit before it takes a thread from the rest
+// (docs/GATEWAY.md, "Why civetweb").
+#pragma once
+
+#include <atomic>
+#include <string>
+
+#include "services/gateway/api.h"
+#include "services/gateway/live.h"
+#include "services/gateway/metrics.h"
+
+struct mg_context;
+struct mg_connection;
+
+namespace metropolis::gateway {
+
+struct ServerOptions {
+  std::string listen = "127.0.0.1:8080";  // host:port
+  std::string web_root;                   // canonical; empty: no files
+  int threads = 32;                       // for requests other than live streams
+  int max_spectators = 2000;              // threads for live streams
+  int stream_interval_ms = 100;           // a live stream writes at most this often
+  int heartbeat_ms = 15000;               // a comment line on an idle stream
+  int io_timeout_ms = 10000;              // a client that does not read for this long is dropped
+};
+
+class HttpServer {
+ public:
+  HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics);
+  ~HttpServer();
+
+  bool Start(std::string* error);
+  int port() const { return port_; }
+  // Ends the live streams, then stops accepting and waits for every handler.
+  void Stop();
+
+ private:
+  static int HandleRequest(mg_connection* conn, void* self);
+  static int LogMessage(const mg_connection* conn, const char* message);
+  int Handle(mg_connection* conn);
+  int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
+  int ServeFile(mg_connection* conn, std::string_view path, bool head);
+  int Send(mg_connection* conn, const HttpResponse& response, bool head);
+
+  const ServerOptions options_;
+  Api* const api_;
+  LiveHub* const hub_;
+  GatewayMetrics* const metrics_;
+  mg_context* context_ = nullptr;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,182 @@
+#include "services/gateway/json.h"
+
+#include <gtest/gtest.h>
+
+#include "engine/action.h"
+
+namespace metropolis::gateway {
+namespace {
+
+v1::StoredGameSummary Game(const std::string& id, std::vector<int64_t> identities, int winner, std::vector<uint32_t> vp,
+                           std::vector<bool> forfeited = {}) {
+  v1::StoredGameSummary g;
+  g.set_game_id(id);
+  g.set_ladder("open");
+  g.set_season(1);
+  g.set_finished_unix_ms(1700000000000);
+  g.mutable_result()->set_reason(winner >= 0 ? v1::END_REASON_WON : v1::END_REASON_LENGTH_CAP);
+  g.mutable_result()->set_winner(winner);
+  for (size_t i = 0; i < identities.size(); ++i) {
+    v1::SeatRecord* s = g.add_seats();
+    s->set_seat(uint32_t(i));
+    s->set_identity_id(identities[i]);
+    s->set_name(identities[i] ? "p" + std::to_string(identities[i]) : "bot:heuristic");
+    s->set_forfeited(i < forfeited.size() && forfeited[i]);
+    g.mutable_result()->add_vp(vp[i]);
+  }
+  return g;
+}
+
+TEST(Errors, HttpStatusOfBackendStatuses) {
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::INVALID_ARGUMENT), 400);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::OUT_OF_RANGE), 400);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::NOT_FOUND), 404);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::UNAVAILABLE), 503);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::DEADLINE_EXCEEDED), 503);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::UNAUTHENTICATED), 502);
+  EXPECT_EQ(HttpStatusFor(grpc::StatusCode::INTERNAL), 502);
+  const ApiError e = BackendError({grpc::StatusCode::UNAVAILABLE, "failed to connect"}, "ratings");
+  const Json j = ErrorToJson(e);
+  EXPECT_EQ(j["error"]["code"], 503);
+  EXPECT_EQ(j["error"]["status"], "UNAVAILABLE");
+  EXPECT_EQ(j["error"]["grpc_status"], "UNAVAILABLE");
+  EXPECT_EQ(j["error"]["backend"], "ratings");
+  EXPECT_EQ(j["error"]["message"], "ratings: failed to connect");
+  EXPECT_FALSE(j["error"].contains("parameter"));
+  const Json bad = ErrorToJson(BadParameter("limit", "too big"));
+  EXPECT_EQ(bad, Json::parse(R"({"error":{"code":400,"status":"INVALID_ARGUMENT","message":"limit: too big",
+                                 "parameter":"limit"}})"));
+}
+
+TEST(Places, AsTheRatingsServiceRanks) {
+  // The winner first whatever the points; equal points share a place; a
+  // forfeit is last.
+  const v1::StoredGameSummary g = Game("g1", {1, 2, 3, 4}, 2, {9, 11, 13, 9}, {false, true, false, false});
+  EXPECT_EQ(Places(g.result(), g.seats()), (std::vector<int>{2, 4, 1, 2}));
+  const v1::StoredGameSummary capped = Game("g2", {1, 2, 3}, -1, {5, 6, 7});
+  EXPECT_TRUE(Places(capped.result(), capped.seats()).empty());
+}
+
+TEST(GameSummary, SeatsWithPointsAndPlaces) {
+  const Json j = GameSummaryToJson(Game("g1", {7, 0, 9}, 0, {13, 8, 10}));
+  EXPECT_EQ(j["game_id"], "g1");
+  EXPECT_EQ(j["ladder"], "open");
+  EXPECT_EQ(j["tournament"], nullptr);
+  EXPECT_EQ(j["result"]["reason"], "won");
+  EXPECT_EQ(j["result"]["winner"], 0);
+  ASSERT_EQ(j["players"].size(), 3u);
+  EXPECT_EQ(j["players"][0]["identity_id"], 7);
+  EXPECT_EQ(j["players"][0]["place"], 1);
+  EXPECT_EQ(j["players"][1]["identity_id"], nullptr);
+  EXPECT_EQ(j["players"][1]["built_in"], true);
+  EXPECT_EQ(j["players"][1]["place"], 3);
+  EXPECT_EQ(j["players"][2]["place"], 2);
+  EXPECT_EQ(j["players"][2]["vp"], 10);
+  const Json capped = GameSummaryToJson(Game("g2", {1, 2, 3}, -1, {5, 6, 7}));
+  EXPECT_EQ(capped["result"]["winner"], nullptr);
+  EXPECT_EQ(capped["players"][0]["place"], nullptr);
+}
+
+TEST(FrequentOpponents, CountsAheadBehindAndLevel) {
+  std::vector<v1::StoredGameSummary> games = {
+      Game("g1", {1, 2, 3, 0}, 0, {13, 9, 9, 5}),   // 1 ahead of 2 and 3
+      Game("g2", {2, 1, 3, 4}, 0, {13, 9, 9, 2}),   // 1 behind 2, level with 3, ahead of 4
+      Game("g3", {3, 1, 5, 6}, 1, {12, 13, 4, 4}),  // 1 ahead of 3
+      Game("g4", {2, 1, 3, 4}, -1, {5, 5, 5, 5}),   // not ranked: not counted
+      Game("g5", {2, 3, 4, 5}, 0, {13, 1, 1, 1}),   // without player 1
+  };
+  const std::vector<OpponentRecord> r = FrequentOpponents(games, 1, 3);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].identity_id, 3);
+  EXPECT_EQ(r[0].games, 3);
+  EXPECT_EQ(r[0].ahead, 2);
+  EXPECT_EQ(r[0].level, 1);
+  EXPECT_EQ(r[0].behind, 0);
+  EXPECT_EQ(r[1].identity_id, 2);
+  EXPECT_EQ(r[1].games, 2);
+  EXPECT_EQ(r[1].ahead, 1);
+  EXPECT_EQ(r[1].behind, 1);
+  EXPECT_EQ(r[2].name, "p4");  // one game each with 4, 5 and 6: by name
+  EXPECT_EQ(OpponentToJson(r[0])["name"], "p3");
+}
+
+TEST(Replay, ActionsWithText) {
+  v1::CompletedGameRecord g;
+  g.set_game_id("g1");
+  g.mutable_config()->set_num_seats(4);
+  *g.add_seats() = v1::SeatRecord();
+  Action roll{};
+  roll.type = ActionType::kRoll;
+  g.add_actions(Encode(roll));
+  g.add_actions(~uint64_t{0});  // no action has this code
+  g.set_chance_seed(~uint64_t{0});
+  const Json j = ReplayToJson(g);
+  EXPECT_EQ(j["steps"], 2);
+  EXPECT_EQ(j["actions"][0]["text"], ActionToString(roll));
+  EXPECT_EQ(j["actions"][0]["code"], std::to_string(Encode(roll)));
+  EXPECT_EQ(j["actions"][1]["text"], "");
+  EXPECT_EQ(j["chance_seed"], "18446744073709551615");  // exact, as a string
+  EXPECT_EQ(j["config"]["num_seats"], 4);               // protobuf's JSON, names as in the .proto
+}
+
+TEST(Sse, EventFraming) {
+  EXPECT_EQ(SseEvent("view", R"({"a":1})", "12"), "event: view\nid: 12\ndata: {\"a\":1}\n\n");
+  EXPECT_EQ(SseEvent("x", "one\ntwo"), "event: x\ndata: one\ndata: two\n\n");
+  v1::SpectateUpdate update;
+  update.mutable_view()->mutable_position()->set_action_count(42);
+  const std::string view = SpectateUpdateToSse(update);
+  EXPECT_EQ(view.rfind("event: view\nid: 42\ndata: {", 0), 0u);
+  update.mutable_redirect()->set_host("elsewhere:1");
+  EXPECT_EQ(SpectateUpdateToSse(update), "");
+  v1::SpectateUpdate events;
+  Action roll{};
+  roll.type = ActionType::kRoll;
+  v1::Event* e = events.mutable_events()->add_events();
+  e->set_type(v1::EVENT_ACTION);
+  e->mutable_action()->set_code(Encode(roll));
+  // A chance outcome a spectator may not see: the card drawn is hidden.
+  v1::Event* draw = events.mutable_events()->add_events();
+  draw->set_type(v1::EVENT_ACTION);
+  draw->set_seat(-2);
+  draw->mutable_action()->set_code(0x0300000000FE0000ull);
+  const std::string text = SpectateUpdateToSse(events);
+  EXPECT_NE(text.find("\"text\":\"" + ActionToString(roll) + "\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("\"text\":\"\""), std::string::npos) << text;
+}
+
+TEST(Leaderboard, EntriesAndProvisionalRank) {
+  v1::Leaderboard board;
+  board.set_ladder("open");
+  board.set_season(2);
+  board.set_total(1000000);
+  v1::LeaderboardEntry* e = board.add_entries();
+  e->set_rank(1);
+  e->set_identity_id(5);
+  e->set_name("alice");
+  e->set_ordinal(30.5);
+  const Json j = LeaderboardToJson(board);
+  EXPECT_EQ(j["total"], 1000000);
+  EXPECT_EQ(j["entries"][0]["name"], "alice");
+  EXPECT_EQ(j["entries"][0]["ordinal"], 30.5);
+  v1::PlayerRating r;
+  r.set_provisional(true);
+  r.set_rank(0);
+  EXPECT_EQ(PlayerRatingToJson(r)["rank"], nullptr);
+}
+
+TEST(Ladders, SeasonsAndCurrent) {
+  LadderRow l;
+  l.id = "open";
+  l.seasons = {{1, 100, 200}, {2, 200, 0}};
+  l.allow_three_after_ms = -1;
+  l.bot_fill_after_ms = 20000;
+  const Json j = LadderToJson(l);
+  EXPECT_EQ(j["current_season"], 2);
+  EXPECT_EQ(j["seasons"][0]["ends_unix_ms"], 200);
+  EXPECT_EQ(j["seasons"][1]["ends_unix_ms"], nullptr);
+  EXPECT_EQ(j["allow_three_after_ms"], nullptr);
+  EXPECT_EQ(j["bot_fill_after_ms"], 20000);
+}
+
+}  // namespace
+}  // namespace metropolis::gateway

@@ -1,0 +1,246 @@
+#include "services/gateway/live.h"
+
+#include <grpcpp/support/status.h>
+#include <gtest/gtest.h>
+
+#include "services/gateway/json.h"
+
+namespace metropolis::gateway {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Upstreams driven by the test: it sends the updates and the end itself.
+struct FakeUpstreams {
+  struct Watch {
+    std::string game_id, host;
+    std::shared_ptr<UpstreamSink> sink;
+    bool cancelled = false;
+  };
+  std::vector<std::shared_ptr<Watch>> watches;
+
+  UpstreamFactory Factory() {
+    return [this](const std::string& game_id, const std::string& host, std::shared_ptr<UpstreamSink> sink) {
+      auto w = std::make_shared<Watch>(Watch{game_id, host, std::move(sink)});
+      watches.push_back(w);
+      struct Handle : Upstream {
+        std::shared_ptr<Watch> w;
+        void Cancel() override { w->cancelled = true; }
+      };
+      auto h = std::make_unique<Handle>();
+      h->w = w;
+      return std::unique_ptr<Upstream>(std::move(h));
+    };
+  }
+  // Ends every stream still running, as the real ones do after Cancel.
+  void EndAll() {
+    for (auto& w : watches) {
+      if (w->sink) w->sink->OnEnd(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+      w->sink.reset();
+    }
+  }
+};
+
+v1::SpectateUpdate View(uint32_t step) {
+  v1::SpectateUpdate u;
+  u.mutable_view()->mutable_position()->set_action_count(step);
+  return u;
+}
+
+v1::SpectateUpdate Events(uint32_t step) {
+  v1::SpectateUpdate u;
+  u.mutable_events()->set_step(step);
+  u.mutable_events()->add_events()->set_type(v1::EVENT_BARBARIANS_ADVANCE);
+  return u;
+}
+
+v1::SpectateUpdate Welcome() {
+  v1::SpectateUpdate u;
+  u.mutable_welcome()->set_game_id("g1");
+  return u;
+}
+
+std::string TakeNow(Spectator& s, bool* done) { return s.Take(Clock::now(), done); }
+
+int Count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(LiveHub, OneUpstreamForManySpectatorsAndViewsMerge) {
+  FakeUpstreams fake;
+  {
+    LiveHub hub({}, fake.Factory());
+    std::shared_ptr<Spectator> a, b;
+    ApiError e;
+    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &a, &e));
+    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &b, &e));
+    ASSERT_EQ(fake.watches.size(), 1u);  // one upstream for both
+    EXPECT_EQ(fake.watches[0]->host, "h1:1");
+    EXPECT_EQ(hub.spectators(), 2u);
+    EXPECT_EQ(hub.games(), 1u);
+
+    auto& sink = *fake.watches[0]->sink;
+    sink.OnUpdate(Welcome());
+    sink.OnUpdate(View(0));
+    sink.OnUpdate(Events(1));
+    sink.OnUpdate(View(1));
+    sink.OnUpdate(Events(2));
+    sink.OnUpdate(View(2));
+    bool done = false;
+    const std::string text = TakeNow(*a, &done);
+    EXPECT_FALSE(done);
+    // Every event in order, but only the newest view: the older ones came
+    // before events and were never written.
+    EXPECT_EQ(Count(text, "event: welcome"), 1);
+    EXPECT_EQ(Count(text, "event: events"), 2);
+    EXPECT_EQ(Count(text, "event: view"), 1);
+    EXPECT_NE(text.find("id: 2\n"), std::string::npos);
+    EXPECT_LT(text.find("event: events"), text.find("event: view"));
+    EXPECT_EQ(TakeNow(*a, &done), "");
+
+    // A late spectator starts at the welcome and the current view...
+    std::shared_ptr<Spectator> c, d;
+    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &c, &e));
+    const std::string late = TakeNow(*c, &done);
+    EXPECT_EQ(Count(late, "event: welcome"), 1);
+    EXPECT_EQ(Count(late, "event: events"), 0);
+    EXPECT_EQ(Count(late, "event: view"), 1);
+    // ... or, from the start, with every earlier event too.
+    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", true, &d, &e));
+    EXPECT_EQ(Count(TakeNow(*d, &done), "event: events"), 2);
+
+    v1::SpectateUpdate over;
+    over.mutable_game_over()->mutable_result()->set_winner(1);
+    sink.OnUpdate(over);
+    sink.OnEnd(grpc::Status::OK);
+    fake.watches[0]->sink.reset();
+    for (auto* s : {&a, &b, &c, &d}) {
+      const std::string end = TakeNow(**s, &done);
+      EXPECT_TRUE(done);
+      EXPECT_EQ(Count(end, "event: game_over"), 1) << end;
+    }
+    EXPECT_EQ(hub.games(), 0u);  // the channel went with its upstream
+    for (auto* s : {&a, &b, &c, &d}) hub.Unsubscribe("g1", *s);
+    EXPECT_EQ(hub.spectators(), 0u);
+  }
+}
+
+TEST(LiveHub, LastSpectatorLeavingCancelsTheUpstream) {
+  FakeUpstreams fake;
+  LiveHub hub({}, fake.Factory());
+  std::shared_ptr<Spectator> a, b;
+  ApiError e;
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &b, &e));
+  hub.Unsubscribe("g1", a);
+  EXPECT_FALSE(fake.watches[0]->cancelled);
+  hub.Unsubscribe("g1", b);
+  EXPECT_TRUE(fake.watches[0]->cancelled);
+  EXPECT_EQ(hub.games(), 0u);
+  // Watching again starts a new upstream, while the old one ends on its own.
+  std::shared_ptr<Spectator> c;
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &c, &e));
+  EXPECT_EQ(fake.watches.size(), 2u);
+  fake.watches[0]->sink->OnEnd(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  fake.watches[0]->sink.reset();
+  EXPECT_EQ(hub.games(), 1u);  // the new channel stays
+  hub.Unsubscribe("g1", c);
+  fake.EndAll();
+}
+
+TEST(LiveHub, UpstreamFailureReachesSpectators) {
+  FakeUpstreams fake;
+  LiveHub hub({}, fake.Factory());
+  std::shared_ptr<Spectator> a;
+  ApiError e;
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
+  fake.watches[0]->sink->OnEnd(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"));
+  fake.watches[0]->sink.reset();
+  bool done = false;
+  const std::string text = TakeNow(*a, &done);
+  EXPECT_TRUE(done);
+  EXPECT_NE(text.find("event: error"), std::string::npos);
+  EXPECT_NE(text.find("\"grpc_status\":\"UNAVAILABLE\""), std::string::npos) << text;
+  hub.Unsubscribe("g1", a);
+}
+
+TEST(LiveHub, FromStartSaysWhenTheHostKeptNoEvents) {
+  FakeUpstreams fake;
+  LiveHub hub({}, fake.Factory());
+  std::shared_ptr<Spectator> a, b;
+  ApiError e;
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
+  // A game already stored: the host sends its welcome at step 500, no events,
+  // then the final view.
+  v1::SpectateUpdate welcome = Welcome();
+  welcome.mutable_welcome()->set_step(500);
+  fake.watches[0]->sink->OnUpdate(welcome);
+  fake.watches[0]->sink->OnUpdate(View(500));
+  ASSERT_TRUE(hub.Subscribe("g1", "h", true, &b, &e));
+  bool done = false;
+  const std::string text = TakeNow(*b, &done);
+  EXPECT_EQ(Count(text, "event: notice"), 1) << text;
+  EXPECT_EQ(Count(TakeNow(*a, &done), "event: notice"), 0);
+  hub.Unsubscribe("g1", a);
+  hub.Unsubscribe("g1", b);
+  fake.EndAll();
+}
+
+TEST(LiveHub, LimitsRefuseWith503) {
+  FakeUpstreams fake;
+  LiveHub hub({.max_spectators = 2, .max_games = 1}, fake.Factory());
+  std::shared_ptr<Spectator> a, b, c;
+  ApiError e;
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
+  EXPECT_FALSE(hub.Subscribe("g2", "h", false, &b, &e));
+  EXPECT_EQ(e.http, 503);
+  EXPECT_NE(e.message.find("--max-live-games"), std::string::npos);
+  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &b, &e));
+  EXPECT_FALSE(hub.Subscribe("g1", "h", false, &c, &e));
+  EXPECT_EQ(e.status, "RESOURCE_EXHAUSTED");
+  EXPECT_NE(e.message.find("--max-spectators"), std::string::npos);
+  hub.Unsubscribe("g1", a);
+  hub.Unsubscribe("g1", b);
+  fake.EndAll();
+}
+
+TEST(Spectator, TheLastViewComesBeforeTheEnd) {
+  Spectator s(1000);
+  s.PushOrdered("events ");
+  s.PushView("view ");
+  s.Close("game_over");
+  bool done = false;
+  EXPECT_EQ(s.Take(Clock::now(), &done), "events view game_over");
+  EXPECT_TRUE(done);
+}
+
+TEST(Spectator, TooFarBehindIsDropped) {
+  Spectator s(100);
+  s.PushOrdered(std::string(60, 'x'));
+  EXPECT_FALSE(s.closed());
+  s.PushOrdered(std::string(60, 'y'));
+  EXPECT_TRUE(s.closed());
+  bool done = false;
+  const std::string text = s.Take(Clock::now(), &done);
+  EXPECT_TRUE(done);
+  EXPECT_EQ(text.rfind("event: error", 0), 0u);
+}
+
+TEST(Spectator, WaitsUntilSomethingComes) {
+  Spectator s(1000);
+  bool done = false;
+  const auto start = Clock::now();
+  EXPECT_EQ(s.Take(start + std::chrono::milliseconds(20), &done), "");
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(20));
+  std::thread t([&] { s.PushView("v"); });
+  EXPECT_EQ(s.Take(Clock::now() + std::chrono::seconds(10), &done), "v");
+  t.join();
+  s.Close("end");
+  EXPECT_EQ(s.Take(Clock::now() + std::chrono::seconds(10), &done), "end");
+  EXPECT_TRUE(done);
+}
+
+}  // namespace
+}  // namespace metropolis::gateway

@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# End to end through real services (label e2e): the local stack with the gateway
+# and a small web root, 4 bots playing real ladder games, then every endpoint of
+# the gateway with curl — bad parameters included — the live stream of a game
+# played meanwhile, the web app's files, metrics, and a backend that goes down.
+#
+#   tests/e2e/gateway_test.sh BUILD_DIR
+set -euo pipefail
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/lib/stack_test.sh"
+stack_test_begin gateway_test "${1:-}"
+
+[[ -x $build/services/gateway/metropolis-gateway ]] || fail "no metropolis-gateway in $build"
+
+# A web root with a page, a hashed asset, a hidden file, and a file beside it
+# that must never be served.
+mkdir -p "$work/web/assets"
+echo '<!doctype html><title>Metropolis</title>' >"$work/web/index.html"
+echo 'console.log("app")' >"$work/web/assets/app-1a2b3c.js"
+echo 'body{}' >"$work/web/style.css"
+echo 'secret' >"$work/web/.env"
+echo 'outside' >"$work/outside.txt"
+export METROPOLIS_WEB_ROOT=$work/web
+
+deploy/local/stack.sh up "$build" >"$work/stack-up.log" || fail "the stack did not start"
+scripts/ladder_demo.sh --bots 4 --games 2 >"$work/demo.log" || fail "the bots did not play their games"
+# shellcheck source=/dev/null
+source "$METROPOLIS_STACK_DIR/stack.env"
+expect_all_rated
+gw=${METROPOLIS_GATEWAY:?the stack did not start the gateway}
+
+# ---- Helpers ---------------------------------------------------------------------------
+
+body=$work/body
+# req STATUS PATH [curl args...]: GET (by default) PATH; the body lands in $body.
+req() {
+  local want=$1 path=$2 got
+  shift 2
+  last="$path"
+  got=$(curl -sS --path-as-is -o "$body" -w '%{http_code}' "$@" "$gw$path") || fail "curl $path failed"
+  [[ $got == "$want" ]] || fail "GET $path: HTTP $got, expected $want: $(head -c 400 "$body")"
+}
+# expect EXPR: a Python expression over j, the last body as JSON.
+expect() {
+  python3 - "$body" "$1" <<'PY' || fail "GET $last: '$1' does not hold; body: $(head -c 600 "$body")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+# value EXPR: prints a Python expression over j.
+value() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$body" "$1"; }
+# bad PATH PARAMETER [STATUS]: a precise error naming the parameter.
+bad() {
+  req "${3:-400}" "$1"
+  expect "j['error']['code'] == ${3:-400} and j['error']['parameter'] == '$2' and j['error']['message']"
+}
+checks=0
+ok() { checks=$((checks + 1)); }
+
+# ---- Health --------------------------------------------------------------------------------
+
+req 200 /healthz && expect "j['status'] == 'ok'" && ok
+req 200 /readyz && expect "j['status'] == 'ready' and j['backends']['ratings'] == 'SERVING'" && ok
+
+# ---- Ladders ---------------------------------------------------------------------------------
+
+req 200 /api/v1/ladders
+expect "[l['id'] for l in j['ladders']] == ['open'] and j['ladders'][0]['current_season'] == 1" && ok
+req 200 /api/v1/ladders/open
+expect "j['seasons'][0]['season'] == 1 and j['seasons'][0]['ends_unix_ms'] is None and j['seats'] == 4" && ok
+req 404 /api/v1/ladders/nope && expect "j['error']['status'] == 'NOT_FOUND'" && ok
+bad /api/v1/ladders/Not_A_Ladder ladder && ok
+bad '/api/v1/ladders?x=1' x && ok
+
+# ---- Leaderboards ----------------------------------------------------------------------------
+
+req 200 /api/v1/ladders/open/leaderboard
+expect "j['total'] == 4 and [e['rank'] for e in j['entries']] == [1, 2, 3, 4] and j['season'] == 1" && ok
+expect "all(e['name'].startswith('heuristic-') and e['games'] == 2 for e in j['entries'])" && ok
+expect "j['entries'][0]['ordinal'] >= j['entries'][3]['ordinal']" && ok
+top=$(value "j['entries'][0]['name']")
+third=$(value "j['entries'][2]['name']")
+req 200 '/api/v1/ladders/open/leaderboard?offset=2&limit=2'
+expect "[e['rank'] for e in j['entries']] == [3, 4] and j['offset'] == 2 and j['limit'] == 2" && ok
+req 200 "/api/v1/ladders/open/leaderboard?season=1&around=$third&limit=1"
+expect "[e['name'] for e in j['entries']] == ['$third']" && ok
+req 200 '/api/v1/ladders/open/leaderboard?q=heur'
+expect "len(j['entries']) == 4 and j['q'] == 'heur' and all(e['rank'] for e in j['entries'])" && ok
+req 200 '/api/v1/ladders/open/leaderboard?q=HEURISTIC-1'  # any letter case
+expect "[e['name'] for e in j['entries']] == ['heuristic-1']" && ok
+req 200 '/api/v1/ladders/open/leaderboard?q=zz' && expect "j['entries'] == [] and j['total'] == 4" && ok
+bad '/api/v1/ladders/open/leaderboard?limit=101' limit && ok
+bad '/api/v1/ladders/open/leaderboard?limit=0' limit && ok
+bad '/api/v1/ladders/open/leaderboard?limit=ten' limit && ok
+bad '/api/v1/ladders/open/leaderboard?offset=-1' offset && ok
+bad '/api/v1/ladders/open/leaderboard?season=x' season && ok
+bad '/api/v1/ladders/open/leaderboard?around=no%20body' around && ok
+bad "/api/v1/ladders/open/leaderboard?around=$top&q=h" q && ok
+bad '/api/v1/ladders/open/leaderboard?limit=1&limit=2' limit && ok
+bad '/api/v1/ladders/open/leaderboard?lmit=2' lmit && ok
+bad '/api/v1/ladders/open/leaderboard?q=a%zz' q && ok
+bad /api/v1/ladders/open/leaderboard?around=nobody around 404 && ok
+bad /api/v1/ladders/open/leaderboard?around=admin around 404 && ok  # exists, but is not ranked
+req 404 /api/v1/ladders/nope/leaderboard && expect "j['error']['backend'] == 'ratings'" && ok
+req 404 '/api/v1/ladders/open/leaderboard?season=9' && ok
+
+# ---- Players -----------------------------------------------------------------------------------
+
+req 200 '/api/v1/players?q=heuristic'
+expect "[p['name'] for p in j['players']] == ['heuristic-1', 'heuristic-2', 'heuristic-3', 'heuristic-4']" && ok
+expect "j['players'][0]['kind'] == 'bot' and j['players'][0]['owner'] == 'house'" && ok
+req 200 '/api/v1/players?q=Heuristic-2&limit=1' && expect "[p['name'] for p in j['players']] == ['heuristic-2']" && ok
+bad /api/v1/players q && ok
+bad '/api/v1/players?q=' q && ok
+bad '/api/v1/players?q=a&limit=51' limit && ok
+
+req 200 /api/v1/players/heuristic-1
+expect "j['name'] == 'heuristic-1' and j['kind'] == 'bot' and j['ratings'][0]['ladder'] == 'open'" && ok
+expect "j['ratings'][0]['games'] == 2 and j['ratings'][0]['rank'] in (1, 2, 3, 4)" && ok
+expect "j['history']['ladder'] == 'open' and len(j['history']['entries']) == 2" && ok
+expect "len(j['recent_games']) == 2 and all(any(p['name'] == 'heuristic-1' for p in g['players']) for g in j['recent_games'])" && ok
+expect "j['opponents']['games_considered'] == 2 and all(o['games'] == o['ahead'] + o['behind'] + o['level'] for o in j['opponents']['opponents'])" && ok
+expect "all(o['name'] != 'heuristic-1' for o in j['opponents']['opponents'])" && ok
+req 200 '/api/v1/players/HEURISTIC-1?ladder=open&season=1&games=1&history=1'
+expect "j['name'] == 'heuristic-1' and len(j['recent_games']) == 1 and len(j['history']['entries']) == 1" && ok
+req 404 /api/v1/players/nobody && expect "j['error']['status'] == 'NOT_FOUND'" && ok
+bad '/api/v1/players/bad%20name' name && ok
+bad '/api/v1/players/heuristic-1?games=51' games && ok
+bad '/api/v1/players/heuristic-1?season=1' season && ok
+bad '/api/v1/players/heuristic-1?ladder=nope' ladder 404 && ok
+
+req 200 '/api/v1/players/heuristic-1/history?ladder=open&limit=1'
+expect "len(j['entries']) == 1 and j['next_page_token']" && ok
+first_game=$(value "j['entries'][0]['game_id']")
+token=$(value "j['next_page_token']")
+req 200 "/api/v1/players/heuristic-1/history?ladder=open&limit=1&page_token=$token"
+expect "len(j['entries']) == 1 and j['entries'][0]['game_id'] != '$first_game' and j['next_page_token'] is None" && ok
+bad /api/v1/players/heuristic-1/history ladder && ok
+bad '/api/v1/players/heuristic-1/history?ladder=open&limit=501' limit && ok
+bad '/api/v1/players/heuristic-1/history?ladder=open&page_token=xyz' page_token && ok
+
+# ---- Stored games ----------------------------------------------------------------------------------
+
+req 200 /api/v1/games
+expect "len(j['games']) >= 2 and j['next_page_token'] is None" && ok
+stored=$(value "len(j['games'])")
+req 200 '/api/v1/games?ladder=open&season=1&limit=1'
+expect "len(j['games']) == 1 and j['next_page_token']" && ok
+game=$(value "j['games'][0]['game_id']")
+token=$(value "j['next_page_token']")
+req 200 "/api/v1/games?ladder=open&season=1&limit=1&page_token=$token"
+expect "len(j['games']) == 1 and j['games'][0]['game_id'] != '$game'" && ok
+req 200 '/api/v1/games?player=heuristic-3'
+expect "len(j['games']) == 2 and all(any(p['name'] == 'heuristic-3' for p in g['players']) for g in j['games'])" && ok
+expect "all(sorted(p['place'] for p in g['players'])[0] == 1 for g in j['games'])" && ok
+req 200 '/api/v1/games?tournament=none' && expect "j['games'] == []" && ok
+req 200 '/api/v1/games?before=1' && expect "j['games'] == []" && ok
+req 200 '/api/v1/games?after=1' && expect "len(j['games']) == $stored" && ok
+bad '/api/v1/games?player=nobody' player 404 && ok
+bad '/api/v1/games?season=1' season && ok
+bad '/api/v1/games?after=5&before=3' before && ok
+bad '/api/v1/games?limit=101' limit && ok
+bad '/api/v1/games?page_token=zzz' page_token && ok
+bad '/api/v1/games?tournament=a.b' tournament && ok
+bad '/api/v1/games?ladder=OPEN' ladder && ok
+
+# ---- A replay and its positions -----------------------------------------------------------------
+
+# Every stored game's replay loads (seeds above 2^63 included, which PostgreSQL
+# keeps as negative BIGINTs).
+for id in $(sql "SELECT id FROM games ORDER BY chance_seed"); do req 200 "/api/v1/games/$id"; done
+ok
+req 200 "/api/v1/games/$game"
+expect "j['game_id'] == '$game' and j['steps'] == len(j['actions']) == j['result']['actions'] and j['steps'] > 100" && ok
+expect "all(a['text'] and a['code'].isdigit() for a in j['actions']) and len(j['players']) == 4" && ok
+expect "j['config']['num_seats'] == 4 and len(j['config']['board']['terrain']) == 19" && ok
+steps=$(value "j['steps']")
+winner=$(value "j['result']['winner']")
+second_action=$(value "j['actions'][1]['text']")
+req 404 /api/v1/games/no-such-game && expect "j['error']['backend'] == 'replays'" && ok
+bad /api/v1/games/bad.id game_id && ok
+
+req 200 "/api/v1/games/$game/positions/0"
+expect "j['step'] == 0 and j['action'] is None and j['viewer'] == -1 and j['view']['position']['action_count'] == 0" && ok
+req 200 "/api/v1/games/$game/positions/2"
+expect "j['action']['text'] == '''$second_action''' and j['view']['position']['action_count'] == 2" && ok
+req 200 "/api/v1/games/$game/positions/$steps"
+expect "j['view']['position']['phase'] == 'PHASE_GAME_OVER' and j['view']['position']['winner'] == $winner and j['notation']" && ok
+req 200 "/api/v1/games/$game/positions/$steps?viewer=2"
+expect "j['viewer'] == 2 and j['view']['viewer'] == 2" && ok
+bad "/api/v1/games/$game/positions/$((steps + 1))" step && ok
+bad "/api/v1/games/$game/positions/x" step && ok
+bad "/api/v1/games/$game/positions/1?viewer=4" viewer && ok
+bad "/api/v1/games/$game/positions/1?viewer=-2" viewer && ok
+req 404 /api/v1/games/no-such-game/positions/0 && ok
+
+# ---- A live game and its stream ----------------------------------------------------------------------
+
+# Seat 0 waits for its player, so the game stays live while the stream is opened;
+# the built-in bots then play the other seats.
+"$build/services/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$METROPOLIS_GAMEHOST_ADMIN_TOKEN" --json \
+  create-game --seats watcher,b1,b2,b3 --builtin 1:heuristic --builtin 2:heuristic --builtin 3:heuristic \
+  --ladder exhibition --seed 7 >"$work/create.json" || fail "create-game failed"
+live=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["game_id"])' <"$work/create.json")
+seat_token=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["seat_tokens"][0])' <"$work/create.json")
+
+req 200 /api/v1/live
+expect "any(g['game_id'] == '$live' and g['status'] == 'live' and g['step'] == 0 for g in j['games'])" && ok
+expect "j['hosts'][0]['address'] == '$METROPOLIS_GAMEHOST' and 'error' not in j['hosts'][0]" && ok
+req 200 "/api/v1/live/$live"
+expect "j['game_id'] == '$live' and j['host'] == '$METROPOLIS_GAMEHOST' and j['players'][0]['name'] == 'watcher'" && ok
+req 404 /api/v1/live/no-such-game && ok
+bad /api/v1/live/bad.id game_id && ok
+bad "/api/v1/live/$live/events?from_start=maybe" from_start && ok
+req 404 /api/v1/live/no-such-game/events && ok
+
+# Stream 1 from before the start; stream 2 joins mid-game and asks for the
+# earlier events. Seat 0 thinks 20 ms a decision, so the game lasts a few seconds.
+curl -sSN --max-time 120 "$gw/api/v1/live/$live/events" >"$work/sse-1.txt" 2>"$work/sse-1.err" &
+sse1=$!
+for _ in $(seq 1 50); do grep -q '^event: view' "$work/sse-1.txt" && break; sleep 0.1; done
+"$build/botkits/cpp/metropolis-bot" --host "$METROPOLIS_GAMEHOST" --game "$live" --token "$seat_token" \
+  --bot search:ms=20 --quiet >"$work/watcher.out" 2>"$work/watcher.err" &
+bot=$!
+for _ in $(seq 1 100); do
+  req 200 "/api/v1/live/$live"
+  [[ $(value "j['step']") -ge 50 ]] && break
+  sleep 0.05
+done
+expect "j['status'] == 'live' and j['step'] >= 50"
+curl -sSN --max-time 120 "$gw/api/v1/live/$live/events?from_start=1" >"$work/sse-2.txt" 2>"$work/sse-2.err" &
+sse2=$!
+wait "$bot" || fail "the watcher's bot failed: $(cat "$work/watcher.err")"
+wait "$sse1" || fail "the live stream did not end cleanly: $(cat "$work/sse-1.err")"
+wait "$sse2" || fail "the from-start stream did not end cleanly: $(cat "$work/sse-2.err")"
+for _ in $(seq 1 100); do
+  [[ $(curl -s -o /dev/null -w '%{http_code}' "$gw/api/v1/games/$live") == 200 ]] && break
+  sleep 0.1
+done
+req 200 "/api/v1/games/$live"
+live_steps=$(value "j['steps']")
+# Both streams: a welcome, views, events, and the end; the last view is the final
+# position; from the start, every action's event is there.
+python3 - "$work/sse-1.txt" "$work/sse-2.txt" "$live_steps" <<'PY' || fail "the live streams are wrong (see above)"
+import json, sys
+
+def parse(path):
+    events, current = [], {}
+    for line in open(path).read().split("\n"):
+        if line == "":
+            if current.get("event"):
+                events.append(current)
+            current = {}
+        elif line.startswith(":"):
+            continue
+        else:
+            key, _, value = line.partition(": ")
+            current[key] = current.get(key, "") + value
+    return events
+
+steps = int(sys.argv[3])
+for path in sys.argv[1:3]:
+    events = parse(path)
+    names = [e["event"] for e in events]
+    assert names[0] == "welcome", (path, names[:3], open(path).read()[:300])
+    assert names[-1] == "game_over", (path, names[-3:])
+    assert "view" in names and "events" in names and "notice" not in names, (path, set(names))
+    views = [e for e in events if e["event"] == "view"]
+    assert int(views[-1]["id"]) == steps, (path, views[-1]["id"], steps)
+    assert json.loads(views[-1]["data"])["position"]["phase"] == "PHASE_GAME_OVER"
+    actions = [x for e in events if e["event"] == "events" for x in json.loads(e["data"])["events"]
+               if x["type"] == "EVENT_ACTION"]
+    assert all(a["action"]["text"] for a in actions), path
+    assert len(actions) == steps, (path, len(actions), steps)
+    print(f"{path}: {len(events)} events, {len(views)} views, {len(actions)} actions")
+PY
+ok
+
+# ---- The web app's files ---------------------------------------------------------------------------
+
+req 200 / && grep -q Metropolis "$body" && ok
+ctype() { curl -sS --path-as-is -o /dev/null -w '%{content_type}' "$gw$1"; }
+[[ $(ctype /) == "text/html; charset=utf-8" ]] || fail "/ is $(ctype /)"
+[[ $(ctype /assets/app-1a2b3c.js) == "text/javascript; charset=utf-8" ]] || fail "js is $(ctype /assets/app-1a2b3c.js)"
+[[ $(ctype /style.css) == "text/css; charset=utf-8" ]] || fail "css is $(ctype /style.css)"
+ok
+req 200 /players/heuristic-1 && grep -q Metropolis "$body" && ok  # the web app's own route
+req 404 /missing.js && ok
+req 404 /.env && ok
+req 404 /../outside.txt && ok
+req 404 /assets/../../outside.txt && ok
+req 404 /%2e%2e/outside.txt && ok
+curl -sS -D "$work/headers" -o /dev/null "$gw/assets/app-1a2b3c.js"
+grep -qi '^cache-control: public, max-age=31536000, immutable' "$work/headers" || fail "hashed assets are not immutable"
+etag=$(grep -i '^etag:' "$work/headers" | cut -d' ' -f2 | tr -d '\r')
+req 304 /assets/app-1a2b3c.js -H "If-None-Match: $etag" && ok
+req 200 /style.css -I && ok
+
+# ---- Methods, sizes, unknown paths ---------------------------------------------------------------
+
+req 405 /api/v1/ladders -X POST && expect "j['error']['code'] == 405" && ok
+grep -q . <(curl -sS -D - -o /dev/null -X DELETE "$gw/api/v1/ladders" | grep -i '^allow: GET, HEAD') ||
+  fail "405 without Allow"
+req 404 /api/v1/nothing && expect "j['error']['status'] == 'NOT_FOUND'" && ok
+req 414 "/api/v1/players?q=a&pad=$(head -c 3000 /dev/zero | tr '\0' a)" && ok
+code=$(curl -sS -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$gw/healthz" || true)
+[[ $code == 413 || $code == 431 || $code == 400 ]] || fail "a 20 kB header got HTTP $code"
+ok
+
+# ---- Metrics ----------------------------------------------------------------------------------------
+
+curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics" >"$work/metrics.txt" || fail "no metrics"
+grep -q 'metropolis_gateway_requests_total{code="200",route="/api/v1/ladders/{}/leaderboard"}' "$work/metrics.txt" ||
+  fail "no request metrics: $(grep requests_total "$work/metrics.txt" | head -3)"
+grep -q '^metropolis_gateway_sse_bytes_total [1-9]' "$work/metrics.txt" || fail "no live stream bytes counted"
+grep -q '^metropolis_gateway_spectators 0' "$work/metrics.txt" || fail "spectators left behind"
+ok
+
+# ---- A backend down ---------------------------------------------------------------------------------
+
+kill -TERM "$(cat "$METROPOLIS_STACK_DIR/ratings.pid")"
+for _ in $(seq 1 100); do kill -0 "$(cat "$METROPOLIS_STACK_DIR/ratings.pid")" 2>/dev/null || break; sleep 0.1; done
+req 503 /api/v1/ladders/open/leaderboard
+expect "j['error']['backend'] == 'ratings' and j['error']['grpc_status'] in ('UNAVAILABLE', 'DEADLINE_EXCEEDED')" && ok
+req 503 /api/v1/players/heuristic-1 && expect "j['error']['backend'] == 'ratings'" && ok
+req 503 /readyz && expect "j['backends']['ratings'] != 'SERVING' and j['backends']['replays'] == 'SERVING'" && ok
+req 200 "/api/v1/games/$game" && ok  # what does not need ratings still works
+
+echo "gateway_test: passed ($checks checks, $stored stored games, a live game of $live_steps steps)"
