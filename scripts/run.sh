@@ -30,5 +30,7 @@ The stack is still running. Its addresses and tokens:  source $METROPOLIS_STACK_
   any step of it:    build/release/engine/cli/metropolis-engine replay --file game.json --step 100
   a player:          build/release/services/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
   more games:        scripts/ladder_demo.sh --games 10
+  a tournament:      scripts/tournament_demo.sh     (five bots, a round robin, standings with intervals)
+  over HTTP:         curl \$METROPOLIS_GATEWAY/api/v1/ladders   (docs/GATEWAY.md)
   stop it:           deploy/local/stack.sh down
 HELP
