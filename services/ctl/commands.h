@@ -9,6 +9,7 @@
 #include "engine/cli/flags.h"
 #include "metropolis/v1/accounts.pb.h"
 #include "metropolis/v1/gamehost.pb.h"
+#include "metropolis/v1/matchmaker.pb.h"
 #include "metropolis/v1/ratings.pb.h"
 #include "services/ctl/ctl.h"
 
@@ -24,6 +25,9 @@ int RunLeaderboard(const std::vector<std::string>& args, const GetEnv& env);
 int RunRating(const std::vector<std::string>& args, const GetEnv& env);
 int RunStoredGames(const std::vector<std::string>& args, const GetEnv& env);
 int RunQueue(const std::vector<std::string>& args, const GetEnv& env);
+int RunEnqueue(const std::vector<std::string>& args, const GetEnv& env);
+// enqueue (enqueue.cc): "queued on ticket T: position 2 of 5, waited 3 s (rating 25)"
+std::string QueuedLine(const v1::Queued& queued);
 int RunExportGame(const std::vector<std::string>& args, const GetEnv& env);
 // The Accounts service (accounts.cc): metropolis-admin's commands over gRPC.
 int RunCreatePlayer(const std::vector<std::string>& args, const GetEnv& env);

@@ -27,6 +27,7 @@ constexpr std::string_view kHelp =
     "  rating        one player's rating, rank and history (ratings service)\n"
     "  stored-games  completed games, newest first (replays service)\n"
     "  queue         a ladder's queue and the game hosts (matchmaker)\n"
+    "  enqueue       queue on a ladder as the token's identity and wait for a seat (matchmaker)\n"
     "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
     "\n"
     "accounts (the Accounts service, hosted by the matchmaker; an administrator's token):\n"
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
   if (command == "rating") return RunRating(command_args, env);
   if (command == "stored-games") return RunStoredGames(command_args, env);
   if (command == "queue") return RunQueue(command_args, env);
+  if (command == "enqueue") return RunEnqueue(command_args, env);
   if (command == "export-game") return RunExportGame(command_args, env);
   if (command == "create-player") return RunCreatePlayer(command_args, env);
   if (command == "create-bot") return RunCreateBot(command_args, env);

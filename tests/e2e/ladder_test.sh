@@ -35,4 +35,32 @@ seats=$(sql "SELECT count(*) FROM game_seats s JOIN rated_games r ON r.game_id =
 total=$("$build/services/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$METROPOLIS_ADMIN_TOKEN" --json \
   leaderboard --ladder open | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
 [[ $total == 8 ]] || fail "the leaderboard ranks $total players, expected 8"
-echo "ladder_test: passed ($games games, 8 bots, 2 matchmakers)"
+
+# A person through metropolisctl: an account and a token made over gRPC, queued
+# with `enqueue` beside three bots, the printed seat played to the end.
+ctl() { "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" "$@"; }
+ctl --token "$METROPOLIS_ADMIN_TOKEN" create-player person >/dev/null || fail "create-player over gRPC"
+person_token=$(ctl --token "$METROPOLIS_ADMIN_TOKEN" --json issue-token person |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])') || fail "issue-token over gRPC"
+ctl --token "$person_token" enqueue --ladder open >"$work/enqueue.out" 2>"$work/enqueue.err" &
+enqueue=$!
+bots=()
+for token in $(ls "$METROPOLIS_STACK_DIR"/demo/*.token | head -3); do
+  "$build/botkits/cpp/metropolis-bot" --ladder open --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$(cat "$token")" \
+    --bot random --games 1 >/dev/null 2>&1 &
+  bots+=($!)
+done
+wait "$enqueue" || { cat "$work/enqueue.err" >&2; fail "enqueue did not seat the person"; }
+grep -q "^queued on ticket" "$work/enqueue.out" || fail "enqueue showed no progress: $(cat "$work/enqueue.out")"
+play=$(grep "^play it: " "$work/enqueue.out" | sed 's/^play it: metropolis-bot //') || fail "enqueue printed no seat"
+# shellcheck disable=SC2086 # the printed flags, split on purpose
+"$build/botkits/cpp/metropolis-bot" $play --quiet >"$work/person.out" || fail "the person's seat was not played"
+for pid in "${bots[@]}"; do wait "$pid" || fail "a bot beside the person failed"; done
+person_games() { sql "SELECT count(*) FROM game_seats s JOIN identities i ON i.id = s.identity_id WHERE i.name = 'person'"; }
+for _ in $(seq 1 100); do  # the host hands the game over after it ends
+  [[ $(person_games) == 0 ]] || break
+  sleep 0.1
+done
+person_games=$(person_games)
+[[ $person_games == 1 ]] || fail "the person's game is stored $person_games times"
+echo "ladder_test: passed ($games games, 8 bots, 2 matchmakers, a person queued with metropolisctl)"

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "services/ctl/commands.h"
+
 namespace metropolis::ctl {
 namespace {
 
@@ -99,6 +101,16 @@ TEST(CtlTournaments, GamesAsCsv) {
   EXPECT_EQ(TournamentGamesCsv(t, games),
             "number,round,set,rotation,state,game_id,attempts,seat0,place0,seat1,place1,seat2,place2,seat3,place3\n"
             "0,0,-1,0,finished,t-cup-0-1,1,alice,1,8,2,9,2,10,4\n");
+}
+
+TEST(CtlEnqueue, QueuedLineForPeople) {
+  v1::Queued q;
+  q.set_ticket_id("t1");
+  q.set_position(1);
+  q.set_queue_size(5);
+  q.set_waited_ms(3400);
+  q.set_rating(24.6);
+  EXPECT_EQ(QueuedLine(q), "queued on ticket t1: position 2 of 5, waited 3 s (rating 25)");
 }
 
 }  // namespace
