@@ -117,22 +117,33 @@ EOF
 }
 
 start_redis() {
-  local dir port
+  local dir port attempt
   _ensure_services_dir
   dir=$METROPOLIS_SERVICES_DIR
-  port=$(free_port)
   local persist=(--appendonly no)
   if [[ ${METROPOLIS_REDIS_PERSIST:-0} == 1 ]]; then persist=(--appendonly yes --appendfsync everysec); fi
-  echo "services: starting Redis on 127.0.0.1:$port"
-  redis-server --bind 127.0.0.1 --port "$port" --save '' "${persist[@]}" --daemonize yes \
-    --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
-  for _ in $(seq 1 200); do
-    if redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null | grep -q PONG; then
-      export METROPOLIS_REDIS_ADDR="127.0.0.1:$port"
-      echo "services: METROPOLIS_REDIS_ADDR=$METROPOLIS_REDIS_ADDR"
-      return 0
-    fi
-    sleep 0.05
+  # As for PostgreSQL: a port found free may be taken before Redis binds it
+  # (tests start services side by side); then another port, a few times.
+  for attempt in 1 2 3 4 5; do
+    port=$(free_port)
+    echo "services: starting Redis on 127.0.0.1:$port"
+    rm -f "$dir/redis.log" "$dir/redis.pid"
+    redis-server --bind 127.0.0.1 --port "$port" --save '' "${persist[@]}" --daemonize yes \
+      --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
+    for _ in $(seq 1 200); do
+      # Ours answers with its own pid: another server on the port would answer too.
+      if [[ -s $dir/redis.pid ]] &&
+        redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' |
+        grep -qx "process_id:$(cat "$dir/redis.pid")"; then
+        export METROPOLIS_REDIS_ADDR="127.0.0.1:$port"
+        echo "services: METROPOLIS_REDIS_ADDR=$METROPOLIS_REDIS_ADDR"
+        return 0
+      fi
+      # A daemonized server that could not bind exits and says why in its log.
+      grep -q "Address already in use" "$dir/redis.log" 2>/dev/null && break
+      sleep 0.05
+    done
+    if ! grep -q "Address already in use" "$dir/redis.log" 2>/dev/null; then break; fi
   done
   echo "start_redis: Redis did not answer on port $port" >&2
   cat "$dir/redis.log" >&2 || true
