@@ -70,6 +70,19 @@ grpc::Status GetTournament(const Invocation& inv, v1::Tournament* out) {
   return stub->GetTournament(&context, request, out);
 }
 
+// The tournament and its games; -1, or the exit code after printing the error.
+int GetTournamentAndGames(const Invocation& inv, v1::Tournament* t, v1::ListTournamentGamesResponse* games) {
+  if (grpc::Status s = GetTournament(inv, t); !s.ok()) return RpcError(inv, "GetTournament", s);
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::ListTournamentGamesRequest request;
+  request.set_id(t->id());
+  if (grpc::Status s = stub->ListTournamentGames(&context, request, games); !s.ok())
+    return RpcError(inv, "ListTournamentGames", s);
+  return -1;
+}
+
 }  // namespace
 
 cli::Flags CreateTournamentFlags() {
@@ -343,15 +356,8 @@ int RunTournamentGames(const std::vector<std::string>& args, const GetEnv& env) 
       code >= 0)
     return code;
   v1::Tournament t;
-  if (grpc::Status s = GetTournament(inv, &t); !s.ok()) return RpcError(inv, "GetTournament", s);
-  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
-  grpc::ClientContext context;
-  PrepareContext(inv.global, &context);
-  v1::ListTournamentGamesRequest request;
-  request.set_id(t.id());
   v1::ListTournamentGamesResponse games;
-  if (grpc::Status s = stub->ListTournamentGames(&context, request, &games); !s.ok())
-    return RpcError(inv, "ListTournamentGames", s);
+  if (int code = GetTournamentAndGames(inv, &t, &games); code >= 0) return code;
   if (inv.global.json) {
     std::cout << MessageJson(games) << "\n";
     return kExitOk;
@@ -383,15 +389,8 @@ int RunExportTournament(const std::vector<std::string>& args, const GetEnv& env)
       code >= 0)
     return code;
   v1::Tournament t;
-  if (grpc::Status s = GetTournament(inv, &t); !s.ok()) return RpcError(inv, "GetTournament", s);
-  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
-  grpc::ClientContext context;
-  PrepareContext(inv.global, &context);
-  v1::ListTournamentGamesRequest request;
-  request.set_id(t.id());
   v1::ListTournamentGamesResponse games;
-  if (grpc::Status s = stub->ListTournamentGames(&context, request, &games); !s.ok())
-    return RpcError(inv, "ListTournamentGames", s);
+  if (int code = GetTournamentAndGames(inv, &t, &games); code >= 0) return code;
   if (inv.flags.Has("csv")) {
     std::cout << TournamentGamesCsv(t, games);
     return kExitOk;
