@@ -83,6 +83,9 @@ HttpResponse Api::Get(std::string_view path, std::string_view raw_query, std::st
       {"/api/v1/games/{}/positions/{}", &Api::Position, {"viewer"}},
       {"/api/v1/live", &Api::LiveGames, {}},
       {"/api/v1/live/{}", &Api::LiveGame, {}},
+      {"/api/v1/tournaments", &Api::Tournaments, {}},
+      {"/api/v1/tournaments/{}", &Api::Tournament, {}},
+      {"/api/v1/tournaments/{}/games", &Api::TournamentGames, {}},
   };
   Args args;
   for (const Route& r : kRoutes) {
@@ -529,6 +532,69 @@ bool Api::PrepareLiveStream(std::string_view path, std::string_view raw_query, L
   if (!FindLiveGame(args[0], &info, error)) return false;
   out->game_id = args[0];
   out->host = info.host();
+  return true;
+}
+
+// ---- Tournaments ------------------------------------------------------------------------
+
+namespace {
+
+// The matchmaker hosts the Tournaments service: a gateway started without one
+// cannot answer, which is the deployment's doing, not the client's.
+ApiError NoMatchmaker() {
+  ApiError e = MakeError(503, "UNAVAILABLE", "tournaments: the gateway has no --matchmaker, which hosts them");
+  e.backend = "matchmaker";
+  return e;
+}
+
+bool CheckTournament(const std::string& id, ApiError* error) {
+  if (ValidTournamentId(id)) return true;
+  return Fail(error, BadParameter("tournament", "'" + id.substr(0, 80) +
+                                                    "' is not a tournament id (1 to 40 letters, digits, '-' or '_')"));
+}
+
+}  // namespace
+
+bool Api::Tournaments(const Args&, const Query&, Json* out, ApiError* error) {
+  if (!backends_->tournaments()) return Fail(error, NoMatchmaker());
+  v1::ListTournamentsResponse response;
+  auto context = backends_->Context();
+  if (!Backend(backends_->tournaments()->ListTournaments(context.get(), v1::ListTournamentsRequest(), &response),
+               "matchmaker", error))
+    return false;
+  Json list = Json::array();
+  for (const auto& t : response.tournaments()) list.push_back(TournamentSummaryToJson(t));
+  *out = {{"tournaments", list}};
+  return true;
+}
+
+bool Api::GetTournament(const std::string& id, v1::Tournament* out, ApiError* error) {
+  if (!CheckTournament(id, error)) return false;
+  if (!backends_->tournaments()) return Fail(error, NoMatchmaker());
+  v1::GetTournamentRequest request;
+  request.set_id(id);
+  auto context = backends_->Context();
+  return Backend(backends_->tournaments()->GetTournament(context.get(), request, out), "matchmaker", error);
+}
+
+bool Api::Tournament(const Args& args, const Query&, Json* out, ApiError* error) {
+  v1::Tournament t;
+  if (!GetTournament(args[0], &t, error)) return false;
+  *out = TournamentToJson(t);
+  return true;
+}
+
+bool Api::TournamentGames(const Args& args, const Query&, Json* out, ApiError* error) {
+  // The tournament first: its entrants name the seats of its games.
+  v1::Tournament t;
+  if (!GetTournament(args[0], &t, error)) return false;
+  v1::ListTournamentGamesRequest request;
+  request.set_id(args[0]);
+  v1::ListTournamentGamesResponse games;
+  auto context = backends_->Context();
+  if (!Backend(backends_->tournaments()->ListTournamentGames(context.get(), request, &games), "matchmaker", error))
+    return false;
+  *out = TournamentGamesToJson(t, games);
   return true;
 }
 

@@ -76,11 +76,15 @@ class Api {
   bool Position(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGames(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGame(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool Tournaments(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool Tournament(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool TournamentGames(const Args& args, const Query& q, Json* out, ApiError* error);
 
   // Shared steps.
   bool FindPlayer(const std::string& name, const std::string& parameter, PlayerRow* out, ApiError* error);
   bool FindLiveGame(const std::string& game_id, v1::GameInfo* out, ApiError* error);
   std::string AnyLadder();
+  bool GetTournament(const std::string& id, v1::Tournament* out, ApiError* error);
 
   Catalog* const catalog_;
   Backends* const backends_;

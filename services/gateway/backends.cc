@@ -51,7 +51,12 @@ class UpstreamHandle : public Upstream {
 Backends::Backends(BackendOptions options) : options_(std::move(options)) {
   replays_ = v1::Replays::NewStub(Dial(options_.replays));
   ratings_ = v1::Ratings::NewStub(Dial(options_.ratings));
-  if (!options_.matchmaker.empty()) matchmaker_ = v1::Matchmaker::NewStub(Dial(options_.matchmaker));
+  if (!options_.matchmaker.empty()) {
+    // One channel for both services the matchmaker hosts.
+    auto channel = Dial(options_.matchmaker);
+    matchmaker_ = v1::Matchmaker::NewStub(channel);
+    tournaments_ = v1::Tournaments::NewStub(channel);
+  }
 }
 
 std::unique_ptr<grpc::ClientContext> Backends::Context(bool gamehost) const {

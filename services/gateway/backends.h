@@ -18,6 +18,7 @@
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
+#include "metropolis/v1/tournaments.grpc.pb.h"
 #include "services/gateway/live.h"
 
 namespace metropolis::gateway {
@@ -40,6 +41,8 @@ class Backends {
   v1::Replays::Stub& replays() { return *replays_; }
   v1::Ratings::Stub& ratings() { return *ratings_; }
   v1::Matchmaker::Stub* matchmaker() { return matchmaker_.get(); }
+  // The matchmaker's Tournaments service (same address); null without --matchmaker.
+  v1::Tournaments::Stub* tournaments() { return tournaments_.get(); }
   std::shared_ptr<v1::GameHost::Stub> Host(const std::string& address);
 
   // The configured hosts and, with a matchmaker, those it heard from lately
@@ -65,6 +68,7 @@ class Backends {
   std::unique_ptr<v1::Replays::Stub> replays_;
   std::unique_ptr<v1::Ratings::Stub> ratings_;
   std::unique_ptr<v1::Matchmaker::Stub> matchmaker_;
+  std::unique_ptr<v1::Tournaments::Stub> tournaments_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<v1::GameHost::Stub>> hosts_;
   std::vector<std::string> registered_;            // the matchmaker's last answer

@@ -312,6 +312,78 @@ Json OpponentToJson(const OpponentRecord& r) {
           {"behind", r.behind},           {"level", r.level}};
 }
 
+Json TournamentSummaryToJson(const v1::Tournament& t) {
+  Json out = {{"id", t.id()},
+              {"title", t.title()},
+              {"format", t.format()},
+              {"ruleset", t.ruleset()},
+              {"options", t.options()},
+              {"seats", t.seats()},
+              {"rounds", t.rounds()},
+              {"state", t.state()},
+              {"entrant_count", t.entrants_size()},
+              {"created_unix_ms", t.created_unix_ms()}};
+  out["finished_unix_ms"] = t.finished_unix_ms() ? Json(t.finished_unix_ms()) : Json(nullptr);
+  return out;
+}
+
+Json TournamentToJson(const v1::Tournament& t) {
+  Json out = TournamentSummaryToJson(t);
+  out["seed"] = std::to_string(t.seed());
+  out["max_games_per_entrant"] = t.max_games_per_entrant();
+  out["decision_ms"] = t.decision_ms();
+  out["time_bank_ms"] = t.time_bank_ms();
+  out["games_total"] = t.games_total();
+  out["games_playing"] = t.games_playing();
+  out["games_finished"] = t.games_finished();
+  out["current_round"] = t.current_round();
+  Json entrants = Json::array();
+  for (const auto& e : t.entrants())
+    entrants.push_back({{"index", e.index()}, {"identity_id", e.identity_id()}, {"name", e.name()}});
+  out["entrants"] = entrants;
+  Json standings = Json::array();
+  for (const auto& s : t.standings()) {
+    Json st = {{"rank", s.rank()},
+               {"identity_id", s.identity_id()},
+               {"name", s.name()},
+               {"games", s.games()},
+               {"wins", s.wins()}};
+    st["score"] = s.games() > 0 ? Json(s.score()) : Json(nullptr);
+    st["ci_low"] = s.games() >= 2 ? Json(s.ci_low()) : Json(nullptr);
+    st["ci_high"] = s.games() >= 2 ? Json(s.ci_high()) : Json(nullptr);
+    standings.push_back(std::move(st));
+  }
+  out["standings"] = standings;
+  return out;
+}
+
+Json TournamentGamesToJson(const v1::Tournament& t, const v1::ListTournamentGamesResponse& games) {
+  std::map<int64_t, std::string> names;
+  for (const auto& e : t.entrants()) names[e.identity_id()] = e.name();
+  Json list = Json::array();
+  for (const auto& g : games.games()) {
+    Json players = Json::array();
+    for (int seat = 0; seat < g.entrants_size(); ++seat) {
+      const int64_t id = g.entrants(seat);
+      Json p = {{"seat", seat}, {"identity_id", id}, {"name", names.count(id) ? names[id] : ""}};
+      p["place"] = seat < g.places_size() ? Json(g.places(seat)) : Json(nullptr);
+      players.push_back(std::move(p));
+    }
+    Json game = {{"number", g.number()},
+                 {"round", g.round()},
+                 {"rotation", g.rotation()},
+                 {"state", g.state()},
+                 {"chance_seed", std::to_string(g.chance_seed())},
+                 {"board_seed", std::to_string(g.board_seed())},
+                 {"attempts", g.attempts()},
+                 {"players", players}};
+    game["set"] = g.set() >= 0 ? Json(g.set()) : Json(nullptr);
+    game["game_id"] = OptionalText(g.game_id());
+    list.push_back(std::move(game));
+  }
+  return {{"tournament", t.id()}, {"games", list}};
+}
+
 std::string SseEvent(std::string_view event, std::string_view data, std::string_view id) {
   std::string out = "event: ";
   out.append(event);

@@ -15,6 +15,7 @@
 #include "metropolis/v1/gamehost.pb.h"
 #include "metropolis/v1/ratings.pb.h"
 #include "metropolis/v1/replays.pb.h"
+#include "metropolis/v1/tournaments.pb.h"
 #include "services/gateway/catalog.h"
 #include "services/gateway/params.h"
 
@@ -77,6 +78,19 @@ struct OpponentRecord {
 std::vector<OpponentRecord> FrequentOpponents(const std::vector<v1::StoredGameSummary>& games, int64_t identity_id,
                                               size_t max);
 Json OpponentToJson(const OpponentRecord& record);
+
+// ---- Tournaments -----------------------------------------------------------------
+
+// A tournament in the list: what it is and its state. ListTournaments carries
+// no schedule, so progress and standings are only in TournamentToJson.
+Json TournamentSummaryToJson(const v1::Tournament& t);
+// One tournament: the summary, its entrants, its progress and its standings,
+// each with the 95 % interval of its score (null below two games: one game has
+// no spread to measure).
+Json TournamentToJson(const v1::Tournament& t);
+// The schedule: every game with its seats named from the entrants, the stored
+// game's id once it has one, and places once it is finished.
+Json TournamentGamesToJson(const v1::Tournament& t, const v1::ListTournamentGamesResponse& games);
 
 // ---- Server-sent events --------------------------------------------------------
 

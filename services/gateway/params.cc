@@ -195,6 +195,8 @@ bool ValidGameId(std::string_view id) { return IdChars(id, 64, "-_"); }
 
 bool ValidPlayerName(std::string_view name) { return IdChars(name, 64, "-_."); }
 
+bool ValidTournamentId(std::string_view id) { return IdChars(id, 40, "-_"); }
+
 std::vector<std::string> NameSearchSpellings(std::string_view prefix) {
   std::vector<std::string> out = {std::string(prefix)};
   std::string lower(prefix);

@@ -64,10 +64,12 @@ bool MatchRoute(std::string_view pattern, std::string_view path, std::vector<std
 
 // The ids of the API, as the services define them: a ladder (^[a-z0-9][a-z0-9_-]{0,63}$),
 // a game (1 to 64 letters, digits, '-' or '_'), a player's name (1 to 64 letters,
-// digits, '-', '_' or '.').
+// digits, '-', '_' or '.'), a tournament (1 to 40 letters, digits, '-' or '_', as the
+// matchmaker's tournament store accepts them).
 bool ValidLadderId(std::string_view id);
 bool ValidGameId(std::string_view id);
 bool ValidPlayerName(std::string_view name);
+bool ValidTournamentId(std::string_view id);
 
 // A name prefix typed into a search box, in the spellings worth looking up in
 // an index that compares exactly: as typed, all lower case, and capitalised.

@@ -277,6 +277,58 @@ for path in sys.argv[1:3]:
 PY
 ok
 
+# ---- Tournaments ------------------------------------------------------------------------------
+
+req 200 /api/v1/tournaments && expect "j['tournaments'] == []" && ok
+bad /api/v1/tournaments/bad.id tournament && ok
+bad "/api/v1/tournaments/$(head -c 41 /dev/zero | tr '\0' a)" tournament && ok
+req 404 /api/v1/tournaments/nope && expect "j['error']['backend'] == 'matchmaker'" && ok
+req 404 /api/v1/tournaments/nope/games && ok
+bad '/api/v1/tournaments?limit=1' limit && ok
+# Four bots compete in a round robin: four games, one per seating rotation, so
+# that every entrant has four scores and an interval.
+admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+admin create-player cup-owner >/dev/null
+cup_bots=()
+stop_cup_bots() { for pid in "${cup_bots[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap 'stop_cup_bots; stack_test_end' EXIT
+for i in 1 2 3 4; do
+  admin create-bot "cup$i" --owner cup-owner >/dev/null
+  cup_token=$(admin --json issue-token "cup$i" --label e2e | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$cup_token" \
+    --bot heuristic >"$work/cup$i.out" 2>"$work/cup$i.err" &
+  cup_bots+=($!)
+done
+"$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+  create-tournament cup --format round-robin --entrants cup1,cup2,cup3,cup4 --seed 3 --title "The cup" \
+  >"$work/cup.log" 2>&1 || fail "create-tournament: $(cat "$work/cup.log")"
+req 200 /api/v1/tournaments/cup
+expect "j['id'] == 'cup' and j['title'] == 'The cup' and j['format'] == 'round-robin' and j['games_total'] == 4" && ok
+# The seed stays hidden from the public while the tournament runs: every game's
+# board and dice derive from it (docs/TOURNAMENTS.md).
+expect "sorted(e['name'] for e in j['entrants']) == ['cup1', 'cup2', 'cup3', 'cup4'] and j['seed'] == '0'" && ok
+for _ in $(seq 1 1200); do
+  [[ $(sql "SELECT state FROM tournaments WHERE id = 'cup'") == finished ]] && break
+  sleep 0.1
+done
+stop_cup_bots
+req 200 /api/v1/tournaments
+expect "[(t['id'], t['state'], t['entrant_count']) for t in j['tournaments']] == [('cup', 'finished', 4)]" && ok
+expect "j['tournaments'][0]['finished_unix_ms'] >= j['tournaments'][0]['created_unix_ms'] > 0" && ok
+req 200 /api/v1/tournaments/cup
+expect "j['state'] == 'finished' and j['games_finished'] == 4 and j['games_playing'] == 0 and len(j['standings']) == 4" && ok
+expect "j['seed'] == '3'" && ok  # shown once it is over
+expect "all(s['games'] == 4 and s['ci_low'] <= s['score'] <= s['ci_high'] for s in j['standings'])" && ok
+expect "[s['rank'] for s in j['standings']] == sorted(s['rank'] for s in j['standings']) and j['standings'][0]['rank'] == 1" && ok
+expect "abs(sum(s['score'] for s in j['standings']) - 2.0) < 1e-9" && ok  # each game hands out 0 + 1/3 + 2/3 + 1
+req 200 /api/v1/tournaments/cup/games
+expect "j['tournament'] == 'cup' and len(j['games']) == 4 and all(g['state'] == 'finished' and g['game_id'] for g in j['games'])" && ok
+expect "all(sorted(p['place'] for p in g['players']) == [1, 2, 3, 4] or len(set(p['place'] for p in g['players'])) < 4 for g in j['games'])" && ok
+expect "all(p['name'].startswith('cup') for g in j['games'] for p in g['players'])" && ok
+cup_games=$(value "sorted(g['game_id'] for g in j['games'])")
+req 200 '/api/v1/games?tournament=cup'
+expect "sorted(g['game_id'] for g in j['games']) == $cup_games and all(g['tournament'] == 'cup' for g in j['games'])" && ok
+
 # ---- The web app's files ---------------------------------------------------------------------------
 
 req 200 / && grep -q Metropolis "$body" && ok

@@ -180,3 +180,105 @@ TEST(Ladders, SeasonsAndCurrent) {
 
 }  // namespace
 }  // namespace metropolis::gateway
+
+namespace metropolis::gateway {
+namespace {
+
+v1::Tournament SampleTournament() {
+  v1::Tournament t;
+  t.set_id("cup");
+  t.set_title("The cup");
+  t.set_format("round-robin");
+  t.set_ruleset("cities_and_knights");
+  t.set_seats(4);
+  t.set_rounds(1);
+  t.set_seed(18446744073709551615ull);  // above 2^53: a string, read exactly
+  t.set_state("running");
+  t.set_created_unix_ms(1700000000000);
+  t.set_games_total(5);
+  t.set_games_playing(1);
+  t.set_games_finished(3);
+  for (int i = 0; i < 5; ++i) {
+    v1::TournamentEntrant* e = t.add_entrants();
+    e->set_index(uint32_t(i));
+    e->set_identity_id(100 + i);
+    e->set_name("tb" + std::to_string(i + 1));
+  }
+  v1::Standing* s = t.add_standings();
+  s->set_rank(1);
+  s->set_identity_id(100);
+  s->set_name("tb1");
+  s->set_games(3);
+  s->set_wins(2);
+  s->set_score(0.75);
+  s->set_ci_low(0.5);
+  s->set_ci_high(1.0);
+  v1::Standing* one = t.add_standings();  // one game: no interval
+  one->set_rank(2);
+  one->set_identity_id(101);
+  one->set_games(1);
+  one->set_score(0.5);
+  v1::Standing* none = t.add_standings();  // no game yet: no score either
+  none->set_rank(3);
+  none->set_identity_id(102);
+  return t;
+}
+
+TEST(Tournaments, SummaryHasNoProgress) {
+  const Json j = TournamentSummaryToJson(SampleTournament());
+  EXPECT_EQ(j["id"], "cup");
+  EXPECT_EQ(j["entrant_count"], 5);
+  EXPECT_EQ(j["finished_unix_ms"], nullptr);
+  EXPECT_FALSE(j.contains("standings"));
+  EXPECT_FALSE(j.contains("games_total"));
+}
+
+TEST(Tournaments, StandingsWithIntervals) {
+  const Json j = TournamentToJson(SampleTournament());
+  EXPECT_EQ(j["seed"], "18446744073709551615");
+  EXPECT_EQ(j["games_total"], 5);
+  EXPECT_EQ(j["games_finished"], 3);
+  ASSERT_EQ(j["entrants"].size(), 5u);
+  EXPECT_EQ(j["entrants"][4]["name"], "tb5");
+  ASSERT_EQ(j["standings"].size(), 3u);
+  EXPECT_EQ(j["standings"][0]["score"], 0.75);
+  EXPECT_EQ(j["standings"][0]["ci_low"], 0.5);
+  EXPECT_EQ(j["standings"][0]["ci_high"], 1.0);
+  EXPECT_EQ(j["standings"][1]["score"], 0.5);
+  EXPECT_EQ(j["standings"][1]["ci_low"], nullptr);
+  EXPECT_EQ(j["standings"][2]["score"], nullptr);
+  EXPECT_EQ(j["standings"][2]["ci_high"], nullptr);
+}
+
+TEST(Tournaments, GamesNameTheirSeats) {
+  v1::ListTournamentGamesResponse games;
+  v1::TournamentGame* g = games.add_games();
+  g->set_number(0);
+  g->set_round(1);
+  g->set_set(-1);
+  for (int64_t id : {103, 100, 101, 102}) g->add_entrants(id);
+  g->set_chance_seed(9);
+  g->set_state("finished");
+  g->set_game_id("g-1");
+  for (uint32_t p : {2, 1, 4, 3}) g->add_places(p);
+  v1::TournamentGame* pending = games.add_games();
+  pending->set_number(1);
+  pending->set_set(0);
+  for (int64_t id : {104, 999, 101, 102}) pending->add_entrants(id);
+  pending->set_state("pending");
+  const Json j = TournamentGamesToJson(SampleTournament(), games);
+  EXPECT_EQ(j["tournament"], "cup");
+  ASSERT_EQ(j["games"].size(), 2u);
+  EXPECT_EQ(j["games"][0]["set"], nullptr);
+  EXPECT_EQ(j["games"][0]["game_id"], "g-1");
+  EXPECT_EQ(j["games"][0]["chance_seed"], "9");
+  EXPECT_EQ(j["games"][0]["players"][0]["name"], "tb4");
+  EXPECT_EQ(j["games"][0]["players"][0]["place"], 2);
+  EXPECT_EQ(j["games"][1]["set"], 0);
+  EXPECT_EQ(j["games"][1]["game_id"], nullptr);
+  EXPECT_EQ(j["games"][1]["players"][1]["name"], "");  // not an entrant: no name to give
+  EXPECT_EQ(j["games"][1]["players"][1]["place"], nullptr);
+}
+
+}  // namespace
+}  // namespace metropolis::gateway

@@ -94,6 +94,11 @@ TEST(Ids, AsTheServicesDefineThem) {
   EXPECT_TRUE(ValidGameId("g-0001_x"));
   EXPECT_FALSE(ValidGameId("g.1"));
   EXPECT_FALSE(ValidGameId("../etc"));
+  EXPECT_TRUE(ValidTournamentId("Spring-Cup_2"));
+  EXPECT_TRUE(ValidTournamentId(std::string(40, 'a')));
+  EXPECT_FALSE(ValidTournamentId(std::string(41, 'a')));
+  EXPECT_FALSE(ValidTournamentId(""));
+  EXPECT_FALSE(ValidTournamentId("a.b"));
   EXPECT_TRUE(ValidPlayerName("Alice.B-2_x"));
   EXPECT_FALSE(ValidPlayerName("alice bob"));
   EXPECT_FALSE(ValidPlayerName(std::string(65, 'a')));

@@ -1,0 +1,331 @@
+// The browser checks of tests/browser/browser_test.sh, which brings up the
+// stack and passes, in the environment:
+//
+//   METROPOLIS_GATEWAY     the gateway's address (http://127.0.0.1:PORT), serving web/app
+//   METROPOLIS_CHROMIUM    the Chromium binary
+//   METROPOLIS_ARTIFACTS   where screenshots go
+//   METROPOLIS_LIVE_CREATE JSON: a command that creates a game whose seat 0 waits for its
+//                          player, and prints {"game_id", "seat_tokens"} (metropolisctl create-game --json)
+//   METROPOLIS_LIVE_BOT    JSON: the command that plays a seat, given --game ID --token T; started
+//                          once the page follows the game
+//   METROPOLIS_TOURNAMENT  a finished tournament
+//
+// Every piece the board draws carries data attributes (web/app/js/board/render.js);
+// the checks compare them, and every seat's score, with the position the
+// gateway's position endpoint reports, which the replays service computes with
+// the engine. Timings are printed, never asserted.
+import { createRequire } from 'node:module';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const require = createRequire(new URL('../../web/package.json', import.meta.url));
+const { chromium } = require('playwright-core');
+
+const env = (name) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set (run tests/browser/browser_test.sh)`);
+  return v;
+};
+const GATEWAY = env('METROPOLIS_GATEWAY');
+const ARTIFACTS = env('METROPOLIS_ARTIFACTS');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let checks = 0;
+const ok = () => ++checks;
+function expect(cond, message) {
+  if (!cond) throw new Error(message);
+  ok();
+}
+function expectSame(actual, wanted, what) {
+  const a = JSON.stringify(actual);
+  const w = JSON.stringify(wanted);
+  if (a === w) return ok();
+  const missing = wanted.filter((x) => !actual.includes(x));
+  const extra = actual.filter((x) => !wanted.includes(x));
+  throw new Error(`${what}: the page differs from the position\n  missing: ${missing.join(' ') || '-'}\n  extra:   ${extra.join(' ') || '-'}`);
+}
+
+async function get(path) {
+  const r = await fetch(GATEWAY + path);
+  const body = await r.json();
+  if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body;
+}
+
+// What the board must show for a position: one string per piece, sorted.
+function expectedPieces(p) {
+  const out = [];
+  p.token.forEach((n, h) => n && out.push(`token h${h} ${n}`));
+  p.road_owner.forEach((s, e) => s >= 0 && out.push(`road e${e} s${s}`));
+  for (let v = 0; v < 54; ++v) {
+    const seat = p.building_owner[v];
+    if (p.building[v] === 1) out.push(`settlement n${v} s${seat}`);
+    if (p.building[v] === 2) {
+      out.push(`city n${v} s${seat} wall${p.node_flags[v] & 1} sabotaged${(p.node_flags[v] >> 1) & 1}`);
+      if (p.node_flags[v] & 1) out.push(`wall n${v} s${seat}`);
+    }
+    if (p.knight_level[v]) out.push(`knight n${v} s${p.knight_owner[v]} l${p.knight_level[v]} active${p.knight_flags[v] & 1}`);
+  }
+  p.metropolis_node.forEach((v, t) => v >= 0 && out.push(`metropolis n${v} t${t} s${p.metropolis_owner[t]}`));
+  if (p.robber_hex >= 0) out.push(`robber h${p.robber_hex}`);
+  if (p.merchant_hex >= 0) out.push(`merchant h${p.merchant_hex} s${p.merchant_owner}`);
+  out.push(`barbarian ${p.barbarian_position} attacks${p.barbarian_attacks}`);
+  p.players.forEach((pl, s) => out.push(`score s${s} ${pl.vp}`));
+  return out.sort();
+}
+
+// The same, read from the page's data attributes.
+function drawnPieces(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const d = (el) => el.dataset;
+    for (const el of document.querySelectorAll('.viewer [data-piece]')) {
+      const a = d(el);
+      switch (a.piece) {
+        case 'token': out.push(`token h${a.hex} ${a.token}`); break;
+        case 'road': out.push(`road e${a.edge} s${a.seat}`); break;
+        case 'settlement': out.push(`settlement n${a.node} s${a.seat}`); break;
+        case 'city': out.push(`city n${a.node} s${a.seat} wall${a.wall} sabotaged${a.sabotaged}`); break;
+        case 'wall': out.push(`wall n${a.node} s${a.seat}`); break;
+        case 'knight': out.push(`knight n${a.node} s${a.seat} l${a.level} active${a.active}`); break;
+        case 'metropolis': out.push(`metropolis n${a.node} t${a.track} s${a.seat}`); break;
+        case 'robber': out.push(`robber h${a.hex}`); break;
+        case 'merchant': out.push(`merchant h${a.hex} s${a.seat}`); break;
+        case 'barbarian': out.push(`barbarian ${a.position} attacks${a.attacks}`); break;
+        case 'score': out.push(`score s${a.seat} ${a.vp}`); break;
+        default: break; // hexes, harbors and the step label are checked elsewhere
+      }
+    }
+    return out.sort();
+  });
+}
+
+async function checkStep(page, gameId, step, viewer = -1) {
+  const pos = await get(`/api/v1/games/${gameId}/positions/${step}${viewer >= 0 ? `?viewer=${viewer}` : ''}`);
+  await page.waitForSelector(`.viewer[data-step="${step}"][data-viewer="${viewer}"]`, { timeout: 15000 });
+  expectSame(await drawnPieces(page), expectedPieces(pos.view.position), `game ${gameId} step ${step} viewer ${viewer}`);
+  return pos;
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const fmt = (x) => `${x.toFixed(2)} ms`;
+
+async function main() {
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: env('METROPOLIS_CHROMIUM'), args: ['--headless', '--no-sandbox'], timeout: 60000 });
+  } catch (e) {
+    throw new Error(`cannot start Chromium (${process.env.METROPOLIS_CHROMIUM}): ${e.message.split('\n')[0]}`);
+  }
+  const pageErrors = [];
+  const watch = (page) => {
+    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+    page.on('console', (m) => m.type() === 'error' && pageErrors.push(`${page.url()}: console: ${m.text()}`));
+  };
+  try {
+    const desktop = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await desktop.newPage();
+    watch(page);
+    page.setDefaultTimeout(20000);
+
+    // ---- A leaderboard ----------------------------------------------------------------
+    await page.goto(`${GATEWAY}/`);
+    await page.waitForSelector('table[data-leaderboard] tbody tr[data-player]');
+    expect(new URL(page.url()).pathname === '/ladders', `/ opened ${page.url()}, not the leaderboards`);
+    const ladder = await page.getAttribute('table[data-leaderboard]', 'data-leaderboard');
+    const board = await get(`/api/v1/ladders/${ladder}/leaderboard`);
+    const shown = await page.$$eval('tr[data-player]', (rows) => rows.map((r) => r.dataset.player));
+    expectSame(shown, board.entries.map((e) => e.name), 'leaderboard rows');
+    await page.screenshot({ path: join(ARTIFACTS, 'leaderboard.png'), fullPage: true });
+    // The name search narrows it down.
+    await page.fill('[data-leaderboard-form] input[name="q"]', shown[0]);
+    await page.press('[data-leaderboard-form] input[name="q"]', 'Enter');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('q') && document.querySelector('main').dataset.shown === location.pathname + location.search);
+    const found = await page.$$eval('tr[data-player]', (rows) => rows.map((r) => r.dataset.player));
+    expectSame(found, [shown[0]], 'the leaderboard searched by name');
+
+    // ---- A player -----------------------------------------------------------------------
+    await page.click(`tr[data-player="${shown[0]}"] a`);
+    await page.waitForSelector(`h1[data-player-name="${shown[0]}"]`);
+    const player = await get(`/api/v1/players/${shown[0]}?games=20&history=500`);
+    const points = await page.getAttribute('svg[data-chart="rating"]', 'data-points');
+    expect(Number(points) === player.history.entries.length, `the rating chart has ${points} games, the history ${player.history.entries.length}`);
+    const gameRows = await page.$$eval('table.games tr[data-game]', (rows) => rows.map((r) => r.dataset.game));
+    expectSame(gameRows, player.recent_games.map((g) => g.game_id), 'recent games');
+    const opponents = await page.$$eval('tr[data-opponent]', (rows) => rows.map((r) => r.dataset.opponent));
+    expectSame(opponents, player.opponents.opponents.map((o) => o.name), 'frequent opponents');
+    await page.screenshot({ path: join(ARTIFACTS, 'player.png'), fullPage: true });
+
+    // ---- One of their games, stepped to the end ---------------------------------------------
+    // The longest of them: the timing below runs over all its steps.
+    const longest = player.recent_games.reduce((a, b) => (b.result.actions > a.result.actions ? b : a));
+    await page.click(`tr[data-game="${longest.game_id}"] a.button`);
+    await page.waitForSelector('.viewer[data-step="0"]');
+    const game = await get(`/api/v1/games/${longest.game_id}`);
+    const steps = game.steps;
+    const hexes = await page.$$eval('[data-piece="hex"]', (els) => els.map((e) => Number(e.dataset.terrain)));
+    expectSame(hexes, game.config.board.terrain, 'terrain');
+    const harbors = await page.$$eval('[data-piece="harbor"]', (els) => els.map((e) => Number(e.dataset.type)));
+    expectSame(harbors, game.config.board.harbor, 'harbors');
+    await checkStep(page, game.game_id, 0);
+
+    // The keyboard: → steps on, ← back, End and Home jump.
+    for (let s = 1; s <= 12; ++s) {
+      await page.keyboard.press('ArrowRight');
+      await checkStep(page, game.game_id, s);
+    }
+    await page.keyboard.press('ArrowLeft');
+    await checkStep(page, game.game_id, 11);
+    await page.keyboard.press('End');
+    await checkStep(page, game.game_id, steps);
+    await page.screenshot({ path: join(ARTIFACTS, 'replay-end.png'), fullPage: true });
+    await page.keyboard.press('Home');
+    await checkStep(page, game.game_id, 0);
+    // Space plays, and again pauses.
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => window.metropolisViewer.step >= 3, null, { timeout: 15000 });
+    await page.keyboard.press(' ');
+    expect((await page.getAttribute('.viewer', 'data-playing')) === '0', 'space did not pause the replay');
+
+    // Every step, timed: the render of a step (drawing, style and layout), and
+    // the whole step with its fetch from the gateway.
+    const timed = await page.evaluate(async (n) => {
+      const v = window.metropolisViewer;
+      v.takeTimings();
+      const total = [];
+      for (let s = 0; s <= n; ++s) {
+        const t0 = performance.now();
+        await v.goTo(s, { measure: true });
+        total.push(performance.now() - t0);
+      }
+      return { render: v.takeTimings(), total };
+    }, steps);
+    expect(timed.render.length === steps + 1, `${timed.render.length} of ${steps + 1} steps were drawn`);
+    const timing =
+      `stepping game ${game.game_id}, ${steps} steps: render median ${fmt(quantile(timed.render, 0.5))}, ` +
+      `p99 ${fmt(quantile(timed.render, 0.99))}, max ${fmt(Math.max(...timed.render))}; ` +
+      `with the fetch: median ${fmt(quantile(timed.total, 0.5))}, p99 ${fmt(quantile(timed.total, 0.99))}`;
+    console.log(`browser_test: ${timing}`);
+    await checkStep(page, game.game_id, steps);
+    // Several steps, chosen across the game.
+    const sample = [1, 2, 3, 8, Math.floor(steps / 4), Math.floor(steps / 2), Math.floor((3 * steps) / 4), steps - 1, steps];
+    for (const s of sample) {
+      await page.evaluate((x) => window.metropolisViewer.goTo(x), s);
+      await checkStep(page, game.game_id, s);
+    }
+    // A seat's view, after the game: the hands are that seat's to see.
+    await page.selectOption('select[data-viewer]', '2');
+    const seatView = await checkStep(page, game.game_id, steps, 2);
+    const handShown = await page.$eval('.seat[data-seat="2"]', (el) => el.textContent);
+    const hand = seatView.view.position.players[2].hand;
+    expect(hand.every((n) => n === 0) || handShown.includes('hand:'), "seat C's own view does not show its hand");
+
+    // ---- A step's link, opened directly (on a phone) -------------------------------------------
+    const mid = Math.floor(steps / 3);
+    await page.evaluate((x) => window.metropolisViewer.goTo(x), mid);
+    await page.waitForSelector(`.viewer[data-step="${mid}"]`);
+    const link = await page.$eval('[data-step-link]', (a) => a.href);
+    expect(link.endsWith(`?step=${mid}&viewer=2`), `the step link is ${link}`);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const direct = await phone.newPage();
+    watch(direct);
+    await direct.goto(link);
+    await checkStep(direct, game.game_id, mid, 2);
+    const overflow = await direct.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow <= 1, `the phone page scrolls sideways by ${overflow}px`);
+    await direct.screenshot({ path: join(ARTIFACTS, 'replay-phone.png'), fullPage: true });
+    await direct.goto(`${GATEWAY}/ladders/${ladder}`);
+    await direct.waitForSelector('tr[data-player]');
+    await direct.screenshot({ path: join(ARTIFACTS, 'leaderboard-phone.png'), fullPage: true });
+    await phone.close();
+
+    // ---- The game browser -----------------------------------------------------------------------
+    await page.goto(`${GATEWAY}/games?player=${shown[0]}`);
+    await page.waitForSelector('table.games tr[data-game]');
+    const filtered = await get(`/api/v1/games?player=${shown[0]}`);
+    const browsed = await page.$$eval('table.games tr[data-game]', (rows) => rows.map((r) => r.dataset.game));
+    expectSame(browsed, filtered.games.map((g) => g.game_id), 'the game browser filtered by player');
+    await page.screenshot({ path: join(ARTIFACTS, 'games.png'), fullPage: true });
+
+    // ---- Tournament standings ---------------------------------------------------------------------
+    const tournamentId = env('METROPOLIS_TOURNAMENT');
+    await page.goto(`${GATEWAY}/tournaments`);
+    await page.click(`tr[data-tournament="${tournamentId}"] a`);
+    await page.waitForSelector('tr[data-standing] svg.interval');
+    const tournament = await get(`/api/v1/tournaments/${tournamentId}`);
+    const bars = await page.$$eval('tr[data-standing]', (rows) =>
+      rows.map((r) => {
+        const svg = r.querySelector('svg.interval');
+        return `${r.dataset.standing} ${svg.dataset.score} ${svg.dataset.ciLow} ${svg.dataset.ciHigh}`;
+      }),
+    );
+    expectSame(bars, tournament.standings.map((s) => `${s.name} ${s.score} ${s.ci_low ?? ''} ${s.ci_high ?? ''}`), 'standings');
+    expect(tournament.standings.every((s) => s.ci_low !== null), 'an entrant of the finished tournament has no interval');
+    await page.screenshot({ path: join(ARTIFACTS, 'tournament.png'), fullPage: true });
+
+    // ---- A live game, followed to its end ----------------------------------------------------------
+    // Created now, not before the test: a seat that waits too long is played by
+    // the host's fallback bot.
+    const [createCommand, ...createArgs] = JSON.parse(env('METROPOLIS_LIVE_CREATE'));
+    const created = JSON.parse(execFileSync(createCommand, createArgs, { encoding: 'utf8' }));
+    const liveId = created.game_id;
+    await page.goto(`${GATEWAY}/live`);
+    await page.waitForSelector(`tr[data-live-game="${liveId}"]`);
+    await page.click(`tr[data-live-game="${liveId}"] a.button`);
+    await page.waitForSelector(`.viewer[data-live="1"][data-step]`);
+    // Every step the page draws, as it draws it.
+    await page.evaluate(() => {
+      const el = document.querySelector('.viewer');
+      window.liveStepsDrawn = new Set([el.dataset.step]);
+      new MutationObserver(() => window.liveStepsDrawn.add(el.dataset.step)).observe(el, { attributeFilter: ['data-step'] });
+    });
+    const [command, ...args] = JSON.parse(env('METROPOLIS_LIVE_BOT'));
+    const bot = spawn(command, [...args, '--game', liveId, '--token', created.seat_tokens[0]], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let botErr = '';
+    bot.stderr.on('data', (d) => (botErr += d));
+    const botDone = new Promise((resolve) => bot.on('exit', resolve));
+    const deadline = Date.now() + 240000;
+    let shot = false;
+    while (!(await page.evaluate(() => window.metropolisLive?.over))) {
+      if (Date.now() > deadline) throw new Error('the live game did not end within 4 minutes');
+      if (!shot && (await page.evaluate(() => window.liveStepsDrawn.size)) >= 3) {
+        await page.screenshot({ path: join(ARTIFACTS, 'live-playing.png'), fullPage: true });
+        shot = true;
+      }
+      await page.waitForTimeout(100);
+    }
+    const code = await botDone;
+    expect(code === 0, `the live game's bot exited ${code}: ${botErr.slice(0, 400)}`);
+    const drawn = await page.evaluate(() => window.liveStepsDrawn.size);
+    expect(drawn >= 3, `the live viewer drew only ${drawn} different steps while the game was played`);
+    await page.waitForSelector('[data-game-over]');
+    // The last view drawn is the final position: compare it with the stored game's.
+    let stored = null;
+    for (let i = 0; i < 100 && !stored; ++i) {
+      const r = await fetch(`${GATEWAY}/api/v1/games/${liveId}`);
+      if (r.ok) stored = await r.json();
+      else await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(stored, 'the live game was not stored');
+    await page.waitForSelector(`.viewer[data-step="${stored.steps}"]`);
+    const final = await get(`/api/v1/games/${liveId}/positions/${stored.steps}`);
+    expectSame(await drawnPieces(page), expectedPieces(final.view.position), 'the live game at its end');
+    const liveLog = await page.$$eval('[data-log] li', (els) => els.length);
+    expect(liveLog === stored.steps, `the live log has ${liveLog} actions, the game ${stored.steps}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'live-end.png'), fullPage: true });
+
+    expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
+    console.log(`browser_test: ${checks} checks passed; live game ${liveId} of ${stored.steps} steps followed, ${drawn} of its positions drawn`);
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(`browser_test: FAILED: ${e.message}`);
+  process.exit(1);
+});

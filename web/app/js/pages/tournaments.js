@@ -1,0 +1,64 @@
+// Tournaments: the list, and one tournament's standings with each score's 95 %
+// confidence interval drawn as a bar, and its schedule of games.
+import { api, enc } from '../api.js';
+import { html, raw, pageOf, formatDate, seatBadge } from '../names.js';
+
+export async function renderList() {
+  const { tournaments } = await api('/tournaments');
+  const rows = tournaments.map(
+    (t) => html`<tr data-tournament="${t.id}"><td><a href="/tournaments/${enc(t.id)}">${t.title || t.id}</a></td><td>${t.format}</td>
+      <td class="num">${t.entrant_count}</td><td class="num">${t.seats}</td><td><span class="state state-${t.state}">${t.state}</span></td>
+      <td>${formatDate(t.created_unix_ms)}</td></tr>`,
+  );
+  return pageOf(
+    html`<h1>Tournaments</h1>
+    ${rows.length ? html`<div class="table-wrap"><table class="tournaments"><thead><tr><th>Tournament</th><th>Format</th><th class="num">Entrants</th><th class="num">Seats</th><th>State</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p>No tournaments yet.</p>`}`,
+    'Tournaments',
+  );
+}
+
+// Scores run from 0 (always last) to 1 (always first): the bars share that scale.
+function intervalBar(s) {
+  const W = 240;
+  const H = 22;
+  const x = (v) => 8 + v * (W - 16);
+  if (s.score === null) return raw('<span class="meta">no games yet</span>');
+  const interval =
+    s.ci_low === null
+      ? ''
+      : `<line class="ci" x1="${x(s.ci_low).toFixed(1)}" x2="${x(s.ci_high).toFixed(1)}" y1="11" y2="11"/>` +
+        `<line class="ci-end" x1="${x(s.ci_low).toFixed(1)}" x2="${x(s.ci_low).toFixed(1)}" y1="5" y2="17"/>` +
+        `<line class="ci-end" x1="${x(s.ci_high).toFixed(1)}" x2="${x(s.ci_high).toFixed(1)}" y1="5" y2="17"/>`;
+  const label = s.ci_low === null ? `score ${s.score.toFixed(3)}, one game: no interval` : `score ${s.score.toFixed(3)}, 95% interval ${s.ci_low.toFixed(3)} to ${s.ci_high.toFixed(3)}`;
+  return raw(`<svg class="interval" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${label}"
+      data-score="${s.score}" data-ci-low="${s.ci_low ?? ''}" data-ci-high="${s.ci_high ?? ''}">
+    <line class="axis" x1="${x(0)}" x2="${x(1)}" y1="11" y2="11"/><line class="mid" x1="${x(0.5)}" x2="${x(0.5)}" y1="3" y2="19"/>
+    ${interval}<circle class="point" cx="${x(s.score).toFixed(1)}" cy="11" r="4.5"/></svg>`);
+}
+
+export async function render(id) {
+  const [t, schedule] = await Promise.all([api(`/tournaments/${enc(id)}`), api(`/tournaments/${enc(id)}/games`)]);
+  const standings = t.standings.map(
+    (s) => html`<tr data-standing="${s.name}"><td class="num">${s.rank}</td><td><a href="/players/${enc(s.name)}">${s.name}</a></td>
+      <td class="num">${s.games}</td><td class="num">${s.wins}</td><td class="num">${s.score === null ? '–' : s.score.toFixed(3)}</td>
+      <td class="num">${s.ci_low === null ? '–' : `${s.ci_low.toFixed(3)} – ${s.ci_high.toFixed(3)}`}</td><td>${intervalBar(s)}</td></tr>`,
+  );
+  const games = schedule.games.map(
+    (g) => html`<tr data-number="${g.number}"><td class="num">${g.number}</td><td class="num">${g.round}${g.set === null ? '' : ` · set ${g.set}`}</td>
+      <td><ul class="players">${g.players.map((p) => html`<li>${seatBadge(p.seat)} ${p.name || `#${p.identity_id}`}${p.place ? ` (${p.place})` : ''}</li>`)}</ul></td>
+      <td><span class="state state-${g.state}">${g.state}</span></td>
+      <td>${g.game_id ? raw(g.state === 'finished' ? html`<a class="button" href="/games/${enc(g.game_id)}">Replay</a>` : html`<a class="button" href="/live/${enc(g.game_id)}">Watch</a>`) : ''}</td></tr>`,
+  );
+  const markup = html`
+    <h1>${t.title || t.id}</h1>
+    <p class="meta">${t.format}, ${t.seats} seats, ${t.entrant_count} entrants · <span class="state state-${t.state}">${t.state}</span> ·
+      ${t.games_finished} of ${t.games_total} games finished${t.games_playing ? `, ${t.games_playing} playing` : ''} · created ${formatDate(t.created_unix_ms)}
+      · <a href="/games?tournament=${enc(t.id)}">stored games</a></p>
+    <h2>Standings</h2>
+    <div class="table-wrap"><table class="standings"><thead><tr><th class="num">Rank</th><th>Entrant</th><th class="num">Games</th><th class="num">Wins</th>
+      <th class="num">Score</th><th class="num">95% interval</th><th>0 (last) … 1 (first)</th></tr></thead><tbody>${standings}</tbody></table></div>
+    <p class="hint">A game scores 1 for first place and 0 for last, ties sharing; the bar is the 95% confidence interval of the mean score.</p>
+    <h2>Games</h2>
+    <div class="table-wrap"><table class="schedule"><thead><tr><th class="num">#</th><th class="num">Round</th><th>Seats</th><th>State</th><th></th></tr></thead><tbody>${games}</tbody></table></div>`;
+  return pageOf(markup, t.title || t.id);
+}

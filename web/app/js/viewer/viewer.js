@@ -1,0 +1,216 @@
+// The game viewer shared by replays and live games: the board, the seats with
+// their scores, the position's status line, this step's events and the log of
+// every action. It draws a View (game.proto) it is given; where views come from
+// (the replay's positions, a live stream) is the caller's business.
+import { BoardView } from '../board/render.js';
+import { html, raw, escapeXml, SEAT_LETTERS, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES, EVENT_FACES, PHASES } from '../names.js';
+
+const HIDDEN = 254;
+
+function card(c, n = 1) {
+  if (c === HIDDEN) return n === 1 ? 'a hidden card' : `${n} hidden cards`;
+  return `${n === 1 ? '' : `${n} `}${CARD_NAMES[c] ?? `card ${c}`}`;
+}
+
+// One event in words (game.proto's EventType says what a, b and c mean).
+export function describeEvent(e, seatName) {
+  const who = (s) => (s === -2 ? 'chance' : s < 0 ? 'nobody' : seatName(s));
+  switch (e.type) {
+    case 'EVENT_ACTION':
+      return `${who(e.seat)}: ${e.action?.text || 'an action'}`;
+    case 'EVENT_PRODUCED':
+      return `${who(e.seat)} receives ${card(e.b, e.a)}`;
+    case 'EVENT_BANK_SHORTAGE':
+      return `nobody receives ${CARD_NAMES[e.b]}: the bank is short`;
+    case 'EVENT_BARBARIANS_ADVANCE':
+      return `the barbarians advance to ${e.a} of 7`;
+    case 'EVENT_BARBARIAN_ATTACK':
+      return `the barbarians attack with ${e.a} against ${e.b}: Catan ${e.c ? 'holds' : 'loses'}`;
+    case 'EVENT_DEFENDER':
+      return `${who(e.seat)} is a Defender of Catan`;
+    case 'EVENT_CITY_PILLAGED':
+      return `${who(e.seat)} loses the city at node ${e.a}`;
+    case 'EVENT_MUST_DISCARD':
+      return `${who(e.seat)} must discard ${e.a} cards`;
+    case 'EVENT_STOLE':
+      return `${who(e.seat)} steals ${card(e.b)} from ${who(e.other)}`;
+    case 'EVENT_PROGRESS_DRAWN':
+      return `${who(e.seat)} draws ${e.b === HIDDEN ? 'a card' : PROGRESS_NAMES[e.b]} from the ${TRACK_NAMES[e.a]} deck`;
+    case 'EVENT_VICTORY_CARD_REVEALED':
+      return `${who(e.seat)} reveals ${PROGRESS_NAMES[e.b]}`;
+    case 'EVENT_KNIGHT_REMOVED':
+    case 'EVENT_KNIGHT_DESERTED':
+      return `${who(e.seat)}'s knight at node ${e.a} returns to the supply`;
+    case 'EVENT_LONGEST_ROAD':
+      return e.seat >= 0 ? `${who(e.seat)} holds the longest road` : 'nobody holds the longest road';
+    case 'EVENT_LARGEST_ARMY':
+      return e.seat >= 0 ? `${who(e.seat)} holds the largest army` : 'nobody holds the largest army';
+    case 'EVENT_METROPOLIS':
+      return `${who(e.seat)} owns the ${TRACK_NAMES[e.a]} metropolis at node ${e.b}`;
+    case 'EVENT_TRADE_EXECUTED':
+      return `${who(e.seat)} and ${who(e.other)} trade${e.action?.text ? `: ${e.action.text}` : ''}`;
+    case 'EVENT_GAME_OVER':
+      return e.seat >= 0 ? `${who(e.seat)} wins` : 'the game ends without a winner';
+    case 'EVENT_PAID':
+      return `${who(e.seat)} pays ${card(e.b, e.a)}`;
+    case 'EVENT_CARD_GIVEN':
+      return `${who(e.seat)} gives ${card(e.b, e.a)} to ${who(e.other)}`;
+    case 'EVENT_PROGRESS_SEEN':
+      return `${who(e.seat)} sees ${PROGRESS_NAMES[e.b] ?? 'a card'} in ${who(e.other)}'s hand`;
+    case 'EVENT_HAND_SEEN':
+      return `${who(e.seat)} sees ${card(e.b, e.a)} in ${who(e.other)}'s hand`;
+    case 'EVENT_PROGRESS_TAKEN':
+      return `${who(e.seat)} takes ${e.b === HIDDEN ? 'a card' : PROGRESS_NAMES[e.b]} from ${who(e.other)}`;
+    case 'EVENT_TOKENS_SWAPPED':
+      return `the numbers of hexes ${e.a} and ${e.b} swap`;
+    case 'EVENT_ROAD_REMOVED':
+      return `${who(e.seat)}'s road at edge ${e.a} returns to the supply`;
+    case 'EVENT_MERCHANT_PLACED':
+      return `${who(e.seat)} places the merchant on hex ${e.a}`;
+    case 'EVENT_CITY_SABOTAGED':
+      return `${who(e.seat)}'s city at node ${e.a} is ${e.b ? 'sabotaged' : 'repaired'}`;
+    case 'EVENT_DEV_REVEALED':
+      return `${who(e.seat)} shows ${e.a} victory point cards`;
+    default:
+      return `${String(e.type).toLowerCase()} seat ${e.seat} ${e.a} ${e.b} ${e.c}`;
+  }
+}
+
+export class GameViewer {
+  // players: [{seat, name}]; config: GameConfig (complete, with its board).
+  constructor(config, players, { title = '', controls = '' } = {}) {
+    this.players = players;
+    this.numSeats = config.num_seats || 4;
+    this.element = document.createElement('div');
+    this.element.className = 'viewer';
+    this.element.innerHTML = html`
+      <div class="board-pane">
+        <div class="viewer-title">${raw(title)}</div>
+        <div class="board-host"></div>
+        <p class="status" aria-live="polite" data-status></p>
+        ${raw(controls)}
+      </div>
+      <aside class="side">
+        <section class="seats" aria-label="Seats" data-seats></section>
+        <section class="step-events" aria-label="What this step did"><h2>This step</h2><ul data-step-events></ul></section>
+        <section class="log-box" aria-label="Every action"><h2>Log</h2><ol class="log" data-log></ol></section>
+      </aside>`.__raw;
+    this.board = new BoardView(this.element.querySelector('.board-host'), config);
+    this.statusEl = this.element.querySelector('[data-status]');
+    this.seatsEl = this.element.querySelector('[data-seats]');
+    this.stepEventsEl = this.element.querySelector('[data-step-events]');
+    this.logEl = this.element.querySelector('[data-log]');
+    this.currentLogItem = null;
+    this.drawn = { status: '', seats: '', events: null };
+    this.logBox = this.element.querySelector('.log-box');
+    // The log box's size and scroll position, kept here: reading them from the
+    // page at every step would force a layout of the whole log.
+    this.logView = { top: 0, height: 0, line: 0 };
+    this.logBox.addEventListener('scroll', () => (this.logView.top = this.logBox.scrollTop), { passive: true });
+    new ResizeObserver(([entry]) => (this.logView.height = entry.contentRect.height)).observe(this.logBox);
+    this.seatName = (s) => `${SEAT_LETTERS[s] ?? '?'} ${this.players[s]?.name ?? ''}`.trim();
+  }
+
+  // The action log: one line per step (step N is the position after action N).
+  setLog(actions) {
+    this.logEl.innerHTML = actions.map((text, i) => `<li data-step="${i + 1}"><a href="?step=${i + 1}">${i + 1}. ${escapeXml(text)}</a></li>`).join('');
+    this.currentLogItem = null;
+  }
+
+  appendLog(step, text) {
+    const li = document.createElement('li');
+    li.dataset.step = step;
+    li.textContent = `${step}. ${text}`;
+    this.logEl.append(li);
+    if (this.logEl.children.length > 5000) this.logEl.firstElementChild.remove();
+    li.scrollIntoView({ block: 'nearest' });
+  }
+
+  // Draws a view; `step` is its action count, `events` what its last action did.
+  show(view, step, events = [], { highlightLog = true } = {}) {
+    const p = view.position;
+    this.board.update(p);
+    this.element.dataset.step = step;
+    this.element.dataset.viewer = view.viewer;
+    // Each panel is rewritten only when its text changed.
+    const status = this.statusMarkup(p, step);
+    if (status !== this.drawn.status) this.statusEl.innerHTML = this.drawn.status = status;
+    const seats = this.seatsMarkup(view);
+    if (seats !== this.drawn.seats) this.seatsEl.innerHTML = this.drawn.seats = seats;
+    if (events !== this.drawn.events) {
+      this.drawn.events = events;
+      this.stepEventsEl.innerHTML = events.length
+        ? events.map((e) => `<li class="ev-${escapeXml(String(e.type).toLowerCase())}">${escapeXml(describeEvent(e, this.seatName))}</li>`).join('')
+        : '<li class="meta">the start of the game</li>';
+    }
+    if (highlightLog) this.highlight(step);
+  }
+
+  // Marks the log's line of `step` and keeps it in view, scrolling the log box
+  // only (scrollIntoView would move the page too). Lines are one height, so
+  // where a line is follows from its number, without asking the page.
+  highlight(step) {
+    this.currentLogItem?.classList.remove('current');
+    this.currentLogItem?.removeAttribute('aria-current');
+    const li = step > 0 ? this.logEl.children[step - 1] : null;
+    this.currentLogItem = li;
+    if (!li) return;
+    li.classList.add('current');
+    li.setAttribute('aria-current', 'step');
+    const v = this.logView;
+    if (!v.line) {
+      v.line = li.getBoundingClientRect().height || 20;
+      v.offset = this.logEl.offsetTop;
+    }
+    const at = v.offset + (step - 1) * v.line;
+    if (at < v.top || at > v.top + v.height - 2 * v.line) {
+      v.top = Math.max(0, at - v.height / 2);
+      this.logBox.scrollTop = v.top;
+    }
+  }
+
+  statusMarkup(p, step) {
+    const phase = PHASES[p.phase] ?? p.phase;
+    const dice = p.dice_yellow ? `dice ${p.dice_yellow} + ${p.dice_red} (red), ${EVENT_FACES[p.dice_event]}` : 'no roll yet';
+    const over = p.phase === 'PHASE_GAME_OVER';
+    return html`<span data-piece="step">Step ${step}</span> · turn ${p.turn} · ${phase} ·
+      ${over ? (p.winner >= 0 ? `won by ${this.seatName(p.winner)}` : 'no winner') : `${this.seatName(p.current_seat)} to act`} · ${dice}`.__raw;
+  }
+
+  seatsMarkup(view) {
+    const p = view.position;
+    let out = '';
+    for (let s = 0; s < p.num_seats; ++s) {
+      const pl = p.players[s];
+      let knights = 0;
+      let strength = 0;
+      for (let v = 0; v < 54; ++v) {
+        if (p.knight_owner[v] === s && p.knight_level[v]) {
+          ++knights;
+          if (p.knight_flags[v] & 1) strength += p.knight_level[v];
+        }
+      }
+      const marks = [];
+      if (p.longest_road_holder === s) marks.push(`longest road (${pl.road_length})`);
+      if (p.largest_army_holder === s) marks.push('largest army');
+      p.metropolis_owner.forEach((o, t) => o === s && marks.push(`${TRACK_NAMES[t]} metropolis`));
+      if (pl.defender) marks.push(`defender ×${pl.defender}`);
+      if (p.merchant_owner === s && p.merchant_hex >= 0) marks.push('merchant');
+      const hand = pl.hand.map((n, c) => (n ? `${n} ${CARD_NAMES[c]}` : '')).filter(Boolean).join(', ');
+      const progress = (pl.progress || []).map((c) => (c === HIDDEN ? '?' : PROGRESS_NAMES[c])).join(', ');
+      const acting = p.phase !== 'PHASE_GAME_OVER' && p.current_seat === s;
+      out += html`<div class="seat seat-${s}${acting ? ' acting' : ''}${p.winner === s ? ' won' : ''}" data-seat="${s}">
+        <div class="seat-head"><span class="seat-badge seat-${s}">${SEAT_LETTERS[s]}</span>
+          <span class="seat-name">${this.players[s]?.name ?? `seat ${s}`}</span>
+          ${acting ? raw('<span class="tag">to act</span>') : ''}${p.winner === s ? raw('<span class="tag">winner</span>') : ''}
+          <span class="score" data-piece="score" data-seat="${s}" data-vp="${pl.vp}">${pl.vp} VP</span></div>
+        <div class="seat-line">${view.hand_total[s]} cards · ${view.progress_count[s]} ${p.dev_deck?.length && !p.players[0].level?.length ? 'development' : 'progress'} · knights ${knights} (strength ${strength}) · road ${pl.road_length}</div>
+        ${pl.level?.length ? html`<div class="seat-line levels">${pl.level.map((l, t) => html`<span class="track track-${t}">${TRACK_NAMES[t]} ${l}</span>`)}</div>` : ''}
+        ${marks.length ? html`<div class="seat-line marks">${marks.join(' · ')}</div>` : ''}
+        ${hand ? html`<div class="seat-line hand">hand: ${hand}</div>` : ''}
+        ${progress ? html`<div class="seat-line hand">progress: ${progress}</div>` : ''}
+      </div>`.__raw;
+    }
+    return out;
+  }
+}
