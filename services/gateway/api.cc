@@ -51,7 +51,7 @@ bool Backend(const grpc::Status& s, std::string_view backend, ApiError* error) {
 HttpResponse JsonResponse(int status, const Json& body) {
   HttpResponse r;
   r.status = status;
-  r.body = body.dump();
+  r.body = Dump(body);
   return r;
 }
 

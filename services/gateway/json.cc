@@ -384,6 +384,8 @@ Json TournamentGamesToJson(const v1::Tournament& t, const v1::ListTournamentGame
   return {{"tournament", t.id()}, {"games", list}};
 }
 
+std::string Dump(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 std::string SseEvent(std::string_view event, std::string_view data, std::string_view id) {
   std::string out = "event: ";
   out.append(event);
@@ -411,15 +413,15 @@ std::string SseEvent(std::string_view event, std::string_view data, std::string_
 std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
   switch (update.msg_case()) {
     case v1::SpectateUpdate::kWelcome:
-      return SseEvent("welcome", ProtoToJson(update.welcome()).dump());
+      return SseEvent("welcome", Dump(ProtoToJson(update.welcome())));
     case v1::SpectateUpdate::kView:
-      return SseEvent("view", ProtoToJson(update.view()).dump(),
+      return SseEvent("view", Dump(ProtoToJson(update.view())),
                       std::to_string(update.view().position().action_count()));
     case v1::SpectateUpdate::kEvents:
       AddActionTexts(update.mutable_events()->mutable_events());
-      return SseEvent("events", ProtoToJson(update.events()).dump());
+      return SseEvent("events", Dump(ProtoToJson(update.events())));
     case v1::SpectateUpdate::kGameOver:
-      return SseEvent("game_over", ProtoToJson(update.game_over()).dump());
+      return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
     default:
       return "";
   }

@@ -23,6 +23,11 @@ namespace metropolis::gateway {
 
 using Json = nlohmann::json;
 
+// The text of a JSON value. Bytes that are not UTF-8 (a request's path or
+// parameter echoed in an error, cut anywhere) become U+FFFD instead of the
+// exception nlohmann's strict dump throws, which nothing would catch.
+std::string Dump(const Json& value);
+
 // ---- Errors --------------------------------------------------------------------
 
 // {"error": {"code": 400, "status": "INVALID_ARGUMENT", "message": ..., "parameter": ...}}

@@ -125,7 +125,7 @@ class LiveHub::Channel : public UpstreamSink {
         // the stream: what spectators are still there hear why.
         ApiError e = status.ok() ? MakeError(503, "UNAVAILABLE", "the game host ended the stream")
                                  : BackendError(status, "gamehost");
-        final_ = SseEvent("error", ErrorToJson(e).dump());
+        final_ = SseEvent("error", Dump(ErrorToJson(e)));
       }
       ended_ = true;
       for (auto& s : spectators_) s->Close(final_);
@@ -237,8 +237,10 @@ void LiveHub::Ended(Channel* channel) {
     auto it = channels_.find(channel->game_id());
     if (it != channels_.end() && it->second.get() == channel) channels_.erase(it);
     --running_upstreams_;
+    // Under the lock: once it is released the hub may be destroyed by a
+    // waiter that saw the count reach zero.
+    all_ended_.notify_all();
   }
-  all_ended_.notify_all();
 }
 
 size_t LiveHub::spectators() const {

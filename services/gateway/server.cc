@@ -126,7 +126,13 @@ int HttpServer::Handle(mg_connection* conn) {
       route = "/api/v1/live/{}/events";
       status = ServeLive(conn, path, query, &route);
     } else {
-      response = api_->Get(path, query, &route);
+      try {
+        response = api_->Get(path, query, &route);
+      } catch (const std::exception& e) {
+        // A fault of the gateway's own: one request fails, not the process.
+        services::LogError("request failed", {{"path", std::string(path.substr(0, 200))}, {"error", e.what()}});
+        response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+      }
       if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
     }
   } else {

@@ -72,6 +72,12 @@ expect "j['seasons'][0]['season'] == 1 and j['seasons'][0]['ends_unix_ms'] is No
 req 404 /api/v1/ladders/nope && expect "j['error']['status'] == 'NOT_FOUND'" && ok
 bad /api/v1/ladders/Not_A_Ladder ladder && ok
 bad '/api/v1/ladders?x=1' x && ok
+# Bytes that are not UTF-8, echoed in an error, answer an error (they once
+# ended the process): in a path, a parameter's name and its value.
+req 400 '/api/v1/ladders/%FF' && ok
+req 404 '/api/x%FF' && ok
+req 400 '/api/v1/ladders?%FF=1' && ok
+req 200 /healthz && ok
 
 # ---- Leaderboards ----------------------------------------------------------------------------
 
