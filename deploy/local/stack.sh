@@ -64,8 +64,10 @@ up() {
 
   local service_token
   service_token=svc-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  local host_admin
+  local host_admin host_spectator
   host_admin=host-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  # What the gateway shows the public: a spectator, which a hidden game refuses.
+  host_spectator=spec-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   local replays_port ratings_port mm_port mm2_port host_port
   replays_port=$(free_port)
   ratings_port=$(free_port)
@@ -81,17 +83,33 @@ up() {
     echo "$!" >"$stack/$name.pid"
     wait_port "$name" "$port" "$!"
   }
+  # Each service's Prometheus metrics on a free port of its own, listed in
+  # stack.env for deploy/prometheus/local.sh. metrics_at NAME sets $metrics_address.
+  local taken=" $replays_port $ratings_port $mm_port $mm2_port $host_port " metrics_targets="" metrics_address
+  metrics_at() {
+    local port
+    port=$(free_port)
+    while [[ $taken == *" $port "* ]]; do port=$(free_port); done
+    taken+="$port "
+    metrics_address=127.0.0.1:$port
+    metrics_targets+="${metrics_targets:+ }$1=$metrics_address"
+  }
+  metrics_at replays
   start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
-    --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token"
+    --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --metrics-listen "$metrics_address"
+  metrics_at ratings
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
-    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token"
+    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+    --metrics-listen "$metrics_address"
+  metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port"
+    --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port" --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
+    metrics_at matchmaker2
     start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port"
+      --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port" --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
   fi
@@ -101,8 +119,10 @@ up() {
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
     port=$host_port
     ((h > 1)) && port=$(free_port)
+    metrics_at "gamehost$h"
     start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "127.0.0.1:$port" \
-      --metrics-listen "" --admin-token "$host_admin" --data-dir "$stack/gamehost$h" \
+      --metrics-listen "$metrics_address" --admin-token "$host_admin" --spectator-token "$host_spectator" \
+      --data-dir "$stack/gamehost$h" \
       --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
       --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
       --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token"
@@ -127,18 +147,19 @@ export METROPOLIS_GAMEHOST_ADDRS='${hosts[*]}'
 export METROPOLIS_ADMIN_TOKEN='$admin_token'
 export METROPOLIS_SERVICE_TOKEN='$service_token'
 export METROPOLIS_PG_CTL='$METROPOLIS_PG_CTL'
+export METROPOLIS_METRICS_TARGETS='$metrics_targets'
 ENV
 
   # --- The gateway (services/gateway, docs/GATEWAY.md) -------------------------------
   # HTTP/JSON, live games and the web app for browsers, started last: it reads every
   # other service. Only when the build has it. Its API token is a plain (not admin)
-  # token of the identity "admin"; the game hosts above know only their administrator
-  # token, which therefore serves as the gateway's spectator token here (and is in
-  # stack.env, so that tests can create games on a host). The web app
-  # is METROPOLIS_WEB_ROOT (default web/dist) when that folder exists.
+  # token of the identity "admin"; it watches games with the hosts' spectator token
+  # (hidden games refuse it). The hosts' administrator token is in stack.env, so
+  # that tests can create games on a host. The web app
+  # is METROPOLIS_WEB_ROOT (default web/app) when that folder exists.
   local gateway_line=""
   if [[ -x $build/services/gateway/metropolis-gateway ]]; then
-    local gateway_port gateway_metrics_port gateway_token web_root=${METROPOLIS_WEB_ROOT:-$root/web/dist}
+    local gateway_port gateway_metrics_port gateway_token web_root=${METROPOLIS_WEB_ROOT:-$root/web/app}
     local web_args=()
     [[ -d $web_root ]] && web_args=(--web-root "$web_root")
     gateway_port=$(free_port)
@@ -149,7 +170,7 @@ ENV
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
       --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --matchmaker "127.0.0.1:$mm_port" \
-      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_admin" "${web_args[@]}"
+      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" "${web_args[@]}"
     cat >>"$stack/stack.env" <<ENV
 export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'
 export METROPOLIS_GATEWAY_METRICS='127.0.0.1:$gateway_metrics_port'

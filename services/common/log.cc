@@ -7,6 +7,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "services/common/request_id.h"
+
 namespace metropolis::services {
 namespace {
 
@@ -67,7 +69,9 @@ bool ParseLogLevel(std::string_view text, LogLevel* out) {
   return false;
 }
 
-void Log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields) {
+namespace {
+
+void LogFields(LogLevel level, std::string_view message, const LogField* begin, const LogField* end) {
   if (int(level) < g_level.load(std::memory_order_relaxed)) return;
   const auto now = std::chrono::system_clock::now();
   const std::time_t secs = std::chrono::system_clock::to_time_t(now);
@@ -88,15 +92,41 @@ void Log(LogLevel level, std::string_view message, std::initializer_list<LogFiel
   }
   line += " msg=";
   AppendValue(&line, message);
-  for (const auto& [key, value] : fields) {
+  for (const LogField* field = begin; field != end; ++field) {
+    const auto& [key, value] = *field;
     line.push_back(' ');
     line.append(key);
     line.push_back('=');
     AppendValue(&line, value);
   }
+  // The request and game of the work this thread does (request_id.h), unless
+  // the line names them itself.
+  if (const LogContext* context = CurrentLogContext()) {
+    auto append = [&](std::string_view key, const std::string& value) {
+      if (value.empty()) return;
+      for (const LogField* field = begin; field != end; ++field)
+        if (field->first == key) return;
+      line.push_back(' ');
+      line.append(key);
+      line.push_back('=');
+      AppendValue(&line, value);
+    };
+    append("request_id", context->request_id());
+    append("game", context->game_id());
+  }
   line.push_back('\n');
   // One write per line: concurrent lines never interleave.
   [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, line.data(), line.size());
+}
+
+}  // namespace
+
+void Log(LogLevel level, std::string_view message, std::initializer_list<LogField> fields) {
+  LogFields(level, message, fields.begin(), fields.end());
+}
+
+void Log(LogLevel level, std::string_view message, const LogFieldList& fields) {
+  LogFields(level, message, fields.data(), fields.data() + fields.size());
 }
 
 }  // namespace metropolis::services

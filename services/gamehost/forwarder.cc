@@ -14,6 +14,7 @@
 
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/request_id.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -117,7 +118,9 @@ bool ReplayForwarder::Store(const CompletedGame& game, std::string* error) {
   {
     std::lock_guard lock(mutex_);
     wake_ = true;
+    if (!game.request_id.empty()) request_ids_[game.game_id] = game.request_id;
   }
+  if (options_.metrics) options_.metrics->OutboxBacklog(pending());
   cv_.notify_all();
   return true;
 }
@@ -154,6 +157,14 @@ bool ReplayForwarder::DeliverOne(const std::string& path, bool* permanent_failur
     services::LogError("outbox file does not parse", {{"file", path}});
     return false;
   }
+  const std::string& game_id = request.game().game_id();
+  std::string request_id;
+  {
+    std::lock_guard lock(mutex_);
+    // The same id on every retry of the game's delivery.
+    request_id = request_ids_.try_emplace(game_id, services::NewRequestId()).first->second;
+  }
+  services::LogContext log_context(request_id, game_id);
   const auto deadline = [this] {
     return std::chrono::system_clock::now() + std::chrono::milliseconds(options_.call_timeout_ms);
   };
@@ -163,6 +174,7 @@ bool ReplayForwarder::DeliverOne(const std::string& path, bool* permanent_failur
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + options_.token);
     context.set_deadline(deadline());
+    services::PropagateRequestId(&context);
     v1::StoreGameResponse response;
     status = stub_->StoreGame(&context, request, &response);
   }
@@ -171,6 +183,7 @@ bool ReplayForwarder::DeliverOne(const std::string& path, bool* permanent_failur
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + options_.ratings_token);
     context.set_deadline(deadline());
+    services::PropagateRequestId(&context);
     v1::RateGameRequest rate;
     rate.set_game_id(request.game().game_id());
     v1::RateGameResponse response;
@@ -179,7 +192,13 @@ bool ReplayForwarder::DeliverOne(const std::string& path, bool* permanent_failur
       services::LogInfo("game not rated", {{"game", rate.game_id()}, {"reason", response.not_rated_reason()}});
     }
   }
-  if (status.ok()) return true;
+  if (status.ok()) {
+    services::LogInfo("game delivered", {{"to", ratings_ ? "replays,ratings" : "replays"}});
+    std::lock_guard lock(mutex_);
+    request_ids_.erase(game_id);
+    return true;
+  }
+  if (options_.metrics) options_.metrics->DeliveryFailed(to, services::StatusCodeName(status.error_code()));
   // The service judged the game itself: retrying cannot help.
   const auto code = status.error_code();
   *permanent_failure = code == grpc::StatusCode::INVALID_ARGUMENT || code == grpc::StatusCode::ALREADY_EXISTS;
@@ -199,6 +218,8 @@ void ReplayForwarder::Loop() {
     for (const auto& e : fs::directory_iterator(options_.dir, ec))
       if (e.path().extension() == ".pb") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
+    size_t backlog = files.size();
+    if (options_.metrics) options_.metrics->OutboxBacklog(backlog);
     bool failed = false;
     for (const std::string& path : files) {
       {
@@ -206,7 +227,12 @@ void ReplayForwarder::Loop() {
         if (stopping_) return;
       }
       bool permanent = false;
-      if (DeliverOne(path, &permanent)) {
+      const bool delivered = DeliverOne(path, &permanent);
+      if (delivered || permanent) {
+        --backlog;
+        if (options_.metrics) options_.metrics->OutboxBacklog(backlog);
+      }
+      if (delivered) {
         fs::remove(path, ec);
         std::lock_guard lock(mutex_);
         ++delivered_;

@@ -13,9 +13,11 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
+#include "services/gamehost/metrics.h"
 #include "services/gamehost/sink.h"
 
 namespace metropolis::gamehost {
@@ -32,6 +34,7 @@ struct ForwarderOptions {
   int64_t retry_ms = 500;       // first retry; doubles up to max_retry_ms
   int64_t max_retry_ms = 30'000;
   int64_t call_timeout_ms = 10'000;
+  HostMetrics* metrics = nullptr;  // the outbox's backlog and failed deliveries; null: none
 };
 
 class ReplayForwarder final : public CompletedGameSink {
@@ -60,6 +63,9 @@ class ReplayForwarder final : public CompletedGameSink {
   bool stopping_ = false;
   bool wake_ = false;
   uint64_t delivered_ = 0;
+  // The request id each game was created under (request_id.h), for its
+  // deliveries; a game left by a previous run is delivered under a new one.
+  std::unordered_map<std::string, std::string> request_ids_;
   std::thread thread_;
 };
 

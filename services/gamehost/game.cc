@@ -361,6 +361,7 @@ void Game::FinishLocked() {
   protocol::ResultToProto(state_, &result_);
   CompletedGame done;
   done.game_id = setup_.id;
+  done.request_id = setup_.request_id;
   done.ladder = setup_.ladder;
   done.season = setup_.season;
   done.tournament = setup_.tournament;

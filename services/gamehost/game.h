@@ -58,6 +58,9 @@ struct GameSetup {
   // A seat forfeits (ranks last) once the fallback bot took this many of its
   // decisions in a row; 0 = never. Built-in seats never forfeit.
   uint32_t forfeit_after = 0;
+  // The request that created the game (services/common/request_id.h): its
+  // storing and rating go on under the same id.
+  std::string request_id;
 };
 
 class Game;

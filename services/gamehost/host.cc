@@ -4,6 +4,7 @@
 #include <random>
 
 #include "services/common/log.h"
+#include "services/common/request_id.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -122,6 +123,11 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
   }
   setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
+  // The caller's request id (the matchmaker's round), which the game keeps for
+  // its storing and rating; the lines from here on name the game.
+  const services::LogContext* call = services::CurrentLogContext();
+  setup.request_id = call ? call->request_id() : services::NewRequestId();
+  services::LogContext log_context(setup.request_id, setup.id);
 
   GameEnv env;
   env.clock = clock_;
@@ -203,6 +209,14 @@ grpc::Status Host::FindForViewing(const std::string& token, const std::string& g
 grpc::Status Host::GetGame(const std::string& token, const std::string& game_id, v1::GameInfo* out) {
   Target target;
   if (grpc::Status s = FindForViewing(token, game_id, &target); !s.ok()) return s;
+  if (target.game && target.game->hidden() && !CheckToken(token, /*admin_only=*/true).ok()) {
+    bool seat = false;
+    for (int i = 0; i < target.game->num_seats(); ++i) seat |= target.game->token(i) == token;
+    // Its points and progress would tell a duplicate set's later rotations too much.
+    if (!seat)
+      return {grpc::StatusCode::PERMISSION_DENIED,
+              "game " + game_id + " is hidden until its duplicate set has finished"};
+  }
   if (!target.game) {
     out->set_game_id(game_id);
     out->set_host(target.redirect);
@@ -276,6 +290,7 @@ void Host::OutboxLoop() {
       outbox_.pop_front();
       ++outbox_busy_;
     }
+    services::LogContext log_context(item.second.request_id, item.second.game_id);
     Millis backoff = options_.sink_retry_ms;
     std::string error;
     while (!sink_->Store(item.second, &error)) {

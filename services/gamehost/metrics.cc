@@ -21,6 +21,8 @@ struct HostMetrics::Impl {
   prometheus::Family<prometheus::Counter>* rpcs;
   prometheus::Gauge* seat_streams;
   prometheus::Gauge* spectator_streams;
+  prometheus::Gauge* outbox_backlog;
+  prometheus::Family<prometheus::Counter>* delivery_failures;
 };
 
 HostMetrics::HostMetrics() = default;
@@ -78,6 +80,15 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
       &BuildGauge().Name("metropolis_gamehost_seat_streams").Help("Open Play streams").Register(*r).Add({});
   m.spectator_streams =
       &BuildGauge().Name("metropolis_gamehost_spectator_streams").Help("Open Spectate streams").Register(*r).Add({});
+  m.outbox_backlog = &BuildGauge()
+                          .Name("metropolis_gamehost_outbox_backlog")
+                          .Help("Completed games in the durable outbox, not yet stored and rated")
+                          .Register(*r)
+                          .Add({});
+  m.delivery_failures = &BuildCounter()
+                             .Name("metropolis_gamehost_outbox_delivery_failures_total")
+                             .Help("Failed deliveries from the outbox, by service (replays, ratings) and status code")
+                             .Register(*r);
 }
 
 void HostMetrics::GameCreated() {
@@ -113,6 +124,14 @@ void HostMetrics::Rejected(const std::string& reason) {
 
 void HostMetrics::RpcFinished(const std::string& method, const std::string& code) {
   if (impl_) impl_->rpcs->Add({{"method", method}, {"code", code}}).Increment();
+}
+
+void HostMetrics::OutboxBacklog(size_t games) {
+  if (impl_) impl_->outbox_backlog->Set(double(games));
+}
+
+void HostMetrics::DeliveryFailed(const std::string& to, const std::string& code) {
+  if (impl_) impl_->delivery_failures->Add({{"to", to}, {"code", code}}).Increment();
 }
 
 void HostMetrics::StreamsChanged(int seat_delta, int spectator_delta) {

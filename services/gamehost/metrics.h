@@ -27,6 +27,11 @@ class HostMetrics {
   void Rejected(const std::string& reason);  // "illegal", "malformed", "stale", "not_your_turn", "game_over"
   void RpcFinished(const std::string& method, const std::string& code);
   void StreamsChanged(int seat_delta, int spectator_delta);
+  // The durable outbox (forwarder.h): completed games waiting to reach the
+  // replays and ratings services, and deliveries that failed ("replays" or
+  // "ratings", with the gRPC status code).
+  void OutboxBacklog(size_t games);
+  void DeliveryFailed(const std::string& to, const std::string& code);
 
  private:
   struct Impl;

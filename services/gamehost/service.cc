@@ -2,6 +2,7 @@
 
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/request_id.h"
 #include "services/gamehost/stream_writer.h"
 
 namespace metropolis::gamehost {
@@ -210,6 +211,7 @@ grpc::ServerUnaryReactor* GameHostService::Unary(grpc::CallbackServerContext* co
 grpc::ServerUnaryReactor* GameHostService::CreateGame(grpc::CallbackServerContext* context,
                                                       const v1::CreateGameRequest* request,
                                                       v1::CreateGameResponse* response) {
+  services::CallLogContext call(*context, request->game_id());
   return Unary(context, "CreateGame", host_->CreateGame(services::BearerToken(*context), *request, response));
 }
 
@@ -224,6 +226,7 @@ grpc::ServerWriteReactor<v1::SpectateUpdate>* GameHostService::Spectate(grpc::Ca
 
 grpc::ServerUnaryReactor* GameHostService::GetGame(grpc::CallbackServerContext* context,
                                                    const v1::GetGameRequest* request, v1::GameInfo* response) {
+  services::CallLogContext call(*context, request->game_id());
   return Unary(context, "GetGame", host_->GetGame(services::BearerToken(*context), request->game_id(), response));
 }
 

@@ -14,6 +14,7 @@ namespace metropolis::gamehost {
 
 struct CompletedGame {
   std::string game_id;
+  std::string request_id;  // the CreateGame call's (request_id.h); not stored with the game
   std::string ladder;
   uint32_t season = 0;
   std::string tournament;

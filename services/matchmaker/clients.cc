@@ -4,6 +4,7 @@
 #include <grpcpp/security/credentials.h>
 
 #include "services/common/log.h"
+#include "services/common/request_id.h"
 
 namespace metropolis::matchmaker {
 
@@ -88,6 +89,9 @@ grpc::Status GrpcGameCreator::Create(const std::string& host, const v1::CreateGa
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + admin_token_);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  // The round's (or the scheduler's) request id and the game id go with the call,
+  // so the host's lines about the game carry them too.
+  services::PropagateRequestId(&context, request.game_id());
   return Stub(host)->CreateGame(&context, request, response);
 }
 
@@ -95,6 +99,7 @@ grpc::Status GrpcGameCreator::Probe(const std::string& host, const std::string& 
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + admin_token_);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  services::PropagateRequestId(&context, game_id);
   v1::GetGameRequest request;
   request.set_game_id(game_id);
   v1::GameInfo info;

@@ -1,39 +1,18 @@
 // metropolis-matchmaker: queues per ladder, tables by rating, games on the hosts.
-#include <grpcpp/resource_quota.h>
-#include <grpcpp/security/server_credentials.h>
-#include <grpcpp/server.h>
-#include <grpcpp/server_builder.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <csignal>
 #include <iostream>
-#include <thread>
 
-#include "services/accounts/roles.h"
-#include "services/accounts/service.h"
-#include "services/accounts/store.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
+#include "services/common/metrics.h"
+#include "services/common/server_main.h"
 #include "services/common/settings.h"
-#include "services/matchmaker/clients.h"
-#include "services/matchmaker/tournaments/runner.h"
-#include "services/matchmaker/tournaments/service.h"
-#include "services/storage/pg_pool.h"
+#include "services/matchmaker/server.h"
 
 namespace ms = metropolis::services;
-namespace mm = metropolis::matchmaker;
 
 namespace {
 
 int Fail(const std::string& message) {
   std::cerr << "metropolis-matchmaker: " << message << "\n";
   return 2;
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -59,136 +38,39 @@ int main(int argc, char** argv) {
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each)");
   settings.Add("max-calls", "N", "4096", "calls served at once; a waiting player's stream is one");
-  settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
+  ms::AddMetricsSetting(&settings);
+  ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
-  ms::LogLevel level;
-  if (!ms::ParseLogLevel(settings.Get("log-level"), &level))
-    return Fail("--log-level: not debug, info, warning or error");
-  ms::SetLogService("matchmaker");
-  ms::SetLogLevel(level);
   std::string error;
-  int64_t round_ms, ticket_ttl_ms, connections, max_calls, pass_ms, lease_ms;
-  if (!settings.GetInt("round-ms", 1, 60'000, &round_ms, &error) ||
-      !settings.GetInt("tournament-pass-ms", 10, 60'000, &pass_ms, &error) ||
-      !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, &error) ||
-      !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &ticket_ttl_ms, &error) ||
+  if (!ms::SetUpLogs(settings, "matchmaker", &error)) return Fail(error);
+  metropolis::matchmaker::MatchmakerConfig config;
+  int64_t connections, max_calls;
+  if (!settings.GetInt("round-ms", 1, 60'000, &config.round_ms, &error) ||
+      !settings.GetInt("tournament-pass-ms", 10, 60'000, &config.pass_ms, &error) ||
+      !settings.GetInt("lease-ms", 100, 600'000, &config.lease_ms, &error) ||
+      !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error) ||
       !settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error))
     return Fail(error);
   for (const char* required : {"pg", "redis", "service-token", "host-admin-token"})
     if (settings.Get(required).empty()) return Fail(std::string("--") + required + " is required");
+  config.redis_prefix = settings.Get("redis-prefix");
+  config.service_token = settings.Get("service-token");
+  config.host_admin_token = settings.Get("host-admin-token");
+  config.ratings = settings.Get("ratings");
+  config.bot = settings.Get("bot");
 
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
+  ms::ShutdownSignals signals;
+  ms::MetricsEndpoint metrics;  // --metrics-listen: this process's Prometheus metrics
+  if (!metrics.Start(settings.Get("metrics-listen"), &error)) return Fail(error);
   metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
-  metropolis::accounts::AccountStore accounts(&pool);
-  metropolis::accounts::LadderStore ladder_store(&pool);
-  metropolis::accounts::TokenAuthenticator auth(
-      &accounts, {{settings.Get("service-token"), std::string(metropolis::accounts::kGameHostRole)}});
-  mm::TicketStore tickets(&redis, settings.Get("redis-prefix"));
-  mm::PgLadderSource ladders(&ladder_store);
-  std::unique_ptr<mm::RatingSource> ratings;
-  struct Newcomers final : mm::RatingSource {
-    double Mu(const mm::LadderConfig& ladder, int64_t) override { return ladder.mu; }
-  };
-  if (settings.Get("ratings").empty()) {
-    ratings = std::make_unique<Newcomers>();
-  } else {
-    ratings = std::make_unique<mm::GrpcRatingSource>(settings.Get("ratings"), settings.Get("service-token"));
-  }
-  mm::GrpcGameCreator creator(settings.Get("host-admin-token"));
-  mm::MatchmakerOptions options;
-  options.ticket_ttl_ms = ticket_ttl_ms;
-  options.bot = settings.Get("bot");
-  mm::Matchmaker matchmaker(&tickets, &creator, options);
-  mm::MatchmakerService service(&tickets, &ladders, ratings.get(), &auth, NowMs);
-  mm::TournamentStore tournament_store(&pool);
-  mm::Roster roster(&redis, settings.Get("redis-prefix"));
-  mm::TournamentsService tournaments(&tournament_store, &roster, &auth, NowMs);
-  // Accounts, tokens and ladders for metropolisctl: the matchmaker already
-  // holds the accounts database and the authenticator.
-  metropolis::accounts::AccountsService accounts_service(&accounts, &ladder_store, &auth);
-  mm::RunnerOptions runner_options;
-  runner_options.bot = settings.Get("bot");
-  mm::TournamentRunner runner(&tournament_store, &roster, &tickets, &creator, runner_options);
-
-  ms::EnableHealthAndReflection();
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(settings.Get("listen"), grpc::InsecureServerCredentials(), &port);
-  grpc::ResourceQuota quota("matchmaker");
-  quota.SetMaxThreads(int(max_calls));
-  builder.SetResourceQuota(quota);
-  builder.RegisterService(&service);
-  builder.RegisterService(&tournaments);
-  builder.RegisterService(&accounts_service);
-  auto server = builder.BuildAndStart();
-  if (!server || port == 0) {
-    std::cerr << "metropolis-matchmaker: cannot listen on " << settings.Get("listen") << "\n";
-    return 1;
-  }
-  ms::SetServing(*server, "metropolis.v1.Matchmaker", true);
-  ms::SetServing(*server, "metropolis.v1.Tournaments", true);
-  ms::SetServing(*server, "metropolis.v1.Accounts", true);
-  ms::LogInfo("listening", {{"port", std::to_string(port)}});
-
-  std::atomic<bool> stopping{false};
-  std::thread rounds([&] {
-    while (!stopping) {
-      try {
-        const mm::RoundStats s = matchmaker.RunRound(ladders.Ladders(), NowMs());
-        if (s.tables || s.expired || s.released || s.failed) {
-          ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
-                                 {"placed", std::to_string(s.placed)},
-                                 {"failed", std::to_string(s.failed)},
-                                 {"expired", std::to_string(s.expired)},
-                                 {"released", std::to_string(s.released)}});
-        }
-      } catch (const std::exception& e) {
-        ms::LogWarning("matching round failed", {{"error", e.what()}});
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(round_ms));
-    }
-  });
-  // One replica at a time schedules tournaments: the one holding the lease.
-  std::thread scheduler([&] {
-    const std::string replica = std::to_string(getpid()) + "@" + std::to_string(port) + "-" + std::to_string(NowMs());
-    bool leading = false;
-    while (!stopping) {
-      try {
-        const bool lead = roster.Lead(replica, lease_ms);
-        if (lead != leading)
-          ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
-        leading = lead;
-        if (lead) {
-          const mm::RunnerStats s = runner.Pass(NowMs());
-          if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
-            ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
-                                             {"finished", std::to_string(s.finished)},
-                                             {"lost", std::to_string(s.lost)},
-                                             {"failed", std::to_string(s.failed)}});
-          }
-        }
-      } catch (const std::exception& e) {
-        ms::LogWarning("tournament pass failed", {{"error", e.what()}});
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(pass_ms));
-    }
-  });
-  int signal = 0;
-  sigwait(&signals, &signal);
-  stopping = true;
-  rounds.join();
-  scheduler.join();
-  ms::SetServing(*server, "metropolis.v1.Matchmaker", false);
-  ms::SetServing(*server, "metropolis.v1.Tournaments", false);
-  ms::SetServing(*server, "metropolis.v1.Accounts", false);
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
-  return 0;
+  metropolis::matchmaker::MatchmakerServer matchmaker(&pool, &redis, config);
+  return ms::Serve({.program = "metropolis-matchmaker",
+                    .listen = settings.Get("listen"),
+                    .max_calls = int(max_calls),
+                    .quota_name = "matchmaker",
+                    .shutdown_grace = std::chrono::seconds(2)},
+                   {&matchmaker}, &signals);
 }

@@ -5,6 +5,8 @@
 
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/request_id.h"
+#include "services/matchmaker/metrics.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::matchmaker {
@@ -89,16 +91,21 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
     return;
   }
   ++stats->tables;
+  MatchmakerMetrics::Get().TableFormed(ladder.id);
+  // The game's story starts here: its lines in every service carry this
+  // request id and the game id (docs/OBSERVABILITY.md).
+  const std::string game_id = "m-" + table_id;
+  services::LogContext log_context(services::NewRequestId(), game_id);
   std::vector<Ticket> players;
   for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
   std::string host;
   if (!tickets_->PickHost(now_ms - options_.host_ttl_ms, &host)) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
+    MatchmakerMetrics::Get().PlacementFailed(ladder.id, "no_host");
     tickets_->Release(ladder.id, table.tickets);
     ++stats->failed;
     return;
   }
-  const std::string game_id = "m-" + table_id;
   const v1::CreateGameRequest request = GameFor(ladder, players, table.bots, game_id);
   v1::CreateGameResponse response;
   const grpc::Status status = creator_->Create(host, request, &response);
@@ -108,6 +115,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                           {"host", host},
                           {"code", services::StatusCodeName(status.error_code())},
                           {"error", status.error_message()}});
+    MatchmakerMetrics::Get().PlacementFailed(ladder.id, "create_failed");
     tickets_->MarkHostDown(host);
     tickets_->Release(ladder.id, table.tickets);
     ++stats->failed;
@@ -127,6 +135,8 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   }
   tickets_->Assign(ladder.id, seats);
   ++stats->placed;
+  for (const Ticket& player : players)
+    MatchmakerMetrics::Get().Matched(ladder.id, double(now_ms - player.enqueued_ms) / 1000);
   services::LogInfo("game created", {{"ladder", ladder.id},
                                      {"game", response.game_id()},
                                      {"host", host},
@@ -136,15 +146,25 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
 
 RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {
   RoundStats stats;
+  // The hosts' registry is read once a second, for the metric only.
+  if (last_hosts_ms_ == INT64_MIN || now_ms < last_hosts_ms_ || now_ms - last_hosts_ms_ >= 1000) {
+    last_hosts_ms_ = now_ms;
+    size_t alive = 0;
+    for (const HostInfo& h : tickets_->Hosts()) alive += h.seen_ms >= now_ms - options_.host_ttl_ms;
+    MatchmakerMetrics::Get().HostsKnown(alive);
+  }
   for (const LadderConfig& ladder : ladders) {
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {
-      stats.expired += tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+      const int expired = tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+      MatchmakerMetrics::Get().TicketsExpired(ladder.id, expired);
+      stats.expired += expired;
       last_expiry->second = now_ms;
     }
     stats.released += tickets_->ReleaseStuck(ladder.id, now_ms - options_.matched_timeout_ms);
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
+    MatchmakerMetrics::Get().QueueDepth(ladder.id, queue.size());
     if (queue.empty()) continue;
     const std::vector<Table> tables = FormTables(queue, ladder.rules, now_ms);
     if (tables.empty()) continue;

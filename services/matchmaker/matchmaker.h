@@ -81,6 +81,7 @@ class Matchmaker {
   GameCreator* creator_;
   const MatchmakerOptions options_;
   std::unordered_map<std::string, int64_t> last_expiry_ms_;  // by ladder
+  int64_t last_hosts_ms_ = INT64_MIN;                        // the hosts' registry last read (for metrics)
 };
 
 }  // namespace metropolis::matchmaker

@@ -6,6 +6,8 @@
 #include "services/accounts/roles.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/request_id.h"
+#include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -44,6 +46,7 @@ bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
 
 grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
                                         grpc::ServerWriter<v1::EnqueueUpdate>* writer) {
+  services::CallLogContext call(*context);
   accounts::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   if (who.identity_id == 0)
@@ -67,6 +70,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       id = existing;
       services::LogInfo("ticket resumed", {{"ticket", id}, {"ladder", ladder.id}});
     } else {
+      MatchmakerMetrics::Get().TicketQueued(ladder.id);
       services::LogInfo("queued",
                         {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
     }
@@ -100,6 +104,8 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       a->set_host(info.host);
       a->set_seat_token(info.seat_token);
       a->set_seat(uint32_t(info.seat));
+      call.SetGame(info.game_id);
+      services::LogInfo("seat sent", {{"ticket", id}, {"ladder", ladder.id}, {"seat", std::to_string(info.seat)}});
       writer->Write(update);
       return grpc::Status::OK;
     }
@@ -131,6 +137,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
 
 grpc::Status MatchmakerService::Cancel(grpc::ServerContext* context, const v1::CancelRequest*,
                                        v1::CancelResponse* response) {
+  services::CallLogContext call(*context);
   accounts::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   if (who.identity_id == 0)
@@ -150,6 +157,7 @@ grpc::Status MatchmakerService::Cancel(grpc::ServerContext* context, const v1::C
 
 grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1::GetQueueRequest* request,
                                          v1::QueueStatus* response) {
+  services::CallLogContext call(*context);
   accounts::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   LadderConfig ladder;
@@ -178,6 +186,7 @@ grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1:
 
 grpc::Status MatchmakerService::RegisterHost(grpc::ServerContext* context, const v1::RegisterHostRequest* request,
                                              v1::RegisterHostResponse*) {
+  services::CallLogContext call(*context);
   accounts::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   if (!accounts::MayWriteResults(who))

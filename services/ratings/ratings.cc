@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "services/common/log.h"
+#include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {
 namespace {
@@ -48,6 +49,7 @@ grpc::Status Ratings::RateGame(const std::string& game_id, v1::RateGameResponse*
   try {
     cache_->Apply(board, updated);
   } catch (const std::exception& e) {
+    RatingsMetrics::Get().LeaderboardWriteFailed();
     services::LogWarning("leaderboard write failed; the board is rebuilt on its next use",
                          {{"board", BoardKey(board)}, {"game", game_id}, {"error", e.what()}});
     std::lock_guard lock(mutex_);
@@ -121,6 +123,7 @@ grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players) {
     std::lock_guard lock(mutex_);
     ++rebuilds_;
   }
+  RatingsMetrics::Get().LeaderboardRebuilt();
   services::LogInfo(
       "leaderboard rebuilt from PostgreSQL",
       {{"board", key},

@@ -1,7 +1,12 @@
 #include "services/ratings/service.h"
 
+#include <chrono>
+
 #include "services/accounts/roles.h"
 #include "services/common/grpc_util.h"
+#include "services/common/log.h"
+#include "services/common/request_id.h"
+#include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {
 
@@ -16,24 +21,49 @@ grpc::Status RatingsService::Authorize(const grpc::ServerContext& context, bool 
 
 grpc::Status RatingsService::RateGame(grpc::ServerContext* context, const v1::RateGameRequest* request,
                                       v1::RateGameResponse* response) {
-  if (grpc::Status s = Authorize(*context, true); !s.ok()) return s;
-  return ratings_->RateGame(request->game_id(), response);
+  services::CallLogContext call(*context, request->game_id());
+  const auto start = std::chrono::steady_clock::now();
+  grpc::Status status = Authorize(*context, true);
+  if (status.ok()) status = ratings_->RateGame(request->game_id(), response);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!status.ok()) {
+    RatingsMetrics::Get().RateFailed(services::StatusCodeName(status.error_code()), seconds);
+    services::LogWarning("game not rated",
+                         {{"code", services::StatusCodeName(status.error_code())}, {"error", status.error_message()}});
+    return status;
+  }
+  const char* result = response->already_rated() ? "already_rated" : response->rated() ? "rated" : "not_rated";
+  RatingsMetrics::Get().GameRated(result, response->already_rated() ? 0 : response->changes_size(), seconds);
+  services::LogInfo(response->already_rated() ? "game already rated"
+                    : response->rated()       ? "game rated"
+                                              : "game not rated",
+                    {{"ladder", response->ladder()},
+                     {"season", std::to_string(response->season())},
+                     {"players", std::to_string(response->changes_size())},
+                     {"reason", response->not_rated_reason()}});
+  return status;
 }
 
 grpc::Status RatingsService::GetLeaderboard(grpc::ServerContext* context, const v1::GetLeaderboardRequest* request,
                                             v1::Leaderboard* response) {
+  services::CallLogContext call(*context);
+  RatingsMetrics::Get().Read("leaderboard");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   return ratings_->GetLeaderboard(*request, response);
 }
 
 grpc::Status RatingsService::GetPlayerRating(grpc::ServerContext* context, const v1::GetPlayerRatingRequest* request,
                                              v1::PlayerRating* response) {
+  services::CallLogContext call(*context);
+  RatingsMetrics::Get().Read("player");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   return ratings_->GetPlayerRating(*request, response);
 }
 
 grpc::Status RatingsService::GetRatingHistory(grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
                                               v1::RatingHistory* response) {
+  services::CallLogContext call(*context);
+  RatingsMetrics::Get().Read("history");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   return ratings_->GetRatingHistory(*request, response);
 }

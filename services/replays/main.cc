@@ -1,18 +1,10 @@
 // metropolis-replays: stores completed games in PostgreSQL and serves them.
-#include <grpcpp/resource_quota.h>
-#include <grpcpp/security/server_credentials.h>
-#include <grpcpp/server.h>
-#include <grpcpp/server_builder.h>
-
-#include <csignal>
 #include <iostream>
 
-#include "services/accounts/roles.h"
-#include "services/accounts/store.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
+#include "services/common/metrics.h"
+#include "services/common/server_main.h"
 #include "services/common/settings.h"
-#include "services/replays/service.h"
+#include "services/replays/server.h"
 
 namespace ms = metropolis::services;
 
@@ -27,19 +19,13 @@ int main(int argc, char** argv) {
   settings.Add("connections", "N", "8", "PostgreSQL connections; calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
-  settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
+  ms::AddMetricsSetting(&settings);
+  ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
-  ms::LogLevel level;
-  if (!ms::ParseLogLevel(settings.Get("log-level"), &level)) {
-    std::cerr << "metropolis-replays: --log-level: not debug, info, warning or error\n";
-    return 2;
-  }
-  ms::SetLogService("replays");
-  ms::SetLogLevel(level);
   std::string error;
   int64_t threads, max_calls;
-  if (!settings.GetInt("connections", 1, 256, &threads, &error) ||
+  if (!ms::SetUpLogs(settings, "replays", &error) || !settings.GetInt("connections", 1, 256, &threads, &error) ||
       !settings.GetInt("max-calls", 1, 100000, &max_calls, &error)) {
     std::cerr << "metropolis-replays: " << error << "\n";
     return 2;
@@ -48,39 +34,19 @@ int main(int argc, char** argv) {
     std::cerr << "metropolis-replays: --pg and --store-token are required\n";
     return 2;
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-
-  metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
-  metropolis::replays::ReplayStore store(&pool);
-  // Reads take any API token of the accounts tables (metropolis-admin issues them).
-  metropolis::accounts::AccountStore accounts(&pool);
-  metropolis::accounts::TokenAuthenticator auth(
-      &accounts, {{settings.Get("store-token"), std::string(metropolis::accounts::kGameHostRole)}});
-  metropolis::replays::ReplaysService service(&store, &auth);
-  ms::EnableHealthAndReflection();
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(settings.Get("listen"), grpc::InsecureServerCredentials(), &port);
-  grpc::ResourceQuota quota("replays");
-  // The sync server spends a thread per call in progress; the pools bound the
-  // database connections, which calls beyond them wait for.
-  quota.SetMaxThreads(int(max_calls));
-  builder.SetResourceQuota(quota);
-  builder.RegisterService(&service);
-  auto server = builder.BuildAndStart();
-  if (!server || port == 0) {
-    std::cerr << "metropolis-replays: cannot listen on " << settings.Get("listen") << "\n";
-    return 1;
+  ms::ShutdownSignals signals;
+  ms::MetricsEndpoint metrics;  // --metrics-listen: this process's Prometheus metrics
+  if (!metrics.Start(settings.Get("metrics-listen"), &error)) {
+    std::cerr << "metropolis-replays: " << error << "\n";
+    return 2;
   }
-  ms::SetServing(*server, "metropolis.v1.Replays", true);
-  ms::LogInfo("listening", {{"port", std::to_string(port)}});
-  int signal = 0;
-  sigwait(&signals, &signal);
-  ms::SetServing(*server, "metropolis.v1.Replays", false);
-  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
-  return 0;
+  metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
+  metropolis::replays::ReplaysServer replays(&pool, {.store_token = settings.Get("store-token")});
+  // The sync server spends a thread per call in progress; the pool bounds the
+  // database connections, which calls beyond them wait for.
+  return ms::Serve({.program = "metropolis-replays",
+                    .listen = settings.Get("listen"),
+                    .max_calls = int(max_calls),
+                    .quota_name = "replays"},
+                   {&replays}, &signals);
 }

@@ -1,9 +1,14 @@
 #include "services/replays/service.h"
 
+#include <chrono>
+
 #include "engine/game.h"
 #include "services/accounts/roles.h"
 #include "services/common/grpc_util.h"
+#include "services/common/log.h"
+#include "services/common/request_id.h"
 #include "services/protocol/convert.h"
+#include "services/replays/metrics.h"
 #include "services/replays/record.h"
 
 namespace metropolis::replays {
@@ -19,24 +24,45 @@ grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool 
 
 grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                                        v1::StoreGameResponse* response) {
-  if (grpc::Status s = Authorize(*context, true); !s.ok()) return s;
-  return store_->Store(request->game(), response);
+  services::CallLogContext call(*context, request->game().game_id());
+  const auto start = std::chrono::steady_clock::now();
+  grpc::Status status = Authorize(*context, true);
+  if (status.ok()) status = store_->Store(request->game(), response);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!status.ok()) {
+    ReplaysMetrics::Get().StoreFailed(services::StatusCodeName(status.error_code()), seconds);
+    services::LogWarning("game not stored",
+                         {{"code", services::StatusCodeName(status.error_code())}, {"error", status.error_message()}});
+    return status;
+  }
+  ReplaysMetrics::Get().GameStored(response->already_stored(), seconds);
+  services::LogInfo(response->already_stored() ? "game already stored" : "game stored",
+                    {{"ladder", request->game().ladder()},
+                     {"actions", std::to_string(request->game().actions_size())},
+                     {"compact_bytes", std::to_string(response->compact_bytes())}});
+  return status;
 }
 
 grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::ListStoredGamesRequest* request,
                                        v1::ListStoredGamesResponse* response) {
+  services::CallLogContext call(*context);
+  ReplaysMetrics::Get().Read("list");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   return store_->List(*request, response);
 }
 
 grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::GetReplayRequest* request,
                                        v1::Replay* response) {
+  services::CallLogContext call(*context, request->game_id());
+  ReplaysMetrics::Get().Read("replay");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   return store_->Load(request->game_id(), response->mutable_game());
 }
 
 grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1::GetPositionRequest* request,
                                          v1::PositionResponse* response) {
+  services::CallLogContext call(*context, request->game_id());
+  ReplaysMetrics::Get().Read("position");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   v1::CompletedGameRecord game;
   if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
@@ -52,6 +78,8 @@ grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1:
 
 grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
                                         v1::ExportGameResponse* response) {
+  services::CallLogContext call(*context, request->game_id());
+  ReplaysMetrics::Get().Read("export");
   if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
   v1::CompletedGameRecord game;
   if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;

@@ -2,6 +2,8 @@
 
 #include <pqxx/except>
 
+#include "services/common/metrics.h"
+
 namespace metropolis::storage {
 
 PgPool::PgPool(std::string conninfo, int size) : conninfo_(std::move(conninfo)), free_slots_(size) {}
@@ -27,7 +29,16 @@ void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
     if (!c || !c->is_open()) c = std::make_unique<pqxx::connection>(conninfo_);
     fn(*c);
   } catch (const pqxx::broken_connection&) {
+    services::CountDatabaseError("connection");  // metropolis_database_errors_total
     give_back(false);
+    throw;
+  } catch (const pqxx::integrity_constraint_violation&) {
+    // A refusal the services answer (a duplicate, an unknown identity), not a failure.
+    give_back(true);
+    throw;
+  } catch (const pqxx::failure&) {
+    services::CountDatabaseError("query");
+    give_back(true);
     throw;
   } catch (...) {
     give_back(true);

@@ -3,6 +3,8 @@
 #include <hiredis.h>
 #include <sys/time.h>
 
+#include "services/common/metrics.h"
+
 namespace metropolis::storage {
 namespace {
 
@@ -121,8 +123,13 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
       pool->cv_.notify_one();
     }
   } give_back{this, &connection};
-  if (!connection) connection = std::make_unique<RedisConnection>(address_, timeout_ms_);
-  fn(*connection);
+  try {
+    if (!connection) connection = std::make_unique<RedisConnection>(address_, timeout_ms_);
+    fn(*connection);
+  } catch (const RedisUnavailable&) {
+    services::CountRedisError("connection");  // metropolis_redis_errors_total
+    throw;
+  }
 }
 
 }  // namespace metropolis::storage

@@ -32,6 +32,20 @@ seats=$(sql "SELECT count(*) FROM game_seats s JOIN rated_games r ON r.game_id =
 [[ $(sql "SELECT count(*) FROM rating_history") == "$seats" ]] || fail "rating history rows != rated seats"
 [[ $(sql "SELECT string_agg(DISTINCT games::text, ',') FROM ratings") == 2 ]] || fail "a rating counts other than 2 games"
 
+# One game followed through every service's log by its id, under the request id
+# the matchmaker gave it (docs/OBSERVABILITY.md, "Following a game through the logs").
+game=$(sql "SELECT game_id FROM rated_games WHERE rated ORDER BY game_id LIMIT 1")
+logs=$METROPOLIS_STACK_DIR/logs
+logged() {  # FILE MESSAGE: FILE has a MESSAGE line about $game under $request_id
+  grep -h "msg=\"$2\"" "$1" | grep " game=$game\( \|$\)" | grep " request_id=$request_id\( \|$\)" >/dev/null
+}
+request_id=$(grep -h "msg=\"game created\"" "$logs"/matchmaker*.log | grep " game=$game " |
+  sed -n 's/.* request_id=\([^ ]*\).*/\1/p')
+[[ -n $request_id ]] || fail "no matchmaker's log says it created game $game with a request id"
+logged "$logs/gamehost1.log" "game created" || fail "the game host's log has no 'game created' for $game ($request_id)"
+logged "$logs/replays.log" "game stored" || fail "the replays log has no 'game stored' for $game ($request_id)"
+logged "$logs/ratings.log" "game rated" || fail "the ratings log has no 'game rated' for $game ($request_id)"
+
 total=$("$build/services/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$METROPOLIS_ADMIN_TOKEN" --json \
   leaderboard --ladder open | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
 [[ $total == 8 ]] || fail "the leaderboard ranks $total players, expected 8"

@@ -348,6 +348,18 @@ TEST(GameHostGrpc, HiddenGameIsNeitherSpectatedNorListed) {
   ASSERT_TRUE(stub->ListGames(&context, v1::ListGamesRequest(), &list).ok());
   ASSERT_EQ(list.games_size(), 1);
   EXPECT_EQ(list.games(0).game_id(), open.game_id());
+  // Nor its points and progress; the administrator (the matchmaker) and its own
+  // seats still read it.
+  v1::GetGameRequest get;
+  get.set_game_id(hidden.game_id());
+  for (const std::string& token : {std::string(kSpectator), std::string(kAdmin), hidden.seat_tokens(0)}) {
+    grpc::ClientContext c;
+    Authorize(&c, token);
+    v1::GameInfo info;
+    const grpc::Status s = stub->GetGame(&c, get, &info);
+    EXPECT_EQ(s.error_code(), token == kSpectator ? grpc::StatusCode::PERMISSION_DENIED : grpc::StatusCode::OK)
+        << token << ": " << s.error_message();
+  }
   // The seats still play it to the end.
   for (const BotRun& r : PlayTable(live, hidden, std::vector<BotPlan>(4))) EXPECT_TRUE(r.game_over);
 }

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "services/matchmaker/metrics.h"
+
 namespace metropolis::matchmaker {
 namespace {
 
@@ -95,6 +97,7 @@ bool Roster::Lead(const std::string& replica, int64_t ttl_ms) {
     r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
   });
   if (r.is_error()) throw storage::RedisUnavailable("lease script failed: " + r.str);
+  MatchmakerMetrics::Get().Leader(r.integer == 1);
   return r.integer == 1;
 }
 

@@ -6,6 +6,8 @@
 #include "metropolis/v1/matchmaker.pb.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
+#include "services/common/request_id.h"
+#include "services/matchmaker/metrics.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::matchmaker {
@@ -78,6 +80,7 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   // Forget probes of games no longer playing.
   for (auto it = probes_.begin(); it != probes_.end();)
     it = playing.count(it->first) ? std::next(it) : probes_.erase(it);
+  MatchmakerMetrics::Get().TournamentGames(stats.started, stats.finished, stats.lost);
   return stats;
 }
 
@@ -136,6 +139,8 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     if (!hosts_->PickHost(now_ms - options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
     bool claimed = false;
     if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
+    // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.
+    services::LogContext log_context(services::NewRequestId(), game_id);
     const v1::CreateGameRequest request = GameFor(t.row, g, game_id, options_.bot);
     v1::CreateGameResponse response;
     const grpc::Status s = creator_->Create(host, request, &response);
@@ -152,21 +157,38 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
       continue;
     }
     const std::string at = response.host().empty() ? host : response.host();
-    if (!store_->MarkPlaying(spec.id, g.number, game_id).ok()) continue;  // found lost by a later pass
+    // The seats go out before the game counts as playing: a leader that dies in
+    // between leaves it `starting`, and a later pass starts it again (this
+    // attempt is void), rather than a counted game with seats nobody received.
+    try {
+      for (size_t seat = 0; seat < g.game.entrants.size(); ++seat) {
+        v1::Assignment a;
+        a.set_game_id(game_id);
+        a.set_host(at);
+        a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
+        a.set_seat(uint32_t(seat));
+        a.set_tournament(spec.id);
+        roster_->Send(spec.entrants[size_t(g.game.entrants[seat])], a.SerializeAsString());
+      }
+    } catch (const std::exception& e) {
+      services::LogWarning("sending a tournament game's seats failed; it starts again",
+                           {{"tournament", spec.id}, {"game", game_id}, {"error", e.what()}});
+      store_->Requeue(spec.id, g.number, game_id);
+      ++stats->failed;
+      continue;
+    }
+    bool marked = false;
+    if (!store_->MarkPlaying(spec.id, g.number, game_id, &marked).ok() || !marked) {
+      // Another leader found this attempt lost meanwhile: it is void.
+      services::LogWarning("tournament game no longer starting; this attempt is void",
+                           {{"tournament", spec.id}, {"game", game_id}});
+      continue;
+    }
     g.state = "playing";
     g.game_id = game_id;
     g.host = at;
-    for (size_t seat = 0; seat < g.game.entrants.size(); ++seat) {
-      const int e = g.game.entrants[seat];
-      const int64_t identity = spec.entrants[size_t(e)];
-      v1::Assignment a;
-      a.set_game_id(game_id);
-      a.set_host(at);
-      a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
-      a.set_seat(uint32_t(seat));
-      a.set_tournament(spec.id);
-      roster_->Send(identity, a.SerializeAsString());
-      --free[identity];
+    for (int e : g.game.entrants) {
+      --free[spec.entrants[size_t(e)]];
       ++mine[size_t(e)];
     }
     ++stats->started;

@@ -204,6 +204,21 @@ std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, co
   return places;
 }
 
+int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int rounds) {
+  if (entrants < seats || seats < 1 || rounds < 1) return 0;
+  if (format == TournamentFormat::kSwiss) return int64_t(entrants / seats) * rounds;
+  // C(entrants, seats) × seats rotations × rounds, saturating.
+  constexpr int64_t kMax = INT64_MAX;
+  int64_t tables = 1;
+  for (int k = 1; k <= seats; ++k) {
+    const int64_t factor = entrants - seats + k;
+    if (tables > kMax / factor) return kMax;
+    tables = tables * factor / k;  // exact: a product of k consecutive numbers divides by k!
+  }
+  if (tables > kMax / seats / rounds) return kMax;
+  return tables * seats * rounds;
+}
+
 std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants, int seats, int rounds,
                                            uint64_t seed) {
   std::vector<ScheduledGame> games;

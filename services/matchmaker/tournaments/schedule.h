@@ -92,6 +92,11 @@ std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, co
 // entrants^seats, and a schedule nobody can finish is a mistake to refuse.
 inline constexpr int kMaxScheduledGames = 20'000;
 
+// How many games the whole schedule holds (Swiss: every round), computed
+// without building it and saturating at INT64_MAX: a round robin of 1,000
+// entrants would not fit in memory.
+int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int rounds);
+
 // The games a tournament starts with: round robin and duplicate their whole
 // schedule, played `rounds` times over with fresh seeds (round = repetition);
 // Swiss its first round. Game numbers are positions in the result.

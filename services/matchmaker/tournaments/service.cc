@@ -115,11 +115,14 @@ grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
   if (!who.admin) return {grpc::StatusCode::PERMISSION_DENIED, "creating a tournament needs an administrator's token"};
   TournamentSpec spec;
   if (grpc::Status s = SpecFromRequest(*request, &spec); !s.ok()) return s;
+  // Counted before it is built: the largest schedules would not fit in memory.
+  const int64_t size = ScheduleSize(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds);
+  if (size > kMaxScheduledGames)
+    return Invalid("the schedule would have " + (size == INT64_MAX ? std::string("too many") : std::to_string(size)) +
+                   " games, more than " + std::to_string(kMaxScheduledGames) +
+                   ": fewer entrants or rounds, or a Swiss tournament");
   const std::vector<ScheduledGame> games =
       InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
-  if (int(games.size()) > kMaxScheduledGames)
-    return Invalid("the schedule would have more than " + std::to_string(kMaxScheduledGames) +
-                   " games: fewer entrants or rounds, or a Swiss tournament");
   if (grpc::Status s = store_->Create(spec, games); !s.ok()) return s;
   services::LogInfo("tournament created", {{"tournament", spec.id},
                                            {"format", TournamentFormatName(spec.format)},
@@ -133,7 +136,9 @@ grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, con
   accounts::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (request->id().empty()) return Invalid("id is empty");
-  return Describe(request->id(), response);
+  grpc::Status s = Describe(request->id(), response);
+  if (s.ok() && !who.admin && response->state() == "running") response->clear_seed();
+  return s;
 }
 
 grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, const v1::ListTournamentsRequest*,
@@ -142,7 +147,11 @@ grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, c
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   std::vector<TournamentRow> rows;
   if (grpc::Status s = store_->List(&rows); !s.ok()) return s;
-  for (const TournamentRow& row : rows) TournamentToProto(row, {}, response->add_tournaments());
+  for (const TournamentRow& row : rows) {
+    v1::Tournament* t = response->add_tournaments();
+    TournamentToProto(row, {}, t);
+    if (!who.admin && row.state == "running") t->clear_seed();
+  }
   return grpc::Status::OK;
 }
 
@@ -162,8 +171,13 @@ grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* contex
     out->set_set(g.game.set);
     out->set_rotation(uint32_t(g.game.rotation));
     for (int e : g.game.entrants) out->add_entrants(row.spec.entrants[size_t(e)]);
-    out->set_chance_seed(g.game.chance_seed);
-    out->set_board_seed(g.game.board_seed);
+    // Every seed derives from the tournament's through a bijection, so one
+    // seed shown while the tournament runs would tell every board and dice
+    // still to come: only administrators see them before the end.
+    if (who.admin || row.state != "running") {
+      out->set_chance_seed(g.game.chance_seed);
+      out->set_board_seed(g.game.board_seed);
+    }
     out->set_state(g.state);
     out->set_game_id(g.game_id);
     for (int p : g.places) out->add_places(uint32_t(p));

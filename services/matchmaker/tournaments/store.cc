@@ -242,13 +242,15 @@ grpc::Status TournamentStore::Claim(const std::string& id, int number, const std
   });
 }
 
-grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, const std::string& game_id) {
+grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, const std::string& game_id, bool* marked) {
+  *marked = false;
   return RunPg(pool_, "tournament game playing", [&](pqxx::connection& c) {
     pqxx::work tx(c);
-    tx.exec_params(
-        "UPDATE tournament_games SET state = 'playing', state_since = now() "
-        "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state = 'starting'",
-        id, number, game_id);
+    *marked = tx.exec_params(
+                    "UPDATE tournament_games SET state = 'playing', state_since = now() "
+                    "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state = 'starting'",
+                    id, number, game_id)
+                  .affected_rows() == 1;
     tx.commit();
     return grpc::Status::OK;
   });

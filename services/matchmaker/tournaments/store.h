@@ -75,7 +75,9 @@ class TournamentStore {
   // pending → starting with the game's next attempt id, "t-<tournament>-<number>-<attempt>"; *claimed false when the
   // game was not pending (another scheduler took it).
   grpc::Status Claim(const std::string& id, int number, const std::string& host, std::string* game_id, bool* claimed);
-  grpc::Status MarkPlaying(const std::string& id, int number, const std::string& game_id);
+  // starting → playing; *marked false when the game is no longer this attempt
+  // starting (another scheduler found it lost and requeued it).
+  grpc::Status MarkPlaying(const std::string& id, int number, const std::string& game_id, bool* marked);
   // starting or playing → pending, when its game is still `game_id`.
   grpc::Status Requeue(const std::string& id, int number, const std::string& game_id);
   // Appends `games` as round `round` unless that round exists already.

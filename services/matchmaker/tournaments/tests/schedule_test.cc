@@ -121,5 +121,20 @@ TEST(Standings, TheIntervalNarrowsWithGamesAndHoldsTheMean) {
   EXPECT_NEAR(width(many, 2), 0.0, 1e-12);  // always third: no spread
 }
 
+TEST(ScheduleSize, CountsWithoutBuildingAndSaturates) {
+  for (TournamentFormat f : {TournamentFormat::kRoundRobin, TournamentFormat::kDuplicate}) {
+    for (int n : {4, 5, 7, 9}) {
+      for (int seats : {3, 4}) {
+        EXPECT_EQ(ScheduleSize(f, n, seats, 2), int64_t(InitialSchedule(f, n, seats, 2, 1).size())) << n;
+      }
+    }
+  }
+  EXPECT_EQ(ScheduleSize(TournamentFormat::kSwiss, 9, 4, 3), 6);  // 2 tables a round, one bye
+  EXPECT_EQ(ScheduleSize(TournamentFormat::kRoundRobin, 30, 4, 1), 27405 * 4);
+  EXPECT_EQ(ScheduleSize(TournamentFormat::kRoundRobin, 1000, 4, 1000), int64_t(41'417'124'750) * 4 * 1000);
+  EXPECT_EQ(ScheduleSize(TournamentFormat::kRoundRobin, 1000, 40, 1), INT64_MAX);
+  EXPECT_EQ(ScheduleSize(TournamentFormat::kRoundRobin, 3, 4, 1), 0);
+}
+
 }  // namespace
 }  // namespace metropolis::matchmaker

@@ -481,6 +481,27 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
   EXPECT_EQ(out.entrants(2).name(), "bot2");
   EXPECT_EQ(CreateRpc(Request(), admin_token_, &out).error_code(), grpc::StatusCode::ALREADY_EXISTS);
   EXPECT_EQ(Count("tournament_games"), 20);
+  // Seeds would reveal every board and dice to come: entrants do not see them
+  // while it runs; administrators do.
+  for (const std::string& token : {player_token_, admin_token_}) {
+    const bool admin = token == admin_token_;
+    grpc::ClientContext read;
+    read.AddMetadata("authorization", "Bearer " + token);
+    v1::GetTournamentRequest cup_request;
+    cup_request.set_id("cup");
+    v1::Tournament seen;
+    ASSERT_TRUE(stub_->GetTournament(&read, cup_request, &seen).ok());
+    EXPECT_EQ(seen.seed() != 0, admin);
+    grpc::ClientContext list;
+    list.AddMetadata("authorization", "Bearer " + token);
+    v1::ListTournamentGamesRequest games_request;
+    games_request.set_id("cup");
+    v1::ListTournamentGamesResponse games;
+    ASSERT_TRUE(stub_->ListTournamentGames(&list, games_request, &games).ok());
+    ASSERT_EQ(games.games_size(), 20);
+    EXPECT_EQ(games.games(0).chance_seed() != 0, admin);
+    EXPECT_EQ(games.games(0).board_seed() != 0, admin);
+  }
 
   grpc::ClientContext get;
   get.AddMetadata("authorization", "Bearer " + player_token_);

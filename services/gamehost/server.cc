@@ -1,0 +1,110 @@
+#include "services/gamehost/server.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <chrono>
+
+#include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "services/common/log.h"
+#include "services/common/metrics.h"
+
+namespace metropolis::gamehost {
+
+namespace ms = services;
+
+GameHostServer::GameHostServer(const GameHostConfig& config)
+    : config_(config),
+      address_(config.options.address),
+      archive_(config.data_dir + "/completed"),
+      // With a replays service, completed games also go through the durable outbox.
+      forwarder_(config.replays.empty() ? nullptr
+                                        : std::make_unique<ReplayForwarder>(ForwarderOptions{
+                                              .dir = config.data_dir + "/outbox",
+                                              .replays_address = config.replays,
+                                              .token = config.replays_token,
+                                              .ratings_address = config.ratings,
+                                              .ratings_token = config.ratings_token,
+                                              .metrics = &metrics_,
+                                          })),
+      sink_(&archive_, forwarder_.get()),
+      registry_(ms::MetricsRegistry()),  // the process's: one endpoint serves every part (common/metrics.h)
+      metrics_(registry_.get()),
+      timers_(&clock_),
+      bots_(config.bot_threads),
+      host_(config.options, &clock_, &timers_, &bots_, &sink_, &directory_, &metrics_),
+      service_(&host_, &metrics_, &clock_) {}
+
+std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {
+  std::unique_ptr<GameHostServer> server(new GameHostServer(config));
+  if (!server->archive_.Open(error)) return nullptr;
+  if (server->forwarder_ && !server->forwarder_->Start(error)) return nullptr;
+  if (!config.metrics_listen.empty()) {
+    try {
+      server->exposer_ = std::make_unique<prometheus::Exposer>(config.metrics_listen);
+    } catch (const std::exception& e) {
+      *error = "--metrics-listen " + config.metrics_listen + ": " + e.what();
+      return nullptr;
+    }
+    server->exposer_->RegisterCollectable(server->registry_);
+  }
+  return server;
+}
+
+GameHostServer::~GameHostServer() {
+  stopping_ = true;
+  if (heartbeat_.joinable()) heartbeat_.join();
+}
+
+void GameHostServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
+
+void GameHostServer::Listening(int port, services::LogFieldList* fields) {
+  if (address_.empty()) address_ = config_.listen.substr(0, config_.listen.rfind(':')) + ":" + std::to_string(port);
+  host_.SetAddress(address_);
+  fields->emplace_back("address", address_);
+  fields->emplace_back("metrics", config_.metrics_listen.empty() ? "off" : config_.metrics_listen);
+  fields->emplace_back("data_dir", config_.data_dir);
+}
+
+// The matchmaker gives games to hosts that announce themselves; one that stops
+// announcing (it died, or is cut off) gets no new games.
+void GameHostServer::Start() {
+  if (!config_.matchmaker.empty()) heartbeat_ = std::thread([this] { Heartbeat(); });
+}
+
+void GameHostServer::Heartbeat() {
+  auto stub = v1::Matchmaker::NewStub(grpc::CreateChannel(config_.matchmaker, grpc::InsecureChannelCredentials()));
+  bool was_ok = true;
+  while (!stopping_) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + config_.matchmaker_token);
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    v1::RegisterHostRequest request;
+    request.set_address(address_);
+    request.set_capacity(uint32_t(config_.options.max_live_games));
+    request.set_live(uint32_t(host_.live_games()));
+    v1::RegisterHostResponse response;
+    const grpc::Status s = stub->RegisterHost(&context, request, &response);
+    if (s.ok() != was_ok) {
+      (s.ok() ? ms::LogInfo : ms::LogWarning)("matchmaker heartbeat",
+                                              {{"ok", s.ok() ? "true" : "false"}, {"error", s.error_message()}});
+      was_ok = s.ok();
+    }
+    for (int i = 0; i < 20 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+void GameHostServer::Stop(int signal) {
+  stopping_ = true;
+  if (heartbeat_.joinable()) heartbeat_.join();
+  ms::LogInfo("shutting down",
+              {{"signal", std::to_string(signal)}, {"live_games", std::to_string(host_.live_games())}});
+}
+
+void GameHostServer::Drain() {
+  bots_.Shutdown();  // before the host goes: bot tasks call into games
+  host_.WaitStored();
+}
+
+}  // namespace metropolis::gamehost

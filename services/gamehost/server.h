@@ -1,0 +1,85 @@
+// The game host as a part of a server program (services/common/server_main.h):
+// the host with its bots, timers, completed-game archive and outbox, optional
+// Prometheus metrics, and the heartbeat that announces it to a matchmaker.
+// metropolis-gamehost runs it alone; metropolis-server beside the others.
+#pragma once
+
+#include <prometheus/exposer.h>
+#include <prometheus/registry.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "services/common/server_main.h"
+#include "services/gamehost/directory.h"
+#include "services/gamehost/executor.h"
+#include "services/gamehost/forwarder.h"
+#include "services/gamehost/host.h"
+#include "services/gamehost/metrics.h"
+#include "services/gamehost/service.h"
+#include "services/gamehost/sink.h"
+#include "services/gamehost/timers.h"
+
+namespace metropolis::gamehost {
+
+struct GameHostConfig {
+  // options.address is what other parts use to reach the host; empty: the bound address.
+  HostOptions options;
+  std::string listen;            // the server's address, for the bound address with port 0
+  std::string data_dir;          // completed games in DATA_DIR/completed, the outbox in DATA_DIR/outbox
+  std::string metrics_listen;    // Prometheus metrics; empty: off
+  int bot_threads = 2;           // compute fallback and built-in bots' decisions
+  std::string replays;           // hand completed games to this replays service; empty: keep them on disk only
+  std::string replays_token;     // its store token
+  std::string ratings;           // and have them rated here (needs replays); empty: unrated
+  std::string ratings_token;     // its service token
+  std::string matchmaker;        // announce the host to this matchmaker; empty: to none
+  std::string matchmaker_token;  // the game hosts' service token there
+};
+
+class GameHostServer final : public services::Component {
+ public:
+  // Opens the archive, starts the outbox (delivering what a previous run left)
+  // and the metrics; null with *error when one of them fails.
+  static std::unique_ptr<GameHostServer> Create(const GameHostConfig& config, std::string* error);
+  ~GameHostServer() override;
+
+  std::vector<std::string> HealthNames() const override { return {"metropolis.v1.GameHost"}; }
+  void Register(grpc::ServerBuilder* builder) override;
+  // Learns its address (with port 0, only now).
+  void Listening(int port, services::LogFieldList* fields) override;
+  // Starts the heartbeat to the matchmaker, if there is one.
+  void Start() override;
+  void Stop(int signal) override;
+  // Stops the bots (their tasks call into games), then waits until every
+  // finished game is stored.
+  void Drain() override;
+
+  const std::string& address() const { return address_; }
+
+ private:
+  explicit GameHostServer(const GameHostConfig& config);
+  void Heartbeat();
+
+  const GameHostConfig config_;
+  std::string address_;
+  FileSink archive_;
+  std::unique_ptr<ReplayForwarder> forwarder_;
+  TeeSink sink_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<prometheus::Exposer> exposer_;
+  HostMetrics metrics_;
+  SystemClock clock_;
+  ThreadTimers timers_;
+  ThreadPool bots_;
+  InMemoryDirectory directory_;
+  Host host_;
+  GameHostService service_;
+  std::atomic<bool> stopping_{false};
+  std::thread heartbeat_;
+};
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,48 @@
+// The matchmaker's Prometheus metrics (docs/OBSERVABILITY.md), on the process's
+// registry (services/common/metrics.h). Calls by method and code, and PostgreSQL
+// and Redis errors, are counted for every service there.
+//
+// Every replica reports what it sees: queue depths and hosts are read from the
+// shared Redis, so replicas agree on them (take max() across replicas); counts
+// of tables and games are per replica (take sum()).
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+}
+
+namespace metropolis::matchmaker {
+
+class MatchmakerMetrics {
+ public:
+  // The process's: what the matchmaker records into.
+  static MatchmakerMetrics& Get();
+  explicit MatchmakerMetrics(prometheus::Registry* registry);
+  ~MatchmakerMetrics();
+
+  // Queued tickets of a ladder, as of this replica's last round.
+  void QueueDepth(const std::string& ladder, size_t tickets);
+  // A table claimed by this replica.
+  void TableFormed(const std::string& ladder);
+  // A player's ticket got its seat after waiting `seconds` (from enqueueing).
+  void Matched(const std::string& ladder, double seconds);
+  // A claimed table whose game could not be placed: "no_host" or "create_failed".
+  void PlacementFailed(const std::string& ladder, const std::string& reason);
+  void TicketsExpired(const std::string& ladder, int tickets);
+  void TicketQueued(const std::string& ladder);
+  // Game hosts seen lately (within the host heartbeat's time to live).
+  void HostsKnown(size_t hosts);
+  // Tournament games this replica's scheduler started, saw finish, found lost.
+  void TournamentGames(int started, int finished, int lost);
+  // Whether this replica holds the tournament scheduler's lease.
+  void Leader(bool leading);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace metropolis::matchmaker

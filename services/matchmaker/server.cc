@@ -1,0 +1,127 @@
+#include "services/matchmaker/server.h"
+
+#include <grpcpp/server_builder.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "services/accounts/roles.h"
+#include "services/common/log.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+namespace ms = services;
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+struct Newcomers final : RatingSource {
+  double Mu(const LadderConfig& ladder, int64_t) override { return ladder.mu; }
+};
+
+std::unique_ptr<RatingSource> MakeRatingSource(const MatchmakerConfig& config) {
+  if (config.ratings.empty()) return std::make_unique<Newcomers>();
+  return std::make_unique<GrpcRatingSource>(config.ratings, config.service_token);
+}
+
+MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config) {
+  MatchmakerOptions options;
+  options.ticket_ttl_ms = config.ticket_ttl_ms;
+  options.bot = config.bot;
+  return options;
+}
+
+RunnerOptions MakeRunnerOptions(const MatchmakerConfig& config) {
+  RunnerOptions options;
+  options.bot = config.bot;
+  return options;
+}
+
+}  // namespace
+
+MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config)
+    : config_(config),
+      accounts_(pool),
+      ladder_store_(pool),
+      auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)}}),
+      tickets_(redis, config.redis_prefix),
+      ladders_(&ladder_store_),
+      ratings_(MakeRatingSource(config)),
+      creator_(config.host_admin_token),
+      matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
+      service_(&tickets_, &ladders_, ratings_.get(), &auth_, NowMs),
+      tournament_store_(pool),
+      roster_(redis, config.redis_prefix),
+      tournaments_(&tournament_store_, &roster_, &auth_, NowMs),
+      accounts_service_(&accounts_, &ladder_store_, &auth_),
+      runner_(&tournament_store_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
+
+MatchmakerServer::~MatchmakerServer() { Stop(0); }
+
+void MatchmakerServer::Register(grpc::ServerBuilder* builder) {
+  builder->RegisterService(&service_);
+  builder->RegisterService(&tournaments_);
+  builder->RegisterService(&accounts_service_);
+}
+
+void MatchmakerServer::Listening(int port, services::LogFieldList*) { port_ = port; }
+
+void MatchmakerServer::Start() {
+  rounds_ = std::thread([this] { Rounds(); });
+  scheduler_ = std::thread([this] { Schedule(); });
+}
+
+void MatchmakerServer::Stop(int) {
+  stopping_ = true;
+  if (rounds_.joinable()) rounds_.join();
+  if (scheduler_.joinable()) scheduler_.join();
+}
+
+void MatchmakerServer::Rounds() {
+  while (!stopping_) {
+    try {
+      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), NowMs());
+      if (s.tables || s.expired || s.released || s.failed) {
+        ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
+                               {"placed", std::to_string(s.placed)},
+                               {"failed", std::to_string(s.failed)},
+                               {"expired", std::to_string(s.expired)},
+                               {"released", std::to_string(s.released)}});
+      }
+    } catch (const std::exception& e) {
+      ms::LogWarning("matching round failed", {{"error", e.what()}});
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(config_.round_ms));
+  }
+}
+
+// One replica at a time schedules tournaments: the one holding the lease.
+void MatchmakerServer::Schedule() {
+  const std::string replica = std::to_string(getpid()) + "@" + std::to_string(port_) + "-" + std::to_string(NowMs());
+  bool leading = false;
+  while (!stopping_) {
+    try {
+      const bool lead = roster_.Lead(replica, config_.lease_ms);
+      if (lead != leading)
+        ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
+      leading = lead;
+      if (lead) {
+        const RunnerStats s = runner_.Pass(NowMs());
+        if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
+          ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
+                                           {"finished", std::to_string(s.finished)},
+                                           {"lost", std::to_string(s.lost)},
+                                           {"failed", std::to_string(s.failed)}});
+        }
+      }
+    } catch (const std::exception& e) {
+      ms::LogWarning("tournament pass failed", {{"error", e.what()}});
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+  }
+}
+
+}  // namespace metropolis::matchmaker

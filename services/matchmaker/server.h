@@ -1,0 +1,83 @@
+// The matchmaker as a part of a server program (services/common/server_main.h):
+// the Matchmaker, Tournaments and Accounts services over PostgreSQL and Redis
+// pools the program owns, and two threads beside them: the matching rounds, and
+// the tournament scheduler (run by the one replica holding its lease).
+// metropolis-matchmaker runs it alone; metropolis-server beside the others.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "services/accounts/ladders.h"
+#include "services/accounts/service.h"
+#include "services/accounts/store.h"
+#include "services/common/server_main.h"
+#include "services/matchmaker/clients.h"
+#include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/service.h"
+#include "services/matchmaker/tickets.h"
+#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/tournaments/runner.h"
+#include "services/matchmaker/tournaments/service.h"
+#include "services/matchmaker/tournaments/store.h"
+#include "services/storage/pg_pool.h"
+#include "services/storage/redis.h"
+
+namespace metropolis::matchmaker {
+
+struct MatchmakerConfig {
+  std::string redis_prefix = "metropolis";
+  std::string service_token;     // the game hosts': RegisterHost, and reading ratings
+  std::string host_admin_token;  // the game hosts' --admin-token, to create games
+  std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
+  int64_t round_ms = 100;        // between matching rounds
+  int64_t pass_ms = 500;         // between passes of the tournament scheduler
+  int64_t lease_ms = 5000;       // the scheduler's lease
+  int64_t ticket_ttl_ms = 10'000;
+  std::string bot = "heuristic";  // fills seats and plays for absent players
+};
+
+class MatchmakerServer final : public services::Component {
+ public:
+  MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config);
+  ~MatchmakerServer() override;
+
+  std::vector<std::string> HealthNames() const override {
+    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments", "metropolis.v1.Accounts"};
+  }
+  void Register(grpc::ServerBuilder* builder) override;
+  void Listening(int port, services::LogFieldList* fields) override;
+  void Start() override;
+  void Stop(int signal) override;
+
+ private:
+  void Rounds();
+  void Schedule();
+
+  const MatchmakerConfig config_;
+  accounts::AccountStore accounts_;
+  accounts::LadderStore ladder_store_;
+  accounts::TokenAuthenticator auth_;
+  TicketStore tickets_;
+  PgLadderSource ladders_;
+  std::unique_ptr<RatingSource> ratings_;
+  GrpcGameCreator creator_;
+  Matchmaker matchmaker_;
+  MatchmakerService service_;
+  TournamentStore tournament_store_;
+  Roster roster_;
+  TournamentsService tournaments_;
+  // Accounts, tokens and ladders for metropolisctl: the matchmaker already
+  // holds the accounts database and the authenticator.
+  accounts::AccountsService accounts_service_;
+  TournamentRunner runner_;
+  int port_ = 0;
+  std::atomic<bool> stopping_{false};
+  std::thread rounds_, scheduler_;
+};
+
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,83 @@
+#include "services/ratings/metrics.h"
+
+#include <prometheus/counter.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+
+#include "services/common/metrics.h"
+
+namespace metropolis::ratings {
+
+struct RatingsMetrics::Impl {
+  prometheus::Family<prometheus::Counter>* games;
+  prometheus::Counter* updates;
+  prometheus::Family<prometheus::Counter>* failures;
+  prometheus::Histogram* rate_seconds;
+  prometheus::Counter* write_failures;
+  prometheus::Counter* rebuilds;
+  prometheus::Family<prometheus::Counter>* reads;
+};
+
+RatingsMetrics& RatingsMetrics::Get() {
+  static RatingsMetrics* metrics = new RatingsMetrics(services::MetricsRegistry().get());
+  return *metrics;
+}
+
+RatingsMetrics::RatingsMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
+  using namespace prometheus;
+  impl_->games = &BuildCounter()
+                      .Name("metropolis_ratings_games_rated_total")
+                      .Help("RateGame calls that decided a game, by result (rated, already_rated, not_rated)")
+                      .Register(*r);
+  for (const char* result : {"rated", "already_rated", "not_rated"}) impl_->games->Add({{"result", result}});
+  impl_->updates = &BuildCounter()
+                        .Name("metropolis_ratings_rating_updates_total")
+                        .Help("Players' ratings changed by rated games (one per rated seat)")
+                        .Register(*r)
+                        .Add({});
+  impl_->failures = &BuildCounter()
+                         .Name("metropolis_ratings_rate_failures_total")
+                         .Help("RateGame calls that rated nothing, by gRPC status code")
+                         .Register(*r);
+  impl_->rate_seconds = &BuildHistogram()
+                             .Name("metropolis_ratings_rate_seconds")
+                             .Help("Time to rate a game (every RateGame call)")
+                             .Register(*r)
+                             .Add({}, Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                                  0.5, 1, 2.5, 5, 10});
+  impl_->write_failures = &BuildCounter()
+                               .Name("metropolis_ratings_leaderboard_write_failures_total")
+                               .Help("Leaderboard updates that did not reach Redis (the board is rebuilt)")
+                               .Register(*r)
+                               .Add({});
+  impl_->rebuilds = &BuildCounter()
+                         .Name("metropolis_ratings_leaderboard_rebuilds_total")
+                         .Help("Leaderboards rebuilt in Redis from PostgreSQL")
+                         .Register(*r)
+                         .Add({});
+  impl_->reads = &BuildCounter()
+                      .Name("metropolis_ratings_reads_total")
+                      .Help("Reads, by kind (leaderboard, player, history)")
+                      .Register(*r);
+}
+
+RatingsMetrics::~RatingsMetrics() = default;
+
+void RatingsMetrics::GameRated(const std::string& result, int updates, double seconds) {
+  impl_->games->Add({{"result", result}}).Increment();
+  impl_->updates->Increment(updates);
+  impl_->rate_seconds->Observe(seconds);
+}
+
+void RatingsMetrics::RateFailed(const std::string& code, double seconds) {
+  impl_->failures->Add({{"code", code}}).Increment();
+  impl_->rate_seconds->Observe(seconds);
+}
+
+void RatingsMetrics::LeaderboardWriteFailed() { impl_->write_failures->Increment(); }
+
+void RatingsMetrics::LeaderboardRebuilt() { impl_->rebuilds->Increment(); }
+
+void RatingsMetrics::Read(const std::string& kind) { impl_->reads->Add({{"kind", kind}}).Increment(); }
+
+}  // namespace metropolis::ratings

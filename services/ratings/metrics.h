@@ -1,0 +1,38 @@
+// The ratings service's Prometheus metrics (docs/OBSERVABILITY.md), on the
+// process's registry (services/common/metrics.h). Calls by method and code, and
+// PostgreSQL and Redis errors, are counted for every service there.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+}
+
+namespace metropolis::ratings {
+
+class RatingsMetrics {
+ public:
+  // The process's: what the service records into.
+  static RatingsMetrics& Get();
+  explicit RatingsMetrics(prometheus::Registry* registry);
+  ~RatingsMetrics();
+
+  // A RateGame call that succeeded: "rated", "already_rated" or "not_rated";
+  // `updates` players' ratings changed.
+  void GameRated(const std::string& result, int updates, double seconds);
+  // A RateGame call refused or failed with `code`.
+  void RateFailed(const std::string& code, double seconds);
+  // A leaderboard updated in Redis failed and is rebuilt on its next use.
+  void LeaderboardWriteFailed();
+  void LeaderboardRebuilt();
+  // A read: "leaderboard", "player" or "history".
+  void Read(const std::string& kind);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace metropolis::ratings

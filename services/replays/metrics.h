@@ -1,0 +1,34 @@
+// The replays service's Prometheus metrics (docs/OBSERVABILITY.md), on the
+// process's registry (services/common/metrics.h). Calls by method and code, and
+// database errors, are counted for every service there.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+}
+
+namespace metropolis::replays {
+
+class ReplaysMetrics {
+ public:
+  // The process's: what the service records into.
+  static ReplaysMetrics& Get();
+  explicit ReplaysMetrics(prometheus::Registry* registry);
+  ~ReplaysMetrics();
+
+  // A StoreGame call that stored the game (or found it stored) in `seconds`.
+  void GameStored(bool already_stored, double seconds);
+  // A StoreGame call refused or failed with `code` ("UNAVAILABLE", ...).
+  void StoreFailed(const std::string& code, double seconds);
+  // A read: "list", "replay", "position" or "export".
+  void Read(const std::string& kind);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace metropolis::replays
