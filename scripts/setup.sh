@@ -21,13 +21,24 @@ service_packages=(
 # The example bots: Python's gRPC runtime (its stubs are generated with protoc and
 # grpc_python_plugin, from protobuf-compiler-grpc).
 bot_packages=(python3 python3-grpcio python3-protobuf)
+# The web app's browser tests (tests/browser/) drive Debian's Chromium headless
+# through playwright-core, which the test installs from web/package-lock.json
+# with `npm ci`: Playwright's own browser downloads are not used.
+web_packages=(chromium)
+# The Helm chart's check (tests/helm/): Go renders the templates with sprig and
+# sigs.k8s.io/yaml, both from Debian's Go sources (GOPATH mode, nothing downloaded).
+helm_packages=(golang-go golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev)
 # Small tools the scripts use (ss to find free ports, runuser to run PostgreSQL).
 tool_packages=(git iproute2 util-linux)
+# The observability check (tests/observability): promtool, and YAML for Python.
+observability_packages=(prometheus python3-yaml)
 
-packages=("${engine_packages[@]}" "${service_packages[@]}" "${bot_packages[@]}" "${tool_packages[@]}")
+packages=("${engine_packages[@]}" "${service_packages[@]}" "${bot_packages[@]}" "${web_packages[@]}" "${tool_packages[@]}"
+  "${observability_packages[@]}")
 # The Node.js example bot and the web tests need Node.js 20 or later; Debian's own
 # nodejs is used only when no node is installed at all.
 command -v node >/dev/null 2>&1 || packages+=(nodejs npm)
+packages+=("${helm_packages[@]}")
 
 installed() {
   [[ $(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) == installed ]]
