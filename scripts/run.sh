@@ -26,6 +26,7 @@ cat <<HELP
 
 ==== next ====
 The stack is still running. Its addresses and tokens:  source $METROPOLIS_STACK_DIR/stack.env
+  in a browser:      ${METROPOLIS_GATEWAY:-(no gateway built)}/   leaderboards, players, replays, live games (docs/WEB.md)
   a game's record:   build/release/services/ctl/metropolisctl --host \$METROPOLIS_REPLAYS --token \$METROPOLIS_ADMIN_TOKEN export-game GAME_ID > game.json
   any step of it:    build/release/engine/cli/metropolis-engine replay --file game.json --step 100
   a player:          build/release/services/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
