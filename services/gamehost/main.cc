@@ -2,7 +2,6 @@
 #include <iostream>
 #include <memory>
 
-#include "bots/bot.h"
 #include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/gamehost/server.h"
@@ -30,17 +29,11 @@ int main(int argc, char** argv) {
   settings.Add("admin-token", "TOKEN", "", "bearer token that may create games (required)");
   settings.Add("spectator-token", "TOKEN", "", "bearer token that may list, inspect and watch games");
   settings.Add("data-dir", "DIR", "./gamehost-data", "where completed games are stored (DIR/completed/ID.json)");
-  settings.Add("decision-ms", "N", "10000", "default per-decision time limit");
-  settings.Add("time-bank-ms", "N", "60000", "default time bank per seat and game");
-  settings.Add("fallback-bot", "SPEC", "heuristic", "default bot for seats that time out or disconnect");
-  settings.Add("start-timeout-ms", "N", "30000", "start a game after this long even if seats are missing");
-  settings.Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
-  settings.Add("max-games", "N", "10000", "live games this host accepts");
+  mg::AddPlaySettings(&settings);
   settings.Add("replays", "ADDR", "", "replays service to hand completed games to (empty: keep them in DATA_DIR only)");
   settings.Add("replays-token", "TOKEN", "", "the replays service's store token");
   settings.Add("ratings", "ADDR", "", "ratings service that rates completed games (needs --replays; empty: unrated)");
   settings.Add("ratings-token", "TOKEN", "", "the ratings service's service token");
-  settings.Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
   settings.Add("matchmaker", "ADDR", "", "matchmaker to announce this host to (its address, room and live games)");
   settings.Add("matchmaker-token", "TOKEN", "", "the game hosts' service token at the matchmaker");
   ms::AddLogLevelSetting(&settings);
@@ -51,32 +44,16 @@ int main(int argc, char** argv) {
 
   mg::GameHostConfig config;
   mg::HostOptions& options = config.options;
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after;
-  if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, &error) ||
-      !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, &error) ||
-      !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, &error) ||
-      !settings.GetInt("bot-threads", 1, 256, &bot_threads, &error) ||
-      !settings.GetInt("max-games", 1, 1'000'000, &max_games, &error) ||
-      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, &error)) {
-    return Fail(error);
-  }
+  if (!mg::ReadPlaySettings(settings, &config, &error)) return Fail(error);
   options.admin_token = settings.Get("admin-token");
   if (options.admin_token.empty()) return Fail("--admin-token (or METROPOLIS_GAMEHOST_ADMIN_TOKEN) is required");
   options.spectator_token = settings.Get("spectator-token");
-  options.default_decision_ms = uint32_t(decision_ms);
-  options.default_time_bank_ms = uint32_t(bank_ms);
-  options.start_timeout_ms = start_ms;
-  options.max_live_games = size_t(max_games);
-  options.forfeit_after = uint32_t(forfeit_after);
   if (!settings.Get("ratings").empty() && settings.Get("replays").empty())
     return Fail("--ratings needs --replays: a game is rated once it is stored");
-  options.default_fallback_bot = settings.Get("fallback-bot");
-  if (!metropolis::bots::MakeBot(options.default_fallback_bot, &error)) return Fail("--fallback-bot: " + error);
   options.address = settings.Get("advertise");
   config.listen = settings.Get("listen");
   config.data_dir = settings.Get("data-dir");
   config.metrics_listen = settings.Get("metrics-listen");
-  config.bot_threads = int(bot_threads);
   config.replays = settings.Get("replays");
   config.replays_token = settings.Get("replays-token");
   config.ratings = settings.Get("ratings");

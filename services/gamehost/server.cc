@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "bots/bot.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "services/common/log.h"
 #include "services/common/metrics.h"
@@ -35,6 +36,40 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       bots_(config.bot_threads),
       host_(config.options, &clock_, &timers_, &bots_, &sink_, &directory_, &metrics_),
       service_(&host_, &metrics_, &clock_) {}
+
+void AddPlaySettings(services::Settings* settings) {
+  settings->Add("decision-ms", "N", "10000", "default per-decision time limit");
+  settings->Add("time-bank-ms", "N", "60000", "default time bank per seat and game");
+  settings->Add("fallback-bot", "SPEC", "heuristic", "default bot for seats that time out or disconnect");
+  settings->Add("start-timeout-ms", "N", "30000", "start a game after this long even if seats are missing");
+  settings->Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
+  settings->Add("max-games", "N", "10000", "live games the game host accepts");
+  settings->Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
+}
+
+bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after;
+  if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
+      !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
+      !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
+      !settings.GetInt("bot-threads", 1, 256, &bot_threads, error) ||
+      !settings.GetInt("max-games", 1, 1'000'000, &max_games, error) ||
+      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error))
+    return false;
+  HostOptions& options = config->options;
+  options.default_decision_ms = uint32_t(decision_ms);
+  options.default_time_bank_ms = uint32_t(bank_ms);
+  options.start_timeout_ms = start_ms;
+  options.max_live_games = size_t(max_games);
+  options.forfeit_after = uint32_t(forfeit_after);
+  options.default_fallback_bot = settings.Get("fallback-bot");
+  if (!bots::MakeBot(options.default_fallback_bot, error)) {
+    *error = "--fallback-bot: " + *error;
+    return false;
+  }
+  config->bot_threads = int(bot_threads);
+  return true;
+}
 
 std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {
   std::unique_ptr<GameHostServer> server(new GameHostServer(config));

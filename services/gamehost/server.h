@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "services/common/server_main.h"
+#include "services/common/settings.h"
 #include "services/gamehost/directory.h"
 #include "services/gamehost/executor.h"
 #include "services/gamehost/forwarder.h"
@@ -39,6 +40,13 @@ struct GameHostConfig {
   std::string matchmaker;        // announce the host to this matchmaker; empty: to none
   std::string matchmaker_token;  // the game hosts' service token there
 };
+
+// The flags of how games are played, the same in metropolis-gamehost and
+// metropolis-server: decision-ms, time-bank-ms, start-timeout-ms,
+// forfeit-after, fallback-bot, bot-threads, max-games.
+void AddPlaySettings(services::Settings* settings);
+// Reads them into *config; false with *error naming the flag.
+bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error);
 
 class GameHostServer final : public services::Component {
  public:

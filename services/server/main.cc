@@ -90,13 +90,7 @@ int main(int argc, char** argv) {
   settings.Add("connections", "N", "16", "PostgreSQL and Redis connections (each), shared by the services");
   settings.Add("max-calls", "N", "4096", "calls served at once; a waiting player's stream is one");
   settings.Add("bot", "SPEC", "heuristic", "the matchmaker's bot that fills seats and plays for absent players");
-  settings.Add("fallback-bot", "SPEC", "heuristic", "the game host's bot for seats that time out or disconnect");
-  settings.Add("decision-ms", "N", "10000", "default per-decision time limit");
-  settings.Add("time-bank-ms", "N", "60000", "default time bank per seat and game");
-  settings.Add("start-timeout-ms", "N", "30000", "start a game after this long even if seats are missing");
-  settings.Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
-  settings.Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
-  settings.Add("max-games", "N", "10000", "live games the game host accepts");
+  metropolis::gamehost::AddPlaySettings(&settings);
   settings.Add("round-ms", "N", "100", "time between matching rounds");
   settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
@@ -107,16 +101,12 @@ int main(int argc, char** argv) {
   std::string error;
   if (!ms::SetUpLogs(settings, "server", &error)) return Fail(error);
 
-  int64_t connections, max_calls, decision_ms, bank_ms, start_ms, forfeit_after, bot_threads, max_games;
+  int64_t connections, max_calls;
   metropolis::matchmaker::MatchmakerConfig matchmaker;
+  metropolis::gamehost::GameHostConfig host;
   if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error) ||
-      !settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, &error) ||
-      !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, &error) ||
-      !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, &error) ||
-      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, &error) ||
-      !settings.GetInt("bot-threads", 1, 256, &bot_threads, &error) ||
-      !settings.GetInt("max-games", 1, 1'000'000, &max_games, &error) ||
+      !metropolis::gamehost::ReadPlaySettings(settings, &host, &error) ||
       !settings.GetInt("round-ms", 1, 60'000, &matchmaker.round_ms, &error) ||
       !settings.GetInt("tournament-pass-ms", 10, 60'000, &matchmaker.pass_ms, &error) ||
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &matchmaker.ticket_ttl_ms, &error))
@@ -127,8 +117,7 @@ int main(int argc, char** argv) {
   const std::string listen = settings.Get("listen");
   std::string self;
   if (!SelfAddress(listen, &self, &error)) return Fail(error);
-  for (const char* bot : {"bot", "fallback-bot"})
-    if (!metropolis::bots::MakeBot(settings.Get(bot), &error)) return Fail(std::string("--") + bot + ": " + error);
+  if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
 
   // Tokens: the parts of this process pass them to each other; a generated one
   // is printed so that metropolisctl, or another game host, can use it too.
@@ -161,20 +150,12 @@ int main(int argc, char** argv) {
                              {"already_there", std::to_string(migrations.size() - applied.size())}});
   }
 
-  metropolis::gamehost::GameHostConfig host;
   host.options.admin_token = host_admin_token;
   host.options.spectator_token = settings.Get("spectator-token");
-  host.options.default_decision_ms = uint32_t(decision_ms);
-  host.options.default_time_bank_ms = uint32_t(bank_ms);
-  host.options.start_timeout_ms = start_ms;
-  host.options.max_live_games = size_t(max_games);
-  host.options.forfeit_after = uint32_t(forfeit_after);
-  host.options.default_fallback_bot = settings.Get("fallback-bot");
   host.options.address = settings.Get("advertise").empty() ? self : settings.Get("advertise");
   host.listen = listen;
   host.data_dir = settings.Get("data-dir");
   host.metrics_listen = settings.Get("metrics-listen");
-  host.bot_threads = int(bot_threads);
   // Completed games go through the outbox to this process's replays and
   // ratings, and the host announces itself to this process's matchmaker.
   host.replays = host.ratings = host.matchmaker = self;
