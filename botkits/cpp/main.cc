@@ -65,6 +65,7 @@ int RunCompete(const botkit::BotSettings& settings, uint64_t seed, const botkit:
           uint64_t rng = seed + 0x9e3779b97f4a7c15ull * uint64_t(number);
           botkit::Options options = settings.client;
           options.host = seat.host();
+          options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
           options.game_id = seat.game_id();
           options.token = seat.seat_token();
           botkit::Client client;
@@ -157,6 +158,7 @@ int main(int argc, char** argv) {
         return botkit::kExitFailed;
       }
       options.host = seat.host();
+      options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
       options.game_id = seat.game_id();
       options.token = seat.seat_token();
       if (!settings.quiet) LogLine("seated in game " + seat.game_id() + " on " + seat.host());

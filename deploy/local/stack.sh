@@ -58,7 +58,8 @@ up() {
   # shellcheck source=scripts/lib/services.sh
   source "$root/scripts/lib/services.sh"
   start_postgres >"$stack/logs/postgres-start.log"
-  start_redis >"$stack/logs/redis-start.log"
+  # Append-only: live games' checkpoints must outlive a restart of Redis.
+  METROPOLIS_REDIS_PERSIST=${METROPOLIS_REDIS_PERSIST:-1} start_redis >"$stack/logs/redis-start.log"
   "$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
     >"$stack/logs/migrate.log"
 
@@ -125,7 +126,8 @@ up() {
       --data-dir "$stack/gamehost$h" \
       --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
       --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
-      --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token"
+      --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token" \
+      --checkpoint-redis "$METROPOLIS_REDIS_ADDR" --lease-ms "${METROPOLIS_LEASE_MS:-3000}"
     hosts+=("127.0.0.1:$port")
   done
 

@@ -155,16 +155,15 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     if (live_.count(setup.id) || finished_.count(setup.id) || directory_->Lookup(setup.id)) {
       return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
     }
-    live_[setup.id] = game;
+    if (!checkpoints_) live_[setup.id] = game;
   }
   if (checkpoints_) {
+    // Checkpointed and fenced before the lease keeper can see it in live_.
     uint64_t fence = 0;
     std::string error;
     const CheckpointStatus status = checkpoints_->Create(setup.id, CheckpointSetupBytes(setup, clock_->UnixMillis()),
                                                          address(), options_.lease_ms, &fence, &error);
     if (status != CheckpointStatus::kOk) {
-      std::lock_guard lock(mutex_);
-      live_.erase(setup.id);
       if (status == CheckpointStatus::kExists)
         return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
       // A game that cannot be checkpointed would die with this host: refused,
@@ -172,6 +171,8 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
       return {grpc::StatusCode::UNAVAILABLE, "cannot checkpoint the game: " + error};
     }
     game->SetFence(fence);
+    std::lock_guard lock(mutex_);
+    live_[setup.id] = game;
   }
   directory_->Register(setup.id, address());
   if (metrics_) metrics_->GameCreated();
@@ -205,11 +206,21 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
   }
   // A game whose host died and whose lease lapsed: whoever a seat reaches first
   // takes it over, rather than sending it to wait for the next lease scan.
-  if (checkpoints_ && TakeOver(game_id).ok()) {
-    std::lock_guard lock(mutex_);
-    if (auto it = live_.find(game_id); it != live_.end()) {
-      out->game = it->second;
-      return grpc::Status::OK;
+  if (checkpoints_) {
+    TakeOver(game_id);
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = live_.find(game_id); it != live_.end()) {
+        out->game = it->second;
+        return grpc::Status::OK;
+      }
+    }
+    if (auto host = directory_->Lookup(game_id)) {
+      if (*host != address()) {
+        out->redirect = *host;
+        return grpc::Status::OK;
+      }
+      return {grpc::StatusCode::UNAVAILABLE, "game " + game_id + " is being resumed here; connect again"};
     }
   }
   return {grpc::StatusCode::NOT_FOUND, "no game " + game_id + " on this host"};
@@ -436,6 +447,8 @@ void Host::KeepLeases() {
 }
 
 grpc::Status Host::TakeOver(const std::string& game_id) {
+  // One at a time: the lease scan and a seat's reconnection may race for one game.
+  std::lock_guard takeover(takeover_mutex_);
   {
     std::lock_guard lock(mutex_);
     if (live_.count(game_id) || finished_.count(game_id)) return grpc::Status::OK;

@@ -104,6 +104,12 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       a->set_host(info.host);
       a->set_seat_token(info.seat_token);
       a->set_seat(uint32_t(info.seat));
+      try {
+        for (const HostInfo& h : tickets_->Hosts())
+          if (h.address != info.host) a->add_other_hosts(h.address);
+      } catch (const std::exception&) {
+        // Only a help for when the game's host dies; the seat goes out without it.
+      }
       call.SetGame(info.game_id);
       services::LogInfo("seat sent", {{"ticket", id}, {"ladder", ladder.id}, {"seat", std::to_string(info.seat)}});
       writer->Write(update);
