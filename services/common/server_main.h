@@ -80,7 +80,7 @@ struct ServeOptions {
   int max_calls = 0;
   std::string quota_name = "server";
   int max_receive_message_size = 0;  // bytes; 0: gRPC's default (4 MB)
-  ServerTls tls;                     // not enabled: plaintext
+  ServerTls tls{};                   // not enabled: plaintext
   std::chrono::milliseconds shutdown_grace{5000};
   int listen_failure_exit_code = 1;  // what the program returns when it cannot listen
   bool log_port = true;              // "listening" starts with port=N (the game host logs its address instead)

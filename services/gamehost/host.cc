@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <random>
 
+#include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
+#include "services/common/secret.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -64,11 +66,11 @@ Host::~Host() {
 
 grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
-  if (!options_.admin_token.empty() && token == options_.admin_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.admin_token)) return grpc::Status::OK;
   if (admin_only) {
     return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
   }
-  if (!options_.spectator_token.empty() && token == options_.spectator_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.spectator_token)) return grpc::Status::OK;
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
 
@@ -76,7 +78,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
                               v1::CreateGameResponse* response) {
   if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) {
     // A known non-admin token is refused as such; anything else is anonymous.
-    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && token != options_.spectator_token)
+    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && !services::SameSecret(token, options_.spectator_token))
       return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
     return s;
   }
@@ -120,7 +122,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.hidden = request.hidden();
   setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
-    return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+    return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
   }
   setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
   // The caller's request id (the matchmaker's round), which the game keeps for
@@ -187,7 +189,7 @@ grpc::Status Host::FindSeat(const std::string& token, const std::string& game_id
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
   for (int i = 0; i < out->game->num_seats(); ++i) {
-    if (!out->game->token(i).empty() && out->game->token(i) == token) {
+    if (services::SameSecret(token, out->game->token(i))) {
       out->seat = i;
       return grpc::Status::OK;
     }
@@ -201,7 +203,7 @@ grpc::Status Host::FindForViewing(const std::string& token, const std::string& g
   if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
   if (CheckToken(token, false).ok()) return grpc::Status::OK;
   for (int i = 0; i < out->game->num_seats(); ++i)
-    if (!out->game->token(i).empty() && out->game->token(i) == token) return grpc::Status::OK;
+    if (services::SameSecret(token, out->game->token(i))) return grpc::Status::OK;
   out->game.reset();
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
@@ -211,7 +213,7 @@ grpc::Status Host::GetGame(const std::string& token, const std::string& game_id,
   if (grpc::Status s = FindForViewing(token, game_id, &target); !s.ok()) return s;
   if (target.game && target.game->hidden() && !CheckToken(token, /*admin_only=*/true).ok()) {
     bool seat = false;
-    for (int i = 0; i < target.game->num_seats(); ++i) seat |= target.game->token(i) == token;
+    for (int i = 0; i < target.game->num_seats(); ++i) seat |= services::SameSecret(token, target.game->token(i));
     // Its points and progress would tell a duplicate set's later rotations too much.
     if (!seat)
       return {grpc::StatusCode::PERMISSION_DENIED,
