@@ -115,10 +115,12 @@ sql() { psql "$pg" -Atc "$1"; }
 
 port=$(free_port)
 addr=127.0.0.1:$port
+server_metrics=$(free_port)
+while [[ $server_metrics == "$port" ]]; do server_metrics=$(free_port); done
 # 2 calls per second per identity, bursts of 4; messages of at most 100 kB.
 "$server" --listen "$addr" --pg "$pg" --redis "$METROPOLIS_REDIS_ADDR" --redis-prefix "$prefix" \
   --migrations "$root/migrations" --data-dir "$work/data" "${tls[@]}" --rate-limit 2 --rate-burst 4 \
-  --max-message-bytes 102400 >"$work/server.out" 2>"$work/server.log" &
+  --max-message-bytes 102400 --metrics-listen "127.0.0.1:$server_metrics" >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 1 400); do
   ss -Htln "sport = :$port" | grep -q . && break
@@ -198,6 +200,9 @@ done
 sleep 2.5
 ctl --tls-ca "$pki/ca.pem" --token "$admin_token" tournaments >"$work/after.txt" 2>&1 ||
   fail "the identity was still refused after the window: $(cat "$work/after.txt")"
+metrics=$(curl -sS "http://127.0.0.1:$server_metrics/metrics") || fail "no metrics from metropolis-server"
+grep -q 'metropolis_rate_limited_total{service="matchmaker"}' <<<"$metrics" ||
+  fail "the matchmaker's refusals are not counted in metropolis_rate_limited_total"
 
 # --- The gateway: HTTPS outside, TLS to the services ---------------------------------------
 gw_port=$(free_port)
