@@ -21,6 +21,9 @@ using Clock = std::chrono::steady_clock;
 // Larger files are not part of a web app.
 constexpr uint64_t kMaxFileBytes = 64 << 20;
 
+// The request line and headers; GET requests carry nothing else.
+constexpr char kMaxRequestHead[] = "16384";
+
 // Loads libmetropolis_civetweb_tls.so from beside the executable (civetweb_tls.cc
 // says why civetweb needs it with OpenSSL 3). False with *error when it is not there.
 bool LoadCivetwebTls(std::string* error) {
@@ -76,7 +79,7 @@ bool HttpServer::Start(std::string* error) {
       // would wait for the client's delayed ACK, 40 ms on every kept-alive request.
       "tcp_nodelay", "1",
       // The request line and headers; GET requests carry nothing else.
-      "max_request_size", "16384",
+      "max_request_size", kMaxRequestHead,
       "enable_directory_listing", "no",
       "additional_header", "X-Content-Type-Options: nosniff",
   };
@@ -91,6 +94,7 @@ bool HttpServer::Start(std::string* error) {
   // clang-format on
   mg_callbacks callbacks{};
   callbacks.log_message = &HttpServer::LogMessage;
+  callbacks.http_error = &HttpServer::HttpError;
   context_ = mg_start(&callbacks, this, config.data());
   if (!context_) {
     *error = std::string("cannot serve ") + (tls ? "HTTPS" : "HTTP") + " on " + options_.listen +
@@ -115,6 +119,22 @@ void HttpServer::Stop() {
 int HttpServer::LogMessage(const mg_connection*, const char* message) {
   services::LogWarning("http server", {{"message", message}});
   return 1;
+}
+
+int HttpServer::HttpError(mg_connection* conn, int status, const char* message) {
+  // Civetweb answers these itself, before any handler runs: most often a request
+  // line or headers beyond max_request_size, which it calls malformed.
+  const std::string why = status == 400 || status == 413 || status == 414 || status == 431
+                              ? std::string("the request line and headers must be well formed and at most ") +
+                                    kMaxRequestHead + " bytes (" + (message ? message : "") + ")"
+                              : std::string(message ? message : "");
+  const char* name = status == 400 ? "INVALID_ARGUMENT" : status == 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";
+  HttpResponse response = ErrorResponse(MakeError(status, name, why));
+  response.headers.push_back({"Connection", "close"});
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
+  self->Send(conn, response, false);
+  self->metrics_->Request("malformed", status, 0);
+  return 0;  // answered
 }
 
 int HttpServer::HandleRequest(mg_connection* conn, void* self) { return static_cast<HttpServer*>(self)->Handle(conn); }

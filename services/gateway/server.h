@@ -48,6 +48,8 @@ class HttpServer {
  private:
   static int HandleRequest(mg_connection* conn, void* self);
   static int LogMessage(const mg_connection* conn, const char* message);
+  // Civetweb's own error answers (a malformed or oversized request) as JSON errors.
+  static int HttpError(mg_connection* conn, int status, const char* message);
   int Handle(mg_connection* conn);
   int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
   int ServeFile(mg_connection* conn, std::string_view path, bool head);

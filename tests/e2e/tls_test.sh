@@ -228,6 +228,9 @@ code=$(get "/api/v1/games?ladder=tls")
   fail "GET /api/v1/games over HTTPS (from replays over TLS): $code $(head -c 300 "$work/body.json")"
 code=$(get "/api/v1/games?ladder=$(head -c 3000 /dev/zero | tr '\0' x)")
 [[ $code == 414 ]] && grep -q '"error"' "$work/body.json" || fail "a 3 kB query: $code, not 414 with a JSON error"
+code=$(get "/api/v1/games/$(head -c 20000 /dev/zero | tr '\0' x)")
+{ [[ $code == 400 ]] && grep -q '"INVALID_ARGUMENT"' "$work/body.json"; } ||
+  fail "a 20 kB request line: $code $(head -c 300 "$work/body.json"), not 400 with a JSON error"
 if curl -sS --max-time 3 -o /dev/null "http://127.0.0.1:$gw_port/healthz" 2>/dev/null; then
   fail "the gateway answered plain HTTP on its HTTPS port"
 fi
