@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "metropolis/v1/gamehost.grpc.pb.h"
+#include "services/common/credentials.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::botkit {
@@ -166,7 +167,7 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
 
 Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, grpc::Status* status,
                                    std::string* redirect) {
-  auto stub = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  auto stub = v1::GameHost::NewStub(services::Dial(host));
   Stream s;
   s.reconnecting = reconnecting;
   s.host = host;

@@ -15,6 +15,7 @@
 #include "botkits/cpp/bot_settings.h"
 #include "botkits/cpp/builtin.h"
 #include "botkits/cpp/client.h"
+#include "services/common/credentials.h"
 
 namespace {
 
@@ -113,6 +114,8 @@ int main(int argc, char** argv) {
     return botkit::kExitOk;
   }
 
+  // Every channel the kit dials (the game hosts, the matchmaker) uses it.
+  services::SetChannelTls(settings.tls_ca_pem);
   std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);  // checked when parsing
   const uint64_t seed =
       settings.seed_given ? settings.seed : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();

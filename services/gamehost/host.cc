@@ -4,8 +4,10 @@
 #include <random>
 #include <utility>
 
+#include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
+#include "services/common/secret.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -73,11 +75,11 @@ Host::~Host() {
 
 grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
-  if (!options_.admin_token.empty() && token == options_.admin_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.admin_token)) return grpc::Status::OK;
   if (admin_only) {
     return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
   }
-  if (!options_.spectator_token.empty() && token == options_.spectator_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.spectator_token)) return grpc::Status::OK;
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
 
@@ -85,7 +87,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
                               v1::CreateGameResponse* response) {
   if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) {
     // A known non-admin token is refused as such; anything else is anonymous.
-    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && token != options_.spectator_token)
+    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && !services::SameSecret(token, options_.spectator_token))
       return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
     return s;
   }
@@ -132,7 +134,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.hidden = request.hidden();
   setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
-    return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+    return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
   }
   setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
   // The caller's request id (the matchmaker's round), which the game keeps for

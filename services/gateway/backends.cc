@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <thread>
 
+#include "services/common/credentials.h"
+
 namespace metropolis::gateway {
 namespace {
 
-std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
-  return grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
-}
+// Over TLS when the process was given --tls-ca (services/common/credentials.h).
+std::shared_ptr<grpc::Channel> Dial(const std::string& address) { return services::Dial(address); }
 
 // One upstream's context, swapped when it follows a redirect, and cancelled
 // whichever is current.

@@ -3,6 +3,7 @@
 #include <prometheus/exposer.h>
 #include <prometheus/registry.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <climits>
 #include <csignal>
@@ -10,7 +11,11 @@
 #include <iostream>
 
 #include "engine/cli/flags.h"
+#include "services/common/credentials.h"
 #include "services/common/log.h"
+#include "services/common/metrics.h"
+#include "services/common/rate_limit.h"
+#include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/gateway/api.h"
 #include "services/gateway/backends.h"
@@ -29,6 +34,34 @@ int Fail(const std::string& message) {
   std::cerr << "metropolis-gateway: " << message << "\n";
   return 2;
 }
+
+// A file only this user can read, removed by Remove() or at the latest on destruction.
+class TempPemFile {
+ public:
+  ~TempPemFile() { Remove(); }
+  bool Write(const std::string& text, std::string* error) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/metropolis-gateway-tls.XXXXXX";
+    const int fd = ::mkstemp(pattern.data());  // mode 0600
+    if (fd < 0) {
+      *error = "HTTPS: cannot create a file in " + pattern.substr(0, pattern.rfind('/')) + " for civetweb";
+      return false;
+    }
+    path_ = pattern;
+    const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
+    if (!written) *error = "HTTPS: cannot write " + path_;
+    return written;
+  }
+  void Remove() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    path_.clear();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace
 
@@ -55,6 +88,11 @@ int main(int argc, char** argv) {
   settings.Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
   settings.Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
   settings.Add("metrics-listen", "ADDR", "127.0.0.1:9467", "Prometheus metrics address; empty turns metrics off");
+  settings.Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");
+  settings.Add("tls-key", "FILE", "", "PEM private key of --tls-cert (unencrypted)");
+  ms::AddChannelTlsSetting(&settings);
+  ms::AddRateLimitSettings(&settings, {.per_second = 100, .burst = 200},
+                           "per client address (/healthz and /readyz are not limited)");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -73,6 +111,12 @@ int main(int argc, char** argv) {
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, &error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, &error) ||
       !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error))
+    return Fail(error);
+  ms::RateLimit rate_limit;
+  ms::ServerTls tls;
+  if (!ms::ReadRateLimitSettings(settings, &rate_limit, &error) ||
+      !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &tls, &error) ||
+      !ms::ReadChannelTlsSetting(settings, &error))
     return Fail(error);
   if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
   if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
@@ -124,6 +168,8 @@ int main(int argc, char** argv) {
       return Fail("--metrics-listen " + metrics_address + ": " + e.what());
     }
     exposer->RegisterCollectable(registry);
+    // What the shared parts count (rate limit refusals, database errors).
+    exposer->RegisterCollectable(ms::MetricsRegistry());
   }
   mgw::GatewayMetrics metrics(registry.get());
 
@@ -134,15 +180,24 @@ int main(int argc, char** argv) {
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   mgw::LiveHub hub({.max_spectators = size_t(max_spectators), .max_games = size_t(max_games)},
                    backends.SpectateFactory());
+  // Civetweb reads the certificate and key from one file, at start: a private
+  // copy that lives only until the server has read it.
+  TempPemFile pem;
+  if (tls.enabled() && !pem.Write(tls.key_pem + "\n" + tls.cert_pem, &error)) return Fail(error);
   mgw::HttpServer server({.listen = settings.Get("listen"),
                           .web_root = web_root,
                           .threads = int(threads),
                           .max_spectators = int(max_spectators),
                           .stream_interval_ms = int(interval_ms),
-                          .heartbeat_ms = int(heartbeat_ms)},
+                          .heartbeat_ms = int(heartbeat_ms),
+                          .tls_pem_file = pem.path(),
+                          .rate_limit = rate_limit},
                          &api, &hub, &metrics);
-  if (!server.Start(&error)) return Fail(error);
+  const bool started = server.Start(&error);
+  pem.Remove();
+  if (!started) return Fail(error);
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
+                            {"tls", tls.enabled() ? "on" : "off"},
                             {"web_root", web_root.empty() ? "none" : web_root},
                             {"metrics", metrics_address.empty() ? "off" : metrics_address},
                             {"max_spectators", std::to_string(max_spectators)}});

@@ -1,11 +1,14 @@
 #include "services/gateway/server.h"
 
 #include <civetweb.h>
+#include <dlfcn.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "services/common/log.h"
 #include "services/gateway/static_files.h"
@@ -18,20 +21,51 @@ using Clock = std::chrono::steady_clock;
 // Larger files are not part of a web app.
 constexpr uint64_t kMaxFileBytes = 64 << 20;
 
+// The request line and headers; GET requests carry nothing else.
+constexpr char kMaxRequestHead[] = "16384";
+
+// Loads libmetropolis_civetweb_tls.so from beside the executable (civetweb_tls.cc
+// says why civetweb needs it with OpenSSL 3). False with *error when it is not there.
+bool LoadCivetwebTls(std::string* error) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string path = (exe.parent_path() / "libmetropolis_civetweb_tls.so").string();
+  if (ec || !::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    const char* why = ::dlerror();
+    *error = "HTTPS: cannot load " + path + " (built and installed with the gateway): " +
+             (ec ? ec.message() : std::string(why ? why : "unknown error"));
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 HttpServer::HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics)
-    : options_(std::move(options)), api_(api), hub_(hub), metrics_(metrics) {}
+    : options_(std::move(options)), api_(api), hub_(hub), metrics_(metrics), limiter_(options_.rate_limit) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
 bool HttpServer::Start(std::string* error) {
-  mg_init_library(0);
+  const bool tls = !options_.tls_pem_file.empty();
+  // Civetweb loads libssl when asked for TLS (Debian's build opens it at run time).
+  if (tls && !mg_check_feature(MG_FEATURES_TLS)) {
+    *error = "HTTPS: this civetweb is built without TLS";
+    return false;
+  }
+  if (tls && !LoadCivetwebTls(error)) return false;
+  if (tls && (mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
+    *error = "HTTPS: civetweb could not load OpenSSL (it opens libcrypto.so, which libssl-dev installs)";
+    return false;
+  }
+  if (!tls) mg_init_library(0);
+  // A port ending in "s" is served over TLS.
+  const std::string listening = options_.listen + (tls ? "s" : "");
   const std::string threads = std::to_string(options_.threads + options_.max_spectators);
   const std::string timeout = std::to_string(options_.io_timeout_ms);
   // clang-format off
-  const char* config[] = {
-      "listening_ports", options_.listen.c_str(),
+  std::vector<const char*> config = {
+      "listening_ports", listening.c_str(),
       "num_threads", threads.c_str(),
       // Connections wait here while every thread is busy; a burst of
       // spectators connecting at once must not be dropped.
@@ -45,17 +79,27 @@ bool HttpServer::Start(std::string* error) {
       // would wait for the client's delayed ACK, 40 ms on every kept-alive request.
       "tcp_nodelay", "1",
       // The request line and headers; GET requests carry nothing else.
-      "max_request_size", "16384",
+      "max_request_size", kMaxRequestHead,
       "enable_directory_listing", "no",
       "additional_header", "X-Content-Type-Options: nosniff",
-      nullptr,
   };
+  if (tls) {
+    // The chain from the same file, so that intermediate certificates are sent;
+    // TLS 1.2 and later only.
+    for (const char* option : {"ssl_certificate", options_.tls_pem_file.c_str(), "ssl_certificate_chain",
+                               options_.tls_pem_file.c_str(), "ssl_protocol_version", "4"})
+      config.push_back(option);
+  }
+  config.push_back(nullptr);
   // clang-format on
   mg_callbacks callbacks{};
   callbacks.log_message = &HttpServer::LogMessage;
-  context_ = mg_start(&callbacks, this, config);
+  callbacks.http_error = &HttpServer::HttpError;
+  context_ = mg_start(&callbacks, this, config.data());
   if (!context_) {
-    *error = "cannot serve HTTP on " + options_.listen + " (address in use, or not host:port?)";
+    *error = std::string("cannot serve ") + (tls ? "HTTPS" : "HTTP") + " on " + options_.listen +
+             (tls ? " (address in use, not host:port, or a certificate civetweb refused? see the log)"
+                  : " (address in use, or not host:port?)");
     return false;
   }
   mg_set_request_handler(context_, "/", &HttpServer::HandleRequest, this);
@@ -75,6 +119,22 @@ void HttpServer::Stop() {
 int HttpServer::LogMessage(const mg_connection*, const char* message) {
   services::LogWarning("http server", {{"message", message}});
   return 1;
+}
+
+int HttpServer::HttpError(mg_connection* conn, int status, const char* message) {
+  // Civetweb answers these itself, before any handler runs: most often a request
+  // line or headers beyond max_request_size, which it calls malformed.
+  const std::string why = status == 400 || status == 413 || status == 414 || status == 431
+                              ? std::string("the request line and headers must be well formed and at most ") +
+                                    kMaxRequestHead + " bytes (" + (message ? message : "") + ")"
+                              : std::string(message ? message : "");
+  const char* name = status == 400 ? "INVALID_ARGUMENT" : status == 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";
+  HttpResponse response = ErrorResponse(MakeError(status, name, why));
+  response.headers.push_back({"Connection", "close"});
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
+  self->Send(conn, response, false);
+  self->metrics_->Request("malformed", status, 0);
+  return 0;  // answered
 }
 
 int HttpServer::HandleRequest(mg_connection* conn, void* self) { return static_cast<HttpServer*>(self)->Handle(conn); }
@@ -121,6 +181,14 @@ int HttpServer::Handle(mg_connection* conn) {
     bool ready = false;
     Json backends = api_->Readiness(&ready);
     response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
+  } else if (const int64_t retry_ms = limiter_.Take(info->remote_addr); retry_ms > 0) {
+    route = "rate_limited";
+    services::CountRateLimited("gateway");
+    response = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",
+                                       "rate limit: " + std::to_string(int64_t(options_.rate_limit.per_second)) +
+                                           " requests per second from one address; retry in " +
+                                           std::to_string(retry_ms) + " ms"));
+    response.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
   } else if (path.substr(0, 5) == "/api/") {
     if (Api::IsLiveStream(path) && !head) {
       route = "/api/v1/live/{}/events";

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <string>
 
+#include "services/common/rate_limit.h"
 #include "services/gateway/api.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
@@ -26,6 +27,12 @@ struct ServerOptions {
   int stream_interval_ms = 100;           // a live stream writes at most this often
   int heartbeat_ms = 15000;               // a comment line on an idle stream
   int io_timeout_ms = 10000;              // a client that does not read for this long is dropped
+  // HTTPS: a PEM file holding the certificate chain and its private key (what
+  // civetweb reads at start); empty: plain HTTP.
+  std::string tls_pem_file;
+  // Requests per client address (the TCP peer: behind a proxy, the proxy's),
+  // beyond which 429 with Retry-After; /healthz and /readyz are not limited.
+  services::RateLimit rate_limit;
 };
 
 class HttpServer {
@@ -41,6 +48,8 @@ class HttpServer {
  private:
   static int HandleRequest(mg_connection* conn, void* self);
   static int LogMessage(const mg_connection* conn, const char* message);
+  // Civetweb's own error answers (a malformed or oversized request) as JSON errors.
+  static int HttpError(mg_connection* conn, int status, const char* message);
   int Handle(mg_connection* conn);
   int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
   int ServeFile(mg_connection* conn, std::string_view path, bool head);
@@ -53,6 +62,7 @@ class HttpServer {
   mg_context* context_ = nullptr;
   int port_ = 0;
   std::atomic<bool> stopping_{false};
+  services::RateLimiter limiter_;
 };
 
 }  // namespace metropolis::gateway

@@ -53,7 +53,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
     return {grpc::StatusCode::PERMISSION_DENIED, "queueing needs a player's or a bot's API token"};
   LadderConfig ladder;
   if (!FindLadder(request->ladder(), &ladder))
-    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+    return {grpc::StatusCode::NOT_FOUND, "ladder " + services::Quoted(request->ladder()) + " does not exist"};
   const double rating = ratings_->Mu(ladder, who.identity_id);
   std::string id, existing;
   try {
@@ -168,7 +168,7 @@ grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1:
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   LadderConfig ladder;
   if (!FindLadder(request->ladder(), &ladder))
-    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+    return {grpc::StatusCode::NOT_FOUND, "ladder " + services::Quoted(request->ladder()) + " does not exist"};
   try {
     const int64_t now = now_ms_();
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
