@@ -98,17 +98,25 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"GET", "HEAD", "POST", "DELETE"}, "GET, HEAD, POST, DELETE");
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     refused = only({"POST"}, "POST");
-  *route = MatchRoute("/api/v1/play/{}/answer", path, &args) ? "/api/v1/play/{}/answer" : path;
+  else if (IsPlayStream(path))
+    refused = only({"GET"}, "GET");  // an event stream has no HEAD
+  if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+    *route = "/api/v1/play/{}/answer";
+  else if (IsPlayStream(path))
+    *route = "/api/v1/play/{}/events";
+  else
+    *route = path;
   if (!refused.empty()) return MethodNotAllowed(m, refused);
-  if (!request.query.empty())
-    return ErrorResponse(MakeError(400, "INVALID_ARGUMENT", "these endpoints take no query parameters"));
+  Query query;
+  ApiError error;
+  // None of these reads a parameter: a stray one is an error, as elsewhere.
+  if (!Query::Parse(request.query, &query, &error) || !query.OnlyThese({}, &error)) return ErrorResponse(error);
   if (m != "POST" && !request.body.empty())
     return ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "only POST requests carry a body"));
 
   if (path == "/api/v1/session/signup") return SignUp(request);
   if (path == "/api/v1/session/signin") return SignIn(request);
   Session session;
-  ApiError error;
   if (!Authenticate(request, &session, &error)) return ErrorResponse(error);
   if (path == "/api/v1/session/signout") return SignOut(session);
   if (path == "/api/v1/session") return GetSession(session);
@@ -303,8 +311,8 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
 bool PlayApi::PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, ApiError* error) {
   std::vector<std::string> args;
   MatchRoute("/api/v1/play/{}/events", request.path, &args);
-  if (!request.query.empty())
-    return Fail(error, MakeError(400, "INVALID_ARGUMENT", "this endpoint takes no query parameters"));
+  Query query;
+  if (!Query::Parse(request.query, &query, error) || !query.OnlyThese({}, error)) return false;
   if (!Authenticate(request, &out->session, error)) return false;
   if (!FindSeat(out->session, args[0], &out->seat, error)) return false;
   out->session_key = accounts::Hex(out->session.token_sha256);

@@ -84,6 +84,8 @@ ok
 call 405 GET /api/v1/session/signup
 grep -qi '^Allow: POST' "$headers" || fail "405 without Allow"
 ok
+call 400 GET '/api/v1/session?x=1'
+expect "j['error']['parameter'] == 'x'" && ok
 
 call 204 POST /api/v1/session/signout "" "$alice"
 grep -qi '^Set-Cookie: metropolis_session=; Max-Age=0' "$headers" || fail "signout did not clear the cookie"
@@ -117,6 +119,7 @@ expect "j['error']['status'] == 'PERMISSION_DENIED'" && ok
 call 403 POST "/api/v1/play/$practice/answer" '{"step": 0, "text": "end_turn"}' "$bob" && ok
 call 404 GET /api/v1/play/g-nosuchgame/events "" "$alice" && ok
 call 401 GET "/api/v1/play/$practice/events" && ok
+call 405 POST "/api/v1/play/$practice/events" '{}' "$alice" && ok
 call 400 GET /api/v1/play/bad%20id/events "" "$alice"
 expect "j['error']['parameter'] == 'game_id'" && ok
 call 409 POST "/api/v1/play/$practice/answer" '{"step": 0, "text": "end_turn"}' "$alice"
