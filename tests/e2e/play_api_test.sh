@@ -159,6 +159,12 @@ call 200 "GET" "/api/v1/games?player=alice"
 expect "[g['game_id'] for g in j['games']] == ['$practice'] and j['games'][0]['ladder'] is None" && ok
 call 200 GET /api/v1/session "" "$alice"
 expect "j['active_game'] is None" && ok
+# Route patterns label the requests, never game ids.
+metrics=$(curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics") || fail "no metrics"
+grep -q '^metropolis_gateway_play_streams ' <<<"$metrics" || fail "no play streams gauge"
+grep -q 'route="/api/v1/play/{}/answer"' <<<"$metrics" || fail "answers are not counted by route pattern"
+grep -q "$practice" <<<"$metrics" && fail "a game id is a metrics label"
+ok
 
 # ---- The ladder queue ----------------------------------------------------------------------
 
