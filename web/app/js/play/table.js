@@ -304,6 +304,7 @@ export function render(gameId) {
             title: `Game ${gameId}`,
             ready: () => {
               window.metropolisPlay = handle;
+              watch();
             },
             cleanup,
           });
@@ -356,6 +357,7 @@ export function render(gameId) {
         over = true;
         decision = null;
         source.close(); // the stream ends here; EventSource would otherwise reconnect
+        spectator?.close();
         const { result } = JSON.parse(e.data);
         el.badge.dataset.playState = 'over';
         el.badge.textContent = 'game over';
@@ -386,7 +388,26 @@ export function render(gameId) {
       });
     }
 
+    // The seat's stream brings a view only with each decision; between them the
+    // public live stream keeps the board moving while the others play.
+    let spectator = null;
+    function watch() {
+      spectator = new EventSource(`/api/v1/live/${enc(gameId)}/events`);
+      spectator.addEventListener('view', (e) => {
+        const step = Number(e.lastEventId);
+        if (!viewer || over || step <= lastStep || (decision && !sent)) return;
+        lastStep = step;
+        viewer.show(JSON.parse(e.data), step, NO_EVENTS, { highlightLog: false });
+      });
+      // A game that is not watchable (or is over) simply is not followed.
+      spectator.addEventListener('error', (e) => {
+        if (e.data || spectator.readyState === EventSource.CLOSED) spectator.close();
+      });
+      spectator.addEventListener('game_over', () => spectator.close());
+    }
+
     function cleanup() {
+      spectator?.close();
       source?.close();
       clearInterval(ticker);
       document.removeEventListener('keydown', onKey);
@@ -400,6 +421,8 @@ export function render(gameId) {
       get seat() { return seat; },
       get over() { return over; },
       get step() { return lastStep; },
+      // The action count of the view drawn with the current decision.
+      get viewStep() { return lastView?.position.action_count ?? -1; },
       get decision() { return decision && !sent ? { step: decision.step, legal: decision.legal } : null; },
       // Closes the stream as a lost connection would; EventSource then reconnects.
       dropConnection() {
