@@ -173,7 +173,10 @@ export function render(gameId) {
           stage = null;
           return drawTargets();
         }
-        return choose(stage.places.get(key), target);
+        // The second place ends the action: one sends, several ask.
+        const list = stage.places.get(key) ?? [];
+        if (list.length === 1) return answer({ code: list[0].code }, list[0].text);
+        return openPopover(list.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`), target, []);
       }
       choose(plan.places.get(key), target);
     }
