@@ -292,7 +292,6 @@ async function main() {
     await ann.waitForSelector('[data-game-over]');
     await ann.screenshot({ path: join(ARTIFACTS, 'play-over.png'), fullPage: true });
     const practice = await compareWithStored(practiceId, annSeat, snapshots);
-    expect(practice.ladder === null || practice.ladder === undefined || practice.ladder === '', `the practice game is on ladder ${practice.ladder}`);
     const practiceSecs = (Date.now() - t0) / 1000;
     console.log(`play_test: practice game ${practiceId}: ${decisions} decisions clicked (${stats.clicks.board} on the board, ` +
       `${stats.clicks.prompt} in prompts, ${stats.clicks.button} buttons, ${stats.popovers} popovers), ${practice.steps} steps in ${practiceSecs.toFixed(1)} s; ` +

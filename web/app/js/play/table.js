@@ -86,7 +86,10 @@ export function render(gameId) {
 
     function draw() {
       if (!lastView) return;
-      viewer.show(lastView, lastStep, NO_EVENTS, { highlightLog: false });
+      // The board: the seat's own view, unless the public stream has shown a later step.
+      const mineStep = lastView.position.action_count;
+      const board = publicView && publicView.step > mineStep && !(decision && !sent) ? publicView : { view: lastView, step: mineStep };
+      viewer.show(board.view, board.step, NO_EVENTS, { highlightLog: false });
       viewer.element.dataset.decision = decision && !sent ? String(decision.step) : '';
       const mine = decision && !sent ? plan : null;
       const p = lastView.position;
@@ -111,8 +114,13 @@ export function render(gameId) {
       });
       if (stage) targets.push({ ...stage.from, selected: true, label: 'chosen: click again to choose another' });
       viewer.board.setTargets(targets, onPlace);
-      el.choice.hidden = !stage;
-      el.choice.innerHTML = stage ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw : '';
+      // A decision made on the board is announced above it, not in a dialog,
+      // which would cover the places to click.
+      const prompt = !stage && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName) : '';
+      el.choice.hidden = !stage && !prompt;
+      el.choice.innerHTML = stage
+        ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
+        : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>`.__raw;
       el.choice.querySelector('[data-stage-cancel]')?.addEventListener('click', () => {
         stage = null;
         drawTargets();
@@ -120,7 +128,7 @@ export function render(gameId) {
     }
 
     function drawPrompt() {
-      const due = decision && !sent && isPrompt(lastView, seat, plan);
+      const due = decision && !sent && !plan.places.size && isPrompt(lastView, seat, plan);
       if (!due) {
         if (el.dialog.open) el.dialog.close();
         return;
@@ -130,14 +138,9 @@ export function render(gameId) {
       const answering = (g.trade ?? []).some((d) => d.verb === 'decline');
       el.dialog.innerHTML = html`<h2>Your decision</h2><p data-prompt-title>${promptTitle(lastView, seat, plan, seatName)}</p>
         <div class="prompt-buttons">${buttons.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`)}</div>
-        ${plan.places.size ? html`<p class="hint">Or choose one of the highlighted places on the board.</p>` : ''}
         ${answering ? html`<details data-counter-box><summary>Counter-offer</summary>${offerBuilderMarkup(lastView, seat, { counter: true })}</details>` : ''}
         <p class="countdown" data-prompt-countdown></p>`.__raw;
-      // Not modal when the answer is a place on the board, which must stay clickable.
-      if (!el.dialog.open) {
-        if (plan.places.size) el.dialog.show();
-        else el.dialog.showModal();
-      }
+      if (!el.dialog.open) el.dialog.showModal();
     }
 
     // The bank form's "for" list follows its "give" choice.
@@ -394,13 +397,15 @@ export function render(gameId) {
     // The seat's stream brings a view only with each decision; between them the
     // public live stream keeps the board moving while the others play.
     let spectator = null;
+    let publicView = null;
     function watch() {
       spectator = new EventSource(`/api/v1/live/${enc(gameId)}/events`);
       spectator.addEventListener('view', (e) => {
         const step = Number(e.lastEventId);
         if (!viewer || over || step <= lastStep || (decision && !sent)) return;
         lastStep = step;
-        viewer.show(JSON.parse(e.data), step, NO_EVENTS, { highlightLog: false });
+        publicView = { view: JSON.parse(e.data), step };
+        viewer.show(publicView.view, step, NO_EVENTS, { highlightLog: false });
       });
       // A game that is not watchable (or is over) simply is not followed.
       spectator.addEventListener('error', (e) => {
