@@ -8,13 +8,39 @@ import { navigate } from './nav.js';
 let current = null; // {player, expires_at, active_game, queue} or null
 let loaded = null;
 
-export async function refreshSession() {
+// The cookie is HttpOnly, so the page cannot see whether it has one; this hint
+// (set on signing in, cleared on signing out or a 401) spares anonymous
+// visitors a 401 on every page, which browsers log as an error.
+const HINT = 'metropolis.signedIn';
+const hinted = () => {
+  try {
+    return localStorage.getItem(HINT) === '1';
+  } catch {
+    return true; // no storage: ask
+  }
+};
+const setHint = (on) => {
+  try {
+    if (on) localStorage.setItem(HINT, '1');
+    else localStorage.removeItem(HINT);
+  } catch {
+    // Without storage the session is asked for every time.
+  }
+};
+
+// After signing in or up (force) or to recheck.
+export async function refreshSession({ force = false } = {}) {
   loaded = (async () => {
-    try {
-      current = await api('/session');
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 401) console.warn('session:', e.message);
-      current = null;
+    if (force) setHint(true);
+    current = null;
+    if (hinted()) {
+      try {
+        current = await api('/session');
+      } catch (e) {
+        // Only a 401 says the session is gone; the gateway being down does not.
+        if (e instanceof ApiError && e.status === 401) setHint(false);
+        else console.warn('session:', e.message);
+      }
     }
     renderAccount();
     return current;
@@ -29,6 +55,7 @@ export function session() {
 
 export async function signOut() {
   await send('POST', '/session/signout');
+  setHint(false);
   await refreshSession();
   navigate('/');
 }

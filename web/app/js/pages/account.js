@@ -41,7 +41,7 @@ function form(kind, next) {
     button.disabled = true;
     try {
       await send('POST', `/session/${signup ? 'signup' : 'signin'}`, { name, password });
-      await refreshSession();
+      await refreshSession({ force: true });
       navigate(next || '/play');
     } catch (err) {
       const body = err instanceof ApiError ? err.body?.error : null;
