@@ -80,7 +80,11 @@ export function panelMarkup({ view, seat, plan, config, waitingFor }) {
   const bank = g.bank ?? [];
   const gives = [...new Set(bank.map((d) => d.give))];
   const turn = (g.turn ?? []).map((d) => actionButton(d, ` data-turn="${d.verb}"`));
-  const others = (g.other ?? []).concat(g.progress?.filter((d) => d.verb === 'buy_dev') ?? []).map((d) => actionButton(d));
+  // Whatever has no place of its own above (a card not in the hand's list, a
+  // prompt's choice when no dialog is due) is still offered, as a button.
+  const inHand = new Set((me.progress ?? []).map((c) => (PROGRESS_NAMES[c] ?? '').replace(/ /g, '_')));
+  const placed = new Set([...(g.turn ?? []), ...(g.bank ?? []), ...(g.improve ?? []), ...(g.alchemist ?? []), ...[...playable.values()].filter((d) => inHand.has(d.card))].map((d) => d.code));
+  const others = Object.values(g).flat().filter((d) => !placed.has(d.code)).map((d) => actionButton(d));
   const alchemist = g.alchemist
     ? html`<form class="alchemist" data-alchemist-form><span>Alchemist: dice</span>
         <label>yellow <select name="yellow">${[1, 2, 3, 4, 5, 6].map((n) => html`<option>${n}</option>`)}</select></label>
