@@ -154,7 +154,8 @@ ENV
   # HTTP/JSON, live games and the web app for browsers, started last: it reads every
   # other service. Only when the build has it. Its API token is a plain (not admin)
   # token of the identity "admin"; it watches games with the hosts' spectator token
-  # (hidden games refuse it). The hosts' administrator token is in stack.env, so
+  # (hidden games refuse it), and creates people's practice games with the hosts'
+  # administrator token. The hosts' administrator token is in stack.env, so
   # that tests can create games on a host. The web app
   # is METROPOLIS_WEB_ROOT (default web/app) when that folder exists.
   local gateway_line=""
@@ -170,7 +171,8 @@ ENV
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
       --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --matchmaker "127.0.0.1:$mm_port" \
-      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" "${web_args[@]}"
+      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
+      --gamehost-admin-token "$host_admin" "${web_args[@]}"
     cat >>"$stack/stack.env" <<ENV
 export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'
 export METROPOLIS_GATEWAY_METRICS='127.0.0.1:$gateway_metrics_port'

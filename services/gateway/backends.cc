@@ -66,6 +66,13 @@ std::unique_ptr<grpc::ClientContext> Backends::Context(bool gamehost) const {
   return context;
 }
 
+std::unique_ptr<grpc::ClientContext> Backends::ContextWithToken(const std::string& token) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", "Bearer " + token);
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(options_.timeout_ms));
+  return context;
+}
+
 std::shared_ptr<v1::GameHost::Stub> Backends::Host(const std::string& address) {
   std::lock_guard lock(mutex_);
   auto& stub = hosts_[address];

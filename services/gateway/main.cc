@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "engine/cli/flags.h"
+#include "services/accounts/store.h"
 #include "services/common/log.h"
 #include "services/common/settings.h"
 #include "services/gateway/api.h"
@@ -17,6 +18,9 @@
 #include "services/gateway/catalog.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/passwords.h"
+#include "services/gateway/people_store.h"
+#include "services/gateway/play_api.h"
 #include "services/gateway/server.h"
 #include "services/storage/pg_pool.h"
 
@@ -48,6 +52,14 @@ int main(int argc, char** argv) {
   settings.Add("hosts", "ADDR,...", "", "game hosts to list live games from, besides the matchmaker's");
   settings.Add("token", "TOKEN", "", "an API token for the services' reads (any valid one; required)");
   settings.Add("gamehost-token", "TOKEN", "", "the game hosts' spectator token, for live games");
+  settings.Add("gamehost-admin-token", "TOKEN", "",
+               "the game hosts' administrator token, to create people's practice games (empty: no practice)");
+  settings.Add("session-ttl-hours", "N", "168", "a sign-in lasts this long (fixed from sign-in, not sliding)");
+  settings.Add("practice-decision-ms", "N", "60000", "time per decision of a person in a practice game");
+  settings.Add("practice-time-bank-ms", "N", "300000", "a person's time bank in a practice game");
+  settings.Add("signin-failures", "N", "5",
+               "failed sign-ins per name and address before it waits --signin-window-s (in memory, per gateway)");
+  settings.Add("signin-window-s", "N", "300", "the window of --signin-failures");
   settings.Add("backend-timeout-ms", "N", "3000", "deadline of each call to a service");
   settings.Add("threads", "N", "32", "HTTP threads for everything but live streams");
   settings.Add("max-spectators", "N", "2000", "live streams at once (a thread each); more are refused with 503");
@@ -66,13 +78,19 @@ int main(int argc, char** argv) {
 
   std::string error;
   int64_t connections, timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t session_hours, practice_decision_ms, practice_bank_ms, signin_failures, signin_window_s;
   if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
       !settings.GetInt("threads", 2, 1024, &threads, &error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, &error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, &error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, &error) ||
-      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error))
+      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error) ||
+      !settings.GetInt("session-ttl-hours", 1, 24 * 366, &session_hours, &error) ||
+      !settings.GetInt("practice-decision-ms", 1000, 86'400'000, &practice_decision_ms, &error) ||
+      !settings.GetInt("practice-time-bank-ms", 0, 86'400'000, &practice_bank_ms, &error) ||
+      !settings.GetInt("signin-failures", 1, 1000, &signin_failures, &error) ||
+      !settings.GetInt("signin-window-s", 1, 86'400, &signin_window_s, &error))
     return Fail(error);
   if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
   if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
@@ -84,6 +102,7 @@ int main(int argc, char** argv) {
       .hosts = {},
       .token = settings.Get("token"),
       .gamehost_token = settings.Get("gamehost-token"),
+      .gamehost_admin_token = settings.Get("gamehost-admin-token"),
       .timeout_ms = int(timeout_ms),
   };
   if (!settings.Get("hosts").empty()) {
@@ -131,6 +150,25 @@ int main(int argc, char** argv) {
   mgw::Catalog catalog(&pool);
   mgw::Backends backends(backend_options);
   mgw::Api api(&catalog, &backends);
+
+  // People and play: the accounts tables (a person is a player identity), their
+  // sessions and seats in PostgreSQL, and the streams held for them.
+  if (!mgw::SodiumPasswordHasher::Init()) return Fail("libsodium cannot start (no random source)");
+  auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  metropolis::accounts::AccountStore accounts(&pool);
+  mgw::PgPeopleStore people_store(&pool);
+  mgw::SodiumPasswordHasher hasher;
+  mgw::People people(
+      &people_store, &hasher, now_ms, mgw::NewSessionToken,
+      {.session_ttl = std::chrono::hours(session_hours),
+       .limiter = {.max_failures = int(signin_failures), .window = std::chrono::seconds(signin_window_s)}});
+  mgw::QueueHub queue(&backends, &accounts, &people_store, now_ms);
+  mgw::PlayHub play(&backends);
+  mgw::PlayApi play_api(&api, &backends, &people, &queue, &play,
+                        {.decision_ms = int(practice_decision_ms), .time_bank_ms = int(practice_bank_ms)});
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   mgw::LiveHub hub({.max_spectators = size_t(max_spectators), .max_games = size_t(max_games)},
                    backends.SpectateFactory());
@@ -140,7 +178,7 @@ int main(int argc, char** argv) {
                           .max_spectators = int(max_spectators),
                           .stream_interval_ms = int(interval_ms),
                           .heartbeat_ms = int(heartbeat_ms)},
-                         &api, &hub, &metrics);
+                         &api, &play_api, &hub, &metrics);
   if (!server.Start(&error)) return Fail(error);
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
                             {"web_root", web_root.empty() ? "none" : web_root},

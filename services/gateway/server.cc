@@ -20,8 +20,8 @@ constexpr uint64_t kMaxFileBytes = 64 << 20;
 
 }  // namespace
 
-HttpServer::HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics)
-    : options_(std::move(options)), api_(api), hub_(hub), metrics_(metrics) {}
+HttpServer::HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics)
+    : options_(std::move(options)), api_(api), play_(play), hub_(hub), metrics_(metrics) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
@@ -105,7 +105,16 @@ int HttpServer::Handle(mg_connection* conn) {
   std::string route;
   HttpResponse response;
   int status = 0;
-  if (method != "GET" && !head) {
+  if (play_ && PlayApi::Handles(path)) {
+    const char* cookie = mg_get_header(conn, "Cookie");
+    HttpRequest request{method, path, query, {}, cookie ? cookie : "", info->remote_addr};
+    if (PlayApi::IsPlayStream(path) && method == "GET") {
+      route = "/api/v1/play/{}/events";
+      status = ServePlay(conn, request);
+    } else {
+      status = ServePlayApi(conn, request, &route);
+    }
+  } else if (method != "GET" && !head) {
     route = "method_not_allowed";
     response = ErrorResponse(
         MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only GET and HEAD"));
@@ -140,7 +149,7 @@ int HttpServer::Handle(mg_connection* conn) {
     status = ServeFile(conn, path, head);
   }
   if (status == 0) status = Send(conn, response, head);
-  if (route != "/api/v1/live/{}/events")
+  if (route != "/api/v1/live/{}/events" && route != "/api/v1/play/{}/events")
     metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
   return status;
 }
@@ -207,6 +216,13 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
   mg_response_header_send(conn);
   metrics_->Request(*route, 200, std::chrono::duration<double>(Clock::now() - start).count());
 
+  PumpEvents(conn, spectator.get(), std::chrono::milliseconds(options_.stream_interval_ms));
+  hub_->Unsubscribe(request.game_id, spectator);
+  metrics_->Spectators(hub_->spectators(), hub_->games());
+  return 200;
+}
+
+void HttpServer::PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval) {
   // A browser's EventSource reconnects after this many milliseconds.
   std::string text = "retry: 2000\n\n";
   auto last_write = Clock::now() - std::chrono::hours(1);
@@ -219,12 +235,12 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
       last_write = Clock::now();
       // Writing at most every interval is what lets views that came meanwhile
       // replace each other: a fast game costs a spectator a few views a second.
-      std::this_thread::sleep_for(std::chrono::milliseconds(options_.stream_interval_ms));
+      if (interval.count() > 0) std::this_thread::sleep_for(interval);
     }
     if (stopping_) break;
     // Wakes at least every second to notice a stop.
     const auto until = std::min(Clock::now() + std::chrono::seconds(1), last_write + heartbeat);
-    text = spectator->Take(until, &done);
+    text = events->Take(until, &done);
     if (text.empty() && Clock::now() >= last_write + heartbeat) text = ": keep-alive\n\n";
     if (done) {
       if (!text.empty() && mg_send_chunk(conn, text.data(), unsigned(text.size())) >= 0)
@@ -233,8 +249,64 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
     }
   }
   mg_send_chunk(conn, "", 0);  // the last chunk: the stream ends cleanly
-  hub_->Unsubscribe(request.game_id, spectator);
-  metrics_->Spectators(hub_->spectators(), hub_->games());
+}
+
+int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route) {
+  const auto start = Clock::now();
+  const mg_request_info* info = mg_get_request_info(conn);
+  const bool head = request.method == "HEAD";
+  HttpResponse response;
+  std::string body;
+  if (info->content_length > int64_t(kMaxBodyBytes)) {
+    *route = "body_refused";
+    response = ErrorResponse(
+        MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
+  } else {
+    // The length may be unknown (chunked): read one byte past the limit to tell.
+    char buffer[4096];
+    int n = 0;
+    while (body.size() <= kMaxBodyBytes && (n = mg_read(conn, buffer, sizeof buffer)) > 0) body.append(buffer, n);
+    if (body.size() > kMaxBodyBytes) {
+      *route = "body_refused";
+      response = ErrorResponse(
+          MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
+    } else {
+      request.body = body;
+      try {
+        response = play_->Handle(request, route);
+      } catch (const std::exception& e) {
+        services::LogError("request failed", {{"path", std::string(request.path.substr(0, 200))}, {"error", e.what()}});
+        response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+      }
+    }
+  }
+  if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
+  const int status = Send(conn, response, head);
+  metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
+  return status;
+}
+
+int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
+  const auto start = Clock::now();
+  const std::string route = "/api/v1/play/{}/events";
+  PlayEventsRequest prepared;
+  ApiError error;
+  if (!play_->PrepareEvents(request, &prepared, &error)) {
+    if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
+    const int status = Send(conn, ErrorResponse(error), false);
+    metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
+    return status;
+  }
+  std::shared_ptr<PlayStream> stream = play_->OpenEvents(prepared);
+  mg_response_header_start(conn, 200);
+  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
+  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
+  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
+  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
+  mg_response_header_send(conn);
+  metrics_->Request(route, 200, std::chrono::duration<double>(Clock::now() - start).count());
+  PumpEvents(conn, stream->out.get(), std::chrono::milliseconds(0));
+  play_->CloseEvents(stream);
   return 200;
 }
 

@@ -7,11 +7,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <string>
 
 #include "services/gateway/api.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/play_api.h"
 
 struct mg_context;
 struct mg_connection;
@@ -30,7 +32,8 @@ struct ServerOptions {
 
 class HttpServer {
  public:
-  HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics);
+  // `play` may be null: the gateway then serves no people's endpoints.
+  HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics);
   ~HttpServer();
 
   bool Start(std::string* error);
@@ -43,11 +46,18 @@ class HttpServer {
   static int LogMessage(const mg_connection* conn, const char* message);
   int Handle(mg_connection* conn);
   int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
+  int ServePlay(mg_connection* conn, const HttpRequest& request);
+  int ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route);
+  // Writes a stream's events until it ends, the client leaves or the server
+  // stops, at most every `interval` (0 for a seat's stream: nothing in it may
+  // be merged, and a person waits on each decision).
+  void PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval);
   int ServeFile(mg_connection* conn, std::string_view path, bool head);
   int Send(mg_connection* conn, const HttpResponse& response, bool head);
 
   const ServerOptions options_;
   Api* const api_;
+  PlayApi* const play_;
   LiveHub* const hub_;
   GatewayMetrics* const metrics_;
   mg_context* context_ = nullptr;
