@@ -165,6 +165,7 @@ const BOARD_VERBS = /^(build_settlement|build_city|build_road|build_wall|recruit
 // Takes the decision due on `page` by clicking, and waits for its outcome.
 // `wants` steers it: {accept: true} accepts trade offers.
 async function decide(page, o, wants = {}) {
+  const answersBefore = await page.evaluate(() => window.metropolisPlay.answers);
   const has = (verb) => o.legal.some((t) => t === verb || t.startsWith(`${verb} `));
   const boardLegal = o.legal.filter((t) => BOARD_VERBS.test(t));
   const forced = boardLegal.length > 0 && !has('end_turn') && !has('roll');
@@ -197,14 +198,19 @@ async function decide(page, o, wants = {}) {
     await page.click('button.act');
   }
   const t0 = Date.now();
-  await page.waitForFunction(
-    (step) => {
-      const p = window.metropolisPlay;
-      return p.over || (p.decision && p.decision.step !== step) || !document.querySelector('[data-rejected]').hidden;
-    },
-    o.step,
-    { timeout: 60000 },
-  );
+  if (wants.next === false) {
+    // Another person may have to act first: the answer taken is enough here.
+    await page.waitForFunction((n) => window.metropolisPlay.answers > n || !document.querySelector('[data-rejected]').hidden, answersBefore, { timeout: 20000 });
+  } else {
+    await page.waitForFunction(
+      (step) => {
+        const p = window.metropolisPlay;
+        return p.over || (p.decision && p.decision.step !== step) || !document.querySelector('[data-rejected]').hidden;
+      },
+      o.step,
+      { timeout: 60000 },
+    );
+  }
   stats.waits.push(Date.now() - t0);
   const rejected = await page.$eval('[data-rejected]', (e) => (e.hidden ? '' : e.textContent));
   expect(!rejected, `step ${o.step}: ${rejected}`);
@@ -245,10 +251,12 @@ async function main() {
     page.setDefaultTimeout(30000);
   };
   const started = Date.now();
+  const open = [];
+  const opened = (page) => (open.push(page), page);
   try {
     // ---- (1) Sign up, and a whole practice game against three built-in bots ------------------
     const desktop = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    const ann = await desktop.newPage();
+    const ann = opened(await desktop.newPage());
     watch(ann);
     // Signing in with a wrong password names the problem.
     await ann.goto(`${GATEWAY}/signin`);
@@ -268,6 +276,7 @@ async function main() {
     const snapshots = [];
     let decisions = 0;
     let reloaded = false;
+    let shotTargets = false;
     const t0 = Date.now();
     for (;;) {
       const o = await nextDecision(ann);
@@ -275,6 +284,11 @@ async function main() {
       ++decisions;
       if (decisions === 1 || decisions % 10 === 0) await snapshot(ann, o, snapshots);
       if (decisions === 5) await ann.screenshot({ path: join(ARTIFACTS, 'play-setup.png'), fullPage: true });
+      // The board as a playing surface, for docs/WEB.md: places highlighted to click.
+      if (decisions >= 3 && !shotTargets && o.targets.length) {
+        shotTargets = true;
+        await ann.screenshot({ path: join(ARTIFACTS, 'play-targets.png') });
+      }
       // ---- (3) A reload in the middle of the game resumes at the same step ----------------------
       if (decisions === 25 && !reloaded) {
         reloaded = true;
@@ -290,8 +304,12 @@ async function main() {
       expect(Date.now() - t0 < 240000, 'the practice game took more than 4 minutes');
     }
     await ann.waitForSelector('[data-game-over]');
-    await ann.screenshot({ path: join(ARTIFACTS, 'play-over.png'), fullPage: true });
     const practice = await compareWithStored(practiceId, annSeat, snapshots);
+    // Between decisions the public stream moves the board: it ends on the final position.
+    await ann.waitForSelector(`.viewer[data-step="${practice.steps}"]`, { timeout: 15000 });
+    const final = await get(`/api/v1/games/${practiceId}/positions/${practice.steps}`);
+    expectSame(await drawnPieces(ann), expectedPieces(final.view.position), 'the practice game at its end');
+    await ann.screenshot({ path: join(ARTIFACTS, 'play-over.png'), fullPage: true });
     const practiceSecs = (Date.now() - t0) / 1000;
     console.log(`play_test: practice game ${practiceId}: ${decisions} decisions clicked (${stats.clicks.board} on the board, ` +
       `${stats.clicks.prompt} in prompts, ${stats.clicks.button} buttons, ${stats.popovers} popovers), ${practice.steps} steps in ${practiceSecs.toFixed(1)} s; ` +
@@ -299,9 +317,9 @@ async function main() {
     expect(stats.clicks.board >= 4, `only ${stats.clicks.board} clicks on the board`);
 
     // ---- (2) Two people queued on a ladder with two network bots, matched at one table --------------
-    const bea = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const bea = opened(await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage());
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
-    const cal = await phone.newPage();
+    const cal = opened(await phone.newPage());
     watch(bea);
     watch(cal);
     await signUp(bea, 'bea');
@@ -359,8 +377,9 @@ async function main() {
             if (box && (await box.isChecked()) !== (s === other.seat)) await box.click();
           }
           offerMade = { from: me.name, give: giveCard, want: wantCard, before: { me: mine, other: theirs } };
+          const before = await me.page.evaluate(() => window.metropolisPlay.answers);
           await me.page.click('[data-offer-send]');
-          await me.page.waitForFunction((step) => window.metropolisPlay.decision?.step !== step || !document.querySelector('[data-rejected]').hidden, o.step);
+          await me.page.waitForFunction((n) => window.metropolisPlay.answers > n || !document.querySelector('[data-rejected]').hidden, before);
           const rejected = await me.page.$eval('[data-rejected]', (e) => (e.hidden ? '' : e.textContent));
           expect(!rejected, `the offer was refused: ${rejected}`);
           continue;
@@ -371,10 +390,12 @@ async function main() {
           await me.page.screenshot({ path: join(ARTIFACTS, 'play-offer-prompt.png'), fullPage: true });
         }
         const confirming = offerMade && !traded && o.legal.includes(`confirm ${other.seat}`);
-        await decide(me.page, o, { accept: offerMade && answering });
+        expect(!o.rejected, `${me.name}: ${o.rejected}`);
+        await decide(me.page, o, { accept: offerMade && answering, next: false });
         if (confirming) {
           traded = offerMade;
-          console.log(`play_test: ${me.name} confirmed the trade with ${other.name}: 1 ${traded.give} for 1 ${traded.want}`);
+          const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
+          console.log(`play_test: ${me.name} confirmed the trade with ${other.name}: 1 ${names[traded.give]} for 1 ${names[traded.want]}`);
         } else if (offerMade && !traded && o.legal.includes('cancel')) {
           offerMade = null; // declined after all: offer again later
         }
@@ -382,12 +403,21 @@ async function main() {
       if (!acted) await sleep(50);
     }
     // The trade shows in both logs.
-    for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text("trade")', { timeout: 20000 });
+    // The trade, executed, shows in both logs ("C bea and B cal trade: …").
+    for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text-matches("(bea and . cal|cal and . bea) trade")', { timeout: 20000 });
     await bea.screenshot({ path: join(ARTIFACTS, 'play-duo.png'), fullPage: true });
     await cal.screenshot({ path: join(ARTIFACTS, 'play-duo-phone.png'), fullPage: true });
 
     expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
     console.log(`play_test: ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted`);
+  } catch (e) {
+    // What each page showed when it failed, to read beside the screenshots.
+    for (const [i, page] of open.entries()) {
+      const shown = await page.evaluate(() => `${location.pathname}: ${document.querySelector('main')?.innerText.slice(0, 400).replace(/\s+/g, ' ')}`).catch(() => '?');
+      console.error(`play_test: page ${i} at ${shown}`);
+      await page.screenshot({ path: join(ARTIFACTS, `failed-${i}.png`), fullPage: true }).catch(() => {});
+    }
+    throw e;
   } finally {
     await browser.close();
   }

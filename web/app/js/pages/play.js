@@ -55,7 +55,8 @@ export async function render() {
 
   const showQueue = (q) => {
     if (!q || q.state === 'none') {
-      stateEl.innerHTML = '';
+      // A queue that ended without a seat says why.
+      stateEl.innerHTML = q?.error ? html`<p class="form-error" data-queue-ended>The queue ended: ${q.error}</p>`.__raw : '';
       queueForm.hidden = false;
       return;
     }

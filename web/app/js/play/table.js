@@ -30,6 +30,7 @@ export function render(gameId) {
     let countdown = { decisionMs: 0, bankMs: 0, at: 0 };
     let ticker = 0;
     let loggedStep = -1;
+    let answersSent = 0; // answers the gateway took (202)
     const el = {};
 
     const seatName = (s) => (viewer ? viewer.seatName(s) : `seat ${SEAT_LETTERS[s]}`);
@@ -280,6 +281,7 @@ export function render(gameId) {
       draw();
       try {
         await send('POST', `/play/${enc(gameId)}/answer`, { step, ...what });
+        ++answersSent;
       } catch (err) {
         // Refused before it reached the game (a stale step, a malformed text):
         // the same decision stands.
@@ -333,8 +335,12 @@ export function render(gameId) {
         const data = JSON.parse(e.data);
         if (data.step !== undefined && Number(data.step) <= loggedStep) return; // sent again after a reconnect
         if (data.step !== undefined) loggedStep = Number(data.step);
+        // Events' step is the game's step after them: the last action is that
+        // step, and the ones before it count down from there.
+        const actions = (data.events ?? []).filter((ev) => ev.type === 'EVENT_ACTION').length;
+        let number = Number(data.step ?? 0) - actions;
         for (const ev of data.events ?? []) {
-          if (ev.type === 'EVENT_ACTION') viewer?.appendLog(viewer.logEl.children.length + 1, describeEvent(ev, seatName));
+          if (ev.type === 'EVENT_ACTION') viewer?.appendLog(++number, describeEvent(ev, seatName));
           else if (ev.type !== 'EVENT_PRODUCED' || ev.seat === seat) viewer?.appendLog('·', describeEvent(ev, seatName));
         }
       });
@@ -362,8 +368,9 @@ export function render(gameId) {
       source.addEventListener('game_over', (e) => {
         over = true;
         decision = null;
-        source.close(); // the stream ends here; EventSource would otherwise reconnect
-        spectator?.close();
+        // The stream ends here; EventSource would otherwise reconnect. The public
+        // stream stays open for the last position, and closes at its own game_over.
+        source.close();
         const { result } = JSON.parse(e.data);
         el.badge.dataset.playState = 'over';
         el.badge.textContent = 'game over';
@@ -402,7 +409,7 @@ export function render(gameId) {
       spectator = new EventSource(`/api/v1/live/${enc(gameId)}/events`);
       spectator.addEventListener('view', (e) => {
         const step = Number(e.lastEventId);
-        if (!viewer || over || step <= lastStep || (decision && !sent)) return;
+        if (!viewer || step <= lastStep || (decision && !sent)) return;
         lastStep = step;
         publicView = { view: JSON.parse(e.data), step };
         viewer.show(publicView.view, step, NO_EVENTS, { highlightLog: false });
@@ -429,6 +436,7 @@ export function render(gameId) {
       get seat() { return seat; },
       get over() { return over; },
       get step() { return lastStep; },
+      get answers() { return answersSent; },
       // The action count of the view drawn with the current decision.
       get viewStep() { return lastView?.position.action_count ?? -1; },
       get decision() { return decision && !sent ? { step: decision.step, legal: decision.legal } : null; },
