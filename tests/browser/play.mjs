@@ -408,6 +408,12 @@ async function main() {
     await bea.screenshot({ path: join(ARTIFACTS, 'play-duo.png'), fullPage: true });
     await cal.screenshot({ path: join(ARTIFACTS, 'play-duo-phone.png'), fullPage: true });
 
+    // Signing out: the header offers signing in again, and the session is gone.
+    await ann.click('[data-sign-out]');
+    await ann.waitForSelector('[data-account] a[href="/signin"]');
+    const after = await ann.evaluate(async () => (await fetch('/api/v1/session')).status);
+    expect(after === 401, `after signing out GET /api/v1/session answers ${after}`);
+
     expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
     console.log(`play_test: ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted`);
   } catch (e) {

@@ -117,7 +117,7 @@ export function render(gameId) {
       viewer.board.setTargets(targets, onPlace);
       // A decision made on the board is announced above it, not in a dialog,
       // which would cover the places to click.
-      const prompt = !stage && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName) : '';
+      const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName) : '';
       el.choice.hidden = !stage && !prompt;
       el.choice.innerHTML = stage
         ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
