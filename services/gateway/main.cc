@@ -57,6 +57,8 @@ int main(int argc, char** argv) {
   settings.Add("session-ttl-hours", "N", "168", "a sign-in lasts this long (fixed from sign-in, not sliding)");
   settings.Add("practice-decision-ms", "N", "60000", "time per decision of a person in a practice game");
   settings.Add("practice-time-bank-ms", "N", "300000", "a person's time bank in a practice game");
+  settings.Add("secure-cookies", "BOOL", "false",
+               "mark the session cookie Secure (HTTPS only): for a gateway behind an HTTPS proxy");
   settings.Add("signin-failures", "N", "5",
                "failed sign-ins per name and address before it waits --signin-window-s (in memory, per gateway)");
   settings.Add("signin-window-s", "N", "300", "the window of --signin-failures");
@@ -93,6 +95,10 @@ int main(int argc, char** argv) {
       !settings.GetInt("signin-window-s", 1, 86'400, &signin_window_s, &error))
     return Fail(error);
   if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
+  const std::string secure = settings.Get("secure-cookies");
+  if (secure != "true" && secure != "false")
+    return Fail("--secure-cookies: '" + secure + "' is neither true nor false");
+  const bool secure_cookies = secure == "true";
   if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
 
   mgw::BackendOptions backend_options{
@@ -168,7 +174,9 @@ int main(int argc, char** argv) {
   mgw::QueueHub queue(&backends, &accounts, &people_store, now_ms);
   mgw::PlayHub play(&backends);
   mgw::PlayApi play_api(&api, &backends, &people, &queue, &play,
-                        {.decision_ms = int(practice_decision_ms), .time_bank_ms = int(practice_bank_ms)});
+                        {.decision_ms = int(practice_decision_ms),
+                         .time_bank_ms = int(practice_bank_ms),
+                         .secure_cookies = secure_cookies});
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   mgw::LiveHub hub({.max_spectators = size_t(max_spectators), .max_games = size_t(max_games)},
                    backends.SpectateFactory());

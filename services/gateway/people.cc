@@ -162,13 +162,13 @@ std::string CookieValue(std::string_view header, std::string_view name) {
   return "";
 }
 
-std::string SessionCookie(const std::string& token, int64_t max_age_s) {
+std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure) {
   return std::string(kSessionCookie) + "=" + token + "; Max-Age=" + std::to_string(max_age_s) +
-         "; Path=/; HttpOnly; SameSite=Strict";
+         "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
 }
 
-std::string ClearedSessionCookie() {
-  return std::string(kSessionCookie) + "=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict";
+std::string ClearedSessionCookie(bool secure) {
+  return std::string(kSessionCookie) + "=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
 }
 
 }  // namespace metropolis::gateway

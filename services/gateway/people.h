@@ -152,8 +152,9 @@ class People {
 inline constexpr std::string_view kSessionCookie = "metropolis_session";
 std::string CookieValue(std::string_view cookie_header, std::string_view name);
 // Set-Cookie for a session (Max-Age until it expires) and for ending one.
-std::string SessionCookie(const std::string& token, int64_t max_age_s);
-std::string ClearedSessionCookie();
+// `secure`: only over HTTPS.
+std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure = false);
+std::string ClearedSessionCookie(bool secure = false);
 
 // A session cookie's value: 32 bytes from the kernel's random source, in hex.
 std::string NewSessionToken();

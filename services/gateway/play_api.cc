@@ -1,6 +1,7 @@
 #include "services/gateway/play_api.h"
 
 #include <algorithm>
+#include <charconv>
 #include <random>
 
 #include "engine/action.h"
@@ -98,17 +99,25 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"GET", "HEAD", "POST", "DELETE"}, "GET, HEAD, POST, DELETE");
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     refused = only({"POST"}, "POST");
-  *route = MatchRoute("/api/v1/play/{}/answer", path, &args) ? "/api/v1/play/{}/answer" : path;
+  else if (IsPlayStream(path))
+    refused = only({"GET"}, "GET");  // an event stream has no HEAD
+  if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+    *route = "/api/v1/play/{}/answer";
+  else if (IsPlayStream(path))
+    *route = "/api/v1/play/{}/events";
+  else
+    *route = path;
   if (!refused.empty()) return MethodNotAllowed(m, refused);
-  if (!request.query.empty())
-    return ErrorResponse(MakeError(400, "INVALID_ARGUMENT", "these endpoints take no query parameters"));
+  Query query;
+  ApiError error;
+  // None of these reads a parameter: a stray one is an error, as elsewhere.
+  if (!Query::Parse(request.query, &query, &error) || !query.OnlyThese({}, &error)) return ErrorResponse(error);
   if (m != "POST" && !request.body.empty())
     return ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "only POST requests carry a body"));
 
   if (path == "/api/v1/session/signup") return SignUp(request);
   if (path == "/api/v1/session/signin") return SignIn(request);
   Session session;
-  ApiError error;
   if (!Authenticate(request, &session, &error)) return ErrorResponse(error);
   if (path == "/api/v1/session/signout") return SignOut(session);
   if (path == "/api/v1/session") return GetSession(session);
@@ -127,7 +136,8 @@ HttpResponse PlayApi::SignUp(const HttpRequest& request) {
       !StringField(body, "password", &password, &error) || !people_->SignUp(name, password, &session, &cookie, &error))
     return ErrorResponse(error);
   HttpResponse r = JsonResponse(201, {{"player", PersonToJson(session.person)}});
-  r.headers.push_back({"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000)});
+  r.headers.push_back(
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
   return r;
 }
 
@@ -144,7 +154,8 @@ HttpResponse PlayApi::SignIn(const HttpRequest& request) {
     return r;
   }
   HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}});
-  r.headers.push_back({"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000)});
+  r.headers.push_back(
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
   return r;
 }
 
@@ -153,7 +164,7 @@ HttpResponse PlayApi::SignOut(const Session& session) {
   if (!people_->SignOut(session, &error)) return ErrorResponse(error);
   HttpResponse r;
   r.status = 204;
-  r.headers.push_back({"Set-Cookie", ClearedSessionCookie()});
+  r.headers.push_back({"Set-Cookie", ClearedSessionCookie(options_.secure_cookies)});
   return r;
 }
 
@@ -204,8 +215,8 @@ HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& reques
   const int mine = int(random() % unsigned(seats));
   v1::CreateGameRequest create;
   create.mutable_config()->set_num_seats(uint32_t(seats));
-  create.mutable_deadlines()->set_decision_ms(uint32_t(practice_.decision_ms));
-  create.mutable_deadlines()->set_time_bank_ms(uint32_t(practice_.time_bank_ms));
+  create.mutable_deadlines()->set_decision_ms(uint32_t(options_.decision_ms));
+  create.mutable_deadlines()->set_time_bank_ms(uint32_t(options_.time_bank_ms));
   // No ladder: the host stores the game, and the ratings service rates only
   // games of a registered ladder, so practice never reaches a leaderboard.
   for (int i = 0; i < seats; ++i) {
@@ -213,7 +224,7 @@ HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& reques
     if (i == mine) {
       seat->set_name(session.person.name);
       seat->set_identity_id(session.person.id);
-      seat->set_fallback_bot(practice_.fallback_bot);
+      seat->set_fallback_bot(options_.fallback_bot);
     } else {
       seat->set_name("bot:" + strength);
       seat->set_built_in(true);
@@ -283,8 +294,9 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
     std::string code;
     if (!StringField(body, "code", &code, &error)) return ErrorResponse(error);
     uint64_t value = 0;
-    const bool digits = !code.empty() && code.size() <= 20 && code.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || !metropolis::Decode(value = std::stoull(code)))
+    const auto [end, parse_error] = std::from_chars(code.data(), code.data() + code.size(), value);
+    const bool number = !code.empty() && parse_error == std::errc() && end == code.data() + code.size();
+    if (!number || !metropolis::Decode(value))
       return ErrorResponse(
           BadParameter("code", "'" + code.substr(0, 40) + "' is not an action code (a decimal string)"));
     answer.mutable_action()->set_code(value);
@@ -303,8 +315,8 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
 bool PlayApi::PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, ApiError* error) {
   std::vector<std::string> args;
   MatchRoute("/api/v1/play/{}/events", request.path, &args);
-  if (!request.query.empty())
-    return Fail(error, MakeError(400, "INVALID_ARGUMENT", "this endpoint takes no query parameters"));
+  Query query;
+  if (!Query::Parse(request.query, &query, error) || !query.OnlyThese({}, error)) return false;
   if (!Authenticate(request, &out->session, error)) return false;
   if (!FindSeat(out->session, args[0], &out->seat, error)) return false;
   out->session_key = accounts::Hex(out->session.token_sha256);

@@ -25,10 +25,14 @@ struct HttpRequest {
 // POST bodies larger than this are refused (413) before they are read.
 inline constexpr size_t kMaxBodyBytes = 16 * 1024;
 
-struct PracticeOptions {
-  int decision_ms = 60'000;  // a person reads the board: more than a bot's 10 s
+struct PlayApiOptions {
+  // Practice games: a person reads the board, so more time than a bot's 10 s.
+  int decision_ms = 60'000;
   int time_bank_ms = 300'000;
   std::string fallback_bot = "heuristic";  // plays the person's seat while they are away
+  // The session cookie says Secure (sent over HTTPS only): for a gateway behind
+  // an HTTPS proxy. Off by default, as the local stack serves plain HTTP.
+  bool secure_cookies = false;
 };
 
 // The built-in bots a practice game may seat, as the game hosts name them.
@@ -43,8 +47,8 @@ struct PlayEventsRequest {
 
 class PlayApi {
  public:
-  PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PracticeOptions practice)
-      : api_(api), backends_(backends), people_(people), queue_(queue), play_(play), practice_(practice) {}
+  PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options)
+      : api_(api), backends_(backends), people_(people), queue_(queue), play_(play), options_(std::move(options)) {}
 
   // Whether `path` is one of these endpoints (all under /api/v1).
   static bool Handles(std::string_view path);
@@ -79,7 +83,7 @@ class PlayApi {
   People* const people_;
   QueueHub* const queue_;
   PlayHub* const play_;
-  const PracticeOptions practice_;
+  const PlayApiOptions options_;
 };
 
 }  // namespace metropolis::gateway

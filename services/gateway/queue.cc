@@ -44,29 +44,34 @@ bool QueueHub::Join(const Person& person, const std::string& ladder, QueueState*
                                     "'" + ladder.substr(0, 80) + "' is not a ladder id (^[a-z0-9][a-z0-9_-]{0,63}$)"));
   if (!backends_->matchmaker())
     return Fail(error, MakeError(503, "UNAVAILABLE", "matchmaker: the gateway runs without --matchmaker"));
+  auto ticket = std::make_shared<Ticket>();
+  ticket->state.state = "waiting";
+  ticket->state.ladder = ladder;
+  ticket->state.started_unix_ms = clock_();
+  ticket->context = std::make_shared<grpc::ClientContext>();
   {
+    // Claimed before the token is issued, so that two requests at once make
+    // one ticket, not two streams of which one nobody could cancel.
     std::lock_guard lock(mutex_);
     auto it = tickets_.find(person.id);
     if (it != tickets_.end() && it->second->state.state == "waiting")
       return Fail(error, MakeError(409, "ALREADY_EXISTS",
                                    "already waiting in the queue of ladder '" + it->second->state.ladder +
                                        "' (DELETE /api/v1/queue leaves it)"));
+    tickets_[person.id] = ticket;
   }
   accounts::IssuedToken token;
   const grpc::Status s = accounts_->IssueToken(person.name, "web queue", false, &token);
-  if (!s.ok()) return Fail(error, StoreError(s));
-
-  auto ticket = std::make_shared<Ticket>();
-  ticket->state.state = "waiting";
-  ticket->state.ladder = ladder;
-  ticket->state.started_unix_ms = clock_();
-  ticket->context = std::make_shared<grpc::ClientContext>();
+  std::unique_lock lock(mutex_);
+  if (!s.ok()) {
+    ticket->state.state = "none";
+    ticket->state.error = "the queue's token could not be issued: " + s.error_message();
+    return Fail(error, StoreError(s));
+  }
   // No deadline: a queue may take longer than any call.
   ticket->context->AddMetadata("authorization", "Bearer " + token.token);
   ticket->token = token.token;
   ticket->token_id = token.id;
-  std::unique_lock lock(mutex_);
-  tickets_[person.id] = ticket;
   ++running_;
   std::thread(&QueueHub::Run, this, person, ticket).detach();
   // The first word says whether the ticket exists (an unknown ladder, a second

@@ -305,8 +305,10 @@ int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
   mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
   mg_response_header_send(conn);
   metrics_->Request(route, 200, std::chrono::duration<double>(Clock::now() - start).count());
+  metrics_->PlayStreams(++play_streams_);
   PumpEvents(conn, stream->out.get(), std::chrono::milliseconds(0));
   play_->CloseEvents(stream);
+  metrics_->PlayStreams(--play_streams_);
   return 200;
 }
 

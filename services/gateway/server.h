@@ -63,6 +63,7 @@ class HttpServer {
   mg_context* context_ = nullptr;
   int port_ = 0;
   std::atomic<bool> stopping_{false};
+  std::atomic<size_t> play_streams_{0};
 };
 
 }  // namespace metropolis::gateway
