@@ -346,6 +346,7 @@ async function main() {
     ];
     let traded = null;
     let offerMade = null;
+    let reloadedWaiting = false;
     const duoStart = Date.now();
     let duoDecisions = 0;
     while (!traded || duoDecisions < 40) {
@@ -358,6 +359,15 @@ async function main() {
           expect(traded, 'the two-person game ended before a trade');
           duoDecisions = Infinity;
           break;
+        }
+        if (o.waiting && traded && !reloadedWaiting) {
+          // A reload outside one's decision: the board comes back from the public
+          // stream at once, before the seat's next decision.
+          reloadedWaiting = true;
+          await me.page.reload();
+          await me.page.waitForSelector('.viewer [data-piece="settlement"], .viewer [data-piece="city"]', { timeout: 15000 });
+          ++checks;
+          continue;
         }
         if (o.waiting || o.none) continue;
         acted = true;
@@ -396,6 +406,8 @@ async function main() {
           traded = offerMade;
           const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
           console.log(`play_test: ${me.name} confirmed the trade with ${other.name}: 1 ${names[traded.give]} for 1 ${names[traded.want]}`);
+          // The trade, executed, shows in both logs ("C bea and B cal trade: …").
+          for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text-matches("(bea and . cal|cal and . bea) trade")', { timeout: 20000 });
         } else if (offerMade && !traded && o.legal.includes('cancel')) {
           offerMade = null; // declined after all: offer again later
         }
@@ -403,8 +415,7 @@ async function main() {
       if (!acted) await sleep(50);
     }
     // The trade shows in both logs.
-    // The trade, executed, shows in both logs ("C bea and B cal trade: …").
-    for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text-matches("(bea and . cal|cal and . bea) trade")', { timeout: 20000 });
+    expect(reloadedWaiting, 'nobody was reloaded while waiting');
     await bea.screenshot({ path: join(ARTIFACTS, 'play-duo.png'), fullPage: true });
     await cal.screenshot({ path: join(ARTIFACTS, 'play-duo-phone.png'), fullPage: true });
 

@@ -24,6 +24,7 @@ export function render(gameId) {
     let plan = null;
     let lastView = null;
     let lastStep = 0;
+    let boardStep = -1; // the step of the position on the board
     let sent = false; // an answer is on its way: nothing more is sent meanwhile
     let stage = null; // a first choice of a two-place action (a knight to move)
     let over = false;
@@ -91,6 +92,7 @@ export function render(gameId) {
       const mineStep = lastView.position.action_count;
       const board = publicView && publicView.step > mineStep && !(decision && !sent) ? publicView : { view: lastView, step: mineStep };
       viewer.show(board.view, board.step, NO_EVENTS, { highlightLog: false });
+      boardStep = board.step;
       viewer.element.dataset.decision = decision && !sent ? String(decision.step) : '';
       const mine = decision && !sent ? plan : null;
       const p = lastView.position;
@@ -409,10 +411,14 @@ export function render(gameId) {
       spectator = new EventSource(`/api/v1/live/${enc(gameId)}/events`);
       spectator.addEventListener('view', (e) => {
         const step = Number(e.lastEventId);
-        if (!viewer || step <= lastStep || (decision && !sent)) return;
-        lastStep = step;
+        if (!viewer || step < boardStep || (decision && !sent)) return;
+        lastStep = Math.max(lastStep, step);
+        boardStep = step;
         publicView = { view: JSON.parse(e.data), step };
         viewer.show(publicView.view, step, NO_EVENTS, { highlightLog: false });
+        // After a reload outside one's turn the seat's own view (the hand) comes
+        // with its next decision; until then the panel says so.
+        if (!lastView) el.panel.innerHTML = html`<div class="decision" data-decision="waiting">Waiting for ${over ? 'nobody' : seatName(publicView.view.position.current_seat)}. Your hand shows with your next decision.</div>`.__raw;
       });
       // A game that is not watchable (or is over) simply is not followed.
       spectator.addEventListener('error', (e) => {
