@@ -322,6 +322,9 @@ async function main() {
     const cal = opened(await phone.newPage());
     watch(bea);
     watch(cal);
+    // Not signed in, a game's page asks to sign in (and the sign-in comes back to it).
+    await cal.goto(`${GATEWAY}/play/${practiceId}`);
+    await cal.waitForSelector(`[data-need-signin] a[href="/signin?next=/play/${practiceId}"]`);
     await signUp(bea, 'bea');
     await signUp(cal, 'cal');
     for (const p of [bea, cal]) {

@@ -56,5 +56,7 @@ function form(kind, next) {
   return { ...page, ready: () => f.elements.name.focus() };
 }
 
-export const renderSignUp = (q) => form('signup', q.get('next'));
-export const renderSignIn = (q) => form('signin', q.get('next'));
+// Only a path of this app: "next" comes from the address bar.
+const nextOf = (q) => (/^\/(?!\/)/.test(q.get('next') ?? '') ? q.get('next') : null);
+export const renderSignUp = (q) => form('signup', nextOf(q));
+export const renderSignIn = (q) => form('signin', nextOf(q));

@@ -6,7 +6,8 @@
 // next decision, or "rejected"). A reload or a lost connection opens the
 // stream again, and the host sends the welcome and the current decision anew.
 import { send, enc } from '../api.js';
-import { html, SEAT_LETTERS, CARD_NAMES } from '../names.js';
+import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
+import { session } from '../session.js';
 import { GameViewer, describeEvent } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.js';
@@ -14,7 +15,12 @@ import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.
 // The log shows what happened; the viewer's "this step" box stays empty here.
 const NO_EVENTS = [];
 
-export function render(gameId) {
+export async function render(gameId) {
+  const s = await session();
+  if (!s?.player) {
+    const back = `/play/${enc(gameId)}`;
+    return pageOf(html`<h1>Game ${gameId}</h1><p data-need-signin><a href="/signin?next=${back}">Sign in</a> to play your seat.</p>`, `Game ${gameId}`);
+  }
   return new Promise((resolve, reject) => {
     let source = null;
     let viewer = null;
