@@ -121,6 +121,10 @@ bool People::SignIn(const std::string& name, const std::string& password, const 
   return StartSession(person, out, cookie_token, error);
 }
 
+int64_t People::SignInRetryAfterMs(const std::string& name, const std::string& address) {
+  return limiter_.RetryAfterMs(LimiterKey(name, address), clock_());
+}
+
 bool People::StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error) {
   const std::string token = tokens_();
   Session session{person, accounts::Sha256(token), clock_() + options_.session_ttl.count()};

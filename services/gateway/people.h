@@ -122,6 +122,9 @@ class People {
   // alike; 429 after too many failures of `name` from `address`.
   bool SignIn(const std::string& name, const std::string& password, const std::string& address, Session* out,
               std::string* cookie_token, ApiError* error);
+  // How long `name` from `address` must wait before signing in again (0: not
+  // at all), for Retry-After.
+  int64_t SignInRetryAfterMs(const std::string& name, const std::string& address);
   // The session of a cookie value; 401 "not signed in" for none, an unknown or
   // an expired one.
   bool Authenticate(std::string_view cookie_token, Session* out, ApiError* error);

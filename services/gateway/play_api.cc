@@ -150,7 +150,10 @@ HttpResponse PlayApi::SignIn(const HttpRequest& request) {
       !StringField(body, "password", &password, &error) ||
       !people_->SignIn(name, password, std::string(request.address), &session, &cookie, &error)) {
     HttpResponse r = ErrorResponse(error);
-    if (error.http == 429) r.headers.push_back({"Retry-After", "60"});
+    if (error.http == 429) {
+      const int64_t wait_ms = people_->SignInRetryAfterMs(name, std::string(request.address));
+      r.headers.push_back({"Retry-After", std::to_string(std::max<int64_t>(1, (wait_ms + 999) / 1000))});
+    }
     return r;
   }
   HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}});

@@ -99,6 +99,14 @@ expect "j['player']['id'] == $alice_id" && ok
 alice=$(cookie_set)
 call 201 POST /api/v1/session/signup '{"name": "bob", "password": "battery staple"}'
 bob=$(cookie_set)
+# Five wrong passwords for one name from one address, and the sixth try waits,
+# the right password too; the limit is per name, so alice is not affected.
+for _ in 1 2 3 4 5; do call 401 POST /api/v1/session/signin '{"name": "bob", "password": "guessing!"}'; done
+call 429 POST /api/v1/session/signin '{"name": "Bob", "password": "battery staple"}'
+expect "j['error']['status'] == 'RESOURCE_EXHAUSTED'" && ok
+grep -qi '^Retry-After: [1-9]' "$headers" || fail "429 without Retry-After"
+call 200 POST /api/v1/session/signin '{"name": "alice", "password": "correct horse"}' && ok
+alice=$(cookie_set)
 
 # ---- Practice -----------------------------------------------------------------------------
 
@@ -127,6 +135,10 @@ expect "'/events first' in j['error']['message']" && ok
 call 400 POST "/api/v1/play/$practice/answer" '{"step": 0}' "$alice"
 expect "j['error']['parameter'] == 'code'" && ok
 call 400 POST "/api/v1/play/$practice/answer" '{"step": 0, "code": "12x"}' "$alice"
+expect "j['error']['parameter'] == 'code'" && ok
+call 400 POST "/api/v1/play/$practice/answer" '{"step": 0, "code": "99999999999999999999999"}' "$alice"
+expect "j['error']['parameter'] == 'code'" && ok
+call 400 POST "/api/v1/play/$practice/answer" '{"step": 0, "code": "1", "text": "end_turn"}' "$alice"
 expect "j['error']['parameter'] == 'code'" && ok
 call 400 POST "/api/v1/play/$practice/answer" '{"step": 0, "text": "fly_to_the_moon"}' "$alice"
 expect "j['error']['parameter'] == 'text'" && ok

@@ -180,6 +180,8 @@ TEST_F(PeopleTest, SignInIsLimitedPerNameAndAddress) {
   EXPECT_FALSE(people_.SignIn("alice", "correct horse", "1.2.3.4", &session, &cookie, &error));
   EXPECT_EQ(error.http, 429);
   EXPECT_EQ(store_.password_lookups, lookups);
+  EXPECT_EQ(people_.SignInRetryAfterMs("alice", "1.2.3.4"), 5 * 60'000);
+  EXPECT_EQ(people_.SignInRetryAfterMs("alice", "5.6.7.8"), 0);
   // Another address, and the same name in another case from the first one.
   EXPECT_TRUE(people_.SignIn("alice", "correct horse", "5.6.7.8", &session, &cookie, &error)) << error.message;
   EXPECT_FALSE(people_.SignIn("ALICE", "correct horse", "1.2.3.4", &session, &cookie, &error));
