@@ -1,6 +1,6 @@
 // A game being played from the browser (/play/{game_id}): the replay viewer's
 // board becomes the playing surface. The seat's stream
-// (GET /api/v1/play/{id}/events, docs/GATEWAY.md "Playing") brings the welcome,
+// (GET /api/v1/play/{id}/events, docs/GATEWAY.md "People and play") brings the welcome,
 // the seat's events and each decision with its legal actions; an answer is
 // POST /api/v1/play/{id}/answer and its outcome arrives on the stream (the
 // next decision, or "rejected"). A reload or a lost connection opens the
@@ -328,16 +328,6 @@ export async function render(gameId) {
         el.badge.dataset.playState = 'live';
         el.badge.textContent = '● playing';
         if (welcome.step !== undefined) lastStep = Math.max(lastStep, Number(welcome.step));
-        if (welcome.view) {
-          lastView = welcome.view;
-          draw();
-        }
-      });
-      source.addEventListener('view', (e) => {
-        const data = JSON.parse(e.data);
-        lastView = data.view ?? data;
-        lastStep = Number(data.step ?? e.lastEventId ?? lastStep);
-        if (viewer) draw();
       });
       source.addEventListener('events', (e) => {
         const data = JSON.parse(e.data);
