@@ -48,8 +48,7 @@ export async function render(gameId) {
       const players = welcome.players.map((p) => ({ seat: p.seat, name: p.name }));
       const title = html`<h1>Game <span class="game-id">${gameId}</span> <span class="live-badge" data-play-state="connecting">connecting</span></h1>
         <p class="meta">You play seat <span class="seat-badge seat-${seat}">${SEAT_LETTERS[seat]}</span> · ${players.map((p) => `${SEAT_LETTERS[p.seat]} ${p.name}`).join(', ')}</p>`;
-      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p>
-        <p class="rejected" role="alert" data-rejected hidden></p></div>
+      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p></div>
         <div class="board-choice" data-board-choice hidden></div>`;
       viewer = new GameViewer(config, players, { title: String(title), controls });
       viewer.element.classList.add('playing');
@@ -61,6 +60,13 @@ export async function render(gameId) {
       panel.setAttribute('aria-label', 'Your seat');
       panel.dataset.playPanel = '';
       side.prepend(panel);
+      // A refusal shows right above the controls that were used, on a phone too.
+      const refused = document.createElement('p');
+      refused.className = 'rejected';
+      refused.setAttribute('role', 'alert');
+      refused.dataset.rejected = '';
+      refused.hidden = true;
+      side.prepend(refused);
       const dialog = document.createElement('dialog');
       dialog.className = 'prompt';
       dialog.dataset.prompt = '';
@@ -305,6 +311,7 @@ export async function render(gameId) {
       el.rejected.textContent = `Rejected: ${message}`;
       el.rejected.hidden = false;
       el.rejected.dataset.rejected = message;
+      el.rejected.scrollIntoView({ block: 'nearest' });
     }
 
     // ---- The stream ---------------------------------------------------------------------------
