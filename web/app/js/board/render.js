@@ -287,6 +287,9 @@ export class BoardView {
     this.onPick = onPick;
     const order = { hex: 0, edge: 1, node: 2 };
     this.targetLayer.innerHTML = [...targets].sort((a, b) => order[a.kind] - order[b.kind]).map(targetMarkup).join('');
+    // An img's children are hidden from assistive technology: with places to
+    // click the board becomes a group, so that each target is a button.
+    this.svg.setAttribute('role', targets.length ? 'group' : 'img');
   }
 
   // Where a target is on the screen, for the popover.
