@@ -8,7 +8,7 @@
 import { send, enc } from '../api.js';
 import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
 import { session } from '../session.js';
-import { GameViewer, describeEvent } from '../viewer/viewer.js';
+import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.js';
 
@@ -108,7 +108,7 @@ export async function render(gameId) {
       viewer.element.dataset.decision = decision && !sent ? String(decision.step) : '';
       const mine = decision && !sent ? plan : null;
       const p = lastView.position;
-      const waitingFor = over ? 'nobody: the game is over' : sent ? 'the host to apply your answer' : p.current_seat >= 0 ? seatName(p.current_seat) : 'the dice';
+      const waitingFor = over ? 'nobody: the game is over' : sent ? 'the host to apply your answer' : actingSeat(p) >= 0 ? seatName(actingSeat(p)) : 'the dice';
       el.panel.innerHTML = panelMarkup({ view: lastView, seat, plan: mine, config, waitingFor });
       syncBankTake();
       drawTargets();
@@ -421,7 +421,7 @@ export async function render(gameId) {
         viewer.show(publicView.view, step, NO_EVENTS, { highlightLog: false });
         // After a reload outside one's turn the seat's own view (the hand) comes
         // with its next decision; until then the panel says so.
-        if (!lastView) el.panel.innerHTML = html`<div class="decision" data-decision="waiting">Waiting for ${over ? 'nobody' : seatName(publicView.view.position.current_seat)}. Your hand shows with your next decision.</div>`.__raw;
+        if (!lastView) el.panel.innerHTML = html`<div class="decision" data-decision="waiting">Waiting for ${over ? 'nobody' : seatName(actingSeat(publicView.view.position))}. Your hand shows with your next decision.</div>`.__raw;
       });
       // A game that is not watchable (or is over) simply is not followed.
       spectator.addEventListener('error', (e) => {
