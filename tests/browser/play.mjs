@@ -333,6 +333,10 @@ async function main() {
       await p.click('[data-queue-join]');
       await p.waitForSelector('[data-queue="waiting"], [data-queue="matched"]');
     }
+    // bea waited alone with the two bots: the page shows the queue's size and the wait.
+    const size = await bea.getAttribute('[data-queue-size]', 'data-queue-size').catch(() => null);
+    const matchedAlready = await bea.$('[data-queue="matched"]');
+    expect(matchedAlready || size === '3', `the queue shows ${size} waiting, not the two bots and bea`);
     await bea.screenshot({ path: join(ARTIFACTS, 'play-queue.png'), fullPage: true });
     for (const p of [bea, cal]) await p.waitForFunction(() => window.metropolisPlay?.gameId, null, { timeout: 60000 });
     const duoId = await bea.evaluate(() => window.metropolisPlay.gameId);
