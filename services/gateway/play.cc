@@ -24,8 +24,8 @@ void PlayStream::Cancel() {
 
 PlayHub::~PlayHub() {
   std::unique_lock lock(mutex_);
-  for (auto& [key, stream] : streams_) stream->Cancel();
-  all_ended_.wait(lock, [&] { return running_ == 0; });
+  for (const auto& stream : running_streams_) stream->Cancel();
+  all_ended_.wait(lock, [&] { return running_streams_.empty(); });
 }
 
 std::shared_ptr<PlayStream> PlayHub::Open(const std::string& session_key, const HeldSeat& seat,
@@ -37,7 +37,7 @@ std::shared_ptr<PlayStream> PlayHub::Open(const std::string& session_key, const 
     auto& slot = streams_[session_key + "/" + seat.game_id];
     replaced = std::move(slot);
     slot = stream;
-    ++running_;
+    running_streams_.insert(stream);
   }
   // No cancel of the stream replaced: the new one's take_over ends it on the
   // host without a moment in which the seat has no stream.
@@ -134,7 +134,7 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
       break;
     }
   }
-  --running_;
+  running_streams_.erase(stream);
   all_ended_.notify_all();
 }
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "metropolis/v1/gamehost.pb.h"
@@ -70,7 +71,9 @@ class PlayHub {
   mutable std::mutex mutex_;
   std::condition_variable all_ended_;
   std::map<std::string, std::shared_ptr<PlayStream>> streams_;  // session key + "/" + game id
-  size_t running_ = 0;
+  // Every running stream, replaced ones too (until take_over ends them), so
+  // that shutting down cancels them all.
+  std::set<std::shared_ptr<PlayStream>> running_streams_;
 };
 
 }  // namespace metropolis::gateway
