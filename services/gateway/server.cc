@@ -39,6 +39,17 @@ bool LoadCivetwebTls(std::string* error) {
   return true;
 }
 
+// The head of a server-sent event stream (live games and play streams).
+void StartEventStream(mg_connection* conn) {
+  mg_response_header_start(conn, 200);
+  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
+  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
+  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
+  // Proxies (nginx) would otherwise hold events back to fill their buffers.
+  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
+  mg_response_header_send(conn);
+}
+
 }  // namespace
 
 HttpServer::HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics)
@@ -280,13 +291,7 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
     return status;
   }
   metrics_->Spectators(hub_->spectators(), hub_->games());
-  mg_response_header_start(conn, 200);
-  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
-  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
-  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
-  // Proxies (nginx) would otherwise hold events back to fill their buffers.
-  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
-  mg_response_header_send(conn);
+  StartEventStream(conn);
   metrics_->Request(*route, 200, std::chrono::duration<double>(Clock::now() - start).count());
 
   PumpEvents(conn, spectator.get(), std::chrono::milliseconds(options_.stream_interval_ms));
@@ -371,12 +376,7 @@ int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
     return status;
   }
   std::shared_ptr<PlayStream> stream = play_->OpenEvents(prepared);
-  mg_response_header_start(conn, 200);
-  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
-  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
-  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
-  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
-  mg_response_header_send(conn);
+  StartEventStream(conn);
   metrics_->Request(route, 200, std::chrono::duration<double>(Clock::now() - start).count());
   metrics_->PlayStreams(++play_streams_);
   PumpEvents(conn, stream->out.get(), std::chrono::milliseconds(0));
