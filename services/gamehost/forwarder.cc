@@ -234,6 +234,7 @@ void ReplayForwarder::Loop() {
       }
       if (delivered) {
         fs::remove(path, ec);
+        if (options_.on_delivered) options_.on_delivered(fs::path(path).stem().string());
         std::lock_guard lock(mutex_);
         ++delivered_;
         continue;

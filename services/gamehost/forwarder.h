@@ -9,6 +9,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +36,8 @@ struct ForwarderOptions {
   int64_t max_retry_ms = 30'000;
   int64_t call_timeout_ms = 10'000;
   HostMetrics* metrics = nullptr;  // the outbox's backlog and failed deliveries; null: none
+  // Told each game id once both services hold it (from the delivery thread).
+  std::function<void(const std::string& game_id)> on_delivered;
 };
 
 class ReplayForwarder final : public CompletedGameSink {

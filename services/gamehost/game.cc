@@ -45,6 +45,145 @@ grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* o
   return grpc::Status::OK;
 }
 
+grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms, const Checkpoint& checkpoint,
+                          uint64_t fence, std::shared_ptr<Game>* out) {
+  std::shared_ptr<Game> game;
+  if (grpc::Status s = Create(std::move(setup), std::move(env), &game); !s.ok()) return s;
+  Game& g = *game;
+  std::lock_guard lock(g.mutex_);
+  const auto data_loss = [&](size_t step, const std::string& what) {
+    return grpc::Status(grpc::StatusCode::DATA_LOSS,
+                        "game " + g.setup_.id + ": step " + std::to_string(step + 1) + " of the checkpoint: " + what);
+  };
+  for (size_t i = 0; i < checkpoint.actions.size(); ++i) {
+    const Action& action = checkpoint.actions[i];
+    const int player = g.state_.CurrentPlayer();
+    if (player == kTerminalPlayer) return data_loss(i, "the game ended before it");
+    if (player == kChancePlayer) {
+      // The same seed gives the same streams: drawing again both checks the log
+      // and leaves the streams where the first host left them.
+      const Action drawn = g.chance_.Sample(g.state_);
+      if (!(drawn == action))
+        return data_loss(
+            i, "the log says " + ActionToString(action) + ", the chance streams draw " + ActionToString(drawn));
+    } else if (const std::string error = g.state_.CheckAction(action); !error.empty()) {
+      return data_loss(i, error);
+    }
+    g.ApplyLocked(action);
+  }
+  if (checkpoint.seats.size() == g.seats_.size()) {
+    for (size_t i = 0; i < g.seats_.size(); ++i) {
+      Seat& s = *g.seats_[i];
+      const SeatProgress& p = checkpoint.seats[i];
+      s.bank_ms = p.bank_ms;
+      s.decisions = p.decisions;
+      s.fallback_decisions = p.fallback_decisions;
+      s.fallback_in_a_row = p.fallback_in_a_row;
+      s.forfeited = p.forfeited;
+    }
+  }
+  g.created_unix_ms_ = created_unix_ms;
+  g.started_ = checkpoint.started;
+  g.fence_ = fence;
+  g.persisted_ = g.step();
+  g.persisted_started_ = g.started_;
+  g.persisted_seats_ = g.ProgressLocked();
+  // Nobody was told of a decision here: the one owed now gets its full limit.
+  g.grace_until_ = g.env_.clock->Now() + g.setup_.decision_ms;
+  *out = std::move(game);
+  return grpc::Status::OK;
+}
+
+void Game::SetFence(uint64_t fence) {
+  std::lock_guard lock(mutex_);
+  fence_ = fence;
+  persisted_seats_ = ProgressLocked();
+}
+
+uint64_t Game::fence() const {
+  std::lock_guard lock(mutex_);
+  return fence_;
+}
+
+bool Game::abandoned() const {
+  std::lock_guard lock(mutex_);
+  return abandoned_;
+}
+
+CheckpointStatus Game::RenewLease(std::string* error) {
+  std::lock_guard lock(mutex_);
+  if (abandoned_ || !env_.checkpoints) return CheckpointStatus::kOk;
+  const CheckpointStatus status = env_.checkpoints->Renew(setup_.id, fence_, env_.host, env_.lease_ms, error);
+  if (status == CheckpointStatus::kFenced) AbandonLocked(*error);
+  return status;
+}
+
+std::vector<SeatProgress> Game::ProgressLocked() const {
+  std::vector<SeatProgress> out;
+  for (const auto& s : seats_)
+    out.push_back({s->bank_ms, s->decisions, s->fallback_decisions, s->fallback_in_a_row, s->forfeited});
+  return out;
+}
+
+// Every step is in the store before anyone hears of it, so a host that takes
+// the game over resumes exactly where the seats last saw it. When the store is
+// unreachable the game goes on and writes its backlog at a later step: players
+// keep playing through a Redis restart, at the price that a host dying during
+// the outage loses the steps since the last write.
+bool Game::PersistLocked() {
+  if (!env_.checkpoints || abandoned_) return !abandoned_;
+  std::vector<SeatProgress> progress = ProgressLocked();
+  if (persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_) return true;
+  std::string error;
+  const CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_,
+                                                           actions_, progress, started_, &error);
+  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
+  switch (status) {
+    case CheckpointStatus::kOk:
+      if (checkpoint_failing_) services::LogInfo("checkpoint written again", {{"game", setup_.id}});
+      checkpoint_failing_ = false;
+      persisted_ = step();
+      persisted_started_ = started_;
+      persisted_seats_ = std::move(progress);
+      return true;
+    case CheckpointStatus::kFenced:
+      AbandonLocked(error);
+      return false;
+    default:
+      if (!checkpoint_failing_)
+        services::LogWarning("writing the checkpoint failed; the game goes on and writes it at a later step",
+                             {{"game", setup_.id}, {"error", error}});
+      checkpoint_failing_ = true;
+      return true;
+  }
+}
+
+void Game::AbandonLocked(const std::string& why) {
+  if (abandoned_) return;
+  abandoned_ = true;
+  finished_ = true;  // nothing more happens here
+  services::LogWarning("game taken over by another host; stopped here",
+                       {{"game", setup_.id}, {"step", std::to_string(step())}, {"reason", why}});
+  const grpc::Status moved(grpc::StatusCode::UNAVAILABLE,
+                           "game " + setup_.id + " moved to another host; connect again to be sent there");
+  for (auto& s : seats_) {
+    if (!s->stream) continue;
+    s->stream->Finish(moved);
+    s->stream.reset();
+  }
+  for (auto& sp : spectators_) sp->Finish(moved);
+  spectators_.clear();
+  if (env_.on_fenced) env_.on_fenced(setup_.id);
+}
+
+void Game::OnGraceEnd() {
+  std::lock_guard lock(mutex_);
+  grace_timer_armed_ = false;
+  if (env_.clock->Now() < grace_until_) return;
+  grace_until_ = -1;
+  Advance();
+}
+
 Game::Game(GameSetup setup, GameEnv env)
     : setup_(std::move(setup)), env_(std::move(env)), state_(setup_.config), chance_(setup_.chance_seed) {
   created_unix_ms_ = env_.clock->UnixMillis();
@@ -58,7 +197,7 @@ void Game::Start() {
   env_.timers->Schedule(env_.clock->Now() + setup_.start_timeout_ms, [weak] {
     if (auto g = weak.lock()) g->OnStartTimeout();
   });
-  started_ = std::all_of(seats_.begin(), seats_.end(), [](const auto& s) { return s->setup.built_in; });
+  started_ = started_ || std::all_of(seats_.begin(), seats_.end(), [](const auto& s) { return s->setup.built_in; });
   Advance();
 }
 
@@ -201,12 +340,25 @@ void Game::Advance() {
       continue;
     }
     if (!SeatPlaysItself(player)) {
+      if (!seats_[player]->setup.built_in && grace_until_ >= 0 && env_.clock->Now() < grace_until_) {
+        // Taken over: the seat's stream went with the old host. It has a full
+        // decision limit to find us before its fallback bot plays.
+        if (!grace_timer_armed_) {
+          grace_timer_armed_ = true;
+          std::weak_ptr<Game> weak = weak_from_this();
+          env_.timers->Schedule(grace_until_, [weak] {
+            if (auto g = weak.lock()) g->OnGraceEnd();
+          });
+        }
+        break;
+      }
       RequestBot(player, seats_[player]->setup.built_in ? "built_in" : "disconnected");
       break;
     }
     if (decision_sent_step_ != int64_t(step())) decide = player;
     break;
   }
+  if (!PersistLocked()) return;
   Flush();
   if (decide >= 0) SendDecision(decide);
 }
@@ -356,6 +508,10 @@ void Game::OnStartTimeout() {
 }
 
 void Game::FinishLocked() {
+  // The whole log is in the checkpoint before the game is handed on: a host
+  // that dies while storing it leaves a game the next host finishes again
+  // (storing is idempotent on the id).
+  if (!PersistLocked()) return;
   finished_ = true;
   const int winner = state_.Winner();
   protocol::ResultToProto(state_, &result_);

@@ -26,6 +26,7 @@
 #include "engine/state.h"
 #include "engine/view.h"
 #include "metropolis/v1/gamehost.pb.h"
+#include "services/gamehost/checkpoint.h"
 #include "services/gamehost/clock.h"
 #include "services/gamehost/executor.h"
 #include "services/gamehost/metrics.h"
@@ -37,7 +38,8 @@ namespace metropolis::gamehost {
 
 struct SeatSetup {
   std::string name;
-  std::string token;  // empty for a built-in seat
+  std::string token;       // empty for a built-in seat; the host clears it once it has answered
+  std::string token_hash;  // TokenHash(token): what the game keeps and compares
   std::string fallback_bot;
   bool built_in = false;
   int64_t identity_id = 0;  // the account holding the seat; 0 for none
@@ -74,12 +76,30 @@ struct GameEnv {
   // Receives the completed game once; the host stores it and then calls
   // Game::OnStored().
   std::function<void(std::shared_ptr<Game>, CompletedGame)> on_complete;
+  // Checkpoints (checkpoint.h); null: the game lives in this host's memory only.
+  CheckpointStore* checkpoints = nullptr;
+  std::string host;  // this host's address, which the lease names
+  Millis lease_ms = 0;
+  // The game was fenced off (another host took it over): it has ended its
+  // streams and stopped; the host forgets it. Called with the game's lock held.
+  std::function<void(const std::string& game_id)> on_fenced;
 };
 
 class Game : public std::enable_shared_from_this<Game> {
  public:
   // Fails with INVALID_ARGUMENT when a fallback bot spec is unknown.
   static grpc::Status Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* out);
+  // A game taken over from its checkpoint: the log replayed on the engine, each
+  // chance outcome checked against the game's own chance streams (DATA_LOSS when
+  // the log does not replay), the seats' clocks as they were. No seat is
+  // connected yet: each decision a seat owes waits one full decision limit for
+  // it to reconnect before its fallback bot plays.
+  static grpc::Status Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms, const Checkpoint& checkpoint,
+                             uint64_t fence, std::shared_ptr<Game>* out);
+  // The lease's fencing token, from the store's Create (before Start).
+  void SetFence(uint64_t fence);
+  // Keeps the game's lease; a fenced game is abandoned (on_fenced).
+  CheckpointStatus RenewLease(std::string* error);
   ~Game();
 
   // Arms the start timeout and begins when no seat needs to connect.
@@ -104,7 +124,12 @@ class Game : public std::enable_shared_from_this<Game> {
   bool stored() const;
   int num_seats() const { return int(setup_.seats.size()); }
   bool hidden() const { return setup_.hidden; }
-  const std::string& token(int seat) const { return setup_.seats[seat].token; }
+  // Whether `hash` (TokenHash of a token) is the token of `seat`.
+  bool IsSeatToken(int seat, const std::string& hash) const {
+    return !setup_.seats[seat].token_hash.empty() && setup_.seats[seat].token_hash == hash;
+  }
+  bool abandoned() const;
+  uint64_t fence() const;
 
  private:
   struct Seat;
@@ -123,6 +148,11 @@ class Game : public std::enable_shared_from_this<Game> {
   void Reject(int seat, uint32_t step, const std::string& reason, const std::string& error);
   void Welcome(int seat, v1::Welcome* out) const;
   void FinishLocked();
+  // Writes what the checkpoint lacks; false when the game was fenced off.
+  bool PersistLocked();
+  void AbandonLocked(const std::string& why);
+  std::vector<SeatProgress> ProgressLocked() const;
+  void OnGraceEnd();
   bool SeatPlaysItself(int seat) const;
   uint32_t step() const { return uint32_t(actions_.size()); }
 
@@ -154,6 +184,16 @@ class Game : public std::enable_shared_from_this<Game> {
   int64_t bot_step_ = -1;                                     // the step a bot is computing for
   Millis deadline_ = -1;                                      // of the decision sent, until it is answered
   Millis timer_at_ = -1;                                      // when the game's one pending timer fires
+
+  // Checkpoints: what the store holds, and under which fencing token.
+  uint64_t fence_ = 0;
+  uint32_t persisted_ = 0;
+  bool persisted_started_ = false;
+  std::vector<SeatProgress> persisted_seats_;
+  bool checkpoint_failing_ = false;  // logged once per outage
+  bool abandoned_ = false;           // fenced off: another host runs the game
+  Millis grace_until_ = -1;          // taken over: seats may reconnect until then
+  bool grace_timer_armed_ = false;
 };
 
 }  // namespace metropolis::gamehost

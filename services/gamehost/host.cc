@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
 #include "services/common/log.h"
 #include "services/common/request_id.h"
@@ -53,6 +54,14 @@ Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bo
       outbox_thread_([this] { OutboxLoop(); }) {}
 
 Host::~Host() {
+  if (lease_thread_.joinable()) {
+    {
+      std::lock_guard lock(lease_mutex_);
+      lease_stopping_ = true;
+    }
+    lease_cv_.notify_all();
+    lease_thread_.join();
+  }
   WaitStored();
   {
     std::lock_guard lock(outbox_mutex_);
@@ -102,7 +111,10 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     seat.built_in = spec.built_in();
     if (spec.identity_id() < 0) return Invalid("seats[" + std::to_string(i) + "].identity_id: negative");
     seat.identity_id = spec.identity_id();
-    if (!seat.built_in) seat.token = RandomHex(16);
+    if (!seat.built_in) {
+      seat.token = RandomHex(16);
+      seat.token_hash = TokenHash(seat.token);
+    }
     setup.seats.push_back(std::move(seat));
   }
   const uint32_t decision_ms = request.deadlines().decision_ms();
@@ -129,16 +141,11 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.request_id = call ? call->request_id() : services::NewRequestId();
   services::LogContext log_context(setup.request_id, setup.id);
 
-  GameEnv env;
-  env.clock = clock_;
-  env.timers = timers_;
-  env.bots = bots_;
-  env.metrics = metrics_;
-  env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
-    OnComplete(std::move(game), std::move(done));
-  };
+  // The tokens go to the caller; the game keeps only their hashes.
+  std::vector<std::string> tokens;
+  for (SeatSetup& seat : setup.seats) tokens.push_back(std::exchange(seat.token, {}));
   std::shared_ptr<Game> game;
-  if (grpc::Status s = Game::Create(setup, env, &game); !s.ok()) return s;
+  if (grpc::Status s = Game::Create(setup, MakeEnv(), &game); !s.ok()) return s;
   {
     std::lock_guard lock(mutex_);
     if (live_.size() >= options_.max_live_games) {
@@ -150,10 +157,26 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     }
     live_[setup.id] = game;
   }
+  if (checkpoints_) {
+    uint64_t fence = 0;
+    std::string error;
+    const CheckpointStatus status = checkpoints_->Create(setup.id, CheckpointSetupBytes(setup, clock_->UnixMillis()),
+                                                         address(), options_.lease_ms, &fence, &error);
+    if (status != CheckpointStatus::kOk) {
+      std::lock_guard lock(mutex_);
+      live_.erase(setup.id);
+      if (status == CheckpointStatus::kExists)
+        return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
+      // A game that cannot be checkpointed would die with this host: refused,
+      // so that the caller tries another host or later.
+      return {grpc::StatusCode::UNAVAILABLE, "cannot checkpoint the game: " + error};
+    }
+    game->SetFence(fence);
+  }
   directory_->Register(setup.id, address());
   if (metrics_) metrics_->GameCreated();
   response->set_game_id(setup.id);
-  for (const SeatSetup& s : setup.seats) response->add_seat_tokens(s.token);
+  for (const std::string& token : tokens) response->add_seat_tokens(token);
   response->set_host(address());
   services::LogInfo("game created", {{"game", setup.id},
                                      {"seats", std::to_string(seats)},
@@ -180,14 +203,24 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
     out->redirect = *host;
     return grpc::Status::OK;
   }
+  // A game whose host died and whose lease lapsed: whoever a seat reaches first
+  // takes it over, rather than sending it to wait for the next lease scan.
+  if (checkpoints_ && TakeOver(game_id).ok()) {
+    std::lock_guard lock(mutex_);
+    if (auto it = live_.find(game_id); it != live_.end()) {
+      out->game = it->second;
+      return grpc::Status::OK;
+    }
+  }
   return {grpc::StatusCode::NOT_FOUND, "no game " + game_id + " on this host"};
 }
 
 grpc::Status Host::FindSeat(const std::string& token, const std::string& game_id, Target* out) {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
+  const std::string hash = TokenHash(token);
   for (int i = 0; i < out->game->num_seats(); ++i) {
-    if (!out->game->token(i).empty() && out->game->token(i) == token) {
+    if (out->game->IsSeatToken(i, hash)) {
       out->seat = i;
       return grpc::Status::OK;
     }
@@ -200,8 +233,9 @@ grpc::Status Host::FindForViewing(const std::string& token, const std::string& g
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
   if (CheckToken(token, false).ok()) return grpc::Status::OK;
+  const std::string hash = TokenHash(token);
   for (int i = 0; i < out->game->num_seats(); ++i)
-    if (!out->game->token(i).empty() && out->game->token(i) == token) return grpc::Status::OK;
+    if (out->game->IsSeatToken(i, hash)) return grpc::Status::OK;
   out->game.reset();
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
@@ -211,7 +245,8 @@ grpc::Status Host::GetGame(const std::string& token, const std::string& game_id,
   if (grpc::Status s = FindForViewing(token, game_id, &target); !s.ok()) return s;
   if (target.game && target.game->hidden() && !CheckToken(token, /*admin_only=*/true).ok()) {
     bool seat = false;
-    for (int i = 0; i < target.game->num_seats(); ++i) seat |= target.game->token(i) == token;
+    const std::string hash = TokenHash(token);
+    for (int i = 0; i < target.game->num_seats(); ++i) seat |= target.game->IsSeatToken(i, hash);
     // Its points and progress would tell a duplicate set's later rotations too much.
     if (!seat)
       return {grpc::StatusCode::PERMISSION_DENIED,
@@ -314,6 +349,11 @@ void Host::OutboxLoop() {
       }
     }
     if (metrics_) metrics_->GameFinished(item.second.reason == 1 ? "won" : "length_cap");
+    if (checkpoints_ && options_.done_when_stored) MarkDone(id);
+    if (checkpoints_ && !options_.done_when_stored) {
+      std::lock_guard lock(mutex_);
+      awaiting_delivery_[id] = item.first->fence();
+    }
     item.first->OnStored();
     {
       std::lock_guard lock(outbox_mutex_);
@@ -321,6 +361,147 @@ void Host::OutboxLoop() {
     }
     outbox_cv_.notify_all();
   }
+}
+
+}  // namespace metropolis::gamehost
+
+namespace metropolis::gamehost {
+
+GameEnv Host::MakeEnv() {
+  GameEnv env;
+  env.clock = clock_;
+  env.timers = timers_;
+  env.bots = bots_;
+  env.metrics = metrics_;
+  env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
+    OnComplete(std::move(game), std::move(done));
+  };
+  if (checkpoints_) {
+    env.checkpoints = checkpoints_;
+    env.host = address();
+    env.lease_ms = options_.lease_ms;
+    env.on_fenced = [this](const std::string& game_id) { OnFenced(game_id); };
+  }
+  return env;
+}
+
+void Host::SetCheckpoints(CheckpointStore* store, bool background) {
+  checkpoints_ = store;
+  if (background) lease_thread_ = std::thread([this] { LeaseLoop(); });
+}
+
+void Host::LeaseLoop() {
+  std::unique_lock lock(lease_mutex_);
+  while (!lease_stopping_) {
+    lock.unlock();
+    KeepLeases();
+    lock.lock();
+    lease_cv_.wait_for(lock, std::chrono::milliseconds(std::max<Millis>(1, options_.lease_ms / 3)),
+                       [this] { return lease_stopping_; });
+  }
+}
+
+void Host::KeepLeases() {
+  std::vector<std::shared_ptr<Game>> games;
+  std::map<std::string, uint64_t> delivering;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, game] : live_) games.push_back(game);
+    delivering = awaiting_delivery_;
+  }
+  bool reachable = true;
+  std::string error;
+  for (const auto& game : games) {
+    if (game->RenewLease(&error) == CheckpointStatus::kUnavailable) reachable = false;
+  }
+  const std::string self = address();
+  for (const auto& [id, fence] : delivering) {
+    // Fenced: delivered meanwhile (its checkpoint is gone) or taken over.
+    if (checkpoints_->Renew(id, fence, self, options_.lease_ms, &error) == CheckpointStatus::kFenced) {
+      std::lock_guard lock(mutex_);
+      awaiting_delivery_.erase(id);
+    }
+  }
+  if (!reachable) return;  // the store is down: nobody takes anything over now
+
+  size_t room = 0;
+  {
+    std::lock_guard lock(mutex_);
+    room = options_.max_live_games > live_.size() ? options_.max_live_games - live_.size() : 0;
+  }
+  if (room == 0) return;
+  std::vector<std::string> orphans;
+  if (checkpoints_->Orphans(room, &orphans, &error) != CheckpointStatus::kOk) return;
+  for (const std::string& id : orphans) TakeOver(id);
+}
+
+grpc::Status Host::TakeOver(const std::string& game_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (live_.count(game_id) || finished_.count(game_id)) return grpc::Status::OK;
+    if (live_.size() >= options_.max_live_games)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "this host runs " + std::to_string(live_.size()) + " games"};
+  }
+  uint64_t fence = 0;
+  Checkpoint checkpoint;
+  std::string error;
+  const CheckpointStatus status =
+      checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
+  if (status == CheckpointStatus::kFenced) return {grpc::StatusCode::FAILED_PRECONDITION, error};
+  if (status != CheckpointStatus::kOk) {
+    services::LogError("taking over a game failed", {{"game", game_id}, {"error", error}});
+    return {grpc::StatusCode::UNAVAILABLE, error};
+  }
+  GameSetup setup;
+  int64_t created_unix_ms = 0;
+  std::shared_ptr<Game> game;
+  grpc::Status s;
+  if (!SetupFromCheckpoint(checkpoint.setup, &setup, &created_unix_ms, &error)) {
+    s = {grpc::StatusCode::DATA_LOSS, "game " + game_id + ": " + error};
+  } else {
+    services::LogContext log_context(setup.request_id, setup.id);
+    s = Game::Resume(setup, MakeEnv(), created_unix_ms, checkpoint, fence, &game);
+  }
+  if (!s.ok()) {
+    // Left to its lease: it lapses again, and a host (perhaps a fixed one) tries again.
+    services::LogError("a checkpoint does not replay", {{"game", game_id}, {"error", s.error_message()}});
+    return s;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    live_[game_id] = game;
+  }
+  if (metrics_) metrics_->GameTakenOver();
+  services::LogContext log_context(setup.request_id, setup.id);
+  services::LogInfo(
+      "game taken over",
+      {{"game", game_id}, {"step", std::to_string(checkpoint.actions.size())}, {"fence", std::to_string(fence)}});
+  game->Start();
+  return grpc::Status::OK;
+}
+
+void Host::OnFenced(const std::string& game_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!live_.erase(game_id)) return;
+  }
+  if (metrics_) metrics_->GameLost();
+}
+
+void Host::MarkDone(const std::string& game_id) {
+  std::string error;
+  if (checkpoints_->Done(game_id, &error) != CheckpointStatus::kOk) {
+    // Its lease lapses; the host that takes it over finds it finished and
+    // stores it again, which stores nothing twice.
+    services::LogWarning("dropping a stored game's checkpoint failed", {{"game", game_id}, {"error", error}});
+  }
+}
+
+void Host::GameDelivered(const std::string& game_id) {
+  if (!checkpoints_) return;
+  MarkDone(game_id);
+  std::lock_guard lock(mutex_);
+  awaiting_delivery_.erase(game_id);
 }
 
 }  // namespace metropolis::gamehost

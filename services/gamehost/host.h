@@ -31,6 +31,12 @@ struct HostOptions {
   size_t finished_games_kept = 1'000;  // answered by GetGame after the end
   Millis sink_retry_ms = 1'000;        // first retry of a failed store; doubles up to a minute
   uint32_t forfeit_after = 20;         // fallback decisions in a row that forfeit a seat; 0 = never
+  // Checkpoints (SetCheckpoints): how long a lease lasts unless renewed. The
+  // host renews its leases and looks for lapsed ones every lease_ms / 3.
+  Millis lease_ms = 3'000;
+  // Whether a game's checkpoint is dropped once the sink stored it; false when
+  // a forwarder delivers later and calls GameDelivered.
+  bool done_when_stored = true;
 };
 
 class Host {
@@ -38,6 +44,19 @@ class Host {
   Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
        GameDirectory* directory, HostMetrics* metrics);
   ~Host();  // stores what the outbox holds, then stops
+
+  // Checkpoints every game in `store` and takes over the games of hosts whose
+  // leases lapse (checkpoint.h). Call once, before the first game. Without
+  // `background`, leases are kept only when KeepLeases is called (tests).
+  void SetCheckpoints(CheckpointStore* store, bool background = true);
+  // Renews this host's leases, then takes over lapsed games while there is
+  // room. The lease thread calls it every lease_ms / 3; tests call it directly.
+  void KeepLeases();
+  // Takes over one game whose lease lapsed; NOT_FOUND or FAILED_PRECONDITION
+  // when it is not to be had.
+  grpc::Status TakeOver(const std::string& game_id);
+  // The forwarder delivered a completed game: its checkpoint can go.
+  void GameDelivered(const std::string& game_id);
 
   grpc::Status CreateGame(const std::string& token, const v1::CreateGameRequest& request,
                           v1::CreateGameResponse* response);
@@ -70,6 +89,10 @@ class Host {
   grpc::Status Locate(const std::string& game_id, Target* out);
   void OnComplete(std::shared_ptr<Game> game, CompletedGame done);
   void OutboxLoop();
+  GameEnv MakeEnv();
+  void OnFenced(const std::string& game_id);
+  void LeaseLoop();
+  void MarkDone(const std::string& game_id);
 
   HostOptions options_;  // address guarded by mutex_
   const Clock* clock_;
@@ -91,6 +114,13 @@ class Host {
   size_t outbox_busy_ = 0;
   bool stopping_ = false;
   std::thread outbox_thread_;
+
+  CheckpointStore* checkpoints_ = nullptr;
+  std::map<std::string, uint64_t> awaiting_delivery_;  // stored, leases kept until delivered (under mutex_)
+  std::mutex lease_mutex_;
+  std::condition_variable lease_cv_;
+  bool lease_stopping_ = false;
+  std::thread lease_thread_;
 };
 
 }  // namespace metropolis::gamehost

@@ -23,6 +23,8 @@ struct HostMetrics::Impl {
   prometheus::Gauge* spectator_streams;
   prometheus::Gauge* outbox_backlog;
   prometheus::Family<prometheus::Counter>* delivery_failures;
+  prometheus::Family<prometheus::Counter>* checkpoint_writes;
+  prometheus::Family<prometheus::Counter>* takeovers;
 };
 
 HostMetrics::HostMetrics() = default;
@@ -89,6 +91,14 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                              .Name("metropolis_gamehost_outbox_delivery_failures_total")
                              .Help("Failed deliveries from the outbox, by service (replays, ratings) and status code")
                              .Register(*r);
+  m.checkpoint_writes = &BuildCounter()
+                             .Name("metropolis_gamehost_checkpoint_writes_total")
+                             .Help("Checkpoint writes of live games, by result (ok, fenced, unavailable)")
+                             .Register(*r);
+  m.takeovers = &BuildCounter()
+                     .Name("metropolis_gamehost_takeovers_total")
+                     .Help("Games taken over from a host whose lease lapsed (in) or by another host (out)")
+                     .Register(*r);
 }
 
 void HostMetrics::GameCreated() {
@@ -132,6 +142,22 @@ void HostMetrics::OutboxBacklog(size_t games) {
 
 void HostMetrics::DeliveryFailed(const std::string& to, const std::string& code) {
   if (impl_) impl_->delivery_failures->Add({{"to", to}, {"code", code}}).Increment();
+}
+
+void HostMetrics::CheckpointWrite(const std::string& result) {
+  if (impl_) impl_->checkpoint_writes->Add({{"result", result}}).Increment();
+}
+
+void HostMetrics::GameTakenOver() {
+  if (!impl_) return;
+  impl_->live_games->Increment();
+  impl_->takeovers->Add({{"direction", "in"}}).Increment();
+}
+
+void HostMetrics::GameLost() {
+  if (!impl_) return;
+  impl_->live_games->Decrement();
+  impl_->takeovers->Add({{"direction", "out"}}).Increment();
 }
 
 void HostMetrics::StreamsChanged(int seat_delta, int spectator_delta) {

@@ -32,6 +32,12 @@ class HostMetrics {
   // "ratings", with the gRPC status code).
   void OutboxBacklog(size_t games);
   void DeliveryFailed(const std::string& to, const std::string& code);
+  // Checkpoints (checkpoint.h): each write by its result ("ok", "fenced",
+  // "unavailable"); games taken over from a host whose lease lapsed ("in") and
+  // games another host took from this one ("out").
+  void CheckpointWrite(const std::string& result);
+  void GameTakenOver();
+  void GameLost();
 
  private:
   struct Impl;

@@ -15,26 +15,45 @@ namespace metropolis::gamehost {
 
 namespace ms = services;
 
+namespace {
+
+// With a forwarder a game is stored for good once the replays service has it.
+HostOptions WithDelivery(HostOptions options, bool forwarded) {
+  options.done_when_stored = !forwarded;
+  return options;
+}
+
+}  // namespace
+
 GameHostServer::GameHostServer(const GameHostConfig& config)
     : config_(config),
       address_(config.options.address),
       archive_(config.data_dir + "/completed"),
       // With a replays service, completed games also go through the durable outbox.
-      forwarder_(config.replays.empty() ? nullptr
-                                        : std::make_unique<ReplayForwarder>(ForwarderOptions{
-                                              .dir = config.data_dir + "/outbox",
-                                              .replays_address = config.replays,
-                                              .token = config.replays_token,
-                                              .ratings_address = config.ratings,
-                                              .ratings_token = config.ratings_token,
-                                              .metrics = &metrics_,
-                                          })),
+      forwarder_(config.replays.empty()
+                     ? nullptr
+                     : std::make_unique<ReplayForwarder>(ForwarderOptions{
+                           .dir = config.data_dir + "/outbox",
+                           .replays_address = config.replays,
+                           .token = config.replays_token,
+                           .ratings_address = config.ratings,
+                           .ratings_token = config.ratings_token,
+                           .metrics = &metrics_,
+                           .on_delivered = [this](const std::string& id) { host_.GameDelivered(id); },
+                       })),
       sink_(&archive_, forwarder_.get()),
       registry_(ms::MetricsRegistry()),  // the process's: one endpoint serves every part (common/metrics.h)
       metrics_(registry_.get()),
       timers_(&clock_),
       bots_(config.bot_threads),
-      host_(config.options, &clock_, &timers_, &bots_, &sink_, &directory_, &metrics_),
+      checkpoints_(config.checkpoint_redis.empty()
+                       ? nullptr
+                       : std::make_unique<RedisCheckpointStore>(config.checkpoint_redis, 4)),
+      directory_(checkpoints_
+                     ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
+                     : std::make_unique<InMemoryDirectory>()),
+      host_(WithDelivery(config.options, forwarder_ != nullptr), &clock_, &timers_, &bots_, &sink_, directory_.get(),
+            &metrics_),
       service_(&host_, &metrics_, &clock_) {}
 
 void AddPlaySettings(services::Settings* settings) {
@@ -45,17 +64,26 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
   settings->Add("max-games", "N", "10000", "live games the game host accepts");
   settings->Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
+  settings->Add("checkpoint-redis", "ADDR", "",
+                "checkpoint every live game in this Redis (host:port, append-only) and take over the games of hosts "
+                "that die; empty: games live in this host only");
+  settings->Add("lease-ms", "N", "3000",
+                "a game's lease: how long after its host stops renewing it another host "
+                "may take the game over");
 }
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after;
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
       !settings.GetInt("bot-threads", 1, 256, &bot_threads, error) ||
       !settings.GetInt("max-games", 1, 1'000'000, &max_games, error) ||
-      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error))
+      !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error) ||
+      !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error))
     return false;
+  config->checkpoint_redis = settings.Get("checkpoint-redis");
+  config->options.lease_ms = lease_ms;
   HostOptions& options = config->options;
   options.default_decision_ms = uint32_t(decision_ms);
   options.default_time_bank_ms = uint32_t(bank_ms);
@@ -97,7 +125,10 @@ void GameHostServer::Register(grpc::ServerBuilder* builder) { builder->RegisterS
 void GameHostServer::Listening(int port, services::LogFieldList* fields) {
   if (address_.empty()) address_ = config_.listen.substr(0, config_.listen.rfind(':')) + ":" + std::to_string(port);
   host_.SetAddress(address_);
+  // Leases name the address, so checkpoints start once it is known.
+  if (checkpoints_) host_.SetCheckpoints(checkpoints_.get());
   fields->emplace_back("address", address_);
+  fields->emplace_back("checkpoints", config_.checkpoint_redis.empty() ? "off" : config_.checkpoint_redis);
   fields->emplace_back("metrics", config_.metrics_listen.empty() ? "off" : config_.metrics_listen);
   fields->emplace_back("data_dir", config_.data_dir);
 }

@@ -20,6 +20,7 @@
 #include "services/gamehost/forwarder.h"
 #include "services/gamehost/host.h"
 #include "services/gamehost/metrics.h"
+#include "services/gamehost/redis_checkpoints.h"
 #include "services/gamehost/service.h"
 #include "services/gamehost/sink.h"
 #include "services/gamehost/timers.h"
@@ -39,6 +40,7 @@ struct GameHostConfig {
   std::string ratings_token;     // its service token
   std::string matchmaker;        // announce the host to this matchmaker; empty: to none
   std::string matchmaker_token;  // the game hosts' service token there
+  std::string checkpoint_redis;  // checkpoint live games in this Redis and take over lapsed ones; empty: off
 };
 
 // The flags of how games are played, the same in metropolis-gamehost and
@@ -83,7 +85,8 @@ class GameHostServer final : public services::Component {
   SystemClock clock_;
   ThreadTimers timers_;
   ThreadPool bots_;
-  InMemoryDirectory directory_;
+  std::unique_ptr<CheckpointStore> checkpoints_;
+  std::unique_ptr<GameDirectory> directory_;
   Host host_;
   GameHostService service_;
   std::atomic<bool> stopping_{false};

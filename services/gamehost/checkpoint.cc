@@ -1,0 +1,99 @@
+#include "services/gamehost/checkpoint.h"
+
+#include <openssl/sha.h>
+
+#include "metropolis/v1/checkpoint.pb.h"
+#include "services/gamehost/game.h"
+#include "services/protocol/convert.h"
+
+namespace metropolis::gamehost {
+
+std::string TokenHash(const std::string& token) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(), digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * SHA256_DIGEST_LENGTH);
+  for (unsigned char c : digest) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 0xF]);
+  }
+  return out;
+}
+
+std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms) {
+  v1::GameCheckpointSetup p;
+  p.set_game_id(setup.id);
+  p.set_ladder(setup.ladder);
+  p.set_season(setup.season);
+  p.set_tournament(setup.tournament);
+  p.set_hidden(setup.hidden);
+  protocol::ConfigToProto(setup.config, p.mutable_config());
+  for (const SeatSetup& s : setup.seats) {
+    v1::CheckpointSeat* seat = p.add_seats();
+    seat->set_name(s.name);
+    seat->set_token_sha256(s.token_hash);
+    seat->set_fallback_bot(s.fallback_bot);
+    seat->set_built_in(s.built_in);
+    seat->set_identity_id(s.identity_id);
+  }
+  p.set_decision_ms(setup.decision_ms);
+  p.set_time_bank_ms(setup.time_bank_ms);
+  p.set_chance_seed(setup.chance_seed);
+  p.set_start_timeout_ms(setup.start_timeout_ms);
+  p.set_forfeit_after(setup.forfeit_after);
+  p.set_request_id(setup.request_id);
+  p.set_created_unix_ms(created_unix_ms);
+  return p.SerializeAsString();
+}
+
+bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* created_unix_ms, std::string* error) {
+  v1::GameCheckpointSetup p;
+  if (!p.ParseFromString(bytes)) {
+    *error = "the checkpoint's setup does not parse";
+    return false;
+  }
+  if (!protocol::ConfigFromProto(p.config(), &setup->config, error)) {
+    *error = "the checkpoint's config: " + *error;
+    return false;
+  }
+  setup->id = p.game_id();
+  setup->ladder = p.ladder();
+  setup->season = p.season();
+  setup->tournament = p.tournament();
+  setup->hidden = p.hidden();
+  setup->seats.clear();
+  for (const v1::CheckpointSeat& s : p.seats()) {
+    SeatSetup seat;
+    seat.name = s.name();
+    seat.token_hash = s.token_sha256();
+    seat.fallback_bot = s.fallback_bot();
+    seat.built_in = s.built_in();
+    seat.identity_id = s.identity_id();
+    setup->seats.push_back(std::move(seat));
+  }
+  setup->decision_ms = p.decision_ms();
+  setup->time_bank_ms = p.time_bank_ms();
+  setup->chance_seed = p.chance_seed();
+  setup->start_timeout_ms = p.start_timeout_ms();
+  setup->forfeit_after = p.forfeit_after();
+  setup->request_id = p.request_id();
+  *created_unix_ms = p.created_unix_ms();
+  return true;
+}
+
+const char* CheckpointStatusName(CheckpointStatus status) {
+  switch (status) {
+    case CheckpointStatus::kOk:
+      return "ok";
+    case CheckpointStatus::kFenced:
+      return "fenced";
+    case CheckpointStatus::kExists:
+      return "exists";
+    case CheckpointStatus::kUnavailable:
+      return "unavailable";
+  }
+  return "unknown";
+}
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,91 @@
+// Checkpoints of live games, and the leases that say which host runs each.
+//
+// Who is authoritative for what:
+//   * a live game: its checkpoint (the setup and the action log) in the store —
+//     the host's memory is a copy that is always ahead of it by at most the
+//     step being played, because a step is appended before anyone hears of it;
+//   * which host may write a game: the game's fencing token. Every takeover
+//     draws a new, larger one; a write that does not carry the current token is
+//     refused, so a host cut off from the network cannot go on writing a game
+//     that another host has taken over, even after its lease expired unseen;
+//   * which host runs a game now: its lease, renewed while the host is alive;
+//   * a finished game: the replays service's database. Once it holds the game
+//     the checkpoint is dropped (Done).
+// The store here is Redis with append-only persistence (redis_checkpoints.h);
+// tests use a small fake behind the same interface.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/action.h"
+#include "services/gamehost/clock.h"
+
+namespace metropolis::gamehost {
+
+struct GameSetup;
+
+// What a seat carries from step to step besides the state: its clock and its
+// record with the fallback bot.
+struct SeatProgress {
+  int64_t bank_ms = 0;
+  uint32_t decisions = 0;
+  uint32_t fallback_decisions = 0;
+  uint32_t fallback_in_a_row = 0;
+  bool forfeited = false;
+  bool operator==(const SeatProgress&) const = default;
+};
+
+struct Checkpoint {
+  std::string setup;  // a serialised v1::GameCheckpointSetup (CheckpointSetupBytes)
+  std::vector<Action> actions;
+  std::vector<SeatProgress> seats;
+  bool started = false;
+};
+
+// The setup as the checkpoint keeps it (seat tokens only as their SHA-256), and back.
+std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms);
+bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* created_unix_ms, std::string* error);
+
+// The lowercase hex SHA-256 of a seat token: what a game compares a token with.
+std::string TokenHash(const std::string& token);
+
+enum class CheckpointStatus {
+  kOk,
+  kFenced,       // another host holds the game (its token is newer), or it is done
+  kExists,       // Create: the id is taken
+  kUnavailable,  // the store cannot be reached; try again later
+};
+const char* CheckpointStatusName(CheckpointStatus status);
+
+class CheckpointStore {
+ public:
+  virtual ~CheckpointStore() = default;
+
+  // Writes a new game's setup and gives `host` its lease with a fresh fencing token.
+  virtual CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
+                                  Millis lease_ms, uint64_t* fence, std::string* error) = 0;
+  // Appends actions[from..] to the log (whose length must be `from`, or already
+  // past it when an earlier append's reply was lost), sets the seats' progress
+  // and renews the lease — only while `fence` is the game's token.
+  virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+                                  uint32_t from, const std::vector<Action>& actions,
+                                  const std::vector<SeatProgress>& seats, bool started, std::string* error) = 0;
+  // Renews the lease while `fence` is the game's token.
+  virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+                                 std::string* error) = 0;
+  // The game is stored for good: its checkpoint goes, and it can never be taken over.
+  virtual CheckpointStatus Done(const std::string& game_id, std::string* error) = 0;
+  // Live games whose lease lapsed (at most `limit`).
+  virtual CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) = 0;
+  // Takes over a game whose lease lapsed: kOk with its checkpoint and a new
+  // fencing token, kFenced when a host holds it or it is done.
+  virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
+                                    uint64_t* fence, Checkpoint* out, std::string* error) = 0;
+  // The address of the host holding the game's lease; nullopt when none does.
+  virtual std::optional<std::string> Owner(const std::string& game_id) = 0;
+};
+
+}  // namespace metropolis::gamehost

@@ -1,0 +1,273 @@
+#include "services/gamehost/redis_checkpoints.h"
+
+#include <charconv>
+
+namespace metropolis::gamehost {
+namespace {
+
+using storage::RedisReply;
+
+// KEYS: owner fence setup live done. ARGV: host lease_ms setup id.
+constexpr char kCreate[] = R"lua(
+if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
+local f = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], f .. ' ' .. ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[3], ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[4])
+return f
+)lua";
+
+// KEYS: fence owner log seats. ARGV: fence "fence host" lease_ms from started progress codes...
+// Answers the log's new length; -2 when the token is not the game's; {-3, n}
+// when the log holds fewer than `from` entries (Redis lost its last writes).
+constexpr char kAppend[] = R"lua(
+local f = redis.call('GET', KEYS[1])
+if (not f) or f ~= ARGV[1] then return -2 end
+local n = redis.call('LLEN', KEYS[3])
+local from = tonumber(ARGV[4])
+if n < from then return {-3, n} end
+for i = 7 + (n - from), #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+redis.call('HSET', KEYS[4], 'started', ARGV[5], 'progress', ARGV[6])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return redis.call('LLEN', KEYS[3])
+)lua";
+
+// KEYS: fence owner. ARGV: fence "fence host" lease_ms.
+constexpr char kRenew[] = R"lua(
+local f = redis.call('GET', KEYS[1])
+if (not f) or f ~= ARGV[1] then return -2 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
+)lua";
+
+// KEYS: owner fence setup. ARGV: host lease_ms.
+constexpr char kTakeOver[] = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
+local f = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], f .. ' ' .. ARGV[1], 'PX', ARGV[2])
+return f
+)lua";
+
+// KEYS: setup log seats owner fence done live. ARGV: id.
+constexpr char kDone[] = R"lua(
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('SET', KEYS[6], '1', 'EX', 604800)
+redis.call('SREM', KEYS[7], ARGV[1])
+return 1
+)lua";
+
+std::string EncodeProgress(const std::vector<SeatProgress>& seats) {
+  std::string out;
+  for (const SeatProgress& s : seats) {
+    if (!out.empty()) out += ';';
+    out += std::to_string(s.bank_ms) + ',' + std::to_string(s.decisions) + ',' + std::to_string(s.fallback_decisions) +
+           ',' + std::to_string(s.fallback_in_a_row) + ',' + (s.forfeited ? '1' : '0');
+  }
+  return out;
+}
+
+template <typename T>
+bool ParseNumber(std::string_view text, T* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out) {
+  out->clear();
+  while (!text.empty()) {
+    const size_t semi = text.find(';');
+    std::string_view item = text.substr(0, semi);
+    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
+    std::vector<std::string_view> parts;
+    for (size_t start = 0;;) {
+      const size_t comma = item.find(',', start);
+      parts.push_back(item.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    SeatProgress s;
+    int forfeited = 0;
+    if (parts.size() != 5 || !ParseNumber(parts[0], &s.bank_ms) || !ParseNumber(parts[1], &s.decisions) ||
+        !ParseNumber(parts[2], &s.fallback_decisions) || !ParseNumber(parts[3], &s.fallback_in_a_row) ||
+        !ParseNumber(parts[4], &forfeited))
+      return false;
+    s.forfeited = forfeited != 0;
+    out->push_back(s);
+  }
+  return true;
+}
+
+}  // namespace
+
+RedisCheckpointStore::RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix)
+    : pool_(address, pool_size), prefix_(std::move(prefix)) {}
+
+std::string RedisCheckpointStore::Key(const std::string& game_id, const char* part) const {
+  return prefix_ + "{" + game_id + "}:" + part;
+}
+
+CheckpointStatus RedisCheckpointStore::Run(const storage::RedisCommand& command, RedisReply* reply,
+                                           std::string* error) {
+  try {
+    pool_.With([&](storage::RedisConnection& c) { *reply = c.Run(command); });
+  } catch (const std::exception& e) {
+    *error = std::string("redis ") + pool_.address() + ": " + e.what();
+    return CheckpointStatus::kUnavailable;
+  }
+  if (reply->is_error()) {
+    *error = "redis: " + reply->str;
+    return CheckpointStatus::kUnavailable;
+  }
+  return CheckpointStatus::kOk;
+}
+
+CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const std::string& setup,
+                                              const std::string& host, Millis lease_ms, uint64_t* fence,
+                                              std::string* error) {
+  RedisReply r;
+  const CheckpointStatus s =
+      Run({"EVAL", kCreate, "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"), prefix_ + "live",
+           Key(game_id, "done"), host, std::to_string(lease_ms), setup, game_id},
+          &r, error);
+  if (s != CheckpointStatus::kOk) return s;
+  if (r.integer < 0) {
+    *error = "game " + game_id + " has a checkpoint already";
+    return CheckpointStatus::kExists;
+  }
+  *fence = uint64_t(r.integer);
+  return CheckpointStatus::kOk;
+}
+
+CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
+                                              Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
+                                              const std::vector<SeatProgress>& seats, bool started,
+                                              std::string* error) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    storage::RedisCommand command = {"EVAL",
+                                     kAppend,
+                                     "4",
+                                     Key(game_id, "fence"),
+                                     Key(game_id, "owner"),
+                                     Key(game_id, "log"),
+                                     Key(game_id, "seats"),
+                                     std::to_string(fence),
+                                     std::to_string(fence) + " " + host,
+                                     std::to_string(lease_ms),
+                                     std::to_string(from),
+                                     started ? "1" : "0",
+                                     EncodeProgress(seats)};
+    for (size_t i = from; i < actions.size(); ++i) command.push_back(std::to_string(Encode(actions[i])));
+    RedisReply r;
+    const CheckpointStatus s = Run(command, &r, error);
+    if (s != CheckpointStatus::kOk) return s;
+    if (r.type == RedisReply::Type::kArray && r.elements.size() == 2) {
+      // Redis restarted and lost its last writes (append-only, fsynced every
+      // second): write again from where its log ends.
+      from = uint32_t(r.elements[1].integer);
+      continue;
+    }
+    if (r.integer == -2) {
+      *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
+      return CheckpointStatus::kFenced;
+    }
+    return CheckpointStatus::kOk;
+  }
+  *error = "game " + game_id + ": the checkpoint's log is shorter than expected twice";
+  return CheckpointStatus::kUnavailable;
+}
+
+CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
+                                             Millis lease_ms, std::string* error) {
+  RedisReply r;
+  const CheckpointStatus s = Run({"EVAL", kRenew, "2", Key(game_id, "fence"), Key(game_id, "owner"),
+                                  std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
+                                 &r, error);
+  if (s != CheckpointStatus::kOk) return s;
+  if (r.integer == -2) {
+    *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
+    return CheckpointStatus::kFenced;
+  }
+  return CheckpointStatus::kOk;
+}
+
+CheckpointStatus RedisCheckpointStore::Done(const std::string& game_id, std::string* error) {
+  RedisReply r;
+  return Run({"EVAL", kDone, "7", Key(game_id, "setup"), Key(game_id, "log"), Key(game_id, "seats"),
+              Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "done"), prefix_ + "live", game_id},
+             &r, error);
+}
+
+CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) {
+  ids->clear();
+  RedisReply members;
+  if (CheckpointStatus s = Run({"SMEMBERS", prefix_ + "live"}, &members, error); s != CheckpointStatus::kOk) return s;
+  if (members.elements.empty()) return CheckpointStatus::kOk;
+  std::vector<storage::RedisCommand> probes;
+  for (const RedisReply& m : members.elements) probes.push_back({"EXISTS", Key(m.str, "owner")});
+  std::vector<RedisReply> owned;
+  try {
+    pool_.With([&](storage::RedisConnection& c) { owned = c.Pipeline(probes); });
+  } catch (const std::exception& e) {
+    *error = std::string("redis ") + pool_.address() + ": " + e.what();
+    return CheckpointStatus::kUnavailable;
+  }
+  for (size_t i = 0; i < owned.size() && ids->size() < limit; ++i)
+    if (!owned[i].is_error() && owned[i].integer == 0) ids->push_back(members.elements[i].str);
+  return CheckpointStatus::kOk;
+}
+
+CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
+                                                uint64_t* fence, Checkpoint* out, std::string* error) {
+  RedisReply r;
+  CheckpointStatus s = Run({"EVAL", kTakeOver, "3", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
+                            host, std::to_string(lease_ms)},
+                           &r, error);
+  if (s != CheckpointStatus::kOk) return s;
+  if (r.integer < 0) {
+    *error = "game " + game_id + " is held by a host or finished";
+    return CheckpointStatus::kFenced;
+  }
+  *fence = uint64_t(r.integer);
+  // The game is ours now: nobody else writes it while we read it.
+  std::vector<RedisReply> parts;
+  try {
+    pool_.With([&](storage::RedisConnection& c) {
+      parts = c.Pipeline({{"GET", Key(game_id, "setup")},
+                          {"LRANGE", Key(game_id, "log"), "0", "-1"},
+                          {"HGET", Key(game_id, "seats"), "started"},
+                          {"HGET", Key(game_id, "seats"), "progress"}});
+    });
+  } catch (const std::exception& e) {
+    *error = std::string("redis ") + pool_.address() + ": " + e.what();
+    return CheckpointStatus::kUnavailable;
+  }
+  out->setup = parts[0].str;
+  out->actions.clear();
+  for (const RedisReply& e : parts[1].elements) {
+    uint64_t code = 0;
+    std::optional<Action> action;
+    if (!ParseNumber(std::string_view(e.str), &code) || !(action = Decode(code))) {
+      *error = "game " + game_id + ": log entry " + std::to_string(out->actions.size()) + " ('" + e.str +
+               "') is not an action";
+      return CheckpointStatus::kUnavailable;
+    }
+    out->actions.push_back(*action);
+  }
+  out->started = parts[2].str == "1";
+  if (!DecodeProgress(parts[3].str, &out->seats)) {
+    *error = "game " + game_id + ": the seats' progress '" + parts[3].str + "' does not parse";
+    return CheckpointStatus::kUnavailable;
+  }
+  return CheckpointStatus::kOk;
+}
+
+std::optional<std::string> RedisCheckpointStore::Owner(const std::string& game_id) {
+  RedisReply r;
+  std::string error;
+  if (Run({"GET", Key(game_id, "owner")}, &r, &error) != CheckpointStatus::kOk || r.is_nil()) return std::nullopt;
+  const size_t space = r.str.find(' ');
+  if (space == std::string::npos) return std::nullopt;
+  return r.str.substr(space + 1);
+}
+
+}  // namespace metropolis::gamehost

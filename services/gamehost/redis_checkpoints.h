@@ -1,0 +1,46 @@
+// Checkpoints and leases in Redis (checkpoint.h). Per game, under gh:{ID}:
+//   setup   the serialised setup          log    one entry per action (its code)
+//   seats   progress and "started"       fence  the fencing token (a counter)
+//   owner   "FENCE HOST", expiring with the lease
+// and the set gh:live of the games not yet stored. Every write is a Lua script
+// that first compares the caller's token with `fence`, so the check and the
+// write are one atomic step. Redis runs with append-only persistence, so a
+// checkpoint survives a restart of Redis.
+#pragma once
+
+#include <memory>
+
+#include "services/gamehost/checkpoint.h"
+#include "services/storage/redis.h"
+
+namespace metropolis::gamehost {
+
+class RedisCheckpointStore final : public CheckpointStore {
+ public:
+  // `prefix` separates deployments sharing one Redis (and tests).
+  RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix = "gh:");
+
+  CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
+                          Millis lease_ms, uint64_t* fence, std::string* error) override;
+  CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                          bool started, std::string* error) override;
+  CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+                         std::string* error) override;
+  CheckpointStatus Done(const std::string& game_id, std::string* error) override;
+  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override;
+  CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms, uint64_t* fence,
+                            Checkpoint* out, std::string* error) override;
+  std::optional<std::string> Owner(const std::string& game_id) override;
+
+ private:
+  std::string Key(const std::string& game_id, const char* part) const;
+  // Runs one command; kUnavailable (with *error) when Redis cannot be reached
+  // or answers with an error.
+  CheckpointStatus Run(const storage::RedisCommand& command, storage::RedisReply* reply, std::string* error);
+
+  storage::RedisPool pool_;
+  const std::string prefix_;
+};
+
+}  // namespace metropolis::gamehost

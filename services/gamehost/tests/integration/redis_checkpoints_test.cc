@@ -1,0 +1,120 @@
+// The Redis checkpoint store against the real Redis the test command starts
+// (label integration): fencing, leases that lapse, takeover, a log that lost
+// its last writes, and a stored game that can never come back.
+#include "services/gamehost/redis_checkpoints.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "engine/state.h"
+#include "services/storage/tests/test_redis.h"
+
+namespace metropolis::gamehost {
+namespace {
+
+class RedisCheckpointsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    store_ = std::make_unique<RedisCheckpointStore>(address_, 2, prefix_ + ":");
+    State state{GameConfig{}};
+    for (const Action& a : state.LegalActions()) {
+      actions_.push_back(a);
+      if (actions_.size() == 6) break;
+    }
+    ASSERT_EQ(actions_.size(), 6u);
+  }
+  void TearDown() override {
+    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
+  }
+  std::vector<Action> First(size_t n) const { return {actions_.begin(), actions_.begin() + long(n)}; }
+
+  std::string address_, prefix_;
+  std::unique_ptr<RedisCheckpointStore> store_;
+  std::vector<Action> actions_;
+  std::vector<SeatProgress> seats_ = {{60000, 3, 1, 0, false}, {55000, 2, 2, 1, true}, {0, 0, 0, 0, false}};
+  std::string error_;
+};
+
+TEST_F(RedisCheckpointsTest, OnlyTheNewestFencingTokenWrites) {
+  uint64_t fence_a = 0, fence_b = 0;
+  ASSERT_EQ(store_->Create("g1", "setup-bytes", "host-a", 60'000, &fence_a, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_EQ(store_->Create("g1", "other", "host-b", 60'000, &fence_b, &error_), CheckpointStatus::kExists);
+  ASSERT_EQ(store_->Append("g1", fence_a, "host-a", 60'000, 0, First(3), seats_, true, &error_), CheckpointStatus::kOk)
+      << error_;
+  EXPECT_EQ(store_->Owner("g1"), "host-a");
+  EXPECT_EQ(store_->Append("g1", fence_a + 1, "host-b", 60'000, 3, First(4), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+
+  // Host A's lease lapses; nothing can take a held game, anyone a lapsed one.
+  Checkpoint taken;
+  EXPECT_EQ(store_->TakeOver("g1", "host-b", 60'000, &fence_b, &taken, &error_), CheckpointStatus::kFenced);
+  ASSERT_EQ(store_->Renew("g1", fence_a, "host-a", 50, &error_), CheckpointStatus::kOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  EXPECT_EQ(store_->Owner("g1"), std::nullopt);
+  std::vector<std::string> orphans;
+  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  EXPECT_EQ(orphans, std::vector<std::string>{"g1"});
+  ASSERT_EQ(store_->TakeOver("g1", "host-b", 60'000, &fence_b, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_GT(fence_b, fence_a);
+  EXPECT_EQ(taken.setup, "setup-bytes");
+  EXPECT_EQ(taken.actions, First(3));
+  EXPECT_EQ(taken.seats, seats_);
+  EXPECT_TRUE(taken.started);
+  EXPECT_EQ(store_->Owner("g1"), "host-b");
+
+  // Host A comes back from behind a cut cable: every write of its is refused.
+  EXPECT_EQ(store_->Append("g1", fence_a, "host-a", 60'000, 3, First(5), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Renew("g1", fence_a, "host-a", 60'000, &error_), CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Owner("g1"), "host-b");
+  ASSERT_EQ(store_->Append("g1", fence_b, "host-b", 60'000, 3, First(5), seats_, true, &error_), CheckpointStatus::kOk);
+}
+
+TEST_F(RedisCheckpointsTest, ALogThatLostItsLastWritesIsWrittenAgain) {
+  uint64_t fence = 0;
+  ASSERT_EQ(store_->Create("g2", "s", "host-a", 60'000, &fence, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Append("g2", fence, "host-a", 60'000, 0, First(4), seats_, true, &error_), CheckpointStatus::kOk);
+  // As after a restart of Redis that had not yet synced its last second.
+  storage::RedisConnection redis(address_, 2000);
+  redis.Run({"LTRIM", prefix_ + ":{g2}:log", "0", "0"});
+  ASSERT_EQ(store_->Append("g2", fence, "host-a", 60'000, 4, First(6), seats_, true, &error_), CheckpointStatus::kOk)
+      << error_;
+  ASSERT_EQ(store_->Renew("g2", fence, "host-a", 1, &error_), CheckpointStatus::kOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  Checkpoint taken;
+  uint64_t next = 0;
+  ASSERT_EQ(store_->TakeOver("g2", "host-b", 60'000, &next, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_EQ(taken.actions, First(6));
+}
+
+TEST_F(RedisCheckpointsTest, AStoredGameIsGoneForGood) {
+  uint64_t fence = 0;
+  ASSERT_EQ(store_->Create("g3", "s", "host-a", 1, &fence, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Done("g3", &error_), CheckpointStatus::kOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::vector<std::string> orphans;
+  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  EXPECT_TRUE(orphans.empty());
+  Checkpoint taken;
+  uint64_t next = 0;
+  EXPECT_EQ(store_->TakeOver("g3", "host-b", 60'000, &next, &taken, &error_), CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Create("g3", "s", "host-b", 60'000, &next, &error_), CheckpointStatus::kExists);
+  EXPECT_EQ(store_->Append("g3", fence, "host-a", 60'000, 0, First(1), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+}
+
+TEST_F(RedisCheckpointsTest, AnUnreachableRedisIsUnavailableNotFenced) {
+  RedisCheckpointStore nowhere("127.0.0.1:1", 1, prefix_ + ":");
+  uint64_t fence = 0;
+  EXPECT_EQ(nowhere.Create("g4", "s", "host-a", 1000, &fence, &error_), CheckpointStatus::kUnavailable);
+  EXPECT_NE(error_.find("127.0.0.1:1"), std::string::npos) << error_;
+  EXPECT_EQ(nowhere.Owner("g4"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace metropolis::gamehost

@@ -1,0 +1,115 @@
+// A checkpoint store in memory with the semantics of the Redis one: fencing
+// tokens, leases that lapse when the test moves its clock, and a switch that
+// makes it unreachable.
+#pragma once
+
+#include <map>
+#include <mutex>
+
+#include "services/gamehost/checkpoint.h"
+
+namespace metropolis::gamehost::testing {
+
+class MemoryCheckpointStore final : public CheckpointStore {
+ public:
+  struct Entry {
+    std::string setup;
+    std::vector<Action> log;
+    std::vector<SeatProgress> seats;
+    bool started = false;
+    uint64_t fence = 0;
+    std::string owner;
+    Millis lease_until = 0;
+  };
+
+  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host, Millis lease_ms,
+                          uint64_t* fence, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (games.count(id) || done.count(id)) return CheckpointStatus::kExists;
+    Entry& e = games[id];
+    e.setup = setup;
+    e.fence = *fence = ++fences;
+    e.owner = host;
+    e.lease_until = now + lease_ms;
+    return CheckpointStatus::kOk;
+  }
+  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                          bool started, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    auto it = games.find(id);
+    if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
+    Entry& e = it->second;
+    if (e.log.size() < from) return CheckpointStatus::kUnavailable;
+    for (size_t i = e.log.size(); i < actions.size(); ++i) e.log.push_back(actions[i]);
+    e.seats = seats;
+    e.started = started;
+    e.owner = host;
+    e.lease_until = now + lease_ms;
+    ++appends;
+    return CheckpointStatus::kOk;
+  }
+  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                         std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    auto it = games.find(id);
+    if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
+    it->second.owner = host;
+    it->second.lease_until = now + lease_ms;
+    return CheckpointStatus::kOk;
+  }
+  CheckpointStatus Done(const std::string& id, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    games.erase(id);
+    done.insert({id, true});
+    return CheckpointStatus::kOk;
+  }
+  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    ids->clear();
+    for (const auto& [id, e] : games)
+      if (e.lease_until <= now && ids->size() < limit) ids->push_back(id);
+    return CheckpointStatus::kOk;
+  }
+  CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+                            Checkpoint* out, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    auto it = games.find(id);
+    if (it == games.end() || it->second.lease_until > now) return CheckpointStatus::kFenced;
+    Entry& e = it->second;
+    e.fence = *fence = ++fences;
+    e.owner = host;
+    e.lease_until = now + lease_ms;
+    *out = {e.setup, e.log, e.seats, e.started};
+    return CheckpointStatus::kOk;
+  }
+  std::optional<std::string> Owner(const std::string& id) override {
+    std::lock_guard lock(mutex);
+    auto it = games.find(id);
+    if (it == games.end() || it->second.lease_until <= now || down) return std::nullopt;
+    return it->second.owner;
+  }
+
+  std::mutex mutex;
+  std::map<std::string, Entry> games;
+  std::map<std::string, bool> done;
+  uint64_t fences = 0;
+  Millis now = 0;
+  bool down = false;
+  int appends = 0;
+
+ private:
+  CheckpointStatus Reachable(std::string* error) const {
+    if (!down) return CheckpointStatus::kOk;
+    *error = "store down (test)";
+    return CheckpointStatus::kUnavailable;
+  }
+};
+
+}  // namespace metropolis::gamehost::testing
