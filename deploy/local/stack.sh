@@ -16,6 +16,8 @@
 # gRPC ports listen on METROPOLIS_LISTEN_ADDR (default 127.0.0.1), e.g. an address
 # that a game host in another network namespace reaches (tests/e2e/netns_test.sh);
 # PostgreSQL, Redis, the metrics and the gateway stay on loopback.
+# METROPOLIS_GAMEHOST_CHECKPOINTS=1 has the game hosts checkpoint their live games
+# in the stack's Redis and take over each other's (--checkpoint-redis).
 #
 #
 #   METROPOLIS_PG              PostgreSQL connection string
@@ -120,7 +122,8 @@ up() {
   fi
   # The game hosts: METROPOLIS_GAMEHOSTS of them (default 1). Each announces itself
   # to the first matchmaker; all replicas read the same registry in Redis.
-  local hosts=() h port
+  local hosts=() h port checkpoints=()
+  [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-0} == 1 ]] && checkpoints=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR")
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
     port=$host_port
     ((h > 1)) && port=$(free_port)
@@ -130,7 +133,7 @@ up() {
       --data-dir "$stack/gamehost$h" \
       --replays "$addr:$replays_port" --replays-token "$service_token" \
       --ratings "$addr:$ratings_port" --ratings-token "$service_token" \
-      --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token"
+      --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${checkpoints[@]}"
     hosts+=("$addr:$port")
   done
 

@@ -8,7 +8,9 @@
 #
 # Redis runs as deployed: an append-only file, fsynced every second, so what it
 # holds (tickets, leaderboards, the game hosts' checkpoints) survives a restart.
-# METROPOLIS_REDIS_PERSIST=0 keeps nothing on disk.
+# METROPOLIS_REDIS_PERSIST=0 keeps nothing on disk. METROPOLIS_REDIS_BIND adds
+# addresses Redis also listens on (e.g. a veth link's, for a game host in another
+# network namespace; without a password it then accepts them: test use only).
 #
 # Failure tests restart either server on its port with its data:
 #
@@ -128,13 +130,16 @@ start_redis() {
   dir=$METROPOLIS_SERVICES_DIR
   local persist=(--appendonly yes --appendfsync everysec)
   if [[ ${METROPOLIS_REDIS_PERSIST:-1} == 0 ]]; then persist=(--appendonly no); fi
+  local bind="127.0.0.1"
+  [[ -n ${METROPOLIS_REDIS_BIND:-} ]] && bind="127.0.0.1 $METROPOLIS_REDIS_BIND --protected-mode no"
   # As for PostgreSQL: a port found free may be taken before Redis binds it
   # (tests start services side by side); then another port, a few times.
   for attempt in 1 2 3 4 5; do
     port=$(free_port)
     echo "services: starting Redis on 127.0.0.1:$port"
     rm -f "$dir/redis.log" "$dir/redis.pid"
-    redis-server --bind 127.0.0.1 --port "$port" --save '' "${persist[@]}" --daemonize yes \
+    # shellcheck disable=SC2086 # $bind: addresses and options, split on purpose
+    redis-server --bind $bind --port "$port" --save '' "${persist[@]}" --daemonize yes \
       --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
     for _ in $(seq 1 200); do
       # Ours answers with its own pid: another server on the port would answer too.
@@ -142,7 +147,7 @@ start_redis() {
         redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' |
         grep -qx "process_id:$(cat "$dir/redis.pid")"; then
         export METROPOLIS_REDIS_ADDR="127.0.0.1:$port"
-        _write_redis_ctl "$port" "${persist[*]}"
+        _write_redis_ctl "$port" "--bind $bind --port $port --save '' ${persist[*]}"
         echo "services: METROPOLIS_REDIS_ADDR=$METROPOLIS_REDIS_ADDR"
         return 0
       fi
@@ -159,7 +164,7 @@ start_redis() {
 
 # Writes $METROPOLIS_REDIS_CTL: "stop" ends the server (the append-only file is
 # flushed first), "start" starts it again on the same port, folder and options.
-_write_redis_ctl() {  # port persist-options
+_write_redis_ctl() {  # port options
   local dir=$METROPOLIS_SERVICES_DIR ctl=$METROPOLIS_SERVICES_DIR/redis-ctl.sh
   cat >"$ctl" <<EOF
 #!/bin/bash
@@ -172,7 +177,7 @@ case \$1 in
     echo "redis-ctl: Redis (pid \$pid) did not stop" >&2; exit 1 ;;
   start)
     rm -f "$dir/redis.pid"
-    redis-server --bind 127.0.0.1 --port $1 --save '' $2 --daemonize yes \\
+    redis-server $2 --daemonize yes \\
       --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null || exit 1
     for _ in \$(seq 1 200); do
       redis-cli -h 127.0.0.1 -p $1 ping 2>/dev/null | grep -q PONG && exit 0

@@ -133,7 +133,8 @@ class HandoffTest : public ::testing::Test {
             .ratings_token = kStoreToken,
             .retry_ms = 20,
             .max_retry_ms = 200,
-            .call_timeout_ms = 2000};
+            .call_timeout_ms = 2000,
+            .on_delivered = {}};
   }
 
   // Three players on ladder "open", season 1: what the rated tests play.
