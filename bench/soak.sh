@@ -22,7 +22,6 @@
 # once (tests/CMakeLists.txt runs a short one as the ctest soak_e2e).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
 games=2000 bots=32 minutes=10 bot=random build=""
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
@@ -89,9 +88,16 @@ mkdir -p "$stack/demo"
 # total is reached; the bots are stopped once it is (the games they are playing
 # then are finished by the fallback bot and stored too).
 per_bot=$((2 * (games * 4 + bots - 1) / bots + 2))
+echo "soak: registering $bots bots"
 for i in $(seq 1 "$bots"); do
   "$admin" create-bot "soak-$i" --owner house >/dev/null
-  token=$("$admin" --json issue-token "soak-$i" --label soak | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+  "$admin" --json issue-token "soak-$i" --label soak |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])' >"$stack/demo/soak-$i.token"
+done
+echo "soak: $bots $bot bots, at most $per_bot games each, until $games games are stored or $minutes min have passed"
+start=$(date +%s.%N)
+for i in $(seq 1 "$bots"); do
+  token=$(cat "$stack/demo/soak-$i.token")
   mm=$METROPOLIS_MATCHMAKER
   ((i % 2 == 0)) && mm=$METROPOLIS_MATCHMAKER2
   "$build/botkits/cpp/metropolis-bot" --ladder soak --matchmaker "$mm,$METROPOLIS_MATCHMAKER,$METROPOLIS_MATCHMAKER2" \
@@ -108,14 +114,12 @@ bot_pids=("${pids[@]}")
     done
     game=$(curl -s --max-time 5 "$METROPOLIS_GATEWAY/api/v1/games?ladder=soak&limit=1" |
       python3 -c 'import json, sys; g = json.load(sys.stdin).get("games", []); print(g[0]["game_id"] if g else "")' 2>/dev/null) || game=""
-    [[ -n $game ]] && curl -s -o /dev/null --max-time 5 "$METROPOLIS_GATEWAY/api/v1/games/$game" || true
+    if [[ -n $game ]]; then curl -s -o /dev/null --max-time 5 "$METROPOLIS_GATEWAY/api/v1/games/$game" || true; fi
     sleep 1
   done
 ) &
 pids+=($!)
 
-echo "soak: $bots $bot bots, at most $per_bot games each, until $games games are stored or $minutes min have passed"
-start=$(date +%s.%N)
 deadline=$(awk -v s="$start" -v m="$minutes" 'BEGIN { printf "%d", s + m * 60 }')
 stored() { sql "SELECT count(*) FROM games WHERE ladder_id = 'soak'"; }
 last=0

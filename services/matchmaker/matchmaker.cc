@@ -161,7 +161,8 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::vector<Seat
       if (attempt > 1) services::LogInfo("game assigned after retries", {{"attempts", std::to_string(attempt)}});
       return;
     } catch (const storage::RedisUnavailable& e) {
-      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
       if (waited.count() + backoff_ms > options_.assign_retry_ms) {
         services::LogError("assigning a created game failed; its seats are played by the fallback bot",
                            {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});

@@ -55,7 +55,7 @@ struct MatchmakerOptions {
   // retried this long, well inside matched_timeout_ms: its tickets must not go
   // back to the queue and into a second game while this one waits for them.
   int64_t assign_retry_ms = 20'000;
-  std::string bot = "heuristic";        // the built-in bot of filled seats
+  std::string bot = "heuristic";  // the built-in bot of filled seats
   // Expiry reads every queued ticket: a replica runs it at most this often on a
   // ladder (so a ticket expires at most this late; 0: every round).
   int64_t expire_every_ms = 1'000;
