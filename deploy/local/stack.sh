@@ -12,7 +12,14 @@
 # METROPOLIS_GAMEHOSTS=N starts N game hosts (their addresses in METROPOLIS_GAMEHOST_ADDRS,
 # the first in METROPOLIS_GAMEHOST; their pids in $METROPOLIS_STACK_DIR/gamehost<i>.pid). The stack keeps its
 # state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
-# (logs/*.log) and stack.env, which holds the addresses and tokens:
+# (logs/*.log) and stack.env, which holds the addresses and tokens. The services'
+# gRPC ports listen on METROPOLIS_LISTEN_ADDR (default 127.0.0.1), e.g. an address
+# that a game host in another network namespace reaches (tests/e2e/netns_test.sh);
+# PostgreSQL, Redis, the metrics and the gateway stay on loopback.
+# The game hosts checkpoint their live games in the stack's Redis and take over
+# each other's (--checkpoint-redis, leases of METROPOLIS_LEASE_MS, default 3000);
+# METROPOLIS_GAMEHOST_CHECKPOINTS=0 keeps live games in the hosts' memory only.
+#
 #
 #   METROPOLIS_PG              PostgreSQL connection string
 #   METROPOLIS_REDIS           Redis address
@@ -47,6 +54,7 @@ up() {
     exit 1
   }
   build=$(cd "$build" && pwd)
+  local addr=${METROPOLIS_LISTEN_ADDR:-127.0.0.1}
   if [[ -f $stack/stack.env ]]; then
     echo "stack: already up ($stack/stack.env); 'deploy/local/stack.sh down' first" >&2
     exit 1
@@ -96,39 +104,40 @@ up() {
     metrics_targets+="${metrics_targets:+ }$1=$metrics_address"
   }
   metrics_at replays
-  start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
+  start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "$addr:$replays_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --metrics-listen "$metrics_address"
   metrics_at ratings
-  start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
+  start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
     --metrics-listen "$metrics_address"
   metrics_at matchmaker
-  start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm_port" \
+  start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port" --metrics-listen "$metrics_address"
+    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
-    start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "127.0.0.1:$mm2_port" \
+    start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "127.0.0.1:$ratings_port" --metrics-listen "$metrics_address"
+      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
   fi
   # The game hosts: METROPOLIS_GAMEHOSTS of them (default 1). Each announces itself
   # to the first matchmaker; all replicas read the same registry in Redis.
-  local hosts=() h port
+  local hosts=() h port checkpoints=()
+  [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-1} == 1 ]] &&
+    checkpoints=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
     port=$host_port
     ((h > 1)) && port=$(free_port)
     metrics_at "gamehost$h"
-    start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "127.0.0.1:$port" \
+    start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "$addr:$port" \
       --metrics-listen "$metrics_address" --admin-token "$host_admin" --spectator-token "$host_spectator" \
       --data-dir "$stack/gamehost$h" \
-      --replays "127.0.0.1:$replays_port" --replays-token "$service_token" \
-      --ratings "127.0.0.1:$ratings_port" --ratings-token "$service_token" \
-      --matchmaker "127.0.0.1:$mm_port" --matchmaker-token "$service_token" \
-      --checkpoint-redis "$METROPOLIS_REDIS_ADDR" --lease-ms "${METROPOLIS_LEASE_MS:-3000}"
-    hosts+=("127.0.0.1:$port")
+      --replays "$addr:$replays_port" --replays-token "$service_token" \
+      --ratings "$addr:$ratings_port" --ratings-token "$service_token" \
+      --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${checkpoints[@]}"
+    hosts+=("$addr:$port")
   done
 
   local admin="$build/services/accounts/metropolis-admin" admin_token
@@ -140,15 +149,16 @@ export METROPOLIS_STACK_DIR='$stack'
 export METROPOLIS_BUILD='$build'
 export METROPOLIS_PG='$METROPOLIS_PG_CONNINFO'
 export METROPOLIS_REDIS='$METROPOLIS_REDIS_ADDR'
-export METROPOLIS_REPLAYS='127.0.0.1:$replays_port'
-export METROPOLIS_RATINGS='127.0.0.1:$ratings_port'
-export METROPOLIS_MATCHMAKER='127.0.0.1:$mm_port'
-export METROPOLIS_MATCHMAKER2='127.0.0.1:$mm2_port'
-export METROPOLIS_GAMEHOST='127.0.0.1:$host_port'
+export METROPOLIS_REPLAYS='$addr:$replays_port'
+export METROPOLIS_RATINGS='$addr:$ratings_port'
+export METROPOLIS_MATCHMAKER='$addr:$mm_port'
+export METROPOLIS_MATCHMAKER2='$addr:$mm2_port'
+export METROPOLIS_GAMEHOST='$addr:$host_port'
 export METROPOLIS_GAMEHOST_ADDRS='${hosts[*]}'
 export METROPOLIS_ADMIN_TOKEN='$admin_token'
 export METROPOLIS_SERVICE_TOKEN='$service_token'
 export METROPOLIS_PG_CTL='$METROPOLIS_PG_CTL'
+export METROPOLIS_REDIS_CTL='$METROPOLIS_REDIS_CTL'
 export METROPOLIS_METRICS_TARGETS='$metrics_targets'
 ENV
 
@@ -172,7 +182,7 @@ ENV
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
-      --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --matchmaker "127.0.0.1:$mm_port" \
+      --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
       --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
       --gamehost-admin-token "$host_admin" "${web_args[@]}"
     cat >>"$stack/stack.env" <<ENV
@@ -185,9 +195,9 @@ ENV
   # --- end of the gateway ----------------------------------------------------------------
 
   echo "stack: up in $stack"
-  echo "  replays    127.0.0.1:$replays_port"
-  echo "  ratings    127.0.0.1:$ratings_port"
-  echo "  matchmaker 127.0.0.1:$mm_port"
+  echo "  replays    $addr:$replays_port"
+  echo "  ratings    $addr:$ratings_port"
+  echo "  matchmaker $addr:$mm_port"
   echo "  gamehosts  ${hosts[*]}"
   [[ -n $gateway_line ]] && echo "$gateway_line"  # the gateway block above
   echo "  variables: source $stack/stack.env; logs in $stack/logs"

@@ -6,8 +6,16 @@
 #   start_postgres    # exports METROPOLIS_PG_CONNINFO
 #   start_redis       # exports METROPOLIS_REDIS_ADDR (host:port)
 #
-# Redis keeps nothing on disk unless METROPOLIS_REDIS_PERSIST=1, which starts it
-# as deployed: an append-only file, fsynced every second (benchmarks).
+# Redis runs as deployed: an append-only file, fsynced every second, so what it
+# holds (tickets, leaderboards, the game hosts' checkpoints) survives a restart.
+# METROPOLIS_REDIS_PERSIST=0 keeps nothing on disk. METROPOLIS_REDIS_BIND adds
+# addresses Redis also listens on (e.g. a veth link's, for a game host in another
+# network namespace; without a password it then accepts them: test use only).
+#
+# Failure tests restart either server on its port with its data:
+#
+#   restart_postgres [SECONDS_DOWN]   # "$METROPOLIS_PG_CTL stop", wait, "... start"
+#   restart_redis [SECONDS_DOWN]      # the same with "$METROPOLIS_REDIS_CTL"
 #
 # Integration tests read those variables and fail when they are unset (never skip).
 
@@ -120,15 +128,18 @@ start_redis() {
   local dir port attempt
   _ensure_services_dir
   dir=$METROPOLIS_SERVICES_DIR
-  local persist=(--appendonly no)
-  if [[ ${METROPOLIS_REDIS_PERSIST:-0} == 1 ]]; then persist=(--appendonly yes --appendfsync everysec); fi
+  local persist=(--appendonly yes --appendfsync everysec)
+  if [[ ${METROPOLIS_REDIS_PERSIST:-1} == 0 ]]; then persist=(--appendonly no); fi
+  local bind="127.0.0.1"
+  [[ -n ${METROPOLIS_REDIS_BIND:-} ]] && bind="127.0.0.1 $METROPOLIS_REDIS_BIND --protected-mode no"
   # As for PostgreSQL: a port found free may be taken before Redis binds it
   # (tests start services side by side); then another port, a few times.
   for attempt in 1 2 3 4 5; do
     port=$(free_port)
     echo "services: starting Redis on 127.0.0.1:$port"
     rm -f "$dir/redis.log" "$dir/redis.pid"
-    redis-server --bind 127.0.0.1 --port "$port" --save '' "${persist[@]}" --daemonize yes \
+    # shellcheck disable=SC2086 # $bind: addresses and options, split on purpose
+    redis-server --bind $bind --port "$port" --save '' "${persist[@]}" --daemonize yes \
       --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null
     for _ in $(seq 1 200); do
       # Ours answers with its own pid: another server on the port would answer too.
@@ -136,6 +147,7 @@ start_redis() {
         redis-cli -h 127.0.0.1 -p "$port" info server 2>/dev/null | tr -d '\r' |
         grep -qx "process_id:$(cat "$dir/redis.pid")"; then
         export METROPOLIS_REDIS_ADDR="127.0.0.1:$port"
+        _write_redis_ctl "$port" "--bind $bind --port $port --save '' ${persist[*]}"
         echo "services: METROPOLIS_REDIS_ADDR=$METROPOLIS_REDIS_ADDR"
         return 0
       fi
@@ -149,6 +161,51 @@ start_redis() {
   cat "$dir/redis.log" >&2 || true
   return 1
 }
+
+# Writes $METROPOLIS_REDIS_CTL: "stop" ends the server (the append-only file is
+# flushed first), "start" starts it again on the same port, folder and options.
+_write_redis_ctl() {  # port options
+  local dir=$METROPOLIS_SERVICES_DIR ctl=$METROPOLIS_SERVICES_DIR/redis-ctl.sh
+  cat >"$ctl" <<EOF
+#!/bin/bash
+# Stops or starts the throwaway Redis with the options it was started with.
+case \$1 in
+  stop)
+    pid=\$(cat "$dir/redis.pid" 2>/dev/null) || exit 0
+    kill -TERM "\$pid" 2>/dev/null || exit 0
+    for _ in \$(seq 1 200); do kill -0 "\$pid" 2>/dev/null || exit 0; sleep 0.05; done
+    echo "redis-ctl: Redis (pid \$pid) did not stop" >&2; exit 1 ;;
+  start)
+    rm -f "$dir/redis.pid"
+    redis-server $2 --daemonize yes \\
+      --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" >/dev/null || exit 1
+    for _ in \$(seq 1 200); do
+      redis-cli -h 127.0.0.1 -p $1 ping 2>/dev/null | grep -q PONG && exit 0
+      sleep 0.05
+    done
+    echo "redis-ctl: Redis did not answer on port $1 after a restart" >&2; exit 1 ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+esac
+EOF
+  chmod 755 "$ctl"
+  export METROPOLIS_REDIS_CTL=$ctl
+}
+
+_restart() {  # name ctl seconds-down
+  [[ -n $2 && -x $2 ]] || { echo "restart_$1: no $1 started here (its control script is unset)" >&2; return 1; }
+  echo "services: stopping $1"
+  "$2" stop || return 1
+  sleep "$3"
+  echo "services: starting $1 again"
+  "$2" start
+}
+
+# Stops PostgreSQL, waits SECONDS_DOWN (default 2), and starts it again on its port.
+restart_postgres() { _restart postgres "${METROPOLIS_PG_CTL:-}" "${1:-2}"; }
+
+# Stops Redis, waits SECONDS_DOWN (default 2), and starts it again on its port with
+# its data (with persistence, what it held before the stop).
+restart_redis() { _restart redis "${METROPOLIS_REDIS_CTL:-}" "${1:-2}"; }
 
 # Stops whatever start_postgres and start_redis started and removes their data. Safe to
 # call more than once, and when nothing was started.
@@ -169,6 +226,6 @@ stop_services() {
   fi
   rm -rf "$dir"
   METROPOLIS_SERVICES_DIR=
-  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR METROPOLIS_PG_CTL
+  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR METROPOLIS_PG_CTL METROPOLIS_REDIS_CTL
   echo "services: stopped"
 }

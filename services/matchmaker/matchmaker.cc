@@ -1,6 +1,9 @@
 #include "services/matchmaker/matchmaker.h"
 
+#include <algorithm>
+#include <chrono>
 #include <random>
+#include <thread>
 #include <unordered_map>
 
 #include "services/common/grpc_util.h"
@@ -133,7 +136,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
       break;
     }
   }
-  tickets_->Assign(ladder.id, seats);
+  AssignCreated(ladder.id, seats);
   ++stats->placed;
   for (const Ticket& player : players)
     MatchmakerMetrics::Get().Matched(ladder.id, double(now_ms - player.enqueued_ms) / 1000);
@@ -142,6 +145,36 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                                      {"host", host},
                                      {"players", std::to_string(players.size())},
                                      {"bots", std::to_string(table.bots)}});
+}
+
+// The game exists on its host now. Were its tickets released to the queue
+// instead, they would be seated again in another game while this one is played
+// by the fallback bot under their names, stored and rated: a player counted in a
+// game it never played. So a Redis that is briefly away (a restart) is waited
+// for, while the claim still holds the tickets.
+void Matchmaker::AssignCreated(const std::string& ladder, const std::vector<Seating>& seats) {
+  const auto start = std::chrono::steady_clock::now();
+  int backoff_ms = 100;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      tickets_->Assign(ladder, seats);
+      if (attempt > 1) services::LogInfo("game assigned after retries", {{"attempts", std::to_string(attempt)}});
+      return;
+    } catch (const storage::RedisUnavailable& e) {
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      if (waited.count() + backoff_ms > options_.assign_retry_ms) {
+        services::LogError("assigning a created game failed; its seats are played by the fallback bot",
+                           {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
+        MatchmakerMetrics::Get().PlacementFailed(ladder, "assign_failed");
+        throw;
+      }
+      if (attempt == 1)
+        services::LogWarning("assigning a created game failed; retrying", {{"ladder", ladder}, {"error", e.what()}});
+      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+      backoff_ms = std::min(backoff_ms * 2, 2'000);
+    }
+  }
 }
 
 RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {

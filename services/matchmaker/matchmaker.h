@@ -51,7 +51,11 @@ struct MatchmakerOptions {
   int64_t ticket_ttl_ms = 10'000;       // a queued ticket without a heartbeat for this long expires
   int64_t host_ttl_ms = 15'000;         // a host without a heartbeat for this long gets no games
   int64_t matched_timeout_ms = 30'000;  // a claimed table not placed in this time goes back to the queue
-  std::string bot = "heuristic";        // the built-in bot of filled seats
+  // A game created whose assignments cannot be written (Redis unreachable) is
+  // retried this long, well inside matched_timeout_ms: its tickets must not go
+  // back to the queue and into a second game while this one waits for them.
+  int64_t assign_retry_ms = 20'000;
+  std::string bot = "heuristic";  // the built-in bot of filled seats
   // Expiry reads every queued ticket: a replica runs it at most this often on a
   // ladder (so a ticket expires at most this late; 0: every round).
   int64_t expire_every_ms = 1'000;
@@ -76,6 +80,9 @@ class Matchmaker {
  private:
   void Place(const LadderConfig& ladder, const Table& table,
              const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms, RoundStats* stats);
+  // Assign with retries for options_.assign_retry_ms; throws what Assign threw
+  // after that.
+  void AssignCreated(const std::string& ladder, const std::vector<Seating>& seats);
 
   TicketStore* tickets_;
   GameCreator* creator_;

@@ -111,8 +111,16 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
         // Only a help for when the game's host dies; the seat goes out without it.
       }
       call.SetGame(info.game_id);
+      if (!writer->Write(update)) {
+        // Its next Enqueue resumes the ticket and gets this seat.
+        return {grpc::StatusCode::CANCELLED, "the stream broke before the seat was sent"};
+      }
       services::LogInfo("seat sent", {{"ticket", id}, {"ladder", ladder.id}, {"seat", std::to_string(info.seat)}});
-      writer->Write(update);
+      try {
+        tickets_->Delivered(id, who.identity_id);
+      } catch (const std::exception&) {
+        // The identity's next Enqueue within a couple of minutes gets this seat again.
+      }
       return grpc::Status::OK;
     }
     if (info.state == "cancelled" || info.state == "expired")

@@ -11,13 +11,16 @@ using storage::RedisReply;
 
 // Finished tickets are kept this long for the streams that still read them.
 constexpr char kFinishedTtlSeconds[] = "3600";
+// An assigned ticket whose seat no stream has delivered is resumed by its
+// identity's next Enqueue for this long.
+constexpr char kUndeliveredTtlSeconds[] = "120";
 
 // KEYS: who, ticket, queue. ARGV: id, identity, name, rating, now, ladder.
 constexpr char kCreate[] = R"lua(
 local current = redis.call('GET', KEYS[1])
 if current then
   local state = redis.call('HGET', current, 'state')
-  if state == 'queued' or state == 'matched' then return {0, current} end
+  if state == 'queued' or state == 'matched' or state == 'assigned' then return {0, current} end
 end
 redis.call('HSET', KEYS[2], 'id', ARGV[1], 'identity', ARGV[2], 'name', ARGV[3], 'rating', ARGV[4],
            'enqueued', ARGV[5], 'seen', ARGV[5], 'state', 'queued', 'ladder', ARGV[6])
@@ -87,18 +90,19 @@ end
 return 1
 )lua";
 
-// KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, then each
-// ticket's game, host, token, seat. A ticket no longer matched is skipped.
+// KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, the
+// identity's resume ttl, then each ticket's game, host, token, seat. A ticket no
+// longer matched is skipped. The identity keeps the ticket until Delivered.
 constexpr char kAssign[] = R"lua(
 local assigned = 0
 for i = 2, #KEYS, 2 do
-  local key, who, a = KEYS[i], KEYS[i + 1], 2 + (i - 2) * 2
+  local key, who, a = KEYS[i], KEYS[i + 1], 3 + (i - 2) * 2
   if redis.call('HGET', key, 'state') == 'matched' then
     redis.call('HSET', key, 'state', 'assigned', 'game', ARGV[a], 'host', ARGV[a + 1], 'token', ARGV[a + 2],
                'seat', ARGV[a + 3])
     redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
     redis.call('EXPIRE', key, ARGV[1])
-    if redis.call('GET', who) == key then redis.call('DEL', who) end
+    if redis.call('GET', who) == key then redis.call('EXPIRE', who, ARGV[2]) end
     assigned = assigned + 1
   end
 end
@@ -316,6 +320,7 @@ void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& 
     command.push_back(WhoKey(s.identity_id));
   }
   command.push_back(kFinishedTtlSeconds);
+  command.push_back(kUndeliveredTtlSeconds);
   for (const Seating& s : seats) {
     command.push_back(s.assignment.game_id);
     command.push_back(s.assignment.host);
@@ -323,6 +328,16 @@ void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& 
     command.push_back(std::to_string(s.assignment.seat));
   }
   Eval(std::move(command));
+}
+
+// KEYS: who, ticket.
+constexpr char kDelivered[] = R"lua(
+if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua";
+
+void TicketStore::Delivered(const std::string& id, int64_t identity_id) {
+  Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)});
 }
 
 void TicketStore::Release(const std::string& ladder, const std::vector<std::string>& tickets) {

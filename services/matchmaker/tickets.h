@@ -64,7 +64,8 @@ class TicketStore {
   // Leaves the queue. False with *state when the ticket is no longer queued
   // ("matched": being seated, "assigned", ...).
   bool Cancel(const std::string& id, std::string* state);
-  // The identity's active ticket (queued or matched), or empty.
+  // The identity's active ticket (queued or matched), or empty. Create also
+  // resumes an assigned ticket whose seat was not delivered.
   std::string ActiveTicket(int64_t identity_id);
 
   // The queued tickets of a ladder, by waiting time. A ticket's fields are read
@@ -77,8 +78,12 @@ class TicketStore {
   // is not (another replica was faster, or the player left).
   bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms);
   // Hands a placed table's tickets their seats, all in one script; a ticket no
-  // longer matched is skipped.
+  // longer matched is skipped. Until Delivered (or for kUndeliveredTtlSeconds),
+  // queueing again resumes the assigned ticket: a client whose stream broke
+  // before the seat reached it gets that seat, not a new ticket and a second game.
   void Assign(const std::string& ladder, const std::vector<Seating>& seats);
+  // The seat reached the client: queueing again makes a new ticket.
+  void Delivered(const std::string& id, int64_t identity_id);
   // Puts matched tickets back in the queue with their original waiting time.
   void Release(const std::string& ladder, const std::vector<std::string>& tickets);
   // Releases tickets matched before `cutoff_ms` and never assigned.

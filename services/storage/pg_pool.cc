@@ -28,8 +28,9 @@ void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
   try {
     if (!c || !c->is_open()) c = std::make_unique<pqxx::connection>(conninfo_);
     fn(*c);
-  } catch (const pqxx::broken_connection&) {
+  } catch (const pqxx::broken_connection& e) {
     services::CountDatabaseError("connection");  // metropolis_database_errors_total
+    availability_.Failed(e.what());
     give_back(false);
     throw;
   } catch (const pqxx::integrity_constraint_violation&) {
@@ -44,6 +45,7 @@ void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
     give_back(true);
     throw;
   }
+  availability_.Worked();
   give_back(true);
 }
 

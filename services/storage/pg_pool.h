@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "services/storage/availability.h"
+
 namespace metropolis::storage {
 
 class PgPool {
@@ -29,6 +31,7 @@ class PgPool {
   std::condition_variable cv_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;
   int free_slots_;
+  Availability availability_{"database"};
 };
 
 }  // namespace metropolis::storage

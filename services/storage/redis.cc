@@ -126,10 +126,14 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
   try {
     if (!connection) connection = std::make_unique<RedisConnection>(address_, timeout_ms_);
     fn(*connection);
-  } catch (const RedisUnavailable&) {
+  } catch (const RedisUnavailable& e) {
     services::CountRedisError("connection");  // metropolis_redis_errors_total
+    // Scripts' error replies are thrown as RedisUnavailable too; only a broken
+    // (or never made) connection means Redis itself is out of reach.
+    if (!connection || connection->broken()) availability_.Failed(e.what());
     throw;
   }
+  availability_.Worked();
 }
 
 }  // namespace metropolis::storage

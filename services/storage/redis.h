@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "services/storage/availability.h"
+
 struct redisContext;
 
 namespace metropolis::storage {
@@ -74,6 +76,7 @@ class RedisPool {
   std::condition_variable cv_;
   std::vector<std::unique_ptr<RedisConnection>> idle_;
   int free_slots_;
+  Availability availability_{"redis"};
 };
 
 }  // namespace metropolis::storage

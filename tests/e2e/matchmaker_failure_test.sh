@@ -3,7 +3,10 @@
 # with two matchmakers; 8 bots queue through the first of "mm2,mm1", and mm2 is
 # killed with SIGKILL while they play. The bots queue again on mm1, resuming
 # their tickets; every bot plays all its games, no identity sits twice in a game,
-# and every game is stored and rated once.
+# the stored games are exactly the games the bots finished (none lost, none played
+# by the fallback bot in a bot's name), each stored and rated once, as many as the
+# host finished; the bots' logs say they queued again, the surviving replica's
+# that it resumed their tickets, and its metrics count the games it made.
 #
 #   tests/e2e/matchmaker_failure_test.sh BUILD_DIR
 set -euo pipefail
@@ -30,6 +33,17 @@ wait "$demo" || { cat "$work/demo.log" >&2; fail "the ladder was not played to i
 expect_games_per_bot 4
 expect_all_rated
 expect_no_identity_twice
+expect_games_as_played open
+expect_rated_once
 games=$(sql "SELECT count(*) FROM games")
+finished=$(find "$METROPOLIS_STACK_DIR/gamehost1/completed" -name '*.json' | wc -l)
+[[ $finished == "$games" ]] || fail "the host finished $finished games, $games are stored"
 retried=$(cat "$METROPOLIS_STACK_DIR"/demo/*.err | grep -c "queueing again" || true)
-echo "matchmaker_failure_test: passed ($games games; bots queued again $retried times)"
+((retried > 0)) || fail "no bot logged queueing again after its matchmaker died"
+resumed=$(grep -c 'msg="ticket resumed"' "$METROPOLIS_STACK_DIR/logs/matchmaker.log" || true)
+((resumed > 0)) || fail "the surviving matchmaker logged no resumed ticket"
+mm1=$(echo "$METROPOLIS_METRICS_TARGETS" | tr ' ' '\n' | sed -n 's/^matchmaker=//p')
+tables=$(curl -sf "http://$mm1/metrics" | awk '$1 ~ /^metropolis_matchmaker_tables_formed_total/ { s += $2 } END { print s + 0 }')
+((tables > 0)) || fail "the surviving matchmaker's metropolis_matchmaker_tables_formed_total is $tables"
+echo "matchmaker_failure_test: passed ($games games; bots queued again $retried times, $resumed tickets resumed;" \
+  "the survivor formed $tables tables)"

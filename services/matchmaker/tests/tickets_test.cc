@@ -196,6 +196,77 @@ TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
   EXPECT_EQ(tickets_->QueueSize("open"), 0);
 }
 
+// Redis lost between creating a game and handing out its seats (a restart): the
+// matchmaker retries the assignment, so the tickets go to the game created for
+// them and not back to the queue and into a second game, which the fallback bot
+// would play under their names.
+TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
+  // One connection, so that the one the round uses is the one cut.
+  storage::RedisPool pool(address_, 1);
+  TicketStore tickets(&pool, prefix_);
+  std::string connection_id;
+  pool.With([&](storage::RedisConnection& c) { connection_id = std::to_string(c.Run({"CLIENT", "ID"}).integer); });
+  class CuttingCreator final : public GameCreator {
+   public:
+    CuttingCreator(FakeCreator* inner, std::string address, std::string id)
+        : inner_(inner), address_(std::move(address)), id_(std::move(id)) {}
+    grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                        v1::CreateGameResponse* response) override {
+      storage::RedisConnection(address_, 2000).Run({"CLIENT", "KILL", "ID", id_});
+      return inner_->Create(host, request, response);
+    }
+
+   private:
+    FakeCreator* inner_;
+    std::string address_, id_;
+  };
+  FakeCreator games;
+  CuttingCreator creator(&games, address_, connection_id);
+  Matchmaker matchmaker(&tickets, &creator, {});
+  tickets.HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) {
+    std::string id, existing;
+    ASSERT_TRUE(tickets.Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
+    ids.push_back(id);
+  }
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 1);
+  ASSERT_EQ(games.games.size(), 1u);
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets.Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "assigned");
+    EXPECT_EQ(info.game_id, games.games[0].game_id());
+  }
+  // Long after the claim's timeout, nothing goes back to the queue.
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000 + 60'000).released, 0);
+  EXPECT_EQ(games.games.size(), 1u);
+}
+
+// A client whose stream broke after its ticket was assigned (a Redis restart, a
+// replica killed) queues again: it resumes the assigned ticket and gets its seat,
+// instead of a new ticket and a second game played by the fallback bot in its name.
+// Once the seat was delivered, queueing again makes a new ticket.
+TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  std::string id, existing;
+  EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
+  EXPECT_EQ(existing, ids[0]);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(existing, 3000, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, creator.games[0].game_id());
+  tickets_->Delivered(ids[0], 1);
+  EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
+  EXPECT_NE(id, ids[0]);
+}
+
 TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, {});

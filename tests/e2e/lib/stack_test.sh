@@ -29,9 +29,15 @@ stack_test_end() {
   [[ -n ${METROPOLIS_KEEP_TEST_DIR:-} ]] || rm -rf "$work"
 }
 
+# Keeps the stack's logs, the bots' output and the completed games' files in
+# BUILD_DIR/test-artifacts/NAME/ for a look after the test has cleaned up.
 fail() {
   echo "$test_name: FAILED: $*" >&2
   tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log "$METROPOLIS_STACK_DIR"/demo/*.err >&2 2>/dev/null || true
+  local keep=$build/test-artifacts/$test_name
+  rm -rf "$keep" && mkdir -p "$keep" &&
+    cp -r "$METROPOLIS_STACK_DIR"/logs "$METROPOLIS_STACK_DIR"/demo "$METROPOLIS_STACK_DIR"/gamehost* "$keep/" 2>/dev/null
+  echo "$test_name: logs kept in $keep" >&2
   exit 1
 }
 
@@ -64,4 +70,46 @@ expect_games_per_bot() {
     count=$(grep -c "game over" "$out" || true)
     [[ $count == "$n" ]] || fail "$(basename "$out" .out) played $count games, not $n"
   done
+}
+
+# Fails unless the games the demo's bots say they finished ("game over: game=ID")
+# are exactly the stored games of the ladder (default open): none lost, none stored
+# that no bot played, each stored once (games.id is the primary key).
+expect_games_as_played() {
+  local ladder=${1:-open} played stored
+  played=$(cat "$METROPOLIS_STACK_DIR"/demo/*.out | sed -n 's/.*game over: game=\([^ ]*\).*/\1/p' | sort -u)
+  stored=$(sql "SELECT id FROM games WHERE ladder_id = '$ladder'" | sort)
+  [[ -n $played ]] || fail "the bots finished no game"
+  [[ $played == "$stored" ]] ||
+    fail "stored games differ from the games the bots finished: $(comm -3 <(echo "$played") <(echo "$stored") | tr -s ' \t\n' ' ')"
+}
+
+# Fails unless every rated seat changed one rating once: one rating_history row per
+# rated identity seat, and every rating counts as many games as its history rows.
+expect_rated_once() {
+  local seats history wrong
+  seats=$(sql "SELECT count(*) FROM game_seats s JOIN rated_games r ON r.game_id = s.game_id
+               WHERE r.rated AND s.identity_id IS NOT NULL")
+  history=$(sql "SELECT count(*) FROM rating_history")
+  [[ $history == "$seats" ]] || fail "$history rating history rows for $seats rated seats"
+  wrong=$(sql "SELECT count(*) FROM ratings x WHERE x.games <> (SELECT count(*) FROM rating_history h
+               WHERE (h.ladder_id, h.season, h.identity_id) = (x.ladder_id, x.season, x.identity_id))")
+  [[ $wrong == 0 ]] || fail "$wrong ratings count their games wrong (a game rated twice or not at all)"
+}
+
+# The sum of a counter over every service's metrics endpoint (stack.env's
+# METROPOLIS_METRICS_TARGETS), e.g. metric_sum metropolis_redis_errors_total.
+metric_sum() {
+  local target total=0 value
+  for target in $METROPOLIS_METRICS_TARGETS; do
+    value=$(curl -sf --max-time 5 "http://${target#*=}/metrics" |
+      awk -v m="$1" '$1 == m || index($1, m "{") == 1 { s += $NF } END { printf "%d", s }') || value=0
+    total=$((total + ${value:-0}))
+  done
+  echo "$total"
+}
+
+# Lines of the stack's service logs (logs/*.log) with msg="MESSAGE", as "file: count".
+log_count() {
+  grep -c "msg=\"$1\"" "$METROPOLIS_STACK_DIR"/logs/*.log 2>/dev/null | grep -v ':0$' | sed "s|.*/||; s|\.log:|: |" || true
 }
