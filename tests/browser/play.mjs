@@ -431,7 +431,7 @@ async function main() {
         }
         const confirming = offerMade && !traded && o.legal.includes(`confirm ${other.seat}`);
         expect(!o.rejected || o.rejected === rejectionSeen, `${me.name}: ${o.rejected}`);
-        await decide(me.page, o, { accept: offerMade && answering, next: false });
+        await decide(me.page, o, { accept: offerMade && !traded && answering, next: false });
         if (confirming) {
           traded = offerMade;
           const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
@@ -450,10 +450,15 @@ async function main() {
     for (const p of [bea, cal]) await p.waitForSelector('[data-game-over]');
     await bea.screenshot({ path: join(ARTIFACTS, 'play-duo.png'), fullPage: true });
     await cal.screenshot({ path: join(ARTIFACTS, 'play-duo-phone.png'), fullPage: true });
-    // Both seats were played in their pages all the way, not left to the
-    // fallback bot after the trade.
+    // Both seats were played in their pages all the way: the host gave none of
+    // their decisions to the fallback bot.
     for (const me of people) expect(duoDecisions[me.name] >= 20, `${me.name} took only ${duoDecisions[me.name]} decisions`);
     const duo = await compareWithStored(duoId, seats.bea, []);
+    for (const me of people) {
+      const stored = duo.players.find((s) => s.seat === me.seat);
+      expect(stored?.name === me.name, `seat ${me.seat} of the stored game is ${stored?.name}, not ${me.name}`);
+      expect(stored.fallback_decisions === 0, `the fallback bot took ${stored.fallback_decisions} of ${me.name}'s decisions`);
+    }
     console.log(`play_test: two-person game ${duoId} played to the end: ${duo.steps} steps, bea ${duoDecisions.bea} and cal ${duoDecisions.cal} decisions clicked, in ${duoSecs.toFixed(1)} s`);
 
     // ---- (6) The finished game's result on the ladder's leaderboard, in the app --------------------
@@ -479,7 +484,9 @@ async function main() {
     await bea.fill('[data-leaderboard-form] input[name="q"]', 'cal');
     await bea.press('[data-leaderboard-form] input[name="q"]', 'Enter');
     await bea.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'cal');
-    await bea.waitForSelector('table[data-leaderboard] tr[data-player="cal"]');
+    // The searched page replaces the table: cal's row alone.
+    await bea.waitForFunction(() => [...document.querySelectorAll('table[data-leaderboard] tr[data-player]')].map((r) => r.dataset.player).join() === 'cal');
+    ++checks;
     await bea.screenshot({ path: join(ARTIFACTS, 'play-leaderboard.png'), fullPage: true });
 
     // ---- (7) Its replay opens from the game's page, and ends on the final board ---------------------
