@@ -29,11 +29,9 @@ bool PlayStream::Wait(std::chrono::milliseconds wait) {
   return !cancelled_cv_.wait_for(lock, wait, [&] { return cancelled_; });
 }
 
-PlayRoute::PlayRoute(std::string host, const std::vector<std::string>& known_hosts, Options options)
-    : options_(options), host_(std::move(host)) {
+PlayRoute::PlayRoute(std::string host, KnownHosts known_hosts, Options options)
+    : options_(options), known_hosts_(std::move(known_hosts)), host_(std::move(host)) {
   candidates_.push_back(host_);
-  for (const std::string& h : known_hosts)
-    if (std::find(candidates_.begin(), candidates_.end(), h) == candidates_.end()) candidates_.push_back(h);
 }
 
 PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& redirect, bool welcomed,
@@ -51,6 +49,11 @@ PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& 
     return {.again = true};
   }
   if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return {};
+  if (known_hosts_) {
+    for (const std::string& h : known_hosts_())
+      if (std::find(candidates_.begin(), candidates_.end(), h) == candidates_.end()) candidates_.push_back(h);
+    known_hosts_ = nullptr;
+  }
   // The seat's own host comes round again too: it may only be restarting.
   host_ = candidates_[next_candidate_++ % candidates_.size()];
   const auto wait = std::min<std::chrono::milliseconds>(
@@ -59,6 +62,13 @@ PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& 
   ++streams_;
   return {.again = true, .wait = wait};
 }
+
+PlayHub::PlayHub(Backends* backends, std::chrono::milliseconds linger, PlayRoute::Options route,
+                 PlayRoute::KnownHosts known_hosts)
+    : backends_(backends),
+      linger_(linger),
+      route_(route),
+      known_hosts_(known_hosts ? std::move(known_hosts) : [backends] { return backends->KnownHosts(); }) {}
 
 PlayHub::~PlayHub() {
   std::unique_lock lock(mutex_);
@@ -115,10 +125,7 @@ size_t PlayHub::streams() const {
 }
 
 void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::function<void()> on_game_over) {
-  // The configured hosts and the matchmaker's registry as last heard: no call
-  // to the matchmaker here (an empty ladder asks it nothing).
-  grpc::Status ignored;
-  PlayRoute route(seat.host, backends_->HostAddresses("", &ignored), route_);
+  PlayRoute route(seat.host, known_hosts_, route_);
   grpc::Status status;
   bool over = false;
   while (true) {

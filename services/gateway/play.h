@@ -42,8 +42,11 @@ class PlayRoute {
     int max_streams = 12;  // opened in a row without a welcome
     std::chrono::milliseconds initial_backoff{250}, max_backoff{2000};
   };
-  // `known_hosts` may hold `host`; the order is kept for the rest.
-  PlayRoute(std::string host, const std::vector<std::string>& known_hosts, Options options);
+  // The game hosts the gateway knows: asked once, at the first unreachable
+  // host (it may ask the matchmaker). They may include `host`; their order is
+  // kept.
+  using KnownHosts = std::function<std::vector<std::string>()>;
+  PlayRoute(std::string host, KnownHosts known_hosts, Options options);
 
   const std::string& host() const { return host_; }
 
@@ -59,6 +62,7 @@ class PlayRoute {
 
  private:
   const Options options_;
+  KnownHosts known_hosts_;               // null once asked
   std::vector<std::string> candidates_;  // the seat's host first
   std::string host_;
   size_t next_candidate_ = 1;
@@ -90,9 +94,10 @@ class PlayStream {
 
 class PlayHub {
  public:
+  // `known_hosts` defaults to the configured hosts and the matchmaker's
+  // registry as last heard (Backends::KnownHosts).
   explicit PlayHub(Backends* backends, std::chrono::milliseconds linger = std::chrono::seconds(20),
-                   PlayRoute::Options route = {})
-      : backends_(backends), linger_(linger), route_(route) {}
+                   PlayRoute::Options route = {}, PlayRoute::KnownHosts known_hosts = nullptr);
   ~PlayHub();  // cancels every stream and waits for their threads
 
   // Opens the seat's stream for `session_key` (replacing one it had for this
@@ -114,6 +119,7 @@ class PlayHub {
   Backends* const backends_;
   const std::chrono::milliseconds linger_;
   const PlayRoute::Options route_;
+  const PlayRoute::KnownHosts known_hosts_;
   mutable std::mutex mutex_;
   std::condition_variable all_ended_;
   std::map<std::string, std::shared_ptr<PlayStream>> streams_;  // session key + "/" + game id
