@@ -463,14 +463,16 @@ async function main() {
 
     // ---- (6) The finished game's result on the ladder's leaderboard, in the app --------------------
     // The ladder ranks after one game (play_test.sh), so both people are on its
-    // first page with one game each and a rating; the rating lands when the
-    // ratings service has taken the result, so the page is opened until then.
+    // first page with one game each and a rating. The rating lands when the
+    // ratings service has taken the result: the API is asked until then, and
+    // the page opened after.
+    const ranked = (b) => ['bea', 'cal'].every((n) => b.entries.some((e) => e.name === n));
     let board = null;
-    for (let i = 0; i < 60; ++i) {
+    for (let i = 0; i < 60 && !(board && ranked(board)); ++i) {
+      if (board) await sleep(500);
       board = await get(`/api/v1/ladders/${LADDER}/leaderboard`);
-      if (['bea', 'cal'].every((n) => board.entries.some((e) => e.name === n))) break;
-      await sleep(500);
     }
+    expect(ranked(board), `bea and cal are not on the leaderboard 30 s after their game: ${board.entries.map((e) => e.name).join(', ')}`);
     await bea.goto(`${GATEWAY}/ladders/${LADDER}`);
     for (const name of ['bea', 'cal']) {
       const row = await bea.waitForSelector(`table[data-leaderboard="${LADDER}"] tr[data-player="${name}"]`, { timeout: 5000 });
