@@ -92,8 +92,15 @@ std::vector<std::string> Backends::HostAddresses(const std::string& any_ladder, 
     *matchmaker_error = matchmaker_->GetQueue(context.get(), request, &response);
     for (const auto& h : response.hosts()) registered.push_back(h.address());
   }
+  if (matchmaker_error->ok() && matchmaker_ && !any_ladder.empty()) {
+    std::lock_guard lock(mutex_);
+    registered_ = registered;
+  }
+  return KnownHosts();
+}
+
+std::vector<std::string> Backends::KnownHosts() {
   std::lock_guard lock(mutex_);
-  if (matchmaker_error->ok() && matchmaker_) registered_ = registered;
   std::vector<std::string> out = options_.hosts;
   for (const std::string& h : registered_)
     if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);

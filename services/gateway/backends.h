@@ -54,6 +54,9 @@ class Backends {
   // configured hosts.
   std::vector<std::string> HostAddresses(const std::string& any_ladder, grpc::Status* matchmaker_error);
   bool IsKnownHost(const std::string& address);
+  // The configured hosts and the registry as last heard, without asking the
+  // matchmaker (for a play stream looking for a game's new host).
+  std::vector<std::string> KnownHosts();
 
   // Remembers which host runs a live game, from listings, so that a spectator
   // goes straight there.

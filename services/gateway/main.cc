@@ -218,7 +218,12 @@ int main(int argc, char** argv) {
       {.session_ttl = std::chrono::hours(session_hours),
        .limiter = {.max_failures = int(signin_failures), .window = std::chrono::seconds(signin_window_s)}});
   mgw::QueueHub queue(&backends, &accounts, &people_store, now_ms);
-  mgw::PlayHub play(&backends);
+  // A play stream whose host is unreachable looks for the game's new host
+  // among all the hosts known, the matchmaker's registry asked afresh.
+  mgw::PlayHub play(&backends, std::chrono::seconds(20), {}, [&backends, &api] {
+    grpc::Status ignored;  // without the matchmaker: the configured hosts and its last answer
+    return backends.HostAddresses(api.AnyLadder(), &ignored);
+  });
   mgw::PlayApi play_api(&api, &backends, &people, &queue, &play,
                         {.decision_ms = int(practice_decision_ms),
                          .time_bank_ms = int(practice_bank_ms),

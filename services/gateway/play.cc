@@ -1,5 +1,6 @@
 #include "services/gateway/play.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "services/common/log.h"
@@ -20,7 +21,54 @@ void PlayStream::Cancel() {
   std::lock_guard lock(mutex_);
   cancelled_ = true;
   if (context_) context_->TryCancel();
+  cancelled_cv_.notify_all();
 }
+
+bool PlayStream::Wait(std::chrono::milliseconds wait) {
+  std::unique_lock lock(mutex_);
+  return !cancelled_cv_.wait_for(lock, wait, [&] { return cancelled_; });
+}
+
+PlayRoute::PlayRoute(std::string host, KnownHosts known_hosts, Options options)
+    : options_(options), known_hosts_(std::move(known_hosts)), host_(std::move(host)) {
+  candidates_.push_back(host_);
+}
+
+PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& redirect, bool welcomed,
+                                 const std::function<bool(const std::string&)>& is_known) {
+  // A stream that was welcomed worked: its end starts a fresh budget.
+  if (welcomed) {
+    streams_ = 1;
+    failures_ = 0;
+  }
+  if (streams_ >= options_.max_streams) return {};
+  if (!redirect.empty()) {
+    if (redirect == host_ || !is_known(redirect)) return {};
+    host_ = redirect;
+    ++streams_;
+    return {.again = true};
+  }
+  if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return {};
+  if (known_hosts_) {
+    for (const std::string& h : known_hosts_())
+      if (std::find(candidates_.begin(), candidates_.end(), h) == candidates_.end()) candidates_.push_back(h);
+    known_hosts_ = nullptr;
+  }
+  // The seat's own host comes round again too: it may only be restarting.
+  host_ = candidates_[next_candidate_++ % candidates_.size()];
+  const auto wait = std::min<std::chrono::milliseconds>(
+      options_.initial_backoff * (int64_t(1) << std::min(failures_, 20)), options_.max_backoff);
+  ++failures_;
+  ++streams_;
+  return {.again = true, .wait = wait};
+}
+
+PlayHub::PlayHub(Backends* backends, std::chrono::milliseconds linger, PlayRoute::Options route,
+                 PlayRoute::KnownHosts known_hosts)
+    : backends_(backends),
+      linger_(linger),
+      route_(route),
+      known_hosts_(known_hosts ? std::move(known_hosts) : [backends] { return backends->KnownHosts(); }) {}
 
 PlayHub::~PlayHub() {
   std::unique_lock lock(mutex_);
@@ -77,10 +125,11 @@ size_t PlayHub::streams() const {
 }
 
 void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::function<void()> on_game_over) {
-  std::string host = seat.host;
+  PlayRoute route(seat.host, known_hosts_, route_);
   grpc::Status status;
   bool over = false;
-  for (int hop = 0; hop < 2 && !over; ++hop) {
+  while (true) {
+    const std::string host = route.host();
     // No deadline: the stream lasts as long as the game.
     auto context = std::make_shared<grpc::ClientContext>();
     context->AddMetadata("authorization", "Bearer " + seat.seat_token);
@@ -102,11 +151,15 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
     }
     v1::PlayUpdate update;
     std::string redirect;
+    bool welcomed = false;
     while (rw->Read(&update)) {
       if (update.has_redirect()) {
         redirect = update.redirect().host();
         continue;
       }
+      // The new host welcomes the seat again and sends its decision anew; the
+      // page takes a second welcome as a reconnect (docs/WEB.md, "Playing").
+      if (update.has_welcome()) welcomed = true;
       if (update.has_game_over()) over = true;
       stream->out->PushOrdered(PlayUpdateToSse(std::move(update)));
     }
@@ -115,9 +168,18 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
       stream->stream_ = nullptr;
     }
     status = rw->Finish();
-    // Followed once, and only to a host the gateway knows.
-    if (redirect.empty() || redirect == host || !backends_->IsKnownHost(redirect)) break;
-    host = redirect;
+    if (over) break;
+    const PlayRoute::Next next =
+        route.After(status, redirect, welcomed, [&](const std::string& h) { return backends_->IsKnownHost(h); });
+    if (!next.again) break;
+    if (redirect.empty())
+      services::LogWarning(
+          "play stream: game host unreachable; trying another",
+          {{"game", seat.game_id}, {"host", host}, {"next", route.host()}, {"error", status.error_message()}});
+    if (!stream->Wait(next.wait)) {
+      status = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
+      break;
+    }
   }
   std::string final_sse;
   if (over) {

@@ -4,7 +4,8 @@
 //   METROPOLIS_GATEWAY     the gateway's address, serving web/app
 //   METROPOLIS_CHROMIUM    the Chromium binary
 //   METROPOLIS_ARTIFACTS   where screenshots go
-//   METROPOLIS_LADDER      a 4-seat ladder where two network bots are queued
+//   METROPOLIS_LADDER      a 4-seat ladder where two network bots are queued,
+//                          ranking a player after one game
 //
 // Every decision is taken by clicking what the page offers: a highlighted place
 // on the board (intersection, edge, hex, knight) for every action that lives
@@ -355,17 +356,22 @@ async function main() {
     let offerMade = null;
     let reloadedWaiting = false;
     let rejectionSeen = false;
+    // ---- (5) ... and both play on to the end, each page in turn, as the practice game -----------
     const duoStart = Date.now();
-    let duoDecisions = 0;
-    while (!traded || duoDecisions < 40) {
-      expect(Date.now() - duoStart < 150000, `the two-person game did not reach a trade in time (offer ${JSON.stringify(offerMade)})`);
+    const duoDecisions = { bea: 0, cal: 0 };
+    let duoOver = false;
+    while (!duoOver) {
+      expect(traded || Date.now() - duoStart < 150000, `the two-person game did not reach a trade in time (offer ${JSON.stringify(offerMade)})`);
+      expect(Date.now() - duoStart < 300000, 'the two-person game took more than 5 minutes');
       let acted = false;
       for (const me of people) {
         const other = people.find((x) => x !== me);
         const o = await offered(me.page);
         if (o.over) {
           expect(traded, 'the two-person game ended before a trade');
-          duoDecisions = Infinity;
+          // The other's stream ends with the same game_over.
+          await other.page.waitForFunction(() => window.metropolisPlay?.over, null, { timeout: 20000 });
+          duoOver = true;
           break;
         }
         if (o.waiting && traded && !reloadedWaiting) {
@@ -379,9 +385,12 @@ async function main() {
         }
         if (o.waiting || o.none) continue;
         acted = true;
-        ++duoDecisions;
+        ++duoDecisions[me.name];
         const mine = o.hand;
-        const theirs = (await offered(other.page)).hand ?? (await other.page.$$eval('[data-hand] [data-card]', (cs) => cs.map((c) => Number(c.dataset.count))));
+        // The other's hand matters only until an offer is made.
+        const theirs = offerMade
+          ? []
+          : ((await offered(other.page)).hand ?? (await other.page.$$eval('[data-hand] [data-card]', (cs) => cs.map((c) => Number(c.dataset.count)))));
         const giveCard = mine.findIndex((n) => n > 0);
         const wantCard = theirs.findIndex((n, c) => n > 0 && c !== giveCard);
         if (!rejectionSeen && o.offerBox) {
@@ -422,7 +431,7 @@ async function main() {
         }
         const confirming = offerMade && !traded && o.legal.includes(`confirm ${other.seat}`);
         expect(!o.rejected || o.rejected === rejectionSeen, `${me.name}: ${o.rejected}`);
-        await decide(me.page, o, { accept: offerMade && answering, next: false });
+        await decide(me.page, o, { accept: offerMade && !traded && answering, next: false });
         if (confirming) {
           traded = offerMade;
           const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
@@ -435,11 +444,60 @@ async function main() {
       }
       if (!acted) await sleep(50);
     }
-    // The trade shows in both logs.
     expect(reloadedWaiting, 'nobody was reloaded while waiting');
     expect(rejectionSeen, 'no refused offer was tried');
+    const duoSecs = (Date.now() - duoStart) / 1000;
+    for (const p of [bea, cal]) await p.waitForSelector('[data-game-over]');
     await bea.screenshot({ path: join(ARTIFACTS, 'play-duo.png'), fullPage: true });
     await cal.screenshot({ path: join(ARTIFACTS, 'play-duo-phone.png'), fullPage: true });
+    // Both seats were played in their pages all the way: the host gave none of
+    // their decisions to the fallback bot.
+    for (const me of people) expect(duoDecisions[me.name] >= 20, `${me.name} took only ${duoDecisions[me.name]} decisions`);
+    const duo = await compareWithStored(duoId, seats.bea, []);
+    for (const me of people) {
+      const stored = duo.players.find((s) => s.seat === me.seat);
+      expect(stored?.name === me.name, `seat ${me.seat} of the stored game is ${stored?.name}, not ${me.name}`);
+      expect(stored.fallback_decisions === 0, `the fallback bot took ${stored.fallback_decisions} of ${me.name}'s decisions`);
+    }
+    console.log(`play_test: two-person game ${duoId} played to the end: ${duo.steps} steps, bea ${duoDecisions.bea} and cal ${duoDecisions.cal} decisions clicked, in ${duoSecs.toFixed(1)} s`);
+
+    // ---- (6) The finished game's result on the ladder's leaderboard, in the app --------------------
+    // The ladder ranks after one game (play_test.sh), so both people are on its
+    // first page with one game each and a rating. The rating lands when the
+    // ratings service has taken the result: the API is asked until then, and
+    // the page opened after.
+    const ranked = (b) => ['bea', 'cal'].every((n) => b.entries.some((e) => e.name === n));
+    let board = null;
+    for (let i = 0; i < 60 && !(board && ranked(board)); ++i) {
+      if (board) await sleep(500);
+      board = await get(`/api/v1/ladders/${LADDER}/leaderboard`);
+    }
+    expect(ranked(board), `bea and cal are not on the leaderboard 30 s after their game: ${board.entries.map((e) => e.name).join(', ')}`);
+    await bea.goto(`${GATEWAY}/ladders/${LADDER}`);
+    for (const name of ['bea', 'cal']) {
+      const row = await bea.waitForSelector(`table[data-leaderboard="${LADDER}"] tr[data-player="${name}"]`, { timeout: 5000 });
+      const cells = await row.$$eval('td', (tds) => tds.map((td) => td.textContent.trim()));
+      const entry = board.entries.find((e) => e.name === name);
+      expect(cells[5] === '1', `${name}'s row on the leaderboard shows ${cells[5]} games, not 1`);
+      expect(/^\d+$/.test(cells[0]), `${name} has no rank on the leaderboard (${cells[0]})`);
+      expect(cells[2] === entry.ordinal.toFixed(2), `${name}'s rating shows ${cells[2]}, not ${entry.ordinal.toFixed(2)}`);
+    }
+    // The leaderboard's search finds a person too.
+    await bea.fill('[data-leaderboard-form] input[name="q"]', 'cal');
+    await bea.press('[data-leaderboard-form] input[name="q"]', 'Enter');
+    await bea.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'cal');
+    // The searched page replaces the table: cal's row alone.
+    await bea.waitForFunction(() => [...document.querySelectorAll('table[data-leaderboard] tr[data-player]')].map((r) => r.dataset.player).join() === 'cal');
+    ++checks;
+    await bea.screenshot({ path: join(ARTIFACTS, 'play-leaderboard.png'), fullPage: true });
+
+    // ---- (7) Its replay opens from the game's page, and ends on the final board ---------------------
+    await cal.click('[data-game-over] a[href^="/games/"]');
+    await cal.waitForSelector('.viewer[data-step="0"]');
+    await cal.keyboard.press('End');
+    await cal.waitForSelector(`.viewer[data-step="${duo.steps}"]`);
+    const duoFinal = await get(`/api/v1/games/${duoId}/positions/${duo.steps}`);
+    expectSame(await drawnPieces(cal), expectedPieces(duoFinal.view.position), 'the two-person game\'s replay at its end');
 
     // Signing out: the header offers signing in again, and the session is gone.
     await ann.click('[data-sign-out]');
@@ -448,7 +506,7 @@ async function main() {
     expect(after === 401, `after signing out GET /api/v1/session answers ${after}`);
 
     expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
-    console.log(`play_test: ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted`);
+    console.log(`play_test: ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted, played to the end and ranked`);
   } catch (e) {
     // What each page showed when it failed, to read beside the screenshots.
     for (const [i, page] of open.entries()) {

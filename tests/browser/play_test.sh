@@ -5,7 +5,9 @@
 # what the page offers: a whole practice game against three built-in bots (its
 # board compared with the stored game's positions, a reload in the middle), and
 # two people matched with the two bots on the ladder, one offering a trade the
-# other accepts. Screenshots go to BUILD_DIR/test-artifacts/play/.
+# other accepts, both playing on to the end; then the game's result on the
+# ladder's leaderboard page and its replay. Screenshots go to
+# BUILD_DIR/test-artifacts/play/.
 #
 #   tests/browser/play_test.sh BUILD_DIR
 #
@@ -41,10 +43,12 @@ source "$METROPOLIS_STACK_DIR/stack.env"
 [[ -n ${METROPOLIS_GATEWAY:-} ]] || fail "the stack started no gateway"
 
 # The ladder of the two-person game: four seats, never filled by built-in bots, so
-# that the table is the two people and the two network bots queued here.
+# that the table is the two people and the two network bots queued here. One
+# placement game: the people's single game ranks them, so the leaderboard's
+# first page shows them.
 admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 ladder=duo
-admin create-ladder "$ladder" --title "Two people, two bots" --seats 4 --placement-games 2 >/dev/null
+admin create-ladder "$ladder" --title "Two people, two bots" --seats 4 --placement-games 1 >/dev/null
 admin create-season "$ladder" >/dev/null
 admin create-player owner >/dev/null
 bot_pids=()
