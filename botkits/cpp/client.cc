@@ -95,6 +95,11 @@ void Client::Log(std::string_view message) const {
   if (callbacks_.on_log) callbacks_.on_log(message);
 }
 
+int Client::Backoff(int failed_attempts) const {
+  return int(std::min<int64_t>(int64_t(options_.reconnect_initial_backoff_ms) << std::min(failed_attempts, 20),
+                               options_.reconnect_max_backoff_ms));
+}
+
 grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callbacks& callbacks) {
   options_ = options;
   decide_ = std::move(decide);
@@ -108,6 +113,7 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
   bool reconnecting = false;
   int failed_attempts = 0;  // consecutive, since a stream was last welcomed
   int redirects = 0;        // likewise
+  std::string unreachable;  // the host whose stream last failed UNAVAILABLE
   while (true) {
     grpc::Status status;
     std::string redirect;
@@ -118,6 +124,20 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
       case StreamEnd::kRedirect:
         ++stats_.redirects;
         if (stream_welcomed_) redirects = 0;
+        if (redirect == unreachable) {
+          // The lease still names the host we could not reach: the game will be
+          // taken over once that lease lapses. Ask here again, after a backoff,
+          // rather than bounce between the two hosts.
+          if (failed_attempts >= options_.max_reconnect_attempts)
+            return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                "game " + options_.game_id + " stays on unreachable host " + redirect +
+                                    " (gave up after " + std::to_string(failed_attempts) + " attempts)");
+          const int backoff = Backoff(failed_attempts++);
+          Log("game " + options_.game_id + " is still leased to unreachable " + redirect + "; asking " + host +
+              " again in " + std::to_string(backoff) + " ms");
+          SleepMs(backoff);
+          continue;
+        }
         if (++redirects > options_.max_redirects)
           return grpc::Status(
               grpc::StatusCode::ABORTED,
@@ -140,21 +160,24 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
     }
     // A failed stream. Only a seat that was playing reconnects: before any
     // welcome the failure is about the address, the token or the game.
-    const bool retry = welcomed_ && !status.ok() && RetryableAfterDrop(status.error_code(), reconnecting);
+    // A host unreachable before any welcome may have died with the game: with
+    // other hosts known, one of them takes it over.
+    const bool lost_host = status.error_code() == grpc::StatusCode::UNAVAILABLE && !options_.other_hosts.empty();
+    const bool retry =
+        !status.ok() && ((welcomed_ && RetryableAfterDrop(status.error_code(), reconnecting)) || lost_host);
     if (!retry) return status;
     // A stream that got as far as a welcome worked: its drop starts a fresh budget.
     if (stream_welcomed_) failed_attempts = redirects = 0;
+    unreachable = status.error_code() == grpc::StatusCode::UNAVAILABLE ? host : std::string();
     if (failed_attempts >= options_.max_reconnect_attempts)
       return grpc::Status(status.error_code(), status.error_message() + " (gave up after " +
                                                    std::to_string(failed_attempts) + " reconnect attempts)");
-    const int backoff = int(std::min<int64_t>(int64_t(options_.reconnect_initial_backoff_ms) << failed_attempts,
-                                              options_.reconnect_max_backoff_ms));
-    ++failed_attempts;
+    const int backoff = Backoff(failed_attempts++);
     Log("stream to " + host + " ended: " + StatusCodeName(status.error_code()) + ": " + status.error_message() +
         "; reconnecting in " + std::to_string(backoff) + " ms (attempt " + std::to_string(failed_attempts) + " of " +
         std::to_string(options_.max_reconnect_attempts) + ")");
     SleepMs(backoff);
-    reconnecting = true;
+    reconnecting = welcomed_;
     // A host that cannot be reached may be dead: its games go on elsewhere.
     if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !options_.other_hosts.empty()) {
       const size_t n = options_.other_hosts.size() + 1;

@@ -54,8 +54,10 @@ struct Options {
   // a host pointing at a host pointing back must not loop.
   int max_redirects = 3;
   // Consecutive failed attempts to reconnect after a stream that had been
-  // welcomed drops. The first connection is not retried: a wrong address or
-  // token should fail at once, not after a minute of backoff.
+  // welcomed drops. The first connection is not retried (a wrong address or
+  // token should fail at once, not after a minute of backoff), except when its
+  // host is unreachable and other_hosts are known: that host may have died with
+  // the game, which another host then takes over.
   int max_reconnect_attempts = 5;
   int reconnect_initial_backoff_ms = 250;  // doubles per failed attempt
   int reconnect_max_backoff_ms = 4000;
@@ -140,6 +142,8 @@ class Client {
   // kFailed: the stream failed or the host refused it (*status from gRPC).
   enum class StreamEnd { kGameOver, kRedirect, kDroppedByUs, kLocalError, kFailed };
 
+  // The wait before the next attempt after `failed_attempts` failed ones.
+  int Backoff(int failed_attempts) const;
   StreamEnd PlayOnce(const std::string& host, bool reconnecting, grpc::Status* status, std::string* redirect);
   // Handles one update; false ends the stream (game over, redirect, or a
   // protocol error in *status).

@@ -3,6 +3,8 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+#include <grpcpp/support/channel_arguments.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -134,8 +136,33 @@ void SetChannelTls(const std::string& ca_pem) {
 
 bool ChannelTlsEnabled() { return ProcessTls(); }
 
+grpc::ChannelArguments KeepaliveChannelArguments() {
+  grpc::ChannelArguments args;
+  // A peer cut off by the network sends no reset: without pings a stream waiting
+  // for its next message would wait until the link came back. Pings while calls
+  // are open find a silent peer within kKeepaliveTimeMs + kKeepaliveTimeoutMs, the
+  // stream ends UNAVAILABLE and its caller goes to another host.
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, kKeepaliveTimeMs);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kKeepaliveTimeoutMs);
+  args.SetInt(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 0);
+  // A seat's stream is quiet while the others decide: keep pinging without data.
+  args.SetInt(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
+  args.SetInt(GRPC_ARG_HTTP2_MIN_SENT_PING_INTERVAL_WITHOUT_DATA_MS, kKeepaliveTimeMs);
+  return args;
+}
+
+void AllowKeepalivePings(grpc::ServerBuilder* builder) {
+  // The server's side of KeepaliveChannelArguments: by default a server answers
+  // pings more often than every 5 minutes with GOAWAY ("too many pings").
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, kKeepaliveTimeMs / 2);
+  builder->AddChannelArgument(GRPC_ARG_HTTP2_MAX_PING_STRIKES, 0);
+  // And the server pings its own callers, so a host learns of a vanished seat too.
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 2 * kKeepaliveTimeMs);
+  builder->AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, kKeepaliveTimeoutMs);
+}
+
 std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
-  return grpc::CreateChannel(address, ProcessCredentials());
+  return grpc::CreateCustomChannel(address, ProcessCredentials(), KeepaliveChannelArguments());
 }
 
 }  // namespace metropolis::services

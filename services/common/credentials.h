@@ -13,6 +13,8 @@
 
 namespace grpc {
 class Channel;
+class ChannelArguments;
+class ServerBuilder;
 class ChannelCredentials;
 class ServerCredentials;
 }  // namespace grpc
@@ -47,7 +49,18 @@ void SetChannelTls(const std::string& ca_pem);
 // Whether SetChannelTls was given a CA bundle.
 bool ChannelTlsEnabled();
 
-// A channel to `address` with the process's credentials (SetChannelTls).
+// How often an open call's connection is pinged, and how long a ping may go
+// unanswered before the connection counts as lost (KeepaliveChannelArguments).
+inline constexpr int kKeepaliveTimeMs = 10000;
+inline constexpr int kKeepaliveTimeoutMs = 5000;
+
+// The arguments every Dial()ed channel gets: keepalive pings while calls are open.
+grpc::ChannelArguments KeepaliveChannelArguments();
+// Lets a server accept those pings, and ping its own callers (server_main.cc).
+void AllowKeepalivePings(grpc::ServerBuilder* builder);
+
+// A channel to `address` with the process's credentials (SetChannelTls) and
+// keepalive pings (KeepaliveChannelArguments).
 std::shared_ptr<grpc::Channel> Dial(const std::string& address);
 
 }  // namespace metropolis::services

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "services/common/credentials.h"
 #include "services/common/grpc_util.h"
 #include "services/common/metrics.h"
 #include "services/common/settings.h"
@@ -89,6 +90,7 @@ int Serve(const ServeOptions& options, const std::vector<Component*>& components
     builder.SetResourceQuota(*quota);
   }
   if (options.max_receive_message_size > 0) builder.SetMaxReceiveMessageSize(options.max_receive_message_size);
+  AllowKeepalivePings(&builder);
   for (Component* c : components) c->Register(&builder);
   InstallRpcMetrics(&builder);  // every call counted by method and code (metrics.h)
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();

@@ -49,8 +49,13 @@ wait "$ladder" || { cat "$work/ladder.log" >&2; fail "the ladder was not played 
 expect_all_rated
 expect_no_identity_twice
 games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
-[[ $games == 100 ]] || fail "$games games stored, not 100"
+# 40 bots x 10 games fill at least 100 tables; when the delayed games leave a few
+# bots behind at the end, the ladder seats house bots beside them after 20 s
+# (--bots-after-ms), so a few more games are fine. What matters: every bot played
+# its 10, and the stored games are exactly the ones the bots finished.
+((games >= 100)) || fail "$games games stored, fewer than 100"
 expect_games_per_bot 10
+expect_games_as_played
 
 # None lost: every game either host created is stored.
 created=$(grep -ho 'msg="game created" game=[^ ]*' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log |

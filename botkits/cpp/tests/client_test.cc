@@ -5,6 +5,9 @@
 
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <functional>
@@ -271,6 +274,90 @@ TEST(Client, ARefusedFirstConnectionIsNotRetried) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_NE(status.error_message().find("unknown token"), std::string::npos);
   EXPECT_EQ(host.calls(), 1);
+}
+
+// A loopback address nothing listens on: a port taken and released.
+std::string DeadAddress() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(addr);
+  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), len), 0);
+  EXPECT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  close(fd);  // never listened on: connecting is refused
+  return "127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+}
+
+TEST(Client, AnUnreachableFirstHostIsLeftForTheOtherHosts) {
+  // The host the game was created on died before the seat connected; another
+  // host took the game over (docs/GAMEHOST.md, "Checkpoints and takeover").
+  ScriptedHost other([](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome(40));
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(DeadAddress());
+  options.other_hosts = {other.address()};
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(other.calls(), 1);
+  EXPECT_EQ(client.stats().reconnects, 0u);  // its first welcome, not a return
+}
+
+TEST(Client, AnUnreachableFirstHostWithoutOtherHostsFailsAtOnce) {
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(DeadAddress()), FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(status.error_message().find("gave up"), std::string::npos) << status.error_message();
+}
+
+TEST(Client, ARedirectToTheUnreachableHostWaitsForTheLeaseToLapse) {
+  // Until the dead host's lease lapses the other host still names it as the
+  // game's host; the seat asks the other host again instead of going back.
+  const std::string dead = DeadAddress();
+  ScriptedHost other([&](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    if (call < 2) {
+      v1::PlayUpdate redirect;
+      redirect.mutable_redirect()->set_game_id("g1");
+      redirect.mutable_redirect()->set_host(dead);
+      stream->Write(redirect);
+      return grpc::Status::OK;
+    }
+    stream->Write(Welcome(12));
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(dead);
+  options.other_hosts = {other.address()};
+  options.max_redirects = 1;  // bouncing to the dead host would run out of these
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(other.calls(), 3);
+}
+
+TEST(Client, GivesUpOnAGameLeasedToAnUnreachableHostForever) {
+  const std::string dead = DeadAddress();
+  ScriptedHost other([&](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    v1::PlayUpdate redirect;
+    redirect.mutable_redirect()->set_game_id("g1");
+    redirect.mutable_redirect()->set_host(dead);
+    stream->Write(redirect);
+    return grpc::Status::OK;
+  });
+  Options options = TestOptions(dead);
+  options.other_hosts = {other.address()};
+  options.max_reconnect_attempts = 3;
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(status.error_message().find("stays on unreachable host " + dead), std::string::npos)
+      << status.error_message();
 }
 
 TEST(Client, DisconnectAfterDropsAtTheNextDecisionAndComesBack) {
