@@ -13,52 +13,18 @@
 # Needs Node.js 20+ and Debian's chromium (scripts/setup.sh installs both;
 # METROPOLIS_CHROMIUM names another binary). Without them it fails, never skips.
 set -euo pipefail
-# shellcheck source=tests/e2e/lib/stack_test.sh
-source "$(dirname "$0")/../e2e/lib/stack_test.sh"
-stack_test_begin browser_test "${1:-}"
-root=$PWD
-artifacts=$build/test-artifacts/browser
-rm -rf "$artifacts"
-mkdir -p "$artifacts"
-
-# ---- What the test needs -------------------------------------------------------------
-
-command -v node >/dev/null 2>&1 || fail "node is missing (Node.js 20 or later; scripts/setup.sh installs it)"
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-((node_major >= 20)) || fail "Node.js $(node --version) is too old: 20 or later is needed"
-chromium=${METROPOLIS_CHROMIUM:-$(command -v chromium || true)}
-[[ -n $chromium && -x $chromium ]] ||
-  fail "no Chromium: install Debian's chromium (scripts/setup.sh does) or set METROPOLIS_CHROMIUM"
-if [[ ! -f web/node_modules/playwright-core/package.json ]]; then
-  echo "browser_test: installing web/'s packages from its lockfile (npm ci)"
-  npm ci --prefix web --no-audit --no-fund >"$work/npm.log" 2>&1 || { cat "$work/npm.log" >&2; fail "npm ci --prefix web failed"; }
-fi
-for program in services/gateway/metropolis-gateway botkits/cpp/metropolis-bot services/ctl/metropolisctl; do
-  [[ -x $build/$program ]] || fail "no $program in $build: build the services first"
-done
+# shellcheck source=tests/browser/lib/browser_stack.sh
+source "$(dirname "$0")/lib/browser_stack.sh"
+browser_stack_begin browser_test "${1:-}" browser services/ctl/metropolisctl
 
 # ---- The stack, with games to show -----------------------------------------------------
 
-export METROPOLIS_WEB_ROOT=$root/web/app
-deploy/local/stack.sh up "$build" >"$work/stack-up.log" || { cat "$work/stack-up.log" >&2; fail "the stack did not start"; }
-# shellcheck source=/dev/null
-source "$METROPOLIS_STACK_DIR/stack.env"
-[[ -n ${METROPOLIS_GATEWAY:-} ]] || fail "the stack started no gateway"
+browser_stack_up
 
 # Four bots compete in a small tournament (a round robin of four tables, so that
 # every entrant has an interval) while the ladder's bots play.
-admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 admin create-player owner >/dev/null
-bot_pids=()
-stop_bots() { for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap 'stop_bots; stack_test_end' EXIT
-for i in 1 2 3 4; do
-  admin create-bot "cup$i" --owner owner >/dev/null
-  token=$(admin --json issue-token "cup$i" --label browser | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$token" \
-    --bot heuristic >"$work/cup$i.out" 2>"$work/cup$i.err" &
-  bot_pids+=($!)
-done
+for i in 1 2 3 4; do start_bot "cup$i" browser --compete --bot heuristic; done
 "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
   create-tournament cup --format round-robin --entrants cup1,cup2,cup3,cup4 --seed 5 \
   --title "Browser cup" >"$work/cup.log" 2>&1 || { cat "$work/cup.log" >&2; fail "create-tournament failed"; }
@@ -82,7 +48,5 @@ live_bot=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$buil
 
 # ---- The browser ------------------------------------------------------------------------
 
-METROPOLIS_GATEWAY=$METROPOLIS_GATEWAY METROPOLIS_CHROMIUM=$chromium METROPOLIS_ARTIFACTS=$artifacts \
-  METROPOLIS_LIVE_CREATE=$live_create METROPOLIS_LIVE_BOT=$live_bot METROPOLIS_TOURNAMENT=cup \
-  node tests/browser/run.mjs || fail "the browser checks failed (screenshots in $artifacts)"
-echo "browser_test: passed (screenshots in $artifacts)"
+browser_checks run.mjs "the browser checks" \
+  METROPOLIS_LIVE_CREATE="$live_create" METROPOLIS_LIVE_BOT="$live_bot" METROPOLIS_TOURNAMENT=cup

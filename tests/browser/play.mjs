@@ -13,92 +13,14 @@
 // through the API. The board is compared, at several steps, with the stored
 // game's positions as the seat saw them, which the replays service computes
 // with the engine. Timings are printed, never asserted.
-import { createRequire } from 'node:module';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { browserTest, DESKTOP, PHONE, sleep, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
 
-const require = createRequire(new URL('../../web/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
-
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (run tests/browser/play_test.sh)`);
-  return v;
-};
-const GATEWAY = env('METROPOLIS_GATEWAY');
-const ARTIFACTS = env('METROPOLIS_ARTIFACTS');
+const t = browserTest('play_test');
+const { env, expect, expectSame, get, ok } = t;
+const GATEWAY = t.gateway;
+const ARTIFACTS = t.artifacts;
 const LADDER = env('METROPOLIS_LADDER');
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let checks = 0;
-function expect(cond, message) {
-  if (!cond) throw new Error(message);
-  ++checks;
-}
-function expectSame(actual, wanted, what) {
-  if (JSON.stringify(actual) === JSON.stringify(wanted)) return ++checks;
-  const missing = wanted.filter((x) => !actual.includes(x));
-  const extra = actual.filter((x) => !wanted.includes(x));
-  throw new Error(`${what}: the page differs from the engine\n  missing: ${missing.join(' ') || '-'}\n  extra:   ${extra.join(' ') || '-'}`);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function get(path) {
-  const r = await fetch(GATEWAY + path);
-  const body = await r.json().catch(() => null);
-  if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-// What the board must show for a position, and what it shows (as run.mjs).
-function expectedPieces(p) {
-  const out = [];
-  p.token.forEach((n, h) => n && out.push(`token h${h} ${n}`));
-  p.road_owner.forEach((s, e) => s >= 0 && out.push(`road e${e} s${s}`));
-  for (let v = 0; v < 54; ++v) {
-    const seat = p.building_owner[v];
-    if (p.building[v] === 1) out.push(`settlement n${v} s${seat}`);
-    if (p.building[v] === 2) {
-      out.push(`city n${v} s${seat} wall${p.node_flags[v] & 1} sabotaged${(p.node_flags[v] >> 1) & 1}`);
-      if (p.node_flags[v] & 1) out.push(`wall n${v} s${seat}`);
-    }
-    if (p.knight_level[v]) out.push(`knight n${v} s${p.knight_owner[v]} l${p.knight_level[v]} active${p.knight_flags[v] & 1}`);
-  }
-  p.metropolis_node.forEach((v, t) => v >= 0 && out.push(`metropolis n${v} t${t} s${p.metropolis_owner[t]}`));
-  if (p.robber_hex >= 0) out.push(`robber h${p.robber_hex}`);
-  if (p.merchant_hex >= 0) out.push(`merchant h${p.merchant_hex} s${p.merchant_owner}`);
-  out.push(`barbarian ${p.barbarian_position} attacks${p.barbarian_attacks}`);
-  p.players.forEach((pl, s) => out.push(`score s${s} ${pl.vp}`));
-  return out.sort();
-}
-function drawnPieces(page) {
-  return page.evaluate(() => {
-    const out = [];
-    for (const el of document.querySelectorAll('.viewer [data-piece]')) {
-      const a = el.dataset;
-      switch (a.piece) {
-        case 'token': out.push(`token h${a.hex} ${a.token}`); break;
-        case 'road': out.push(`road e${a.edge} s${a.seat}`); break;
-        case 'settlement': out.push(`settlement n${a.node} s${a.seat}`); break;
-        case 'city': out.push(`city n${a.node} s${a.seat} wall${a.wall} sabotaged${a.sabotaged}`); break;
-        case 'wall': out.push(`wall n${a.node} s${a.seat}`); break;
-        case 'knight': out.push(`knight n${a.node} s${a.seat} l${a.level} active${a.active}`); break;
-        case 'metropolis': out.push(`metropolis n${a.node} t${a.track} s${a.seat}`); break;
-        case 'robber': out.push(`robber h${a.hex}`); break;
-        case 'merchant': out.push(`merchant h${a.hex} s${a.seat}`); break;
-        case 'barbarian': out.push(`barbarian ${a.position} attacks${a.attacks}`); break;
-        case 'score': out.push(`score s${a.seat} ${a.vp}`); break;
-        default: break;
-      }
-    }
-    return out.sort();
-  });
-}
-
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-};
 
 async function signUp(page, name) {
   await page.goto(`${GATEWAY}/signup`);
@@ -229,12 +151,7 @@ async function snapshot(page, o, list) {
 }
 
 async function compareWithStored(gameId, seat, snapshots) {
-  let stored = null;
-  for (let i = 0; i < 150 && !stored; ++i) {
-    const r = await fetch(`${GATEWAY}/api/v1/games/${gameId}`);
-    if (r.ok) stored = await r.json();
-    else await sleep(200);
-  }
+  const stored = await t.stored(gameId, 150, 200);
   expect(stored, `game ${gameId} was not stored`);
   for (const s of snapshots) {
     const pos = await get(`/api/v1/games/${gameId}/positions/${s.step}?viewer=${seat}`);
@@ -244,11 +161,10 @@ async function compareWithStored(gameId, seat, snapshots) {
 }
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: env('METROPOLIS_CHROMIUM'), args: ['--headless', '--no-sandbox'], timeout: 60000 });
-  const pageErrors = [];
+  // A 401 (the session asked for when there is none) the browser logs as an error: not the page's.
+  const { browser, watch: watchErrors } = await t.launchChromium({ quiet: /401|Unauthorized/ });
   const watch = (page) => {
-    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && !/401|Unauthorized/.test(m.text()) && pageErrors.push(`${page.url()}: console: ${m.text()}`));
+    watchErrors(page);
     page.setDefaultTimeout(30000);
   };
   const started = Date.now();
@@ -256,7 +172,7 @@ async function main() {
   const opened = (page) => (open.push(page), page);
   try {
     // ---- (1) Sign up, and a whole practice game against three built-in bots ------------------
-    const desktop = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const desktop = await browser.newContext(DESKTOP);
     const ann = opened(await desktop.newPage());
     watch(ann);
     // Signing in with a wrong password names the problem.
@@ -319,7 +235,7 @@ async function main() {
 
     // ---- (2) Two people queued on a ladder with two network bots, matched at one table --------------
     const bea = opened(await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage());
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await browser.newContext(PHONE);
     const cal = opened(await phone.newPage());
     watch(bea);
     watch(cal);
@@ -380,7 +296,7 @@ async function main() {
           reloadedWaiting = true;
           await me.page.reload();
           await me.page.waitForSelector('.viewer [data-piece="settlement"], .viewer [data-piece="city"]', { timeout: 15000 });
-          ++checks;
+          ok();
           continue;
         }
         if (o.waiting || o.none) continue;
@@ -488,7 +404,7 @@ async function main() {
     await bea.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'cal');
     // The searched page replaces the table: cal's row alone.
     await bea.waitForFunction(() => [...document.querySelectorAll('table[data-leaderboard] tr[data-player]')].map((r) => r.dataset.player).join() === 'cal');
-    ++checks;
+    ok();
     await bea.screenshot({ path: join(ARTIFACTS, 'play-leaderboard.png'), fullPage: true });
 
     // ---- (7) Its replay opens from the game's page, and ends on the final board ---------------------
@@ -505,8 +421,8 @@ async function main() {
     const after = await ann.evaluate(async () => (await fetch('/api/v1/session')).status);
     expect(after === 401, `after signing out GET /api/v1/session answers ${after}`);
 
-    expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
-    console.log(`play_test: ${checks} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted, played to the end and ranked`);
+    t.expectNoPageErrors();
+    console.log(`play_test: ${t.checks()} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; two-person game ${duoId}: ${traded.from} offered, the other accepted, played to the end and ranked`);
   } catch (e) {
     // What each page showed when it failed, to read beside the screenshots.
     for (const [i, page] of open.entries()) {
@@ -520,7 +436,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(`play_test: FAILED: ${e.message}`);
-  process.exit(1);
-});
+t.run(main);

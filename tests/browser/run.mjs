@@ -14,92 +14,14 @@
 // the checks compare them, and every seat's score, with the position the
 // gateway's position endpoint reports, which the replays service computes with
 // the engine. Timings are printed, never asserted.
-import { createRequire } from 'node:module';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
 
-const require = createRequire(new URL('../../web/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
-
-const env = (name) => {
-  const v = process.env[name];
-  if (!v) throw new Error(`${name} is not set (run tests/browser/browser_test.sh)`);
-  return v;
-};
-const GATEWAY = env('METROPOLIS_GATEWAY');
-const ARTIFACTS = env('METROPOLIS_ARTIFACTS');
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let checks = 0;
-const ok = () => ++checks;
-function expect(cond, message) {
-  if (!cond) throw new Error(message);
-  ok();
-}
-function expectSame(actual, wanted, what) {
-  const a = JSON.stringify(actual);
-  const w = JSON.stringify(wanted);
-  if (a === w) return ok();
-  const missing = wanted.filter((x) => !actual.includes(x));
-  const extra = actual.filter((x) => !wanted.includes(x));
-  throw new Error(`${what}: the page differs from the position\n  missing: ${missing.join(' ') || '-'}\n  extra:   ${extra.join(' ') || '-'}`);
-}
-
-async function get(path) {
-  const r = await fetch(GATEWAY + path);
-  const body = await r.json();
-  if (!r.ok) throw new Error(`GET ${path}: HTTP ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-// What the board must show for a position: one string per piece, sorted.
-function expectedPieces(p) {
-  const out = [];
-  p.token.forEach((n, h) => n && out.push(`token h${h} ${n}`));
-  p.road_owner.forEach((s, e) => s >= 0 && out.push(`road e${e} s${s}`));
-  for (let v = 0; v < 54; ++v) {
-    const seat = p.building_owner[v];
-    if (p.building[v] === 1) out.push(`settlement n${v} s${seat}`);
-    if (p.building[v] === 2) {
-      out.push(`city n${v} s${seat} wall${p.node_flags[v] & 1} sabotaged${(p.node_flags[v] >> 1) & 1}`);
-      if (p.node_flags[v] & 1) out.push(`wall n${v} s${seat}`);
-    }
-    if (p.knight_level[v]) out.push(`knight n${v} s${p.knight_owner[v]} l${p.knight_level[v]} active${p.knight_flags[v] & 1}`);
-  }
-  p.metropolis_node.forEach((v, t) => v >= 0 && out.push(`metropolis n${v} t${t} s${p.metropolis_owner[t]}`));
-  if (p.robber_hex >= 0) out.push(`robber h${p.robber_hex}`);
-  if (p.merchant_hex >= 0) out.push(`merchant h${p.merchant_hex} s${p.merchant_owner}`);
-  out.push(`barbarian ${p.barbarian_position} attacks${p.barbarian_attacks}`);
-  p.players.forEach((pl, s) => out.push(`score s${s} ${pl.vp}`));
-  return out.sort();
-}
-
-// The same, read from the page's data attributes.
-function drawnPieces(page) {
-  return page.evaluate(() => {
-    const out = [];
-    const d = (el) => el.dataset;
-    for (const el of document.querySelectorAll('.viewer [data-piece]')) {
-      const a = d(el);
-      switch (a.piece) {
-        case 'token': out.push(`token h${a.hex} ${a.token}`); break;
-        case 'road': out.push(`road e${a.edge} s${a.seat}`); break;
-        case 'settlement': out.push(`settlement n${a.node} s${a.seat}`); break;
-        case 'city': out.push(`city n${a.node} s${a.seat} wall${a.wall} sabotaged${a.sabotaged}`); break;
-        case 'wall': out.push(`wall n${a.node} s${a.seat}`); break;
-        case 'knight': out.push(`knight n${a.node} s${a.seat} l${a.level} active${a.active}`); break;
-        case 'metropolis': out.push(`metropolis n${a.node} t${a.track} s${a.seat}`); break;
-        case 'robber': out.push(`robber h${a.hex}`); break;
-        case 'merchant': out.push(`merchant h${a.hex} s${a.seat}`); break;
-        case 'barbarian': out.push(`barbarian ${a.position} attacks${a.attacks}`); break;
-        case 'score': out.push(`score s${a.seat} ${a.vp}`); break;
-        default: break; // hexes, harbors and the step label are checked elsewhere
-      }
-    }
-    return out.sort();
-  });
-}
+const t = browserTest('browser_test');
+const { env, expect, expectSame, get } = t;
+const GATEWAY = t.gateway;
+const ARTIFACTS = t.artifacts;
 
 async function checkStep(page, gameId, step, viewer = -1) {
   const pos = await get(`/api/v1/games/${gameId}/positions/${step}${viewer >= 0 ? `?viewer=${viewer}` : ''}`);
@@ -108,26 +30,12 @@ async function checkStep(page, gameId, step, viewer = -1) {
   return pos;
 }
 
-const quantile = (xs, q) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
-};
 const fmt = (x) => `${x.toFixed(2)} ms`;
 
 async function main() {
-  let browser;
+  const { browser, watch } = await t.launchChromium();
   try {
-    browser = await chromium.launch({ executablePath: env('METROPOLIS_CHROMIUM'), args: ['--headless', '--no-sandbox'], timeout: 60000 });
-  } catch (e) {
-    throw new Error(`cannot start Chromium (${process.env.METROPOLIS_CHROMIUM}): ${e.message.split('\n')[0]}`);
-  }
-  const pageErrors = [];
-  const watch = (page) => {
-    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && pageErrors.push(`${page.url()}: console: ${m.text()}`));
-  };
-  try {
-    const desktop = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const desktop = await browser.newContext(DESKTOP);
     const page = await desktop.newPage();
     watch(page);
     page.setDefaultTimeout(20000);
@@ -230,7 +138,7 @@ async function main() {
     await page.waitForSelector(`.viewer[data-step="${mid}"]`);
     const link = await page.$eval('[data-step-link]', (a) => a.href);
     expect(link.endsWith(`?step=${mid}&viewer=2`), `the step link is ${link}`);
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const phone = await browser.newContext(PHONE);
     const direct = await phone.newPage();
     watch(direct);
     await direct.goto(link);
@@ -304,12 +212,7 @@ async function main() {
     expect(drawn >= 3, `the live viewer drew only ${drawn} different steps while the game was played`);
     await page.waitForSelector('[data-game-over]');
     // The last view drawn is the final position: compare it with the stored game's.
-    let stored = null;
-    for (let i = 0; i < 100 && !stored; ++i) {
-      const r = await fetch(`${GATEWAY}/api/v1/games/${liveId}`);
-      if (r.ok) stored = await r.json();
-      else await new Promise((res) => setTimeout(res, 100));
-    }
+    const stored = await t.stored(liveId, 100, 100);
     expect(stored, 'the live game was not stored');
     await page.waitForSelector(`.viewer[data-step="${stored.steps}"]`);
     const final = await get(`/api/v1/games/${liveId}/positions/${stored.steps}`);
@@ -318,14 +221,11 @@ async function main() {
     expect(liveLog === stored.steps, `the live log has ${liveLog} actions, the game ${stored.steps}`);
     await page.screenshot({ path: join(ARTIFACTS, 'live-end.png'), fullPage: true });
 
-    expect(pageErrors.length === 0, `errors in the pages:\n  ${pageErrors.join('\n  ')}`);
-    console.log(`browser_test: ${checks} checks passed; live game ${liveId} of ${stored.steps} steps followed, ${drawn} of its positions drawn`);
+    t.expectNoPageErrors();
+    console.log(`browser_test: ${t.checks()} checks passed; live game ${liveId} of ${stored.steps} steps followed, ${drawn} of its positions drawn`);
   } finally {
     await browser.close();
   }
 }
 
-main().catch((e) => {
-  console.error(`browser_test: FAILED: ${e.message}`);
-  process.exit(1);
-});
+t.run(main);

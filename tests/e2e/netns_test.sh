@@ -62,11 +62,7 @@ ip netns exec "$ns" ip link set "$link_ns" up
 ip netns exec "$ns" ip link set lo up
 say "namespace $ns: host side $ns_ip, services on $root_ip"
 
-METROPOLIS_LISTEN_ADDR=$root_ip METROPOLIS_REDIS_BIND=$root_ip METROPOLIS_GAMEHOST_CHECKPOINTS=1 \
-  deploy/local/stack.sh up "$build" >"$work/up.log" ||
-  { cat "$work/up.log"; fail "the stack did not start"; }
-# shellcheck source=/dev/null
-source "$METROPOLIS_STACK_DIR/stack.env"
+stack_up METROPOLIS_LISTEN_ADDR="$root_ip" METROPOLIS_REDIS_BIND="$root_ip" METROPOLIS_GAMEHOST_CHECKPOINTS=1
 logs=$METROPOLIS_STACK_DIR/logs
 # The second host, by hand, inside the namespace, checkpointing in the same Redis.
 ip netns exec "$ns" "$build/services/gamehost/metropolis-gamehost" --listen "$ns_ip:50052" \
@@ -86,21 +82,12 @@ host2_metric() {  # NAME: the cut host's value of a metric (summed over labels)
 }
 host1_metrics=$(echo "$METROPOLIS_METRICS_TARGETS" | tr ' ' '\n' | sed -n 's/^gamehost1=//p')
 created_on() { grep 'msg="game created"' "$logs"/matchmaker*.log | grep -c " host=$1" || true; }
-seats_over() { cat "$METROPOLIS_STACK_DIR"/demo/*.out 2>/dev/null | grep -c "game over" || true; }
+host2_plays() { (($(host2_metric metropolis_gamehost_live_games) >= 1)); }
 
 bots=8 games=8
-# Built-in bots fill a table after 2 s, not 20, for the last bots' games.
-"$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
-  --placement-games 2 --bots-after-ms 2000 >/dev/null
-"$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
-scripts/ladder_demo.sh --bots $bots --games $games >"$work/demo.log" 2>&1 &
-demo=$!
+start_ladder_demo $bots $games
 # Cut the link while the namespaced host is playing a game.
-for _ in $(seq 1 600); do
-  (($(host2_metric metropolis_gamehost_live_games) >= 1)) && break
-  kill -0 "$demo" 2>/dev/null || break
-  sleep 0.1
-done
+wait_while_demo_plays host2_plays
 live_at_cut=$(host2_metric metropolis_gamehost_live_games)
 ((live_at_cut >= 1)) || { cat "$work/demo.log" >&2; fail "the namespaced host got no game"; }
 [[ $(hosts_known) == 2 ]] || fail "the matchmaker does not count both hosts before the cut ($(hosts_known))"
@@ -139,13 +126,7 @@ if kill -0 "$demo" 2>/dev/null; then
   done
   fail "the ladder was not over 3 minutes after the link came back (the bots' last lines above)"
 fi
-wait "$demo" || { cat "$work/demo.log" >&2; fail "the ladder was not played to its end"; }
-expect_games_per_bot $games
-expect_all_rated
-expect_no_identity_twice
-expect_games_as_played open
-expect_rated_once
-stored=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
+expect_demo_played $games
 on1=$(find "$METROPOLIS_STACK_DIR/gamehost1/completed" -name '*.json' | wc -l)
 on2=$(find "$METROPOLIS_STACK_DIR/gamehost2/completed" -name '*.json' | wc -l)
 [[ $((on1 + on2)) == "$stored" ]] || fail "the hosts finished $on1 + $on2 games, $stored are stored"

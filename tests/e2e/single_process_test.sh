@@ -10,91 +10,25 @@
 #
 #   tests/e2e/single_process_test.sh BUILD_DIR
 set -euo pipefail
-test_name=single_process_test
-build=$(cd "${1:?usage: $test_name BUILD_DIR}" && pwd)
-cd "$(dirname "$0")/../.."
-root=$PWD
-server=$build/services/server/metropolis-server
-admin_bin=$build/services/accounts/metropolis-admin
-ctl_bin=$build/services/ctl/metropolisctl
-bot_bin=$build/botkits/cpp/metropolis-bot
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/$test_name.XXXXXX")
-server_pid='' db='' prefix=''
-fail() {
-  echo "$test_name: FAILED: $*" >&2
-  tail -n 20 "$work/server.log" >&2 2>/dev/null || true
-  tail -n 5 "$work"/bots/*.err >&2 2>/dev/null || true
-  exit 1
-}
-# shellcheck disable=SC2317 # the EXIT trap
-cleanup() {
-  local pid
-  for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
-  if [[ -n $server_pid ]]; then
-    kill -KILL "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  if [[ -n $db ]]; then
-    psql "$METROPOLIS_PG_CONNINFO" -qAtc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-  fi
-  if [[ -n $prefix ]]; then
-    redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" --scan --pattern "$prefix*" |
-      xargs -r redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" del >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-[[ -n ${METROPOLIS_PG_CONNINFO:-} ]] || fail "METROPOLIS_PG_CONNINFO is unset (scripts/test.sh, or start_postgres of scripts/lib/services.sh, sets it)"
-[[ -n ${METROPOLIS_REDIS_ADDR:-} ]] || fail "METROPOLIS_REDIS_ADDR is unset (scripts/test.sh, or start_redis of scripts/lib/services.sh, sets it)"
-for program in "$server" "$admin_bin" "$ctl_bin" "$bot_bin"; do
-  [[ -x $program ]] || fail "$program is not built"
-done
-psql "$METROPOLIS_PG_CONNINFO" -qAtc "SELECT 1" >/dev/null || fail "cannot reach PostgreSQL at '$METROPOLIS_PG_CONNINFO'"
-redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" ping | grep -q PONG ||
-  fail "cannot reach Redis at $METROPOLIS_REDIS_ADDR"
-# shellcheck source=scripts/lib/services.sh
-source "$root/scripts/lib/services.sh"  # free_port
+# shellcheck source=tests/e2e/lib/server_test.sh
+source "$(dirname "$0")/lib/server_test.sh"
+server_test_begin single_process_test "${1:-}"
 
 # --- Flags: --help, and precise refusals ---------------------------------------------
-"$server" --help >"$work/help.txt" || fail "--help failed"
-for flag in --listen --pg --redis --migrations --service-token --host-admin-token --data-dir METROPOLIS_SERVER_PG; do
-  grep -q -- "$flag" "$work/help.txt" || fail "--help does not mention $flag"
-done
-refused() {  # expected-text args...
-  local expected=$1 status=0
-  shift
-  env -u METROPOLIS_SERVER_PG "$server" "$@" >/dev/null 2>"$work/refused.err" || status=$?
-  [[ $status == 2 ]] || fail "metropolis-server $* exited with $status, not 2"
-  grep -q -- "$expected" "$work/refused.err" || fail "metropolis-server $*: '$(cat "$work/refused.err")' does not say '$expected'"
-}
-refused "--pg (or METROPOLIS_SERVER_PG) is required" --redis 127.0.0.1:1
-refused "unknown flag" --pg x --redis y --no-such-flag
-refused "--max-calls" --pg x --redis y --max-calls 0
-refused "port 0 is not supported" --pg x --redis y --listen 127.0.0.1:0
-refused "is not HOST:PORT" --pg x --redis y --listen nowhere
-refused "--log-level: 'loud'" --pg x --redis y --log-level loud
-refused "--fallback-bot" --pg x --redis y --fallback-bot nobody
+expect_help_mentions "$server" --listen --pg --redis --migrations --service-token --host-admin-token --data-dir \
+  METROPOLIS_SERVER_PG
+refused "$server" "--pg (or METROPOLIS_SERVER_PG) is required" --redis 127.0.0.1:1
+refused "$server" "unknown flag" --pg x --redis y --no-such-flag
+refused "$server" "--max-calls" --pg x --redis y --max-calls 0
+refused "$server" "port 0 is not supported" --pg x --redis y --listen 127.0.0.1:0
+refused "$server" "is not HOST:PORT" --pg x --redis y --listen nowhere
+refused "$server" "--log-level: 'loud'" --pg x --redis y --log-level loud
+refused "$server" "--fallback-bot" --pg x --redis y --fallback-bot nobody
 
 # --- A database and a Redis prefix of its own ------------------------------------------
-db=metropolis_single_$$_$RANDOM
-psql "$METROPOLIS_PG_CONNINFO" -qAtc "CREATE DATABASE $db" || fail "cannot create the database $db"
-pg="$METROPOLIS_PG_CONNINFO dbname=$db"  # the last dbname wins
-prefix=single-$$-$RANDOM
-sql() { psql "$pg" -Atc "$1"; }
-
+server_test_database single
 port=$(free_port)
-addr=127.0.0.1:$port
-"$server" --listen "$addr" --pg "$pg" --redis "$METROPOLIS_REDIS_ADDR" --redis-prefix "$prefix" \
-  --migrations "$root/migrations" --data-dir "$work/data" >"$work/server.out" 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 400); do
-  ss -Htln "sport = :$port" | grep -q . && break
-  kill -0 "$server_pid" 2>/dev/null || fail "metropolis-server exited at start"
-  sleep 0.05
-done
-ss -Htln "sport = :$port" | grep -q . || fail "metropolis-server did not listen on $addr"
+start_server "$port"
 grep -q -- "--service-token svc-" "$work/server.out" || fail "the generated service token was not printed"
 grep -q -- "--host-admin-token host-" "$work/server.out" || fail "the generated host admin token was not printed"
 grep -q "msg=migrated" "$work/server.log" || fail "--migrations did not migrate"
@@ -102,44 +36,18 @@ grep -q "msg=migrated" "$work/server.log" || fail "--migrations did not migrate"
 services=(Replays Ratings Matchmaker Tournaments Accounts GameHost)
 health_args=(--service "")
 for s in "${services[@]}"; do health_args+=(--service "metropolis.v1.$s"); done
-ok=0
-for _ in $(seq 1 50); do
-  "$ctl_bin" --host "$addr" health "${health_args[@]}" >"$work/health.txt" 2>&1 && { ok=1; break; }
-  sleep 0.1
-done
-((ok)) || fail "not every service is serving: $(cat "$work/health.txt")"
+retry_until_ok "$work/health.txt" "$ctl_bin" --host "$addr" health "${health_args[@]}" ||
+  fail "not every service is serving: $(cat "$work/health.txt")"
 
 # --- A ladder, 4 bots, 2 games each, all through the one address -----------------------
-admin() { "$admin_bin" --pg "$pg" "$@"; }
-token_of() { python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'; }
-admin create-player admin >/dev/null
-admin_token=$(admin --json issue-token admin --admin --label single | token_of)
-admin create-ladder single --title "One process" --seats 4 --placement-games 2 --bots-after-ms 20000 >/dev/null
-admin create-season single >/dev/null
-admin create-player house >/dev/null
-mkdir -p "$work/bots"
-pids=()
-for i in 1 2 3 4; do
-  admin create-bot "bot-$i" --owner house >/dev/null
-  token=$(admin --json issue-token "bot-$i" --label single | token_of)
-  "$bot_bin" --ladder single --matchmaker "$addr" --api-token "$token" --bot heuristic --games 2 \
-    >"$work/bots/bot-$i.out" 2>"$work/bots/bot-$i.err" &
-  pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid" || fail "a bot failed"; done
+play_ladder single "One process" 2 --bot heuristic --games 2
 for i in 1 2 3 4; do
   n=$(grep -c "game over" "$work/bots/bot-$i.out" || true)
   [[ $n == 2 ]] || fail "bot-$i played $n games, not 2"
 done
 
 # Stored and rated: the host hands games over asynchronously, through its outbox.
-games=0
-for _ in $(seq 1 100); do
-  games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'single'")
-  rated=$(sql "SELECT count(*) FROM rated_games")
-  ((games >= 2)) && [[ $rated == "$games" ]] && break
-  sleep 0.1
-done
+wait_stored_and_rated single 2
 ((games >= 2)) || fail "$games games stored, expected at least 2"
 [[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] ||
   fail "$(sql "SELECT count(*) FROM rated_games") of $games games rated"

@@ -26,9 +26,7 @@ source "$(dirname "$0")/lib/stack_test.sh"
 stack_test_begin "${store}_restart_test" "${2:-}"
 say() { echo "$test_name: $*"; }
 
-METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up "$build" >"$work/up.log" || { cat "$work/up.log"; fail "the stack did not start"; }
-# shellcheck source=/dev/null
-source "$METROPOLIS_STACK_DIR/stack.env"
+stack_up METROPOLIS_MATCHMAKERS=2
 export METROPOLIS_SERVICES_DIR=$METROPOLIS_STACK_DIR/services
 # shellcheck source=scripts/lib/services.sh
 source scripts/lib/services.sh
@@ -42,23 +40,13 @@ probe() {
     ctl --host "$METROPOLIS_MATCHMAKER" queue --ladder open
   fi
 }
-seats_over() { cat "$METROPOLIS_STACK_DIR"/demo/*.out 2>/dev/null | grep -c "game over" || true; }
+some_over() { (($(seats_over) >= 8)); }
 created() { cat "$METROPOLIS_STACK_DIR"/logs/matchmaker*.log | grep -c 'msg="game created"' || true; }
 
 bots=8 games=10
-# Built-in bots fill a table after 2 s, not 20: bots that finish their games early
-# leave fewer than four in the queue at the end.
-"$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
-  --placement-games 2 --bots-after-ms 2000 >/dev/null
-"$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
-scripts/ladder_demo.sh --bots $bots --games $games >"$work/demo.log" 2>&1 &
-demo=$!
-for _ in $(seq 1 600); do
-  (($(seats_over) >= 8)) && break
-  kill -0 "$demo" 2>/dev/null || break
-  sleep 0.1
-done
-(($(seats_over) >= 8)) || { cat "$work/demo.log" >&2; fail "no games were over before the restart"; }
+start_ladder_demo $bots $games
+wait_while_demo_plays some_over
+some_over || { cat "$work/demo.log" >&2; fail "no games were over before the restart"; }
 [[ $store == redis ]] && redis-cli -h "${METROPOLIS_REDIS%:*}" -p "${METROPOLIS_REDIS#*:}" set metropolis:restart-test kept >/dev/null
 say "$(seats_over) seats' games over, $(created) games created; stopping $store for $down s"
 "$METROPOLIS_SERVICES_DIR/$([[ $store == postgres ]] && echo pg || echo redis)-ctl.sh" stop || fail "$store did not stop"
@@ -83,13 +71,7 @@ if [[ $store == redis ]]; then
   [[ $kept == kept ]] || fail "Redis lost its data in the restart (is the append-only file on?)"
 fi
 
-wait "$demo" || { cat "$work/demo.log" >&2; fail "the ladder was not played to its end"; }
-expect_games_per_bot $games
-expect_all_rated
-expect_no_identity_twice
-expect_games_as_played open
-expect_rated_once
-stored=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
+expect_demo_played $games
 finished=$(find "$METROPOLIS_STACK_DIR/gamehost1/completed" -name '*.json' | wc -l)
 [[ $finished == "$stored" ]] || fail "the host finished $finished games, $stored are stored"
 created_after=$(($(created) - created_at_restart))

@@ -5,6 +5,7 @@
 #
 #   source tests/e2e/lib/stack_test.sh
 #   stack_test_begin NAME BUILD_DIR     # sets $build, $work, METROPOLIS_STACK_DIR; cd to the repository
+#   stack_up [VAR=VALUE...]             # deploy/local/stack.sh up with VARs; sources its stack.env
 #   fail "what went wrong"
 
 # shellcheck disable=SC2034 # build and work are for the test that sources this
@@ -42,6 +43,54 @@ fail() {
 }
 
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
+
+# The stack, started with the VAR=VALUEs given in its environment (its output in
+# $work/up.log, shown if it fails to start), and its addresses read from stack.env.
+stack_up() {
+  env "$@" deploy/local/stack.sh up "$build" >"$work/up.log" || { cat "$work/up.log" >&2; fail "the stack did not start"; }
+  # shellcheck source=/dev/null
+  source "$METROPOLIS_STACK_DIR/stack.env"
+}
+
+# The ladder "open" (4 seats, 2 placement games) and scripts/ladder_demo.sh's BOTS
+# bots queued on it for GAMES games each, in the background: $demo is its pid, its
+# output in $work/demo.log. Built-in bots fill a table after 2 s, not 20: bots
+# that finish their games early leave fewer than four in the queue at the end.
+# shellcheck disable=SC2034 # demo is for the test that sources this
+start_ladder_demo() {  # bots games
+  "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
+    --placement-games 2 --bots-after-ms 2000 >/dev/null
+  "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
+  scripts/ladder_demo.sh --bots "$1" --games "$2" >"$work/demo.log" 2>&1 &
+  demo=$!
+}
+
+# Waits, 60 s at most, until COMMAND ARGS... succeeds or the demo has ended; the
+# test then checks what it waited for.
+wait_while_demo_plays() {  # command args...
+  for _ in $(seq 1 600); do
+    "$@" && return 0
+    kill -0 "$demo" 2>/dev/null || return 0
+    sleep 0.1
+  done
+}
+
+# Seats' games over so far: each of the demo's bots prints "game over" for each of its games.
+seats_over() { cat "$METROPOLIS_STACK_DIR"/demo/*.out 2>/dev/null | grep -c "game over" || true; }
+
+# Waits for the demo to end, then fails unless each of its bots played GAMES games
+# and the open ladder stores exactly their games, each rated once; sets $stored,
+# the stored games' count.
+# shellcheck disable=SC2034 # stored is for the test that sources this
+expect_demo_played() {  # games
+  wait "$demo" || { cat "$work/demo.log" >&2; fail "the ladder was not played to its end"; }
+  expect_games_per_bot "$1"
+  expect_all_rated
+  expect_no_identity_twice
+  expect_games_as_played open
+  expect_rated_once
+  stored=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
+}
 
 # Waits until every stored game of the stack is rated (the hosts hand games over
 # asynchronously), then fails unless all are.
