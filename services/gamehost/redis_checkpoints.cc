@@ -1,8 +1,6 @@
 #include "services/gamehost/redis_checkpoints.h"
 
 #include <charconv>
-#include <exception>
-#include <utility>
 
 namespace metropolis::gamehost {
 namespace {
@@ -123,21 +121,6 @@ CheckpointStatus RedisCheckpointStore::Run(const storage::RedisCommand& command,
   return CheckpointStatus::kOk;
 }
 
-CheckpointStatus RedisCheckpointStore::RunGrouped(storage::RedisCommand command, RedisReply* reply,
-                                                  std::string* error) {
-  try {
-    *reply = steps_.Run(std::move(command));
-  } catch (const std::exception& e) {
-    *error = std::string("redis ") + pool_.address() + ": " + e.what();
-    return CheckpointStatus::kUnavailable;
-  }
-  if (reply->is_error()) {
-    *error = "redis: " + reply->str;
-    return CheckpointStatus::kUnavailable;
-  }
-  return CheckpointStatus::kOk;
-}
-
 CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const std::string& setup,
                                               const std::string& host, Millis lease_ms, uint64_t* fence,
                                               std::string* error) {
@@ -175,7 +158,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
                                      EncodeProgress(seats)};
     for (size_t i = from; i < actions.size(); ++i) command.push_back(std::to_string(Encode(actions[i])));
     RedisReply r;
-    const CheckpointStatus s = RunGrouped(std::move(command), &r, error);
+    const CheckpointStatus s = Run(command, &r, error);
     if (s != CheckpointStatus::kOk) return s;
     if (r.type == RedisReply::Type::kArray && r.elements.size() == 2) {
       // Redis restarted and lost its last writes (append-only, fsynced every

@@ -12,7 +12,6 @@
 
 #include "services/gamehost/checkpoint.h"
 #include "services/storage/redis.h"
-#include "services/storage/redis_group.h"
 
 namespace metropolis::gamehost {
 
@@ -39,12 +38,8 @@ class RedisCheckpointStore final : public CheckpointStore {
   // Runs one command; kUnavailable (with *error) when Redis cannot be reached
   // or answers with an error.
   CheckpointStatus Run(const storage::RedisCommand& command, storage::RedisReply* reply, std::string* error);
-  // The same for the writes of every step, which share round trips
-  // (storage/redis_group.h): a saturated host writes many games' steps at once.
-  CheckpointStatus RunGrouped(storage::RedisCommand command, storage::RedisReply* reply, std::string* error);
 
   storage::RedisPool pool_;
-  storage::RedisGroupCommit steps_{&pool_};
   const std::string prefix_;
 };
 
