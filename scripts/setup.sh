@@ -15,7 +15,7 @@ engine_packages=(
 # ships health.proto and reflection.proto.
 service_packages=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
-  libpqxx-dev libpq-dev libhiredis-dev prometheus-cpp-dev nlohmann-json3-dev libssl-dev
+  libpqxx-dev libpq-dev libhiredis-dev prometheus-cpp-dev nlohmann-json3-dev libssl-dev libsodium-dev
   postgresql redis-server
 )
 # The example bots: Python's gRPC runtime (its stubs are generated with protoc and

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "bots/bot.h"
+#include "services/common/credentials.h"
 
 namespace metropolis::botkit {
 
@@ -14,7 +15,11 @@ cli::Flags BotFlags() {
                "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
                "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
                "when the game is over.");
-  f.Add({.name = "host", .value_name = "ADDR", .help = "the game host, HOST:PORT, plaintext (env METROPOLIS_HOST)"});
+  f.Add({.name = "host", .value_name = "ADDR", .help = "the game host, HOST:PORT (env METROPOLIS_HOST)"});
+  f.Add({.name = "tls-ca",
+         .value_name = "FILE",
+         .help = "PEM CA bundle: reach the game hosts and the matchmaker over TLS, verified against it (env "
+                 "METROPOLIS_TLS_CA; default: plaintext)"});
   f.Add({.name = "ladder",
          .value_name = "ID",
          .help = "ladder mode: queue on this ladder instead of --host/--game/--token"});
@@ -83,6 +88,9 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
     return false;
   };
   BotSettings s;
+  if (const std::string ca = flag_or_env("tls-ca", "METROPOLIS_TLS_CA"); !ca.empty()) {
+    if (!services::LoadCaBundle(ca, &s.tls_ca_pem, error)) return fail("--tls-ca: " + *error);
+  }
   s.client.host = flag_or_env("host", "METROPOLIS_HOST");
   s.client.token = flag_or_env("token", "METROPOLIS_TOKEN");
   s.client.game_id = flags.Get("game");

@@ -24,8 +24,9 @@ struct BotSettings {
   bool compete = false;
   CompeteOptions compete_options;
   int games = 1;
-  std::string bot;    // a MakeBot spec, checked
-  uint64_t seed = 0;  // the bot's random stream
+  std::string tls_ca_pem;  // --tls-ca's certificates: SetChannelTls; empty: plaintext
+  std::string bot;         // a MakeBot spec, checked
+  uint64_t seed = 0;       // the bot's random stream
   bool seed_given = false;
   bool quiet = false;    // only the summary line and errors
   bool verbose = false;  // also every decision and event

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "metropolis/v1/gamehost.grpc.pb.h"
+#include "services/common/credentials.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::botkit {
@@ -103,8 +104,10 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
   dropped_for_test_ = false;
 
   std::string host = options_.host;
+  size_t next_host = 0;  // in other_hosts, for reconnecting elsewhere
   bool reconnecting = false;
   int failed_attempts = 0;  // consecutive, since a stream was last welcomed
+  int redirects = 0;        // likewise
   while (true) {
     grpc::Status status;
     std::string redirect;
@@ -113,7 +116,9 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
       case StreamEnd::kGameOver:
         return grpc::Status::OK;
       case StreamEnd::kRedirect:
-        if (int(++stats_.redirects) > options_.max_redirects)
+        ++stats_.redirects;
+        if (stream_welcomed_) redirects = 0;
+        if (++redirects > options_.max_redirects)
           return grpc::Status(
               grpc::StatusCode::ABORTED,
               "redirected more than " + std::to_string(options_.max_redirects) + " times (last to " + redirect + ")");
@@ -138,7 +143,7 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
     const bool retry = welcomed_ && !status.ok() && RetryableAfterDrop(status.error_code(), reconnecting);
     if (!retry) return status;
     // A stream that got as far as a welcome worked: its drop starts a fresh budget.
-    if (stream_welcomed_) failed_attempts = 0;
+    if (stream_welcomed_) failed_attempts = redirects = 0;
     if (failed_attempts >= options_.max_reconnect_attempts)
       return grpc::Status(status.error_code(), status.error_message() + " (gave up after " +
                                                    std::to_string(failed_attempts) + " reconnect attempts)");
@@ -150,12 +155,19 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
         std::to_string(options_.max_reconnect_attempts) + ")");
     SleepMs(backoff);
     reconnecting = true;
+    // A host that cannot be reached may be dead: its games go on elsewhere.
+    if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !options_.other_hosts.empty()) {
+      const size_t n = options_.other_hosts.size() + 1;
+      const size_t pick = next_host++ % n;
+      host = pick == 0 ? options_.host : options_.other_hosts[pick - 1];
+      Log("trying game host " + host);
+    }
   }
 }
 
 Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, grpc::Status* status,
                                    std::string* redirect) {
-  auto stub = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  auto stub = v1::GameHost::NewStub(services::Dial(host));
   Stream s;
   s.reconnecting = reconnecting;
   s.host = host;

@@ -39,6 +39,10 @@ namespace metropolis::botkit {
 
 struct Options {
   std::string host;  // HOST:PORT, plaintext gRPC
+  // Other game hosts (Assignment.other_hosts). When the game's host cannot be
+  // reached, reconnecting tries them in turn: the host that took the game over
+  // from a dead one plays it, and any other sends the seat there.
+  std::vector<std::string> other_hosts;
   std::string game_id;
   std::string token;  // the seat's token from CreateGame
   // Replace a stream that already plays the seat (PlayHello.take_over).
@@ -46,8 +50,8 @@ struct Options {
   // Ask for the readable text of legal actions and events (DecisionInfo::legal_text).
   bool want_text = false;
 
-  // Redirects followed in one Run before giving up: a host pointing at a host
-  // pointing back must not loop.
+  // Redirects followed in a row (without a welcome between) before giving up:
+  // a host pointing at a host pointing back must not loop.
   int max_redirects = 3;
   // Consecutive failed attempts to reconnect after a stream that had been
   // welcomed drops. The first connection is not retried: a wrong address or

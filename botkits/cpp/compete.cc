@@ -10,6 +10,7 @@
 
 #include "botkits/cpp/ladder.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
+#include "services/common/credentials.h"
 
 namespace metropolis::botkit {
 
@@ -20,7 +21,7 @@ grpc::Status Compete(const CompeteOptions& options, const std::function<bool(con
   int backoff_ms = 250;
   for (size_t attempt = 0;; ++attempt) {
     const std::string& address = replicas[attempt % replicas.size()];
-    auto stub = v1::Tournaments::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    auto stub = v1::Tournaments::NewStub(services::Dial(address));
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + options.api_token);
     v1::CompeteRequest request;

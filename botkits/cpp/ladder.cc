@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "services/common/credentials.h"
 
 namespace metropolis::botkit {
 
@@ -16,7 +17,7 @@ namespace {
 
 grpc::Status QueueOnce(const std::string& address, const LadderOptions& options,
                        const std::function<void(const v1::Queued&)>& on_queued, v1::Assignment* out) {
-  auto stub = v1::Matchmaker::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  auto stub = v1::Matchmaker::NewStub(services::Dial(address));
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + options.api_token);
   v1::EnqueueRequest request;

@@ -15,6 +15,7 @@
 #include "botkits/cpp/bot_settings.h"
 #include "botkits/cpp/builtin.h"
 #include "botkits/cpp/client.h"
+#include "services/common/credentials.h"
 
 namespace {
 
@@ -65,6 +66,7 @@ int RunCompete(const botkit::BotSettings& settings, uint64_t seed, const botkit:
           uint64_t rng = seed + 0x9e3779b97f4a7c15ull * uint64_t(number);
           botkit::Options options = settings.client;
           options.host = seat.host();
+          options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
           options.game_id = seat.game_id();
           options.token = seat.seat_token();
           botkit::Client client;
@@ -112,6 +114,8 @@ int main(int argc, char** argv) {
     return botkit::kExitOk;
   }
 
+  // Every channel the kit dials (the game hosts, the matchmaker) uses it.
+  services::SetChannelTls(settings.tls_ca_pem);
   std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);  // checked when parsing
   const uint64_t seed =
       settings.seed_given ? settings.seed : (uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
@@ -157,6 +161,7 @@ int main(int argc, char** argv) {
         return botkit::kExitFailed;
       }
       options.host = seat.host();
+      options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
       options.game_id = seat.game_id();
       options.token = seat.seat_token();
       if (!settings.quiet) LogLine("seated in game " + seat.game_id() + " on " + seat.host());

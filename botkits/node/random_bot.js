@@ -10,20 +10,24 @@
 // 2 for bad arguments.
 'use strict';
 
+const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
-const USAGE = `usage: random_bot.js --host HOST:PORT --game GAME_ID --token TOKEN [--seed N] [--proto DIR] [--verbose]
+const USAGE = `usage: random_bot.js --host HOST:PORT --game GAME_ID --token TOKEN [--seed N] [--proto DIR]
+                    [--tls-ca FILE] [--verbose]
 
 Play one seat of a Metropolis game with uniformly random legal moves.
 
-  --host HOST:PORT  the game host (plaintext gRPC)
+  --host HOST:PORT  the game host
   --game GAME_ID    the game id
   --token TOKEN     the seat's token, from CreateGame
   --seed N          seed of the random choices (default: unpredictable)
   --proto DIR       folder of metropolis/v1/*.proto (default: $METROPOLIS_PROTO_DIR, else ../../proto)
+  --tls-ca FILE     PEM CA bundle: reach the host over TLS, verified against it
+                    (default: $METROPOLIS_TLS_CA, else plaintext)
   --verbose         log every decision
   -h, --help        show this help`;
 
@@ -35,7 +39,7 @@ function parseCommandLine() {
     ({ values } = parseArgs({
       options: {
         host: { type: 'string' }, game: { type: 'string' }, token: { type: 'string' },
-        seed: { type: 'string' }, proto: { type: 'string' },
+        seed: { type: 'string' }, proto: { type: 'string' }, 'tls-ca': { type: 'string' },
         verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -50,6 +54,13 @@ function parseCommandLine() {
   const missing = ['host', 'game', 'token'].filter((k) => !values[k]);
   if (missing.length || (values.seed !== undefined && !/^\d+$/.test(values.seed))) {
     console.error(`${missing.length ? `missing --${missing.join(', --')}` : '--seed takes a number'}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const ca = values['tls-ca'] ?? process.env.METROPOLIS_TLS_CA ?? '';
+  try {
+    values.credentials = ca ? grpc.credentials.createSsl(fs.readFileSync(ca)) : grpc.credentials.createInsecure();
+  } catch (e) {
+    console.error(`--tls-ca: ${e.message}`);
     process.exit(2);
   }
   return values;
@@ -85,7 +96,7 @@ const stats = { seat: null, answered: 0, rejected: 0 };
 // redirect); rejects with the gRPC error when the stream fails.
 function play(host) {
   return new Promise((resolve, reject) => {
-    const client = new api.GameHost(host, grpc.credentials.createInsecure());
+    const client = new api.GameHost(host, args.credentials);
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${args.token}`);
     const call = client.Play(metadata);

@@ -33,14 +33,25 @@ def log(msg):
 
 def parse_args():
     p = argparse.ArgumentParser(description="Play one seat of a Metropolis game with uniformly random legal moves.")
-    p.add_argument("--host", required=True, help="the game host, HOST:PORT (plaintext gRPC)")
+    p.add_argument("--host", required=True, help="the game host, HOST:PORT")
     p.add_argument("--game", required=True, help="the game id")
     p.add_argument("--token", required=True, help="the seat's token, from CreateGame")
     p.add_argument("--seed", type=int, help="seed of the random choices (default: unpredictable)")
     p.add_argument("--stubs", default=os.environ.get("METROPOLIS_PY_STUBS", os.path.join(HERE, "gen")),
                    help="folder of the generated stubs (default: $METROPOLIS_PY_STUBS, else botkits/python/gen)")
+    p.add_argument("--tls-ca", default=os.environ.get("METROPOLIS_TLS_CA", ""),
+                   help="PEM CA bundle: reach the host over TLS, verified against it "
+                        "(default: $METROPOLIS_TLS_CA, else plaintext)")
     p.add_argument("--verbose", action="store_true", help="log every decision")
-    return p.parse_args()
+    args = p.parse_args()
+    args.credentials = None
+    if args.tls_ca:
+        try:
+            with open(args.tls_ca, "rb") as f:
+                args.credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+        except OSError as e:
+            p.error(f"--tls-ca: {args.tls_ca}: {e.strerror}")
+    return args
 
 
 def load_stubs(folder):
@@ -73,7 +84,9 @@ class Bot:
             while (msg := requests.get()) is not None:
                 yield msg
 
-        with grpc.insecure_channel(host) as channel:
+        channel = (grpc.secure_channel(host, self.args.credentials) if self.args.credentials
+                   else grpc.insecure_channel(host))
+        with channel:
             stub = self.grpc_pb.GameHostStub(channel)
             call = stub.Play(request_iterator(), metadata=[("authorization", f"Bearer {self.args.token}")])
             requests.put(pb.PlayRequest(hello=pb.PlayHello(game_id=self.args.game)))

@@ -16,8 +16,9 @@
 # gRPC ports listen on METROPOLIS_LISTEN_ADDR (default 127.0.0.1), e.g. an address
 # that a game host in another network namespace reaches (tests/e2e/netns_test.sh);
 # PostgreSQL, Redis, the metrics and the gateway stay on loopback.
-# METROPOLIS_GAMEHOST_CHECKPOINTS=1 has the game hosts checkpoint their live games
-# in the stack's Redis and take over each other's (--checkpoint-redis).
+# The game hosts checkpoint their live games in the stack's Redis and take over
+# each other's (--checkpoint-redis, leases of METROPOLIS_LEASE_MS, default 3000);
+# METROPOLIS_GAMEHOST_CHECKPOINTS=0 keeps live games in the hosts' memory only.
 #
 #
 #   METROPOLIS_PG              PostgreSQL connection string
@@ -65,7 +66,8 @@ up() {
   # shellcheck source=scripts/lib/services.sh
   source "$root/scripts/lib/services.sh"
   start_postgres >"$stack/logs/postgres-start.log"
-  start_redis >"$stack/logs/redis-start.log"
+  # Append-only: live games' checkpoints must outlive a restart of Redis.
+  METROPOLIS_REDIS_PERSIST=${METROPOLIS_REDIS_PERSIST:-1} start_redis >"$stack/logs/redis-start.log"
   "$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
     >"$stack/logs/migrate.log"
 
@@ -123,7 +125,8 @@ up() {
   # The game hosts: METROPOLIS_GAMEHOSTS of them (default 1). Each announces itself
   # to the first matchmaker; all replicas read the same registry in Redis.
   local hosts=() h port checkpoints=()
-  [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-0} == 1 ]] && checkpoints=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR")
+  [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-1} == 1 ]] &&
+    checkpoints=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
     port=$host_port
     ((h > 1)) && port=$(free_port)
@@ -163,7 +166,8 @@ ENV
   # HTTP/JSON, live games and the web app for browsers, started last: it reads every
   # other service. Only when the build has it. Its API token is a plain (not admin)
   # token of the identity "admin"; it watches games with the hosts' spectator token
-  # (hidden games refuse it). The hosts' administrator token is in stack.env, so
+  # (hidden games refuse it), and creates people's practice games with the hosts'
+  # administrator token. The hosts' administrator token is in stack.env, so
   # that tests can create games on a host. The web app
   # is METROPOLIS_WEB_ROOT (default web/app) when that folder exists.
   local gateway_line=""
@@ -179,7 +183,8 @@ ENV
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
       --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
-      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" "${web_args[@]}"
+      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
+      --gamehost-admin-token "$host_admin" "${web_args[@]}"
     cat >>"$stack/stack.env" <<ENV
 export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'
 export METROPOLIS_GATEWAY_METRICS='127.0.0.1:$gateway_metrics_port'

@@ -17,6 +17,11 @@ std::string BearerToken(const grpc::ServerContextBase& context) {
   return std::string(value.substr(kScheme.size()));
 }
 
+std::string Quoted(std::string_view text, size_t max) {
+  if (text.size() <= max) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, max)) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
+
 const char* StatusCodeName(grpc::StatusCode code) {
   switch (code) {
     case grpc::OK:

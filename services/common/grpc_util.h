@@ -19,6 +19,12 @@ namespace metropolis::services {
 // none (or another scheme).
 std::string BearerToken(const grpc::ServerContextBase& context);
 
+// `text` quoted for an error message: whole when it is short, otherwise its
+// first `max` bytes and its length, so that a status quoting what a client sent
+// stays far below gRPC's limit on trailing metadata (8 kB), which a longer one
+// would break (the client would get INTERNAL instead of the precise error).
+std::string Quoted(std::string_view text, size_t max = 80);
+
 // "OK", "INVALID_ARGUMENT", ... for logs and metric labels.
 const char* StatusCodeName(grpc::StatusCode code);
 

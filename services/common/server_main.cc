@@ -44,11 +44,44 @@ bool SetUpLogs(const Settings& settings, std::string_view service, std::string* 
   return true;
 }
 
+void AddChannelTlsSetting(Settings* settings) {
+  settings->Add("tls-ca", "FILE", "",
+                "PEM CA bundle: dial the other services over TLS and verify them against it (empty: plaintext)");
+}
+
+bool ReadChannelTlsSetting(const Settings& settings, std::string* error) {
+  const std::string file = settings.Get("tls-ca");
+  std::string ca_pem;
+  if (!file.empty() && !LoadCaBundle(file, &ca_pem, error)) {
+    *error = "--tls-ca: " + *error;
+    return false;
+  }
+  SetChannelTls(ca_pem);
+  return true;
+}
+
+void AddSecuritySettings(Settings* settings, int64_t default_max_message_bytes) {
+  settings->Add("tls-cert", "FILE", "",
+                "PEM certificate chain: serve gRPC over TLS (with --tls-key; empty: plaintext)");
+  settings->Add("tls-key", "FILE", "", "PEM private key of --tls-cert (unencrypted)");
+  AddChannelTlsSetting(settings);
+  settings->Add("max-message-bytes", "N", std::to_string(default_max_message_bytes),
+                "largest request message accepted; larger ones are refused with RESOURCE_EXHAUSTED");
+}
+
+bool ReadSecuritySettings(const Settings& settings, ServeOptions* options, std::string* error) {
+  int64_t max_bytes = 0;
+  if (!settings.GetInt("max-message-bytes", 1024, 64 << 20, &max_bytes, error)) return false;
+  options->max_receive_message_size = int(max_bytes);
+  if (!LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &options->tls, error)) return false;
+  return ReadChannelTlsSetting(settings, error);
+}
+
 int Serve(const ServeOptions& options, const std::vector<Component*>& components, ShutdownSignals* signals) {
   EnableHealthAndReflection();
   grpc::ServerBuilder builder;
   int port = 0;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(), &port);
+  builder.AddListeningPort(options.listen, MakeServerCredentials(options.tls), &port);
   std::optional<grpc::ResourceQuota> quota;
   if (options.max_calls > 0) {
     quota.emplace(options.quota_name);
@@ -65,6 +98,7 @@ int Serve(const ServeOptions& options, const std::vector<Component*>& components
   }
   LogFieldList fields;
   if (options.log_port) fields.emplace_back("port", std::to_string(port));
+  fields.emplace_back("tls", options.tls.enabled() ? "on" : "off");
   for (Component* c : components) c->Listening(port, &fields);
   auto set_serving = [&](bool serving) {
     for (Component* c : components)

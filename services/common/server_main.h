@@ -15,10 +15,12 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "services/common/credentials.h"
 #include "services/common/log.h"
 
 namespace grpc {
@@ -78,10 +80,25 @@ struct ServeOptions {
   int max_calls = 0;
   std::string quota_name = "server";
   int max_receive_message_size = 0;  // bytes; 0: gRPC's default (4 MB)
+  ServerTls tls{};                   // not enabled: plaintext
   std::chrono::milliseconds shutdown_grace{5000};
   int listen_failure_exit_code = 1;  // what the program returns when it cannot listen
   bool log_port = true;              // "listening" starts with port=N (the game host logs its address instead)
 };
+
+// Declares what every server program offers for its security (docs/SECURITY.md):
+// --tls-cert and --tls-key (serve TLS), --tls-ca (dial the other services over
+// TLS, verified against this CA bundle) and --max-message-bytes (the largest
+// request message accepted; larger ones are refused with RESOURCE_EXHAUSTED).
+void AddSecuritySettings(Settings* settings, int64_t default_max_message_bytes);
+// Reads them into options->tls and options->max_receive_message_size, and makes
+// every channel this process dials use --tls-ca (SetChannelTls). False with
+// *error naming the flag and the file.
+bool ReadSecuritySettings(const Settings& settings, ServeOptions* options, std::string* error);
+// --tls-ca alone, for programs that only dial (the gateway reads its own
+// certificate for HTTPS): declared, then read and applied (SetChannelTls).
+void AddChannelTlsSetting(Settings* settings);
+bool ReadChannelTlsSetting(const Settings& settings, std::string* error);
 
 // Builds and starts one gRPC server with every component's services (health and
 // reflection on), says "listening", starts the components, waits for a signal,

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <iostream>
 
+#include "services/common/credentials.h"
 #include "services/ctl/ctl.h"
 
 namespace metropolis::ctl {
@@ -17,7 +18,8 @@ struct GlobalFlag {
   std::string_view name;
   bool takes_value;
 };
-constexpr GlobalFlag kGlobalFlags[] = {{"host", true}, {"token", true}, {"json", false}, {"timeout-ms", true}};
+constexpr GlobalFlag kGlobalFlags[] = {
+    {"host", true}, {"token", true}, {"tls-ca", true}, {"json", false}, {"timeout-ms", true}};
 
 const GlobalFlag* FindGlobal(std::string_view name) {
   for (const GlobalFlag& f : kGlobalFlags)
@@ -28,11 +30,14 @@ const GlobalFlag* FindGlobal(std::string_view name) {
 }  // namespace
 
 void AddGlobalFlags(cli::Flags* flags) {
-  flags->Add(
-      {.name = "host",
-       .value_name = "ADDR",
-       .help = "the game host, HOST:PORT, plaintext (env METROPOLIS_HOST; default " + std::string(kDefaultHost) + ")"});
+  flags->Add({.name = "host",
+              .value_name = "ADDR",
+              .help = "the service, HOST:PORT (env METROPOLIS_HOST; default " + std::string(kDefaultHost) + ")"});
   flags->Add({.name = "token", .value_name = "T", .help = "bearer token for the call (env METROPOLIS_TOKEN)"});
+  flags->Add({.name = "tls-ca",
+              .value_name = "FILE",
+              .help = "PEM CA bundle: call over TLS, verifying the service against it (env METROPOLIS_TLS_CA; "
+                      "default: plaintext)"});
   flags->Add({.name = "json", .value_name = "", .help = "machine output: JSON on stdout"});
   flags->Add({.name = "timeout-ms",
               .value_name = "N",
@@ -48,6 +53,12 @@ bool ReadGlobalFlags(const cli::Flags& flags, const GetEnv& env, GlobalOptions* 
   g.host = flags.Has("host") ? flags.Get("host") : from_env("METROPOLIS_HOST");
   if (g.host.empty()) g.host = std::string(kDefaultHost);
   g.token = flags.Has("token") ? flags.Get("token") : from_env("METROPOLIS_TOKEN");
+  if (const std::string ca = flags.Has("tls-ca") ? flags.Get("tls-ca") : from_env("METROPOLIS_TLS_CA"); !ca.empty()) {
+    if (!services::LoadCaBundle(ca, &g.tls_ca_pem, error)) {
+      *error = "--tls-ca: " + *error;
+      return false;
+    }
+  }
   g.json = flags.Has("json");
   if (flags.Has("timeout-ms")) {
     if (!flags.GetInt("timeout-ms", 1, 24LL * 3600 * 1000, &g.timeout_ms, error)) return false;
@@ -135,7 +146,7 @@ int RpcError(const Invocation& inv, std::string_view what, const grpc::Status& s
 }
 
 std::shared_ptr<grpc::Channel> MakeChannel(const GlobalOptions& g, const std::string& host) {
-  return grpc::CreateChannel(host.empty() ? g.host : host, grpc::InsecureChannelCredentials());
+  return grpc::CreateChannel(host.empty() ? g.host : host, services::MakeChannelCredentials(g.tls_ca_pem));
 }
 
 void PrepareContext(const GlobalOptions& g, grpc::ClientContext* context, bool no_deadline) {

@@ -40,6 +40,7 @@ using GetEnv = std::function<const char*(const char*)>;
 struct GlobalOptions {
   std::string host{kDefaultHost};
   std::string token;
+  std::string tls_ca_pem;  // --tls-ca's certificates; empty: plaintext
   bool json = false;
   int64_t timeout_ms = kDefaultTimeoutMs;
   bool timeout_given = false;  // watch has no deadline unless asked for one

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "services/common/credentials.h"
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
@@ -83,9 +84,9 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
 }
 
 ReplayForwarder::ReplayForwarder(ForwarderOptions options) : options_(std::move(options)) {
-  stub_ = v1::Replays::NewStub(grpc::CreateChannel(options_.replays_address, grpc::InsecureChannelCredentials()));
+  stub_ = v1::Replays::NewStub(services::Dial(options_.replays_address));
   if (!options_.ratings_address.empty()) {
-    ratings_ = v1::Ratings::NewStub(grpc::CreateChannel(options_.ratings_address, grpc::InsecureChannelCredentials()));
+    ratings_ = v1::Ratings::NewStub(services::Dial(options_.ratings_address));
   }
 }
 

@@ -4,8 +4,10 @@
 #include <random>
 #include <utility>
 
+#include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
+#include "services/common/secret.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -73,11 +75,11 @@ Host::~Host() {
 
 grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
-  if (!options_.admin_token.empty() && token == options_.admin_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.admin_token)) return grpc::Status::OK;
   if (admin_only) {
     return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
   }
-  if (!options_.spectator_token.empty() && token == options_.spectator_token) return grpc::Status::OK;
+  if (services::SameSecret(token, options_.spectator_token)) return grpc::Status::OK;
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
 
@@ -85,7 +87,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
                               v1::CreateGameResponse* response) {
   if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) {
     // A known non-admin token is refused as such; anything else is anonymous.
-    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && token != options_.spectator_token)
+    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && !services::SameSecret(token, options_.spectator_token))
       return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
     return s;
   }
@@ -132,7 +134,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.hidden = request.hidden();
   setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
-    return Invalid("game_id: '" + request.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+    return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
   }
   setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
   // The caller's request id (the matchmaker's round), which the game keeps for
@@ -155,16 +157,15 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     if (live_.count(setup.id) || finished_.count(setup.id) || directory_->Lookup(setup.id)) {
       return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
     }
-    live_[setup.id] = game;
+    if (!checkpoints_) live_[setup.id] = game;
   }
   if (checkpoints_) {
+    // Checkpointed and fenced before the lease keeper can see it in live_.
     uint64_t fence = 0;
     std::string error;
     const CheckpointStatus status = checkpoints_->Create(setup.id, CheckpointSetupBytes(setup, clock_->UnixMillis()),
                                                          address(), options_.lease_ms, &fence, &error);
     if (status != CheckpointStatus::kOk) {
-      std::lock_guard lock(mutex_);
-      live_.erase(setup.id);
       if (status == CheckpointStatus::kExists)
         return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
       // A game that cannot be checkpointed would die with this host: refused,
@@ -172,6 +173,8 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
       return {grpc::StatusCode::UNAVAILABLE, "cannot checkpoint the game: " + error};
     }
     game->SetFence(fence);
+    std::lock_guard lock(mutex_);
+    live_[setup.id] = game;
   }
   directory_->Register(setup.id, address());
   if (metrics_) metrics_->GameCreated();
@@ -205,11 +208,21 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
   }
   // A game whose host died and whose lease lapsed: whoever a seat reaches first
   // takes it over, rather than sending it to wait for the next lease scan.
-  if (checkpoints_ && TakeOver(game_id).ok()) {
-    std::lock_guard lock(mutex_);
-    if (auto it = live_.find(game_id); it != live_.end()) {
-      out->game = it->second;
-      return grpc::Status::OK;
+  if (checkpoints_) {
+    TakeOver(game_id);
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = live_.find(game_id); it != live_.end()) {
+        out->game = it->second;
+        return grpc::Status::OK;
+      }
+    }
+    if (auto host = directory_->Lookup(game_id)) {
+      if (*host != address()) {
+        out->redirect = *host;
+        return grpc::Status::OK;
+      }
+      return {grpc::StatusCode::UNAVAILABLE, "game " + game_id + " is being resumed here; connect again"};
     }
   }
   return {grpc::StatusCode::NOT_FOUND, "no game " + game_id + " on this host"};
@@ -436,6 +449,8 @@ void Host::KeepLeases() {
 }
 
 grpc::Status Host::TakeOver(const std::string& game_id) {
+  // One at a time: the lease scan and a seat's reconnection may race for one game.
+  std::lock_guard takeover(takeover_mutex_);
   {
     std::lock_guard lock(mutex_);
     if (live_.count(game_id) || finished_.count(game_id)) return grpc::Status::OK;

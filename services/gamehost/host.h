@@ -117,6 +117,7 @@ class Host {
 
   CheckpointStore* checkpoints_ = nullptr;
   std::map<std::string, uint64_t> awaiting_delivery_;  // stored, leases kept until delivered (under mutex_)
+  std::mutex takeover_mutex_;
   std::mutex lease_mutex_;
   std::condition_variable lease_cv_;
   bool lease_stopping_ = false;

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "services/common/rate_limit.h"
 #include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/gamehost/server.h"
@@ -36,6 +37,12 @@ int main(int argc, char** argv) {
   settings.Add("ratings-token", "TOKEN", "", "the ratings service's service token");
   settings.Add("matchmaker", "ADDR", "", "matchmaker to announce this host to (its address, room and live games)");
   settings.Add("matchmaker-token", "TOKEN", "", "the game hosts' service token at the matchmaker");
+  // The host decides when a game's data is too big; no message of the
+  // protocol comes near 1 MB.
+  ms::AddSecuritySettings(&settings, 1 << 20);
+  ms::AddRateLimitSettings(&settings, {.per_second = 20, .burst = 40},
+                           "per seat token (Play streams, Spectate, GetGame, ListGames; the admin and spectator "
+                           "tokens are not limited)");
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -44,7 +51,11 @@ int main(int argc, char** argv) {
 
   mg::GameHostConfig config;
   mg::HostOptions& options = config.options;
-  if (!mg::ReadPlaySettings(settings, &config, &error)) return Fail(error);
+  ms::ServeOptions serve{
+      .program = "metropolis-gamehost", .listen = "", .listen_failure_exit_code = 2, .log_port = false};
+  if (!mg::ReadPlaySettings(settings, &config, &error) || !ms::ReadSecuritySettings(settings, &serve, &error) ||
+      !ms::ReadRateLimitSettings(settings, &config.rate_limit, &error))
+    return Fail(error);
   options.admin_token = settings.Get("admin-token");
   if (options.admin_token.empty()) return Fail("--admin-token (or METROPOLIS_GAMEHOST_ADMIN_TOKEN) is required");
   options.spectator_token = settings.Get("spectator-token");
@@ -66,12 +77,6 @@ int main(int argc, char** argv) {
   ms::ShutdownSignals signals;
   std::unique_ptr<mg::GameHostServer> host = mg::GameHostServer::Create(config, &error);
   if (!host) return Fail(error);
-  // The host decides when a game's data is too big; the default 4 MB limit is
-  // far above any message of the protocol, so requests stay small anyway.
-  return ms::Serve({.program = "metropolis-gamehost",
-                    .listen = config.listen,
-                    .max_receive_message_size = 1 << 20,
-                    .listen_failure_exit_code = 2,
-                    .log_port = false},
-                   {host.get()}, &signals);
+  serve.listen = config.listen;
+  return ms::Serve(serve, {host.get()}, &signals);
 }

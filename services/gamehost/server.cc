@@ -8,6 +8,7 @@
 
 #include "bots/bot.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "services/common/credentials.h"
 #include "services/common/log.h"
 #include "services/common/metrics.h"
 
@@ -54,7 +55,8 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
                      : std::make_unique<InMemoryDirectory>()),
       host_(WithDelivery(config.options, forwarder_ != nullptr), &clock_, &timers_, &bots_, &sink_, directory_.get(),
             &metrics_),
-      service_(&host_, &metrics_, &clock_) {}
+      service_(&host_, &metrics_, &clock_,
+               {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}
 
 void AddPlaySettings(services::Settings* settings) {
   settings->Add("decision-ms", "N", "10000", "default per-decision time limit");
@@ -140,7 +142,7 @@ void GameHostServer::Start() {
 }
 
 void GameHostServer::Heartbeat() {
-  auto stub = v1::Matchmaker::NewStub(grpc::CreateChannel(config_.matchmaker, grpc::InsecureChannelCredentials()));
+  auto stub = v1::Matchmaker::NewStub(ms::Dial(config_.matchmaker));
   bool was_ok = true;
   while (!stopping_) {
     grpc::ClientContext context;

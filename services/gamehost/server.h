@@ -41,6 +41,9 @@ struct GameHostConfig {
   std::string matchmaker;        // announce the host to this matchmaker; empty: to none
   std::string matchmaker_token;  // the game hosts' service token there
   std::string checkpoint_redis;  // checkpoint live games in this Redis and take over lapsed ones; empty: off
+  // Calls per seat token (Play streams, Spectate, GetGame, ListGames); the
+  // administrator and spectator tokens are not limited.
+  services::RateLimit rate_limit{.per_second = 20, .burst = 40};
 };
 
 // The flags of how games are played, the same in metropolis-gamehost and

@@ -1,8 +1,11 @@
 #include "services/gamehost/service.h"
 
+#include <functional>
+
 #include "services/common/grpc_util.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
+#include "services/common/secret.h"
 #include "services/gamehost/stream_writer.h"
 
 namespace metropolis::gamehost {
@@ -193,7 +196,38 @@ class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate
   grpc::StatusCode final_code_ = grpc::StatusCode::OK;
 };
 
+// A stream refused before it started (the caller's rate limit): it ends at once.
+template <typename Reactor>
+class Refused final : public Reactor {
+ public:
+  Refused(HostMetrics* metrics, const char* method, const grpc::Status& status) : metrics_(metrics), method_(method) {
+    code_ = status.error_code();
+    this->Finish(status);
+  }
+  void OnDone() override {
+    if (metrics_) metrics_->RpcFinished(method_, services::StatusCodeName(code_));
+    delete this;
+  }
+
+ private:
+  HostMetrics* metrics_;
+  const char* method_;
+  grpc::StatusCode code_;
+};
+
 }  // namespace
+
+grpc::Status GameHostService::Admit(const grpc::CallbackServerContext& context) {
+  if (!limiter_.limit().enabled()) return grpc::Status::OK;
+  const std::string token = services::BearerToken(context);
+  if (token.empty()) return grpc::Status::OK;  // refused as unauthenticated further on
+  for (const std::string& exempt : exempt_)
+    if (services::SameSecret(token, exempt)) return grpc::Status::OK;
+  // The bucket's key is a hash of the token, not the token: keys may end up in a core dump.
+  const int64_t retry_ms = limiter_.Take("token:" + std::to_string(std::hash<std::string>{}(token)));
+  if (retry_ms == 0) return grpc::Status::OK;
+  return services::RateLimited("gamehost", limiter_.limit(), retry_ms);
+}
 
 grpc::ServerUnaryReactor* GameHostService::Unary(grpc::CallbackServerContext* context, const char* method,
                                                  grpc::Status status) {
@@ -212,27 +246,34 @@ grpc::ServerUnaryReactor* GameHostService::CreateGame(grpc::CallbackServerContex
                                                       const v1::CreateGameRequest* request,
                                                       v1::CreateGameResponse* response) {
   services::CallLogContext call(*context, request->game_id());
+  if (grpc::Status s = Admit(*context); !s.ok()) return Unary(context, "CreateGame", s);
   return Unary(context, "CreateGame", host_->CreateGame(services::BearerToken(*context), *request, response));
 }
 
 grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate>* GameHostService::Play(grpc::CallbackServerContext* context) {
+  if (grpc::Status s = Admit(*context); !s.ok())
+    return new Refused<grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate>>(metrics_, "Play", s);
   return new PlayReactor(context, host_, metrics_, clock_);
 }
 
 grpc::ServerWriteReactor<v1::SpectateUpdate>* GameHostService::Spectate(grpc::CallbackServerContext* context,
                                                                         const v1::SpectateRequest* request) {
+  if (grpc::Status s = Admit(*context); !s.ok())
+    return new Refused<grpc::ServerWriteReactor<v1::SpectateUpdate>>(metrics_, "Spectate", s);
   return new SpectateReactor(context, *request, host_, metrics_);
 }
 
 grpc::ServerUnaryReactor* GameHostService::GetGame(grpc::CallbackServerContext* context,
                                                    const v1::GetGameRequest* request, v1::GameInfo* response) {
   services::CallLogContext call(*context, request->game_id());
+  if (grpc::Status s = Admit(*context); !s.ok()) return Unary(context, "GetGame", s);
   return Unary(context, "GetGame", host_->GetGame(services::BearerToken(*context), request->game_id(), response));
 }
 
 grpc::ServerUnaryReactor* GameHostService::ListGames(grpc::CallbackServerContext* context,
                                                      const v1::ListGamesRequest* request,
                                                      v1::ListGamesResponse* response) {
+  if (grpc::Status s = Admit(*context); !s.ok()) return Unary(context, "ListGames", s);
   return Unary(context, "ListGames", host_->ListGames(services::BearerToken(*context), *request, response));
 }
 

@@ -3,15 +3,32 @@
 // Games (host.h, game.h); here are only metadata, messages and reactions.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "metropolis/v1/gamehost.grpc.pb.h"
+#include "services/common/rate_limit.h"
 #include "services/gamehost/host.h"
 
 namespace metropolis::gamehost {
 
+// The limit on calls per bearer token (Play streams opened, Spectate, GetGame,
+// ListGames): a seat token's budget. The platform's own tokens (the
+// administrator token the matchmaker creates games with, the spectator token the
+// gateway watches with) are `exempt`.
+struct TokenRateLimit {
+  services::RateLimit limit;
+  std::vector<std::string> exempt;
+};
+
 class GameHostService final : public v1::GameHost::CallbackService {
  public:
-  GameHostService(Host* host, HostMetrics* metrics, const Clock* clock)
-      : host_(host), metrics_(metrics), clock_(clock) {}
+  GameHostService(Host* host, HostMetrics* metrics, const Clock* clock, TokenRateLimit rate_limit = {})
+      : host_(host),
+        metrics_(metrics),
+        clock_(clock),
+        exempt_(std::move(rate_limit.exempt)),
+        limiter_(rate_limit.limit) {}
 
   grpc::ServerUnaryReactor* CreateGame(grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
                                        v1::CreateGameResponse* response) override;
@@ -25,10 +42,14 @@ class GameHostService final : public v1::GameHost::CallbackService {
 
  private:
   grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* context, const char* method, grpc::Status status);
+  // OK, or RESOURCE_EXHAUSTED when the call's token has spent its budget.
+  grpc::Status Admit(const grpc::CallbackServerContext& context);
 
   Host* host_;
   HostMetrics* metrics_;
   const Clock* clock_;
+  const std::vector<std::string> exempt_;
+  services::RateLimiter limiter_;
 };
 
 }  // namespace metropolis::gamehost

@@ -8,6 +8,7 @@
 
 #include "engine/cli/flags.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "services/common/credentials.h"
 #include "services/common/grpc_util.h"
 
 namespace metropolis::gateway {
@@ -604,7 +605,7 @@ Json Api::Readiness(bool* all_serving) {
   Json out = Json::object();
   auto check = [&](const char* name, const std::string& address) {
     if (address.empty()) return;
-    auto stub = health::Health::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+    auto stub = health::Health::NewStub(services::Dial(address));
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(1));
     health::HealthCheckRequest request;

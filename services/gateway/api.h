@@ -63,6 +63,12 @@ class Api {
   // Which backends answer: {"replays": "SERVING", ...} and whether all do.
   Json Readiness(bool* all_serving);
 
+  // A live (or just finished) game on any known host: 400 a bad id, 404 no
+  // host knows it, 503. Also for the play endpoints (play_api.h).
+  bool FindLiveGame(const std::string& game_id, v1::GameInfo* out, ApiError* error);
+  // Some ladder's id, for the matchmaker's host registry (any ladder names it).
+  std::string AnyLadder();
+
  private:
   using Args = std::vector<std::string>;
   bool Ladders(const Args& args, const Query& q, Json* out, ApiError* error);
@@ -82,8 +88,6 @@ class Api {
 
   // Shared steps.
   bool FindPlayer(const std::string& name, const std::string& parameter, PlayerRow* out, ApiError* error);
-  bool FindLiveGame(const std::string& game_id, v1::GameInfo* out, ApiError* error);
-  std::string AnyLadder();
   bool GetTournament(const std::string& id, v1::Tournament* out, ApiError* error);
 
   Catalog* const catalog_;

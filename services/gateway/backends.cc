@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <thread>
 
+#include "services/common/credentials.h"
+
 namespace metropolis::gateway {
 namespace {
 
-std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
-  return grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
-}
+// Over TLS when the process was given --tls-ca (services/common/credentials.h).
+std::shared_ptr<grpc::Channel> Dial(const std::string& address) { return services::Dial(address); }
 
 // One upstream's context, swapped when it follows a redirect, and cancelled
 // whichever is current.
@@ -62,6 +63,13 @@ Backends::Backends(BackendOptions options) : options_(std::move(options)) {
 std::unique_ptr<grpc::ClientContext> Backends::Context(bool gamehost) const {
   auto context = std::make_unique<grpc::ClientContext>();
   context->AddMetadata("authorization", "Bearer " + (gamehost ? options_.gamehost_token : options_.token));
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(options_.timeout_ms));
+  return context;
+}
+
+std::unique_ptr<grpc::ClientContext> Backends::ContextWithToken(const std::string& token) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", "Bearer " + token);
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(options_.timeout_ms));
   return context;
 }

@@ -28,6 +28,7 @@ struct BackendOptions {
   std::vector<std::string> hosts;            // game hosts known without the matchmaker
   std::string token;                         // an API token: the services' reads take any valid one
   std::string gamehost_token;                // a game host's spectator (or administrator) token
+  std::string gamehost_admin_token;          // a game host's administrator token: people's practice games
   int timeout_ms = 3000;
 };
 
@@ -37,6 +38,8 @@ class Backends {
 
   // A context with the token and the deadline.
   std::unique_ptr<grpc::ClientContext> Context(bool gamehost = false) const;
+  // The same with another token (a person's, a host's administrator token).
+  std::unique_ptr<grpc::ClientContext> ContextWithToken(const std::string& token) const;
 
   v1::Replays::Stub& replays() { return *replays_; }
   v1::Ratings::Stub& ratings() { return *ratings_; }

@@ -427,4 +427,37 @@ std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
   }
 }
 
+Json DecisionToJson(const v1::Decision& decision) {
+  Json legal = Json::array();
+  for (int i = 0; i < decision.view().legal_size(); ++i) {
+    Json action = ActionToJson(decision.view().legal(i));
+    // The host's text when it sent one (want_text); the same words otherwise.
+    if (i < decision.legal_text_size()) action["text"] = decision.legal_text(i);
+    legal.push_back(std::move(action));
+  }
+  return {{"step", decision.step()},
+          {"view", ProtoToJson(decision.view())},
+          {"legal", std::move(legal)},
+          {"decision_ms_left", decision.decision_ms_left()},
+          {"time_bank_ms_left", decision.time_bank_ms_left()}};
+}
+
+std::string PlayUpdateToSse(v1::PlayUpdate update) {
+  switch (update.msg_case()) {
+    case v1::PlayUpdate::kWelcome:
+      return SseEvent("welcome", Dump(ProtoToJson(update.welcome())));
+    case v1::PlayUpdate::kEvents:
+      AddActionTexts(update.mutable_events()->mutable_events());
+      return SseEvent("events", Dump(ProtoToJson(update.events())));
+    case v1::PlayUpdate::kDecision:
+      return SseEvent("decision", Dump(DecisionToJson(update.decision())), std::to_string(update.decision().step()));
+    case v1::PlayUpdate::kRejected:
+      return SseEvent("rejected", Dump(ProtoToJson(update.rejected())));
+    case v1::PlayUpdate::kGameOver:
+      return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
+    default:
+      return "";
+  }
+}
+
 }  // namespace metropolis::gateway

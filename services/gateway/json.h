@@ -104,5 +104,12 @@ std::string SseEvent(std::string_view event, std::string_view data, std::string_
 // A spectator's update as an event: welcome, view (id = the step), events,
 // game_over. Empty for a redirect, which the gateway follows itself.
 std::string SpectateUpdateToSse(v1::SpectateUpdate update);
+// A seat's decision: {"step", "view" (as the live stream's views), "legal":
+// [{"code", "text"}], "decision_ms_left", "time_bank_ms_left"}.
+Json DecisionToJson(const v1::Decision& decision);
+// A player's update as an event: welcome, events, decision, rejected,
+// game_over, the way the live stream writes the ones they share. Empty for a
+// redirect, which the gateway follows itself.
+std::string PlayUpdateToSse(v1::PlayUpdate update);
 
 }  // namespace metropolis::gateway

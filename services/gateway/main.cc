@@ -3,6 +3,7 @@
 #include <prometheus/exposer.h>
 #include <prometheus/registry.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <climits>
 #include <csignal>
@@ -10,13 +11,21 @@
 #include <iostream>
 
 #include "engine/cli/flags.h"
+#include "services/accounts/store.h"
+#include "services/common/credentials.h"
 #include "services/common/log.h"
+#include "services/common/metrics.h"
+#include "services/common/rate_limit.h"
+#include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/gateway/api.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/catalog.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/passwords.h"
+#include "services/gateway/people_store.h"
+#include "services/gateway/play_api.h"
 #include "services/gateway/server.h"
 #include "services/storage/pg_pool.h"
 
@@ -29,6 +38,34 @@ int Fail(const std::string& message) {
   std::cerr << "metropolis-gateway: " << message << "\n";
   return 2;
 }
+
+// A file only this user can read, removed by Remove() or at the latest on destruction.
+class TempPemFile {
+ public:
+  ~TempPemFile() { Remove(); }
+  bool Write(const std::string& text, std::string* error) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/metropolis-gateway-tls.XXXXXX";
+    const int fd = ::mkstemp(pattern.data());  // mode 0600
+    if (fd < 0) {
+      *error = "HTTPS: cannot create a file in " + pattern.substr(0, pattern.rfind('/')) + " for civetweb";
+      return false;
+    }
+    path_ = pattern;
+    const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+    ::close(fd);
+    if (!written) *error = "HTTPS: cannot write " + path_;
+    return written;
+  }
+  void Remove() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    path_.clear();
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace
 
@@ -48,6 +85,16 @@ int main(int argc, char** argv) {
   settings.Add("hosts", "ADDR,...", "", "game hosts to list live games from, besides the matchmaker's");
   settings.Add("token", "TOKEN", "", "an API token for the services' reads (any valid one; required)");
   settings.Add("gamehost-token", "TOKEN", "", "the game hosts' spectator token, for live games");
+  settings.Add("gamehost-admin-token", "TOKEN", "",
+               "the game hosts' administrator token, to create people's practice games (empty: no practice)");
+  settings.Add("session-ttl-hours", "N", "168", "a sign-in lasts this long (fixed from sign-in, not sliding)");
+  settings.Add("practice-decision-ms", "N", "60000", "time per decision of a person in a practice game");
+  settings.Add("practice-time-bank-ms", "N", "300000", "a person's time bank in a practice game");
+  settings.Add("secure-cookies", "BOOL", "false",
+               "mark the session cookie Secure (HTTPS only): for a gateway behind an HTTPS proxy");
+  settings.Add("signin-failures", "N", "5",
+               "failed sign-ins per name and address before it waits --signin-window-s (in memory, per gateway)");
+  settings.Add("signin-window-s", "N", "300", "the window of --signin-failures");
   settings.Add("backend-timeout-ms", "N", "3000", "deadline of each call to a service");
   settings.Add("threads", "N", "32", "HTTP threads for everything but live streams");
   settings.Add("max-spectators", "N", "2000", "live streams at once (a thread each); more are refused with 503");
@@ -55,6 +102,11 @@ int main(int argc, char** argv) {
   settings.Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
   settings.Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
   settings.Add("metrics-listen", "ADDR", "127.0.0.1:9467", "Prometheus metrics address; empty turns metrics off");
+  settings.Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");
+  settings.Add("tls-key", "FILE", "", "PEM private key of --tls-cert (unencrypted)");
+  ms::AddChannelTlsSetting(&settings);
+  ms::AddRateLimitSettings(&settings, {.per_second = 100, .burst = 200},
+                           "per client address (/healthz and /readyz are not limited)");
   settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -66,15 +118,31 @@ int main(int argc, char** argv) {
 
   std::string error;
   int64_t connections, timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t session_hours, practice_decision_ms, practice_bank_ms, signin_failures, signin_window_s;
   if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
       !settings.GetInt("threads", 2, 1024, &threads, &error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, &error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, &error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, &error) ||
-      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error))
+      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, &error) ||
+      !settings.GetInt("session-ttl-hours", 1, 24 * 366, &session_hours, &error) ||
+      !settings.GetInt("practice-decision-ms", 1000, 86'400'000, &practice_decision_ms, &error) ||
+      !settings.GetInt("practice-time-bank-ms", 0, 86'400'000, &practice_bank_ms, &error) ||
+      !settings.GetInt("signin-failures", 1, 1000, &signin_failures, &error) ||
+      !settings.GetInt("signin-window-s", 1, 86'400, &signin_window_s, &error))
+    return Fail(error);
+  ms::RateLimit rate_limit;
+  ms::ServerTls tls;
+  if (!ms::ReadRateLimitSettings(settings, &rate_limit, &error) ||
+      !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &tls, &error) ||
+      !ms::ReadChannelTlsSetting(settings, &error))
     return Fail(error);
   if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
+  const std::string secure = settings.Get("secure-cookies");
+  if (secure != "true" && secure != "false")
+    return Fail("--secure-cookies: '" + secure + "' is neither true nor false");
+  const bool secure_cookies = secure == "true";
   if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
 
   mgw::BackendOptions backend_options{
@@ -84,6 +152,7 @@ int main(int argc, char** argv) {
       .hosts = {},
       .token = settings.Get("token"),
       .gamehost_token = settings.Get("gamehost-token"),
+      .gamehost_admin_token = settings.Get("gamehost-admin-token"),
       .timeout_ms = int(timeout_ms),
   };
   if (!settings.Get("hosts").empty()) {
@@ -124,6 +193,8 @@ int main(int argc, char** argv) {
       return Fail("--metrics-listen " + metrics_address + ": " + e.what());
     }
     exposer->RegisterCollectable(registry);
+    // What the shared parts count (rate limit refusals, database errors).
+    exposer->RegisterCollectable(ms::MetricsRegistry());
   }
   mgw::GatewayMetrics metrics(registry.get());
 
@@ -131,18 +202,48 @@ int main(int argc, char** argv) {
   mgw::Catalog catalog(&pool);
   mgw::Backends backends(backend_options);
   mgw::Api api(&catalog, &backends);
+
+  // People and play: the accounts tables (a person is a player identity), their
+  // sessions and seats in PostgreSQL, and the streams held for them.
+  if (!mgw::SodiumPasswordHasher::Init()) return Fail("libsodium cannot start (no random source)");
+  auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  metropolis::accounts::AccountStore accounts(&pool);
+  mgw::PgPeopleStore people_store(&pool);
+  mgw::SodiumPasswordHasher hasher;
+  mgw::People people(
+      &people_store, &hasher, now_ms, mgw::NewSessionToken,
+      {.session_ttl = std::chrono::hours(session_hours),
+       .limiter = {.max_failures = int(signin_failures), .window = std::chrono::seconds(signin_window_s)}});
+  mgw::QueueHub queue(&backends, &accounts, &people_store, now_ms);
+  mgw::PlayHub play(&backends);
+  mgw::PlayApi play_api(&api, &backends, &people, &queue, &play,
+                        {.decision_ms = int(practice_decision_ms),
+                         .time_bank_ms = int(practice_bank_ms),
+                         .secure_cookies = secure_cookies});
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   mgw::LiveHub hub({.max_spectators = size_t(max_spectators), .max_games = size_t(max_games)},
                    backends.SpectateFactory());
+  // Civetweb reads the certificate and key from one file, at start: a private
+  // copy that lives only until the server has read it.
+  TempPemFile pem;
+  if (tls.enabled() && !pem.Write(tls.key_pem + "\n" + tls.cert_pem, &error)) return Fail(error);
   mgw::HttpServer server({.listen = settings.Get("listen"),
                           .web_root = web_root,
                           .threads = int(threads),
                           .max_spectators = int(max_spectators),
                           .stream_interval_ms = int(interval_ms),
-                          .heartbeat_ms = int(heartbeat_ms)},
-                         &api, &hub, &metrics);
-  if (!server.Start(&error)) return Fail(error);
+                          .heartbeat_ms = int(heartbeat_ms),
+                          .tls_pem_file = pem.path(),
+                          .rate_limit = rate_limit},
+                         &api, &play_api, &hub, &metrics);
+  const bool started = server.Start(&error);
+  pem.Remove();
+  if (!started) return Fail(error);
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
+                            {"tls", tls.enabled() ? "on" : "off"},
                             {"web_root", web_root.empty() ? "none" : web_root},
                             {"metrics", metrics_address.empty() ? "off" : metrics_address},
                             {"max_spectators", std::to_string(max_spectators)}});

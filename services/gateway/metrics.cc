@@ -15,6 +15,7 @@ struct GatewayMetrics::Impl {
   prometheus::Gauge* watched_games;
   prometheus::Counter* refused;
   prometheus::Counter* sse_bytes;
+  prometheus::Gauge* play_streams;
 };
 
 GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
@@ -51,6 +52,11 @@ GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique
                           .Help("bytes written to live streams")
                           .Register(*r)
                           .Add({});
+  impl_->play_streams = &BuildGauge()
+                             .Name("metropolis_gateway_play_streams")
+                             .Help("people's open play streams (a GameHost.Play stream each)")
+                             .Register(*r)
+                             .Add({});
 }
 
 GatewayMetrics::~GatewayMetrics() = default;
@@ -74,5 +80,7 @@ void GatewayMetrics::Spectators(size_t spectators, size_t games) {
 void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
 
 void GatewayMetrics::SseBytes(size_t bytes) { impl_->sse_bytes->Increment(double(bytes)); }
+
+void GatewayMetrics::PlayStreams(size_t streams) { impl_->play_streams->Set(double(streams)); }
 
 }  // namespace metropolis::gateway

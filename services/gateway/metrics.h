@@ -22,6 +22,8 @@ class GatewayMetrics {
   void Spectators(size_t spectators, size_t games);
   void SpectatorRefused();
   void SseBytes(size_t bytes);
+  // People's open play streams (GET /api/v1/play/{game}/events).
+  void PlayStreams(size_t streams);
 
  private:
   struct Impl;

@@ -1,11 +1,14 @@
 #include "services/gateway/server.h"
 
 #include <civetweb.h>
+#include <dlfcn.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "services/common/log.h"
 #include "services/gateway/static_files.h"
@@ -18,20 +21,67 @@ using Clock = std::chrono::steady_clock;
 // Larger files are not part of a web app.
 constexpr uint64_t kMaxFileBytes = 64 << 20;
 
+// The request line and headers; GET requests carry nothing else.
+constexpr char kMaxRequestHead[] = "16384";
+
+// Loads libmetropolis_civetweb_tls.so from beside the executable (civetweb_tls.cc
+// says why civetweb needs it with OpenSSL 3). False with *error when it is not there.
+bool LoadCivetwebTls(std::string* error) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::string path = (exe.parent_path() / "libmetropolis_civetweb_tls.so").string();
+  if (ec || !::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+    const char* why = ::dlerror();
+    *error = "HTTPS: cannot load " + path + " (built and installed with the gateway): " +
+             (ec ? ec.message() : std::string(why ? why : "unknown error"));
+    return false;
+  }
+  return true;
+}
+
+// The head of a server-sent event stream (live games and play streams).
+void StartEventStream(mg_connection* conn) {
+  mg_response_header_start(conn, 200);
+  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
+  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
+  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
+  // Proxies (nginx) would otherwise hold events back to fill their buffers.
+  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
+  mg_response_header_send(conn);
+}
+
 }  // namespace
 
-HttpServer::HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics)
-    : options_(std::move(options)), api_(api), hub_(hub), metrics_(metrics) {}
+HttpServer::HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics)
+    : options_(std::move(options)),
+      api_(api),
+      play_(play),
+      hub_(hub),
+      metrics_(metrics),
+      limiter_(options_.rate_limit) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
 bool HttpServer::Start(std::string* error) {
-  mg_init_library(0);
+  const bool tls = !options_.tls_pem_file.empty();
+  // Civetweb loads libssl when asked for TLS (Debian's build opens it at run time).
+  if (tls && !mg_check_feature(MG_FEATURES_TLS)) {
+    *error = "HTTPS: this civetweb is built without TLS";
+    return false;
+  }
+  if (tls && !LoadCivetwebTls(error)) return false;
+  if (tls && (mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
+    *error = "HTTPS: civetweb could not load OpenSSL (it opens libcrypto.so, which libssl-dev installs)";
+    return false;
+  }
+  if (!tls) mg_init_library(0);
+  // A port ending in "s" is served over TLS.
+  const std::string listening = options_.listen + (tls ? "s" : "");
   const std::string threads = std::to_string(options_.threads + options_.max_spectators);
   const std::string timeout = std::to_string(options_.io_timeout_ms);
   // clang-format off
-  const char* config[] = {
-      "listening_ports", options_.listen.c_str(),
+  std::vector<const char*> config = {
+      "listening_ports", listening.c_str(),
       "num_threads", threads.c_str(),
       // Connections wait here while every thread is busy; a burst of
       // spectators connecting at once must not be dropped.
@@ -45,17 +95,27 @@ bool HttpServer::Start(std::string* error) {
       // would wait for the client's delayed ACK, 40 ms on every kept-alive request.
       "tcp_nodelay", "1",
       // The request line and headers; GET requests carry nothing else.
-      "max_request_size", "16384",
+      "max_request_size", kMaxRequestHead,
       "enable_directory_listing", "no",
       "additional_header", "X-Content-Type-Options: nosniff",
-      nullptr,
   };
+  if (tls) {
+    // The chain from the same file, so that intermediate certificates are sent;
+    // TLS 1.2 and later only.
+    for (const char* option : {"ssl_certificate", options_.tls_pem_file.c_str(), "ssl_certificate_chain",
+                               options_.tls_pem_file.c_str(), "ssl_protocol_version", "4"})
+      config.push_back(option);
+  }
+  config.push_back(nullptr);
   // clang-format on
   mg_callbacks callbacks{};
   callbacks.log_message = &HttpServer::LogMessage;
-  context_ = mg_start(&callbacks, this, config);
+  callbacks.http_error = &HttpServer::HttpError;
+  context_ = mg_start(&callbacks, this, config.data());
   if (!context_) {
-    *error = "cannot serve HTTP on " + options_.listen + " (address in use, or not host:port?)";
+    *error = std::string("cannot serve ") + (tls ? "HTTPS" : "HTTP") + " on " + options_.listen +
+             (tls ? " (address in use, not host:port, or a certificate civetweb refused? see the log)"
+                  : " (address in use, or not host:port?)");
     return false;
   }
   mg_set_request_handler(context_, "/", &HttpServer::HandleRequest, this);
@@ -75,6 +135,22 @@ void HttpServer::Stop() {
 int HttpServer::LogMessage(const mg_connection*, const char* message) {
   services::LogWarning("http server", {{"message", message}});
   return 1;
+}
+
+int HttpServer::HttpError(mg_connection* conn, int status, const char* message) {
+  // Civetweb answers these itself, before any handler runs: most often a request
+  // line or headers beyond max_request_size, which it calls malformed.
+  const std::string why = status == 400 || status == 413 || status == 414 || status == 431
+                              ? std::string("the request line and headers must be well formed and at most ") +
+                                    kMaxRequestHead + " bytes (" + (message ? message : "") + ")"
+                              : std::string(message ? message : "");
+  const char* name = status == 400 ? "INVALID_ARGUMENT" : status == 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";
+  HttpResponse response = ErrorResponse(MakeError(status, name, why));
+  response.headers.push_back({"Connection", "close"});
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
+  self->Send(conn, response, false);
+  self->metrics_->Request("malformed", status, 0);
+  return 0;  // answered
 }
 
 int HttpServer::HandleRequest(mg_connection* conn, void* self) { return static_cast<HttpServer*>(self)->Handle(conn); }
@@ -105,7 +181,16 @@ int HttpServer::Handle(mg_connection* conn) {
   std::string route;
   HttpResponse response;
   int status = 0;
-  if (method != "GET" && !head) {
+  if (play_ && PlayApi::Handles(path)) {
+    const char* cookie = mg_get_header(conn, "Cookie");
+    HttpRequest request{method, path, query, {}, cookie ? cookie : "", info->remote_addr};
+    if (PlayApi::IsPlayStream(path) && method == "GET") {
+      route = "/api/v1/play/{}/events";
+      status = ServePlay(conn, request);
+    } else {
+      status = ServePlayApi(conn, request, &route);
+    }
+  } else if (method != "GET" && !head) {
     route = "method_not_allowed";
     response = ErrorResponse(
         MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only GET and HEAD"));
@@ -121,6 +206,14 @@ int HttpServer::Handle(mg_connection* conn) {
     bool ready = false;
     Json backends = api_->Readiness(&ready);
     response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
+  } else if (const int64_t retry_ms = limiter_.Take(info->remote_addr); retry_ms > 0) {
+    route = "rate_limited";
+    services::CountRateLimited("gateway");
+    response = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",
+                                       "rate limit: " + std::to_string(int64_t(options_.rate_limit.per_second)) +
+                                           " requests per second from one address; retry in " +
+                                           std::to_string(retry_ms) + " ms"));
+    response.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
   } else if (path.substr(0, 5) == "/api/") {
     if (Api::IsLiveStream(path) && !head) {
       route = "/api/v1/live/{}/events";
@@ -140,7 +233,7 @@ int HttpServer::Handle(mg_connection* conn) {
     status = ServeFile(conn, path, head);
   }
   if (status == 0) status = Send(conn, response, head);
-  if (route != "/api/v1/live/{}/events")
+  if (route != "/api/v1/live/{}/events" && route != "/api/v1/play/{}/events")
     metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
   return status;
 }
@@ -198,15 +291,16 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
     return status;
   }
   metrics_->Spectators(hub_->spectators(), hub_->games());
-  mg_response_header_start(conn, 200);
-  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
-  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
-  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
-  // Proxies (nginx) would otherwise hold events back to fill their buffers.
-  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
-  mg_response_header_send(conn);
+  StartEventStream(conn);
   metrics_->Request(*route, 200, std::chrono::duration<double>(Clock::now() - start).count());
 
+  PumpEvents(conn, spectator.get(), std::chrono::milliseconds(options_.stream_interval_ms));
+  hub_->Unsubscribe(request.game_id, spectator);
+  metrics_->Spectators(hub_->spectators(), hub_->games());
+  return 200;
+}
+
+void HttpServer::PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval) {
   // A browser's EventSource reconnects after this many milliseconds.
   std::string text = "retry: 2000\n\n";
   auto last_write = Clock::now() - std::chrono::hours(1);
@@ -219,12 +313,12 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
       last_write = Clock::now();
       // Writing at most every interval is what lets views that came meanwhile
       // replace each other: a fast game costs a spectator a few views a second.
-      std::this_thread::sleep_for(std::chrono::milliseconds(options_.stream_interval_ms));
+      if (interval.count() > 0) std::this_thread::sleep_for(interval);
     }
     if (stopping_) break;
     // Wakes at least every second to notice a stop.
     const auto until = std::min(Clock::now() + std::chrono::seconds(1), last_write + heartbeat);
-    text = spectator->Take(until, &done);
+    text = events->Take(until, &done);
     if (text.empty() && Clock::now() >= last_write + heartbeat) text = ": keep-alive\n\n";
     if (done) {
       if (!text.empty() && mg_send_chunk(conn, text.data(), unsigned(text.size())) >= 0)
@@ -233,8 +327,61 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
     }
   }
   mg_send_chunk(conn, "", 0);  // the last chunk: the stream ends cleanly
-  hub_->Unsubscribe(request.game_id, spectator);
-  metrics_->Spectators(hub_->spectators(), hub_->games());
+}
+
+int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route) {
+  const auto start = Clock::now();
+  const mg_request_info* info = mg_get_request_info(conn);
+  const bool head = request.method == "HEAD";
+  HttpResponse response;
+  std::string body;
+  if (info->content_length > int64_t(kMaxBodyBytes)) {
+    *route = "body_refused";
+    response = ErrorResponse(
+        MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
+  } else {
+    // The length may be unknown (chunked): read one byte past the limit to tell.
+    char buffer[4096];
+    int n = 0;
+    while (body.size() <= kMaxBodyBytes && (n = mg_read(conn, buffer, sizeof buffer)) > 0) body.append(buffer, n);
+    if (body.size() > kMaxBodyBytes) {
+      *route = "body_refused";
+      response = ErrorResponse(
+          MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
+    } else {
+      request.body = body;
+      try {
+        response = play_->Handle(request, route);
+      } catch (const std::exception& e) {
+        services::LogError("request failed", {{"path", std::string(request.path.substr(0, 200))}, {"error", e.what()}});
+        response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+      }
+    }
+  }
+  if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
+  const int status = Send(conn, response, head);
+  metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
+  return status;
+}
+
+int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
+  const auto start = Clock::now();
+  const std::string route = "/api/v1/play/{}/events";
+  PlayEventsRequest prepared;
+  ApiError error;
+  if (!play_->PrepareEvents(request, &prepared, &error)) {
+    if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
+    const int status = Send(conn, ErrorResponse(error), false);
+    metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
+    return status;
+  }
+  std::shared_ptr<PlayStream> stream = play_->OpenEvents(prepared);
+  StartEventStream(conn);
+  metrics_->Request(route, 200, std::chrono::duration<double>(Clock::now() - start).count());
+  metrics_->PlayStreams(++play_streams_);
+  PumpEvents(conn, stream->out.get(), std::chrono::milliseconds(0));
+  play_->CloseEvents(stream);
+  metrics_->PlayStreams(--play_streams_);
   return 200;
 }
 

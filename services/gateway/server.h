@@ -7,11 +7,14 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <string>
 
+#include "services/common/rate_limit.h"
 #include "services/gateway/api.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
+#include "services/gateway/play_api.h"
 
 struct mg_context;
 struct mg_connection;
@@ -26,11 +29,18 @@ struct ServerOptions {
   int stream_interval_ms = 100;           // a live stream writes at most this often
   int heartbeat_ms = 15000;               // a comment line on an idle stream
   int io_timeout_ms = 10000;              // a client that does not read for this long is dropped
+  // HTTPS: a PEM file holding the certificate chain and its private key (what
+  // civetweb reads at start); empty: plain HTTP.
+  std::string tls_pem_file;
+  // Requests per client address (the TCP peer: behind a proxy, the proxy's),
+  // beyond which 429 with Retry-After; /healthz and /readyz are not limited.
+  services::RateLimit rate_limit;
 };
 
 class HttpServer {
  public:
-  HttpServer(ServerOptions options, Api* api, LiveHub* hub, GatewayMetrics* metrics);
+  // `play` may be null: the gateway then serves no people's endpoints.
+  HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics);
   ~HttpServer();
 
   bool Start(std::string* error);
@@ -41,18 +51,29 @@ class HttpServer {
  private:
   static int HandleRequest(mg_connection* conn, void* self);
   static int LogMessage(const mg_connection* conn, const char* message);
+  // Civetweb's own error answers (a malformed or oversized request) as JSON errors.
+  static int HttpError(mg_connection* conn, int status, const char* message);
   int Handle(mg_connection* conn);
   int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
+  int ServePlay(mg_connection* conn, const HttpRequest& request);
+  int ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route);
+  // Writes a stream's events until it ends, the client leaves or the server
+  // stops, at most every `interval` (0 for a seat's stream: nothing in it may
+  // be merged, and a person waits on each decision).
+  void PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval);
   int ServeFile(mg_connection* conn, std::string_view path, bool head);
   int Send(mg_connection* conn, const HttpResponse& response, bool head);
 
   const ServerOptions options_;
   Api* const api_;
+  PlayApi* const play_;
   LiveHub* const hub_;
   GatewayMetrics* const metrics_;
   mg_context* context_ = nullptr;
   int port_ = 0;
   std::atomic<bool> stopping_{false};
+  services::RateLimiter limiter_;
+  std::atomic<size_t> play_streams_{0};
 };
 
 }  // namespace metropolis::gateway

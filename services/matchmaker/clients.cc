@@ -3,6 +3,7 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
+#include "services/common/credentials.h"
 #include "services/common/log.h"
 #include "services/common/request_id.h"
 
@@ -57,8 +58,7 @@ std::vector<LadderConfig> PgLadderSource::Ladders(bool fresh) {
 }
 
 GrpcRatingSource::GrpcRatingSource(const std::string& address, std::string token)
-    : stub_(v1::Ratings::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()))),
-      token_(std::move(token)) {}
+    : stub_(v1::Ratings::NewStub(services::Dial(address))), token_(std::move(token)) {}
 
 double GrpcRatingSource::Mu(const LadderConfig& ladder, int64_t identity_id) {
   grpc::ClientContext context;
@@ -80,7 +80,7 @@ double GrpcRatingSource::Mu(const LadderConfig& ladder, int64_t identity_id) {
 v1::GameHost::Stub* GrpcGameCreator::Stub(const std::string& host) {
   std::lock_guard lock(mutex_);
   auto& s = stubs_[host];
-  if (!s) s = v1::GameHost::NewStub(grpc::CreateChannel(host, grpc::InsecureChannelCredentials()));
+  if (!s) s = v1::GameHost::NewStub(services::Dial(host));
   return s.get();
 }
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "services/common/metrics.h"
+#include "services/common/rate_limit.h"
 #include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/matchmaker/server.h"
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each)");
   settings.Add("max-calls", "N", "4096", "calls served at once; a waiting player's stream is one");
+  ms::AddSecuritySettings(&settings, 1 << 20);
+  ms::AddRateLimitSettings(&settings, {.per_second = 50, .burst = 100},
+                           "per identity (service tokens are not limited)");
   ms::AddMetricsSetting(&settings);
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
@@ -55,6 +59,14 @@ int main(int argc, char** argv) {
     return Fail(error);
   for (const char* required : {"pg", "redis", "service-token", "host-admin-token"})
     if (settings.Get(required).empty()) return Fail(std::string("--") + required + " is required");
+  ms::ServeOptions serve{.program = "metropolis-matchmaker",
+                         .listen = settings.Get("listen"),
+                         .max_calls = int(max_calls),
+                         .quota_name = "matchmaker",
+                         .shutdown_grace = std::chrono::seconds(2)};
+  if (!ms::ReadSecuritySettings(settings, &serve, &error) ||
+      !ms::ReadRateLimitSettings(settings, &config.rate_limit, &error))
+    return Fail(error);
   config.redis_prefix = settings.Get("redis-prefix");
   config.service_token = settings.Get("service-token");
   config.host_admin_token = settings.Get("host-admin-token");
@@ -67,10 +79,5 @@ int main(int argc, char** argv) {
   metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
   metropolis::matchmaker::MatchmakerServer matchmaker(&pool, &redis, config);
-  return ms::Serve({.program = "metropolis-matchmaker",
-                    .listen = settings.Get("listen"),
-                    .max_calls = int(max_calls),
-                    .quota_name = "matchmaker",
-                    .shutdown_grace = std::chrono::seconds(2)},
-                   {&matchmaker}, &signals);
+  return ms::Serve(serve, {&matchmaker}, &signals);
 }

@@ -47,16 +47,17 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       accounts_(pool),
       ladder_store_(pool),
       auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)}}),
+      limited_auth_(&auth_, config.rate_limit, "matchmaker"),
       tickets_(redis, config.redis_prefix),
       ladders_(&ladder_store_),
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
-      service_(&tickets_, &ladders_, ratings_.get(), &auth_, NowMs),
+      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, NowMs),
       tournament_store_(pool),
       roster_(redis, config.redis_prefix),
-      tournaments_(&tournament_store_, &roster_, &auth_, NowMs),
-      accounts_service_(&accounts_, &ladder_store_, &auth_),
+      tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
+      accounts_service_(&accounts_, &ladder_store_, &limited_auth_),
       runner_(&tournament_store_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "services/accounts/ladders.h"
+#include "services/accounts/rate_limited.h"
 #include "services/accounts/service.h"
 #include "services/accounts/store.h"
 #include "services/common/server_main.h"
@@ -39,6 +40,9 @@ struct MatchmakerConfig {
   int64_t lease_ms = 5000;       // the scheduler's lease
   int64_t ticket_ttl_ms = 10'000;
   std::string bot = "heuristic";  // fills seats and plays for absent players
+  // Calls per identity at the Matchmaker, Tournaments and Accounts services
+  // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
+  services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
 
 class MatchmakerServer final : public services::Component {
@@ -62,6 +66,8 @@ class MatchmakerServer final : public services::Component {
   accounts::AccountStore accounts_;
   accounts::LadderStore ladder_store_;
   accounts::TokenAuthenticator auth_;
+  // What the services check callers with: auth_, then the limit per identity.
+  accounts::RateLimitedAuthenticator limited_auth_;
   TicketStore tickets_;
   PgLadderSource ladders_;
   std::unique_ptr<RatingSource> ratings_;

@@ -53,7 +53,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
     return {grpc::StatusCode::PERMISSION_DENIED, "queueing needs a player's or a bot's API token"};
   LadderConfig ladder;
   if (!FindLadder(request->ladder(), &ladder))
-    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+    return {grpc::StatusCode::NOT_FOUND, "ladder " + services::Quoted(request->ladder()) + " does not exist"};
   const double rating = ratings_->Mu(ladder, who.identity_id);
   std::string id, existing;
   try {
@@ -104,6 +104,12 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       a->set_host(info.host);
       a->set_seat_token(info.seat_token);
       a->set_seat(uint32_t(info.seat));
+      try {
+        for (const HostInfo& h : tickets_->Hosts())
+          if (h.address != info.host) a->add_other_hosts(h.address);
+      } catch (const std::exception&) {
+        // Only a help for when the game's host dies; the seat goes out without it.
+      }
       call.SetGame(info.game_id);
       if (!writer->Write(update)) {
         // Its next Enqueue resumes the ticket and gets this seat.
@@ -170,7 +176,7 @@ grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1:
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   LadderConfig ladder;
   if (!FindLadder(request->ladder(), &ladder))
-    return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+    return {grpc::StatusCode::NOT_FOUND, "ladder " + services::Quoted(request->ladder()) + " does not exist"};
   try {
     const int64_t now = now_ms_();
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);

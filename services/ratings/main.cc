@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each); calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
+  ms::AddSecuritySettings(&settings, 1 << 20);
   ms::AddMetricsSetting(&settings);
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
@@ -40,6 +41,11 @@ int main(int argc, char** argv) {
   if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty())
     return Fail("--pg, --redis and --service-token are required");
 
+  ms::ServeOptions serve{.program = "metropolis-ratings",
+                         .listen = settings.Get("listen"),
+                         .max_calls = int(max_calls),
+                         .quota_name = "ratings"};
+  if (!ms::ReadSecuritySettings(settings, &serve, &error)) return Fail(error);
   ms::ShutdownSignals signals;
   ms::MetricsEndpoint metrics;  // --metrics-listen: this process's Prometheus metrics
   if (!metrics.Start(settings.Get("metrics-listen"), &error)) return Fail(error);
@@ -49,9 +55,5 @@ int main(int argc, char** argv) {
       &pool, &redis, {.service_token = settings.Get("service-token"), .redis_prefix = settings.Get("redis-prefix")});
   // The sync server spends a thread per call in progress; the pools bound the
   // database connections, which calls beyond them wait for.
-  return ms::Serve({.program = "metropolis-ratings",
-                    .listen = settings.Get("listen"),
-                    .max_calls = int(max_calls),
-                    .quota_name = "ratings"},
-                   {&ratings}, &signals);
+  return ms::Serve(serve, {&ratings}, &signals);
 }

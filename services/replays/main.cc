@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   settings.Add("connections", "N", "8", "PostgreSQL connections; calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
+  // A stored game is its configuration and action list: well under 1 MB.
+  ms::AddSecuritySettings(&settings, 4 << 20);
   ms::AddMetricsSetting(&settings);
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
@@ -34,6 +36,14 @@ int main(int argc, char** argv) {
     std::cerr << "metropolis-replays: --pg and --store-token are required\n";
     return 2;
   }
+  ms::ServeOptions serve{.program = "metropolis-replays",
+                         .listen = settings.Get("listen"),
+                         .max_calls = int(max_calls),
+                         .quota_name = "replays"};
+  if (!ms::ReadSecuritySettings(settings, &serve, &error)) {
+    std::cerr << "metropolis-replays: " << error << "\n";
+    return 2;
+  }
   ms::ShutdownSignals signals;
   ms::MetricsEndpoint metrics;  // --metrics-listen: this process's Prometheus metrics
   if (!metrics.Start(settings.Get("metrics-listen"), &error)) {
@@ -44,9 +54,5 @@ int main(int argc, char** argv) {
   metropolis::replays::ReplaysServer replays(&pool, {.store_token = settings.Get("store-token")});
   // The sync server spends a thread per call in progress; the pool bounds the
   // database connections, which calls beyond them wait for.
-  return ms::Serve({.program = "metropolis-replays",
-                    .listen = settings.Get("listen"),
-                    .max_calls = int(max_calls),
-                    .quota_name = "replays"},
-                   {&replays}, &signals);
+  return ms::Serve(serve, {&replays}, &signals);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engine/notation.h"
+#include "services/common/grpc_util.h"
 #include "services/protocol/convert.h"
 
 namespace metropolis::replays {
@@ -20,7 +21,8 @@ bool ValidGameId(const std::string& id) {
 
 grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
   if (!ValidGameId(record.game_id()))
-    return Invalid("game.game_id: '" + record.game_id() + "' must be 1 to 64 letters, digits, '-' or '_'");
+    return Invalid("game.game_id: " + services::Quoted(record.game_id()) +
+                   " must be 1 to 64 letters, digits, '-' or '_'");
   std::string error;
   if (!record.has_config()) return Invalid("game.config: missing");
   if (!protocol::ConfigFromProto(record.config(), config, &error)) return Invalid("game.config: " + error);

@@ -9,6 +9,7 @@
 
 #include "bots/bot.h"
 #include "engine/cli/flags.h"
+#include "services/common/rate_limit.h"
 #include "services/common/server_main.h"
 #include "services/common/settings.h"
 #include "services/gamehost/server.h"
@@ -95,6 +96,12 @@ int main(int argc, char** argv) {
   settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
   settings.Add("metrics-listen", "ADDR", "", "the game host's Prometheus metrics address (empty: off)");
+  // Replays are stored through this port: the replays service's limit.
+  ms::AddSecuritySettings(&settings, 4 << 20);
+  settings.Add("rate-limit", "N", "50",
+               "calls per second per identity at the matchmaker, and per seat token at the game host; more are "
+               "refused (0: no limit; service, admin and spectator tokens are not limited)");
+  settings.Add("rate-burst", "N", "100", "calls per identity or seat token allowed at once after a quiet spell");
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
@@ -118,6 +125,14 @@ int main(int argc, char** argv) {
   std::string self;
   if (!SelfAddress(listen, &self, &error)) return Fail(error);
   if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
+  ms::ServeOptions serve{.program = kProgram, .listen = listen, .max_calls = int(max_calls), .quota_name = "server"};
+  ms::RateLimit rate_limit;
+  if (!ms::ReadSecuritySettings(settings, &serve, &error) || !ms::ReadRateLimitSettings(settings, &rate_limit, &error))
+    return Fail(error);
+  // The parts of this process call each other at --listen: over TLS when it serves TLS.
+  if (serve.tls.enabled() && !ms::ChannelTlsEnabled())
+    return Fail("--tls-cert needs --tls-ca here: the services of this process call each other over TLS");
+  matchmaker.rate_limit = host.rate_limit = rate_limit;
 
   // Tokens: the parts of this process pass them to each other; a generated one
   // is printed so that metropolisctl, or another game host, can use it too.
@@ -179,6 +194,5 @@ int main(int argc, char** argv) {
   if (!host_part) return Fail(error);
   // Started in this order and stopped in the reverse: the host's heartbeat
   // stops before the matchmaker, whose rounds stop before the server does.
-  return ms::Serve({.program = kProgram, .listen = listen, .max_calls = int(max_calls), .quota_name = "server"},
-                   {&replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
+  return ms::Serve(serve, {&replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
 }

@@ -134,6 +134,7 @@ class HandoffTest : public ::testing::Test {
             .retry_ms = 20,
             .max_retry_ms = 200,
             .call_timeout_ms = 2000,
+            .metrics = nullptr,
             .on_delivered = {}};
   }
 

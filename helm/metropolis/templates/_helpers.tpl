@@ -202,6 +202,9 @@ spec:
   {{- else }}
   type: {{ .type | default "ClusterIP" }}
   {{- end }}
+  {{- if .clientIPAffinity }}
+  sessionAffinity: ClientIP
+  {{- end }}
   selector:
     {{- include "metropolis.selectorLabels" . | nindent 4 }}
   ports:

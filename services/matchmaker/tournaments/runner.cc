@@ -99,7 +99,21 @@ void TournamentRunner::FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats) {
     Probe& probe = probes_[g.game_id];
     if (now_ms - probe.asked_ms < options_.probe_every_ms) continue;
     probe.asked_ms = now_ms;
-    const grpc::Status s = creator_->Probe(g.host, g.game_id);
+    grpc::Status s = creator_->Probe(g.host, g.game_id);
+    if (!s.ok()) {
+      // Its host may have died and another taken the game over (or be about
+      // to): any host knows where a checkpointed game runs.
+      try {
+        for (const HostInfo& h : hosts_->Hosts()) {
+          if (h.address != g.host && creator_->Probe(h.address, g.game_id).ok()) {
+            s = grpc::Status::OK;
+            break;
+          }
+        }
+      } catch (const std::exception&) {
+        // Redis is down: judged on the game's own host alone.
+      }
+    }
     if (s.ok()) {
       probe.failing_since_ms = 0;
       continue;
@@ -157,6 +171,13 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
       continue;
     }
     const std::string at = response.host().empty() ? host : response.host();
+    std::vector<std::string> others;  // where seats go if `at` dies (Assignment.other_hosts)
+    try {
+      for (const HostInfo& h : hosts_->Hosts())
+        if (h.address != at) others.push_back(h.address);
+    } catch (const std::exception&) {
+      // Only a help for when the game's host dies.
+    }
     // The seats go out before the game counts as playing: a leader that dies in
     // between leaves it `starting`, and a later pass starts it again (this
     // attempt is void), rather than a counted game with seats nobody received.
@@ -165,6 +186,7 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
         v1::Assignment a;
         a.set_game_id(game_id);
         a.set_host(at);
+        for (const std::string& other : others) a.add_other_hosts(other);
         a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
         a.set_seat(uint32_t(seat));
         a.set_tournament(spec.id);

@@ -27,7 +27,7 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, Tournam
   spec.id = request.id();
   spec.title = request.title();
   if (!ParseTournamentFormat(request.format(), &spec.format))
-    return Invalid("format: '" + request.format() + "' is not round-robin, swiss or duplicate");
+    return Invalid("format: " + services::Quoted(request.format()) + " is not round-robin, swiss or duplicate");
   if (!request.ruleset().empty()) spec.ruleset = request.ruleset();
   spec.options = request.options();
   spec.seats = request.seats() ? int(request.seats()) : 4;

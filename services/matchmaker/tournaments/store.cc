@@ -3,6 +3,7 @@
 #include <pqxx/pqxx>
 #include <regex>
 
+#include "services/common/grpc_util.h"
 #include "services/storage/pg_status.h"
 
 namespace metropolis::matchmaker {
@@ -60,7 +61,7 @@ TournamentRow ReadTournament(const pqxx::row& r) {
 grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
   static const std::regex kId("^[A-Za-z0-9_-]{1,40}$");
   if (!std::regex_match(spec.id, kId))
-    return Invalid("id: '" + spec.id + "' must be 1 to 40 letters, digits, '-' or '_'");
+    return Invalid("id: " + services::Quoted(spec.id) + " must be 1 to 40 letters, digits, '-' or '_'");
   if (spec.title.size() > 200) return Invalid("title: longer than 200 bytes");
   if (spec.ruleset != "cities_and_knights" && spec.ruleset != "base")
     return Invalid("ruleset: '" + spec.ruleset + "' is neither cities_and_knights nor base");

@@ -20,8 +20,13 @@ stack_test_begin() {
 
 # shellcheck disable=SC2317 # the EXIT trap
 stack_test_end() {
+  # METROPOLIS_KEEP_TEST_DIR=1 keeps the services' logs (in the test's folder) for a post-mortem.
+  if [[ -n ${METROPOLIS_KEEP_TEST_DIR:-} ]]; then
+    cp -r "$METROPOLIS_STACK_DIR/logs" "$work/logs" 2>/dev/null || true
+    echo "$test_name: logs kept in $work/logs" >&2
+  fi
   deploy/local/stack.sh down >/dev/null 2>&1 || true
-  rm -rf "$work"
+  [[ -n ${METROPOLIS_KEEP_TEST_DIR:-} ]] || rm -rf "$work"
 }
 
 # Keeps the stack's logs, the bots' output and the completed games' files in

@@ -26,3 +26,24 @@ export async function api(path, params = {}, { signal } = {}) {
 }
 
 export const enc = encodeURIComponent;
+
+// A request that changes something (sign in, queue, answer): JSON in, JSON or
+// nothing (204) out. The session is an HttpOnly cookie the browser sends by
+// itself; SameSite=Strict keeps other sites from sending it.
+export async function send(method, path, body) {
+  const response = await fetch(`/api/v1${path}`, {
+    method,
+    headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let answer = null;
+  if (response.status !== 204) {
+    try {
+      answer = await response.json();
+    } catch {
+      // No JSON: the status says enough.
+    }
+  }
+  if (!response.ok) throw new ApiError(response.status, answer);
+  return answer;
+}

@@ -10,6 +10,10 @@ import * as games from './pages/games.js';
 import * as tournaments from './pages/tournaments.js';
 import * as live from './pages/live.js';
 import * as replay from './viewer/replay.js';
+import * as account from './pages/account.js';
+import * as play from './pages/play.js';
+import * as table from './play/table.js';
+import { session } from './session.js';
 
 const ROUTES = [
   [/^\/$/, () => ({ redirect: '/ladders' })],
@@ -23,6 +27,10 @@ const ROUTES = [
   [/^\/live\/([^/]+)$/, (m, q) => live.render(m[1], q), 'live'],
   [/^\/tournaments$/, (m, q) => tournaments.renderList(q), 'tournaments'],
   [/^\/tournaments\/([^/]+)$/, (m, q) => tournaments.render(m[1], q), 'tournaments'],
+  [/^\/signup$/, (m, q) => account.renderSignUp(q), 'signup'],
+  [/^\/signin$/, (m, q) => account.renderSignIn(q), 'signin'],
+  [/^\/play$/, (m, q) => play.render(q), 'play'],
+  [/^\/play\/([^/]+)$/, (m) => table.render(m[1]), 'play'],
 ];
 
 const main = document.getElementById('main');
@@ -112,4 +120,5 @@ findForm.addEventListener('submit', (e) => {
   if (q) navigate(`/players?q=${encodeURIComponent(q)}`);
 });
 
+session();
 route();

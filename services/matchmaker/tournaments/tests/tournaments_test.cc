@@ -16,6 +16,7 @@
 #include <set>
 #include <thread>
 
+#include "services/accounts/roles.h"
 #include "services/accounts/store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -380,6 +381,9 @@ TEST_F(TournamentsTest, LeaseHasOneHolderAtATime) {
   EXPECT_FALSE(roster_->Lead("a", 300));
 }
 
+// The game hosts' service token, as the matchmaker is given it.
+constexpr char kServiceToken[] = "svc-tournaments-test";
+
 // The service, through a real gRPC server.
 class TournamentsServiceTest : public TournamentsTest {
  protected:
@@ -391,8 +395,9 @@ class TournamentsServiceTest : public TournamentsTest {
     ASSERT_TRUE(accounts_->IssueToken("bot1", "", false, &player).ok());
     admin_token_ = admin.token;
     player_token_ = player.token;
-    auth_ = std::make_unique<accounts::TokenAuthenticator>(accounts_.get(),
-                                                           std::vector<std::pair<std::string, std::string>>{});
+    auth_ = std::make_unique<accounts::TokenAuthenticator>(
+        accounts_.get(),
+        std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(accounts::kGameHostRole)}});
     CompeteOptions options;
     options.poll_ms = 20;
     service_ = std::make_unique<TournamentsService>(
@@ -463,6 +468,8 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
   }
   EXPECT_EQ(CreateRpc(Request(), "", &out).error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(CreateRpc(Request(), player_token_, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  // The game hosts' service token stores results; it administers nothing.
+  EXPECT_EQ(CreateRpc(Request(), kServiceToken, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
   // 30 entrants in a round robin of 4 would be 109,620 games.
   v1::CreateTournamentRequest huge = Request();
   huge.clear_entrants();
@@ -513,6 +520,9 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
   v1::CancelTournamentRequest cup;
   cup.set_id("cup");
   EXPECT_EQ(stub_->CancelTournament(&cancel, cup, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  grpc::ClientContext by_service;
+  by_service.AddMetadata("authorization", std::string("Bearer ") + kServiceToken);
+  EXPECT_EQ(stub_->CancelTournament(&by_service, cup, &out).error_code(), grpc::StatusCode::PERMISSION_DENIED);
   grpc::ClientContext cancel2;
   cancel2.AddMetadata("authorization", "Bearer " + admin_token_);
   ASSERT_TRUE(stub_->CancelTournament(&cancel2, cup, &out).ok());

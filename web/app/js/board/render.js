@@ -229,16 +229,72 @@ export function pieceLayers(p) {
   return [tokens, roads, buildings, knights, movers, barbarianTrack(p)];
 }
 
+function targetMarkup(t) {
+  const key = `${t.kind}:${t.id}`;
+  const common = `class="target target-${t.kind}${t.selected ? ' selected' : ''}" data-target="${key}" data-${t.kind}="${t.id}" role="button" tabindex="0" aria-label="${escapeAttr(t.label)}"`;
+  const title = `<title>${escapeAttr(t.label)}</title>`;
+  if (t.kind === 'node') {
+    const [x, y] = nodeXY(t.id);
+    return `<g ${common}>${title}<circle class="target-hit" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="15"/>` +
+      `<circle class="target-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="11"/><path class="target-mark" d="M${x - 4},${y} H${x + 4} M${x},${y - 4} V${y + 4}"/></g>`;
+  }
+  if (t.kind === 'edge') {
+    const [a, b] = TOPOLOGY.edges[t.id];
+    const [ax, ay] = nodeXY(a);
+    const [bx, by] = nodeXY(b);
+    const line = (f) => `x1="${(ax + (bx - ax) * f).toFixed(1)}" y1="${(ay + (by - ay) * f).toFixed(1)}" x2="${(bx - (bx - ax) * f).toFixed(1)}" y2="${(by - (by - ay) * f).toFixed(1)}"`;
+    const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
+    return `<g ${common}>${title}<line class="target-hit" ${line(0.2)}/><line class="target-ring" ${line(0.22)}/>` +
+      `<circle class="target-dot" cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="4"/></g>`;
+  }
+  const [cx, cy] = hexCentre(t.id);
+  return `<g ${common}>${title}<polygon class="target-hit target-ring" points="${hexPoints(t.id)}"/>` +
+    `<circle class="target-ring" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="19"/></g>`;
+}
+
+const escapeAttr = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
 // A board for one game's configuration; update(position) redraws the pieces.
 export class BoardView {
   constructor(container, config) {
     const board = config.board;
     container.innerHTML =
       `<svg class="board" viewBox="${VIEW_BOX}" role="img" aria-label="The board" xmlns="http://www.w3.org/2000/svg">` +
-      `<g class="static">${staticLayer(board)}</g><g class="pieces">${'<g></g>'.repeat(6)}</g></svg>`;
+      `<g class="static">${staticLayer(board)}</g><g class="pieces">${'<g></g>'.repeat(6)}</g><g class="targets"></g></svg>`;
     this.svg = container.firstElementChild;
     this.layers = [...this.svg.querySelector('.pieces').children];
     this.drawn = this.layers.map(() => '');
+    this.targetLayer = this.svg.querySelector('.targets');
+    this.onPick = null;
+    // One listener for every target, by click or by key (targets are focusable).
+    const pick = (e) => {
+      const t = e.target.closest('[data-target]');
+      if (!t || !this.onPick) return;
+      if (e.type === 'keydown' && e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      this.onPick(t.dataset.target, t);
+    };
+    this.targetLayer.addEventListener('click', pick);
+    this.targetLayer.addEventListener('keydown', pick);
+  }
+
+  // The places a player may click now, above every piece: [{kind: 'node' |
+  // 'edge' | 'hex', id, label, selected}]. onPick(key, element) gets
+  // "node:12" and the target's element (for a popover beside it). Hexes are
+  // drawn first so that the nodes and edges on their rims stay clickable.
+  // A target is a dashed outline with a mark as well as a colour.
+  setTargets(targets, onPick) {
+    this.onPick = onPick;
+    const order = { hex: 0, edge: 1, node: 2 };
+    this.targetLayer.innerHTML = [...targets].sort((a, b) => order[a.kind] - order[b.kind]).map(targetMarkup).join('');
+    // An img's children are hidden from assistive technology: with places to
+    // click the board becomes a group, so that each target is a button.
+    this.svg.setAttribute('role', targets.length ? 'group' : 'img');
+  }
+
+  // Where a target is on the screen, for the popover.
+  targetElement(key) {
+    return this.targetLayer.querySelector(`[data-target="${key}"]`);
   }
 
   update(position) {

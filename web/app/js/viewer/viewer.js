@@ -76,6 +76,20 @@ export function describeEvent(e, seatName) {
   }
 }
 
+// Who decides in a position: the seat of the top pending decision (a discard,
+// a trade answer), else the setup's seat in setup (engine SetupSeat: the start
+// seat onwards, then back), else the current seat.
+export function actingSeat(p) {
+  const pending = p.pending ?? [];
+  if (pending.length) return pending[pending.length - 1].seat;
+  if (p.phase === 'PHASE_SETUP') {
+    const n = p.num_seats;
+    const pair = Math.floor(p.setup_step / 2);
+    return pair < n ? (p.start_seat + pair) % n : (p.start_seat + (2 * n - 1 - pair)) % n;
+  }
+  return p.current_seat;
+}
+
 export class GameViewer {
   // players: [{seat, name}]; config: GameConfig (complete, with its board).
   constructor(config, players, { title = '', controls = '' } = {}) {
@@ -174,7 +188,7 @@ export class GameViewer {
     const dice = p.dice_yellow ? `dice ${p.dice_yellow} + ${p.dice_red} (red), ${EVENT_FACES[p.dice_event]}` : 'no roll yet';
     const over = p.phase === 'PHASE_GAME_OVER';
     return html`<span data-piece="step">Step ${step}</span> · turn ${p.turn} · ${phase} ·
-      ${over ? (p.winner >= 0 ? `won by ${this.seatName(p.winner)}` : 'no winner') : `${this.seatName(p.current_seat)} to act`} · ${dice}`.__raw;
+      ${over ? (p.winner >= 0 ? `won by ${this.seatName(p.winner)}` : 'no winner') : `${this.seatName(actingSeat(p))} to act`} · ${dice}`.__raw;
   }
 
   seatsMarkup(view) {
@@ -198,7 +212,7 @@ export class GameViewer {
       if (p.merchant_owner === s && p.merchant_hex >= 0) marks.push('merchant');
       const hand = pl.hand.map((n, c) => (n ? `${n} ${CARD_NAMES[c]}` : '')).filter(Boolean).join(', ');
       const progress = (pl.progress || []).map((c) => (c === HIDDEN ? '?' : PROGRESS_NAMES[c])).join(', ');
-      const acting = p.phase !== 'PHASE_GAME_OVER' && p.current_seat === s;
+      const acting = p.phase !== 'PHASE_GAME_OVER' && actingSeat(p) === s;
       out += html`<div class="seat seat-${s}${acting ? ' acting' : ''}${p.winner === s ? ' won' : ''}" data-seat="${s}">
         <div class="seat-head"><span class="seat-badge seat-${s}">${SEAT_LETTERS[s]}</span>
           <span class="seat-name">${this.players[s]?.name ?? `seat ${s}`}</span>

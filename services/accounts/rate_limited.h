@@ -1,0 +1,35 @@
+// Rate limits per identity at the boundary of the services that authenticate
+// callers (the matchmaker's Matchmaker, Tournaments and Accounts services): an
+// Authenticator that, once a token is known, takes a token from the bucket of
+// the identity it belongs to, so every token of one identity shares one budget.
+// Service tokens (the game hosts' heartbeats and results) are not limited: they
+// are the platform's own, and their calls are bounded by the hosts.
+#pragma once
+
+#include <string>
+
+#include "services/accounts/authenticator.h"
+#include "services/common/rate_limit.h"
+
+namespace metropolis::accounts {
+
+class RateLimitedAuthenticator final : public Authenticator {
+ public:
+  // `service` names the refusals in metropolis_rate_limited_total.
+  RateLimitedAuthenticator(Authenticator* inner, services::RateLimit limit, std::string service,
+                           std::function<int64_t()> now_ms = {})
+      : inner_(inner),
+        limiter_(limit, services::RateLimiter::kDefaultMaxKeys, std::move(now_ms)),
+        service_(std::move(service)) {}
+
+  // The inner answer when it is not OK; RESOURCE_EXHAUSTED when the identity has
+  // spent its budget (and *out is left alone).
+  grpc::Status Authenticate(const std::string& token, Principal* out) override;
+
+ private:
+  Authenticator* const inner_;
+  services::RateLimiter limiter_;
+  const std::string service_;
+};
+
+}  // namespace metropolis::accounts

@@ -1,0 +1,178 @@
+#include "services/gateway/people.h"
+
+#include "services/accounts/store.h"
+#include "services/accounts/token.h"
+#include "services/gateway/json.h"
+
+namespace metropolis::gateway {
+namespace {
+
+// One message for an unknown name and a wrong password: the answer must not
+// tell which names exist.
+constexpr char kWrongNameOrPassword[] = "wrong name or password";
+
+bool Fail(ApiError* error, ApiError e) {
+  *error = std::move(e);
+  return false;
+}
+
+ApiError NotSignedIn() { return MakeError(401, "UNAUTHENTICATED", "not signed in"); }
+
+// Names compare in any letter case, so "Alice" and "alice" share a count.
+std::string LimiterKey(const std::string& name, const std::string& address) {
+  std::string key;
+  for (char c : name) key += char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return key + "|" + address;
+}
+
+}  // namespace
+
+std::string NewSessionToken() {
+  // An API token is "mtp_" and exactly that; the prefix is no use in a cookie.
+  return accounts::NewToken().substr(accounts::kTokenPrefix.size());
+}
+
+ApiError StoreError(const grpc::Status& status) {
+  ApiError e = BackendError(status, "database");
+  return e;
+}
+
+int64_t SignInLimiter::RetryAfterMs(const std::string& key, int64_t now) {
+  std::lock_guard lock(mutex_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return 0;
+  const int64_t window_end = it->second.window_start + options_.window.count();
+  if (now >= window_end) {
+    entries_.erase(it);
+    return 0;
+  }
+  return it->second.failures >= options_.max_failures ? window_end - now : 0;
+}
+
+void SignInLimiter::Failed(const std::string& key, int64_t now) {
+  std::lock_guard lock(mutex_);
+  if (entries_.size() >= options_.max_entries && !entries_.count(key)) entries_.clear();
+  Entry& e = entries_[key];
+  if (e.failures == 0 || now >= e.window_start + options_.window.count()) e = {now, 0};
+  ++e.failures;
+}
+
+void SignInLimiter::Succeeded(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(key);
+}
+
+People::People(PeopleStore* store, PasswordHasher* hasher, Clock clock, TokenSource tokens, PeopleOptions options)
+    : store_(store),
+      hasher_(hasher),
+      clock_(std::move(clock)),
+      tokens_(std::move(tokens)),
+      options_(options),
+      limiter_(options.limiter) {}
+
+bool People::SignUp(const std::string& name, const std::string& password, Session* out, std::string* cookie_token,
+                    ApiError* error) {
+  if (!accounts::ValidIdentityName(name))
+    return Fail(error, BadParameter("name", "'" + name.substr(0, 80) +
+                                                "' is not a name (1 to 64 letters, digits, '-', '_' or '.')"));
+  if (password.size() < kMinPasswordBytes || password.size() > kMaxPasswordBytes)
+    return Fail(error, BadParameter("password", "must be " + std::to_string(kMinPasswordBytes) + " to " +
+                                                    std::to_string(kMaxPasswordBytes) + " bytes, not " +
+                                                    std::to_string(password.size())));
+  std::string hash;
+  if (!hasher_->Hash(password, &hash))
+    return Fail(error, MakeError(503, "UNAVAILABLE", "cannot hash the password now (out of memory); try again"));
+  Person person;
+  const grpc::Status s = store_->CreatePerson(name, hash, &person);
+  if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
+    ApiError e = MakeError(409, "ALREADY_EXISTS", "name: '" + name + "' is taken");
+    e.parameter = "name";
+    return Fail(error, e);
+  }
+  if (!s.ok()) return Fail(error, StoreError(s));
+  return StartSession(person, out, cookie_token, error);
+}
+
+bool People::SignIn(const std::string& name, const std::string& password, const std::string& address, Session* out,
+                    std::string* cookie_token, ApiError* error) {
+  const std::string key = LimiterKey(name, address);
+  if (const int64_t wait = limiter_.RetryAfterMs(key, clock_()); wait > 0) {
+    return Fail(error, MakeError(429, "RESOURCE_EXHAUSTED",
+                                 "too many failed sign-ins for this name from this address; try again in " +
+                                     std::to_string((wait + 999) / 1000) + " s"));
+  }
+  Person person;
+  std::string hash;
+  // Malformed names and passwords cannot match: no need to look them up, and
+  // the answer stays the same as for a wrong password.
+  const bool plausible = accounts::ValidIdentityName(name) && password.size() <= kMaxPasswordBytes;
+  grpc::Status s = plausible ? store_->FindPassword(name, &person, &hash)
+                             : grpc::Status(grpc::StatusCode::NOT_FOUND, "no such name");
+  if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) return Fail(error, StoreError(s));
+  if (!s.ok()) {
+    std::call_once(dummy_once_, [&] { hasher_->Hash("not a password of anyone's", &dummy_hash_); });
+    hasher_->Verify(password, dummy_hash_);
+  }
+  if (!s.ok() || !hasher_->Verify(password, hash)) {
+    limiter_.Failed(key, clock_());
+    return Fail(error, MakeError(401, "UNAUTHENTICATED", kWrongNameOrPassword));
+  }
+  limiter_.Succeeded(key);
+  return StartSession(person, out, cookie_token, error);
+}
+
+int64_t People::SignInRetryAfterMs(const std::string& name, const std::string& address) {
+  return limiter_.RetryAfterMs(LimiterKey(name, address), clock_());
+}
+
+bool People::StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error) {
+  const std::string token = tokens_();
+  Session session{person, accounts::Sha256(token), clock_() + options_.session_ttl.count()};
+  const grpc::Status s = store_->CreateSession(session.token_sha256, person.id, session.expires_unix_ms);
+  if (!s.ok()) return Fail(error, StoreError(s));
+  *out = std::move(session);
+  *cookie_token = token;
+  return true;
+}
+
+bool People::Authenticate(std::string_view cookie_token, Session* out, ApiError* error) {
+  // A cookie of another shape was never issued: no lookup needed.
+  if (cookie_token.size() != 64 || cookie_token.find_first_not_of("0123456789abcdef") != std::string_view::npos)
+    return Fail(error, NotSignedIn());
+  const grpc::Status s = store_->FindSession(accounts::Sha256(cookie_token), clock_(), out);
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) return Fail(error, NotSignedIn());
+  if (!s.ok()) return Fail(error, StoreError(s));
+  return true;
+}
+
+bool People::SignOut(const Session& session, ApiError* error) {
+  const grpc::Status s = store_->DeleteSession(session.token_sha256);
+  if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) return Fail(error, StoreError(s));
+  return true;
+}
+
+std::string CookieValue(std::string_view header, std::string_view name) {
+  // "a=1; metropolis_session=abc; b=2"
+  size_t at = 0;
+  while (at < header.size()) {
+    size_t end = header.find(';', at);
+    if (end == std::string_view::npos) end = header.size();
+    std::string_view pair = header.substr(at, end - at);
+    while (!pair.empty() && pair.front() == ' ') pair.remove_prefix(1);
+    if (pair.size() > name.size() && pair.substr(0, name.size()) == name && pair[name.size()] == '=')
+      return std::string(pair.substr(name.size() + 1));
+    at = end + 1;
+  }
+  return "";
+}
+
+std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure) {
+  return std::string(kSessionCookie) + "=" + token + "; Max-Age=" + std::to_string(max_age_s) +
+         "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+}
+
+std::string ClearedSessionCookie(bool secure) {
+  return std::string(kSessionCookie) + "=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+}
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,168 @@
+// People in the browser: sign-up, sign-in and sessions (docs/GATEWAY.md, "People
+// and play"). A person is a player identity of the accounts tables, so their
+// games and ratings are the ladder's like anyone's. This is the logic only: the
+// store, the password hasher and the clock come in through small interfaces, so
+// the rules are unit-tested with fakes (tests/people_test.cc).
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "services/gateway/params.h"
+
+namespace metropolis::gateway {
+
+struct Person {
+  int64_t id = 0;  // the identity's id
+  std::string name;
+};
+
+struct Session {
+  Person person;
+  std::string token_sha256;  // 32 raw bytes: the key the store knows the session by
+  int64_t expires_unix_ms = 0;
+};
+
+// A game seat the gateway holds for a person: the seat token never leaves the
+// gateway and its store.
+struct HeldSeat {
+  std::string game_id, host, seat_token;
+  int seat = 0;
+};
+
+// Where people, passwords, sessions and held seats are kept (PostgreSQL in
+// production: people_store.h). Every call may fail with UNAVAILABLE.
+class PeopleStore {
+ public:
+  virtual ~PeopleStore() = default;
+  // A new player identity and its password hash, together or not at all.
+  // ALREADY_EXISTS when the name is taken in any letter case.
+  virtual grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out) = 0;
+  // The player named `name` (any letter case) and its hash; NOT_FOUND for an
+  // unknown name or an identity without a password (a bot, a player made by
+  // an administrator).
+  virtual grpc::Status FindPassword(const std::string& name, Person* out, std::string* password_hash) = 0;
+  virtual grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) = 0;
+  // NOT_FOUND when unknown or expired at `now_unix_ms`.
+  virtual grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) = 0;
+  virtual grpc::Status DeleteSession(const std::string& token_sha256) = 0;
+
+  virtual grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) = 0;
+  // NOT_FOUND when the person holds no seat in the game.
+  virtual grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) = 0;
+  // The latest seat not known to be finished; NOT_FOUND when none.
+  virtual grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) = 0;
+  virtual grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) = 0;
+};
+
+// Slow salted password hashes (libsodium's argon2id in production:
+// passwords.h). Verify is false for a wrong password and a malformed hash.
+class PasswordHasher {
+ public:
+  virtual ~PasswordHasher() = default;
+  virtual bool Hash(std::string_view password, std::string* out) = 0;
+  virtual bool Verify(std::string_view password, const std::string& hash) = 0;
+};
+
+// Failed sign-ins per name and address, in memory: after `max_failures` within
+// `window` the pair is refused until the window that began with its first
+// failure has passed. One gateway's count: behind several gateways the limit
+// is per gateway, which still slows guessing to a crawl.
+class SignInLimiter {
+ public:
+  struct Options {
+    int max_failures = 5;
+    std::chrono::milliseconds window = std::chrono::minutes(5);
+    size_t max_entries = 100'000;  // a full table starts over rather than grow
+  };
+  explicit SignInLimiter(Options options) : options_(options) {}
+  // Milliseconds until `key` may try again; 0 when it may now.
+  int64_t RetryAfterMs(const std::string& key, int64_t now_unix_ms);
+  void Failed(const std::string& key, int64_t now_unix_ms);
+  void Succeeded(const std::string& key);
+
+ private:
+  struct Entry {
+    int64_t window_start = 0;
+    int failures = 0;
+  };
+  const Options options_;
+  std::mutex mutex_;
+  std::map<std::string, Entry> entries_;
+};
+
+struct PeopleOptions {
+  std::chrono::milliseconds session_ttl = std::chrono::hours(24 * 7);
+  SignInLimiter::Options limiter;
+};
+
+// Password rules: 8 to 128 bytes (any bytes: a passphrase in any script).
+inline constexpr size_t kMinPasswordBytes = 8, kMaxPasswordBytes = 128;
+
+class People {
+ public:
+  using Clock = std::function<int64_t()>;  // Unix milliseconds
+  // Makes a session token: 32 random bytes in hex in production.
+  using TokenSource = std::function<std::string()>;
+
+  People(PeopleStore* store, PasswordHasher* hasher, Clock clock, TokenSource tokens, PeopleOptions options = {});
+
+  // The new person signed in: *cookie_token is the session cookie's value.
+  // 400 naming `name` or `password`; 409 a taken name; 503 store down.
+  bool SignUp(const std::string& name, const std::string& password, Session* out, std::string* cookie_token,
+              ApiError* error);
+  // 401 "wrong name or password" for an unknown name and a wrong password
+  // alike; 429 after too many failures of `name` from `address`.
+  bool SignIn(const std::string& name, const std::string& password, const std::string& address, Session* out,
+              std::string* cookie_token, ApiError* error);
+  // How long `name` from `address` must wait before signing in again (0: not
+  // at all), for Retry-After.
+  int64_t SignInRetryAfterMs(const std::string& name, const std::string& address);
+  // The session of a cookie value; 401 "not signed in" for none, an unknown or
+  // an expired one.
+  bool Authenticate(std::string_view cookie_token, Session* out, ApiError* error);
+  // Ends the session server-side (a copy of the cookie no longer works).
+  bool SignOut(const Session& session, ApiError* error);
+
+  PeopleStore* store() const { return store_; }
+  int64_t Now() const { return clock_(); }
+  const PeopleOptions& options() const { return options_; }
+
+ private:
+  bool StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error);
+
+  PeopleStore* const store_;
+  PasswordHasher* const hasher_;
+  const Clock clock_;
+  const TokenSource tokens_;
+  const PeopleOptions options_;
+  SignInLimiter limiter_;
+  // Verified against when a name is unknown, so that an unknown name costs the
+  // same time as a wrong password and timing does not tell which names exist.
+  std::once_flag dummy_once_;
+  std::string dummy_hash_;
+};
+
+// The session cookie's name, and its value from a Cookie header (empty if
+// absent).
+inline constexpr std::string_view kSessionCookie = "metropolis_session";
+std::string CookieValue(std::string_view cookie_header, std::string_view name);
+// Set-Cookie for a session (Max-Age until it expires) and for ending one.
+// `secure`: only over HTTPS.
+std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure = false);
+std::string ClearedSessionCookie(bool secure = false);
+
+// A session cookie's value: 32 bytes from the kernel's random source, in hex.
+std::string NewSessionToken();
+
+// The API's error for a store failure.
+ApiError StoreError(const grpc::Status& status);
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,136 @@
+#include "services/gateway/people_store.h"
+
+#include <pqxx/pqxx>
+
+#include "services/storage/pg_status.h"
+
+namespace metropolis::gateway {
+namespace {
+
+HeldSeat SeatFrom(const pqxx::row& r) {
+  return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int>()};
+}
+
+}  // namespace
+
+grpc::Status PgPeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
+  // The identity and its password in one transaction, so a failure leaves no
+  // identity that nobody can sign in as. The name rules are the accounts'
+  // (checked by the caller) and the same any-case uniqueness holds.
+  return storage::RunPg(pool_, "create person", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    if (!tx.exec_params("SELECT 1 FROM identities WHERE lower(name) = lower($1)", name).empty())
+      return {grpc::StatusCode::ALREADY_EXISTS, "name '" + name + "' is taken"};
+    int64_t id = 0;
+    try {
+      id = tx.exec_params1("INSERT INTO identities (kind, name) VALUES ('player', $1) RETURNING id", name)[0]
+               .as<int64_t>();
+    } catch (const pqxx::unique_violation&) {  // taken meanwhile
+      return {grpc::StatusCode::ALREADY_EXISTS, "name '" + name + "' is taken"};
+    }
+    tx.exec_params("INSERT INTO player_passwords (identity_id, password_hash) VALUES ($1, $2)", id, password_hash);
+    tx.commit();
+    *out = {id, name};
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::FindPassword(const std::string& name, Person* out, std::string* password_hash) {
+  return storage::RunPg(pool_, "find password", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT i.id, i.name, p.password_hash FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
+        "WHERE lower(i.name) = lower($1) AND i.kind = 'player'",
+        name);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no person named '" + name + "'"};
+    *out = {r[0][0].as<int64_t>(), r[0][1].as<std::string>()};
+    *password_hash = r[0][2].as<std::string>();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id,
+                                          int64_t expires_unix_ms) {
+  return storage::RunPg(pool_, "create session", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // Expired sessions go as new ones come: the table holds live ones only.
+    tx.exec("DELETE FROM web_sessions WHERE expires_at < now() - interval '1 day'");
+    tx.exec_params(
+        "INSERT INTO web_sessions (token_sha256, identity_id, expires_at) VALUES ($1, $2, to_timestamp($3 / 1000.0))",
+        pqxx::binarystring(token_sha256), identity_id, expires_unix_ms);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) {
+  return storage::RunPg(pool_, "find session", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT i.id, i.name, (extract(epoch FROM s.expires_at) * 1000)::bigint FROM web_sessions s "
+        "JOIN identities i ON i.id = s.identity_id WHERE s.token_sha256 = $1 AND s.expires_at > "
+        "to_timestamp($2 / 1000.0)",
+        pqxx::binarystring(token_sha256), now_unix_ms);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no such session"};
+    *out = {{r[0][0].as<int64_t>(), r[0][1].as<std::string>()}, token_sha256, r[0][2].as<int64_t>()};
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
+  return storage::RunPg(pool_, "delete session", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    tx.exec_params("DELETE FROM web_sessions WHERE token_sha256 = $1", pqxx::binarystring(token_sha256));
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
+  return storage::RunPg(pool_, "save seat", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    tx.exec_params(
+        "INSERT INTO web_seats (identity_id, game_id, seat, host, seat_token) VALUES ($1, $2, $3, $4, $5) "
+        "ON CONFLICT (identity_id, game_id) DO UPDATE SET seat = $3, host = $4, seat_token = $5",
+        identity_id, seat.game_id, seat.seat, seat.host, seat.seat_token);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
+  return storage::RunPg(pool_, "find seat", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r =
+        tx.exec_params("SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND game_id = $2",
+                       identity_id, game_id);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no seat in game '" + game_id + "'"};
+    *out = SeatFrom(r[0]);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
+  return storage::RunPg(pool_, "latest open seat", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND finished_at IS NULL "
+        "ORDER BY created_at DESC LIMIT 1",
+        identity_id);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no open seat"};
+    *out = SeatFrom(r[0]);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
+  return storage::RunPg(pool_, "finish seat", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    tx.exec_params("UPDATE web_seats SET finished_at = now() WHERE identity_id = $1 AND game_id = $2", identity_id,
+                   game_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace metropolis::gateway

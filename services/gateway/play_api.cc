@@ -1,0 +1,339 @@
+#include "services/gateway/play_api.h"
+
+#include <algorithm>
+#include <charconv>
+#include <random>
+
+#include "engine/action.h"
+#include "services/accounts/token.h"
+#include "services/gateway/backends.h"
+
+namespace metropolis::gateway {
+namespace {
+
+bool Fail(ApiError* error, ApiError e) {
+  *error = std::move(e);
+  return false;
+}
+
+HttpResponse MethodNotAllowed(std::string_view method, const std::string& allow) {
+  HttpResponse r = ErrorResponse(
+      MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only " + allow));
+  r.headers.push_back({"Allow", allow});
+  return r;
+}
+
+// A JSON object with no field but `allowed`: a typo is an error, not ignored.
+bool ParseBody(std::string_view body, std::initializer_list<std::string_view> allowed, Json* out, ApiError* error) {
+  Json parsed = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object())
+    return Fail(error, MakeError(400, "INVALID_ARGUMENT", "the body must be a JSON object"));
+  for (const auto& [key, value] : parsed.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      return Fail(error, BadParameter(key, "unknown field"));
+  *out = std::move(parsed);
+  return true;
+}
+
+bool StringField(const Json& body, const std::string& name, std::string* out, ApiError* error) {
+  auto it = body.find(name);
+  if (it == body.end()) return Fail(error, BadParameter(name, "required"));
+  if (!it->is_string()) return Fail(error, BadParameter(name, "must be a string"));
+  *out = it->get<std::string>();
+  return true;
+}
+
+bool IntField(const Json& body, const std::string& name, int64_t min, int64_t max, int64_t* out, ApiError* error) {
+  auto it = body.find(name);
+  if (it == body.end()) return Fail(error, BadParameter(name, "required"));
+  if (!it->is_number_integer())
+    return Fail(error, BadParameter(name, "must be an integer in " + std::to_string(min) + ".." + std::to_string(max)));
+  const int64_t v =
+      it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(INT64_MAX) ? INT64_MAX : it->get<int64_t>();
+  if (v < min || v > max)
+    return Fail(error, BadParameter(
+                           name, std::to_string(v) + " is not in " + std::to_string(min) + ".." + std::to_string(max)));
+  *out = v;
+  return true;
+}
+
+Json PersonToJson(const Person& p) { return {{"id", p.id}, {"name", p.name}}; }
+
+}  // namespace
+
+const std::vector<std::string>& PracticeStrengths() {
+  static const std::vector<std::string> kStrengths = {"random", "heuristic", "search"};
+  return kStrengths;
+}
+
+bool PlayApi::Handles(std::string_view path) {
+  std::vector<std::string> args;
+  return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
+         path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
+         MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args);
+}
+
+bool PlayApi::IsPlayStream(std::string_view path) {
+  std::vector<std::string> args;
+  return MatchRoute("/api/v1/play/{}/events", path, &args);
+}
+
+bool PlayApi::Authenticate(const HttpRequest& request, Session* out, ApiError* error) {
+  return people_->Authenticate(CookieValue(request.cookie, kSessionCookie), out, error);
+}
+
+HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
+  const std::string_view m = request.method;
+  std::vector<std::string> args;
+  auto only = [&](std::initializer_list<std::string_view> methods, const std::string& allow) {
+    return std::find(methods.begin(), methods.end(), m) != methods.end() ? std::string() : allow;
+  };
+  std::string refused;
+  const std::string path(request.path);
+  if (path == "/api/v1/session/signup" || path == "/api/v1/session/signin" || path == "/api/v1/session/signout" ||
+      path == "/api/v1/practice")
+    refused = only({"POST"}, "POST");
+  else if (path == "/api/v1/session")
+    refused = only({"GET", "HEAD"}, "GET, HEAD");
+  else if (path == "/api/v1/queue")
+    refused = only({"GET", "HEAD", "POST", "DELETE"}, "GET, HEAD, POST, DELETE");
+  else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+    refused = only({"POST"}, "POST");
+  else if (IsPlayStream(path))
+    refused = only({"GET"}, "GET");  // an event stream has no HEAD
+  if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+    *route = "/api/v1/play/{}/answer";
+  else if (IsPlayStream(path))
+    *route = "/api/v1/play/{}/events";
+  else
+    *route = path;
+  if (!refused.empty()) return MethodNotAllowed(m, refused);
+  Query query;
+  ApiError error;
+  // None of these reads a parameter: a stray one is an error, as elsewhere.
+  if (!Query::Parse(request.query, &query, &error) || !query.OnlyThese({}, &error)) return ErrorResponse(error);
+  if (m != "POST" && !request.body.empty())
+    return ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "only POST requests carry a body"));
+
+  if (path == "/api/v1/session/signup") return SignUp(request);
+  if (path == "/api/v1/session/signin") return SignIn(request);
+  Session session;
+  if (!Authenticate(request, &session, &error)) return ErrorResponse(error);
+  if (path == "/api/v1/session/signout") return SignOut(session);
+  if (path == "/api/v1/session") return GetSession(session);
+  if (path == "/api/v1/practice") return Practice(session, request);
+  if (path == "/api/v1/queue") return Queue(session, request);
+  if (MatchRoute("/api/v1/play/{}/answer", path, &args)) return Answer(session, args[0], request);
+  return ErrorResponse(NotFound("no endpoint " + path.substr(0, 200)));
+}
+
+HttpResponse PlayApi::SignUp(const HttpRequest& request) {
+  Json body;
+  std::string name, password, cookie;
+  Session session;
+  ApiError error;
+  if (!ParseBody(request.body, {"name", "password"}, &body, &error) || !StringField(body, "name", &name, &error) ||
+      !StringField(body, "password", &password, &error) || !people_->SignUp(name, password, &session, &cookie, &error))
+    return ErrorResponse(error);
+  HttpResponse r = JsonResponse(201, {{"player", PersonToJson(session.person)}});
+  r.headers.push_back(
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
+  return r;
+}
+
+HttpResponse PlayApi::SignIn(const HttpRequest& request) {
+  Json body;
+  std::string name, password, cookie;
+  Session session;
+  ApiError error;
+  if (!ParseBody(request.body, {"name", "password"}, &body, &error) || !StringField(body, "name", &name, &error) ||
+      !StringField(body, "password", &password, &error) ||
+      !people_->SignIn(name, password, std::string(request.address), &session, &cookie, &error)) {
+    HttpResponse r = ErrorResponse(error);
+    if (error.http == 429) {
+      const int64_t wait_ms = people_->SignInRetryAfterMs(name, std::string(request.address));
+      r.headers.push_back({"Retry-After", std::to_string(std::max<int64_t>(1, (wait_ms + 999) / 1000))});
+    }
+    return r;
+  }
+  HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}});
+  r.headers.push_back(
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
+  return r;
+}
+
+HttpResponse PlayApi::SignOut(const Session& session) {
+  ApiError error;
+  if (!people_->SignOut(session, &error)) return ErrorResponse(error);
+  HttpResponse r;
+  r.status = 204;
+  r.headers.push_back({"Set-Cookie", ClearedSessionCookie(options_.secure_cookies)});
+  return r;
+}
+
+Json PlayApi::ActiveGame(const Session& session) {
+  HeldSeat seat;
+  if (!people_->store()->LatestOpenSeat(session.person.id, &seat).ok()) return nullptr;
+  // The host says whether it still runs; a game that ended while nobody
+  // watched it is marked finished here.
+  v1::GameInfo info;
+  v1::GetGameRequest request;
+  request.set_game_id(seat.game_id);
+  auto context = backends_->Context(true);
+  const grpc::Status s = backends_->Host(seat.host)->GetGame(context.get(), request, &info);
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED)) {
+    people_->store()->MarkSeatFinished(session.person.id, seat.game_id);
+    return nullptr;
+  }
+  return {{"game_id", seat.game_id}, {"seat", seat.seat}};
+}
+
+HttpResponse PlayApi::GetSession(const Session& session) {
+  const QueueState q = queue_->Get(session.person.id);
+  return JsonResponse(200, {{"player", PersonToJson(session.person)},
+                            {"expires_at", session.expires_unix_ms},
+                            {"active_game", ActiveGame(session)},
+                            {"queue", q.state == "none" && q.ladder.empty() ? Json(nullptr) : QueueStateToJson(q)}});
+}
+
+HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& request) {
+  Json body;
+  int64_t bots = 0;
+  std::string strength;
+  ApiError error;
+  if (!ParseBody(request.body, {"bots", "strength"}, &body, &error) || !IntField(body, "bots", 2, 3, &bots, &error) ||
+      !StringField(body, "strength", &strength, &error))
+    return ErrorResponse(error);
+  const auto& strengths = PracticeStrengths();
+  if (std::find(strengths.begin(), strengths.end(), strength) == strengths.end())
+    return ErrorResponse(
+        BadParameter("strength", "'" + strength.substr(0, 40) + "' is not random, heuristic or search"));
+  if (backends_->options().gamehost_admin_token.empty())
+    return ErrorResponse(
+        MakeError(503, "UNAVAILABLE", "gamehost: the gateway has no --gamehost-admin-token to create games"));
+
+  // The person's seat is drawn, so that they do not always start.
+  std::random_device random;
+  const int seats = int(bots) + 1;
+  const int mine = int(random() % unsigned(seats));
+  v1::CreateGameRequest create;
+  create.mutable_config()->set_num_seats(uint32_t(seats));
+  create.mutable_deadlines()->set_decision_ms(uint32_t(options_.decision_ms));
+  create.mutable_deadlines()->set_time_bank_ms(uint32_t(options_.time_bank_ms));
+  // No ladder: the host stores the game, and the ratings service rates only
+  // games of a registered ladder, so practice never reaches a leaderboard.
+  for (int i = 0; i < seats; ++i) {
+    v1::SeatSpec* seat = create.add_seats();
+    if (i == mine) {
+      seat->set_name(session.person.name);
+      seat->set_identity_id(session.person.id);
+      seat->set_fallback_bot(options_.fallback_bot);
+    } else {
+      seat->set_name("bot:" + strength);
+      seat->set_built_in(true);
+      seat->set_fallback_bot(strength);
+    }
+  }
+  grpc::Status matchmaker_status, last = {grpc::StatusCode::UNAVAILABLE, "no game host is known"};
+  for (const std::string& host : backends_->HostAddresses(api_->AnyLadder(), &matchmaker_status)) {
+    v1::CreateGameResponse created;
+    auto context = backends_->ContextWithToken(backends_->options().gamehost_admin_token);
+    last = backends_->Host(host)->CreateGame(context.get(), create, &created);
+    if (!last.ok()) continue;
+    const HeldSeat seat{created.game_id(), created.host().empty() ? host : created.host(), created.seat_tokens(mine),
+                        mine};
+    const grpc::Status saved = people_->store()->SaveSeat(session.person.id, seat);
+    if (!saved.ok()) return ErrorResponse(StoreError(saved));
+    backends_->NoteGameHost(seat.game_id, seat.host);
+    return JsonResponse(201, {{"game_id", seat.game_id}, {"seat", seat.seat}});
+  }
+  return ErrorResponse(BackendError(last, "gamehost"));
+}
+
+HttpResponse PlayApi::Queue(const Session& session, const HttpRequest& request) {
+  ApiError error;
+  if (request.method == "GET" || request.method == "HEAD")
+    return JsonResponse(200, QueueStateToJson(queue_->Get(session.person.id)));
+  if (request.method == "DELETE") {
+    if (!queue_->Leave(session.person, &error)) return ErrorResponse(error);
+    HttpResponse r;
+    r.status = 204;
+    return r;
+  }
+  Json body;
+  std::string ladder;
+  QueueState state;
+  if (!ParseBody(request.body, {"ladder"}, &body, &error) || !StringField(body, "ladder", &ladder, &error) ||
+      !queue_->Join(session.person, ladder, &state, &error))
+    return ErrorResponse(error);
+  return JsonResponse(202, QueueStateToJson(state));
+}
+
+bool PlayApi::FindSeat(const Session& session, const std::string& game_id, HeldSeat* out, ApiError* error) {
+  if (!ValidGameId(game_id))
+    return Fail(error, BadParameter("game_id", "'" + game_id.substr(0, 80) +
+                                                   "' is not a game id (1 to 64 letters, digits, '-' or '_')"));
+  const grpc::Status s = people_->store()->FindSeat(session.person.id, game_id, out);
+  if (s.ok()) return true;
+  if (s.error_code() != grpc::StatusCode::NOT_FOUND) return Fail(error, StoreError(s));
+  v1::GameInfo info;
+  if (!api_->FindLiveGame(game_id, &info, error)) return false;  // 404 for a game no host knows
+  return Fail(error, MakeError(403, "PERMISSION_DENIED", "you hold no seat in game '" + game_id + "'"));
+}
+
+HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id, const HttpRequest& request) {
+  Json body;
+  ApiError error;
+  HeldSeat seat;
+  int64_t step = 0;
+  if (!ParseBody(request.body, {"step", "code", "text"}, &body, &error) ||
+      !IntField(body, "step", 0, UINT32_MAX, &step, &error))
+    return ErrorResponse(error);
+  const bool has_code = body.contains("code"), has_text = body.contains("text");
+  if (has_code == has_text) return ErrorResponse(BadParameter("code", "give exactly one of code and text"));
+  v1::PlayAnswer answer;
+  answer.set_step(uint32_t(step));
+  if (has_code) {
+    std::string code;
+    if (!StringField(body, "code", &code, &error)) return ErrorResponse(error);
+    uint64_t value = 0;
+    const auto [end, parse_error] = std::from_chars(code.data(), code.data() + code.size(), value);
+    const bool number = !code.empty() && parse_error == std::errc() && end == code.data() + code.size();
+    if (!number || !metropolis::Decode(value))
+      return ErrorResponse(
+          BadParameter("code", "'" + code.substr(0, 40) + "' is not an action code (a decimal string)"));
+    answer.mutable_action()->set_code(value);
+  } else {
+    std::string text, parse_error;
+    if (!StringField(body, "text", &text, &error)) return ErrorResponse(error);
+    if (!metropolis::ParseAction(text, &parse_error))
+      return ErrorResponse(BadParameter("text", "'" + text.substr(0, 80) + "': " + parse_error));
+    answer.mutable_action()->set_text(text);
+  }
+  if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
+  if (!play_->Answer(accounts::Hex(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
+  return JsonResponse(202, {{"sent", true}});
+}
+
+bool PlayApi::PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, ApiError* error) {
+  std::vector<std::string> args;
+  MatchRoute("/api/v1/play/{}/events", request.path, &args);
+  Query query;
+  if (!Query::Parse(request.query, &query, error) || !query.OnlyThese({}, error)) return false;
+  if (!Authenticate(request, &out->session, error)) return false;
+  if (!FindSeat(out->session, args[0], &out->seat, error)) return false;
+  out->session_key = accounts::Hex(out->session.token_sha256);
+  return true;
+}
+
+std::shared_ptr<PlayStream> PlayApi::OpenEvents(const PlayEventsRequest& request) {
+  PeopleStore* store = people_->store();
+  const int64_t identity = request.session.person.id;
+  const std::string game_id = request.seat.game_id;
+  return play_->Open(request.session_key, request.seat,
+                     [store, identity, game_id] { store->MarkSeatFinished(identity, game_id); });
+}
+
+void PlayApi::CloseEvents(const std::shared_ptr<PlayStream>& stream) { play_->Close(stream); }
+
+}  // namespace metropolis::gateway

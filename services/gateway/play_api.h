@@ -1,0 +1,89 @@
+// The endpoints of people and play (docs/GATEWAY.md, "People and play"):
+// sessions, practice games, the ladder queue and the answers to a seat's
+// decisions. Like api.h, this is the logic; server.cc moves the bytes, and
+// streams GET /api/v1/play/{game}/events from what PrepareEvents checked.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "services/gateway/api.h"
+#include "services/gateway/people.h"
+#include "services/gateway/play.h"
+#include "services/gateway/queue.h"
+
+namespace metropolis::gateway {
+
+// What the server hands over of a request.
+struct HttpRequest {
+  std::string_view method, path, query, body;
+  std::string_view cookie;   // the Cookie header
+  std::string_view address;  // the client's IP address
+};
+
+// POST bodies larger than this are refused (413) before they are read.
+inline constexpr size_t kMaxBodyBytes = 16 * 1024;
+
+struct PlayApiOptions {
+  // Practice games: a person reads the board, so more time than a bot's 10 s.
+  int decision_ms = 60'000;
+  int time_bank_ms = 300'000;
+  std::string fallback_bot = "heuristic";  // plays the person's seat while they are away
+  // The session cookie says Secure (sent over HTTPS only): for a gateway behind
+  // an HTTPS proxy. Off by default, as the local stack serves plain HTTP.
+  bool secure_cookies = false;
+};
+
+// The built-in bots a practice game may seat, as the game hosts name them.
+const std::vector<std::string>& PracticeStrengths();
+
+// A checked request for a play stream.
+struct PlayEventsRequest {
+  Session session;
+  HeldSeat seat;
+  std::string session_key;  // the session's hash in hex: one stream per session and game
+};
+
+class PlayApi {
+ public:
+  PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options)
+      : api_(api), backends_(backends), people_(people), queue_(queue), play_(play), options_(std::move(options)) {}
+
+  // Whether `path` is one of these endpoints (all under /api/v1).
+  static bool Handles(std::string_view path);
+  // True for GET /api/v1/play/{game}/events.
+  static bool IsPlayStream(std::string_view path);
+
+  HttpResponse Handle(const HttpRequest& request, std::string* route);
+  // Checks a play stream's request: 401, 400, 403 (no seat of the person's),
+  // 404 (an unknown game).
+  bool PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, ApiError* error);
+  // Opens the seat's play stream for the checked request.
+  std::shared_ptr<PlayStream> OpenEvents(const PlayEventsRequest& request);
+  void CloseEvents(const std::shared_ptr<PlayStream>& stream);
+
+ private:
+  HttpResponse SignUp(const HttpRequest& request);
+  HttpResponse SignIn(const HttpRequest& request);
+  HttpResponse SignOut(const Session& session);
+  HttpResponse GetSession(const Session& session);
+  HttpResponse Practice(const Session& session, const HttpRequest& request);
+  HttpResponse Queue(const Session& session, const HttpRequest& request);
+  HttpResponse Answer(const Session& session, const std::string& game_id, const HttpRequest& request);
+
+  bool Authenticate(const HttpRequest& request, Session* out, ApiError* error);
+  // The person's seat in the game: 403 when the game exists and the seat is
+  // not theirs, 404 when no host knows the game.
+  bool FindSeat(const Session& session, const std::string& game_id, HeldSeat* out, ApiError* error);
+  Json ActiveGame(const Session& session);
+
+  Api* const api_;
+  Backends* const backends_;
+  People* const people_;
+  QueueHub* const queue_;
+  PlayHub* const play_;
+  const PlayApiOptions options_;
+};
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,90 @@
+// In-memory fakes of the people's store and password hasher, for the tests of
+// people.h and play_api.h.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "services/gateway/people.h"
+
+namespace metropolis::gateway {
+
+class FakeStore : public PeopleStore {
+ public:
+  grpc::Status CreatePerson(const std::string& name, const std::string& hash, Person* out) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    for (const auto& [id, p] : people)
+      if (Lower(p.first.name) == Lower(name)) return {grpc::StatusCode::ALREADY_EXISTS, "taken"};
+    const int64_t id = int64_t(people.size()) + 1;
+    people[id] = {{id, name}, hash};
+    *out = {id, name};
+    return grpc::Status::OK;
+  }
+  grpc::Status FindPassword(const std::string& name, Person* out, std::string* hash) override {
+    ++password_lookups;
+    for (const auto& [id, p] : people) {
+      if (Lower(p.first.name) != Lower(name)) continue;
+      *out = p.first;
+      *hash = p.second;
+      return grpc::Status::OK;
+    }
+    return {grpc::StatusCode::NOT_FOUND, "no such person"};
+  }
+  grpc::Status CreateSession(const std::string& sha, int64_t id, int64_t expires) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    sessions[sha] = {people[id].first, sha, expires};
+    return grpc::Status::OK;
+  }
+  grpc::Status FindSession(const std::string& sha, int64_t now, Session* out) override {
+    auto it = sessions.find(sha);
+    if (it == sessions.end() || it->second.expires_unix_ms <= now) return {grpc::StatusCode::NOT_FOUND, "none"};
+    *out = it->second;
+    return grpc::Status::OK;
+  }
+  grpc::Status DeleteSession(const std::string& sha) override {
+    sessions.erase(sha);
+    return grpc::Status::OK;
+  }
+  grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) override {
+    seats[{identity_id, seat.game_id}] = seat;
+    return grpc::Status::OK;
+  }
+  grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) override {
+    auto it = seats.find({identity_id, game_id});
+    if (it == seats.end()) return {grpc::StatusCode::NOT_FOUND, "no seat"};
+    *out = it->second;
+    return grpc::Status::OK;
+  }
+  grpc::Status LatestOpenSeat(int64_t, HeldSeat*) override { return {grpc::StatusCode::NOT_FOUND, ""}; }
+  grpc::Status MarkSeatFinished(int64_t, const std::string&) override { return grpc::Status::OK; }
+
+  static std::string Lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+  }
+
+  std::map<int64_t, std::pair<Person, std::string>> people;
+  std::map<std::string, Session> sessions;
+  std::map<std::pair<int64_t, std::string>, HeldSeat> seats;
+  int password_lookups = 0;
+  bool down = false;
+};
+
+// "hash:" + the password: enough to tell right from wrong, and fast.
+class FakeHasher : public PasswordHasher {
+ public:
+  bool Hash(std::string_view password, std::string* out) override {
+    *out = "hash:" + std::string(password);
+    return true;
+  }
+  bool Verify(std::string_view password, const std::string& hash) override {
+    ++verifications;
+    return hash == "hash:" + std::string(password);
+  }
+  int verifications = 0;
+};
+
+}  // namespace metropolis::gateway

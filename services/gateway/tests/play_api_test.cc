@@ -1,0 +1,177 @@
+// The people and play endpoints without a server or services: methods, bodies,
+// cookies and errors, with the fake store; nothing here reaches a backend.
+#include "services/gateway/play_api.h"
+
+#include <gtest/gtest.h>
+
+#include "services/gateway/backends.h"
+#include "services/gateway/tests/people_fakes.h"
+
+namespace metropolis::gateway {
+namespace {
+
+class PlayApiTest : public ::testing::Test {
+ protected:
+  PlayApiTest()
+      : backends_(Options()),
+        api_(nullptr, &backends_),
+        people_(
+            &store_, &hasher_, [] { return int64_t(1'700'000'000'000); }, NewSessionToken),
+        queue_(&backends_, nullptr, &store_, [] { return int64_t(1'700'000'000'000); }),
+        play_(&backends_),
+        play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
+
+  // Addresses nothing listens on: no test here may reach a backend.
+  static BackendOptions Options() {
+    BackendOptions o;
+    o.replays = o.ratings = "127.0.0.1:1";
+    return o;
+  }
+
+  HttpResponse Call(std::string_view method, std::string_view path, std::string_view body = "",
+                    std::string_view cookie = "", std::string_view query = "") {
+    std::string route;
+    return play_api_.Handle({method, path, query, body, cookie, "10.0.0.1"}, &route);
+  }
+  static Json Body(const HttpResponse& r) { return Json::parse(r.body.empty() ? "null" : r.body); }
+  static std::string Header(const HttpResponse& r, const std::string& name) {
+    for (const auto& [n, v] : r.headers)
+      if (n == name) return v;
+    return "";
+  }
+  // A signed-up person's Cookie header.
+  std::string SignUp(const std::string& name) {
+    const HttpResponse r =
+        Call("POST", "/api/v1/session/signup", R"({"name": ")" + name + R"(", "password": "correct horse"})");
+    EXPECT_EQ(r.status, 201) << r.body;
+    const std::string set = Header(r, "Set-Cookie");
+    return set.substr(0, set.find(';'));
+  }
+
+  FakeStore store_;
+  FakeHasher hasher_;
+  Backends backends_;
+  Api api_;
+  People people_;
+  QueueHub queue_;
+  PlayHub play_;
+  PlayApi play_api_;
+};
+
+TEST_F(PlayApiTest, SignUpSetsTheCookieThatSignsIn) {
+  const std::string cookie = SignUp("alice");
+  EXPECT_EQ(cookie.rfind("metropolis_session=", 0), 0u);
+  HttpResponse r = Call("GET", "/api/v1/session", "", "theme=dark; " + cookie);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const Json j = Body(r);
+  EXPECT_EQ(j["player"]["name"], "alice");
+  EXPECT_EQ(j["expires_at"], 1'700'000'000'000 + 7 * 24 * 3'600'000LL);
+  EXPECT_TRUE(j["active_game"].is_null());
+  EXPECT_TRUE(j["queue"].is_null());
+
+  r = Call("POST", "/api/v1/session/signout", "", cookie);
+  EXPECT_EQ(r.status, 204);
+  EXPECT_EQ(Header(r, "Set-Cookie").rfind("metropolis_session=; Max-Age=0", 0), 0u);
+  r = Call("GET", "/api/v1/session", "", cookie);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(Body(r)["error"]["message"], "not signed in");
+}
+
+TEST_F(PlayApiTest, BodiesAreJsonObjectsOfKnownFields) {
+  HttpResponse r = Call("POST", "/api/v1/session/signup", "[1]");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["message"], "the body must be a JSON object");
+  r = Call("POST", "/api/v1/session/signup", "");
+  EXPECT_EQ(r.status, 400);
+  r = Call("POST", "/api/v1/session/signup", R"({"name": "bob", "password": "correct horse", "role": "admin"})");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "role");
+  r = Call("POST", "/api/v1/session/signup", R"({"name": "bob"})");
+  EXPECT_EQ(Body(r)["error"]["message"], "password: required");
+  r = Call("POST", "/api/v1/session/signup", R"({"name": 7, "password": "correct horse"})");
+  EXPECT_EQ(Body(r)["error"]["message"], "name: must be a string");
+  EXPECT_TRUE(store_.people.empty());
+}
+
+TEST_F(PlayApiTest, MethodsQueriesAndBodiesOutOfPlace) {
+  HttpResponse r = Call("GET", "/api/v1/session/signup");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(Header(r, "Allow"), "POST");
+  r = Call("PUT", "/api/v1/queue");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(Header(r, "Allow"), "GET, HEAD, POST, DELETE");
+  r = Call("HEAD", "/api/v1/play/g-1/events");
+  EXPECT_EQ(r.status, 405);
+  r = Call("GET", "/api/v1/session", "", "", "debug=1");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "debug");
+  const std::string cookie = SignUp("alice");
+  r = Call("GET", "/api/v1/queue", "{}", cookie);
+  EXPECT_EQ(r.status, 413);
+}
+
+TEST_F(PlayApiTest, EverythingButSignUpAndSignInNeedsASession) {
+  for (const auto& [method, path] :
+       std::vector<std::pair<std::string, std::string>>{{"GET", "/api/v1/session"},
+                                                        {"POST", "/api/v1/session/signout"},
+                                                        {"POST", "/api/v1/practice"},
+                                                        {"GET", "/api/v1/queue"},
+                                                        {"POST", "/api/v1/queue"},
+                                                        {"DELETE", "/api/v1/queue"},
+                                                        {"POST", "/api/v1/play/g-1/answer"}}) {
+    const HttpResponse r =
+        Call(method, path, method == "POST" ? "{}" : "", "metropolis_session=" + std::string(64, '0'));
+    EXPECT_EQ(r.status, 401) << method << " " << path;
+  }
+}
+
+TEST_F(PlayApiTest, PracticeChecksItsFieldsAndNeedsTheHostsToken) {
+  const std::string cookie = SignUp("alice");
+  HttpResponse r = Call("POST", "/api/v1/practice", R"({"bots": 1, "strength": "heuristic"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["message"], "bots: 1 is not in 2..3");
+  r = Call("POST", "/api/v1/practice", R"({"bots": 2, "strength": "search:ms=5000"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "strength");
+  r = Call("POST", "/api/v1/practice", R"({"bots": 2, "strength": "random"})", cookie);
+  EXPECT_EQ(r.status, 503);
+  EXPECT_NE(Body(r)["error"]["message"].get<std::string>().find("--gamehost-admin-token"), std::string::npos);
+}
+
+TEST_F(PlayApiTest, AnswersAreCheckedThenNeedAnOpenStream) {
+  const std::string cookie = SignUp("alice");
+  store_.SaveSeat(1, {"g-mine", "127.0.0.1:1", "seat-token", 2});
+  HttpResponse r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3})", cookie);
+  EXPECT_EQ(Body(r)["error"]["message"], "code: give exactly one of code and text");
+  r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3, "code": 12})", cookie);
+  EXPECT_EQ(Body(r)["error"]["message"], "code: must be a string");
+  r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3, "code": "18446744073709551616"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "code");
+  r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3, "text": "build_road"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "text");
+  r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3.5, "text": "end_turn"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "step");
+  r = Call("POST", "/api/v1/play/bad id/answer", R"({"step": 3, "text": "end_turn"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "game_id");
+  // Well formed, the person's seat, but no event stream open in this session.
+  r = Call("POST", "/api/v1/play/g-mine/answer", R"({"step": 3, "text": "offer give 2brick want 1ore to 1,3"})",
+           cookie);
+  EXPECT_EQ(r.status, 409) << r.body;
+  EXPECT_NE(Body(r)["error"]["message"].get<std::string>().find("/api/v1/play/g-mine/events"), std::string::npos);
+}
+
+TEST_F(PlayApiTest, QueueWithoutATicket) {
+  const std::string cookie = SignUp("alice");
+  HttpResponse r = Call("GET", "/api/v1/queue", "", cookie);
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(Body(r)["state"], "none");
+  r = Call("DELETE", "/api/v1/queue", "", cookie);
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(Body(r)["error"]["message"], "not waiting in a queue");
+  r = Call("POST", "/api/v1/queue", R"({"ladder": "Open Ladder"})", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "ladder");
+  // This gateway has no matchmaker.
+  r = Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie);
+  EXPECT_EQ(r.status, 503);
+}
+
+}  // namespace
+}  // namespace metropolis::gateway

@@ -1,0 +1,268 @@
+#!/usr/bin/env bash
+# TLS, size limits and rate limits end to end (label e2e; docs/SECURITY.md):
+# a throwaway CA and a certificate for 127.0.0.1 made with openssl; metropolis-server
+# (every service but the gateway) serving gRPC over TLS and calling itself over TLS,
+# and metropolis-gateway serving HTTPS and calling the services over TLS. Against
+# the PostgreSQL and Redis the test command starts (METROPOLIS_PG_CONNINFO,
+# METROPOLIS_REDIS_ADDR), in a database and a Redis prefix of its own. It proves:
+#   - a client that trusts the CA gets answers; a plaintext client, and one that
+#     trusts another CA, get UNAVAILABLE;
+#   - 4 bots play a ladder game over TLS, and the game is stored and rated (the
+#     services' calls to each other are TLS too);
+#   - the gateway serves HTTPS to curl --cacert, its backends are ready over TLS,
+#     and plain HTTP gets nothing;
+#   - an oversized gRPC message is RESOURCE_EXHAUSTED, an oversized query 414;
+#   - a burst beyond the rate limit is RESOURCE_EXHAUSTED (gRPC, per identity) and
+#     429 with Retry-After (HTTP, per address), counted in
+#     metropolis_rate_limited_total, and answered again after the window;
+#   - bad TLS flags are refused with errors that name them.
+#
+#   tests/e2e/tls_test.sh BUILD_DIR
+set -euo pipefail
+test_name=tls_test
+build=$(cd "${1:?usage: $test_name BUILD_DIR}" && pwd)
+cd "$(dirname "$0")/../.."
+root=$PWD
+server=$build/services/server/metropolis-server
+gateway=$build/services/gateway/metropolis-gateway
+admin_bin=$build/services/accounts/metropolis-admin
+ctl_bin=$build/services/ctl/metropolisctl
+bot_bin=$build/botkits/cpp/metropolis-bot
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/$test_name.XXXXXX")
+server_pid='' gateway_pid='' db='' prefix=''
+fail() {
+  echo "$test_name: FAILED: $*" >&2
+  tail -n 20 "$work/server.log" "$work/gateway.log" >&2 2>/dev/null || true
+  tail -n 5 "$work"/bots/*.err >&2 2>/dev/null || true
+  exit 1
+}
+# shellcheck disable=SC2317 # the EXIT trap
+cleanup() {
+  local pid
+  for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
+  for pid in $gateway_pid $server_pid; do
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  if [[ -n $db ]]; then
+    psql "$METROPOLIS_PG_CONNINFO" -qAtc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
+  fi
+  if [[ -n $prefix ]]; then
+    redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" --scan --pattern "$prefix*" |
+      xargs -r redis-cli -h "${METROPOLIS_REDIS_ADDR%:*}" -p "${METROPOLIS_REDIS_ADDR##*:}" del >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+[[ -n ${METROPOLIS_PG_CONNINFO:-} ]] || fail "METROPOLIS_PG_CONNINFO is unset (scripts/test.sh, or start_postgres of scripts/lib/services.sh, sets it)"
+[[ -n ${METROPOLIS_REDIS_ADDR:-} ]] || fail "METROPOLIS_REDIS_ADDR is unset (scripts/test.sh, or start_redis of scripts/lib/services.sh, sets it)"
+for program in "$server" "$gateway" "$admin_bin" "$ctl_bin" "$bot_bin"; do
+  [[ -x $program ]] || fail "$program is not built"
+done
+command -v openssl >/dev/null || fail "the openssl command is not installed"
+command -v curl >/dev/null || fail "curl is not installed"
+# shellcheck source=scripts/lib/services.sh
+source "$root/scripts/lib/services.sh"  # free_port
+
+# --- A throwaway CA, a server certificate for 127.0.0.1, and a CA nobody uses ------------
+pki=$work/pki
+mkdir -p "$pki"
+(
+  cd "$pki"
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 1 -subj /CN=metropolis-test-ca
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout other.key -out other.pem -days 1 -subj /CN=other-ca
+  openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost
+  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext
+  openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
+) >"$work/openssl.log" 2>&1 || fail "openssl could not make the certificates: $(tail -3 "$work/openssl.log")"
+tls=(--tls-cert "$pki/server.pem" --tls-key "$pki/server.key" --tls-ca "$pki/ca.pem")
+
+# --- Bad TLS flags: precise refusals, before anything starts -----------------------------
+refused() {  # program expected-text args...
+  local program=$1 expected=$2 status=0
+  shift 2
+  "$program" "$@" >/dev/null 2>"$work/refused.err" || status=$?
+  [[ $status == 2 ]] || fail "$(basename "$program") $* exited with $status, not 2"
+  grep -qF -- "$expected" "$work/refused.err" ||
+    fail "$(basename "$program") $*: '$(cat "$work/refused.err")' does not say '$expected'"
+}
+base=(--pg x --redis y --listen "127.0.0.1:$(free_port)")
+refused "$server" "--tls-cert and --tls-key go together" "${base[@]}" --tls-cert "$pki/server.pem"
+refused "$server" "$pki/other.key: not the private key of the certificate in $pki/server.pem" "${base[@]}" \
+  --tls-cert "$pki/server.pem" --tls-key "$pki/other.key" --tls-ca "$pki/ca.pem"
+refused "$server" "--tls-ca: $pki/missing.pem: cannot be read" "${base[@]}" --tls-ca "$pki/missing.pem"
+refused "$server" "--tls-cert needs --tls-ca here" "${base[@]}" --tls-cert "$pki/server.pem" \
+  --tls-key "$pki/server.key"
+refused "$server" "--max-message-bytes" "${base[@]}" --max-message-bytes 10
+refused "$gateway" "--tls-cert and --tls-key go together" --pg x --token t --tls-key "$pki/server.key"
+"$server" --help >"$work/help.txt" || fail "metropolis-server --help failed"
+for flag in --tls-cert --tls-key --tls-ca --max-message-bytes --rate-limit --rate-burst; do
+  grep -q -- "$flag" "$work/help.txt" || fail "metropolis-server --help does not mention $flag"
+done
+"$gateway" --help >"$work/help.txt" || fail "metropolis-gateway --help failed"
+for flag in --tls-cert --tls-key --tls-ca --rate-limit --rate-burst; do
+  grep -q -- "$flag" "$work/help.txt" || fail "metropolis-gateway --help does not mention $flag"
+done
+
+# --- metropolis-server over TLS, in a database and a Redis prefix of its own ---------------
+db=metropolis_tls_$$_$RANDOM
+psql "$METROPOLIS_PG_CONNINFO" -qAtc "CREATE DATABASE $db" || fail "cannot create the database $db"
+pg="$METROPOLIS_PG_CONNINFO dbname=$db"  # the last dbname wins
+prefix=tls-$$-$RANDOM
+sql() { psql "$pg" -Atc "$1"; }
+
+port=$(free_port)
+addr=127.0.0.1:$port
+server_metrics=$(free_port)
+while [[ $server_metrics == "$port" ]]; do server_metrics=$(free_port); done
+# 2 calls per second per identity, bursts of 4; messages of at most 100 kB.
+"$server" --listen "$addr" --pg "$pg" --redis "$METROPOLIS_REDIS_ADDR" --redis-prefix "$prefix" \
+  --migrations "$root/migrations" --data-dir "$work/data" "${tls[@]}" --rate-limit 2 --rate-burst 4 \
+  --max-message-bytes 102400 --metrics-listen "127.0.0.1:$server_metrics" >"$work/server.out" 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 400); do
+  ss -Htln "sport = :$port" | grep -q . && break
+  kill -0 "$server_pid" 2>/dev/null || fail "metropolis-server exited at start"
+  sleep 0.05
+done
+grep -q "tls=on" "$work/server.log" || fail "metropolis-server did not say tls=on"
+
+ctl() { "$ctl_bin" --host "$addr" --timeout-ms 3000 "$@"; }
+ok=0
+for _ in $(seq 1 50); do
+  ctl --tls-ca "$pki/ca.pem" health >"$work/health.txt" 2>&1 && { ok=1; break; }
+  sleep 0.1
+done
+((ok)) || fail "a client trusting the CA got no answer: $(cat "$work/health.txt")"
+METROPOLIS_TLS_CA=$pki/ca.pem ctl health >/dev/null 2>&1 || fail "METROPOLIS_TLS_CA was not read"
+expect_unavailable() {  # what args...
+  local what=$1 status=0
+  shift
+  ctl "$@" health >"$work/refused.txt" 2>&1 || status=$?
+  [[ $status == 1 ]] && grep -q UNAVAILABLE "$work/refused.txt" ||
+    fail "$what: exit $status, '$(cat "$work/refused.txt")', not UNAVAILABLE"
+}
+expect_unavailable "a plaintext client"
+expect_unavailable "a client trusting another CA" --tls-ca "$pki/other.pem"
+
+# --- An oversized message: RESOURCE_EXHAUSTED, and the server answers on -----------------
+status=0
+ctl --tls-ca "$pki/ca.pem" health --service "$(head -c 120000 /dev/zero | tr '\0' x)" >"$work/big.txt" 2>&1 ||
+  status=$?
+[[ $status == 1 ]] && grep -q RESOURCE_EXHAUSTED "$work/big.txt" ||
+  fail "a 120 kB message: exit $status, '$(head -c 300 "$work/big.txt")', not RESOURCE_EXHAUSTED"
+ctl --tls-ca "$pki/ca.pem" health >/dev/null || fail "the server did not answer after an oversized message"
+
+# --- A ladder game over TLS: the services call each other over TLS ------------------------
+admin() { "$admin_bin" --pg "$pg" "$@"; }
+token_of() { python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'; }
+admin create-player admin >/dev/null
+admin_token=$(admin --json issue-token admin --admin --label tls | token_of)
+admin create-player reader >/dev/null
+reader_token=$(admin --json issue-token reader --label gateway | token_of)
+admin create-ladder tls --title "Over TLS" --seats 4 --placement-games 1 --bots-after-ms 20000 >/dev/null
+admin create-season tls >/dev/null
+admin create-player house >/dev/null
+mkdir -p "$work/bots"
+pids=()
+for i in 1 2 3 4; do
+  admin create-bot "bot-$i" --owner house >/dev/null
+  token=$(admin --json issue-token "bot-$i" --label tls | token_of)
+  "$bot_bin" --ladder tls --matchmaker "$addr" --api-token "$token" --bot random --games 1 --tls-ca "$pki/ca.pem" \
+    >"$work/bots/bot-$i.out" 2>"$work/bots/bot-$i.err" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || fail "a bot failed"; done
+games=0 rated=0
+for _ in $(seq 1 100); do
+  games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'tls'")
+  rated=$(sql "SELECT count(*) FROM rated_games")
+  ((games >= 1)) && [[ $rated == "$games" ]] && break
+  sleep 0.1
+done
+((games == 1)) && [[ $rated == 1 ]] || fail "$games games stored, $rated rated over TLS (expected 1 and 1)"
+
+# --- Rate limit per identity at the matchmaker: RESOURCE_EXHAUSTED, then answers again ----
+sleep 2.5  # the admin's bucket is full again
+limited=0
+for _ in $(seq 1 12); do
+  status=0
+  ctl --tls-ca "$pki/ca.pem" --token "$admin_token" tournaments >"$work/burst.txt" 2>&1 || status=$?
+  if ((status != 0)); then
+    grep -q "RESOURCE_EXHAUSTED: rate limit: 2 calls per second (bursts of 4)" "$work/burst.txt" ||
+      fail "a call of the burst failed otherwise: $(cat "$work/burst.txt")"
+    limited=$((limited + 1))
+  fi
+done
+((limited > 0)) || fail "12 calls at once by one identity were all answered (limit 2/s, bursts of 4)"
+sleep 2.5
+ctl --tls-ca "$pki/ca.pem" --token "$admin_token" tournaments >"$work/after.txt" 2>&1 ||
+  fail "the identity was still refused after the window: $(cat "$work/after.txt")"
+metrics=$(curl -sS "http://127.0.0.1:$server_metrics/metrics") || fail "no metrics from metropolis-server"
+grep -q 'metropolis_rate_limited_total{service="matchmaker"}' <<<"$metrics" ||
+  fail "the matchmaker's refusals are not counted in metropolis_rate_limited_total"
+
+# --- The gateway: HTTPS outside, TLS to the services ---------------------------------------
+gw_port=$(free_port)
+gw_metrics=$(free_port)
+while [[ $gw_metrics == "$gw_port" ]]; do gw_metrics=$(free_port); done
+"$gateway" --listen "127.0.0.1:$gw_port" --metrics-listen "127.0.0.1:$gw_metrics" --pg "$pg" \
+  --replays "$addr" --ratings "$addr" --matchmaker "$addr" --token "$reader_token" "${tls[@]}" \
+  --rate-limit 2 --rate-burst 4 >"$work/gateway.out" 2>"$work/gateway.log" &
+gateway_pid=$!
+for _ in $(seq 1 400); do
+  ss -Htln "sport = :$gw_port" | grep -q . && break
+  kill -0 "$gateway_pid" 2>/dev/null || fail "metropolis-gateway exited at start"
+  sleep 0.05
+done
+https=https://127.0.0.1:$gw_port
+get() { curl -sS --cacert "$pki/ca.pem" -o "$work/body.json" -D "$work/headers.txt" -w '%{http_code}' "$https$1"; }
+code=$(get /healthz) || fail "curl --cacert could not reach $https/healthz"
+[[ $code == 200 ]] || fail "GET /healthz over HTTPS: $code"
+code=$(get /readyz)
+[[ $code == 200 ]] || fail "GET /readyz over HTTPS: $code $(cat "$work/body.json") (the backends over TLS)"
+code=$(get "/api/v1/games?ladder=tls")
+[[ $code == 200 ]] && grep -q '"game_id"' "$work/body.json" ||
+  fail "GET /api/v1/games over HTTPS (from replays over TLS): $code $(head -c 300 "$work/body.json")"
+code=$(get "/api/v1/games?ladder=$(head -c 3000 /dev/zero | tr '\0' x)")
+[[ $code == 414 ]] && grep -q '"error"' "$work/body.json" || fail "a 3 kB query: $code, not 414 with a JSON error"
+code=$(get "/api/v1/games/$(head -c 20000 /dev/zero | tr '\0' x)")
+{ [[ $code == 400 ]] && grep -q '"INVALID_ARGUMENT"' "$work/body.json"; } ||
+  fail "a 20 kB request line: $code $(head -c 300 "$work/body.json"), not 400 with a JSON error"
+if curl -sS --max-time 3 -o /dev/null "http://127.0.0.1:$gw_port/healthz" 2>/dev/null; then
+  fail "the gateway answered plain HTTP on its HTTPS port"
+fi
+if curl -sS --max-time 3 --cacert "$pki/other.pem" -o /dev/null "$https/healthz" 2>/dev/null; then
+  fail "curl trusting another CA accepted the gateway's certificate"
+fi
+
+# --- Rate limit per address at the gateway: 429 with Retry-After, then 200 again -----------
+sleep 2.5
+limited=0
+for _ in $(seq 1 12); do
+  code=$(get /api/v1/ladders)
+  if [[ $code == 429 ]]; then
+    grep -qi "^Retry-After: [1-9]" "$work/headers.txt" || fail "a 429 without Retry-After: $(cat "$work/headers.txt")"
+    grep -q '"RESOURCE_EXHAUSTED"' "$work/body.json" || fail "a 429 without a JSON error: $(cat "$work/body.json")"
+    limited=$((limited + 1))
+  elif [[ $code != 200 ]]; then
+    fail "GET /api/v1/ladders during the burst: $code $(cat "$work/body.json")"
+  fi
+done
+((limited > 0)) || fail "12 requests at once from one address were all answered (limit 2/s, bursts of 4)"
+code=$(get /healthz)
+[[ $code == 200 ]] || fail "GET /healthz is limited too: $code"
+sleep 2.5
+code=$(get /api/v1/ladders)
+[[ $code == 200 ]] || fail "the address was still refused after the window: $code"
+metrics=$(curl -sS "http://127.0.0.1:$gw_metrics/metrics") || fail "no gateway metrics"
+grep -q 'metropolis_rate_limited_total{service="gateway"}' <<<"$metrics" ||
+  fail "the gateway's refusals are not counted in metropolis_rate_limited_total"
+
+kill -TERM "$gateway_pid" "$server_pid"
+wait "$gateway_pid" || fail "the gateway did not stop cleanly"
+wait "$server_pid" || fail "metropolis-server did not stop cleanly"
+gateway_pid='' server_pid=''
+echo "$test_name: passed (TLS between every part, HTTPS, size and rate limits)"

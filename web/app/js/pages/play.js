@@ -1,0 +1,123 @@
+// The "Play" page: queue on a ladder (the wait and the queue's size shown while
+// waiting), or start a practice game against built-in bots. A match or a new
+// practice game opens the game (/play/{game_id}); a game already being played
+// is offered first.
+import { api, send, enc } from '../api.js';
+import { html, pageOf } from '../names.js';
+import { navigate } from '../nav.js';
+import { session, refreshSession } from '../session.js';
+
+const STRENGTHS = [
+  ['random', 'random (plays any legal action)'],
+  ['heuristic', 'heuristic (a sound beginner)'],
+  ['search', 'search (the strongest)'],
+];
+
+export async function render() {
+  const s = await session();
+  if (!s?.player) {
+    return pageOf(html`<h1>Play</h1><p data-need-signin><a href="/signin?next=/play">Sign in</a> or <a href="/signup?next=/play">sign up</a> to play.</p>`, 'Play');
+  }
+  const { ladders } = await api('/ladders');
+  const active = s.active_game;
+  const page = pageOf(
+    html`<h1>Play</h1>
+    ${active ? html`<p class="notice" data-active-game="${active.game_id}">You are playing <a href="/play/${enc(active.game_id)}">game ${active.game_id}</a> (seat ${'ABCD'[active.seat]}).</p>` : ''}
+    <div class="lobby">
+      <section class="panel" aria-labelledby="queue-h">
+        <h2 id="queue-h">Ladder game</h2>
+        <form data-queue-form>
+          <label>Ladder <select name="ladder">${ladders.map((l) => html`<option value="${l.id}">${l.title || l.id} (${l.seats} seats)</option>`)}</select></label>
+          <button type="submit" data-queue-join>Join the queue</button>
+        </form>
+        <div data-queue-state aria-live="polite"></div>
+        <p class="form-error" role="alert" data-queue-error></p>
+      </section>
+      <section class="panel" aria-labelledby="practice-h">
+        <h2 id="practice-h">Practice</h2>
+        <p class="hint">An unrated game against built-in bots, started at once.</p>
+        <form data-practice-form>
+          <label>Opponents <select name="bots"><option value="3">3 bots</option><option value="2">2 bots</option></select></label>
+          <label>Strength <select name="strength">${STRENGTHS.map(([v, t]) => html`<option value="${v}"${v === 'heuristic' ? ' selected' : ''}>${t}</option>`)}</select></label>
+          <button type="submit" data-practice-start>Start a practice game</button>
+        </form>
+        <p class="form-error" role="alert" data-practice-error></p>
+      </section>
+    </div>`,
+    'Play',
+  );
+  const el = page.element;
+  const stateEl = el.querySelector('[data-queue-state]');
+  const queueForm = el.querySelector('[data-queue-form]');
+  const queueError = el.querySelector('[data-queue-error]');
+  let timer = 0;
+  let stopped = false;
+
+  const showQueue = (q) => {
+    if (!q || q.state === 'none') {
+      // A queue that ended without a seat says why.
+      stateEl.innerHTML = q?.error ? html`<p class="form-error" data-queue-ended>The queue ended: ${q.error}</p>`.__raw : '';
+      queueForm.hidden = false;
+      return;
+    }
+    queueForm.hidden = true;
+    const waited = Math.round((q.waited_ms ?? 0) / 1000);
+    stateEl.innerHTML = html`<p data-queue="${q.state}" data-queue-ladder="${q.ladder}">
+      ${q.state === 'matched' ? 'Matched: opening the game…' : html`Waiting on <strong>${q.ladder}</strong> for <span data-waited>${waited}</span> s${q.queue_size !== undefined && q.queue_size !== null ? html` · <span data-queue-size="${q.queue_size}">${q.queue_size} in the queue</span>` : ''}`}</p>
+      ${q.state === 'waiting' ? html`<button type="button" data-queue-leave>Leave the queue</button>` : ''}`.__raw;
+    stateEl.querySelector('[data-queue-leave]')?.addEventListener('click', async () => {
+      clearTimeout(timer);
+      try {
+        await send('DELETE', '/queue');
+      } catch (e) {
+        queueError.textContent = e.message;
+      }
+      showQueue(null);
+    });
+  };
+  // While queued, the state is asked every second: a match opens the game.
+  const poll = async () => {
+    if (stopped) return;
+    try {
+      const q = await send('GET', '/queue');
+      if (stopped) return;
+      showQueue(q);
+      if (q.state === 'matched' && q.game_id) {
+        await refreshSession();
+        return navigate(`/play/${enc(q.game_id)}`);
+      }
+      if (q.state === 'waiting') timer = setTimeout(poll, 1000);
+    } catch (e) {
+      queueError.textContent = e.message;
+      timer = setTimeout(poll, 2000);
+    }
+  };
+  queueForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    queueError.textContent = '';
+    try {
+      await send('POST', '/queue', { ladder: queueForm.elements.ladder.value });
+      poll();
+    } catch (err) {
+      queueError.textContent = err.message;
+    }
+  });
+  const practiceForm = el.querySelector('[data-practice-form]');
+  practiceForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const error = el.querySelector('[data-practice-error]');
+    error.textContent = '';
+    const button = practiceForm.querySelector('button');
+    button.disabled = true;
+    try {
+      const started = await send('POST', '/practice', { bots: Number(practiceForm.elements.bots.value), strength: practiceForm.elements.strength.value });
+      await refreshSession();
+      navigate(`/play/${enc(started.game_id)}`);
+    } catch (err) {
+      error.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  if (s.queue && s.queue.state !== 'none') poll();
+  return { ...page, cleanup: () => ((stopped = true), clearTimeout(timer)) };
+}

@@ -1,0 +1,461 @@
+// A game being played from the browser (/play/{game_id}): the replay viewer's
+// board becomes the playing surface. The seat's stream
+// (GET /api/v1/play/{id}/events, docs/GATEWAY.md "People and play") brings the welcome,
+// the seat's events and each decision with its legal actions; an answer is
+// POST /api/v1/play/{id}/answer and its outcome arrives on the stream (the
+// next decision, or "rejected"). A reload or a lost connection opens the
+// stream again, and the host sends the welcome and the current decision anew.
+import { send, enc } from '../api.js';
+import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
+import { session } from '../session.js';
+import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
+import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
+import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.js';
+
+// The log shows what happened; the viewer's "this step" box stays empty here.
+const NO_EVENTS = [];
+
+export async function render(gameId) {
+  const s = await session();
+  if (!s?.player) {
+    const back = `/play/${enc(gameId)}`;
+    return pageOf(html`<h1>Game ${gameId}</h1><p data-need-signin><a href="/signin?next=${back}">Sign in</a> to play your seat.</p>`, `Game ${gameId}`);
+  }
+  return new Promise((resolve, reject) => {
+    let source = null;
+    let viewer = null;
+    let seat = -1;
+    let config = null;
+    let decision = null; // the decision being answered: {step, view, legal, ...}
+    let plan = null;
+    let lastView = null;
+    let lastStep = 0;
+    let boardStep = -1; // the step of the position on the board
+    let sent = false; // an answer is on its way: nothing more is sent meanwhile
+    let stage = null; // a first choice of a two-place action (a knight to move)
+    let over = false;
+    let countdown = { decisionMs: 0, bankMs: 0, at: 0 };
+    let ticker = 0;
+    let loggedStep = -1;
+    let answersSent = 0; // answers the gateway took (202)
+    const el = {};
+
+    const seatName = (s) => (viewer ? viewer.seatName(s) : `seat ${SEAT_LETTERS[s]}`);
+
+    function build(welcome) {
+      seat = welcome.seat;
+      config = welcome.config;
+      const players = welcome.players.map((p) => ({ seat: p.seat, name: p.name }));
+      const title = html`<h1>Game <span class="game-id">${gameId}</span> <span class="live-badge" data-play-state="connecting">connecting</span></h1>
+        <p class="meta">You play seat <span class="seat-badge seat-${seat}">${SEAT_LETTERS[seat]}</span> · ${players.map((p) => `${SEAT_LETTERS[p.seat]} ${p.name}`).join(', ')}</p>`;
+      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p></div>
+        <div class="board-choice" data-board-choice hidden></div>`;
+      viewer = new GameViewer(config, players, { title: String(title), controls });
+      viewer.element.classList.add('playing');
+      viewer.element.dataset.game = gameId;
+      viewer.element.dataset.seat = seat;
+      const side = viewer.element.querySelector('.side');
+      const panel = document.createElement('section');
+      panel.className = 'play-panel';
+      panel.setAttribute('aria-label', 'Your seat');
+      panel.dataset.playPanel = '';
+      side.prepend(panel);
+      // A refusal shows right above the controls that were used, on a phone too.
+      const refused = document.createElement('p');
+      refused.className = 'rejected';
+      refused.setAttribute('role', 'alert');
+      refused.dataset.rejected = '';
+      refused.hidden = true;
+      side.prepend(refused);
+      const dialog = document.createElement('dialog');
+      dialog.className = 'prompt';
+      dialog.dataset.prompt = '';
+      viewer.element.append(dialog);
+      const popover = document.createElement('div');
+      popover.className = 'popover';
+      popover.dataset.popover = '';
+      popover.hidden = true;
+      viewer.element.querySelector('.board-host').append(popover);
+      Object.assign(el, {
+        panel,
+        dialog,
+        popover,
+        badge: viewer.element.querySelector('[data-play-state]'),
+        countdown: viewer.element.querySelector('[data-countdown]'),
+        rejected: viewer.element.querySelector('[data-rejected]'),
+        choice: viewer.element.querySelector('[data-board-choice]'),
+      });
+      panel.addEventListener('click', onButton);
+      dialog.addEventListener('click', onButton);
+      popover.addEventListener('click', onButton);
+      panel.addEventListener('submit', onSubmit);
+      dialog.addEventListener('submit', onSubmit);
+      panel.addEventListener('change', onChange);
+      dialog.addEventListener('cancel', (e) => e.preventDefault()); // a due decision stays until answered
+      document.addEventListener('keydown', onKey);
+      ticker = setInterval(tick, 250);
+    }
+
+    // ---- Drawing --------------------------------------------------------------------------
+
+    function draw() {
+      if (!lastView) return;
+      // The board: the seat's own view, unless the public stream has shown a later step.
+      const mineStep = lastView.position.action_count;
+      const board = publicView && publicView.step > mineStep && !(decision && !sent) ? publicView : { view: lastView, step: mineStep };
+      viewer.show(board.view, board.step, NO_EVENTS, { highlightLog: false });
+      boardStep = board.step;
+      viewer.element.dataset.decision = decision && !sent ? String(decision.step) : '';
+      const mine = decision && !sent ? plan : null;
+      const p = lastView.position;
+      const waitingFor = over ? 'nobody: the game is over' : sent ? 'the host to apply your answer' : actingSeat(p) >= 0 ? seatName(actingSeat(p)) : 'the dice';
+      el.panel.innerHTML = panelMarkup({ view: lastView, seat, plan: mine, config, waitingFor });
+      syncBankTake();
+      drawTargets();
+      drawPrompt();
+    }
+
+    function drawTargets() {
+      closePopover();
+      if (!decision || sent) {
+        viewer.board.setTargets([], null);
+        el.choice.hidden = true;
+        return;
+      }
+      const places = stage ? stage.places : plan.places;
+      const targets = [...places.entries()].map(([key, list]) => {
+        const [kind, id] = key.split(':');
+        return { kind, id: Number(id), label: list.length === 1 ? list[0].label : `${list.length} choices: ${list.map((d) => d.label).join('; ')}` };
+      });
+      if (stage) targets.push({ ...stage.from, selected: true, label: 'chosen: click again to choose another' });
+      viewer.board.setTargets(targets, onPlace);
+      // A decision made on the board is announced above it, not in a dialog,
+      // which would cover the places to click.
+      const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName) : '';
+      el.choice.hidden = !stage && !prompt;
+      el.choice.innerHTML = stage
+        ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
+        : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>`.__raw;
+      el.choice.querySelector('[data-stage-cancel]')?.addEventListener('click', () => {
+        stage = null;
+        drawTargets();
+      });
+    }
+
+    function drawPrompt() {
+      const due = decision && !sent && !plan.places.size && isPrompt(lastView, seat, plan);
+      if (!due) {
+        if (el.dialog.open) el.dialog.close();
+        return;
+      }
+      const g = plan.groups;
+      const buttons = [...(g.prompt ?? []), ...(g.trade ?? []), ...(g.turn ?? []), ...(g.other ?? [])];
+      const answering = (g.trade ?? []).some((d) => d.verb === 'decline');
+      el.dialog.innerHTML = html`<h2>Your decision</h2><p data-prompt-title>${promptTitle(lastView, seat, plan, seatName)}</p>
+        <div class="prompt-buttons">${buttons.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`)}</div>
+        ${answering ? html`<details data-counter-box><summary>Counter-offer</summary>${offerBuilderMarkup(lastView, seat, { counter: true })}</details>` : ''}
+        <p class="countdown" data-prompt-countdown></p>`.__raw;
+      if (!el.dialog.open) el.dialog.showModal();
+    }
+
+    // The bank form's "for" list follows its "give" choice.
+    function syncBankTake() {
+      const form = el.panel.querySelector('[data-bank-form]');
+      if (!form) return;
+      const give = form.elements.give.value;
+      const takes = (plan?.groups.bank ?? []).filter((d) => d.give === give);
+      form.elements.take.innerHTML = takes.map((d) => html`<option value="${d.code}">${d.take}</option>`.__raw).join('');
+    }
+
+    function tick() {
+      if (!decision || sent || over) {
+        el.countdown.textContent = over ? '' : decision ? 'Sent.' : '';
+        return;
+      }
+      const spent = performance.now() - countdown.at;
+      const decisionLeft = Math.max(0, countdown.decisionMs - spent);
+      const bankLeft = Math.max(0, countdown.bankMs - Math.max(0, spent - countdown.decisionMs));
+      const text = `Your decision: ${Math.ceil(decisionLeft / 1000)} s left, then the time bank: ${Math.ceil(bankLeft / 1000)} s.`;
+      el.countdown.textContent = text;
+      el.countdown.classList.toggle('urgent', decisionLeft < 5000);
+      const promptCountdown = el.dialog.querySelector('[data-prompt-countdown]');
+      if (promptCountdown) promptCountdown.textContent = text;
+    }
+
+    // ---- Choosing -----------------------------------------------------------------------------
+
+    function onPlace(key, target) {
+      if (!decision || sent) return;
+      if (stage) {
+        if (key === `${stage.from.kind}:${stage.from.id}`) {
+          stage = null;
+          return drawTargets();
+        }
+        // The second place ends the action: one sends, several ask.
+        const list = stage.places.get(key) ?? [];
+        if (list.length === 1) return answer({ code: list[0].code }, list[0].text);
+        return openPopover(list.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`), target, []);
+      }
+      choose(plan.places.get(key), target);
+    }
+
+    // One action sends at once; several ask with a popover beside the place.
+    function choose(list, target) {
+      if (!list?.length) return;
+      if (list.length === 1 && !list[0].to) return answer({ code: list[0].code }, list[0].text);
+      const firsts = list.filter((d) => !d.to);
+      const seconds = list.filter((d) => d.to);
+      const items = firsts.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`);
+      if (seconds.length) {
+        const what = seconds[0].verb === 'play' ? 'the inventor' : 'move or displace this knight';
+        items.push(html`<button type="button" data-stage="1">${what}…</button>`);
+      }
+      if (!firsts.length) return startStage(seconds);
+      openPopover(items, target, seconds);
+    }
+
+    function startStage(list) {
+      closePopover();
+      const from = list[0].at;
+      stage = { from, places: secondPlaces(list), what: list[0].verb === 'play' ? 'The inventor: the first hex is chosen' : 'The knight is chosen' };
+      drawTargets();
+    }
+
+    function openPopover(items, target, seconds) {
+      const pop = el.popover;
+      pop.innerHTML = html`<p class="popover-title">Choose:</p>${items}<button type="button" data-popover-close>Cancel</button>`.__raw;
+      pop.hidden = false;
+      pop._seconds = seconds;
+      const host = viewer.element.querySelector('.board-host').getBoundingClientRect();
+      const r = target.getBoundingClientRect();
+      const left = Math.min(Math.max(0, r.left - host.left + r.width / 2 - 110), Math.max(0, host.width - 230));
+      pop.style.left = `${left}px`;
+      pop.style.top = `${r.bottom - host.top + 6}px`;
+      pop.querySelector('button')?.focus();
+    }
+
+    function closePopover() {
+      if (el.popover) el.popover.hidden = true;
+    }
+
+    function onButton(e) {
+      const b = e.target.closest('button');
+      if (!b || b.type === 'submit') return;
+      if (b.dataset.popoverClose !== undefined) return closePopover();
+      if (b.dataset.stage) return startStage(el.popover._seconds);
+      if (b.dataset.code) {
+        closePopover();
+        answer({ code: b.dataset.code }, b.dataset.action);
+      }
+    }
+
+    function onChange(e) {
+      if (e.target.name === 'give' && e.target.closest('[data-bank-form]')) syncBankTake();
+    }
+
+    const counts = (form, side) => CARD_NAMES.map((_, c) => Number(form.querySelector(`[data-${side}="${c}"]`)?.value || 0));
+
+    function onSubmit(e) {
+      e.preventDefault();
+      const form = e.target;
+      if (form.matches('[data-bank-form]')) {
+        const code = form.elements.take.value;
+        const d = plan.groups.bank.find((x) => x.code === code);
+        if (d) answer({ code }, d.text);
+      } else if (form.matches('[data-alchemist-form]')) {
+        const want = `play alchemist ${form.elements.yellow.value} ${form.elements.red.value}`;
+        const d = plan.groups.alchemist.find((x) => x.text === want);
+        if (d) answer({ code: d.code }, d.text);
+        else showRejected(`${want} is not legal now`);
+      } else if (form.matches('[data-offer-form="offer"]')) {
+        const to = [...form.querySelectorAll('[data-offer-to]:checked')].map((i) => Number(i.value));
+        answer({ text: offerText(counts(form, 'give'), counts(form, 'want'), to) });
+      } else if (form.matches('[data-offer-form="counter"]')) {
+        answer({ text: counterText(counts(form, 'give'), counts(form, 'want')) });
+      }
+    }
+
+    function onKey(e) {
+      if (e.key === 'Escape') {
+        if (!el.popover.hidden) closePopover();
+        else if (stage) {
+          stage = null;
+          drawTargets();
+        }
+      }
+    }
+
+    async function answer(what, text) {
+      if (!decision || sent) return;
+      const step = decision.step;
+      sent = true;
+      stage = null;
+      el.rejected.hidden = true;
+      viewer.element.dataset.sent = text ?? what.text;
+      draw();
+      try {
+        await send('POST', `/play/${enc(gameId)}/answer`, { step, ...what });
+        ++answersSent;
+      } catch (err) {
+        // Refused before it reached the game (a stale step, a malformed text):
+        // the same decision stands.
+        if (decision?.step === step) {
+          sent = false;
+          showRejected(err.message);
+          draw();
+        }
+      }
+    }
+
+    function showRejected(message) {
+      el.rejected.textContent = `Rejected: ${message}`;
+      el.rejected.hidden = false;
+      el.rejected.dataset.rejected = message;
+      el.rejected.scrollIntoView({ block: 'nearest' });
+    }
+
+    // ---- The stream ---------------------------------------------------------------------------
+
+    function open() {
+      source = new EventSource(`/api/v1/play/${enc(gameId)}/events`);
+      source.addEventListener('welcome', (e) => {
+        const welcome = JSON.parse(e.data);
+        if (!viewer) {
+          build(welcome);
+          resolve({
+            element: viewer.element,
+            title: `Game ${gameId}`,
+            ready: () => {
+              window.metropolisPlay = handle;
+              watch();
+            },
+            cleanup,
+          });
+        }
+        el.badge.dataset.playState = 'live';
+        el.badge.textContent = '● playing';
+        if (welcome.step !== undefined) lastStep = Math.max(lastStep, Number(welcome.step));
+      });
+      source.addEventListener('events', (e) => {
+        const data = JSON.parse(e.data);
+        if (data.step !== undefined && Number(data.step) <= loggedStep) return; // sent again after a reconnect
+        if (data.step !== undefined) loggedStep = Number(data.step);
+        // Events' step is the game's step after them: the last action is that
+        // step, and the ones before it count down from there.
+        const actions = (data.events ?? []).filter((ev) => ev.type === 'EVENT_ACTION').length;
+        let number = Number(data.step ?? 0) - actions;
+        for (const ev of data.events ?? []) {
+          if (ev.type === 'EVENT_ACTION') viewer?.appendLog(++number, describeEvent(ev, seatName));
+          else if (ev.type !== 'EVENT_PRODUCED' || ev.seat === seat) viewer?.appendLog('·', describeEvent(ev, seatName));
+        }
+      });
+      source.addEventListener('decision', (e) => {
+        decision = JSON.parse(e.data);
+        decision.step = Number(decision.step);
+        plan = planLegal(decision.legal ?? []);
+        sent = false;
+        stage = null;
+        lastView = decision.view;
+        lastStep = decision.step;
+        countdown = { decisionMs: Number(decision.decision_ms_left ?? 0), bankMs: Number(decision.time_bank_ms_left ?? 0), at: performance.now() };
+        el.rejected.hidden = true;
+        draw();
+        tick();
+      });
+      source.addEventListener('rejected', (e) => {
+        const r = JSON.parse(e.data);
+        showRejected(r.error?.message ?? r.error ?? 'the host refused the answer');
+        if (decision && Number(r.step) === decision.step) {
+          sent = false;
+          draw();
+        }
+      });
+      source.addEventListener('game_over', (e) => {
+        over = true;
+        decision = null;
+        // The stream ends here; EventSource would otherwise reconnect. The public
+        // stream stays open for the last position, and closes at its own game_over.
+        source.close();
+        const { result } = JSON.parse(e.data);
+        el.badge.dataset.playState = 'over';
+        el.badge.textContent = 'game over';
+        const done = document.createElement('p');
+        done.className = 'game-over';
+        done.dataset.gameOver = result.winner ?? -1;
+        done.innerHTML = html`Game over: ${result.winner >= 0 ? `won by ${seatName(result.winner)}${result.winner === seat ? ' (you)' : ''}` : 'no winner'} after ${result.turns} turns.
+          <a href="/games/${enc(gameId)}">Open the replay</a> (once stored) · <a href="/play">Play again</a>`.__raw;
+        viewer.element.querySelector('.board-pane').append(done);
+        draw();
+      });
+      source.addEventListener('error', (e) => {
+        if (e.data) {
+          const message = JSON.parse(e.data).error?.message ?? 'the stream failed';
+          source.close();
+          if (!viewer) reject(new Error(message));
+          else {
+            el.badge.dataset.playState = 'ended';
+            el.badge.textContent = `stream ended: ${message}`;
+          }
+        } else if (!viewer && source.readyState === EventSource.CLOSED) {
+          reject(new Error('the game could not be opened (signed in? your game?)'));
+        } else if (viewer && !over) {
+          // EventSource reconnects by itself; the welcome marks it live again.
+          el.badge.dataset.playState = 'reconnecting';
+          el.badge.textContent = 'reconnecting…';
+        }
+      });
+    }
+
+    // The seat's stream brings a view only with each decision; between them the
+    // public live stream keeps the board moving while the others play.
+    let spectator = null;
+    let publicView = null;
+    function watch() {
+      spectator = new EventSource(`/api/v1/live/${enc(gameId)}/events`);
+      spectator.addEventListener('view', (e) => {
+        const step = Number(e.lastEventId);
+        if (!viewer || step < boardStep || (decision && !sent)) return;
+        lastStep = Math.max(lastStep, step);
+        boardStep = step;
+        publicView = { view: JSON.parse(e.data), step };
+        viewer.show(publicView.view, step, NO_EVENTS, { highlightLog: false });
+        // After a reload outside one's turn the seat's own view (the hand) comes
+        // with its next decision; until then the panel says so.
+        if (!lastView) el.panel.innerHTML = html`<div class="decision" data-decision="waiting">Waiting for ${over ? 'nobody' : seatName(actingSeat(publicView.view.position))}. Your hand shows with your next decision.</div>`.__raw;
+      });
+      // A game that is not watchable (or is over) simply is not followed.
+      spectator.addEventListener('error', (e) => {
+        if (e.data || spectator.readyState === EventSource.CLOSED) spectator.close();
+      });
+      spectator.addEventListener('game_over', () => spectator.close());
+    }
+
+    function cleanup() {
+      spectator?.close();
+      source?.close();
+      clearInterval(ticker);
+      document.removeEventListener('keydown', onKey);
+      if (el.dialog?.open) el.dialog.close();
+      if (window.metropolisPlay === handle) delete window.metropolisPlay;
+    }
+
+    // For the browser tests: what is being decided, without reading the page's text.
+    const handle = {
+      gameId,
+      get seat() { return seat; },
+      get over() { return over; },
+      get step() { return lastStep; },
+      get answers() { return answersSent; },
+      // The action count of the view drawn with the current decision.
+      get viewStep() { return lastView?.position.action_count ?? -1; },
+      get decision() { return decision && !sent ? { step: decision.step, legal: decision.legal } : null; },
+      // Closes the stream as a lost connection would; EventSource then reconnects.
+      dropConnection() {
+        source.close();
+        open();
+      },
+    };
+
+    open();
+  });
+}
