@@ -158,11 +158,15 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
       case StreamEnd::kFailed:
         break;
     }
-    // A failed stream. Only a seat that was playing reconnects: before any
-    // welcome the failure is about the address, the token or the game.
-    // A host unreachable before any welcome may have died with the game: with
-    // other hosts known, one of them takes it over.
-    const bool lost_host = status.error_code() == grpc::StatusCode::UNAVAILABLE && !options_.other_hosts.empty();
+    // A failed stream. A seat that was playing reconnects; before any welcome
+    // the failure is about the address, the token or the game — unless the host
+    // is unreachable and other hosts are known: it may have died with the game,
+    // which one of them takes over. A seat that was playing and asks a host
+    // that no longer knows the game (taken over from there, since finished
+    // elsewhere) asks the others too: the one that finished it has the result.
+    const bool moved = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                       (welcomed_ && status.error_code() == grpc::StatusCode::NOT_FOUND);
+    const bool lost_host = moved && !options_.other_hosts.empty();
     const bool retry =
         !status.ok() && ((welcomed_ && RetryableAfterDrop(status.error_code(), reconnecting)) || lost_host);
     if (!retry) return status;
@@ -179,7 +183,7 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
     SleepMs(backoff);
     reconnecting = welcomed_;
     // A host that cannot be reached may be dead: its games go on elsewhere.
-    if (status.error_code() == grpc::StatusCode::UNAVAILABLE && !options_.other_hosts.empty()) {
+    if (lost_host) {
       const size_t n = options_.other_hosts.size() + 1;
       const size_t pick = next_host++ % n;
       host = pick == 0 ? options_.host : options_.other_hosts[pick - 1];

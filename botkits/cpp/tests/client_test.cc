@@ -340,6 +340,45 @@ TEST(Client, ARedirectToTheUnreachableHostWaitsForTheLeaseToLapse) {
   EXPECT_EQ(other.calls(), 3);
 }
 
+TEST(Client, ASeatTheOldHostNoLongerKnowsAsksTheOtherHosts) {
+  // The seat's stream to A broke; A lost the game to B, which finished it. A
+  // answers NOT_FOUND now; B still has the result.
+  ScriptedHost b([](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    stream->Write(Welcome(700));
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  ScriptedHost a([](int call, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    if (call > 0) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no game g1 on this host");
+    stream->Write(Welcome());
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "moved to another host");
+  });
+  Options options = TestOptions(a.address());
+  options.other_hosts = {b.address()};
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_TRUE(client.stats().game_over);
+  EXPECT_EQ(b.calls(), 1);
+}
+
+TEST(Client, NotFoundBeforeAnyWelcomeIsFinal) {
+  // A game no host knows is the caller's mistake, not a move: no tour of hosts.
+  ScriptedHost b([](int, grpc::ServerContext*, Stream*) { return grpc::Status::OK; });
+  ScriptedHost a([](int, grpc::ServerContext* context, Stream* stream) {
+    ReadHello(context, stream);
+    return grpc::Status(grpc::StatusCode::NOT_FOUND, "no game g1 on this host");
+  });
+  Options options = TestOptions(a.address());
+  options.other_hosts = {b.address()};
+  Client client;
+  const grpc::Status status = client.Run(options, FirstNotRejected);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(b.calls(), 0);
+}
+
 TEST(Client, GivesUpOnAGameLeasedToAnUnreachableHostForever) {
   const std::string dead = DeadAddress();
   ScriptedHost other([&](int, grpc::ServerContext* context, Stream* stream) {
