@@ -40,15 +40,29 @@ PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& 
   if (welcomed) {
     streams_ = 1;
     failures_ = 0;
+    ever_welcomed_ = true;
   }
   if (streams_ >= options_.max_streams) return {};
   if (!redirect.empty()) {
     if (redirect == host_ || !is_known(redirect)) return {};
+    if (redirect == unreachable_) {
+      // The lease still names the host we could not reach: the game is taken
+      // over once it lapses. Ask this host again after a wait, not bounce.
+      const auto wait = Backoff();
+      ++streams_;
+      return {.again = true, .wait = wait};
+    }
     host_ = redirect;
     ++streams_;
     return {.again = true};
   }
-  if (status.error_code() != grpc::StatusCode::UNAVAILABLE) return {};
+  // A host that no longer knows a game the seat was playing lost it to
+  // another host, which may have finished it since: the others are asked, as
+  // for an unreachable host. Before any welcome NOT_FOUND is final.
+  const bool moved = status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+                     (ever_welcomed_ && status.error_code() == grpc::StatusCode::NOT_FOUND);
+  if (!moved) return {};
+  unreachable_ = status.error_code() == grpc::StatusCode::UNAVAILABLE ? host_ : std::string();
   if (known_hosts_) {
     for (const std::string& h : known_hosts_())
       if (std::find(candidates_.begin(), candidates_.end(), h) == candidates_.end()) candidates_.push_back(h);
@@ -56,11 +70,16 @@ PlayRoute::Next PlayRoute::After(const grpc::Status& status, const std::string& 
   }
   // The seat's own host comes round again too: it may only be restarting.
   host_ = candidates_[next_candidate_++ % candidates_.size()];
+  const auto wait = Backoff();
+  ++streams_;
+  return {.again = true, .wait = wait};
+}
+
+std::chrono::milliseconds PlayRoute::Backoff() {
   const auto wait = std::min<std::chrono::milliseconds>(
       options_.initial_backoff * (int64_t(1) << std::min(failures_, 20)), options_.max_backoff);
   ++failures_;
-  ++streams_;
-  return {.again = true, .wait = wait};
+  return wait;
 }
 
 PlayHub::PlayHub(Backends* backends, std::chrono::milliseconds linger, PlayRoute::Options route,

@@ -56,7 +56,10 @@ class PlayRoute {
   };
   // After a stream to host() ended before the game was over: `redirect` is
   // what it said (empty if nothing), `welcomed` whether it got as far as the
-  // welcome. A redirect is followed only to a host `is_known` accepts.
+  // welcome. A redirect is followed only to a host `is_known` accepts, and not
+  // back to the host that was just unreachable (its lease has not lapsed yet:
+  // host() is asked again after a wait). UNAVAILABLE moves on to the next known
+  // host, and so does NOT_FOUND once a stream was welcomed (the game moved).
   Next After(const grpc::Status& status, const std::string& redirect, bool welcomed,
              const std::function<bool(const std::string&)>& is_known);
 
@@ -65,6 +68,10 @@ class PlayRoute {
   KnownHosts known_hosts_;               // null once asked
   std::vector<std::string> candidates_;  // the seat's host first
   std::string host_;
+  std::chrono::milliseconds Backoff();  // the next wait; they grow with failures_
+
+  std::string unreachable_;  // the host whose stream last ended UNAVAILABLE
+  bool ever_welcomed_ = false;
   size_t next_candidate_ = 1;
   int streams_ = 1;   // since the last welcome, this one included
   int failures_ = 0;  // likewise: the waits grow with them

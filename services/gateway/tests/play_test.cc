@@ -63,9 +63,37 @@ TEST(PlayRouteTest, RedirectsAreFollowedAtOnceAndOnlyToKnownHosts) {
   EXPECT_FALSE(other.After(grpc::Status::OK, "evil:1", false, [](const std::string& h) { return h == "b:1"; }).again);
 }
 
-TEST(PlayRouteTest, OnlyUnavailableIsRetried) {
+TEST(PlayRouteTest, ARedirectBackToTheUnreachableHostWaitsAndAsksAgain) {
+  PlayRoute route(
+      "a:1", [] { return std::vector<std::string>{"b:1"}; }, Quick());
+  ASSERT_TRUE(route.After(kUnavailable, "", true, kAnyHost).again);
+  EXPECT_EQ(route.host(), "b:1");
+  // b still names a (its lease has not lapsed): b again, after a wait.
+  PlayRoute::Next next = route.After(grpc::Status::OK, "a:1", false, kAnyHost);
+  EXPECT_TRUE(next.again);
+  EXPECT_EQ(route.host(), "b:1");
+  EXPECT_EQ(next.wait.count(), 20);
+}
+
+TEST(PlayRouteTest, NotFoundAfterAWelcomeMovesOnNotFoundBeforeOneIsFinal) {
+  PlayRoute fresh(
+      "a:1", [] { return std::vector<std::string>{"b:1"}; }, Quick());
+  EXPECT_FALSE(fresh.After(grpc::Status(grpc::StatusCode::NOT_FOUND, "no game"), "", false, kAnyHost).again);
+
+  // Welcomed on a, which lost the game to b and forgot it; b finished it.
+  PlayRoute route(
+      "a:1", [] { return std::vector<std::string>{"b:1"}; }, Quick());
+  ASSERT_TRUE(route.After(kUnavailable, "", true, kAnyHost).again);   // to b
+  ASSERT_TRUE(route.After(kUnavailable, "", false, kAnyHost).again);  // b restarting: a
+  EXPECT_EQ(route.host(), "a:1");
+  EXPECT_TRUE(route.After(grpc::Status(grpc::StatusCode::NOT_FOUND, "no game"), "", false, kAnyHost).again);
+  EXPECT_EQ(route.host(), "b:1");
+}
+
+TEST(PlayRouteTest, OnlyAHostLostOrAGameMovedIsRetried) {
+  // NOT_FOUND after a welcome is a moved game (the test above).
   for (const auto code : {grpc::StatusCode::OK, grpc::StatusCode::CANCELLED, grpc::StatusCode::ABORTED,
-                          grpc::StatusCode::NOT_FOUND, grpc::StatusCode::PERMISSION_DENIED}) {
+                          grpc::StatusCode::INVALID_ARGUMENT, grpc::StatusCode::PERMISSION_DENIED}) {
     PlayRoute route(
         "a:1", [] { return std::vector<std::string>{"b:1"}; }, Quick());
     EXPECT_FALSE(route.After(grpc::Status(code, ""), "", true, kAnyHost).again) << code;
