@@ -501,7 +501,28 @@ void Game::OnTimer(Millis at) {
 
 void Game::OnStartTimeout() {
   std::lock_guard lock(mutex_);
-  if (started_) return;
+  if (started_ || finished_) return;
+  // A table none of whose players came is no game: its seats were never handed
+  // out (a matchmaker that died between creating it and assigning it) or nobody
+  // wanted them. Played by the fallback bot it would be stored and rated in the
+  // players' names while they play their real games elsewhere.
+  bool awaited = false, arrived = false;
+  for (const auto& s : seats_) {
+    if (s->setup.built_in) continue;
+    awaited = true;
+    arrived = arrived || s->ever_connected;
+  }
+  if (awaited && !arrived) {
+    voided_ = true;
+    finished_ = true;
+    services::LogWarning("game void: none of its players joined before the start timeout",
+                         {{"game", setup_.id}, {"ladder", setup_.ladder}});
+    const grpc::Status gone(grpc::StatusCode::NOT_FOUND, "game " + setup_.id + " is void: none of its players joined");
+    for (auto& sp : spectators_) sp->Finish(gone);
+    spectators_.clear();
+    if (env_.on_voided) env_.on_voided(setup_.id);
+    return;
+  }
   started_ = true;
   services::LogInfo("starting without every seat", {{"game", setup_.id}});
   Advance();

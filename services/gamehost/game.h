@@ -83,6 +83,10 @@ struct GameEnv {
   // The game was fenced off (another host took it over): it has ended its
   // streams and stopped; the host forgets it. Called with the game's lock held.
   std::function<void(const std::string& game_id)> on_fenced;
+  // None of the game's players joined before the start timeout: the game is
+  // void (never played, stored or rated); the host forgets it. Called with the
+  // game's lock held.
+  std::function<void(const std::string& game_id)> on_voided;
 };
 
 class Game : public std::enable_shared_from_this<Game> {
@@ -192,6 +196,7 @@ class Game : public std::enable_shared_from_this<Game> {
   std::vector<SeatProgress> persisted_seats_;
   bool checkpoint_failing_ = false;  // logged once per outage
   bool abandoned_ = false;           // fenced off: another host runs the game
+  bool voided_ = false;              // nobody joined before the start timeout
   Millis grace_until_ = -1;          // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
 };

@@ -389,6 +389,7 @@ GameEnv Host::MakeEnv() {
   env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
     OnComplete(std::move(game), std::move(done));
   };
+  env.on_voided = [this](const std::string& game_id) { OnVoided(game_id); };
   if (checkpoints_) {
     env.checkpoints = checkpoints_;
     env.host = address();
@@ -501,6 +502,15 @@ void Host::OnFenced(const std::string& game_id) {
     if (!live_.erase(game_id)) return;
   }
   if (metrics_) metrics_->GameLost();
+}
+
+void Host::OnVoided(const std::string& game_id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!live_.erase(game_id)) return;
+  }
+  if (metrics_) metrics_->GameFinished("void");
+  if (checkpoints_) MarkDone(game_id);  // never to be taken over and played
 }
 
 void Host::MarkDone(const std::string& game_id) {

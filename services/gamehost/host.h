@@ -91,6 +91,7 @@ class Host {
   void OutboxLoop();
   GameEnv MakeEnv();
   void OnFenced(const std::string& game_id);
+  void OnVoided(const std::string& game_id);
   void LeaseLoop();
   void MarkDone(const std::string& game_id);
 

@@ -179,6 +179,28 @@ TEST(GameHost, GameWaitsForEverySeatThenStartsAnywayAfterTheTimeout) {
   EXPECT_EQ(table.Actor(), 0) << "seat 0 sets up first";
 }
 
+TEST(GameHost, AGameNoneOfWhosePlayersJoinedIsVoidAtTheStartTimeout) {
+  // Its seats were never handed out (a matchmaker died after creating it):
+  // played by fallback bots it would be rated in the players' names.
+  TestHost t;
+  Table table(&t);
+  Table other(&t, 8);
+  ASSERT_TRUE(other.Connect(0).ok());  // one player came: that game is played
+  t.Settle();
+  ASSERT_EQ(t.host->live_games(), 2u);
+  t.timers.AdvanceTo(5000);
+  t.Settle();
+  EXPECT_EQ(t.host->live_games(), 1u);
+  grpc::Status status;
+  EXPECT_EQ(table.Find(0, &status), nullptr);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
+  v1::GameInfo info;
+  EXPECT_EQ(t.host->GetGame(kSpectator, table.created.game_id(), &info).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(other.Actor(), 0) << "the game one player joined starts";
+  std::lock_guard lock(t.sink.mutex);
+  for (const auto& g : t.sink.games) EXPECT_NE(g.game_id, table.created.game_id());
+}
+
 TEST(GameHost, WrongAnswersAreRejectedAndChangeNothing) {
   TestHost t;
   Table table(&t);
