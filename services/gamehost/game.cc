@@ -513,7 +513,6 @@ void Game::OnStartTimeout() {
     arrived = arrived || s->ever_connected;
   }
   if (awaited && !arrived) {
-    voided_ = true;
     finished_ = true;
     services::LogWarning("game void: none of its players joined before the start timeout",
                          {{"game", setup_.id}, {"ladder", setup_.ladder}});

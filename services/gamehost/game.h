@@ -196,7 +196,6 @@ class Game : public std::enable_shared_from_this<Game> {
   std::vector<SeatProgress> persisted_seats_;
   bool checkpoint_failing_ = false;  // logged once per outage
   bool abandoned_ = false;           // fenced off: another host runs the game
-  bool voided_ = false;              // nobody joined before the start timeout
   Millis grace_until_ = -1;          // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
 };
