@@ -42,7 +42,7 @@
 
 #include "bench/gamehost_load_wire.h"
 #include "bench/load_stats.h"
-#include "engine/cli/flags.h"
+#include "lib/flags/flags.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
 namespace metropolis::load {

@@ -56,9 +56,9 @@ trap cleanup EXIT
 
 start_postgres >&2
 start_redis >&2
-"$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
+"$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
 pg=$METROPOLIS_PG_CONNINFO
-admin=("$build/services/accounts/metropolis-admin" --pg "$pg")
+admin=("$build/tools/admin/metropolis-admin" --pg "$pg")
 "${admin[@]}" create-player admin >/dev/null
 api_token=$("${admin[@]}" --json issue-token admin --label load | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
 service_token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
@@ -130,7 +130,7 @@ curl -s "http://$metrics/metrics" | grep -E '^metropolis_gateway_request_seconds
 
 echo
 echo "== spectators: $spectators live streams of one game =="
-"$build/services/ctl/metropolisctl" --host "$host" --token "$host_admin" --json create-game \
+"$build/tools/ctl/metropolisctl" --host "$host" --token "$host_admin" --json create-game \
   --seats watcher,b1,b2,b3 --builtin 1:heuristic --builtin 2:heuristic --builtin 3:heuristic >"$work/game.json"
 game=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["game_id"])' <"$work/game.json")
 seat_token=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["seat_tokens"][0])' <"$work/game.json")

@@ -36,8 +36,8 @@
 #include <thread>
 
 #include "bench/load_stats.h"
-#include "engine/cli/flags.h"
-#include "services/common/log.h"
+#include "lib/common/log.h"
+#include "lib/flags/flags.h"
 #include "services/matchmaker/matchmaker.h"
 
 namespace metropolis::load {

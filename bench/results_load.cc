@@ -25,13 +25,13 @@
 
 #include "bench/load_stats.h"
 #include "bots/bot.h"
-#include "bots/chance.h"
-#include "engine/cli/flags.h"
 #include "engine/game.h"
 #include "engine/view.h"
+#include "lib/chance/chance.h"
+#include "lib/flags/flags.h"
+#include "lib/protocol/convert.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::load {
 namespace {
@@ -70,7 +70,7 @@ v1::CompletedGameRecord PlayGame(const std::string& bot, uint64_t seed) {
     knowledge.back().Reset(state);
     rngs.push_back(bots::MixSeed(seed, uint64_t(s) + 1));
   }
-  bots::ChanceStreams chance(seed);
+  chance::ChanceStreams chance(seed);
   v1::CompletedGameRecord g;
   std::vector<Event> events;
   while (!state.IsTerminal()) {

@@ -55,7 +55,7 @@ if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
 fi
 start_postgres >&2
 start_redis >&2
-"$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
+"$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
   psql "$METROPOLIS_PG_CONNINFO" -qc "CREATE EXTENSION pg_stat_statements" >&2
 fi

@@ -65,7 +65,7 @@ METROPOLIS_MATCHMAKERS=2 METROPOLIS_GAMEHOSTS=2 deploy/local/stack.sh up "$build
 source "$METROPOLIS_STACK_DIR/stack.env"
 stack=$METROPOLIS_STACK_DIR
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
-admin=$build/services/accounts/metropolis-admin
+admin=$build/tools/admin/metropolis-admin
 services=(replays ratings matchmaker matchmaker2 gamehost1 gamehost2 gateway)
 rss() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$(cat "$stack/$1.pid")/status" 2>/dev/null || echo "-"; }
 declare -A rss_start

@@ -21,6 +21,7 @@
 
 #include "engine/action.h"
 #include "engine/view.h"
+#include "lib/chance/splitmix.h"
 
 namespace metropolis::bots {
 
@@ -43,24 +44,11 @@ std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error);
 // The kinds MakeBot knows, for help texts.
 const std::vector<std::string>& BotKinds();
 
-// The bots' random source: splitmix64 over a caller-owned state, the same
-// stream on every platform.
-inline uint64_t NextRandom(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-// Uniform in [0, 1).
-inline double UniformRandom(uint64_t* state) { return double(NextRandom(state) >> 11) * 0x1.0p-53; }
-// Uniform in [0, n) for n > 0.
-inline uint32_t RandomBelow(uint64_t* state, uint32_t n) {
-  return uint32_t((uint64_t(uint32_t(NextRandom(state) >> 32)) * n) >> 32);
-}
-// A seed derived from another one and a salt, for independent sub-streams.
-inline uint64_t MixSeed(uint64_t seed, uint64_t salt) {
-  uint64_t s = seed ^ (salt * 0xD1B54A32D192ED03ull);
-  return NextRandom(&s);
-}
+// The bots' random source is the splitmix64 stream of lib/chance/splitmix.h, named
+// here too so that bot code reads bots::NextRandom.
+using chance::MixSeed;
+using chance::NextRandom;
+using chance::RandomBelow;
+using chance::UniformRandom;
 
 }  // namespace metropolis::bots

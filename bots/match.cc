@@ -18,7 +18,7 @@ GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, u
   }
   std::vector<uint64_t> streams;
   for (int seat = 0; seat < n; ++seat) streams.push_back(seats[size_t(seat)].seed);
-  ChanceStreams chance(chance_seed);
+  chance::ChanceStreams chance(chance_seed);
   std::vector<Event> events;
   const uint64_t hard_cap = uint64_t(config.options.max_actions) + 1000;
   uint64_t steps = 0;

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "bots/bot.h"
-#include "bots/chance.h"
 #include "engine/config.h"
 #include "engine/state.h"
+#include "lib/chance/chance.h"
 
 namespace metropolis::bots {
 

@@ -31,8 +31,8 @@ done
 # shellcheck source=/dev/null
 source "$stack/stack.env"
 bin=$METROPOLIS_BUILD
-admin=$bin/services/accounts/metropolis-admin
-ctl() { "$bin/services/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+admin=$bin/tools/admin/metropolis-admin
+ctl() { "$bin/tools/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 if ! "$admin" --json ladders | python3 -c "import json, sys; sys.exit(0 if any(l['id'] == '$ladder' for l in json.load(sys.stdin)) else 1)"; then
   "$admin" create-ladder "$ladder" --title "Open ladder, 4 players" --seats 4 --placement-games 2 --bots-after-ms 20000 \

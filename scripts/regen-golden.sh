@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 preset=${1:-check}
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" --target metropolis-engine
-bin="build/$preset/engine/cli/metropolis-engine"
+bin="build/$preset/tools/engine/metropolis-engine"
 dir=engine/tests/testdata/golden
 
 # name: flags of `metropolis-engine golden`

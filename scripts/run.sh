@@ -27,9 +27,9 @@ cat <<HELP
 ==== next ====
 The stack is still running. Its addresses and tokens:  source $METROPOLIS_STACK_DIR/stack.env
   in a browser:      ${METROPOLIS_GATEWAY:-(no gateway built)}/   leaderboards, players, replays, live games (docs/WEB.md)
-  a game's record:   build/release/services/ctl/metropolisctl --host \$METROPOLIS_REPLAYS --token \$METROPOLIS_ADMIN_TOKEN export-game GAME_ID > game.json
-  any step of it:    build/release/engine/cli/metropolis-engine replay --file game.json --step 100
-  a player:          build/release/services/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
+  a game's record:   build/release/tools/ctl/metropolisctl --host \$METROPOLIS_REPLAYS --token \$METROPOLIS_ADMIN_TOKEN export-game GAME_ID > game.json
+  any step of it:    build/release/tools/engine/metropolis-engine replay --file game.json --step 100
+  a player:          build/release/tools/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
   more games:        scripts/ladder_demo.sh --games 10
   a tournament:      scripts/tournament_demo.sh     (five bots, a round robin, standings with intervals)
   over HTTP:         curl \$METROPOLIS_GATEWAY/api/v1/ladders   (docs/GATEWAY.md)

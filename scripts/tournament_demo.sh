@@ -27,7 +27,7 @@ done
 # shellcheck source=/dev/null
 source "$stack/stack.env"
 bin=$METROPOLIS_BUILD
-ctl() { "$bin/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+ctl() { "$bin/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 IFS=, read -r -a bots <<<"$specs"
 ((${#bots[@]} >= 4)) || { echo "tournament_demo: --bots needs at least 4 bots" >&2; exit 2; }
@@ -55,5 +55,5 @@ args=(create-tournament "$id" --format "$format" --entrants "$(IFS=,; echo "${na
 ctl "${args[@]}"
 ctl watch-tournament "$id"
 echo
-echo "every game:  build/release/services/ctl/metropolisctl --host \$METROPOLIS_MATCHMAKER --token \$METROPOLIS_ADMIN_TOKEN tournament-games $id"
+echo "every game:  build/release/tools/ctl/metropolisctl --host \$METROPOLIS_MATCHMAKER --token \$METROPOLIS_ADMIN_TOKEN tournament-games $id"
 echo "as CSV:      ... export-tournament $id --csv"

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "bots/bot.h"
-#include "services/common/credentials.h"
+#include "lib/common/credentials.h"
 
 namespace metropolis::botkit {
 

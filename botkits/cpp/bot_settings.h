@@ -10,7 +10,7 @@
 #include "botkits/cpp/client.h"
 #include "botkits/cpp/compete.h"
 #include "botkits/cpp/ladder.h"
-#include "engine/cli/flags.h"
+#include "lib/flags/flags.h"
 
 namespace metropolis::botkit {
 

@@ -12,9 +12,9 @@
 #include <thread>
 #include <utility>
 
+#include "lib/common/credentials.h"
+#include "lib/protocol/convert.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
-#include "services/common/credentials.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::botkit {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "botkits/cpp/ladder.h"
+#include "lib/common/credentials.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
-#include "services/common/credentials.h"
 
 namespace metropolis::botkit {
 

@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
+#include "lib/common/credentials.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
-#include "services/common/credentials.h"
 
 namespace metropolis::botkit {
 

@@ -15,7 +15,7 @@
 #include "botkits/cpp/bot_settings.h"
 #include "botkits/cpp/builtin.h"
 #include "botkits/cpp/client.h"
-#include "services/common/credentials.h"
+#include "lib/common/credentials.h"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include <map>
 
 #include "bots/bot.h"
-#include "bots/chance.h"
 #include "bots/evaluation.h"
 #include "bots/match.h"
 #include "engine/view.h"
+#include "lib/chance/chance.h"
 
 namespace metropolis::bots {
 namespace {
@@ -145,7 +145,7 @@ TEST(BotsBaseGame, HeuristicUsesDevelopmentCards) {
   for (uint64_t g = 0; g < uint64_t(games); ++g) {
     State s;
     ASSERT_TRUE(NewGame(BaseConfig(200 + g), &s, &error)) << error;
-    ChanceStreams chance(g);
+    chance::ChanceStreams chance(g);
     uint64_t rng = g;
     while (!s.IsTerminal()) {
       Action a;

@@ -68,7 +68,7 @@ up() {
   start_postgres >"$stack/logs/postgres-start.log"
   # Append-only: live games' checkpoints must outlive a restart of Redis.
   METROPOLIS_REDIS_PERSIST=${METROPOLIS_REDIS_PERSIST:-1} start_redis >"$stack/logs/redis-start.log"
-  "$build/services/storage/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
+  "$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
     >"$stack/logs/migrate.log"
 
   local service_token
@@ -140,7 +140,7 @@ up() {
     hosts+=("$addr:$port")
   done
 
-  local admin="$build/services/accounts/metropolis-admin" admin_token
+  local admin="$build/tools/admin/metropolis-admin" admin_token
   "$admin" --pg "$METROPOLIS_PG_CONNINFO" create-player admin >/dev/null
   admin_token=$("$admin" --pg "$METROPOLIS_PG_CONNINFO" --json issue-token admin --admin --label stack |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "lib/common/log.h"
 #include "services/accounts/store.h"
 #include "services/accounts/token.h"
-#include "services/common/log.h"
 
 namespace metropolis::accounts {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "metropolis/v1/accounts.pb.h"
-#include "services/accounts/ladders.h"
+#include "services/accounts/ladder_store.h"
 #include "services/accounts/store.h"
 
 namespace metropolis::accounts {

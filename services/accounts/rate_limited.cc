@@ -1,6 +1,6 @@
 #include "services/accounts/rate_limited.h"
 
-#include "services/common/log.h"
+#include "lib/common/log.h"
 
 namespace metropolis::accounts {
 

@@ -8,8 +8,8 @@
 
 #include <string>
 
+#include "lib/common/rate_limit.h"
 #include "services/accounts/authenticator.h"
-#include "services/common/rate_limit.h"
 
 namespace metropolis::accounts {
 

@@ -2,10 +2,10 @@
 
 #include <grpcpp/server_builder.h>
 
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
 #include "services/accounts/convert.h"
 #include "services/accounts/roles.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
 
 namespace metropolis::accounts {
 namespace {

@@ -1,13 +1,13 @@
 // The Accounts service's gRPC wiring (sync API): the administrator check, the
 // requests' shapes and the statuses here; the rules of names, tokens and
-// ladders in store.h and ladders.h, which this only calls.
+// ladders in store.h and ladder_store.h, which this only calls.
 #pragma once
 
 #include <memory>
 
 #include "metropolis/v1/accounts.grpc.pb.h"
 #include "services/accounts/authenticator.h"
-#include "services/accounts/ladders.h"
+#include "services/accounts/ladder_store.h"
 #include "services/accounts/store.h"
 
 namespace grpc {

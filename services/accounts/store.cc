@@ -3,10 +3,10 @@
 #include <optional>
 #include <pqxx/pqxx>
 
+#include "lib/common/log.h"
+#include "lib/storage/pg_status.h"
 #include "services/accounts/authenticator.h"
 #include "services/accounts/token.h"
-#include "services/common/log.h"
-#include "services/storage/pg_status.h"
 
 namespace metropolis::accounts {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <openssl/sha.h>
 
+#include "lib/protocol/convert.h"
 #include "metropolis/v1/checkpoint.pb.h"
 #include "services/gamehost/game.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::gamehost {
 

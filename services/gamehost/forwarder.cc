@@ -12,11 +12,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "services/common/credentials.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
-#include "services/protocol/convert.h"
+#include "lib/common/credentials.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/protocol/convert.h"
 
 namespace metropolis::gamehost {
 namespace fs = std::filesystem;

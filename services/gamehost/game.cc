@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "services/common/log.h"
-#include "services/protocol/convert.h"
+#include "lib/common/log.h"
+#include "lib/protocol/convert.h"
 
 namespace metropolis::gamehost {
 

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "bots/bot.h"
-#include "bots/chance.h"
 #include "engine/state.h"
 #include "engine/view.h"
+#include "lib/chance/chance.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gamehost/checkpoint.h"
 #include "services/gamehost/clock.h"
@@ -60,7 +60,7 @@ struct GameSetup {
   // A seat forfeits (ranks last) once the fallback bot took this many of its
   // decisions in a row; 0 = never. Built-in seats never forfeit.
   uint32_t forfeit_after = 0;
-  // The request that created the game (services/common/request_id.h): its
+  // The request that created the game (lib/common/request_id.h): its
   // storing and rating go on under the same id.
   std::string request_id;
 };
@@ -171,7 +171,7 @@ class Game : public std::enable_shared_from_this<Game> {
     Event event;
   };
   std::vector<LoggedEvent> log_;  // every event, unmasked, for spectators from the start
-  bots::ChanceStreams chance_;
+  chance::ChanceStreams chance_;
   std::vector<std::unique_ptr<Seat>> seats_;
   std::vector<std::shared_ptr<SpectatorStream>> spectators_;
   std::vector<v1::Event> spectator_events_;  // public events not yet flushed

@@ -4,11 +4,11 @@
 #include <random>
 #include <utility>
 
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
-#include "services/common/secret.h"
-#include "services/protocol/convert.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/common/secret.h"
+#include "lib/protocol/convert.h"
 
 namespace metropolis::gamehost {
 namespace {

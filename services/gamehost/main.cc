@@ -2,9 +2,9 @@
 #include <iostream>
 #include <memory>
 
-#include "services/common/rate_limit.h"
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
+#include "lib/common/rate_limit.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/gamehost/server.h"
 
 namespace mg = metropolis::gamehost;

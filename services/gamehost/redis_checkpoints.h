@@ -10,8 +10,8 @@
 
 #include <memory>
 
+#include "lib/storage/redis.h"
 #include "services/gamehost/checkpoint.h"
-#include "services/storage/redis.h"
 
 namespace metropolis::gamehost {
 

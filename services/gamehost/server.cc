@@ -7,10 +7,10 @@
 #include <chrono>
 
 #include "bots/bot.h"
+#include "lib/common/credentials.h"
+#include "lib/common/log.h"
+#include "lib/common/metrics.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
-#include "services/common/credentials.h"
-#include "services/common/log.h"
-#include "services/common/metrics.h"
 
 namespace metropolis::gamehost {
 

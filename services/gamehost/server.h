@@ -1,4 +1,4 @@
-// The game host as a part of a server program (services/common/server_main.h):
+// The game host as a part of a server program (lib/common/server_main.h):
 // the host with its bots, timers, completed-game archive and outbox, optional
 // Prometheus metrics, and the heartbeat that announces it to a matchmaker.
 // metropolis-gamehost runs it alone; metropolis-server beside the others.
@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/gamehost/directory.h"
 #include "services/gamehost/executor.h"
 #include "services/gamehost/forwarder.h"

@@ -2,10 +2,10 @@
 
 #include <functional>
 
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
-#include "services/common/secret.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/common/secret.h"
 #include "services/gamehost/stream_writer.h"
 
 namespace metropolis::gamehost {

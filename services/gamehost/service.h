@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/rate_limit.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
-#include "services/common/rate_limit.h"
 #include "services/gamehost/host.h"
 
 namespace metropolis::gamehost {

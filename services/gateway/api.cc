@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "engine/cli/flags.h"
 #include "grpc/health/v1/health.grpc.pb.h"
-#include "services/common/credentials.h"
-#include "services/common/grpc_util.h"
+#include "lib/common/credentials.h"
+#include "lib/common/grpc_util.h"
+#include "lib/flags/flags.h"
 
 namespace metropolis::gateway {
 namespace {

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <thread>
 
-#include "services/common/credentials.h"
+#include "lib/common/credentials.h"
 
 namespace metropolis::gateway {
 namespace {
 
-// Over TLS when the process was given --tls-ca (services/common/credentials.h).
+// Over TLS when the process was given --tls-ca (lib/common/credentials.h).
 std::shared_ptr<grpc::Channel> Dial(const std::string& address) { return services::Dial(address); }
 
 // One upstream's context, swapped when it follows a redirect, and cancelled

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "engine/action.h"
-#include "services/common/grpc_util.h"
-#include "services/protocol/convert.h"
+#include "lib/common/grpc_util.h"
+#include "lib/protocol/convert.h"
 #include "services/ratings/model/model.h"
 
 namespace metropolis::gateway {

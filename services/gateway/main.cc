@@ -10,24 +10,24 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "engine/cli/flags.h"
+#include "lib/common/credentials.h"
+#include "lib/common/log.h"
+#include "lib/common/metrics.h"
+#include "lib/common/rate_limit.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
+#include "lib/flags/flags.h"
+#include "lib/storage/pg_pool.h"
 #include "services/accounts/store.h"
-#include "services/common/credentials.h"
-#include "services/common/log.h"
-#include "services/common/metrics.h"
-#include "services/common/rate_limit.h"
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
 #include "services/gateway/api.h"
 #include "services/gateway/backends.h"
-#include "services/gateway/catalog.h"
+#include "services/gateway/catalog_store.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/passwords.h"
 #include "services/gateway/people_store.h"
 #include "services/gateway/play_api.h"
 #include "services/gateway/server.h"
-#include "services/storage/pg_pool.h"
 
 namespace ms = metropolis::services;
 namespace mgw = metropolis::gateway;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "engine/cli/flags.h"
+#include "lib/flags/flags.h"
 
 namespace metropolis::gateway {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <pqxx/pqxx>
 
-#include "services/storage/pg_status.h"
+#include "lib/storage/pg_status.h"
 
 namespace metropolis::gateway {
 namespace {

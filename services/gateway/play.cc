@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "services/common/log.h"
+#include "lib/common/log.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/json.h"
 

@@ -2,8 +2,8 @@
 
 #include <thread>
 
+#include "lib/common/log.h"
 #include "services/accounts/store.h"
-#include "services/common/log.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {

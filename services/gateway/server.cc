@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "services/common/log.h"
+#include "lib/common/log.h"
 #include "services/gateway/static_files.h"
 
 namespace metropolis::gateway {

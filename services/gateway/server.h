@@ -10,7 +10,7 @@
 #include <chrono>
 #include <string>
 
-#include "services/common/rate_limit.h"
+#include "lib/common/rate_limit.h"
 #include "services/gateway/api.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"

@@ -3,9 +3,9 @@
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
-#include "services/common/credentials.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
+#include "lib/common/credentials.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
 
 namespace metropolis::matchmaker {
 

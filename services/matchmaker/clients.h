@@ -9,7 +9,7 @@
 
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
-#include "services/accounts/ladders.h"
+#include "services/accounts/ladder_store.h"
 #include "services/matchmaker/service.h"
 
 namespace metropolis::matchmaker {

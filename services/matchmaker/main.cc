@@ -1,10 +1,10 @@
 // metropolis-matchmaker: queues per ladder, tables by rating, games on the hosts.
 #include <iostream>
 
-#include "services/common/metrics.h"
-#include "services/common/rate_limit.h"
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
+#include "lib/common/metrics.h"
+#include "lib/common/rate_limit.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/matchmaker/server.h"
 
 namespace ms = metropolis::services;

@@ -6,11 +6,11 @@
 #include <thread>
 #include <unordered_map>
 
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/protocol/convert.h"
 #include "services/matchmaker/metrics.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::matchmaker {
 namespace {

@@ -1,6 +1,6 @@
 // The matchmaker's round: for every ladder, expire tickets whose players stopped
 // sending heartbeats, put back tickets a dead replica left half-placed, form
-// tables (matching.h), claim each table's tickets (tickets.h: atomic, so any
+// tables (matching.h), claim each table's tickets (ticket_store.h: atomic, so any
 // number of replicas may run rounds at once), create its game on the game host
 // with the most room, and hand every ticket its assignment. A table whose game
 // cannot be created goes back to the queue with its waiting time kept.
@@ -18,7 +18,7 @@
 #include "engine/config.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/matchmaker/matching.h"
-#include "services/matchmaker/tickets.h"
+#include "services/matchmaker/ticket_store.h"
 
 namespace metropolis::matchmaker {
 

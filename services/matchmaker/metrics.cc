@@ -5,7 +5,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include "services/common/metrics.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::matchmaker {
 

@@ -1,5 +1,5 @@
 // The matchmaker's Prometheus metrics (docs/OBSERVABILITY.md), on the process's
-// registry (services/common/metrics.h). Calls by method and code, and PostgreSQL
+// registry (lib/common/metrics.h). Calls by method and code, and PostgreSQL
 // and Redis errors, are counted for every service there.
 //
 // Every replica reports what it sees: queue depths and hosts are read from the

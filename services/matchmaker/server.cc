@@ -5,8 +5,8 @@
 
 #include <chrono>
 
+#include "lib/common/log.h"
 #include "services/accounts/roles.h"
-#include "services/common/log.h"
 
 namespace metropolis::matchmaker {
 namespace {

@@ -1,4 +1,4 @@
-// The matchmaker as a part of a server program (services/common/server_main.h):
+// The matchmaker as a part of a server program (lib/common/server_main.h):
 // the Matchmaker, Tournaments and Accounts services over PostgreSQL and Redis
 // pools the program owns, and two threads beside them: the matching rounds, and
 // the tournament scheduler (run by the one replica holding its lease).
@@ -12,21 +12,21 @@
 #include <thread>
 #include <vector>
 
-#include "services/accounts/ladders.h"
+#include "lib/common/server_main.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
+#include "services/accounts/ladder_store.h"
 #include "services/accounts/rate_limited.h"
 #include "services/accounts/service.h"
 #include "services/accounts/store.h"
-#include "services/common/server_main.h"
 #include "services/matchmaker/clients.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
-#include "services/matchmaker/tickets.h"
-#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
 #include "services/matchmaker/tournaments/store.h"
-#include "services/storage/pg_pool.h"
-#include "services/storage/redis.h"
 
 namespace metropolis::matchmaker {
 

@@ -3,10 +3,10 @@
 #include <chrono>
 #include <thread>
 
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
 #include "services/accounts/roles.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
 #include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {

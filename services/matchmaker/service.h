@@ -1,5 +1,5 @@
 // The Matchmaker service's gRPC wiring (sync API): tokens, requests and
-// statuses here; tickets in tickets.h, rounds in matchmaker.h.
+// statuses here; tickets in ticket_store.h, rounds in matchmaker.h.
 #pragma once
 
 #include <functional>

@@ -1,9 +1,9 @@
 // metropolis-ratings: rates completed games exactly once and serves leaderboards.
 #include <iostream>
 
-#include "services/common/metrics.h"
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
+#include "lib/common/metrics.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/ratings/server.h"
 
 namespace ms = metropolis::services;

@@ -1,5 +1,5 @@
 // The ratings service's Prometheus metrics (docs/OBSERVABILITY.md), on the
-// process's registry (services/common/metrics.h). Calls by method and code, and
+// process's registry (lib/common/metrics.h). Calls by method and code, and
 // PostgreSQL and Redis errors, are counted for every service there.
 #pragma once
 

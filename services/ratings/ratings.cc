@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "services/common/log.h"
+#include "lib/common/log.h"
 #include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {

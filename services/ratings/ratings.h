@@ -14,7 +14,7 @@
 #include <string>
 
 #include "metropolis/v1/ratings.pb.h"
-#include "services/ratings/leaderboard.h"
+#include "services/ratings/leaderboard_cache.h"
 #include "services/ratings/store.h"
 
 namespace metropolis::ratings {

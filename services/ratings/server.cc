@@ -2,8 +2,8 @@
 
 #include <grpcpp/server_builder.h>
 
+#include "lib/common/log.h"
 #include "services/accounts/roles.h"
-#include "services/common/log.h"
 
 namespace metropolis::ratings {
 

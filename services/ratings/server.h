@@ -1,4 +1,4 @@
-// The ratings service as a part of a server program (services/common/server_main.h):
+// The ratings service as a part of a server program (lib/common/server_main.h):
 // the ratings over PostgreSQL (the truth) and Redis (the leaderboards), with
 // pools the program owns. metropolis-ratings runs it alone; metropolis-server
 // beside the others.
@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/server_main.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
 #include "services/accounts/store.h"
-#include "services/common/server_main.h"
-#include "services/ratings/leaderboard.h"
+#include "services/ratings/leaderboard_cache.h"
 #include "services/ratings/ratings.h"
 #include "services/ratings/service.h"
 #include "services/ratings/store.h"
-#include "services/storage/pg_pool.h"
-#include "services/storage/redis.h"
 
 namespace metropolis::ratings {
 

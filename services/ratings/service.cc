@@ -2,10 +2,10 @@
 
 #include <chrono>
 
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
 #include "services/accounts/roles.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
 #include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {

@@ -4,7 +4,7 @@
 #include <pqxx/pqxx>
 #include <set>
 
-#include "services/storage/pg_status.h"
+#include "lib/storage/pg_status.h"
 
 namespace metropolis::ratings {
 namespace {

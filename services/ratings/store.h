@@ -13,9 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/storage/pg_pool.h"
 #include "metropolis/v1/ratings.pb.h"
 #include "services/ratings/model/model.h"
-#include "services/storage/pg_pool.h"
 
 namespace metropolis::ratings {
 

@@ -1,9 +1,9 @@
 // metropolis-replays: stores completed games in PostgreSQL and serves them.
 #include <iostream>
 
-#include "services/common/metrics.h"
-#include "services/common/server_main.h"
-#include "services/common/settings.h"
+#include "lib/common/metrics.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/replays/server.h"
 
 namespace ms = metropolis::services;

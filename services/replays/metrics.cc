@@ -4,7 +4,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include "services/common/metrics.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::replays {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "engine/notation.h"
-#include "services/common/grpc_util.h"
-#include "services/protocol/convert.h"
+#include "lib/common/grpc_util.h"
+#include "lib/protocol/convert.h"
 
 namespace metropolis::replays {
 namespace {

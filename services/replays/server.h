@@ -1,4 +1,4 @@
-// The replays service as a part of a server program (services/common/server_main.h):
+// The replays service as a part of a server program (lib/common/server_main.h):
 // its store, authenticator and gRPC service over a PostgreSQL pool the program
 // owns. metropolis-replays runs it alone; metropolis-server beside the others.
 #pragma once
@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/server_main.h"
+#include "lib/storage/pg_pool.h"
 #include "services/accounts/store.h"
-#include "services/common/server_main.h"
 #include "services/replays/service.h"
 #include "services/replays/store.h"
-#include "services/storage/pg_pool.h"
 
 namespace metropolis::replays {
 

@@ -3,11 +3,11 @@
 #include <chrono>
 
 #include "engine/game.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/protocol/convert.h"
 #include "services/accounts/roles.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
-#include "services/protocol/convert.h"
 #include "services/replays/metrics.h"
 #include "services/replays/record.h"
 

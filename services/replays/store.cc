@@ -2,10 +2,10 @@
 
 #include <pqxx/pqxx>
 
-#include "services/common/log.h"
+#include "lib/common/log.h"
+#include "lib/storage/pg_status.h"
 #include "services/replays/codec/codec.h"
 #include "services/replays/record.h"
-#include "services/storage/pg_status.h"
 
 namespace metropolis::replays {
 namespace {

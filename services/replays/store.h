@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "lib/storage/pg_pool.h"
 #include "metropolis/v1/replays.pb.h"
-#include "services/storage/pg_pool.h"
 
 namespace metropolis::replays {
 

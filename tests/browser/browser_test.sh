@@ -15,7 +15,7 @@
 set -euo pipefail
 # shellcheck source=tests/browser/lib/browser_stack.sh
 source "$(dirname "$0")/lib/browser_stack.sh"
-browser_stack_begin browser_test "${1:-}" browser services/ctl/metropolisctl
+browser_stack_begin browser_test "${1:-}" browser tools/ctl/metropolisctl
 
 # ---- The stack, with games to show -----------------------------------------------------
 
@@ -25,7 +25,7 @@ browser_stack_up
 # every entrant has an interval) while the ladder's bots play.
 admin create-player owner >/dev/null
 for i in 1 2 3 4; do start_bot "cup$i" browser --compete --bot heuristic; done
-"$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+"$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
   create-tournament cup --format round-robin --entrants cup1,cup2,cup3,cup4 --seed 5 \
   --title "Browser cup" >"$work/cup.log" 2>&1 || { cat "$work/cup.log" >&2; fail "create-tournament failed"; }
 
@@ -40,7 +40,7 @@ stop_bots
 
 # The live game, which run.mjs creates when it is ready to follow it: seat 0 waits
 # for its player, whom run.mjs then starts; built-in bots play the other seats.
-live_create=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$build/services/ctl/metropolisctl" \
+live_create=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$build/tools/ctl/metropolisctl" \
   --host "$METROPOLIS_GAMEHOST" --token "$METROPOLIS_GAMEHOST_ADMIN_TOKEN" --json create-game \
   --seats watcher,b1,b2,b3 --builtin 1:heuristic --builtin 2:heuristic --builtin 3:heuristic --ladder exhibition --seed 7)
 live_bot=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$build/botkits/cpp/metropolis-bot" \

@@ -19,7 +19,7 @@ if [[ $# -ne 1 || ! -d $1 ]]; then
 fi
 BUILD=$(cd "$1" && pwd)
 GAMEHOST=$BUILD/services/gamehost/metropolis-gamehost
-CTL=$BUILD/services/ctl/metropolisctl
+CTL=$BUILD/tools/ctl/metropolisctl
 CPP_BOT=$BUILD/botkits/cpp/metropolis-bot
 BOT_TIMEOUT_S=300
 

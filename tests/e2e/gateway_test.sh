@@ -205,7 +205,7 @@ req 404 /api/v1/games/no-such-game/positions/0 && ok
 
 # Seat 0 waits for its player, so the game stays live while the stream is opened;
 # the built-in bots then play the other seats.
-"$build/services/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$METROPOLIS_GAMEHOST_ADMIN_TOKEN" --json \
+"$build/tools/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$METROPOLIS_GAMEHOST_ADMIN_TOKEN" --json \
   create-game --seats watcher,b1,b2,b3 --builtin 1:heuristic --builtin 2:heuristic --builtin 3:heuristic \
   --ladder exhibition --seed 7 >"$work/create.json" || fail "create-game failed"
 live=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["game_id"])' <"$work/create.json")
@@ -293,7 +293,7 @@ req 404 /api/v1/tournaments/nope/games && ok
 bad '/api/v1/tournaments?limit=1' limit && ok
 # Four bots compete in a round robin: four games, one per seating rotation, so
 # that every entrant has four scores and an interval.
-admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 admin create-player cup-owner >/dev/null
 cup_bots=()
 stop_cup_bots() { for pid in "${cup_bots[@]}"; do kill "$pid" 2>/dev/null || true; done; }
@@ -305,7 +305,7 @@ for i in 1 2 3 4; do
     --bot heuristic >"$work/cup$i.out" 2>"$work/cup$i.err" &
   cup_bots+=($!)
 done
-"$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+"$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
   create-tournament cup --format round-robin --entrants cup1,cup2,cup3,cup4 --seed 3 --title "The cup" \
   >"$work/cup.log" 2>&1 || fail "create-tournament: $(cat "$work/cup.log")"
 req 200 /api/v1/tournaments/cup

@@ -12,7 +12,7 @@ stack_test_begin host_failure_test "${1:-}"
 METROPOLIS_GAMEHOSTS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
-ctl() { "$build/services/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+ctl() { "$build/tools/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 hosts_known() {
   ctl --host "$METROPOLIS_MATCHMAKER" --json queue --ladder open 2>/dev/null |
     python3 -c 'import json, sys; print(len(json.load(sys.stdin).get("hosts", [])))' 2>/dev/null || echo 0

@@ -46,13 +46,13 @@ logged "$logs/gamehost1.log" "game created" || fail "the game host's log has no 
 logged "$logs/replays.log" "game stored" || fail "the replays log has no 'game stored' for $game ($request_id)"
 logged "$logs/ratings.log" "game rated" || fail "the ratings log has no 'game rated' for $game ($request_id)"
 
-total=$("$build/services/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$METROPOLIS_ADMIN_TOKEN" --json \
+total=$("$build/tools/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$METROPOLIS_ADMIN_TOKEN" --json \
   leaderboard --ladder open | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
 [[ $total == 8 ]] || fail "the leaderboard ranks $total players, expected 8"
 
 # A person through metropolisctl: an account and a token made over gRPC, queued
 # with `enqueue` beside three bots, the printed seat played to the end.
-ctl() { "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" "$@"; }
+ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" "$@"; }
 ctl --token "$METROPOLIS_ADMIN_TOKEN" create-player person >/dev/null || fail "create-player over gRPC"
 person_token=$(ctl --token "$METROPOLIS_ADMIN_TOKEN" --json issue-token person |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])') || fail "issue-token over gRPC"

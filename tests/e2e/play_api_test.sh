@@ -18,7 +18,7 @@ deploy/local/stack.sh up "$build" >"$work/stack-up.log" || fail "the stack did n
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
 gw=${METROPOLIS_GATEWAY:?the stack did not start the gateway}
-admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 
 body=$work/body headers=$work/headers
 # call STATUS METHOD PATH [JSON] [COOKIE]: the body lands in $body, the headers in $headers.

@@ -30,7 +30,7 @@ stack_up METROPOLIS_MATCHMAKERS=2
 export METROPOLIS_SERVICES_DIR=$METROPOLIS_STACK_DIR/services
 # shellcheck source=scripts/lib/services.sh
 source scripts/lib/services.sh
-ctl() { "$build/services/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+ctl() { "$build/tools/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 # A call that needs the store: stored games read PostgreSQL (replays), the queue
 # reads Redis (matchmaker).
 probe() {

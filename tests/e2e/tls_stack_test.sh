@@ -44,7 +44,7 @@ expect_all_rated
 games=$(sql "SELECT count(*) FROM games")
 ((games >= 1)) || fail "no game stored"
 
-ctl="$build/services/ctl/metropolisctl"
+ctl="$build/tools/ctl/metropolisctl"
 for address in "$METROPOLIS_REPLAYS" "$METROPOLIS_RATINGS" "$METROPOLIS_MATCHMAKER" "$METROPOLIS_GAMEHOST"; do
   "$ctl" --host "$address" health --service "" >"$work/tls.txt" 2>&1 ||
     fail "$address did not answer a client trusting the CA: $(cat "$work/tls.txt")"

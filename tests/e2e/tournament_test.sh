@@ -17,8 +17,8 @@ stack_test_begin tournament_test "${1:-}"
 deploy/local/stack.sh up "$build" >"$work/up.log" || { cat "$work/up.log" >&2; fail "the stack did not start"; }
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
-admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
-ctl() { "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 admin create-player owner >/dev/null
 mkdir -p "$work/bots"
@@ -63,7 +63,7 @@ echo "$!" >>"$METROPOLIS_STACK_DIR/pids"
 echo "$!" >"$METROPOLIS_STACK_DIR/matchmaker.pid"
 echo "tournament_test: matchmaker killed and restarted after $at_kill of 20 round-robin games"
 
-timeout 300 "$build/services/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+timeout 300 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
   watch-tournament rr --interval-ms 500 >"$work/watch.log" 2>&1 || { cat "$work/watch.log" >&2; fail "watching rr"; }
 grep -q "20/20 games finished" "$work/watch.log" || fail "watch-tournament did not see the end: $(tail -3 "$work/watch.log")"
 for _ in $(seq 1 600); do

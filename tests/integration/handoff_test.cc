@@ -11,13 +11,13 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "lib/storage/migrations.h"
+#include "lib/storage/tests/test_database.h"
+#include "lib/storage/tests/test_redis.h"
 #include "services/gamehost/forwarder.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/ratings/service.h"
 #include "services/replays/service.h"
-#include "services/storage/migrations.h"
-#include "services/storage/tests/test_database.h"
-#include "services/storage/tests/test_redis.h"
 
 namespace metropolis {
 namespace {

@@ -14,8 +14,8 @@
 #include <memory>
 #include <mutex>
 
+#include "lib/protocol/convert.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::botkit {
 namespace {

@@ -8,14 +8,14 @@
 #include <pqxx/pqxx>
 #include <thread>
 
+#include "lib/common/log.h"
+#include "lib/storage/migrations.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/tests/test_database.h"
 #include "services/accounts/authenticator.h"
-#include "services/accounts/ladders.h"
+#include "services/accounts/ladder_store.h"
 #include "services/accounts/store.h"
 #include "services/accounts/token.h"
-#include "services/common/log.h"
-#include "services/storage/migrations.h"
-#include "services/storage/pg_pool.h"
-#include "services/storage/tests/test_database.h"
 
 namespace metropolis::accounts {
 namespace {

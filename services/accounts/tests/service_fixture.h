@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/tests/test_database.h"
 #include "services/accounts/service.h"
-#include "services/storage/pg_pool.h"
-#include "services/storage/tests/test_database.h"
 
 namespace metropolis::accounts::testing {
 

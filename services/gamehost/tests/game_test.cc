@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "lib/protocol/convert.h"
 #include "services/gamehost/tests/fakes.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::gamehost::testing {
 namespace {

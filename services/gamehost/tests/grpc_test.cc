@@ -12,8 +12,8 @@
 
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
+#include "lib/common/grpc_util.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
-#include "services/common/grpc_util.h"
 #include "services/gamehost/service.h"
 #include "services/gamehost/tests/fakes.h"
 

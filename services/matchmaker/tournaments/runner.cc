@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/protocol/convert.h"
 #include "metropolis/v1/matchmaker.pb.h"
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
-#include "services/common/request_id.h"
 #include "services/matchmaker/metrics.h"
-#include "services/protocol/convert.h"
 
 namespace metropolis::matchmaker {
 

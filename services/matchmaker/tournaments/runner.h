@@ -1,5 +1,5 @@
 // The tournament scheduler: one pass over every running tournament, run by the
-// replica that holds the lease (roster.h). Each pass
+// replica that holds the lease (roster_store.h). Each pass
 //   1. marks games whose result the replays store holds as finished;
 //   2. sends back to pending the games lost with their host (the host has not
 //      known the game, or not answered, for `lost_after_ms`);
@@ -17,7 +17,7 @@
 #include <unordered_map>
 
 #include "services/matchmaker/matchmaker.h"
-#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
 namespace metropolis::matchmaker {

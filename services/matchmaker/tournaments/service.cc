@@ -4,8 +4,8 @@
 #include <random>
 #include <thread>
 
-#include "services/common/grpc_util.h"
-#include "services/common/log.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
 #include "services/matchmaker/matchmaker.h"
 
 namespace metropolis::matchmaker {

@@ -1,13 +1,13 @@
 // The Tournaments service's gRPC wiring (sync API, hosted by the matchmaker):
 // tokens, requests and statuses here; the schedule in schedule.h, storage in
-// store.h, availability in roster.h, scheduling in runner.h.
+// store.h, availability in roster_store.h, scheduling in runner.h.
 #pragma once
 
 #include <functional>
 
 #include "metropolis/v1/tournaments.grpc.pb.h"
 #include "services/accounts/authenticator.h"
-#include "services/matchmaker/tournaments/roster.h"
+#include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
 namespace metropolis::matchmaker {

@@ -3,8 +3,8 @@
 #include <pqxx/pqxx>
 #include <regex>
 
-#include "services/common/grpc_util.h"
-#include "services/storage/pg_status.h"
+#include "lib/common/grpc_util.h"
+#include "lib/storage/pg_status.h"
 
 namespace metropolis::matchmaker {
 namespace {

@@ -12,11 +12,11 @@
 #include <pqxx/pqxx>
 #include <thread>
 
+#include "lib/storage/migrations.h"
+#include "lib/storage/tests/test_database.h"
+#include "lib/storage/tests/test_redis.h"
 #include "services/accounts/store.h"
 #include "services/ratings/service.h"
-#include "services/storage/migrations.h"
-#include "services/storage/tests/test_database.h"
-#include "services/storage/tests/test_redis.h"
 
 namespace metropolis::ratings {
 namespace {

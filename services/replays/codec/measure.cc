@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "bots/bot.h"
-#include "bots/chance.h"
-#include "engine/cli/flags.h"
 #include "engine/config.h"
 #include "engine/game.h"
 #include "engine/state.h"
 #include "engine/view.h"
+#include "lib/chance/chance.h"
+#include "lib/flags/flags.h"
 #include "services/replays/codec/codec.h"
 
 namespace metropolis::replays {
@@ -57,7 +57,7 @@ bool PlayOne(const GameConfig& config, const Settings& s, uint64_t game_seed, st
     knowledge.back().Reset(state);
     streams.push_back(bots::MixSeed(game_seed, uint64_t(seat) + 1));
   }
-  bots::ChanceStreams chance(game_seed);
+  chance::ChanceStreams chance(game_seed);
   std::vector<Event> events;
   actions->clear();
   while (!state.IsTerminal()) {

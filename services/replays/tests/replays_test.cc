@@ -10,12 +10,12 @@
 
 #include <set>
 
-#include "bots/chance.h"
 #include "engine/game.h"
-#include "services/protocol/convert.h"
+#include "lib/chance/chance.h"
+#include "lib/protocol/convert.h"
+#include "lib/storage/migrations.h"
+#include "lib/storage/tests/test_database.h"
 #include "services/replays/service.h"
-#include "services/storage/migrations.h"
-#include "services/storage/tests/test_database.h"
 
 namespace metropolis::replays {
 namespace {
@@ -30,7 +30,7 @@ v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, const std
   config.num_seats = 3 + int(seed % 2);
   config.board = DefaultBoard();
   State state(config);
-  bots::ChanceStreams chance(seed);
+  chance::ChanceStreams chance(seed);
   uint64_t rng = seed * 7919 + 1;
   v1::CompletedGameRecord g;
   while (!state.IsTerminal()) {

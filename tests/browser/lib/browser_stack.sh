@@ -38,7 +38,7 @@ browser_stack_begin() {
     echo "$test_name: installing web/'s packages from its lockfile (npm ci)"
     npm ci --prefix web --no-audit --no-fund >"$work/npm.log" 2>&1 || { cat "$work/npm.log" >&2; fail "npm ci --prefix web failed"; }
   fi
-  for program in services/gateway/metropolis-gateway botkits/cpp/metropolis-bot services/accounts/metropolis-admin "$@"; do
+  for program in services/gateway/metropolis-gateway botkits/cpp/metropolis-bot tools/admin/metropolis-admin "$@"; do
     [[ -x $build/$program ]] || fail "no $program in $build: build the services first"
   done
 
@@ -51,7 +51,7 @@ browser_stack_up() {
   [[ -n ${METROPOLIS_GATEWAY:-} ]] || fail "the stack started no gateway"
 }
 
-admin() { "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
+admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 
 # A bot NAME of the player "owner" (the test creates it) with an API token
 # labelled LABEL, played by metropolis-bot at the stack's matchmaker with ARGS;

@@ -19,10 +19,10 @@ server_test_begin() {
   build=$(cd "${2:?usage: $test_name BUILD_DIR}" && pwd)
   cd "$(dirname "${BASH_SOURCE[0]}")/../../.." || exit 1
   root=$PWD
-  server=$build/services/server/metropolis-server
+  server=$build/tools/server/metropolis-server
   gateway=$build/services/gateway/metropolis-gateway
-  admin_bin=$build/services/accounts/metropolis-admin
-  ctl_bin=$build/services/ctl/metropolisctl
+  admin_bin=$build/tools/admin/metropolis-admin
+  ctl_bin=$build/tools/ctl/metropolisctl
   bot_bin=$build/botkits/cpp/metropolis-bot
 
   work=$(mktemp -d "${TMPDIR:-/tmp}/$test_name.XXXXXX")

@@ -58,9 +58,9 @@ stack_up() {
 # that finish their games early leave fewer than four in the queue at the end.
 # shellcheck disable=SC2034 # demo is for the test that sources this
 start_ladder_demo() {  # bots games
-  "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
+  "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
     --placement-games 2 --bots-after-ms 2000 >/dev/null
-  "$build/services/accounts/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
+  "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
   scripts/ladder_demo.sh --bots "$1" --games "$2" >"$work/demo.log" 2>&1 &
   demo=$!
 }

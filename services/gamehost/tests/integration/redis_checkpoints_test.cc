@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "engine/state.h"
-#include "services/storage/tests/test_redis.h"
+#include "lib/storage/tests/test_redis.h"
 
 namespace metropolis::gamehost {
 namespace {

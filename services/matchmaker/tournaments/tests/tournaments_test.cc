@@ -16,14 +16,14 @@
 #include <set>
 #include <thread>
 
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/pg_status.h"
+#include "lib/storage/tests/test_database.h"
+#include "lib/storage/tests/test_redis.h"
 #include "services/accounts/roles.h"
 #include "services/accounts/store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
-#include "services/storage/pg_pool.h"
-#include "services/storage/pg_status.h"
-#include "services/storage/tests/test_database.h"
-#include "services/storage/tests/test_redis.h"
 
 namespace metropolis::matchmaker {
 namespace {

@@ -91,7 +91,7 @@ TEST(CodecTest, HandMadeOffersAndCountersRoundTrip) {
   const GameConfig config = Config(4, 5);
   State s;
   ASSERT_TRUE(NewGame(config, &s, nullptr));
-  bots::ChanceStreams chance(5);
+  chance::ChanceStreams chance(5);
   uint64_t rng = 5;
   std::vector<Action> actions;
   auto play = [&](const Action& a) {

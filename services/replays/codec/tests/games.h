@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "bots/bot.h"
-#include "bots/chance.h"
 #include "engine/config.h"
 #include "engine/state.h"
 #include "engine/view.h"
+#include "lib/chance/chance.h"
 
 namespace metropolis::replays::testing {
 
@@ -81,7 +81,7 @@ inline std::vector<Action> PlayGame(const GameConfig& config, uint64_t seed, con
       knowledge.back().Reset(s);
     }
   }
-  bots::ChanceStreams chance(seed);
+  chance::ChanceStreams chance(seed);
   uint64_t rng = bots::MixSeed(seed, 99);
   std::vector<Action> actions;
   std::vector<Event> events;

@@ -1,0 +1,82 @@
+// A small Redis client over hiredis for the services' worker threads: commands
+// as argument vectors (binary-safe, nothing is ever formatted into a command
+// string), pipelines, and a bounded pool whose broken connections are replaced on
+// their next use, so a service rides out a Redis restart the way PgPool rides out
+// a PostgreSQL one.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lib/storage/availability.h"
+
+struct redisContext;
+
+namespace metropolis::storage {
+
+struct RedisReply {
+  enum class Type { kNil, kInteger, kString, kStatus, kArray, kError };
+  Type type = Type::kNil;
+  int64_t integer = 0;
+  std::string str;  // kString, kStatus, kError
+  std::vector<RedisReply> elements;
+
+  bool is_nil() const { return type == Type::kNil; }
+  bool is_error() const { return type == Type::kError; }
+};
+
+// The connection failed (refused, reset, timed out): the server is unreachable
+// for now. Error replies ("WRONGTYPE ...") are replies, not exceptions.
+class RedisUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using RedisCommand = std::vector<std::string>;
+
+class RedisConnection {
+ public:
+  // "host:port". Throws RedisUnavailable when it cannot connect.
+  RedisConnection(const std::string& address, int timeout_ms);
+  ~RedisConnection();
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+
+  RedisReply Run(const RedisCommand& command);
+  // Sends every command before reading any reply: one round trip.
+  std::vector<RedisReply> Pipeline(const std::vector<RedisCommand>& commands);
+  bool broken() const { return broken_; }
+
+ private:
+  [[noreturn]] void Fail(const char* what);
+  redisContext* context_ = nullptr;
+  bool broken_ = false;
+};
+
+class RedisPool {
+ public:
+  RedisPool(std::string address, int size, int timeout_ms = 2000);
+
+  // Runs `fn` with a connection, waiting for a free one; connects on demand.
+  // RedisUnavailable and other exceptions from `fn` pass through; a broken
+  // connection is dropped and replaced next time.
+  void With(const std::function<void(RedisConnection&)>& fn);
+  const std::string& address() const { return address_; }
+
+ private:
+  const std::string address_;
+  const int timeout_ms_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<RedisConnection>> idle_;
+  int free_slots_;
+  Availability availability_{"redis"};
+};
+
+}  // namespace metropolis::storage

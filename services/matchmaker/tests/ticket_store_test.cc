@@ -1,0 +1,324 @@
+// Tickets and rounds against the real Redis the test command starts (label
+// integration): one active ticket per identity, heartbeats and expiry, atomic
+// claims, tables placed on hosts or put back, and — the invariant replicas rely
+// on — no ticket ever lands in two games, with four matchmakers racing.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "lib/storage/tests/test_redis.h"
+#include "services/matchmaker/matchmaker.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+// Records every game and hands out one token per seat.
+class FakeCreator final : public GameCreator {
+ public:
+  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                      v1::CreateGameResponse* response) override {
+    std::lock_guard lock(mutex_);
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    games.push_back(request);
+    response->set_game_id(request.game_id());
+    response->set_host(host);
+    for (int s = 0; s < request.seats_size(); ++s)
+      response->add_seat_tokens(request.seats(s).built_in() ? ""
+                                                            : "tok-" + request.game_id() + "-" + std::to_string(s));
+    return grpc::Status::OK;
+  }
+  std::mutex mutex_;
+  std::vector<v1::CreateGameRequest> games;
+  bool fail = false;
+};
+
+class TicketsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    redis_ = std::make_unique<storage::RedisPool>(address_, 8);
+    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    ladder_.id = "open";
+    ladder_.season = 1;
+    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+  }
+  void TearDown() override {
+    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
+  }
+  std::string Create(int64_t identity, double rating, int64_t now) {
+    std::string id, existing;
+    EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
+    return id;
+  }
+
+  std::string address_, prefix_;
+  std::unique_ptr<storage::RedisPool> redis_;
+  std::unique_ptr<TicketStore> tickets_;
+  LadderConfig ladder_;
+};
+
+TEST_F(TicketsTest, AnIdentityHoldsOneActiveTicket) {
+  const std::string first = Create(7, 25, 1000);
+  std::string id, existing;
+  EXPECT_FALSE(tickets_->Create("other-ladder", 7, "p7", 25, 1001, &id, &existing));
+  EXPECT_EQ(existing, first);
+  EXPECT_EQ(tickets_->ActiveTicket(7), first);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(first, &state));
+  EXPECT_EQ(state, "cancelled");
+  EXPECT_FALSE(tickets_->Cancel(first, &state));
+  EXPECT_EQ(state, "cancelled");
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_TRUE(tickets_->ActiveTicket(7).empty());
+  EXPECT_TRUE(tickets_->Create("open", 7, "p7", 25, 1002, &id, &existing));
+}
+
+TEST_F(TicketsTest, TicketsWithoutHeartbeatsExpire) {
+  const std::string a = Create(1, 25, 1000), b = Create(2, 25, 1001);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(a, 9000, &info));  // a's heartbeat
+  EXPECT_EQ(info.state, "queued");
+  EXPECT_EQ(info.position, 0);
+  EXPECT_EQ(info.queue_size, 2);
+  EXPECT_EQ(tickets_->ExpireStale("open", 5000), 1);
+  ASSERT_TRUE(tickets_->Poll(b, 9001, &info));
+  EXPECT_EQ(info.state, "expired");
+  EXPECT_EQ(tickets_->QueueSize("open"), 1);
+  EXPECT_TRUE(tickets_->ActiveTicket(2).empty());
+}
+
+TEST_F(TicketsTest, AClaimTakesAllOfATableOrNothing) {
+  const std::string a = Create(1, 25, 0), b = Create(2, 25, 0), c = Create(3, 25, 0), d = Create(4, 25, 0);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(d, &state));
+  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c, d}, 0}, "t1", 10));
+  EXPECT_EQ(tickets_->QueueSize("open"), 3);  // nothing moved
+  ASSERT_TRUE(tickets_->Claim("open", {{a, b, c}, 1}, "t2", 10));
+  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c}, 1}, "t3", 10));  // a second replica loses
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_FALSE(tickets_->Cancel(a, &state));
+  EXPECT_EQ(state, "matched");
+  // Not placed in time: back in the queue, first in line as before.
+  EXPECT_EQ(tickets_->ReleaseStuck("open", 11), 3);
+  const auto queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 3u);
+  EXPECT_EQ(queue[0].enqueued_ms, 0);
+}
+
+// Queue reads a ticket's fields once; later reads follow the queue itself.
+TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
+  const std::string a = Create(1, 21, 100), b = Create(2, 22, 200);
+  ASSERT_EQ(tickets_->Queue("open").size(), 2u);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(a, &state));
+  const std::string c = Create(3, 23, 300);
+  auto queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 2u);
+  EXPECT_EQ(queue[0].id, b);
+  EXPECT_EQ(queue[0].identity_id, 2);
+  EXPECT_EQ(queue[0].rating, 22);
+  EXPECT_EQ(queue[0].enqueued_ms, 200);
+  EXPECT_EQ(queue[0].name, "p2");
+  EXPECT_EQ(queue[1].id, c);
+  EXPECT_EQ(queue[1].rating, 23);
+  ASSERT_TRUE(tickets_->Claim("open", {{b}, 3}, "t1", 400));
+  queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 1u);
+  EXPECT_EQ(queue[0].id, c);
+  tickets_->Release("open", {b});
+  queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 2u);
+  EXPECT_EQ(queue[0].id, b);  // first again: its waiting time is kept
+  EXPECT_EQ(queue[0].enqueued_ms, 200);
+}
+
+TEST_F(TicketsTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {.ticket_ttl_ms = 1000});
+  Create(1, 25, 0);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 500).expired, 0);
+  Create(2, 40, 600);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1200).expired, 0);  // the last expiry was 700 ms ago
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1500).expired, 1);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2500).expired, 1);
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+}
+
+TEST_F(TicketsTest, ARoundPlacesTablesOnTheHostWithRoom) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 9, 1000});
+  tickets_->HostHeartbeat({"h2:1", 10, 2, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25 + i * 0.1, 1000));
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  const v1::CreateGameRequest& game = creator.games[0];
+  EXPECT_EQ(game.ladder(), "open");
+  EXPECT_EQ(game.season(), 1u);
+  ASSERT_EQ(game.seats_size(), 4);
+  std::set<int64_t> identities;
+  for (const auto& s : game.seats()) identities.insert(s.identity_id());
+  EXPECT_EQ(identities, (std::set<int64_t>{1, 2, 3, 4}));
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "assigned");
+    EXPECT_EQ(info.host, "h2:1");  // the one with more room
+    ASSERT_GE(info.seat, 0);
+    EXPECT_EQ(game.seats(info.seat).identity_id(), info.identity_id);  // its own seat
+    EXPECT_EQ(info.seat_token, "tok-" + game.game_id() + "-" + std::to_string(info.seat));
+  }
+  EXPECT_TRUE(tickets_->ActiveTicket(1).empty());  // may queue again
+}
+
+TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).failed, 1);  // no host
+  EXPECT_EQ(tickets_->QueueSize("open"), 4);
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 2000});
+  creator.fail = true;
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 3000).failed, 1);  // the host fails: no more games for it
+  EXPECT_EQ(tickets_->QueueSize("open"), 4);
+  creator.fail = false;
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4000).failed, 1);  // still marked down
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 4000});             // until it says it is back
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4001).placed, 1);
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+}
+
+// Redis lost between creating a game and handing out its seats (a restart): the
+// matchmaker retries the assignment, so the tickets go to the game created for
+// them and not back to the queue and into a second game, which the fallback bot
+// would play under their names.
+TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
+  // One connection, so that the one the round uses is the one cut.
+  storage::RedisPool pool(address_, 1);
+  TicketStore tickets(&pool, prefix_);
+  std::string connection_id;
+  pool.With([&](storage::RedisConnection& c) { connection_id = std::to_string(c.Run({"CLIENT", "ID"}).integer); });
+  class CuttingCreator final : public GameCreator {
+   public:
+    CuttingCreator(FakeCreator* inner, std::string address, std::string id)
+        : inner_(inner), address_(std::move(address)), id_(std::move(id)) {}
+    grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                        v1::CreateGameResponse* response) override {
+      storage::RedisConnection(address_, 2000).Run({"CLIENT", "KILL", "ID", id_});
+      return inner_->Create(host, request, response);
+    }
+
+   private:
+    FakeCreator* inner_;
+    std::string address_, id_;
+  };
+  FakeCreator games;
+  CuttingCreator creator(&games, address_, connection_id);
+  Matchmaker matchmaker(&tickets, &creator, {});
+  tickets.HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) {
+    std::string id, existing;
+    ASSERT_TRUE(tickets.Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
+    ids.push_back(id);
+  }
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 1);
+  ASSERT_EQ(games.games.size(), 1u);
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets.Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "assigned");
+    EXPECT_EQ(info.game_id, games.games[0].game_id());
+  }
+  // Long after the claim's timeout, nothing goes back to the queue.
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000 + 60'000).released, 0);
+  EXPECT_EQ(games.games.size(), 1u);
+}
+
+// A client whose stream broke after its ticket was assigned (a Redis restart, a
+// replica killed) queues again: it resumes the assigned ticket and gets its seat,
+// instead of a new ticket and a second game played by the fallback bot in its name.
+// Once the seat was delivered, queueing again makes a new ticket.
+TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  std::string id, existing;
+  EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
+  EXPECT_EQ(existing, ids[0]);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(existing, 3000, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, creator.games[0].game_id());
+  tickets_->Delivered(ids[0], 1);
+  EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
+  EXPECT_NE(id, ids[0]);
+}
+
+TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 0});
+  ladder_.rules.bot_fill_after_ms = 5000;
+  const std::string alone = Create(9, 25, 0);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4999).tables, 0);
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 5000});
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 5000).placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  int bots = 0;
+  for (const auto& s : creator.games[0].seats()) bots += s.built_in();
+  EXPECT_EQ(bots, 3);
+}
+
+// The replicas' invariant: four matchmakers run rounds at once while players
+// keep arriving; every player ends in exactly one game, none in two.
+TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
+  FakeCreator creator;
+  constexpr int kPlayers = 400;
+  std::atomic<int64_t> clock{1000};
+  tickets_->HostHeartbeat({"h1:1", 1'000'000, 0, 1000});
+  std::atomic<bool> done{false};
+  std::vector<std::thread> replicas;
+  std::atomic<int> lost_races{0};
+  for (int r = 0; r < 4; ++r) {
+    replicas.emplace_back([&] {
+      storage::RedisPool pool(address_, 2);
+      TicketStore store(&pool, prefix_);
+      Matchmaker m(&store, &creator,
+                   {.ticket_ttl_ms = 3600000, .host_ttl_ms = 3600000, .matched_timeout_ms = 30000, .bot = "heuristic"});
+      LadderConfig ladder = ladder_;
+      ladder.rules.window_base = 100;  // everyone matches everyone: maximal contention
+      while (!done) lost_races += m.RunRound({ladder}, clock.load()).lost_races;
+    });
+  }
+  for (int i = 0; i < kPlayers; ++i) Create(i + 1, 20 + i % 10, clock.fetch_add(1));
+  // Let the replicas drain the queue.
+  for (int wait = 0; wait < 500 && tickets_->QueueSize("open") > 0; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  done = true;
+  for (auto& t : replicas) t.join();
+  std::map<int64_t, int> games_of;
+  for (const auto& g : creator.games)
+    for (const auto& s : g.seats())
+      if (!s.built_in()) ++games_of[s.identity_id()];
+  EXPECT_EQ(games_of.size(), size_t(kPlayers));
+  for (const auto& [identity, games] : games_of) EXPECT_EQ(games, 1) << "identity " << identity;
+  EXPECT_EQ(creator.games.size(), size_t(kPlayers / 4));
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  std::cout << "replicas lost " << lost_races.load() << " claims to each other\n";
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker

@@ -1,0 +1,399 @@
+#include "services/matchmaker/ticket_store.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+namespace metropolis::matchmaker {
+namespace {
+
+using storage::RedisReply;
+
+// Finished tickets are kept this long for the streams that still read them.
+constexpr char kFinishedTtlSeconds[] = "3600";
+// An assigned ticket whose seat no stream has delivered is resumed by its
+// identity's next Enqueue for this long.
+constexpr char kUndeliveredTtlSeconds[] = "120";
+
+// KEYS: who, ticket, queue. ARGV: id, identity, name, rating, now, ladder.
+constexpr char kCreate[] = R"lua(
+local current = redis.call('GET', KEYS[1])
+if current then
+  local state = redis.call('HGET', current, 'state')
+  if state == 'queued' or state == 'matched' or state == 'assigned' then return {0, current} end
+end
+redis.call('HSET', KEYS[2], 'id', ARGV[1], 'identity', ARGV[2], 'name', ARGV[3], 'rating', ARGV[4],
+           'enqueued', ARGV[5], 'seen', ARGV[5], 'state', 'queued', 'ladder', ARGV[6])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+redis.call('SET', KEYS[1], KEYS[2])
+return {1, KEYS[2]}
+)lua";
+
+// KEYS: ticket, queue. ARGV: now. Heartbeat and read.
+constexpr char kPoll[] = R"lua(
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return false end
+local position, size = -1, 0
+if state == 'queued' then
+  redis.call('HSET', KEYS[1], 'seen', ARGV[1])
+  position = redis.call('ZRANK', KEYS[2], redis.call('HGET', KEYS[1], 'id')) or -1
+  size = redis.call('ZCARD', KEYS[2])
+end
+local f = redis.call('HMGET', KEYS[1], 'id', 'ladder', 'state', 'name', 'identity', 'rating', 'enqueued', 'seen',
+                     'game', 'host', 'token', 'seat')
+for i = 1, #f do if not f[i] then f[i] = '' end end
+f[#f + 1] = tostring(position)
+f[#f + 1] = tostring(size)
+return f
+)lua";
+
+// KEYS: ticket, queue, who. Leaves the queue if queued ('ok'); else returns the state.
+constexpr char kCancel[] = R"lua(
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state then return 'missing' end
+if state ~= 'queued' then return state end
+redis.call('ZREM', KEYS[2], redis.call('HGET', KEYS[1], 'id'))
+redis.call('HSET', KEYS[1], 'state', 'cancelled')
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+if redis.call('GET', KEYS[3]) == KEYS[1] then redis.call('DEL', KEYS[3]) end
+return 'ok'
+)lua";
+
+// KEYS: queue. ARGV: cutoff, ticket key prefix, who key prefix, ttl.
+constexpr char kExpire[] = R"lua(
+local expired = 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local key = ARGV[2] .. id
+  local seen = tonumber(redis.call('HGET', key, 'seen') or '0')
+  if seen < tonumber(ARGV[1]) then
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('HSET', key, 'state', 'expired')
+    redis.call('EXPIRE', key, ARGV[4])
+    local who = ARGV[3] .. (redis.call('HGET', key, 'identity') or '')
+    if redis.call('GET', who) == key then redis.call('DEL', who) end
+    expired = expired + 1
+  end
+end
+return expired
+)lua";
+
+// KEYS: queue, matched, ticket keys... ARGV: table id, now, ids...
+constexpr char kClaim[] = R"lua(
+for i = 3, #KEYS do
+  if redis.call('HGET', KEYS[i], 'state') ~= 'queued' then return 0 end
+end
+for i = 3, #KEYS do
+  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('HSET', KEYS[i], 'state', 'matched', 'table', ARGV[1])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i])
+end
+return 1
+)lua";
+
+// KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, the
+// identity's resume ttl, then each ticket's game, host, token, seat. A ticket no
+// longer matched is skipped. The identity keeps the ticket until Delivered.
+constexpr char kAssign[] = R"lua(
+local assigned = 0
+for i = 2, #KEYS, 2 do
+  local key, who, a = KEYS[i], KEYS[i + 1], 3 + (i - 2) * 2
+  if redis.call('HGET', key, 'state') == 'matched' then
+    redis.call('HSET', key, 'state', 'assigned', 'game', ARGV[a], 'host', ARGV[a + 1], 'token', ARGV[a + 2],
+               'seat', ARGV[a + 3])
+    redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
+    redis.call('EXPIRE', key, ARGV[1])
+    if redis.call('GET', who) == key then redis.call('EXPIRE', who, ARGV[2]) end
+    assigned = assigned + 1
+  end
+end
+return assigned
+)lua";
+
+// KEYS: queue, matched. ARGV: ticket key prefix, ids...
+constexpr char kRelease[] = R"lua(
+local released = 0
+for i = 2, #ARGV do
+  local key = ARGV[1] .. ARGV[i]
+  if redis.call('HGET', key, 'state') == 'matched' then
+    redis.call('HSET', key, 'state', 'queued')
+    redis.call('HDEL', key, 'table')
+    redis.call('ZADD', KEYS[1], redis.call('HGET', key, 'enqueued'), ARGV[i])
+    released = released + 1
+  end
+  redis.call('ZREM', KEYS[2], ARGV[i])
+end
+return released
+)lua";
+
+// KEYS: hosts. ARGV: cutoff, host key prefix. The host with the most room.
+constexpr char kPickHost[] = R"lua(
+local best, room = nil, 0
+for _, address in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')) do
+  local h = redis.call('HMGET', ARGV[2] .. address, 'capacity', 'live')
+  local free = tonumber(h[1] or '0') - tonumber(h[2] or '0')
+  if free > room then best, room = address, free end
+end
+if not best then return false end
+redis.call('HINCRBY', ARGV[2] .. best, 'live', 1)
+return best
+)lua";
+
+std::string RandomId() {
+  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
+  return buffer;
+}
+
+std::string Exact(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+int64_t ToInt(const std::string& s) { return s.empty() ? 0 : std::strtoll(s.c_str(), nullptr, 10); }
+
+}  // namespace
+
+TicketStore::TicketStore(storage::RedisPool* redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+
+// One hash tag for all the matchmaker's keys: its scripts touch tickets, queues
+// and identities together, which Redis Cluster allows only within one slot.
+std::string TicketStore::Key(const std::string& suffix) const { return prefix_ + ":{mm}:" + suffix; }
+
+RedisReply TicketStore::Eval(storage::RedisCommand command) {
+  RedisReply reply;
+  redis_->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
+  if (reply.is_error()) throw storage::RedisUnavailable("matchmaker script failed: " + reply.str);
+  return reply;
+}
+
+bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
+                         int64_t now_ms, std::string* id, std::string* existing) {
+  *id = RandomId();
+  const RedisReply r = Eval({"EVAL", kCreate, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
+                             std::to_string(identity_id), name, Exact(rating), std::to_string(now_ms), ladder});
+  if (r.elements.size() == 2 && r.elements[0].integer == 1) return true;
+  const std::string key = r.elements.size() == 2 ? r.elements[1].str : "";
+  *existing = key.substr(key.rfind(':') + 1);
+  return false;
+}
+
+bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
+  // The ladder is needed for the queue's key: read it first (it never changes).
+  RedisReply ladder;
+  redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
+  if (ladder.is_nil()) return false;
+  const RedisReply r = Eval({"EVAL", kPoll, "2", TicketKey(id), QueueKey(ladder.str), std::to_string(now_ms)});
+  const auto& f = r.elements;
+  if (f.size() != 14) return false;
+  out->id = f[0].str;
+  out->ladder = f[1].str;
+  out->state = f[2].str;
+  out->name = f[3].str;
+  out->identity_id = ToInt(f[4].str);
+  out->rating = std::strtod(f[5].str.c_str(), nullptr);
+  out->enqueued_ms = ToInt(f[6].str);
+  out->seen_ms = ToInt(f[7].str);
+  out->game_id = f[8].str;
+  out->host = f[9].str;
+  out->seat_token = f[10].str;
+  out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
+  out->position = ToInt(f[12].str);
+  out->queue_size = ToInt(f[13].str);
+  return true;
+}
+
+bool TicketStore::Cancel(const std::string& id, std::string* state) {
+  RedisReply ladder, who;
+  redis_->With([&](storage::RedisConnection& c) {
+    auto replies = c.Pipeline({{"HGET", TicketKey(id), "ladder"}, {"HGET", TicketKey(id), "identity"}});
+    ladder = replies[0];
+    who = replies[1];
+  });
+  if (ladder.is_nil()) {
+    *state = "missing";
+    return false;
+  }
+  const RedisReply r =
+      Eval({"EVAL", kCancel, "3", TicketKey(id), QueueKey(ladder.str), WhoKey(ToInt(who.str)), kFinishedTtlSeconds});
+  *state = r.str == "ok" ? "cancelled" : r.str;
+  return r.str == "ok";
+}
+
+std::string TicketStore::ActiveTicket(int64_t identity_id) {
+  std::string id;
+  redis_->With([&](storage::RedisConnection& c) {
+    const RedisReply key = c.Run({"GET", WhoKey(identity_id)});
+    if (key.is_nil()) return;
+    const RedisReply state = c.Run({"HGET", key.str, "state"});
+    if (state.str == "queued" || state.str == "matched") id = key.str.substr(key.str.rfind(':') + 1);
+  });
+  return id;
+}
+
+std::vector<Ticket> TicketStore::Queue(const std::string& ladder) {
+  std::vector<Ticket> out;
+  redis_->With([&](storage::RedisConnection& c) {
+    const RedisReply ids = c.Run({"ZRANGE", QueueKey(ladder), "0", "-1"});
+    const size_t n = ids.elements.size();
+    out.resize(n);
+    std::vector<bool> known(n, false);
+    uint64_t pass = 0;
+    {
+      // A ticket's identity, rating, waiting time and name never change: only
+      // the tickets not read before are read.
+      std::lock_guard lock(queue_cache_mutex_);
+      QueueCache& cache = queue_cache_[ladder];
+      pass = ++cache.pass;
+      for (size_t i = 0; i < n; ++i) {
+        if (auto it = cache.tickets.find(ids.elements[i].str); it != cache.tickets.end()) {
+          it->second.pass = pass;
+          out[i] = it->second.ticket;
+          known[i] = true;
+        }
+      }
+    }
+    std::vector<storage::RedisCommand> reads;
+    std::vector<size_t> read_index;
+    for (size_t i = 0; i < n; ++i) {
+      if (known[i]) continue;
+      reads.push_back({"HMGET", TicketKey(ids.elements[i].str), "identity", "rating", "enqueued", "name"});
+      read_index.push_back(i);
+    }
+    const auto replies = reads.empty() ? std::vector<RedisReply>{} : c.Pipeline(reads);
+    for (size_t r = 0; r < replies.size(); ++r) {
+      const auto& f = replies[r].elements;
+      if (f.size() != 4 || f[0].is_nil()) continue;  // gone meanwhile
+      const size_t i = read_index[r];
+      out[i] = {ids.elements[i].str, ToInt(f[0].str), std::strtod(f[1].str.c_str(), nullptr), ToInt(f[2].str),
+                f[3].str};
+      known[i] = true;
+    }
+    {
+      // The cache keeps the queue's tickets only.
+      std::lock_guard lock(queue_cache_mutex_);
+      QueueCache& cache = queue_cache_[ladder];
+      for (size_t i : read_index)
+        if (known[i]) cache.tickets[out[i].id] = {out[i], pass};
+      std::erase_if(cache.tickets, [&](const auto& entry) { return entry.second.pass != pass; });
+    }
+    // In the queue's order (by waiting time), without the tickets gone meanwhile.
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (!known[i]) continue;
+      if (kept != i) out[kept] = std::move(out[i]);
+      ++kept;
+    }
+    out.resize(kept);
+  });
+  return out;
+}
+
+int64_t TicketStore::QueueSize(const std::string& ladder) {
+  int64_t size = 0;
+  redis_->With([&](storage::RedisConnection& c) { size = c.Run({"ZCARD", QueueKey(ladder)}).integer; });
+  return size;
+}
+
+int TicketStore::ExpireStale(const std::string& ladder, int64_t cutoff_ms) {
+  return int(Eval({"EVAL", kExpire, "1", QueueKey(ladder), std::to_string(cutoff_ms), Key("t:"), Key("who:"),
+                   kFinishedTtlSeconds})
+                 .integer);
+}
+
+bool TicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms) {
+  storage::RedisCommand command = {"EVAL", kClaim, std::to_string(2 + table.tickets.size()), QueueKey(ladder),
+                                   MatchedKey(ladder)};
+  for (const std::string& id : table.tickets) command.push_back(TicketKey(id));
+  command.push_back(table_id);
+  command.push_back(std::to_string(now_ms));
+  for (const std::string& id : table.tickets) command.push_back(id);
+  return Eval(std::move(command)).integer == 1;
+}
+
+void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& seats) {
+  if (seats.empty()) return;
+  storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
+  for (const Seating& s : seats) {
+    command.push_back(TicketKey(s.ticket));
+    command.push_back(WhoKey(s.identity_id));
+  }
+  command.push_back(kFinishedTtlSeconds);
+  command.push_back(kUndeliveredTtlSeconds);
+  for (const Seating& s : seats) {
+    command.push_back(s.assignment.game_id);
+    command.push_back(s.assignment.host);
+    command.push_back(s.assignment.seat_token);
+    command.push_back(std::to_string(s.assignment.seat));
+  }
+  Eval(std::move(command));
+}
+
+// KEYS: who, ticket.
+constexpr char kDelivered[] = R"lua(
+if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua";
+
+void TicketStore::Delivered(const std::string& id, int64_t identity_id) {
+  Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)});
+}
+
+void TicketStore::Release(const std::string& ladder, const std::vector<std::string>& tickets) {
+  storage::RedisCommand command = {"EVAL", kRelease, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:")};
+  for (const std::string& id : tickets) command.push_back(id);
+  Eval(std::move(command));
+}
+
+int TicketStore::ReleaseStuck(const std::string& ladder, int64_t cutoff_ms) {
+  RedisReply stuck;
+  redis_->With([&](storage::RedisConnection& c) {
+    stuck = c.Run({"ZRANGEBYSCORE", MatchedKey(ladder), "-inf", "(" + std::to_string(cutoff_ms)});
+  });
+  if (stuck.elements.empty()) return 0;
+  std::vector<std::string> ids;
+  for (const RedisReply& id : stuck.elements) ids.push_back(id.str);
+  Release(ladder, ids);
+  return int(ids.size());
+}
+
+void TicketStore::HostHeartbeat(const HostInfo& host) {
+  redis_->With([&](storage::RedisConnection& c) {
+    c.Pipeline({{"HSET", Key("host:" + host.address), "capacity", std::to_string(host.capacity), "live",
+                 std::to_string(host.live)},
+                {"ZADD", Key("hosts"), std::to_string(host.seen_ms), host.address}});
+  });
+}
+
+bool TicketStore::PickHost(int64_t cutoff_ms, std::string* address) {
+  const RedisReply r = Eval({"EVAL", kPickHost, "1", Key("hosts"), std::to_string(cutoff_ms), Key("host:")});
+  if (r.is_nil()) return false;
+  *address = r.str;
+  return true;
+}
+
+void TicketStore::MarkHostDown(const std::string& address) {
+  redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("hosts"), address}); });
+}
+
+std::vector<HostInfo> TicketStore::Hosts() {
+  std::vector<HostInfo> out;
+  redis_->With([&](storage::RedisConnection& c) {
+    const RedisReply hosts = c.Run({"ZRANGE", Key("hosts"), "0", "-1", "WITHSCORES"});
+    for (size_t i = 0; i + 1 < hosts.elements.size(); i += 2) {
+      HostInfo h;
+      h.address = hosts.elements[i].str;
+      h.seen_ms = ToInt(hosts.elements[i + 1].str);
+      const RedisReply f = c.Run({"HMGET", Key("host:" + h.address), "capacity", "live"});
+      if (f.elements.size() == 2) {
+        h.capacity = ToInt(f.elements[0].str);
+        h.live = ToInt(f.elements[1].str);
+      }
+      out.push_back(h);
+    }
+  });
+  return out;
+}
+
+}  // namespace metropolis::matchmaker

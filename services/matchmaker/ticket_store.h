@@ -1,0 +1,124 @@
+// Tickets and game hosts in Redis, shared by every matchmaker replica. Every
+// change of a ticket's state is one Lua script, so replicas may race freely:
+// a ticket is claimed for a table by exactly one of them (Claim checks and moves
+// all of a table's tickets at once), and an identity holds one active ticket.
+//
+// A ticket's life: queued → matched (claimed for a table) → assigned (its game
+// created; the assignment is in the ticket) — or back to queued when the table
+// could not be placed, or cancelled, or expired (no heartbeat). A ticket stuck
+// in matched (its replica died while placing it) goes back to the queue after
+// `matched_timeout_ms`.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "lib/storage/redis.h"
+#include "services/matchmaker/matching.h"
+
+namespace metropolis::matchmaker {
+
+struct TicketInfo {
+  std::string id, ladder, state, name;
+  int64_t identity_id = 0;
+  double rating = 0;
+  int64_t enqueued_ms = 0, seen_ms = 0;
+  // When assigned:
+  std::string game_id, host, seat_token;
+  int seat = -1;
+  // When queued: 0-based position by waiting time, and the queue's size.
+  int64_t position = -1, queue_size = 0;
+};
+
+struct Assignment {
+  std::string game_id, host, seat_token;
+  int seat = 0;
+};
+
+// A placed table's ticket, its player's identity and its seat.
+struct Seating {
+  std::string ticket;
+  int64_t identity_id = 0;
+  Assignment assignment;
+};
+
+struct HostInfo {
+  std::string address;
+  int64_t capacity = 0, live = 0, seen_ms = 0;
+};
+
+// All calls throw storage::RedisUnavailable when Redis cannot be reached.
+class TicketStore {
+ public:
+  TicketStore(storage::RedisPool* redis, std::string prefix = "metropolis");
+
+  // A new queued ticket, or false with *existing the identity's active ticket.
+  bool Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating, int64_t now_ms,
+              std::string* id, std::string* existing);
+  // Reads a ticket and, when it is queued, records the heartbeat. False when
+  // there is no such ticket.
+  bool Poll(const std::string& id, int64_t now_ms, TicketInfo* out);
+  // Leaves the queue. False with *state when the ticket is no longer queued
+  // ("matched": being seated, "assigned", ...).
+  bool Cancel(const std::string& id, std::string* state);
+  // The identity's active ticket (queued or matched), or empty. Create also
+  // resumes an assigned ticket whose seat was not delivered.
+  std::string ActiveTicket(int64_t identity_id);
+
+  // The queued tickets of a ladder, by waiting time. A ticket's fields are read
+  // from Redis once; later calls read only the queue's ids and new tickets.
+  std::vector<Ticket> Queue(const std::string& ladder);
+  int64_t QueueSize(const std::string& ladder);
+  // Expires queued tickets not seen since `cutoff_ms`; returns how many.
+  int ExpireStale(const std::string& ladder, int64_t cutoff_ms);
+  // Claims a table's tickets (all still queued) for `table_id`; false if any
+  // is not (another replica was faster, or the player left).
+  bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms);
+  // Hands a placed table's tickets their seats, all in one script; a ticket no
+  // longer matched is skipped. Until Delivered (or for kUndeliveredTtlSeconds),
+  // queueing again resumes the assigned ticket: a client whose stream broke
+  // before the seat reached it gets that seat, not a new ticket and a second game.
+  void Assign(const std::string& ladder, const std::vector<Seating>& seats);
+  // The seat reached the client: queueing again makes a new ticket.
+  void Delivered(const std::string& id, int64_t identity_id);
+  // Puts matched tickets back in the queue with their original waiting time.
+  void Release(const std::string& ladder, const std::vector<std::string>& tickets);
+  // Releases tickets matched before `cutoff_ms` and never assigned.
+  int ReleaseStuck(const std::string& ladder, int64_t cutoff_ms);
+
+  // Game hosts: heartbeats with their capacity and live games; the host with
+  // the most room among those seen since `cutoff_ms`, its live count raised by
+  // one (reserved) — false when none has room.
+  void HostHeartbeat(const HostInfo& host);
+  bool PickHost(int64_t cutoff_ms, std::string* address);
+  // A host that failed to create a game gets no new ones until its next heartbeat.
+  void MarkHostDown(const std::string& address);
+  std::vector<HostInfo> Hosts();
+
+ private:
+  std::string Key(const std::string& suffix) const;
+  std::string TicketKey(const std::string& id) const { return Key("t:" + id); }
+  std::string QueueKey(const std::string& ladder) const { return Key("queue:" + ladder); }
+  std::string MatchedKey(const std::string& ladder) const { return Key("matched:" + ladder); }
+  std::string WhoKey(int64_t identity) const { return Key("who:" + std::to_string(identity)); }
+  storage::RedisReply Eval(storage::RedisCommand command);
+
+  storage::RedisPool* redis_;
+  const std::string prefix_;
+  // Queue's tickets by ladder and id, as of its last call (`pass`).
+  struct QueueCache {
+    struct Entry {
+      Ticket ticket;
+      uint64_t pass = 0;
+    };
+    std::unordered_map<std::string, Entry> tickets;
+    uint64_t pass = 0;
+  };
+  std::mutex queue_cache_mutex_;
+  std::unordered_map<std::string, QueueCache> queue_cache_;
+};
+
+}  // namespace metropolis::matchmaker

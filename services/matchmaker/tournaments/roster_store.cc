@@ -1,0 +1,104 @@
+#include "services/matchmaker/tournaments/roster_store.h"
+
+#include <cstdlib>
+
+#include "services/matchmaker/metrics.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+using storage::RedisReply;
+
+// KEYS: available zset, capacity hash. ARGV: now. Drops lapsed connections and
+// returns the rest with their capacities, flat.
+constexpr const char* kAvailable = R"lua(
+local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+for _, member in ipairs(lapsed) do
+  redis.call('ZREM', KEYS[1], member)
+  redis.call('HDEL', KEYS[2], member)
+end
+local out = {}
+for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  out[#out + 1] = member
+  out[#out + 1] = redis.call('HGET', KEYS[2], member) or '0'
+end
+return out
+)lua";
+
+// KEYS: lease. ARGV: replica, ttl ms.
+constexpr const char* kLead = R"lua(
+local holder = redis.call('GET', KEYS[1])
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+)lua";
+
+// An inbox outlives a bot's absence for this long: a game sent to it is
+// played by the host's fallback bot meanwhile, and forfeited if it never comes.
+constexpr const char* kInboxTtlSeconds = "86400";
+
+}  // namespace
+
+Roster::Roster(storage::RedisPool* redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+
+void Roster::Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) {
+  const std::string member = std::to_string(identity) + ":" + connection;
+  redis_->With([&](storage::RedisConnection& c) {
+    c.Pipeline({{"HSET", Key("capacity"), member, std::to_string(capacity)},
+                {"ZADD", Key("available"), std::to_string(until_ms), member}});
+  });
+}
+
+void Roster::Leave(int64_t identity, const std::string& connection) {
+  const std::string member = std::to_string(identity) + ":" + connection;
+  redis_->With([&](storage::RedisConnection& c) {
+    c.Pipeline({{"ZREM", Key("available"), member}, {"HDEL", Key("capacity"), member}});
+  });
+}
+
+std::unordered_map<int64_t, int> Roster::Available(int64_t now_ms) {
+  RedisReply r;
+  redis_->With([&](storage::RedisConnection& c) {
+    r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
+  });
+  if (r.is_error()) throw storage::RedisUnavailable("roster script failed: " + r.str);
+  std::unordered_map<int64_t, int> out;
+  for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
+    const int64_t identity = std::strtoll(r.elements[i].str.c_str(), nullptr, 10);
+    out[identity] += std::atoi(r.elements[i + 1].str.c_str());
+  }
+  return out;
+}
+
+void Roster::Send(int64_t identity, const std::string& assignment) {
+  const std::string key = Key("inbox:" + std::to_string(identity));
+  redis_->With([&](storage::RedisConnection& c) {
+    c.Pipeline({{"RPUSH", key, assignment}, {"EXPIRE", key, kInboxTtlSeconds}});
+  });
+}
+
+bool Roster::Receive(int64_t identity, std::string* assignment) {
+  RedisReply r;
+  redis_->With([&](storage::RedisConnection& c) { r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))}); });
+  if (r.is_nil() || r.is_error()) return false;
+  *assignment = r.str;
+  return true;
+}
+
+bool Roster::Lead(const std::string& replica, int64_t ttl_ms) {
+  RedisReply r;
+  redis_->With([&](storage::RedisConnection& c) {
+    r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
+  });
+  if (r.is_error()) throw storage::RedisUnavailable("lease script failed: " + r.str);
+  MatchmakerMetrics::Get().Leader(r.integer == 1);
+  return r.integer == 1;
+}
+
+}  // namespace metropolis::matchmaker

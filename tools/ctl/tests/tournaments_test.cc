@@ -1,0 +1,117 @@
+// metropolisctl's tournament commands without a server: the request the flags
+// describe, the progress line, the standings with their intervals, the CSV.
+#include "tools/ctl/tournaments.h"
+
+#include <gtest/gtest.h>
+
+#include "tools/ctl/commands.h"
+
+namespace metropolis::ctl {
+namespace {
+
+bool Build(std::vector<std::string> args, v1::CreateTournamentRequest* out, std::string* error) {
+  cli::Flags flags = CreateTournamentFlags();
+  if (!flags.Parse(args, error)) return false;
+  return BuildCreateTournamentRequest(flags, {{"alice", 7}, {"bob", 9}}, out, error);
+}
+
+TEST(CtlTournaments, FlagsBecomeTheRequest) {
+  v1::CreateTournamentRequest r;
+  std::string error;
+  ASSERT_TRUE(Build({"cup", "--format", "swiss", "--entrants", "alice,3,bob,4", "--rounds", "5", "--seats", "3",
+                     "--seed", "42", "--max-games", "2", "--options", "vp_to_win=10"},
+                    &r, &error))
+      << error;
+  EXPECT_EQ(r.id(), "cup");
+  EXPECT_EQ(r.format(), "swiss");
+  EXPECT_EQ(std::vector<int64_t>(r.entrants().begin(), r.entrants().end()), (std::vector<int64_t>{7, 3, 9, 4}));
+  EXPECT_EQ(r.rounds(), 5u);
+  EXPECT_EQ(r.seats(), 3u);
+  EXPECT_EQ(r.seed(), 42u);
+  EXPECT_EQ(r.max_games_per_entrant(), 2u);
+  EXPECT_EQ(r.options(), "vp_to_win=10");
+  EXPECT_TRUE(EntrantsNeedNames("1,alice"));
+  EXPECT_FALSE(EntrantsNeedNames("1,2,3"));
+}
+
+TEST(CtlTournaments, BadFlagsNameWhatIsWrong) {
+  v1::CreateTournamentRequest r;
+  std::string error;
+  EXPECT_FALSE(Build({"--format", "swiss", "--entrants", "1,2,3,4"}, &r, &error));
+  EXPECT_NE(error.find("tournament id"), std::string::npos) << error;
+  EXPECT_FALSE(Build({"cup", "--entrants", "1,2,3,4"}, &r, &error));
+  EXPECT_NE(error.find("--format"), std::string::npos) << error;
+  EXPECT_FALSE(Build({"cup", "--format", "swiss"}, &r, &error));
+  EXPECT_NE(error.find("--entrants"), std::string::npos) << error;
+  EXPECT_FALSE(Build({"cup", "--format", "swiss", "--entrants", "alice,carol"}, &r, &error));
+  EXPECT_NE(error.find("'carol'"), std::string::npos) << error;
+  EXPECT_FALSE(Build({"cup", "--format", "swiss", "--entrants", "1,2,3", "--seats", "5"}, &r, &error));
+  EXPECT_NE(error.find("seats"), std::string::npos) << error;
+}
+
+v1::Tournament Sample() {
+  v1::Tournament t;
+  t.set_id("cup");
+  t.set_format("swiss");
+  t.set_state("running");
+  t.set_rounds(3);
+  t.set_seats(4);
+  t.set_current_round(1);
+  t.set_games_total(4);
+  t.set_games_finished(3);
+  t.set_games_playing(1);
+  auto* e = t.add_entrants();
+  e->set_identity_id(7);
+  e->set_name("alice");
+  auto* s = t.add_standings();
+  s->set_rank(1);
+  s->set_identity_id(7);
+  s->set_name("alice");
+  s->set_games(3);
+  s->set_wins(2);
+  s->set_score(0.75);
+  s->set_ci_low(0.5);
+  s->set_ci_high(1.0);
+  return t;
+}
+
+TEST(CtlTournaments, ProgressAndStandingsForPeople) {
+  const v1::Tournament t = Sample();
+  EXPECT_EQ(ProgressLine(t), "cup (swiss, running): round 2 of 3, 3/4 games finished, 1 playing  [" +
+                                 std::string(22, '#') + std::string(8, '.') + "] 75 %");
+  EXPECT_EQ(IntervalBar(0.5, 0.75, 1.0, 11), "|     [--*-]|");
+  EXPECT_EQ(IntervalBar(0.0, 0.0, 0.0, 5), "|*    |");
+  const std::string table = StandingsTable(t);
+  EXPECT_NE(table.find("alice"), std::string::npos);
+  EXPECT_NE(table.find("0.750"), std::string::npos);
+  EXPECT_NE(table.find("0.500-1.000"), std::string::npos);
+}
+
+TEST(CtlTournaments, GamesAsCsv) {
+  const v1::Tournament t = Sample();
+  v1::ListTournamentGamesResponse games;
+  auto* g = games.add_games();
+  g->set_number(0);
+  g->set_set(-1);
+  g->set_state("finished");
+  g->set_game_id("t-cup-0-1");
+  g->set_attempts(1);
+  for (int64_t id : {7, 8, 9, 10}) g->add_entrants(id);
+  for (uint32_t p : {1, 2, 2, 4}) g->add_places(p);
+  EXPECT_EQ(TournamentGamesCsv(t, games),
+            "number,round,set,rotation,state,game_id,attempts,seat0,place0,seat1,place1,seat2,place2,seat3,place3\n"
+            "0,0,-1,0,finished,t-cup-0-1,1,alice,1,8,2,9,2,10,4\n");
+}
+
+TEST(CtlEnqueue, QueuedLineForPeople) {
+  v1::Queued q;
+  q.set_ticket_id("t1");
+  q.set_position(1);
+  q.set_queue_size(5);
+  q.set_waited_ms(3400);
+  q.set_rating(24.6);
+  EXPECT_EQ(QueuedLine(q), "queued on ticket t1: position 2 of 5, waited 3 s (rating 25)");
+}
+
+}  // namespace
+}  // namespace metropolis::ctl

@@ -1,0 +1,424 @@
+#include "tools/ctl/tournaments.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+
+#include "metropolis/v1/accounts.grpc.pb.h"
+#include "metropolis/v1/tournaments.grpc.pb.h"
+
+namespace metropolis::ctl {
+namespace {
+
+std::string Fixed(double v, int digits) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, v);
+  return buffer;
+}
+
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+bool IsNumber(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::map<int64_t, std::string> NamesById(const v1::Tournament& t) {
+  std::map<int64_t, std::string> names;
+  for (const auto& e : t.entrants()) names[e.identity_id()] = e.name();
+  return names;
+}
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// One positional: the tournament's id.
+int ParseIdCommand(const std::string& name, const std::string& summary, const std::vector<std::string>& args,
+                   const GetEnv& env, Invocation* inv, std::vector<cli::FlagSpec> extra = {}) {
+  cli::Flags flags(name, "ID [flags]", summary);
+  flags.AllowPositionals();
+  for (cli::FlagSpec& f : extra) flags.Add(std::move(f));
+  *inv = Invocation{std::move(flags), {}};
+  if (int code = ParseInvocation(args, env, inv); code >= 0) return code;
+  if (inv->flags.positionals().size() != 1) return UsageError(inv->flags, "expected one tournament id");
+  return -1;
+}
+
+grpc::Status GetTournament(const Invocation& inv, v1::Tournament* out) {
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::GetTournamentRequest request;
+  request.set_id(inv.flags.positionals()[0]);
+  return stub->GetTournament(&context, request, out);
+}
+
+// The tournament and its games; -1, or the exit code after printing the error.
+int GetTournamentAndGames(const Invocation& inv, v1::Tournament* t, v1::ListTournamentGamesResponse* games) {
+  if (grpc::Status s = GetTournament(inv, t); !s.ok()) return RpcError(inv, "GetTournament", s);
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::ListTournamentGamesRequest request;
+  request.set_id(t->id());
+  if (grpc::Status s = stub->ListTournamentGames(&context, request, games); !s.ok())
+    return RpcError(inv, "ListTournamentGames", s);
+  return -1;
+}
+
+}  // namespace
+
+cli::Flags CreateTournamentFlags() {
+  cli::Flags f("create-tournament", "ID --format F --entrants A,B,... [flags]",
+               "Creates a tournament at the matchmaker (--host; an administrator's token). Its games start as\n"
+               "the entrants' bots become available (metropolis-bot --compete); follow it with\n"
+               "watch-tournament ID.");
+  f.AllowPositionals();
+  f.Add({.name = "format", .value_name = "F", .help = "round-robin, swiss or duplicate"});
+  f.Add({.name = "entrants", .value_name = "LIST", .help = "identities, by id or name, comma-separated"});
+  f.Add({.name = "title", .value_name = "TEXT", .help = "a title for people"});
+  f.Add({.name = "seats", .value_name = "N", .help = "3 or 4 (default 4)"});
+  f.Add({.name = "rounds",
+         .value_name = "N",
+         .help = "Swiss: rounds (default 3); round robin and duplicate: times the schedule is played (default 1)"});
+  f.Add({.name = "ruleset", .value_name = "R", .help = "cities_and_knights (default) or base"});
+  f.Add({.name = "options", .value_name = "TEXT", .help = "rules options, \"name=value ...\""});
+  f.Add({.name = "seed",
+         .value_name = "N",
+         .help = "the schedule's seed (default: drawn); the same seed, the same games"});
+  f.Add({.name = "max-games", .value_name = "N", .help = "games at once per entrant (default 1)"});
+  f.Add({.name = "decision-ms", .value_name = "N", .help = "time per decision (default 10000)"});
+  f.Add({.name = "time-bank-ms", .value_name = "N", .help = "time bank per seat (default 60000)"});
+  return f;
+}
+
+bool EntrantsNeedNames(const std::string& list) {
+  for (const std::string& e : SplitCommas(list))
+    if (!IsNumber(e)) return true;
+  return false;
+}
+
+bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::string, int64_t>& ids_by_name,
+                                  v1::CreateTournamentRequest* out, std::string* error) {
+  v1::CreateTournamentRequest r;
+  if (flags.positionals().size() != 1) {
+    *error = "expected one tournament id";
+    return false;
+  }
+  r.set_id(flags.positionals()[0]);
+  if (flags.Get("format").empty()) {
+    *error = "--format is required (round-robin, swiss or duplicate)";
+    return false;
+  }
+  r.set_format(flags.Get("format"));
+  const std::vector<std::string> entrants = SplitCommas(flags.Get("entrants"));
+  if (entrants.empty()) {
+    *error = "--entrants is required: identities by id or name, comma-separated";
+    return false;
+  }
+  for (const std::string& e : entrants) {
+    if (IsNumber(e)) {
+      r.add_entrants(std::stoll(e));
+      continue;
+    }
+    auto it = ids_by_name.find(e);
+    if (it == ids_by_name.end()) {
+      *error = "--entrants: no identity named '" + e + "'";
+      return false;
+    }
+    r.add_entrants(it->second);
+  }
+  r.set_title(flags.Get("title"));
+  r.set_ruleset(flags.Get("ruleset"));
+  r.set_options(flags.Get("options"));
+  struct IntFlag {
+    const char* name;
+    int64_t min, max;
+    void (v1::CreateTournamentRequest::*set)(uint32_t);
+  };
+  const IntFlag ints[] = {
+      {"seats", 3, 4, &v1::CreateTournamentRequest::set_seats},
+      {"rounds", 1, 1000, &v1::CreateTournamentRequest::set_rounds},
+      {"max-games", 1, 64, &v1::CreateTournamentRequest::set_max_games_per_entrant},
+      {"decision-ms", 100, 3'600'000, &v1::CreateTournamentRequest::set_decision_ms},
+      {"time-bank-ms", 0, 86'400'000, &v1::CreateTournamentRequest::set_time_bank_ms},
+  };
+  for (const IntFlag& f : ints) {
+    if (!flags.Has(f.name)) continue;
+    int64_t v = 0;
+    if (!flags.GetInt(f.name, f.min, f.max, &v, error)) return false;
+    (r.*f.set)(uint32_t(v));
+  }
+  if (flags.Has("seed")) {
+    uint64_t seed = 0;
+    if (!flags.GetUint64("seed", &seed, error)) return false;
+    r.set_seed(seed);
+  }
+  *out = std::move(r);
+  return true;
+}
+
+std::string ProgressLine(const v1::Tournament& t) {
+  const uint32_t total = t.games_total(), done = t.games_finished();
+  constexpr int kWidth = 30;
+  const int filled = total ? int(double(done) / total * kWidth) : 0;
+  std::string bar(size_t(filled), '#');
+  bar.append(size_t(kWidth - filled), '.');
+  std::string line = t.id() + " (" + t.format() + ", " + t.state() + "): ";
+  if (t.format() == "swiss")
+    line += "round " + std::to_string(t.current_round() + 1) + " of " + std::to_string(t.rounds()) + ", ";
+  line += std::to_string(done) + "/" + std::to_string(total) + " games finished, " + std::to_string(t.games_playing()) +
+          " playing  [" + bar + "] " + std::to_string(total ? done * 100 / total : 0) + " %";
+  return line;
+}
+
+std::string IntervalBar(double low, double mean, double high, int width) {
+  auto cell = [&](double v) { return std::clamp(int(std::lround(v * (width - 1))), 0, width - 1); };
+  std::string bar(size_t(width), ' ');
+  const int lo = cell(low), hi = cell(high), at = cell(mean);
+  for (int i = lo; i <= hi; ++i) bar[size_t(i)] = '-';
+  bar[size_t(lo)] = '[';
+  bar[size_t(hi)] = ']';
+  bar[size_t(at)] = '*';
+  return "|" + bar + "|";
+}
+
+std::string StandingsTable(const v1::Tournament& t) {
+  std::vector<std::vector<std::string>> rows = {
+      {"rank", "entrant", "games", "wins", "score", "95% CI", "0" + std::string(20, ' ') + "1"}};
+  for (const v1::Standing& s : t.standings()) {
+    rows.push_back({std::to_string(s.rank()), s.name().empty() ? std::to_string(s.identity_id()) : s.name(),
+                    std::to_string(s.games()), std::to_string(s.wins()), Fixed(s.score(), 3),
+                    s.games() ? Fixed(s.ci_low(), 3) + "-" + Fixed(s.ci_high(), 3) : "-",
+                    s.games() ? IntervalBar(s.ci_low(), s.score(), s.ci_high(), 20) : ""});
+  }
+  return FormatTable(rows);
+}
+
+std::string TournamentGamesCsv(const v1::Tournament& t, const v1::ListTournamentGamesResponse& games) {
+  const std::map<int64_t, std::string> names = NamesById(t);
+  std::string out = "number,round,set,rotation,state,game_id,attempts";
+  for (uint32_t s = 0; s < t.seats(); ++s) out += ",seat" + std::to_string(s) + ",place" + std::to_string(s);
+  out += "\n";
+  for (const v1::TournamentGame& g : games.games()) {
+    out += std::to_string(g.number()) + "," + std::to_string(g.round()) + "," + std::to_string(g.set()) + "," +
+           std::to_string(g.rotation()) + "," + g.state() + "," + g.game_id() + "," + std::to_string(g.attempts());
+    for (int s = 0; s < g.entrants_size(); ++s) {
+      auto it = names.find(g.entrants(s));
+      out += "," + CsvField(it != names.end() ? it->second : std::to_string(g.entrants(s)));
+      out += "," + (s < g.places_size() ? std::to_string(g.places(s)) : std::string());
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{CreateTournamentFlags(), {}};
+  if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
+  std::map<std::string, int64_t> ids_by_name;
+  if (EntrantsNeedNames(inv.flags.Get("entrants"))) {
+    auto accounts = v1::Accounts::NewStub(MakeChannel(inv.global));
+    grpc::ClientContext context;
+    PrepareContext(inv.global, &context);
+    v1::ListIdentitiesResponse identities;
+    if (grpc::Status s = accounts->ListIdentities(&context, v1::ListIdentitiesRequest(), &identities); !s.ok())
+      return RpcError(inv, "ListIdentities (to find the entrants by name)", s);
+    for (const auto& i : identities.identities()) ids_by_name[i.name()] = i.id();
+  }
+  v1::CreateTournamentRequest request;
+  std::string error;
+  if (!BuildCreateTournamentRequest(inv.flags, ids_by_name, &request, &error)) return UsageError(inv.flags, error);
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::Tournament t;
+  if (grpc::Status s = stub->CreateTournament(&context, request, &t); !s.ok())
+    return RpcError(inv, "CreateTournament", s);
+  if (inv.global.json) {
+    std::cout << MessageJson(t) << "\n";
+    return kExitOk;
+  }
+  std::cout << "created tournament " << t.id() << ": " << t.format() << ", " << t.entrants_size() << " entrants, "
+            << t.seats() << " seats, " << t.games_total() << " games scheduled"
+            << (t.format() == "swiss" ? " (round 1 of " + std::to_string(t.rounds()) + ")" : "") << ", seed "
+            << t.seed() << "\n"
+            << "the games start as the entrants compete (metropolis-bot --compete); follow with:\n"
+            << "  metropolisctl watch-tournament " << t.id() << "\n";
+  return kExitOk;
+}
+
+int RunTournaments(const std::vector<std::string>& args, const GetEnv& env) {
+  cli::Flags flags("tournaments", "[flags]", "Lists the tournaments at the matchmaker (--host), newest first.");
+  Invocation inv{std::move(flags), {}};
+  if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::ListTournamentsResponse list;
+  if (grpc::Status s = stub->ListTournaments(&context, v1::ListTournamentsRequest(), &list); !s.ok())
+    return RpcError(inv, "ListTournaments", s);
+  if (inv.global.json) {
+    std::cout << MessageJson(list) << "\n";
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"id", "format", "state", "entrants", "seats", "title", "created"}};
+  for (const auto& t : list.tournaments())
+    rows.push_back({t.id(), t.format(), t.state(), std::to_string(t.entrants_size()), std::to_string(t.seats()),
+                    t.title(), FormatUnixMs(t.created_unix_ms())});
+  std::cout << FormatTable(rows);
+  return kExitOk;
+}
+
+int RunStandings(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  if (int code = ParseIdCommand("standings",
+                                "Prints a tournament's progress and standings: mean score per game (1 first, 0 last)\n"
+                                "with its 95 % confidence interval, drawn on a 0..1 scale.",
+                                args, env, &inv);
+      code >= 0)
+    return code;
+  v1::Tournament t;
+  if (grpc::Status s = GetTournament(inv, &t); !s.ok()) return RpcError(inv, "GetTournament", s);
+  if (inv.global.json) {
+    std::cout << MessageJson(t) << "\n";
+    return kExitOk;
+  }
+  std::cout << ProgressLine(t) << "\n\n" << StandingsTable(t);
+  return kExitOk;
+}
+
+int RunWatchTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  if (int code = ParseIdCommand(
+          "watch-tournament",
+          "Follows a tournament until it ends: its progress as it changes, then the final standings.", args, env, &inv,
+          {{.name = "interval-ms", .value_name = "N", .help = "time between polls (default 1000)"}});
+      code >= 0)
+    return code;
+  int64_t interval = 1000;
+  std::string error;
+  if (inv.flags.Has("interval-ms") && !inv.flags.GetInt("interval-ms", 50, 600'000, &interval, &error))
+    return UsageError(inv.flags, error);
+  const bool tty = isatty(STDOUT_FILENO) && !inv.global.json;
+  std::string last;
+  int failures = 0;
+  for (;;) {
+    v1::Tournament t;
+    if (grpc::Status s = GetTournament(inv, &t); !s.ok()) {
+      // A matchmaker restarting is not the end of the tournament: keep polling a while.
+      if (s.error_code() != grpc::StatusCode::UNAVAILABLE || ++failures > 60) return RpcError(inv, "GetTournament", s);
+      std::this_thread::sleep_for(std::chrono::milliseconds(interval));
+      continue;
+    }
+    failures = 0;
+    const std::string line = ProgressLine(t);
+    if (line != last) {
+      if (inv.global.json)
+        std::cout << MessageJson(t) << std::endl;
+      else if (tty)
+        std::cout << "\r\033[K" << line << std::flush;
+      else
+        std::cout << line << std::endl;
+      last = line;
+    }
+    if (t.state() != "running") {
+      if (!inv.global.json) std::cout << (tty ? "\n\n" : "\n") << StandingsTable(t);
+      return kExitOk;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(interval));
+  }
+}
+
+int RunTournamentGames(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  if (int code = ParseIdCommand("tournament-games",
+                                "Lists every game of a tournament's schedule: its round, duplicate set and rotation,\n"
+                                "state, game id and, when finished, the places by seat.",
+                                args, env, &inv);
+      code >= 0)
+    return code;
+  v1::Tournament t;
+  v1::ListTournamentGamesResponse games;
+  if (int code = GetTournamentAndGames(inv, &t, &games); code >= 0) return code;
+  if (inv.global.json) {
+    std::cout << MessageJson(games) << "\n";
+    return kExitOk;
+  }
+  const std::map<int64_t, std::string> names = NamesById(t);
+  std::vector<std::vector<std::string>> rows = {{"#", "round", "set", "state", "game", "seats (place)"}};
+  for (const auto& g : games.games()) {
+    std::string seats;
+    for (int s = 0; s < g.entrants_size(); ++s) {
+      auto it = names.find(g.entrants(s));
+      seats += (s ? " " : "") + (it != names.end() ? it->second : std::to_string(g.entrants(s)));
+      if (s < g.places_size()) seats += "(" + std::to_string(g.places(s)) + ")";
+    }
+    rows.push_back({std::to_string(g.number()), std::to_string(g.round() + 1),
+                    g.set() >= 0 ? std::to_string(g.set()) + "." + std::to_string(g.rotation()) : "-", g.state(),
+                    g.game_id().empty() ? "-" : g.game_id(), seats});
+  }
+  std::cout << FormatTable(rows);
+  return kExitOk;
+}
+
+int RunExportTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  if (int code =
+          ParseIdCommand("export-tournament",
+                         "Prints a tournament for analysis: as JSON (the tournament with its standings, and every\n"
+                         "game with seeds and places), or its games as CSV (--csv).",
+                         args, env, &inv, {{.name = "csv", .value_name = "", .help = "the games as CSV"}});
+      code >= 0)
+    return code;
+  v1::Tournament t;
+  v1::ListTournamentGamesResponse games;
+  if (int code = GetTournamentAndGames(inv, &t, &games); code >= 0) return code;
+  if (inv.flags.Has("csv")) {
+    std::cout << TournamentGamesCsv(t, games);
+    return kExitOk;
+  }
+  std::cout << "{\"tournament\":" << MessageJson(t) << ",\"games\":" << MessageJson(games) << "}\n";
+  return kExitOk;
+}
+
+int RunCancelTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  if (int code = ParseIdCommand(
+          "cancel-tournament",
+          "Stops scheduling a tournament's games (an administrator's token); those playing finish.", args, env, &inv);
+      code >= 0)
+    return code;
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::CancelTournamentRequest request;
+  request.set_id(inv.flags.positionals()[0]);
+  v1::Tournament t;
+  if (grpc::Status s = stub->CancelTournament(&context, request, &t); !s.ok())
+    return RpcError(inv, "CancelTournament", s);
+  if (inv.global.json)
+    std::cout << MessageJson(t) << "\n";
+  else
+    std::cout << "cancelled " << t.id() << ": " << ProgressLine(t) << "\n";
+  return kExitOk;
+}
+
+}  // namespace metropolis::ctl

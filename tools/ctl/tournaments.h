@@ -1,0 +1,43 @@
+// metropolisctl's tournament commands (tournaments.cc), and the plain functions
+// behind them that the tests check without a server.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "metropolis/v1/tournaments.pb.h"
+#include "tools/ctl/ctl.h"
+
+namespace metropolis::ctl {
+
+int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env);
+int RunTournaments(const std::vector<std::string>& args, const GetEnv& env);
+int RunStandings(const std::vector<std::string>& args, const GetEnv& env);
+int RunWatchTournament(const std::vector<std::string>& args, const GetEnv& env);
+int RunTournamentGames(const std::vector<std::string>& args, const GetEnv& env);
+int RunExportTournament(const std::vector<std::string>& args, const GetEnv& env);
+int RunCancelTournament(const std::vector<std::string>& args, const GetEnv& env);
+
+// create-tournament's flags, and the request they describe. Entrants are a
+// comma-separated list of identity ids or names; `ids_by_name` resolves names
+// (an unknown name is an error naming it). False with *error naming the flag.
+cli::Flags CreateTournamentFlags();
+bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::string, int64_t>& ids_by_name,
+                                  v1::CreateTournamentRequest* out, std::string* error);
+// True when the list names an identity by name (so names must be looked up).
+bool EntrantsNeedNames(const std::string& list);
+
+// "round 2 of 3 · 14/20 games finished, 2 playing  [#########.....] 70 %"
+std::string ProgressLine(const v1::Tournament& t);
+// The standings as a table, with each mean score and its 95 % confidence
+// interval drawn on a 0..1 scale: "|   [--*--]     |".
+std::string StandingsTable(const v1::Tournament& t);
+// "|   [--*--]     |": `width` cells for 0..1, the interval in brackets and
+// dashes, the mean as '*'.
+std::string IntervalBar(double low, double mean, double high, int width);
+// One CSV row per game (header first): number, round, set, rotation, state,
+// game id, then per seat its entrant's name and place.
+std::string TournamentGamesCsv(const v1::Tournament& t, const v1::ListTournamentGamesResponse& games);
+
+}  // namespace metropolis::ctl

@@ -1,0 +1,406 @@
+// arena: a candidate bot against opponents, with seat rotation and common
+// random numbers, on all cores; win share with Wilson intervals (docs/BOTS.md).
+//
+// Games come in sets of one game per seat: set j has its own board (unless
+// --default-board) and chance seed, and its games put the candidate in seat
+// 0, 1, ... in turn with the opponents filling the other seats in order. The
+// chance streams (lib/chance/chance.h) make every game of a set meet the same
+// start player, dice and, while the decks agree, draws, so what differs
+// between them is who sits where: seat advantage and luck cancel out.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "bots/bot.h"
+#include "bots/match.h"
+#include "bots/search.h"
+#include "tools/engine/commands.h"
+#include "tools/engine/common.h"
+#include "tools/engine/players.h"
+#include "tools/engine/rng.h"
+#include "tools/engine/table.h"
+
+namespace metropolis::cli {
+namespace {
+
+struct ArenaSettings {
+  std::string candidate = "heuristic";
+  std::vector<std::string> opponents;  // one per opponent seat
+  int64_t games = 100;
+  int seats = 4;
+  uint64_t seed = 1;
+  int threads = 1;
+  bool default_board = false;
+  RulesOptions options;
+  std::string json;
+};
+
+struct ArenaGame {
+  bool done = false;
+  int candidate_seat = 0;
+  bots::GameOutcome outcome;
+  bots::SearchStats search;  // the candidate's, when it searches
+};
+
+// A seat's player: a bot from its spec, or the simulation's greedy player
+// (which reads the full state; it is a reference opponent, not a bot).
+struct SeatPlayer {
+  std::unique_ptr<bots::Bot> bot;
+  std::unique_ptr<Player> full_state;
+};
+
+bool MakeSeatPlayer(const std::string& spec, SeatPlayer* out, std::string* error) {
+  if (spec == "greedy") {
+    out->full_state = MakePlayer("greedy");
+    return true;
+  }
+  out->bot = bots::MakeBot(spec, error);
+  return out->bot != nullptr;
+}
+
+void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
+  const int64_t set = index / s.seats;
+  const int rotation = int(index % s.seats);
+  const uint64_t set_seed = SplitMix64(s.seed + uint64_t(set));
+  GameConfig config;
+  config.num_seats = s.seats;
+  config.board = s.default_board ? DefaultBoard() : RandomBoard(set_seed);
+  config.options = s.options;
+
+  std::vector<SeatPlayer> players(size_t(s.seats));
+  std::vector<bots::Seat> seats(size_t(s.seats));
+  std::string error;
+  int next_opponent = 0;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    const std::string& spec = seat == rotation ? s.candidate : s.opponents[size_t(next_opponent++)];
+    MakeSeatPlayer(spec, &players[size_t(seat)], &error);  // specs were checked when the flags were read
+    bots::Seat& x = seats[size_t(seat)];
+    x.seed = GamePlayerSeed(s.seed, uint64_t(index), seat);
+    if (players[size_t(seat)].bot) {
+      x.bot = players[size_t(seat)].bot.get();
+    } else {
+      Player* p = players[size_t(seat)].full_state.get();
+      x.full_state_policy = [p](const State& state, uint64_t* rng) {
+        Rng r(bots::NextRandom(rng));
+        return p->Choose(state, r);
+      };
+    }
+  }
+  out->candidate_seat = rotation;
+  out->outcome = bots::PlayGame(config, seats, set_seed ^ 0xC4A2CE5EEDull);
+  if (auto* search = dynamic_cast<bots::SearchBot*>(players[size_t(rotation)].bot.get())) out->search = search->stats();
+  out->done = true;
+}
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(int64_t total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+  void Update(int64_t done, double seconds, const std::string& note) {
+    if (tty_) {
+      if (done < total_ && seconds - last_ < 0.2) return;
+      last_ = seconds;
+      constexpr int kWidth = 30;
+      int filled = total_ ? int(kWidth * done / total_) : kWidth;
+      std::string eta = done > 0 && done < total_
+                            ? ", " + FormatFixed(seconds * double(total_ - done) / double(done), 0) + " s left"
+                            : "";
+      std::fprintf(stderr, "\r[%s%s] %lld/%lld games, %.0f s%s, %s\033[K", std::string(size_t(filled), '#').c_str(),
+                   std::string(size_t(kWidth - filled), '.').c_str(), (long long)done, (long long)total_, seconds,
+                   eta.c_str(), note.c_str());
+      std::fflush(stderr);
+      return;
+    }
+    // Without a terminal (logs) a line per twentieth keeps logs short.
+    if (done * 20 < total_ * next_) return;
+    while (next_ <= 20 && done * 20 >= total_ * next_) ++next_;
+    std::fprintf(stderr, "arena: %lld/%lld games, %.0f s, %s\n", (long long)done, (long long)total_, seconds,
+                 note.c_str());
+  }
+  void Finish() {
+    if (tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  int64_t total_;
+  bool tty_;
+  int next_ = 1;
+  double last_ = -1;
+};
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+struct Summary {
+  int64_t games = 0, wins = 0, capped = 0, errors = 0;
+  double candidate_vp = 0, opponent_vp = 0, actions = 0, turns = 0;
+  std::vector<int64_t> seat_games, seat_wins;
+  std::vector<int64_t> opponent_wins;  // by opponent spec position
+  bots::SearchStats search;
+};
+
+Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
+  Summary m;
+  m.seat_games.assign(size_t(s.seats), 0);
+  m.seat_wins.assign(size_t(s.seats), 0);
+  for (const ArenaGame& g : games) {
+    if (!g.done) continue;
+    if (!g.outcome.error.empty()) {
+      ++m.errors;
+      continue;
+    }
+    ++m.games;
+    ++m.seat_games[size_t(g.candidate_seat)];
+    if (g.outcome.winner == g.candidate_seat) {
+      ++m.wins;
+      ++m.seat_wins[size_t(g.candidate_seat)];
+    }
+    if (g.outcome.winner == kNoSeat) ++m.capped;
+    m.candidate_vp += g.outcome.vp[size_t(g.candidate_seat)];
+    for (int seat = 0; seat < s.seats; ++seat)
+      if (seat != g.candidate_seat) m.opponent_vp += g.outcome.vp[size_t(seat)];
+    m.actions += double(g.outcome.actions);
+    m.turns += g.outcome.turns;
+    m.search.decisions += g.search.decisions;
+    m.search.iterations += g.search.iterations;
+    m.search.seconds += g.search.seconds;
+    m.search.cpu_seconds += g.search.cpu_seconds;
+  }
+  return m;
+}
+
+void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostream& out) {
+  const double n = double(std::max<int64_t>(1, m.games));
+  const double fair = 1.0 / s.seats;
+  const double share = double(m.wins) / n;
+  const bots::Interval ci = bots::WilsonInterval(m.wins, m.games);
+  std::string opponents;
+  for (size_t i = 0; i < s.opponents.size(); ++i) opponents += (i ? "," : "") + s.opponents[i];
+  out << "arena: " << s.candidate << " vs " << opponents << ", " << m.games << " games (" << m.games / s.seats
+      << (m.games / s.seats == 1 ? " set of " : " sets of ") << s.seats << " seat rotations), seed " << s.seed << ", "
+      << (s.default_board ? "default board" : "a random board per set") << "\n";
+  std::string options = OptionsToString(s.options);
+  if (!options.empty()) out << "options: " << options << "\n";
+  out << "\n";
+  Table t({"statistic", "value"});
+  t.AddRow({"games", std::to_string(m.games)});
+  t.AddRow({"candidate wins", std::to_string(m.wins)});
+  t.AddRow({"win share", FormatFixed(100 * share, 1) + "%"});
+  t.AddRow({"95% Wilson interval", FormatFixed(100 * ci.low, 1) + "% .. " + FormatFixed(100 * ci.high, 1) + "%"});
+  t.AddRow({"fair share", FormatFixed(100 * fair, 1) + "%"});
+  t.AddRow({"z against the fair share", FormatFixed(bots::ZScore(share, m.games, fair), 2)});
+  t.AddRow({"candidate mean VP", FormatFixed(m.candidate_vp / n, 2)});
+  t.AddRow({"opponent mean VP", FormatFixed(m.opponent_vp / (n * (s.seats - 1)), 2)});
+  t.AddRow({"mean length (actions)", FormatFixed(m.actions / n, 1)});
+  t.AddRow({"mean length (turns)", FormatFixed(m.turns / n, 1)});
+  t.AddRow({"games at the length cap", std::to_string(m.capped)});
+  if (m.search.decisions > 0) {
+    t.AddRow({"searched decisions per game", FormatFixed(double(m.search.decisions) / n, 1)});
+    t.AddRow({"playouts per decision", FormatFixed(double(m.search.iterations) / double(m.search.decisions), 0)});
+    t.AddRow({"playouts/s (wall clock)",
+              FormatRate(m.search.seconds > 0 ? double(m.search.iterations) / m.search.seconds : 0)});
+    t.AddRow({"playouts/s (per CPU second)",
+              FormatRate(m.search.cpu_seconds > 0 ? double(m.search.iterations) / m.search.cpu_seconds : 0)});
+  }
+  t.AddRow({"wall time (s)", FormatFixed(seconds, 1)});
+  out << t.ToString() << "\n";
+  Table seats({"candidate seat", "games", "wins", "win share"});
+  for (int seat = 0; seat < s.seats; ++seat)
+    seats.AddRow(
+        {std::to_string(seat), std::to_string(m.seat_games[size_t(seat)]), std::to_string(m.seat_wins[size_t(seat)]),
+         FormatFixed(
+             100.0 * double(m.seat_wins[size_t(seat)]) / double(std::max<int64_t>(1, m.seat_games[size_t(seat)])), 1) +
+             "%"});
+  out << seats.ToString();
+}
+
+std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
+  const double n = double(std::max<int64_t>(1, m.games));
+  const double fair = 1.0 / s.seats;
+  const double share = double(m.wins) / n;
+  const bots::Interval ci = bots::WilsonInterval(m.wins, m.games);
+  std::string j = "{";
+  j += "\"candidate\":" + JsonString(s.candidate) + ",\"opponents\":[";
+  for (size_t i = 0; i < s.opponents.size(); ++i) j += (i ? "," : "") + JsonString(s.opponents[i]);
+  j += "],\"seats\":" + std::to_string(s.seats) + ",\"seed\":" + std::to_string(s.seed);
+  j += ",\"options\":" + JsonString(OptionsToString(s.options));
+  j += ",\"board\":" + JsonString(s.default_board ? "default" : "random per set");
+  j += ",\"games\":" + std::to_string(m.games) + ",\"wins\":" + std::to_string(m.wins);
+  j += ",\"win_share\":" + FormatFixed(share, 4) + ",\"wilson95\":[" + FormatFixed(ci.low, 4) + "," +
+       FormatFixed(ci.high, 4) + "]";
+  j += ",\"fair_share\":" + FormatFixed(fair, 4) + ",\"z\":" + FormatFixed(bots::ZScore(share, m.games, fair), 3);
+  j += ",\"candidate_mean_vp\":" + FormatFixed(m.candidate_vp / n, 3);
+  j += ",\"opponent_mean_vp\":" + FormatFixed(m.opponent_vp / (n * (s.seats - 1)), 3);
+  j += ",\"mean_actions\":" + FormatFixed(m.actions / n, 1) + ",\"mean_turns\":" + FormatFixed(m.turns / n, 1);
+  j += ",\"games_at_cap\":" + std::to_string(m.capped) + ",\"errors\":" + std::to_string(m.errors);
+  j += ",\"seat_wins\":[";
+  for (int seat = 0; seat < s.seats; ++seat) j += (seat ? "," : "") + std::to_string(m.seat_wins[size_t(seat)]);
+  j += "]";
+  if (m.search.decisions > 0) {
+    j += ",\"search_decisions\":" + std::to_string(m.search.decisions) +
+         ",\"playouts\":" + std::to_string(m.search.iterations) + ",\"playouts_per_second\":" +
+         FormatFixed(m.search.seconds > 0 ? double(m.search.iterations) / m.search.seconds : 0, 0) +
+         ",\"playouts_per_cpu_second\":" +
+         FormatFixed(m.search.cpu_seconds > 0 ? double(m.search.iterations) / m.search.cpu_seconds : 0, 0);
+  }
+  j += ",\"seconds\":" + FormatFixed(seconds, 1) + "}";
+  return j;
+}
+
+Flags MakeFlags() {
+  Flags flags("arena", "[flags]",
+              "Plays a candidate bot against opponents with seat rotation and common random numbers\n"
+              "(every game of a set has the same board and chance streams, the candidate in another\n"
+              "seat) on all cores, and reports its win share with a Wilson 95% interval.");
+  flags.Add({.name = "candidate",
+             .value_name = "BOT",
+             .help = "the bot measured: random, heuristic, search[:ms=50,threads=1,...] (default heuristic)"});
+  flags.Add({.name = "opponents",
+             .value_name = "BOT[,BOT...]",
+             .help = "one bot for every other seat, or one per seat; also greedy, the sim's player (default random)"});
+  flags.Add(
+      {.name = "games", .value_name = "N", .help = "games, rounded up to whole sets of seat rotations (default 100)"});
+  flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default 4)"});
+  flags.Add({.name = "seed", .value_name = "S", .help = "set j uses board and chance seeds from S+j (default 1)"});
+  flags.Add({.name = "threads", .value_name = "T", .help = "games played at once (default: all cores)"});
+  flags.Add({.name = "default-board", .value_name = "", .help = "play every set on the default board"});
+  AddOptionFlags(&flags);
+  AddMaxActionsFlag(&flags);
+  flags.Add({.name = "json", .value_name = "FILE", .help = "also write the summary as JSON"});
+  return flags;
+}
+
+bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
+  int64_t v;
+  if (flags.Has("candidate")) s->candidate = flags.Get("candidate");
+  if (flags.Has("seats")) {
+    if (!flags.GetInt("seats", kMinSeats, kMaxSeats, &v, error)) return false;
+    s->seats = int(v);
+  }
+  std::vector<std::string> opponents = SplitCommas(flags.Get("opponents", "random"));
+  // "search:ms=50,threads=2" contains a comma: a piece with '=' but no ':'
+  // continues the previous spec.
+  for (const std::string& piece : opponents) {
+    if (!s->opponents.empty() && piece.find('=') != std::string::npos && piece.find(':') == std::string::npos) {
+      s->opponents.back() += "," + piece;
+    } else {
+      s->opponents.push_back(piece);
+    }
+  }
+  if (s->opponents.size() == 1) s->opponents.assign(size_t(s->seats - 1), s->opponents[0]);
+  if (int(s->opponents.size()) != s->seats - 1) {
+    *error = "--opponents names " + std::to_string(s->opponents.size()) + " bots for " + std::to_string(s->seats - 1) +
+             " opponent seats";
+    return false;
+  }
+  SeatPlayer check;
+  if (!MakeSeatPlayer(s->candidate, &check, error) || !check.bot) {
+    if (check.full_state) *error = "greedy reads the full state: it can be an opponent, not the candidate";
+    *error = "--candidate: " + *error;
+    return false;
+  }
+  for (const std::string& o : s->opponents) {
+    SeatPlayer x;
+    if (!MakeSeatPlayer(o, &x, error)) {
+      *error = "--opponents: " + *error + " (or greedy)";
+      return false;
+    }
+  }
+  if (flags.Has("games") && !flags.GetInt("games", 1, 100000000, &s->games, error)) return false;
+  s->games = (s->games + s->seats - 1) / s->seats * s->seats;
+  if (flags.Has("seed") && !flags.GetUint64("seed", &s->seed, error)) return false;
+  s->threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (flags.Has("threads")) {
+    if (!flags.GetInt("threads", 1, 1024, &v, error)) return false;
+    s->threads = int(v);
+  }
+  s->threads = int(std::min<int64_t>(s->threads, s->games));
+  s->default_board = flags.Has("default-board");
+  if (!ReadOptionFlags(flags, &s->options, error)) return false;
+  if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
+  s->json = flags.Get("json");
+  return true;
+}
+
+}  // namespace
+
+int RunArena(const std::vector<std::string>& args) {
+  Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
+  std::string error;
+  ArenaSettings s;
+  if (!ReadSettings(flags, &s, &error)) return UsageError(flags, error);
+  GameConfig check;
+  check.num_seats = s.seats;
+  check.board = DefaultBoard();
+  check.options = s.options;
+  if (std::string e = ValidateConfig(check); !e.empty()) return UsageError(flags, "configuration: " + e);
+  State probe(check);
+  if (!NewGame(check, &probe, &error)) return Fail(flags, "configuration: " + error, kExitRefused);
+
+  std::vector<ArenaGame> games(size_t(s.games));
+  std::mutex mu;
+  int64_t finished = 0, wins = 0;
+  std::atomic<int64_t> next{0};
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::vector<std::thread> workers;
+  for (int t = 0; t < s.threads; ++t) {
+    workers.emplace_back([&] {
+      while (true) {
+        const int64_t i = next.fetch_add(1);
+        if (i >= s.games) return;
+        ArenaGame g;
+        PlayArenaGame(s, i, &g);
+        std::lock_guard<std::mutex> lock(mu);
+        if (g.outcome.winner == g.candidate_seat) ++wins;
+        games[size_t(i)] = std::move(g);
+        ++finished;
+      }
+    });
+  }
+  ProgressBar bar(s.games);
+  while (true) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    int64_t done, won;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      done = finished;
+      won = wins;
+    }
+    bar.Update(done, elapsed(),
+               "candidate " + (done ? FormatFixed(100.0 * double(won) / double(done), 1) : std::string("-")) + "%");
+    if (done == s.games) break;
+  }
+  for (std::thread& w : workers) w.join();
+  bar.Finish();
+  const double seconds = elapsed();
+
+  const Summary m = Summarise(s, games);
+  int shown = 0;
+  for (const ArenaGame& g : games)
+    if (!g.outcome.error.empty() && shown++ < 10) std::cerr << "metropolis-engine arena: " << g.outcome.error << "\n";
+  Report(s, m, seconds, std::cout);
+  if (!s.json.empty()) {
+    std::ofstream out(s.json, std::ios::binary | std::ios::trunc);
+    out << ToJson(s, m, seconds) << "\n";
+    if (!out) return Fail(flags, "cannot write '" + s.json + "'", kExitRefused);
+  }
+  if (m.errors) return Fail(flags, std::to_string(m.errors) + " games stopped on an illegal action", kExitEngineBug);
+  return kExitOk;
+}
+
+}  // namespace metropolis::cli

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Smoke test of the metropolis-engine program: every subcommand once, its exit
+# codes and the messages a person relies on.
+#
+#   tools/engine/cli_test.sh path/to/metropolis-engine
+set -euo pipefail
+
+bin=${1:?usage: cli_test.sh path/to/metropolis-engine}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME EXPECTED_EXIT ARGS...: runs the program, keeps stdout and stderr in
+# $tmp/NAME.out and $tmp/NAME.err, and checks the exit code.
+run() {
+  local name=$1 expected=$2
+  shift 2
+  local code=0
+  "$bin" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || code=$?
+  if [[ $code != "$expected" ]]; then
+    fail "$name: exit $code, expected $expected ($*)"
+    sed 's/^/    /' "$tmp/$name.err" >&2
+  fi
+}
+
+# expect NAME out|err TEXT: the output contains TEXT (a fixed string).
+expect() {
+  if ! grep -qF -- "$3" "$tmp/$1.$2"; then
+    fail "$1: std$2 lacks '$3'"
+    sed 's/^/    /' "$tmp/$1.$2" | head -20 >&2
+  fi
+}
+
+# ---- help and flag errors ----------------------------------------------------
+run help 0 --help
+for cmd in sim replay apply perft; do
+  expect help out "$cmd"
+  run "help-$cmd" 0 "$cmd" --help
+  expect "help-$cmd" out "usage: metropolis-engine $cmd"
+done
+run no-command 2
+run bad-command 2 frobnicate
+expect bad-command err "unknown command 'frobnicate'"
+run bad-flag 2 sim --bogus
+expect bad-flag err "unknown flag '--bogus'"
+expect bad-flag err "usage: metropolis-engine sim"
+run bad-value 2 sim --games many
+expect bad-value err "flag '--games': 'many' is not an integer"
+run bad-player 2 sim --players random,genius,random,random
+expect bad-player err "unknown player 'genius'"
+run bad-seats 2 sim --players random,random --seats 4
+expect bad-seats err "--players names 2 players for 4 seats"
+
+# ---- sim ---------------------------------------------------------------------
+sim_flags=(sim --games 20 --seed 11 --players greedy,random,random,random --max-actions 4000)
+run sim 0 "${sim_flags[@]}" --threads 2 --jsonl "$tmp/games.jsonl"
+grep -qE '^games +20$' "$tmp/sim.out" || fail "sim: the table does not report 20 games"
+for row in "mean length (actions)" "mean length (turns)" "barbarian attacks per game" \
+  "metropolises placed per game" "games at the length cap" "games/s" "actions/s"; do
+  expect sim out "$row"
+done
+expect sim out "greedy"
+lines=$(wc -l <"$tmp/games.jsonl")
+[[ $lines == 20 ]] || fail "sim: $lines JSON lines, expected 20"
+head -c 40 "$tmp/games.jsonl" | grep -qF '{"rules_version":1,' || fail "sim: JSON lines start oddly"
+
+# The same flags give the same games whatever the thread count.
+run sim1 0 "${sim_flags[@]}" --threads 1 --jsonl "$tmp/games1.jsonl"
+cmp -s "$tmp/games.jsonl" "$tmp/games1.jsonl" || fail "sim: games differ between 1 and 2 threads"
+# Game i of seed S is game 0 of seed S+i.
+run sim-one 0 sim --games 1 --seed 14 --players greedy,random,random,random --max-actions 4000 --jsonl "$tmp/one.jsonl"
+sed -n 4p "$tmp/games.jsonl" | cmp -s - "$tmp/one.jsonl" || fail "sim: game 3 of seed 11 is not game 0 of seed 14"
+
+# ---- replay ------------------------------------------------------------------
+run replay 0 replay --file "$tmp/games.jsonl" --line 3 --step 0 --step 10
+expect replay out "== step 0 =="
+expect replay out "== step 10: "
+expect replay out "position: "
+expect replay out "verified: "
+sed -n 5p "$tmp/games.jsonl" >"$tmp/stdin.json"
+run replay-stdin 0 replay <"$tmp/stdin.json"
+expect replay-stdin out "verified: "
+run replay-many 2 replay --file "$tmp/games.jsonl"
+expect replay-many err "the input has 20 records; pick one with --line K"
+sed -n 1p "$tmp/games.jsonl" | sed 's/"rules_version":1/"rules_version":999/' >"$tmp/future.json"
+run replay-version 1 replay --file "$tmp/future.json"
+expect replay-version err "rules version"
+sed -n 1p "$tmp/games.jsonl" | sed 's/"actions":\["[^"]*"/"actions":["end_turn"/' >"$tmp/illegal.json"
+run replay-illegal 1 replay --file "$tmp/illegal.json"
+expect replay-illegal err "step 1: end_turn: "
+
+# ---- apply -------------------------------------------------------------------
+run apply-new 0 apply --new
+expect apply-new out "position: "
+expect apply-new out "next: seat 0, "
+# The legal actions are the indented lines after "next:" (the board picture is indented too).
+sed -n '/^next: /,$p' "$tmp/apply-new.out" | sed -n 's/^  //p' >"$tmp/legal.txt"
+first=$(head -n1 "$tmp/legal.txt")
+[[ -n $first ]] || fail "apply: no legal action listed for a new game"
+run apply-legal 0 apply --new "$first"
+expect apply-legal out "action 1 (seat 0): $first"
+run apply-illegal 1 apply --new "$first" end_turn
+expect apply-illegal err "action 2 'end_turn': "
+run apply-malformed 1 apply --new "build_road e99"
+expect apply-malformed err "action 1 'build_road e99': "
+position=$(grep -m1 '^position: ' "$tmp/apply-legal.out" | sed 's/^position: //')
+run apply-position 0 apply --position "$position"
+grep -qF "position: $position" "$tmp/apply-position.out" || fail "apply: the position does not round-trip"
+run apply-bad-position 1 apply --position "not a position"
+expect apply-bad-position err "position: "
+run apply-two-sources 2 apply --new --position "$position"
+expect apply-two-sources err "give exactly one of --position, --position-file and --new"
+
+# ---- perft -------------------------------------------------------------------
+run perft 0 perft --new --depth 2 --divide
+legal=$(wc -l <"$tmp/legal.txt")
+grep -qE "^1 +$legal " "$tmp/perft.out" || fail "perft: depth 1 is not the $legal legal actions of a new game"
+grep -qE '^2 +[0-9]+ ' "$tmp/perft.out" || fail "perft: no count at depth 2"
+expect perft out "divide at depth 2:"
+run perft-fixed 0 perft --new --depth 2 --chance fixed --seed 3
+run perft-bad 2 perft --new --chance sometimes
+expect perft-bad err "--chance sometimes: expected 'expand' or 'fixed'"
+
+# ---- the base game (RULES.md 22) ---------------------------------------------
+base_flags=(sim --games 12 --seed 5 --players greedy,random,random,random --random-board)
+run sim-base 0 "${base_flags[@]}" --ruleset base --threads 2 --jsonl "$tmp/base.jsonl"
+expect sim-base out "options: ruleset=base"
+for row in "development cards bought per game" "development cards played per game" \
+  "games ending with Largest Army held"; do
+  expect sim-base out "$row"
+done
+grep -qE '^games at the length cap +0$' "$tmp/sim-base.out" || fail "sim-base: base games hit the length cap"
+head -c 400 "$tmp/base.jsonl" | grep -qF 'ruleset=base' || fail "sim-base: the JSON lines do not record the ruleset"
+# --option ruleset=base is the same configuration, so the same games.
+run sim-base-option 0 "${base_flags[@]}" --option ruleset=base --threads 1 --jsonl "$tmp/base1.jsonl"
+cmp -s "$tmp/base.jsonl" "$tmp/base1.jsonl" || fail "sim: --ruleset base and --option ruleset=base play different games"
+run sim-base-validate 0 sim --ruleset base --games 4 --seed 2 --validate --threads 2
+run sim-bad-ruleset 2 sim --ruleset chess
+expect sim-bad-ruleset err "--ruleset chess: "
+sed -n 2p "$tmp/base.jsonl" >"$tmp/base-one.json"
+run replay-base 0 replay --file "$tmp/base-one.json" --step 20
+expect replay-base out "verified: "
+run apply-base 0 apply --new --ruleset base
+expect apply-base out "position: v1 base "
+run perft-base 0 perft --new --ruleset base --depth 2
+grep -qE '^1 +54 ' "$tmp/perft-base.out" || fail "perft-base: a new base game does not offer 54 settlements"
+run arena-base 0 arena --ruleset base --candidate heuristic --opponents random --games 8 --seed 1 --threads 2
+expect arena-base out "candidate wins"
+expect arena-base out "options: ruleset=base"
+grep -qE '^games at the length cap +0$' "$tmp/arena-base.out" || fail "arena-base: base games hit the length cap"
+
+if ((failures)); then
+  echo "cli_test: $failures failures" >&2
+  exit 1
+fi
+echo "cli_test: all passed"

@@ -1,0 +1,211 @@
+#include "tools/engine/common.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "engine/notation.h"
+#include "tools/engine/table.h"
+
+namespace metropolis::cli {
+
+int UsageError(const Flags& flags, std::string_view message) {
+  std::cerr << "metropolis-engine " << flags.command() << ": " << message << "\n\n" << flags.Usage();
+  return kExitUsage;
+}
+
+int Fail(const Flags& flags, std::string_view message, int code) {
+  std::cerr << "metropolis-engine " << flags.command() << ": " << message << "\n";
+  return code;
+}
+
+bool ReadFile(const std::string& path, std::string* out, std::string* error) {
+  std::ostringstream buffer;
+  if (path == "-") {
+    buffer << std::cin.rdbuf();
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      *error = "cannot open '" + path + "'";
+      return false;
+    }
+    buffer << in.rdbuf();
+    if (in.bad()) {
+      *error = "cannot read '" + path + "'";
+      return false;
+    }
+  }
+  *out = buffer.str();
+  return true;
+}
+
+void AddOptionFlags(Flags* flags) {
+  flags->Add({.name = "ruleset",
+              .value_name = "cities_and_knights|base",
+              .help = "the ruleset (default cities_and_knights; base is RULES.md section 22, 10 VP), before --option"});
+  flags->Add({.name = "option",
+              .value_name = "NAME=VALUE",
+              .help = "a rules option (RULES.md section 20), e.g. victory_points=10",
+              .repeatable = true});
+}
+
+bool ParseOrExit(Flags* flags, const std::vector<std::string>& args, int* exit_code) {
+  std::string error;
+  if (!flags->Parse(args, &error)) {
+    *exit_code = UsageError(*flags, error);
+    return false;
+  }
+  if (flags->Help()) {
+    std::cout << flags->Usage();
+    *exit_code = kExitOk;
+    return false;
+  }
+  return true;
+}
+
+void AddMaxActionsFlag(Flags* flags) {
+  flags->Add({.name = "max-actions",
+              .value_name = "N",
+              .help = "end a game without a winner after N actions (the max_actions option, default 20000)"});
+}
+
+bool ReadMaxActionsFlag(const Flags& flags, RulesOptions* options, std::string* error) {
+  if (!flags.Has("max-actions")) return true;
+  int64_t v = 0;
+  if (!flags.GetInt("max-actions", 1, 0xFFFFFFFFll, &v, error)) return false;
+  options->max_actions = uint32_t(v);
+  return true;
+}
+
+bool ReadOptionFlags(const Flags& flags, RulesOptions* options, std::string* error) {
+  // The ruleset first: it resets the options that default differently (the
+  // base game's 10 VP), which --option may then change.
+  if (flags.Has("ruleset")) {
+    if (std::string e = ParseOption("ruleset=" + flags.Get("ruleset"), options); !e.empty()) {
+      *error = "--ruleset " + flags.Get("ruleset") + ": " + e;
+      return false;
+    }
+  }
+  for (const std::string& o : flags.GetAll("option")) {
+    std::string e = ParseOption(o, options);
+    if (!e.empty()) {
+      *error = "--option " + o + ": " + e;
+      return false;
+    }
+  }
+  return true;
+}
+
+void AddPositionFlags(Flags* flags) {
+  flags->Add({.name = "position", .value_name = "TEXT", .help = "the position in the notation (docs/NOTATION.md)"});
+  flags->Add({.name = "position-file", .value_name = "FILE", .help = "read the position from FILE ('-': stdin)"});
+  flags->Add({.name = "new", .value_name = "", .help = "start from a new game instead"});
+  flags->Add({.name = "seats", .value_name = "3|4", .help = "with --new: number of seats (default 4)"});
+  flags->Add({.name = "board",
+              .value_name = "default|random:SEED",
+              .help = "with --new: the default board or a random one from SEED (default: default)"});
+  AddOptionFlags(flags);
+}
+
+GameConfig PlaceholderConfig() {
+  GameConfig config;
+  config.board = DefaultBoard();
+  return config;
+}
+
+namespace {
+
+bool ReadNewGameConfig(const Flags& flags, GameConfig* config, std::string* error) {
+  config->board = DefaultBoard();
+  if (flags.Has("seats")) {
+    int64_t seats;
+    if (!flags.GetInt("seats", kMinSeats, kMaxSeats, &seats, error)) return false;
+    config->num_seats = int(seats);
+  }
+  std::string board = flags.Get("board", "default");
+  if (board.rfind("random:", 0) == 0) {
+    uint64_t seed;
+    if (!ParseUint64(std::string_view(board).substr(7), &seed)) {
+      *error = "--board " + board + ": expected random:SEED with SEED an unsigned integer";
+      return false;
+    }
+    config->board = RandomBoard(seed);
+  } else if (board != "default") {
+    *error = "--board " + board + ": expected 'default' or 'random:SEED'";
+    return false;
+  }
+  return ReadOptionFlags(flags, &config->options, error);
+}
+
+}  // namespace
+
+bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* usage_error) {
+  *usage_error = true;
+  int sources = int(flags.Has("position")) + int(flags.Has("position-file")) + int(flags.Has("new"));
+  if (sources != 1) {
+    *error = "give exactly one of --position, --position-file and --new";
+    return false;
+  }
+  if (flags.Has("new")) {
+    GameConfig config;
+    if (!ReadNewGameConfig(flags, &config, error)) return false;
+    *usage_error = false;
+    if (std::string e = ValidateConfig(config); !e.empty()) {
+      *error = "configuration: " + e;
+      return false;
+    }
+    return NewGame(config, state, error);
+  }
+  for (const char* f : {"seats", "board", "option", "ruleset"}) {
+    if (flags.Has(f)) {
+      *error = std::string("--") + f + " only applies with --new (a position carries its own configuration)";
+      return false;
+    }
+  }
+  std::string text = flags.Get("position");
+  if (flags.Has("position-file") && !ReadFile(flags.Get("position-file"), &text, error)) return false;
+  *usage_error = false;
+  // Files usually end with a newline that is no part of the position.
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  std::string e;
+  if (!FromNotation(text, state, &e)) {
+    *error = "position: " + e;
+    return false;
+  }
+  return true;
+}
+
+std::string DescribePlayer(int player) {
+  if (player == kChancePlayer) return "chance";
+  if (player == kTerminalPlayer) return "nobody (game over)";
+  return "seat " + std::to_string(player);
+}
+
+std::string DescribeNext(const State& state) {
+  std::string out;
+  int player = state.CurrentPlayer();
+  if (state.IsTerminal() || player == kTerminalPlayer) {
+    out = "game over: ";
+    out += state.Winner() == kNoSeat ? "no winner (length cap)" : "seat " + std::to_string(state.Winner()) + " wins";
+    out += "\n";
+    return out;
+  }
+  if (player == kChancePlayer) {
+    std::vector<ChanceOutcome> outcomes = state.ChanceOutcomes();
+    out = "next: chance, " + std::to_string(outcomes.size()) + " outcomes\n";
+    Table table({"outcome", "probability"});
+    for (const ChanceOutcome& o : outcomes) table.AddRow({ActionToString(o.action), FormatFixed(o.probability, 6)});
+    return out + table.ToString();
+  }
+  std::vector<Action> legal = state.LegalActions();
+  out = "next: seat " + std::to_string(player) + ", " + std::to_string(legal.size()) + " legal action" +
+        (legal.size() == 1 ? "" : "s") + "\n";
+  for (const Action& a : legal) out += "  " + ActionToString(a) + "\n";
+  if (state.phase() == Phase::kAction && player == state.current_seat() && state.pending_size() == 0)
+    out +=
+        "(trade offers are never listed: they are checked when submitted, e.g. 'offer give 2brick want 1ore to 1,3')\n";
+  return out;
+}
+
+}  // namespace metropolis::cli

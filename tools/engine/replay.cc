@@ -1,0 +1,170 @@
+// replay: verify a recorded game and show chosen steps of it.
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "engine/game.h"
+#include "engine/notation.h"
+#include "tools/engine/commands.h"
+#include "tools/engine/common.h"
+
+namespace metropolis::cli {
+namespace {
+
+Flags MakeFlags() {
+  Flags flags("replay", "[flags]",
+              "Reads a game recorded as one JSON line (as `sim --jsonl` writes them), replays it with\n"
+              "every action checked and Validate() after every step, and prints the position and the\n"
+              "events at the chosen steps (the final position when no --step is given). Step 0 is the\n"
+              "initial position; step k is the position after the k-th action.");
+  flags.Add({.name = "file", .value_name = "FILE", .help = "the record ('-' or no --file: standard input)"});
+  flags.Add({.name = "line", .value_name = "K", .help = "the K-th line (from 1) of a .jsonl file"});
+  flags.Add(
+      {.name = "step", .value_name = "N", .help = "print the position and events after step N", .repeatable = true});
+  flags.Add({.name = "all-events", .value_name = "", .help = "print every action and its events"});
+  return flags;
+}
+
+// The record's text: the whole input, or one line of it.
+bool SelectLine(const std::string& input, const Flags& flags, std::string* line, std::string* error,
+                bool* usage_error) {
+  std::vector<std::string_view> lines;
+  std::string_view rest = input;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view l = rest.substr(0, nl);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  }
+  if (flags.Has("line")) {
+    int64_t k;
+    if (!flags.GetInt("line", 1, 1 << 30, &k, error)) return false;
+    if (k > int64_t(lines.size())) {
+      *usage_error = false;
+      *error = "--line " + std::to_string(k) + ": the input has " + std::to_string(lines.size()) + " lines";
+      return false;
+    }
+    *line = std::string(lines[size_t(k - 1)]);
+    return true;
+  }
+  int nonempty = 0;
+  for (std::string_view l : lines) {
+    if (l.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++nonempty;
+    *line = std::string(l);
+  }
+  if (nonempty != 1) {
+    *usage_error = nonempty > 1;
+    *error = nonempty == 0 ? "the input is empty"
+                           : "the input has " + std::to_string(nonempty) + " records; pick one with --line K";
+    return false;
+  }
+  return true;
+}
+
+struct Snapshot {
+  std::unique_ptr<State> state;
+  std::string action;  // empty at step 0
+  std::vector<Event> events;
+};
+
+// The step's kAction event repeats the action the caller already printed.
+void PrintConsequences(const std::vector<Event>& events, const char* indent) {
+  for (const Event& e : events)
+    if (e.type != EventType::kAction) std::cout << indent << EventToString(e) << "\n";
+}
+
+}  // namespace
+
+int RunReplay(const std::vector<std::string>& args) {
+  Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
+  std::string error;
+  std::map<int64_t, Snapshot> wanted;
+  for (const std::string& s : flags.GetAll("step")) {
+    int64_t n;
+    if (!ParseInt(s, 0, int64_t(1) << 31, &n)) return UsageError(flags, "--step " + s + ": not a step number");
+    wanted[n];
+  }
+
+  std::string path = flags.Get("file", "-");
+  std::string input, line;
+  if (!ReadFile(path, &input, &error)) return Fail(flags, error, kExitRefused);
+  bool usage_error = true;
+  if (!SelectLine(input, flags, &line, &error, &usage_error))
+    return usage_error ? UsageError(flags, error) : Fail(flags, error, kExitRefused);
+  std::string where =
+      (path == "-" ? std::string("stdin") : path) + (flags.Has("line") ? ":" + flags.Get("line") : std::string());
+
+  GameRecord record;
+  if (!GameRecordFromJson(line, &record, &error)) return Fail(flags, where + ": " + error, kExitRefused);
+  const int64_t steps = int64_t(record.actions.size());
+  for (const auto& [n, snapshot] : wanted) {
+    if (n > steps)
+      return Fail(flags, "--step " + std::to_string(n) + ": the game has " + std::to_string(steps) + " steps",
+                  kExitUsage);
+  }
+  const bool show_final = wanted.empty() && !flags.Has("all-events");
+  if (show_final) wanted[steps];
+
+  std::string inconsistency;
+  std::unique_ptr<State> last;
+  const bool all_events = flags.Has("all-events");
+  auto on_step = [&](int step, const State& state, const Action* action, const std::vector<Event>& events) {
+    if (inconsistency.empty()) {
+      std::string e = state.Validate();
+      if (!e.empty())
+        inconsistency =
+            "step " + std::to_string(step) + (action ? ": " + ActionToString(*action) : std::string()) + ": " + e;
+    }
+    if (all_events && action) {
+      std::cout << step << " " << DescribePlayer(events.empty() ? kTerminalPlayer : events.front().seat) << ": "
+                << ActionToString(*action) << "\n";
+      PrintConsequences(events, "    ");
+    }
+    if (auto it = wanted.find(step); it != wanted.end()) {
+      it->second.state = std::make_unique<State>(state);
+      it->second.action = action ? ActionToString(*action) : "";
+      it->second.events = events;
+    }
+    if (step == steps) last = std::make_unique<State>(state);
+  };
+  if (!ReplayGame(record, on_step, &error)) return Fail(flags, where + ": " + error, kExitRefused);
+  if (!inconsistency.empty())
+    return Fail(flags, where + ": Validate() failed at " + inconsistency + " (an engine bug)", kExitEngineBug);
+
+  bool printed = all_events;
+  for (const auto& [n, snapshot] : wanted) {
+    std::cout << (printed ? "\n" : "") << "== step " << n;
+    printed = true;
+    if (!snapshot.action.empty()) std::cout << ": " << snapshot.action;
+    std::cout << " ==\n";
+    PrintConsequences(snapshot.events, "  ");
+    std::cout << BoardPicture(*snapshot.state) << "\n";
+    std::cout << "position: " << ToNotation(*snapshot.state) << "\n";
+  }
+
+  // The record's own claims must match what the replay produced.
+  int winner = last->IsTerminal() ? last->Winner() : kNoSeat;
+  if (record.winner && *record.winner != winner)
+    return Fail(flags,
+                where + ": the record says the winner is " + std::to_string(*record.winner) + ", the replay gives " +
+                    std::to_string(winner),
+                kExitRefused);
+  std::cout << (printed ? "\n" : "") << "verified: " << steps << " actions, turn " << last->turn_number() << ", ";
+  if (!last->IsTerminal())
+    std::cout << "game not over";
+  else if (winner == kNoSeat)
+    std::cout << "no winner (length cap)";
+  else
+    std::cout << "seat " << winner << " won";
+  std::cout << "; VP";
+  for (int seat = 0; seat < last->num_seats(); ++seat) std::cout << " " << int(last->player(seat).vp);
+  std::cout << "\n";
+  return kExitOk;
+}
+
+}  // namespace metropolis::cli

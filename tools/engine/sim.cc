@@ -1,0 +1,391 @@
+// sim: many seeded games in parallel, a progress bar, a summary table.
+//
+// Game i is fully determined by seed + i (its board when --random-board, its
+// chance stream and each seat's player stream), never by the thread that
+// plays it; results are gathered and written in game order. So game i of
+// `--seed S` is game 0 of `--seed S+i`, and a JSON line's "seed" replays it
+// alone.
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "engine/game.h"
+#include "tools/engine/commands.h"
+#include "tools/engine/common.h"
+#include "tools/engine/players.h"
+#include "tools/engine/rng.h"
+#include "tools/engine/table.h"
+
+namespace metropolis::cli {
+namespace {
+
+struct SimSettings {
+  int64_t games = 100;
+  uint64_t seed = 1;
+  int threads = 1;
+  int seats = 4;
+  std::vector<std::string> players;  // one per seat
+  bool random_board = false;
+  RulesOptions options;
+  bool validate = false;  // checked Apply and Validate() after every step
+  std::string jsonl;
+};
+
+struct GameResult {
+  bool done = false;
+  std::string error;  // the engine contradicted itself (--validate)
+  int winner = kNoSeat;
+  bool hit_cap = false;
+  uint64_t actions = 0;
+  int turns = 0;
+  std::array<int, kMaxSeats> vp{};
+  int attacks = 0;
+  int metropolises = 0;
+  int dev_bought = 0, dev_played = 0;  // the base game (BG-4, BG-5)
+  bool largest_army = false;           // held at the end (BG-6)
+  std::string json;                    // the JSON line, when --jsonl
+};
+
+// Beyond the engine's own cap (max_actions), in case a bug keeps a game from
+// ending: the sim must always terminate.
+constexpr uint64_t kSafetyMargin = 1000;
+
+void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
+  const uint64_t game_seed = s.seed + uint64_t(index);
+  GameConfig config;
+  config.num_seats = s.seats;
+  config.board = s.random_board ? RandomBoard(game_seed) : DefaultBoard();
+  config.options = s.options;
+
+  State state(config);
+  std::string error;
+  if (!NewGame(config, &state, &error)) {
+    out->error = "game seed " + std::to_string(game_seed) + ": " + error;
+    out->done = true;
+    return;
+  }
+  std::vector<std::unique_ptr<Player>> players;
+  std::vector<Rng> player_rngs;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    players.push_back(MakePlayer(s.players[seat]));
+    player_rngs.emplace_back(GamePlayerSeed(s.seed, uint64_t(index), seat));
+  }
+  Rng chance(GameChanceSeed(s.seed, uint64_t(index)));
+
+  GameRecord record;
+  const bool keep_record = !s.jsonl.empty();
+  std::vector<Event> events;
+  uint64_t steps = 0;
+  const uint64_t hard_cap = uint64_t(s.options.max_actions) + kSafetyMargin;
+  while (!state.IsTerminal() && steps < hard_cap) {
+    int player = state.CurrentPlayer();
+    if (player == kTerminalPlayer) break;
+    Action a = player == kChancePlayer ? state.SampleChance(chance.Uniform())
+                                       : players[player]->Choose(state, player_rngs[player]);
+    events.clear();
+    if (s.validate) {
+      std::string e = state.Apply(a, &events);
+      if (e.empty()) e = state.Validate();
+      if (!e.empty()) {
+        out->error = "game seed " + std::to_string(game_seed) + ", step " + std::to_string(steps + 1) + " '" +
+                     ActionToString(a) + "': " + e;
+        break;
+      }
+    } else {
+      state.ApplyUnchecked(a, &events);
+    }
+    ++steps;
+    out->dev_bought += a.type == ActionType::kBuyDev;
+    out->dev_played += a.type == ActionType::kPlayDev;
+    if (keep_record) record.actions.push_back(a);
+    for (const Event& e : events)
+      if (e.type == EventType::kMetropolis) ++out->metropolises;
+  }
+
+  out->winner = state.IsTerminal() ? state.Winner() : kNoSeat;
+  out->hit_cap = out->winner == kNoSeat;
+  out->actions = steps;
+  out->turns = state.turn_number();
+  for (int seat = 0; seat < s.seats; ++seat) out->vp[seat] = state.player(seat).vp;
+  out->attacks = state.barbarian_attacks();
+  out->largest_army = state.largest_army_holder() != kNoSeat;
+  if (keep_record) {
+    record.config = config;
+    record.seed = game_seed;
+    record.winner = out->winner;
+    record.players = s.players;
+    out->json = GameRecordToJson(record);
+  }
+  out->done = true;
+}
+
+class Progress {
+ public:
+  explicit Progress(int64_t total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+
+  void Update(int64_t done, double seconds) {
+    if (tty_) {
+      // Redrawing faster than the eye reads costs more than it shows.
+      if (done < total_ && seconds - last_draw_ < 0.1) return;
+      last_draw_ = seconds;
+      constexpr int kWidth = 30;
+      int filled = total_ ? int(kWidth * done / total_) : kWidth;
+      std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '.');
+      std::string eta =
+          done > 0 && done < total_ ? ", " + FormatFixed(seconds * (total_ - done) / done, 0) + " s left" : "";
+      std::fprintf(stderr, "\r[%s] %lld/%lld games, %.1f s%s\033[K", bar.c_str(), (long long)done, (long long)total_,
+                   seconds, eta.c_str());
+      std::fflush(stderr);
+      return;
+    }
+    // Without a terminal (CI logs) a line per tenth keeps logs short.
+    while (next_tenth_ <= 10 && done * 10 >= total_ * next_tenth_) {
+      if (next_tenth_ > 0)
+        std::fprintf(stderr, "sim: %lld/%lld games, %.1f s\n", (long long)done, (long long)total_, seconds);
+      ++next_tenth_;
+    }
+  }
+  void Finish() {
+    if (tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  int64_t total_;
+  bool tty_;
+  int next_tenth_ = 0;
+  double last_draw_ = -1;
+};
+
+std::string Percent(double part, double whole) { return whole > 0 ? FormatFixed(100.0 * part / whole, 1) + "%" : "-"; }
+
+void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, double seconds) {
+  const double n = double(results.size());
+  uint64_t actions = 0;
+  double turns = 0, attacks = 0, metropolises = 0, dev_bought = 0, dev_played = 0, largest_army = 0;
+  int64_t capped = 0;
+  std::array<int64_t, kMaxSeats> wins{};
+  std::array<double, kMaxSeats> vp{};
+  for (const GameResult& r : results) {
+    actions += r.actions;
+    turns += r.turns;
+    attacks += r.attacks;
+    metropolises += r.metropolises;
+    dev_bought += r.dev_bought;
+    dev_played += r.dev_played;
+    largest_army += r.largest_army;
+    if (r.hit_cap) ++capped;
+    if (r.winner != kNoSeat) ++wins[r.winner];
+    for (int seat = 0; seat < s.seats; ++seat) vp[seat] += r.vp[seat];
+  }
+  auto mean = [&](double total) { return n > 0 ? total / n : 0.0; };
+
+  std::string players;
+  for (int seat = 0; seat < s.seats; ++seat) players += (seat ? "," : "") + s.players[seat];
+  std::cout << "sim: " << results.size() << " games, seed " << s.seed << ", " << s.seats << " seats (" << players
+            << "), " << (s.random_board ? "random boards" : "default board") << ", " << s.threads << " thread"
+            << (s.threads == 1 ? "" : "s") << "\n";
+  std::string options = OptionsToString(s.options);
+  if (!options.empty()) std::cout << "options: " << options << "\n";
+  std::cout << "\n";
+
+  Table totals({"statistic", "value"});
+  totals.AddRow({"games", std::to_string(results.size())});
+  totals.AddRow({"mean length (actions)", FormatFixed(mean(double(actions)), 1)});
+  totals.AddRow({"mean length (turns)", FormatFixed(mean(turns), 1)});
+  if (s.options.ruleset == Ruleset::kBase) {  // RULES.md 22: no barbarians, development cards instead
+    totals.AddRow({"development cards bought per game", FormatFixed(mean(dev_bought), 2)});
+    totals.AddRow({"development cards played per game", FormatFixed(mean(dev_played), 2)});
+    totals.AddRow({"games ending with Largest Army held", Percent(largest_army, n)});
+  } else {
+    totals.AddRow({"barbarian attacks per game", FormatFixed(mean(attacks), 2)});
+    totals.AddRow({"metropolises placed per game", FormatFixed(mean(metropolises), 2)});
+  }
+  totals.AddRow({"games at the length cap", std::to_string(capped)});
+  totals.AddRow({"games at the length cap (share)", Percent(double(capped), n)});
+  totals.AddRow({"games/s", FormatFixed(seconds > 0 ? n / seconds : 0, 1)});
+  totals.AddRow({"actions/s", FormatRate(seconds > 0 ? double(actions) / seconds : 0)});
+  std::cout << totals.ToString() << "\n";
+
+  Table seats({"seat", "player", "wins", "win rate", "mean VP"});
+  for (int seat = 0; seat < s.seats; ++seat)
+    seats.AddRow({std::to_string(seat), s.players[seat], std::to_string(wins[seat]), Percent(double(wins[seat]), n),
+                  FormatFixed(mean(vp[seat]), 2)});
+  std::cout << seats.ToString() << "\n";
+
+  // Per player type: a win rate per seat-game, comparable across line-ups.
+  Table types({"player", "seats", "wins", "win rate per seat", "mean VP"});
+  for (const std::string& type : PlayerNames()) {
+    int count = 0;
+    int64_t type_wins = 0;
+    double type_vp = 0;
+    for (int seat = 0; seat < s.seats; ++seat) {
+      if (s.players[seat] != type) continue;
+      ++count;
+      type_wins += wins[seat];
+      type_vp += vp[seat];
+    }
+    if (count == 0) continue;
+    types.AddRow({type, std::to_string(count), std::to_string(type_wins), Percent(double(type_wins), n * count),
+                  FormatFixed(n > 0 ? type_vp / (n * count) : 0, 2)});
+  }
+  std::cout << types.ToString();
+}
+
+Flags MakeFlags() {
+  Flags flags("sim", "[flags]",
+              "Plays seeded games between simple players on all cores and prints a summary. The same\n"
+              "flags give the same games whatever the number of threads.");
+  flags.Add({.name = "games", .value_name = "N", .help = "number of games (default 100)"});
+  flags.Add({.name = "seed", .value_name = "S", .help = "game i is seeded with S+i (default 1)"});
+  flags.Add({.name = "threads", .value_name = "T", .help = "worker threads (default: all cores)"});
+  flags.Add({.name = "players",
+             .value_name = "P,P,P[,P]",
+             .help = "player per seat: random or greedy (default: random in every seat)"});
+  flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default: 4, or the length of --players)"});
+  flags.Add(
+      {.name = "random-board", .value_name = "", .help = "game i plays on RandomBoard(S+i), not the default board"});
+  AddOptionFlags(&flags);
+  AddMaxActionsFlag(&flags);
+  flags.Add({.name = "jsonl", .value_name = "FILE", .help = "write each game as one JSON line (docs/CLI.md)"});
+  flags.Add({.name = "validate",
+             .value_name = "",
+             .help = "apply with checking and run Validate() after every step (slower)"});
+  return flags;
+}
+
+bool ReadSettings(const Flags& flags, SimSettings* s, std::string* error) {
+  if (flags.Has("games") && !flags.GetInt("games", 1, 100000000, &s->games, error)) return false;
+  if (flags.Has("seed") && !flags.GetUint64("seed", &s->seed, error)) return false;
+  int64_t v;
+  s->threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  if (flags.Has("threads")) {
+    if (!flags.GetInt("threads", 1, 1024, &v, error)) return false;
+    s->threads = int(v);
+  }
+  if (flags.Has("players")) {
+    s->players = SplitCommas(flags.Get("players"));
+    for (const std::string& p : s->players) {
+      if (!MakePlayer(p)) {
+        *error = "--players: unknown player '" + p + "' (known: random, greedy)";
+        return false;
+      }
+    }
+  }
+  if (flags.Has("seats")) {
+    if (!flags.GetInt("seats", kMinSeats, kMaxSeats, &v, error)) return false;
+    s->seats = int(v);
+  } else if (!s->players.empty()) {
+    s->seats = int(s->players.size());
+  }
+  if (s->players.empty()) s->players.assign(s->seats, "random");
+  if (int(s->players.size()) != s->seats) {
+    *error =
+        "--players names " + std::to_string(s->players.size()) + " players for " + std::to_string(s->seats) + " seats";
+    return false;
+  }
+  if (s->seats < kMinSeats || s->seats > kMaxSeats) {
+    *error = "--players: " + std::to_string(s->seats) + " seats; the game has 3 or 4";
+    return false;
+  }
+  s->random_board = flags.Has("random-board");
+  if (!ReadOptionFlags(flags, &s->options, error)) return false;
+  if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
+  s->validate = flags.Has("validate");
+  s->jsonl = flags.Get("jsonl");
+  s->threads = int(std::min<int64_t>(s->threads, std::max<int64_t>(1, s->games)));
+  return true;
+}
+
+}  // namespace
+
+int RunSim(const std::vector<std::string>& args) {
+  Flags flags = MakeFlags();
+  if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
+  std::string error;
+  SimSettings s;
+  if (!ReadSettings(flags, &s, &error)) return UsageError(flags, error);
+
+  GameConfig check;
+  check.num_seats = s.seats;
+  check.board = DefaultBoard();
+  check.options = s.options;
+  if (std::string e = ValidateConfig(check); !e.empty()) return UsageError(flags, "configuration: " + e);
+
+  std::ofstream jsonl;
+  if (!s.jsonl.empty()) {
+    jsonl.open(s.jsonl, std::ios::binary | std::ios::trunc);
+    if (!jsonl) return Fail(flags, "cannot write '" + s.jsonl + "'", kExitRefused);
+  }
+
+  std::vector<GameResult> results(size_t(s.games));
+  std::mutex mu;
+  std::condition_variable cv;
+  int64_t finished = 0;
+  std::atomic<int64_t> next{0};
+  auto start = std::chrono::steady_clock::now();
+
+  std::vector<std::thread> workers;
+  for (int t = 0; t < s.threads; ++t) {
+    workers.emplace_back([&] {
+      while (true) {
+        int64_t i = next.fetch_add(1);
+        if (i >= s.games) return;
+        GameResult r;
+        PlayGame(s, i, &r);
+        std::lock_guard<std::mutex> lock(mu);
+        results[size_t(i)] = std::move(r);
+        ++finished;
+        cv.notify_one();
+      }
+    });
+  }
+
+  // The main thread reports progress and writes JSON lines in game order,
+  // releasing each line once written so memory stays bounded.
+  Progress progress(s.games);
+  int64_t written = 0;
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      cv.wait_for(lock, std::chrono::milliseconds(200));
+      while (written < s.games && results[size_t(written)].done) {
+        if (jsonl.is_open()) {
+          jsonl << results[size_t(written)].json << '\n';
+          std::string().swap(results[size_t(written)].json);
+        }
+        ++written;
+      }
+      progress.Update(finished, elapsed());
+      if (finished == s.games) break;
+    }
+  }
+  for (std::thread& w : workers) w.join();
+  progress.Finish();
+  double seconds = elapsed();
+  if (jsonl.is_open()) {
+    jsonl.close();
+    if (!jsonl) return Fail(flags, "error writing '" + s.jsonl + "'", kExitRefused);
+  }
+
+  int bugs = 0;
+  for (const GameResult& r : results) {
+    if (r.error.empty()) continue;
+    if (bugs++ < 10) std::cerr << "metropolis-engine sim: engine error: " << r.error << "\n";
+  }
+  PrintSummary(s, results, seconds);
+  if (bugs) return Fail(flags, std::to_string(bugs) + " games stopped on an engine error", kExitEngineBug);
+  return kExitOk;
+}
+
+}  // namespace metropolis::cli

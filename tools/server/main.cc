@@ -1,0 +1,194 @@
+// metropolis-server: the replays, ratings and matchmaker services (with
+// Tournaments and Accounts) and one game host in one process on one gRPC port,
+// wired to each other: for local use and tests. Deployments run the services
+// apart (DEVELOPERS.md, "One process or separate services").
+#include <iostream>
+#include <memory>
+#include <random>
+
+#include "bots/bot.h"
+#include "lib/common/rate_limit.h"
+#include "lib/common/server_main.h"
+#include "lib/common/settings.h"
+#include "lib/flags/flags.h"
+#include "lib/storage/migrations.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
+#include "services/gamehost/server.h"
+#include "services/matchmaker/server.h"
+#include "services/ratings/server.h"
+#include "services/replays/server.h"
+
+namespace ms = metropolis::services;
+
+namespace {
+
+constexpr char kProgram[] = "metropolis-server";
+
+int Fail(const std::string& message) {
+  std::cerr << kProgram << ": " << message << "\n";
+  return 2;
+}
+
+// 256 random bits in hex after `prefix`.
+std::string NewToken(const std::string& prefix) {
+  std::random_device random;
+  std::string token = prefix;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t word = random();
+    for (int shift = 0; shift < 32; shift += 4) token.push_back(kHex[(word >> shift) & 0xf]);
+  }
+  return token;
+}
+
+// The address the parts of this process call each other at: --listen with a
+// wildcard host made loopback. The port must be known before the server starts,
+// because the parts are built with it: 0 is refused.
+bool SelfAddress(const std::string& listen, std::string* out, std::string* error) {
+  const size_t colon = listen.rfind(':');
+  int64_t port = 0;
+  if (colon == std::string::npos || !metropolis::cli::ParseInt(listen.substr(colon + 1), 0, 65535, &port)) {
+    *error = "--listen: '" + listen + "' is not HOST:PORT";
+    return false;
+  }
+  if (port == 0) {
+    *error = "--listen: '" + listen +
+             "': port 0 is not supported here, the services of this process call each other at that address; "
+             "give a free port";
+    return false;
+  }
+  std::string host = listen.substr(0, colon);
+  if (host.empty() || host == "0.0.0.0") host = "127.0.0.1";
+  if (host == "[::]") host = "[::1]";
+  *out = host + ":" + std::to_string(port);
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ms::Settings settings(kProgram,
+                        "Runs the replays, ratings and matchmaker services (with Tournaments and Accounts) and one "
+                        "game host in one process on one gRPC port, wired to each other: for local use and tests. "
+                        "Tokens not given are generated and printed once at start.",
+                        "METROPOLIS_SERVER_");
+  settings.Add("listen", "HOST:PORT", "127.0.0.1:50060",
+               "gRPC address of every service (a fixed port: the services call each other there)");
+  settings.Add("advertise", "ADDR", "", "address players use to reach the game host (default: --listen's)");
+  settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required)");
+  settings.Add("migrations", "DIR", "",
+               "apply the migrations of DIR (e.g. migrations) at start; empty: run metropolis-migrate first");
+  settings.Add("redis", "HOST:PORT", "", "Redis address (required)");
+  settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
+  settings.Add("service-token", "TOKEN", "",
+               "the game hosts' service token: stores and rates games, announces hosts (default: generated)");
+  settings.Add("host-admin-token", "TOKEN", "", "may create games on the game host (default: generated)");
+  settings.Add("spectator-token", "TOKEN", "", "may list, inspect and watch the game host's games (empty: none)");
+  settings.Add("data-dir", "DIR", "./metropolis-data",
+               "the game host's completed games (DIR/completed) and outbox (DIR/outbox)");
+  settings.Add("connections", "N", "16", "PostgreSQL and Redis connections (each), shared by the services");
+  settings.Add("max-calls", "N", "4096", "calls served at once; a waiting player's stream is one");
+  settings.Add("bot", "SPEC", "heuristic", "the matchmaker's bot that fills seats and plays for absent players");
+  metropolis::gamehost::AddPlaySettings(&settings);
+  settings.Add("round-ms", "N", "100", "time between matching rounds");
+  settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
+  settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
+  settings.Add("metrics-listen", "ADDR", "", "the game host's Prometheus metrics address (empty: off)");
+  // Replays are stored through this port: the replays service's limit.
+  ms::AddSecuritySettings(&settings, 4 << 20);
+  settings.Add("rate-limit", "N", "50",
+               "calls per second per identity at the matchmaker, and per seat token at the game host; more are "
+               "refused (0: no limit; service, admin and spectator tokens are not limited)");
+  settings.Add("rate-burst", "N", "100", "calls per identity or seat token allowed at once after a quiet spell");
+  ms::AddLogLevelSetting(&settings);
+  int exit_code = 0;
+  if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
+  std::string error;
+  if (!ms::SetUpLogs(settings, "server", &error)) return Fail(error);
+
+  int64_t connections, max_calls;
+  metropolis::matchmaker::MatchmakerConfig matchmaker;
+  metropolis::gamehost::GameHostConfig host;
+  if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
+      !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error) ||
+      !metropolis::gamehost::ReadPlaySettings(settings, &host, &error) ||
+      !settings.GetInt("round-ms", 1, 60'000, &matchmaker.round_ms, &error) ||
+      !settings.GetInt("tournament-pass-ms", 10, 60'000, &matchmaker.pass_ms, &error) ||
+      !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &matchmaker.ticket_ttl_ms, &error))
+    return Fail(error);
+  for (const char* required : {"pg", "redis"})
+    if (settings.Get(required).empty())
+      return Fail(std::string("--") + required + " (or " + settings.EnvName(required) + ") is required");
+  const std::string listen = settings.Get("listen");
+  std::string self;
+  if (!SelfAddress(listen, &self, &error)) return Fail(error);
+  if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
+  ms::ServeOptions serve{.program = kProgram, .listen = listen, .max_calls = int(max_calls), .quota_name = "server"};
+  ms::RateLimit rate_limit;
+  if (!ms::ReadSecuritySettings(settings, &serve, &error) || !ms::ReadRateLimitSettings(settings, &rate_limit, &error))
+    return Fail(error);
+  // The parts of this process call each other at --listen: over TLS when it serves TLS.
+  if (serve.tls.enabled() && !ms::ChannelTlsEnabled())
+    return Fail("--tls-cert needs --tls-ca here: the services of this process call each other over TLS");
+  matchmaker.rate_limit = host.rate_limit = rate_limit;
+
+  // Tokens: the parts of this process pass them to each other; a generated one
+  // is printed so that metropolisctl, or another game host, can use it too.
+  std::string service_token = settings.Get("service-token");
+  std::string host_admin_token = settings.Get("host-admin-token");
+  if (service_token.empty() || host_admin_token.empty()) {
+    std::cout << kProgram << ": generated for this run (give them as flags to keep them):\n";
+    if (service_token.empty()) {
+      service_token = NewToken("svc-");
+      std::cout << "  --service-token " << service_token << "\n";
+    }
+    if (host_admin_token.empty()) {
+      host_admin_token = NewToken("host-");
+      std::cout << "  --host-admin-token " << host_admin_token << "\n";
+    }
+    std::cout.flush();
+  }
+
+  if (const std::string dir = settings.Get("migrations"); !dir.empty()) {
+    std::vector<metropolis::storage::Migration> migrations;
+    if (!metropolis::storage::LoadMigrations(dir, &migrations, &error)) return Fail("--migrations: " + error);
+    std::vector<int> applied;
+    if (!metropolis::storage::MigrateAt(settings.Get("pg"), migrations, &applied, &error)) {
+      return Fail("migrating: " + error);
+    }
+    ms::LogInfo("migrated", {{"applied", std::to_string(applied.size())},
+                             {"already_there", std::to_string(migrations.size() - applied.size())}});
+  }
+
+  host.options.admin_token = host_admin_token;
+  host.options.spectator_token = settings.Get("spectator-token");
+  host.options.address = settings.Get("advertise").empty() ? self : settings.Get("advertise");
+  host.listen = listen;
+  host.data_dir = settings.Get("data-dir");
+  host.metrics_listen = settings.Get("metrics-listen");
+  // Completed games go through the outbox to this process's replays and
+  // ratings, and the host announces itself to this process's matchmaker.
+  host.replays = host.ratings = host.matchmaker = self;
+  host.replays_token = host.ratings_token = host.matchmaker_token = service_token;
+
+  matchmaker.redis_prefix = settings.Get("redis-prefix");
+  matchmaker.service_token = service_token;
+  matchmaker.host_admin_token = host_admin_token;
+  matchmaker.ratings = self;
+  matchmaker.bot = settings.Get("bot");
+
+  ms::ShutdownSignals signals;
+  metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
+  metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
+  metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token});
+  metropolis::ratings::RatingsServer ratings_part(
+      &pool, &redis, {.service_token = service_token, .redis_prefix = settings.Get("redis-prefix")});
+  metropolis::matchmaker::MatchmakerServer matchmaker_part(&pool, &redis, matchmaker);
+  std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
+      metropolis::gamehost::GameHostServer::Create(host, &error);
+  if (!host_part) return Fail(error);
+  // Started in this order and stopped in the reverse: the host's heartbeat
+  // stops before the matchmaker, whose rounds stop before the server does.
+  return ms::Serve(serve, {&replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
+}
