@@ -514,8 +514,9 @@ void Game::OnStartTimeout() {
   }
   if (awaited && !arrived) {
     finished_ = true;
-    services::LogWarning("game void: none of its players joined before the start timeout",
-                         {{"game", setup_.id}, {"ladder", setup_.ladder}});
+    // One message for every void game, with why: the checker and the alerts count
+    // voids by reason.
+    services::LogWarning("game void", {{"game", setup_.id}, {"reason", "nobody joined"}, {"ladder", setup_.ladder}});
     const grpc::Status gone(grpc::StatusCode::NOT_FOUND, "game " + setup_.id + " is void: none of its players joined");
     for (auto& sp : spectators_) sp->Finish(gone);
     spectators_.clear();

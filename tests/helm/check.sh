@@ -89,9 +89,10 @@ fi
 help_args=()
 if [[ -n $BUILD ]]; then
   mkdir -p "$OUT/help"
-  for program in replays/metropolis-replays ratings/metropolis-ratings matchmaker/metropolis-matchmaker \
-    gamehost/metropolis-gamehost gateway/metropolis-gateway storage/metropolis-migrate; do
-    binary=$BUILD/services/$program
+  for program in services/replays/metropolis-replays services/ratings/metropolis-ratings \
+    services/matchmaker/metropolis-matchmaker services/gamehost/metropolis-gamehost \
+    services/gateway/metropolis-gateway tools/migrate/metropolis-migrate; do
+    binary=$BUILD/$program
     [[ -x $binary ]] || fail "$binary is not built (the chart's environment is checked against its --help)"
     "$binary" --help >"$OUT/help/$(basename "$program").txt" 2>&1 ||
       fail "$binary --help failed"

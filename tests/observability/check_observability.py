@@ -3,7 +3,8 @@
 
 Every metric an alert rule or a dashboard names must be one the services define:
 the metric families are read from the C++ (every `Build{Counter,Gauge,Histogram}()
-.Name("...")` under services/), and a histogram's series are its name with _bucket,
+.Name("...")` under services/ and lib/, whose common/ defines the families every
+service shares), and a histogram's series are its name with _bucket,
 _sum or _count. Starting the services and scraping them would only see families
 already registered, and needs PostgreSQL and Redis; every family here is
 registered when its service starts, so reading the definitions sees the same
@@ -54,9 +55,9 @@ class Failures:
 
 
 def metric_families(root):
-    """{name: type} of every metric family defined in services/**/*.cc."""
+    """{name: type} of every metric family defined in services/**/*.cc and lib/**/*.cc."""
     families = {}
-    for folder, _, files in os.walk(os.path.join(root, "services")):
+    for folder, _, files in [w for top in ("services", "lib") for w in os.walk(os.path.join(root, top))]:
         for name in files:
             if not name.endswith(".cc"):
                 continue
@@ -102,7 +103,7 @@ def check_series(names, families, where, failures):
             if name.endswith("_bucket") and families[base] != "histogram":
                 failures.add(where, f"{name}: {base} is not a histogram")
             continue
-        failures.add(where, f"metric {name} is not defined by any service (services/**/metrics.cc)")
+        failures.add(where, f"metric {name} is not defined by any service (services/**/metrics.cc, lib/common/metrics.cc)")
 
 
 def check_alerts(root, families, failures):
@@ -279,7 +280,7 @@ def self_test(root):
     """The check must catch an unknown metric, a bare histogram and a missing alert."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = os.path.join(tmp, "repo")
-        for part in ("services", "deploy", "docs", "helm"):
+        for part in ("services", "lib", "deploy", "docs", "helm"):
             if os.path.exists(os.path.join(root, part)):
                 shutil.copytree(os.path.join(root, part), os.path.join(copy, part),
                                 ignore=shutil.ignore_patterns("*.o", "node_modules"))
