@@ -42,6 +42,10 @@ cli::Flags BotFlags() {
   f.Add({.name = "take-over", .value_name = "", .help = "replace a stream that already plays the seat"});
   f.Add({.name = "quiet", .value_name = "", .help = "print only the summary line and errors"});
   f.Add({.name = "verbose", .value_name = "", .help = "also log every decision and event"});
+  f.Add({.name = "record",
+         .value_name = "FILE",
+         .help = "append one JSON line per finished game to FILE: what the seat saw (game, seat, steps, a digest "
+                 "of its events, the result), for the game checker"});
   f.Add({.name = "max-reconnects",
          .value_name = "N",
          .help = "consecutive reconnect attempts after a dropped stream before giving up (default 5)"});
@@ -141,6 +145,8 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.client.take_over = flags.Has("take-over");
   s.quiet = flags.Has("quiet");
   s.verbose = flags.Has("verbose");
+  s.record_path = flags.Get("record");
+  if (flags.Has("record") && s.record_path.empty()) return fail("--record needs a file");
   if (s.quiet && s.verbose) return fail("--quiet and --verbose exclude each other");
   s.client.want_text = s.verbose;
 

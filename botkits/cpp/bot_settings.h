@@ -30,6 +30,7 @@ struct BotSettings {
   bool seed_given = false;
   bool quiet = false;    // only the summary line and errors
   bool verbose = false;  // also every decision and event
+  std::string record_path;  // --record: a JSON line per finished game (lib/protocol/seat_record.h)
 };
 
 // Exit codes of metropolis-bot.

@@ -277,12 +277,14 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
       info.step = w.step();
       info.reconnected = s.reconnecting;
       info.message = &w;
+      seat_log_.OnWelcome(w.step());
       Log((s.reconnecting ? "playing again seat " : "playing seat ") + std::to_string(w.seat()) + " of game " +
           w.game_id() + " at step " + std::to_string(w.step()));
       if (callbacks_.on_welcome) callbacks_.on_welcome(info);
       return true;
     }
     case v1::PlayUpdate::kEvents: {
+      seat_log_.OnEvents(update.events());
       if (!callbacks_.on_events) return true;
       std::vector<Event> events;
       events.reserve(size_t(update.events().events_size()));
@@ -306,6 +308,7 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
       s.game_over = true;
       stats_.game_over = true;
       stats_.result = update.game_over().result();
+      seat_log_.OnGameOver(stats_.result);
       if (callbacks_.on_game_over) callbacks_.on_game_over(stats_.result);
       return false;
     case v1::PlayUpdate::kRedirect:
@@ -322,6 +325,7 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
 
 bool Client::HandleDecision(Stream& s, const v1::Decision& decision, grpc::Status* status) {
   ++stats_.decisions_received;
+  seat_log_.OnStep(decision.step());
   s.pending = false;
   if (!s.welcomed) {
     *status = grpc::Status(grpc::StatusCode::INTERNAL, "a decision came before the welcome");

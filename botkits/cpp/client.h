@@ -33,6 +33,7 @@
 #include "engine/config.h"
 #include "engine/event.h"
 #include "engine/view.h"
+#include "lib/protocol/seat_record.h"
 #include "metropolis/v1/gamehost.pb.h"
 
 namespace metropolis::botkit {
@@ -135,6 +136,8 @@ class Client {
   grpc::Status Run(const Options& options, DecisionFn decide, const Callbacks& callbacks = {});
 
   const RunStats& stats() const { return stats_; }
+  // What the seat saw of the game (lib/protocol/seat_record.h), for the checker.
+  protocol::SeatRecord record() const { return seat_log_.Record(options_.game_id, stats_.seat); }
 
  private:
   struct Stream;  // one Play stream's state (client.cc)
@@ -159,6 +162,7 @@ class Client {
   DecisionFn decide_;
   Callbacks callbacks_;
   RunStats stats_;
+  protocol::SeatLog seat_log_;
   GameConfig config_;
   bool welcomed_ = false;         // some stream of this Run was welcomed
   bool stream_welcomed_ = false;  // the last stream that failed was welcomed first

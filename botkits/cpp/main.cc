@@ -3,6 +3,7 @@
 
 #include <condition_variable>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -22,6 +23,18 @@ namespace {
 using namespace metropolis;
 
 void LogLine(std::string_view message) { std::cerr << "metropolis-bot: " << message << std::endl; }
+
+// Appends what a seat saw of its finished game to --record's file, one JSON line,
+// flushed at once: a bot killed later keeps the records of the games it finished.
+void AppendRecord(const std::string& path, const botkit::Client& client) {
+  if (path.empty()) return;
+  static std::mutex mutex;  // compete mode plays several games at once
+  std::lock_guard lock(mutex);
+  std::ofstream out(path, std::ios::app);
+  out << protocol::SeatRecordToJson(client.record()) << "\n";
+  out.flush();
+  if (!out) LogLine("cannot append to --record file " + path);
+}
 
 // "WON" for END_REASON_WON: the summary is read by people and scripts alike.
 std::string ReasonName(v1::EndReason reason) {
@@ -73,6 +86,7 @@ int RunCompete(const botkit::BotSettings& settings, uint64_t seed, const botkit:
           const grpc::Status played = client.Run(options, botkit::BuiltinDecider(bot.get(), &rng), callbacks);
           std::lock_guard guard(mutex);
           if (played.ok()) {
+            AppendRecord(settings.record_path, client);
             std::cout << Summary(options.game_id, client.stats()) << std::endl;
           } else {
             ++failed;
@@ -173,6 +187,7 @@ int main(int argc, char** argv) {
                 << "\n";
       return botkit::kExitFailed;
     }
+    AppendRecord(settings.record_path, client);
     std::cout << Summary(options.game_id, client.stats()) << std::endl;
   }
   return botkit::kExitOk;

@@ -10,6 +10,7 @@
 // 2 for bad arguments.
 'use strict';
 
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
@@ -17,7 +18,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 
 const USAGE = `usage: random_bot.js --host HOST:PORT --game GAME_ID --token TOKEN [--seed N] [--proto DIR]
-                    [--tls-ca FILE] [--verbose]
+                    [--tls-ca FILE] [--record FILE] [--verbose]
 
 Play one seat of a Metropolis game with uniformly random legal moves.
 
@@ -28,6 +29,8 @@ Play one seat of a Metropolis game with uniformly random legal moves.
   --proto DIR       folder of metropolis/v1/*.proto (default: $METROPOLIS_PROTO_DIR, else ../../proto)
   --tls-ca FILE     PEM CA bundle: reach the host over TLS, verified against it
                     (default: $METROPOLIS_TLS_CA, else plaintext)
+  --record FILE     append one JSON line for the finished game to FILE: what the seat saw,
+                    for the game checker (docs/FAILURES.md)
   --verbose         log every decision
   -h, --help        show this help`;
 
@@ -40,6 +43,7 @@ function parseCommandLine() {
       options: {
         host: { type: 'string' }, game: { type: 'string' }, token: { type: 'string' },
         seed: { type: 'string' }, proto: { type: 'string' }, 'tls-ca': { type: 'string' },
+        record: { type: 'string' },
         verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -80,17 +84,65 @@ function makeRandom(seed) {
 
 // Loads the API. Action codes are fixed64: `longs: String` gives them as decimal
 // strings (a JavaScript number would lose bits), and we send the same strings back.
+// Enums come as names; the seat log needs the event types' numbers too.
 function loadApi(protoDir) {
   const definition = protoLoader.loadSync('metropolis/v1/gamehost.proto', {
     includeDirs: [protoDir], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
   });
-  return grpc.loadPackageDefinition(definition).metropolis.v1;
+  const api = grpc.loadPackageDefinition(definition).metropolis.v1;
+  api.eventTypeNumber = Object.fromEntries(
+    definition['metropolis.v1.EventType'].type.value.map((v) => [v.name, v.number]));
+  return api;
+}
+
+// What the seat saw, as every Metropolis bot kit records it: per stream session the
+// welcome step and the last events step, a SHA-256 over every event received as the
+// line "type seat other a b c code\n", and the result. The game checker recomputes
+// the digest from the stored game (docs/FAILURES.md, "The checker").
+class SeatLog {
+  constructor() {
+    this.digest = crypto.createHash('sha256');
+    this.segments = [];
+    this.lastStep = 0;
+    this.seen = false;
+    this.backwards = 0;
+  }
+
+  see(step) {
+    if (this.seen && step < this.lastStep) this.backwards += 1;
+    this.lastStep = this.seen ? Math.max(this.lastStep, step) : step;
+    this.seen = true;
+  }
+
+  welcome(step) {
+    this.see(step);
+    this.segments.push([step, step]);
+  }
+
+  events(events, typeNumber) {
+    this.see(events.step);
+    if (this.segments.length === 0) this.segments.push([0, 0]);
+    this.segments[this.segments.length - 1][1] = events.step;
+    for (const e of events.events) {
+      const code = e.action ? e.action.code : '0';
+      this.digest.update(`${typeNumber[e.type]} ${e.seat} ${e.other} ${e.a} ${e.b} ${e.c} ${code}\n`);
+    }
+  }
+
+  record(game, seat, result) {
+    return JSON.stringify({
+      game, seat, segments: this.segments, events_sha256: this.digest.copy().digest('hex'),
+      last_step: this.lastStep, backwards: this.backwards, reason: result.reason.replace(/^END_REASON_/, ''),
+      winner: result.winner, vp: result.vp, actions: result.actions,
+    });
+  }
 }
 
 const args = parseCommandLine();
 const api = loadApi(args.proto || process.env.METROPOLIS_PROTO_DIR || path.join(__dirname, '..', '..', 'proto'));
 const random = makeRandom(args.seed);
 const stats = { seat: null, answered: 0, rejected: 0 };
+const seatLog = new SeatLog();
 
 // Plays one Play stream on `host`. Resolves to the last PlayUpdate (game_over or
 // redirect); rejects with the gRPC error when the stream fails.
@@ -126,10 +178,12 @@ function play(host) {
       switch (update.msg) {  // which field of the oneof is set
         case 'welcome':
           stats.seat = update.welcome.seat;
+          seatLog.welcome(update.welcome.step);
           log(`playing seat ${stats.seat} of game ${update.welcome.game_id} on ${host}`);
           break;
         case 'decision':
           decision = update.decision;
+          seatLog.see(decision.step);
           untried = [...decision.view.legal];
           if (untried.length === 0) {
             call.cancel();
@@ -140,6 +194,7 @@ function play(host) {
           stats.answered++;
           break;
         case 'events':
+          seatLog.events(update.events, api.eventTypeNumber);
           // What happened; a random bot needs none of it, except that the game has
           // moved past our decision (answered, or taken by the fallback bot after
           // the deadline).
@@ -207,6 +262,7 @@ async function main() {
   }
 
   const r = update.game_over.result;
+  if (args.record) fs.appendFileSync(args.record, `${seatLog.record(args.game, stats.seat, r)}\n`);
   const winner = r.winner >= 0 ? `seat ${r.winner}` : 'nobody';
   console.log(`random_bot: game over: seat ${stats.seat}, ${stats.answered} decisions answered, `
     + `${stats.rejected} rejected, winner ${winner} (${r.reason}), vp [${r.vp.join(', ')}], `

@@ -11,6 +11,8 @@ printed), 2 for bad arguments or a missing gRPC runtime or stubs.
 """
 
 import argparse
+import hashlib
+import json
 import os
 import queue
 import random
@@ -43,6 +45,8 @@ def parse_args():
                    help="PEM CA bundle: reach the host over TLS, verified against it "
                         "(default: $METROPOLIS_TLS_CA, else plaintext)")
     p.add_argument("--verbose", action="store_true", help="log every decision")
+    p.add_argument("--record", help="append one JSON line for the finished game to this file: what the seat saw, "
+                                    "for the game checker (docs/FAILURES.md)")
     args = p.parse_args()
     args.credentials = None
     if args.tls_ca:
@@ -65,6 +69,50 @@ def load_stubs(folder):
     return game_pb2, gamehost_pb2, gamehost_pb2_grpc
 
 
+class SeatLog:
+    """What the seat saw, as every Metropolis bot kit records it: per stream session
+    the welcome step and the last events step, a SHA-256 over every event received
+    as the line "type seat other a b c code\\n", and the result. The game checker
+    recomputes the digest from the stored game (docs/FAILURES.md, "The checker")."""
+
+    def __init__(self):
+        self.digest = hashlib.sha256()
+        self.segments = []
+        self.last_step = 0
+        self.seen = False
+        self.backwards = 0
+        self.result = None
+
+    def see(self, step):
+        if self.seen and step < self.last_step:
+            self.backwards += 1
+        self.last_step = max(self.last_step, step) if self.seen else step
+        self.seen = True
+
+    def welcome(self, step):
+        self.see(step)
+        self.segments.append([step, step])
+
+    def events(self, events):
+        self.see(events.step)
+        if not self.segments:
+            self.segments.append([0, 0])
+        self.segments[-1][1] = events.step
+        for e in events.events:
+            code = e.action.code if e.HasField("action") else 0
+            self.digest.update(f"{e.type} {e.seat} {e.other} {e.a} {e.b} {e.c} {code}\n".encode())
+
+    def record(self, game_id, seat, reason_name):
+        r = self.result
+        reason = reason_name(r.reason)
+        if reason.startswith("END_REASON_"):
+            reason = reason[len("END_REASON_"):]
+        return json.dumps({"game": game_id, "seat": seat, "segments": self.segments,
+                           "events_sha256": self.digest.hexdigest(), "last_step": self.last_step,
+                           "backwards": self.backwards, "reason": reason, "winner": r.winner,
+                           "vp": list(r.vp), "actions": r.actions}, separators=(",", ":"))
+
+
 class Bot:
     def __init__(self, args, stubs):
         self.args = args
@@ -73,6 +121,7 @@ class Bot:
         self.seat = None
         self.answered = 0  # decisions answered
         self.rejected = 0
+        self.seat_log = SeatLog()
 
     def play(self, host):
         """Plays one Play stream on `host`. Returns the GameOver message, or the
@@ -99,16 +148,19 @@ class Bot:
                     kind = update.WhichOneof("msg")
                     if kind == "welcome":
                         self.seat = update.welcome.seat
+                        self.seat_log.welcome(update.welcome.step)
                         log(f"playing seat {self.seat} of game {update.welcome.game_id} on {host}")
                     elif kind == "decision":
                         # Pick one of the legal codes uniformly and send it with the step.
                         decision = update.decision
+                        self.seat_log.see(decision.step)
                         untried = list(decision.view.legal)
                         if not untried:
                             raise Stuck(f"decision at step {decision.step} lists no legal action")
                         self.answer(requests, decision.step, untried)
                         self.answered += 1
                     elif kind == "events":
+                        self.seat_log.events(update.events)
                         # What happened; a random bot needs none of it, except that the
                         # game has moved past our decision (answered, or taken by the
                         # fallback bot after the deadline).
@@ -128,6 +180,8 @@ class Bot:
                         # The host ends the stream after these: half-close ours, read on
                         # until it does, and hang up if that takes more than 5 seconds.
                         finish = getattr(update, kind)
+                        if kind == "game_over":
+                            self.seat_log.result = finish.result
                         requests.put(None)
                         timer = threading.Timer(5, call.cancel)
                         timer.daemon = True
@@ -175,6 +229,9 @@ def main():
         return 1
 
     r = result.result
+    if args.record:
+        with open(args.record, "a") as f:
+            f.write(bot.seat_log.record(args.game, bot.seat, bot.game_pb2.EndReason.Name) + "\n")
     reason = bot.game_pb2.EndReason.Name(r.reason)
     winner = f"seat {r.winner}" if r.winner >= 0 else "nobody"
     print(f"random_bot: game over: seat {bot.seat}, {bot.answered} decisions answered, "
