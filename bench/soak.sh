@@ -101,7 +101,8 @@ for i in $(seq 1 "$bots"); do
   mm=$METROPOLIS_MATCHMAKER
   ((i % 2 == 0)) && mm=$METROPOLIS_MATCHMAKER2
   "$build/botkits/cpp/metropolis-bot" --ladder soak --matchmaker "$mm,$METROPOLIS_MATCHMAKER,$METROPOLIS_MATCHMAKER2" \
-    --api-token "$token" --bot "$bot" --games "$per_bot" --quiet >"$stack/demo/soak-$i.out" 2>"$stack/demo/soak-$i.err" &
+    --api-token "$token" --bot "$bot" --games "$per_bot" --quiet \
+    --record "$stack/demo/soak-$i.record" >"$stack/demo/soak-$i.out" 2>"$stack/demo/soak-$i.err" &
   pids+=($!)
 done
 bot_pids=("${pids[@]}")
@@ -172,9 +173,10 @@ rated_seats=$(sql "SELECT count(*) FROM game_seats s JOIN rated_games r ON r.gam
                    WHERE r.rated AND s.identity_id IS NOT NULL")
 log_errors=$(cat "$stack"/logs/*.log | grep -c " level=error " || true)
 
+status=0
 python3 - "$work/metrics.txt" "$elapsed" "$n" "$rated" "$finished" "$twice" "$history" "$rated_seats" "$log_errors" \
   "$failed_bots" "$bots" "$stopped_early" "${services[*]}" "$(for s in "${services[@]}"; do echo -n "${rss_start[$s]} "; done)" \
-  "$(for s in "${services[@]}"; do echo -n "${rss_end[$s]} "; done)" <<'PY'
+  "$(for s in "${services[@]}"; do echo -n "${rss_end[$s]} "; done)" <<'PY' || status=1
 import re, sys
 (path, elapsed, stored, rated, finished, twice, history, rated_seats, log_errors, failed_bots, bots, early,
  names, rss0, rss1) = sys.argv[1:]
@@ -263,3 +265,18 @@ print("soak: " + ("passed: no errors; every finished game stored and rated once"
                   "FAILED: " + ("errors above; " if errors else "") + ("" if consistent else "games not stored or rated exactly once")))
 sys.exit(0 if ok else 1)
 PY
+
+# The game checker (docs/FAILURES.md, "The checker") over what the bots recorded:
+# each stored game replays to its result and each seat saw exactly its events. Not
+# --every-game-recorded: the games in play when the bots are stopped are finished
+# by the fallback bot and stored with nobody recording them.
+records=()
+for f in "$stack"/demo/soak-*.record; do [[ -f $f ]] && records+=(--records "$f"); done
+"$build/tests/checker/metropolis-check" --pg "$METROPOLIS_PG" --ladder soak "${records[@]}" \
+  $(for f in "$stack"/logs/gamehost*.log; do echo "--host-log $f"; done) || status=1
+# A soak that stored fewer games than it was asked for has not shown what it names.
+if ((n < games)); then
+  echo "soak: FAILED: $n of the $games games asked for were stored in $minutes min" >&2
+  status=1
+fi
+exit $status

@@ -56,7 +56,7 @@ for i in $(seq 1 "$bots"); do
   ((i % 2 == 0)) && matchmaker=$METROPOLIS_MATCHMAKER2
   [[ -n $matchmakers ]] && matchmaker=$matchmakers
   "$bin/botkits/cpp/metropolis-bot" --ladder "$ladder" --matchmaker "$matchmaker" --api-token "$(cat "$work/$name.token")" \
-    --bot "$bot" --games "$games" >"$work/$name.out" 2>"$work/$name.err" &
+    --bot "$bot" --games "$games" --record "$work/$name.record" >"$work/$name.out" 2>"$work/$name.err" &
   pids+=($!)
 done
 total=$((bots * games))

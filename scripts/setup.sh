@@ -22,8 +22,8 @@ service_packages=(
 # grpc_python_plugin, from protobuf-compiler-grpc).
 bot_packages=(python3 python3-grpcio python3-protobuf)
 # The web app's browser tests (tests/browser/) drive Debian's Chromium headless
-# through playwright-core, which the test installs from web/package-lock.json
-# with `npm ci`: Playwright's own browser downloads are not used.
+# through playwright-core, which set-up installs from web/package-lock.json
+# with `npm ci` (below): Playwright's own browser downloads are not used.
 web_packages=(chromium)
 # The Helm chart's check (tests/helm/): Go renders the templates with sprig and
 # sigs.k8s.io/yaml, both from Debian's Go sources (GOPATH mode, nothing downloaded).
@@ -49,24 +49,35 @@ for p in "${packages[@]}"; do
   installed "$p" || missing+=("$p")
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "setup: all ${#packages[@]} packages are installed"
-  exit 0
-fi
+install_packages() {
+  if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "setup: all ${#packages[@]} packages are installed"
+    return 0
+  fi
+  local as_root
+  if [[ $(id -u) -eq 0 ]]; then
+    as_root=()
+  elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+  else
+    echo "setup: missing packages (${missing[*]}) and not root, and sudo is not available" >&2
+    exit 1
+  fi
+  local apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
+  echo "setup: installing ${#missing[@]} missing packages: ${missing[*]}"
+  echo "setup: apt-get update"
+  "${apt_get[@]}" update -qq
+  echo "setup: apt-get install"
+  "${apt_get[@]}" install -y -qq "${missing[@]}"
+}
+install_packages
 
-if [[ $(id -u) -eq 0 ]]; then
-  as_root=()
-elif command -v sudo >/dev/null 2>&1; then
-  as_root=(sudo)
-else
-  echo "setup: missing packages (${missing[*]}) and not root, and sudo is not available" >&2
-  exit 1
-fi
-
-apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
-echo "setup: installing ${#missing[@]} missing packages: ${missing[*]}"
-echo "setup: apt-get update"
-"${apt_get[@]}" update -qq
-echo "setup: apt-get install"
-"${apt_get[@]}" install -y -qq "${missing[@]}"
+# The npm packages of the web app, the Node.js bot, the Helm check and the ratings
+# reference, each from its committed lockfile; the tests only check they are there.
+root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/lib/npm.sh
+source "$root/scripts/lib/npm.sh"
+for dir in $(npm_folders); do
+  npm_install "$root" "$dir" || { echo "setup: npm ci in $dir failed (is the npm registry reachable?)" >&2; exit 1; }
+done
 echo "setup: done"

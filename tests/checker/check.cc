@@ -235,7 +235,8 @@ class Checker {
       for (size_t i = 1; i < rows.size(); ++i) {
         if (std::abs(rows[i]->mu_before - rows[i - 1]->mu_after) > 1e-9)
           Flag("rating chain broken", rows[i]->game_id,
-               who + ": mu before this game is not mu after " + rows[i - 1]->game_id + " (a game applied twice or lost)");
+               who + ": mu before this game is not mu after " + rows[i - 1]->game_id +
+                   " (a game applied twice or lost)");
       }
       const auto r = ratings.find(key);
       if (r == ratings.end()) {
@@ -243,8 +244,9 @@ class Checker {
         continue;
       }
       if (r->second->games != int(rows.size()))
-        Flag("rating counts its games wrong", rows.back()->game_id,
-             who + " counts " + std::to_string(r->second->games) + " games, history has " + std::to_string(rows.size()));
+        Flag(
+            "rating counts its games wrong", rows.back()->game_id,
+            who + " counts " + std::to_string(r->second->games) + " games, history has " + std::to_string(rows.size()));
       if (std::abs(r->second->mu - rows.back()->mu_after) > 1e-9)
         Flag("rating chain broken", rows.back()->game_id, who + ": the rating is not the last history row's");
     }
@@ -280,7 +282,7 @@ class Checker {
       }
     }
     if (expect_.games_per_record_file > 0) {
-      for (const auto& [file, n] : expect_.records_per_file) {
+      for (const auto& [file, n] : in_.records_per_file) {
         if (n != expect_.games_per_record_file)
           Flag("a bot finished another number of games", "",
                file + ": " + std::to_string(n) + " games, expected " + std::to_string(expect_.games_per_record_file));

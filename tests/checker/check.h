@@ -85,6 +85,8 @@ struct Inputs {
   // when no log was given (the "created but lost" check is then skipped, and said).
   std::set<std::string> created;
   std::map<std::string, std::string> voids;  // game -> reason
+  // How many finished games each record file holds, by file.
+  std::map<std::string, int> records_per_file;
 };
 
 struct Expectations {
@@ -93,8 +95,6 @@ struct Expectations {
   bool every_stored_game_recorded = false;
   // Each record file's bot finished exactly this many games (0: no expectation).
   int games_per_record_file = 0;
-  // How many games each record file holds, by file (for games_per_record_file).
-  std::map<std::string, int> records_per_file;
   // At least this many stored games (0: no expectation).
   int min_games = 0;
 };

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     expect.min_games = int(n);
   }
   if (!checker::LoadDatabase(flags.Get("pg"), flags.Get("ladder"), &inputs, &error) ||
-      !checker::LoadRecords(flags.GetAll("records"), &inputs, &expect.records_per_file, &error) ||
+      !checker::LoadRecords(flags.GetAll("records"), &inputs, &inputs.records_per_file, &error) ||
       !checker::LoadHostLogs(flags.GetAll("host-log"), &inputs, &error)) {
     std::cerr << "metropolis-check: " << error << "\n";
     return 2;

@@ -84,10 +84,9 @@ say "generating the Python stubs"
 "$ROOT/botkits/python/generate.sh" "$WORK/stubs" >"$WORK/stubs.log" 2>&1 || fail "botkits/python/generate.sh failed"
 
 node_dir=$ROOT/botkits/node
-if [[ ! -f $node_dir/node_modules/@grpc/grpc-js/package.json || ! -f $node_dir/node_modules/@grpc/proto-loader/package.json ]]; then
-  say "installing the Node bot's packages (npm ci)"
-  npm ci --prefix "$node_dir" --no-audit --no-fund >"$WORK/npm.log" 2>&1 || fail "npm ci --prefix botkits/node failed"
-fi
+# shellcheck source=scripts/lib/npm.sh
+source "$ROOT/scripts/lib/npm.sh"
+npm_ready "$ROOT" botkits/node || fail "botkits/node's npm packages are missing or older than its lockfile: run scripts/setup.sh"
 
 # --- The game host -----------------------------------------------------------------
 

@@ -27,6 +27,7 @@ scripts/ladder_demo.sh --bots 4 --games 2 >"$work/demo.log" || fail "the bots di
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
 expect_all_rated
+expect_checked --ladder open --every-game-recorded --games-per-bot 2
 gw=${METROPOLIS_GATEWAY:?the stack did not start the gateway}
 
 # ---- Helpers ---------------------------------------------------------------------------
@@ -222,12 +223,13 @@ bad "/api/v1/live/$live/events?from_start=maybe" from_start && ok
 req 404 /api/v1/live/no-such-game/events && ok
 
 # Stream 1 from before the start; stream 2 joins mid-game and asks for the
-# earlier events. Seat 0 thinks 20 ms a decision, so the game lasts a few seconds.
+# earlier events. Seat 0 thinks 60 ms a decision (a floor, whatever the load), so
+# the game lasts well over five seconds after step 50, when stream 2 connects.
 curl -sSN --max-time 120 "$gw/api/v1/live/$live/events" >"$work/sse-1.txt" 2>"$work/sse-1.err" &
 sse1=$!
 for _ in $(seq 1 50); do grep -q '^event: view' "$work/sse-1.txt" && break; sleep 0.1; done
 "$build/botkits/cpp/metropolis-bot" --host "$METROPOLIS_GAMEHOST" --game "$live" --token "$seat_token" \
-  --bot search:ms=20 --quiet >"$work/watcher.out" 2>"$work/watcher.err" &
+  --bot search:ms=60 --quiet >"$work/watcher.out" 2>"$work/watcher.err" &
 bot=$!
 for _ in $(seq 1 100); do
   req 200 "/api/v1/live/$live"

@@ -21,6 +21,8 @@ games=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
 [[ $games -ge 4 ]] || fail "$games games stored, expected at least 4"
 # Each bot in exactly 2 games (built-in fill-in seats have no identity), never twice in one.
 expect_no_identity_twice
+expect_rated_once
+expect_checked --ladder open --every-game-recorded --games-per-bot 2
 per_bot=$(sql "SELECT string_agg(DISTINCT n::text, ',') FROM (SELECT identity_id, count(*) AS n FROM game_seats
                WHERE identity_id IS NOT NULL GROUP BY 1) x")
 [[ $per_bot == 2 ]] || fail "games per bot: $per_bot, expected 2 for every bot"

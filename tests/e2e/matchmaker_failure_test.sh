@@ -35,6 +35,7 @@ expect_all_rated
 expect_no_identity_twice
 expect_games_as_played open
 expect_rated_once
+expect_checked --ladder open --every-game-recorded --games-per-bot 4
 games=$(sql "SELECT count(*) FROM games")
 finished=$(find "$METROPOLIS_STACK_DIR/gamehost1/completed" -name '*.json' | wc -l)
 [[ $finished == "$games" ]] || fail "the host finished $finished games, $games are stored"

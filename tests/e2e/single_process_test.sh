@@ -51,6 +51,7 @@ wait_stored_and_rated single 2
 ((games >= 2)) || fail "$games games stored, expected at least 2"
 [[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] ||
   fail "$(sql "SELECT count(*) FROM rated_games") of $games games rated"
+expect_checked --ladder single --every-game-recorded --games-per-bot 2
 [[ $(sql "SELECT string_agg(DISTINCT n::text, ',') FROM (SELECT identity_id, count(*) AS n FROM game_seats
           WHERE identity_id IS NOT NULL GROUP BY 1) x") == 2 ]] || fail "not every bot is in exactly 2 stored games"
 [[ $(sql "SELECT string_agg(DISTINCT games::text, ',') FROM ratings") == 2 ]] || fail "a rating counts other than 2 games"

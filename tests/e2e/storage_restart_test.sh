@@ -40,7 +40,10 @@ probe() {
     ctl --host "$METROPOLIS_MATCHMAKER" queue --ladder open
   fi
 }
-some_over() { (($(seats_over) >= 8)); }
+# Stop the store only once the demo has issued every bot's token (the admin tool
+# needs PostgreSQL) and all its bots queue: what is tested is the services riding
+# out the restart, not the demo's own set-up.
+some_over() { grep -q "bots queue on" "$work/demo.log" && (($(seats_over) >= 8)); }
 created() { cat "$METROPOLIS_STACK_DIR"/logs/matchmaker*.log | grep -c 'msg="game created"' || true; }
 
 bots=8 games=10

@@ -41,6 +41,8 @@ done
 scripts/ladder_demo.sh --bots 4 --games 1 >"$work/demo.log" 2>&1 ||
   fail "the bots did not play over TLS: $(tail -5 "$work/demo.log")"
 expect_all_rated
+expect_rated_once
+expect_checked --ladder open --every-game-recorded --games-per-bot 1
 games=$(sql "SELECT count(*) FROM games")
 ((games >= 1)) || fail "no game stored"
 

@@ -86,6 +86,7 @@ ctl --tls-ca "$pki/ca.pem" health >/dev/null || fail "the server did not answer 
 play_ladder tls "Over TLS" 1 --bot random --games 1 --tls-ca "$pki/ca.pem"
 wait_stored_and_rated tls 1
 ((games == 1)) && [[ $rated == 1 ]] || fail "$games games stored, $rated rated over TLS (expected 1 and 1)"
+expect_checked --ladder tls --every-game-recorded --games-per-bot 1
 
 # --- Rate limit per identity at the matchmaker: RESOURCE_EXHAUSTED, then answers again ----
 sleep 2.5  # the admin's bucket is full again

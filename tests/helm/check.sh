@@ -77,13 +77,9 @@ say "building the renderer (Go $(go env GOVERSION), GOPATH mode)"
 RENDER=$WORK/metropolis-helm-render
 
 # --- 2. The validator's packages ----------------------------------------------------------------
-pinned=$(node -p 'require(process.argv[1]).packages["node_modules/kubernetes-models"].version' "$HERE/package-lock.json")
-installed=$(node -p 'try { require(process.argv[1]).version } catch { "" }' "$HERE/node_modules/kubernetes-models/package.json")
-if [[ $installed != "$pinned" ]]; then
-  say "installing kubernetes-models $pinned (npm ci)"
-  npm ci --prefix "$HERE" --no-audit --no-fund >"$OUT/npm.log" 2>&1 ||
-    { tail -20 "$OUT/npm.log" >&2; fail "npm ci in tests/helm failed (is the npm registry reachable?)"; }
-fi
+# shellcheck source=scripts/lib/npm.sh
+source "$HERE/../../scripts/lib/npm.sh"
+npm_ready "$HERE/../.." tests/helm || fail "tests/helm's npm packages are missing or older than its lockfile: run scripts/setup.sh"
 
 # --- The programs' --help ---------------------------------------------------------------------------
 help_args=()

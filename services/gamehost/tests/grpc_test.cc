@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -87,6 +88,10 @@ struct BotPlan {
   int stall_after = -1;       // stop answering after this many answers (keeps the stream open)
   int disconnect_after = -1;  // close the stream after this many answers, then return
   bool send_garbage = false;  // before each answer: an empty request and a bad code
+  // Hold the answer after this many answers until `release` is ready: the game
+  // then waits at a known point (the host's decision deadline is far longer).
+  int hold_after = -1;
+  std::shared_future<void> release;
 };
 
 struct BotRun {
@@ -122,6 +127,7 @@ BotRun PlaySeat(const LiveHost& live, const std::string& game_id, const std::str
       break;
     }
     if (run.answers == plan.stall_after) continue;
+    if (run.answers == plan.hold_after) plan.release.wait();
     const v1::Decision& d = update.decision();
     if (plan.send_garbage) {
       stream->Write(v1::PlayRequest());  // neither hello nor answer
@@ -288,12 +294,13 @@ TEST(GameHostGrpc, BotDisconnectsMidGameAndComesBack) {
 TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
   LiveHost live;
   const auto game = CreateGame(live);
-  std::atomic<bool> done{false};
-  std::thread table([&] {
-    PlayTable(live, game, std::vector<BotPlan>(4));
-    done = true;
-  });
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Seat 0 holds its 10th answer until the spectator has read its welcome: the
+  // spectator joins mid-game, whatever the machine's speed.
+  std::promise<void> joined;
+  std::vector<BotPlan> plans(4);
+  plans[0].hold_after = 10;
+  plans[0].release = joined.get_future().share();
+  std::thread table([&] { PlayTable(live, game, plans); });
   auto stub = live.Stub();
   grpc::ClientContext context;
   Authorize(&context, kSpectator);
@@ -304,8 +311,13 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
   v1::SpectateUpdate update;
   int welcomes = 0, views = 0, events = 0;
   bool over = false;
+  bool released = false;
   while (reader->Read(&update)) {
     welcomes += update.has_welcome();
+    if (update.has_welcome() && !released) {
+      joined.set_value();
+      released = true;
+    }
     if (update.has_view()) {
       ++views;
       EXPECT_EQ(update.view().viewer(), -1);
@@ -314,6 +326,7 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
     if (update.has_events()) events += update.events().events_size();
     over |= update.has_game_over();
   }
+  if (!released) joined.set_value();  // let the table finish even if the test fails
   EXPECT_TRUE(reader->Finish().ok());
   table.join();
   EXPECT_EQ(welcomes, 1);

@@ -99,9 +99,14 @@ TEST(GameHostRateLimit, ASeatTokenIsLimitedAndThePlatformsTokensAreNot) {
   EXPECT_TRUE(live.GetGame(seat1, game.game_id()).ok());
   for (int i = 0; i < 6; ++i) EXPECT_TRUE(live.GetGame(kSpectator, game.game_id()).ok()) << "spectator call " << i;
 
-  // A second later the seat has a token again.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  EXPECT_TRUE(live.GetGame(seat0, game.game_id()).ok());
+  // The bucket refills with time: the seat is answered again within a few seconds
+  // (a wait on that condition, bounded; the refill rate itself is unit-tested).
+  bool answered = false;
+  for (int i = 0; i < 50 && !answered; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    answered = live.GetGame(seat0, game.game_id()).ok();
+  }
+  EXPECT_TRUE(answered);
 }
 
 }  // namespace

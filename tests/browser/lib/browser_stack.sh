@@ -34,10 +34,9 @@ browser_stack_begin() {
   chromium=${METROPOLIS_CHROMIUM:-$(command -v chromium || true)}
   [[ -n $chromium && -x $chromium ]] ||
     fail "no Chromium: install Debian's chromium (scripts/setup.sh does) or set METROPOLIS_CHROMIUM"
-  if [[ ! -f web/node_modules/playwright-core/package.json ]]; then
-    echo "$test_name: installing web/'s packages from its lockfile (npm ci)"
-    npm ci --prefix web --no-audit --no-fund >"$work/npm.log" 2>&1 || { cat "$work/npm.log" >&2; fail "npm ci --prefix web failed"; }
-  fi
+  # shellcheck source=scripts/lib/npm.sh
+  source scripts/lib/npm.sh
+  npm_ready "$PWD" web || fail "web/'s npm packages are missing or older than its lockfile: run scripts/setup.sh"
   for program in services/gateway/metropolis-gateway botkits/cpp/metropolis-bot tools/admin/metropolis-admin "$@"; do
     [[ -x $build/$program ]] || fail "no $program in $build: build the services first"
   done

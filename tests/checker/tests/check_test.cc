@@ -57,12 +57,23 @@ Played Play(const Game& spec) {
   p.game.ladder = "open";
   p.game.season = 1;
   p.game.config = config;
+  std::vector<KnowledgeTracker> knowledge;
+  for (int s = 0; s < config.num_seats; ++s) {
+    knowledge.emplace_back(s);
+    knowledge.back().Reset(state);
+  }
   std::vector<Event> events;
   while (!state.IsTerminal() && state.action_count() < 4000) {
+    const int player = state.CurrentPlayer();
     const Action a = state.IsChanceNode() ? chance.Sample(state)
-                                          : bot->Choose(MakeView(state, state.CurrentPlayer()), &rng);
+                                          : bot->Choose(MakeView(state, player, &knowledge[size_t(player)]), &rng);
     events.clear();
-    state.ApplyUnchecked(a, &events);
+    if (const std::string refused = state.Apply(a, &events); !refused.empty()) {
+      ADD_FAILURE() << ActionToString(a) << ": " << refused;
+      break;
+    }
+    for (const Event& e : events)
+      for (int s = 0; s < config.num_seats; ++s) knowledge[size_t(s)].Observe(MaskEvent(e, s));
     p.game.actions.push_back(a);
     const uint32_t step = uint32_t(p.game.actions.size());
     for (int s = 0; s < config.num_seats; ++s) {

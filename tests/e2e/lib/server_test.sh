@@ -162,11 +162,23 @@ play_ladder() {  # ladder title placement bot-args...
   for i in 1 2 3 4; do
     admin create-bot "bot-$i" --owner house >/dev/null
     token=$(admin --json issue-token "bot-$i" --label "$ladder" | token_of)
-    "$bot_bin" --ladder "$ladder" --matchmaker "$addr" --api-token "$token" "$@" \
+    "$bot_bin" --ladder "$ladder" --matchmaker "$addr" --api-token "$token" --record "$work/bots/bot-$i.record" "$@" \
       >"$work/bots/bot-$i.out" 2>"$work/bots/bot-$i.err" &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || fail "a bot failed"; done
+}
+
+# Runs the game checker (docs/FAILURES.md, "The checker") over the test's database
+# and play_ladder's bots' record files with the expectations given; fails on any
+# violation, its summary table in the test's output.
+expect_checked() {  # metropolis-check flags...
+  local records=() f status=0
+  for f in "$work"/bots/*.record; do [[ -f $f ]] && records+=(--records "$f"); done
+  ((${#records[@]} > 0)) || fail "no bot wrote a record file for the checker"
+  "$build/tests/checker/metropolis-check" --pg "$pg" "${records[@]}" "$@" >"$work/check.out" 2>&1 || status=$?
+  cat "$work/check.out"
+  ((status == 0)) || fail "the checker found violations (exit $status)"
 }
 
 # Waits, 10 s at most, until LADDER has at least MIN stored games and every stored

@@ -89,6 +89,7 @@ expect_demo_played() {  # games
   expect_no_identity_twice
   expect_games_as_played open
   expect_rated_once
+  expect_checked --ladder open --every-game-recorded --games-per-bot "$1"
   stored=$(sql "SELECT count(*) FROM games WHERE ladder_id = 'open'")
 }
 
@@ -144,6 +145,21 @@ expect_rated_once() {
   wrong=$(sql "SELECT count(*) FROM ratings x WHERE x.games <> (SELECT count(*) FROM rating_history h
                WHERE (h.ladder_id, h.season, h.identity_id) = (x.ladder_id, x.season, x.identity_id))")
   [[ $wrong == 0 ]] || fail "$wrong ratings count their games wrong (a game rated twice or not at all)"
+}
+
+# Runs the game checker (tests/checker, docs/FAILURES.md "The checker") over the
+# stack's database, the demo bots' record files and every game host's log, with
+# the expectations given (e.g. --ladder open --every-game-recorded); fails on any
+# violation. Its summary table goes to the test's output.
+expect_checked() {  # metropolis-check flags...
+  local records=() logs=() f
+  for f in "$METROPOLIS_STACK_DIR"/demo/*.record; do [[ -f $f ]] && records+=(--records "$f"); done
+  for f in "$METROPOLIS_STACK_DIR"/logs/gamehost*.log; do [[ -f $f ]] && logs+=(--host-log "$f"); done
+  ((${#records[@]} > 0)) || fail "no bot wrote a record file for the checker"
+  "$build/tests/checker/metropolis-check" --pg "$METROPOLIS_PG" "${records[@]}" "${logs[@]}" "$@" >"$work/check.out" 2>&1
+  local status=$?
+  cat "$work/check.out"
+  ((status == 0)) || fail "the checker found violations (exit $status)"
 }
 
 # The sum of a counter over every service's metrics endpoint (stack.env's

@@ -25,21 +25,14 @@ command -v npm >/dev/null 2>&1 || fail "npm not found; this test needs Node.js >
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 ((node_major >= 20)) || fail "node $(node --version) is too old; openskill 5.0.1 needs Node.js >= 20"
 
-# The package is installed in the build tree, never in the sources, and again
-# whenever the lockfile changes; the stamp is written only after a complete install.
-mkdir -p "$work_dir"
-cp "$reference_dir"/package.json "$reference_dir"/reference.js "$reference_dir"/compare.js "$work_dir"/
-stamp=$work_dir/installed-package-lock.json
-if [[ ! -d $work_dir/node_modules ]] || ! cmp -s "$reference_dir"/package-lock.json "$stamp"; then
-  rm -f "$stamp"
-  cp "$reference_dir"/package-lock.json "$work_dir"/
-  (cd "$work_dir" && npm ci --ignore-scripts --no-audit --no-fund --prefer-offline --loglevel=error) ||
-    fail "npm ci failed in $work_dir (is the npm registry or cache reachable?)"
-  cp "$reference_dir"/package-lock.json "$stamp"
-fi
+# The package comes from its lockfile at set-up (scripts/setup.sh), never here.
+# shellcheck source=scripts/lib/npm.sh
+source "$reference_dir/../../../../scripts/lib/npm.sh"
+npm_ready "$reference_dir/../../../.." services/ratings/model/reference ||
+  fail "the reference's npm packages are missing or older than its lockfile: run scripts/setup.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$cases_program" "$seed" "$count" >"$tmp/cases.json"
-node "$work_dir/reference.js" <"$tmp/cases.json" >"$tmp/results.json"
-node "$work_dir/compare.js" "$tmp/cases.json" "$tmp/results.json"
+node "$reference_dir/reference.js" <"$tmp/cases.json" >"$tmp/results.json"
+node "$reference_dir/compare.js" "$tmp/cases.json" "$tmp/results.json"
