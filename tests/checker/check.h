@@ -90,6 +90,8 @@ struct Inputs {
 };
 
 struct Expectations {
+  // The ratings are checked (false for games read from a lone host, not rated).
+  bool ratings = true;
   // Every stored game was finished by at least one recorded seat (the test's bots
   // hold every table's seats but the built-in ones).
   bool every_stored_game_recorded = false;

@@ -1,10 +1,14 @@
 #include "tests/checker/load.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
 #include <sstream>
 
+#include "engine/game.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/game.pb.h"
 
@@ -169,6 +173,59 @@ bool LoadRecords(const std::vector<std::string>& files, Inputs* out, std::map<st
       }
       out->records.push_back(std::move(record));
       ++count;
+    }
+  }
+  return true;
+}
+
+bool LoadCompletedGames(const std::vector<std::string>& dirs, Inputs* out, std::string* error) {
+  // The host's fields, next to the engine's record in each file.
+  static const char* const kHostFields[] = {
+      "game_id",      "ladder",    "season",          "tournament",      "reason", "vp", "fallback_decisions",
+      "identity_ids", "forfeited", "created_unix_ms", "finished_unix_ms"};
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+    if (ec) {
+      *error = dir + ": " + ec.message();
+      return false;
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+      std::ifstream in(path);
+      std::stringstream text;
+      text << in.rdbuf();
+      StoredGame g;
+      try {
+        nlohmann::json j = nlohmann::json::parse(text.str());
+        g.id = j.at("game_id").get<std::string>();
+        g.ladder = j.value("ladder", "");
+        g.season = j.value("season", 0);
+        g.reason = j.at("reason").get<int>();
+        g.vp = j.at("vp").get<std::vector<int>>();
+        const auto ids = j.value("identity_ids", std::vector<int64_t>{});
+        for (size_t s = 0; s < ids.size(); ++s)
+          g.seats.push_back({int(s), ids[s] ? std::optional<int64_t>(ids[s]) : std::nullopt});
+        g.created_ms = j.value("created_unix_ms", int64_t{0});
+        g.finished_ms = j.value("finished_unix_ms", int64_t{0});
+        for (const char* field : kHostFields) j.erase(field);
+        GameRecord record;
+        std::string why;
+        if (!GameRecordFromJson(j.dump(), &record, &why)) {
+          *error = path.string() + ": not a game record: " + why;
+          return false;
+        }
+        g.config = record.config;
+        g.actions = std::move(record.actions);
+        g.winner = record.winner.value_or(-1);
+        g.actions_count = uint32_t(g.actions.size());
+      } catch (const std::exception& e) {
+        *error = path.string() + ": " + e.what();
+        return false;
+      }
+      out->games.push_back(std::move(g));
     }
   }
   return true;

@@ -21,6 +21,11 @@ bool LoadDatabase(const std::string& conninfo, const std::string& ladder, Inputs
 bool LoadRecords(const std::vector<std::string>& files, Inputs* out, std::map<std::string, int>* per_file,
                  std::string* error);
 
+// Reads the completed games a game host wrote to its data directory (DIR/*.json,
+// one file per game: the engine's game record and the host's fields), for a host
+// run without the other services. A file that does not parse fails, named.
+bool LoadCompletedGames(const std::vector<std::string>& dirs, Inputs* out, std::string* error);
+
 // Reads "game created" and "game void" lines (key=value logs) into created/voids.
 bool LoadHostLogs(const std::vector<std::string>& files, Inputs* out, std::string* error);
 

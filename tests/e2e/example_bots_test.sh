@@ -153,7 +153,7 @@ bot_command() {
 for seat in 0 1 2 3; do
   bot_command "$seat"
   timeout "$BOT_TIMEOUT_S" "${bot[@]}" --host "$ADDR" --game "$GAME" --token "${tokens[seat]}" \
-    >"$WORK/bot-$seat-${names[seat]}.log" 2>&1 &
+    --record "$WORK/bot-$seat.record" >"$WORK/bot-$seat-${names[seat]}.log" 2>&1 &
   bot_pids+=($!)
 done
 
@@ -201,6 +201,21 @@ for problem in problems:
     print(f"example_bots_test: {problem}", file=sys.stderr)
 sys.exit(1 if problems else 0)
 EOF
+
+# --- What each seat saw --------------------------------------------------------------
+# Every kit (Python, Node.js, C++) recorded its seat; the checker replays the game
+# the host stored and requires each seat's digest of the events it received to
+# match the stored game masked for it: the three kits hash the same lines.
+checker=$BUILD/tests/checker/metropolis-check
+[[ -x $checker ]] || fail "$checker is not built"
+records=()
+for seat in 0 1 2 3; do
+  [[ -s $WORK/bot-$seat.record ]] || fail "seat $seat (${names[seat]}) wrote no record"
+  records+=(--records "$WORK/bot-$seat.record")
+done
+"$checker" --completed "$WORK/data/completed" "${records[@]}" --every-game-recorded --games-per-bot 1 \
+  >"$WORK/check.out" 2>&1 || { cat "$WORK/check.out" >&2; fail "the checker found what the seats saw differs from the stored game"; }
+sed 's/^/example_bots_test: /' "$WORK/check.out"
 
 passed=true
 say "PASS"
