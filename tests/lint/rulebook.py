@@ -20,6 +20,9 @@ What is checked:
      written as name=value: an unknown name with an enum-like value (SOME_MODE), or an
      enum option with an upper-case value the rulebook does not list (a test that
      feeds the parser a wrong value on purpose marks its line with IGNORE_MARK);
+     and the ids that C++ test names open with, in camel case (TEST(KnightsTest,
+     Kn7MovesAlongOwnRoads) cites KN-7, Cs2... C-S2), for every family of ids the
+     rulebook defines;
   2. the engine's options: every option of the parser's table (engine/config.cc) is in
      the catalogue, with each of its enum values, and its default in RulesOptions
      (engine/config.h) is the catalogue's default;
@@ -160,6 +163,34 @@ def cited_ids(line):
     return found
 
 
+TEST_NAME = re.compile(r"\bTEST(?:_F|_P)?\(\s*\w+\s*,\s*(\w+)\s*\)")
+
+
+def test_name_families(book):
+    """Camel-case prefix of each family of ids the rulebook defines: Kn -> KN-, Cs -> C-S."""
+    families = {}
+    for ident in book.ids:
+        m = re.fullmatch(r"([A-Z]{2,4}-|C-[STP])[0-9]+", ident)
+        if m:
+            prefix = m.group(1)
+            letters = prefix.replace("-", "")
+            families[letters[0] + letters[1:].lower()] = prefix
+    return families
+
+
+def test_name_ids(line, families):
+    """The ids C++ test names on this line open with: TEST(X, Trd3OffersArePublic) cites TRD-3."""
+    if not families:
+        return []
+    opening = re.compile(r"(%s)([0-9]+)(?=[A-Z_]|$)" % "|".join(sorted(families, key=len, reverse=True)))
+    found = []
+    for m in TEST_NAME.finditer(line):
+        id_m = opening.match(m.group(1))
+        if id_m:
+            found.append(families[id_m.group(1)] + id_m.group(2))
+    return found
+
+
 def scanned_files(root):
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root)
@@ -186,12 +217,17 @@ def scanned_files(root):
 
 
 def check_citations(root, book, errors):
+    families = test_name_families(book)
     for rel, text in scanned_files(root):
+        cpp = rel.endswith((".cc", ".h", ".cpp"))
         for n, line in enumerate(text.splitlines(), 1):
             where = "%s:%d" % (rel, n)
             for ident in cited_ids(line):
                 if ident not in book.ids:
                     errors.append("%s: cites %s, which %s does not define" % (where, ident, RULEBOOK))
+            for ident in test_name_ids(line, families) if cpp else []:
+                if ident not in book.ids:
+                    errors.append("%s: the test's name cites %s, which %s does not define" % (where, ident, RULEBOOK))
             for m in SECTION_CITE.finditer(line):
                 for sec in m.groups():
                     if sec and sec not in book.sections:
@@ -380,6 +416,14 @@ PLANTED = [
     ("an undefined card", {"engine/x.cc": "// " + "C-S" + "11\n"}, "cites C-S" + "11"),
     ("an undefined engine decision", {"tests/x_test.cc": "// (" + "E" + "7" + ")\n"}, "cites E" + "07"),
     ("an undefined discrepancy", {"docs/CLI.md": "(" + "D" + "44)\n"}, "cites D" + "44"),
+    ("an undefined rule id opening a test's name",
+     {"tests/x_test.cc": "TEST(KnightsTest, " + "Kn" + "9" + "9MovesFar) {}\n"}, "test's name cites KN" + "-99"),
+    ("an undefined card opening a test's name",
+     {"tests/x_test.cc": "TEST_F(CardsTest, " + "Cs" + "4" + "2_Draws) {}\n"}, "test's name cites C-S" + "42"),
+    ("defined ids opening test names", {"tests/x_test.cc": "TEST(KnightsTest, Kn7Moves) {}\n"
+                                                           "TEST(CardsTest, Cs1) {}\n"
+                                                           "TEST(KnightsTest, Kn7) {}  // Kn8 in prose is no name\n"
+                                                           "TEST(KnightsTest, Knights9Ways) {}\n"}, None),
     ("an undefined section", {"docs/CLI.md": "RULES.md section " + "31\n"}, "section 31"),
     ("an undefined section, linked", {"README.md": "[RULES.md](docs/RULES.md) " + "9.9\n"}, "section 9.9"),
     ("an undefined option", {"tests/x_test.cc": '"' + "harbor_mode" + "=" + "TWO_FOR_ONE" + '"\n'},
@@ -446,6 +490,9 @@ def self_test():
                       {"engine/planted.cc": "// " + "KN" + "-14\n"}, "cites KN" + "-14"))
         cases.append(("the project's rulebook, an undefined engine decision planted", real,
                       {"docs/PLANTED.md": "(" + "E" + "37)\n"}, "cites E" + "37"))
+        cases.append(("the project's rulebook, an undefined rule id in a test's name planted", real,
+                      {"engine/tests/planted_test.cc": "TEST(SeafarersTest, " + "Sea" + "99" + "ShipsSail) {}\n"},
+                      "test's name cites SEA" + "-99"))
         cases.append(("the project's rulebook, an undefined option planted", real,
                       {"tests/planted_test.cc": '"' + "pirate_mode" + "=" + "ALWAYS_ON" + '"\n'},
                       "defines no option pirate_mode"))
