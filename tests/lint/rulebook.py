@@ -30,8 +30,10 @@ What is checked:
      an option of the catalogue;
   4. the rulebook itself: nothing is defined twice, every id it cites is defined in it.
 
-Files that cannot cite the rulebook are skipped (lockfiles, binaries, build folders),
-and so are a few families of ids that are not rules (NOT_RULE_FAMILIES).
+In a git work tree the files git tracks or would add are read (what .gitignore leaves
+out, build trees, web/dist, generated stubs, is not); elsewhere the tree is walked
+without its build folders. Files that cannot cite the rulebook are skipped (lockfiles,
+binaries), and so are a few families of ids that are not rules (NOT_RULE_FAMILIES).
 
   tests/lint/rulebook.py [--root REPO_ROOT]   # check the tree
   tests/lint/rulebook.py --self-test          # the check itself, on trees with planted faults
@@ -42,6 +44,7 @@ import io
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -59,6 +62,11 @@ NOT_RULE_FAMILIES = {
     "RFC": "standards (RFC-3339)",
     "BSD": "licence names",
     "BSL": "licence names",
+    "CVE": "vulnerability ids (CVE-2024-1234)",
+    "TLS": "protocol versions (TLS-1.3)",
+    "HTTP": "protocol versions (HTTP-2)",
+    "AES": "ciphers (AES-256)",
+    "RSA": "key sizes (RSA-2048)",
 }
 
 # Folders never scanned: version control, build output, installed packages.
@@ -191,29 +199,49 @@ def test_name_ids(line, families):
     return found
 
 
-def scanned_files(root):
+def git_files(root):
+    """The files of the repository at root that git tracks or would add (ignored files
+    such as web/dist or generated stubs left out), or None when root is no git work tree."""
+    try:
+        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        if os.path.realpath(top) != os.path.realpath(root):
+            return None  # a tree inside some other repository (the self-test's): walk it
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sorted(set(f.decode("utf-8", errors="replace") for f in out.split(b"\0") if f))
+
+
+def walked_files(root):
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root)
         dirnames[:] = sorted(
             d for d in dirnames
             if d not in SKIP_DIRS and not (rel_dir == "." and d.startswith(SKIP_TOP_DIRS_PREFIX)))
         for f in sorted(filenames):
-            if f in SKIP_FILES:
+            yield os.path.relpath(os.path.join(dirpath, f), root)
+
+
+def scanned_files(root):
+    listed = git_files(root)
+    for rel in listed if listed is not None else walked_files(root):
+        if os.path.basename(rel) in SKIP_FILES or set(rel.split("/")) & SKIP_DIRS:
+            continue
+        path = os.path.join(root, rel)
+        if rel == RULEBOOK or os.path.abspath(path) == os.path.abspath(__file__):
+            continue
+        try:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_FILE_BYTES:
                 continue
-            path = os.path.join(dirpath, f)
-            rel = os.path.relpath(path, root)
-            if rel == RULEBOOK or os.path.abspath(path) == os.path.abspath(__file__):
-                continue
-            try:
-                if os.path.getsize(path) > MAX_FILE_BYTES:
-                    continue
-                with open(path, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                continue
-            if b"\0" in data[:8192]:
-                continue
-            yield rel, data.decode("utf-8", errors="replace")
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue
+        yield rel, data.decode("utf-8", errors="replace")
 
 
 def check_citations(root, book, errors):
@@ -496,11 +524,23 @@ def self_test():
         cases.append(("the project's rulebook, an undefined option planted", real,
                       {"tests/planted_test.cc": '"' + "pirate_mode" + "=" + "ALWAYS_ON" + '"\n'},
                       "defines no option pirate_mode"))
+    cases = [(name, base, files, expect, False) for name, base, files, expect in cases]
+    if shutil.which("git"):
+        # In a git work tree only what git tracks or would add is read: an ignored build
+        # output citing nonsense passes, a new file not yet added is still checked.
+        ignored = {".gitignore": "/dist/\n", "dist/bundle.js": "var a=" + "KN" + "-99;\n"}
+        cases.append(("a git tree: an ignored file is not read", SMALL_TREE, ignored, None, True))
+        cases.append(("a git tree: a file not yet added is read", SMALL_TREE,
+                      {**ignored, "engine/new.cc": "// " + "KN" + "-98\n"}, "cites KN" + "-98", True))
+    else:
+        print("skipped: the git-tree cases (no git on this machine)")
     failures = 0
-    for name, base, files, expect in cases:
+    for name, base, files, expect, git in cases:
         tmp = tempfile.mkdtemp(prefix="rulebook-self-test-")
         try:
             write_tree(tmp, {**base, **files})
+            if git:
+                subprocess.run(["git", "-C", tmp, "init", "-q"], check=True)
             out = io.StringIO()
             status = run(tmp, out)
             text = out.getvalue()
