@@ -181,7 +181,7 @@ TEST(ScienceCardsTest, Cs2TwoCranesDiscountTwoDifferentPurchases) {
 }
 
 TEST(ScienceCardsTest, Cs2TwoCranesNeverTakeTwoOffOnePurchase) {
-  // Level 3 costs 3 cloth; with two discounts it still costs 2 [S3].
+  // Level 3 costs 3 cloth; with two discounts it still costs 2 [sv].
   const State s =
       Pos("phase=action current=0 turn=8 crane_discounts=2 cranes_played=2 c0=20 r0=31 hand0=1c "
           "lvl0=200 deck_science=2012222122/crane,crane");

@@ -66,7 +66,7 @@ TEST(TradeCardsTest, Ct1CommercialHarborGoesThroughTheOpponents) {
   EXPECT_EQ(events[2].private_to, Seats(0, 1));
   EXPECT_EQ(LegalTexts(s), (Texts{"stop", "harbor_offer 2 wool", "harbor_offer 3 wool"}));
 
-  // Seat 2 holds no commodity: nothing changes hands, the wool stays [S0],
+  // Seat 2 holds no commodity: nothing changes hands, the wool stays [1998en],
   // and seat 2 is dealt with for this turn.
   EXPECT_EQ(Play(s, "harbor_offer 2 wool"), (Texts{"seat 0: harbor_offer 2 wool"}));
   ExpectPosition(s,
