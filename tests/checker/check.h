@@ -92,6 +92,9 @@ struct Inputs {
 struct Expectations {
   // The ratings are checked (false for games read from a lone host, not rated).
   bool ratings = true;
+  // An identity plays one game at a time (a ladder's rule; a tournament bot may
+  // compete with a capacity of several games).
+  bool one_table_at_a_time = true;
   // Every stored game was finished by at least one recorded seat (the test's bots
   // hold every table's seats but the built-in ones).
   bool every_stored_game_recorded = false;

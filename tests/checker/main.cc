@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
   flags.Add({.name = "every-game-recorded",
              .value_name = "",
              .help = "every stored game must have been finished by a recorded seat"});
+  flags.Add({.name = "concurrent-games",
+             .value_name = "",
+             .help = "an identity may play several games at once (tournament bots with --capacity)"});
   flags.Add({.name = "games-per-bot", .value_name = "N", .help = "each record file must hold N games"});
   flags.Add({.name = "min-games", .value_name = "N", .help = "at least N games must be stored"});
   std::string error;
@@ -58,6 +61,7 @@ int main(int argc, char** argv) {
   checker::Expectations expect;
   expect.every_stored_game_recorded = flags.Has("every-game-recorded");
   expect.ratings = !from_host;
+  expect.one_table_at_a_time = !flags.Has("concurrent-games");
   int64_t n = 0;
   if (flags.Has("games-per-bot")) {
     if (!flags.GetInt("games-per-bot", 1, 1'000'000, &n, &error)) return Usage(flags, error);

@@ -28,7 +28,7 @@ for i in 1 2 3 4 5; do
   token=$(admin --json issue-token "tb$i" --label e2e | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
   # Capacity 2: one game of each tournament at once (each allows one per entrant).
   "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$token" \
-    --bot random --capacity 2 >"$work/bots/tb$i.out" 2>"$work/bots/tb$i.err" &
+    --bot random --capacity 2 --record "$work/bots/tb$i.record" >"$work/bots/tb$i.out" 2>"$work/bots/tb$i.err" &
   bot_pids+=($!)
 done
 stop_bots() { for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
@@ -85,6 +85,10 @@ misseated=$(sql "SELECT count(*) FROM tournament_games tg JOIN game_seats s ON s
   fail "not every tournament game is stored under its tournament"
 [[ $(sql "SELECT count(DISTINCT (chance_seed, config)) FROM games WHERE tournament_id = 'dup'") == 1 ]] ||
   fail "the duplicate set's games do not share board and dice"
+# Each game exactly as its seats saw it, decided on by ratings once; a bot with
+# capacity 2 plays a game of each tournament at once.
+expect_all_rated
+expect_checked --every-game-recorded --concurrent-games
 
 # The standings, recomputed from the stored games: the winner first, then by
 # points (ties share), forfeits last; score (seats - place) / (seats - 1),

@@ -28,6 +28,8 @@ server_test_begin() {
   work=$(mktemp -d "${TMPDIR:-/tmp}/$test_name.XXXXXX")
   server_pid='' gateway_pid='' db='' prefix=''
   trap server_test_end EXIT
+  # A command that fails outside a check (set -e) ends the test: say which, and where.
+  trap 'echo "$test_name: FAILED: line $LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
 
   [[ -n ${METROPOLIS_PG_CONNINFO:-} ]] || fail "METROPOLIS_PG_CONNINFO is unset (scripts/test.sh, or start_postgres of scripts/lib/services.sh, sets it)"
   [[ -n ${METROPOLIS_REDIS_ADDR:-} ]] || fail "METROPOLIS_REDIS_ADDR is unset (scripts/test.sh, or start_redis of scripts/lib/services.sh, sets it)"

@@ -17,6 +17,8 @@ stack_test_begin() {
   chmod 755 "$work"
   export METROPOLIS_STACK_DIR=$work/stack
   trap stack_test_end EXIT
+  # A command that fails outside a check (set -e) ends the test: say which, and where.
+  trap 'echo "$test_name: FAILED: line $LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
 }
 
 # shellcheck disable=SC2317 # the EXIT trap
@@ -148,12 +150,13 @@ expect_rated_once() {
 }
 
 # Runs the game checker (tests/checker, docs/FAILURES.md "The checker") over the
-# stack's database, the demo bots' record files and every game host's log, with
+# stack's database, the bots' record files (the demo's, and $work/bots/*.record
+# of a test's own bots) and every game host's log, with
 # the expectations given (e.g. --ladder open --every-game-recorded); fails on any
 # violation. Its summary table goes to the test's output.
 expect_checked() {  # metropolis-check flags...
   local records=() logs=() f
-  for f in "$METROPOLIS_STACK_DIR"/demo/*.record; do [[ -f $f ]] && records+=(--records "$f"); done
+  for f in "$METROPOLIS_STACK_DIR"/demo/*.record "$work"/bots/*.record; do [[ -f $f ]] && records+=(--records "$f"); done
   for f in "$METROPOLIS_STACK_DIR"/logs/gamehost*.log; do [[ -f $f ]] && logs+=(--host-log "$f"); done
   ((${#records[@]} > 0)) || fail "no bot wrote a record file for the checker"
   "$build/tests/checker/metropolis-check" --pg "$METROPOLIS_PG" "${records[@]}" "${logs[@]}" "$@" >"$work/check.out" 2>&1
