@@ -213,13 +213,18 @@ void BindGame(py::module_& m) {
       .def("__eq__", [](const View& a, const View& b) { return a == b; });
 
   py::class_<State>(m, "State", "A game state (engine/state.h). Copying is cloning: it is a flat block.")
-      .def(py::init([](const GameConfig& config) {
+      .def(py::init([](const py::object& config_arg) {
+             // None: Cities & Knights, 4 seats, the default board (an engine
+             // GameConfig{} has no board yet).
+             const GameConfig config =
+                 config_arg.is_none() ? ParseConfigArgs("cities_and_knights", 4, py::none(), py::none()).config
+                                      : config_arg.cast<GameConfig>();
              State s(config);
              std::string error;
              if (!NewGame(config, &s, &error)) throw py::value_error(error);
              return s;
            }),
-           py::arg("config") = GameConfig())
+           py::arg("config") = py::none())
       .def_static(
           "from_notation",
           [](const std::string& text) {
@@ -384,7 +389,7 @@ void BindGame(py::module_& m) {
         }
         return ToNumpy(std::move(out), {py::ssize_t(s.size()), 3});
       }, "Per index: its first node, second node and hex (-1: none), for policies that point at the board.")
-      .def("mask", &LegalMask, py::arg("state"));
+      .def("mask", [](const ActionSpace&, const State& s) { return LegalMask(s); }, py::arg("state"));
 
   m.def("observation_size", [] { return ObservationLayout::Get().size(); });
   m.def(
