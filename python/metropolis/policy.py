@@ -45,6 +45,14 @@ class _Layout:
         return out
 
 
+def _scatter_rows(out, index, values):
+    """out[index[e]] += values[e] for every e, with repeated indices (np.add.at's
+    result, by sorting and reduceat: np.add.at is slow on rows)."""
+    order = np.argsort(index, kind="stable")
+    keys, first = np.unique(index[order], return_index=True)
+    out[keys] += np.add.reduceat(values[order], first, axis=0).astype(out.dtype)
+
+
 class Policy:
     """Weights and their training; greedy or sampled choices over a legal mask."""
 
@@ -96,9 +104,9 @@ class Policy:
         loss = float(-np.sum(target * np.log(np.maximum(prob, 1e-30))) / n)
         d = (prob - target) / n  # dloss/dlogit per legal entry
         g = {k: np.zeros_like(v) for k, v in p.items()}
-        np.add.at(g["bias"], legal, d)
-        np.add.at(g["emb"], legal, d[:, None] * hidden[rows])
-        np.add.at(g["ptr"], seg, d[:, None] * phi)
+        g["bias"] = np.bincount(legal, weights=d, minlength=len(p["bias"])).astype(np.float32)
+        _scatter_rows(g["emb"], legal, d[:, None] * hidden[rows])
+        _scatter_rows(g["ptr"], seg, d[:, None] * phi)
         dh = np.add.reduceat(d[:, None] * p["emb"][legal], starts)
         dpre = dh * (1 - hidden**2)
         g["w1"] = x.T @ dpre
@@ -108,11 +116,12 @@ class Policy:
 
     @staticmethod
     def _argmax(logits, offsets, legal):
-        out = np.empty(len(offsets) - 1, np.int64)
-        for k in range(len(out)):
-            s, t = offsets[k], offsets[k + 1]
-            out[k] = legal[s + int(np.argmax(logits[s:t]))]
-        return out
+        """Each decision's highest-scoring legal index (the first of equals)."""
+        starts = offsets[:-1]
+        rows = np.repeat(np.arange(len(starts)), np.diff(offsets))
+        top = np.flatnonzero(logits == np.maximum.reduceat(logits, starts)[rows])
+        _, first = np.unique(rows[top], return_index=True)
+        return legal[top[first]]
 
     def adam_step(self, grads, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
         self._t += 1

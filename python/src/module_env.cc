@@ -34,6 +34,10 @@ SessionOptions MakeSessionOptions(const std::string& ruleset, int seats, const p
   return o;
 }
 
+// terminated and truncated are uint8 buffers shown as numpy bools (so that
+// `array[ended]` selects, where a uint8 array would index).
+static_assert(sizeof(bool) == sizeof(uint8_t));
+
 // A read-only numpy view of a buffer owned by `owner` (kept alive by it).
 template <typename T>
 py::array BufferView(const py::object& owner, const T* data, std::vector<py::ssize_t> shape) {
@@ -238,11 +242,11 @@ void BindEnv(py::module_& m) {
       }, "N x 4: the returns of each game that ended in the last step (1 for its winner), else 0.")
       .def_property_readonly("terminated", [](const py::object& self) {
         const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.terminated(), {b.num_games()});
+        return BufferView(self, reinterpret_cast<const bool*>(b.terminated()), {b.num_games()});
       })
       .def_property_readonly("truncated", [](const py::object& self) {
         const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.truncated(), {b.num_games()});
+        return BufferView(self, reinterpret_cast<const bool*>(b.truncated()), {b.num_games()});
       })
       .def_property_readonly("winner", [](const py::object& self) {
         const BatchGames& b = self.cast<const BatchGames&>();

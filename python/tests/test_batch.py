@@ -72,6 +72,9 @@ class VecGames(unittest.TestCase):
             if finished >= 4:
                 break
         self.assertGreaterEqual(finished, 4)
+        # Bools, so that vec.episode_length[vec.terminated] selects games.
+        self.assertEqual(vec.terminated.dtype, np.bool_)
+        self.assertEqual(vec.truncated.dtype, np.bool_)
         self.assertEqual(vec.episodes_finished, finished)
 
 
