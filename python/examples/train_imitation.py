@@ -41,6 +41,7 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", default="")
+    p.add_argument("--sample", action="store_true", help="play by sampling softmax(logits), not the highest logit")
     args = p.parse_args()
 
     t0 = time.perf_counter()
@@ -70,9 +71,10 @@ def main():
 
     net = policy.to_net()
     for opponent in ("random", "heuristic"):
-        r = metropolis.arena(net, opponent, games=args.eval_games, seed=7, threads=args.threads)
-        print("policy vs 3 x %-9s  %3d games  wins %3d  share %.3f  Wilson 95%% [%.3f, %.3f]  mean VP %.2f vs %.2f  "
-              "at cap %d  errors %d" % (opponent, r["games"], r["wins"], r["win_share"], r["wilson95"][0],
+        r = metropolis.arena(net, opponent, games=args.eval_games, seed=7, threads=args.threads,
+                             greedy=not args.sample)
+        print("policy (%s) vs 3 x %-9s  %3d games  wins %3d  share %.3f  Wilson 95%% [%.3f, %.3f]  mean VP %.2f vs %.2f  "
+              "at cap %d  errors %d" % ("sampled" if args.sample else "greedy", opponent, r["games"], r["wins"], r["win_share"], r["wilson95"][0],
                                         r["wilson95"][1], r["candidate_mean_vp"], r["opponent_mean_vp"],
                                         r["games_at_cap"], r["errors"]))
     for candidate in ("random", "heuristic"):
