@@ -190,8 +190,8 @@ ActionSpace::ActionSpace(Ruleset ruleset) {
     s.type = e.type;
     s.fixed_a = e.fixed_a;
     s.params = e.params;
-    if (e.fixed_a >= 0) s.params[0] = {e.type == T::kPlayDev ? ParamKind::kDevCard : ParamKind::kProgressCard,
-                                       uint8_t(e.fixed_a), 1};
+    if (e.fixed_a >= 0)
+      s.params[0] = {e.type == T::kPlayDev ? ParamKind::kDevCard : ParamKind::kProgressCard, uint8_t(e.fixed_a), 1};
     s.offset = size_;
     s.size = int(s.params[0].count) * s.params[1].count * s.params[2].count;
     s.name = SegmentName(e);
@@ -282,7 +282,7 @@ ActionSpace::Targets ActionSpace::TargetsOf(int index) const {
 
 std::string OutsideSpaceError(const Action& action, Ruleset ruleset) {
   return "'" + ActionToString(action) + "' is outside the action space of ruleset " + RulesetName(ruleset) +
-         (IsParameterised(action.type) ? " (trade offers and counters carry cards and are not enumerated)"
+         (IsParameterised(action.type)  ? " (trade offers and counters carry cards and are not enumerated)"
           : IsChanceAction(action.type) ? " (chance outcomes are no seat's decision)"
                                         : " (python/src/action_space.cc has no segment for it)");
 }

@@ -55,7 +55,7 @@ struct ParamRange {
 
 struct Segment {
   ActionType type;
-  int fixed_a = -1;  // PLAY_PROGRESS / PLAY_DEV: the card; -1 when `a` ranges
+  int fixed_a = -1;                  // PLAY_PROGRESS / PLAY_DEV: the card; -1 when `a` ranges
   std::array<ParamRange, 3> params;  // a, b, c
   int offset = 0;
   int size = 0;

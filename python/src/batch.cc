@@ -56,9 +56,7 @@ BatchGames::BatchGames(const BatchOptions& options)
   if (options_.observations) observations_.assign(n * size_t(obs_size_), 0);
 }
 
-void BatchGames::StartEpisode(int i) {
-  games_[size_t(i)]->Reset(EpisodeSeed(seed_, i, episode_[size_t(i)]++));
-}
+void BatchGames::StartEpisode(int i) { games_[size_t(i)]->Reset(EpisodeSeed(seed_, i, episode_[size_t(i)]++)); }
 
 void BatchGames::Refresh(int i) {
   const GameSession& g = *games_[size_t(i)];
@@ -79,7 +77,8 @@ void BatchGames::Refresh(int i) {
     if (index < 0) {
       // Never for a ruleset the table knows (the tests play every one); a new
       // ruleset's own action types must be added to the table first.
-      if (error_.empty()) error_ = "game " + std::to_string(i) + ": " + OutsideSpaceError(a, g.state().options().ruleset);
+      if (error_.empty())
+        error_ = "game " + std::to_string(i) + ": " + OutsideSpaceError(a, g.state().options().ruleset);
       continue;
     }
     legal[count++] = index;

@@ -53,16 +53,16 @@ class BatchGames {
   const GameSession& game(int i) const { return *games_[size_t(i)]; }
 
   // Buffers, valid until the next Step or Reset.
-  const int32_t* to_act() const { return to_act_.data(); }                 // N
-  const uint8_t* masks() const { return masks_.data(); }                   // N x A (when options.masks)
-  const int32_t* legal() const { return legal_.data(); }                   // N x kMaxLegal, first count used
-  const int32_t* legal_count() const { return legal_count_.data(); }       // N
-  const float* observations() const { return observations_.data(); }       // N x D (when options.observations)
-  const float* rewards() const { return rewards_.data(); }                 // N x kMaxSeats: returns of ended games
-  const uint8_t* terminated() const { return terminated_.data(); }         // N: ended with a winner
-  const uint8_t* truncated() const { return truncated_.data(); }           // N: ended at the length cap
-  const int32_t* winner() const { return winner_.data(); }                 // N: of the ended game, else -1
-  const int32_t* episode_length() const { return episode_length_.data(); } // N: actions of the ended game
+  const int32_t* to_act() const { return to_act_.data(); }                  // N
+  const uint8_t* masks() const { return masks_.data(); }                    // N x A (when options.masks)
+  const int32_t* legal() const { return legal_.data(); }                    // N x kMaxLegal, first count used
+  const int32_t* legal_count() const { return legal_count_.data(); }        // N
+  const float* observations() const { return observations_.data(); }        // N x D (when options.observations)
+  const float* rewards() const { return rewards_.data(); }                  // N x kMaxSeats: returns of ended games
+  const uint8_t* terminated() const { return terminated_.data(); }          // N: ended with a winner
+  const uint8_t* truncated() const { return truncated_.data(); }            // N: ended at the length cap
+  const int32_t* winner() const { return winner_.data(); }                  // N: of the ended game, else -1
+  const int32_t* episode_length() const { return episode_length_.data(); }  // N: actions of the ended game
   uint64_t episodes_finished() const { return episodes_finished_; }
   uint64_t decisions() const { return decisions_; }  // outside actions applied
 

@@ -15,8 +15,7 @@
 
 namespace metropolis::python {
 
-ConfigArgs ParseConfigArgs(const std::string& ruleset, int seats, const py::object& options,
-                           const py::object& board) {
+ConfigArgs ParseConfigArgs(const std::string& ruleset, int seats, const py::object& options, const py::object& board) {
   ConfigArgs out;
   out.config.num_seats = seats;
   RulesOptions& o = out.config.options;
@@ -177,14 +176,19 @@ void BindGame(py::module_& m) {
            py::arg("board") = "default")
       .def_property_readonly("num_seats", [](const GameConfig& c) { return c.num_seats; })
       .def_property_readonly("ruleset", [](const GameConfig& c) { return RulesetName(c.options.ruleset); })
-      .def_property_readonly("options", [](const GameConfig& c) { return OptionsToString(c.options); },
-                             "The options that differ from the ruleset's defaults, as 'name=value' text.")
+      .def_property_readonly(
+          "options", [](const GameConfig& c) { return OptionsToString(c.options); },
+          "The options that differ from the ruleset's defaults, as 'name=value' text.")
       .def_property_readonly("victory_points", [](const GameConfig& c) { return int(c.options.victory_points); })
       .def_property_readonly("max_actions", [](const GameConfig& c) { return c.options.max_actions; })
       .def_property_readonly("rules_version", [](const GameConfig& c) { return c.rules_version; })
-      .def_property_readonly("terrain", [](const GameConfig& c) { return std::vector<int>(c.board.terrain.begin(), c.board.terrain.end()); })
-      .def_property_readonly("tokens", [](const GameConfig& c) { return std::vector<int>(c.board.token.begin(), c.board.token.end()); })
-      .def_property_readonly("harbors", [](const GameConfig& c) { return std::vector<int>(c.board.harbor.begin(), c.board.harbor.end()); })
+      .def_property_readonly(
+          "terrain",
+          [](const GameConfig& c) { return std::vector<int>(c.board.terrain.begin(), c.board.terrain.end()); })
+      .def_property_readonly(
+          "tokens", [](const GameConfig& c) { return std::vector<int>(c.board.token.begin(), c.board.token.end()); })
+      .def_property_readonly(
+          "harbors", [](const GameConfig& c) { return std::vector<int>(c.board.harbor.begin(), c.board.harbor.end()); })
       .def("__eq__", [](const GameConfig& a, const GameConfig& b) { return a == b; })
       .def("__repr__", [](const GameConfig& c) {
         return "GameConfig(seats=" + std::to_string(c.num_seats) + ", ruleset=" + RulesetName(c.options.ruleset) +
@@ -194,11 +198,16 @@ void BindGame(py::module_& m) {
   py::class_<View>(m, "View",
                    "What one seat may see (engine/view.h): the masked state, its own cards, the others' counts.")
       .def_readonly("viewer", &View::viewer)
-      .def_property_readonly("state", [](const View& v) { return v.state; },
-                             "The masked state, for reading only (it breaks card conservation: do not play on it).")
-      .def_property_readonly("hand_totals", [](const View& v) { return std::vector<int>(v.hand_total.begin(), v.hand_total.end()); })
-      .def_property_readonly("progress_counts", [](const View& v) { return std::vector<int>(v.progress_count.begin(), v.progress_count.end()); })
-      .def_property_readonly("dev_counts", [](const View& v) { return std::vector<int>(v.dev_count.begin(), v.dev_count.end()); })
+      .def_property_readonly(
+          "state", [](const View& v) { return v.state; },
+          "The masked state, for reading only (it breaks card conservation: do not play on it).")
+      .def_property_readonly("hand_totals",
+                             [](const View& v) { return std::vector<int>(v.hand_total.begin(), v.hand_total.end()); })
+      .def_property_readonly(
+          "progress_counts",
+          [](const View& v) { return std::vector<int>(v.progress_count.begin(), v.progress_count.end()); })
+      .def_property_readonly("dev_counts",
+                             [](const View& v) { return std::vector<int>(v.dev_count.begin(), v.dev_count.end()); })
       .def("legal_actions", [](const View& v) { return v.legal; })
       .def("observation", &Observe, "The observation vector of the viewer (docs/PYTHON.md).")
       .def(
@@ -216,9 +225,9 @@ void BindGame(py::module_& m) {
       .def(py::init([](const py::object& config_arg) {
              // None: Cities & Knights, 4 seats, the default board (an engine
              // GameConfig{} has no board yet).
-             const GameConfig config =
-                 config_arg.is_none() ? ParseConfigArgs("cities_and_knights", 4, py::none(), py::none()).config
-                                      : config_arg.cast<GameConfig>();
+             const GameConfig config = config_arg.is_none()
+                                           ? ParseConfigArgs("cities_and_knights", 4, py::none(), py::none()).config
+                                           : config_arg.cast<GameConfig>();
              State s(config);
              std::string error;
              if (!NewGame(config, &s, &error)) throw py::value_error(error);
@@ -245,19 +254,22 @@ void BindGame(py::module_& m) {
       .def_property_readonly("action_count", &State::action_count)
       .def_property_readonly("ruleset", [](const State& s) { return RulesetName(s.options().ruleset); })
       .def_property_readonly("config", &ConfigFromState)
-      .def("returns", [](const State& s) {
-        const auto r = s.Returns();
-        return std::vector<double>(r.begin(), r.begin() + s.num_seats());
-      })
-      .def("legal_actions", [](const State& s) { return s.LegalActions(); },
-           "The acting seat's actions sorted by code (trade offers are not enumerated).")
+      .def("returns",
+           [](const State& s) {
+             const auto r = s.Returns();
+             return std::vector<double>(r.begin(), r.begin() + s.num_seats());
+           })
+      .def(
+          "legal_actions", [](const State& s) { return s.LegalActions(); },
+          "The acting seat's actions sorted by code (trade offers are not enumerated).")
       .def("legal_mask", &LegalMask, "The legal actions as a mask over the ruleset's ActionSpace.")
-      .def("chance_outcomes", [](const State& s) {
-        std::vector<std::pair<Action, double>> out;
-        if (!s.IsChanceNode()) return out;
-        for (const ChanceOutcome& o : s.ChanceOutcomes()) out.emplace_back(o.action, o.probability);
-        return out;
-      })
+      .def("chance_outcomes",
+           [](const State& s) {
+             std::vector<std::pair<Action, double>> out;
+             if (!s.IsChanceNode()) return out;
+             for (const ChanceOutcome& o : s.ChanceOutcomes()) out.emplace_back(o.action, o.probability);
+             return out;
+           })
       .def(
           "sample_chance",
           [](const State& s, double u) {
@@ -266,24 +278,31 @@ void BindGame(py::module_& m) {
             return s.SampleChance(u);
           },
           py::arg("u"))
-      .def("check", [](const State& s, const py::object& a) { return s.CheckAction(ToAction(a)); }, py::arg("action"),
-           "'' when the action is legal now, else the error naming the rule.")
+      .def(
+          "check", [](const State& s, const py::object& a) { return s.CheckAction(ToAction(a)); }, py::arg("action"),
+          "'' when the action is legal now, else the error naming the rule.")
       .def("apply", &ApplyOrRaise, py::arg("action"),
            "Applies an Action (or its text); returns the events as text. Raises IllegalActionError and changes "
            "nothing when the rules refuse it.")
       .def("clone", [](const State& s) { return s; })
       .def("__copy__", [](const State& s) { return s; })
-      .def("__deepcopy__", [](const State& s, py::dict) { return s; }, py::arg("memo"))
+      .def(
+          "__deepcopy__", [](const State& s, py::dict) { return s; }, py::arg("memo"))
       .def("validate", &State::Validate)
       .def("to_notation", [](const State& s) { return ToNotation(s); })
       .def("board_picture", [](const State& s) { return BoardPicture(s); })
       .def("view", &MakeSeatView, py::arg("seat"), "The seat's view, without event knowledge (see Session).")
-      .def("observation", [](const State& s, int seat) { return Observe(MakeSeatView(s, seat)); }, py::arg("seat"))
-      .def("vp", [](const State& s, int seat) { return int(s.player(seat).vp); }, py::arg("seat"))
-      .def("hand", [](const State& s, int seat) {
-        const CardCounts& h = s.player(seat).hand;
-        return std::vector<int>(h.n.begin(), h.n.end());
-      }, py::arg("seat"))
+      .def(
+          "observation", [](const State& s, int seat) { return Observe(MakeSeatView(s, seat)); }, py::arg("seat"))
+      .def(
+          "vp", [](const State& s, int seat) { return int(s.player(seat).vp); }, py::arg("seat"))
+      .def(
+          "hand",
+          [](const State& s, int seat) {
+            const CardCounts& h = s.player(seat).hand;
+            return std::vector<int>(h.n.begin(), h.n.end());
+          },
+          py::arg("seat"))
       .def("__eq__", [](const State& a, const State& b) { return a == b; })
       .def("__str__", [](const State& s) { return ToNotation(s); })
       .def("__repr__", [](const State& s) { return "State('" + ToNotation(s) + "')"; })
@@ -328,8 +347,9 @@ void BindGame(py::module_& m) {
           [](const GameRecord& r) {
             std::vector<State> states;
             std::string error;
-            if (!ReplayGame(r, [&](int, const State& s, const Action*, const std::vector<Event>&) { states.push_back(s); },
-                            &error))
+            if (!ReplayGame(
+                    r, [&](int, const State& s, const Action*, const std::vector<Event>&) { states.push_back(s); },
+                    &error))
               throw IllegalAction(error);
             return states;
           },
@@ -360,14 +380,15 @@ void BindGame(py::module_& m) {
   m.def("bot_kinds", &bots::BotKinds);
 
   // The spaces are shared singletons (ActionSpace::For): Python never deletes one.
-  py::class_<ActionSpace, std::unique_ptr<ActionSpace, py::nodelete>>(m, "ActionSpace",
-                                                                       "The flat action space of a ruleset (docs/PYTHON.md).")
+  py::class_<ActionSpace, std::unique_ptr<ActionSpace, py::nodelete>>(
+      m, "ActionSpace", "The flat action space of a ruleset (docs/PYTHON.md).")
       .def(py::init([](const std::string& ruleset) { return const_cast<ActionSpace*>(&SpaceByName(ruleset)); }),
            py::arg("ruleset") = "cities_and_knights")
       .def_property_readonly("size", &ActionSpace::size)
       .def("__len__", &ActionSpace::size)
-      .def("index", [](const ActionSpace& s, const py::object& a) { return s.Index(ToAction(a)); }, py::arg("action"),
-           "The action's index, or -1 when it is outside the space.")
+      .def(
+          "index", [](const ActionSpace& s, const py::object& a) { return s.Index(ToAction(a)); }, py::arg("action"),
+          "The action's index, or -1 when it is outside the space.")
       .def(
           "action",
           [](const ActionSpace& s, int i) {
@@ -376,20 +397,25 @@ void BindGame(py::module_& m) {
           },
           py::arg("index"))
       .def("segments", &SegmentsOf, "The segments in index order: name, type, offset, size and parameter ranges.")
-      .def("segment_ids", [](const ActionSpace& s) {
-        std::vector<int32_t> out;
-        for (int i = 0; i < s.size(); ++i) out.push_back(s.SegmentOf(i));
-        return ToNumpy(std::move(out));
-      })
-      .def("targets", [](const ActionSpace& s) {
-        std::vector<int32_t> out;
-        for (int i = 0; i < s.size(); ++i) {
-          const ActionSpace::Targets t = s.TargetsOf(i);
-          out.insert(out.end(), {t.node1, t.node2, t.hex});
-        }
-        return ToNumpy(std::move(out), {py::ssize_t(s.size()), 3});
-      }, "Per index: its first node, second node and hex (-1: none), for policies that point at the board.")
-      .def("mask", [](const ActionSpace&, const State& s) { return LegalMask(s); }, py::arg("state"));
+      .def("segment_ids",
+           [](const ActionSpace& s) {
+             std::vector<int32_t> out;
+             for (int i = 0; i < s.size(); ++i) out.push_back(s.SegmentOf(i));
+             return ToNumpy(std::move(out));
+           })
+      .def(
+          "targets",
+          [](const ActionSpace& s) {
+            std::vector<int32_t> out;
+            for (int i = 0; i < s.size(); ++i) {
+              const ActionSpace::Targets t = s.TargetsOf(i);
+              out.insert(out.end(), {t.node1, t.node2, t.hex});
+            }
+            return ToNumpy(std::move(out), {py::ssize_t(s.size()), 3});
+          },
+          "Per index: its first node, second node and hex (-1: none), for policies that point at the board.")
+      .def(
+          "mask", [](const ActionSpace&, const State& s) { return LegalMask(s); }, py::arg("state"));
 
   m.def("observation_size", [] { return ObservationLayout::Get().size(); });
   m.def(

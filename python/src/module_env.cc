@@ -97,14 +97,17 @@ void BindEnv(py::module_& m) {
       .def_property_readonly("seed", &GameSession::seed)
       .def_property_readonly("bug", &GameSession::bug)
       .def_property_readonly("outside_decisions", &GameSession::outside_decisions)
-      .def_property_readonly("state", [](const GameSession& s) { return s.state(); }, "A copy of the full state.")
+      .def_property_readonly(
+          "state", [](const GameSession& s) { return s.state(); }, "A copy of the full state.")
       .def_property_readonly("config", [](const GameSession& s) { return s.config(); })
-      .def_property_readonly("space", [](const GameSession& s) { return const_cast<ActionSpace*>(
-                                                                   &ActionSpace::For(s.config().options.ruleset)); })
-      .def("returns", [](const GameSession& s) {
-        const auto r = s.state().Returns();
-        return std::vector<double>(r.begin(), r.begin() + s.state().num_seats());
-      })
+      .def_property_readonly(
+          "space",
+          [](const GameSession& s) { return const_cast<ActionSpace*>(&ActionSpace::For(s.config().options.ruleset)); })
+      .def("returns",
+           [](const GameSession& s) {
+             const auto r = s.state().Returns();
+             return std::vector<double>(r.begin(), r.begin() + s.state().num_seats());
+           })
       .def(
           "view",
           [](const GameSession& s, int seat) {
@@ -121,22 +124,24 @@ void BindEnv(py::module_& m) {
             return ToNumpy(std::move(out));
           },
           py::arg("seat"), "The seat's observation: built from its view and what it observed (its knowledge).")
-      .def("legal_indices", [](const GameSession& s) {
-        std::vector<int32_t> out;
-        if (s.to_act() >= 0) {
-          const ActionSpace& space = ActionSpace::For(s.config().options.ruleset);
-          for (const Action& a : s.state().LegalActions()) out.push_back(space.Index(a));
-        }
-        return ToNumpy(std::move(out));
-      })
-      .def("mask", [](const GameSession& s) {
-        const ActionSpace& space = ActionSpace::For(s.config().options.ruleset);
-        std::vector<uint8_t> mask(size_t(space.size()), 0);
-        if (s.to_act() >= 0)
-          for (const Action& a : s.state().LegalActions())
-            if (const int i = space.Index(a); i >= 0) mask[size_t(i)] = 1;
-        return ToNumpy(std::move(mask));
-      })
+      .def("legal_indices",
+           [](const GameSession& s) {
+             std::vector<int32_t> out;
+             if (s.to_act() >= 0) {
+               const ActionSpace& space = ActionSpace::For(s.config().options.ruleset);
+               for (const Action& a : s.state().LegalActions()) out.push_back(space.Index(a));
+             }
+             return ToNumpy(std::move(out));
+           })
+      .def("mask",
+           [](const GameSession& s) {
+             const ActionSpace& space = ActionSpace::For(s.config().options.ruleset);
+             std::vector<uint8_t> mask(size_t(space.size()), 0);
+             if (s.to_act() >= 0)
+               for (const Action& a : s.state().LegalActions())
+                 if (const int i = space.Index(a); i >= 0) mask[size_t(i)] = 1;
+             return ToNumpy(std::move(mask));
+           })
       .def(
           "apply",
           [](GameSession& s, const py::object& action) {
@@ -214,56 +219,72 @@ void BindEnv(py::module_& m) {
       .def_property_readonly("observation_size", &BatchGames::observation_size)
       .def_property_readonly("episodes_finished", &BatchGames::episodes_finished)
       .def_property_readonly("decisions", &BatchGames::decisions)
-      .def_property_readonly("to_act", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.to_act(), {b.num_games()});
-      })
-      .def_property_readonly("masks", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        if (!b.masks()) throw py::value_error("made with masks=False");
-        return BufferView(self, b.masks(), {b.num_games(), b.action_size()});
-      })
-      .def_property_readonly("legal", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.legal(), {b.num_games(), BatchGames::kMaxLegal});
-      }, "N x 1024 action indices; row i's first legal_count[i] are the legal ones.")
-      .def_property_readonly("legal_count", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.legal_count(), {b.num_games()});
-      })
-      .def_property_readonly("observations", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        if (!b.observations()) throw py::value_error("made with observations=False");
-        return BufferView(self, b.observations(), {b.num_games(), b.observation_size()});
-      })
-      .def_property_readonly("rewards", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.rewards(), {b.num_games(), kMaxSeats});
-      }, "N x 4: the returns of each game that ended in the last step (1 for its winner), else 0.")
-      .def_property_readonly("terminated", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, reinterpret_cast<const bool*>(b.terminated()), {b.num_games()});
-      })
-      .def_property_readonly("truncated", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, reinterpret_cast<const bool*>(b.truncated()), {b.num_games()});
-      })
-      .def_property_readonly("winner", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.winner(), {b.num_games()});
-      })
-      .def_property_readonly("episode_length", [](const py::object& self) {
-        const BatchGames& b = self.cast<const BatchGames&>();
-        return BufferView(self, b.episode_length(), {b.num_games()});
-      })
+      .def_property_readonly("to_act",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, b.to_act(), {b.num_games()});
+                             })
+      .def_property_readonly("masks",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               if (!b.masks()) throw py::value_error("made with masks=False");
+                               return BufferView(self, b.masks(), {b.num_games(), b.action_size()});
+                             })
+      .def_property_readonly(
+          "legal",
+          [](const py::object& self) {
+            const BatchGames& b = self.cast<const BatchGames&>();
+            return BufferView(self, b.legal(), {b.num_games(), BatchGames::kMaxLegal});
+          },
+          "N x 1024 action indices; row i's first legal_count[i] are the legal ones.")
+      .def_property_readonly("legal_count",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, b.legal_count(), {b.num_games()});
+                             })
+      .def_property_readonly("observations",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               if (!b.observations()) throw py::value_error("made with observations=False");
+                               return BufferView(self, b.observations(), {b.num_games(), b.observation_size()});
+                             })
+      .def_property_readonly(
+          "rewards",
+          [](const py::object& self) {
+            const BatchGames& b = self.cast<const BatchGames&>();
+            return BufferView(self, b.rewards(), {b.num_games(), kMaxSeats});
+          },
+          "N x 4: the returns of each game that ended in the last step (1 for its winner), else 0.")
+      .def_property_readonly("terminated",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, reinterpret_cast<const bool*>(b.terminated()), {b.num_games()});
+                             })
+      .def_property_readonly("truncated",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, reinterpret_cast<const bool*>(b.truncated()), {b.num_games()});
+                             })
+      .def_property_readonly("winner",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, b.winner(), {b.num_games()});
+                             })
+      .def_property_readonly("episode_length",
+                             [](const py::object& self) {
+                               const BatchGames& b = self.cast<const BatchGames&>();
+                               return BufferView(self, b.episode_length(), {b.num_games()});
+                             })
       .def(
-          "game_state", [](const BatchGames& b, int i) {
+          "game_state",
+          [](const BatchGames& b, int i) {
             if (i < 0 || i >= b.num_games()) throw py::index_error("game out of range");
             return b.game(i).state();
           },
           py::arg("game"))
       .def(
-          "game_record", [](const BatchGames& b, int i) {
+          "game_record",
+          [](const BatchGames& b, int i) {
             if (i < 0 || i >= b.num_games()) throw py::index_error("game out of range");
             return b.game(i).Record();
           },

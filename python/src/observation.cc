@@ -55,7 +55,12 @@ enum PlayerCol {
   kKnown = kHarbors + kNumHarborTypes,
   kPlayerCols = kKnown + kNumCardTypes,
 };
-enum OwnCol { kOwnProgress = 0, kOwnDev = kNumProgressKinds, kOwnDevBought = kOwnDev + kNumDevKinds, kOwnCols = kOwnDevBought + kNumDevKinds };
+enum OwnCol {
+  kOwnProgress = 0,
+  kOwnDev = kNumProgressKinds,
+  kOwnDevBought = kOwnDev + kNumDevKinds,
+  kOwnCols = kOwnDevBought + kNumDevKinds
+};
 enum GameCol {
   kPhase = 0,
   kBarbarians = kPhase + 4,
@@ -180,8 +185,8 @@ ObservationBlock TradeBlock() {
   Append(&b.columns, Named("want_", kNumCardTypes, CardName));
   Append(&b.columns, Seated("addressee_"));
   for (int k = 0; k < kMaxSeats; ++k)
-    Append(&b.columns, {"accepted_" + std::to_string(k), "declined_" + std::to_string(k),
-                        "countered_" + std::to_string(k)});
+    Append(&b.columns,
+           {"accepted_" + std::to_string(k), "declined_" + std::to_string(k), "countered_" + std::to_string(k)});
   return b;
 }
 ObservationBlock PendingBlock() {
@@ -200,8 +205,8 @@ struct Offsets {
 const Offsets& GetOffsets() {
   static const Offsets o = [] {
     const ObservationLayout& l = ObservationLayout::Get();
-    return Offsets{l.Find("hexes")->offset, l.Find("nodes")->offset, l.Find("edges")->offset,
-                   l.Find("players")->offset, l.Find("own")->offset,  l.Find("game")->offset,
+    return Offsets{l.Find("hexes")->offset,   l.Find("nodes")->offset,  l.Find("edges")->offset,
+                   l.Find("players")->offset, l.Find("own")->offset,    l.Find("game")->offset,
                    l.Find("trade")->offset,   l.Find("pending")->offset};
   }();
   return o;
@@ -210,7 +215,8 @@ const Offsets& GetOffsets() {
 }  // namespace
 
 ObservationLayout::ObservationLayout() {
-  blocks_ = {HexBlock(), NodeBlock(), EdgeBlock(), PlayerBlock(), OwnBlock(), GameBlock(), TradeBlock(), PendingBlock()};
+  blocks_ = {HexBlock(), NodeBlock(), EdgeBlock(),  PlayerBlock(),
+             OwnBlock(), GameBlock(), TradeBlock(), PendingBlock()};
   for (ObservationBlock& b : blocks_) {
     assert(int(b.columns.size()) == b.cols);
     b.offset = size_;
@@ -355,7 +361,8 @@ void EncodeObservation(const View& view, float* out) {
     for (int t = 0; t < kNumTracks; ++t) row[kDeckSize + t] = float(s.deck(t).Size()) / 20;
     row[kDevDeck] = float(view.dev_deck_size) / 25;
     for (int c = 0; c < kNumCardTypes; ++c) row[kUnplacedCards + c] = float(view.unplaced_cards[size_t(c)]) / 19;
-    for (int k = 0; k < kNumProgressKinds; ++k) row[kUnplacedProgress + k] = float(view.unplaced_progress[size_t(k)]) / 5;
+    for (int k = 0; k < kNumProgressKinds; ++k)
+      row[kUnplacedProgress + k] = float(view.unplaced_progress[size_t(k)]) / 5;
     for (int d = 0; d < kNumDevKinds; ++d) row[kUnplacedDev + d] = float(view.unplaced_dev[size_t(d)]) / 14;
     const TurnEffects& fx = s.effects();
     row[kCraneDiscounts] = fx.crane_discounts;

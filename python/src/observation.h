@@ -20,8 +20,8 @@ namespace metropolis::python {
 struct ObservationBlock {
   std::string name;
   int offset = 0;
-  int rows = 1;  // e.g. one row per node
-  int cols = 0;  // features per row
+  int rows = 1;                      // e.g. one row per node
+  int cols = 0;                      // features per row
   std::vector<std::string> columns;  // one name per feature of a row
   int size() const { return rows * cols; }
 };
@@ -44,6 +44,8 @@ class ObservationLayout {
 void EncodeObservation(const View& view, float* out);
 
 // Pips of a number token: the ways two dice roll it (0 for none or 7).
-inline int TokenPips(int token) { return token < 2 || token > 12 || token == 7 ? 0 : 6 - (token > 7 ? token - 7 : 7 - token); }
+inline int TokenPips(int token) {
+  return token < 2 || token > 12 || token == 7 ? 0 : 6 - (token > 7 ? token - 7 : 7 - token);
+}
 
 }  // namespace metropolis::python

@@ -103,7 +103,8 @@ Action PolicyBot::Choose(const View& view, uint64_t* rng) {
     const double top = logits_[best];
     double total = 0;
     std::vector<double> weights(logits_.size());
-    for (size_t k = 0; k < logits_.size(); ++k) total += weights[k] = std::exp((logits_[k] - top) / options_.temperature);
+    for (size_t k = 0; k < logits_.size(); ++k)
+      total += weights[k] = std::exp((logits_[k] - top) / options_.temperature);
     double u = bots::UniformRandom(rng) * total;
     for (best = 0; best + 1 < weights.size() && u >= weights[best]; ++best) u -= weights[best];
   }

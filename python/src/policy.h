@@ -25,11 +25,11 @@ namespace metropolis::python {
 
 struct PolicyWeights {
   int d = 0, h = 0, a = 0, s = 0, f = 0;  // observation, hidden, actions, segments, pointer features
-  std::vector<float> w1;    // d x h
-  std::vector<float> b1;    // h
-  std::vector<float> emb;   // a x h
-  std::vector<float> bias;  // a
-  std::vector<float> ptr;   // s x f
+  std::vector<float> w1;                  // d x h
+  std::vector<float> b1;                  // h
+  std::vector<float> emb;                 // a x h
+  std::vector<float> bias;                // a
+  std::vector<float> ptr;                 // s x f
 };
 
 // Pointer features per action: two node rows and one hex row of the observation.
@@ -53,7 +53,7 @@ class PolicyNet {
 };
 
 struct PolicyBotOptions {
-  bool greedy = true;        // the highest logit; else a sample of softmax(logits / temperature)
+  bool greedy = true;  // the highest logit; else a sample of softmax(logits / temperature)
   double temperature = 1.0;
 };
 

@@ -196,8 +196,8 @@ bool RunArena(const ArenaOptions& o, ArenaResult* out, std::string* error) {
   std::vector<PlayerSpec> opponents = o.opponents;
   if (opponents.size() == 1) opponents.assign(size_t(seats - 1), opponents[0]);
   if (int(opponents.size()) != seats - 1) {
-    *error = "opponents: " + std::to_string(o.opponents.size()) + " for " + std::to_string(seats - 1) +
-             " opponent seats";
+    *error =
+        "opponents: " + std::to_string(o.opponents.size()) + " for " + std::to_string(seats - 1) + " opponent seats";
     return false;
   }
   const Ruleset ruleset = o.config.options.ruleset;

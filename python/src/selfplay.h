@@ -34,13 +34,13 @@ struct PlayerSpec {
 std::string CheckPlayer(const PlayerSpec& player, Ruleset ruleset);
 
 struct SelfPlayOptions {
-  GameConfig config;          // seats and options; its board unless random_board
-  bool random_board = true;   // game g plays on RandomBoard(BoardSeed(GameSeed(seed, g)))
+  GameConfig config;                // seats and options; its board unless random_board
+  bool random_board = true;         // game g plays on RandomBoard(BoardSeed(GameSeed(seed, g)))
   std::vector<PlayerSpec> players;  // one per seat
   int64_t games = 1;
   uint64_t seed = 1;
   int threads = 1;
-  std::vector<bool> record_seats;  // empty: every seat
+  std::vector<bool> record_seats;   // empty: every seat
   double record_probability = 1.0;  // of each recorded seat's decision
   bool record_forced = false;       // also decisions with a single legal action
   bool keep_records = false;        // each game's record as a JSON line

@@ -120,7 +120,9 @@ void GameSession::ApplyLegal(const Action& action) {
   Advance();
 }
 
-View GameSession::ViewOf(int seat) const { return MakeView(state_, seat, track_ ? &knowledge_[size_t(seat)] : nullptr); }
+View GameSession::ViewOf(int seat) const {
+  return MakeView(state_, seat, track_ ? &knowledge_[size_t(seat)] : nullptr);
+}
 
 GameRecord GameSession::Record() const {
   GameRecord r;
