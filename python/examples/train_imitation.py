@@ -5,7 +5,7 @@ trajectories recorded by the C++ runner, then plays in the arena against random 
 heuristic opponents, evaluated in C++ on all threads.
 
   PYTHONPATH=build/release/python /usr/bin/python3 python/examples/train_imitation.py \
-      [--games 300] [--epochs 15] [--hidden 32] [--eval-games 200] [--threads 2] [--save policy.npz]
+      [--games 300] [--epochs 15] [--hidden 32] [--eval-games 200] [--threads 2] [--save policy.npz] [--greedy]
 """
 
 import argparse
@@ -41,7 +41,9 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", default="")
-    p.add_argument("--sample", action="store_true", help="play by sampling softmax(logits), not the highest logit")
+    # Sampling is the default: the greedy policy repeats its likeliest action and
+    # loses even to random players (docs/BOTS.md).
+    p.add_argument("--greedy", action="store_true", help="play the highest logit, not a sample of softmax(logits)")
     args = p.parse_args()
 
     t0 = time.perf_counter()
@@ -72,11 +74,12 @@ def main():
     net = policy.to_net()
     for opponent in ("random", "heuristic"):
         r = metropolis.arena(net, opponent, games=args.eval_games, seed=7, threads=args.threads,
-                             greedy=not args.sample)
-        print("policy (%s) vs 3 x %-9s  %3d games  wins %3d  share %.3f  Wilson 95%% [%.3f, %.3f]  mean VP %.2f vs %.2f  "
-              "at cap %d  errors %d" % ("sampled" if args.sample else "greedy", opponent, r["games"], r["wins"], r["win_share"], r["wilson95"][0],
-                                        r["wilson95"][1], r["candidate_mean_vp"], r["opponent_mean_vp"],
-                                        r["games_at_cap"], r["errors"]))
+                             greedy=args.greedy)
+        play = "greedy" if args.greedy else "sampled"
+        print("policy (%s) vs 3 x %-9s  %3d games  wins %3d  share %.3f  Wilson 95%% [%.3f, %.3f]  "
+              "mean VP %.2f vs %.2f  at cap %d  errors %d" %
+              (play, opponent, r["games"], r["wins"], r["win_share"], r["wilson95"][0], r["wilson95"][1],
+               r["candidate_mean_vp"], r["opponent_mean_vp"], r["games_at_cap"], r["errors"]))
     for candidate in ("random", "heuristic"):
         r = metropolis.arena(candidate, "random", games=args.eval_games, seed=7, threads=args.threads)
         print("reference: %-9s vs 3 x random  share %.3f" % (candidate, r["win_share"]))
