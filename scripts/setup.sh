@@ -33,8 +33,13 @@ tool_packages=(git iproute2 util-linux)
 # The observability check (tests/observability): promtool, and YAML for Python.
 observability_packages=(prometheus python3-yaml)
 
+# The Python module (python/, METROPOLIS_BUILD_PYTHON): pybind11's headers and CMake
+# package, Python's headers for Debian's /usr/bin/python3, and numpy, which the
+# module's arrays and the environments use.
+python_packages=(pybind11-dev python3-dev python3-numpy)
+
 packages=("${engine_packages[@]}" "${service_packages[@]}" "${bot_packages[@]}" "${web_packages[@]}" "${tool_packages[@]}"
-  "${observability_packages[@]}")
+  "${observability_packages[@]}" "${python_packages[@]}")
 # The Node.js example bot and the web tests need Node.js 20 or later; Debian's own
 # nodejs is used only when no node is installed at all.
 command -v node >/dev/null 2>&1 || packages+=(nodejs npm)

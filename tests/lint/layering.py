@@ -11,6 +11,8 @@ The layers, each allowed to use those before it:
                      another service's folder or library, never a tool
   tools/<name>/      programs that are not services: anything above, and other tools
   botkits/           clients that play seats: engine, bots, lib, proto
+  python/            the engine, the bots and the environments in Python: engine, bots,
+                     lib/chance (nothing uses it but its own tests)
 
 Tests, benchmarks and fuzz targets (tests/, bench/, any */tests/ and engine/fuzz/) may
 use anything. Two sources of truth are read:
@@ -76,7 +78,7 @@ syncstream system_error thread tuple type_traits typeindex typeinfo unordered_ma
 variant vector version
 """.split())
 
-PROJECT_ROOTS = ("engine/", "lib/", "bots/", "services/", "tools/", "botkits/", "bench/", "tests/")
+PROJECT_ROOTS = ("engine/", "lib/", "bots/", "services/", "tools/", "botkits/", "python/", "bench/", "tests/")
 DB_CLIENT_INCLUDE = re.compile(r"^(pqxx|hiredis|libpq-fe\.h|postgresql)")
 STORAGE_POOLS = {"lib/storage/pg_pool.h", "lib/storage/redis.h", "lib/storage/migrations.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -99,6 +101,8 @@ def component(path):
         return "bots"
     if parts[0] == "botkits":
         return "botkits"
+    if parts[0] == "python":
+        return "python"
     if parts[0] == "proto" or path.startswith("metropolis/v1/"):
         return "proto"
     if parts[0] in ("lib", "services", "tools") and len(parts) >= 2:
@@ -146,9 +150,11 @@ def allowed(frm, to):
     if frm.startswith("services/"):
         return to in ("engine", "bots", "proto") or to.startswith("lib/")
     if frm.startswith("tools/"):
-        return to != "tests" and to != "botkits"
+        return to not in ("tests", "botkits", "python")
     if frm == "botkits":
         return to in ("engine", "bots", "proto") or to.startswith("lib/")
+    if frm == "python":
+        return to in ("engine", "bots", "lib/chance")
     return False
 
 
@@ -183,7 +189,7 @@ class Report:
 
 
 def source_files(root):
-    for top in ("engine", "lib", "bots", "services", "tools", "botkits"):
+    for top in ("engine", "lib", "bots", "services", "tools", "botkits", "python"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
             dirnames[:] = [d for d in dirnames if d not in ("node_modules", "build")]
             for name in sorted(filenames):
@@ -349,6 +355,7 @@ CLEAN_TREE = {
     "services/ratings/logic.cc": "#include \"engine/state.h\"\n#include \"metropolis/v1/ratings.pb.h\"\n",
     "services/ratings/tests/logic_test.cc": "#include \"tools/ctl/ctl.h\"\n#include <pqxx/pqxx>\n",
     "tools/ctl/main.cc": "#include \"services/ratings/store.h\"\n",
+    "python/src/session.cc": "#include \"bots/bot.h\"\n#include \"lib/chance/chance.h\"\n",
 }
 CLEAN_TARGETS = [
     ("metropolis_engine", "engine", ["engine/state.cc"], [], "STATIC_LIBRARY"),
@@ -380,6 +387,10 @@ PLANTED = [
     ("a tool linked into a service", {},
      [("metropolis_replays", "services/replays", ["services/replays/store.cc"], ["metropolis_ctl"],
        "STATIC_LIBRARY")], "a tool (metropolis_ctl) linked into a service"),
+    ("the Python module on a service", {"python/src/x.cc": "#include \"services/ratings/store.h\"\n"}, [],
+     "python may not use services/ratings"),
+    ("a tool on the Python module", {"tools/ctl/x.cc": "#include \"python/src/session.h\"\n"}, [],
+     "tools/ctl may not use python"),
     ("the engine linking the bots", {},
      [("metropolis_engine2", "engine", ["engine/x.cc"], ["metropolis_bots"], "STATIC_LIBRARY"),
       ("metropolis_bots", "bots", ["bots/bot.cc"], [], "STATIC_LIBRARY")], "engine may not use bots"),
