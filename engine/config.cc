@@ -393,8 +393,12 @@ std::string ParseOption(std::string_view name_eq_value, RulesOptions* options) {
   const OptionSpec* spec = FindOption(name);
   if (spec == nullptr) return "unknown option '" + std::string(name) + "'";
   auto bad_value = [&] {
-    return "option '" + std::string(name) + "': bad value '" + std::string(value) + "', expected " +
-           AllowedValues(*spec);
+    std::string error =
+        "option '" + std::string(name) + "': bad value '" + std::string(value) + "', expected " + AllowedValues(*spec);
+    // Named in RULES.md 23 and asked for by ladders: say why it is refused.
+    if (spec->name == "ruleset" && value == "seafarers")
+      error += " (seafarers, RULES.md 23, is not playable yet: the engine has its maps, not its rules)";
+    return error;
   };
 
   switch (spec->kind) {

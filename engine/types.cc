@@ -5,14 +5,15 @@ namespace {
 
 constexpr std::string_view kCardNames[kNumCardTypes] = {"brick", "lumber", "wool", "grain",
                                                         "ore",   "cloth",  "coin", "paper"};
-constexpr std::string_view kTerrainNames[kNumTerrains] = {"hills",  "forest",    "pasture",
-                                                          "fields", "mountains", "desert"};
+constexpr std::string_view kTerrainNames[kNumSeaTerrains] = {"hills",     "forest", "pasture", "fields",
+                                                             "mountains", "desert", "gold",    "sea"};
 constexpr std::string_view kTrackNames[kNumTracks] = {"trade", "politics", "science"};
 
 // 'm' (money) for coin and 'G' for fields: the obvious letters are taken by
 // cloth and grain, and one letter per item keeps the notation compact.
 constexpr char kCardLetters[kNumCardTypes + 1] = "blwgocmp";
-constexpr char kTerrainLetters[kNumTerrains + 1] = "HFPGMD";
+// 'A' for gold: G is taken by fields (RULES.md 23.20).
+constexpr char kTerrainLetters[kNumSeaTerrains + 1] = "HFPGMDAS";
 
 }  // namespace
 
@@ -36,14 +37,14 @@ int DevCardFromLetter(char c) {
 std::string_view CardName(int card) { return card >= 0 && card < kNumCardTypes ? kCardNames[card] : "?"; }
 
 std::string_view TerrainName(int terrain) {
-  return terrain >= 0 && terrain < kNumTerrains ? kTerrainNames[terrain] : "?";
+  return terrain >= 0 && terrain < kNumSeaTerrains ? kTerrainNames[terrain] : "?";
 }
 
 std::string_view TrackName(int track) { return track >= 0 && track < kNumTracks ? kTrackNames[track] : "?"; }
 
 char CardLetter(int card) { return card >= 0 && card < kNumCardTypes ? kCardLetters[card] : '?'; }
 
-char TerrainLetter(int terrain) { return terrain >= 0 && terrain < kNumTerrains ? kTerrainLetters[terrain] : '?'; }
+char TerrainLetter(int terrain) { return terrain >= 0 && terrain < kNumSeaTerrains ? kTerrainLetters[terrain] : '?'; }
 
 int CardFromLetter(char c) {
   for (int i = 0; i < kNumCardTypes; ++i)
@@ -53,6 +54,12 @@ int CardFromLetter(char c) {
 
 int TerrainFromLetter(char c) {
   for (int i = 0; i < kNumTerrains; ++i)
+    if (kTerrainLetters[i] == c) return i;
+  return -1;
+}
+
+int SeaTerrainFromLetter(char c) {
+  for (int i = 0; i < kNumSeaTerrains; ++i)
     if (kTerrainLetters[i] == c) return i;
   return -1;
 }

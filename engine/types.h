@@ -20,6 +20,14 @@ inline constexpr int kNumEdges = 72;  // paths
 inline constexpr int kNumHarbors = 9;
 inline constexpr int kNoSeat = -1;
 
+// Seafarers maps (RULES.md 23.20): the sizes every sea map fits in. The largest
+// map, Through the Desert for 4 seats, has 76 hexes, 186 nodes and 261 edges;
+// nodes and edges are rounded up to whole words of their per-node bytes.
+inline constexpr int kSeaMaxHexes = 76;
+inline constexpr int kSeaMaxNodes = 192;
+inline constexpr int kSeaMaxEdges = 264;
+inline constexpr int kSeaMaxHarbors = 9;
+
 // The five resources come first so that a resource index is also a card
 // index and a terrain index (Terrain below uses the same numbers).
 enum Card : uint8_t {
@@ -45,8 +53,14 @@ enum Terrain : uint8_t {
   kFields = 3,
   kMountains = 4,
   kDesert = 5,
+  // Seafarers only (RULES.md 23.1, 23.7): a gold field carries a number token
+  // and yields resources of the owner's choice; the sea yields nothing.
+  kGold = 6,
+  kSea = 7,
 };
-inline constexpr int kNumTerrains = 6;
+inline constexpr int kNumTerrains = 6;     // of the standard board
+inline constexpr int kNumSeaTerrains = 8;  // of a Seafarers map: also gold fields and the sea
+inline constexpr bool IsLandTerrain(int terrain) { return terrain >= 0 && terrain < kSea; }
 
 // City-improvement tracks (RULES.md 9.1); also the progress-card colours and the
 // city-gate faces of the event die.
@@ -100,14 +114,15 @@ int DevCardFromLetter(char c);               // -1 if none
 inline constexpr int kMaxKnightLevel = 3;
 
 std::string_view CardName(int card);        // "brick", ..., "paper"
-std::string_view TerrainName(int terrain);  // "hills", ..., "desert"
+std::string_view TerrainName(int terrain);  // "hills", ..., "desert", "gold", "sea"
 std::string_view TrackName(int track);      // "trade", "politics", "science"
 // Single letters used by the notation: b l w g o c m p (cards),
-// H F P G M D (terrains), t p s (tracks).
+// H F P G M D, and A (gold) S (sea) on Seafarers maps (terrains), t p s (tracks).
 char CardLetter(int card);
 char TerrainLetter(int terrain);
-int CardFromLetter(char c);     // -1 if none
-int TerrainFromLetter(char c);  // -1 if none
+int CardFromLetter(char c);        // -1 if none
+int TerrainFromLetter(char c);     // -1 if none
+int SeaTerrainFromLetter(char c);  // also A and S; -1 if none
 
 // A multiset of cards, one count per card type. Trivially copyable.
 struct CardCounts {

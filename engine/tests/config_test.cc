@@ -419,7 +419,8 @@ TEST(OptionsTest, ParseErrors) {
             "option 'saboteur': bad value 'half_hand_vp_ge', expected one of HALF_HAND_VP_GE, HALF_HAND_VP_GT, "
             "SABOTAGE_CITY");
   EXPECT_EQ(ParseOption("ruleset=seafarers", &o),
-            "option 'ruleset': bad value 'seafarers', expected one of cities_and_knights, base");
+            "option 'ruleset': bad value 'seafarers', expected one of cities_and_knights, base (seafarers, RULES.md "
+            "23, is not playable yet: the engine has its maps, not its rules)");
   EXPECT_EQ(ParseOption("victory_points=0", &o), "option 'victory_points': bad value '0', expected an integer 1..255");
   EXPECT_NE(ParseOption("victory_points=256", &o), "");
   EXPECT_NE(ParseOption("victory_points=", &o), "");

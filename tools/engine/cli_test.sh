@@ -38,7 +38,7 @@ expect() {
 
 # ---- help and flag errors ----------------------------------------------------
 run help 0 --help
-for cmd in sim replay apply perft; do
+for cmd in sim replay apply perft sea-map; do
   expect help out "$cmd"
   run "help-$cmd" 0 "$cmd" --help
   expect "help-$cmd" out "usage: metropolis-engine $cmd"
@@ -153,6 +153,19 @@ run arena-base 0 arena --ruleset base --candidate heuristic --opponents random -
 expect arena-base out "candidate wins"
 expect arena-base out "options: ruleset=base"
 grep -qE '^games at the length cap +0$' "$tmp/arena-base.out" || fail "arena-base: base games hit the length cap"
+
+# ---- Seafarers (RULES.md 23): refused as a ruleset, its maps printed ---------
+run sim-seafarers 2 sim --games 1 --ruleset seafarers
+expect sim-seafarers err "seafarers, RULES.md 23, is not playable yet"
+run sea-map 0 sea-map --scenario THROUGH_THE_DESERT --seats 4
+expect sea-map out "THROUGH_THE_DESERT for 4 seats: 76 hexes, 186 nodes, 261 edges, 9 harbors"
+run sea-map-regions 0 sea-map --scenario NEW_SHORES --seats 3 --regions
+expect sea-map-regions out "robber off the board"
+run sea-map-json 0 sea-map --scenario NEW_SHORES --seats 3 --board random:7 --json
+expect sea-map-json out '{"scenario":"NEW_SHORES","seats":3,'
+run sea-map-bad 2 sea-map --scenario GREATER_CATAN
+expect sea-map-bad err "expected NEW_SHORES or THROUGH_THE_DESERT"
+run sea-map-bad-seats 2 sea-map --scenario NEW_SHORES --seats 5
 
 if ((failures)); then
   echo "cli_test: $failures failures" >&2

@@ -13,5 +13,6 @@ int RunApply(const std::vector<std::string>& args);
 int RunPerft(const std::vector<std::string>& args);
 int RunArena(const std::vector<std::string>& args);
 int RunGolden(const std::vector<std::string>& args);
+int RunSeaMap(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli

@@ -23,6 +23,7 @@ constexpr std::string_view kHelp =
     "  perft    count legal action sequences from a position to a given depth\n"
     "  arena    measure a bot against opponents: seat rotation, common random numbers, Wilson intervals\n"
     "  golden   play one seeded game and print every step: position, views, legal actions, events\n"
+    "  sea-map  print a Seafarers scenario's map and its numbering, or its geometry as JSON\n"
     "\n"
     "'metropolis-engine COMMAND --help' describes a command's flags.\n";
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   if (command == "perft") return RunPerft(args);
   if (command == "arena") return RunArena(args);
   if (command == "golden") return RunGolden(args);
+  if (command == "sea-map") return RunSeaMap(args);
   std::cerr << "metropolis-engine: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }
