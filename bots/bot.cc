@@ -29,7 +29,12 @@ std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error) {
     if (!settings.empty() && !ParseSearchOptions(settings, &options, error)) return nullptr;
     return std::make_unique<SearchBot>(options);
   }
-  if (kind != "random" && kind != "heuristic") {
+  if (kind == "heuristic") {
+    HeuristicOptions options;
+    if (!settings.empty() && !ParseHeuristicOptions(settings, &options, error)) return nullptr;
+    return std::make_unique<HeuristicBot>(options);
+  }
+  if (kind != "random") {
     *error = "unknown bot '" + std::string(kind) + "' (known: random, heuristic, search)";
     return nullptr;
   }
@@ -37,8 +42,7 @@ std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error) {
     *error = "bot '" + std::string(kind) + "' takes no settings, got '" + std::string(settings) + "'";
     return nullptr;
   }
-  if (kind == "random") return std::make_unique<RandomBot>();
-  return std::make_unique<HeuristicBot>();
+  return std::make_unique<RandomBot>();
 }
 
 const std::vector<std::string>& BotKinds() {

@@ -7,6 +7,9 @@
 //   heuristic   a hand-tuned one-ply player (heuristic.h)
 //   search      information-set Monte Carlo tree search (search.h)
 //
+// The heuristic and search bots make, answer and counter player-to-player
+// trade offers (trading.h) unless their spec says trade=0.
+//
 // Every bot is seeded: its randomness comes only from the stream behind the
 // `rng` argument, so the same view and the same stream state give the same
 // decision (a search with a time budget is the exception: it stops on the
@@ -29,17 +32,17 @@ class Bot {
  public:
   virtual ~Bot();
   // Called only when the view's seat is to act (view.legal is not empty);
-  // returns one of view.legal. Trade offers are never made by the built-in
-  // bots (they are not in view.legal).
+  // returns one of view.legal, or a trade offer or counter (TRD-3), which are
+  // never listed there: the heuristic and search bots trade (trading.h).
   virtual Action Choose(const View& view, uint64_t* rng) = 0;
   // The spec that makes this bot again, e.g. "search:ms=50".
   virtual std::string name() const;
 };
 
 // Builds a bot from a spec: a kind and optional "key=value" settings after a
-// colon, separated by commas: "random", "heuristic", "search:ms=50",
-// "search:iterations=2000,threads=2". Returns nullptr with *error set for an
-// unknown kind or setting.
+// colon, separated by commas: "random", "heuristic", "heuristic:trade=0",
+// "search:ms=50", "search:iterations=2000,threads=2,trade=answer". Returns
+// nullptr with *error set for an unknown kind or setting.
 std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error);
 // The kinds MakeBot knows, for help texts.
 const std::vector<std::string>& BotKinds();

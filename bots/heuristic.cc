@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "bots/evaluation.h"
 
@@ -110,6 +112,33 @@ double TradeAnswerScore(const State& s, int seat, bool accept) {
 
 }  // namespace
 
+double ScoreAfterAction(const State& state, int seat) { return ScoreAfter(state, seat); }
+
+bool ParseHeuristicOptions(std::string_view settings, HeuristicOptions* options, std::string* error) {
+  size_t start = 0;
+  while (start < settings.size()) {
+    size_t end = settings.find(',', start);
+    if (end == std::string_view::npos) end = settings.size();
+    const std::string_view item = settings.substr(start, end - start);
+    start = end + 1;
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos || item.substr(0, eq) != "trade") {
+      *error = "heuristic: unknown setting '" + std::string(item) + "' (known: trade=0|answer|1)";
+      return false;
+    }
+    if (!ParseTradeMode(item.substr(eq + 1), &options->trade, error)) {
+      *error = "heuristic: " + *error;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string HeuristicBot::name() const {
+  if (options_.trade == TradeMode::kOn) return "heuristic";
+  return "heuristic:trade=" + std::string(TradeModeName(options_.trade));
+}
+
 void ScoreActions(const View& view, const State& sampled, std::vector<double>* scores) {
   const int seat = view.viewer;
   scores->assign(view.legal.size(), -std::numeric_limits<double>::infinity());
@@ -145,12 +174,15 @@ int PickHeuristic(const View& view, const std::vector<double>& scores, uint64_t*
 }
 
 Action HeuristicBot::Choose(const View& view, uint64_t* rng) {
-  if (view.legal.size() == 1) return view.legal[0];
+  if (view.legal.size() == 1 && !MayOfferOrCounter(view, options_.trade)) return view.legal[0];
   State sampled = view.state;
   std::string error;
   const uint64_t sample_seed = NextRandom(rng);
   if (!SampleState(view, sample_seed, &sampled, &error))
     return view.legal[RandomBelow(rng, uint32_t(view.legal.size()))];
+  // Trades first: an answer or a close is decided there, and an offer worth
+  // making comes before the builds it enables.
+  if (std::optional<Action> trade = ChooseTrade(view, sampled, options_.trade, rng)) return *trade;
   std::vector<double> scores;
   ScoreActions(view, sampled, &scores);
   return view.legal[PickHeuristic(view, scores, rng)];

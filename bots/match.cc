@@ -42,8 +42,15 @@ GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, u
                   (player == kChancePlayer ? std::string("chance") : "seat " + std::to_string(player)) + ": " + e;
       break;
     }
-    for (const Event& e : events)
+    if (action.type == ActionType::kTradeOffer) ++out.offers[size_t(player)];
+    if (action.type == ActionType::kTradeCounter) ++out.counters[size_t(player)];
+    for (const Event& e : events) {
+      if (e.type == EventType::kTradeExecuted) {
+        ++out.trades[size_t(e.seat)];
+        ++out.trades[size_t(e.other)];
+      }
       for (int seat = 0; seat < n; ++seat) knowledge[size_t(seat)].Observe(MaskEvent(e, seat));
+    }
     ++steps;
   }
   out.winner = state.IsTerminal() ? state.Winner() : kNoSeat;

@@ -32,6 +32,9 @@ struct GameOutcome {
   uint64_t actions = 0;
   int turns = 0;
   std::array<int, kMaxSeats> vp{};
+  // Player trades (TRD-3) per seat: offers made, counters made, and trades
+  // executed with the seat on either side.
+  std::array<int, kMaxSeats> offers{}, counters{}, trades{};
   std::string error;  // a seat returned an illegal action, or the engine refused
 };
 

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -295,6 +296,13 @@ bool ParseSearchOptions(std::string_view settings, SearchOptions* o, std::string
     }
     std::string key(item.substr(0, eq));
     std::string value(item.substr(eq + 1));
+    if (key == "trade") {
+      if (!ParseTradeMode(value, &o->trade, error)) {
+        *error = "search: " + *error;
+        return false;
+      }
+      continue;
+    }
     char* rest = nullptr;
     double x = std::strtod(value.c_str(), &rest);
     if (value.empty() || *rest != '\0' || !(x >= 0)) {
@@ -319,7 +327,7 @@ bool ParseSearchOptions(std::string_view settings, SearchOptions* o, std::string
     } else if (key == "reuse") {
       o->reuse = std::max(1, int(x));
     } else {
-      *error = "search: unknown setting '" + key + "' (known: ms, iterations, threads, plies, top, c, prior, reuse)";
+      *error = "search: unknown setting '" + key + "' (known: ms, iterations, threads, plies, top, c, prior, reuse, trade)";
       return false;
     }
   }
@@ -340,11 +348,12 @@ std::string SearchBot::name() const {
     s += buf;
   }
   if (options_.threads != 1) s += ",threads=" + std::to_string(options_.threads);
+  if (options_.trade != TradeMode::kOn) s += ",trade=" + std::string(TradeModeName(options_.trade));
   return s;
 }
 
 Action SearchBot::Choose(const View& view, uint64_t* rng) {
-  if (view.legal.size() == 1) return view.legal[0];
+  if (view.legal.size() == 1 && !MayOfferOrCounter(view, options_.trade)) return view.legal[0];
   const auto start = std::chrono::steady_clock::now();
 
   // Root candidates: the heuristic's best actions on one sample, and ending
@@ -353,6 +362,9 @@ Action SearchBot::Choose(const View& view, uint64_t* rng) {
   std::string error;
   if (!SampleState(view, NextRandom(rng), &sampled, &error))
     return view.legal[RandomBelow(rng, uint32_t(view.legal.size()))];
+  // Trades are the heuristic's (SearchOptions::trade): playouts would answer
+  // offers by the default policy, which declines them all.
+  if (std::optional<Action> trade = ChooseTrade(view, sampled, options_.trade, rng)) return *trade;
   std::vector<double> scores;
   ScoreActions(view, sampled, &scores);
   const int heuristic_choice = PickHeuristic(view, scores, rng);

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "bots/bot.h"
+#include "bots/trading.h"
 
 namespace metropolis::bots {
 
@@ -44,9 +45,13 @@ struct SearchOptions {
   // implies: with few playouts the search stays near the heuristic's choice.
   double prior = 10;
   int reuse = 4;  // iterations per sampled state (sampling runs a Validate())
+  // Player trades (trading.h): decided by the heuristic's trade evaluation,
+  // without search, so that an answer takes a few milliseconds whatever the
+  // budget.
+  TradeMode trade = TradeMode::kOn;
 };
 
-// Parses "ms=50,threads=2,..." into *options; false with *error set.
+// Parses "ms=50,threads=2,trade=0,..." into *options; false with *error set.
 bool ParseSearchOptions(std::string_view settings, SearchOptions* options, std::string* error);
 
 struct SearchStats {

@@ -147,6 +147,9 @@ std::string JsonString(const std::string& s) {
 struct Summary {
   int64_t games = 0, wins = 0, capped = 0, errors = 0;
   double candidate_vp = 0, opponent_vp = 0, actions = 0, turns = 0;
+  // Player trades (TRD-3): the candidate's offers, counters and executed
+  // trades, and the opponents' (summed over their seats).
+  int64_t offers = 0, counters = 0, trades = 0, opponent_offers = 0, opponent_counters = 0, opponent_trades = 0;
   std::vector<int64_t> seat_games, seat_wins;
   std::vector<int64_t> opponent_wins;  // by opponent spec position
   bots::SearchStats search;
@@ -172,6 +175,12 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
     m.candidate_vp += g.outcome.vp[size_t(g.candidate_seat)];
     for (int seat = 0; seat < s.seats; ++seat)
       if (seat != g.candidate_seat) m.opponent_vp += g.outcome.vp[size_t(seat)];
+    for (int seat = 0; seat < s.seats; ++seat) {
+      const bool candidate = seat == g.candidate_seat;
+      (candidate ? m.offers : m.opponent_offers) += g.outcome.offers[size_t(seat)];
+      (candidate ? m.counters : m.opponent_counters) += g.outcome.counters[size_t(seat)];
+      (candidate ? m.trades : m.opponent_trades) += g.outcome.trades[size_t(seat)];
+    }
     m.actions += double(g.outcome.actions);
     m.turns += g.outcome.turns;
     m.search.decisions += g.search.decisions;
@@ -207,6 +216,13 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
   t.AddRow({"mean length (actions)", FormatFixed(m.actions / n, 1)});
   t.AddRow({"mean length (turns)", FormatFixed(m.turns / n, 1)});
   t.AddRow({"games at the length cap", std::to_string(m.capped)});
+  const double per_opponent = n * (s.seats - 1);
+  t.AddRow({"offers per game (cand. / opp.)", FormatFixed(double(m.offers) / n, 2) + " / " +
+                                                   FormatFixed(double(m.opponent_offers) / per_opponent, 2)});
+  t.AddRow({"counters per game (cand. / opp.)", FormatFixed(double(m.counters) / n, 2) + " / " +
+                                                     FormatFixed(double(m.opponent_counters) / per_opponent, 2)});
+  t.AddRow({"trades per game (cand. / opp.)", FormatFixed(double(m.trades) / n, 2) + " / " +
+                                                   FormatFixed(double(m.opponent_trades) / per_opponent, 2)});
   if (m.search.decisions > 0) {
     t.AddRow({"searched decisions per game", FormatFixed(double(m.search.decisions) / n, 1)});
     t.AddRow({"playouts per decision", FormatFixed(double(m.search.iterations) / double(m.search.decisions), 0)});
@@ -246,6 +262,10 @@ std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
   j += ",\"opponent_mean_vp\":" + FormatFixed(m.opponent_vp / (n * (s.seats - 1)), 3);
   j += ",\"mean_actions\":" + FormatFixed(m.actions / n, 1) + ",\"mean_turns\":" + FormatFixed(m.turns / n, 1);
   j += ",\"games_at_cap\":" + std::to_string(m.capped) + ",\"errors\":" + std::to_string(m.errors);
+  j += ",\"offers\":" + std::to_string(m.offers) + ",\"counters\":" + std::to_string(m.counters) +
+       ",\"trades\":" + std::to_string(m.trades) + ",\"opponent_offers\":" + std::to_string(m.opponent_offers) +
+       ",\"opponent_counters\":" + std::to_string(m.opponent_counters) +
+       ",\"opponent_trades\":" + std::to_string(m.opponent_trades);
   j += ",\"seat_wins\":[";
   for (int seat = 0; seat < s.seats; ++seat) j += (seat ? "," : "") + std::to_string(m.seat_wins[size_t(seat)]);
   j += "]";
