@@ -327,7 +327,8 @@ bool ParseSearchOptions(std::string_view settings, SearchOptions* o, std::string
     } else if (key == "reuse") {
       o->reuse = std::max(1, int(x));
     } else {
-      *error = "search: unknown setting '" + key + "' (known: ms, iterations, threads, plies, top, c, prior, reuse, trade)";
+      *error =
+          "search: unknown setting '" + key + "' (known: ms, iterations, threads, plies, top, c, prior, reuse, trade)";
       return false;
     }
   }

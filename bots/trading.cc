@@ -1,7 +1,6 @@
 #include "bots/trading.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
 #include <limits>
 #include <vector>
@@ -17,18 +16,18 @@ namespace {
 // An offer is made when the exchange is worth this much to the seat in its
 // turn (VP equivalents: about a quarter of a settlement's hand value), so that
 // it trades for builds, not for small shuffles of its hand.
-const double kOfferGain = getenv("TX_OFFER") ? atof(getenv("TX_OFFER")) : 0.25;  // TEMP
+constexpr double kOfferGain = 0.25;
 // An answer or close takes an exchange worth at least this much after the
 // partner's share; a counter must beat the offer by this much, since the
 // current player may refuse it.
-const double kAcceptGain = getenv("TX_ACCEPT") ? atof(getenv("TX_ACCEPT")) : 0.1;  // TEMP
+constexpr double kAcceptGain = 0.1;
 constexpr double kCounterGain = 0.25;
 // Samples of the partner's hidden hand behind each estimate of his gain.
 constexpr int kPartnerSamples = 4;
 // An offer is made only if some addressee would accept it in at least this
 // share of the samples, as these bots answer; it gives at most this many
 // cards more than it takes.
-const double kMinAcceptChance = getenv("TX_CHANCE") ? atof(getenv("TX_CHANCE")) : 0.25;  // TEMP
+constexpr double kMinAcceptChance = 0.25;
 constexpr int kMaxExtraCards = 2;
 // What a gain of the partner's costs the seat, per VP equivalent: as the
 // heuristic's score weighs the strongest opponent (0.3) and the opponents'
@@ -170,7 +169,8 @@ double BestBuild(const State& s, ScoreFn score, bool chance_builds) {
 // its turn the heuristic's score, which values its hand.
 double SeatValue(const State& s, int seat) {
   if (s.CurrentPlayer() == seat && s.phase() == Phase::kAction && s.pending_size() == 0)
-    return BestBuild(s, [seat](const State& x) { return ScoreAfterAction(x, seat); }, true);
+    return BestBuild(
+        s, [seat](const State& x) { return ScoreAfterAction(x, seat); }, true);
   return ScoreAfterAction(s, seat);
 }
 
@@ -179,7 +179,8 @@ double SeatValue(const State& s, int seat) {
 // since its value would be averaged over a sampled deck.
 double PartnerValue(const State& s, int partner) {
   if (s.CurrentPlayer() == partner && s.phase() == Phase::kAction && s.pending_size() == 0)
-    return BestBuild(s, [partner](const State& x) { return Evaluate(x, partner); }, false);
+    return BestBuild(
+        s, [partner](const State& x) { return Evaluate(x, partner); }, false);
   return Evaluate(s, partner);
 }
 
@@ -366,8 +367,8 @@ Action Trader::Answer(bool counters) {
     *partner_gain = PartnerGain(offerer, theirs, mine);
     return g - Weight(s_, me_, offerer, *partner_gain) * *partner_gain;
   };
-  const bool can_accept = std::find(view_.legal.begin(), view_.legal.end(), Action::Make(ActionType::kTradeAccept)) !=
-                          view_.legal.end();
+  const bool can_accept =
+      std::find(view_.legal.begin(), view_.legal.end(), Action::Make(ActionType::kTradeAccept)) != view_.legal.end();
   double partner_gain = 0;
   if (can_accept && objective(his_want, his_give, &partner_gain) >= kAcceptGain)
     return Action::Make(ActionType::kTradeAccept);

@@ -217,12 +217,12 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
   t.AddRow({"mean length (turns)", FormatFixed(m.turns / n, 1)});
   t.AddRow({"games at the length cap", std::to_string(m.capped)});
   const double per_opponent = n * (s.seats - 1);
-  t.AddRow({"offers per game (cand. / opp.)", FormatFixed(double(m.offers) / n, 2) + " / " +
-                                                   FormatFixed(double(m.opponent_offers) / per_opponent, 2)});
+  t.AddRow({"offers per game (cand. / opp.)",
+            FormatFixed(double(m.offers) / n, 2) + " / " + FormatFixed(double(m.opponent_offers) / per_opponent, 2)});
   t.AddRow({"counters per game (cand. / opp.)", FormatFixed(double(m.counters) / n, 2) + " / " +
-                                                     FormatFixed(double(m.opponent_counters) / per_opponent, 2)});
-  t.AddRow({"trades per game (cand. / opp.)", FormatFixed(double(m.trades) / n, 2) + " / " +
-                                                   FormatFixed(double(m.opponent_trades) / per_opponent, 2)});
+                                                    FormatFixed(double(m.opponent_counters) / per_opponent, 2)});
+  t.AddRow({"trades per game (cand. / opp.)",
+            FormatFixed(double(m.trades) / n, 2) + " / " + FormatFixed(double(m.opponent_trades) / per_opponent, 2)});
   if (m.search.decisions > 0) {
     t.AddRow({"searched decisions per game", FormatFixed(double(m.search.decisions) / n, 1)});
     t.AddRow({"playouts per decision", FormatFixed(double(m.search.iterations) / double(m.search.decisions), 0)});
