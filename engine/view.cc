@@ -178,6 +178,11 @@ View MakeView(const State& s, int viewer, const KnowledgeTracker* knowledge) {
       if (trade.answer[p] == kCountered) holds(p, trade.counter_give[p]);
     }
   }
+  // A Commercial Harbor exchange waiting for its commodity: the resource was
+  // named publicly (C-T1, HARBOR_OFFER) and moves when the answer comes, so
+  // its owner holds it in every view, tracked or not.
+  if (top != nullptr && top->kind == PendingKind::kHarborReturn && int(top->a) < n && v.Hidden(top->a))
+    v.known_hand[top->a][top->b] = std::max<uint8_t>(v.known_hand[top->a][top->b], 1);
   if (top != nullptr && top->kind == PendingKind::kSpyTake && v.Hidden(top->a)) {
     const PlayerState& victim = s.player(top->a);
     ProgressCounts shown{};
