@@ -465,7 +465,8 @@ void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
   if (finished_ || at_step != step() || state_.CurrentPlayer() != seat) return;  // the seat answered first
   const std::string error = state_.CheckAction(action);
   if (!error.empty()) {
-    // A built-in bot returns one of the legal actions; anything else is a bug.
+    // A built-in bot returns one of the legal actions or a trade offer or
+    // counter the engine accepts (TRD-3); anything else is a bug.
     services::LogError("fallback bot chose an illegal action",
                        {{"game", setup_.id}, {"seat", std::to_string(seat)}, {"error", error}});
     return;
