@@ -4,6 +4,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/text_random_internal.h"
 #include "engine/topology.h"
 
 namespace metropolis {
@@ -23,34 +24,7 @@ constexpr std::array<int, kNumHarborTypes> kHarborCounts = {1, 1, 1, 1, 1, 4};
 constexpr bool IsNumberToken(int t) { return t >= 2 && t <= 12 && t != 7; }
 constexpr bool IsRed(int t) { return t == 6 || t == 8; }
 
-// ---------------------------------------------------------------------------
-// Portable randomness: splitmix64 and an unbiased bounded draw, so that a seed
-// gives the same board with every compiler and standard library.
-
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
-  // Uniform in [0, n), n >= 1. Draws below 2^64 mod n are rejected so that
-  // every residue is equally likely.
-  uint64_t Below(uint64_t n) {
-    const uint64_t threshold = (0 - n) % n;
-    for (;;) {
-      uint64_t x = Next();
-      if (x >= threshold) return x % n;
-    }
-  }
-
- private:
-  uint64_t state_;
-};
+using internal::SplitMix64;
 
 template <typename T, size_t N>
 void Shuffle(std::array<T, N>& a, SplitMix64& rng) {

@@ -11,6 +11,7 @@
 #include "engine/notation_internal.h"
 #include "engine/progress.h"
 #include "engine/state_editor.h"
+#include "engine/text_random_internal.h"
 
 namespace metropolis {
 namespace {
@@ -22,16 +23,7 @@ std::string TokenError(std::string_view key, std::string_view token, std::string
   return std::string(key) + ": '" + std::string(token) + "' \u2014 " + std::string(what);
 }
 
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (;;) {
-    const size_t at = s.find(sep, start);
-    parts.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
+using internal::Split;
 
 bool ParseInt(std::string_view s, long long* out) {
   if (s.empty()) return false;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/text_random_internal.h"
 #include "engine/topology_build.h"
 
 namespace metropolis {
@@ -35,44 +36,14 @@ std::vector<std::string_view> Words(std::string_view s) {
   return out;
 }
 
-std::vector<std::string_view> Split(std::string_view s, char sep) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (;;) {
-    const size_t at = s.find(sep, start);
-    parts.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
+using internal::Split;
+using internal::SplitMix64;
 
 bool ParseNumber(std::string_view s, int* out) {
   if (s.empty()) return false;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
   return ec == std::errc() && end == s.data() + s.size();
 }
-
-// splitmix64 with an unbiased bounded draw, as config.cc's RandomBoard.
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint64_t Below(uint64_t n) {
-    const uint64_t threshold = (0 - n) % n;
-    for (;;) {
-      const uint64_t x = Next();
-      if (x >= threshold) return x % n;
-    }
-  }
-
- private:
-  uint64_t state_;
-};
 
 template <class T>
 void Shuffle(std::vector<T>& a, SplitMix64& rng) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/event.h"
+#include "engine/game.h"
 #include "engine/state.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/game.pb.h"
@@ -22,32 +23,23 @@ struct Replayed {
 
 Replayed Replay(const GameConfig& config, const std::vector<Action>& actions) {
   Replayed r;
-  State state(config);
-  std::string error;
-  if (!NewGame(config, &state, &error)) {
-    r.error = "the configuration is refused: " + error;
-    return r;
-  }
   r.lines.assign(size_t(config.num_seats), std::vector<std::string>(actions.size() + 1));
-  std::vector<Event> events;
-  for (size_t k = 0; k < actions.size(); ++k) {
-    events.clear();
-    const std::string refused = state.Apply(actions[k], &events);
-    if (!refused.empty()) {
-      r.error = "step " + std::to_string(k + 1) + ": " + ActionToString(actions[k]) + ": " + refused;
-      return r;
-    }
+  GameRecord record;
+  record.config = config;
+  record.actions = actions;
+  auto on_step = [&](int step, const State& state, const Action*, const std::vector<Event>& events) {
     // Exactly as the host sends them: masked for the seat, then as a message.
-    for (int seat = 0; seat < config.num_seats; ++seat) {
-      std::string& out = r.lines[size_t(seat)][k + 1];
+    for (int seat = 0; step > 0 && seat < config.num_seats; ++seat) {
+      std::string& out = r.lines[size_t(seat)][size_t(step)];
       for (const Event& e : events) {
         v1::Event message;
         protocol::EventToProto(MaskEvent(e, seat), &message);
         out += protocol::CanonicalEventLine(message);
       }
     }
-  }
-  protocol::ResultToProto(state, &r.result);
+    if (size_t(step) == actions.size()) protocol::ResultToProto(state, &r.result);
+  };
+  if (!ReplayGame(record, on_step, &r.error) && r.error.empty()) r.error = "the game does not replay";
   return r;
 }
 
