@@ -46,7 +46,7 @@ work=$stack/demo
 mkdir -p "$work"
 pids=()
 for i in $(seq 1 "$bots"); do
-  name=$bot-$i
+  name=${bot%%:*}-$i # the bot's kind: a spec's parameters (search:ms=15) make no identity name
   if [[ ! -f $work/$name.token ]]; then
     "$admin" create-bot "$name" --owner house >/dev/null 2>&1 || true
     "$admin" --json issue-token "$name" --label demo |

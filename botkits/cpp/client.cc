@@ -316,6 +316,14 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
       s.redirected = true;
       *redirect = update.redirect().host();
       return false;
+    case v1::PlayUpdate::kPaused:
+      // The host holds the game until it can save it; the decision owed, if
+      // any, comes again afterwards (an answer sent meanwhile is refused as
+      // "paused", which says nothing about the action).
+      if (update.paused().paused()) s.pending = false;
+      Log(update.paused().paused() ? "game paused by its host: " + update.paused().reason()
+                                   : "game goes on after a pause");
+      return true;
     case v1::PlayUpdate::MSG_NOT_SET:
       break;
   }

@@ -19,6 +19,8 @@
 # The game hosts checkpoint their live games in the stack's Redis and take over
 # each other's (--checkpoint-redis, leases of METROPOLIS_LEASE_MS, default 3000);
 # METROPOLIS_GAMEHOST_CHECKPOINTS=0 keeps live games in the hosts' memory only.
+# A test may add flags to every game host (METROPOLIS_GAMEHOST_FLAGS, split on spaces)
+# and route one host's checkpoints elsewhere (METROPOLIS_GAMEHOST<h>_CHECKPOINT_REDIS).
 #
 #
 #   METROPOLIS_PG              PostgreSQL connection string
@@ -131,12 +133,20 @@ up() {
     port=$host_port
     ((h > 1)) && port=$(free_port)
     metrics_at "gamehost$h"
+    # A fault test may route one host's checkpoints through a link it cuts
+    # (METROPOLIS_GAMEHOST<h>_CHECKPOINT_REDIS, tests/faults/).
+    local via_var="METROPOLIS_GAMEHOST${h}_CHECKPOINT_REDIS" host_checkpoints=("${checkpoints[@]}")
+    if [[ -n ${!via_var:-} && ${#checkpoints[@]} -gt 0 ]]; then
+      host_checkpoints=(--checkpoint-redis "${!via_var}" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
+    fi
+    # shellcheck disable=SC2086 # METROPOLIS_GAMEHOST_FLAGS: flags, split on purpose
     start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "$addr:$port" \
       --metrics-listen "$metrics_address" --admin-token "$host_admin" --spectator-token "$host_spectator" \
       --data-dir "$stack/gamehost$h" \
       --replays "$addr:$replays_port" --replays-token "$service_token" \
       --ratings "$addr:$ratings_port" --ratings-token "$service_token" \
-      --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${checkpoints[@]}"
+      --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${host_checkpoints[@]}" \
+      ${METROPOLIS_GAMEHOST_FLAGS:-}
     hosts+=("$addr:$port")
   done
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "lib/common/log.h"
+#include "lib/common/negative_control.h"
 #include "lib/protocol/convert.h"
 
 namespace metropolis::gamehost {
@@ -88,6 +89,7 @@ grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms,
   g.persisted_ = g.step();
   g.persisted_started_ = g.started_;
   g.persisted_seats_ = g.ProgressLocked();
+  g.lease_until_ = g.env_.clock->Now() + g.env_.lease_ms;  // TakeOver just gave us a fresh lease
   // Nobody was told of a decision here: the one owed now gets its full limit.
   g.grace_until_ = g.env_.clock->Now() + g.setup_.decision_ms;
   *out = std::move(game);
@@ -98,6 +100,7 @@ void Game::SetFence(uint64_t fence) {
   std::lock_guard lock(mutex_);
   fence_ = fence;
   persisted_seats_ = ProgressLocked();
+  lease_until_ = env_.clock->Now() + env_.lease_ms;  // Create just gave us a fresh lease
 }
 
 uint64_t Game::fence() const {
@@ -110,11 +113,34 @@ bool Game::abandoned() const {
   return abandoned_;
 }
 
+bool Game::paused() const {
+  std::lock_guard lock(mutex_);
+  return paused_;
+}
+
 CheckpointStatus Game::RenewLease(std::string* error) {
   std::lock_guard lock(mutex_);
   if (abandoned_ || !env_.checkpoints) return CheckpointStatus::kOk;
+  // A paused game renews by writing what it holds back: that is its way on.
+  if (paused_) {
+    Advance();
+    return abandoned_ ? CheckpointStatus::kFenced : (paused_ ? CheckpointStatus::kUnavailable : CheckpointStatus::kOk);
+  }
+  const Millis started = env_.clock->Now();
   const CheckpointStatus status = env_.checkpoints->Renew(setup_.id, fence_, env_.host, env_.lease_ms, error);
-  if (status == CheckpointStatus::kFenced) AbandonLocked(*error);
+  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
+  switch (status) {
+    case CheckpointStatus::kOk:
+      lease_until_ = started + env_.lease_ms;
+      break;
+    case CheckpointStatus::kFenced:
+      AbandonLocked(*error);
+      break;
+    default:
+      // Without its lease the game may be taken over at any moment: its clocks
+      // must not run out on a seat that another host is about to serve.
+      if (!services::ProtectionRemoved("pause")) PauseLocked(*error);
+  }
   return status;
 }
 
@@ -126,36 +152,146 @@ std::vector<SeatProgress> Game::ProgressLocked() const {
 }
 
 // Every step is in the store before anyone hears of it, so a host that takes
-// the game over resumes exactly where the seats last saw it. When the store is
-// unreachable the game goes on and writes its backlog at a later step: players
-// keep playing through a Redis restart, at the price that a host dying during
-// the outage loses the steps since the last write.
-bool Game::PersistLocked() {
-  if (!env_.checkpoints || abandoned_) return !abandoned_;
+// the game over resumes exactly where the seats last saw it. When the store
+// cannot be written the game pauses (see game.h) rather than play on: steps
+// released unwritten would be replayed differently by a host that takes the
+// game over from the last written one.
+Game::Persisted Game::PersistLocked() {
+  if (abandoned_) return Persisted::kFenced;
+  if (!env_.checkpoints) return Persisted::kReleased;
   std::vector<SeatProgress> progress = ProgressLocked();
-  if (persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_) return true;
+  const Millis started = env_.clock->Now();
+  const bool written = persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_;
+  // Up to date and holding the lease by our own clock: nothing to write.
+  if (written && !paused_ && started < lease_until_) return Persisted::kReleased;
   std::string error;
   const CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_,
                                                            actions_, progress, started_, &error);
   if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
   switch (status) {
     case CheckpointStatus::kOk:
-      if (checkpoint_failing_) services::LogInfo("checkpoint written again", {{"game", setup_.id}});
-      checkpoint_failing_ = false;
       persisted_ = step();
       persisted_started_ = started_;
       persisted_seats_ = std::move(progress);
-      return true;
+      lease_until_ = started + env_.lease_ms;
+      if (paused_) ResumeLocked();
+      return Persisted::kReleased;
     case CheckpointStatus::kFenced:
       AbandonLocked(error);
-      return false;
+      return Persisted::kFenced;
     default:
-      if (!checkpoint_failing_)
-        services::LogWarning("writing the checkpoint failed; the game goes on and writes it at a later step",
+      if (services::ProtectionRemoved("pause")) {
+        // Negative control only: the behaviour before pausing, which plays on.
+        services::LogWarning("writing the checkpoint failed; the game goes on (protection \"pause\" removed)",
                              {{"game", setup_.id}, {"error", error}});
-      checkpoint_failing_ = true;
-      return true;
+        return Persisted::kReleased;
+      }
+      PauseLocked(error);
+      return Persisted::kPaused;
   }
+}
+
+std::shared_ptr<v1::PlayUpdate> Game::PausedUpdateLocked() const {
+  auto update = std::make_shared<v1::PlayUpdate>();
+  v1::Paused* p = update->mutable_paused();
+  p->set_paused(paused_);
+  if (paused_) {
+    p->set_reason(pause_reason_);
+    p->set_since_unix_ms(paused_unix_ms_);
+  }
+  return update;
+}
+
+std::shared_ptr<v1::SpectateUpdate> Game::SpectatorPausedUpdateLocked() const {
+  auto update = std::make_shared<v1::SpectateUpdate>();
+  *update->mutable_paused() = PausedUpdateLocked()->paused();
+  return update;
+}
+
+void Game::PauseLocked(const std::string& error) {
+  ScheduleRetryLocked();
+  if (paused_) return;
+  paused_ = true;
+  paused_at_ = env_.clock->Now();
+  paused_unix_ms_ = env_.clock->UnixMillis();
+  paused_step_ = persisted_;
+  pause_reason_ = "the game's store cannot be written: " + error;
+  retry_delay_ = std::max<Millis>(1, env_.pause_retry_ms);
+  services::LogWarning("game paused: its checkpoint cannot be written; nothing more is released until it is",
+                       {{"game", setup_.id}, {"step", std::to_string(persisted_)}, {"error", error}});
+  if (env_.metrics) env_.metrics->GamePaused();
+  const auto update = PausedUpdateLocked();
+  for (auto& s : seats_)
+    if (s->stream) s->stream->Send(update);
+  if (!spectators_.empty()) {
+    const auto spectator_update = SpectatorPausedUpdateLocked();
+    for (auto& sp : spectators_) sp->Send(spectator_update);
+  }
+}
+
+void Game::ResumeLocked() {
+  paused_ = false;
+  const Millis paused_for = env_.clock->Now() - paused_at_;
+  services::LogInfo("game resumed: its checkpoint is written again",
+                    {{"game", setup_.id}, {"step", std::to_string(step())}, {"paused_ms", std::to_string(paused_for)}});
+  if (env_.metrics) env_.metrics->GameResumed(double(paused_for) / 1000.0);
+  const auto update = PausedUpdateLocked();
+  for (auto& s : seats_)
+    if (s->stream) s->stream->Send(update);
+  if (!spectators_.empty()) {
+    const auto spectator_update = SpectatorPausedUpdateLocked();
+    for (auto& sp : spectators_) sp->Send(spectator_update);
+  }
+  // Spectators hear every event since the last step released before the pause,
+  // whether they came before it (their buffer holds the same) or during it.
+  if (!spectators_.empty()) {
+    spectator_events_.clear();
+    for (const LoggedEvent& e : log_)
+      if (e.step > paused_step_) protocol::EventToProto(MaskEvent(e.event, kNoSeat), &spectator_events_.emplace_back());
+  }
+  // The clocks stopped: the decision owed is sent again with its full limit.
+  decision_sent_step_ = -1;
+  deadline_ = -1;
+}
+
+void Game::ScheduleRetryLocked() {
+  if (retry_armed_) return;
+  retry_armed_ = true;
+  std::weak_ptr<Game> weak = weak_from_this();
+  env_.timers->Schedule(env_.clock->Now() + retry_delay_, [weak] {
+    if (auto g = weak.lock()) g->OnRetry();
+  });
+  retry_delay_ = std::min<Millis>(std::max<Millis>(1, env_.lease_ms), retry_delay_ * 2);
+}
+
+void Game::OnRetry() {
+  std::lock_guard lock(mutex_);
+  retry_armed_ = false;
+  if (!paused_ || abandoned_ || finished_) return;
+  if (env_.pause_limit_ms > 0 && env_.clock->Now() - paused_at_ >= env_.pause_limit_ms) {
+    return VoidLocked("store unavailable",
+                      grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                   "game " + setup_.id + " is void: its store could not be written for " +
+                                       std::to_string(env_.pause_limit_ms / 1000) + " s (" + pause_reason_ + ")"));
+  }
+  Advance();
+}
+
+void Game::VoidLocked(const std::string& reason, grpc::Status status) {
+  finished_ = true;
+  if (paused_ && env_.metrics) env_.metrics->GameResumed(double(env_.clock->Now() - paused_at_) / 1000.0);
+  paused_ = false;
+  // One message for every void game, with why: the checker and the alerts count
+  // voids by reason.
+  services::LogWarning("game void", {{"game", setup_.id}, {"reason", reason}, {"ladder", setup_.ladder}});
+  for (auto& s : seats_) {
+    if (!s->stream) continue;
+    s->stream->Finish(status);
+    s->stream.reset();
+  }
+  for (auto& sp : spectators_) sp->Finish(status);
+  spectators_.clear();
+  if (env_.on_voided) env_.on_voided(setup_.id, reason, fence_);
 }
 
 void Game::AbandonLocked(const std::string& why) {
@@ -226,6 +362,14 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   auto welcome = std::make_shared<v1::PlayUpdate>();
   Welcome(seat, welcome->mutable_welcome());
   s.stream->Send(std::move(welcome));
+  if (paused_) {
+    // It hears the rest when the game goes on (or is void).
+    s.stream->Send(PausedUpdateLocked());
+    if (!started_)
+      started_ = std::all_of(seats_.begin(), seats_.end(),
+                             [](const auto& x) { return x->setup.built_in || x->ever_connected; });
+    return grpc::Status::OK;
+  }
   if (stored_) {
     auto over = std::make_shared<v1::PlayUpdate>();
     *over->mutable_game_over()->mutable_result() = result_;
@@ -251,7 +395,7 @@ void Game::Disconnect(int seat, const SeatStream* stream) {
   if (s.stream.get() != stream) return;  // already replaced
   s.stream.reset();
   s.events.clear();
-  if (!finished_ && started_ && state_.CurrentPlayer() == seat) RequestBot(seat, "disconnected");
+  if (!finished_ && !paused_ && started_ && state_.CurrentPlayer() == seat) RequestBot(seat, "disconnected");
 }
 
 void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at) {
@@ -261,6 +405,10 @@ void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answ
   if (s.stream.get() != stream) return;  // a stream that was taken over
   if (finished_) return Reject(seat, answer.step(), "game_over", "the game is over");
   if (!started_) return Reject(seat, answer.step(), "not_started", "the game has not started: seats are connecting");
+  if (paused_) {
+    return Reject(seat, answer.step(), "paused",
+                  "the game is paused (" + pause_reason_ + "); the decision comes again when it goes on");
+  }
   if (state_.CurrentPlayer() != seat) {
     return Reject(seat, answer.step(), "not_your_turn",
                   "not your decision: step " + std::to_string(step()) + " is seat " +
@@ -328,11 +476,14 @@ void Game::ApplyLocked(const Action& action) {
 // Plays chance and bots' moves until a seat's stream must answer (or the
 // game ends), then tells everyone what happened.
 void Game::Advance() {
-  int decide = -1;  // the seat whose stream gets a decision, after the events
+  int decide = -1;           // the seat whose stream is to decide, after the events
+  int bot = -1;              // the seat whose fallback bot is asked, after the events
+  const char* bot_why = "";  // and why
+  bool finish = false;       // the engine says the game is over
   while (started_ && !finished_) {
     const int player = state_.CurrentPlayer();
     if (player == kTerminalPlayer) {
-      FinishLocked();
+      finish = true;
       break;
     }
     if (player == kChancePlayer) {
@@ -352,15 +503,20 @@ void Game::Advance() {
         }
         break;
       }
-      RequestBot(player, seats_[player]->setup.built_in ? "built_in" : "disconnected");
+      bot = player;
+      bot_why = seats_[player]->setup.built_in ? "built_in" : "disconnected";
       break;
     }
-    if (decision_sent_step_ != int64_t(step())) decide = player;
+    decide = player;
     break;
   }
-  if (!PersistLocked()) return;
+  // Nothing below is released unless the store holds it (see game.h).
+  if (finished_ || PersistLocked() != Persisted::kReleased) return;
+  if (finish) FinishLocked();
   Flush();
-  if (decide >= 0) SendDecision(decide);
+  // Unless it was sent already (a pause that ended takes it back: ResumeLocked).
+  if (decide >= 0 && decision_sent_step_ != int64_t(step())) SendDecision(decide);
+  if (bot >= 0) RequestBot(bot, bot_why);
 }
 
 void Game::Flush() {
@@ -462,7 +618,8 @@ void Game::RequestBot(int seat, const char* why) {
 void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
   std::lock_guard lock(mutex_);
   if (bot_step_ == int64_t(at_step)) bot_step_ = -1;
-  if (finished_ || at_step != step() || state_.CurrentPlayer() != seat) return;  // the seat answered first
+  // Paused meanwhile: dropped; the bot is asked again when the game goes on.
+  if (paused_ || finished_ || at_step != step() || state_.CurrentPlayer() != seat) return;  // the seat answered first
   const std::string error = state_.CheckAction(action);
   if (!error.empty()) {
     // A built-in bot returns one of the legal actions or a trade offer or
@@ -487,7 +644,7 @@ void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
 void Game::OnTimer(Millis at) {
   std::lock_guard lock(mutex_);
   if (timer_at_ == at) timer_at_ = -1;
-  if (finished_ || decision_sent_step_ != int64_t(step()) || deadline_ < 0) return;
+  if (finished_ || paused_ || decision_sent_step_ != int64_t(step()) || deadline_ < 0) return;
   if (env_.clock->Now() < deadline_) return ArmTimer();
   deadline_ = -1;
   const uint32_t at_step = step();
@@ -514,15 +671,8 @@ void Game::OnStartTimeout() {
     arrived = arrived || s->ever_connected;
   }
   if (awaited && !arrived) {
-    finished_ = true;
-    // One message for every void game, with why: the checker and the alerts count
-    // voids by reason.
-    services::LogWarning("game void", {{"game", setup_.id}, {"reason", "nobody joined"}, {"ladder", setup_.ladder}});
-    const grpc::Status gone(grpc::StatusCode::NOT_FOUND, "game " + setup_.id + " is void: none of its players joined");
-    for (auto& sp : spectators_) sp->Finish(gone);
-    spectators_.clear();
-    if (env_.on_voided) env_.on_voided(setup_.id);
-    return;
+    return VoidLocked("nobody joined", grpc::Status(grpc::StatusCode::NOT_FOUND,
+                                                    "game " + setup_.id + " is void: none of its players joined"));
   }
   started_ = true;
   services::LogInfo("starting without every seat", {{"game", setup_.id}});
@@ -530,10 +680,9 @@ void Game::OnStartTimeout() {
 }
 
 void Game::FinishLocked() {
-  // The whole log is in the checkpoint before the game is handed on: a host
-  // that dies while storing it leaves a game the next host finishes again
-  // (storing is idempotent on the id).
-  if (!PersistLocked()) return;
+  // Called once the whole log is in the checkpoint (Advance): a host that dies
+  // while storing the game leaves one the next host finishes again (storing is
+  // idempotent on the id).
   finished_ = true;
   const int winner = state_.Winner();
   protocol::ResultToProto(state_, &result_);
@@ -604,7 +753,8 @@ void Game::Welcome(int seat, v1::Welcome* out) const {
   }
   out->mutable_deadlines()->set_decision_ms(setup_.decision_ms);
   out->mutable_deadlines()->set_time_bank_ms(setup_.time_bank_ms);
-  out->set_step(step());
+  // While paused, the steps not yet written are not released, not even their count.
+  out->set_step(paused_ ? persisted_ : step());
 }
 
 void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream) {
@@ -612,17 +762,27 @@ void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream
   auto welcome = std::make_shared<v1::SpectateUpdate>();
   Welcome(kNoSeat, welcome->mutable_welcome());
   stream->Send(std::move(welcome));
-  if (from_start && !log_.empty()) {
+  // While paused, only what was released: the rest follows when the game goes on.
+  size_t released = log_.size();
+  if (paused_) {
+    while (released > 0 && log_[released - 1].step > persisted_) --released;
+  }
+  if (from_start && released > 0) {
     // In batches, so that one message stays small whatever the game's length.
     constexpr size_t kBatch = 512;
-    for (size_t i = 0; i < log_.size(); i += kBatch) {
+    for (size_t i = 0; i < released; i += kBatch) {
       auto batch = std::make_shared<v1::SpectateUpdate>();
-      const size_t end = std::min(log_.size(), i + kBatch);
+      const size_t end = std::min(released, i + kBatch);
       batch->mutable_events()->set_step(log_[end - 1].step);
       for (size_t j = i; j < end; ++j)
         protocol::EventToProto(MaskEvent(log_[j].event, kNoSeat), batch->mutable_events()->add_events());
       stream->Send(std::move(batch));
     }
+  }
+  if (paused_) {
+    stream->Send(SpectatorPausedUpdateLocked());
+    spectators_.push_back(std::move(stream));
+    return;
   }
   auto view = std::make_shared<v1::SpectateUpdate>();
   protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());

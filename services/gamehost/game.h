@@ -5,6 +5,14 @@
 // (or for the start timeout) → played → finished (the completed game goes to
 // the host's outbox) → stored (only then the seats hear "game over").
 //
+// Pause, don't diverge: with checkpoints, a step is released (its events sent,
+// the next decision sent, a fallback bot asked) only once the store holds it
+// under the game's fencing token. When a write fails the game pauses: nothing is
+// released, clocks stop, seats and spectators hear `paused`, and the write is
+// retried. When it succeeds the game goes on where the seats left it; when the
+// token moved on (another host took the game over meanwhile) the game stops here
+// and its seats are sent there — they never saw a step the new host lacks.
+//
 // Everything runs under the game's one mutex, so a game is touched by one
 // thread at a time whichever gRPC, timer or bot thread calls in. Bot
 // decisions are computed outside the lock on the bot executor and applied
@@ -83,10 +91,16 @@ struct GameEnv {
   // The game was fenced off (another host took it over): it has ended its
   // streams and stopped; the host forgets it. Called with the game's lock held.
   std::function<void(const std::string& game_id)> on_fenced;
-  // None of the game's players joined before the start timeout: the game is
-  // void (never played, stored or rated); the host forgets it. Called with the
+  // The game is void (never stored or rated): none of its players joined before
+  // the start timeout ("nobody joined"), or it stayed paused longer than
+  // pause_limit_ms ("store unavailable"); the host forgets it. Called with the
   // game's lock held.
-  std::function<void(const std::string& game_id)> on_voided;
+  // `fence` is the game's token, to drop its checkpoint with.
+  std::function<void(const std::string& game_id, const std::string& reason, uint64_t fence)> on_voided;
+  // How long a game may stay paused before it is void; 0: as long as it takes.
+  Millis pause_limit_ms = 0;
+  // First retry of a failed write while paused; doubles up to the lease.
+  Millis pause_retry_ms = 100;
 };
 
 class Game : public std::enable_shared_from_this<Game> {
@@ -102,7 +116,8 @@ class Game : public std::enable_shared_from_this<Game> {
                              uint64_t fence, std::shared_ptr<Game>* out);
   // The lease's fencing token, from the store's Create (before Start).
   void SetFence(uint64_t fence);
-  // Keeps the game's lease; a fenced game is abandoned (on_fenced).
+  // Keeps the game's lease; a fenced game is abandoned (on_fenced), and a game
+  // whose lease cannot be renewed pauses.
   CheckpointStatus RenewLease(std::string* error);
   ~Game();
 
@@ -133,6 +148,7 @@ class Game : public std::enable_shared_from_this<Game> {
     return !setup_.seats[seat].token_hash.empty() && setup_.seats[seat].token_hash == hash;
   }
   bool abandoned() const;
+  bool paused() const;
   uint64_t fence() const;
 
  private:
@@ -152,8 +168,17 @@ class Game : public std::enable_shared_from_this<Game> {
   void Reject(int seat, uint32_t step, const std::string& reason, const std::string& error);
   void Welcome(int seat, v1::Welcome* out) const;
   void FinishLocked();
-  // Writes what the checkpoint lacks; false when the game was fenced off.
-  bool PersistLocked();
+  // Writes what the checkpoint lacks (or renews the lease when it lapsed on our
+  // own clock): kReleased when the store holds every step, so they may be sent.
+  enum class Persisted { kReleased, kFenced, kPaused };
+  Persisted PersistLocked();
+  void PauseLocked(const std::string& error);
+  void ResumeLocked();
+  void ScheduleRetryLocked();
+  void OnRetry();
+  void VoidLocked(const std::string& reason, grpc::Status status);
+  std::shared_ptr<v1::PlayUpdate> PausedUpdateLocked() const;
+  std::shared_ptr<v1::SpectateUpdate> SpectatorPausedUpdateLocked() const;
   void AbandonLocked(const std::string& why);
   std::vector<SeatProgress> ProgressLocked() const;
   void OnGraceEnd();
@@ -194,9 +219,17 @@ class Game : public std::enable_shared_from_this<Game> {
   uint32_t persisted_ = 0;
   bool persisted_started_ = false;
   std::vector<SeatProgress> persisted_seats_;
-  bool checkpoint_failing_ = false;  // logged once per outage
-  bool abandoned_ = false;           // fenced off: another host runs the game
-  Millis grace_until_ = -1;          // taken over: seats may reconnect until then
+  Millis lease_until_ = -1;  // the lease's expiry as this host knows it (monotonic)
+  // Paused (see the top): since when, and why.
+  bool paused_ = false;
+  Millis paused_at_ = -1;
+  int64_t paused_unix_ms_ = 0;
+  uint32_t paused_step_ = 0;  // the last step released before the pause
+  std::string pause_reason_;
+  bool retry_armed_ = false;
+  Millis retry_delay_ = 0;
+  bool abandoned_ = false;   // fenced off: another host runs the game
+  Millis grace_until_ = -1;  // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
 };
 

@@ -389,11 +389,15 @@ GameEnv Host::MakeEnv() {
   env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
     OnComplete(std::move(game), std::move(done));
   };
-  env.on_voided = [this](const std::string& game_id) { OnVoided(game_id); };
+  env.on_voided = [this](const std::string& game_id, const std::string& reason, uint64_t fence) {
+    OnVoided(game_id, reason, fence);
+  };
   if (checkpoints_) {
     env.checkpoints = checkpoints_;
     env.host = address();
     env.lease_ms = options_.lease_ms;
+    env.pause_limit_ms = options_.pause_limit_ms;
+    env.pause_retry_ms = std::max<Millis>(1, options_.lease_ms / 30);
     env.on_fenced = [this](const std::string& game_id) { OnFenced(game_id); };
   }
   return env;
@@ -425,6 +429,21 @@ void Host::KeepLeases() {
   }
   bool reachable = true;
   std::string error;
+  std::map<std::string, uint64_t> voided;
+  {
+    std::lock_guard lock(mutex_);
+    voided = void_pending_;
+  }
+  for (const auto& [id, fence] : voided) {
+    const CheckpointStatus renewed = checkpoints_->Renew(id, fence, address(), options_.lease_ms, &error);
+    if (renewed == CheckpointStatus::kUnavailable) continue;
+    if (renewed == CheckpointStatus::kFenced)
+      services::LogError("a void game was taken over before its checkpoint could be dropped", {{"game", id}});
+    if (renewed == CheckpointStatus::kFenced || MarkDone(id)) {
+      std::lock_guard lock(mutex_);
+      void_pending_.erase(id);
+    }
+  }
   for (const auto& game : games) {
     if (game->RenewLease(&error) == CheckpointStatus::kUnavailable) reachable = false;
   }
@@ -504,22 +523,28 @@ void Host::OnFenced(const std::string& game_id) {
   if (metrics_) metrics_->GameLost();
 }
 
-void Host::OnVoided(const std::string& game_id) {
+void Host::OnVoided(const std::string& game_id, const std::string& reason, uint64_t fence) {
   {
     std::lock_guard lock(mutex_);
     if (!live_.erase(game_id)) return;
   }
-  if (metrics_) metrics_->GameFinished("void");
-  if (checkpoints_) MarkDone(game_id);  // never to be taken over and played
+  if (metrics_) metrics_->GameFinished(reason == "nobody joined" ? "void" : "void_store_unavailable");
+  // Never to be taken over and played: until its checkpoint is gone, its lease is kept.
+  if (checkpoints_ && !MarkDone(game_id)) {
+    std::lock_guard lock(mutex_);
+    void_pending_[game_id] = fence;
+  }
 }
 
-void Host::MarkDone(const std::string& game_id) {
+bool Host::MarkDone(const std::string& game_id) {
   std::string error;
   if (checkpoints_->Done(game_id, &error) != CheckpointStatus::kOk) {
     // Its lease lapses; the host that takes it over finds it finished and
     // stores it again, which stores nothing twice.
-    services::LogWarning("dropping a stored game's checkpoint failed", {{"game", game_id}, {"error", error}});
+    services::LogWarning("dropping a game's checkpoint failed", {{"game", game_id}, {"error", error}});
+    return false;
   }
+  return true;
 }
 
 void Host::GameDelivered(const std::string& game_id) {

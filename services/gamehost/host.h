@@ -34,6 +34,9 @@ struct HostOptions {
   // Checkpoints (SetCheckpoints): how long a lease lasts unless renewed. The
   // host renews its leases and looks for lapsed ones every lease_ms / 3.
   Millis lease_ms = 3'000;
+  // A game whose checkpoint cannot be written pauses; after this long it is void
+  // ("store unavailable"); 0: it waits as long as it takes.
+  Millis pause_limit_ms = 600'000;
   // Whether a game's checkpoint is dropped once the sink stored it; false when
   // a forwarder delivers later and calls GameDelivered.
   bool done_when_stored = true;
@@ -91,9 +94,9 @@ class Host {
   void OutboxLoop();
   GameEnv MakeEnv();
   void OnFenced(const std::string& game_id);
-  void OnVoided(const std::string& game_id);
+  void OnVoided(const std::string& game_id, const std::string& reason, uint64_t fence);
   void LeaseLoop();
-  void MarkDone(const std::string& game_id);
+  bool MarkDone(const std::string& game_id);
 
   HostOptions options_;  // address guarded by mutex_
   const Clock* clock_;
@@ -118,6 +121,9 @@ class Host {
 
   CheckpointStore* checkpoints_ = nullptr;
   std::map<std::string, uint64_t> awaiting_delivery_;  // stored, leases kept until delivered (under mutex_)
+  // Void games whose checkpoint could not be dropped yet: their leases are kept
+  // (so that no host takes one over and plays it) until it is (under mutex_).
+  std::map<std::string, uint64_t> void_pending_;
   std::mutex takeover_mutex_;
   std::mutex lease_mutex_;
   std::condition_variable lease_cv_;

@@ -25,6 +25,9 @@ struct HostMetrics::Impl {
   prometheus::Family<prometheus::Counter>* delivery_failures;
   prometheus::Family<prometheus::Counter>* checkpoint_writes;
   prometheus::Family<prometheus::Counter>* takeovers;
+  prometheus::Gauge* paused_games;
+  prometheus::Counter* pauses;
+  prometheus::Histogram* pause_seconds;
 };
 
 HostMetrics::HostMetrics() = default;
@@ -99,6 +102,21 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                      .Name("metropolis_gamehost_takeovers_total")
                      .Help("Games taken over from a host whose lease lapsed (in) or by another host (out)")
                      .Register(*r);
+  m.paused_games = &BuildGauge()
+                        .Name("metropolis_gamehost_paused_games")
+                        .Help("Games paused now because their checkpoint cannot be written")
+                        .Register(*r)
+                        .Add({});
+  m.pauses = &BuildCounter()
+                  .Name("metropolis_gamehost_pauses_total")
+                  .Help("Times a game paused because its checkpoint could not be written")
+                  .Register(*r)
+                  .Add({});
+  m.pause_seconds = &BuildHistogram()
+                         .Name("metropolis_gamehost_pause_seconds")
+                         .Help("How long paused games waited for the store before going on")
+                         .Register(*r)
+                         .Add({}, Histogram::BucketBoundaries{0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900});
 }
 
 void HostMetrics::GameCreated() {
@@ -164,6 +182,18 @@ void HostMetrics::StreamsChanged(int seat_delta, int spectator_delta) {
   if (!impl_) return;
   impl_->seat_streams->Increment(seat_delta);
   impl_->spectator_streams->Increment(spectator_delta);
+}
+
+void HostMetrics::GamePaused() {
+  if (!impl_) return;
+  impl_->paused_games->Increment();
+  impl_->pauses->Increment();
+}
+
+void HostMetrics::GameResumed(double seconds) {
+  if (!impl_) return;
+  impl_->paused_games->Decrement();
+  impl_->pause_seconds->Observe(seconds);
 }
 
 }  // namespace metropolis::gamehost

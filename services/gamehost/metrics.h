@@ -38,6 +38,10 @@ class HostMetrics {
   void CheckpointWrite(const std::string& result);
   void GameTakenOver();
   void GameLost();
+  // Pauses (game.h): a game stopped releasing steps because the store could not
+  // be written, and went on when it could again after `seconds`.
+  void GamePaused();
+  void GameResumed(double seconds);
 
  private:
   struct Impl;

@@ -72,20 +72,25 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("lease-ms", "N", "3000",
                 "a game's lease: how long after its host stops renewing it another host "
                 "may take the game over");
+  settings->Add("pause-limit-ms", "N", "600000",
+                "a game whose checkpoint cannot be written pauses; after this long paused it is void "
+                "(\"store unavailable\"); 0 = wait as long as it takes");
 }
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms;
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms, pause_limit_ms;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
       !settings.GetInt("bot-threads", 1, 256, &bot_threads, error) ||
       !settings.GetInt("max-games", 1, 1'000'000, &max_games, error) ||
       !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error) ||
-      !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error))
+      !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error) ||
+      !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error))
     return false;
   config->checkpoint_redis = settings.Get("checkpoint-redis");
   config->options.lease_ms = lease_ms;
+  config->options.pause_limit_ms = pause_limit_ms;
   HostOptions& options = config->options;
   options.default_decision_ms = uint32_t(decision_ms);
   options.default_time_bank_ms = uint32_t(bank_ms);

@@ -422,6 +422,8 @@ std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
       return SseEvent("events", Dump(ProtoToJson(update.events())));
     case v1::SpectateUpdate::kGameOver:
       return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
+    case v1::SpectateUpdate::kPaused:
+      return SseEvent("paused", Dump(ProtoToJson(update.paused())));
     default:
       return "";
   }
@@ -455,6 +457,8 @@ std::string PlayUpdateToSse(v1::PlayUpdate update) {
       return SseEvent("rejected", Dump(ProtoToJson(update.rejected())));
     case v1::PlayUpdate::kGameOver:
       return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
+    case v1::PlayUpdate::kPaused:
+      return SseEvent("paused", Dump(ProtoToJson(update.paused())));
     default:
       return "";
   }

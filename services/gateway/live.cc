@@ -112,6 +112,11 @@ class LiveHub::Channel : public UpstreamSink {
       case v1::SpectateUpdate::kGameOver:
         final_ = sse;
         break;
+      case v1::SpectateUpdate::kPaused:
+        // Kept while the pause lasts, for spectators who come during it.
+        paused_ = update.paused().paused() ? sse : std::string();
+        for (auto& s : spectators_) s->PushOrdered(sse);
+        break;
       default:
         break;
     }
@@ -146,6 +151,7 @@ class LiveHub::Channel : public UpstreamSink {
       }
       start += history_;
     }
+    start += paused_;
     auto spectator = std::make_shared<Spectator>(options_.max_pending_bytes + start.size());
     if (!start.empty()) spectator->PushOrdered(start);
     if (!view_.empty()) spectator->PushView(view_);
@@ -173,6 +179,7 @@ class LiveHub::Channel : public UpstreamSink {
   const LiveOptions& options_;
   std::mutex mutex_;
   std::string welcome_, view_, history_, final_;
+  std::string paused_;  // the pause notice while a pause lasts
   bool history_complete_ = true;
   bool saw_view_ = false;
   uint32_t welcome_step_ = 0;

@@ -51,6 +51,8 @@ std::vector<std::string> SpectateLines(const v1::SpectateUpdate& update) {
       return {"game over: " + ResultText(update.game_over().result())};
     case v1::SpectateUpdate::kRedirect:
       return {"game " + update.redirect().game_id() + " runs on " + update.redirect().host() + ": following"};
+    case v1::SpectateUpdate::kPaused:
+      return {update.paused().paused() ? "game paused: " + update.paused().reason() : "game goes on after a pause"};
     case v1::SpectateUpdate::kView:  // the position after each step: too much for a line
     case v1::SpectateUpdate::MSG_NOT_SET:
       break;

@@ -6,62 +6,12 @@
 
 #include "services/gamehost/tests/fakes.h"
 #include "services/gamehost/tests/memory_checkpoints.h"
+#include "services/gamehost/tests/seats.h"
 
 namespace metropolis::gamehost::testing {
 namespace {
 
 constexpr Millis kLease = 3000;  // HostOptions' default
-
-// Seats of one game on one host, played by the test.
-struct Seats {
-  Seats(TestHost* h, const v1::CreateGameResponse* g) : host(h), created(g) {}
-
-  // Connects every seat (new streams) to this host's copy of the game.
-  void Connect() {
-    streams.clear();
-    for (int i = 0; i < created->seat_tokens_size(); ++i) {
-      Host::Target target;
-      grpc::Status s = host->host->FindSeat(created->seat_tokens(i), created->game_id(), &target);
-      ASSERT_TRUE(s.ok()) << s.error_message();
-      ASSERT_TRUE(target.game) << "redirected to " << target.redirect;
-      game = target.game;
-      v1::PlayHello hello;
-      hello.set_game_id(created->game_id());
-      streams.push_back(std::make_shared<RecordingSeat>());
-      ASSERT_TRUE(game->Connect(i, hello, streams.back()).ok());
-    }
-  }
-  int Actor() const {
-    int best = -1;
-    uint32_t step = 0;
-    for (int i = 0; i < int(streams.size()); ++i) {
-      const v1::Decision* d = streams[i]->PendingDecision();
-      if (d && !streams[i]->finished && (best < 0 || d->step() > step)) best = i, step = d->step();
-    }
-    return best;
-  }
-  // Answers `n` decisions (or until the game ends) with legal actions.
-  int Play(int n) {
-    int played = 0;
-    for (; played < n; ++played) {
-      host->Settle();
-      const int actor = Actor();
-      if (actor < 0) break;
-      const v1::Decision& d = *streams[actor]->PendingDecision();
-      v1::PlayAnswer answer;
-      answer.set_step(d.step());
-      answer.mutable_action()->set_code(d.view().legal(played % d.view().legal_size()));
-      game->Answer(actor, streams[actor].get(), answer, host->clock.Now());
-    }
-    host->Settle();
-    return played;
-  }
-
-  TestHost* host;
-  const v1::CreateGameResponse* created;
-  std::shared_ptr<Game> game;
-  std::vector<std::shared_ptr<RecordingSeat>> streams;
-};
 
 class CheckpointTest : public ::testing::Test {
  protected:
@@ -196,28 +146,6 @@ TEST_F(CheckpointTest, ALogThatDoesNotReplayIsRefusedAsDataLoss) {
   EXPECT_EQ(s.error_code(), grpc::StatusCode::DATA_LOSS) << s.error_message();
   EXPECT_NE(s.error_message().find("step 1 of the checkpoint"), std::string::npos) << s.error_message();
   EXPECT_EQ(b.host->live_games(), 0u);
-}
-
-TEST_F(CheckpointTest, AGameGoesOnWhileTheStoreIsDownAndCatchesUpAfter) {
-  CreateOnA();
-  Seats on_a(&a, &created);
-  on_a.Connect();
-  on_a.Play(20);
-  const size_t logged = Logged();
-  store.down = true;
-  EXPECT_EQ(on_a.Play(30), 30);
-  EXPECT_EQ(Logged(), logged);
-  store.down = false;
-  on_a.Play(1);
-  EXPECT_EQ(Logged(), on_a.streams[on_a.Actor()]->PendingDecision()->step());
-  // Nobody takes over while the store cannot be reached, and creating a game
-  // that could not be checkpointed is refused.
-  store.down = true;
-  v1::CreateGameRequest request;
-  for (int i = 0; i < 4; ++i) request.add_seats();
-  v1::CreateGameResponse response;
-  EXPECT_EQ(a.host->CreateGame(kAdmin, request, &response).error_code(), grpc::StatusCode::UNAVAILABLE);
-  EXPECT_EQ(a.host->live_games(), 1u);
 }
 
 TEST_F(CheckpointTest, AStoredGameIsNeverTakenOver) {

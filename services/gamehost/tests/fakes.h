@@ -23,11 +23,13 @@ class RecordingSeat final : public SeatStream {
     finished = true;
     status = s;
   }
-  // The last decision received, if it is still the last thing that asks for one.
+  // The last decision received, if it is still the last thing that asks for
+  // one (a pause takes it back: it comes again when the game goes on).
   const v1::Decision* PendingDecision() const {
     for (auto it = updates.rbegin(); it != updates.rend(); ++it) {
       if ((*it)->has_decision()) return &(*it)->decision();
       if ((*it)->has_game_over()) return nullptr;
+      if ((*it)->has_paused() && (*it)->paused().paused()) return nullptr;
     }
     return nullptr;
   }

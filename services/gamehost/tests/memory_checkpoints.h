@@ -3,6 +3,7 @@
 // makes it unreachable.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <mutex>
 
@@ -110,6 +111,48 @@ class MemoryCheckpointStore final : public CheckpointStore {
     *error = "store down (test)";
     return CheckpointStatus::kUnavailable;
   }
+};
+
+// One host's way to a shared store, which the test can cut: a partition between
+// that host and Redis only, while the other hosts still reach it.
+class CuttableStore final : public CheckpointStore {
+ public:
+  explicit CuttableStore(CheckpointStore* inner) : inner_(inner) {}
+
+  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host, Millis lease_ms,
+                          uint64_t* fence, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Create(id, setup, host, lease_ms, fence, error);
+  }
+  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                          bool started, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable
+                      : inner_->Append(id, fence, host, lease_ms, from, actions, seats, started, error);
+  }
+  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                         std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Renew(id, fence, host, lease_ms, error);
+  }
+  CheckpointStatus Done(const std::string& id, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Done(id, error);
+  }
+  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Orphans(limit, ids, error);
+  }
+  CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+                            Checkpoint* out, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->TakeOver(id, host, lease_ms, fence, out, error);
+  }
+  std::optional<std::string> Owner(const std::string& id) override { return cut ? std::nullopt : inner_->Owner(id); }
+
+  std::atomic<bool> cut{false};
+
+ private:
+  bool Cut(std::string* error) const {
+    if (cut) *error = "cut off from the store (test)";
+    return cut;
+  }
+  CheckpointStore* inner_;
 };
 
 }  // namespace metropolis::gamehost::testing

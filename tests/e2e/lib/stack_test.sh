@@ -17,7 +17,9 @@ stack_test_begin() {
   chmod 755 "$work"
   export METROPOLIS_STACK_DIR=$work/stack
   trap stack_test_end EXIT
-  # A command that fails outside a check (set -e) ends the test: say which, and where.
+  # A command that fails outside a check (set -e) ends the test: say which, and where
+  # (errtrace: in the helpers' functions too).
+  set -E
   trap 'echo "$test_name: FAILED: line $LINENO: \"$BASH_COMMAND\" exited $?" >&2' ERR
 }
 
@@ -59,11 +61,11 @@ stack_up() {
 # output in $work/demo.log. Built-in bots fill a table after 2 s, not 20: bots
 # that finish their games early leave fewer than four in the queue at the end.
 # shellcheck disable=SC2034 # demo is for the test that sources this
-start_ladder_demo() {  # bots games
+start_ladder_demo() {  # bots games [bot spec, default heuristic]
   "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" create-ladder open --title "Open" --seats 4 \
     --placement-games 2 --bots-after-ms 2000 >/dev/null
   "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" create-season open >/dev/null
-  scripts/ladder_demo.sh --bots "$1" --games "$2" >"$work/demo.log" 2>&1 &
+  scripts/ladder_demo.sh --bots "$1" --games "$2" --bot "${3:-heuristic}" >"$work/demo.log" 2>&1 &
   demo=$!
 }
 
@@ -159,8 +161,10 @@ expect_checked() {  # metropolis-check flags...
   for f in "$METROPOLIS_STACK_DIR"/demo/*.record "$work"/bots/*.record; do [[ -f $f ]] && records+=(--records "$f"); done
   for f in "$METROPOLIS_STACK_DIR"/logs/gamehost*.log; do [[ -f $f ]] && logs+=(--host-log "$f"); done
   ((${#records[@]} > 0)) || fail "no bot wrote a record file for the checker"
-  "$build/tests/checker/metropolis-check" --pg "$METROPOLIS_PG" "${records[@]}" "${logs[@]}" "$@" >"$work/check.out" 2>&1
-  local status=$?
+  # Its status is read, not left to set -e: a failing checker must show what it found.
+  local status=0
+  "$build/tests/checker/metropolis-check" --pg "$METROPOLIS_PG" "${records[@]}" "${logs[@]}" "$@" \
+    >"$work/check.out" 2>&1 || status=$?
   cat "$work/check.out"
   ((status == 0)) || fail "the checker found violations (exit $status)"
 }

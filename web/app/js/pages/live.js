@@ -85,6 +85,14 @@ export async function render(gameId) {
       }
       recentEvents = recentEvents.concat(events).slice(-12);
     });
+    source.addEventListener('paused', (e) => {
+      const p = JSON.parse(e.data);
+      const badge = stateEl();
+      if (!badge) return;
+      badge.dataset.liveState = p.paused ? 'paused' : 'live';
+      if (p.paused) badge.textContent = 'paused: the game server cannot save moves for now';
+      else badge.textContent = '● live';
+    });
     source.addEventListener('game_over', (e) => {
       over = true;
       source.close(); // the stream ends here; EventSource would otherwise reconnect

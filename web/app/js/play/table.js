@@ -370,6 +370,20 @@ export async function render(gameId) {
           draw();
         }
       });
+      // The host cannot save moves for now: nothing happens and no clock runs
+      // until it can; the decision owed comes again then, with its full time.
+      source.addEventListener('paused', (e) => {
+        const p = JSON.parse(e.data);
+        if (p.paused) {
+          decision = null;
+          el.badge.dataset.playState = 'paused';
+          el.badge.textContent = '⏸ paused: the game server cannot save moves; the game goes on by itself when it can';
+        } else {
+          el.badge.dataset.playState = 'live';
+          el.badge.textContent = '● playing';
+        }
+        draw();
+      });
       source.addEventListener('game_over', (e) => {
         over = true;
         decision = null;

@@ -1,0 +1,18 @@
+// Negative controls (docs/FAILURES.md, "Negative controls"): a fault test is worth
+// something only if it fails when the protection it guards is missing. A build
+// configured with METROPOLIS_NEGATIVE_CONTROLS=ON (test builds; a Release build
+// refuses the option) reads METROPOLIS_REMOVE_PROTECTION, a comma-separated list of
+// protection names, and switches those off. Every other build ignores the variable.
+//
+// Protections: "pause" — a game whose checkpoint cannot be written pauses instead
+// of playing on (services/gamehost/game.h).
+#pragma once
+
+#include <string_view>
+
+namespace metropolis::services {
+
+// Whether `name` is switched off in this process (logged once, as a warning).
+bool ProtectionRemoved(std::string_view name);
+
+}  // namespace metropolis::services

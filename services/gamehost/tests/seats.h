@@ -1,0 +1,75 @@
+// The seats of one game on one host, played by the test through recording
+// streams: for the checkpoint and pause tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "services/gamehost/tests/fakes.h"
+
+namespace metropolis::gamehost::testing {
+
+// Seats of one game on one host, played by the test.
+struct Seats {
+  Seats(TestHost* h, const v1::CreateGameResponse* g) : host(h), created(g) {}
+
+  // Connects every seat (new streams) to this host's copy of the game.
+  void Connect() {
+    streams.clear();
+    for (int i = 0; i < created->seat_tokens_size(); ++i) {
+      Host::Target target;
+      grpc::Status s = host->host->FindSeat(created->seat_tokens(i), created->game_id(), &target);
+      ASSERT_TRUE(s.ok()) << s.error_message();
+      ASSERT_TRUE(target.game) << "redirected to " << target.redirect;
+      game = target.game;
+      v1::PlayHello hello;
+      hello.set_game_id(created->game_id());
+      streams.push_back(std::make_shared<RecordingSeat>());
+      ASSERT_TRUE(game->Connect(i, hello, streams.back()).ok());
+    }
+  }
+  int Actor() const {
+    int best = -1;
+    uint32_t step = 0;
+    for (int i = 0; i < int(streams.size()); ++i) {
+      const v1::Decision* d = streams[i]->PendingDecision();
+      if (d && !streams[i]->finished && (best < 0 || d->step() > step)) best = i, step = d->step();
+    }
+    return best;
+  }
+  // Answers `n` decisions (or until the game ends) with legal actions.
+  int Play(int n) {
+    int played = 0;
+    for (; played < n; ++played) {
+      host->Settle();
+      const int actor = Actor();
+      if (actor < 0) break;
+      const v1::Decision& d = *streams[actor]->PendingDecision();
+      v1::PlayAnswer answer;
+      answer.set_step(d.step());
+      answer.mutable_action()->set_code(d.view().legal(played % d.view().legal_size()));
+      game->Answer(actor, streams[actor].get(), answer, host->clock.Now());
+    }
+    host->Settle();
+    return played;
+  }
+
+  TestHost* host;
+  const v1::CreateGameResponse* created;
+  std::shared_ptr<Game> game;
+  std::vector<std::shared_ptr<RecordingSeat>> streams;
+};
+
+// The last step a seat's stream was told of (by a welcome, events or a decision).
+inline uint32_t LastStepSeen(const RecordingSeat& seat) {
+  uint32_t last = 0;
+  for (const auto& u : seat.updates) {
+    if (u->has_welcome()) last = std::max(last, u->welcome().step());
+    if (u->has_events()) last = std::max(last, u->events().step());
+    if (u->has_decision()) last = std::max(last, u->decision().step());
+  }
+  return last;
+}
+
+}  // namespace metropolis::gamehost::testing
