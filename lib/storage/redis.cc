@@ -91,7 +91,20 @@ std::vector<RedisReply> RedisConnection::Pipeline(const std::vector<RedisCommand
     replies.push_back(Convert(reply));
     freeReplyObject(reply);
   }
+  for (const RedisReply& reply : replies) {
+    if (reply.is_error() && ServerCannotWrite(reply.str)) {
+      broken_ = true;
+      throw RedisUnavailable("redis: the server cannot take writes now: " + reply.str);
+    }
+  }
   return replies;
+}
+
+bool RedisConnection::ServerCannotWrite(const std::string& error) {
+  // Also what a script's write on a replica answers ("READONLY ... script: ...").
+  for (const char* code : {"READONLY ", "MASTERDOWN ", "LOADING ", "MISCONF "})
+    if (error.starts_with(code)) return true;
+  return false;
 }
 
 RedisPool::RedisPool(std::string address, int size, int timeout_ms)

@@ -31,8 +31,11 @@ struct RedisReply {
   bool is_error() const { return type == Type::kError; }
 };
 
-// The connection failed (refused, reset, timed out): the server is unreachable
-// for now. Error replies ("WRONGTYPE ...") are replies, not exceptions.
+// The connection failed (refused, reset, timed out), or the server answered that it
+// cannot take writes now (READONLY: a replica, e.g. a demoted primary after a
+// failover; MASTERDOWN; LOADING; MISCONF): either way not this command's fault, and
+// the connection is dropped so that the next one finds the primary again. Other
+// error replies ("WRONGTYPE ...") are replies, not exceptions, and keep the connection.
 class RedisUnavailable : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -52,6 +55,9 @@ class RedisConnection {
   // Sends every command before reading any reply: one round trip.
   std::vector<RedisReply> Pipeline(const std::vector<RedisCommand>& commands);
   bool broken() const { return broken_; }
+
+  // Whether an error reply means "this server cannot take writes now".
+  static bool ServerCannotWrite(const std::string& error);
 
  private:
   [[noreturn]] void Fail(const char* what);
