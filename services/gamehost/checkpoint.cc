@@ -92,6 +92,8 @@ const char* CheckpointStatusName(CheckpointStatus status) {
       return "exists";
     case CheckpointStatus::kUnavailable:
       return "unavailable";
+    case CheckpointStatus::kMissing:
+      return "missing";
   }
   return "unknown";
 }

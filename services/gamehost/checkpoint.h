@@ -57,6 +57,7 @@ enum class CheckpointStatus {
   kFenced,       // another host holds the game (its token is newer), or it is done
   kExists,       // Create: the id is taken
   kUnavailable,  // the store cannot be reached; try again later
+  kMissing,      // Append: the game has no checkpoint at all and is not done (Redis lost its creation)
 };
 const char* CheckpointStatusName(CheckpointStatus status);
 
@@ -73,6 +74,12 @@ class CheckpointStore {
   virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                                   uint32_t from, const std::vector<Action>& actions,
                                   const std::vector<SeatProgress>& seats, bool started, std::string* error) = 0;
+  // Writes a game's whole checkpoint again under `fence` when the store has none and
+  // the game is not done (kMissing from Append: Redis lost the writes that created
+  // it); kFenced when a token or a done mark exists meanwhile.
+  virtual CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
+                                    Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
+                                    const std::vector<SeatProgress>& seats, bool started, std::string* error) = 0;
   // Renews the lease while `fence` is the game's token.
   virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                                  std::string* error) = 0;

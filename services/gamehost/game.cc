@@ -136,6 +136,10 @@ CheckpointStatus Game::RenewLease(std::string* error) {
     case CheckpointStatus::kFenced:
       AbandonLocked(*error);
       break;
+    case CheckpointStatus::kMissing:
+      lease_until_ = -1;  // the next write writes the whole checkpoint again (PersistLocked)
+      Advance();
+      break;
     default:
       // Without its lease the game may be taken over at any moment: its clocks
       // must not run out on a seat that another host is about to serve.
@@ -165,8 +169,18 @@ Game::Persisted Game::PersistLocked() {
   // Up to date and holding the lease by our own clock: nothing to write.
   if (written && !paused_ && started < lease_until_) return Persisted::kReleased;
   std::string error;
-  const CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_,
-                                                           actions_, progress, started_, &error);
+  CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_,
+                                                     progress, started_, &error);
+  if (status == CheckpointStatus::kMissing) {
+    // Redis lost the writes that created the game (an acknowledged write lost in a
+    // crash or a failover) while this host plays it: the host holds the whole game,
+    // so it writes it again under its token rather than lose it.
+    services::LogWarning("the game's checkpoint is missing from Redis; writing it again whole",
+                         {{"game", setup_.id}, {"step", std::to_string(step())}, {"error", error}});
+    status = env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
+                                        CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, started_,
+                                        &error);
+  }
   if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
   switch (status) {
     case CheckpointStatus::kOk:

@@ -450,7 +450,9 @@ void Host::KeepLeases() {
   const std::string self = address();
   for (const auto& [id, fence] : delivering) {
     // Fenced: delivered meanwhile (its checkpoint is gone) or taken over.
-    if (checkpoints_->Renew(id, fence, self, options_.lease_ms, &error) == CheckpointStatus::kFenced) {
+    // Missing: its creation was lost and nothing is left to keep.
+    if (const CheckpointStatus s = checkpoints_->Renew(id, fence, self, options_.lease_ms, &error);
+        s == CheckpointStatus::kFenced || s == CheckpointStatus::kMissing) {
       std::lock_guard lock(mutex_);
       awaiting_delivery_.erase(id);
     }

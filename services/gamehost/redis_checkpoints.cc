@@ -17,11 +17,13 @@ redis.call('SADD', KEYS[4], ARGV[4])
 return f
 )lua";
 
-// KEYS: fence owner log seats. ARGV: fence "fence host" lease_ms from started progress codes...
+// KEYS: fence owner log seats setup done. ARGV: fence "fence host" lease_ms from started progress codes...
 // Answers the log's new length; -2 when the token is not the game's; {-3, n}
-// when the log holds fewer than `from` entries (Redis lost its last writes).
+// when the log holds fewer than `from` entries (Redis lost its last writes); -4
+// when the game has no checkpoint at all and is not done (Redis lost its creation).
 constexpr char kAppend[] = R"lua(
 local f = redis.call('GET', KEYS[1])
+if (not f) and redis.call('EXISTS', KEYS[5]) == 0 and redis.call('EXISTS', KEYS[6]) == 0 then return -4 end
 if (not f) or f ~= ARGV[1] then return -2 end
 local n = redis.call('LLEN', KEYS[3])
 local from = tonumber(ARGV[4])
@@ -32,9 +34,26 @@ redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return redis.call('LLEN', KEYS[3])
 )lua";
 
-// KEYS: fence owner. ARGV: fence "fence host" lease_ms.
+// KEYS: fence owner setup log seats done live. ARGV: fence "fence host" lease_ms setup id started progress codes...
+// Writes the whole checkpoint again under the token the host holds, only while the
+// game has none (no token, no setup) and is not done: -2 otherwise.
+constexpr char kRecreate[] = R"lua(
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[6]) == 1 then
+  return -2
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+redis.call('SET', KEYS[3], ARGV[4])
+redis.call('DEL', KEYS[4])
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+redis.call('HSET', KEYS[5], 'started', ARGV[6], 'progress', ARGV[7])
+redis.call('SADD', KEYS[7], ARGV[5])
+return 1
+)lua";
+// KEYS: fence owner setup done. ARGV: fence "fence host" lease_ms. -4 as for Append.
 constexpr char kRenew[] = R"lua(
 local f = redis.call('GET', KEYS[1])
+if (not f) and redis.call('EXISTS', KEYS[3]) == 0 and redis.call('EXISTS', KEYS[4]) == 0 then return -4 end
 if (not f) or f ~= ARGV[1] then return -2 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return 1
@@ -145,11 +164,13 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
   for (int attempt = 0; attempt < 2; ++attempt) {
     storage::RedisCommand command = {"EVAL",
                                      kAppend,
-                                     "4",
+                                     "6",
                                      Key(game_id, "fence"),
                                      Key(game_id, "owner"),
                                      Key(game_id, "log"),
                                      Key(game_id, "seats"),
+                                     Key(game_id, "setup"),
+                                     Key(game_id, "done"),
                                      std::to_string(fence),
                                      std::to_string(fence) + " " + host,
                                      std::to_string(lease_ms),
@@ -170,19 +191,61 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
       *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
       return CheckpointStatus::kFenced;
     }
+    if (r.integer == -4) {
+      *error = "game " + game_id + " has no checkpoint in Redis (its creation was lost)";
+      return CheckpointStatus::kMissing;
+    }
     return CheckpointStatus::kOk;
   }
   *error = "game " + game_id + ": the checkpoint's log is shorter than expected twice";
   return CheckpointStatus::kUnavailable;
 }
 
+CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
+                                                Millis lease_ms, const std::string& setup,
+                                                const std::vector<Action>& actions,
+                                                const std::vector<SeatProgress>& seats, bool started,
+                                                std::string* error) {
+  storage::RedisCommand command = {"EVAL",
+                                   kRecreate,
+                                   "7",
+                                   Key(game_id, "fence"),
+                                   Key(game_id, "owner"),
+                                   Key(game_id, "setup"),
+                                   Key(game_id, "log"),
+                                   Key(game_id, "seats"),
+                                   Key(game_id, "done"),
+                                   prefix_ + "live",
+                                   std::to_string(fence),
+                                   std::to_string(fence) + " " + host,
+                                   std::to_string(lease_ms),
+                                   setup,
+                                   game_id,
+                                   started ? "1" : "0",
+                                   EncodeProgress(seats)};
+  for (const Action& a : actions) command.push_back(std::to_string(Encode(a)));
+  RedisReply r;
+  const CheckpointStatus s = Run(command, &r, error);
+  if (s != CheckpointStatus::kOk) return s;
+  if (r.integer == -2) {
+    *error = "game " + game_id + " has a checkpoint or is done: not written again";
+    return CheckpointStatus::kFenced;
+  }
+  return CheckpointStatus::kOk;
+}
+
 CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
                                              Millis lease_ms, std::string* error) {
   RedisReply r;
-  const CheckpointStatus s = Run({"EVAL", kRenew, "2", Key(game_id, "fence"), Key(game_id, "owner"),
-                                  std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
-                                 &r, error);
+  const CheckpointStatus s =
+      Run({"EVAL", kRenew, "4", Key(game_id, "fence"), Key(game_id, "owner"), Key(game_id, "setup"),
+           Key(game_id, "done"), std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
+          &r, error);
   if (s != CheckpointStatus::kOk) return s;
+  if (r.integer == -4) {
+    *error = "game " + game_id + " has no checkpoint in Redis (its creation was lost)";
+    return CheckpointStatus::kMissing;
+  }
   if (r.integer == -2) {
     *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
     return CheckpointStatus::kFenced;

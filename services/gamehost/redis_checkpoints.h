@@ -25,6 +25,9 @@ class RedisCheckpointStore final : public CheckpointStore {
   CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                           uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                           bool started, std::string* error) override;
+  CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+                            const std::string& setup, const std::vector<Action>& actions,
+                            const std::vector<SeatProgress>& seats, bool started, std::string* error) override;
   CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                          std::string* error) override;
   CheckpointStatus Done(const std::string& game_id, std::string* error) override;

@@ -148,6 +148,28 @@ TEST_F(CheckpointTest, ALogThatDoesNotReplayIsRefusedAsDataLoss) {
   EXPECT_EQ(b.host->live_games(), 0u);
 }
 
+TEST_F(CheckpointTest, AGameWhoseCheckpointRedisLostIsWrittenAgainWholeAndPlaysOn) {
+  CreateOnA();
+  Seats seats(&a, &created);
+  seats.Connect();
+  seats.Play(20);
+  {
+    // An acknowledged write lost (a crash under appendfsync everysec): the creation with it.
+    std::lock_guard lock(store.mutex);
+    store.games.erase(created.game_id());
+  }
+  EXPECT_EQ(seats.Play(10), 10);
+  EXPECT_FALSE(seats.game->abandoned());
+  EXPECT_EQ(store.recreated, 1);
+  const int actor = seats.Actor();
+  ASSERT_GE(actor, 0);
+  EXPECT_EQ(Logged(), seats.streams[actor]->PendingDecision()->step());
+  // The written-again checkpoint is a whole one: another host resumes it exactly.
+  LeasesLapse();
+  b.host->KeepLeases();
+  EXPECT_EQ(b.host->live_games(), 1u);
+}
+
 TEST_F(CheckpointTest, AStoredGameIsNeverTakenOver) {
   CreateOnA();
   Seats on_a(&a, &created);

@@ -41,6 +41,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     auto it = games.find(id);
+    if (it == games.end() && !done.count(id)) return CheckpointStatus::kMissing;
     if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
     Entry& e = it->second;
     if (e.log.size() < from) return CheckpointStatus::kUnavailable;
@@ -52,11 +53,23 @@ class MemoryCheckpointStore final : public CheckpointStore {
     ++appends;
     return CheckpointStatus::kOk;
   }
+  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                            const std::string& setup, const std::vector<Action>& actions,
+                            const std::vector<SeatProgress>& seats, bool started, std::string* error) override {
+    std::lock_guard lock(mutex);
+    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (games.count(id) || done.count(id)) return CheckpointStatus::kFenced;
+    Entry& e = games[id];
+    e = {setup, actions, seats, started, fence, host, now + lease_ms};
+    ++recreated;
+    return CheckpointStatus::kOk;
+  }
   CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                          std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     auto it = games.find(id);
+    if (it == games.end() && !done.count(id)) return CheckpointStatus::kMissing;
     if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
     it->second.owner = host;
     it->second.lease_until = now + lease_ms;
@@ -104,6 +117,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
   Millis now = 0;
   bool down = false;
   int appends = 0;
+  int recreated = 0;
 
  private:
   CheckpointStatus Reachable(std::string* error) const {
@@ -128,6 +142,12 @@ class CuttableStore final : public CheckpointStore {
                           bool started, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable
                       : inner_->Append(id, fence, host, lease_ms, from, actions, seats, started, error);
+  }
+  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+                            const std::string& setup, const std::vector<Action>& actions,
+                            const std::vector<SeatProgress>& seats, bool started, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable
+                      : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, started, error);
   }
   CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                          std::string* error) override {

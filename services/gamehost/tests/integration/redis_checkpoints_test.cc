@@ -93,6 +93,51 @@ TEST_F(RedisCheckpointsTest, ALogThatLostItsLastWritesIsWrittenAgain) {
   EXPECT_EQ(taken.actions, First(6));
 }
 
+TEST_F(RedisCheckpointsTest, AGameWhoseCreationWasLostIsWrittenAgainWholeUnderItsToken) {
+  uint64_t fence = 0;
+  ASSERT_EQ(store_->Create("g4", "setup-4", "host-a", 60'000, &fence, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Append("g4", fence, "host-a", 60'000, 0, First(3), seats_, true, &error_), CheckpointStatus::kOk);
+  // As after a crash that lost the last second, creation included: nothing of g4 is left.
+  storage::RedisConnection redis(address_, 2000);
+  for (const char* part : {"fence", "owner", "setup", "log", "seats"}) redis.Run({"DEL", prefix_ + ":{g4}:" + part});
+  redis.Run({"SREM", prefix_ + ":live", "g4"});
+  EXPECT_EQ(store_->Renew("g4", fence, "host-a", 60'000, &error_), CheckpointStatus::kMissing);
+  EXPECT_EQ(store_->Append("g4", fence, "host-a", 60'000, 3, First(5), seats_, true, &error_),
+            CheckpointStatus::kMissing);
+  ASSERT_EQ(store_->Recreate("g4", fence, "host-a", 60'000, "setup-4", First(5), seats_, true, &error_),
+            CheckpointStatus::kOk)
+      << error_;
+  // Once there, it is an ordinary checkpoint: only its token writes, another host takes it over whole.
+  EXPECT_EQ(store_->Recreate("g4", fence, "host-a", 60'000, "setup-4", First(5), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+  ASSERT_EQ(store_->Append("g4", fence, "host-a", 60'000, 5, First(6), seats_, true, &error_), CheckpointStatus::kOk)
+      << error_;
+  EXPECT_EQ(store_->Append("g4", fence + 1, "host-b", 60'000, 6, First(6), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+  ASSERT_EQ(store_->Renew("g4", fence, "host-a", 1, &error_), CheckpointStatus::kOk);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::vector<std::string> orphans;
+  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  EXPECT_EQ(orphans, std::vector<std::string>{"g4"});
+  Checkpoint taken;
+  uint64_t next = 0;
+  ASSERT_EQ(store_->TakeOver("g4", "host-b", 60'000, &next, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_EQ(taken.setup, "setup-4");
+  EXPECT_EQ(taken.actions, First(6));
+  EXPECT_EQ(taken.seats, seats_);
+  EXPECT_GT(next, fence);
+}
+
+TEST_F(RedisCheckpointsTest, AGameThatIsDoneIsNeverWrittenAgain) {
+  uint64_t fence = 0;
+  ASSERT_EQ(store_->Create("g5", "s", "host-a", 60'000, &fence, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Done("g5", &error_), CheckpointStatus::kOk);
+  EXPECT_EQ(store_->Append("g5", fence, "host-a", 60'000, 0, First(1), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Recreate("g5", fence, "host-a", 60'000, "s", First(1), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+}
+
 TEST_F(RedisCheckpointsTest, AStoredGameIsGoneForGood) {
   uint64_t fence = 0;
   ASSERT_EQ(store_->Create("g3", "s", "host-a", 1, &fence, &error_), CheckpointStatus::kOk);
