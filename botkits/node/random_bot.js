@@ -215,6 +215,12 @@ function play(host) {
             }
           }
           break;
+        case 'paused':
+          // The host cannot save the game for now: nothing moves, and the decision
+          // owed comes again when it goes on (an answer sent meanwhile is refused).
+          if (update.paused.paused) decision = null;
+          log(update.paused.paused ? `game paused by its host: ${update.paused.reason}` : 'game goes on after a pause');
+          break;
         case 'game_over':
         case 'redirect':
           // The host ends the stream after these: half-close ours, read on until it

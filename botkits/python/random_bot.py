@@ -176,6 +176,14 @@ class Bot:
                             if not untried:
                                 raise Stuck("every legal action was rejected")
                             self.answer(requests, decision.step, untried)
+                    elif kind == "paused":
+                        # The host cannot save the game for now: nothing moves, and the
+                        # decision owed comes again when it goes on (an answer sent
+                        # meanwhile is refused).
+                        if update.paused.paused:
+                            decision = None
+                        log("game paused by its host: " + update.paused.reason if update.paused.paused
+                            else "game goes on after a pause")
                     elif kind in ("game_over", "redirect"):
                         # The host ends the stream after these: half-close ours, read on
                         # until it does, and hang up if that takes more than 5 seconds.
