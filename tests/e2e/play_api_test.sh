@@ -14,7 +14,11 @@ source "$(dirname "$0")/lib/stack_test.sh"
 stack_test_begin play_api_test "${1:-}"
 
 [[ -x $build/services/gateway/metropolis-gateway ]] || fail "no metropolis-gateway in $build"
-deploy/local/stack.sh up "$build" >"$work/stack-up.log" || fail "the stack did not start"
+# The practice game waits for its player through two dozen checks of bad requests
+# before the play client connects; on a loaded machine that took longer than the
+# host's default 30 s start timeout, and the game was void ("nobody joined").
+METROPOLIS_GAMEHOST_FLAGS="--start-timeout-ms 300000" deploy/local/stack.sh up "$build" >"$work/stack-up.log" ||
+  fail "the stack did not start"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
 gw=${METROPOLIS_GATEWAY:?the stack did not start the gateway}
