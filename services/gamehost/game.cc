@@ -222,6 +222,26 @@ std::shared_ptr<v1::SpectateUpdate> Game::SpectatorPausedUpdateLocked() const {
   return update;
 }
 
+void Game::SendPausedLocked() {
+  const auto update = PausedUpdateLocked();
+  for (auto& s : seats_)
+    if (s->stream) s->stream->Send(update);
+  if (!spectators_.empty()) {
+    const auto spectator_update = SpectatorPausedUpdateLocked();
+    for (auto& sp : spectators_) sp->Send(spectator_update);
+  }
+}
+
+void Game::EndStreamsLocked(const grpc::Status& status) {
+  for (auto& s : seats_) {
+    if (!s->stream) continue;
+    s->stream->Finish(status);
+    s->stream.reset();
+  }
+  for (auto& sp : spectators_) sp->Finish(status);
+  spectators_.clear();
+}
+
 void Game::PauseLocked(const std::string& error) {
   ScheduleRetryLocked();
   if (paused_) return;
@@ -234,13 +254,7 @@ void Game::PauseLocked(const std::string& error) {
   services::LogWarning("game paused: its checkpoint cannot be written; nothing more is released until it is",
                        {{"game", setup_.id}, {"step", std::to_string(persisted_)}, {"error", error}});
   if (env_.metrics) env_.metrics->GamePaused();
-  const auto update = PausedUpdateLocked();
-  for (auto& s : seats_)
-    if (s->stream) s->stream->Send(update);
-  if (!spectators_.empty()) {
-    const auto spectator_update = SpectatorPausedUpdateLocked();
-    for (auto& sp : spectators_) sp->Send(spectator_update);
-  }
+  SendPausedLocked();
 }
 
 void Game::ResumeLocked() {
@@ -249,13 +263,7 @@ void Game::ResumeLocked() {
   services::LogInfo("game resumed: its checkpoint is written again",
                     {{"game", setup_.id}, {"step", std::to_string(step())}, {"paused_ms", std::to_string(paused_for)}});
   if (env_.metrics) env_.metrics->GameResumed(double(paused_for) / 1000.0);
-  const auto update = PausedUpdateLocked();
-  for (auto& s : seats_)
-    if (s->stream) s->stream->Send(update);
-  if (!spectators_.empty()) {
-    const auto spectator_update = SpectatorPausedUpdateLocked();
-    for (auto& sp : spectators_) sp->Send(spectator_update);
-  }
+  SendPausedLocked();
   // Spectators hear every event since the last step released before the pause,
   // whether they came before it (their buffer holds the same) or during it.
   if (!spectators_.empty()) {
@@ -298,13 +306,7 @@ void Game::VoidLocked(const std::string& reason, grpc::Status status) {
   // One message for every void game, with why: the checker and the alerts count
   // voids by reason.
   services::LogWarning("game void", {{"game", setup_.id}, {"reason", reason}, {"ladder", setup_.ladder}});
-  for (auto& s : seats_) {
-    if (!s->stream) continue;
-    s->stream->Finish(status);
-    s->stream.reset();
-  }
-  for (auto& sp : spectators_) sp->Finish(status);
-  spectators_.clear();
+  EndStreamsLocked(status);
   if (env_.on_voided) env_.on_voided(setup_.id, reason, fence_);
 }
 
@@ -316,13 +318,7 @@ void Game::AbandonLocked(const std::string& why) {
                        {{"game", setup_.id}, {"step", std::to_string(step())}, {"reason", why}});
   const grpc::Status moved(grpc::StatusCode::UNAVAILABLE,
                            "game " + setup_.id + " moved to another host; connect again to be sent there");
-  for (auto& s : seats_) {
-    if (!s->stream) continue;
-    s->stream->Finish(moved);
-    s->stream.reset();
-  }
-  for (auto& sp : spectators_) sp->Finish(moved);
-  spectators_.clear();
+  EndStreamsLocked(moved);
   if (env_.on_fenced) env_.on_fenced(setup_.id);
 }
 

@@ -178,6 +178,8 @@ class Game : public std::enable_shared_from_this<Game> {
   void OnRetry();
   void VoidLocked(const std::string& reason, grpc::Status status);
   std::shared_ptr<v1::PlayUpdate> PausedUpdateLocked() const;
+  void SendPausedLocked();  // to every seat and spectator
+  void EndStreamsLocked(const grpc::Status& status);
   std::shared_ptr<v1::SpectateUpdate> SpectatorPausedUpdateLocked() const;
   void AbandonLocked(const std::string& why);
   std::vector<SeatProgress> ProgressLocked() const;
