@@ -111,6 +111,7 @@ bool HttpServer::Start(std::string* error) {
   mg_callbacks callbacks{};
   callbacks.log_message = &HttpServer::LogMessage;
   callbacks.http_error = &HttpServer::HttpError;
+  callbacks.begin_request = &HttpServer::BeginRequest;
   context_ = mg_start(&callbacks, this, config.data());
   if (!context_) {
     *error = std::string("cannot serve ") + (tls ? "HTTPS" : "HTTP") + " on " + options_.listen +
@@ -118,7 +119,6 @@ bool HttpServer::Start(std::string* error) {
                   : " (address in use, or not host:port?)");
     return false;
   }
-  mg_set_request_handler(context_, "/", &HttpServer::HandleRequest, this);
   mg_server_port ports[4];
   const int n = mg_get_server_ports(context_, 4, ports);
   if (n > 0) port_ = ports[0].port;
@@ -153,7 +153,11 @@ int HttpServer::HttpError(mg_connection* conn, int status, const char* message) 
   return 0;  // answered
 }
 
-int HttpServer::HandleRequest(mg_connection* conn, void* self) { return static_cast<HttpServer*>(self)->Handle(conn); }
+int HttpServer::BeginRequest(mg_connection* conn) {
+  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
+  // Non-zero: answered here, civetweb does nothing more with the request.
+  return self->Handle(conn) != 0 ? 1 : 0;
+}
 
 int HttpServer::Send(mg_connection* conn, const HttpResponse& r, bool head) {
   mg_response_header_start(conn, r.status);

@@ -49,7 +49,11 @@ class HttpServer {
   void Stop();
 
  private:
-  static int HandleRequest(mg_connection* conn, void* self);
+  // Every request, from civetweb's begin_request callback: part of mg_start's
+  // configuration, so it serves the first request the port accepts (a handler
+  // set with mg_set_request_handler after mg_start left a window in which
+  // civetweb answered 404 itself, seen by a test that called at once).
+  static int BeginRequest(mg_connection* conn);
   static int LogMessage(const mg_connection* conn, const char* message);
   // Civetweb's own error answers (a malformed or oversized request) as JSON errors.
   static int HttpError(mg_connection* conn, int status, const char* message);
