@@ -97,7 +97,8 @@ for (const o of objects) {
 // --- Lookups ----------------------------------------------------------------------------
 const ofKind = (kind) => objects.filter((o) => o?.kind === kind);
 const find = (kind, name) => objects.find((o) => o?.kind === kind && o.metadata?.name === name);
-const deployments = ofKind("Deployment");
+// The long-running workloads: Deployments, and the game hosts' StatefulSet.
+const deployments = [...ofKind("Deployment"), ...ofKind("StatefulSet")];
 const jobs = ofKind("Job");
 const workloads = [...deployments, ...jobs];
 const podTemplate = (w) => w.spec?.template ?? {};
@@ -215,7 +216,7 @@ const envs = new Map(); // "workload/container" -> environment
 for (const w of workloads) {
   const pod = podTemplate(w);
   const labels = podLabels(w);
-  if (w.kind === "Deployment") {
+  if (w.kind !== "Job") {
     const sel = w.spec?.selector?.matchLabels;
     if (!selects(sel, labels)) problem(id(w), "spec.selector.matchLabels does not select its own pod template's labels");
     for (const other of deployments)
@@ -223,6 +224,13 @@ for (const w of workloads) {
         problem(id(w), `its selector also selects the pods of ${id(other)}`);
   }
   const volumes = new Map((pod.spec?.volumes ?? []).map((v) => [v.name, v]));
+  // A StatefulSet's claims are volumes of its pods too.
+  for (const t of w.spec?.volumeClaimTemplates ?? []) volumes.set(t.metadata?.name, { claim: t });
+  if (w.kind === "StatefulSet") {
+    const svc = find("Service", w.spec?.serviceName);
+    if (!svc) problem(id(w), `serviceName "${w.spec?.serviceName}" names no Service of the chart`);
+    else if (svc.spec?.clusterIP !== "None") problem(id(w), `serviceName ${id(svc)} is not headless (clusterIP: None)`);
+  }
   for (const v of volumes.values()) {
     if (v.configMap && !find("ConfigMap", v.configMap.name) && !v.configMap.optional)
       problem(id(w), `volume ${v.name}: no ConfigMap ${v.configMap.name}`);
@@ -241,7 +249,7 @@ for (const w of workloads) {
     for (const kind of ["requests", "limits"])
       for (const r of ["cpu", "memory"])
         if (res[kind]?.[r] === undefined) problem(where, `no resources.${kind}.${r}`);
-    if (w.kind === "Deployment")
+    if (w.kind !== "Job")
       for (const probe of ["readinessProbe", "livenessProbe"]) if (!c[probe]) problem(where, `no ${probe}`);
     if (!c.image || /:latest$/.test(c.image) || !/:[^/]+$/.test(c.image)) problem(where, `image "${c.image}" has no fixed tag`);
 
@@ -278,7 +286,7 @@ for (const w of workloads) {
       if (!portNumbers.has(hp.port)) problem(where, `${name} listens on ${hp.port}, which the container does not declare`);
       listening.add(hp.port);
     }
-    if (w.kind === "Deployment")
+    if (w.kind !== "Job")
       for (const p of ports)
         if (!listening.has(p.containerPort)) problem(where, `port ${p.name ?? ""} ${p.containerPort} is declared but no *_LISTEN setting listens on it`);
     // The address a game host advertises is its own port.
@@ -347,11 +355,11 @@ for (const s of ofKind("Service")) {
     continue;
   }
   const behind = deployments.filter((d) => selects(sel, podLabels(d)));
-  const own = find("Deployment", s.metadata.name);
-  if (behind.length === 0) problem(id(s), `its selector ${JSON.stringify(sel)} selects no pods of any Deployment`);
+  const own = find("Deployment", s.metadata.name) ?? find("StatefulSet", s.metadata.name);
+  if (behind.length === 0) problem(id(s), `its selector ${JSON.stringify(sel)} selects no pods of any Deployment or StatefulSet`);
   else if (behind.length > 1) problem(id(s), `its selector selects the pods of ${behind.map(id).join(" and ")}`);
   else if (own && behind[0] !== own) problem(id(s), `selects the pods of ${id(behind[0])}, not of its own ${id(own)}`);
-  if (!own) problem(id(s), "no Deployment of the same name");
+  if (!own) problem(id(s), "no Deployment or StatefulSet of the same name");
   for (const d of behind)
     for (const p of s.spec?.ports ?? []) {
       const target = p.targetPort ?? p.port;
@@ -388,7 +396,7 @@ for (const h of ofKind("HorizontalPodAutoscaler")) {
 const budgets = ofKind("PodDisruptionBudget");
 for (const b of budgets) {
   const covered = deployments.filter((d) => selects(b.spec?.selector?.matchLabels, podLabels(d)));
-  if (covered.length === 0) problem(id(b), `its selector ${JSON.stringify(b.spec?.selector?.matchLabels)} selects no pods of any Deployment`);
+  if (covered.length === 0) problem(id(b), `its selector ${JSON.stringify(b.spec?.selector?.matchLabels)} selects no pods of any Deployment or StatefulSet`);
   for (const d of covered)
     if (b.spec.maxUnavailable === 0 || (typeof b.spec.minAvailable === "number" && b.spec.minAvailable >= (d.spec?.replicas ?? 1)))
       problem(id(b), `leaves no pod of ${id(d)} evictable: nodes with them could never be drained`);
@@ -398,7 +406,17 @@ for (const d of deployments)
       !budgets.some((b) => selects(b.spec?.selector?.matchLabels, podLabels(d))))
     problem(id(d), "runs the game hosts but no PodDisruptionBudget selects its pods");
 if (!deployments.some((d) => containersOf(d).some((c) => program(c) === "metropolis-gamehost")))
-  problem("stream", "no Deployment runs metropolis-gamehost");
+  problem("stream", "no Deployment or StatefulSet runs metropolis-gamehost");
+// A game host's data folder holds completed games until they are stored: it must
+// outlive the pod, so it is a PersistentVolumeClaim of a StatefulSet.
+for (const d of deployments)
+  for (const c of containersOf(d)) {
+    if (program(c) !== "metropolis-gamehost") continue;
+    const dir = environment(d, c).get("METROPOLIS_GAMEHOST_DATA_DIR")?.value;
+    const mount = (c.volumeMounts ?? []).find((m) => m.mountPath === dir);
+    const claimed = mount && (d.spec?.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === mount.name);
+    if (!claimed) problem(`${id(d)} container ${c.name}`, `the game hosts' data folder ${dir ?? "(unset)"} is not on a PersistentVolumeClaim: completed games would go with the pod`);
+  }
 
 // --- 5. Helm hooks ----------------------------------------------------------------------------
 // Hooks run before the release's other objects exist: what a hook uses must be a hook
