@@ -220,7 +220,15 @@ void ReplayForwarder::Loop() {
       if (e.path().extension() == ".pb") files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
     size_t backlog = files.size();
-    if (options_.metrics) options_.metrics->OutboxBacklog(backlog);
+    // Those set aside (below), also from before a restart: until an operator has
+    // looked at them they are games played and never stored.
+    size_t refused = 0;
+    for (const auto& e : fs::directory_iterator(options_.dir + "/refused", ec))
+      if (e.path().extension() == ".pb") ++refused;
+    if (options_.metrics) {
+      options_.metrics->OutboxBacklog(backlog);
+      options_.metrics->OutboxRefused(refused);
+    }
     bool failed = false;
     for (const std::string& path : files) {
       {
@@ -244,6 +252,7 @@ void ReplayForwarder::Loop() {
         // Kept aside for an operator, never dropped.
         fs::create_directories(options_.dir + "/refused", ec);
         fs::rename(path, options_.dir + "/refused/" + fs::path(path).filename().string(), ec);
+        if (options_.metrics) options_.metrics->OutboxRefused(++refused);
         continue;
       }
       failed = true;

@@ -22,6 +22,7 @@ struct HostMetrics::Impl {
   prometheus::Gauge* seat_streams;
   prometheus::Gauge* spectator_streams;
   prometheus::Gauge* outbox_backlog;
+  prometheus::Gauge* outbox_refused;
   prometheus::Family<prometheus::Counter>* delivery_failures;
   prometheus::Family<prometheus::Counter>* checkpoint_writes;
   prometheus::Family<prometheus::Counter>* takeovers;
@@ -90,6 +91,11 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                           .Help("Completed games in the durable outbox, not yet stored and rated")
                           .Register(*r)
                           .Add({});
+  m.outbox_refused = &BuildGauge()
+                          .Name("metropolis_gamehost_outbox_refused")
+                          .Help("Completed games refused for good by the replays service, set aside in outbox/refused/")
+                          .Register(*r)
+                          .Add({});
   m.delivery_failures = &BuildCounter()
                              .Name("metropolis_gamehost_outbox_delivery_failures_total")
                              .Help("Failed deliveries from the outbox, by service (replays, ratings) and status code")
@@ -156,6 +162,10 @@ void HostMetrics::RpcFinished(const std::string& method, const std::string& code
 
 void HostMetrics::OutboxBacklog(size_t games) {
   if (impl_) impl_->outbox_backlog->Set(double(games));
+}
+
+void HostMetrics::OutboxRefused(size_t games) {
+  if (impl_) impl_->outbox_refused->Set(double(games));
 }
 
 void HostMetrics::DeliveryFailed(const std::string& to, const std::string& code) {

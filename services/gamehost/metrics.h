@@ -31,6 +31,9 @@ class HostMetrics {
   // replays and ratings services, and deliveries that failed ("replays" or
   // "ratings", with the gRPC status code).
   void OutboxBacklog(size_t games);
+  // Completed games the replays service refused for good, set aside in
+  // outbox/refused/ for an operator (never stored, never rated until then).
+  void OutboxRefused(size_t games);
   void DeliveryFailed(const std::string& to, const std::string& code);
   // Checkpoints (checkpoint.h): each write by its result ("ok", "fenced",
   // "unavailable"); games taken over from a host whose lease lapsed ("in") and

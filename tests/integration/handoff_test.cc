@@ -7,14 +7,17 @@
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/gamehost/forwarder.h"
+#include "services/gamehost/metrics.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/ratings/service.h"
 #include "services/replays/service.h"
@@ -171,6 +174,32 @@ TEST_F(HandoffTest, FinishedGamesReachTheReplaysService) {
   ASSERT_TRUE(forwarder.WaitDelivered(30'000));
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 5);
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM replays WHERE compact IS NOT NULL"), 5);
+}
+
+// A game refused for good is set aside for an operator, counted for the alert
+// (MetropolisDeliveriesRefused), and never holds up the games behind it.
+TEST_F(HandoffTest, AGameRefusedForGoodIsSetAsideCountedAndBlocksNothing) {
+  std::filesystem::create_directories(outbox_);
+  {
+    std::ofstream broken(outbox_ + "/0-broken.pb", std::ios::binary);  // sorted first
+    broken << "this is not a StoreGameRequest";
+  }
+  prometheus::Registry registry;
+  gamehost::HostMetrics metrics(&registry);
+  ReplaysServer replays(database_.conninfo());
+  gamehost::ForwarderOptions options = Options(replays.bound);
+  options.metrics = &metrics;
+  gamehost::ReplayForwarder forwarder(options);
+  std::string error;
+  ASSERT_TRUE(forwarder.Start(&error)) << error;
+  PlayGames(&forwarder, 3);
+  ASSERT_TRUE(forwarder.WaitDelivered(30'000));
+  EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 3);
+  EXPECT_TRUE(std::filesystem::exists(outbox_ + "/refused/0-broken.pb"));
+  double refused = -1;
+  for (const prometheus::MetricFamily& f : registry.Collect())
+    if (f.name == "metropolis_gamehost_outbox_refused") refused = f.metric.at(0).gauge.value;
+  EXPECT_EQ(refused, 1);
 }
 
 TEST_F(HandoffTest, GamesWaitOnDiskWhileTheServiceIsDownAndSurviveTheHost) {
