@@ -194,11 +194,48 @@ async function main() {
     let decisions = 0;
     let reloaded = false;
     let shotTargets = false;
+    // The trading bots (docs/BOTS.md, "Player trades"; RULES.md TRD-3) make ann offers,
+    // and answer hers: until a bot has countered one she makes up to three offers a
+    // turn (the rules' limit), each one card she has most of for another card she
+    // lacks, and reads every answer in the prompt.
+    const trades = { received: 0, offered: 0, countered: 0, accepted: 0, thisTurn: 0 };
     const t0 = Date.now();
     for (;;) {
       const o = await nextDecision(ann);
       if (o.over) break;
       ++decisions;
+      if (o.legal.includes('roll')) trades.thisTurn = 0;
+      if (o.legal.includes('accept')) {
+        const title = await ann.evaluate(() => document.querySelector('dialog[data-prompt][open]')?.textContent ?? '(no prompt)');
+        expect(/offers you/.test(title), `step ${o.step}: an offer to answer, but the prompt says "${title.trim().slice(0, 120)}"`);
+        if (!trades.received++) await ann.screenshot({ path: join(ARTIFACTS, 'play-bot-offer.png'), fullPage: true });
+      }
+      if (o.legal.includes('cancel')) {
+        // Her offer, answered: the prompt lists every bot's answer.
+        const title = await ann.evaluate(() => document.querySelector('dialog[data-prompt][open]')?.textContent ?? '');
+        expect(title, `step ${o.step}: ann's offer was answered, but no prompt shows the answers`);
+        if (/counters: gives/.test(title)) {
+          if (!trades.countered++) await ann.screenshot({ path: join(ARTIFACTS, 'play-bot-counter.png'), fullPage: true });
+        }
+        if (/ accepts/.test(title)) ++trades.accepted;
+      }
+      const give = o.hand.slice(0, 5).reduce((best, n, c, h) => (n > h[best] ? c : best), 0);
+      const lacking = [0, 1, 2, 3, 4].filter((c) => o.hand[c] === 0);
+      const want = lacking.length ? lacking[trades.thisTurn % lacking.length] : -1;
+      if (o.offerBox && trades.thisTurn < 3 && !trades.countered && o.hand[give] > 0 && want >= 0) {
+        ++trades.thisTurn;
+        ++trades.offered;
+        if (!(await ann.$('[data-offer-box][open]'))) await ann.click('[data-offer-box] summary');
+        const names = ['brick', 'lumber', 'wool', 'grain', 'ore'];
+        await ann.fill(`[data-offer-form="offer"] input[name="give-${names[give]}"]`, '1');
+        await ann.fill(`[data-offer-form="offer"] input[name="want-${names[want]}"]`, '1');
+        const before = await ann.evaluate(() => window.metropolisPlay.answers);
+        await ann.click('[data-offer-send]');
+        await ann.waitForFunction((n) => window.metropolisPlay.answers > n || !document.querySelector('[data-rejected]').hidden, before);
+        const rejected = await ann.$eval('[data-rejected]', (e) => (e.hidden ? '' : e.textContent));
+        expect(!rejected, `step ${o.step}: ann's offer was refused: ${rejected}`);
+        continue;
+      }
       if (decisions === 1 || decisions % 10 === 0) await snapshot(ann, o, snapshots);
       if (decisions === 5) await ann.screenshot({ path: join(ARTIFACTS, 'play-setup.png'), fullPage: true });
       // The board as a playing surface, for docs/WEB.md: places highlighted to click.
@@ -232,6 +269,10 @@ async function main() {
       `${stats.clicks.prompt} in prompts, ${stats.clicks.button} buttons, ${stats.popovers} popovers), ${practice.steps} steps in ${practiceSecs.toFixed(1)} s; ` +
       `click to next decision median ${quantile(stats.waits, 0.5)} ms, p90 ${quantile(stats.waits, 0.9)} ms; ${snapshots.length} boards compared`);
     expect(stats.clicks.board >= 4, `only ${stats.clicks.board} clicks on the board`);
+    console.log(`play_test: trades in the practice game: ${trades.received} offers from the bots answered in the prompt; ` +
+      `ann made ${trades.offered} offers, ${trades.accepted} accepted and ${trades.countered} countered by a bot`);
+    expect(trades.received >= 1, 'no bot made ann an offer in a whole practice game');
+    expect(trades.countered >= 1, `no bot countered any of ann's ${trades.offered} offers`);
 
     // ---- (2) Two people queued on a ladder with two network bots, matched at one table --------------
     const bea = opened(await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage());
