@@ -94,6 +94,8 @@ const char* CheckpointStatusName(CheckpointStatus status) {
       return "unavailable";
     case CheckpointStatus::kMissing:
       return "missing";
+    case CheckpointStatus::kNotYet:
+      return "not_yet";
   }
   return "unknown";
 }

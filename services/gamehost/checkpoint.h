@@ -8,7 +8,12 @@
 //     draws a new, larger one; a write that does not carry the current token is
 //     refused, so a host cut off from the network cannot go on writing a game
 //     that another host has taken over, even after its lease expired unseen;
-//   * which host runs a game now: its lease, renewed while the host is alive;
+//   * which host runs a game now: its lease, renewed while the host is alive.
+//     Leases are kept on the store's clock, never a host's, and a lapsed lease
+//     is taken over only once the store has served for a whole lease since it
+//     last could not be reached (a restart, a stall, every host cut off, its
+//     clock jumping): after such a gap every owner had its lease lapse without a
+//     chance to renew, and taking their games would move every live game at once;
 //   * a finished game: the replays service's database. Once it holds the game
 //     the checkpoint is dropped (Done).
 // The store here is Redis with append-only persistence (redis_checkpoints.h);
@@ -58,6 +63,7 @@ enum class CheckpointStatus {
   kExists,       // Create: the id is taken
   kUnavailable,  // the store cannot be reached; try again later
   kMissing,      // Append: the game has no checkpoint at all and is not done (Redis lost its creation)
+  kNotYet,       // TakeOver: the lease lapsed, but the store has not served a whole lease since its last gap
 };
 const char* CheckpointStatusName(CheckpointStatus status);
 
@@ -85,10 +91,13 @@ class CheckpointStore {
                                  std::string* error) = 0;
   // The game is stored for good: its checkpoint goes, and it can never be taken over.
   virtual CheckpointStatus Done(const std::string& game_id, std::string* error) = 0;
-  // Live games whose lease lapsed (at most `limit`).
-  virtual CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) = 0;
+  // Live games whose lease lapsed (at most `limit`). `lease_ms` is the caller's
+  // lease: a scan counts as reaching the store, for the takeover guard.
+  virtual CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids,
+                                   std::string* error) = 0;
   // Takes over a game whose lease lapsed: kOk with its checkpoint and a new
-  // fencing token, kFenced when a host holds it or it is done.
+  // fencing token, kFenced when a host holds it or it is done, kNotYet when the
+  // store has served for less than the owner's lease since its last gap.
   virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
                                     uint64_t* fence, Checkpoint* out, std::string* error) = 0;
   // The address of the host holding the game's lease; nullopt when none does.

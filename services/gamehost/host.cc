@@ -209,7 +209,7 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
   // A game whose host died and whose lease lapsed: whoever a seat reaches first
   // takes it over, rather than sending it to wait for the next lease scan.
   if (checkpoints_) {
-    TakeOver(game_id);
+    const grpc::Status taken = TakeOver(game_id);
     {
       std::lock_guard lock(mutex_);
       if (auto it = live_.find(game_id); it != live_.end()) {
@@ -224,6 +224,9 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
       }
       return {grpc::StatusCode::UNAVAILABLE, "game " + game_id + " is being resumed here; connect again"};
     }
+    // The store cannot be reached or its owner may yet renew it: a game that may
+    // exist is not "not found" (seats try again on UNAVAILABLE).
+    if (taken.error_code() == grpc::StatusCode::UNAVAILABLE) return taken;
   }
   return {grpc::StatusCode::NOT_FOUND, "no game " + game_id + " on this host"};
 }
@@ -466,7 +469,7 @@ void Host::KeepLeases() {
   }
   if (room == 0) return;
   std::vector<std::string> orphans;
-  if (checkpoints_->Orphans(room, &orphans, &error) != CheckpointStatus::kOk) return;
+  if (checkpoints_->Orphans(room, options_.lease_ms, &orphans, &error) != CheckpointStatus::kOk) return;
   for (const std::string& id : orphans) TakeOver(id);
 }
 
@@ -485,6 +488,8 @@ grpc::Status Host::TakeOver(const std::string& game_id) {
   const CheckpointStatus status =
       checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
   if (status == CheckpointStatus::kFenced) return {grpc::StatusCode::FAILED_PRECONDITION, error};
+  // Redis was just unreachable, restarted or stalled: the owner gets a lease to renew first.
+  if (status == CheckpointStatus::kNotYet) return {grpc::StatusCode::UNAVAILABLE, error + "; connect again"};
   if (status != CheckpointStatus::kOk) {
     services::LogError("taking over a game failed", {{"game", game_id}, {"error", error}});
     return {grpc::StatusCode::UNAVAILABLE, error};

@@ -7,12 +7,34 @@ namespace {
 
 using storage::RedisReply;
 
-// KEYS: owner fence setup live done. ARGV: host lease_ms setup id.
+// Redis's own account of how long it has served without a break (docs/GAMEHOST.md,
+// "Leases on Redis's clock"), on its own clock: the clock hash keeps the last time a host
+// reached it and since when it has been reached without a gap of half a lease or
+// more. A gap is a restart (the hash comes back from the append-only file with the
+// time before it), a stall, a clock that jumped, or every host cut off: a healthy
+// owner, which renews every third of a lease, may have let its lease lapse in it,
+// so it gets a whole lease of service to renew before anyone may take its games.
+// A missing hash (a Redis that lost it) counts as a gap too.
+constexpr char kServing[] = R"lua(
+local function serving(clock, lease)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local c = redis.call('HMGET', clock, 'last', 'since')
+  local last, since = tonumber(c[1]), tonumber(c[2])
+  if (not last) or (not since) or now < last or now - last >= lease / 2 then since = now end
+  redis.call('HSET', clock, 'last', string.format('%d', now), 'since', string.format('%d', since))
+  return now - since
+end
+)lua";
+
+// KEYS: owner fence setup live done seats clock. ARGV: host lease_ms setup id.
 constexpr char kCreate[] = R"lua(
+serving(KEYS[7], tonumber(ARGV[2]))
 if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', KEYS[5]) == 1 then return -1 end
 local f = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], f .. ' ' .. ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[3], ARGV[3])
+redis.call('HSET', KEYS[6], 'lease', ARGV[2])
 redis.call('SADD', KEYS[4], ARGV[4])
 return f
 )lua";
@@ -46,26 +68,44 @@ redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', KEYS[3], ARGV[4])
 redis.call('DEL', KEYS[4])
 for i = 8, #ARGV do redis.call('RPUSH', KEYS[4], ARGV[i]) end
-redis.call('HSET', KEYS[5], 'started', ARGV[6], 'progress', ARGV[7])
+redis.call('HSET', KEYS[5], 'started', ARGV[6], 'progress', ARGV[7], 'lease', ARGV[3])
 redis.call('SADD', KEYS[7], ARGV[5])
 return 1
 )lua";
-// KEYS: fence owner setup done. ARGV: fence "fence host" lease_ms. -4 as for Append.
+// KEYS: fence owner setup done seats clock. ARGV: fence "fence host" lease_ms. -4 as for Append.
+// A lapsed lease is renewed too while the token is the game's: nobody took it over.
 constexpr char kRenew[] = R"lua(
+serving(KEYS[6], tonumber(ARGV[3]))
 local f = redis.call('GET', KEYS[1])
 if (not f) and redis.call('EXISTS', KEYS[3]) == 0 and redis.call('EXISTS', KEYS[4]) == 0 then return -4 end
 if (not f) or f ~= ARGV[1] then return -2 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+redis.call('HSET', KEYS[5], 'lease', ARGV[3])
 return 1
 )lua";
 
-// KEYS: owner fence setup. ARGV: host lease_ms.
+// KEYS: owner fence setup seats clock. ARGV: host lease_ms guard.
+// -1 when a host holds the game or it is done; {-5, served, needed} when the lease
+// lapsed but Redis has served for less than the owner's lease since its last gap
+// (guard "1"): the owner may yet renew it.
 constexpr char kTakeOver[] = R"lua(
+local served = serving(KEYS[5], tonumber(ARGV[2]))
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
+local needed = tonumber(redis.call('HGET', KEYS[4], 'lease') or ARGV[2])
+if ARGV[3] == '1' and served < needed then return {-5, served, needed} end
 local f = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], f .. ' ' .. ARGV[1], 'PX', ARGV[2])
+redis.call('HSET', KEYS[4], 'lease', ARGV[2])
 return f
 )lua";
+
+// KEYS: clock. ARGV: lease_ms. How long Redis has served since its last gap.
+constexpr char kServed[] = R"lua(
+return serving(KEYS[1], tonumber(ARGV[1]))
+)lua";
+
+// The scripts that read or move the clock, with its function in front.
+std::string WithClock(const char* body) { return std::string(kServing) + body; }
 
 // KEYS: setup log seats owner fence done live. ARGV: id.
 constexpr char kDone[] = R"lua(
@@ -118,8 +158,9 @@ bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out) {
 
 }  // namespace
 
-RedisCheckpointStore::RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix)
-    : pool_(address, pool_size), prefix_(std::move(prefix)) {}
+RedisCheckpointStore::RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix,
+                                           bool takeover_guard)
+    : pool_(address, pool_size), prefix_(std::move(prefix)), takeover_guard_(takeover_guard) {}
 
 std::string RedisCheckpointStore::Key(const std::string& game_id, const char* part) const {
   return prefix_ + "{" + game_id + "}:" + part;
@@ -144,10 +185,10 @@ CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const 
                                               const std::string& host, Millis lease_ms, uint64_t* fence,
                                               std::string* error) {
   RedisReply r;
-  const CheckpointStatus s =
-      Run({"EVAL", kCreate, "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"), prefix_ + "live",
-           Key(game_id, "done"), host, std::to_string(lease_ms), setup, game_id},
-          &r, error);
+  const CheckpointStatus s = Run({"EVAL", WithClock(kCreate), "7", Key(game_id, "owner"), Key(game_id, "fence"),
+                                  Key(game_id, "setup"), prefix_ + "live", Key(game_id, "done"), Key(game_id, "seats"),
+                                  prefix_ + "clock", host, std::to_string(lease_ms), setup, game_id},
+                                 &r, error);
   if (s != CheckpointStatus::kOk) return s;
   if (r.integer < 0) {
     *error = "game " + game_id + " has a checkpoint already";
@@ -237,10 +278,10 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
 CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
                                              Millis lease_ms, std::string* error) {
   RedisReply r;
-  const CheckpointStatus s =
-      Run({"EVAL", kRenew, "4", Key(game_id, "fence"), Key(game_id, "owner"), Key(game_id, "setup"),
-           Key(game_id, "done"), std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
-          &r, error);
+  const CheckpointStatus s = Run({"EVAL", WithClock(kRenew), "6", Key(game_id, "fence"), Key(game_id, "owner"),
+                                  Key(game_id, "setup"), Key(game_id, "done"), Key(game_id, "seats"), prefix_ + "clock",
+                                  std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
+                                 &r, error);
   if (s != CheckpointStatus::kOk) return s;
   if (r.integer == -4) {
     *error = "game " + game_id + " has no checkpoint in Redis (its creation was lost)";
@@ -260,8 +301,16 @@ CheckpointStatus RedisCheckpointStore::Done(const std::string& game_id, std::str
              &r, error);
 }
 
-CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) {
+CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids,
+                                               std::string* error) {
   ids->clear();
+  // The scan also tells Redis it is being reached, so a survivor with no games of
+  // its own keeps the clock free of gaps (TakeOver decides per game).
+  RedisReply served;
+  if (CheckpointStatus s =
+          Run({"EVAL", WithClock(kServed), "1", prefix_ + "clock", std::to_string(lease_ms)}, &served, error);
+      s != CheckpointStatus::kOk)
+    return s;
   RedisReply members;
   if (CheckpointStatus s = Run({"SMEMBERS", prefix_ + "live"}, &members, error); s != CheckpointStatus::kOk) return s;
   if (members.elements.empty()) return CheckpointStatus::kOk;
@@ -282,10 +331,17 @@ CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, std::vector<std::st
 CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
                                                 uint64_t* fence, Checkpoint* out, std::string* error) {
   RedisReply r;
-  CheckpointStatus s = Run({"EVAL", kTakeOver, "3", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
-                            host, std::to_string(lease_ms)},
-                           &r, error);
+  CheckpointStatus s =
+      Run({"EVAL", WithClock(kTakeOver), "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
+           Key(game_id, "seats"), prefix_ + "clock", host, std::to_string(lease_ms), takeover_guard_ ? "1" : "0"},
+          &r, error);
   if (s != CheckpointStatus::kOk) return s;
+  if (r.type == RedisReply::Type::kArray && r.elements.size() == 3) {
+    *error = "game " + game_id + ": its lease lapsed, but Redis has served for only " +
+             std::to_string(r.elements[1].integer) + " ms since it last could not be reached, less than the owner's " +
+             std::to_string(r.elements[2].integer) + " ms lease to renew it";
+    return CheckpointStatus::kNotYet;
+  }
   if (r.integer < 0) {
     *error = "game " + game_id + " is held by a host or finished";
     return CheckpointStatus::kFenced;

@@ -1,8 +1,9 @@
 // Checkpoints and leases in Redis (checkpoint.h). Per game, under gh:{ID}:
 //   setup   the serialised setup          log    one entry per action (its code)
 //   seats   progress and "started"       fence  the fencing token (a counter)
-//   owner   "FENCE HOST", expiring with the lease
-// and the set gh:live of the games not yet stored. Every write is a Lua script
+//   owner   "FENCE HOST", expiring with the lease (seats keeps its length)
+// the set gh:live of the games not yet stored, and gh:clock, Redis's account of
+// how long it has served without a gap (the takeover guard, checkpoint.h). Every write is a Lua script
 // that first compares the caller's token with `fence`, so the check and the
 // write are one atomic step. Redis runs with append-only persistence, so a
 // checkpoint survives a restart of Redis.
@@ -17,8 +18,11 @@ namespace metropolis::gamehost {
 
 class RedisCheckpointStore final : public CheckpointStore {
  public:
-  // `prefix` separates deployments sharing one Redis (and tests).
-  RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix = "gh:");
+  // `prefix` separates deployments sharing one Redis (and tests). Without
+  // `takeover_guard` (negative controls only) a lapsed lease is taken over even
+  // right after Redis was unreachable to its owner.
+  RedisCheckpointStore(const std::string& address, int pool_size,
+                       std::string prefix = "gh:", bool takeover_guard = true);
 
   CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
                           Millis lease_ms, uint64_t* fence, std::string* error) override;
@@ -31,7 +35,7 @@ class RedisCheckpointStore final : public CheckpointStore {
   CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                          std::string* error) override;
   CheckpointStatus Done(const std::string& game_id, std::string* error) override;
-  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override;
+  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override;
   CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override;
   std::optional<std::string> Owner(const std::string& game_id) override;
@@ -44,6 +48,7 @@ class RedisCheckpointStore final : public CheckpointStore {
 
   storage::RedisPool pool_;
   const std::string prefix_;
+  const bool takeover_guard_;
 };
 
 }  // namespace metropolis::gamehost

@@ -10,6 +10,7 @@
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
+#include "lib/common/negative_control.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 
 namespace metropolis::gamehost {
@@ -49,7 +50,8 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       bots_(config.bot_threads),
       checkpoints_(config.checkpoint_redis.empty()
                        ? nullptr
-                       : std::make_unique<RedisCheckpointStore>(config.checkpoint_redis, 4)),
+                       : std::make_unique<RedisCheckpointStore>(config.checkpoint_redis, 4,
+                                                                "gh:", !services::ProtectionRemoved("redis_clock"))),
       directory_(checkpoints_
                      ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
                      : std::make_unique<InMemoryDirectory>()),

@@ -3,8 +3,9 @@
 # guards something: every test is run once with its protection switched off (the
 # "# protection: NAME" line of its header; METROPOLIS_REMOVE_PROTECTION=NAME, which
 # only a build configured with METROPOLIS_NEGATIVE_CONTROLS=ON obeys, as the check
-# preset is) and must then FAIL with checker violations; then --repeat times as
-# built, and must pass each time. Ends with a table; docs/FAILURES.md quotes it.
+# preset is) and must then FAIL with violations (lines starting VIOLATION: the
+# checker's, or a test's own for what it guards beyond the checker); then --repeat
+# times as built, and must pass each time. Ends with a table; docs/FAILURES.md quotes it.
 #
 #   tests/faults/run.sh [--negative] [--repeat N] [--build DIR] [TEST...]
 #
@@ -55,12 +56,12 @@ run() { # name label expect(pass|fail) env...
   if [[ $expect == pass ]]; then
     if ((status == 0)); then outcome=passed; else outcome="FAILED (unexpected)"; failed=1; fi
   else
-    # Without its protection the test must fail, and because of what the checker found.
+    # Without its protection the test must fail, and because of a violation it found.
     if ((status != 0 && violations > 0)); then
       outcome="failed, as it must"
     else
       outcome="PASSED without its protection"
-      ((status != 0)) && outcome="FAILED, but not by the checker"
+      ((status != 0)) && outcome="FAILED, with no violation"
       failed=1
     fi
   fi

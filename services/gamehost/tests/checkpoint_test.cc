@@ -28,7 +28,7 @@ class CheckpointTest : public ::testing::Test {
   }
   // Host A stops renewing, as a dead host does; its leases lapse.
   void LeasesLapse() {
-    store.now += kLease + 1;
+    store.Pass(kLease + 1);
     b.timers.AdvanceTo(b.clock.Now() + kLease + 1);
   }
   size_t Logged() {
@@ -104,7 +104,7 @@ TEST_F(CheckpointTest, AnotherHostResumesTheExactPositionAndTheFirstIsFencedOff)
   EXPECT_TRUE(store.done.count(created.game_id()));
   std::vector<std::string> orphans;
   std::string error;
-  store.Orphans(10, &orphans, &error);
+  store.Orphans(10, kLease, &orphans, &error);
   EXPECT_TRUE(orphans.empty());
 }
 

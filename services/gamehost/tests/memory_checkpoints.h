@@ -1,6 +1,7 @@
 // A checkpoint store in memory with the semantics of the Redis one: fencing
-// tokens, leases that lapse when the test moves its clock, and a switch that
-// makes it unreachable.
+// tokens, leases that lapse when the test moves its clock, the takeover guard
+// (no takeover until the store has served a whole lease since a gap), and a
+// switch that makes it unreachable.
 #pragma once
 
 #include <atomic>
@@ -21,7 +22,16 @@ class MemoryCheckpointStore final : public CheckpointStore {
     uint64_t fence = 0;
     std::string owner;
     Millis lease_until = 0;
+    Millis lease = 0;  // the owner's lease length
   };
+
+  // Time passes while the store serves: the hosts' lease loops reach it
+  // throughout, as they do every third of a lease. `now += ms` alone is a gap.
+  void Pass(Millis ms) {
+    std::lock_guard lock(mutex);
+    now += ms;
+    last_touch = now;
+  }
 
   CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host, Millis lease_ms,
                           uint64_t* fence, std::string* error) override {
@@ -33,6 +43,8 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.fence = *fence = ++fences;
     e.owner = host;
     e.lease_until = now + lease_ms;
+    e.lease = lease_ms;
+    Serving(lease_ms);
     return CheckpointStatus::kOk;
   }
   CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
@@ -60,7 +72,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     if (games.count(id) || done.count(id)) return CheckpointStatus::kFenced;
     Entry& e = games[id];
-    e = {setup, actions, seats, started, fence, host, now + lease_ms};
+    e = {setup, actions, seats, started, fence, host, now + lease_ms, lease_ms};
     ++recreated;
     return CheckpointStatus::kOk;
   }
@@ -68,11 +80,13 @@ class MemoryCheckpointStore final : public CheckpointStore {
                          std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    Serving(lease_ms);
     auto it = games.find(id);
     if (it == games.end() && !done.count(id)) return CheckpointStatus::kMissing;
     if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
     it->second.owner = host;
     it->second.lease_until = now + lease_ms;
+    it->second.lease = lease_ms;
     return CheckpointStatus::kOk;
   }
   CheckpointStatus Done(const std::string& id, std::string* error) override {
@@ -82,10 +96,11 @@ class MemoryCheckpointStore final : public CheckpointStore {
     done.insert({id, true});
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override {
+  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     ids->clear();
+    Serving(lease_ms);
     for (const auto& [id, e] : games)
       if (e.lease_until <= now && ids->size() < limit) ids->push_back(id);
     return CheckpointStatus::kOk;
@@ -94,12 +109,19 @@ class MemoryCheckpointStore final : public CheckpointStore {
                             Checkpoint* out, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    const Millis served = Serving(lease_ms);
     auto it = games.find(id);
     if (it == games.end() || it->second.lease_until > now) return CheckpointStatus::kFenced;
+    if (takeover_guard && served < it->second.lease) {
+      *error = "the store has served for less than the owner's lease since its last gap (test)";
+      ++guarded;
+      return CheckpointStatus::kNotYet;
+    }
     Entry& e = it->second;
     e.fence = *fence = ++fences;
     e.owner = host;
     e.lease_until = now + lease_ms;
+    e.lease = lease_ms;
     *out = {e.setup, e.log, e.seats, e.started};
     return CheckpointStatus::kOk;
   }
@@ -118,8 +140,17 @@ class MemoryCheckpointStore final : public CheckpointStore {
   bool down = false;
   int appends = 0;
   int recreated = 0;
+  int guarded = 0;  // takeovers the guard refused
+  bool takeover_guard = true;
+  Millis last_touch = -1, serving_since = 0;
 
  private:
+  // The Redis script's `serving` (redis_checkpoints.cc).
+  Millis Serving(Millis lease_ms) {
+    if (last_touch < 0 || now < last_touch || now - last_touch >= lease_ms / 2) serving_since = now;
+    last_touch = now;
+    return now - serving_since;
+  }
   CheckpointStatus Reachable(std::string* error) const {
     if (!down) return CheckpointStatus::kOk;
     *error = "store down (test)";
@@ -156,8 +187,8 @@ class CuttableStore final : public CheckpointStore {
   CheckpointStatus Done(const std::string& id, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Done(id, error);
   }
-  CheckpointStatus Orphans(size_t limit, std::vector<std::string>* ids, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Orphans(limit, ids, error);
+  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Orphans(limit, lease_ms, ids, error);
   }
   CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override {

@@ -17,7 +17,7 @@ constexpr Millis kLease = 3000;          // HostOptions' default
 constexpr Millis kPauseLimit = 600'000;  // HostOptions' default
 
 class PauseTest : public ::testing::Test {
- protected:
+ public:
   PauseTest() : a_link(&store), directory(&store), a("host-a:1", &directory), b("host-b:1", &directory) {
     a.host->SetCheckpoints(&a_link, /*background=*/false);
     b.host->SetCheckpoints(&store, /*background=*/false);
@@ -147,7 +147,7 @@ TEST_F(PauseTest, ACutOffHostWhoseGameWasTakenOverStopsAndNoSeatSawAStepTheNewHo
   EXPECT_EQ(on_a.Play(5), 1);  // applied on A, never released
 
   // A's lease lapses unrenewed; B takes the game over from the written log.
-  store.now += kLease + 1;
+  store.Pass(kLease + 1);
   b.timers.AdvanceTo(b.clock.Now() + kLease + 1);
   b.host->KeepLeases();
   ASSERT_EQ(b.host->live_games(), 1u);
@@ -218,11 +218,54 @@ TEST_F(PauseTest, AGamePausedLongerThanTheLimitIsVoidAndNeverTakenOver) {
   a_link.cut = false;
   a.host->KeepLeases();
   EXPECT_EQ(store.done.count(created.game_id()), 1u);
-  store.now += kLease + 1;
+  store.Pass(kLease + 1);
   b.host->KeepLeases();
   EXPECT_EQ(b.host->live_games(), 0u);
   EXPECT_TRUE(a.sink.games.empty());
 }
+
+// Takeovers that cannot race (docs/GAMEHOST.md, "Leases on Redis's clock"): the
+// store stalls (or restarts) for two leases, so every lease lapses on its clock
+// while no owner could renew; the other host reaches it first. Answers whether
+// the game moved to that host.
+bool MovesAfterAStall(PauseTest* t, bool guard) {
+  t->store.takeover_guard = guard;
+  t->CreateOnA();
+  Seats seats(&t->a, &t->created);
+  seats.Connect();
+  seats.Play(10);
+  t->store.down = true;
+  t->a.host->KeepLeases();
+  EXPECT_TRUE(seats.game->paused());
+  t->store.now += 2 * kLease;
+  t->store.down = false;
+  t->b.host->KeepLeases();
+  if (t->b.host->live_games() > 0) return true;
+  EXPECT_GT(t->store.guarded, 0);
+  // A seat that comes to B meanwhile is told to try again, not that there is no such game.
+  Host::Target target;
+  const grpc::Status found = t->b.host->FindSeat(t->created.seat_tokens(0), t->created.game_id(), &target);
+  EXPECT_EQ(found.error_code(), grpc::StatusCode::UNAVAILABLE) << found.error_message();
+  // The owner renews within its lease and plays on where it paused; B, which keeps
+  // scanning, never gets it.
+  t->a.host->KeepLeases();
+  EXPECT_FALSE(seats.game->paused());
+  for (int i = 0; i < 9; ++i) {
+    t->store.Pass(kLease / 3);
+    t->a.host->KeepLeases();
+    t->b.host->KeepLeases();
+  }
+  EXPECT_EQ(t->b.host->live_games(), 0u);
+  seats.Play(100000);
+  EXPECT_EQ(t->a.sink.games.size(), 1u);
+  EXPECT_TRUE(t->b.sink.games.empty());
+  return t->b.host->live_games() > 0;
+}
+
+TEST_F(PauseTest, AStoreThatStalledLongerThanTheLeaseMovesNoGame) { EXPECT_FALSE(MovesAfterAStall(this, true)); }
+
+// Negative control of the test above: without the guard the game moves at once.
+TEST_F(PauseTest, WithoutTheTakeoverGuardAStallMovesTheGame) { EXPECT_TRUE(MovesAfterAStall(this, false)); }
 
 }  // namespace
 }  // namespace metropolis::gamehost::testing

@@ -58,7 +58,7 @@ TEST_F(RedisCheckpointsTest, OnlyTheNewestFencingTokenWrites) {
   for (int i = 0; i < 300 && store_->Owner("g1"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(store_->Owner("g1"), std::nullopt);
   std::vector<std::string> orphans;
-  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Orphans(10, 60'000, &orphans, &error_), CheckpointStatus::kOk);
   EXPECT_EQ(orphans, std::vector<std::string>{"g1"});
   ASSERT_EQ(store_->TakeOver("g1", "host-b", 60'000, &fence_b, &taken, &error_), CheckpointStatus::kOk) << error_;
   EXPECT_GT(fence_b, fence_a);
@@ -117,7 +117,7 @@ TEST_F(RedisCheckpointsTest, AGameWhoseCreationWasLostIsWrittenAgainWholeUnderIt
   ASSERT_EQ(store_->Renew("g4", fence, "host-a", 1, &error_), CheckpointStatus::kOk);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::vector<std::string> orphans;
-  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Orphans(10, 60'000, &orphans, &error_), CheckpointStatus::kOk);
   EXPECT_EQ(orphans, std::vector<std::string>{"g4"});
   Checkpoint taken;
   uint64_t next = 0;
@@ -144,7 +144,7 @@ TEST_F(RedisCheckpointsTest, AStoredGameIsGoneForGood) {
   ASSERT_EQ(store_->Done("g3", &error_), CheckpointStatus::kOk);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   std::vector<std::string> orphans;
-  ASSERT_EQ(store_->Orphans(10, &orphans, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Orphans(10, 60'000, &orphans, &error_), CheckpointStatus::kOk);
   EXPECT_TRUE(orphans.empty());
   Checkpoint taken;
   uint64_t next = 0;
@@ -152,6 +152,55 @@ TEST_F(RedisCheckpointsTest, AStoredGameIsGoneForGood) {
   EXPECT_EQ(store_->Create("g3", "s", "host-b", 60'000, &next, &error_), CheckpointStatus::kExists);
   EXPECT_EQ(store_->Append("g3", fence, "host-a", 60'000, 0, First(1), seats_, true, &error_),
             CheckpointStatus::kFenced);
+}
+
+// Takeovers that cannot race (docs/GAMEHOST.md, "Leases on Redis's clock"): after
+// a restart or a stall every lease has lapsed on Redis's clock at once; the owners
+// get a whole lease of service to renew before any game may move.
+TEST_F(RedisCheckpointsTest, ALapsedLeaseWaitsUntilRedisHasServedALeaseSinceItsLastGap) {
+  constexpr Millis kLease = 2000;
+  uint64_t fence = 0, next = 0;
+  ASSERT_EQ(store_->Create("g6", "s", "host-a", kLease, &fence, &error_), CheckpointStatus::kOk) << error_;
+  // As after a restart or a stall: the clock hash says Redis was last reached long
+  // ago, and the lease lapsed meanwhile.
+  storage::RedisConnection redis(address_, 2000);
+  redis.Run({"HSET", prefix_ + ":clock", "last", "1"});
+  redis.Run({"DEL", prefix_ + ":{g6}:owner"});
+  Checkpoint taken;
+  EXPECT_EQ(store_->TakeOver("g6", "host-b", kLease, &next, &taken, &error_), CheckpointStatus::kNotYet);
+  EXPECT_NE(error_.find("has served for only"), std::string::npos) << error_;
+  // The owner renews in time and keeps its game.
+  ASSERT_EQ(store_->Renew("g6", fence, "host-a", kLease, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_EQ(store_->Owner("g6"), "host-a");
+  EXPECT_EQ(store_->TakeOver("g6", "host-b", kLease, &next, &taken, &error_), CheckpointStatus::kFenced);
+
+  // A clock hash that Redis lost is a gap too.
+  redis.Run({"DEL", prefix_ + ":clock", prefix_ + ":{g6}:owner"});
+  EXPECT_EQ(store_->TakeOver("g6", "host-b", kLease, &next, &taken, &error_), CheckpointStatus::kNotYet);
+
+  // A lease of service without a gap (hosts reach Redis every tenth of a second
+  // here; a gap is half a lease), and a lapsed lease is taken over.
+  CheckpointStatus status = CheckpointStatus::kNotYet;
+  for (int i = 0; i < 200 && status == CheckpointStatus::kNotYet; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = store_->TakeOver("g6", "host-b", kLease, &next, &taken, &error_);
+  }
+  ASSERT_EQ(status, CheckpointStatus::kOk) << error_;
+  EXPECT_GT(next, fence);
+  EXPECT_EQ(store_->Owner("g6"), "host-b");
+}
+
+// Negative control of the test above: without the guard the game moves at once.
+TEST_F(RedisCheckpointsTest, WithoutTheGuardALapsedLeaseIsTakenOverRightAfterAGap) {
+  RedisCheckpointStore unguarded(address_, 1, prefix_ + ":", /*takeover_guard=*/false);
+  uint64_t fence = 0, next = 0;
+  ASSERT_EQ(unguarded.Create("g7", "s", "host-a", 2000, &fence, &error_), CheckpointStatus::kOk) << error_;
+  storage::RedisConnection redis(address_, 2000);
+  redis.Run({"HSET", prefix_ + ":clock", "last", "1"});
+  redis.Run({"DEL", prefix_ + ":{g7}:owner"});
+  Checkpoint taken;
+  EXPECT_EQ(unguarded.TakeOver("g7", "host-b", 2000, &next, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_EQ(store_->Renew("g7", fence, "host-a", 2000, &error_), CheckpointStatus::kFenced);
 }
 
 TEST_F(RedisCheckpointsTest, AnUnreachableRedisIsUnavailableNotFenced) {
