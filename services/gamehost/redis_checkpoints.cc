@@ -1,6 +1,7 @@
 #include "services/gamehost/redis_checkpoints.h"
 
 #include <charconv>
+#include <string>
 
 namespace metropolis::gamehost {
 namespace {
@@ -104,8 +105,12 @@ constexpr char kServed[] = R"lua(
 return serving(KEYS[1], tonumber(ARGV[1]))
 )lua";
 
-// The scripts that read or move the clock, with its function in front.
-std::string WithClock(const char* body) { return std::string(kServing) + body; }
+// The scripts that read or move the clock, with its function in front (built
+// once, at start).
+const std::string kCreateScript = std::string(kServing) + kCreate;
+const std::string kRenewScript = std::string(kServing) + kRenew;
+const std::string kTakeOverScript = std::string(kServing) + kTakeOver;
+const std::string kServedScript = std::string(kServing) + kServed;
 
 // KEYS: setup log seats owner fence done live. ARGV: id.
 constexpr char kDone[] = R"lua(
@@ -185,7 +190,7 @@ CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const 
                                               const std::string& host, Millis lease_ms, uint64_t* fence,
                                               std::string* error) {
   RedisReply r;
-  const CheckpointStatus s = Run({"EVAL", WithClock(kCreate), "7", Key(game_id, "owner"), Key(game_id, "fence"),
+  const CheckpointStatus s = Run({"EVAL", kCreateScript, "7", Key(game_id, "owner"), Key(game_id, "fence"),
                                   Key(game_id, "setup"), prefix_ + "live", Key(game_id, "done"), Key(game_id, "seats"),
                                   prefix_ + "clock", host, std::to_string(lease_ms), setup, game_id},
                                  &r, error);
@@ -278,7 +283,7 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
 CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
                                              Millis lease_ms, std::string* error) {
   RedisReply r;
-  const CheckpointStatus s = Run({"EVAL", WithClock(kRenew), "6", Key(game_id, "fence"), Key(game_id, "owner"),
+  const CheckpointStatus s = Run({"EVAL", kRenewScript, "6", Key(game_id, "fence"), Key(game_id, "owner"),
                                   Key(game_id, "setup"), Key(game_id, "done"), Key(game_id, "seats"), prefix_ + "clock",
                                   std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
                                  &r, error);
@@ -308,7 +313,7 @@ CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, Millis lease_ms, st
   // its own keeps the clock free of gaps (TakeOver decides per game).
   RedisReply served;
   if (CheckpointStatus s =
-          Run({"EVAL", WithClock(kServed), "1", prefix_ + "clock", std::to_string(lease_ms)}, &served, error);
+          Run({"EVAL", kServedScript, "1", prefix_ + "clock", std::to_string(lease_ms)}, &served, error);
       s != CheckpointStatus::kOk)
     return s;
   RedisReply members;
@@ -332,7 +337,7 @@ CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, cons
                                                 uint64_t* fence, Checkpoint* out, std::string* error) {
   RedisReply r;
   CheckpointStatus s =
-      Run({"EVAL", WithClock(kTakeOver), "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
+      Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
            Key(game_id, "seats"), prefix_ + "clock", host, std::to_string(lease_ms), takeover_guard_ ? "1" : "0"},
           &r, error);
   if (s != CheckpointStatus::kOk) return s;

@@ -16,12 +16,6 @@ stack_test_begin host_takeover_test "${1:-}"
 METROPOLIS_GAMEHOSTS=2 deploy/local/stack.sh up "$build" >/dev/null || fail "the stack did not start"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
-metrics_of() { # NAME -> host:port of its metrics
-  tr ' ' '\n' <<<"$METROPOLIS_METRICS_TARGETS" | sed -n "s/^$1=//p"
-}
-metric() { # ADDRESS NAME{labels} -> value (0 when absent)
-  curl -s "http://$1/metrics" | awk -v m="$2" '$1 == m { v = $2 } END { print v + 0 }'
-}
 host1_metrics=$(metrics_of gamehost1)
 host2_metrics=$(metrics_of gamehost2)
 

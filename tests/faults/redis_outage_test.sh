@@ -23,16 +23,11 @@ stack_up METROPOLIS_GAMEHOSTS=2 METROPOLIS_LEASE_MS=1500
 redis_ctl=$METROPOLIS_STACK_DIR/services/redis-ctl.sh
 [[ -x $redis_ctl ]] || fail "the stack wrote no Redis control script ($redis_ctl)"
 
-metrics_of() { tr ' ' '\n' <<<"$METROPOLIS_METRICS_TARGETS" | sed -n "s/^$1=//p"; }
-metric() { curl -s "http://$1/metrics" | awk -v m="$2" '$1 == m { v = $2 } END { printf "%d", v }'; }
 host1=$(metrics_of gamehost1)
 host2=$(metrics_of gamehost2)
 live() { metric "$1" metropolis_gamehost_live_games; }
 writes() { metric "$1" 'metropolis_gamehost_checkpoint_writes_total{result="ok"}'; }
-moved() {
-  echo $(($(metric "$host1" 'metropolis_gamehost_takeovers_total{direction="in"}') +
-    $(metric "$host2" 'metropolis_gamehost_takeovers_total{direction="in"}')))
-}
+moved() { metric_sum 'metropolis_gamehost_takeovers_total{direction="in"}'; }
 # Games live on both hosts, each host past `$1` writes.
 ready() {
   (($(live "$host1") >= 1 && $(live "$host2") >= 1)) &&

@@ -41,8 +41,6 @@ stack_up METROPOLIS_GAMEHOSTS=2 METROPOLIS_LEASE_MS=3000 \
 echo "$METROPOLIS_REDIS" >"$work/link.target"
 kill -USR2 "$link" # the link starts cut: now it forwards
 
-metrics_of() { tr ' ' '\n' <<<"$METROPOLIS_METRICS_TARGETS" | sed -n "s/^$1=//p"; }
-metric() { curl -s "http://$1/metrics" | awk -v m="$2" '$1 == m { v = $2 } END { printf "%d", v }'; }
 host1=$(metrics_of gamehost1)
 host2=$(metrics_of gamehost2)
 written_on_2() { (($(metric "$host2" 'metropolis_gamehost_checkpoint_writes_total{result="ok"}') >= 100)); }

@@ -97,10 +97,10 @@ for (const o of objects) {
 // --- Lookups ----------------------------------------------------------------------------
 const ofKind = (kind) => objects.filter((o) => o?.kind === kind);
 const find = (kind, name) => objects.find((o) => o?.kind === kind && o.metadata?.name === name);
-// The long-running workloads: Deployments, and the game hosts' StatefulSet.
-const deployments = [...ofKind("Deployment"), ...ofKind("StatefulSet")];
+// The long-running workloads ("servers"): Deployments, and the game hosts' StatefulSet.
+const servers = [...ofKind("Deployment"), ...ofKind("StatefulSet")];
 const jobs = ofKind("Job");
-const workloads = [...deployments, ...jobs];
+const workloads = [...servers, ...jobs];
 const podTemplate = (w) => w.spec?.template ?? {};
 const podLabels = (w) => podTemplate(w).metadata?.labels ?? {};
 const containersOf = (w) => [...(podTemplate(w).spec?.initContainers ?? []), ...(podTemplate(w).spec?.containers ?? [])];
@@ -219,7 +219,7 @@ for (const w of workloads) {
   if (w.kind !== "Job") {
     const sel = w.spec?.selector?.matchLabels;
     if (!selects(sel, labels)) problem(id(w), "spec.selector.matchLabels does not select its own pod template's labels");
-    for (const other of deployments)
+    for (const other of servers)
       if (other !== w && selects(sel, podLabels(other)))
         problem(id(w), `its selector also selects the pods of ${id(other)}`);
   }
@@ -312,7 +312,7 @@ for (const w of workloads) {
         problem(where, `${name}="${v.value}": Service ${svc.metadata.name} has no port ${hp.port}`);
         continue;
       }
-      const behind = deployments.filter((d) => selects(svc.spec?.selector, podLabels(d)));
+      const behind = servers.filter((d) => selects(svc.spec?.selector, podLabels(d)));
       if (!behind.some((d) => containersOf(d).some((bc) => program(bc) === ADDRESS_SUFFIXES[suffix])))
         problem(where, `${name}="${v.value}": Service ${svc.metadata.name} is not in front of ${ADDRESS_SUFFIXES[suffix]}`);
     }
@@ -354,7 +354,7 @@ for (const s of ofKind("Service")) {
     problem(id(s), "no selector");
     continue;
   }
-  const behind = deployments.filter((d) => selects(sel, podLabels(d)));
+  const behind = servers.filter((d) => selects(sel, podLabels(d)));
   const own = find("Deployment", s.metadata.name) ?? find("StatefulSet", s.metadata.name);
   if (behind.length === 0) problem(id(s), `its selector ${JSON.stringify(sel)} selects no pods of any Deployment or StatefulSet`);
   else if (behind.length > 1) problem(id(s), `its selector selects the pods of ${behind.map(id).join(" and ")}`);
@@ -395,21 +395,21 @@ for (const h of ofKind("HorizontalPodAutoscaler")) {
 
 const budgets = ofKind("PodDisruptionBudget");
 for (const b of budgets) {
-  const covered = deployments.filter((d) => selects(b.spec?.selector?.matchLabels, podLabels(d)));
+  const covered = servers.filter((d) => selects(b.spec?.selector?.matchLabels, podLabels(d)));
   if (covered.length === 0) problem(id(b), `its selector ${JSON.stringify(b.spec?.selector?.matchLabels)} selects no pods of any Deployment or StatefulSet`);
   for (const d of covered)
     if (b.spec.maxUnavailable === 0 || (typeof b.spec.minAvailable === "number" && b.spec.minAvailable >= (d.spec?.replicas ?? 1)))
       problem(id(b), `leaves no pod of ${id(d)} evictable: nodes with them could never be drained`);
 }
-for (const d of deployments)
+for (const d of servers)
   if (containersOf(d).some((c) => program(c) === "metropolis-gamehost") &&
       !budgets.some((b) => selects(b.spec?.selector?.matchLabels, podLabels(d))))
     problem(id(d), "runs the game hosts but no PodDisruptionBudget selects its pods");
-if (!deployments.some((d) => containersOf(d).some((c) => program(c) === "metropolis-gamehost")))
+if (!servers.some((d) => containersOf(d).some((c) => program(c) === "metropolis-gamehost")))
   problem("stream", "no Deployment or StatefulSet runs metropolis-gamehost");
 // A game host's data folder holds completed games until they are stored: it must
 // outlive the pod, so it is a PersistentVolumeClaim of a StatefulSet.
-for (const d of deployments)
+for (const d of servers)
   for (const c of containersOf(d)) {
     if (program(c) !== "metropolis-gamehost") continue;
     const dir = environment(d, c).get("METROPOLIS_GAMEHOST_DATA_DIR")?.value;

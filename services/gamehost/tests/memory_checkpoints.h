@@ -37,6 +37,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
                           uint64_t* fence, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    Serving(lease_ms);  // as the Redis script: first, whatever the answer
     if (games.count(id) || done.count(id)) return CheckpointStatus::kExists;
     Entry& e = games[id];
     e.setup = setup;
@@ -44,7 +45,6 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.owner = host;
     e.lease_until = now + lease_ms;
     e.lease = lease_ms;
-    Serving(lease_ms);
     return CheckpointStatus::kOk;
   }
   CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,

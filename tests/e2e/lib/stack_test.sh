@@ -169,6 +169,13 @@ expect_checked() {  # metropolis-check flags...
   ((status == 0)) || fail "the checker found violations (exit $status)"
 }
 
+# The metrics address (host:port) of one service of the stack, by its name in
+# stack.env's METROPOLIS_METRICS_TARGETS, e.g. metrics_of gamehost1.
+metrics_of() { tr ' ' '\n' <<<"$METROPOLIS_METRICS_TARGETS" | sed -n "s/^$1=//p"; }
+
+# One sample of one service: metric ADDRESS 'NAME{labels}' (0 when absent).
+metric() { curl -s "http://$1/metrics" | awk -v m="$2" '$1 == m { v = $2 } END { printf "%d", v }'; }
+
 # The sum of a counter over every service's metrics endpoint (stack.env's
 # METROPOLIS_METRICS_TARGETS), e.g. metric_sum metropolis_redis_errors_total.
 metric_sum() {
