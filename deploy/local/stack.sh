@@ -24,7 +24,10 @@
 #
 #
 #   METROPOLIS_PG              PostgreSQL connection string
-#   METROPOLIS_REDIS           Redis address
+#   METROPOLIS_REDIS           Redis address (the first primary, host:port)
+#   METROPOLIS_REDIS_SERVICES  what the services were given: the same, or with
+#                              METROPOLIS_REDIS_SENTINELS=N, sentinel:metropolis@...
+#   METROPOLIS_REDIS_REPLICA   with METROPOLIS_REDIS_SENTINELS, the replica (host:port)
 #   METROPOLIS_REPLAYS, METROPOLIS_RATINGS, METROPOLIS_MATCHMAKER, METROPOLIS_GAMEHOST
 #   METROPOLIS_ADMIN_TOKEN     an administrator's API token (of the identity "admin")
 #   METROPOLIS_SERVICE_TOKEN   the game hosts' service token
@@ -70,6 +73,14 @@ up() {
   start_postgres >"$stack/logs/postgres-start.log"
   # Append-only: live games' checkpoints must outlive a restart of Redis.
   METROPOLIS_REDIS_PERSIST=${METROPOLIS_REDIS_PERSIST:-1} start_redis >"$stack/logs/redis-start.log"
+  # METROPOLIS_REDIS_SENTINELS=N: a replica and N sentinels beside Redis, and the
+  # services find the primary through them (docs/FAILURES.md, "Redis failover");
+  # `redis_failover` (scripts/lib/services.sh) then moves the primary.
+  local redis_address=$METROPOLIS_REDIS_ADDR
+  if [[ ${METROPOLIS_REDIS_SENTINELS:-0} -gt 0 ]]; then
+    start_redis_sentinels "$METROPOLIS_REDIS_SENTINELS" >"$stack/logs/sentinels-start.log"
+    redis_address=$METROPOLIS_REDIS_SENTINEL_ADDR
+  fi
   "$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" --dir "$root/migrations" \
     >"$stack/logs/migrate.log"
 
@@ -110,16 +121,16 @@ up() {
     --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --metrics-listen "$metrics_address"
   metrics_at ratings
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
-    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+    --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --metrics-listen "$metrics_address"
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
-    --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+    --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
     start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
-      --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" \
+      --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
       --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
@@ -128,7 +139,7 @@ up() {
   # to the first matchmaker; all replicas read the same registry in Redis.
   local hosts=() h port checkpoints=()
   [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-1} == 1 ]] &&
-    checkpoints=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
+    checkpoints=(--checkpoint-redis "$redis_address" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
     port=$host_port
     ((h > 1)) && port=$(free_port)
@@ -159,6 +170,8 @@ export METROPOLIS_STACK_DIR='$stack'
 export METROPOLIS_BUILD='$build'
 export METROPOLIS_PG='$METROPOLIS_PG_CONNINFO'
 export METROPOLIS_REDIS='$METROPOLIS_REDIS_ADDR'
+export METROPOLIS_REDIS_SERVICES='$redis_address'
+export METROPOLIS_REDIS_REPLICA='${METROPOLIS_REDIS_REPLICA_ADDR:-}'
 export METROPOLIS_REPLAYS='$addr:$replays_port'
 export METROPOLIS_RATINGS='$addr:$ratings_port'
 export METROPOLIS_MATCHMAKER='$addr:$mm_port'

@@ -5,7 +5,10 @@
 // protection names, and switches those off. Every other build ignores the variable.
 //
 // Protections: "pause" — a game whose checkpoint cannot be written pauses instead
-// of playing on (services/gamehost/game.h).
+// of playing on (services/gamehost/game.h). "redis_clock" — takeovers wait until
+// Redis has served a whole lease since its last gap (services/gamehost). "redis_readonly"
+// — a Redis connection whose server cannot take writes is dropped, so that the next
+// one finds the primary (lib/storage/redis.h).
 #pragma once
 
 #include <string_view>

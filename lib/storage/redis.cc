@@ -4,6 +4,8 @@
 #include <sys/time.h>
 
 #include "lib/common/metrics.h"
+#include "lib/common/negative_control.h"
+#include "lib/storage/redis_sentinel.h"
 
 namespace metropolis::storage {
 namespace {
@@ -42,7 +44,7 @@ timeval Timeval(int ms) { return timeval{ms / 1000, (ms % 1000) * 1000}; }
 
 }  // namespace
 
-RedisConnection::RedisConnection(const std::string& address, int timeout_ms) {
+RedisConnection::RedisConnection(const std::string& address, int timeout_ms) : address_(address) {
   const size_t colon = address.rfind(':');
   if (colon == std::string::npos) throw RedisUnavailable("redis address '" + address + "' is not host:port");
   const std::string host = address.substr(0, colon);
@@ -92,7 +94,9 @@ std::vector<RedisReply> RedisConnection::Pipeline(const std::vector<RedisCommand
     freeReplyObject(reply);
   }
   for (const RedisReply& reply : replies) {
-    if (reply.is_error() && ServerCannotWrite(reply.str)) {
+    // Negative control only (tests/faults/redis_failover_test.sh): keep a connection
+    // to a server that cannot take writes, as a client that never looks again does.
+    if (reply.is_error() && ServerCannotWrite(reply.str) && !services::ProtectionRemoved("redis_readonly")) {
       broken_ = true;
       throw RedisUnavailable("redis: the server cannot take writes now: " + reply.str);
     }
@@ -102,7 +106,7 @@ std::vector<RedisReply> RedisConnection::Pipeline(const std::vector<RedisCommand
 
 bool RedisConnection::ServerCannotWrite(const std::string& error) {
   // Also what a script's write on a replica answers ("READONLY ... script: ...").
-  for (const char* code : {"READONLY ", "MASTERDOWN ", "LOADING ", "MISCONF "})
+  for (const char* code : {"READONLY ", "MASTERDOWN ", "LOADING ", "MISCONF ", "NOREPLICAS "})
     if (error.starts_with(code)) return true;
   return false;
 }
@@ -128,7 +132,7 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
     std::unique_ptr<RedisConnection>* connection;
     ~Return() {
       std::lock_guard lock(pool->mutex_);
-      if (*connection && !(*connection)->broken()) {
+      if (*connection && !(*connection)->broken() && (*connection)->address() == pool->server_) {
         pool->idle_.push_back(std::move(*connection));
       } else {
         ++pool->free_slots_;
@@ -137,7 +141,18 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
     }
   } give_back{this, &connection};
   try {
-    if (!connection) connection = std::make_unique<RedisConnection>(address_, timeout_ms_);
+    if (!connection) {
+      connection = ConnectRedis(address_, timeout_ms_);
+      std::lock_guard lock(mutex_);
+      if (connection->address() != server_) {
+        // A new primary: the idle connections to the old one go now, the busy ones
+        // when they come back (Return above).
+        free_slots_ += int(idle_.size());
+        idle_.clear();
+        server_ = connection->address();
+        cv_.notify_all();
+      }
+    }
     fn(*connection);
   } catch (const RedisUnavailable& e) {
     services::CountRedisError("connection");  // metropolis_redis_errors_total

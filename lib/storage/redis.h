@@ -33,7 +33,8 @@ struct RedisReply {
 
 // The connection failed (refused, reset, timed out), or the server answered that it
 // cannot take writes now (READONLY: a replica, e.g. a demoted primary after a
-// failover; MASTERDOWN; LOADING; MISCONF): either way not this command's fault, and
+// failover; MASTERDOWN; LOADING; MISCONF; NOREPLICAS: a primary that lost its
+// replicas, perhaps cut off from the sentinels that are promoting one): either way not this command's fault, and
 // the connection is dropped so that the next one finds the primary again. Other
 // error replies ("WRONGTYPE ...") are replies, not exceptions, and keep the connection.
 class RedisUnavailable : public std::runtime_error {
@@ -55,18 +56,22 @@ class RedisConnection {
   // Sends every command before reading any reply: one round trip.
   std::vector<RedisReply> Pipeline(const std::vector<RedisCommand>& commands);
   bool broken() const { return broken_; }
+  const std::string& address() const { return address_; }
 
   // Whether an error reply means "this server cannot take writes now".
   static bool ServerCannotWrite(const std::string& error);
 
  private:
   [[noreturn]] void Fail(const char* what);
+  std::string address_;
   redisContext* context_ = nullptr;
   bool broken_ = false;
 };
 
 class RedisPool {
  public:
+  // `address` is "host:port" or "sentinel:NAME@HOST:PORT,..." (redis_sentinel.h):
+  // then every new connection asks the sentinels where the primary is now.
   RedisPool(std::string address, int size, int timeout_ms = 2000);
 
   // Runs `fn` with a connection, waiting for a free one; connects on demand.
@@ -81,6 +86,11 @@ class RedisPool {
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::unique_ptr<RedisConnection>> idle_;
+  // With Sentinel, the server the newest connection reached. A pool never keeps
+  // connections to two servers: after a failover the old primary may still take
+  // writes for a while (until the sentinels demote it), and a process that wrote to
+  // both would act on answers from two different histories.
+  std::string server_;
   int free_slots_;
   Availability availability_{"redis"};
 };

@@ -17,6 +17,18 @@
 #   restart_postgres [SECONDS_DOWN]   # "$METROPOLIS_PG_CTL stop", wait, "... start"
 #   restart_redis [SECONDS_DOWN]      # the same with "$METROPOLIS_REDIS_CTL"
 #
+# Redis Sentinel (docs/FAILURES.md, "Redis failover"), after start_redis:
+#
+#   start_redis_sentinels [N]   # a replica of that Redis and N sentinels (default 3,
+#                               # quorum N/2+1); exports METROPOLIS_REDIS_SENTINEL_ADDR
+#                               # (sentinel:metropolis@127.0.0.1:PORT,...) and
+#                               # METROPOLIS_REDIS_REPLICA_ADDR
+#   redis_failover              # a sentinel promotes the replica; returns when it is
+#                               # the primary and the old one follows it
+#
+# After a failover METROPOLIS_REDIS_ADDR and METROPOLIS_REDIS_CTL still name the first
+# server, a replica by then.
+#
 # Integration tests read those variables and fail when they are unset (never skip).
 
 METROPOLIS_SERVICES_DIR=${METROPOLIS_SERVICES_DIR:-}
@@ -207,6 +219,75 @@ restart_postgres() { _restart postgres "${METROPOLIS_PG_CTL:-}" "${1:-2}"; }
 # its data (with persistence, what it held before the stop).
 restart_redis() { _restart redis "${METROPOLIS_REDIS_CTL:-}" "${1:-2}"; }
 
+_redis_up() {  # port pidfile: true when the server on port is the one in pidfile
+  [[ -s $2 ]] && redis-cli -h 127.0.0.1 -p "$1" info server 2>/dev/null | tr -d '\r' |
+    grep -qx "process_id:$(cat "$2")"
+}
+
+start_redis_sentinels() {
+  local count=${1:-3} dir=$METROPOLIS_SERVICES_DIR primary_port replica_port port i addresses=""
+  [[ -n ${METROPOLIS_REDIS_ADDR:-} && -n $dir ]] || { echo "start_redis_sentinels: start_redis first" >&2; return 1; }
+  [[ $count =~ ^[1-9][0-9]?$ ]] || { echo "start_redis_sentinels: N must be 1 to 99, not '$count'" >&2; return 1; }
+  primary_port=${METROPOLIS_REDIS_ADDR##*:}
+  replica_port=$(free_port)
+  mkdir -p "$dir/replica"
+  echo "services: starting a Redis replica on 127.0.0.1:$replica_port"
+  redis-server --bind 127.0.0.1 --port "$replica_port" --save '' --appendonly yes --appendfsync everysec \
+    --replicaof 127.0.0.1 "$primary_port" --daemonize yes --pidfile "$dir/redis-replica.pid" \
+    --logfile "$dir/redis-replica.log" --dir "$dir/replica" >/dev/null
+  for _ in $(seq 1 400); do
+    redis-cli -p "$replica_port" info replication 2>/dev/null | tr -d '\r' | grep -qx 'master_link_status:up' && break
+    sleep 0.05
+  done
+  redis-cli -p "$replica_port" info replication 2>/dev/null | tr -d '\r' | grep -qx 'master_link_status:up' ||
+    { echo "start_redis_sentinels: the replica did not catch up with the primary" >&2; cat "$dir/redis-replica.log" >&2; return 1; }
+  for i in $(seq 1 "$count"); do
+    port=$(free_port)
+    # A sentinel rewrites its own configuration file, so each has one of its own.
+    printf '%s\n' "sentinel monitor metropolis 127.0.0.1 $primary_port $((count / 2 + 1))" \
+      "sentinel down-after-milliseconds metropolis 2000" "sentinel failover-timeout metropolis 10000" \
+      >"$dir/sentinel-$i.conf"
+    echo "services: starting Redis sentinel $i on 127.0.0.1:$port"
+    redis-server "$dir/sentinel-$i.conf" --sentinel --bind 127.0.0.1 --port "$port" --daemonize yes \
+      --pidfile "$dir/sentinel-$i.pid" --logfile "$dir/sentinel-$i.log" >/dev/null
+    for _ in $(seq 1 200); do _redis_up "$port" "$dir/sentinel-$i.pid" && break; sleep 0.05; done
+    _redis_up "$port" "$dir/sentinel-$i.pid" ||
+      { echo "start_redis_sentinels: sentinel $i did not answer on port $port" >&2; cat "$dir/sentinel-$i.log" >&2; return 1; }
+    addresses+="${addresses:+,}127.0.0.1:$port"
+  done
+  export METROPOLIS_REDIS_REPLICA_ADDR="127.0.0.1:$replica_port"
+  export METROPOLIS_REDIS_SENTINEL_ADDR="sentinel:metropolis@$addresses"
+  echo "services: METROPOLIS_REDIS_SENTINEL_ADDR=$METROPOLIS_REDIS_SENTINEL_ADDR"
+}
+
+redis_failover() {
+  local sentinel before after
+  [[ -n ${METROPOLIS_REDIS_SENTINEL_ADDR:-} ]] || { echo "redis_failover: start_redis_sentinels first" >&2; return 1; }
+  sentinel=${METROPOLIS_REDIS_SENTINEL_ADDR#*@}
+  sentinel=${sentinel%%,*}
+  before=$(redis-cli -p "${sentinel##*:}" sentinel get-master-addr-by-name metropolis | paste -sd:)
+  echo "services: Redis failover from $before"
+  # NOGOODSLAVE until the sentinel has had the replica's own INFO (every 10 s at first).
+  local answer
+  for _ in $(seq 1 300); do
+    answer=$(redis-cli -p "${sentinel##*:}" sentinel failover metropolis 2>&1)
+    [[ $answer == *NOGOODSLAVE* ]] || break
+    sleep 0.1
+  done
+  [[ $answer == OK ]] || { echo "redis_failover: the sentinel refused the failover: $answer" >&2; return 1; }
+  for _ in $(seq 1 600); do
+    after=$(redis-cli -p "${sentinel##*:}" sentinel get-master-addr-by-name metropolis | paste -sd:)
+    if [[ $after != "$before" ]] && redis-cli -p "${after##*:}" role 2>/dev/null | head -1 | grep -qx master &&
+      redis-cli -p "${before##*:}" role 2>/dev/null | head -1 | grep -qx slave; then
+      echo "services: Redis primary is now $after"
+      return 0
+    fi
+    sleep 0.05
+  done
+  echo "redis_failover: the failover did not finish in 30 s (primary: $after)" >&2
+  return 1
+}
+
 # Stops whatever start_postgres and start_redis started and removes their data. Safe to
 # call more than once, and when nothing was started.
 stop_services() {
@@ -215,17 +296,19 @@ stop_services() {
   if [[ -f $dir/pg/data/postmaster.pid ]] && bindir=$(_pg_bindir 2>/dev/null); then
     _as_pg_owner "$bindir/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
   fi
-  if [[ -f $dir/redis.pid ]]; then
-    pid=$(cat "$dir/redis.pid")
+  local pidfile
+  for pidfile in "$dir"/redis.pid "$dir"/redis-replica.pid "$dir"/sentinel-*.pid; do
+    [[ -f $pidfile ]] || continue
+    pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true
     # Redis exits asynchronously; wait so that its files can go.
     for _ in $(seq 1 100); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.05
     done
-  fi
+  done
   rm -rf "$dir"
   METROPOLIS_SERVICES_DIR=
-  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR METROPOLIS_PG_CTL METROPOLIS_REDIS_CTL
+  unset METROPOLIS_PG_CONNINFO METROPOLIS_REDIS_ADDR METROPOLIS_PG_CTL METROPOLIS_REDIS_CTL METROPOLIS_REDIS_SENTINEL_ADDR METROPOLIS_REDIS_REPLICA_ADDR
   echo "services: stopped"
 }

@@ -11,6 +11,7 @@
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
 #include "lib/common/negative_control.h"
+#include "lib/storage/redis_sentinel.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 
 namespace metropolis::gamehost {
@@ -68,9 +69,11 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
   settings->Add("max-games", "N", "10000", "live games the game host accepts");
   settings->Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
-  settings->Add("checkpoint-redis", "ADDR", "",
-                "checkpoint every live game in this Redis (host:port, append-only) and take over the games of hosts "
-                "that die; empty: games live in this host only");
+  settings->Add(
+      "checkpoint-redis", "ADDR", "",
+      "checkpoint every live game in this Redis (host:port or sentinel:NAME@HOST:PORT,...; append-only) and take "
+      "over the games of hosts "
+      "that die; empty: games live in this host only");
   settings->Add("lease-ms", "N", "3000",
                 "a game's lease: how long after its host stops renewing it another host "
                 "may take the game over");
@@ -91,6 +94,12 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
       !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error))
     return false;
   config->checkpoint_redis = settings.Get("checkpoint-redis");
+  if (!config->checkpoint_redis.empty()) {
+    if (std::string bad = storage::RedisAddressError(config->checkpoint_redis); !bad.empty()) {
+      *error = "--checkpoint-redis: " + bad;
+      return false;
+    }
+  }
   config->options.lease_ms = lease_ms;
   config->options.pause_limit_ms = pause_limit_ms;
   HostOptions& options = config->options;

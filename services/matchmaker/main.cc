@@ -5,6 +5,7 @@
 #include "lib/common/rate_limit.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "lib/storage/redis_sentinel.h"
 #include "services/matchmaker/server.h"
 
 namespace ms = metropolis::services;
@@ -25,7 +26,7 @@ int main(int argc, char** argv) {
                         "METROPOLIS_MATCHMAKER_");
   settings.Add("listen", "ADDR", "127.0.0.1:50063", "gRPC address (port 0 picks a free port)");
   settings.Add("pg", "CONNINFO", "", "PostgreSQL: accounts and ladders (required)");
-  settings.Add("redis", "HOST:PORT", "", "Redis: tickets and hosts (required)");
+  settings.Add("redis", "ADDR", "", "Redis: tickets and hosts (required); HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys");
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: RegisterHost, and reading ratings (required)");
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
     return Fail(error);
   for (const char* required : {"pg", "redis", "service-token", "host-admin-token"})
     if (settings.Get(required).empty()) return Fail(std::string("--") + required + " is required");
+  if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
+    return Fail("--redis: " + bad);
   ms::ServeOptions serve{.program = "metropolis-matchmaker",
                          .listen = settings.Get("listen"),
                          .max_calls = int(max_calls),

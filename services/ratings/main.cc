@@ -4,6 +4,7 @@
 #include "lib/common/metrics.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "lib/storage/redis_sentinel.h"
 #include "services/ratings/server.h"
 
 namespace ms = metropolis::services;
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
                         "METROPOLIS_RATINGS_");
   settings.Add("listen", "ADDR", "127.0.0.1:50062", "gRPC address (port 0 picks a free port)");
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
-  settings.Add("redis", "HOST:PORT", "", "Redis address (required)");
+  settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
   settings.Add("service-token", "TOKEN", "", "bearer token that may rate games (the game hosts'; required)");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each); calls beyond them wait for one");
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
     return Fail(error);
   if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty())
     return Fail("--pg, --redis and --service-token are required");
+  if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
+    return Fail("--redis: " + bad);
 
   ms::ServeOptions serve{.program = "metropolis-ratings",
                          .listen = settings.Get("listen"),

@@ -18,12 +18,14 @@ server_test_begin single_process_test "${1:-}"
 expect_help_mentions "$server" --listen --pg --redis --migrations --service-token --host-admin-token --data-dir \
   METROPOLIS_SERVER_PG
 refused "$server" "--pg (or METROPOLIS_SERVER_PG) is required" --redis 127.0.0.1:1
-refused "$server" "unknown flag" --pg x --redis y --no-such-flag
-refused "$server" "--max-calls" --pg x --redis y --max-calls 0
-refused "$server" "port 0 is not supported" --pg x --redis y --listen 127.0.0.1:0
-refused "$server" "is not HOST:PORT" --pg x --redis y --listen nowhere
-refused "$server" "--log-level: 'loud'" --pg x --redis y --log-level loud
-refused "$server" "--fallback-bot" --pg x --redis y --fallback-bot nobody
+refused "$server" "unknown flag" --pg x --redis 127.0.0.1:1 --no-such-flag
+refused "$server" "--max-calls" --pg x --redis 127.0.0.1:1 --max-calls 0
+refused "$server" "port 0 is not supported" --pg x --redis 127.0.0.1:1 --listen 127.0.0.1:0
+refused "$server" "is not HOST:PORT" --pg x --redis 127.0.0.1:1 --listen nowhere
+refused "$server" "--log-level: 'loud'" --pg x --redis 127.0.0.1:1 --log-level loud
+refused "$server" "--fallback-bot" --pg x --redis 127.0.0.1:1 --fallback-bot nobody
+refused "$server" "--redis: redis address 'y' is neither" --pg x --redis y
+refused "$server" "--redis: redis address 'sentinel:m@a': sentinel 'a' is not HOST:PORT" --pg x --redis sentinel:m@a
 
 # --- A database and a Redis prefix of its own ------------------------------------------
 server_test_database single

@@ -40,7 +40,7 @@ mkdir -p "$pki"
 tls=(--tls-cert "$pki/server.pem" --tls-key "$pki/server.key" --tls-ca "$pki/ca.pem")
 
 # --- Bad TLS flags: precise refusals, before anything starts -----------------------------
-base=(--pg x --redis y --listen "127.0.0.1:$(free_port)")
+base=(--pg x --redis 127.0.0.1:1 --listen "127.0.0.1:$(free_port)")
 refused "$server" "--tls-cert and --tls-key go together" "${base[@]}" --tls-cert "$pki/server.pem"
 refused "$server" "$pki/other.key: not the private key of the certificate in $pki/server.pem" "${base[@]}" \
   --tls-cert "$pki/server.pem" --tls-key "$pki/other.key" --tls-ca "$pki/ca.pem"

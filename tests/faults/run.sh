@@ -12,7 +12,7 @@
 #   --negative   also run each test without its protection (expected to fail)
 #   --repeat N   runs with every protection on, per test (default 1)
 #   --build DIR  the build to test (default build/check)
-#   TEST         test names, e.g. redis_partition (default: all)
+#   TEST         test names, e.g. redis_partition (default: all but those marked "# open:")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -32,7 +32,8 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 if ((${#names[@]} == 0)); then
-  for t in tests/faults/*_test.sh; do names+=("$(basename "$t" _test.sh)"); done
+  # A test whose header says "# open:" finds a defect not fixed yet: run it by name.
+  for t in tests/faults/*_test.sh; do grep -q '^# open:' "$t" || names+=("$(basename "$t" _test.sh)"); done
 fi
 for n in "${names[@]}"; do
   [[ -x tests/faults/${n}_test.sh ]] || { echo "faults: no test tests/faults/${n}_test.sh" >&2; exit 2; }

@@ -14,6 +14,7 @@
 #include "lib/storage/migrations.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
+#include "lib/storage/redis_sentinel.h"
 #include "services/gamehost/server.h"
 #include "services/matchmaker/server.h"
 #include "services/ratings/server.h"
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required)");
   settings.Add("migrations", "DIR", "",
                "apply the migrations of DIR (e.g. migrations) at start; empty: run metropolis-migrate first");
-  settings.Add("redis", "HOST:PORT", "", "Redis address (required)");
+  settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: stores and rates games, announces hosts (default: generated)");
@@ -120,6 +121,8 @@ int main(int argc, char** argv) {
   for (const char* required : {"pg", "redis"})
     if (settings.Get(required).empty())
       return Fail(std::string("--") + required + " (or " + settings.EnvName(required) + ") is required");
+  if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
+    return Fail("--redis: " + bad);
   const std::string listen = settings.Get("listen");
   std::string self;
   if (!SelfAddress(listen, &self, &error)) return Fail(error);

@@ -253,7 +253,7 @@ the checksum that restarts pods when a credential changes.
 {{- $db := required "database.url is required (a libpq connection string or URI)" .Values.database.url -}}
 database-url: {{ $db | b64enc }}
 gateway-database-url: {{ .Values.database.gatewayUrl | default $db | b64enc }}
-redis-address: {{ required "redis.address is required (host:port)" .Values.redis.address | b64enc }}
+redis-address: {{ required "redis.address is required (host:port or sentinel:NAME@HOST:PORT,...)" .Values.redis.address | b64enc }}
 {{- with .Values.redis.password }}
 redis-password: {{ . | b64enc }}
 {{- end }}

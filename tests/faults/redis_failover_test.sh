@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# A Redis failover to a replica whose replication was held back, with clients left
+# on the old primary (label faults; docs/FAILURES.md, "Redis failover"). The stack
+# runs with a replica and a sentinel, and every service reaches Redis through the
+# sentinel (sentinel:metropolis@...). The replica replicates through a link the test
+# holds: with four tables live, the link stops forwarding (the replica still thinks
+# it is in sync), 2 s later the sentinel is told to fail over, and the replica
+# becomes the primary without those 2 s of writes. The services' pooled connections
+# are still on the old primary, which accepts writes until the sentinel turns it
+# into a replica of the new one (and those writes are lost too); from then on it
+# answers READONLY. Each process must drop such a connection, ask the sentinel
+# again and carry on at the new primary, where the game host finds its checkpoints
+# shorter than it wrote them and writes them again from its own log. The test
+# requires every game finished and none void, and the checker (every seat saw
+# exactly the stored game, stored and rated once).
+#
+# open: not in the test command yet. It fails on a defect it found: the matchmaker,
+#       after the failover lost its last writes, hands some bots their previous,
+#       finished game again (docs/FAILURES.md, "Redis failover").
+# protection: redis_readonly   (tests/faults/run.sh --negative switches it off: the
+#                               processes stay on the demoted primary and games are void)
+#
+#   tests/faults/redis_failover_test.sh BUILD_DIR
+set -euo pipefail
+# shellcheck source=tests/e2e/lib/stack_test.sh
+source "$(dirname "$0")/../e2e/lib/stack_test.sh"
+stack_test_begin redis_failover_test "${1:-}"
+
+# Drop mode: a held-back link forwards nothing and closes nothing, as a stalled
+# replica or a congested link looks to its primary.
+python3 tests/faults/lib/tcp_proxy.py --port-file "$work/link.port" --target-file "$work/link.target" \
+  --mode drop 2>"$work/link.log" &
+link=$!
+# shellcheck disable=SC2317 # the EXIT trap
+end_test() {
+  kill "$link" 2>/dev/null || true
+  stack_test_end
+}
+trap end_test EXIT
+for _ in $(seq 1 100); do
+  [[ -s $work/link.port ]] && break
+  sleep 0.1
+done
+[[ -s $work/link.port ]] || fail "the replication link (tcp_proxy.py) did not start: $(cat "$work/link.log")"
+
+# A pause limit short enough that a game stuck on the demoted primary is void within
+# the test (the negative control), long enough for the failover (a few seconds).
+stack_up METROPOLIS_REDIS_SENTINELS=1 METROPOLIS_LEASE_MS=3000 METROPOLIS_GAMEHOST_FLAGS="--pause-limit-ms 20000"
+[[ $METROPOLIS_REDIS_SERVICES == sentinel:* && -n $METROPOLIS_REDIS_REPLICA ]] ||
+  fail "the stack did not start Redis with a sentinel (METROPOLIS_REDIS_SERVICES=$METROPOLIS_REDIS_SERVICES)"
+primary=${METROPOLIS_REDIS##*:} replica=${METROPOLIS_REDIS_REPLICA##*:}
+sentinel=${METROPOLIS_REDIS_SERVICES#*@}
+sentinel=${sentinel%%,*}
+sentinel=${sentinel##*:}
+rcli() { redis-cli -h 127.0.0.1 -p "$@" 2>/dev/null | tr -d '\r'; }
+role() { rcli "$1" role | head -1; }
+
+# The replica follows the primary through the link from now on.
+echo "$METROPOLIS_REDIS" >"$work/link.target"
+kill -USR2 "$link"
+rcli "$replica" replicaof 127.0.0.1 "$(cat "$work/link.port")" >/dev/null
+linked() { rcli "$replica" info replication | grep -qx "master_port:$(cat "$work/link.port")" &&
+  rcli "$replica" info replication | grep -qx 'master_link_status:up'; }
+for _ in $(seq 1 200); do linked && break; sleep 0.05; done
+linked || fail "the replica did not sync through the link"
+
+host=$(metrics_of gamehost1)
+live() { metric "$host" metropolis_gamehost_live_games; }
+writes() { metric "$host" 'metropolis_gamehost_checkpoint_writes_total{result="ok"}'; }
+# Every table of the 16 bots live (no ticket waiting in a queue), past their first steps.
+ready() { (($(live) >= 4 && $(writes) >= 200)); }
+
+start_ladder_demo 16 2 search:ms=15
+while ! ready && kill -0 "$demo" 2>/dev/null; do sleep 0.1; done
+ready || fail "four games never ran at once on the host while the ladder played"
+kill -USR1 "$link"
+held_at=$(writes)
+echo "redis_failover_test: replication held back with $(live) live games ($held_at checkpoint writes)"
+sleep 2
+# NOGOODSLAVE until the sentinel has had the replica's own INFO (every 10 s at first).
+for _ in $(seq 1 300); do
+  answer=$(rcli "$sentinel" sentinel failover metropolis)
+  [[ $answer == *NOGOODSLAVE* ]] || break
+  sleep 0.1
+done
+[[ $answer == OK ]] || fail "the sentinel refused to fail over: $answer"
+for _ in $(seq 1 300); do [[ $(role "$replica") == master ]] && break; sleep 0.1; done
+[[ $(role "$replica") == master ]] || fail "the replica was not promoted"
+echo "redis_failover_test: the replica is the primary, $(($(writes) - held_at)) checkpoint writes after the hold" \
+  "missing from it; the old primary is still $(role "$primary")"
+# Until the sentinel turns it into a replica, the old primary takes writes it will lose.
+for _ in $(seq 1 600); do [[ $(role "$primary") == slave ]] && break; sleep 0.1; done
+[[ $(role "$primary") == slave ]] || fail "the sentinel never turned the old primary into a replica"
+echo "redis_failover_test: the old primary follows the new one; its last writes are gone"
+
+# Without its protection a process stays on the demoted primary: its games pause
+# until the pause limit voids them, and the ladder stops. That is this test's own
+# violation, reported as the checker reports.
+for _ in $(seq 1 1800); do
+  kill -0 "$demo" 2>/dev/null || break
+  grep -q 'reason="store unavailable"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log && break
+  sleep 0.1
+done
+void=$(cat "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -c 'reason="store unavailable"' || true)
+if ((void > 0)); then
+  echo "VIOLATION void: $void games void after the failover (their host never reached the new primary)"
+  fail "$void games void after the failover"
+fi
+kill -0 "$demo" 2>/dev/null && fail "the ladder did not finish within 3 minutes of the failover"
+expect_demo_played 2
+dropped=$(metric "$host" 'metropolis_redis_errors_total{kind="connection"}')
+((dropped >= 1)) || fail "the game host never dropped a connection to the demoted primary"
+[[ $(role "$replica") == master ]] || fail "the promoted replica is no longer the primary"
+echo "redis_failover_test: passed ($stored games stored, each as its seats saw it, rated once;" \
+  "the host dropped $dropped connections on the way to the new primary)"
