@@ -24,24 +24,13 @@
 set -euo pipefail
 # shellcheck source=tests/e2e/lib/stack_test.sh
 source "$(dirname "$0")/../e2e/lib/stack_test.sh"
+# shellcheck source=tests/faults/lib/link.sh
+source "$(dirname "$0")/lib/link.sh"
 stack_test_begin redis_failover_test "${1:-}"
 
 # Drop mode: a held-back link forwards nothing and closes nothing, as a stalled
 # replica or a congested link looks to its primary.
-python3 tests/faults/lib/tcp_proxy.py --port-file "$work/link.port" --target-file "$work/link.target" \
-  --mode drop 2>"$work/link.log" &
-link=$!
-# shellcheck disable=SC2317 # the EXIT trap
-end_test() {
-  kill "$link" 2>/dev/null || true
-  stack_test_end
-}
-trap end_test EXIT
-for _ in $(seq 1 100); do
-  [[ -s $work/link.port ]] && break
-  sleep 0.1
-done
-[[ -s $work/link.port ]] || fail "the replication link (tcp_proxy.py) did not start: $(cat "$work/link.log")"
+start_link drop
 
 # A pause limit short enough that a game stuck on the demoted primary is void within
 # the test (the negative control), long enough for the failover (a few seconds).

@@ -17,24 +17,13 @@
 set -euo pipefail
 # shellcheck source=tests/e2e/lib/stack_test.sh
 source "$(dirname "$0")/../e2e/lib/stack_test.sh"
+# shellcheck source=tests/faults/lib/link.sh
+source "$(dirname "$0")/lib/link.sh"
 stack_test_begin redis_partition_test "${1:-}"
 
 # Reject by default: a host that played on while cut off (the negative control) then
 # plays at full speed, so what its seats saw differs from the stored game by many steps.
-python3 tests/faults/lib/tcp_proxy.py --port-file "$work/link.port" --target-file "$work/link.target" \
-  --mode "${METROPOLIS_LINK_MODE:-reject}" 2>"$work/link.log" &
-link=$!
-# shellcheck disable=SC2317 # the EXIT trap
-end_test() {
-  kill "$link" 2>/dev/null || true
-  stack_test_end
-}
-trap end_test EXIT
-for _ in $(seq 1 100); do
-  [[ -s $work/link.port ]] && break
-  sleep 0.1
-done
-[[ -s $work/link.port ]] || fail "the link to Redis (tcp_proxy.py) did not start: $(cat "$work/link.log")"
+start_link "${METROPOLIS_LINK_MODE:-reject}"
 
 stack_up METROPOLIS_GAMEHOSTS=2 METROPOLIS_LEASE_MS=3000 \
   METROPOLIS_GAMEHOST2_CHECKPOINT_REDIS="127.0.0.1:$(cat "$work/link.port")"
