@@ -208,6 +208,9 @@ Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, g
   // is retried instead), and taking over unasked could evict another program.
   hello.mutable_hello()->set_take_over(options_.take_over);
   hello.mutable_hello()->set_want_text(options_.want_text);
+  // How far this seat saw the game: a host whose copy is behind voids it rather
+  // than show the seat a different game from there (PlayHello.last_step_seen).
+  if (seat_log_.seen_any()) hello.mutable_hello()->set_last_step_seen(seat_log_.last_step());
   bool open = s.rw->Write(hello);
 
   v1::PlayUpdate update;

@@ -152,7 +152,11 @@ function play(host) {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${args.token}`);
     const call = client.Play(metadata);
-    call.write({ hello: { game_id: args.game } });
+    // How far this seat saw the game: a host whose copy is behind voids the game
+    // rather than show the seat a different one from there.
+    const hello = { game_id: args.game };
+    if (seatLog.seen) hello.last_step_seen = seatLog.lastStep;
+    call.write({ hello });
 
     let decision = null;  // the decision we are answering
     let untried = [];     // its legal codes we have not tried yet

@@ -138,7 +138,12 @@ class Bot:
         with channel:
             stub = self.grpc_pb.GameHostStub(channel)
             call = stub.Play(request_iterator(), metadata=[("authorization", f"Bearer {self.args.token}")])
-            requests.put(pb.PlayRequest(hello=pb.PlayHello(game_id=self.args.game)))
+            hello = pb.PlayHello(game_id=self.args.game)
+            if self.seat_log.seen:
+                # How far this seat saw the game: a host whose copy is behind voids
+                # the game rather than show the seat a different one from there.
+                hello.last_step_seen = self.seat_log.last_step
+            requests.put(pb.PlayRequest(hello=hello))
 
             decision = None  # the decision we are answering
             untried = []     # its legal codes we have not tried yet

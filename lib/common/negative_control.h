@@ -8,7 +8,13 @@
 // of playing on (services/gamehost/game.h). "redis_clock" — takeovers wait until
 // Redis has served a whole lease since its last gap (services/gamehost). "redis_readonly"
 // — a Redis connection whose server cannot take writes is dropped, so that the next
-// one finds the primary (lib/storage/redis.h).
+// one finds the primary (lib/storage/redis.h). "spent_seat" — the matchmaker asks a
+// game's host whether the game is over before it hands the seat out again
+// (services/matchmaker/service.h). "fresh_claim" — the matchmaker seats only tickets
+// with a recent heartbeat (services/matchmaker/matchmaker.h). "rewrite_lost" — a game host whose game's
+// checkpoint Redis lost (in part or whole) writes it again from its own log
+// (services/gamehost/redis_checkpoints.cc). "seen_step" — a host voids a game a
+// seat saw further than the host's copy, rather than rewind it (game.h).
 #pragma once
 
 #include <string_view>

@@ -72,6 +72,19 @@ void SeatLog::OnEvents(const v1::Events& events) {
 
 void SeatLog::OnStep(uint32_t step) { See(step); }
 
+uint32_t StepOf(const v1::PlayUpdate& update) {
+  switch (update.msg_case()) {
+    case v1::PlayUpdate::kWelcome:
+      return update.welcome().step();
+    case v1::PlayUpdate::kEvents:
+      return update.events().step();
+    case v1::PlayUpdate::kDecision:
+      return update.decision().step();
+    default:
+      return 0;
+  }
+}
+
 void SeatLog::OnGameOver(const v1::GameResult& result) {
   std::string name = v1::EndReason_Name(result.reason());
   constexpr std::string_view kPrefix = "END_REASON_";

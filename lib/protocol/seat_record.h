@@ -31,6 +31,7 @@ namespace metropolis::v1 {
 class Event;
 class Events;
 class GameResult;
+class PlayUpdate;
 }  // namespace metropolis::v1
 
 namespace metropolis::protocol {
@@ -77,6 +78,10 @@ class SeatLog {
   void OnStep(uint32_t step);  // a decision's or any other message's step
   void OnGameOver(const v1::GameResult& result);
   SeatRecord Record(const std::string& game_id, int seat) const;
+  // The highest step told of so far, for the next hello's last_step_seen
+  // (nothing before the first message).
+  bool seen_any() const { return seen_any_; }
+  uint32_t last_step() const { return last_step_; }
 
  private:
   void See(uint32_t step);
@@ -91,6 +96,9 @@ class SeatLog {
   std::vector<int> vp_;
   uint32_t actions_ = 0;
 };
+
+// The step a Play update tells of: a welcome's, events' or decision's; 0 for others.
+uint32_t StepOf(const v1::PlayUpdate& update);
 
 std::string SeatRecordToJson(const SeatRecord& record);
 // Refuses anything but a complete record, with *error naming the field.

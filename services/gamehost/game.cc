@@ -137,6 +137,10 @@ CheckpointStatus Game::RenewLease(std::string* error) {
       AbandonLocked(*error);
       break;
     case CheckpointStatus::kMissing:
+      if (services::ProtectionRemoved("rewrite_lost")) {
+        AbandonLocked(*error + " (protection \"rewrite_lost\" removed)");
+        break;
+      }
       lease_until_ = -1;  // the next write writes the whole checkpoint again (PersistLocked)
       Advance();
       break;
@@ -171,6 +175,11 @@ Game::Persisted Game::PersistLocked() {
   std::string error;
   CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_,
                                                      progress, started_, &error);
+  if (status == CheckpointStatus::kMissing && services::ProtectionRemoved("rewrite_lost")) {
+    // Negative control only: take a missing checkpoint for a game that is gone.
+    status = CheckpointStatus::kFenced;
+    error += " (protection \"rewrite_lost\" removed)";
+  }
   if (status == CheckpointStatus::kMissing) {
     // Redis lost the writes that created the game (an acknowledged write lost in a
     // crash or a failover) while this host plays it: the host holds the whole game,
@@ -354,6 +363,19 @@ bool Game::SeatPlaysItself(int seat) const {
 
 grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr<SeatStream> stream) {
   std::lock_guard lock(mutex_);
+  if (hello.has_last_step_seen() && hello.last_step_seen() > step() && !finished_ && env_.check_seen_step) {
+    // The seat was shown steps that this copy of the game lacks: the store lost
+    // them (acknowledged writes gone in a crash or a failover) and this host took
+    // the game over from what was left. Playing on from here would show the seat
+    // a different game from the one it saw; no live host holds the lost steps
+    // (their owner lost its lease), so the game is void, and nobody is rated.
+    const std::string why = "seat " + std::to_string(seat) + " saw step " + std::to_string(hello.last_step_seen()) +
+                            ", but the game's store kept only " + std::to_string(step()) + " steps";
+    services::LogError("a seat saw steps the game's store lost", {{"game", setup_.id}, {"detail", why}});
+    const grpc::Status lost(grpc::StatusCode::DATA_LOSS, "game " + setup_.id + " is void: " + why);
+    VoidLocked("store lost steps", lost);
+    return lost;
+  }
   Seat& s = *seats_[seat];
   if (s.stream) {
     if (!hello.take_over()) {

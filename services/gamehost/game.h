@@ -93,7 +93,8 @@ struct GameEnv {
   std::function<void(const std::string& game_id)> on_fenced;
   // The game is void (never stored or rated): none of its players joined before
   // the start timeout ("nobody joined"), or it stayed paused longer than
-  // pause_limit_ms ("store unavailable"); the host forgets it. Called with the
+  // pause_limit_ms ("store unavailable"), or a seat saw steps this copy of the
+  // game lacks ("store lost steps"); the host forgets it. Called with the
   // game's lock held.
   // `fence` is the game's token, to drop its checkpoint with.
   std::function<void(const std::string& game_id, const std::string& reason, uint64_t fence)> on_voided;
@@ -101,6 +102,10 @@ struct GameEnv {
   Millis pause_limit_ms = 0;
   // First retry of a failed write while paused; doubles up to the lease.
   Millis pause_retry_ms = 100;
+  // A seat that says (PlayHello.last_step_seen) it saw a step beyond this copy
+  // of the game voids it ("store lost steps") instead of being shown the game
+  // rewound. Off only as a negative control (protection "seen_step").
+  bool check_seen_step = true;
 };
 
 class Game : public std::enable_shared_from_this<Game> {

@@ -395,6 +395,7 @@ GameEnv Host::MakeEnv() {
   env.on_voided = [this](const std::string& game_id, const std::string& reason, uint64_t fence) {
     OnVoided(game_id, reason, fence);
   };
+  env.check_seen_step = options_.check_seen_step;
   if (checkpoints_) {
     env.checkpoints = checkpoints_;
     env.host = address();
@@ -535,7 +536,11 @@ void Host::OnVoided(const std::string& game_id, const std::string& reason, uint6
     std::lock_guard lock(mutex_);
     if (!live_.erase(game_id)) return;
   }
-  if (metrics_) metrics_->GameFinished(reason == "nobody joined" ? "void" : "void_store_unavailable");
+  if (metrics_) {
+    metrics_->GameFinished(reason == "nobody joined"      ? "void"
+                           : reason == "store lost steps" ? "void_store_lost_steps"
+                                                          : "void_store_unavailable");
+  }
   // Never to be taken over and played: until its checkpoint is gone, its lease is kept.
   if (checkpoints_ && !MarkDone(game_id)) {
     std::lock_guard lock(mutex_);

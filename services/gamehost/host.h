@@ -40,6 +40,8 @@ struct HostOptions {
   // Whether a game's checkpoint is dropped once the sink stored it; false when
   // a forwarder delivers later and calls GameDelivered.
   bool done_when_stored = true;
+  // GameEnv::check_seen_step: off only as a negative control ("seen_step").
+  bool check_seen_step = true;
 };
 
 class Host {

@@ -3,6 +3,9 @@
 #include <charconv>
 #include <string>
 
+#include "lib/common/log.h"
+#include "lib/common/negative_control.h"
+
 namespace metropolis::gamehost {
 namespace {
 
@@ -228,9 +231,19 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
     const CheckpointStatus s = Run(command, &r, error);
     if (s != CheckpointStatus::kOk) return s;
     if (r.type == RedisReply::Type::kArray && r.elements.size() == 2) {
-      // Redis restarted and lost its last writes (append-only, fsynced every
-      // second): write again from where its log ends.
-      from = uint32_t(r.elements[1].integer);
+      // Redis lost its last writes (a restart with append-only fsynced every
+      // second, or a failover to a replica that was behind) while this host kept
+      // its lease: it holds the whole log, so it writes again from where Redis's ends.
+      const uint32_t kept = uint32_t(r.elements[1].integer);
+      if (services::ProtectionRemoved("rewrite_lost")) {
+        // Negative control only: take a short log for a game that is gone.
+        *error =
+            "game " + game_id + ": the checkpoint's log is shorter than written (protection \"rewrite_lost\" removed)";
+        return CheckpointStatus::kFenced;
+      }
+      services::LogWarning("the game's checkpoint lost its last steps in Redis; writing them again",
+                           {{"game", game_id}, {"kept", std::to_string(kept)}, {"written", std::to_string(from)}});
+      from = kept;
       continue;
     }
     if (r.integer == -2) {

@@ -102,6 +102,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   }
   config->options.lease_ms = lease_ms;
   config->options.pause_limit_ms = pause_limit_ms;
+  config->options.check_seen_step = !services::ProtectionRemoved("seen_step");
   HostOptions& options = config->options;
   options.default_decision_ms = uint32_t(decision_ms);
   options.default_time_bank_ms = uint32_t(bank_ms);

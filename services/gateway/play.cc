@@ -1,9 +1,11 @@
 #include "services/gateway/play.h"
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "lib/common/log.h"
+#include "lib/protocol/seat_record.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/json.h"
 
@@ -147,6 +149,9 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
   PlayRoute route(seat.host, known_hosts_, route_);
   grpc::Status status;
   bool over = false;
+  // The highest step the page was sent, for the next host's hello: a host whose
+  // copy of the game is behind it voids the game rather than rewind it.
+  std::optional<uint32_t> last_step;
   while (true) {
     const std::string host = route.host();
     // No deadline: the stream lasts as long as the game.
@@ -163,6 +168,7 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
     // A reload or a second tab takes the seat over from the stream before.
     hello.mutable_hello()->set_take_over(true);
     hello.mutable_hello()->set_want_text(true);
+    if (last_step) hello.mutable_hello()->set_last_step_seen(*last_step);
     rw->Write(hello);
     {
       std::lock_guard lock(stream->mutex_);
@@ -180,6 +186,8 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
       // page takes a second welcome as a reconnect (docs/WEB.md, "Playing").
       if (update.has_welcome()) welcomed = true;
       if (update.has_game_over()) over = true;
+      if (update.has_welcome() || update.has_events() || update.has_decision())
+        last_step = std::max(last_step.value_or(0), protocol::StepOf(update));
       stream->out->PushOrdered(PlayUpdateToSse(std::move(update)));
     }
     {

@@ -96,14 +96,18 @@ grpc::Status GrpcGameCreator::Create(const std::string& host, const v1::CreateGa
 }
 
 grpc::Status GrpcGameCreator::Probe(const std::string& host, const std::string& game_id) {
+  v1::GameInfo info;
+  return Lookup(host, game_id, &info);
+}
+
+grpc::Status GrpcGameCreator::Lookup(const std::string& host, const std::string& game_id, v1::GameInfo* out) {
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + admin_token_);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
   services::PropagateRequestId(&context, game_id);
   v1::GetGameRequest request;
   request.set_game_id(game_id);
-  v1::GameInfo info;
-  return Stub(host)->GetGame(&context, request, &info);
+  return Stub(host)->GetGame(&context, request, out);
 }
 
 }  // namespace metropolis::matchmaker

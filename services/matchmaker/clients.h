@@ -49,6 +49,7 @@ class GrpcGameCreator final : public GameCreator {
   grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
                       v1::CreateGameResponse* response) override;
   grpc::Status Probe(const std::string& host, const std::string& game_id) override;
+  grpc::Status Lookup(const std::string& host, const std::string& game_id, v1::GameInfo* out) override;
 
  private:
   v1::GameHost::Stub* Stub(const std::string& host);

@@ -89,8 +89,11 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                        const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms,
                        RoundStats* stats) {
   const std::string table_id = NewTableId();
-  if (!tickets_->Claim(ladder.id, table, table_id, now_ms)) {
-    ++stats->lost_races;  // another replica seated one of them, or a player left
+  bool stale = false;
+  if (!tickets_->Claim(ladder.id, table, table_id, now_ms, options_.claim_fresh_ms, &stale)) {
+    // Another replica seated one of them, or a player left; or a ticket nobody
+    // waits on, which expires without heartbeats (ExpireStale).
+    ++(stale ? stats->stale : stats->lost_races);
     return;
   }
   ++stats->tables;

@@ -45,6 +45,11 @@ class GameCreator {
   // once it does not (the host restarted), UNAVAILABLE when the host is gone.
   // Tournaments use it to find games lost with their host.
   virtual grpc::Status Probe(const std::string& /*host*/, const std::string& /*game_id*/) { return grpc::Status::OK; }
+  // The host's view of a game (GameHost.GetGame): its status, or in `host` the
+  // host it moved to. The matchmaker asks before handing out a seat again.
+  virtual grpc::Status Lookup(const std::string& /*host*/, const std::string& /*game_id*/, v1::GameInfo* /*out*/) {
+    return {grpc::StatusCode::UNIMPLEMENTED, "this creator cannot look games up"};
+  }
 };
 
 struct MatchmakerOptions {
@@ -59,10 +64,16 @@ struct MatchmakerOptions {
   // Expiry reads every queued ticket: a replica runs it at most this often on a
   // ladder (so a ticket expires at most this late; 0: every round).
   int64_t expire_every_ms = 1'000;
+  // A table is claimed only if each of its tickets had a heartbeat this recently
+  // (by Redis's clock; streams beat every 200 ms). A ticket a Redis failover put
+  // back in the queue (its claim lost) has none: its player plays elsewhere, and
+  // seating it again would put the player at two tables. 0: not checked (only
+  // as a negative control, protection "fresh_claim").
+  int64_t claim_fresh_ms = 2'000;
 };
 
 struct RoundStats {
-  int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0;
+  int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0, stale = 0;
 };
 
 class Matchmaker {

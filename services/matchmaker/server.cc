@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "lib/common/log.h"
+#include "lib/common/negative_control.h"
 #include "services/accounts/roles.h"
 
 namespace metropolis::matchmaker {
@@ -27,10 +28,17 @@ std::unique_ptr<RatingSource> MakeRatingSource(const MatchmakerConfig& config) {
   return std::make_unique<GrpcRatingSource>(config.ratings, config.service_token);
 }
 
+ServiceOptions MakeServiceOptions() {
+  ServiceOptions options;
+  options.check_resumed_seats = !services::ProtectionRemoved("spent_seat");
+  return options;
+}
+
 MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config) {
   MatchmakerOptions options;
   options.ticket_ttl_ms = config.ticket_ttl_ms;
   options.bot = config.bot;
+  if (services::ProtectionRemoved("fresh_claim")) options.claim_fresh_ms = 0;
   return options;
 }
 
@@ -53,7 +61,7 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
-      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, NowMs),
+      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, NowMs, MakeServiceOptions()),
       tournament_store_(pool),
       roster_(redis, config.redis_prefix),
       tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
@@ -85,12 +93,13 @@ void MatchmakerServer::Rounds() {
   while (!stopping_) {
     try {
       const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), NowMs());
-      if (s.tables || s.expired || s.released || s.failed) {
+      if (s.tables || s.expired || s.released || s.failed || s.stale) {
         ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
                                {"placed", std::to_string(s.placed)},
                                {"failed", std::to_string(s.failed)},
                                {"expired", std::to_string(s.expired)},
-                               {"released", std::to_string(s.released)}});
+                               {"released", std::to_string(s.released)},
+                               {"stale", std::to_string(s.stale)}});
       }
     } catch (const std::exception& e) {
       ms::LogWarning("matching round failed", {{"error", e.what()}});

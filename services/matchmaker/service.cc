@@ -19,12 +19,13 @@ grpc::Status RedisDown(const std::exception& e) {
 }  // namespace
 
 MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings,
-                                     accounts::Authenticator* auth, std::function<int64_t()> now_ms,
+                                     accounts::Authenticator* auth, GameCreator* games, std::function<int64_t()> now_ms,
                                      ServiceOptions options)
     : tickets_(tickets),
       ladders_(ladders),
       ratings_(ratings),
       auth_(auth),
+      games_(games),
       now_ms_(std::move(now_ms)),
       options_(options) {}
 
@@ -44,6 +45,17 @@ bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
   return false;
 }
 
+bool MatchmakerService::GameOver(const TicketInfo& ticket) {
+  if (!games_ || !options_.check_resumed_seats) return false;
+  v1::GameInfo game;
+  const grpc::Status s = games_->Lookup(ticket.host, ticket.game_id, &game);
+  // NOT_FOUND: no host has the game any more (finished long ago, or lost).
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) return true;
+  // Cannot tell (the host is away): the seat goes out, and its host will say.
+  if (!s.ok()) return false;
+  return game.status() == v1::GAME_STATUS_FINISHED;
+}
+
 grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
                                         grpc::ServerWriter<v1::EnqueueUpdate>* writer) {
   services::CallLogContext call(*context);
@@ -57,7 +69,13 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
   const double rating = ratings_->Mu(ladder, who.identity_id);
   std::string id, existing;
   try {
-    if (!tickets_->Create(ladder.id, who.identity_id, who.name, rating, now_ms_(), &id, &existing)) {
+    for (int attempt = 0;; ++attempt) {
+      if (tickets_->Create(ladder.id, who.identity_id, who.name, rating, now_ms_(), &id, &existing)) {
+        MatchmakerMetrics::Get().TicketQueued(ladder.id);
+        services::LogInfo("queued",
+                          {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
+        break;
+      }
       // The identity's ticket is still active: a client whose stream dropped
       // (or whose matchmaker replica died) resumes it by queueing again on the
       // same ladder, keeping its place; another ladder is refused.
@@ -67,12 +85,18 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
                                                       (info.ladder.empty() ? "another ladder" : info.ladder) +
                                                       " (one at a time; Cancel it first)"};
       }
+      // An assigned ticket is resumed only while its game is not over: its
+      // Delivered write may have been lost (a Redis failover), and the player
+      // would be sent back to the game it has just finished.
+      if (attempt == 0 && info.state == "assigned" && GameOver(info)) {
+        tickets_->Spend(existing, who.identity_id, info.game_id);
+        services::LogInfo("seat not resumed: its game is over",
+                          {{"ticket", existing}, {"ladder", ladder.id}, {"game", info.game_id}});
+        continue;
+      }
       id = existing;
       services::LogInfo("ticket resumed", {{"ticket", id}, {"ladder", ladder.id}});
-    } else {
-      MatchmakerMetrics::Get().TicketQueued(ladder.id);
-      services::LogInfo("queued",
-                        {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
+      break;
     }
   } catch (const std::exception& e) {
     return RedisDown(e);

@@ -32,12 +32,16 @@ class RatingSource {
 struct ServiceOptions {
   int64_t poll_ms = 200;             // how often a waiting stream reads its ticket (and heartbeats)
   int64_t progress_every_ms = 1000;  // a Queued update at least this often
+  // Before a seat is handed out again (a resumed assigned ticket), its host is
+  // asked whether the game is over. Off only as a negative control.
+  bool check_resumed_seats = true;
 };
 
 class MatchmakerService final : public v1::Matchmaker::Service {
  public:
+  // `games` answers whether a resumed seat's game is over (nullptr: never asked).
   MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings, accounts::Authenticator* auth,
-                    std::function<int64_t()> now_ms, ServiceOptions options = {});
+                    GameCreator* games, std::function<int64_t()> now_ms, ServiceOptions options = {});
 
   grpc::Status Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
                        grpc::ServerWriter<v1::EnqueueUpdate>* writer) override;
@@ -51,11 +55,13 @@ class MatchmakerService final : public v1::Matchmaker::Service {
  private:
   grpc::Status Authenticate(const grpc::ServerContext& context, accounts::Principal* out);
   bool FindLadder(const std::string& id, LadderConfig* out);
+  bool GameOver(const TicketInfo& ticket);
 
   TicketStore* tickets_;
   LadderSource* ladders_;
   RatingSource* ratings_;
   accounts::Authenticator* auth_;
+  GameCreator* games_;
   std::function<int64_t()> now_ms_;
   const ServiceOptions options_;
 };

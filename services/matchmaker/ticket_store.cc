@@ -15,6 +15,15 @@ constexpr char kFinishedTtlSeconds[] = "3600";
 // identity's next Enqueue for this long.
 constexpr char kUndeliveredTtlSeconds[] = "120";
 
+// A ticket's 'beat' is its last heartbeat on Redis's own clock (TIME), so that
+// replicas whose clocks disagree still agree on which tickets are alive.
+constexpr char kRedisNow[] = R"lua(
+local function redis_now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+)lua";
+
 // KEYS: who, ticket, queue. ARGV: id, identity, name, rating, now, ladder.
 constexpr char kCreate[] = R"lua(
 local current = redis.call('GET', KEYS[1])
@@ -23,7 +32,7 @@ if current then
   if state == 'queued' or state == 'matched' or state == 'assigned' then return {0, current} end
 end
 redis.call('HSET', KEYS[2], 'id', ARGV[1], 'identity', ARGV[2], 'name', ARGV[3], 'rating', ARGV[4],
-           'enqueued', ARGV[5], 'seen', ARGV[5], 'state', 'queued', 'ladder', ARGV[6])
+           'enqueued', ARGV[5], 'seen', ARGV[5], 'state', 'queued', 'ladder', ARGV[6], 'beat', redis_now())
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 redis.call('SET', KEYS[1], KEYS[2])
 return {1, KEYS[2]}
@@ -35,7 +44,7 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return false end
 local position, size = -1, 0
 if state == 'queued' then
-  redis.call('HSET', KEYS[1], 'seen', ARGV[1])
+  redis.call('HSET', KEYS[1], 'seen', ARGV[1], 'beat', redis_now())
   position = redis.call('ZRANK', KEYS[2], redis.call('HGET', KEYS[1], 'id')) or -1
   size = redis.call('ZCARD', KEYS[2])
 end
@@ -77,15 +86,22 @@ end
 return expired
 )lua";
 
-// KEYS: queue, matched, ticket keys... ARGV: table id, now, ids...
+// KEYS: queue, matched, ticket keys... ARGV: table id, now, fresh_ms, ids...
+// 0 when a ticket is no longer queued; -1 when one has had no heartbeat for
+// fresh_ms (by Redis's clock): its client is not waiting on it. That is what a
+// ticket looks like that a lost write put back in the queue (a failover to a
+// replica that missed its claim): its player is seated elsewhere already.
 constexpr char kClaim[] = R"lua(
+local fresh, now = tonumber(ARGV[3]), redis_now()
 for i = 3, #KEYS do
-  if redis.call('HGET', KEYS[i], 'state') ~= 'queued' then return 0 end
+  local f = redis.call('HMGET', KEYS[i], 'state', 'beat')
+  if f[1] ~= 'queued' then return 0 end
+  if fresh > 0 and now - tonumber(f[2] or '0') > fresh then return -1 end
 end
 for i = 3, #KEYS do
-  redis.call('ZREM', KEYS[1], ARGV[i])
+  redis.call('ZREM', KEYS[1], ARGV[i + 1])
   redis.call('HSET', KEYS[i], 'state', 'matched', 'table', ARGV[1])
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i + 1])
 end
 return 1
 )lua";
@@ -138,6 +154,10 @@ redis.call('HINCRBY', ARGV[2] .. best, 'live', 1)
 return best
 )lua";
 
+const std::string kCreateScript = std::string(kRedisNow) + kCreate;
+const std::string kPollScript = std::string(kRedisNow) + kPoll;
+const std::string kClaimScript = std::string(kRedisNow) + kClaim;
+
 std::string RandomId() {
   static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
   char buffer[17];
@@ -171,7 +191,7 @@ RedisReply TicketStore::Eval(storage::RedisCommand command) {
 bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
                          int64_t now_ms, std::string* id, std::string* existing) {
   *id = RandomId();
-  const RedisReply r = Eval({"EVAL", kCreate, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
+  const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
                              std::to_string(identity_id), name, Exact(rating), std::to_string(now_ms), ladder});
   if (r.elements.size() == 2 && r.elements[0].integer == 1) return true;
   const std::string key = r.elements.size() == 2 ? r.elements[1].str : "";
@@ -184,7 +204,7 @@ bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   RedisReply ladder;
   redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
   if (ladder.is_nil()) return false;
-  const RedisReply r = Eval({"EVAL", kPoll, "2", TicketKey(id), QueueKey(ladder.str), std::to_string(now_ms)});
+  const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), std::to_string(now_ms)});
   const auto& f = r.elements;
   if (f.size() != 14) return false;
   out->id = f[0].str;
@@ -302,14 +322,18 @@ int TicketStore::ExpireStale(const std::string& ladder, int64_t cutoff_ms) {
                  .integer);
 }
 
-bool TicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms) {
-  storage::RedisCommand command = {"EVAL", kClaim, std::to_string(2 + table.tickets.size()), QueueKey(ladder),
+bool TicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
+                        int64_t fresh_ms, bool* stale) {
+  storage::RedisCommand command = {"EVAL", kClaimScript, std::to_string(2 + table.tickets.size()), QueueKey(ladder),
                                    MatchedKey(ladder)};
   for (const std::string& id : table.tickets) command.push_back(TicketKey(id));
   command.push_back(table_id);
   command.push_back(std::to_string(now_ms));
+  command.push_back(std::to_string(fresh_ms));
   for (const std::string& id : table.tickets) command.push_back(id);
-  return Eval(std::move(command)).integer == 1;
+  const int64_t r = Eval(std::move(command)).integer;
+  if (stale) *stale = r == -1;
+  return r == 1;
 }
 
 void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& seats) {
@@ -338,6 +362,21 @@ return 1
 
 void TicketStore::Delivered(const std::string& id, int64_t identity_id) {
   Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)});
+}
+
+// KEYS: who, ticket. ARGV: game, ttl.
+constexpr char kSpend[] = R"lua(
+if redis.call('HGET', KEYS[2], 'state') ~= 'assigned' or redis.call('HGET', KEYS[2], 'game') ~= ARGV[1] then
+  return 0
+end
+redis.call('HSET', KEYS[2], 'state', 'spent')
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
+return 1
+)lua";
+
+bool TicketStore::Spend(const std::string& id, int64_t identity_id, const std::string& game_id) {
+  return Eval({"EVAL", kSpend, "2", WhoKey(identity_id), TicketKey(id), game_id, kFinishedTtlSeconds}).integer == 1;
 }
 
 void TicketStore::Release(const std::string& ladder, const std::vector<std::string>& tickets) {

@@ -4,8 +4,9 @@
 // all of a table's tickets at once), and an identity holds one active ticket.
 //
 // A ticket's life: queued → matched (claimed for a table) → assigned (its game
-// created; the assignment is in the ticket) — or back to queued when the table
-// could not be placed, or cancelled, or expired (no heartbeat). A ticket stuck
+// created; the assignment is in the ticket) → spent (resumed after its game
+// ended) — or back to queued when the table could not be placed, or cancelled,
+// or expired (no heartbeat). A ticket stuck
 // in matched (its replica died while placing it) goes back to the queue after
 // `matched_timeout_ms`.
 #pragma once
@@ -75,8 +76,11 @@ class TicketStore {
   // Expires queued tickets not seen since `cutoff_ms`; returns how many.
   int ExpireStale(const std::string& ladder, int64_t cutoff_ms);
   // Claims a table's tickets (all still queued) for `table_id`; false if any
-  // is not (another replica was faster, or the player left).
-  bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms);
+  // is not (another replica was faster, or the player left), or — *stale — if
+  // one has had no heartbeat for `fresh_ms` by Redis's clock (0: not checked):
+  // nobody waits on it, as on a ticket a lost write put back in the queue.
+  bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
+             int64_t fresh_ms = 0, bool* stale = nullptr);
   // Hands a placed table's tickets their seats, all in one script; a ticket no
   // longer matched is skipped. Until Delivered (or for kUndeliveredTtlSeconds),
   // queueing again resumes the assigned ticket: a client whose stream broke
@@ -84,6 +88,11 @@ class TicketStore {
   void Assign(const std::string& ladder, const std::vector<Seating>& seats);
   // The seat reached the client: queueing again makes a new ticket.
   void Delivered(const std::string& id, int64_t identity_id);
+  // An assigned ticket whose game is over (its host says so) is spent: it is
+  // never resumed again. A lost Delivered write (a Redis failover) would otherwise
+  // hand the player the finished game's seat once more. False when the ticket is
+  // not assigned to `game_id`.
+  bool Spend(const std::string& id, int64_t identity_id, const std::string& game_id);
   // Puts matched tickets back in the queue with their original waiting time.
   void Release(const std::string& ladder, const std::vector<std::string>& tickets);
   // Releases tickets matched before `cutoff_ms` and never assigned.

@@ -8,17 +8,26 @@
 # becomes the primary without those 2 s of writes. The services' pooled connections
 # are still on the old primary, which accepts writes until the sentinel turns it
 # into a replica of the new one (and those writes are lost too); from then on it
-# answers READONLY. Each process must drop such a connection, ask the sentinel
-# again and carry on at the new primary, where the game host finds its checkpoints
-# shorter than it wrote them and writes them again from its own log. The test
-# requires every game finished and none void, and the checker (every seat saw
-# exactly the stored game, stored and rated once).
+# answers READONLY (the sentinel also closes its clients). Each process must ask the
+# sentinel again and carry on at the new primary, where the game host finds its
+# checkpoints shorter than it wrote them (or gone) and writes them again from its
+# own log. The test requires every game finished and none void, and the checker
+# (every seat saw exactly the stored game, stored and rated once).
 #
-# open: not in the test command yet. It fails on a defect it found: the matchmaker,
-#       after the failover lost its last writes, hands some bots their previous,
-#       finished game again (docs/FAILURES.md, "Redis failover").
-# protection: redis_readonly   (tests/faults/run.sh --negative switches it off: the
-#                               processes stay on the demoted primary and games are void)
+# Its runs found matchmaker defects. Fixed: after the failover lost their writes,
+# the matchmaker handed bots their previous, finished game again (it now asks the
+# game's host before it hands a seat out again), and could seat a ticket a lost
+# write had put back in the queue (a table is now claimed only with every ticket's
+# heartbeat recent); services/matchmaker/tests hold those checks' negative controls
+# ("spent_seat", "fresh_claim").
+#
+# open: not in the test command yet. About one run in three fails on a defect still
+#       open (docs/FAILURES.md, "Redis failover"): a game created just before the
+#       failover whose assignments were lost keeps those players' seats, while the
+#       players, queueing again, are seated at a new table; the first game starts
+#       without them and is rated with their seats forfeited.
+# protection: rewrite_lost   (tests/faults/run.sh --negative switches it off: the host
+#                             takes a shortened checkpoint for a game taken from it)
 #
 #   tests/faults/redis_failover_test.sh BUILD_DIR
 set -euo pipefail
@@ -80,25 +89,29 @@ echo "redis_failover_test: the replica is the primary, $(($(writes) - held_at)) 
 # Until the sentinel turns it into a replica, the old primary takes writes it will lose.
 for _ in $(seq 1 600); do [[ $(role "$primary") == slave ]] && break; sleep 0.1; done
 [[ $(role "$primary") == slave ]] || fail "the sentinel never turned the old primary into a replica"
+demoted_at=$(writes)
 echo "redis_failover_test: the old primary follows the new one; its last writes are gone"
 
-# Without its protection a process stays on the demoted primary: its games pause
-# until the pause limit voids them, and the ladder stops. That is this test's own
-# violation, reported as the checker reports.
+# A game lost to the failover is void (a host that cannot reach the new primary
+# voids its games at the pause limit; a seat that saw steps a takeover lacks voids
+# its game): this test's own violation, reported as the checker reports.
 for _ in $(seq 1 1800); do
   kill -0 "$demo" 2>/dev/null || break
-  grep -q 'reason="store unavailable"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log && break
+  grep 'msg="game void"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -qv 'reason="nobody joined"' && break
   sleep 0.1
 done
-void=$(cat "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -c 'reason="store unavailable"' || true)
+# Any void but "nobody joined" is a game lost to the failover.
+void=$(cat "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep 'msg="game void"' | grep -vc 'reason="nobody joined"' || true)
 if ((void > 0)); then
-  echo "VIOLATION void: $void games void after the failover (their host never reached the new primary)"
+  echo "VIOLATION void: $void games void after the failover:"
+  grep -h 'msg="game void"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -v 'reason="nobody joined"' | head -5
   fail "$void games void after the failover"
 fi
 kill -0 "$demo" 2>/dev/null && fail "the ladder did not finish within 3 minutes of the failover"
 expect_demo_played 2
-dropped=$(metric "$host" 'metropolis_redis_errors_total{kind="connection"}')
-((dropped >= 1)) || fail "the game host never dropped a connection to the demoted primary"
+# Writes acknowledged after the old primary turned replica went to the new one.
+after=$(($(writes) - demoted_at))
+((after > 0)) || fail "the game host wrote no checkpoint after the failover"
 [[ $(role "$replica") == master ]] || fail "the promoted replica is no longer the primary"
 echo "redis_failover_test: passed ($stored games stored, each as its seats saw it, rated once;" \
-  "the host dropped $dropped connections on the way to the new primary)"
+  "$after checkpoint writes reached the new primary)"

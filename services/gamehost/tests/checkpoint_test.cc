@@ -4,6 +4,9 @@
 // position, and the first, fenced off, can no longer write it.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <optional>
+
 #include "services/gamehost/tests/fakes.h"
 #include "services/gamehost/tests/memory_checkpoints.h"
 #include "services/gamehost/tests/seats.h"
@@ -168,6 +171,97 @@ TEST_F(CheckpointTest, AGameWhoseCheckpointRedisLostIsWrittenAgainWholeAndPlaysO
   LeasesLapse();
   b.host->KeepLeases();
   EXPECT_EQ(b.host->live_games(), 1u);
+}
+
+// Redis lost acknowledged writes (an OS crash under appendfsync everysec, or a
+// failover to a replica that was behind) and the game's host died: another host
+// takes the game over from a log shorter than what the seats were shown. Playing
+// on from there would show them a different game (the chance streams resume at an
+// earlier draw). A seat says how far it saw (PlayHello.last_step_seen): the game is
+// void ("store lost steps"), never stored or rated; a client that does not say
+// (older than the field) is welcomed as before.
+class LostStepsTest : public CheckpointTest {
+ protected:
+  // Seats play on A; the store loses the last `lost` steps; A dies; B takes over.
+  void PlayLoseAndTakeOver(TestHost* taker, int lost) {
+    CreateOnA();
+    on_a = std::make_unique<Seats>(&a, &created);
+    on_a->Connect();
+    ASSERT_EQ(on_a->Play(120), 120);
+    seen = LastStepSeen(*on_a->streams[0]);
+    {
+      std::lock_guard lock(store.mutex);
+      auto& log = store.games[created.game_id()].log;
+      ASSERT_GT(log.size(), size_t(lost));
+      log.resize(log.size() - lost);
+      kept = uint32_t(log.size());
+    }
+    ASSERT_LT(kept, seen);
+    store.Pass(kLease + 1);
+    taker->timers.AdvanceTo(taker->clock.Now() + kLease + 1);
+    taker->host->KeepLeases();
+    ASSERT_EQ(taker->host->live_games(), 1u);
+  }
+  grpc::Status Hello(TestHost* host, int seat, std::optional<uint32_t> last_step_seen,
+                     std::shared_ptr<RecordingSeat>* stream) {
+    Host::Target target;
+    grpc::Status s = host->host->FindSeat(created.seat_tokens(seat), created.game_id(), &target);
+    if (!s.ok()) return s;
+    EXPECT_TRUE(target.game);
+    v1::PlayHello hello;
+    hello.set_game_id(created.game_id());
+    if (last_step_seen) hello.set_last_step_seen(*last_step_seen);
+    *stream = std::make_shared<RecordingSeat>();
+    return target.game->Connect(seat, hello, *stream);
+  }
+
+  std::unique_ptr<Seats> on_a;
+  uint32_t seen = 0, kept = 0;
+};
+
+TEST_F(LostStepsTest, ASeatThatSawStepsTheStoreLostVoidsTheGameInsteadOfRewindingIt) {
+  PlayLoseAndTakeOver(&b, 30);
+  // An old client (no last_step_seen) is welcomed at the shorter log.
+  std::shared_ptr<RecordingSeat> old_client, seat0;
+  ASSERT_TRUE(Hello(&b, 1, std::nullopt, &old_client).ok());
+  ASSERT_EQ(old_client->Count(v1::PlayUpdate::kWelcome), 1);
+  EXPECT_LT(old_client->Last(v1::PlayUpdate::kWelcome)->welcome().step(), seen);
+  // A seat that saw further than the log voids it.
+  const grpc::Status s = Hello(&b, 0, seen, &seat0);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::DATA_LOSS) << s.error_message();
+  EXPECT_NE(s.error_message().find("void"), std::string::npos) << s.error_message();
+  EXPECT_EQ(seat0->Count(v1::PlayUpdate::kWelcome), 0);  // never shown the rewound game
+  EXPECT_TRUE(old_client->finished);
+  EXPECT_EQ(old_client->status.error_code(), grpc::StatusCode::DATA_LOSS);
+  EXPECT_EQ(b.host->live_games(), 0u);
+  b.Settle();
+  EXPECT_TRUE(b.sink.games.empty());  // never stored, never rated
+  // Nobody takes it over again and plays it on.
+  store.Pass(kLease + 1);
+  a.timers.AdvanceTo(a.clock.Now() + kLease + 1);
+  a.host->KeepLeases();
+  EXPECT_EQ(a.host->live_games(), 0u);
+}
+
+TEST_F(LostStepsTest, ASeatThatSawNoFurtherThanTheLogIsWelcomed) {
+  PlayLoseAndTakeOver(&b, 30);
+  std::shared_ptr<RecordingSeat> seat0;
+  ASSERT_TRUE(Hello(&b, 0, kept, &seat0).ok());
+  EXPECT_EQ(seat0->Count(v1::PlayUpdate::kWelcome), 1);
+  EXPECT_EQ(b.host->live_games(), 1u);
+}
+
+// Negative control: a host without the check (protection "seen_step") welcomes the
+// seat at the rewound step, and the seat sees the game go backwards.
+TEST_F(LostStepsTest, NegativeControlWithoutTheCheckTheSeatIsShownTheGameRewound) {
+  TestHost unchecked("host-c:1", &directory, /*check_seen_step=*/false);
+  unchecked.host->SetCheckpoints(&store, /*background=*/false);
+  PlayLoseAndTakeOver(&unchecked, 30);
+  std::shared_ptr<RecordingSeat> seat0;
+  ASSERT_TRUE(Hello(&unchecked, 0, seen, &seat0).ok());
+  ASSERT_EQ(seat0->Count(v1::PlayUpdate::kWelcome), 1);
+  EXPECT_LT(seat0->Last(v1::PlayUpdate::kWelcome)->welcome().step(), seen);
+  EXPECT_EQ(unchecked.host->live_games(), 1u);
 }
 
 TEST_F(CheckpointTest, AStoredGameIsNeverTakenOver) {

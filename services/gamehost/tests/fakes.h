@@ -86,9 +86,11 @@ constexpr char kSpectator[] = "spectator-secret";
 
 // A host whose time, timers and bots move only when the test says so.
 struct TestHost {
-  explicit TestHost(std::string address = "host-a:1", GameDirectory* shared_directory = nullptr)
+  explicit TestHost(std::string address = "host-a:1", GameDirectory* shared_directory = nullptr,
+                    bool check_seen_step = true)
       : timers(&clock), directory(shared_directory ? shared_directory : &own_directory) {
     HostOptions options;
+    options.check_seen_step = check_seen_step;
     options.address = std::move(address);
     options.admin_token = kAdmin;
     options.spectator_token = kSpectator;

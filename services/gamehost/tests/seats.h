@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "lib/protocol/seat_record.h"
 #include "services/gamehost/tests/fakes.h"
 
 namespace metropolis::gamehost::testing {
@@ -64,11 +65,7 @@ struct Seats {
 // The last step a seat's stream was told of (by a welcome, events or a decision).
 inline uint32_t LastStepSeen(const RecordingSeat& seat) {
   uint32_t last = 0;
-  for (const auto& u : seat.updates) {
-    if (u->has_welcome()) last = std::max(last, u->welcome().step());
-    if (u->has_events()) last = std::max(last, u->events().step());
-    if (u->has_decision()) last = std::max(last, u->decision().step());
-  }
+  for (const auto& u : seat.updates) last = std::max(last, protocol::StepOf(*u));
   return last;
 }
 

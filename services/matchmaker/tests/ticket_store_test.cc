@@ -12,29 +12,12 @@
 
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tests/fake_creator.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
-// Records every game and hands out one token per seat.
-class FakeCreator final : public GameCreator {
- public:
-  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
-                      v1::CreateGameResponse* response) override {
-    std::lock_guard lock(mutex_);
-    if (fail) return {grpc::StatusCode::UNAVAILABLE, "host down"};
-    games.push_back(request);
-    response->set_game_id(request.game_id());
-    response->set_host(host);
-    for (int s = 0; s < request.seats_size(); ++s)
-      response->add_seat_tokens(request.seats(s).built_in() ? ""
-                                                            : "tok-" + request.game_id() + "-" + std::to_string(s));
-    return grpc::Status::OK;
-  }
-  std::mutex mutex_;
-  std::vector<v1::CreateGameRequest> games;
-  bool fail = false;
-};
+using testing::FakeCreator;
 
 class TicketsTest : public ::testing::Test {
  protected:
@@ -265,6 +248,48 @@ TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTick
   tickets_->Delivered(ids[0], 1);
   EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
   EXPECT_NE(id, ids[0]);
+}
+
+// A Redis failover to a replica that missed a table's claim puts its tickets back
+// in the queue, while their players already play the game. Such a ticket has no
+// heartbeat (no client waits on it): the round must not seat it again, which
+// would put its player at two tables at once. Heartbeats are on Redis's clock.
+TEST_F(TicketsTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  // As the ticket a lost write resurrected: its last heartbeat long ago.
+  redis_->With([&](storage::RedisConnection& c) {
+    const storage::RedisReply t = c.Run({"TIME"});
+    const int64_t now = std::stoll(t.elements[0].str) * 1000 + std::stoll(t.elements[1].str) / 1000;
+    c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", std::to_string(now - 30'000)});
+  });
+  RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 0);
+  EXPECT_EQ(stats.stale, 1);
+  EXPECT_TRUE(creator.games.empty());
+  // Its client polls again (it was only slow): it is seated.
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(ids[2], 2100, &info));
+  EXPECT_EQ(info.state, "queued");
+  stats = matchmaker.RunRound({ladder_}, 2200);
+  EXPECT_EQ(stats.placed, 1);
+}
+
+// Negative control: without the check (protection "fresh_claim") the ticket
+// nobody waits on is seated at once.
+TEST_F(TicketsTest, NegativeControlWithoutTheHeartbeatCheckAStaleTicketIsSeated) {
+  FakeCreator creator;
+  MatchmakerOptions options;
+  options.claim_fresh_ms = 0;
+  Matchmaker matchmaker(tickets_.get(), &creator, options);
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  redis_->With([&](storage::RedisConnection& c) { c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", "1"}); });
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
 }
 
 TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {

@@ -1,0 +1,49 @@
+// A game creator for the matchmaker's tests: records every game, hands out one
+// token per seat, and answers Lookup with what the test set for each game.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "services/matchmaker/matchmaker.h"
+
+namespace metropolis::matchmaker::testing {
+
+class FakeCreator final : public GameCreator {
+ public:
+  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                      v1::CreateGameResponse* response) override {
+    std::lock_guard lock(mutex_);
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    games.push_back(request);
+    response->set_game_id(request.game_id());
+    response->set_host(host);
+    for (int s = 0; s < request.seats_size(); ++s)
+      response->add_seat_tokens(request.seats(s).built_in() ? ""
+                                                            : "tok-" + request.game_id() + "-" + std::to_string(s));
+    return grpc::Status::OK;
+  }
+  // A game the test named answers with its status (or `lookup_error`); any
+  // other is live.
+  grpc::Status Lookup(const std::string& host, const std::string& game_id, v1::GameInfo* out) override {
+    std::lock_guard lock(mutex_);
+    ++lookups;
+    if (!lookup_error.ok()) return lookup_error;
+    out->set_game_id(game_id);
+    out->set_host(host);
+    auto it = status.find(game_id);
+    out->set_status(it == status.end() ? v1::GAME_STATUS_LIVE : it->second);
+    return grpc::Status::OK;
+  }
+
+  std::mutex mutex_;
+  std::vector<v1::CreateGameRequest> games;
+  bool fail = false;
+  std::map<std::string, v1::GameStatus> status;
+  grpc::Status lookup_error = grpc::Status::OK;
+  int lookups = 0;
+};
+
+}  // namespace metropolis::matchmaker::testing

@@ -1,0 +1,200 @@
+// The Matchmaker service over gRPC (in process) against the real Redis the test
+// command starts (label integration): what a client that queues again is handed.
+// A client whose stream broke before its seat arrived resumes the assigned
+// ticket; one whose game is over must get a new ticket, even when the write that
+// marked its seat delivered was lost (a Redis failover; docs/FAILURES.md,
+// "Redis failover").
+#include "services/matchmaker/service.h"
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "lib/storage/tests/test_redis.h"
+#include "services/matchmaker/tests/fake_creator.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+using testing::FakeCreator;
+
+class OneLadder final : public LadderSource {
+ public:
+  explicit OneLadder(LadderConfig ladder) : ladder_(std::move(ladder)) {}
+  std::vector<LadderConfig> Ladders(bool) override { return {ladder_}; }
+
+ private:
+  LadderConfig ladder_;
+};
+
+class Newcomers final : public RatingSource {
+ public:
+  double Mu(const LadderConfig&, int64_t) override { return 25; }
+};
+
+// The token "p<N>" is player N.
+class PlayerTokens final : public accounts::Authenticator {
+ public:
+  grpc::Status Authenticate(const std::string& token, accounts::Principal* out) override {
+    if (token.size() < 2 || token[0] != 'p') return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
+    out->identity_id = std::stoll(token.substr(1));
+    out->name = token;
+    out->kind = "player";
+    return grpc::Status::OK;
+  }
+};
+
+class MatchmakerServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    redis_ = std::make_unique<storage::RedisPool>(address_, 8);
+    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    ladder_.id = "open";
+    ladder_.season = 1;
+    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+    ladders_ = std::make_unique<OneLadder>(ladder_);
+  }
+  void TearDown() override {
+    if (server_) server_->Shutdown();
+    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
+  }
+  void Serve(ServiceOptions options = {}) {
+    options.poll_ms = 10;
+    service_ = std::make_unique<MatchmakerService>(
+        tickets_.get(), ladders_.get(), &ratings_, &auth_, &creator_, [this] { return now_ms_; }, options);
+    grpc::ServerBuilder builder;
+    builder.RegisterService(service_.get());
+    server_ = builder.BuildAndStart();
+    stub_ = v1::Matchmaker::NewStub(server_->InProcessChannel({}));
+  }
+  // Four players queued and seated at one table; nobody's seat marked delivered,
+  // as after a failover that lost those writes. Returns the game's id.
+  std::string SeatFour() {
+    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+    for (int i = 1; i <= 4; ++i) {
+      std::string id, existing;
+      EXPECT_TRUE(tickets_->Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
+      first_ticket_[i] = id;
+    }
+    Matchmaker matchmaker(tickets_.get(), &creator_, {});
+    EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+    EXPECT_EQ(creator_.games.size(), 1u);
+    return creator_.games.empty() ? "" : creator_.games[0].game_id();
+  }
+  // The first update a player's Enqueue stream sends.
+  v1::EnqueueUpdate FirstUpdate(int player) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer p" + std::to_string(player));
+    v1::EnqueueRequest request;
+    request.set_ladder("open");
+    auto stream = stub_->Enqueue(&context, request);
+    v1::EnqueueUpdate update;
+    EXPECT_TRUE(stream->Read(&update));
+    context.TryCancel();
+    stream->Finish();
+    return update;
+  }
+
+  std::string address_, prefix_;
+  std::unique_ptr<storage::RedisPool> redis_;
+  std::unique_ptr<TicketStore> tickets_;
+  LadderConfig ladder_;
+  std::unique_ptr<OneLadder> ladders_;
+  Newcomers ratings_;
+  PlayerTokens auth_;
+  FakeCreator creator_;
+  int64_t now_ms_ = 3000;
+  std::map<int, std::string> first_ticket_;
+  std::unique_ptr<MatchmakerService> service_;
+  std::unique_ptr<grpc::Server> server_;
+  std::unique_ptr<v1::Matchmaker::Stub> stub_;
+};
+
+TEST_F(MatchmakerServiceTest, AQueueingClientIsToldItsPlaceInTheQueue) {
+  Serve();
+  const v1::EnqueueUpdate update = FirstUpdate(9);
+  ASSERT_TRUE(update.has_queued());
+  EXPECT_EQ(update.queued().queue_size(), 1u);
+  EXPECT_EQ(update.queued().position(), 0u);
+}
+
+// The stream broke before the seat reached the client: queueing again gets it.
+TEST_F(MatchmakerServiceTest, ASeatWhoseGameIsLiveIsHandedOutAgain) {
+  Serve();
+  const std::string game = SeatFour();
+  const v1::EnqueueUpdate update = FirstUpdate(1);
+  ASSERT_TRUE(update.has_assignment());
+  EXPECT_EQ(update.assignment().game_id(), game);
+  EXPECT_EQ(update.assignment().ticket_id(), first_ticket_[1]);
+  EXPECT_EQ(creator_.lookups, 1);
+}
+
+// The defect the Redis failover fault test found: the finished game's seat,
+// handed out again because the write that marked it delivered was lost.
+TEST_F(MatchmakerServiceTest, ASeatWhoseGameIsOverIsNeverHandedOutAgain) {
+  Serve();
+  const std::string game = SeatFour();
+  creator_.status[game] = v1::GAME_STATUS_FINISHED;
+  const v1::EnqueueUpdate update = FirstUpdate(1);
+  ASSERT_TRUE(update.has_queued()) << "handed out again: " << update.ShortDebugString();
+  EXPECT_NE(update.queued().ticket_id(), first_ticket_[1]);
+  TicketInfo old;
+  ASSERT_TRUE(tickets_->Poll(first_ticket_[1], now_ms_, &old));
+  EXPECT_EQ(old.state, "spent");
+}
+
+// The host no longer knows the game (it finished long ago, or was lost).
+TEST_F(MatchmakerServiceTest, ASeatWhoseGameNoHostKnowsIsNotHandedOutAgain) {
+  Serve();
+  SeatFour();
+  creator_.lookup_error = {grpc::StatusCode::NOT_FOUND, "no game on this host"};
+  const v1::EnqueueUpdate update = FirstUpdate(2);
+  ASSERT_TRUE(update.has_queued()) << update.ShortDebugString();
+  EXPECT_NE(update.queued().ticket_id(), first_ticket_[2]);
+}
+
+// Unsure is not over: a host that cannot answer may still be running the game,
+// and a seat not handed out would be played by the fallback bot.
+TEST_F(MatchmakerServiceTest, ASeatWhoseHostCannotAnswerIsHandedOut) {
+  Serve();
+  const std::string game = SeatFour();
+  creator_.lookup_error = {grpc::StatusCode::UNAVAILABLE, "host away"};
+  const v1::EnqueueUpdate update = FirstUpdate(3);
+  ASSERT_TRUE(update.has_assignment());
+  EXPECT_EQ(update.assignment().game_id(), game);
+}
+
+// Negative control: without the check (protection "spent_seat") the finished
+// game's seat goes out again, which is what the test above guards against.
+TEST_F(MatchmakerServiceTest, NegativeControlWithoutTheCheckTheFinishedSeatGoesOutAgain) {
+  ServiceOptions options;
+  options.check_resumed_seats = false;
+  Serve(options);
+  const std::string game = SeatFour();
+  creator_.status[game] = v1::GAME_STATUS_FINISHED;
+  const v1::EnqueueUpdate update = FirstUpdate(1);
+  ASSERT_TRUE(update.has_assignment());
+  EXPECT_EQ(update.assignment().game_id(), game);
+  EXPECT_EQ(creator_.lookups, 0);
+}
+
+// A spent ticket is spent for good: the next Enqueue makes a new ticket without
+// asking the host again.
+TEST_F(MatchmakerServiceTest, ASpentTicketIsNeverResumed) {
+  Serve();
+  const std::string game = SeatFour();
+  EXPECT_FALSE(tickets_->Spend(first_ticket_[4], 4, "another-game"));
+  ASSERT_TRUE(tickets_->Spend(first_ticket_[4], 4, game));
+  EXPECT_FALSE(tickets_->Spend(first_ticket_[4], 4, game));
+  const v1::EnqueueUpdate update = FirstUpdate(4);
+  ASSERT_TRUE(update.has_queued());
+  EXPECT_EQ(creator_.lookups, 0);
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker
