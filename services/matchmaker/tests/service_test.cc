@@ -12,8 +12,8 @@
 #include <map>
 #include <memory>
 
-#include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/tests/fake_creator.h"
+#include "services/matchmaker/tests/ticket_store_fixture.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -46,22 +46,15 @@ class PlayerTokens final : public accounts::Authenticator {
   }
 };
 
-class MatchmakerServiceTest : public ::testing::Test {
+class MatchmakerServiceTest : public testing::TicketStoreTest {
  protected:
   void SetUp() override {
-    address_ = storage::testing::RedisAddress();
-    ASSERT_FALSE(address_.empty());
-    prefix_ = storage::testing::UniquePrefix();
-    redis_ = std::make_unique<storage::RedisPool>(address_, 8);
-    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
-    ladder_.id = "open";
-    ladder_.season = 1;
-    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+    TicketStoreTest::SetUp();
     ladders_ = std::make_unique<OneLadder>(ladder_);
   }
   void TearDown() override {
     if (server_) server_->Shutdown();
-    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
+    TicketStoreTest::TearDown();
   }
   void Serve(ServiceOptions options = {}) {
     options.poll_ms = 10;
@@ -100,10 +93,6 @@ class MatchmakerServiceTest : public ::testing::Test {
     return update;
   }
 
-  std::string address_, prefix_;
-  std::unique_ptr<storage::RedisPool> redis_;
-  std::unique_ptr<TicketStore> tickets_;
-  LadderConfig ladder_;
   std::unique_ptr<OneLadder> ladders_;
   Newcomers ratings_;
   PlayerTokens auth_;

@@ -13,37 +13,20 @@
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tests/fake_creator.h"
+#include "services/matchmaker/tests/ticket_store_fixture.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
 using testing::FakeCreator;
 
-class TicketsTest : public ::testing::Test {
+class TicketsTest : public testing::TicketStoreTest {
  protected:
-  void SetUp() override {
-    address_ = storage::testing::RedisAddress();
-    ASSERT_FALSE(address_.empty());
-    prefix_ = storage::testing::UniquePrefix();
-    redis_ = std::make_unique<storage::RedisPool>(address_, 8);
-    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
-    ladder_.id = "open";
-    ladder_.season = 1;
-    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
-  }
-  void TearDown() override {
-    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
-  }
   std::string Create(int64_t identity, double rating, int64_t now) {
     std::string id, existing;
     EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
     return id;
   }
-
-  std::string address_, prefix_;
-  std::unique_ptr<storage::RedisPool> redis_;
-  std::unique_ptr<TicketStore> tickets_;
-  LadderConfig ladder_;
 };
 
 TEST_F(TicketsTest, AnIdentityHoldsOneActiveTicket) {

@@ -1,0 +1,37 @@
+// What the matchmaker's Redis tests share: a ticket store on the Redis the test
+// command starts, under a prefix of its own (deleted after), and one C&K ladder.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "lib/storage/tests/test_redis.h"
+#include "services/matchmaker/matchmaker.h"
+
+namespace metropolis::matchmaker::testing {
+
+class TicketStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    address_ = storage::testing::RedisAddress();
+    ASSERT_FALSE(address_.empty());
+    prefix_ = storage::testing::UniquePrefix();
+    redis_ = std::make_unique<storage::RedisPool>(address_, 8);
+    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    ladder_.id = "open";
+    ladder_.season = 1;
+    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+  }
+  void TearDown() override {
+    if (!address_.empty()) storage::testing::DeleteKeys(address_, prefix_);
+  }
+
+  std::string address_, prefix_;
+  std::unique_ptr<storage::RedisPool> redis_;
+  std::unique_ptr<TicketStore> tickets_;
+  LadderConfig ladder_;
+};
+
+}  // namespace metropolis::matchmaker::testing
