@@ -312,6 +312,9 @@ class Replicas {
     // nothing expires, but the expiry scan still runs every round.
     options.ticket_ttl_ms = 3'600'000;
     options.host_ttl_ms = 3'600'000;
+    // Nor does a claim look for a recent heartbeat; the hosts are still asked
+    // which seats the players hold (the fake answers none), once per round.
+    options.claim_fresh_ms = 0;
     Matchmaker m(&store, &f_.creator, options);
     const std::vector<LadderConfig> ladders = {f_.ladder};
     for (;;) {

@@ -11,7 +11,9 @@
 // one finds the primary (lib/storage/redis.h). "spent_seat" — the matchmaker asks a
 // game's host whether the game is over before it hands the seat out again
 // (services/matchmaker/service.h). "fresh_claim" — the matchmaker seats only tickets
-// with a recent heartbeat (services/matchmaker/matchmaker.h). "rewrite_lost" — a game host whose game's
+// with a recent heartbeat (services/matchmaker/matchmaker.h). "held_seats" — before
+// it seats a table, the matchmaker asks the hosts whether its players hold live
+// seats already, and hands those again (services/matchmaker/matchmaker.cc). "rewrite_lost" — a game host whose game's
 // checkpoint Redis lost (in part or whole) writes it again from its own log
 // (services/gamehost/redis_checkpoints.cc). "seen_step" — a host voids a game a
 // seat saw further than the host's copy, rather than rewind it (game.h).

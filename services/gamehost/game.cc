@@ -767,6 +767,25 @@ void Game::OnStored() {
   spectators_.clear();
 }
 
+bool Game::IsSeatToken(int seat, const std::string& hash) const {
+  if (!setup_.seats[seat].token_hash.empty() && setup_.seats[seat].token_hash == hash) return true;
+  std::lock_guard lock(tokens_mutex_);
+  if (size_t(seat) >= more_token_hashes_.size()) return false;
+  const auto& more = more_token_hashes_[seat];
+  return std::find(more.begin(), more.end(), hash) != more.end();
+}
+
+Game::SeatAgain Game::GiveSeatAgain(int seat, const std::string& token_hash) {
+  std::lock_guard lock(mutex_);
+  if (finished_ || abandoned_) return SeatAgain::kOver;
+  if (seats_[seat]->stream) return SeatAgain::kConnected;
+  std::lock_guard tokens(tokens_mutex_);
+  more_token_hashes_.resize(seats_.size());
+  more_token_hashes_[seat].push_back(token_hash);
+  services::LogInfo("seat token given again", {{"game", setup_.id}, {"seat", std::to_string(seat)}});
+  return SeatAgain::kGiven;
+}
+
 bool Game::stored() const {
   std::lock_guard lock(mutex_);
   return stored_;

@@ -148,10 +148,17 @@ class Game : public std::enable_shared_from_this<Game> {
   bool stored() const;
   int num_seats() const { return int(setup_.seats.size()); }
   bool hidden() const { return setup_.hidden; }
-  // Whether `hash` (TokenHash of a token) is the token of `seat`.
-  bool IsSeatToken(int seat, const std::string& hash) const {
-    return !setup_.seats[seat].token_hash.empty() && setup_.seats[seat].token_hash == hash;
-  }
+  const std::string& ladder() const { return setup_.ladder; }
+  int64_t seat_identity(int seat) const { return setup_.seats[seat].identity_id; }
+  // Whether `hash` (TokenHash of a token) is a token of `seat`: the one it was
+  // created with, or one handed out again (SeatAgain).
+  bool IsSeatToken(int seat, const std::string& hash) const;
+  // A second token for a seat no stream plays now, in a game not over: the
+  // matchmaker hands it to the seat's player when Redis lost the assignment
+  // (Host::SeatsOf). Kept in this host's memory only: after a takeover the
+  // first token alone works. kConnected and kOver change nothing.
+  enum class SeatAgain { kGiven, kConnected, kOver };
+  SeatAgain GiveSeatAgain(int seat, const std::string& token_hash);
   bool abandoned() const;
   bool paused() const;
   uint64_t fence() const;
@@ -195,6 +202,10 @@ class Game : public std::enable_shared_from_this<Game> {
   const GameSetup setup_;
   const GameEnv env_;
   mutable std::mutex mutex_;
+  // Tokens handed out again, per seat (GiveSeatAgain); its own lock, so that
+  // finding a seat never waits on the game.
+  mutable std::mutex tokens_mutex_;
+  std::vector<std::vector<std::string>> more_token_hashes_;
 
   State state_;
   std::vector<Action> actions_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <unordered_set>
 #include <utility>
 
 #include "lib/common/grpc_util.h"
@@ -18,6 +19,7 @@ constexpr uint32_t kMaxTimeBankMs = 86'400'000;
 constexpr size_t kMaxGameIdLength = 64;
 constexpr size_t kMaxNameLength = 100;
 constexpr uint32_t kMaxPageSize = 1000;
+constexpr int kMaxSeatsOf = 4096;  // identities per SeatsOf
 
 // Secrets and ids: 128 random bits from the OS, as hex.
 std::string RandomHex(int bytes) {
@@ -76,21 +78,17 @@ Host::~Host() {
 grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (services::SameSecret(token, options_.admin_token)) return grpc::Status::OK;
-  if (admin_only) {
-    return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
+  // A known token without the right is refused as such; anything else is anonymous.
+  if (services::SameSecret(token, options_.spectator_token)) {
+    if (admin_only) return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
+    return grpc::Status::OK;
   }
-  if (services::SameSecret(token, options_.spectator_token)) return grpc::Status::OK;
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
 }
 
 grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequest& request,
                               v1::CreateGameResponse* response) {
-  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) {
-    // A known non-admin token is refused as such; anything else is anonymous.
-    if (s.error_code() == grpc::StatusCode::PERMISSION_DENIED && !services::SameSecret(token, options_.spectator_token))
-      return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
-    return s;
-  }
+  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) return s;
   GameSetup setup;
   const int seats = request.seats_size();
   if (seats < kMinSeats || seats > kMaxSeats)
@@ -275,6 +273,38 @@ grpc::Status Host::GetGame(const std::string& token, const std::string& game_id,
   }
   target.game->Info(out);
   out->set_host(address());
+  return grpc::Status::OK;
+}
+
+grpc::Status Host::SeatsOf(const std::string& token, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* response) {
+  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) return s;
+  if (request.ladder().empty()) return Invalid("ladder: required (seats are looked up in one ladder's games)");
+  if (request.identity_ids_size() == 0 || request.identity_ids_size() > kMaxSeatsOf)
+    return Invalid("identity_ids: 1 to " + std::to_string(kMaxSeatsOf) + " identities");
+  for (int64_t id : request.identity_ids())
+    if (id <= 0) return Invalid("identity_ids: " + std::to_string(id) + " is not an identity");
+  std::vector<std::shared_ptr<Game>> games;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, game] : live_)
+      if (game->ladder() == request.ladder()) games.push_back(game);
+  }
+  const std::unordered_set<int64_t> wanted_ids(request.identity_ids().begin(), request.identity_ids().end());
+  const auto wanted = [&](int64_t identity) { return wanted_ids.count(identity) > 0; };
+  for (const auto& game : games) {
+    for (int s = 0; s < game->num_seats(); ++s) {
+      if (!wanted(game->seat_identity(s))) continue;
+      const std::string seat_token = RandomHex(16);
+      const Game::SeatAgain given = game->GiveSeatAgain(s, TokenHash(seat_token));
+      if (given == Game::SeatAgain::kOver) continue;
+      v1::HeldSeat* held = response->add_seats();
+      held->set_identity_id(game->seat_identity(s));
+      held->set_game_id(game->id());
+      held->set_seat(uint32_t(s));
+      held->set_connected(given == Game::SeatAgain::kConnected);
+      if (given == Game::SeatAgain::kGiven) held->set_seat_token(seat_token);
+    }
+  }
   return grpc::Status::OK;
 }
 

@@ -81,6 +81,9 @@ class Host {
   grpc::Status GetGame(const std::string& token, const std::string& game_id, v1::GameInfo* out);
   grpc::Status ListGames(const std::string& token, const v1::ListGamesRequest& request,
                          v1::ListGamesResponse* response);
+  // GameHost.SeatsOf (administrator): the seats these identities hold in live
+  // games of the ladder here, each not played now with a fresh token.
+  grpc::Status SeatsOf(const std::string& token, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* response);
 
   size_t live_games() const;
   // Blocks until every completed game handed to the outbox is stored.

@@ -277,4 +277,10 @@ grpc::ServerUnaryReactor* GameHostService::ListGames(grpc::CallbackServerContext
   return Unary(context, "ListGames", host_->ListGames(services::BearerToken(*context), *request, response));
 }
 
+grpc::ServerUnaryReactor* GameHostService::SeatsOf(grpc::CallbackServerContext* context,
+                                                   const v1::SeatsOfRequest* request, v1::SeatsOfResponse* response) {
+  if (grpc::Status s = Admit(*context); !s.ok()) return Unary(context, "SeatsOf", s);
+  return Unary(context, "SeatsOf", host_->SeatsOf(services::BearerToken(*context), *request, response));
+}
+
 }  // namespace metropolis::gamehost

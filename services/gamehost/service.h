@@ -39,6 +39,8 @@ class GameHostService final : public v1::GameHost::CallbackService {
                                     v1::GameInfo* response) override;
   grpc::ServerUnaryReactor* ListGames(grpc::CallbackServerContext* context, const v1::ListGamesRequest* request,
                                       v1::ListGamesResponse* response) override;
+  grpc::ServerUnaryReactor* SeatsOf(grpc::CallbackServerContext* context, const v1::SeatsOfRequest* request,
+                                    v1::SeatsOfResponse* response) override;
 
  private:
   grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* context, const char* method, grpc::Status status);

@@ -110,4 +110,13 @@ grpc::Status GrpcGameCreator::Lookup(const std::string& host, const std::string&
   return Stub(host)->GetGame(&context, request, out);
 }
 
+grpc::Status GrpcGameCreator::SeatsOf(const std::string& host, const v1::SeatsOfRequest& request,
+                                      v1::SeatsOfResponse* out) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + admin_token_);
+  // Short: a round waits for it, and a host too slow to answer is skipped.
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(500));
+  return Stub(host)->SeatsOf(&context, request, out);
+}
+
 }  // namespace metropolis::matchmaker

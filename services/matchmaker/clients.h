@@ -50,6 +50,7 @@ class GrpcGameCreator final : public GameCreator {
                       v1::CreateGameResponse* response) override;
   grpc::Status Probe(const std::string& host, const std::string& game_id) override;
   grpc::Status Lookup(const std::string& host, const std::string& game_id, v1::GameInfo* out) override;
+  grpc::Status SeatsOf(const std::string& host, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* out) override;
 
  private:
   v1::GameHost::Stub* Stub(const std::string& host);

@@ -86,8 +86,8 @@ v1::CreateGameRequest Matchmaker::GameFor(const LadderConfig& ladder, const std:
 }
 
 void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
-                       const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms,
-                       RoundStats* stats) {
+                       const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held,
+                       int64_t now_ms, RoundStats* stats) {
   const std::string table_id = NewTableId();
   bool stale = false;
   if (!tickets_->Claim(ladder.id, table, table_id, now_ms, options_.claim_fresh_ms, &stale)) {
@@ -104,6 +104,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   services::LogContext log_context(services::NewRequestId(), game_id);
   std::vector<Ticket> players;
   for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
+  if (SeatsHeld(ladder, players, held, stats)) return;
   std::string host;
   if (!tickets_->PickHost(now_ms - options_.host_ttl_ms, &host)) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
@@ -148,6 +149,83 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                                      {"host", host},
                                      {"players", std::to_string(players.size())},
                                      {"bots", std::to_string(table.bots)}});
+}
+
+// Nobody holds two seats at once. A player whose assignment Redis lost (a failover
+// to a replica that missed it) queues again, with a live ticket; seated at a new
+// table, it would leave its seat in the first game to the fallback bot, and that
+// game would be stored and rated with the seat forfeited — a game the player never
+// saw. Only the first game's host still knows that seat, so before a round seats
+// its tables the live hosts are asked (one call per host per ladder and round) which
+// seats the tables' players hold.
+Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
+                                               const std::unordered_map<std::string_view, const Ticket*>& by_id,
+                                               int64_t now_ms) {
+  HeldSeats held;
+  if (!options_.check_held_seats) return held;
+  // At most kSeatsOfBatch identities a call (the host's limit is 4096).
+  constexpr int kSeatsOfBatch = 4096;
+  std::vector<v1::SeatsOfRequest> requests;
+  for (const Table& table : tables) {
+    for (const std::string& id : table.tickets) {
+      if (requests.empty() || requests.back().identity_ids_size() == kSeatsOfBatch) {
+        requests.emplace_back();
+        requests.back().set_ladder(ladder.id);
+      }
+      requests.back().add_identity_ids(by_id.at(id)->identity_id);
+    }
+  }
+  if (requests.empty()) return held;
+  for (const HostInfo& h : tickets_->Hosts()) {
+    if (h.seen_ms < now_ms - options_.host_ttl_ms) continue;
+    grpc::Status status;
+    for (const v1::SeatsOfRequest& request : requests) {
+      v1::SeatsOfResponse response;
+      status = creator_->SeatsOf(h.address, request, &response);
+      if (!status.ok()) break;
+      for (const v1::HeldSeat& seat : response.seats()) held.try_emplace(seat.identity_id(), h.address, seat);
+    }
+    if (!status.ok()) {
+      // A host that cannot answer gets no games until its next heartbeat (as when
+      // a creation fails); its games move to hosts that answer for them.
+      services::LogWarning("a game host did not say which seats it holds; it gets no games for now",
+                           {{"host", h.address},
+                            {"code", services::StatusCodeName(status.error_code())},
+                            {"error", status.error_message()}});
+      tickets_->MarkHostDown(h.address);
+    }
+  }
+  return held;
+}
+
+// A player holding a seat no stream plays gets it again (a fresh token); one whose
+// seat a stream plays now (it queued from elsewhere) waits in the queue; and the
+// rest of the table goes back to the queue with its waiting time.
+bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>& players, const HeldSeats& held,
+                           RoundStats* stats) {
+  if (std::none_of(players.begin(), players.end(), [&](const Ticket& p) { return held.count(p.identity_id); }))
+    return false;
+  std::vector<Seating> again;
+  std::vector<std::string> release;
+  for (const Ticket& p : players) {
+    auto it = held.find(p.identity_id);
+    if (it == held.end() || it->second.second.connected()) {
+      if (it != held.end())
+        services::LogDebug("player at a live table queued again",
+                           {{"ladder", ladder.id}, {"ticket", p.id}, {"game", it->second.second.game_id()}});
+      release.push_back(p.id);
+      continue;
+    }
+    const auto& [host, seat] = it->second;
+    again.push_back({p.id, p.identity_id, {seat.game_id(), host, seat.seat_token(), int(seat.seat())}});
+    services::LogInfo(
+        "player given again the seat it holds",
+        {{"ladder", ladder.id}, {"ticket", p.id}, {"game", seat.game_id()}, {"seat", std::to_string(seat.seat())}});
+  }
+  if (!again.empty()) AssignCreated(ladder.id, again);
+  tickets_->Release(ladder.id, release);
+  stats->reseated += int(again.size());
+  return true;
 }
 
 // The game exists on its host now. Were its tickets released to the queue
@@ -208,7 +286,8 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     std::unordered_map<std::string_view, const Ticket*> by_id;
     by_id.reserve(queue.size());
     for (const Ticket& t : queue) by_id.emplace(t.id, &t);
-    for (const Table& table : tables) Place(ladder, table, by_id, now_ms, &stats);
+    const HeldSeats held = AskHeldSeats(ladder, tables, by_id, now_ms);
+    for (const Table& table : tables) Place(ladder, table, by_id, held, now_ms, &stats);
   }
   return stats;
 }

@@ -50,6 +50,12 @@ class GameCreator {
   virtual grpc::Status Lookup(const std::string& /*host*/, const std::string& /*game_id*/, v1::GameInfo* /*out*/) {
     return {grpc::StatusCode::UNIMPLEMENTED, "this creator cannot look games up"};
   }
+  // The seats the request's identities hold in live games of its ladder on the
+  // host (GameHost.SeatsOf), with a fresh token for each not played now.
+  virtual grpc::Status SeatsOf(const std::string& /*host*/, const v1::SeatsOfRequest& /*request*/,
+                               v1::SeatsOfResponse* /*out*/) {
+    return grpc::Status::OK;
+  }
 };
 
 struct MatchmakerOptions {
@@ -70,10 +76,15 @@ struct MatchmakerOptions {
   // seating it again would put the player at two tables. 0: not checked (only
   // as a negative control, protection "fresh_claim").
   int64_t claim_fresh_ms = 2'000;
+  // Before a table is seated, the live hosts are asked whether its players hold
+  // seats in live games of the ladder already (Redis lost their assignments): such
+  // a player gets that seat again, and the rest of the table waits in the queue.
+  // Off only as a negative control (protection "held_seats").
+  bool check_held_seats = true;
 };
 
 struct RoundStats {
-  int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0, stale = 0;
+  int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0, stale = 0, reseated = 0;
 };
 
 class Matchmaker {
@@ -89,8 +100,19 @@ class Matchmaker {
                                 const std::string& game_id) const;
 
  private:
+  // The live seats that identities hold in the ladder's games, by identity, with
+  // the host that runs each (asked once a round, of every live host).
+  using HeldSeats = std::unordered_map<int64_t, std::pair<std::string, v1::HeldSeat>>;
+
   void Place(const LadderConfig& ladder, const Table& table,
-             const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms, RoundStats* stats);
+             const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held, int64_t now_ms,
+             RoundStats* stats);
+  HeldSeats AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
+                         const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms);
+  // Whether players of a claimed table hold seats in live games already: they get
+  // those seats again and the table is not seated (the rest back in the queue).
+  bool SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>& players, const HeldSeats& held,
+                 RoundStats* stats);
   // Assign with retries for options_.assign_retry_ms; throws what Assign threw
   // after that.
   void AssignCreated(const std::string& ladder, const std::vector<Seating>& seats);

@@ -39,6 +39,7 @@ MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config) {
   options.ticket_ttl_ms = config.ticket_ttl_ms;
   options.bot = config.bot;
   if (services::ProtectionRemoved("fresh_claim")) options.claim_fresh_ms = 0;
+  options.check_held_seats = !services::ProtectionRemoved("held_seats");
   return options;
 }
 
@@ -93,13 +94,14 @@ void MatchmakerServer::Rounds() {
   while (!stopping_) {
     try {
       const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), NowMs());
-      if (s.tables || s.expired || s.released || s.failed || s.stale) {
+      if (s.tables || s.expired || s.released || s.failed || s.stale || s.reseated) {
         ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
                                {"placed", std::to_string(s.placed)},
                                {"failed", std::to_string(s.failed)},
                                {"expired", std::to_string(s.expired)},
                                {"released", std::to_string(s.released)},
-                               {"stale", std::to_string(s.stale)}});
+                               {"stale", std::to_string(s.stale)},
+                               {"reseated", std::to_string(s.reseated)}});
       }
     } catch (const std::exception& e) {
       ms::LogWarning("matching round failed", {{"error", e.what()}});

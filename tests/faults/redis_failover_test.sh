@@ -14,18 +14,16 @@
 # own log. The test requires every game finished and none void, and the checker
 # (every seat saw exactly the stored game, stored and rated once).
 #
-# Its runs found matchmaker defects. Fixed: after the failover lost their writes,
-# the matchmaker handed bots their previous, finished game again (it now asks the
-# game's host before it hands a seat out again), and could seat a ticket a lost
-# write had put back in the queue (a table is now claimed only with every ticket's
-# heartbeat recent); services/matchmaker/tests hold those checks' negative controls
-# ("spent_seat", "fresh_claim").
-#
-# open: not in the test command yet. About one run in three fails on a defect still
-#       open (docs/FAILURES.md, "Redis failover"): a game created just before the
-#       failover whose assignments were lost keeps those players' seats, while the
-#       players, queueing again, are seated at a new table; the first game starts
-#       without them and is rated with their seats forfeited.
+# Its runs found three matchmaker defects, fixed (docs/FAILURES.md, "Redis
+# failover"): after the failover lost their writes, the matchmaker handed bots their
+# previous, finished game again (it now asks the game's host before it hands a seat
+# out again); it could seat a ticket a lost write had put back in the queue (a table
+# is now claimed only with every ticket's heartbeat recent); and it seated at a new
+# table players whose assignment to a game just created was lost, leaving their
+# seats there to be forfeited (it now asks the hosts which live seats a table's
+# players hold, and hands those again). services/matchmaker/tests hold those checks'
+# negative controls ("spent_seat", "fresh_claim", "held_seats"): each fails this
+# test only in some runs, so the test names another.
 # protection: rewrite_lost   (tests/faults/run.sh --negative switches it off: the host
 #                             takes a shortened checkpoint for a game taken from it)
 #
@@ -115,3 +113,8 @@ after=$(($(writes) - demoted_at))
 [[ $(role "$replica") == master ]] || fail "the promoted replica is no longer the primary"
 echo "redis_failover_test: passed ($stored games stored, each as its seats saw it, rated once;" \
   "$after checkpoint writes reached the new primary)"
+# What the protections did in this run (each may be 0: the failover lands anywhere).
+count() { cat "$METROPOLIS_STACK_DIR"/logs/"$1" | grep -c "$2" || true; }
+echo "redis_failover_test: checkpoints written again $(count 'gamehost*.log' 'writing them again\|writing it again whole')," \
+  "seats given again $(count matchmaker.log 'player given again')," \
+  "finished seats not resumed $(count matchmaker.log 'seat not resumed')"

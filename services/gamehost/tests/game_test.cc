@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "lib/protocol/convert.h"
 #include "services/gamehost/tests/fakes.h"
 
@@ -255,6 +257,69 @@ TEST(GameHost, SecondStreamIsRefusedUnlessItTakesOver) {
   EXPECT_TRUE(old->finished);
   EXPECT_EQ(old->status.error_code(), grpc::StatusCode::ABORTED);
   EXPECT_EQ(table.seats[1]->Count(Msg::kWelcome), 1);
+}
+
+// GameHost.SeatsOf (docs/FAILURES.md, "Redis failover"): the matchmaker asks which
+// live seats of a ladder some identities hold; a seat no stream plays comes with a
+// fresh token, which plays it beside the first; a seat played now comes without.
+TEST(GameHost, SeatsOfNamesTheLiveSeatsIdentitiesHoldAndGivesAbsentOnesATokenAgain) {
+  TestHost t;
+  v1::CreateGameRequest request;
+  request.set_ladder("open");
+  request.set_season(1);
+  for (int i = 0; i < 4; ++i) {
+    v1::SeatSpec* seat = request.add_seats();
+    seat->set_name("p" + std::to_string(i));
+    seat->set_identity_id(101 + i);
+  }
+  v1::CreateGameResponse created;
+  ASSERT_TRUE(t.host->CreateGame(kAdmin, request, &created).ok());
+  Host::Target target;
+  ASSERT_TRUE(t.host->FindSeat(created.seat_tokens(0), created.game_id(), &target).ok());
+  v1::PlayHello hello;
+  hello.set_game_id(created.game_id());
+  auto playing = std::make_shared<RecordingSeat>();
+  ASSERT_TRUE(target.game->Connect(0, hello, playing).ok());
+
+  v1::SeatsOfRequest ask;
+  ask.set_ladder("open");
+  ask.add_identity_ids(101);
+  ask.add_identity_ids(103);
+  ask.add_identity_ids(999);  // holds nothing
+  v1::SeatsOfResponse held;
+  ASSERT_TRUE(t.host->SeatsOf(kAdmin, ask, &held).ok());
+  ASSERT_EQ(held.seats_size(), 2);
+  std::map<int64_t, v1::HeldSeat> by_identity;
+  for (const auto& h : held.seats()) by_identity[h.identity_id()] = h;
+  EXPECT_TRUE(by_identity[101].connected());
+  EXPECT_TRUE(by_identity[101].seat_token().empty());
+  EXPECT_FALSE(by_identity[103].connected());
+  EXPECT_EQ(by_identity[103].game_id(), created.game_id());
+  ASSERT_EQ(by_identity[103].seat(), 2u);
+  // The new token plays seat 2; the first one still does.
+  Host::Target again;
+  ASSERT_TRUE(t.host->FindSeat(by_identity[103].seat_token(), created.game_id(), &again).ok());
+  EXPECT_EQ(again.seat, 2);
+  Host::Target first;
+  ASSERT_TRUE(t.host->FindSeat(created.seat_tokens(2), created.game_id(), &first).ok());
+  EXPECT_EQ(first.seat, 2);
+
+  // Another ladder's games are not looked at; bad requests change nothing.
+  v1::SeatsOfResponse none;
+  ask.set_ladder("other");
+  ASSERT_TRUE(t.host->SeatsOf(kAdmin, ask, &none).ok());
+  EXPECT_EQ(none.seats_size(), 0);
+  EXPECT_EQ(t.host->SeatsOf(kSpectator, ask, &none).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(t.host->SeatsOf(created.seat_tokens(1), ask, &none).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  v1::SeatsOfRequest bad;
+  EXPECT_EQ(t.host->SeatsOf(kAdmin, bad, &none).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  bad.set_ladder("open");
+  EXPECT_EQ(t.host->SeatsOf(kAdmin, bad, &none).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  bad.add_identity_ids(-4);
+  EXPECT_EQ(t.host->SeatsOf(kAdmin, bad, &none).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  for (int i = 0; i < 4097; ++i) ask.add_identity_ids(1000 + i);
+  EXPECT_EQ(t.host->SeatsOf(kAdmin, ask, &none).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(none.seats_size(), 0);
 }
 
 TEST(GameHost, WrongTokensAndGames) {

@@ -38,8 +38,20 @@ class FakeCreator final : public GameCreator {
     return grpc::Status::OK;
   }
 
+  // The seats the test says identities hold, as every host asked answers.
+  grpc::Status SeatsOf(const std::string&, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* out) override {
+    std::lock_guard lock(mutex_);
+    ++seats_of_calls;
+    for (const v1::HeldSeat& h : held)
+      for (int64_t id : request.identity_ids())
+        if (h.identity_id() == id) *out->add_seats() = h;
+    return grpc::Status::OK;
+  }
+
   std::mutex mutex_;
   std::vector<v1::CreateGameRequest> games;
+  std::vector<v1::HeldSeat> held;
+  int seats_of_calls = 0;
   bool fail = false;
   std::map<std::string, v1::GameStatus> status;
   grpc::Status lookup_error = grpc::Status::OK;

@@ -275,6 +275,81 @@ TEST_F(TicketsTest, NegativeControlWithoutTheHeartbeatCheckAStaleTicketIsSeated)
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
 }
 
+// A Redis failover lost a player's assignment to a game that was created: the
+// player queues again (a live ticket, heartbeats and all) while its seat in the
+// first game waits for it. Seated at a new table, it would hold two seats, and the
+// first game would be rated with its seat forfeited. The hosts know the seat: the
+// player gets it again, and the rest of the table waits in the queue.
+TEST_F(TicketsTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(2);
+  seat.set_game_id("m-first");
+  seat.set_seat(3);
+  seat.set_seat_token("again");
+  creator.held.push_back(seat);
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 0);
+  EXPECT_EQ(stats.reseated, 1);
+  EXPECT_TRUE(creator.games.empty());
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(ids[1], 2001, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, "m-first");
+  EXPECT_EQ(info.seat, 3);
+  EXPECT_EQ(info.seat_token, "again");
+  EXPECT_EQ(info.host, "h1:1");
+  for (int i : {0, 2, 3}) {
+    ASSERT_TRUE(tickets_->Poll(ids[i], 2001, &info));
+    EXPECT_EQ(info.state, "queued") << "ticket " << i;
+  }
+}
+
+// A player that plays a live game now and queues from elsewhere waits: no seat
+// given, no table seated with it.
+TEST_F(TicketsTest, APlayerAtALiveTableWaitsInTheQueue) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(4);
+  seat.set_game_id("m-first");
+  seat.set_connected(true);
+  creator.held.push_back(seat);
+  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 0);
+  EXPECT_TRUE(creator.games.empty());
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "queued");
+  }
+}
+
+// Negative control: without asking the hosts (protection "held_seats") the player
+// is seated at a second table.
+TEST_F(TicketsTest, NegativeControlWithoutAskingTheHostsAPlayerHoldsTwoSeats) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(2);
+  seat.set_game_id("m-first");
+  seat.set_seat_token("again");
+  creator.held.push_back(seat);
+  MatchmakerOptions options;
+  options.check_held_seats = false;
+  Matchmaker matchmaker(tickets_.get(), &creator, options);
+  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
+  for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  EXPECT_EQ(creator.seats_of_calls, 0);
+}
+
 TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, {});
