@@ -114,7 +114,7 @@ after=$(($(writes) - demoted_at))
 echo "redis_failover_test: passed ($stored games stored, each as its seats saw it, rated once;" \
   "$after checkpoint writes reached the new primary)"
 # What the protections did in this run (each may be 0: the failover lands anywhere).
-count() { cat "$METROPOLIS_STACK_DIR"/logs/"$1" | grep -c "$2" || true; }
-echo "redis_failover_test: checkpoints written again $(count 'gamehost*.log' 'writing them again\|writing it again whole')," \
-  "seats given again $(count matchmaker.log 'player given again')," \
-  "finished seats not resumed $(count matchmaker.log 'seat not resumed')"
+count() { cat "$METROPOLIS_STACK_DIR"/logs/"$1"*.log | grep -c "$2" || true; }
+echo "redis_failover_test: checkpoints written again $(count gamehost 'writing them again\|writing it again whole')," \
+  "seats given again $(count matchmaker 'player given again')," \
+  "finished seats not resumed $(count matchmaker 'seat not resumed')"
