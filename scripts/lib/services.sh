@@ -175,7 +175,8 @@ start_redis() {
 }
 
 # Writes $METROPOLIS_REDIS_CTL: "stop" ends the server (the append-only file is
-# flushed first), "start" starts it again on the same port, folder and options.
+# flushed first), "kill" ends it as a crash does (SIGKILL), "start" starts it again
+# on the same port, folder and options.
 _write_redis_ctl() {  # port options
   local dir=$METROPOLIS_SERVICES_DIR ctl=$METROPOLIS_SERVICES_DIR/redis-ctl.sh
   cat >"$ctl" <<EOF
@@ -187,6 +188,12 @@ case \$1 in
     kill -TERM "\$pid" 2>/dev/null || exit 0
     for _ in \$(seq 1 200); do kill -0 "\$pid" 2>/dev/null || exit 0; sleep 0.05; done
     echo "redis-ctl: Redis (pid \$pid) did not stop" >&2; exit 1 ;;
+  kill)
+    # As a crash: SIGKILL, nothing flushed (tests/faults/redis_aof_test.sh).
+    pid=\$(cat "$dir/redis.pid" 2>/dev/null) || exit 0
+    kill -KILL "\$pid" 2>/dev/null || exit 0
+    for _ in \$(seq 1 200); do kill -0 "\$pid" 2>/dev/null || exit 0; sleep 0.05; done
+    echo "redis-ctl: Redis (pid \$pid) did not die" >&2; exit 1 ;;
   start)
     rm -f "$dir/redis.pid"
     redis-server $2 --daemonize yes \\
@@ -196,7 +203,7 @@ case \$1 in
       sleep 0.05
     done
     echo "redis-ctl: Redis did not answer on port $1 after a restart" >&2; exit 1 ;;
-  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+  *) echo "usage: \$0 stop|kill|start" >&2; exit 2 ;;
 esac
 EOF
   chmod 755 "$ctl"

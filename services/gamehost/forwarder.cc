@@ -19,6 +19,10 @@
 #include "lib/protocol/convert.h"
 
 namespace metropolis::gamehost {
+
+static_assert(int(EndReason::kWon) == v1::END_REASON_WON && int(EndReason::kLengthCap) == v1::END_REASON_LENGTH_CAP &&
+                  int(EndReason::kAborted) == v1::END_REASON_ABORTED,
+              "gamehost::EndReason numbers its values as v1::EndReason does");
 namespace fs = std::filesystem;
 namespace {
 
@@ -72,7 +76,7 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
     if (i < g.forfeited.size()) s->set_forfeited(g.forfeited[i]);
   }
   v1::GameResult* r = out->mutable_result();
-  r->set_reason(v1::EndReason(g.reason));
+  r->set_reason(v1::EndReason(int(g.reason)));
   r->set_winner(g.record.winner.value_or(kNoSeat));
   for (int v : g.vp) r->add_vp(uint32_t(v));
   r->set_actions(uint32_t(g.record.actions.size()));

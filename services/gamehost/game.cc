@@ -734,7 +734,7 @@ void Game::FinishLocked() {
     done.identity_ids.push_back(s->setup.identity_id);
     done.forfeited.push_back(s->forfeited);
   }
-  done.reason = int(result_.reason());
+  done.reason = EndReason(int(result_.reason()));
   for (int v : result_.vp()) done.vp.push_back(v);
   done.created_unix_ms = created_unix_ms_;
   done.finished_unix_ms = env_.clock->UnixMillis();

@@ -394,7 +394,7 @@ void Host::OutboxLoop() {
         finished_order_.pop_front();
       }
     }
-    if (metrics_) metrics_->GameFinished(item.second.reason == 1 ? "won" : "length_cap");
+    if (metrics_) metrics_->GameFinished(item.second.reason == EndReason::kWon ? "won" : "length_cap");
     if (checkpoints_ && options_.done_when_stored) MarkDone(id);
     if (checkpoints_ && !options_.done_when_stored) {
       std::lock_guard lock(mutex_);

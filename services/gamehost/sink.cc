@@ -54,7 +54,7 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   while (!out.empty() && (out.back() == '\n' || out.back() == '}')) out.pop_back();
   out += ",\"game_id\":" + Quote(g.game_id) + ",\"ladder\":" + Quote(g.ladder);
   out += ",\"season\":" + std::to_string(g.season) + ",\"tournament\":" + Quote(g.tournament);
-  out += ",\"reason\":" + std::to_string(g.reason) + ",\"vp\":[";
+  out += ",\"reason\":" + std::to_string(int(g.reason)) + ",\"vp\":[";
   for (size_t i = 0; i < g.vp.size(); ++i) out += (i ? "," : "") + std::to_string(g.vp[i]);
   out += "],\"fallback_decisions\":[";
   for (size_t i = 0; i < g.fallback_decisions.size(); ++i)

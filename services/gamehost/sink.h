@@ -12,6 +12,10 @@
 
 namespace metropolis::gamehost {
 
+// Why a game ended, numbered as v1::EndReason (the wire's) is: the outbox's JSON
+// keeps the number, and forwarder.cc checks that the two agree.
+enum class EndReason : int { kUnspecified = 0, kWon = 1, kLengthCap = 2, kAborted = 3 };
+
 struct CompletedGame {
   std::string game_id;
   std::string request_id;  // the CreateGame call's (request_id.h); not stored with the game
@@ -19,7 +23,7 @@ struct CompletedGame {
   uint32_t season = 0;
   std::string tournament;
   GameRecord record;  // configuration, every action, players, seed, winner
-  int reason = 0;     // v1::EndReason
+  EndReason reason = EndReason::kUnspecified;
   std::vector<int> vp;
   std::vector<uint32_t> fallback_decisions;  // per seat
   std::vector<int64_t> identity_ids;         // per seat, 0 for none

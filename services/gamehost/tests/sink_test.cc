@@ -22,7 +22,7 @@ CompletedGame SampleGame() {
   g.record.actions = {Action::BuildSettlement(12)};
   g.record.players = {"a", "b", "c"};
   g.record.seed = 9;
-  g.reason = 2;
+  g.reason = EndReason::kLengthCap;
   g.vp = {2, 0, 0};
   g.fallback_decisions = {0, 1, 0};
   g.created_unix_ms = 1000;
