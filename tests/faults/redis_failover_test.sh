@@ -33,6 +33,8 @@ set -euo pipefail
 source "$(dirname "$0")/../e2e/lib/stack_test.sh"
 # shellcheck source=tests/faults/lib/link.sh
 source "$(dirname "$0")/lib/link.sh"
+# shellcheck source=tests/faults/lib/lost_writes.sh
+source "$(dirname "$0")/lib/lost_writes.sh"
 stack_test_begin redis_failover_test "${1:-}"
 
 # Drop mode: a held-back link forwards nothing and closes nothing, as a stalled
@@ -90,22 +92,7 @@ for _ in $(seq 1 600); do [[ $(role "$primary") == slave ]] && break; sleep 0.1;
 demoted_at=$(writes)
 echo "redis_failover_test: the old primary follows the new one; its last writes are gone"
 
-# A game lost to the failover is void (a host that cannot reach the new primary
-# voids its games at the pause limit; a seat that saw steps a takeover lacks voids
-# its game): this test's own violation, reported as the checker reports.
-for _ in $(seq 1 1800); do
-  kill -0 "$demo" 2>/dev/null || break
-  grep 'msg="game void"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -qv 'reason="nobody joined"' && break
-  sleep 0.1
-done
-# Any void but "nobody joined" is a game lost to the failover.
-void=$(cat "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep 'msg="game void"' | grep -vc 'reason="nobody joined"' || true)
-if ((void > 0)); then
-  echo "VIOLATION void: $void games void after the failover:"
-  grep -h 'msg="game void"' "$METROPOLIS_STACK_DIR"/logs/gamehost*.log | grep -v 'reason="nobody joined"' | head -5
-  fail "$void games void after the failover"
-fi
-kill -0 "$demo" 2>/dev/null && fail "the ladder did not finish within 3 minutes of the failover"
+expect_no_void "the failover"
 expect_demo_played 2
 # Writes acknowledged after the old primary turned replica went to the new one.
 after=$(($(writes) - demoted_at))
@@ -113,8 +100,4 @@ after=$(($(writes) - demoted_at))
 [[ $(role "$replica") == master ]] || fail "the promoted replica is no longer the primary"
 echo "redis_failover_test: passed ($stored games stored, each as its seats saw it, rated once;" \
   "$after checkpoint writes reached the new primary)"
-# What the protections did in this run (each may be 0: the failover lands anywhere).
-count() { cat "$METROPOLIS_STACK_DIR"/logs/"$1"*.log | grep -c "$2" || true; }
-echo "redis_failover_test: checkpoints written again $(count gamehost 'writing them again\|writing it again whole')," \
-  "seats given again $(count matchmaker 'player given again')," \
-  "finished seats not resumed $(count matchmaker 'seat not resumed')"
+echo "redis_failover_test: $(protections_report)"

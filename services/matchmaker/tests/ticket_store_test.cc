@@ -27,6 +27,13 @@ class TicketsTest : public testing::TicketStoreTest {
     EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
     return id;
   }
+  // A host with room, and players 1 to 4 queued at 1000 (rating 25): one table.
+  std::vector<std::string> FourQueued() {
+    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+    std::vector<std::string> ids;
+    for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+    return ids;
+  }
 };
 
 TEST_F(TicketsTest, AnIdentityHoldsOneActiveTicket) {
@@ -217,9 +224,7 @@ TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
 TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, {});
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const std::vector<std::string> ids = FourQueued();
   ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   std::string id, existing;
   EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
@@ -240,9 +245,7 @@ TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTick
 TEST_F(TicketsTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, {});
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const std::vector<std::string> ids = FourQueued();
   // As the ticket a lost write resurrected: its last heartbeat long ago.
   redis_->With([&](storage::RedisConnection& c) {
     const storage::RedisReply t = c.Run({"TIME"});
@@ -268,9 +271,7 @@ TEST_F(TicketsTest, NegativeControlWithoutTheHeartbeatCheckAStaleTicketIsSeated)
   MatchmakerOptions options;
   options.claim_fresh_ms = 0;
   Matchmaker matchmaker(tickets_.get(), &creator, options);
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const std::vector<std::string> ids = FourQueued();
   redis_->With([&](storage::RedisConnection& c) { c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", "1"}); });
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
 }
@@ -289,9 +290,7 @@ TEST_F(TicketsTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
   seat.set_seat_token("again");
   creator.held.push_back(seat);
   Matchmaker matchmaker(tickets_.get(), &creator, {});
-  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const std::vector<std::string> ids = FourQueued();
   const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
   EXPECT_EQ(stats.placed, 0);
   EXPECT_EQ(stats.reseated, 1);
@@ -319,9 +318,7 @@ TEST_F(TicketsTest, APlayerAtALiveTableWaitsInTheQueue) {
   seat.set_connected(true);
   creator.held.push_back(seat);
   Matchmaker matchmaker(tickets_.get(), &creator, {});
-  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+  const std::vector<std::string> ids = FourQueued();
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 0);
   EXPECT_TRUE(creator.games.empty());
   for (const std::string& id : ids) {
@@ -343,8 +340,7 @@ TEST_F(TicketsTest, NegativeControlWithoutAskingTheHostsAPlayerHoldsTwoSeats) {
   MatchmakerOptions options;
   options.check_held_seats = false;
   Matchmaker matchmaker(tickets_.get(), &creator, options);
-  tickets_->HostHeartbeat({"h1:1", 10, 1, 1000});
-  for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
+  FourQueued();
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   ASSERT_EQ(creator.games.size(), 1u);
   EXPECT_EQ(creator.seats_of_calls, 0);
