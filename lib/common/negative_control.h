@@ -17,6 +17,9 @@
 // checkpoint Redis lost (in part or whole) writes it again from its own log
 // (services/gamehost/redis_checkpoints.cc). "seen_step" — a host voids a game a
 // seat saw further than the host's copy, rather than rewind it (game.h).
+// "keep_until_delivered" — a finished game's checkpoint stays in Redis until the
+// replays service holds the game, so a host that dies with games in its outbox
+// loses none (services/gamehost/server.cc).
 #pragma once
 
 #include <string_view>

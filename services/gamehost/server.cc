@@ -20,9 +20,12 @@ namespace ms = services;
 
 namespace {
 
-// With a forwarder a game is stored for good once the replays service has it.
+// With a forwarder a game is stored for good once the replays service has it:
+// until then its checkpoint stays in Redis, so that if this host dies with the
+// game in its outbox another host takes it over and stores it. Off only as a
+// negative control (protection "keep_until_delivered").
 HostOptions WithDelivery(HostOptions options, bool forwarded) {
-  options.done_when_stored = !forwarded;
+  options.done_when_stored = !forwarded || services::ProtectionRemoved("keep_until_delivered");
   return options;
 }
 
