@@ -781,7 +781,9 @@ Game::SeatAgain Game::GiveSeatAgain(int seat, const std::string& token_hash) {
   if (seats_[seat]->stream) return SeatAgain::kConnected;
   std::lock_guard tokens(tokens_mutex_);
   more_token_hashes_.resize(seats_.size());
-  more_token_hashes_[seat].push_back(token_hash);
+  std::vector<std::string>& more = more_token_hashes_[seat];
+  more.push_back(token_hash);
+  if (more.size() > kSeatTokensKept) more.erase(more.begin(), more.end() - kSeatTokensKept);
   services::LogInfo("seat token given again", {{"game", setup_.id}, {"seat", std::to_string(seat)}});
   return SeatAgain::kGiven;
 }

@@ -156,7 +156,10 @@ class Game : public std::enable_shared_from_this<Game> {
   // A second token for a seat no stream plays now, in a game not over: the
   // matchmaker hands it to the seat's player when Redis lost the assignment
   // (Host::SeatsOf). Kept in this host's memory only: after a takeover the
-  // first token alone works. kConnected and kOver change nothing.
+  // first token alone works. kConnected and kOver change nothing. The matchmaker
+  // asks every round while the player queues, so a seat keeps only its last
+  // kSeatTokensKept tokens given again: the player holds the newest.
+  static constexpr size_t kSeatTokensKept = 4;
   enum class SeatAgain { kGiven, kConnected, kOver };
   SeatAgain GiveSeatAgain(int seat, const std::string& token_hash);
   bool abandoned() const;

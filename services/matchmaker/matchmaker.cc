@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <random>
 #include <thread>
 #include <unordered_map>
@@ -176,23 +177,39 @@ Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const
     }
   }
   if (requests.empty()) return held;
-  for (const HostInfo& h : tickets_->Hosts()) {
-    if (h.seen_ms < now_ms - options_.host_ttl_ms) continue;
+  // Every live host at once: the round waits for the slowest answer (or the
+  // call's deadline), not for the sum of them.
+  struct Answer {
+    std::string host;
     grpc::Status status;
+    std::vector<v1::HeldSeat> seats;
+  };
+  const auto ask = [this, &requests](const std::string& host) {
+    Answer answer{host, grpc::Status::OK, {}};
     for (const v1::SeatsOfRequest& request : requests) {
       v1::SeatsOfResponse response;
-      status = creator_->SeatsOf(h.address, request, &response);
-      if (!status.ok()) break;
-      for (const v1::HeldSeat& seat : response.seats()) held.try_emplace(seat.identity_id(), h.address, seat);
+      answer.status = creator_->SeatsOf(host, request, &response);
+      if (!answer.status.ok()) break;
+      answer.seats.insert(answer.seats.end(), response.seats().begin(), response.seats().end());
     }
-    if (!status.ok()) {
+    return answer;
+  };
+  std::vector<std::future<Answer>> asked;
+  for (const HostInfo& h : tickets_->Hosts()) {
+    if (h.seen_ms < now_ms - options_.host_ttl_ms) continue;
+    asked.push_back(std::async(std::launch::async, ask, h.address));
+  }
+  for (auto& pending : asked) {
+    const Answer answer = pending.get();
+    for (const v1::HeldSeat& seat : answer.seats) held.try_emplace(seat.identity_id(), answer.host, seat);
+    if (!answer.status.ok()) {
       // A host that cannot answer gets no games until its next heartbeat (as when
       // a creation fails); its games move to hosts that answer for them.
       services::LogWarning("a game host did not say which seats it holds; it gets no games for now",
-                           {{"host", h.address},
-                            {"code", services::StatusCodeName(status.error_code())},
-                            {"error", status.error_message()}});
-      tickets_->MarkHostDown(h.address);
+                           {{"host", answer.host},
+                            {"code", services::StatusCodeName(answer.status.error_code())},
+                            {"error", answer.status.error_message()}});
+      tickets_->MarkHostDown(answer.host);
     }
   }
   return held;

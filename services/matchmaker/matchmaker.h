@@ -51,7 +51,8 @@ class GameCreator {
     return {grpc::StatusCode::UNIMPLEMENTED, "this creator cannot look games up"};
   }
   // The seats the request's identities hold in live games of its ladder on the
-  // host (GameHost.SeatsOf), with a fresh token for each not played now.
+  // host (GameHost.SeatsOf), with a fresh token for each not played now. A round
+  // asks every live host at once: called from several threads together.
   virtual grpc::Status SeatsOf(const std::string& /*host*/, const v1::SeatsOfRequest& /*request*/,
                                v1::SeatsOfResponse* /*out*/) {
     return grpc::Status::OK;

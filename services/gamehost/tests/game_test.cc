@@ -304,6 +304,28 @@ TEST(GameHost, SeatsOfNamesTheLiveSeatsIdentitiesHoldAndGivesAbsentOnesATokenAga
   ASSERT_TRUE(t.host->FindSeat(created.seat_tokens(2), created.game_id(), &first).ok());
   EXPECT_EQ(first.seat, 2);
 
+  // Asked round after round while the player queues, the seat keeps only its
+  // last few tokens: the oldest given again stops working, the newest and the
+  // first work.
+  std::vector<std::string> given;
+  ask.clear_identity_ids();
+  ask.add_identity_ids(103);
+  for (size_t i = 0; i < Game::kSeatTokensKept; ++i) {
+    v1::SeatsOfResponse more;
+    ASSERT_TRUE(t.host->SeatsOf(kAdmin, ask, &more).ok());
+    ASSERT_EQ(more.seats_size(), 1);
+    given.push_back(more.seats(0).seat_token());
+  }
+  Host::Target dropped;
+  EXPECT_EQ(t.host->FindSeat(by_identity[103].seat_token(), created.game_id(), &dropped).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  for (const std::string& token : given) {
+    Host::Target kept;
+    ASSERT_TRUE(t.host->FindSeat(token, created.game_id(), &kept).ok());
+    EXPECT_EQ(kept.seat, 2);
+  }
+  ASSERT_TRUE(t.host->FindSeat(created.seat_tokens(2), created.game_id(), &first).ok());
+
   // Another ladder's games are not looked at; bad requests change nothing.
   v1::SeatsOfResponse none;
   ask.set_ladder("other");

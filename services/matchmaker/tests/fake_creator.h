@@ -2,6 +2,9 @@
 // token per seat, and answers Lookup with what the test set for each game.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string>
@@ -40,8 +43,15 @@ class FakeCreator final : public GameCreator {
 
   // The seats the test says identities hold, as every host asked answers.
   grpc::Status SeatsOf(const std::string&, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* out) override {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     ++seats_of_calls;
+    // With seats_of_together set, each call waits (at most 5 s) until that many
+    // are in flight: a caller that asks one host after the other never gets there.
+    ++in_flight_;
+    max_seats_of_in_flight = std::max(max_seats_of_in_flight, in_flight_);
+    together_.notify_all();
+    together_.wait_for(lock, std::chrono::seconds(5), [this] { return max_seats_of_in_flight >= seats_of_together; });
+    --in_flight_;
     for (const v1::HeldSeat& h : held)
       for (int64_t id : request.identity_ids())
         if (h.identity_id() == id) *out->add_seats() = h;
@@ -52,10 +62,15 @@ class FakeCreator final : public GameCreator {
   std::vector<v1::CreateGameRequest> games;
   std::vector<v1::HeldSeat> held;
   int seats_of_calls = 0;
+  int seats_of_together = 0, max_seats_of_in_flight = 0;
   bool fail = false;
   std::map<std::string, v1::GameStatus> status;
   grpc::Status lookup_error = grpc::Status::OK;
   int lookups = 0;
+
+ private:
+  std::condition_variable together_;
+  int in_flight_ = 0;
 };
 
 }  // namespace metropolis::matchmaker::testing

@@ -19,6 +19,7 @@ namespace metropolis::matchmaker {
 namespace {
 
 using testing::FakeCreator;
+using testing::Unhurried;
 
 class OneLadder final : public LadderSource {
  public:
@@ -74,7 +75,7 @@ class MatchmakerServiceTest : public testing::TicketStoreTest {
       EXPECT_TRUE(tickets_->Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
       first_ticket_[i] = id;
     }
-    Matchmaker matchmaker(tickets_.get(), &creator_, {});
+    Matchmaker matchmaker(tickets_.get(), &creator_, Unhurried());
     EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
     EXPECT_EQ(creator_.games.size(), 1u);
     return creator_.games.empty() ? "" : creator_.games[0].game_id();

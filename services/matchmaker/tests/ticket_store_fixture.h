@@ -12,6 +12,14 @@
 
 namespace metropolis::matchmaker::testing {
 
+// Options for tests that are not about heartbeats. A table is claimed only if
+// each ticket beat within claim_fresh_ms by Redis's clock, and on a loaded
+// machine a test's round may come later than that after it created its tickets.
+inline MatchmakerOptions Unhurried(MatchmakerOptions options = {}) {
+  options.claim_fresh_ms = 0;
+  return options;
+}
+
 class TicketStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -19,6 +19,7 @@ namespace metropolis::matchmaker {
 namespace {
 
 using testing::FakeCreator;
+using testing::Unhurried;
 
 class TicketsTest : public testing::TicketStoreTest {
  protected:
@@ -113,7 +114,7 @@ TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
 
 TEST_F(TicketsTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {.ticket_ttl_ms = 1000});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried({.ticket_ttl_ms = 1000}));
   Create(1, 25, 0);
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 500).expired, 0);
   Create(2, 40, 600);
@@ -125,7 +126,7 @@ TEST_F(TicketsTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
 
 TEST_F(TicketsTest, ARoundPlacesTablesOnTheHostWithRoom) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   tickets_->HostHeartbeat({"h1:1", 10, 9, 1000});
   tickets_->HostHeartbeat({"h2:1", 10, 2, 1000});
   std::vector<std::string> ids;
@@ -154,7 +155,7 @@ TEST_F(TicketsTest, ARoundPlacesTablesOnTheHostWithRoom) {
 
 TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).failed, 1);  // no host
   EXPECT_EQ(tickets_->QueueSize("open"), 4);
@@ -195,7 +196,7 @@ TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
   };
   FakeCreator games;
   CuttingCreator creator(&games, address_, connection_id);
-  Matchmaker matchmaker(&tickets, &creator, {});
+  Matchmaker matchmaker(&tickets, &creator, Unhurried());
   tickets.HostHeartbeat({"h1:1", 10, 0, 1000});
   std::vector<std::string> ids;
   for (int i = 1; i <= 4; ++i) {
@@ -223,7 +224,7 @@ TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
 // Once the seat was delivered, queueing again makes a new ticket.
 TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   const std::vector<std::string> ids = FourQueued();
   ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   std::string id, existing;
@@ -244,7 +245,7 @@ TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTick
 // would put its player at two tables at once. Heartbeats are on Redis's clock.
 TEST_F(TicketsTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, {.claim_fresh_ms = 10'000});
   const std::vector<std::string> ids = FourQueued();
   // As the ticket a lost write resurrected: its last heartbeat long ago.
   redis_->With([&](storage::RedisConnection& c) {
@@ -289,7 +290,7 @@ TEST_F(TicketsTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
   seat.set_seat(3);
   seat.set_seat_token("again");
   creator.held.push_back(seat);
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   const std::vector<std::string> ids = FourQueued();
   const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
   EXPECT_EQ(stats.placed, 0);
@@ -317,7 +318,7 @@ TEST_F(TicketsTest, APlayerAtALiveTableWaitsInTheQueue) {
   seat.set_game_id("m-first");
   seat.set_connected(true);
   creator.held.push_back(seat);
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   const std::vector<std::string> ids = FourQueued();
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 0);
   EXPECT_TRUE(creator.games.empty());
@@ -346,9 +347,23 @@ TEST_F(TicketsTest, NegativeControlWithoutAskingTheHostsAPlayerHoldsTwoSeats) {
   EXPECT_EQ(creator.seats_of_calls, 0);
 }
 
+// The round waits for the hosts' answers: it asks them all at once, so a round
+// takes the slowest answer, not their sum.
+TEST_F(TicketsTest, EveryLiveHostIsAskedForHeldSeatsAtOnce) {
+  FakeCreator creator;
+  creator.seats_of_together = 3;
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
+  FourQueued();  // host h1:1
+  tickets_->HostHeartbeat({"h2:1", 10, 0, 1000});
+  tickets_->HostHeartbeat({"h3:1", 10, 0, 1000});
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  EXPECT_EQ(creator.seats_of_calls, 3);
+  EXPECT_EQ(creator.max_seats_of_in_flight, 3);
+}
+
 TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {
   FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {});
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
   tickets_->HostHeartbeat({"h1:1", 10, 0, 0});
   ladder_.rules.bot_fill_after_ms = 5000;
   const std::string alone = Create(9, 25, 0);
@@ -376,7 +391,11 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
       storage::RedisPool pool(address_, 2);
       TicketStore store(&pool, prefix_);
       Matchmaker m(&store, &creator,
-                   {.ticket_ttl_ms = 3600000, .host_ttl_ms = 3600000, .matched_timeout_ms = 30000, .bot = "heuristic"});
+                   {.ticket_ttl_ms = 3600000,
+                    .host_ttl_ms = 3600000,
+                    .matched_timeout_ms = 30000,
+                    .bot = "heuristic",
+                    .claim_fresh_ms = 0});
       LadderConfig ladder = ladder_;
       ladder.rules.window_base = 100;  // everyone matches everyone: maximal contention
       while (!done) lost_races += m.RunRound({ladder}, clock.load()).lost_races;
