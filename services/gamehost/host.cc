@@ -54,8 +54,7 @@ Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bo
       bots_(bots),
       sink_(sink),
       directory_(directory),
-      metrics_(metrics),
-      outbox_thread_([this] { OutboxLoop(); }) {}
+      metrics_(metrics) {}
 
 Host::~Host() {
   if (lease_thread_.joinable()) {
@@ -66,13 +65,8 @@ Host::~Host() {
     lease_cv_.notify_all();
     lease_thread_.join();
   }
+  // The sink calls back into this host for every game it keeps.
   WaitStored();
-  {
-    std::lock_guard lock(outbox_mutex_);
-    stopping_ = true;
-  }
-  outbox_cv_.notify_all();
-  outbox_thread_.join();
 }
 
 grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
@@ -345,68 +339,33 @@ size_t Host::live_games() const {
 }
 
 void Host::OnComplete(std::shared_ptr<Game> game, CompletedGame done) {
+  const std::string id = done.game_id;
+  const EndReason reason = done.reason;
+  sink_->Put(std::move(done), [this, game = std::move(game), id, reason] { OnKept(game, id, reason); });
+}
+
+void Host::WaitStored() { sink_->WaitStored(); }
+
+// The sink holds the game for good: it leaves the live games, and only now do
+// its seats hear it is over.
+void Host::OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndReason reason) {
   {
-    std::lock_guard lock(outbox_mutex_);
-    outbox_.emplace_back(std::move(game), std::move(done));
+    std::lock_guard lock(mutex_);
+    live_.erase(id);
+    finished_[id] = game;
+    finished_order_.push_back(id);
+    while (finished_order_.size() > options_.finished_games_kept) {
+      finished_.erase(finished_order_.front());
+      finished_order_.pop_front();
+    }
   }
-  outbox_cv_.notify_all();
-}
-
-void Host::WaitStored() {
-  std::unique_lock lock(outbox_mutex_);
-  outbox_cv_.wait(lock, [this] { return outbox_.empty() && outbox_busy_ == 0; });
-}
-
-// Stores completed games one after the other, retrying with backoff: a game
-// is only reported over once it is stored, and a store that keeps failing
-// holds the games behind it rather than dropping any.
-void Host::OutboxLoop() {
-  for (;;) {
-    std::pair<std::shared_ptr<Game>, CompletedGame> item;
-    {
-      std::unique_lock lock(outbox_mutex_);
-      outbox_cv_.wait(lock, [this] { return stopping_ || !outbox_.empty(); });
-      if (outbox_.empty()) return;
-      item = std::move(outbox_.front());
-      outbox_.pop_front();
-      ++outbox_busy_;
-    }
-    services::LogContext log_context(item.second.request_id, item.second.game_id);
-    Millis backoff = options_.sink_retry_ms;
-    std::string error;
-    while (!sink_->Store(item.second, &error)) {
-      services::LogError("storing a completed game failed; retrying",
-                         {{"game", item.second.game_id}, {"error", error}, {"retry_ms", std::to_string(backoff)}});
-      std::this_thread::sleep_for(std::chrono::milliseconds(backoff));
-      backoff = std::min<Millis>(backoff * 2, 60'000);
-    }
-    const std::string& id = item.second.game_id;
-    services::LogInfo("game stored", {{"game", id},
-                                      {"winner", std::to_string(item.second.record.winner.value_or(-1))},
-                                      {"actions", std::to_string(item.second.record.actions.size())}});
-    {
-      std::lock_guard lock(mutex_);
-      live_.erase(id);
-      finished_[id] = item.first;
-      finished_order_.push_back(id);
-      while (finished_order_.size() > options_.finished_games_kept) {
-        finished_.erase(finished_order_.front());
-        finished_order_.pop_front();
-      }
-    }
-    if (metrics_) metrics_->GameFinished(item.second.reason == EndReason::kWon ? "won" : "length_cap");
-    if (checkpoints_ && options_.done_when_stored) MarkDone(id);
-    if (checkpoints_ && !options_.done_when_stored) {
-      std::lock_guard lock(mutex_);
-      awaiting_delivery_[id] = item.first->fence();
-    }
-    item.first->OnStored();
-    {
-      std::lock_guard lock(outbox_mutex_);
-      --outbox_busy_;
-    }
-    outbox_cv_.notify_all();
+  if (metrics_) metrics_->GameFinished(reason == EndReason::kWon ? "won" : "length_cap");
+  if (checkpoints_ && options_.done_when_stored) MarkDone(id);
+  if (checkpoints_ && !options_.done_when_stored) {
+    std::lock_guard lock(mutex_);
+    awaiting_delivery_[id] = game->fence();
   }
+  game->OnStored();
 }
 
 }  // namespace metropolis::gamehost

@@ -1,6 +1,6 @@
 // The game host's logic, apart from its gRPC wiring (service.h): creating
-// games, finding the game and seat behind a token, the outbox that stores
-// completed games, and the live and recently finished games.
+// games, finding the game and seat behind a token, handing completed games to
+// the sink (outbox.h), and the live and recently finished games.
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -29,7 +29,6 @@ struct HostOptions {
   Millis start_timeout_ms = 30'000;
   size_t max_live_games = 10'000;
   size_t finished_games_kept = 1'000;  // answered by GetGame after the end
-  Millis sink_retry_ms = 1'000;        // first retry of a failed store; doubles up to a minute
   uint32_t forfeit_after = 20;         // fallback decisions in a row that forfeit a seat; 0 = never
   // Checkpoints (SetCheckpoints): how long a lease lasts unless renewed. The
   // host renews its leases and looks for lapsed ones every lease_ms / 3.
@@ -37,8 +36,8 @@ struct HostOptions {
   // A game whose checkpoint cannot be written pauses; after this long it is void
   // ("store unavailable"); 0: it waits as long as it takes.
   Millis pause_limit_ms = 600'000;
-  // Whether a game's checkpoint is dropped once the sink stored it; false when
-  // a forwarder delivers later and calls GameDelivered.
+  // Whether a game's checkpoint is dropped once the sink kept it; false when
+  // the outbox delivers it later and calls GameDelivered.
   bool done_when_stored = true;
   // GameEnv::check_seen_step: off only as a negative control ("seen_step").
   bool check_seen_step = true;
@@ -48,7 +47,7 @@ class Host {
  public:
   Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
        GameDirectory* directory, HostMetrics* metrics);
-  ~Host();  // stores what the outbox holds, then stops
+  ~Host();  // waits until the sink kept every completed game, then stops
 
   // Checkpoints every game in `store` and takes over the games of hosts whose
   // leases lapse (checkpoint.h). Call once, before the first game. Without
@@ -86,7 +85,8 @@ class Host {
   grpc::Status SeatsOf(const std::string& token, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* response);
 
   size_t live_games() const;
-  // Blocks until every completed game handed to the outbox is stored.
+  // Blocks until the sink kept every completed game handed to it (and the
+  // seats were told).
   void WaitStored();
   // The address this host advertises, when it is known only after binding.
   void SetAddress(const std::string& address);
@@ -96,7 +96,7 @@ class Host {
   grpc::Status CheckToken(const std::string& token, bool admin_only) const;
   grpc::Status Locate(const std::string& game_id, Target* out);
   void OnComplete(std::shared_ptr<Game> game, CompletedGame done);
-  void OutboxLoop();
+  void OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndReason reason);
   GameEnv MakeEnv();
   void OnFenced(const std::string& game_id);
   void OnVoided(const std::string& game_id, const std::string& reason, uint64_t fence);
@@ -115,14 +115,6 @@ class Host {
   std::map<std::string, std::shared_ptr<Game>> live_;      // by id
   std::map<std::string, std::shared_ptr<Game>> finished_;  // by id, the last few
   std::deque<std::string> finished_order_;
-
-  // The outbox: completed games waiting to be stored, in order.
-  std::mutex outbox_mutex_;
-  std::condition_variable outbox_cv_;
-  std::deque<std::pair<std::shared_ptr<Game>, CompletedGame>> outbox_;
-  size_t outbox_busy_ = 0;
-  bool stopping_ = false;
-  std::thread outbox_thread_;
 
   CheckpointStore* checkpoints_ = nullptr;
   std::map<std::string, uint64_t> awaiting_delivery_;  // stored, leases kept until delivered (under mutex_)

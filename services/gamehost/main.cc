@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   settings.Add("metrics-listen", "ADDR", "127.0.0.1:9464", "Prometheus metrics address; empty turns metrics off");
   settings.Add("admin-token", "TOKEN", "", "bearer token that may create games (required)");
   settings.Add("spectator-token", "TOKEN", "", "bearer token that may list, inspect and watch games");
-  settings.Add("data-dir", "DIR", "./gamehost-data", "where completed games are stored (DIR/completed/ID.json)");
+  settings.Add("data-dir", "DIR", "./gamehost-data",
+               "the outbox of completed games (DIR/outbox) and their JSON archive (DIR/completed)");
   mg::AddPlaySettings(&settings);
   settings.Add("replays", "ADDR", "", "replays service to hand completed games to (empty: keep them in DATA_DIR only)");
   settings.Add("replays-token", "TOKEN", "", "the replays service's store token");

@@ -20,7 +20,7 @@ namespace ms = services;
 
 namespace {
 
-// With a forwarder a game is stored for good once the replays service has it:
+// With a replays service a game is stored for good once the replays service has it:
 // until then its checkpoint stays in Redis, so that if this host dies with the
 // game in its outbox another host takes it over and stores it. Off only as a
 // negative control (protection "keep_until_delivered").
@@ -34,22 +34,23 @@ HostOptions WithDelivery(HostOptions options, bool forwarded) {
 GameHostServer::GameHostServer(const GameHostConfig& config)
     : config_(config),
       address_(config.options.address),
-      archive_(config.data_dir + "/completed"),
-      // With a replays service, completed games also go through the durable outbox.
-      forwarder_(config.replays.empty()
-                     ? nullptr
-                     : std::make_unique<ReplayForwarder>(ForwarderOptions{
-                           .dir = config.data_dir + "/outbox",
-                           .replays_address = config.replays,
-                           .token = config.replays_token,
-                           .ratings_address = config.ratings,
-                           .ratings_token = config.ratings_token,
-                           .metrics = &metrics_,
-                           .on_delivered = [this](const std::string& id) { host_.GameDelivered(id); },
-                       })),
-      sink_(&archive_, forwarder_.get()),
       registry_(ms::MetricsRegistry()),  // the process's: one endpoint serves every part (common/metrics.h)
       metrics_(registry_.get()),
+      results_(config.replays.empty() ? nullptr
+                                      : std::make_unique<GrpcResultsClient>(ResultsClientOptions{
+                                            .replays_address = config.replays,
+                                            .replays_token = config.replays_token,
+                                            .ratings_address = config.ratings,
+                                            .ratings_token = config.ratings_token,
+                                        })),
+      outbox_(OutboxOptions{
+          .dir = config.data_dir + "/outbox",
+          .results = results_.get(),
+          .archive_dir = config.data_dir + "/completed",
+          .archive_keep = config.archive_keep,
+          .metrics = &metrics_,
+          .on_delivered = [this](const std::string& id) { host_.GameDelivered(id); },
+      }),
       timers_(&clock_),
       bots_(config.bot_threads),
       checkpoints_(config.checkpoint_redis.empty()
@@ -59,7 +60,7 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       directory_(checkpoints_
                      ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
                      : std::make_unique<InMemoryDirectory>()),
-      host_(WithDelivery(config.options, forwarder_ != nullptr), &clock_, &timers_, &bots_, &sink_, directory_.get(),
+      host_(WithDelivery(config.options, results_ != nullptr), &clock_, &timers_, &bots_, &outbox_, directory_.get(),
             &metrics_),
       service_(&host_, &metrics_, &clock_,
                {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}
@@ -80,13 +81,16 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("lease-ms", "N", "3000",
                 "a game's lease: how long after its host stops renewing it another host "
                 "may take the game over");
+  settings->Add("archive-keep", "N", "10000",
+                "with --replays: the newest completed games kept as JSON in DATA_DIR/completed (0: none); without, "
+                "that folder is where games are stored and nothing is pruned");
   settings->Add("pause-limit-ms", "N", "600000",
                 "a game whose checkpoint cannot be written pauses; after this long paused it is void "
                 "(\"store unavailable\"); 0 = wait as long as it takes");
 }
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms, pause_limit_ms;
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms, pause_limit_ms, archive_keep;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
@@ -94,8 +98,10 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
       !settings.GetInt("max-games", 1, 1'000'000, &max_games, error) ||
       !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error) ||
-      !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error))
+      !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error) ||
+      !settings.GetInt("archive-keep", 0, 100'000'000, &archive_keep, error))
     return false;
+  config->archive_keep = size_t(archive_keep);
   config->checkpoint_redis = settings.Get("checkpoint-redis");
   if (!config->checkpoint_redis.empty()) {
     if (std::string bad = storage::RedisAddressError(config->checkpoint_redis); !bad.empty()) {
@@ -123,8 +129,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
 
 std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {
   std::unique_ptr<GameHostServer> server(new GameHostServer(config));
-  if (!server->archive_.Open(error)) return nullptr;
-  if (server->forwarder_ && !server->forwarder_->Start(error)) return nullptr;
+  if (!server->outbox_.Start(error)) return nullptr;
   if (!config.metrics_listen.empty()) {
     try {
       server->exposer_ = std::make_unique<prometheus::Exposer>(config.metrics_listen);
@@ -138,6 +143,8 @@ std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& con
 }
 
 GameHostServer::~GameHostServer() {
+  // Before the host goes: the outbox's thread calls into it.
+  outbox_.Stop();
   stopping_ = true;
   if (heartbeat_.joinable()) heartbeat_.join();
 }

@@ -1,5 +1,5 @@
 // The game host as a part of a server program (lib/common/server_main.h):
-// the host with its bots, timers, completed-game archive and outbox, optional
+// the host with its bots, timers, completed-game outbox, optional
 // Prometheus metrics, and the heartbeat that announces it to a matchmaker.
 // metropolis-gamehost runs it alone; metropolis-server beside the others.
 #pragma once
@@ -17,10 +17,11 @@
 #include "lib/common/settings.h"
 #include "services/gamehost/directory.h"
 #include "services/gamehost/executor.h"
-#include "services/gamehost/forwarder.h"
 #include "services/gamehost/host.h"
 #include "services/gamehost/metrics.h"
+#include "services/gamehost/outbox.h"
 #include "services/gamehost/redis_checkpoints.h"
+#include "services/gamehost/results.h"
 #include "services/gamehost/service.h"
 #include "services/gamehost/sink.h"
 #include "services/gamehost/timers.h"
@@ -31,7 +32,8 @@ struct GameHostConfig {
   // options.address is what other parts use to reach the host; empty: the bound address.
   HostOptions options;
   std::string listen;            // the server's address, for the bound address with port 0
-  std::string data_dir;          // completed games in DATA_DIR/completed, the outbox in DATA_DIR/outbox
+  std::string data_dir;          // the outbox in DATA_DIR/outbox, the archive in DATA_DIR/completed
+  size_t archive_keep = 10'000;  // with replays: the newest archived games kept (0: no archive)
   std::string metrics_listen;    // Prometheus metrics; empty: off
   int bot_threads = 2;           // compute fallback and built-in bots' decisions
   std::string replays;           // hand completed games to this replays service; empty: keep them on disk only
@@ -46,17 +48,16 @@ struct GameHostConfig {
   services::RateLimit rate_limit{.per_second = 20, .burst = 40};
 };
 
-// The flags of how games are played, the same in metropolis-gamehost and
-// metropolis-server: decision-ms, time-bank-ms, start-timeout-ms,
-// forfeit-after, fallback-bot, bot-threads, max-games.
+// The flags of how games are played and kept, the same in metropolis-gamehost
+// and metropolis-server: decision-ms, time-bank-ms, start-timeout-ms,
+// forfeit-after, fallback-bot, bot-threads, max-games, checkpoints, archive-keep.
 void AddPlaySettings(services::Settings* settings);
 // Reads them into *config; false with *error naming the flag.
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error);
 
 class GameHostServer final : public services::Component {
  public:
-  // Opens the archive, starts the outbox (delivering what a previous run left)
-  // and the metrics; null with *error when one of them fails.
+  // Starts the outbox (delivering what a previous run left) and the metrics; null with *error when one of them fails.
   static std::unique_ptr<GameHostServer> Create(const GameHostConfig& config, std::string* error);
   ~GameHostServer() override;
 
@@ -79,12 +80,11 @@ class GameHostServer final : public services::Component {
 
   const GameHostConfig config_;
   std::string address_;
-  FileSink archive_;
-  std::unique_ptr<ReplayForwarder> forwarder_;
-  TeeSink sink_;
   std::shared_ptr<prometheus::Registry> registry_;
   std::unique_ptr<prometheus::Exposer> exposer_;
   HostMetrics metrics_;
+  std::unique_ptr<GrpcResultsClient> results_;  // null without a replays service
+  Outbox outbox_;
   SystemClock clock_;
   ThreadTimers timers_;
   ThreadPool bots_;

@@ -1,12 +1,6 @@
 #include "services/gamehost/sink.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
+#include <cstdio>
 
 namespace metropolis::gamehost {
 namespace {
@@ -24,25 +18,6 @@ std::string Quote(const std::string& s) {
     out.push_back(c);
   }
   return out + "\"";
-}
-
-bool WriteAll(int fd, const std::string& data) {
-  size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += size_t(n);
-  }
-  return true;
-}
-
-bool FsyncPath(const std::string& path, int flags) {
-  int fd = ::open(path.c_str(), flags);
-  if (fd < 0) return false;
-  bool ok = ::fsync(fd) == 0;
-  ::close(fd);
-  return ok;
 }
 
 }  // namespace
@@ -67,49 +42,6 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   out += "],\"created_unix_ms\":" + std::to_string(g.created_unix_ms);
   out += ",\"finished_unix_ms\":" + std::to_string(g.finished_unix_ms) + "}\n";
   return out;
-}
-
-FileSink::FileSink(std::string dir) : dir_(std::move(dir)) {}
-
-bool FileSink::Open(std::string* error) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec) {
-    *error = "completed-game directory " + dir_ + ": " + ec.message();
-    return false;
-  }
-  return true;
-}
-
-std::string FileSink::PathOf(const std::string& game_id) const { return dir_ + "/" + game_id + ".json"; }
-
-bool FileSink::Store(const CompletedGame& game, std::string* error) {
-  const std::string path = PathOf(game.game_id);
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0) return true;  // idempotent: stored before
-  const std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *error = "open " + tmp + ": " + std::strerror(errno);
-    return false;
-  }
-  const bool written = WriteAll(fd, CompletedGameToJson(game)) && ::fsync(fd) == 0;
-  const int saved_errno = errno;
-  ::close(fd);
-  if (!written) {
-    *error = "write " + tmp + ": " + std::strerror(saved_errno);
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "rename " + tmp + ": " + std::strerror(errno);
-    return false;
-  }
-  if (!FsyncPath(dir_, O_RDONLY | O_DIRECTORY)) {
-    *error = "fsync " + dir_ + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
 }
 
 }  // namespace metropolis::gamehost

@@ -1,10 +1,11 @@
-// Where finished games go. The host hands every completed game to a sink
-// before it tells the seats the game is over, so a game whose players saw
-// "game over" is stored; the replay and rating services plug in behind the
-// same interface later. Storing is idempotent on the game id.
+// Where finished games go. The host hands every completed game to a sink and
+// tells the seats the game is over only once the sink has kept it, so a game
+// whose players saw "game over" is stored. The sink of a running host is the
+// outbox (outbox.h), which delivers to the replays and ratings services.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,24 +39,12 @@ std::string CompletedGameToJson(const CompletedGame& game);
 class CompletedGameSink {
  public:
   virtual ~CompletedGameSink() = default;
-  // True once the game is durably stored (also when it already was); false with
-  // *error when it could not be, and the caller retries.
-  virtual bool Store(const CompletedGame& game, std::string* error) = 0;
-};
-
-// One file per game under `dir`: written to a temporary name, fsynced, renamed
-// into place, and the directory fsynced, so a stored game survives a crash or
-// a power cut, and a half-written file never looks like a game.
-class FileSink final : public CompletedGameSink {
- public:
-  explicit FileSink(std::string dir);
-  // Creates the directory; false with *error if it cannot.
-  bool Open(std::string* error);
-  bool Store(const CompletedGame& game, std::string* error) override;
-  std::string PathOf(const std::string& game_id) const;
-
- private:
-  std::string dir_;
+  // Takes a completed game and returns at once; keeps it durably, retrying while
+  // it cannot (a game is never dropped), then runs `stored` on the sink's own
+  // thread. Keeping is idempotent on the game id.
+  virtual void Put(CompletedGame game, std::function<void()> stored) = 0;
+  // Blocks until every game Put so far is kept and its `stored` has run.
+  virtual void WaitStored() = 0;
 };
 
 }  // namespace metropolis::gamehost

@@ -62,8 +62,10 @@ total=$("$ctl_bin" --host "$addr" --token "$admin_token" --json leaderboard --la
 [[ $total == 4 ]] || fail "the leaderboard ranks $total players, expected 4"
 "$ctl_bin" --host "$addr" --token "$admin_token" stored-games --ladder single >"$work/stored.txt" ||
   fail "stored-games failed"
-for _ in $(seq 1 50); do [[ -z $(ls -A "$work/data/outbox") ]] && break; sleep 0.1; done
-[[ -z $(ls -A "$work/data/outbox") ]] || fail "the outbox still holds $(find "$work/data/outbox" -type f | wc -l) games"
+outbox_games() { find "$work/data/outbox" -maxdepth 1 -name '*.pb' | wc -l; }
+for _ in $(seq 1 50); do (($(outbox_games) == 0)) && break; sleep 0.1; done
+(($(outbox_games) == 0)) || fail "the outbox still holds $(outbox_games) games"
+[[ -z $(ls -A "$work/data/outbox/refused") ]] || fail "the outbox set games aside: $(ls "$work/data/outbox/refused")"
 [[ $(find "$work/data/completed" -type f | wc -l) -ge $games ]] || fail "the host's archive misses games"
 
 # --- An orderly stop -----------------------------------------------------------------

@@ -16,8 +16,9 @@
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
-#include "services/gamehost/forwarder.h"
 #include "services/gamehost/metrics.h"
+#include "services/gamehost/outbox.h"
+#include "services/gamehost/results.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/ratings/service.h"
 #include "services/replays/service.h"
@@ -92,7 +93,6 @@ void PlayGames(gamehost::CompletedGameSink* sink, int n, const std::vector<int64
   gamehost::HostOptions options;
   options.admin_token = gamehost::testing::kAdmin;
   options.default_fallback_bot = "random";
-  options.sink_retry_ms = 1;
   test.host = std::make_unique<gamehost::Host>(options, &test.clock, &test.timers, &test.bots, sink, test.directory,
                                                &test.metrics);
   for (int i = 0; i < n; ++i) {
@@ -114,6 +114,30 @@ void PlayGames(gamehost::CompletedGameSink* sink, int n, const std::vector<int64
   test.Settle();
 }
 
+// The host's completed-game pipeline as the server wires it: the outbox over
+// `dir`, delivering to replays (and ratings, with `rate`) on `port`.
+struct Delivery {
+  Delivery(const std::string& dir, int port, bool rate = false, gamehost::HostMetrics* metrics = nullptr)
+      : results({.replays_address = "127.0.0.1:" + std::to_string(port),
+                 .replays_token = kStoreToken,
+                 .ratings_address = rate ? "127.0.0.1:" + std::to_string(port) : "",
+                 .ratings_token = kStoreToken,
+                 .call_timeout_ms = 2000}),
+        outbox({.dir = dir,
+                .results = &results,
+                .archive_dir = "",
+                .archive_keep = 0,
+                .retry_ms = 20,
+                .max_retry_ms = 200,
+                .metrics = metrics,
+                .on_delivered = {}}) {
+    std::string error;
+    EXPECT_TRUE(outbox.Start(&error)) << error;
+  }
+  gamehost::GrpcResultsClient results;
+  gamehost::Outbox outbox;
+};
+
 class HandoffTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -128,19 +152,6 @@ class HandoffTest : public ::testing::Test {
     std::filesystem::remove_all(outbox_);
     if (!redis_prefix_.empty()) storage::testing::DeleteKeys(storage::testing::RedisAddress(), redis_prefix_);
   }
-  gamehost::ForwarderOptions Options(int port, bool rate = false) {
-    return {.dir = outbox_,
-            .replays_address = "127.0.0.1:" + std::to_string(port),
-            .token = kStoreToken,
-            .ratings_address = rate ? "127.0.0.1:" + std::to_string(port) : "",
-            .ratings_token = kStoreToken,
-            .retry_ms = 20,
-            .max_retry_ms = 200,
-            .call_timeout_ms = 2000,
-            .metrics = nullptr,
-            .on_delivered = {}};
-  }
-
   // Three players on ladder "open", season 1: what the rated tests play.
   std::vector<int64_t> AddLadderAndPlayers() {
     pqxx::connection db(database_.conninfo());
@@ -167,11 +178,9 @@ class HandoffTest : public ::testing::Test {
 
 TEST_F(HandoffTest, FinishedGamesReachTheReplaysService) {
   ReplaysServer replays(database_.conninfo());
-  gamehost::ReplayForwarder forwarder(Options(replays.bound));
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
-  PlayGames(&forwarder, 5);
-  ASSERT_TRUE(forwarder.WaitDelivered(30'000));
+  Delivery delivery(outbox_, replays.bound);
+  PlayGames(&delivery.outbox, 5);
+  ASSERT_TRUE(delivery.outbox.WaitDelivered(30'000));
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 5);
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM replays WHERE compact IS NOT NULL"), 5);
 }
@@ -187,13 +196,9 @@ TEST_F(HandoffTest, AGameRefusedForGoodIsSetAsideCountedAndBlocksNothing) {
   prometheus::Registry registry;
   gamehost::HostMetrics metrics(&registry);
   ReplaysServer replays(database_.conninfo());
-  gamehost::ForwarderOptions options = Options(replays.bound);
-  options.metrics = &metrics;
-  gamehost::ReplayForwarder forwarder(options);
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
-  PlayGames(&forwarder, 3);
-  ASSERT_TRUE(forwarder.WaitDelivered(30'000));
+  Delivery delivery(outbox_, replays.bound, false, &metrics);
+  PlayGames(&delivery.outbox, 3);
+  ASSERT_TRUE(delivery.outbox.WaitDelivered(30'000));
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 3);
   EXPECT_TRUE(std::filesystem::exists(outbox_ + "/refused/0-broken.pb"));
   double refused = -1;
@@ -210,48 +215,34 @@ TEST_F(HandoffTest, GamesWaitOnDiskWhileTheServiceIsDownAndSurviveTheHost) {
     port = probe.bound;
   }
   {
-    gamehost::ReplayForwarder forwarder(Options(port));
-    std::string error;
-    ASSERT_TRUE(forwarder.Start(&error)) << error;
-    PlayGames(&forwarder, 3);
-    EXPECT_FALSE(forwarder.WaitDelivered(300));
-    EXPECT_EQ(forwarder.pending(), 3u);
+    Delivery delivery(outbox_, port);
+    PlayGames(&delivery.outbox, 3);
+    EXPECT_FALSE(delivery.outbox.WaitDelivered(300));
+    EXPECT_EQ(delivery.outbox.pending(), 3u);
   }  // the host goes away with its outbox full
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 0);
 
   // A new run over the same outbox, with the service back.
   ReplaysServer replays(database_.conninfo(), port);
   ASSERT_EQ(replays.bound, port);
-  gamehost::ReplayForwarder forwarder(Options(port));
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
-  ASSERT_TRUE(forwarder.WaitDelivered(30'000));
+  Delivery delivery(outbox_, port);
+  ASSERT_TRUE(delivery.outbox.WaitDelivered(30'000));
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 3);
 }
 
 TEST_F(HandoffTest, ADeliveryRepeatedAfterACrashStoresNothingTwice) {
   ReplaysServer replays(database_.conninfo());
-  std::vector<gamehost::CompletedGame> games;
-  struct Capture final : gamehost::CompletedGameSink {
-    std::vector<gamehost::CompletedGame>* out;
-    bool Store(const gamehost::CompletedGame& g, std::string*) override {
-      out->push_back(g);
-      return true;
-    }
-  } capture;
-  capture.out = &games;
+  gamehost::testing::MemorySink capture;
   PlayGames(&capture, 2);
-  ASSERT_EQ(games.size(), 2u);
-  gamehost::ReplayForwarder forwarder(Options(replays.bound));
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
+  ASSERT_EQ(capture.games.size(), 2u);
+  Delivery delivery(outbox_, replays.bound);
   // The same games handed over twice, as after a crash between delivery and delete.
   for (int round = 0; round < 2; ++round) {
-    for (const auto& g : games) ASSERT_TRUE(forwarder.Store(g, &error)) << error;
-    ASSERT_TRUE(forwarder.WaitDelivered(30'000));
+    for (const auto& g : capture.games) delivery.outbox.Put(g, {});
+    ASSERT_TRUE(delivery.outbox.WaitDelivered(30'000));
   }
   EXPECT_EQ(Count(database_.conninfo(), "SELECT count(*) FROM games"), 2);
-  EXPECT_EQ(forwarder.delivered(), 4u);
+  EXPECT_EQ(delivery.outbox.delivered(), 4u);
 }
 
 // The whole hand-off: every finished game stored and rated exactly once, also
@@ -259,22 +250,12 @@ TEST_F(HandoffTest, ADeliveryRepeatedAfterACrashStoresNothingTwice) {
 TEST_F(HandoffTest, FinishedGamesAreStoredAndRatedExactlyOnce) {
   const auto players = AddLadderAndPlayers();
   auto services = StartResultServices();
-  gamehost::ReplayForwarder forwarder(Options(services->bound, /*rate=*/true));
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
-  std::vector<gamehost::CompletedGame> games;
-  struct Capture final : gamehost::CompletedGameSink {
-    std::vector<gamehost::CompletedGame>* out;
-    bool Store(const gamehost::CompletedGame& g, std::string*) override {
-      out->push_back(g);
-      return true;
-    }
-  } capture;
-  capture.out = &games;
+  Delivery delivery(outbox_, services->bound, /*rate=*/true);
+  gamehost::testing::MemorySink capture;
   PlayGames(&capture, 4, players);
   for (int round = 0; round < 2; ++round) {
-    for (const auto& g : games) ASSERT_TRUE(forwarder.Store(g, &error)) << error;
-    ASSERT_TRUE(forwarder.WaitDelivered(60'000));
+    for (const auto& g : capture.games) delivery.outbox.Put(g, {});
+    ASSERT_TRUE(delivery.outbox.WaitDelivered(60'000));
   }
   const std::string db = database_.conninfo();
   EXPECT_EQ(Count(db, "SELECT count(*) FROM games"), 4);
@@ -294,25 +275,24 @@ TEST_F(HandoffTest, PostgresRestartedInTheMiddleOfARunLosesNothing) {
       << "METROPOLIS_PG_CTL is not set: run the integration tests through scripts/test.sh";
   const auto players = AddLadderAndPlayers();
   auto services = StartResultServices();
-  gamehost::ReplayForwarder forwarder(Options(services->bound, /*rate=*/true));
-  std::string error;
-  ASSERT_TRUE(forwarder.Start(&error)) << error;
+  Delivery delivery(outbox_, services->bound, /*rate=*/true);
+  gamehost::Outbox& outbox = delivery.outbox;
   constexpr int kBatch = 6;
-  PlayGames(&forwarder, kBatch, players, 100);
+  PlayGames(&outbox, kBatch, players, 100);
   ASSERT_EQ(std::system((std::string(ctl) + " stop").c_str()), 0) << "stopping PostgreSQL failed";
-  PlayGames(&forwarder, kBatch, players, 200);  // finished while the database is down
-  EXPECT_FALSE(forwarder.WaitDelivered(1'000));
-  EXPECT_GT(forwarder.pending(), 0u);
+  PlayGames(&outbox, kBatch, players, 200);  // finished while the database is down
+  EXPECT_FALSE(outbox.WaitDelivered(1'000));
+  EXPECT_GT(outbox.pending(), 0u);
   ASSERT_EQ(std::system((std::string(ctl) + " start").c_str()), 0) << "starting PostgreSQL failed";
-  PlayGames(&forwarder, kBatch, players, 300);
-  ASSERT_TRUE(forwarder.WaitDelivered(120'000)) << forwarder.pending() << " games still in the outbox";
+  PlayGames(&outbox, kBatch, players, 300);
+  ASSERT_TRUE(outbox.WaitDelivered(120'000)) << outbox.pending() << " games still in the outbox";
   const std::string db = database_.conninfo();
   EXPECT_EQ(Count(db, "SELECT count(*) FROM games"), 3 * kBatch);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games"), 3 * kBatch);
   const int with_winner = Count(db, "SELECT count(*) FROM games WHERE winner IS NOT NULL");
   EXPECT_EQ(Count(db, "SELECT count(*) FROM rating_history"), 3 * with_winner);
   EXPECT_EQ(Count(db, "SELECT coalesce(sum(games), 0) FROM ratings"), 3 * with_winner);
-  EXPECT_EQ(forwarder.delivered(), uint64_t(3 * kBatch));
+  EXPECT_EQ(outbox.delivered(), uint64_t(3 * kBatch));
 }
 
 }  // namespace

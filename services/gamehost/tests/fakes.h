@@ -3,9 +3,13 @@
 // whose timers and bot executor the test drives by hand.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "services/gamehost/host.h"
@@ -62,23 +66,70 @@ class RecordingSpectator final : public SpectatorStream {
   grpc::Status status;
 };
 
+// Keeps games in memory on a thread of its own, as the outbox does on disk;
+// Hold() stops it keeping games, as a slow disk would.
 class MemorySink final : public CompletedGameSink {
  public:
-  bool Store(const CompletedGame& game, std::string* error) override {
-    std::lock_guard lock(mutex);
-    if (failures_left > 0) {
-      --failures_left;
-      *error = "disk on fire (test)";
-      return false;
+  MemorySink() : thread_([this] { Loop(); }) {}
+  ~MemorySink() override {
+    {
+      std::lock_guard lock(mutex);
+      stopping_ = true;
     }
-    for (const auto& g : games)
-      if (g.game_id == game.game_id) return true;
-    games.push_back(game);
-    return true;
+    cv_.notify_all();
+    thread_.join();
   }
+  void Put(CompletedGame game, std::function<void()> stored) override {
+    {
+      std::lock_guard lock(mutex);
+      incoming_.push_back({std::move(game), std::move(stored)});
+    }
+    cv_.notify_all();
+  }
+  // While held (a slow disk), nothing is kept and WaitStored does not wait.
+  void WaitStored() override {
+    std::unique_lock lock(mutex);
+    cv_.wait(lock, [this] { return held_ || (incoming_.empty() && busy_ == 0); });
+  }
+  void Hold(bool held) {
+    {
+      std::lock_guard lock(mutex);
+      held_ = held;
+    }
+    cv_.notify_all();
+  }
+  size_t waiting() {
+    std::lock_guard lock(mutex);
+    return incoming_.size();
+  }
+
   std::mutex mutex;
   std::vector<CompletedGame> games;
-  int failures_left = 0;
+
+ private:
+  void Loop() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      cv_.wait(lock, [this] { return stopping_ || (!held_ && !incoming_.empty()); });
+      if (stopping_ && (held_ || incoming_.empty())) return;
+      auto [game, stored] = std::move(incoming_.front());
+      incoming_.pop_front();
+      ++busy_;
+      bool known = false;
+      for (const auto& g : games) known = known || g.game_id == game.game_id;
+      if (!known) games.push_back(std::move(game));
+      lock.unlock();
+      if (stored) stored();
+      lock.lock();
+      --busy_;
+      cv_.notify_all();
+    }
+  }
+  std::condition_variable cv_;
+  std::deque<std::pair<CompletedGame, std::function<void()>>> incoming_;
+  int busy_ = 0;
+  bool held_ = false, stopping_ = false;
+  std::thread thread_;
 };
 
 constexpr char kAdmin[] = "admin-secret";
@@ -98,7 +149,6 @@ struct TestHost {
     options.default_time_bank_ms = 2000;
     options.default_fallback_bot = "random";
     options.start_timeout_ms = 5000;
-    options.sink_retry_ms = 1;
     host = std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics);
   }
   // Runs bot tasks and waits for the outbox, until nothing moves.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 
 #include "lib/protocol/convert.h"
@@ -63,11 +64,12 @@ struct Table {
     answer.mutable_action()->set_code(code);
     Find(seat)->Answer(seat, seats[seat].get(), answer, test->clock.Now());
   }
-  // Plays legal actions chosen by `pick` until the game is over.
-  int PlayOut(uint64_t rng = 1) {
+  // Plays random legal actions until the game is over (or `stop` says so).
+  int PlayOut(uint64_t rng = 1, const std::function<bool()>& stop = {}) {
     int answers = 0;
     for (;;) {
       test->Settle();
+      if (stop && stop()) break;
       const int actor = Actor();
       if (actor < 0) break;
       const v1::Decision& d = *seats[actor]->PendingDecision();
@@ -469,12 +471,18 @@ TEST(GameHost, SpectatorJoiningMidGameSeesOnlyPublicFacts) {
 
 TEST(GameHost, GameOverIsToldOnlyOnceTheGameIsStored) {
   TestHost t;
-  t.sink.failures_left = 3;  // the outbox retries
+  t.sink.Hold(true);  // a slow disk: the finished game waits to be kept
   Table table(&t);
   table.ConnectAll();
-  table.PlayOut();
+  table.PlayOut(1, [&] { return t.sink.waiting() > 0; });
+  ASSERT_EQ(t.sink.waiting(), 1u);
+  for (auto& seat : table.seats) EXPECT_EQ(seat->Count(Msg::kGameOver), 0);
+  EXPECT_EQ(t.host->live_games(), 1u);
+  t.sink.Hold(false);
+  t.host->WaitStored();
   ASSERT_EQ(t.sink.games.size(), 1u);
   for (auto& seat : table.seats) EXPECT_EQ(seat->Count(Msg::kGameOver), 1);
+  EXPECT_EQ(t.host->live_games(), 0u);
 }
 
 TEST(GameHost, BuiltInSeatsPlayThemselves) {

@@ -1,0 +1,91 @@
+#include "services/gamehost/results.h"
+
+#include <grpcpp/channel.h>
+
+#include <chrono>
+
+#include "lib/common/credentials.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/request_id.h"
+#include "lib/protocol/convert.h"
+
+namespace metropolis::gamehost {
+
+static_assert(int(EndReason::kWon) == v1::END_REASON_WON && int(EndReason::kLengthCap) == v1::END_REASON_LENGTH_CAP &&
+                  int(EndReason::kAborted) == v1::END_REASON_ABORTED,
+              "gamehost::EndReason numbers its values as v1::EndReason does");
+
+void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) {
+  out->set_game_id(g.game_id);
+  out->set_ladder(g.ladder);
+  out->set_season(g.season);
+  out->set_tournament(g.tournament);
+  protocol::ConfigToProto(g.record.config, out->mutable_config());
+  for (size_t i = 0; i < g.record.players.size(); ++i) {
+    v1::SeatRecord* s = out->add_seats();
+    s->set_seat(uint32_t(i));
+    s->set_name(g.record.players[i]);
+    if (i < g.fallback_decisions.size()) s->set_fallback_decisions(g.fallback_decisions[i]);
+    if (i < g.identity_ids.size()) s->set_identity_id(g.identity_ids[i]);
+    if (i < g.forfeited.size()) s->set_forfeited(g.forfeited[i]);
+  }
+  v1::GameResult* r = out->mutable_result();
+  r->set_reason(v1::EndReason(int(g.reason)));
+  r->set_winner(g.record.winner.value_or(kNoSeat));
+  for (int v : g.vp) r->add_vp(uint32_t(v));
+  r->set_actions(uint32_t(g.record.actions.size()));
+  out->mutable_actions()->Reserve(int(g.record.actions.size()));
+  for (const Action& a : g.record.actions) out->add_actions(Encode(a));
+  out->set_created_unix_ms(g.created_unix_ms);
+  out->set_finished_unix_ms(g.finished_unix_ms);
+  out->set_chance_seed(g.record.seed.value_or(0));
+}
+
+bool RefusedForGood(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
+         status.error_code() == grpc::StatusCode::ALREADY_EXISTS;
+}
+
+GrpcResultsClient::GrpcResultsClient(ResultsClientOptions options)
+    : options_(std::move(options)), replays_(v1::Replays::NewStub(services::Dial(options_.replays_address))) {
+  if (!options_.ratings_address.empty()) ratings_ = v1::Ratings::NewStub(services::Dial(options_.ratings_address));
+}
+
+grpc::Status GrpcResultsClient::StoreThenRate(const v1::CompletedGameRecord& game, const std::string& request_id,
+                                              std::string* failed_at) {
+  services::LogContext log_context(request_id, game.game_id());
+  const auto deadline = [this] {
+    return std::chrono::system_clock::now() + std::chrono::milliseconds(options_.call_timeout_ms);
+  };
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + options_.replays_token);
+    context.set_deadline(deadline());
+    services::PropagateRequestId(&context);
+    v1::StoreGameRequest request;
+    *request.mutable_game() = game;
+    v1::StoreGameResponse response;
+    if (grpc::Status s = replays_->StoreGame(&context, request, &response); !s.ok()) {
+      *failed_at = "replays";
+      return s;
+    }
+  }
+  if (!ratings_) return grpc::Status::OK;
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + options_.ratings_token);
+  context.set_deadline(deadline());
+  services::PropagateRequestId(&context);
+  v1::RateGameRequest rate;
+  rate.set_game_id(game.game_id());
+  v1::RateGameResponse response;
+  if (grpc::Status s = ratings_->RateGame(&context, rate, &response); !s.ok()) {
+    *failed_at = "ratings";
+    return s;
+  }
+  if (!response.rated() && !response.already_rated())
+    services::LogInfo("game not rated", {{"game", game.game_id()}, {"reason", response.not_rated_reason()}});
+  return grpc::Status::OK;
+}
+
+}  // namespace metropolis::gamehost
