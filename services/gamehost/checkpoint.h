@@ -43,11 +43,25 @@ struct SeatProgress {
   bool operator==(const SeatProgress&) const = default;
 };
 
+// Where a game stands besides its log: whether it started (every seat came, or
+// the start timeout passed), and when the engine said it was over (unix ms; 0
+// while it plays). The finish time is written with the last step, so a host that
+// takes a finished game over stores it as finished when it was, not when the
+// takeover happened (the checker's "at two tables at once" would see the gap).
+struct GamePhase {
+  GamePhase(bool started = false, int64_t finished_unix_ms = 0)  // NOLINT: a bool reads as "started"
+      : started(started), finished_unix_ms(finished_unix_ms) {}
+  bool started;
+  int64_t finished_unix_ms;
+  bool operator==(const GamePhase&) const = default;
+};
+
 struct Checkpoint {
   std::string setup;  // a serialised v1::GameCheckpointSetup (CheckpointSetupBytes)
   std::vector<Action> actions;
   std::vector<SeatProgress> seats;
   bool started = false;
+  int64_t finished_unix_ms = 0;  // GamePhase
 };
 
 // The setup as the checkpoint keeps it (seat tokens only as their SHA-256), and back.
@@ -79,13 +93,13 @@ class CheckpointStore {
   // and renews the lease — only while `fence` is the game's token.
   virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                                   uint32_t from, const std::vector<Action>& actions,
-                                  const std::vector<SeatProgress>& seats, bool started, std::string* error) = 0;
+                                  const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) = 0;
   // Writes a game's whole checkpoint again under `fence` when the store has none and
   // the game is not done (kMissing from Append: Redis lost the writes that created
   // it); kFenced when a token or a done mark exists meanwhile.
   virtual CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
                                     Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
-                                    const std::vector<SeatProgress>& seats, bool started, std::string* error) = 0;
+                                    const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) = 0;
   // Renews the lease while `fence` is the game's token.
   virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
                                  std::string* error) = 0;
@@ -100,6 +114,13 @@ class CheckpointStore {
   // store has served for less than the owner's lease since its last gap.
   virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
                                     uint64_t* fence, Checkpoint* out, std::string* error) = 0;
+  // TakeOver for a game whose live lease names `host` itself: a host restarted at
+  // its address (a pod restarted in place) finds its previous run's games leased
+  // to it. No two live processes share an address, so that run is gone, and the
+  // game is taken at once instead of after its lease lapses (seats would give up
+  // meanwhile). kFenced when another host holds it or it is done.
+  virtual CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, Millis lease_ms,
+                                   uint64_t* fence, Checkpoint* out, std::string* error) = 0;
   // The address of the host holding the game's lease; nullopt when none does.
   virtual std::optional<std::string> Owner(const std::string& game_id) = 0;
 };

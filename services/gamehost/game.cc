@@ -88,6 +88,7 @@ grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms,
   g.fence_ = fence;
   g.persisted_ = g.step();
   g.persisted_started_ = g.started_;
+  g.finished_unix_ms_ = g.persisted_finished_ = checkpoint.finished_unix_ms;
   g.persisted_seats_ = g.ProgressLocked();
   g.lease_until_ = g.env_.clock->Now() + g.env_.lease_ms;  // TakeOver just gave us a fresh lease
   // Nobody was told of a decision here: the one owed now gets its full limit.
@@ -169,12 +170,14 @@ Game::Persisted Game::PersistLocked() {
   if (!env_.checkpoints) return Persisted::kReleased;
   std::vector<SeatProgress> progress = ProgressLocked();
   const Millis started = env_.clock->Now();
-  const bool written = persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_;
+  const bool written = persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_ &&
+                       persisted_finished_ == finished_unix_ms_;
+  const GamePhase phase(started_, finished_unix_ms_);
   // Up to date and holding the lease by our own clock: nothing to write.
   if (written && !paused_ && started < lease_until_) return Persisted::kReleased;
   std::string error;
   CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_,
-                                                     progress, started_, &error);
+                                                     progress, phase, &error);
   if (status == CheckpointStatus::kMissing && services::ProtectionRemoved("rewrite_lost")) {
     // Negative control only: take a missing checkpoint for a game that is gone.
     status = CheckpointStatus::kFenced;
@@ -186,15 +189,16 @@ Game::Persisted Game::PersistLocked() {
     // so it writes it again under its token rather than lose it.
     services::LogWarning("the game's checkpoint is missing from Redis; writing it again whole",
                          {{"game", setup_.id}, {"step", std::to_string(step())}, {"error", error}});
-    status = env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
-                                        CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, started_,
-                                        &error);
+    status =
+        env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
+                                   CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, phase, &error);
   }
   if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
   switch (status) {
     case CheckpointStatus::kOk:
       persisted_ = step();
       persisted_started_ = started_;
+      persisted_finished_ = finished_unix_ms_;
       persisted_seats_ = std::move(progress);
       lease_until_ = started + env_.lease_ms;
       if (paused_) ResumeLocked();
@@ -288,10 +292,7 @@ void Game::ResumeLocked() {
 void Game::ScheduleRetryLocked() {
   if (retry_armed_) return;
   retry_armed_ = true;
-  std::weak_ptr<Game> weak = weak_from_this();
-  env_.timers->Schedule(env_.clock->Now() + retry_delay_, [weak] {
-    if (auto g = weak.lock()) g->OnRetry();
-  });
+  AtTime(env_.clock->Now() + retry_delay_, [this] { OnRetry(); });
   retry_delay_ = std::min<Millis>(std::max<Millis>(1, env_.lease_ms), retry_delay_ * 2);
 }
 
@@ -346,14 +347,49 @@ Game::Game(GameSetup setup, GameEnv env)
 
 Game::~Game() = default;
 
+void Game::Enqueue(std::function<void()> task) {
+  if (!env_.work) return task();
+  {
+    std::lock_guard lock(strand_mutex_);
+    strand_.push_back(std::move(task));
+    if (strand_running_) return;
+    strand_running_ = true;
+  }
+  env_.work->Post([weak = weak_from_this()] {
+    if (auto g = weak.lock()) g->DrainStrand();
+  });
+}
+
+// One game thread at a time drains a game's strand, in order; other games'
+// strands run on the other threads meanwhile.
+void Game::DrainStrand() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::lock_guard lock(strand_mutex_);
+      if (strand_.empty()) {
+        strand_running_ = false;
+        return;
+      }
+      task = std::move(strand_.front());
+      strand_.pop_front();
+    }
+    task();
+  }
+}
+
+void Game::AtTime(Millis at, std::function<void()> fn) {
+  std::weak_ptr<Game> weak = weak_from_this();
+  env_.timers->Schedule(at, [weak, fn = std::move(fn)] {
+    if (auto g = weak.lock()) g->Enqueue(fn);
+  });
+}
+
 void Game::Start() {
   std::lock_guard lock(mutex_);
-  std::weak_ptr<Game> weak = weak_from_this();
-  env_.timers->Schedule(env_.clock->Now() + setup_.start_timeout_ms, [weak] {
-    if (auto g = weak.lock()) g->OnStartTimeout();
-  });
+  AtTime(env_.clock->Now() + setup_.start_timeout_ms, [this] { OnStartTimeout(); });
   started_ = started_ || std::all_of(seats_.begin(), seats_.end(), [](const auto& s) { return s->setup.built_in; });
-  Advance();
+  AdvanceOnStrandLocked();
 }
 
 bool Game::SeatPlaysItself(int seat) const {
@@ -417,8 +453,18 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   // A seat that reconnects while it is to act gets the decision again (with the
   // clock where it stands), unless a bot is already deciding it.
   if (decision_sent_step_ == int64_t(step()) && state_.CurrentPlayer() == seat) decision_sent_step_ = -1;
-  Advance();
+  AdvanceOnStrandLocked();
   return grpc::Status::OK;
+}
+
+// What Advance does may write the checkpoint: with game threads, on the strand,
+// not on the caller's (gRPC) thread.
+void Game::AdvanceOnStrandLocked() {
+  if (!env_.work) return Advance();
+  Enqueue([this] {
+    std::lock_guard lock(mutex_);
+    Advance();
+  });
 }
 
 void Game::Disconnect(int seat, const SeatStream* stream) {
@@ -431,7 +477,13 @@ void Game::Disconnect(int seat, const SeatStream* stream) {
 }
 
 void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at) {
-  const auto processing_start = std::chrono::steady_clock::now();
+  Enqueue([this, seat, stream, answer, received_at, processing_start = std::chrono::steady_clock::now()] {
+    AnswerNow(seat, stream, answer, received_at, processing_start);
+  });
+}
+
+void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at,
+                     std::chrono::steady_clock::time_point processing_start) {
   std::lock_guard lock(mutex_);
   Seat& s = *seats_[seat];
   if (s.stream.get() != stream) return;  // a stream that was taken over
@@ -528,10 +580,7 @@ void Game::Advance() {
         // decision limit to find us before its fallback bot plays.
         if (!grace_timer_armed_) {
           grace_timer_armed_ = true;
-          std::weak_ptr<Game> weak = weak_from_this();
-          env_.timers->Schedule(grace_until_, [weak] {
-            if (auto g = weak.lock()) g->OnGraceEnd();
-          });
+          AtTime(grace_until_, [this] { OnGraceEnd(); });
         }
         break;
       }
@@ -542,6 +591,9 @@ void Game::Advance() {
     decide = player;
     break;
   }
+  // The end is written with the last step: a host that takes the finished game
+  // over stores it as finished then.
+  if (finish && finished_unix_ms_ == 0) finished_unix_ms_ = env_.clock->UnixMillis();
   // Nothing below is released unless the store holds it (see game.h).
   if (finished_ || PersistLocked() != Persisted::kReleased) return;
   if (finish) FinishLocked();
@@ -622,11 +674,8 @@ void Game::SendDecision(int seat) {
 void Game::ArmTimer() {
   if (timer_at_ >= 0 && timer_at_ <= deadline_) return;
   timer_at_ = deadline_;
-  std::weak_ptr<Game> weak = weak_from_this();
   const Millis at = deadline_;
-  env_.timers->Schedule(at, [weak, at] {
-    if (auto g = weak.lock()) g->OnTimer(at);
-  });
+  AtTime(at, [this, at] { OnTimer(at); });
 }
 
 void Game::RequestBot(int seat, const char* why) {
@@ -643,7 +692,7 @@ void Game::RequestBot(int seat, const char* why) {
     auto game = weak.lock();
     if (!game) return;
     const Action action = bot->Choose(*view, rng);
-    game->OnBotDecision(seat, at_step, action);
+    game->Enqueue([g = game.get(), seat, at_step, action] { g->OnBotDecision(seat, at_step, action); });
   });
 }
 
@@ -737,7 +786,7 @@ void Game::FinishLocked() {
   done.reason = EndReason(int(result_.reason()));
   for (int v : result_.vp()) done.vp.push_back(v);
   done.created_unix_ms = created_unix_ms_;
-  done.finished_unix_ms = env_.clock->UnixMillis();
+  done.finished_unix_ms = finished_unix_ms_ > 0 ? finished_unix_ms_ : env_.clock->UnixMillis();
   // The outbox only queues it here; it stores it and calls OnStored() from its
   // own thread, which takes our lock afresh.
   env_.on_complete(shared_from_this(), std::move(done));

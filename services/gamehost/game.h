@@ -14,15 +14,21 @@
 // and its seats are sent there — they never saw a step the new host lacks.
 //
 // Everything runs under the game's one mutex, so a game is touched by one
-// thread at a time whichever gRPC, timer or bot thread calls in. Bot
-// decisions are computed outside the lock on the bot executor and applied
-// only if the game is still at the step they were computed for; deadlines
-// work the same way, so nothing ever needs cancelling.
+// thread at a time whichever gRPC, timer or bot thread calls in. What may
+// write the checkpoint — an answer, a bot's decision, a timer — goes through
+// the game's own ordered queue (its strand) on the host's game threads
+// (GameEnv::work): a write to the store, which may wait on a slow or
+// unreachable Redis, never blocks a gRPC callback thread, the timer thread or a
+// bot thread, and a game's work runs in the order it came. Bot decisions are
+// computed outside the lock on the bot executor and applied only if the game is
+// still at the step they were computed for; deadlines work the same way, so
+// nothing ever needs cancelling.
 #pragma once
 
 #include <grpcpp/support/status.h>
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -80,6 +86,9 @@ struct GameEnv {
   const Clock* clock = nullptr;
   Timers* timers = nullptr;
   Executor* bots = nullptr;  // where bot decisions are computed
+  // Where a game's strand runs (see the top); null: inline, on the caller's
+  // thread (the unit tests, which drive time and bots by hand).
+  Executor* work = nullptr;
   HostMetrics* metrics = nullptr;
   // Receives the completed game once; the host stores it and then calls
   // Game::OnStored().
@@ -134,7 +143,8 @@ class Game : public std::enable_shared_from_this<Game> {
   grpc::Status Connect(int seat, const v1::PlayHello& hello, std::shared_ptr<SeatStream> stream);
   // The stream is gone (cancelled, broken or finished by the client).
   void Disconnect(int seat, const SeatStream* stream);
-  // An answer read from a seat's stream: applied, or answered with Rejected.
+  // An answer read from a seat's stream: applied, or answered with Rejected
+  // (on the game's strand: it may return before).
   void Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at);
 
   void AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream);
@@ -170,8 +180,19 @@ class Game : public std::enable_shared_from_this<Game> {
   struct Seat;
   Game(GameSetup setup, GameEnv env);
 
+  // Runs `task` on the game's strand: after the game's earlier work, never on
+  // the caller's thread when the host has game threads. Never called with
+  // mutex_ held.
+  void Enqueue(std::function<void()> task);
+  void DrainStrand();
+  void AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at,
+                 std::chrono::steady_clock::time_point processing_start);
+  // Runs `fn` on the game's strand at `at` (a timer), if the game is alive then.
+  void AtTime(Millis at, std::function<void()> fn);
+
   // All of these run with mutex_ held.
   void Advance();
+  void AdvanceOnStrandLocked();
   void ApplyLocked(const Action& action);
   void Flush();
   void SendDecision(int seat);
@@ -205,6 +226,10 @@ class Game : public std::enable_shared_from_this<Game> {
   const GameSetup setup_;
   const GameEnv env_;
   mutable std::mutex mutex_;
+  // The strand: work waiting its turn, and whether a game thread drains it.
+  std::mutex strand_mutex_;
+  std::deque<std::function<void()>> strand_;
+  bool strand_running_ = false;
   // Tokens handed out again, per seat (GiveSeatAgain); its own lock, so that
   // finding a seat never waits on the game.
   mutable std::mutex tokens_mutex_;
@@ -239,6 +264,8 @@ class Game : public std::enable_shared_from_this<Game> {
   uint64_t fence_ = 0;
   uint32_t persisted_ = 0;
   bool persisted_started_ = false;
+  int64_t finished_unix_ms_ = 0;  // when the engine said the game was over (GamePhase)
+  int64_t persisted_finished_ = 0;
   std::vector<SeatProgress> persisted_seats_;
   Millis lease_until_ = -1;  // the lease's expiry as this host knows it (monotonic)
   // Paused (see the top): since when, and why.

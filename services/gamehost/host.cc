@@ -47,11 +47,12 @@ grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_AR
 }  // namespace
 
 Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
-           GameDirectory* directory, HostMetrics* metrics)
+           GameDirectory* directory, HostMetrics* metrics, Executor* work)
     : options_(std::move(options)),
       clock_(clock),
       timers_(timers),
       bots_(bots),
+      work_(work),
       sink_(sink),
       directory_(directory),
       metrics_(metrics) {}
@@ -194,14 +195,22 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
       return grpc::Status::OK;
     }
   }
-  if (auto host = directory_->Lookup(game_id); host && *host != address()) {
-    out->redirect = *host;
+  const std::optional<std::string> owner = directory_->Lookup(game_id);
+  if (owner && *owner != address()) {
+    out->redirect = *owner;
     return grpc::Status::OK;
   }
   // A game whose host died and whose lease lapsed: whoever a seat reaches first
-  // takes it over, rather than sending it to wait for the next lease scan.
+  // takes it over, rather than sending it to wait for the next lease scan. A
+  // game leased to this address that this host does not run was a previous
+  // run's (this host restarted in place): it is taken back at once.
   if (checkpoints_) {
-    const grpc::Status taken = TakeOver(game_id);
+    bool reclaim = owner.has_value();
+    if (reclaim) {
+      std::lock_guard lock(mutex_);
+      reclaim = !awaiting_delivery_.count(game_id) && !void_pending_.count(game_id);
+    }
+    const grpc::Status taken = TakeOver(game_id, reclaim);
     {
       std::lock_guard lock(mutex_);
       if (auto it = live_.find(game_id); it != live_.end()) {
@@ -377,6 +386,7 @@ GameEnv Host::MakeEnv() {
   env.clock = clock_;
   env.timers = timers_;
   env.bots = bots_;
+  env.work = work_;
   env.metrics = metrics_;
   env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
     OnComplete(std::move(game), std::move(done));
@@ -463,7 +473,7 @@ void Host::KeepLeases() {
   for (const std::string& id : orphans) TakeOver(id);
 }
 
-grpc::Status Host::TakeOver(const std::string& game_id) {
+grpc::Status Host::TakeOver(const std::string& game_id, bool reclaim) {
   // One at a time: the lease scan and a seat's reconnection may race for one game.
   std::lock_guard takeover(takeover_mutex_);
   {
@@ -476,7 +486,8 @@ grpc::Status Host::TakeOver(const std::string& game_id) {
   Checkpoint checkpoint;
   std::string error;
   const CheckpointStatus status =
-      checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
+      reclaim ? checkpoints_->Reclaim(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error)
+              : checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
   if (status == CheckpointStatus::kFenced) return {grpc::StatusCode::FAILED_PRECONDITION, error};
   // Redis was just unreachable, restarted or stalled: the owner gets a lease to renew first.
   if (status == CheckpointStatus::kNotYet) return {grpc::StatusCode::UNAVAILABLE, error + "; connect again"};
@@ -506,7 +517,7 @@ grpc::Status Host::TakeOver(const std::string& game_id) {
   if (metrics_) metrics_->GameTakenOver();
   services::LogContext log_context(setup.request_id, setup.id);
   services::LogInfo(
-      "game taken over",
+      reclaim ? "game taken back from this host's previous run" : "game taken over",
       {{"game", game_id}, {"step", std::to_string(checkpoint.actions.size())}, {"fence", std::to_string(fence)}});
   game->Start();
   return grpc::Status::OK;

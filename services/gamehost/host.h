@@ -45,8 +45,10 @@ struct HostOptions {
 
 class Host {
  public:
+  // `work`: the game threads each game's strand runs on (game.h); null: games
+  // run their work inline (unit tests).
   Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
-       GameDirectory* directory, HostMetrics* metrics);
+       GameDirectory* directory, HostMetrics* metrics, Executor* work = nullptr);
   ~Host();  // waits until the sink kept every completed game, then stops
 
   // Checkpoints every game in `store` and takes over the games of hosts whose
@@ -56,9 +58,10 @@ class Host {
   // Renews this host's leases, then takes over lapsed games while there is
   // room. The lease thread calls it every lease_ms / 3; tests call it directly.
   void KeepLeases();
-  // Takes over one game whose lease lapsed; NOT_FOUND or FAILED_PRECONDITION
-  // when it is not to be had.
-  grpc::Status TakeOver(const std::string& game_id);
+  // Takes over one game whose lease lapsed (with `reclaim`, also one whose live
+  // lease names this host's address: a previous run of it, CheckpointStore::
+  // Reclaim); NOT_FOUND or FAILED_PRECONDITION when it is not to be had.
+  grpc::Status TakeOver(const std::string& game_id, bool reclaim = false);
   // The forwarder delivered a completed game: its checkpoint can go.
   void GameDelivered(const std::string& game_id);
 
@@ -107,6 +110,7 @@ class Host {
   const Clock* clock_;
   Timers* timers_;
   Executor* bots_;
+  Executor* work_;
   CompletedGameSink* sink_;
   GameDirectory* directory_;
   HostMetrics* metrics_;

@@ -88,15 +88,22 @@ redis.call('HSET', KEYS[5], 'lease', ARGV[3])
 return 1
 )lua";
 
-// KEYS: owner fence setup seats clock. ARGV: host lease_ms guard.
+// KEYS: owner fence setup seats clock. ARGV: host lease_ms guard reclaim.
 // -1 when a host holds the game or it is done; {-5, served, needed} when the lease
 // lapsed but Redis has served for less than the owner's lease since its last gap
-// (guard "1"): the owner may yet renew it.
+// (guard "1"): the owner may yet renew it. With reclaim "1", a live lease that
+// names ARGV host itself ("fence host") is taken too (Reclaim).
 constexpr char kTakeOver[] = R"lua(
 local served = serving(KEYS[5], tonumber(ARGV[2]))
-if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
-local needed = tonumber(redis.call('HGET', KEYS[4], 'lease') or ARGV[2])
-if ARGV[3] == '1' and served < needed then return {-5, served, needed} end
+if redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
+local owner = redis.call('GET', KEYS[1])
+if owner then
+  local space = string.find(owner, ' ', 1, true)
+  if ARGV[4] ~= '1' or not space or string.sub(owner, space + 1) ~= ARGV[1] then return -1 end
+else
+  local needed = tonumber(redis.call('HGET', KEYS[4], 'lease') or ARGV[2])
+  if ARGV[3] == '1' and served < needed then return {-5, served, needed} end
+end
 local f = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], f .. ' ' .. ARGV[1], 'PX', ARGV[2])
 redis.call('HSET', KEYS[4], 'lease', ARGV[2])
@@ -123,6 +130,13 @@ redis.call('SREM', KEYS[7], ARGV[1])
 return 1
 )lua";
 
+// The seats hash's "started" field: "0", "1", or "f" and the finish time (a
+// finished game started).
+std::string EncodePhase(const GamePhase& phase) {
+  if (phase.finished_unix_ms > 0) return "f" + std::to_string(phase.finished_unix_ms);
+  return phase.started ? "1" : "0";
+}
+
 std::string EncodeProgress(const std::vector<SeatProgress>& seats) {
   std::string out;
   for (const SeatProgress& s : seats) {
@@ -137,6 +151,16 @@ template <typename T>
 bool ParseNumber(std::string_view text, T* out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
   return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool DecodePhase(std::string_view text, Checkpoint* out) {
+  out->finished_unix_ms = 0;
+  if (text.empty() || text == "0" || text == "1") {
+    out->started = text == "1";
+    return true;
+  }
+  out->started = true;
+  return text[0] == 'f' && ParseNumber(text.substr(1), &out->finished_unix_ms) && out->finished_unix_ms > 0;
 }
 
 bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out) {
@@ -208,7 +232,7 @@ CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const 
 
 CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
                                               Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
-                                              const std::vector<SeatProgress>& seats, bool started,
+                                              const std::vector<SeatProgress>& seats, GamePhase phase,
                                               std::string* error) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     storage::RedisCommand command = {"EVAL",
@@ -224,7 +248,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
                                      std::to_string(fence) + " " + host,
                                      std::to_string(lease_ms),
                                      std::to_string(from),
-                                     started ? "1" : "0",
+                                     EncodePhase(phase),
                                      EncodeProgress(seats)};
     for (size_t i = from; i < actions.size(); ++i) command.push_back(std::to_string(Encode(actions[i])));
     RedisReply r;
@@ -263,7 +287,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
 CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
                                                 Millis lease_ms, const std::string& setup,
                                                 const std::vector<Action>& actions,
-                                                const std::vector<SeatProgress>& seats, bool started,
+                                                const std::vector<SeatProgress>& seats, GamePhase phase,
                                                 std::string* error) {
   storage::RedisCommand command = {"EVAL",
                                    kRecreate,
@@ -280,7 +304,7 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
                                    std::to_string(lease_ms),
                                    setup,
                                    game_id,
-                                   started ? "1" : "0",
+                                   EncodePhase(phase),
                                    EncodeProgress(seats)};
   for (const Action& a : actions) command.push_back(std::to_string(Encode(a)));
   RedisReply r;
@@ -348,11 +372,21 @@ CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, Millis lease_ms, st
 
 CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
                                                 uint64_t* fence, Checkpoint* out, std::string* error) {
+  return Take(game_id, host, lease_ms, /*reclaim=*/false, fence, out, error);
+}
+
+CheckpointStatus RedisCheckpointStore::Reclaim(const std::string& game_id, const std::string& host, Millis lease_ms,
+                                               uint64_t* fence, Checkpoint* out, std::string* error) {
+  return Take(game_id, host, lease_ms, /*reclaim=*/true, fence, out, error);
+}
+
+CheckpointStatus RedisCheckpointStore::Take(const std::string& game_id, const std::string& host, Millis lease_ms,
+                                            bool reclaim, uint64_t* fence, Checkpoint* out, std::string* error) {
   RedisReply r;
-  CheckpointStatus s =
-      Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "setup"),
-           Key(game_id, "seats"), prefix_ + "clock", host, std::to_string(lease_ms), takeover_guard_ ? "1" : "0"},
-          &r, error);
+  CheckpointStatus s = Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"),
+                            Key(game_id, "setup"), Key(game_id, "seats"), prefix_ + "clock", host,
+                            std::to_string(lease_ms), takeover_guard_ ? "1" : "0", reclaim ? "1" : "0"},
+                           &r, error);
   if (s != CheckpointStatus::kOk) return s;
   if (r.type == RedisReply::Type::kArray && r.elements.size() == 3) {
     *error = "game " + game_id + ": its lease lapsed, but Redis has served for only " +
@@ -390,7 +424,10 @@ CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, cons
     }
     out->actions.push_back(*action);
   }
-  out->started = parts[2].str == "1";
+  if (!DecodePhase(parts[2].str, out)) {
+    *error = "game " + game_id + ": its phase '" + parts[2].str + "' does not parse";
+    return CheckpointStatus::kUnavailable;
+  }
   if (!DecodeProgress(parts[3].str, &out->seats)) {
     *error = "game " + game_id + ": the seats' progress '" + parts[3].str + "' does not parse";
     return CheckpointStatus::kUnavailable;

@@ -53,6 +53,7 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       }),
       timers_(&clock_),
       bots_(config.bot_threads),
+      games_(config.game_threads),
       checkpoints_(config.checkpoint_redis.empty()
                        ? nullptr
                        : std::make_unique<RedisCheckpointStore>(config.checkpoint_redis, 4,
@@ -61,7 +62,7 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
                      ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
                      : std::make_unique<InMemoryDirectory>()),
       host_(WithDelivery(config.options, results_ != nullptr), &clock_, &timers_, &bots_, &outbox_, directory_.get(),
-            &metrics_),
+            &metrics_, &games_),
       service_(&host_, &metrics_, &clock_,
                {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}
 
@@ -71,6 +72,9 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("fallback-bot", "SPEC", "heuristic", "default bot for seats that time out or disconnect");
   settings->Add("start-timeout-ms", "N", "30000", "start a game after this long even if seats are missing");
   settings->Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
+  settings->Add("game-threads", "N", "4",
+                "threads that apply games' moves and write their checkpoints (each game in order, off the gRPC "
+                "threads)");
   settings->Add("max-games", "N", "10000", "live games the game host accepts");
   settings->Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
   settings->Add(
@@ -90,11 +94,13 @@ void AddPlaySettings(services::Settings* settings) {
 }
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
-  int64_t decision_ms, bank_ms, start_ms, bot_threads, max_games, forfeit_after, lease_ms, pause_limit_ms, archive_keep;
+  int64_t decision_ms, bank_ms, start_ms, bot_threads, game_threads, max_games, forfeit_after, lease_ms, pause_limit_ms,
+      archive_keep;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
       !settings.GetInt("bot-threads", 1, 256, &bot_threads, error) ||
+      !settings.GetInt("game-threads", 1, 256, &game_threads, error) ||
       !settings.GetInt("max-games", 1, 1'000'000, &max_games, error) ||
       !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error) ||
@@ -124,6 +130,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
     return false;
   }
   config->bot_threads = int(bot_threads);
+  config->game_threads = int(game_threads);
   return true;
 }
 
@@ -198,7 +205,8 @@ void GameHostServer::Stop(int signal) {
 }
 
 void GameHostServer::Drain() {
-  bots_.Shutdown();  // before the host goes: bot tasks call into games
+  bots_.Shutdown();   // before the host goes: bot tasks call into games
+  games_.Shutdown();  // runs the games' queued work (bots' last moves among it)
   host_.WaitStored();
 }
 

@@ -36,6 +36,7 @@ struct GameHostConfig {
   size_t archive_keep = 10'000;  // with replays: the newest archived games kept (0: no archive)
   std::string metrics_listen;    // Prometheus metrics; empty: off
   int bot_threads = 2;           // compute fallback and built-in bots' decisions
+  int game_threads = 4;          // run games' work and their checkpoint writes (game.h)
   std::string replays;           // hand completed games to this replays service; empty: keep them on disk only
   std::string replays_token;     // its store token
   std::string ratings;           // and have them rated here (needs replays); empty: unrated
@@ -50,7 +51,8 @@ struct GameHostConfig {
 
 // The flags of how games are played and kept, the same in metropolis-gamehost
 // and metropolis-server: decision-ms, time-bank-ms, start-timeout-ms,
-// forfeit-after, fallback-bot, bot-threads, max-games, checkpoints, archive-keep.
+// forfeit-after, fallback-bot, bot-threads, game-threads, max-games, checkpoints,
+// archive-keep.
 void AddPlaySettings(services::Settings* settings);
 // Reads them into *config; false with *error naming the flag.
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error);
@@ -68,8 +70,8 @@ class GameHostServer final : public services::Component {
   // Starts the heartbeat to the matchmaker, if there is one.
   void Start() override;
   void Stop(int signal) override;
-  // Stops the bots (their tasks call into games), then waits until every
-  // finished game is stored.
+  // Stops the bots (their tasks call into games) and the game threads, then
+  // waits until every finished game is stored.
   void Drain() override;
 
   const std::string& address() const { return address_; }
@@ -88,6 +90,7 @@ class GameHostServer final : public services::Component {
   SystemClock clock_;
   ThreadTimers timers_;
   ThreadPool bots_;
+  ThreadPool games_;
   std::unique_ptr<CheckpointStore> checkpoints_;
   std::unique_ptr<GameDirectory> directory_;
   Host host_;

@@ -58,6 +58,67 @@ TEST_F(CheckpointTest, EveryStepIsInTheCheckpointBeforeTheSeatsHearOfIt) {
     EXPECT_EQ(store.games[created.game_id()].setup.find(token), std::string::npos);
 }
 
+// A host dies with a finished game not yet stored (its outbox on a disk that
+// went with it): the game's checkpoint holds every step and when it ended. The
+// host that takes it over stores it as finished then — not at the takeover, an
+// hour later, which would have its players at this table while they played
+// their next games (the checker's "at two tables at once").
+TEST_F(CheckpointTest, AFinishedGameTakenOverIsStoredAsFinishedWhenItWas) {
+  CreateOnA();
+  a.sink.Hold(true);  // A never keeps it: it dies first
+  Seats on_a(&a, &created);
+  on_a.Connect();
+  for (int i = 0; i < 100000 && a.sink.waiting() == 0; ++i) on_a.Play(1);
+  ASSERT_EQ(a.sink.waiting(), 1u);
+  const int64_t ended = a.clock.UnixMillis();
+  int64_t written = 0;
+  {
+    std::lock_guard lock(store.mutex);
+    written = store.games[created.game_id()].phase.finished_unix_ms;
+  }
+  EXPECT_EQ(written, ended);
+  const size_t logged = Logged();
+
+  b.clock.Set(a.clock.Now() + 3'600'000);
+  LeasesLapse();
+  b.host->KeepLeases();
+  b.Settle();
+  ASSERT_EQ(b.sink.games.size(), 1u);
+  EXPECT_EQ(b.sink.games[0].finished_unix_ms, ended);
+  EXPECT_LT(b.sink.games[0].finished_unix_ms, b.clock.UnixMillis());
+  EXPECT_EQ(b.sink.games[0].record.actions.size(), logged);
+  a.sink.Hold(false);
+}
+
+// A host restarted in place (its address kept, as a StatefulSet restarts a pod)
+// finds its previous run's games leased to its own address. A seat that
+// reconnects gets its game at once, not once the lease lapses: a client that
+// retries for a few seconds would have given up by then. Another host may not
+// take it while the lease is live: it sends the seat there.
+TEST_F(CheckpointTest, AHostRestartedAtItsAddressTakesItsGamesBackAtOnce) {
+  CreateOnA();
+  Seats on_a(&a, &created);
+  on_a.Connect();
+  ASSERT_EQ(on_a.Play(50), 50);
+  const int actor = on_a.Actor();
+  ASSERT_GE(actor, 0);
+  const v1::Decision before = *on_a.streams[actor]->PendingDecision();
+
+  TestHost again("host-a:1", &directory);  // the new run, within the old one's lease
+  again.host->SetCheckpoints(&store, /*background=*/false);
+  Host::Target elsewhere;
+  ASSERT_TRUE(b.host->FindSeat(created.seat_tokens(0), created.game_id(), &elsewhere).ok());
+  EXPECT_EQ(elsewhere.redirect, "host-a:1");
+  Seats on_again(&again, &created);
+  on_again.Connect();
+  again.Settle();
+  ASSERT_EQ(on_again.Actor(), actor);
+  EXPECT_EQ(on_again.streams[actor]->PendingDecision()->step(), before.step());
+  on_again.Play(100000);
+  ASSERT_EQ(again.sink.games.size(), 1u);
+  EXPECT_EQ(again.sink.games[0].game_id, created.game_id());
+}
+
 TEST_F(CheckpointTest, AnotherHostResumesTheExactPositionAndTheFirstIsFencedOff) {
   CreateOnA();
   Seats on_a(&a, &created);

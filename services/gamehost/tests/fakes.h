@@ -137,8 +137,10 @@ constexpr char kSpectator[] = "spectator-secret";
 
 // A host whose time, timers and bots move only when the test says so.
 struct TestHost {
+  // With `strands`, games run their work on `work`, which the test (and
+  // Settle) drains, as a host's game threads would; without, inline.
   explicit TestHost(std::string address = "host-a:1", GameDirectory* shared_directory = nullptr,
-                    bool check_seen_step = true)
+                    bool check_seen_step = true, bool strands = false)
       : timers(&clock), directory(shared_directory ? shared_directory : &own_directory) {
     HostOptions options;
     options.check_seen_step = check_seen_step;
@@ -149,13 +151,14 @@ struct TestHost {
     options.default_time_bank_ms = 2000;
     options.default_fallback_bot = "random";
     options.start_timeout_ms = 5000;
-    host = std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics);
+    host =
+        std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics, strands ? &work : nullptr);
   }
   // Runs bot tasks and waits for the outbox, until nothing moves.
   void Settle() {
     for (int i = 0; i < 100000; ++i) {
       host->WaitStored();
-      if (bots.RunAll() == 0) break;
+      if (bots.RunAll() + work.RunAll() == 0) break;
     }
     host->WaitStored();
   }
@@ -163,6 +166,7 @@ struct TestHost {
   FakeClock clock;
   ManualTimers timers;
   ManualExecutor bots;
+  ManualExecutor work;
   MemorySink sink;
   InMemoryDirectory own_directory;
   GameDirectory* directory;

@@ -485,6 +485,35 @@ TEST(GameHost, GameOverIsToldOnlyOnceTheGameIsStored) {
   EXPECT_EQ(t.host->live_games(), 0u);
 }
 
+// An answer may write the checkpoint, which waits on Redis (an unreachable one
+// for as long as a connection attempt lasts). The gRPC thread that read it only
+// queues it on the game's strand; a game thread applies it, in the order the
+// game's work came.
+TEST(GameHost, AnswersAreAppliedOnTheGamesStrandInTheirOrder) {
+  TestHost t("host-a:1", nullptr, true, /*strands=*/true);
+  Table table(&t);
+  table.ConnectAll();
+  t.Settle();
+  const int actor = table.Actor();
+  ASSERT_GE(actor, 0);
+  const v1::Decision decision = *table.seats[actor]->PendingDecision();
+  const size_t updates_before = table.seats[actor]->updates.size();
+  table.Answer(actor, decision.step(), decision.view().legal(0));
+  table.Answer(actor, decision.step(), decision.view().legal(0));  // the same step again
+  // Read, not applied: nothing was sent back on the reading thread.
+  EXPECT_EQ(table.seats[actor]->updates.size(), updates_before);
+  EXPECT_EQ(t.work.size(), 1u);  // one drain of the game's strand, holding both
+  EXPECT_EQ(t.work.RunAll(), 1);
+  // The first is applied; the second, behind it, finds the step moved on.
+  EXPECT_GT(table.seats[actor]->updates.size(), updates_before);
+  ASSERT_EQ(table.seats[actor]->Count(Msg::kRejected), 1);
+  EXPECT_NE(table.seats[actor]->Last(Msg::kRejected)->rejected().error().find("is not the decision now"),
+            std::string::npos);
+  // And the game plays to its end that way.
+  table.PlayOut();
+  ASSERT_EQ(t.sink.games.size(), 1u);
+}
+
 TEST(GameHost, BuiltInSeatsPlayThemselves) {
   TestHost t;
   v1::CreateGameRequest request;

@@ -21,10 +21,11 @@
 namespace metropolis::gamehost::testing {
 namespace {
 
-// A real host: system clock, timer thread, bot pool, memory sink.
+// A real host: system clock, timer thread, bot pool, game threads (each game's
+// work on its strand, as in production), memory sink.
 struct LiveHost {
   explicit LiveHost(GameDirectory* shared_directory = nullptr, uint32_t decision_ms = 5000)
-      : timers(&clock), bots(2), directory(shared_directory ? shared_directory : &own_directory) {
+      : timers(&clock), bots(2), work(2), directory(shared_directory ? shared_directory : &own_directory) {
     services::EnableHealthAndReflection();
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -35,7 +36,7 @@ struct LiveHost {
     options.default_time_bank_ms = 0;
     options.default_fallback_bot = "random";
     options.start_timeout_ms = 60'000;
-    host = std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics);
+    host = std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics, &work);
     service = std::make_unique<GameHostService>(host.get(), &metrics, &clock);
     builder.RegisterService(service.get());
     server = builder.BuildAndStart();
@@ -46,6 +47,7 @@ struct LiveHost {
   ~LiveHost() {
     server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     bots.Shutdown();
+    work.Shutdown();
     host->WaitStored();
   }
   std::unique_ptr<v1::GameHost::Stub> Stub() const {
@@ -55,6 +57,7 @@ struct LiveHost {
   SystemClock clock;
   ThreadTimers timers;
   ThreadPool bots;
+  ThreadPool work;
   MemorySink sink;
   InMemoryDirectory own_directory;
   GameDirectory* directory;

@@ -18,7 +18,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     std::string setup;
     std::vector<Action> log;
     std::vector<SeatProgress> seats;
-    bool started = false;
+    GamePhase phase;
     uint64_t fence = 0;
     std::string owner;
     Millis lease_until = 0;
@@ -49,7 +49,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
   }
   CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                           uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                          bool started, std::string* error) override {
+                          GamePhase phase, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     auto it = games.find(id);
@@ -59,7 +59,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     if (e.log.size() < from) return CheckpointStatus::kUnavailable;
     for (size_t i = e.log.size(); i < actions.size(); ++i) e.log.push_back(actions[i]);
     e.seats = seats;
-    e.started = started;
+    e.phase = phase;
     e.owner = host;
     e.lease_until = now + lease_ms;
     ++appends;
@@ -67,12 +67,12 @@ class MemoryCheckpointStore final : public CheckpointStore {
   }
   CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                             const std::string& setup, const std::vector<Action>& actions,
-                            const std::vector<SeatProgress>& seats, bool started, std::string* error) override {
+                            const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     if (games.count(id) || done.count(id)) return CheckpointStatus::kFenced;
     Entry& e = games[id];
-    e = {setup, actions, seats, started, fence, host, now + lease_ms, lease_ms};
+    e = {setup, actions, seats, phase, fence, host, now + lease_ms, lease_ms};
     ++recreated;
     return CheckpointStatus::kOk;
   }
@@ -107,12 +107,22 @@ class MemoryCheckpointStore final : public CheckpointStore {
   }
   CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override {
+    return Take(id, host, lease_ms, false, fence, out, error);
+  }
+  CheckpointStatus Reclaim(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+                           Checkpoint* out, std::string* error) override {
+    return Take(id, host, lease_ms, true, fence, out, error);
+  }
+  CheckpointStatus Take(const std::string& id, const std::string& host, Millis lease_ms, bool reclaim, uint64_t* fence,
+                        Checkpoint* out, std::string* error) {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     const Millis served = Serving(lease_ms);
     auto it = games.find(id);
-    if (it == games.end() || it->second.lease_until > now) return CheckpointStatus::kFenced;
-    if (takeover_guard && served < it->second.lease) {
+    if (it == games.end()) return CheckpointStatus::kFenced;
+    const bool held = it->second.lease_until > now;
+    if (held && !(reclaim && it->second.owner == host)) return CheckpointStatus::kFenced;
+    if (!held && takeover_guard && served < it->second.lease) {
       *error = "the store has served for less than the owner's lease since its last gap (test)";
       ++guarded;
       return CheckpointStatus::kNotYet;
@@ -122,7 +132,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.owner = host;
     e.lease_until = now + lease_ms;
     e.lease = lease_ms;
-    *out = {e.setup, e.log, e.seats, e.started};
+    *out = {e.setup, e.log, e.seats, e.phase.started, e.phase.finished_unix_ms};
     return CheckpointStatus::kOk;
   }
   std::optional<std::string> Owner(const std::string& id) override {
@@ -170,15 +180,15 @@ class CuttableStore final : public CheckpointStore {
   }
   CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                           uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                          bool started, std::string* error) override {
+                          GamePhase phase, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable
-                      : inner_->Append(id, fence, host, lease_ms, from, actions, seats, started, error);
+                      : inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase, error);
   }
   CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                             const std::string& setup, const std::vector<Action>& actions,
-                            const std::vector<SeatProgress>& seats, bool started, std::string* error) override {
+                            const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable
-                      : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, started, error);
+                      : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, phase, error);
   }
   CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
                          std::string* error) override {
@@ -193,6 +203,10 @@ class CuttableStore final : public CheckpointStore {
   CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->TakeOver(id, host, lease_ms, fence, out, error);
+  }
+  CheckpointStatus Reclaim(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+                           Checkpoint* out, std::string* error) override {
+    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Reclaim(id, host, lease_ms, fence, out, error);
   }
   std::optional<std::string> Owner(const std::string& id) override { return cut ? std::nullopt : inner_->Owner(id); }
 

@@ -203,6 +203,41 @@ TEST_F(RedisCheckpointsTest, WithoutTheGuardALapsedLeaseIsTakenOverRightAfterAGa
   EXPECT_EQ(store_->Renew("g7", fence, "host-a", 2000, &error_), CheckpointStatus::kFenced);
 }
 
+// A host restarted at its address takes its previous run's games back while
+// their leases are live; any other host still may not (CheckpointStore::Reclaim).
+TEST_F(RedisCheckpointsTest, OnlyTheLeasesOwnAddressReclaimsALiveGame) {
+  uint64_t fence = 0, next = 0;
+  ASSERT_EQ(store_->Create("g8", "s", "host-a:1", 60'000, &fence, &error_), CheckpointStatus::kOk) << error_;
+  ASSERT_EQ(store_->Append("g8", fence, "host-a:1", 60'000, 0, First(2), seats_, true, &error_), CheckpointStatus::kOk);
+  Checkpoint taken;
+  EXPECT_EQ(store_->TakeOver("g8", "host-a:1", 60'000, &next, &taken, &error_), CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Reclaim("g8", "host-b:1", 60'000, &next, &taken, &error_), CheckpointStatus::kFenced);
+  EXPECT_EQ(store_->Reclaim("g8", "host-a:11", 60'000, &next, &taken, &error_), CheckpointStatus::kFenced);
+  ASSERT_EQ(store_->Reclaim("g8", "host-a:1", 60'000, &next, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_GT(next, fence);
+  EXPECT_EQ(taken.actions, First(2));
+  // The previous run's token writes nothing more.
+  EXPECT_EQ(store_->Append("g8", fence, "host-a:1", 60'000, 2, First(3), seats_, true, &error_),
+            CheckpointStatus::kFenced);
+}
+
+// The end is written with the last step, and a takeover reads it back.
+TEST_F(RedisCheckpointsTest, AFinishedGamesEndTimeComesBackWithIt) {
+  uint64_t fence = 0, next = 0;
+  ASSERT_EQ(store_->Create("g9", "s", "host-a", 60'000, &fence, &error_), CheckpointStatus::kOk) << error_;
+  ASSERT_EQ(
+      store_->Append("g9", fence, "host-a", 60'000, 0, First(3), seats_, GamePhase(true, 1'800'000'123'456), &error_),
+      CheckpointStatus::kOk);
+  Checkpoint taken;
+  ASSERT_EQ(store_->Reclaim("g9", "host-a", 60'000, &next, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_TRUE(taken.started);
+  EXPECT_EQ(taken.finished_unix_ms, 1'800'000'123'456);
+  ASSERT_EQ(store_->Append("g9", next, "host-a", 60'000, 3, First(3), seats_, true, &error_), CheckpointStatus::kOk);
+  ASSERT_EQ(store_->Reclaim("g9", "host-a", 60'000, &fence, &taken, &error_), CheckpointStatus::kOk) << error_;
+  EXPECT_TRUE(taken.started);
+  EXPECT_EQ(taken.finished_unix_ms, 0);
+}
+
 TEST_F(RedisCheckpointsTest, AnUnreachableRedisIsUnavailableNotFenced) {
   RedisCheckpointStore nowhere("127.0.0.1:1", 1, prefix_ + ":");
   uint64_t fence = 0;
