@@ -6,6 +6,9 @@
 #   deploy/local/stack.sh up [BUILD_DIR]   start it; prints where everything listens
 #   deploy/local/stack.sh down             stop it and delete its data
 #   deploy/local/stack.sh env              print the stack's variables (source them)
+#   deploy/local/stack.sh start NAME       start service NAME (e.g. gamehost2) again after it died,
+#                                          with the command line, data and port it had: what
+#                                          Kubernetes does for a crashed pod (bench/soak.sh --fault-every)
 #
 # BUILD_DIR (default build/release) holds the built programs. METROPOLIS_MATCHMAKERS=2
 # starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2);
@@ -100,6 +103,8 @@ up() {
   start() {  # name port command...
     local name=$1 port=$2
     shift 2
+    # What `stack.sh start NAME` runs again.
+    { printf 'port=%q\nargv=(' "$port"; printf '%q ' "$@"; printf ')\n'; } >"$stack/$name.command"
     "$@" >"$stack/logs/$name.log" 2>&1 &
     echo "$!" >>"$stack/pids"
     echo "$!" >"$stack/$name.pid"
@@ -226,6 +231,30 @@ ENV
   echo "  variables: source $stack/stack.env; logs in $stack/logs"
 }
 
+# Starts a service of the stack again that died (SIGKILL, a crash), as it was started
+# by `up`: its log goes on in logs/NAME.log, its pid replaces NAME.pid.
+start_again() {  # name
+  local name=${1:?usage: stack.sh start NAME}
+  [[ -f $stack/$name.command ]] || { echo "stack: no service '$name' in $stack" >&2; exit 2; }
+  # Alive, not a zombie: a killed service nobody has reaped yet still answers kill -0.
+  local state
+  if state=$(ps -o stat= -p "$(cat "$stack/$name.pid" 2>/dev/null)" 2>/dev/null) && [[ $state != Z* ]]; then
+    echo "stack: $name runs already (pid $(cat "$stack/$name.pid"))" >&2
+    exit 1
+  fi
+  local port argv old
+  # shellcheck source=/dev/null
+  source "$stack/$name.command"
+  # Its dead pid leaves the list that `down` stops: the system may give it to another process.
+  old=$(cat "$stack/$name.pid" 2>/dev/null || true)
+  [[ -n $old ]] && sed -i "/^$old\$/d" "$stack/pids"
+  echo "stack: starting $name again" >>"$stack/logs/$name.log"
+  "${argv[@]}" >>"$stack/logs/$name.log" 2>&1 &
+  echo "$!" >>"$stack/pids"
+  echo "$!" >"$stack/$name.pid"
+  wait_port "$name" "$port" "$!"
+}
+
 down() {
   if [[ -f $stack/pids ]]; then
     while read -r pid; do kill -TERM "$pid" 2>/dev/null || true; done <"$stack/pids"
@@ -248,6 +277,7 @@ case ${1:-} in
   up) shift; up "$@" ;;
   down) down ;;
   env) cat "$stack/stack.env" ;;
+  start) shift; start_again "$@" ;;
   -h | --help | help) usage ;;
   *) usage >&2; exit 2 ;;
 esac
