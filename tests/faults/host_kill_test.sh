@@ -13,12 +13,10 @@
 # checker: every game a seat saw end stored once, exactly as its seats saw it, and
 # rated once; every game created stored or void.
 #
-# open: not in the test command yet (ctest host_kill_fault is DISABLED). It fails on
-# a defect it found: a game that ended on host 2 and that host 1 takes over finished
-# is stored with host 1's clock at the takeover as its finish time (Game::FinishLocked
-# stamps "now"; the checkpoint keeps no finish time), so its players' next game
-# looks as if it began while this one still ran (checker: "identity at two tables at
-# once"). tests/faults/run.sh runs it only when named.
+# It found a defect, fixed since: a game host 1 took over finished was stored with
+# host 1's clock at the takeover as its finish time, so its players' next game
+# looked as if it began while this one still ran (checker: "identity at two tables
+# at once"); the finish time is now written with the game's last step.
 #
 # protection: keep_until_delivered   (tests/faults/run.sh --negative switches it off:
 #                                     a host drops a game's checkpoint as soon as the
