@@ -48,7 +48,8 @@ cli::Flags BotFlags() {
                  "of its events, the result), for the game checker"});
   f.Add({.name = "max-reconnects",
          .value_name = "N",
-         .help = "consecutive reconnect attempts after a dropped stream before giving up (default 5)"});
+         .help = "consecutive reconnect attempts after a dropped stream before giving up (default 20: about 70 s, the "
+                 "backoff doubling from 250 ms to 4 s)"});
   f.Add({.name = "disconnect-after",
          .value_name = "N",
          .help = "testing aid: after N answered decisions, drop the stream at the next one (once), wait "

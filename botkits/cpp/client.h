@@ -58,8 +58,10 @@ struct Options {
   // welcomed drops. The first connection is not retried (a wrong address or
   // token should fail at once, not after a minute of backoff), except when its
   // host is unreachable and other_hosts are known: that host may have died with
-  // the game, which another host then takes over.
-  int max_reconnect_attempts = 5;
+  // the game, which another host then takes over. 20 attempts with the backoff
+  // below are about 70 s: longer than a host restarted in place takes to come
+  // back, or a dead host's lease to lapse, which the seat's game waits for.
+  int max_reconnect_attempts = 20;
   int reconnect_initial_backoff_ms = 250;  // doubles per failed attempt
   int reconnect_max_backoff_ms = 4000;
   // After the game is over the host ends the stream; a host that does not is
