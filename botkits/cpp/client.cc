@@ -125,17 +125,20 @@ grpc::Status Client::Run(const Options& options, DecisionFn decide, const Callba
         ++stats_.redirects;
         if (stream_welcomed_) redirects = 0;
         if (redirect == unreachable) {
-          // The lease still names the host we could not reach: the game will be
-          // taken over once that lease lapses. Ask here again, after a backoff,
-          // rather than bounce between the two hosts.
+          // The lease still names the host we could not reach.
           if (failed_attempts >= options_.max_reconnect_attempts)
             return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                                 "game " + options_.game_id + " stays on unreachable host " + redirect +
                                     " (gave up after " + std::to_string(failed_attempts) + " attempts)");
+          // Its lease lapses and another host takes the game over, or the host
+          // comes back at its address (restarted in place) and plays it on: after
+          // a backoff, try it again; if it is still down, the other hosts next.
           const int backoff = Backoff(failed_attempts++);
-          Log("game " + options_.game_id + " is still leased to unreachable " + redirect + "; asking " + host +
-              " again in " + std::to_string(backoff) + " ms");
+          Log("game " + options_.game_id + " is still leased to unreachable " + redirect + "; trying it again in " +
+              std::to_string(backoff) + " ms");
           SleepMs(backoff);
+          host = redirect;
+          reconnecting = welcomed_;
           continue;
         }
         if (++redirects > options_.max_redirects)
