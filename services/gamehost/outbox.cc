@@ -119,8 +119,12 @@ void Outbox::Put(CompletedGame game, std::function<void()> stored) {
       return;
     }
   }
-  Keep(game);  // stopped (or never started): nobody else will
-  if (stored) stored();
+  // Stopped (or never started): kept here, as nobody else will keep it. Its
+  // callback is not run: the caller may hold the game's lock (a game finishing
+  // during shutdown), and the host is going; the next run delivers the file.
+  Keep(game);
+  services::LogWarning("a game finished while the outbox was stopping: kept, its seats not told",
+                       {{"game", game.game_id}});
 }
 
 void Outbox::WaitStored() {

@@ -55,7 +55,8 @@ class Outbox final : public CompletedGameSink {
   ~Outbox() override;  // Stop()
 
   // Keeps every game already Put, then stops the thread; undelivered files stay
-  // for the next run. A game Put after it is kept on the caller's thread.
+  // for the next run. A game Put after it is kept on the caller's thread, and
+  // its `stored` is not run (the caller may hold the game's lock).
 
   // Creates the folders and starts the thread (a previous run's files first).
   bool Start(std::string* error);

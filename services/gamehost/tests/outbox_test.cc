@@ -222,6 +222,21 @@ TEST_F(OutboxTest, GamesOutliveTheProcessAndAreDeliveredByTheNextRun) {
   EXPECT_TRUE(up.Holds("x") && up.Holds("y"));
 }
 
+// A game that finishes while the host shuts down is still kept, on the
+// caller's thread; its callback, which takes the game's lock the caller may hold,
+// is not run.
+TEST_F(OutboxTest, AGamePutAfterStopIsKeptWithoutItsCallback) {
+  FakeResults results;
+  Outbox outbox(Options(&results));
+  std::string error;
+  ASSERT_TRUE(outbox.Start(&error)) << error;
+  outbox.Stop();
+  bool called = false;
+  outbox.Put(SampleGame("late"), [&] { called = true; });
+  EXPECT_TRUE(fs::exists(dir_ + "/outbox/late.pb"));
+  EXPECT_FALSE(called);
+}
+
 TEST_F(OutboxTest, TheArchiveKeepsTheNewestGamesOnly) {
   FakeResults results;
   OutboxOptions options = Options(&results);
