@@ -132,5 +132,54 @@ TEST(Upgrade, AMigrationThatLosesAValueIsCaught) {
   EXPECT_NE(Contents(db, "web_seats", columns.at("web_seats")), was);
 }
 
+// Names unique in any letter case (migrations/accounts/0030): a database where two
+// names already differ only in case keeps the oldest and renames the others, each
+// rename recorded to be told; afterwards the database itself refuses such a name.
+TEST(Upgrade, NamesThatDifferOnlyInCaseAreRenamedThenRefused) {
+  testing::TestDatabase database;
+  ASSERT_TRUE(database.ok());
+  std::vector<Migration> all;
+  std::string error;
+  ASSERT_TRUE(LoadMigrations(METROPOLIS_MIGRATIONS_DIR, &all, &error)) << error;
+  std::vector<Migration> before(all.begin(), all.begin() + kBeforeOwners);
+  pqxx::connection db(database.conninfo());
+  std::vector<int> applied;
+  ASSERT_TRUE(Migrate(db, before, &applied, &error)) << error;
+  const std::string long_name(64, 'x');
+  {
+    pqxx::work tx(db);
+    tx.exec(
+        "INSERT INTO identities (id, kind, name) VALUES (1, 'player', 'Alice'), (2, 'player', 'alice'), "
+        "(3, 'player', 'ALICE'), (4, 'player', 'bob'), (5, 'player', " +
+        tx.quote(long_name) +
+        "), "
+        "(6, 'player', " +
+        tx.quote(std::string(64, 'X')) + ")");
+    tx.commit();
+  }
+  ASSERT_TRUE(Migrate(db, all, &applied, &error)) << error;
+  pqxx::work tx(db);
+  std::map<int64_t, std::string> names;
+  for (const auto& row : tx.exec("SELECT id, name FROM identities")) names[row[0].as<int64_t>()] = row[1].c_str();
+  EXPECT_EQ(names[1], "Alice");  // the oldest keeps its name
+  EXPECT_EQ(names[2], "alice-2");
+  EXPECT_EQ(names[3], "ALICE-3");
+  EXPECT_EQ(names[4], "bob");
+  EXPECT_EQ(names[5], long_name);
+  EXPECT_EQ(names[6], std::string(62, 'X') + "-6");  // shortened to fit 64
+  std::map<int64_t, std::string> renamed;
+  for (const auto& row : tx.exec("SELECT identity_id, old_name || '>' || new_name FROM identity_renames "
+                                 "WHERE told_at IS NULL"))
+    renamed[row[0].as<int64_t>()] = row[1].c_str();
+  EXPECT_EQ(renamed, (std::map<int64_t, std::string>{{2, "alice>alice-2"},
+                                                     {3, "ALICE>ALICE-3"},
+                                                     {6, std::string(64, 'X') + ">" + std::string(62, 'X') + "-6"}}));
+  tx.commit();
+  // The negative control of the check the services made before: now the database
+  // refuses the second name itself, whoever inserts it.
+  pqxx::work insert(db);
+  EXPECT_THROW(insert.exec("INSERT INTO identities (kind, name) VALUES ('player', 'BOB')"), pqxx::unique_violation);
+}
+
 }  // namespace
 }  // namespace metropolis::storage
