@@ -19,7 +19,9 @@
 // seat saw further than the host's copy, rather than rewind it (game.h).
 // "keep_until_delivered" — a finished game's checkpoint stays in Redis until the
 // replays service holds the game, so a host that dies with games in its outbox
-// loses none (services/gamehost/server.cc).
+// loses none (services/gamehost/server.cc). "hidden_games" — the replays service
+// shows a tournament's game only once the tournaments service has revealed it
+// (services/replays/visibility.h).
 #pragma once
 
 #include <string_view>

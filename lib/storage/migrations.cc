@@ -46,16 +46,26 @@ bool LoadMigrations(const std::string& dir, std::vector<Migration>* out, std::st
     return false;
   }
   static const std::regex kName(R"(^(\d{4})_[a-z0-9_]+\.sql$)");
-  std::vector<Migration> found;
+  // The files of the folder and of its per-owner subfolders (migrations/<owner>/),
+  // one level down; versions are global across them.
+  std::vector<fs::path> files;
   for (const auto& entry : it) {
-    const std::string name = entry.path().filename().string();
-    if (entry.path().extension() != ".sql") continue;
+    if (entry.is_directory()) {
+      for (const auto& sub : fs::directory_iterator(entry.path(), ec)) files.push_back(sub.path());
+    } else {
+      files.push_back(entry.path());
+    }
+  }
+  std::vector<Migration> found;
+  for (const fs::path& path : files) {
+    const std::string name = path.filename().string();
+    if (path.extension() != ".sql") continue;
     std::smatch m;
     if (!std::regex_match(name, m, kName)) {
       *error = "migration " + name + ": not named NNNN_name.sql (four digits, lower-case name)";
       return false;
     }
-    std::ifstream in(entry.path());
+    std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     if (!in) {
