@@ -131,12 +131,14 @@ up() {
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+    --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
     start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+      --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
   fi

@@ -7,4 +7,4 @@
 ALTER TABLE tournaments ADD COLUMN revealed BOOLEAN NOT NULL DEFAULT false;       -- whole tournament (not duplicate)
 ALTER TABLE tournament_games ADD COLUMN revealed BOOLEAN NOT NULL DEFAULT false;  -- this game (duplicate sets)
 CREATE INDEX tournament_games_unrevealed ON tournament_games (tournament_id)
-  WHERE state = 'finished' AND NOT revealed;
+  WHERE state = 'finished' AND NOT revealed AND set_no >= 0;

@@ -35,6 +35,7 @@ struct MatchmakerConfig {
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
+  std::string replays;           // the replays service's address: tournament results and reveals
   int64_t round_ms = 100;        // between matching rounds
   int64_t pass_ms = 500;         // between passes of the tournament scheduler
   int64_t lease_ms = 5000;       // the scheduler's lease
@@ -75,6 +76,7 @@ class MatchmakerServer final : public services::Component {
   Matchmaker matchmaker_;
   MatchmakerService service_;
   TournamentStore tournament_store_;
+  GrpcGameResults results_;
   Roster roster_;
   TournamentsService tournaments_;
   // Accounts, tokens and ladders for metropolisctl: the matchmaker already
