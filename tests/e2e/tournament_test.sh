@@ -134,5 +134,20 @@ grep -q "95% CI" "$work/standings.txt" || fail "standings print no interval colu
 ctl export-tournament rr --csv >"$work/rr.csv" || fail "export-tournament rr --csv"
 [[ $(grep -c ",finished," "$work/rr.csv") == 20 ]] || fail "the CSV export does not hold 20 finished games"
 ctl tournament-games dup >/dev/null || fail "tournament-games dup"
+
+# What the replays service shows (docs/TOURNAMENTS.md, "Duplicate sets stay hidden"):
+# the tournaments service revealed the round robin whole and the duplicate set by
+# its four counted games, and every one of them is served.
+for _ in $(seq 1 100); do
+  [[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'dup' AND revealed") == 4 ]] && break
+  sleep 0.1
+done
+[[ $(sql "SELECT string_agg(tournament_id || '/' || game_id, ',' ORDER BY tournament_id, game_id) FROM game_reveals") == \
+  "$(sql "SELECT string_agg('dup/' || game_id, ',' ORDER BY game_id) FROM tournament_games WHERE tournament_id = 'dup'"),rr/" ]] ||
+  fail "the reveals are not the duplicate set's games and the whole round robin: $(sql "SELECT string_agg(tournament_id || '/' || game_id, ',') FROM game_reveals")"
+for game in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id IN ('dup', 'rr') ORDER BY game_id"); do
+  "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_REPLAYS" --token "$METROPOLIS_ADMIN_TOKEN" \
+    export-game "$game" >/dev/null || fail "revealed game $game is not served"
+done
 stop_bots
 echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"
