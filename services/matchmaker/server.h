@@ -23,6 +23,7 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
 #include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/tournaments/entrants_store.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -77,6 +78,7 @@ class MatchmakerServer final : public services::Component {
   MatchmakerService service_;
   TournamentStore tournament_store_;
   GrpcGameResults results_;
+  PgEntrantDirectory entrants_;
   Roster roster_;
   TournamentsService tournaments_;
   // Accounts, tokens and ladders for metropolisctl: the matchmaker already

@@ -17,10 +17,11 @@ struct TournamentRunner::Loaded {
   std::vector<TournamentGameRow> games;
 };
 
-TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results, Roster* roster, TicketStore* hosts,
-                                   GameCreator* creator, RunnerOptions options)
+TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants,
+                                   Roster* roster, TicketStore* hosts, GameCreator* creator, RunnerOptions options)
     : store_(store),
       results_(results),
+      entrants_(entrants),
       roster_(roster),
       hosts_(hosts),
       creator_(creator),
@@ -62,7 +63,10 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   std::unordered_map<int64_t, int> busy;
   for (const std::string& id : ids) {
     Loaded t;
-    if (!store_->Get(id, &t.row).ok() || !store_->Games(id, &t.games).ok() || !Collect(t, &stats)) continue;
+    // The seats' names come from the directory: without them no game starts.
+    if (!store_->Get(id, &t.row).ok() || !FillNames(entrants_, {&t.row}).ok() || !store_->Games(id, &t.games).ok() ||
+        !Collect(t, &stats))
+      continue;
     for (const TournamentGameRow& g : t.games)
       if (g.state == "starting" || g.state == "playing")
         for (int e : g.game.entrants) ++busy[t.row.spec.entrants[size_t(e)]];

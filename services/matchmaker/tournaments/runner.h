@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/results.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
@@ -43,8 +44,8 @@ struct RunnerStats {
 // One thread runs a TournamentRunner's passes.
 class TournamentRunner {
  public:
-  TournamentRunner(TournamentStore* store, GameResults* results, Roster* roster, TicketStore* hosts,
-                   GameCreator* creator, RunnerOptions options = {});
+  TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants, Roster* roster,
+                   TicketStore* hosts, GameCreator* creator, RunnerOptions options = {});
 
   RunnerStats Pass(int64_t now_ms);
 
@@ -65,6 +66,7 @@ class TournamentRunner {
 
   TournamentStore* store_;
   GameResults* results_;
+  EntrantDirectory* entrants_;
   Roster* roster_;
   TicketStore* hosts_;
   GameCreator* creator_;

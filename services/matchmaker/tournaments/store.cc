@@ -19,9 +19,7 @@ const char* kTournamentColumns =
     "t.id, t.title, t.format, t.ruleset, t.options, t.seats, t.rounds, t.seed, t.max_games_per_entrant, "
     "t.decision_ms, t.time_bank_ms, t.state, (extract(epoch FROM t.created_at) * 1000)::bigint, "
     "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
-    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
-    "(SELECT array_agg(i.name ORDER BY e.entrant) FROM tournament_entrants e JOIN identities i ON i.id = "
-    "e.identity_id WHERE e.tournament_id = t.id)";
+    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id)";
 
 // Names come as a PostgreSQL text array; array_parser unquotes them.
 std::vector<std::string> ParseTextArray(const pqxx::field& field) {
@@ -52,7 +50,6 @@ TournamentRow ReadTournament(const pqxx::row& r) {
   // Identity ids fit an int only while there are fewer than 2^31 accounts;
   // read them as text to stay exact.
   for (const std::string& id : ParseTextArray(r[14])) t.spec.entrants.push_back(std::stoll(id));
-  t.names = ParseTextArray(r[15]);
   return t;
 }
 
@@ -87,15 +84,6 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
 grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "create tournament", [&](pqxx::connection& c) {
     pqxx::work tx(c);
-    const pqxx::result known =
-        tx.exec_params("SELECT id FROM identities WHERE id = ANY($1::bigint[])", IntArray(spec.entrants));
-    if (known.size() != spec.entrants.size()) {
-      for (int64_t e : spec.entrants) {
-        bool found = false;
-        for (const auto& row : known) found |= row[0].as<int64_t>() == e;
-        if (!found) return grpc::Status(grpc::StatusCode::NOT_FOUND, "entrants: no identity " + std::to_string(e));
-      }
-    }
     const pqxx::result inserted = tx.exec_params(
         "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
         "decision_ms, time_bank_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "

@@ -35,7 +35,7 @@ struct TournamentSpec {
 struct TournamentRow {
   TournamentSpec spec;
   std::string state;               // running, finished, cancelled
-  std::vector<std::string> names;  // by entrant
+  std::vector<std::string> names;  // by entrant, from the EntrantDirectory (entrants.h), not the store
   int64_t created_ms = 0, finished_ms = 0;
 };
 
@@ -66,8 +66,8 @@ class TournamentStore {
   explicit TournamentStore(storage::PgPool* pool) : pool_(pool) {}
 
   // Writes the tournament, its entrants and its first games in one
-  // transaction. ALREADY_EXISTS for a taken id, NOT_FOUND for an unknown
-  // entrant identity.
+  // transaction. ALREADY_EXISTS for a taken id. The entrants are checked
+  // before (CheckEntrants, entrants.h).
   grpc::Status Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games);
   grpc::Status Get(const std::string& id, TournamentRow* out);
   grpc::Status List(std::vector<TournamentRow>* out);                              // newest first

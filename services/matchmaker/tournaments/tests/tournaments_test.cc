@@ -81,6 +81,23 @@ class FakeReplays final : public GameResults {
   bool fail = false;
 };
 
+// The Accounts service's names as the tournaments see them.
+class FakeEntrants final : public EntrantDirectory {
+ public:
+  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override {
+    std::lock_guard lock(mutex);
+    out->clear();
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "accounts down"};
+    for (int64_t id : ids)
+      if (auto it = names.find(id); it != names.end()) (*out)[id] = it->second;
+    return grpc::Status::OK;
+  }
+
+  std::mutex mutex;
+  std::map<int64_t, std::string> names;
+  bool fail = false;
+};
+
 class TournamentsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -101,6 +118,7 @@ class TournamentsTest : public ::testing::Test {
       accounts::Identity id;
       ASSERT_TRUE(accounts_->CreateIdentity("player", "bot" + std::to_string(i), "", &id).ok());
       identities_.push_back(id.id);
+      entrants_.names[id.id] = id.name;
     }
   }
   void TearDown() override {
@@ -185,13 +203,15 @@ class TournamentsTest : public ::testing::Test {
   std::vector<int64_t> identities_;
   FakeHost host_;
   FakeReplays replays_;
+  FakeEntrants entrants_;
 };
 
 TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   const TournamentSpec spec = Spec("rr", TournamentFormat::kRoundRobin, 5);
   CreateTournament(spec);
   Available(spec.entrants);
-  auto runner = std::make_unique<TournamentRunner>(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_);
+  auto runner =
+      std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   // One game at a time: every game of 4 among 5 entrants shares entrants with
   // every other, and each plays at most one game at once.
   runner->Pass(kNow);
@@ -199,7 +219,7 @@ TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   runner->Pass(kNow);
   EXPECT_EQ(host_.created.size(), 1u) << "a second game started while its entrants were busy";
   // A restarted scheduler (a new leader) goes on from the database alone.
-  runner = std::make_unique<TournamentRunner>(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_);
+  runner = std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   PlayOut(*runner, "rr", spec.entrants);
   EXPECT_EQ(State("rr"), "finished");
 
@@ -262,7 +282,7 @@ TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
   const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   PlayOut(runner, "dup", spec.entrants);
   ASSERT_EQ(host_.created.size(), 4u);
   std::set<int64_t> first_seat;
@@ -296,7 +316,7 @@ TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   RunnerOptions options;
   options.probe_every_ms = 1000;
   options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
   runner.Pass(kNow);
   EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "nothing of the set before it is played";
   std::vector<v1::CreateGameRequest> dup_games;
@@ -340,7 +360,7 @@ TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   replays_.fail = true;
   runner.Pass(kNow + 12000);
   replays_.fail = false;
-  TournamentRunner next_leader(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner next_leader(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
   next_leader.Pass(kNow + 13000);
   EXPECT_EQ(replays_.revealed, set) << "a finished tournament's reveals are sent too";
   const int calls = replays_.reveal_calls;
@@ -357,7 +377,7 @@ TEST_F(TournamentsTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
   RunnerOptions options;
   options.probe_every_ms = 1000;
   options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
@@ -368,12 +388,31 @@ TEST_F(TournamentsTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
   EXPECT_EQ(Games("lost")[0].attempts, 1);
 }
 
+// Seats carry the names the Accounts service gives; while it cannot answer no
+// game starts (a stored game needs its seats' names).
+TEST_F(TournamentsTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
+  const TournamentSpec spec = Spec("names", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  entrants_.fail = true;
+  runner.Pass(kNow);
+  EXPECT_TRUE(host_.created.empty());
+  entrants_.fail = false;
+  runner.Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  for (const auto& seat : host_.created[0].seats()) {
+    EXPECT_FALSE(seat.name().empty());
+    EXPECT_EQ(seat.name(), entrants_.names[seat.identity_id()]);
+  }
+}
+
 TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
   const TournamentSpec spec = Spec("sw", TournamentFormat::kSwiss, 8, 3);
   CreateTournament(spec);
   ASSERT_EQ(Games("sw").size(), 2u);  // round 0 only
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 2u);
   runner.Pass(kNow);
@@ -403,7 +442,7 @@ TEST_F(TournamentsTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   spec.seats = 4;
   spec.max_games_per_entrant = 2;
   CreateTournament(spec);
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   // Nobody is available: nothing starts.
   runner.Pass(kNow);
   EXPECT_TRUE(host_.created.empty());
@@ -437,7 +476,7 @@ TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
   RunnerOptions options;
   options.probe_every_ms = 1000;
   options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   const std::string first = host_.created[0].game_id();
@@ -516,7 +555,7 @@ class TournamentsServiceTest : public TournamentsTest {
     CompeteOptions options;
     options.poll_ms = 20;
     service_ = std::make_unique<TournamentsService>(
-        store_.get(), roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
+        store_.get(), &entrants_, roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
