@@ -132,14 +132,16 @@ up() {
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+    --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
     # METROPOLIS_MATCHMAKER2_WRAPPER: words run before it (a fault test's libfaketime).
     # shellcheck disable=SC2086 # split into words on purpose
     start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+      --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
   fi

@@ -66,10 +66,12 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
           &tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, [this] { return tickets_.Now(); },
           MakeServiceOptions()),
       tournament_store_(pool),
+      results_(config.replays, config.service_token),
+      entrants_(pool),
       roster_(redis, config.redis_prefix),
-      tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
+      tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
       accounts_service_(&accounts_, &ladder_store_, &limited_auth_),
-      runner_(&tournament_store_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
+      runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
 
