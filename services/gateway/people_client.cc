@@ -9,18 +9,23 @@ Person PersonFrom(const v1::Person& p) { return {p.identity_id(), p.name()}; }
 
 HeldSeat SeatFrom(const v1::WebSeat& s) { return {s.game_id(), s.host(), s.seat_token(), int(s.seat())}; }
 
-}  // namespace
+// One call with a fresh context: the gateway's accounts token and the deadline.
+template <typename Request, typename Response>
+grpc::Status Call(Backends* backends,
+                  grpc::Status (v1::People::Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                  const Request& request, Response* response) {
+  auto context = backends->AccountsContext();
+  return (backends->people().*method)(context.get(), request, response);
+}
 
-// Each call: a fresh context with the gateway's accounts token and the deadline.
-#define METROPOLIS_PEOPLE_CALL(method, request, response) \
-  backends_->people().method(backends_->AccountsContext().get(), request, response)
+}  // namespace
 
 grpc::Status GrpcPeopleStore::CreatePerson(const std::string& name, const std::string& password, Person* out) {
   v1::SignUpRequest request;
   request.set_name(name);
   request.set_password(password);
   v1::Person response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(SignUp, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::SignUp, request, &response); !s.ok()) return s;
   *out = PersonFrom(response);
   return grpc::Status::OK;
 }
@@ -30,7 +35,7 @@ grpc::Status GrpcPeopleStore::CheckPassword(const std::string& name, const std::
   request.set_name(name);
   request.set_password(password);
   v1::Person response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(CheckPassword, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::CheckPassword, request, &response); !s.ok()) return s;
   *out = PersonFrom(response);
   return grpc::Status::OK;
 }
@@ -42,7 +47,7 @@ grpc::Status GrpcPeopleStore::CreateSession(const std::string& token_sha256, int
   request.set_identity_id(identity_id);
   request.set_expires_unix_ms(expires_unix_ms);
   v1::CreateSessionResponse response;
-  return METROPOLIS_PEOPLE_CALL(CreateSession, request, &response);
+  return Call(backends_, &v1::People::Stub::CreateSession, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) {
@@ -50,7 +55,7 @@ grpc::Status GrpcPeopleStore::FindSession(const std::string& token_sha256, int64
   request.set_token_sha256(token_sha256);
   request.set_now_unix_ms(now_unix_ms);
   v1::WebSession response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(FindSession, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSession, request, &response); !s.ok()) return s;
   *out = {PersonFrom(response.person()), response.token_sha256(), response.expires_unix_ms()};
   return grpc::Status::OK;
 }
@@ -59,7 +64,7 @@ grpc::Status GrpcPeopleStore::DeleteSession(const std::string& token_sha256) {
   v1::DeleteSessionRequest request;
   request.set_token_sha256(token_sha256);
   v1::DeleteSessionResponse response;
-  return METROPOLIS_PEOPLE_CALL(DeleteSession, request, &response);
+  return Call(backends_, &v1::People::Stub::DeleteSession, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
@@ -71,7 +76,7 @@ grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat
   s->set_seat_token(seat.seat_token);
   s->set_seat(uint32_t(seat.seat));
   v1::SaveSeatResponse response;
-  return METROPOLIS_PEOPLE_CALL(SaveSeat, request, &response);
+  return Call(backends_, &v1::People::Stub::SaveSeat, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
@@ -79,7 +84,7 @@ grpc::Status GrpcPeopleStore::FindSeat(int64_t identity_id, const std::string& g
   request.set_identity_id(identity_id);
   request.set_game_id(game_id);
   v1::WebSeat response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(FindSeat, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSeat, request, &response); !s.ok()) return s;
   *out = SeatFrom(response);
   return grpc::Status::OK;
 }
@@ -88,7 +93,7 @@ grpc::Status GrpcPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out)
   v1::LatestOpenSeatRequest request;
   request.set_identity_id(identity_id);
   v1::WebSeat response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(LatestOpenSeat, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::LatestOpenSeat, request, &response); !s.ok()) return s;
   *out = SeatFrom(response);
   return grpc::Status::OK;
 }
@@ -98,7 +103,7 @@ grpc::Status GrpcPeopleStore::MarkSeatFinished(int64_t identity_id, const std::s
   request.set_identity_id(identity_id);
   request.set_game_id(game_id);
   v1::FinishSeatResponse response;
-  return METROPOLIS_PEOPLE_CALL(FinishSeat, request, &response);
+  return Call(backends_, &v1::People::Stub::FinishSeat, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::IssueToken(int64_t identity_id, const std::string& label, int64_t* token_id,
@@ -107,7 +112,7 @@ grpc::Status GrpcPeopleStore::IssueToken(int64_t identity_id, const std::string&
   request.set_identity_id(identity_id);
   request.set_label(label);
   v1::IssuePersonTokenResponse response;
-  if (grpc::Status s = METROPOLIS_PEOPLE_CALL(IssuePersonToken, request, &response); !s.ok()) return s;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::IssuePersonToken, request, &response); !s.ok()) return s;
   *token_id = response.token_id();
   *token = response.token();
   return grpc::Status::OK;
@@ -118,9 +123,7 @@ grpc::Status GrpcPeopleStore::RevokeToken(int64_t identity_id, int64_t token_id)
   request.set_identity_id(identity_id);
   request.set_token_id(token_id);
   v1::RevokePersonTokenResponse response;
-  return METROPOLIS_PEOPLE_CALL(RevokePersonToken, request, &response);
+  return Call(backends_, &v1::People::Stub::RevokePersonToken, request, &response);
 }
-
-#undef METROPOLIS_PEOPLE_CALL
 
 }  // namespace metropolis::gateway
