@@ -90,8 +90,11 @@ up() {
 
   local service_token
   service_token=svc-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  local host_admin host_spectator
+  local host_admin host_spectator gateway_service_token
   host_admin=host-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  # The gateway's service token at the Accounts service (the matchmaker hosts
+  # it): the only caller of People, its people's accounts.
+  gateway_service_token=gw-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   # What the gateway shows the public: a spectator, which a hidden game refuses.
   host_spectator=spec-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   local replays_port ratings_port mm_port mm2_port host_port
@@ -132,7 +135,8 @@ up() {
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+    --host-admin-token "$host_admin" --gateway-token "$gateway_service_token" --ratings "$addr:$ratings_port" \
+    --replays "$addr:$replays_port" \
     --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
@@ -140,7 +144,8 @@ up() {
     # shellcheck disable=SC2086 # split into words on purpose
     start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+      --host-admin-token "$host_admin" --gateway-token "$gateway_service_token" --ratings "$addr:$ratings_port" \
+    --replays "$addr:$replays_port" \
       --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
@@ -197,8 +202,10 @@ ENV
 
   # --- The gateway (services/gateway, docs/GATEWAY.md) -------------------------------
   # HTTP/JSON, live games and the web app for browsers, started last: it reads every
-  # other service. Only when the build has it. Its API token is a plain (not admin)
-  # token of the identity "admin"; it watches games with the hosts' spectator token
+  # other service. Only when the build has it; it holds no database. Its API token
+  # is a plain (not admin) token of the identity "admin", for the services' reads;
+  # at the Accounts service (the matchmaker's address) it calls with its service
+  # token, which People takes from nobody else. It watches games with the hosts' spectator token
   # (hidden games refuse it), and creates people's practice games with the hosts'
   # administrator token. The hosts' administrator token is in stack.env, so
   # that tests can create games on a host. The web app
@@ -214,7 +221,8 @@ ENV
     gateway_token=$("$admin" --pg "$METROPOLIS_PG_CONNINFO" --json issue-token admin --label gateway |
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
-      --metrics-listen "127.0.0.1:$gateway_metrics_port" --pg "$METROPOLIS_PG_CONNINFO" \
+      --metrics-listen "127.0.0.1:$gateway_metrics_port" \
+      --accounts "$addr:$mm_port" --accounts-token "$gateway_service_token" \
       --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
       --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
       --gamehost-admin-token "$host_admin" "${web_args[@]}"

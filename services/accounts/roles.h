@@ -1,7 +1,8 @@
 // What a caller may do, decided from its Principal in one place for every
 // service: results (storing and rating completed games) come only from the game
 // hosts' service token or an administrator; accounts and ladders are managed by
-// administrators only; any valid token may read results.
+// administrators only; people's accounts are served to the gateway only; any
+// valid token may read results.
 #pragma once
 
 #include <string_view>
@@ -13,10 +14,19 @@ namespace metropolis::accounts {
 // The role the game hosts' service token is given in the services' flags.
 inline constexpr std::string_view kGameHostRole = "gamehost";
 
+// The role the gateway's service token is given (the Accounts service's
+// --gateway-token): the only caller of the People service.
+inline constexpr std::string_view kGatewayRole = "gateway";
+
 inline bool MayWriteResults(const Principal& p) { return p.admin || (p.service && p.name == kGameHostRole); }
 
 // Accounts, tokens and ladders (the Accounts service): administrators only. A
 // service token is never one: it lives in flags, where no revocation reaches it.
 inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.service; }
+
+// People's passwords, sessions and held seats (the People service): the
+// gateway's service token only, administrators included out: nobody else
+// serves browsers.
+inline bool MayServePeople(const Principal& p) { return p.service && p.name == kGatewayRole; }
 
 }  // namespace metropolis::accounts

@@ -2,6 +2,8 @@
 
 #include <grpcpp/server_builder.h>
 
+#include <map>
+
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "services/accounts/convert.h"
@@ -11,6 +13,9 @@ namespace metropolis::accounts {
 namespace {
 
 grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
+
+// A search answers a search box: a page of names, not the directory.
+constexpr uint32_t kMaxSearchLimit = 100;
 
 // An identity named in a request. A name that cannot exist is a malformed
 // request, not an unknown identity.
@@ -178,9 +183,70 @@ grpc::Status AccountsService::CreateSeason(grpc::ServerContext* context, const v
   return grpc::Status::OK;
 }
 
+// ---- The public reads --------------------------------------------------------------
+
+grpc::Status AccountsService::AuthorizeRead(const grpc::ServerContext& context) {
+  if (!catalog_) return {grpc::StatusCode::UNIMPLEMENTED, "the public reads are not served here"};
+  Principal by;
+  return auth_->Authenticate(services::BearerToken(context), &by);
+}
+
+grpc::Status AccountsService::GetIdentity(grpc::ServerContext* context, const v1::GetIdentityRequest* request,
+                                          v1::Identity* response) {
+  if (grpc::Status s = AuthorizeRead(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityName("name", request->name()); !s.ok()) return s;
+  Identity found;
+  if (grpc::Status s = catalog_->FindIdentity(request->name(), &found); !s.ok()) return s;
+  IdentityToProto(found, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::SearchIdentities(grpc::ServerContext* context, const v1::SearchIdentitiesRequest* request,
+                                               v1::ListIdentitiesResponse* response) {
+  if (grpc::Status s = AuthorizeRead(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityName("prefix", request->prefix()); !s.ok()) return s;
+  if (request->limit() < 1 || request->limit() > kMaxSearchLimit)
+    return Invalid("limit: " + std::to_string(request->limit()) + " is not 1 to " + std::to_string(kMaxSearchLimit));
+  std::vector<Identity> found;
+  if (grpc::Status s = catalog_->SearchIdentities(request->prefix(), int(request->limit()), &found); !s.ok()) return s;
+  for (const Identity& i : found) IdentityToProto(i, response->add_identities());
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::ReadLadders(grpc::ServerContext* context, const v1::ReadLaddersRequest* request,
+                                          v1::ListLaddersResponse* response) {
+  if (grpc::Status s = AuthorizeRead(*context); !s.ok()) return s;
+  std::vector<LadderInfo> ladders;
+  if (!request->ladder().empty()) {
+    if (grpc::Status s = CheckLadderId("ladder", request->ladder()); !s.ok()) return s;
+    LadderInfo one;
+    const grpc::Status s = ladders_->GetLadder(request->ladder(), &one);
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND)
+      return {grpc::StatusCode::NOT_FOUND, "ladder '" + request->ladder() + "' does not exist"};
+    if (!s.ok()) return s;
+    ladders.push_back(std::move(one));
+  } else if (grpc::Status s = ladders_->ListLadders(&ladders); !s.ok()) {
+    return s;
+  }
+  std::map<std::string, std::vector<SeasonInfo>> seasons;
+  if (grpc::Status s = catalog_->Seasons(request->ladder(), &seasons); !s.ok()) return s;
+  for (const LadderInfo& l : ladders) {
+    v1::Ladder* out = response->add_ladders();
+    LadderToProto(l, out);
+    for (const SeasonInfo& season : seasons[l.spec.id]) {
+      v1::Season* s = out->add_seasons();
+      s->set_season(uint32_t(season.season));
+      s->set_starts_unix_ms(season.starts_unix_ms);
+      s->set_ends_unix_ms(season.ends_unix_ms);
+    }
+  }
+  return grpc::Status::OK;
+}
+
 std::unique_ptr<AccountsService> RegisterAccountsService(grpc::ServerBuilder& builder, AccountStore* accounts,
-                                                         LadderStore* ladders, Authenticator* auth) {
-  auto service = std::make_unique<AccountsService>(accounts, ladders, auth);
+                                                         LadderStore* ladders, Authenticator* auth,
+                                                         CatalogStore* catalog) {
+  auto service = std::make_unique<AccountsService>(accounts, ladders, auth, catalog);
   builder.RegisterService(service.get());
   return service;
 }

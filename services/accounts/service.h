@@ -7,6 +7,7 @@
 
 #include "metropolis/v1/accounts.grpc.pb.h"
 #include "services/accounts/authenticator.h"
+#include "services/accounts/catalog_store.h"
 #include "services/accounts/ladder_store.h"
 #include "services/accounts/store.h"
 
@@ -16,12 +17,14 @@ class ServerBuilder;
 
 namespace metropolis::accounts {
 
-// Every call needs an administrator's API token (roles.h). Every change is
-// logged with who made it: the administrator's name and token id, never a token.
+// Every call but the public reads needs an administrator's API token
+// (roles.h). Every change is logged with who made it: the administrator's name
+// and token id, never a token. The public reads take any valid token; without
+// `catalog` they are UNIMPLEMENTED.
 class AccountsService final : public v1::Accounts::Service {
  public:
-  AccountsService(AccountStore* accounts, LadderStore* ladders, Authenticator* auth)
-      : accounts_(accounts), ladders_(ladders), auth_(auth) {}
+  AccountsService(AccountStore* accounts, LadderStore* ladders, Authenticator* auth, CatalogStore* catalog = nullptr)
+      : accounts_(accounts), ladders_(ladders), auth_(auth), catalog_(catalog) {}
 
   grpc::Status CreatePlayer(grpc::ServerContext* context, const v1::CreatePlayerRequest* request,
                             v1::Identity* response) override;
@@ -43,21 +46,31 @@ class AccountsService final : public v1::Accounts::Service {
                            v1::ListLaddersResponse* response) override;
   grpc::Status CreateSeason(grpc::ServerContext* context, const v1::CreateSeasonRequest* request,
                             v1::CreateSeasonResponse* response) override;
+  grpc::Status GetIdentity(grpc::ServerContext* context, const v1::GetIdentityRequest* request,
+                           v1::Identity* response) override;
+  grpc::Status SearchIdentities(grpc::ServerContext* context, const v1::SearchIdentitiesRequest* request,
+                                v1::ListIdentitiesResponse* response) override;
+  grpc::Status ReadLadders(grpc::ServerContext* context, const v1::ReadLaddersRequest* request,
+                           v1::ListLaddersResponse* response) override;
 
  private:
   // OK with *out the caller when it may administer; UNAUTHENTICATED or
   // PERMISSION_DENIED otherwise.
   grpc::Status Authorize(const grpc::ServerContext& context, Principal* out);
+  // OK when the caller holds any valid token and the public reads are served.
+  grpc::Status AuthorizeRead(const grpc::ServerContext& context);
 
   AccountStore* accounts_;
   LadderStore* ladders_;
   Authenticator* auth_;
+  CatalogStore* catalog_;
 };
 
 // Hosts the Accounts service on a server being built, over the stores and the
 // authenticator a main already has: one line before BuildAndStart(). The
 // returned service must outlive the server.
 std::unique_ptr<AccountsService> RegisterAccountsService(grpc::ServerBuilder& builder, AccountStore* accounts,
-                                                         LadderStore* ladders, Authenticator* auth);
+                                                         LadderStore* ladders, Authenticator* auth,
+                                                         CatalogStore* catalog = nullptr);
 
 }  // namespace metropolis::accounts

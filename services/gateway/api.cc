@@ -118,14 +118,14 @@ bool Api::FindPlayer(const std::string& name, const std::string& parameter, Play
     if (parameter != "name") e.parameter = parameter;
     return Fail(error, e);
   }
-  return Backend(s, "database", error);
+  return Backend(s, "accounts", error);
 }
 
 // ---- Ladders and leaderboards --------------------------------------------------------
 
 bool Api::Ladders(const Args&, const Query&, Json* out, ApiError* error) {
   std::vector<LadderRow> ladders;
-  if (!Backend(catalog_->Ladders(&ladders), "database", error)) return false;
+  if (!Backend(catalog_->Ladders(&ladders), "accounts", error)) return false;
   Json list = Json::array();
   for (const LadderRow& l : ladders) list.push_back(LadderToJson(l));
   *out = {{"ladders", list}};
@@ -137,7 +137,7 @@ bool Api::Ladder(const Args& args, const Query&, Json* out, ApiError* error) {
   LadderRow ladder;
   const grpc::Status s = catalog_->Ladder(args[0], &ladder);
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) return Fail(error, NotFound(s.error_message()));
-  if (!Backend(s, "database", error)) return false;
+  if (!Backend(s, "accounts", error)) return false;
   *out = LadderToJson(ladder);
   return true;
 }
@@ -157,7 +157,7 @@ bool Api::Leaderboard(const Args& args, const Query& q, Json* out, ApiError* err
     const std::string prefix = q.Get("q");
     if (!CheckName(prefix, "q", error)) return false;
     std::vector<PlayerRow> players;
-    if (!Backend(catalog_->SearchPlayers(prefix, int(std::min<int64_t>(limit, limits_.search)), &players), "database",
+    if (!Backend(catalog_->SearchPlayers(prefix, int(std::min<int64_t>(limit, limits_.search)), &players), "accounts",
                  error))
       return false;
     Json entries = Json::array();
@@ -238,7 +238,7 @@ bool Api::Players(const Args&, const Query& q, Json* out, ApiError* error) {
   const std::string prefix = q.Get("q");
   if (!CheckName(prefix, "q", error)) return false;
   std::vector<PlayerRow> players;
-  if (!Backend(catalog_->SearchPlayers(prefix, int(limit), &players), "database", error)) return false;
+  if (!Backend(catalog_->SearchPlayers(prefix, int(limit), &players), "accounts", error)) return false;
   Json list = Json::array();
   for (const PlayerRow& p : players) list.push_back(PlayerToJson(p));
   *out = {{"q", prefix}, {"players", list}};
@@ -266,11 +266,11 @@ bool Api::Player(const Args& args, const Query& q, Json* out, ApiError* error) {
       e.parameter = "ladder";
       return Fail(error, e);
     }
-    if (!Backend(s, "database", error)) return false;
+    if (!Backend(s, "accounts", error)) return false;
     boards.push_back({ladder.id, uint32_t(season)});
   } else {
     std::vector<LadderRow> ladders;
-    if (!Backend(catalog_->Ladders(&ladders), "database", error)) return false;
+    if (!Backend(catalog_->Ladders(&ladders), "accounts", error)) return false;
     for (const LadderRow& l : ladders)
       if (l.current_season() > 0) boards.push_back({l.id, 0});
   }
@@ -619,10 +619,7 @@ Json Api::Readiness(bool* all_serving) {
   check("replays", backends_->options().replays);
   check("ratings", backends_->options().ratings);
   check("matchmaker", backends_->options().matchmaker);
-  std::vector<LadderRow> ladders;
-  const grpc::Status db = catalog_->Ladders(&ladders);
-  *all_serving &= db.ok();
-  out["database"] = db.ok() ? "SERVING" : services::StatusCodeName(db.error_code());
+  check("accounts", backends_->options().accounts);
   return out;
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "services/gateway/backends.h"
-#include "services/gateway/catalog_store.h"
+#include "services/gateway/catalog.h"
 #include "services/gateway/json.h"
 #include "services/gateway/params.h"
 

@@ -52,6 +52,10 @@ class UpstreamHandle : public Upstream {
 Backends::Backends(BackendOptions options) : options_(std::move(options)) {
   replays_ = v1::Replays::NewStub(Dial(options_.replays));
   ratings_ = v1::Ratings::NewStub(Dial(options_.ratings));
+  // One channel for both services the accounts' process hosts.
+  auto accounts = Dial(options_.accounts);
+  accounts_ = v1::Accounts::NewStub(accounts);
+  people_ = v1::People::NewStub(accounts);
   if (!options_.matchmaker.empty()) {
     // One channel for both services the matchmaker hosts.
     auto channel = Dial(options_.matchmaker);

@@ -1,5 +1,5 @@
 // The gRPC services behind the gateway: one channel each to the replays,
-// ratings and matchmaker services, and one per game host, created when a host
+// ratings, accounts (Accounts and People) and matchmaker services, and one per game host, created when a host
 // is first named (by --hosts, or by the matchmaker's registry). Every call
 // carries the gateway's token and a deadline.
 #pragma once
@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "metropolis/v1/accounts.grpc.pb.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
+#include "metropolis/v1/people.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
@@ -25,6 +27,8 @@ namespace metropolis::gateway {
 
 struct BackendOptions {
   std::string replays, ratings, matchmaker;  // addresses; matchmaker may be empty
+  std::string accounts;                      // the Accounts and People services' address
+  std::string accounts_token;                // the gateway's service token there (People takes no other)
   std::vector<std::string> hosts;            // game hosts known without the matchmaker
   std::string token;                         // an API token: the services' reads take any valid one
   std::string gamehost_token;                // a game host's spectator (or administrator) token
@@ -38,10 +42,14 @@ class Backends {
 
   // A context with the token and the deadline.
   std::unique_ptr<grpc::ClientContext> Context(bool gamehost = false) const;
+  // A context with the accounts token and the deadline.
+  std::unique_ptr<grpc::ClientContext> AccountsContext() const { return ContextWithToken(options_.accounts_token); }
   // The same with another token (a person's, a host's administrator token).
   std::unique_ptr<grpc::ClientContext> ContextWithToken(const std::string& token) const;
 
   v1::Replays::Stub& replays() { return *replays_; }
+  v1::Accounts::Stub& accounts() { return *accounts_; }
+  v1::People::Stub& people() { return *people_; }
   v1::Ratings::Stub& ratings() { return *ratings_; }
   v1::Matchmaker::Stub* matchmaker() { return matchmaker_.get(); }
   // The matchmaker's Tournaments service (same address); null without --matchmaker.
@@ -73,6 +81,8 @@ class Backends {
   const BackendOptions options_;
   std::unique_ptr<v1::Replays::Stub> replays_;
   std::unique_ptr<v1::Ratings::Stub> ratings_;
+  std::unique_ptr<v1::Accounts::Stub> accounts_;
+  std::unique_ptr<v1::People::Stub> people_;
   std::unique_ptr<v1::Matchmaker::Stub> matchmaker_;
   std::unique_ptr<v1::Tournaments::Stub> tournaments_;
   std::mutex mutex_;

@@ -8,7 +8,7 @@
 #include "engine/action.h"
 #include "lib/common/grpc_util.h"
 #include "lib/protocol/convert.h"
-#include "services/ratings/model/model.h"
+#include "lib/ranking/ranks.h"
 
 namespace metropolis::gateway {
 
@@ -158,14 +158,14 @@ Json HistoryEntryToJson(const v1::RatingHistoryEntry& e) {
 }
 
 std::vector<int> Places(const v1::GameResult& result, const google::protobuf::RepeatedPtrField<v1::SeatRecord>& seats) {
-  ratings::GameResultInput input;
+  ranking::GameResultInput input;
   input.winner = result.winner();
   for (uint32_t vp : result.vp()) input.victory_points.push_back(int(vp));
   if (seats.size() == result.vp_size())
     for (const auto& s : seats) input.forfeited.push_back(s.forfeited());
   std::vector<int> places;
   std::string why_not;
-  if (!ratings::RanksFromResult(input, &places, &why_not)) return {};
+  if (!ranking::RanksFromResult(input, &places, &why_not)) return {};
   return places;
 }
 

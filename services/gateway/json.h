@@ -16,7 +16,7 @@
 #include "metropolis/v1/ratings.pb.h"
 #include "metropolis/v1/replays.pb.h"
 #include "metropolis/v1/tournaments.pb.h"
-#include "services/gateway/catalog_store.h"
+#include "services/gateway/catalog.h"
 #include "services/gateway/params.h"
 
 namespace metropolis::gateway {

@@ -17,15 +17,12 @@
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
 #include "lib/flags/flags.h"
-#include "lib/storage/pg_pool.h"
-#include "services/accounts/store.h"
 #include "services/gateway/api.h"
 #include "services/gateway/backends.h"
-#include "services/gateway/catalog_store.h"
+#include "services/gateway/catalog.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
-#include "services/gateway/passwords.h"
-#include "services/gateway/people_store.h"
+#include "services/gateway/people_client.h"
 #include "services/gateway/play_api.h"
 #include "services/gateway/server.h"
 
@@ -70,15 +67,18 @@ class TempPemFile {
 }  // namespace
 
 int main(int argc, char** argv) {
-  ms::Settings settings("metropolis-gateway",
-                        "Serves Metropolis to browsers: a JSON API under /api/v1 over the replays, ratings and "
-                        "matchmaker services and the game hosts, live games as server-sent events, and the web "
-                        "app's files (docs/GATEWAY.md).",
-                        "METROPOLIS_GATEWAY_");
+  ms::Settings settings(
+      "metropolis-gateway",
+      "Serves Metropolis to browsers: a JSON API under /api/v1 over the accounts, replays, "
+      "ratings and matchmaker services and the game hosts, live games as server-sent events, and the web "
+      "app's files (docs/GATEWAY.md).",
+      "METROPOLIS_GATEWAY_");
   settings.Add("listen", "HOST:PORT", "127.0.0.1:8080", "HTTP address");
   settings.Add("web-root", "DIR", "", "the web app's files (empty: the API only)");
-  settings.Add("pg", "CONNINFO", "", "PostgreSQL, for ladders and players' names (required; read only)");
-  settings.Add("connections", "N", "4", "PostgreSQL connections; requests beyond them wait for one");
+  settings.Add("accounts", "ADDR", "",
+               "the Accounts service (with People): ladders, players' names, people's accounts (required)");
+  settings.Add("accounts-token", "TOKEN", "",
+               "the gateway's service token at the Accounts service, its --gateway-token (required)");
   settings.Add("replays", "ADDR", "127.0.0.1:50061", "the replays service");
   settings.Add("ratings", "ADDR", "127.0.0.1:50062", "the ratings service");
   settings.Add("matchmaker", "ADDR", "", "the matchmaker, whose registry names the game hosts (empty: --hosts only)");
@@ -117,10 +117,9 @@ int main(int argc, char** argv) {
   ms::SetLogLevel(level);
 
   std::string error;
-  int64_t connections, timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
   int64_t session_hours, practice_decision_ms, practice_bank_ms, signin_failures, signin_window_s;
-  if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
-      !settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
+  if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
       !settings.GetInt("threads", 2, 1024, &threads, &error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, &error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, &error) ||
@@ -138,7 +137,9 @@ int main(int argc, char** argv) {
       !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &tls, &error) ||
       !ms::ReadChannelTlsSetting(settings, &error))
     return Fail(error);
-  if (settings.Get("pg").empty()) return Fail("--pg (or METROPOLIS_GATEWAY_PG) is required");
+  if (settings.Get("accounts").empty()) return Fail("--accounts (or METROPOLIS_GATEWAY_ACCOUNTS) is required");
+  if (settings.Get("accounts-token").empty())
+    return Fail("--accounts-token (or METROPOLIS_GATEWAY_ACCOUNTS_TOKEN) is required");
   const std::string secure = settings.Get("secure-cookies");
   if (secure != "true" && secure != "false")
     return Fail("--secure-cookies: '" + secure + "' is neither true nor false");
@@ -149,6 +150,8 @@ int main(int argc, char** argv) {
       .replays = settings.Get("replays"),
       .ratings = settings.Get("ratings"),
       .matchmaker = settings.Get("matchmaker"),
+      .accounts = settings.Get("accounts"),
+      .accounts_token = settings.Get("accounts-token"),
       .hosts = {},
       .token = settings.Get("token"),
       .gamehost_token = settings.Get("gamehost-token"),
@@ -198,26 +201,23 @@ int main(int argc, char** argv) {
   }
   mgw::GatewayMetrics metrics(registry.get());
 
-  metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
-  mgw::Catalog catalog(&pool);
   mgw::Backends backends(backend_options);
+  mgw::Catalog catalog(&backends);
   mgw::Api api(&catalog, &backends);
 
-  // People and play: the accounts tables (a person is a player identity), their
-  // sessions and seats in PostgreSQL, and the streams held for them.
-  if (!mgw::SodiumPasswordHasher::Init()) return Fail("libsodium cannot start (no random source)");
+  // People and play: a person is a player identity of the accounts; their
+  // passwords, sessions and seats are the Accounts service's (People), the
+  // streams held for them the gateway's.
   auto now_ms = [] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
         .count();
   };
-  metropolis::accounts::AccountStore accounts(&pool);
-  mgw::PgPeopleStore people_store(&pool);
-  mgw::SodiumPasswordHasher hasher;
+  mgw::GrpcPeopleStore people_store(&backends);
   mgw::People people(
-      &people_store, &hasher, now_ms, mgw::NewSessionToken,
+      &people_store, now_ms, mgw::NewSessionToken,
       {.session_ttl = std::chrono::hours(session_hours),
        .limiter = {.max_failures = int(signin_failures), .window = std::chrono::seconds(signin_window_s)}});
-  mgw::QueueHub queue(&backends, &accounts, &people_store, now_ms);
+  mgw::QueueHub queue(&backends, &people_store, now_ms);
   // A play stream whose host is unreachable looks for the game's new host
   // among all the hosts known, the matchmaker's registry asked afresh.
   mgw::PlayHub play(&backends, std::chrono::seconds(20), {}, [&backends, &api] {

@@ -71,10 +71,4 @@ bool ValidGameId(std::string_view id);
 bool ValidPlayerName(std::string_view name);
 bool ValidTournamentId(std::string_view id);
 
-// A name prefix typed into a search box, in the spellings worth looking up in
-// an index that compares exactly: as typed, all lower case, and capitalised.
-// Names are unique regardless of case, so these find the usual spellings
-// without a scan over every identity.
-std::vector<std::string> NameSearchSpellings(std::string_view prefix);
-
 }  // namespace metropolis::gateway

@@ -1,7 +1,12 @@
 #include "services/gateway/people.h"
 
-#include "services/accounts/store.h"
-#include "services/accounts/token.h"
+#include <openssl/evp.h>
+#include <sys/random.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <system_error>
+
 #include "services/gateway/json.h"
 
 namespace metropolis::gateway {
@@ -28,14 +33,37 @@ std::string LimiterKey(const std::string& name, const std::string& address) {
 }  // namespace
 
 std::string NewSessionToken() {
-  // An API token is "mtp_" and exactly that; the prefix is no use in a cookie.
-  return accounts::NewToken().substr(accounts::kTokenPrefix.size());
+  unsigned char bytes[32];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::system_error(errno, std::generic_category(), "getrandom");
+    got += size_t(n);
+  }
+  return Hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
 }
 
-ApiError StoreError(const grpc::Status& status) {
-  ApiError e = BackendError(status, "database");
-  return e;
+std::string Sha256(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1 || length != 32)
+    throw std::runtime_error("SHA-256 failed");
+  return std::string(reinterpret_cast<const char*>(digest), length);
 }
+
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+ApiError StoreError(const grpc::Status& status) { return BackendError(status, "accounts"); }
 
 int64_t SignInLimiter::RetryAfterMs(const std::string& key, int64_t now) {
   std::lock_guard lock(mutex_);
@@ -62,9 +90,8 @@ void SignInLimiter::Succeeded(const std::string& key) {
   entries_.erase(key);
 }
 
-People::People(PeopleStore* store, PasswordHasher* hasher, Clock clock, TokenSource tokens, PeopleOptions options)
+People::People(PeopleStore* store, Clock clock, TokenSource tokens, PeopleOptions options)
     : store_(store),
-      hasher_(hasher),
       clock_(std::move(clock)),
       tokens_(std::move(tokens)),
       options_(options),
@@ -72,18 +99,15 @@ People::People(PeopleStore* store, PasswordHasher* hasher, Clock clock, TokenSou
 
 bool People::SignUp(const std::string& name, const std::string& password, Session* out, std::string* cookie_token,
                     ApiError* error) {
-  if (!accounts::ValidIdentityName(name))
+  if (!ValidPlayerName(name))
     return Fail(error, BadParameter("name", "'" + name.substr(0, 80) +
                                                 "' is not a name (1 to 64 letters, digits, '-', '_' or '.')"));
   if (password.size() < kMinPasswordBytes || password.size() > kMaxPasswordBytes)
     return Fail(error, BadParameter("password", "must be " + std::to_string(kMinPasswordBytes) + " to " +
                                                     std::to_string(kMaxPasswordBytes) + " bytes, not " +
                                                     std::to_string(password.size())));
-  std::string hash;
-  if (!hasher_->Hash(password, &hash))
-    return Fail(error, MakeError(503, "UNAVAILABLE", "cannot hash the password now (out of memory); try again"));
   Person person;
-  const grpc::Status s = store_->CreatePerson(name, hash, &person);
+  const grpc::Status s = store_->CreatePerson(name, password, &person);
   if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
     ApiError e = MakeError(409, "ALREADY_EXISTS", "name: '" + name + "' is taken");
     e.parameter = "name";
@@ -102,18 +126,13 @@ bool People::SignIn(const std::string& name, const std::string& password, const 
                                      std::to_string((wait + 999) / 1000) + " s"));
   }
   Person person;
-  std::string hash;
-  // Malformed names and passwords cannot match: no need to look them up, and
-  // the answer stays the same as for a wrong password.
-  const bool plausible = accounts::ValidIdentityName(name) && password.size() <= kMaxPasswordBytes;
-  grpc::Status s = plausible ? store_->FindPassword(name, &person, &hash)
-                             : grpc::Status(grpc::StatusCode::NOT_FOUND, "no such name");
-  if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) return Fail(error, StoreError(s));
-  if (!s.ok()) {
-    std::call_once(dummy_once_, [&] { hasher_->Hash("not a password of anyone's", &dummy_hash_); });
-    hasher_->Verify(password, dummy_hash_);
-  }
-  if (!s.ok() || !hasher_->Verify(password, hash)) {
+  // The People service answers an unknown name and a wrong password alike, at
+  // the same cost (its hashes never come here). Its other UNAUTHENTICATED, a
+  // gateway token it does not know, is the gateway's fault, not the person's.
+  const grpc::Status s = store_->CheckPassword(name, password, &person);
+  const bool wrong = s.error_code() == grpc::StatusCode::UNAUTHENTICATED && s.error_message() == kWrongNameOrPassword;
+  if (!s.ok() && !wrong) return Fail(error, StoreError(s));
+  if (wrong) {
     limiter_.Failed(key, clock_());
     return Fail(error, MakeError(401, "UNAUTHENTICATED", kWrongNameOrPassword));
   }
@@ -127,7 +146,7 @@ int64_t People::SignInRetryAfterMs(const std::string& name, const std::string& a
 
 bool People::StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error) {
   const std::string token = tokens_();
-  Session session{person, accounts::Sha256(token), clock_() + options_.session_ttl.count()};
+  Session session{person, Sha256(token), clock_() + options_.session_ttl.count()};
   const grpc::Status s = store_->CreateSession(session.token_sha256, person.id, session.expires_unix_ms);
   if (!s.ok()) return Fail(error, StoreError(s));
   *out = std::move(session);
@@ -139,7 +158,7 @@ bool People::Authenticate(std::string_view cookie_token, Session* out, ApiError*
   // A cookie of another shape was never issued: no lookup needed.
   if (cookie_token.size() != 64 || cookie_token.find_first_not_of("0123456789abcdef") != std::string_view::npos)
     return Fail(error, NotSignedIn());
-  const grpc::Status s = store_->FindSession(accounts::Sha256(cookie_token), clock_(), out);
+  const grpc::Status s = store_->FindSession(Sha256(cookie_token), clock_(), out);
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) return Fail(error, NotSignedIn());
   if (!s.ok()) return Fail(error, StoreError(s));
   return true;

@@ -1,8 +1,8 @@
 // People in the browser: sign-up, sign-in and sessions (docs/GATEWAY.md, "People
-// and play"). A person is a player identity of the accounts tables, so their
-// games and ratings are the ladder's like anyone's. This is the logic only: the
-// store, the password hasher and the clock come in through small interfaces, so
-// the rules are unit-tested with fakes (tests/people_test.cc).
+// and play"). A person is a player identity of the accounts, so their games and
+// ratings are the ladder's like anyone's. This is the logic only: the store
+// and the clock come in through small interfaces, so the rules are unit-tested
+// with fakes (tests/people_test.cc).
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -31,24 +31,26 @@ struct Session {
 };
 
 // A game seat the gateway holds for a person: the seat token never leaves the
-// gateway and its store.
+// gateway and the Accounts service.
 struct HeldSeat {
   std::string game_id, host, seat_token;
   int seat = 0;
 };
 
-// Where people, passwords, sessions and held seats are kept (PostgreSQL in
-// production: people_store.h). Every call may fail with UNAVAILABLE.
+// Where people, passwords, sessions and held seats are kept: the Accounts
+// service's People (proto/metropolis/v1/people.proto) in production
+// (people_client.h), which hashes and checks passwords itself, so that no
+// hash ever reaches the gateway. Every call may fail with UNAVAILABLE.
 class PeopleStore {
  public:
   virtual ~PeopleStore() = default;
-  // A new player identity and its password hash, together or not at all.
+  // A new player identity with its password, together or not at all.
   // ALREADY_EXISTS when the name is taken in any letter case.
-  virtual grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out) = 0;
-  // The player named `name` (any letter case) and its hash; NOT_FOUND for an
-  // unknown name or an identity without a password (a bot, a player made by
-  // an administrator).
-  virtual grpc::Status FindPassword(const std::string& name, Person* out, std::string* password_hash) = 0;
+  virtual grpc::Status CreatePerson(const std::string& name, const std::string& password, Person* out) = 0;
+  // The player named `name` (any letter case) when `password` is theirs;
+  // UNAUTHENTICATED for an unknown name, an identity without a password and a
+  // wrong password alike.
+  virtual grpc::Status CheckPassword(const std::string& name, const std::string& password, Person* out) = 0;
   virtual grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) = 0;
   // NOT_FOUND when unknown or expired at `now_unix_ms`.
   virtual grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) = 0;
@@ -60,15 +62,12 @@ class PeopleStore {
   // The latest seat not known to be finished; NOT_FOUND when none.
   virtual grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) = 0;
   virtual grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) = 0;
-};
 
-// Slow salted password hashes (libsodium's argon2id in production:
-// passwords.h). Verify is false for a wrong password and a malformed hash.
-class PasswordHasher {
- public:
-  virtual ~PasswordHasher() = default;
-  virtual bool Hash(std::string_view password, std::string* out) = 0;
-  virtual bool Verify(std::string_view password, const std::string& hash) = 0;
+  // An API token of the person's own (never an administrator's), for a queue;
+  // revoked with RevokeToken when the queue ends.
+  virtual grpc::Status IssueToken(int64_t identity_id, const std::string& label, int64_t* token_id,
+                                  std::string* token) = 0;
+  virtual grpc::Status RevokeToken(int64_t identity_id, int64_t token_id) = 0;
 };
 
 // Failed sign-ins per name and address, in memory: after `max_failures` within
@@ -103,7 +102,8 @@ struct PeopleOptions {
   SignInLimiter::Options limiter;
 };
 
-// Password rules: 8 to 128 bytes (any bytes: a passphrase in any script).
+// Password rules: 8 to 128 bytes (any bytes: a passphrase in any script). The
+// People service checks them too; checked here first to name the parameter.
 inline constexpr size_t kMinPasswordBytes = 8, kMaxPasswordBytes = 128;
 
 class People {
@@ -112,7 +112,7 @@ class People {
   // Makes a session token: 32 random bytes in hex in production.
   using TokenSource = std::function<std::string()>;
 
-  People(PeopleStore* store, PasswordHasher* hasher, Clock clock, TokenSource tokens, PeopleOptions options = {});
+  People(PeopleStore* store, Clock clock, TokenSource tokens, PeopleOptions options = {});
 
   // The new person signed in: *cookie_token is the session cookie's value.
   // 400 naming `name` or `password`; 409 a taken name; 503 store down.
@@ -139,15 +139,10 @@ class People {
   bool StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error);
 
   PeopleStore* const store_;
-  PasswordHasher* const hasher_;
   const Clock clock_;
   const TokenSource tokens_;
   const PeopleOptions options_;
   SignInLimiter limiter_;
-  // Verified against when a name is unknown, so that an unknown name costs the
-  // same time as a wrong password and timing does not tell which names exist.
-  std::once_flag dummy_once_;
-  std::string dummy_hash_;
 };
 
 // The session cookie's name, and its value from a Cookie header (empty if
@@ -160,9 +155,13 @@ std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secu
 std::string ClearedSessionCookie(bool secure = false);
 
 // A session cookie's value: 32 bytes from the kernel's random source, in hex.
+// Throws std::system_error when the kernel gives no randomness.
 std::string NewSessionToken();
+// The 32 raw bytes of SHA-256 (libcrypto), and lowercase hex of raw bytes.
+std::string Sha256(std::string_view data);
+std::string Hex(std::string_view bytes);
 
-// The API's error for a store failure.
+// The API's error for a failure of the store (the Accounts service).
 ApiError StoreError(const grpc::Status& status);
 
 }  // namespace metropolis::gateway

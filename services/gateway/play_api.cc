@@ -5,7 +5,6 @@
 #include <random>
 
 #include "engine/action.h"
-#include "services/accounts/token.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -311,7 +310,7 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
     answer.mutable_action()->set_text(text);
   }
   if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
-  if (!play_->Answer(accounts::Hex(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
+  if (!play_->Answer(Hex(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
   return JsonResponse(202, {{"sent", true}});
 }
 
@@ -322,7 +321,7 @@ bool PlayApi::PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, 
   if (!Query::Parse(request.query, &query, error) || !query.OnlyThese({}, error)) return false;
   if (!Authenticate(request, &out->session, error)) return false;
   if (!FindSeat(out->session, args[0], &out->seat, error)) return false;
-  out->session_key = accounts::Hex(out->session.token_sha256);
+  out->session_key = Hex(out->session.token_sha256);
   return true;
 }
 

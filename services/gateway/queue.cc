@@ -3,7 +3,6 @@
 #include <thread>
 
 #include "lib/common/log.h"
-#include "services/accounts/store.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -60,8 +59,9 @@ bool QueueHub::Join(const Person& person, const std::string& ladder, QueueState*
                                        "' (DELETE /api/v1/queue leaves it)"));
     tickets_[person.id] = ticket;
   }
-  accounts::IssuedToken token;
-  const grpc::Status s = accounts_->IssueToken(person.name, "web queue", false, &token);
+  int64_t token_id = 0;
+  std::string token;
+  const grpc::Status s = people_->IssueToken(person.id, "web queue", &token_id, &token);
   std::unique_lock lock(mutex_);
   if (!s.ok()) {
     ticket->state.state = "none";
@@ -69,9 +69,9 @@ bool QueueHub::Join(const Person& person, const std::string& ladder, QueueState*
     return Fail(error, StoreError(s));
   }
   // No deadline: a queue may take longer than any call.
-  ticket->context->AddMetadata("authorization", "Bearer " + token.token);
-  ticket->token = token.token;
-  ticket->token_id = token.id;
+  ticket->context->AddMetadata("authorization", "Bearer " + token);
+  ticket->token = token;
+  ticket->token_id = token_id;
   ++running_;
   std::thread(&QueueHub::Run, this, person, ticket).detach();
   // The first word says whether the ticket exists (an unknown ladder, a second
@@ -156,7 +156,7 @@ void QueueHub::Run(Person person, std::shared_ptr<Ticket> ticket) {
     }
   }
   const grpc::Status status = reader->Finish();
-  accounts_->RevokeToken(ticket->token_id);
+  people_->RevokeToken(person.id, ticket->token_id);
   std::lock_guard lock(mutex_);
   if (!ticket->first_word)
     ticket->failure = BackendError(

@@ -4,9 +4,9 @@
 // polls GET /api/v1/queue and then plays the seat through the gateway.
 //
 // The matchmaker knows who queues by an API token of theirs. A person has no
-// API token of their own, so the gateway issues one for each queue (label
-// "web queue", not an administrator's) and revokes it when the stream ends:
-// it never leaves the gateway's memory.
+// API token of their own, so the gateway has the People service issue one for
+// each queue (label "web queue", never an administrator's) and revokes it when
+// the stream ends: it never leaves the gateway's memory.
 #pragma once
 
 #include <grpcpp/client_context.h>
@@ -21,10 +21,6 @@
 #include "services/gateway/json.h"
 #include "services/gateway/params.h"
 #include "services/gateway/people.h"
-
-namespace metropolis::accounts {
-class AccountStore;
-}
 
 namespace metropolis::gateway {
 
@@ -47,8 +43,8 @@ Json QueueStateToJson(const QueueState& q);
 class QueueHub {
  public:
   using Clock = std::function<int64_t()>;  // Unix milliseconds
-  QueueHub(Backends* backends, accounts::AccountStore* accounts, PeopleStore* people, Clock clock)
-      : backends_(backends), accounts_(accounts), people_(people), clock_(std::move(clock)) {}
+  QueueHub(Backends* backends, PeopleStore* people, Clock clock)
+      : backends_(backends), people_(people), clock_(std::move(clock)) {}
   ~QueueHub();  // cancels every queue and waits for their threads
 
   // Queues the person on `ladder` and waits for the matchmaker's first word:
@@ -71,7 +67,6 @@ class QueueHub {
   void Run(Person person, std::shared_ptr<Ticket> ticket);
 
   Backends* const backends_;
-  accounts::AccountStore* const accounts_;
   PeopleStore* const people_;
   const Clock clock_;
   std::mutex mutex_;

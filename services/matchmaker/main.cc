@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: RegisterHost, and reading ratings (required)");
   settings.Add("host-admin-token", "TOKEN", "", "the game hosts' --admin-token, to create games (required)");
+  settings.Add("gateway-token", "TOKEN", "",
+               "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
   settings.Add("ratings", "ADDR", "", "ratings service, for players' ratings (empty: everyone matched as a newcomer)");
   settings.Add("replays", "ADDR", "",
                "replays service: tournament results, and what of a tournament it may show (required; called with "
@@ -76,6 +78,7 @@ int main(int argc, char** argv) {
   config.redis_prefix = settings.Get("redis-prefix");
   config.service_token = settings.Get("service-token");
   config.host_admin_token = settings.Get("host-admin-token");
+  config.gateway_token = settings.Get("gateway-token");
   config.ratings = settings.Get("ratings");
   config.replays = settings.Get("replays");
   config.bot = settings.Get("bot");

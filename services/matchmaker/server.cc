@@ -55,7 +55,8 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
     : config_(config),
       accounts_(pool),
       ladder_store_(pool),
-      auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)}}),
+      auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)},
+                         {config.gateway_token, std::string(accounts::kGatewayRole)}}),
       limited_auth_(&auth_, config.rate_limit, "matchmaker"),
       tickets_(redis, config.redis_prefix),
       ladders_(&ladder_store_),
@@ -70,7 +71,10 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       entrants_(pool),
       roster_(redis, config.redis_prefix),
       tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
-      accounts_service_(&accounts_, &ladder_store_, &limited_auth_),
+      catalog_(pool),
+      accounts_service_(&accounts_, &ladder_store_, &limited_auth_, &catalog_),
+      people_store_(pool),
+      people_service_(&people_store_, &accounts_, &hasher_, &limited_auth_),
       runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
@@ -79,6 +83,7 @@ void MatchmakerServer::Register(grpc::ServerBuilder* builder) {
   builder->RegisterService(&service_);
   builder->RegisterService(&tournaments_);
   builder->RegisterService(&accounts_service_);
+  builder->RegisterService(&people_service_);
 }
 
 void MatchmakerServer::Listening(int port, services::LogFieldList*) { port_ = port; }

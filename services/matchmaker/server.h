@@ -15,7 +15,11 @@
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
+#include "services/accounts/catalog_store.h"
 #include "services/accounts/ladder_store.h"
+#include "services/accounts/passwords.h"
+#include "services/accounts/people_service.h"
+#include "services/accounts/people_store.h"
 #include "services/accounts/rate_limited.h"
 #include "services/accounts/service.h"
 #include "services/accounts/store.h"
@@ -35,6 +39,7 @@ struct MatchmakerConfig {
   std::string redis_prefix = "metropolis";
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
+  std::string gateway_token;     // the gateway's service token: the People service (empty: nobody may call it)
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
   std::string replays;           // the replays service's address: tournament results and reveals
   int64_t round_ms = 100;        // between matching rounds
@@ -53,7 +58,7 @@ class MatchmakerServer final : public services::Component {
   ~MatchmakerServer() override;
 
   std::vector<std::string> HealthNames() const override {
-    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments", "metropolis.v1.Accounts"};
+    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments", "metropolis.v1.Accounts", "metropolis.v1.People"};
   }
   void Register(grpc::ServerBuilder* builder) override;
   void Listening(int port, services::LogFieldList* fields) override;
@@ -83,7 +88,13 @@ class MatchmakerServer final : public services::Component {
   TournamentsService tournaments_;
   // Accounts, tokens and ladders for metropolisctl: the matchmaker already
   // holds the accounts database and the authenticator.
+  accounts::CatalogStore catalog_;
   accounts::AccountsService accounts_service_;
+  // People who play in a browser, for the gateway: beside Accounts, over the
+  // same tables.
+  accounts::PeopleStore people_store_;
+  accounts::SodiumPasswordHasher hasher_;
+  accounts::PeopleService people_service_;
   TournamentRunner runner_;
   int port_ = 0;
   std::atomic<bool> stopping_{false};

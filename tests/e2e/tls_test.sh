@@ -48,7 +48,8 @@ refused "$server" "--tls-ca: $pki/missing.pem: cannot be read" "${base[@]}" --tl
 refused "$server" "--tls-cert needs --tls-ca here" "${base[@]}" --tls-cert "$pki/server.pem" \
   --tls-key "$pki/server.key"
 refused "$server" "--max-message-bytes" "${base[@]}" --max-message-bytes 10
-refused "$gateway" "--tls-cert and --tls-key go together" --pg x --token t --tls-key "$pki/server.key"
+refused "$gateway" "--tls-cert and --tls-key go together" --accounts x --accounts-token t --token t \
+  --tls-key "$pki/server.key"
 expect_help_mentions "$server" --tls-cert --tls-key --tls-ca --max-message-bytes --rate-limit --rate-burst
 expect_help_mentions "$gateway" --tls-cert --tls-key --tls-ca --rate-limit --rate-burst
 
@@ -57,7 +58,10 @@ server_test_database tls
 port=$(free_port)
 server_metrics=$(free_port_besides "$port")
 # 2 calls per second per identity, bursts of 4; messages of at most 100 kB.
-start_server "$port" "${tls[@]}" --rate-limit 2 --rate-burst 4 --max-message-bytes 102400 \
+# The gateway's service token: the People service (in the server) takes no other.
+gateway_service_token=gw-tls-$RANDOM$RANDOM
+start_server "$port" "${tls[@]}" --gateway-token "$gateway_service_token" --rate-limit 2 --rate-burst 4 \
+  --max-message-bytes 102400 \
   --metrics-listen "127.0.0.1:$server_metrics"
 grep -q "tls=on" "$work/server.log" || fail "metropolis-server did not say tls=on"
 
@@ -113,8 +117,9 @@ admin create-player reader >/dev/null
 reader_token=$(admin --json issue-token reader --label gateway | token_of)
 gw_port=$(free_port)
 gw_metrics=$(free_port_besides "$gw_port")
-"$gateway" --listen "127.0.0.1:$gw_port" --metrics-listen "127.0.0.1:$gw_metrics" --pg "$pg" \
-  --replays "$addr" --ratings "$addr" --matchmaker "$addr" --token "$reader_token" "${tls[@]}" \
+"$gateway" --listen "127.0.0.1:$gw_port" --metrics-listen "127.0.0.1:$gw_metrics" \
+  --accounts "$addr" --accounts-token "$gateway_service_token" --replays "$addr" --ratings "$addr" \
+  --matchmaker "$addr" --token "$reader_token" "${tls[@]}" \
   --rate-limit 2 --rate-burst 4 >"$work/gateway.out" 2>"$work/gateway.log" &
 gateway_pid=$!
 wait_listening metropolis-gateway "$gateway_pid" "$gw_port"

@@ -48,6 +48,7 @@ import tempfile
 LIB_USES = {
     "lib/flags": set(),
     "lib/chance": {"engine"},
+    "lib/ranking": set(),
     "lib/common": {"lib/flags", "proto"},
     "lib/protocol": {"engine", "proto"},
     "lib/storage": {"lib/common"},
@@ -62,8 +63,6 @@ KNOWN = {
     ("services/matchmaker", "services/accounts"): "hosts the Accounts service; checks tokens and reads ladders through its stores",
     ("services/replays", "services/accounts"): "checks tokens through the accounts authenticator",
     ("services/ratings", "services/accounts"): "checks tokens through the accounts authenticator",
-    ("services/gateway", "services/accounts"): "reads identities and issues tokens through the accounts store",
-    ("services/gateway", "services/ratings"): "recomputes placings with the ratings model",
 }
 
 # Headers of the C++ standard library (and the C headers it includes as <cxxx>).

@@ -69,12 +69,6 @@ FOLDER_OWNERS = {
 # (owner, table) still named across owners, and why. The table-ownership work
 # removes every one of them.
 KNOWN = {
-    ("gateway", "identities"): "people and the catalog are read and written by the gateway's own pool",
-    ("gateway", "ladders"): "the catalog reads ladders directly",
-    ("gateway", "seasons"): "the catalog reads seasons directly",
-    ("gateway", "player_passwords"): "people's passwords are kept by the gateway",
-    ("gateway", "web_sessions"): "people's sessions are kept by the gateway",
-    ("gateway", "web_seats"): "people's seats are kept by the gateway",
     ("ratings", "identities"): "leaderboard names are joined from identities",
     ("ratings", "ladders"): "rating parameters are read from the ladder row",
     ("ratings", "seasons"): "the season is read from the seasons table",

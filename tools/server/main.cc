@@ -86,6 +86,8 @@ int main(int argc, char** argv) {
                "the game hosts' service token: stores and rates games, announces hosts (default: generated)");
   settings.Add("host-admin-token", "TOKEN", "", "may create games on the game host (default: generated)");
   settings.Add("spectator-token", "TOKEN", "", "may list, inspect and watch the game host's games (empty: none)");
+  settings.Add("gateway-token", "TOKEN", "",
+               "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
   settings.Add("data-dir", "DIR", "./metropolis-data",
                "the game host's completed games (DIR/completed) and outbox (DIR/outbox)");
   settings.Add("connections", "N", "16", "PostgreSQL and Redis connections (each), shared by the services");
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
   matchmaker.redis_prefix = settings.Get("redis-prefix");
   matchmaker.service_token = service_token;
   matchmaker.host_admin_token = host_admin_token;
+  matchmaker.gateway_token = settings.Get("gateway-token");
   matchmaker.ratings = self;
   matchmaker.replays = self;
   matchmaker.bot = settings.Get("bot");

@@ -252,7 +252,6 @@ the checksum that restarts pods when a credential changes.
 {{- define "metropolis.secretData" -}}
 {{- $db := required "database.url is required (a libpq connection string or URI)" .Values.database.url -}}
 database-url: {{ $db | b64enc }}
-gateway-database-url: {{ .Values.database.gatewayUrl | default $db | b64enc }}
 redis-address: {{ required "redis.address is required (host:port or sentinel:NAME@HOST:PORT,...)" .Values.redis.address | b64enc }}
 {{- with .Values.redis.password }}
 redis-password: {{ . | b64enc }}
@@ -262,6 +261,7 @@ host-admin-token: {{ required "secrets.hostAdminToken is required (the game host
 {{- if .Values.gateway.enabled }}
 host-spectator-token: {{ required "secrets.hostSpectatorToken is required with the gateway (the game hosts' spectator token)" .Values.secrets.hostSpectatorToken | b64enc }}
 gateway-token: {{ required "secrets.gatewayToken is required with the gateway (an API token it reads the services with)" .Values.secrets.gatewayToken | b64enc }}
+gateway-service-token: {{ required "secrets.gatewayServiceToken is required with the gateway (its service token at the Accounts service)" .Values.secrets.gatewayServiceToken | b64enc }}
 {{- else if .Values.secrets.hostSpectatorToken }}
 host-spectator-token: {{ .Values.secrets.hostSpectatorToken | b64enc }}
 {{- end }}

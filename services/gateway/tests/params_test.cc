@@ -105,11 +105,5 @@ TEST(Ids, AsTheServicesDefineThem) {
   EXPECT_FALSE(ValidPlayerName(std::string(65, 'a')));
 }
 
-TEST(NameSearchSpellings, TypedLowerAndCapitalised) {
-  EXPECT_EQ(NameSearchSpellings("aLi"), (std::vector<std::string>{"aLi", "ali", "Ali"}));
-  EXPECT_EQ(NameSearchSpellings("ali"), (std::vector<std::string>{"ali", "Ali"}));
-  EXPECT_EQ(NameSearchSpellings("7"), (std::vector<std::string>{"7"}));
-}
-
 }  // namespace
 }  // namespace metropolis::gateway

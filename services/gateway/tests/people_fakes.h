@@ -1,5 +1,5 @@
-// In-memory fakes of the people's store and password hasher, for the tests of
-// people.h and play_api.h.
+// An in-memory fake of the people's store (the People service), for the tests
+// of people.h and play_api.h.
 #pragma once
 
 #include <algorithm>
@@ -14,24 +14,25 @@ namespace metropolis::gateway {
 
 class FakeStore : public PeopleStore {
  public:
-  grpc::Status CreatePerson(const std::string& name, const std::string& hash, Person* out) override {
+  // "hash:" + the password: enough to tell right from wrong, and fast.
+  grpc::Status CreatePerson(const std::string& name, const std::string& password, Person* out) override {
     if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
     for (const auto& [id, p] : people)
       if (Lower(p.first.name) == Lower(name)) return {grpc::StatusCode::ALREADY_EXISTS, "taken"};
     const int64_t id = int64_t(people.size()) + 1;
-    people[id] = {{id, name}, hash};
+    people[id] = {{id, name}, "hash:" + password};
     *out = {id, name};
     return grpc::Status::OK;
   }
-  grpc::Status FindPassword(const std::string& name, Person* out, std::string* hash) override {
+  grpc::Status CheckPassword(const std::string& name, const std::string& password, Person* out) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
     ++password_lookups;
     for (const auto& [id, p] : people) {
-      if (Lower(p.first.name) != Lower(name)) continue;
+      if (Lower(p.first.name) != Lower(name) || p.second != "hash:" + password) continue;
       *out = p.first;
-      *hash = p.second;
       return grpc::Status::OK;
     }
-    return {grpc::StatusCode::NOT_FOUND, "no such person"};
+    return {grpc::StatusCode::UNAUTHENTICATED, "wrong name or password"};
   }
   grpc::Status CreateSession(const std::string& sha, int64_t id, int64_t expires) override {
     if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
@@ -60,6 +61,16 @@ class FakeStore : public PeopleStore {
   }
   grpc::Status LatestOpenSeat(int64_t, HeldSeat*) override { return {grpc::StatusCode::NOT_FOUND, ""}; }
   grpc::Status MarkSeatFinished(int64_t, const std::string&) override { return grpc::Status::OK; }
+  grpc::Status IssueToken(int64_t identity_id, const std::string&, int64_t* token_id, std::string* token) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    *token_id = ++issued;
+    *token = "mtp_person" + std::to_string(identity_id) + "_" + std::to_string(*token_id);
+    return grpc::Status::OK;
+  }
+  grpc::Status RevokeToken(int64_t, int64_t) override {
+    ++revoked;
+    return grpc::Status::OK;
+  }
 
   static std::string Lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -70,21 +81,8 @@ class FakeStore : public PeopleStore {
   std::map<std::string, Session> sessions;
   std::map<std::pair<int64_t, std::string>, HeldSeat> seats;
   int password_lookups = 0;
+  int64_t issued = 0, revoked = 0;
   bool down = false;
-};
-
-// "hash:" + the password: enough to tell right from wrong, and fast.
-class FakeHasher : public PasswordHasher {
- public:
-  bool Hash(std::string_view password, std::string* out) override {
-    *out = "hash:" + std::string(password);
-    return true;
-  }
-  bool Verify(std::string_view password, const std::string& hash) override {
-    ++verifications;
-    return hash == "hash:" + std::string(password);
-  }
-  int verifications = 0;
 };
 
 }  // namespace metropolis::gateway

@@ -16,15 +16,15 @@ class PlayApiTest : public ::testing::Test {
       : backends_(Options()),
         api_(nullptr, &backends_),
         people_(
-            &store_, &hasher_, [] { return int64_t(1'700'000'000'000); }, NewSessionToken),
-        queue_(&backends_, nullptr, &store_, [] { return int64_t(1'700'000'000'000); }),
+            &store_, [] { return int64_t(1'700'000'000'000); }, NewSessionToken),
+        queue_(&backends_, &store_, [] { return int64_t(1'700'000'000'000); }),
         play_(&backends_),
         play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
 
   // Addresses nothing listens on: no test here may reach a backend.
   static BackendOptions Options() {
     BackendOptions o;
-    o.replays = o.ratings = "127.0.0.1:1";
+    o.replays = o.ratings = o.accounts = "127.0.0.1:1";
     return o;
   }
 
@@ -49,7 +49,6 @@ class PlayApiTest : public ::testing::Test {
   }
 
   FakeStore store_;
-  FakeHasher hasher_;
   Backends backends_;
   Api api_;
   People people_;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/ranking/ranks.h"
+
 namespace metropolis::ratings {
 
 // A ladder's model parameters; one set per ladder, fixed for a season. The
@@ -47,22 +49,9 @@ inline Rating InitialRating(const RatingParams& params) { return Rating{params.m
 std::vector<Rating> RatePlackettLuce(const std::vector<Rating>& players, const std::vector<int>& ranks,
                                      const RatingParams& params);
 
-// A finished game as the ratings service receives it, per seat.
-struct GameResultInput {
-  int winner = -1;                  // the winning seat, -1 when the game ended without one
-  std::vector<int> victory_points;  // per seat, final, hidden cards included
-  std::vector<bool> forfeited;      // per seat (empty: nobody): too many timeouts, or left for good
-};
-
-// How a game ranks its seats: the winner first; the others by final victory points,
-// more is better, equal points share a place; seats that forfeited last, sharing
-// the last place. Ranks are 1-based "1224" places: 1 + the number of seats ahead.
-// A game without a winner (the length cap) is stored but not rated: returns false
-// with why_not "not rated: ended without a winner". A malformed result (a winner
-// out of range, negative points, fewer than two seats,
-// `forfeited` of another size) also returns false, with why_not naming the fault;
-// *ranks is only written on success.
-bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std::string* why_not);
+// The ranking rule lives in lib/ranking (the gateway shows places with it too).
+using ranking::GameResultInput;
+using ranking::RanksFromResult;
 
 // A player is provisional (in placement, shown apart from the leaderboard) until
 // they have played `placement_games` rated games on the ladder this season.

@@ -1,10 +1,16 @@
-#include "services/gateway/passwords.h"
+#include "services/accounts/passwords.h"
 
 #include <sodium.h>
 
-namespace metropolis::gateway {
+#include <stdexcept>
+
+namespace metropolis::accounts {
 
 bool SodiumPasswordHasher::Init() { return sodium_init() >= 0; }
+
+SodiumPasswordHasher::SodiumPasswordHasher(int concurrency) : free_(concurrency) {
+  if (!Init()) throw std::runtime_error("libsodium cannot start (no random source)");
+}
 
 void SodiumPasswordHasher::Acquire() {
   std::unique_lock lock(mutex_);
@@ -39,4 +45,4 @@ bool SodiumPasswordHasher::Verify(std::string_view password, const std::string& 
   return rc == 0;
 }
 
-}  // namespace metropolis::gateway
+}  // namespace metropolis::accounts

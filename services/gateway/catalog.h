@@ -1,7 +1,6 @@
-// What the gateway reads from PostgreSQL itself: ladders with their seasons, and
-// identities (players and bots) by name. These are the accounts tables, which
-// no read API of the services exposes to anyone but an administrator; the
-// gateway only reads them (a read-only database role is enough).
+// What the gateway reads of the accounts: ladders with their seasons, and
+// identities (players and bots) by name, through the Accounts service's public
+// reads (accounts.proto: ReadLadders, GetIdentity, SearchIdentities).
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -9,10 +8,6 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-
-namespace metropolis::storage {
-class PgPool;
-}
 
 namespace metropolis::gateway {
 
@@ -41,22 +36,25 @@ struct PlayerRow {
   int64_t created_unix_ms = 0;
 };
 
+class Backends;
+
 class Catalog {
  public:
-  explicit Catalog(storage::PgPool* pool) : pool_(pool) {}
+  explicit Catalog(Backends* backends) : backends_(backends) {}
 
-  // Every ladder by id, with its seasons. UNAVAILABLE while PostgreSQL is down.
+  // Every ladder by id, with its seasons. UNAVAILABLE while the Accounts service is down.
   grpc::Status Ladders(std::vector<LadderRow>* out);
   // NOT_FOUND "ladder 'x' does not exist".
   grpc::Status Ladder(const std::string& id, LadderRow* out);
   // By name as spelt, else regardless of case (names are unique regardless of
   // case). NOT_FOUND "player 'x' does not exist".
   grpc::Status Player(const std::string& name, PlayerRow* out);
-  // Names starting with `prefix` (see NameSearchSpellings), by name, at most `limit`.
+  // Names starting with `prefix` (as typed, lower case or capitalised), by
+  // name, at most `limit`.
   grpc::Status SearchPlayers(const std::string& prefix, int limit, std::vector<PlayerRow>* out);
 
  private:
-  storage::PgPool* pool_;
+  Backends* backends_;
 };
 
 }  // namespace metropolis::gateway

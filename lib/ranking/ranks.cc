@@ -1,12 +1,12 @@
 // How a finished game ranks its seats (docs/RATINGS.md, "The ranking rule").
+#include "lib/ranking/ranks.h"
+
 #include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "services/ratings/model/model.h"
-
-namespace metropolis::ratings {
+namespace metropolis::ranking {
 namespace {
 
 bool Refuse(std::string* why_not, std::string why) {
@@ -71,4 +71,4 @@ bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std
   return true;
 }
 
-}  // namespace metropolis::ratings
+}  // namespace metropolis::ranking

@@ -1,10 +1,10 @@
-#include "services/gateway/people_store.h"
+#include "services/accounts/people_store.h"
 
 #include <pqxx/pqxx>
 
 #include "lib/storage/pg_status.h"
 
-namespace metropolis::gateway {
+namespace metropolis::accounts {
 namespace {
 
 HeldSeat SeatFrom(const pqxx::row& r) {
@@ -13,10 +13,10 @@ HeldSeat SeatFrom(const pqxx::row& r) {
 
 }  // namespace
 
-grpc::Status PgPeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
+grpc::Status PeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
   // The identity and its password in one transaction, so a failure leaves no
-  // identity that nobody can sign in as. The name rules are the accounts'
-  // (checked by the caller) and the same any-case uniqueness holds.
+  // identity that nobody can sign in as. The same any-case uniqueness holds as
+  // for identities an administrator makes.
   return storage::RunPg(pool_, "create person", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     if (!tx.exec_params("SELECT 1 FROM identities WHERE lower(name) = lower($1)", name).empty())
@@ -35,7 +35,7 @@ grpc::Status PgPeopleStore::CreatePerson(const std::string& name, const std::str
   });
 }
 
-grpc::Status PgPeopleStore::FindPassword(const std::string& name, Person* out, std::string* password_hash) {
+grpc::Status PeopleStore::FindPassword(const std::string& name, Person* out, std::string* password_hash) {
   return storage::RunPg(pool_, "find password", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -49,8 +49,20 @@ grpc::Status PgPeopleStore::FindPassword(const std::string& name, Person* out, s
   });
 }
 
-grpc::Status PgPeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id,
-                                          int64_t expires_unix_ms) {
+grpc::Status PeopleStore::FindPerson(int64_t identity_id, Person* out) {
+  return storage::RunPg(pool_, "find person", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT i.name FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
+        "WHERE i.id = $1 AND i.kind = 'player'",
+        identity_id);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no person with identity id " + std::to_string(identity_id)};
+    *out = {identity_id, r[0][0].as<std::string>()};
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) {
   return storage::RunPg(pool_, "create session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     // Expired sessions go as new ones come: the table holds live ones only.
@@ -63,7 +75,7 @@ grpc::Status PgPeopleStore::CreateSession(const std::string& token_sha256, int64
   });
 }
 
-grpc::Status PgPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) {
+grpc::Status PeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) {
   return storage::RunPg(pool_, "find session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -77,7 +89,7 @@ grpc::Status PgPeopleStore::FindSession(const std::string& token_sha256, int64_t
   });
 }
 
-grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
+grpc::Status PeopleStore::DeleteSession(const std::string& token_sha256) {
   return storage::RunPg(pool_, "delete session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params("DELETE FROM web_sessions WHERE token_sha256 = $1", pqxx::binarystring(token_sha256));
@@ -86,7 +98,7 @@ grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
   });
 }
 
-grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
+grpc::Status PeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
   return storage::RunPg(pool_, "save seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params(
@@ -98,7 +110,7 @@ grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) 
   });
 }
 
-grpc::Status PgPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
+grpc::Status PeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
   return storage::RunPg(pool_, "find seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r =
@@ -110,7 +122,7 @@ grpc::Status PgPeopleStore::FindSeat(int64_t identity_id, const std::string& gam
   });
 }
 
-grpc::Status PgPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
+grpc::Status PeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
   return storage::RunPg(pool_, "latest open seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -123,7 +135,7 @@ grpc::Status PgPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
   });
 }
 
-grpc::Status PgPeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
+grpc::Status PeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
   return storage::RunPg(pool_, "finish seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params("UPDATE web_seats SET finished_at = now() WHERE identity_id = $1 AND game_id = $2", identity_id,
@@ -133,4 +145,22 @@ grpc::Status PgPeopleStore::MarkSeatFinished(int64_t identity_id, const std::str
   });
 }
 
-}  // namespace metropolis::gateway
+grpc::Status PeopleStore::RevokePersonToken(int64_t identity_id, int64_t token_id) {
+  return storage::RunPg(pool_, "revoke person token", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    const pqxx::result r =
+        tx.exec_params("SELECT revoked_at IS NOT NULL FROM api_tokens WHERE id = $1 AND identity_id = $2 FOR UPDATE",
+                       token_id, identity_id);
+    // Another's token is as unknown as none: the caller learns nothing of it.
+    if (r.empty())
+      return {grpc::StatusCode::NOT_FOUND,
+              "identity " + std::to_string(identity_id) + " has no token with id " + std::to_string(token_id)};
+    if (r[0][0].as<bool>())
+      return {grpc::StatusCode::FAILED_PRECONDITION, "token " + std::to_string(token_id) + " was already revoked"};
+    tx.exec_params("UPDATE api_tokens SET revoked_at = now() WHERE id = $1", token_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace metropolis::accounts

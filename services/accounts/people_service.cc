@@ -1,0 +1,190 @@
+#include "services/accounts/people_service.h"
+
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "services/accounts/roles.h"
+
+namespace metropolis::accounts {
+namespace {
+
+grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
+
+// One answer for an unknown name and a wrong password: it must not tell which
+// names exist.
+grpc::Status WrongNameOrPassword() { return {grpc::StatusCode::UNAUTHENTICATED, "wrong name or password"}; }
+
+grpc::Status CheckIdentityId(int64_t id) {
+  if (id > 0) return grpc::Status::OK;
+  return Invalid("identity_id: " + std::to_string(id) + " is not an identity id (a positive integer)");
+}
+
+grpc::Status CheckSha256(const std::string& sha256) {
+  if (sha256.size() == 32) return grpc::Status::OK;
+  return Invalid("token_sha256: " + std::to_string(sha256.size()) + " bytes, not the 32 of a SHA-256");
+}
+
+grpc::Status CheckGameId(const std::string& game_id) {
+  if (!game_id.empty() && game_id.size() <= 64) return grpc::Status::OK;
+  return Invalid("game_id: required, at most 64 bytes");
+}
+
+void PersonToProto(const Person& in, v1::Person* out) {
+  out->set_identity_id(in.id);
+  out->set_name(in.name);
+}
+
+void SeatToProto(const HeldSeat& in, v1::WebSeat* out) {
+  out->set_game_id(in.game_id);
+  out->set_host(in.host);
+  out->set_seat_token(in.seat_token);
+  out->set_seat(uint32_t(in.seat));
+}
+
+}  // namespace
+
+grpc::Status PeopleService::Authorize(const grpc::ServerContext& context) {
+  Principal p;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &p); !s.ok()) return s;
+  if (!MayServePeople(p)) {
+    services::LogInfo("people call refused",
+                      {{"identity", p.name}, {"token_id", std::to_string(p.token_id)}, {"why", "not the gateway"}});
+    return {grpc::StatusCode::PERMISSION_DENIED, "people's accounts are served to the gateway's service token only"};
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::SignUp(grpc::ServerContext* context, const v1::SignUpRequest* request,
+                                   v1::Person* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  const std::string& name = request->name();
+  const size_t length = request->password().size();
+  if (!ValidIdentityName(name))
+    return Invalid("name: '" + name.substr(0, 80) + "' is not a name (1 to 64 letters, digits, '-', '_' or '.')");
+  if (length < kMinPasswordBytes || length > kMaxPasswordBytes)
+    return Invalid("password: must be " + std::to_string(kMinPasswordBytes) + " to " +
+                   std::to_string(kMaxPasswordBytes) + " bytes, not " + std::to_string(length));
+  std::string hash;
+  if (!hasher_->Hash(request->password(), &hash))
+    return {grpc::StatusCode::UNAVAILABLE, "cannot hash the password now (out of memory); try again"};
+  Person person;
+  if (grpc::Status s = people_->CreatePerson(name, hash, &person); !s.ok()) return s;
+  services::LogInfo("person signed up", {{"identity", person.name}, {"identity_id", std::to_string(person.id)}});
+  PersonToProto(person, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::CheckPassword(grpc::ServerContext* context, const v1::CheckPasswordRequest* request,
+                                          v1::Person* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  Person person;
+  std::string hash;
+  // Malformed names and passwords cannot match: no need to look them up, and
+  // the answer stays the same as for a wrong password.
+  const bool plausible = ValidIdentityName(request->name()) && request->password().size() <= kMaxPasswordBytes;
+  const grpc::Status s = plausible ? people_->FindPassword(request->name(), &person, &hash)
+                                   : grpc::Status(grpc::StatusCode::NOT_FOUND, "no such name");
+  if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) return s;
+  if (!s.ok()) {
+    std::call_once(dummy_once_, [&] { hasher_->Hash("not a password of anyone's", &dummy_hash_); });
+    hasher_->Verify(request->password(), dummy_hash_);
+    return WrongNameOrPassword();
+  }
+  if (!hasher_->Verify(request->password(), hash)) return WrongNameOrPassword();
+  PersonToProto(person, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::CreateSession(grpc::ServerContext* context, const v1::CreateSessionRequest* request,
+                                          v1::CreateSessionResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckSha256(request->token_sha256()); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  Person person;  // a session is a person's: not a bot's, not an operator's
+  if (grpc::Status s = people_->FindPerson(request->identity_id(), &person); !s.ok()) return s;
+  return people_->CreateSession(request->token_sha256(), request->identity_id(), request->expires_unix_ms());
+}
+
+grpc::Status PeopleService::FindSession(grpc::ServerContext* context, const v1::FindSessionRequest* request,
+                                        v1::WebSession* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckSha256(request->token_sha256()); !s.ok()) return s;
+  WebSession session;
+  if (grpc::Status s = people_->FindSession(request->token_sha256(), request->now_unix_ms(), &session); !s.ok())
+    return s;
+  PersonToProto(session.person, response->mutable_person());
+  response->set_token_sha256(session.token_sha256);
+  response->set_expires_unix_ms(session.expires_unix_ms);
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::DeleteSession(grpc::ServerContext* context, const v1::DeleteSessionRequest* request,
+                                          v1::DeleteSessionResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckSha256(request->token_sha256()); !s.ok()) return s;
+  return people_->DeleteSession(request->token_sha256());
+}
+
+grpc::Status PeopleService::SaveSeat(grpc::ServerContext* context, const v1::SaveSeatRequest* request,
+                                     v1::SaveSeatResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  const v1::WebSeat& seat = request->seat();
+  if (grpc::Status s = CheckGameId(seat.game_id()); !s.ok()) return s;
+  if (seat.host().empty() || seat.seat_token().empty()) return Invalid("seat: host and seat_token are required");
+  if (seat.seat() > 5) return Invalid("seat: " + std::to_string(seat.seat()) + " is not a seat (0 to 5)");
+  return people_->SaveSeat(request->identity_id(), {seat.game_id(), seat.host(), seat.seat_token(), int(seat.seat())});
+}
+
+grpc::Status PeopleService::FindSeat(grpc::ServerContext* context, const v1::FindSeatRequest* request,
+                                     v1::WebSeat* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckGameId(request->game_id()); !s.ok()) return s;
+  HeldSeat seat;
+  if (grpc::Status s = people_->FindSeat(request->identity_id(), request->game_id(), &seat); !s.ok()) return s;
+  SeatToProto(seat, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::LatestOpenSeat(grpc::ServerContext* context, const v1::LatestOpenSeatRequest* request,
+                                           v1::WebSeat* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  HeldSeat seat;
+  if (grpc::Status s = people_->LatestOpenSeat(request->identity_id(), &seat); !s.ok()) return s;
+  SeatToProto(seat, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::FinishSeat(grpc::ServerContext* context, const v1::FinishSeatRequest* request,
+                                       v1::FinishSeatResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckGameId(request->game_id()); !s.ok()) return s;
+  return people_->MarkSeatFinished(request->identity_id(), request->game_id());
+}
+
+grpc::Status PeopleService::IssuePersonToken(grpc::ServerContext* context, const v1::IssuePersonTokenRequest* request,
+                                             v1::IssuePersonTokenResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  Person person;
+  if (grpc::Status s = people_->FindPerson(request->identity_id(), &person); !s.ok()) return s;
+  IssuedToken issued;
+  if (grpc::Status s = accounts_->IssueToken(person.name, request->label(), /*admin=*/false, &issued); !s.ok())
+    return s;
+  response->set_token_id(issued.id);
+  response->set_token(std::move(issued.token));
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::RevokePersonToken(grpc::ServerContext* context, const v1::RevokePersonTokenRequest* request,
+                                              v1::RevokePersonTokenResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (request->token_id() <= 0)
+    return Invalid("token_id: " + std::to_string(request->token_id()) + " is not a token id (a positive integer)");
+  return people_->RevokePersonToken(request->identity_id(), request->token_id());
+}
+
+}  // namespace metropolis::accounts

@@ -1,0 +1,63 @@
+// The People service's gRPC wiring (proto/metropolis/v1/people.proto): the
+// gateway-only check, the requests' shapes, the password hashes and the
+// statuses here; the tables in people_store.h.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "metropolis/v1/people.grpc.pb.h"
+#include "services/accounts/authenticator.h"
+#include "services/accounts/passwords.h"
+#include "services/accounts/people_store.h"
+#include "services/accounts/store.h"
+
+namespace metropolis::accounts {
+
+// Password rules: 8 to 128 bytes (any bytes: a passphrase in any script).
+inline constexpr size_t kMinPasswordBytes = 8, kMaxPasswordBytes = 128;
+
+// Every call needs the gateway's service token (roles.h, MayServePeople).
+class PeopleService final : public v1::People::Service {
+ public:
+  PeopleService(PeopleStore* people, AccountStore* accounts, PasswordHasher* hasher, Authenticator* auth)
+      : people_(people), accounts_(accounts), hasher_(hasher), auth_(auth) {}
+
+  grpc::Status SignUp(grpc::ServerContext* context, const v1::SignUpRequest* request, v1::Person* response) override;
+  grpc::Status CheckPassword(grpc::ServerContext* context, const v1::CheckPasswordRequest* request,
+                             v1::Person* response) override;
+  grpc::Status CreateSession(grpc::ServerContext* context, const v1::CreateSessionRequest* request,
+                             v1::CreateSessionResponse* response) override;
+  grpc::Status FindSession(grpc::ServerContext* context, const v1::FindSessionRequest* request,
+                           v1::WebSession* response) override;
+  grpc::Status DeleteSession(grpc::ServerContext* context, const v1::DeleteSessionRequest* request,
+                             v1::DeleteSessionResponse* response) override;
+  grpc::Status SaveSeat(grpc::ServerContext* context, const v1::SaveSeatRequest* request,
+                        v1::SaveSeatResponse* response) override;
+  grpc::Status FindSeat(grpc::ServerContext* context, const v1::FindSeatRequest* request,
+                        v1::WebSeat* response) override;
+  grpc::Status LatestOpenSeat(grpc::ServerContext* context, const v1::LatestOpenSeatRequest* request,
+                              v1::WebSeat* response) override;
+  grpc::Status FinishSeat(grpc::ServerContext* context, const v1::FinishSeatRequest* request,
+                          v1::FinishSeatResponse* response) override;
+  grpc::Status IssuePersonToken(grpc::ServerContext* context, const v1::IssuePersonTokenRequest* request,
+                                v1::IssuePersonTokenResponse* response) override;
+  grpc::Status RevokePersonToken(grpc::ServerContext* context, const v1::RevokePersonTokenRequest* request,
+                                 v1::RevokePersonTokenResponse* response) override;
+
+ private:
+  // OK when the caller is the gateway; UNAUTHENTICATED or PERMISSION_DENIED.
+  grpc::Status Authorize(const grpc::ServerContext& context);
+
+  PeopleStore* const people_;
+  AccountStore* const accounts_;
+  PasswordHasher* const hasher_;
+  Authenticator* const auth_;
+  // Verified against when a name is unknown, so that an unknown name costs the
+  // same time as a wrong password and timing does not tell which names exist.
+  std::once_flag dummy_once_;
+  std::string dummy_hash_;
+};
+
+}  // namespace metropolis::accounts

@@ -1,0 +1,69 @@
+// People on PostgreSQL (migrations/0009_people.sql): a person is a player
+// identity with a password; their sessions and the seats the gateway holds for
+// them are kept here, so that any gateway serves any person and a gateway
+// restart signs nobody out. The People service (people_service.h) is its only
+// caller; hashes are made and checked there (passwords.h).
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+
+namespace metropolis::storage {
+class PgPool;
+}
+
+namespace metropolis::accounts {
+
+struct Person {
+  int64_t id = 0;  // the identity's id
+  std::string name;
+};
+
+struct WebSession {
+  Person person;
+  std::string token_sha256;  // 32 raw bytes
+  int64_t expires_unix_ms = 0;
+};
+
+struct HeldSeat {
+  std::string game_id, host, seat_token;
+  int seat = 0;
+};
+
+class PeopleStore {
+ public:
+  explicit PeopleStore(storage::PgPool* pool) : pool_(pool) {}
+
+  // A new player identity and its password hash, together or not at all.
+  // ALREADY_EXISTS when the name is taken in any letter case (the name's shape
+  // is the caller's to check).
+  grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out);
+  // The player named `name` (any letter case) and its hash; NOT_FOUND for an
+  // unknown name and an identity without a password.
+  grpc::Status FindPassword(const std::string& name, Person* out, std::string* password_hash);
+  // The person with this id; NOT_FOUND unless it is a player with a password.
+  grpc::Status FindPerson(int64_t identity_id, Person* out);
+
+  grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms);
+  // NOT_FOUND when unknown or expired at `now_unix_ms`.
+  grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out);
+  grpc::Status DeleteSession(const std::string& token_sha256);
+
+  grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat);
+  // NOT_FOUND when the person holds no seat in the game.
+  grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out);
+  // The latest seat not known to be finished; NOT_FOUND when none.
+  grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out);
+  grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id);
+
+  // Revokes the person's token `token_id`: NOT_FOUND when it is not theirs,
+  // FAILED_PRECONDITION when revoked already.
+  grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id);
+
+ private:
+  storage::PgPool* const pool_;
+};
+
+}  // namespace metropolis::accounts

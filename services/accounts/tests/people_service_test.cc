@@ -1,0 +1,400 @@
+// The People service and the Accounts service's public reads through a real
+// gRPC server over a fresh database (label integration): who may call them,
+// sign-up and sign-in, sessions, held seats and people's queue tokens.
+#include "services/accounts/people_service.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "services/accounts/roles.h"
+#include "services/accounts/tests/service_fixture.h"
+#include "services/accounts/token.h"
+
+namespace metropolis::accounts {
+namespace {
+
+constexpr char kGatewayToken[] = "gateway-service-secret";
+
+// The real hasher, counting verifications: an unknown name must cost one too.
+class CountingHasher : public PasswordHasher {
+ public:
+  bool Hash(std::string_view password, std::string* out) override { return real_.Hash(password, out); }
+  bool Verify(std::string_view password, const std::string& hash) override {
+    ++verifications;
+    return real_.Verify(password, hash);
+  }
+  std::atomic<int> verifications{0};
+
+ private:
+  SodiumPasswordHasher real_;
+};
+
+class PeopleServiceTest : public testing::AccountsServiceTest {
+ protected:
+  void SetUp() override {
+    AccountsServiceTest::SetUp();
+    ASSERT_FALSE(HasFatalFailure());
+    // A second server beside the fixture's: People and the public reads, the
+    // gateway's token known as the matchmaker's wiring knows it.
+    gateway_auth_ = std::make_unique<TokenAuthenticator>(
+        accounts_.get(),
+        std::vector<std::pair<std::string, std::string>>{{testing::kGameHostToken, std::string(kGameHostRole)},
+                                                         {kGatewayToken, std::string(kGatewayRole)}},
+        0);
+    people_store_ = std::make_unique<PeopleStore>(pool_.get());
+    catalog_ = std::make_unique<CatalogStore>(pool_.get());
+    people_ = std::make_unique<PeopleService>(people_store_.get(), accounts_.get(), &hasher_, gateway_auth_.get());
+    grpc::ServerBuilder builder;
+    int port = 0;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(people_.get());
+    reads_ = RegisterAccountsService(builder, accounts_.get(), ladders_.get(), gateway_auth_.get(), catalog_.get());
+    server2_ = builder.BuildAndStart();
+    ASSERT_NE(port, 0);
+    auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
+    people_stub_ = v1::People::NewStub(channel);
+    reads_stub_ = v1::Accounts::NewStub(channel);
+  }
+  void TearDown() override {
+    if (server2_) server2_->Shutdown();
+    AccountsServiceTest::TearDown();
+  }
+
+  template <typename Stub, typename Request, typename Response>
+  static grpc::Status On(Stub& stub, grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                         const Request& request, Response* response, const std::string& token = kGatewayToken) {
+    grpc::ClientContext context;
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    return (stub.*method)(&context, request, response);
+  }
+  template <typename Request, typename Response>
+  grpc::Status People(grpc::Status (v1::People::Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                      const Request& request, Response* response, const std::string& token = kGatewayToken) {
+    return On(*people_stub_, method, request, response, token);
+  }
+
+  grpc::Status SignUp(const std::string& name, const std::string& password, v1::Person* out = nullptr) {
+    v1::SignUpRequest request;
+    request.set_name(name);
+    request.set_password(password);
+    v1::Person person;
+    const grpc::Status s = People(&v1::People::Stub::SignUp, request, &person);
+    if (out) *out = person;
+    return s;
+  }
+  grpc::Status Check(const std::string& name, const std::string& password, v1::Person* out = nullptr) {
+    v1::CheckPasswordRequest request;
+    request.set_name(name);
+    request.set_password(password);
+    v1::Person person;
+    const grpc::Status s = People(&v1::People::Stub::CheckPassword, request, &person);
+    if (out) *out = person;
+    return s;
+  }
+  grpc::Status NewSession(const std::string& sha, int64_t identity_id, int64_t expires) {
+    v1::CreateSessionRequest request;
+    request.set_token_sha256(sha);
+    request.set_identity_id(identity_id);
+    request.set_expires_unix_ms(expires);
+    v1::CreateSessionResponse response;
+    return People(&v1::People::Stub::CreateSession, request, &response);
+  }
+  grpc::Status FindSession(const std::string& sha, int64_t now, v1::WebSession* out = nullptr) {
+    v1::FindSessionRequest request;
+    request.set_token_sha256(sha);
+    request.set_now_unix_ms(now);
+    v1::WebSession session;
+    const grpc::Status s = People(&v1::People::Stub::FindSession, request, &session);
+    if (out) *out = session;
+    return s;
+  }
+
+  // The fixture's tables and the people's.
+  std::string PeopleSnapshot() {
+    std::string out = Snapshot();
+    pqxx::connection db(database_.conninfo());
+    pqxx::read_transaction tx(db);
+    for (const char* table : {"player_passwords", "web_sessions", "web_seats"}) {
+      out += std::string(table) + ":\n";
+      for (const auto& row :
+           tx.exec(std::string("SELECT row_to_json(t)::text FROM ") + table + " t ORDER BY row_to_json(t)::text"))
+        out += row[0].as<std::string>() + "\n";
+    }
+    return out;
+  }
+
+  CountingHasher hasher_;
+  std::unique_ptr<TokenAuthenticator> gateway_auth_;
+  std::unique_ptr<PeopleStore> people_store_;
+  std::unique_ptr<CatalogStore> catalog_;
+  std::unique_ptr<PeopleService> people_;
+  std::unique_ptr<AccountsService> reads_;
+  std::unique_ptr<grpc::Server> server2_;
+  std::unique_ptr<v1::People::Stub> people_stub_;
+  std::unique_ptr<v1::Accounts::Stub> reads_stub_;
+};
+
+TEST_F(PeopleServiceTest, OnlyTheGatewaysTokenMayCall) {
+  const std::string before = PeopleSnapshot();
+  v1::Person person;
+  v1::SignUpRequest request;
+  request.set_name("alice");
+  request.set_password("correct horse");
+  EXPECT_EQ(People(&v1::People::Stub::SignUp, request, &person, "").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(People(&v1::People::Stub::SignUp, request, &person, "mtp_nothing").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  // An administrator is not the gateway, nor is another service.
+  EXPECT_EQ(People(&v1::People::Stub::SignUp, request, &person, admin_token_).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(People(&v1::People::Stub::SignUp, request, &person, testing::kGameHostToken).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(PeopleSnapshot(), before);
+  EXPECT_TRUE(SignUp("alice", "correct horse").ok());
+}
+
+TEST_F(PeopleServiceTest, SignUpThenTheRightPasswordOnlySignsIn) {
+  v1::Person alice, found;
+  ASSERT_TRUE(SignUp("Alice", "correct horse", &alice).ok());
+  EXPECT_GT(alice.identity_id(), 0);
+  EXPECT_EQ(alice.name(), "Alice");
+  // Any letter case finds her; the name comes back as created.
+  ASSERT_TRUE(Check("alice", "correct horse", &found).ok());
+  EXPECT_EQ(found.identity_id(), alice.identity_id());
+  EXPECT_EQ(found.name(), "Alice");
+  const grpc::Status wrong = Check("Alice", "correct horsf");
+  EXPECT_EQ(wrong.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(wrong.error_message(), "wrong name or password");
+  // The hash never leaves: not even a hash-shaped answer.
+  pqxx::connection db(database_.conninfo());
+  pqxx::read_transaction tx(db);
+  const std::string hash =
+      tx.exec_params1("SELECT password_hash FROM player_passwords WHERE identity_id = $1", alice.identity_id())[0]
+          .as<std::string>();
+  EXPECT_EQ(hash.rfind("$argon2id$", 0), 0u);
+  EXPECT_EQ(found.DebugString().find("argon2"), std::string::npos);
+}
+
+TEST_F(PeopleServiceTest, UnknownNamesAndPasswordlessIdentitiesGetTheSameAnswerAtTheSameCost) {
+  Player("operator");  // made by an administrator: no password
+  for (const char* name : {"nobody", "operator", "b o b"}) {
+    const int before = hasher_.verifications;
+    const grpc::Status s = Check(name, "correct horse");
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << name;
+    EXPECT_EQ(s.error_message(), "wrong name or password") << name;
+    EXPECT_EQ(hasher_.verifications, before + 1) << name;
+  }
+}
+
+TEST_F(PeopleServiceTest, ATakenNameInAnyCaseIsRefusedAndChangesNothing) {
+  ASSERT_TRUE(SignUp("alice", "correct horse").ok());
+  Player("Root2");
+  const std::string before = PeopleSnapshot();
+  EXPECT_EQ(SignUp("ALICE", "another pass").error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(SignUp("root2", "another pass").error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(PeopleSnapshot(), before);
+  // The first password still holds, the second never did.
+  EXPECT_TRUE(Check("alice", "correct horse").ok());
+  EXPECT_FALSE(Check("alice", "another pass").ok());
+}
+
+TEST_F(PeopleServiceTest, BadNamesAndPasswordsAreRefusedByName) {
+  const std::string before = PeopleSnapshot();
+  grpc::Status s = SignUp("no spaces", "correct horse");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message().rfind("name: ", 0), 0u) << s.error_message();
+  s = SignUp("alice", "1234567");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "password: must be 8 to 128 bytes, not 7");
+  EXPECT_EQ(SignUp("alice", std::string(129, 'x')).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+TEST_F(PeopleServiceTest, SessionsExpireAndSignOutEndsThem) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  const std::string a = Sha256("cookie a"), b = Sha256("cookie b");
+  // The gateway's clock, near PostgreSQL's: sessions a day past their end go
+  // when the next one is made.
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  ASSERT_TRUE(NewSession(a, alice.identity_id(), now + 60'000).ok());
+  ASSERT_TRUE(NewSession(b, alice.identity_id(), now + 60'000).ok());
+  v1::WebSession found;
+  ASSERT_TRUE(FindSession(a, now, &found).ok());
+  EXPECT_EQ(found.person().name(), "alice");
+  EXPECT_EQ(found.expires_unix_ms(), now + 60'000);
+  EXPECT_EQ(FindSession(a, now + 60'000).error_code(), grpc::StatusCode::NOT_FOUND);  // expired at that instant
+  EXPECT_EQ(FindSession(Sha256("never issued"), now).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  v1::DeleteSessionRequest out;
+  out.set_token_sha256(a);
+  v1::DeleteSessionResponse ignored;
+  ASSERT_TRUE(People(&v1::People::Stub::DeleteSession, out, &ignored).ok());
+  EXPECT_EQ(FindSession(a, now).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(FindSession(b, now).ok());                                      // the other session is untouched
+  EXPECT_TRUE(People(&v1::People::Stub::DeleteSession, out, &ignored).ok());  // again: nothing to do
+}
+
+TEST_F(PeopleServiceTest, SessionsAreForPeopleAndKeyedBySha256) {
+  const v1::Identity operator_ = Player("operator");
+  const std::string before = PeopleSnapshot();
+  EXPECT_EQ(NewSession(Sha256("x"), operator_.id(), 1).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(NewSession("short", operator_.id(), 1).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(FindSession("short", 1).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+TEST_F(PeopleServiceTest, HeldSeatsAreSavedFoundAndFinished) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "correct horse", &bob).ok());
+  auto save = [&](int64_t id, const std::string& game, int seat) {
+    v1::SaveSeatRequest request;
+    request.set_identity_id(id);
+    request.mutable_seat()->set_game_id(game);
+    request.mutable_seat()->set_host("127.0.0.1:1");
+    request.mutable_seat()->set_seat_token("seat-" + game);
+    request.mutable_seat()->set_seat(uint32_t(seat));
+    v1::SaveSeatResponse ignored;
+    return People(&v1::People::Stub::SaveSeat, request, &ignored);
+  };
+  auto latest = [&](int64_t id, v1::WebSeat* out) {
+    v1::LatestOpenSeatRequest request;
+    request.set_identity_id(id);
+    return People(&v1::People::Stub::LatestOpenSeat, request, out);
+  };
+  v1::WebSeat seat;
+  EXPECT_EQ(latest(alice.identity_id(), &seat).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(save(alice.identity_id(), "g-1", 2).ok());
+  ASSERT_TRUE(save(alice.identity_id(), "g-2", 0).ok());
+  ASSERT_TRUE(latest(alice.identity_id(), &seat).ok());
+  EXPECT_EQ(seat.game_id(), "g-2");
+  EXPECT_EQ(seat.seat_token(), "seat-g-2");
+
+  v1::FindSeatRequest find;
+  find.set_identity_id(alice.identity_id());
+  find.set_game_id("g-1");
+  ASSERT_TRUE(People(&v1::People::Stub::FindSeat, find, &seat).ok());
+  EXPECT_EQ(seat.seat(), 2u);
+  find.set_identity_id(bob.identity_id());  // bob holds no seat there
+  EXPECT_EQ(People(&v1::People::Stub::FindSeat, find, &seat).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  v1::FinishSeatRequest finish;
+  finish.set_identity_id(alice.identity_id());
+  finish.set_game_id("g-2");
+  v1::FinishSeatResponse ignored;
+  ASSERT_TRUE(People(&v1::People::Stub::FinishSeat, finish, &ignored).ok());
+  ASSERT_TRUE(latest(alice.identity_id(), &seat).ok());
+  EXPECT_EQ(seat.game_id(), "g-1");
+
+  const std::string before = PeopleSnapshot();
+  EXPECT_EQ(save(alice.identity_id(), "", 0).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(save(0, "g-3", 0).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+TEST_F(PeopleServiceTest, PersonTokensAreNeverAdminsAndOnlyForPeople) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "correct horse", &bob).ok());
+  v1::IssuePersonTokenRequest issue;
+  issue.set_identity_id(alice.identity_id());
+  issue.set_label("web queue");
+  v1::IssuePersonTokenResponse token;
+  ASSERT_TRUE(People(&v1::People::Stub::IssuePersonToken, issue, &token).ok());
+  const std::string alices = token.token();
+  Principal who;
+  ASSERT_TRUE(accounts_->Authenticate(alices, &who).ok());
+  EXPECT_EQ(who.name, "alice");
+  EXPECT_FALSE(who.admin);
+  const int64_t alices_id = who.token_id;
+  EXPECT_EQ(alices_id, token.token_id());
+
+  // Not for an administrator's identity, nor a bot: they have no password.
+  issue.set_identity_id(Player("ops").id());
+  EXPECT_EQ(People(&v1::People::Stub::IssuePersonToken, issue, &token).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // Revoked by its person only, and once.
+  v1::RevokePersonTokenRequest revoke;
+  revoke.set_identity_id(bob.identity_id());
+  revoke.set_token_id(alices_id);
+  v1::RevokePersonTokenResponse ignored;
+  EXPECT_EQ(People(&v1::People::Stub::RevokePersonToken, revoke, &ignored).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(accounts_->Authenticate(alices, &who).ok());  // bob's try left it valid
+  revoke.set_identity_id(alice.identity_id());
+  ASSERT_TRUE(People(&v1::People::Stub::RevokePersonToken, revoke, &ignored).ok());
+  EXPECT_FALSE(accounts_->Authenticate(alices, &who).ok());
+  EXPECT_EQ(People(&v1::People::Stub::RevokePersonToken, revoke, &ignored).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+TEST_F(PeopleServiceTest, PublicReadsTakeAnyValidToken) {
+  const v1::Identity alice = Player("Alice");
+  Bot("alicebot", "Alice");
+  Player("bob");
+  const std::string plain = Issue("bob").token();
+  v1::GetIdentityRequest get;
+  get.set_name("alice");
+  v1::Identity found;
+  for (const std::string& token : {plain, std::string(kGatewayToken), admin_token_}) {
+    ASSERT_TRUE(On(*reads_stub_, &v1::Accounts::Stub::GetIdentity, get, &found, token).ok());
+    EXPECT_EQ(found.id(), alice.id());
+    EXPECT_EQ(found.name(), "Alice");
+  }
+  EXPECT_EQ(On(*reads_stub_, &v1::Accounts::Stub::GetIdentity, get, &found, "").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  get.set_name("carol");
+  const grpc::Status missing = On(*reads_stub_, &v1::Accounts::Stub::GetIdentity, get, &found, plain);
+  EXPECT_EQ(missing.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(missing.error_message(), "player 'carol' does not exist");
+
+  v1::SearchIdentitiesRequest search;
+  search.set_prefix("ali");
+  search.set_limit(10);
+  v1::ListIdentitiesResponse list;
+  ASSERT_TRUE(On(*reads_stub_, &v1::Accounts::Stub::SearchIdentities, search, &list, plain).ok());
+  ASSERT_EQ(list.identities_size(), 2);
+  EXPECT_EQ(list.identities(0).name(), "Alice");
+  EXPECT_EQ(list.identities(1).name(), "alicebot");
+  EXPECT_EQ(list.identities(1).owner(), "Alice");
+  search.set_limit(0);
+  EXPECT_EQ(On(*reads_stub_, &v1::Accounts::Stub::SearchIdentities, search, &list, plain).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(PeopleServiceTest, ReadLaddersHasEverySeason) {
+  MakeLadder("open");
+  MakeLadder("quiet");
+  for (int i = 0; i < 2; ++i) {
+    v1::CreateSeasonRequest request;
+    request.set_ladder("open");
+    v1::CreateSeasonResponse response;
+    ASSERT_TRUE(Admin(&v1::Accounts::Stub::CreateSeason, request, &response).ok());
+  }
+  v1::ReadLaddersRequest request;
+  v1::ListLaddersResponse response;
+  ASSERT_TRUE(On(*reads_stub_, &v1::Accounts::Stub::ReadLadders, request, &response).ok());
+  ASSERT_EQ(response.ladders_size(), 2);
+  const v1::Ladder& open = response.ladders(0);
+  EXPECT_EQ(open.id(), "open");
+  ASSERT_EQ(open.seasons_size(), 2);
+  EXPECT_EQ(open.seasons(0).season(), 1u);
+  EXPECT_EQ(open.seasons(0).ends_unix_ms(), open.seasons(1).starts_unix_ms());  // seasons abut
+  EXPECT_EQ(open.seasons(1).ends_unix_ms(), 0);
+  EXPECT_EQ(open.season(), 2u);
+  EXPECT_EQ(response.ladders(1).seasons_size(), 0);
+
+  request.set_ladder("quiet");
+  ASSERT_TRUE(On(*reads_stub_, &v1::Accounts::Stub::ReadLadders, request, &response).ok());
+  ASSERT_EQ(response.ladders_size(), 1);
+  request.set_ladder("nope");
+  const grpc::Status missing = On(*reads_stub_, &v1::Accounts::Stub::ReadLadders, request, &response);
+  EXPECT_EQ(missing.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(missing.error_message(), "ladder 'nope' does not exist");
+}
+
+}  // namespace
+}  // namespace metropolis::accounts

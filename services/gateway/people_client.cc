@@ -1,0 +1,129 @@
+#include "services/gateway/people_client.h"
+
+#include "services/gateway/backends.h"
+
+namespace metropolis::gateway {
+namespace {
+
+Person PersonFrom(const v1::Person& p) { return {p.identity_id(), p.name()}; }
+
+HeldSeat SeatFrom(const v1::WebSeat& s) { return {s.game_id(), s.host(), s.seat_token(), int(s.seat())}; }
+
+// One call with a fresh context: the gateway's accounts token and the deadline.
+template <typename Request, typename Response>
+grpc::Status Call(Backends* backends,
+                  grpc::Status (v1::People::Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                  const Request& request, Response* response) {
+  auto context = backends->AccountsContext();
+  return (backends->people().*method)(context.get(), request, response);
+}
+
+}  // namespace
+
+grpc::Status GrpcPeopleStore::CreatePerson(const std::string& name, const std::string& password, Person* out) {
+  v1::SignUpRequest request;
+  request.set_name(name);
+  request.set_password(password);
+  v1::Person response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::SignUp, request, &response); !s.ok()) return s;
+  *out = PersonFrom(response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::CheckPassword(const std::string& name, const std::string& password, Person* out) {
+  v1::CheckPasswordRequest request;
+  request.set_name(name);
+  request.set_password(password);
+  v1::Person response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::CheckPassword, request, &response); !s.ok()) return s;
+  *out = PersonFrom(response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id,
+                                            int64_t expires_unix_ms) {
+  v1::CreateSessionRequest request;
+  request.set_token_sha256(token_sha256);
+  request.set_identity_id(identity_id);
+  request.set_expires_unix_ms(expires_unix_ms);
+  v1::CreateSessionResponse response;
+  return Call(backends_, &v1::People::Stub::CreateSession, request, &response);
+}
+
+grpc::Status GrpcPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) {
+  v1::FindSessionRequest request;
+  request.set_token_sha256(token_sha256);
+  request.set_now_unix_ms(now_unix_ms);
+  v1::WebSession response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSession, request, &response); !s.ok()) return s;
+  *out = {PersonFrom(response.person()), response.token_sha256(), response.expires_unix_ms()};
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::DeleteSession(const std::string& token_sha256) {
+  v1::DeleteSessionRequest request;
+  request.set_token_sha256(token_sha256);
+  v1::DeleteSessionResponse response;
+  return Call(backends_, &v1::People::Stub::DeleteSession, request, &response);
+}
+
+grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
+  v1::SaveSeatRequest request;
+  request.set_identity_id(identity_id);
+  v1::WebSeat* s = request.mutable_seat();
+  s->set_game_id(seat.game_id);
+  s->set_host(seat.host);
+  s->set_seat_token(seat.seat_token);
+  s->set_seat(uint32_t(seat.seat));
+  v1::SaveSeatResponse response;
+  return Call(backends_, &v1::People::Stub::SaveSeat, request, &response);
+}
+
+grpc::Status GrpcPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
+  v1::FindSeatRequest request;
+  request.set_identity_id(identity_id);
+  request.set_game_id(game_id);
+  v1::WebSeat response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSeat, request, &response); !s.ok()) return s;
+  *out = SeatFrom(response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
+  v1::LatestOpenSeatRequest request;
+  request.set_identity_id(identity_id);
+  v1::WebSeat response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::LatestOpenSeat, request, &response); !s.ok()) return s;
+  *out = SeatFrom(response);
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
+  v1::FinishSeatRequest request;
+  request.set_identity_id(identity_id);
+  request.set_game_id(game_id);
+  v1::FinishSeatResponse response;
+  return Call(backends_, &v1::People::Stub::FinishSeat, request, &response);
+}
+
+grpc::Status GrpcPeopleStore::IssueToken(int64_t identity_id, const std::string& label, int64_t* token_id,
+                                         std::string* token) {
+  v1::IssuePersonTokenRequest request;
+  request.set_identity_id(identity_id);
+  request.set_label(label);
+  v1::IssuePersonTokenResponse response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::IssuePersonToken, request, &response); !s.ok()) return s;
+  *token_id = response.token_id();
+  *token = response.token();
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::RevokeToken(int64_t identity_id, int64_t token_id) {
+  v1::RevokePersonTokenRequest request;
+  request.set_identity_id(identity_id);
+  request.set_token_id(token_id);
+  v1::RevokePersonTokenResponse response;
+  return Call(backends_, &v1::People::Stub::RevokePersonToken, request, &response);
+}
+
+}  // namespace metropolis::gateway
