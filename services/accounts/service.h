@@ -16,8 +16,10 @@ class ServerBuilder;
 
 namespace metropolis::accounts {
 
-// Every call needs an administrator's API token (roles.h). Every change is
-// logged with who made it: the administrator's name and token id, never a token.
+// Every call needs an administrator's API token (lib/auth/roles.h), but for
+// ListLadders, which the services may also call, and LookupToken, which only
+// they may. Every change is logged with who made it: the administrator's name and
+// token id, never a token.
 class AccountsService final : public v1::Accounts::Service {
  public:
   AccountsService(AccountStore* accounts, LadderStore* ladders, Authenticator* auth)
@@ -43,11 +45,18 @@ class AccountsService final : public v1::Accounts::Service {
                            v1::ListLaddersResponse* response) override;
   grpc::Status CreateSeason(grpc::ServerContext* context, const v1::CreateSeasonRequest* request,
                             v1::CreateSeasonResponse* response) override;
+  // Service tokens only (lib/auth/roles.h): found = false for an unknown or
+  // revoked token, INVALID_ARGUMENT for a hash that is not 32 bytes.
+  grpc::Status LookupToken(grpc::ServerContext* context, const v1::LookupTokenRequest* request,
+                           v1::LookupTokenResponse* response) override;
 
  private:
   // OK with *out the caller when it may administer; UNAUTHENTICATED or
   // PERMISSION_DENIED otherwise.
   grpc::Status Authorize(const grpc::ServerContext& context, Principal* out);
+  // The same with another rule, and `refusal` as the PERMISSION_DENIED message.
+  grpc::Status AuthorizeFor(const grpc::ServerContext& context, bool (*may)(const Principal&), const char* refusal,
+                            Principal* out);
 
   AccountStore* accounts_;
   LadderStore* ladders_;

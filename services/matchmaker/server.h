@@ -1,8 +1,8 @@
 // The matchmaker as a part of a server program (lib/common/server_main.h):
-// the Matchmaker, Tournaments and Accounts services over PostgreSQL and Redis
-// pools the program owns, and two threads beside them: the matching rounds, and
-// the tournament scheduler (run by the one replica holding its lease).
-// metropolis-matchmaker runs it alone; metropolis-server beside the others.
+// the Matchmaker and Tournaments services over PostgreSQL and Redis pools the
+// program owns (callers' tokens and the ladders come from the Accounts service), and two threads beside them: the
+// matching rounds, and the tournament scheduler (run by the one replica holding its lease). metropolis-matchmaker runs
+// it alone; metropolis-server beside the others.
 #pragma once
 
 #include <atomic>
@@ -12,13 +12,12 @@
 #include <thread>
 #include <vector>
 
+#include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/rate_limited.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
-#include "services/accounts/ladder_store.h"
-#include "services/accounts/rate_limited.h"
-#include "services/accounts/service.h"
-#include "services/accounts/store.h"
 #include "services/matchmaker/clients.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
@@ -35,12 +34,13 @@ struct MatchmakerConfig {
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
+  std::string accounts;          // the Accounts service's address: callers' tokens and the ladders (required)
   int64_t round_ms = 100;        // between matching rounds
   int64_t pass_ms = 500;         // between passes of the tournament scheduler
   int64_t lease_ms = 5000;       // the scheduler's lease
   int64_t ticket_ttl_ms = 10'000;
   std::string bot = "heuristic";  // fills seats and plays for absent players
-  // Calls per identity at the Matchmaker, Tournaments and Accounts services
+  // Calls per identity at the Matchmaker and Tournaments services
   // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
@@ -51,7 +51,7 @@ class MatchmakerServer final : public services::Component {
   ~MatchmakerServer() override;
 
   std::vector<std::string> HealthNames() const override {
-    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments", "metropolis.v1.Accounts"};
+    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments"};
   }
   void Register(grpc::ServerBuilder* builder) override;
   void Listening(int port, services::LogFieldList* fields) override;
@@ -63,13 +63,12 @@ class MatchmakerServer final : public services::Component {
   void Schedule();
 
   const MatchmakerConfig config_;
-  accounts::AccountStore accounts_;
-  accounts::LadderStore ladder_store_;
-  accounts::TokenAuthenticator auth_;
+  auth::GrpcAccountLookup account_lookup_;
+  auth::TokenAuthenticator auth_;
   // What the services check callers with: auth_, then the limit per identity.
-  accounts::RateLimitedAuthenticator limited_auth_;
+  auth::RateLimitedAuthenticator limited_auth_;
   TicketStore tickets_;
-  PgLadderSource ladders_;
+  GrpcLadderSource ladders_;
   std::unique_ptr<RatingSource> ratings_;
   GrpcGameCreator creator_;
   Matchmaker matchmaker_;
@@ -77,9 +76,6 @@ class MatchmakerServer final : public services::Component {
   TournamentStore tournament_store_;
   Roster roster_;
   TournamentsService tournaments_;
-  // Accounts, tokens and ladders for metropolisctl: the matchmaker already
-  // holds the accounts database and the authenticator.
-  accounts::AccountsService accounts_service_;
   TournamentRunner runner_;
   int port_ = 0;
   std::atomic<bool> stopping_{false};

@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "lib/auth/authenticator.h"
 #include "metropolis/v1/replays.grpc.pb.h"
-#include "services/accounts/authenticator.h"
 #include "services/replays/store.h"
 
 namespace metropolis::replays {
@@ -15,7 +15,7 @@ class ReplaysService final : public v1::Replays::Service {
  public:
   // StoreGame needs the game hosts' service token or an administrator's; reads
   // any valid token.
-  ReplaysService(ReplayStore* store, accounts::Authenticator* auth) : store_(store), auth_(auth) {}
+  ReplaysService(ReplayStore* store, auth::Authenticator* auth) : store_(store), auth_(auth) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                          v1::StoreGameResponse* response) override;
@@ -32,7 +32,7 @@ class ReplaysService final : public v1::Replays::Service {
   grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;
 
   ReplayStore* store_;
-  accounts::Authenticator* auth_;
+  auth::Authenticator* auth_;
 };
 
 }  // namespace metropolis::replays

@@ -5,8 +5,8 @@
 
 #include <functional>
 
+#include "lib/auth/authenticator.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
-#include "services/accounts/authenticator.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
@@ -21,8 +21,8 @@ struct CompeteOptions {
 
 class TournamentsService final : public v1::Tournaments::Service {
  public:
-  TournamentsService(TournamentStore* store, Roster* roster, accounts::Authenticator* auth,
-                     std::function<int64_t()> now_ms, CompeteOptions options = {});
+  TournamentsService(TournamentStore* store, Roster* roster, auth::Authenticator* auth, std::function<int64_t()> now_ms,
+                     CompeteOptions options = {});
 
   grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
                                 v1::Tournament* response) override;
@@ -42,7 +42,7 @@ class TournamentsService final : public v1::Tournaments::Service {
 
   TournamentStore* store_;
   Roster* roster_;
-  accounts::Authenticator* auth_;
+  auth::Authenticator* auth_;
   std::function<int64_t()> now_ms_;
   const CompeteOptions options_;
 };

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "engine/game.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/chance/chance.h"
 #include "lib/protocol/convert.h"
 #include "lib/storage/migrations.h"
@@ -71,7 +72,7 @@ class ReplaysTest : public ::testing::Test {
     store_ = std::make_unique<ReplayStore>(pool_.get());
     // A reader's token is a service token here; account tokens are the
     // accounts' tests' business.
-    auth_ = std::make_unique<accounts::TokenAuthenticator>(
+    auth_ = std::make_unique<auth::TokenAuthenticator>(
         nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
     service_ = std::make_unique<ReplaysService>(store_.get(), auth_.get());
     grpc::ServerBuilder builder;
@@ -111,7 +112,7 @@ class ReplaysTest : public ::testing::Test {
   storage::testing::TestDatabase database_;
   std::unique_ptr<storage::PgPool> pool_;
   std::unique_ptr<ReplayStore> store_;
-  std::unique_ptr<accounts::TokenAuthenticator> auth_;
+  std::unique_ptr<auth::TokenAuthenticator> auth_;
   std::unique_ptr<ReplaysService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Replays::Stub> stub_;

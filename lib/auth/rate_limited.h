@@ -8,10 +8,10 @@
 
 #include <string>
 
+#include "lib/auth/authenticator.h"
 #include "lib/common/rate_limit.h"
-#include "services/accounts/authenticator.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 
 class RateLimitedAuthenticator final : public Authenticator {
  public:
@@ -32,4 +32,4 @@ class RateLimitedAuthenticator final : public Authenticator {
   const std::string service_;
 };
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

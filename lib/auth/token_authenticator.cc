@@ -1,15 +1,14 @@
-#include "services/accounts/authenticator.h"
+#include "lib/auth/token_authenticator.h"
 
 #include <openssl/crypto.h>
 
 #include <algorithm>
 #include <chrono>
 
+#include "lib/auth/token.h"
 #include "lib/common/log.h"
-#include "services/accounts/store.h"
-#include "services/accounts/token.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 namespace {
 
 constexpr char kUnknownToken[] = "unknown or revoked token";
@@ -23,10 +22,10 @@ grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToke
 
 }  // namespace
 
-TokenAuthenticator::TokenAuthenticator(AccountStore* store,
+TokenAuthenticator::TokenAuthenticator(AccountLookup* lookup,
                                        std::vector<std::pair<std::string, std::string>> service_tokens, int64_t ttl_ms,
                                        std::function<int64_t()> now_ms)
-    : store_(store), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
+    : lookup_(lookup), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
   for (auto& [token, role] : service_tokens) {
     // An empty service token would let a call without one in.
     if (token.empty()) continue;
@@ -58,7 +57,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     *out = std::move(p);
     return grpc::Status::OK;
   }
-  if (!store_ || !LooksLikeToken(token)) {
+  if (!lookup_ || !LooksLikeToken(token)) {
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "not an API token"}});
     return Refused();
   }
@@ -76,22 +75,27 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     }
   }
 
-  // Two calls with one new token may both ask the database; that is cheaper
-  // than holding the lock over a query.
+  // Two calls with one new token may both ask the accounts; that is cheaper
+  // than holding the lock over a lookup.
   Principal p;
-  const grpc::Status status = store_->AuthenticateSha256(sha256, &p);
+  const grpc::Status status = lookup_->LookupToken(sha256, &p);
   if (status.ok()) {
+    p.service = false;
     services::LogDebug("token accepted", {{"token_id", std::to_string(p.token_id)}, {"identity", p.name}});
     if (ttl_ms_ > 0) Remember(sha256, {true, p, now + ttl_ms_});
     *out = std::move(p);
     return status;
   }
-  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+  if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
     if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
+    return Refused();
   }
-  // A database failure is not remembered: the next call asks again.
-  return status;
+  // The accounts could not answer: not remembered, so the next call asks again.
+  // Never UNAUTHENTICATED, which would tell a client its good token is bad.
+  services::LogWarning("token not checked: the accounts cannot answer",
+                       {{"sha256", TokenFingerprint(sha256)}, {"error", status.error_message()}});
+  return {grpc::StatusCode::UNAVAILABLE, "authenticate: the accounts cannot answer now: " + status.error_message()};
 }
 
 void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {
@@ -102,4 +106,4 @@ void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {
   cache_[sha256] = std::move(entry);
 }
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth
