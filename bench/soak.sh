@@ -67,7 +67,7 @@ if [[ -z $build ]]; then
   if [[ ${SOAK_BUILD:-1} != 0 ]]; then
     echo "soak: building the release preset (SOAK_BUILD=0 skips this)"
     cmake --preset release >/dev/null
-    cmake --build build/release -j2 --target metropolis-gamehost metropolis-matchmaker metropolis-replays \
+    cmake --build build/release -j2 --target metropolis-accounts metropolis-gamehost metropolis-matchmaker metropolis-replays \
       metropolis-ratings metropolis-gateway metropolis-migrate metropolis-admin metropolisctl metropolis-bot \
       metropolis-check |
       grep -E '^\[[0-9]+/[0-9]+\]' | awk 'NR % 25 == 0' || true

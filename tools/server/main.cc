@@ -1,5 +1,5 @@
-// metropolis-server: the replays, ratings and matchmaker services (with
-// Tournaments and Accounts) and one game host in one process on one gRPC port,
+// metropolis-server: the accounts, replays, ratings and matchmaker services (with
+// Tournaments) and one game host in one process on one gRPC port,
 // wired to each other: for local use and tests. Deployments run the services
 // apart (DEVELOPERS.md, "One process or separate services").
 #include <iostream>
