@@ -46,7 +46,7 @@ MatchmakerMetrics::MatchmakerMetrics(prometheus::Registry* r) : impl_(std::make_
   m.placement_failures =
       &BuildCounter()
            .Name("metropolis_matchmaker_placement_failures_total")
-           .Help("Formed tables sent back to the queue, by ladder and reason (no_host, create_failed)")
+           .Help("Formed tables sent back to the queue, by ladder and reason (no_host, create_failed, assign_failed, claim_lapsed)")
            .Register(*r);
   m.expired = &BuildCounter()
                    .Name("metropolis_matchmaker_tickets_expired_total")

@@ -61,7 +61,9 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
-      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, NowMs, MakeServiceOptions()),
+      service_(
+          &tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, [this] { return tickets_.Now(); },
+          MakeServiceOptions()),
       tournament_store_(pool),
       roster_(redis, config.redis_prefix),
       tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
@@ -90,7 +92,7 @@ void MatchmakerServer::Stop(int) {
 void MatchmakerServer::Rounds() {
   while (!stopping_) {
     try {
-      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), NowMs());
+      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), tickets_.Now());
       if (s.tables || s.expired || s.released || s.failed || s.stale || s.reseated) {
         ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
                                {"placed", std::to_string(s.placed)},
@@ -118,7 +120,7 @@ void MatchmakerServer::Schedule() {
         ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
       leading = lead;
       if (lead) {
-        const RunnerStats s = runner_.Pass(NowMs());
+        const RunnerStats s = runner_.Pass(tickets_.Now());
         if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
           ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
                                            {"finished", std::to_string(s.finished)},

@@ -150,7 +150,7 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     }
     if (!ready) continue;
     std::string host, game_id;
-    if (!hosts_->PickHost(now_ms - options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
+    if (!hosts_->PickHost(now_ms, options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
     bool claimed = false;
     if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
     // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.

@@ -68,7 +68,7 @@ class TournamentsTest : public ::testing::Test {
     accounts_ = std::make_unique<accounts::AccountStore>(pool_.get());
     store_ = std::make_unique<TournamentStore>(pool_.get());
     roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
-    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
     for (int i = 0; i < 8; ++i) {
       accounts::Identity id;
