@@ -262,15 +262,15 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
         // The claim lapsed while the game was being created (this replica was
         // paused past matched_timeout_ms, or Redis lost the claim): those tickets
         // went back to the queue and may sit at another table now. Handing them
-        // this seat too would seat a player twice; its seat here is the fallback
-        // bot's, and the game shows it.
-        services::LogError(
-            "a table's claim lapsed before its seats were handed out; those seats are the fallback "
-            "bot's",
-            {{"ladder", ladder},
-             {"table", table_id},
-             {"seats", std::to_string(seats.size())},
-             {"assigned", std::to_string(assigned)}});
+        // this seat too would seat a player twice. Nobody gets those seats: a
+        // game none of whose players join is void at its start (never stored or
+        // rated); one some of them joined plays the others' seats with the
+        // fallback bot, which the record shows.
+        services::LogError("a table's claim lapsed before its seats were handed out; those seats go to nobody",
+                           {{"ladder", ladder},
+                            {"table", table_id},
+                            {"seats", std::to_string(seats.size())},
+                            {"assigned", std::to_string(assigned)}});
         MatchmakerMetrics::Get().PlacementFailed(ladder, "claim_lapsed");
       }
       return;
