@@ -1,12 +1,15 @@
 #include "lib/auth/token_authenticator.h"
 
 #include <openssl/crypto.h>
+#include <prometheus/counter.h>
+#include <prometheus/registry.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "lib/auth/token.h"
 #include "lib/common/log.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::auth {
 namespace {
@@ -19,6 +22,18 @@ int64_t SteadyNowMs() {
 }
 
 grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken}; }
+
+// API tokens checked, by how they were answered: `cached` (remembered, good or
+// unknown), `found` and `unknown` (looked up), `unavailable` (the lookup could not
+// answer). Unavailable lookups are what an operator watches when Accounts is down.
+void CountCheck(const char* result) {
+  static prometheus::Family<prometheus::Counter>* checks =
+      &prometheus::BuildCounter()
+           .Name("metropolis_auth_token_checks_total")
+           .Help("API tokens checked, by result: cached, found, unknown, unavailable")
+           .Register(*services::MetricsRegistry());
+  checks->Add({{"result", result}}).Increment();
+}
 
 }  // namespace
 
@@ -67,6 +82,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(sha256); it != cache_.end()) {
       if (now < it->second.expires_ms) {
+        CountCheck("cached");
         if (!it->second.known) return Refused();
         *out = it->second.principal;
         return grpc::Status::OK;
@@ -80,6 +96,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
   Principal p;
   const grpc::Status status = lookup_->LookupToken(sha256, &p);
   if (status.ok()) {
+    CountCheck("found");
     p.service = false;
     services::LogDebug("token accepted", {{"token_id", std::to_string(p.token_id)}, {"identity", p.name}});
     if (ttl_ms_ > 0) Remember(sha256, {true, p, now + ttl_ms_});
@@ -87,10 +104,12 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     return status;
   }
   if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
+    CountCheck("unknown");
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
     if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
     return Refused();
   }
+  CountCheck("unavailable");
   // The accounts could not answer: not remembered, so the next call asks again.
   // Never UNAUTHENTICATED, which would tell a client its good token is bad.
   services::LogWarning("token not checked: the accounts cannot answer",

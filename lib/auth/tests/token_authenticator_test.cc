@@ -4,10 +4,12 @@
 #include "lib/auth/token_authenticator.h"
 
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <map>
 
 #include "lib/auth/token.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::auth {
 namespace {
@@ -32,6 +34,17 @@ class FakeLookup final : public AccountLookup {
   bool available = true;
   int lookups = 0;
 };
+
+// metropolis_auth_token_checks_total{result}, as the process's registry has it.
+double Checks(const std::string& result) {
+  for (const prometheus::MetricFamily& f : services::MetricsRegistry()->Collect()) {
+    if (f.name != "metropolis_auth_token_checks_total") continue;
+    for (const prometheus::ClientMetric& m : f.metric)
+      for (const prometheus::ClientMetric::Label& l : m.label)
+        if (l.name == "result" && l.value == result) return m.counter.value;
+  }
+  return 0;
+}
 
 class TokenAuthenticatorTest : public ::testing::Test {
  protected:
@@ -133,6 +146,21 @@ TEST_F(TokenAuthenticatorTest, WithoutALookupOnlyServiceTokensPass) {
   Principal p;
   EXPECT_TRUE(alone.Authenticate("host-secret", &p).ok());
   EXPECT_EQ(alone.Authenticate(alice_, &p).error_code(), StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(TokenAuthenticatorTest, EachCheckIsCountedByHowItWasAnswered) {
+  const double cached = Checks("cached"), found = Checks("found"), unknown = Checks("unknown"),
+               unavailable = Checks("unavailable");
+  ASSERT_TRUE(Check(alice_).ok());
+  ASSERT_TRUE(Check(alice_).ok());
+  ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAUTHENTICATED);
+  lookup_.available = false;
+  ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAVAILABLE);
+  ASSERT_TRUE(Check("host-secret").ok());  // a service token is no API token: not counted
+  EXPECT_EQ(Checks("found") - found, 1);
+  EXPECT_EQ(Checks("cached") - cached, 1);
+  EXPECT_EQ(Checks("unknown") - unknown, 1);
+  EXPECT_EQ(Checks("unavailable") - unavailable, 1);
 }
 
 TEST_F(TokenAuthenticatorTest, TheCacheIsBounded) {
