@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak test of the whole stack on loopback: two matchmaker replicas, two game hosts,
-# replays, ratings and the gateway (deploy/local/stack.sh) with their own PostgreSQL
+# accounts, replays, ratings and the gateway (deploy/local/stack.sh) with their own PostgreSQL
 # and Redis in a temporary folder. Network bots (metropolis-bot --ladder) queue on a
 # ladder and play until --games games are stored or --minutes have passed, whichever
 # comes first; meanwhile a reader asks the gateway for the leaderboard, the latest
@@ -119,7 +119,7 @@ fi
 stack=$METROPOLIS_STACK_DIR
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
 admin=$build/tools/admin/metropolis-admin
-services=(replays ratings matchmaker matchmaker2 gamehost1 gamehost2 gateway)
+services=(accounts replays ratings matchmaker matchmaker2 gamehost1 gamehost2 gateway)
 rss() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$(cat "$stack/$1.pid")/status" 2>/dev/null || echo "-"; }
 declare -A rss_start
 for s in "${services[@]}"; do rss_start[$s]=$(rss "$s"); done
