@@ -5,6 +5,7 @@
 
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
+#include "lib/common/reconnect.h"
 #include "lib/common/request_id.h"
 
 namespace metropolis::matchmaker {
@@ -28,7 +29,11 @@ LadderConfig ToLadderConfig(const v1::Ladder& s, std::string* error) {
 }
 
 GrpcLadderSource::GrpcLadderSource(const std::string& address, std::string token, int64_t refresh_ms)
-    : stub_(v1::Accounts::NewStub(services::Dial(address))), token_(std::move(token)), refresh_ms_(refresh_ms) {}
+    // Reconnecting within a second, so that ladders are read again soon after
+    // Accounts is back (gRPC's own backoff grows to 2 minutes).
+    : stub_(v1::Accounts::NewStub(services::DialReconnectingWithin(address, 1000))),
+      token_(std::move(token)),
+      refresh_ms_(refresh_ms) {}
 
 std::vector<LadderConfig> GrpcLadderSource::Ladders(bool fresh) {
   // A fresh read reflects the configuration at least as new as the call: it
