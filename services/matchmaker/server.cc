@@ -65,9 +65,11 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
           &tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, [this] { return tickets_.Now(); },
           MakeServiceOptions()),
       tournament_store_(pool),
+      results_(config.replays, config.service_token),
+      entrants_(pool),
       roster_(redis, config.redis_prefix),
-      tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
-      runner_(&tournament_store_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
+      tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
+      runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
 

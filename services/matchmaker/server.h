@@ -1,8 +1,9 @@
 // The matchmaker as a part of a server program (lib/common/server_main.h):
 // the Matchmaker and Tournaments services over PostgreSQL and Redis pools the
-// program owns (callers' tokens and the ladders come from the Accounts service), and two threads beside them: the
-// matching rounds, and the tournament scheduler (run by the one replica holding its lease). metropolis-matchmaker runs
-// it alone; metropolis-server beside the others.
+// program owns (callers' tokens and the ladders come from the Accounts service),
+// and two threads beside them: the matching rounds, and the tournament scheduler
+// (run by the one replica holding its lease). metropolis-matchmaker runs it
+// alone; metropolis-server beside the others.
 #pragma once
 
 #include <atomic>
@@ -22,6 +23,7 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
 #include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/tournaments/entrants_store.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -34,6 +36,7 @@ struct MatchmakerConfig {
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
+  std::string replays;           // the replays service's address: tournament results and reveals
   std::string accounts;          // the Accounts service's address: callers' tokens and the ladders (required)
   int64_t round_ms = 100;        // between matching rounds
   int64_t pass_ms = 500;         // between passes of the tournament scheduler
@@ -74,6 +77,8 @@ class MatchmakerServer final : public services::Component {
   Matchmaker matchmaker_;
   MatchmakerService service_;
   TournamentStore tournament_store_;
+  GrpcGameResults results_;
+  PgEntrantDirectory entrants_;
   Roster roster_;
   TournamentsService tournaments_;
   TournamentRunner runner_;

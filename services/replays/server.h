@@ -29,6 +29,7 @@ class ReplaysServer final : public services::Component {
 
  private:
   ReplayStore store_;
+  RevealStore reveals_;
   // Reads take any API token the Accounts service knows.
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;

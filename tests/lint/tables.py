@@ -80,11 +80,8 @@ KNOWN = {
     ("ratings", "seasons"): "the season is read from the seasons table",
     ("ratings", "games"): "the game to rate is read from the replays tables",
     ("ratings", "game_seats"): "the seats to rate are read from the replays tables",
-    ("tournaments", "identities"): "entrant names are joined from identities",
-    ("tournaments", "games"): "results are read from the replays tables",
-    ("tournaments", "game_seats"): "results are read from the replays tables",
-    ("replays", "tournaments"): "duplicate sets are hidden by reading the schedule",
-    ("replays", "tournament_games"): "duplicate sets are hidden by reading the schedule",
+    ("tournaments", "identities"): "entrant names are read from identities (entrants_store.cc, until "
+                                   "Accounts.GetIdentityNames is reachable)",
 }
 
 SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE|REFERENCES)\s+(?:ONLY\s+|IF\s+(?:NOT\s+)?EXISTS\s+)?"

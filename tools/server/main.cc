@@ -180,6 +180,7 @@ int main(int argc, char** argv) {
   matchmaker.service_token = service_token;
   matchmaker.host_admin_token = host_admin_token;
   matchmaker.ratings = self;
+  matchmaker.replays = self;
   // Every part checks its callers' tokens with the Accounts service at this address.
   matchmaker.accounts = self;
   matchmaker.bot = settings.Get("bot");

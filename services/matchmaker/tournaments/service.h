@@ -7,6 +7,7 @@
 
 #include "lib/auth/authenticator.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
+#include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
@@ -21,8 +22,8 @@ struct CompeteOptions {
 
 class TournamentsService final : public v1::Tournaments::Service {
  public:
-  TournamentsService(TournamentStore* store, Roster* roster, auth::Authenticator* auth, std::function<int64_t()> now_ms,
-                     CompeteOptions options = {});
+  TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster, auth::Authenticator* auth,
+                     std::function<int64_t()> now_ms, CompeteOptions options = {});
 
   grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
                                 v1::Tournament* response) override;
@@ -41,6 +42,7 @@ class TournamentsService final : public v1::Tournaments::Service {
   grpc::Status Describe(const std::string& id, v1::Tournament* out);
 
   TournamentStore* store_;
+  EntrantDirectory* entrants_;
   Roster* roster_;
   auth::Authenticator* auth_;
   std::function<int64_t()> now_ms_;
