@@ -121,6 +121,19 @@ void MatchmakerServer::Schedule() {
       if (lead != leading)
         ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
       leading = lead;
+      if (!lead) tournament_store_.ClearFence();
+      // A new leader, or one whose change was refused by a newer fence while it
+      // still holds the lease (two replicas that both believed they led), takes
+      // the next fence before it changes anything.
+      if (lead && tournament_store_.fence() == 0) {
+        int64_t fence = 0;
+        if (const grpc::Status s = tournament_store_.TakeFence(&fence); !s.ok()) {
+          ms::LogWarning("taking the tournament scheduler's fence failed", {{"error", s.error_message()}});
+          std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+          continue;
+        }
+        ms::LogInfo("tournament scheduler fence taken", {{"fence", std::to_string(fence)}});
+      }
       if (lead) {
         const RunnerStats s = runner_.Pass(tickets_.Now());
         if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "lib/common/grpc_util.h"
+#include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
 
 namespace metropolis::matchmaker {
@@ -79,6 +80,44 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
         return Invalid("entrants: identity " + std::to_string(spec.entrants[i]) + " is entered twice");
   }
   return grpc::Status::OK;
+}
+
+namespace {
+
+// Raises the database's fence to `fence` inside `tx` (its row lock orders the
+// scheduler's changes); FAILED_PRECONDITION, with `fence` cleared, when a newer
+// leader's fence is higher, or when the change is the scheduler's (`required`)
+// and there is no fence: a fenced-off scheduler changes nothing until it takes a
+// new one.
+grpc::Status Fenced(pqxx::work& tx, std::atomic<int64_t>* fence, bool check, bool required = true) {
+  const int64_t mine = fence->load();
+  if (!check) return grpc::Status::OK;
+  if (mine == 0) {
+    if (!required) return grpc::Status::OK;
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "the tournament scheduler holds no fence (it takes one as it leads)"};
+  }
+  if (!tx.exec_params("UPDATE tournament_leader SET fence = $1 WHERE fence <= $1", mine).affected_rows()) {
+    fence->store(0);
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "fenced off: a newer tournament scheduler leads (this one's fence " + std::to_string(mine) + ")"};
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+TournamentStore::TournamentStore(storage::PgPool* pool)
+    : pool_(pool), check_fence_(!services::ProtectionRemoved("tournament_fence")) {}
+
+grpc::Status TournamentStore::TakeFence(int64_t* fence) {
+  return RunPg(pool_, "take the scheduler's fence", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    *fence = tx.exec1("UPDATE tournament_leader SET fence = fence + 1 RETURNING fence")[0].as<int64_t>();
+    tx.commit();
+    fence_.store(*fence);
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
@@ -173,6 +212,8 @@ grpc::Status TournamentStore::Running(std::vector<std::string>* ids) {
 grpc::Status TournamentStore::SetState(const std::string& id, const std::string& state) {
   return RunPg(pool_, "tournament state", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    // Finishing is the scheduler's change; cancelling, an administrator's.
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_, state == "finished"); !f.ok()) return f;
     const pqxx::result r = tx.exec_params(
         "UPDATE tournaments SET state = $2, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING id", id,
         state);
@@ -192,6 +233,7 @@ grpc::Status TournamentStore::Finish(const std::string& id, int number, const st
   *finished = false;
   return RunPg(pool_, "tournament result", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     *finished = tx.exec_params(
                       "UPDATE tournament_games SET state = 'finished', places = $4::smallint[], "
                       "state_since = now() WHERE tournament_id = $1 AND number = $2 AND game_id = $3 "
@@ -208,6 +250,7 @@ grpc::Status TournamentStore::Claim(const std::string& id, int number, const std
   *claimed = false;
   return RunPg(pool_, "claim tournament game", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     const pqxx::result r = tx.exec_params(
         "UPDATE tournament_games SET state = 'starting', attempts = attempts + 1, host = $3, "
         "game_id = 't-' || tournament_id || '-' || number || '-' || (attempts + 1), state_since = now() "
@@ -226,6 +269,7 @@ grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, con
   *marked = false;
   return RunPg(pool_, "tournament game playing", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     *marked = tx.exec_params(
                     "UPDATE tournament_games SET state = 'playing', state_since = now() "
                     "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state = 'starting'",
@@ -239,6 +283,7 @@ grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, con
 grpc::Status TournamentStore::Requeue(const std::string& id, int number, const std::string& game_id) {
   return RunPg(pool_, "requeue tournament game", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     tx.exec_params(
         "UPDATE tournament_games SET state = 'pending', game_id = NULL, host = NULL, state_since = now() "
         "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state IN ('starting', 'playing')",
@@ -251,6 +296,7 @@ grpc::Status TournamentStore::Requeue(const std::string& id, int number, const s
 grpc::Status TournamentStore::AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "add tournament round", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     // The tournament's row lock serialises two schedulers adding the same round.
     tx.exec_params("SELECT 1 FROM tournaments WHERE id = $1 FOR UPDATE", id);
     const pqxx::result r = tx.exec_params(
@@ -320,6 +366,7 @@ grpc::Status TournamentStore::DueReveals(int limit, std::vector<DueReveal>* out)
 grpc::Status TournamentStore::MarkRevealed(const DueReveal& reveal) {
   return RunPg(pool_, "mark revealed", [&](pqxx::connection& c) {
     pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     if (reveal.whole) {
       tx.exec_params("UPDATE tournaments SET revealed = true WHERE id = $1", reveal.tournament);
     } else {

@@ -9,6 +9,7 @@
 
 #include <grpcpp/support/status.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,7 +64,20 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec);
 
 class TournamentStore {
  public:
-  explicit TournamentStore(storage::PgPool* pool) : pool_(pool) {}
+  explicit TournamentStore(storage::PgPool* pool);
+
+  // The scheduler's fencing token (migrations/tournaments/0031): a replica that
+  // takes the scheduling lease takes the next fence, and from then on every
+  // scheduler change below (Finish, Claim, MarkPlaying, Requeue, AddRound,
+  // SetState, MarkRevealed) raises the database's fence to it in its own
+  // transaction, or is refused with FAILED_PRECONDITION (changing nothing) when a
+  // newer leader's fence is higher. A refused change clears the fence: the
+  // replica changes nothing until it takes a new one (which it does if it still
+  // holds the lease). Cancelling (SetState "cancelled", an administrator's call
+  // on any replica) is fenced only when this replica holds a fence.
+  grpc::Status TakeFence(int64_t* fence);
+  int64_t fence() const { return fence_.load(); }
+  void ClearFence() { fence_.store(0); }
 
   // Writes the tournament, its entrants and its first games in one
   // transaction. ALREADY_EXISTS for a taken id. The entrants are checked
@@ -105,6 +119,8 @@ class TournamentStore {
 
  private:
   storage::PgPool* pool_;
+  std::atomic<int64_t> fence_{0};
+  const bool check_fence_;  // off only as the negative control "tournament_fence"
 };
 
 }  // namespace metropolis::matchmaker

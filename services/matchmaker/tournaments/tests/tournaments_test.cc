@@ -112,6 +112,8 @@ class TournamentsTest : public ::testing::Test {
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 4);
     accounts_ = std::make_unique<accounts::AccountStore>(pool_.get());
     store_ = std::make_unique<TournamentStore>(pool_.get());
+    int64_t fence = 0;  // the tests' runners lead the scheduling
+    ASSERT_TRUE(store_->TakeFence(&fence).ok());
     roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
     hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
@@ -534,6 +536,43 @@ TEST_F(TournamentsTest, LeaseHasOneHolderAtATime) {
   }
   EXPECT_TRUE(b_leads);
   EXPECT_FALSE(roster_->Lead("a", 300));
+}
+
+// A scheduler paused past its lease wakes up still believing it leads, while a
+// newer leader has taken over: its changes are refused by the fence and change
+// nothing; the newer leader's go through. Without the fence (the negative control
+// "tournament_fence") the stale leader requeues the game the new one is playing.
+TEST_F(TournamentsTest, AStaleSchedulerIsFencedOff) {
+  const TournamentSpec spec = Spec("fenced", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  TournamentStore old_leader(pool_.get()), new_leader(pool_.get());
+  int64_t old_fence = 0, new_fence = 0;
+  ASSERT_TRUE(old_leader.TakeFence(&old_fence).ok());
+  std::string game_id;
+  bool claimed = false;
+  ASSERT_TRUE(old_leader.Claim("fenced", 0, "hostA:1", &game_id, &claimed).ok());
+  ASSERT_TRUE(claimed);
+  // The old leader stalls; the new one takes the lease, a newer fence, and goes on.
+  ASSERT_TRUE(new_leader.TakeFence(&new_fence).ok());
+  EXPECT_GT(new_fence, old_fence);
+  bool marked = false;
+  ASSERT_TRUE(new_leader.MarkPlaying("fenced", 0, game_id, &marked).ok());
+  ASSERT_TRUE(marked);
+
+  // The old leader wakes up and finds the game "lost": its requeue is refused.
+  const grpc::Status requeued = old_leader.Requeue("fenced", 0, game_id);
+  EXPECT_EQ(requeued.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << requeued.error_message();
+  EXPECT_EQ(Games("fenced")[0].state, "playing");
+  EXPECT_EQ(Games("fenced")[0].game_id, game_id);
+  EXPECT_EQ(old_leader.fence(), 0) << "a fenced-off scheduler must take a new fence before it changes anything";
+  bool finished = false;
+  EXPECT_FALSE(old_leader.Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(Games("fenced")[0].state, "playing");
+
+  ASSERT_TRUE(new_leader.Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
+  EXPECT_TRUE(finished);
+  EXPECT_EQ(Games("fenced")[0].state, "finished");
 }
 
 // The game hosts' service token, as the matchmaker is given it.
