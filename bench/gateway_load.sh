@@ -38,8 +38,8 @@ done
 build=${GATEWAY_LOAD_BUILD_DIR:-build/load}
 if [[ ${GATEWAY_LOAD_BUILD:-1} != 0 ]]; then
   cmake --preset release -B "$build" >/dev/null
-  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-gamehost metropolis-gateway \
-    metropolis-matchmaker metropolis-migrate metropolis-admin metropolisctl metropolis-bot
+  cmake --build "$build" -j2 --target metropolis-accounts metropolis-replays metropolis-ratings metropolis-gamehost metropolis-gateway \
+    metropolis-migrate metropolis-admin metropolisctl metropolis-bot
 fi
 build=$(cd "$build" && pwd)
 
@@ -104,21 +104,22 @@ for _ in 1 2 3 4 5 6; do
 done
 replays=127.0.0.1:${ports[0]} ratings=127.0.0.1:${ports[1]} host=127.0.0.1:${ports[2]}
 gateway=127.0.0.1:${ports[3]} metrics=127.0.0.1:${ports[4]} accounts=127.0.0.1:${ports[5]}
+# Accounts checks the services' callers' API tokens, and serves the gateway its
+# ladders, players' names and people.
+start_service accounts "${ports[5]}" "$build/services/accounts/metropolis-accounts" --listen "$accounts" --pg "$pg" \
+  --service-token "$service_token" --gateway-token "$gateway_service_token" --log-level warning
 start_service replays "${ports[0]}" "$build/services/replays/metropolis-replays" --listen "$replays" --pg "$pg" \
-  --store-token "$service_token" --log-level warning
+  --store-token "$service_token" --accounts "$accounts" --log-level warning
 start_service ratings "${ports[1]}" "$build/services/ratings/metropolis-ratings" --listen "$ratings" --pg "$pg" \
-  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --log-level warning
+  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --accounts "$accounts" --log-level warning
 start_service gamehost "${ports[2]}" "$build/services/gamehost/metropolis-gamehost" --listen "$host" \
   --metrics-listen "" --admin-token "$host_admin" --spectator-token "$spectator_token" --data-dir "$work/host" \
   --replays "$replays" --replays-token "$service_token" --ratings "$ratings" --ratings-token "$service_token" \
   --start-timeout-ms 600000 --log-level warning
-# The Accounts service (ladders and players' names for the gateway) is the matchmaker's.
-start_service matchmaker "${ports[5]}" "$build/services/matchmaker/metropolis-matchmaker" --listen "$accounts" \
-  --pg "$pg" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --host-admin-token "$host_admin" \
-  --gateway-token "$gateway_service_token" --metrics-listen "" --log-level warning
 max=$((spectators + 100))
 start_service gateway "${ports[3]}" "$build/services/gateway/metropolis-gateway" --listen "$gateway" \
-  --metrics-listen "$metrics" --accounts "$accounts" --accounts-token "$gateway_service_token" --replays "$replays" --ratings "$ratings" --hosts "$host" \
+  --metrics-listen "$metrics" --accounts "$accounts" --accounts-token "$gateway_service_token" \
+  --replays "$replays" --ratings "$ratings" --hosts "$host" \
   --token "$api_token" --gamehost-token "$spectator_token" --max-spectators "$max" --log-level warning \
   --rate-limit 0  # every request comes from one address here
 gateway_pid=${pids[-1]}

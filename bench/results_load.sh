@@ -35,7 +35,7 @@ done
 
 if [[ ${RESULTS_LOAD_BUILD:-1} != 0 ]]; then
   cmake --preset release -B "$build" >/dev/null
-  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-migrate results_load
+  cmake --build "$build" -j2 --target metropolis-accounts metropolis-replays metropolis-ratings metropolis-migrate results_load
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/results-load.XXXXXX")
@@ -65,6 +65,8 @@ token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 replays_port=$(free_port)
 ratings_port=$(free_port)
 while [[ $ratings_port == "$replays_port" ]]; do ratings_port=$(free_port); done
+accounts_port=$(free_port)
+while [[ $accounts_port == "$replays_port" || $accounts_port == "$ratings_port" ]]; do accounts_port=$(free_port); done
 
 start_service() {  # name port args...
   local name=$1 port=$2
@@ -83,11 +85,15 @@ start_service() {  # name port args...
   echo "results_load.sh: $name did not listen on $port" >&2
   exit 1
 }
+# Accounts checks the services' callers' API tokens (the load uses the service token).
+start_service accounts "$accounts_port" "$build/services/accounts/metropolis-accounts" \
+  --listen "127.0.0.1:$accounts_port" --pg "$METROPOLIS_PG_CONNINFO" --service-token "$token" --log-level warning
 start_service replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
-  --pg "$METROPOLIS_PG_CONNINFO" --store-token "$token" --connections "$threads" --log-level warning
+  --pg "$METROPOLIS_PG_CONNINFO" --store-token "$token" --accounts "127.0.0.1:$accounts_port" \
+  --connections "$threads" --log-level warning
 start_service ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
-  --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" --connections "$threads" \
-  --log-level warning
+  --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" \
+  --accounts "127.0.0.1:$accounts_port" --connections "$threads" --log-level warning
 
 echo "results_load.sh: replays on $replays_port, ratings on $ratings_port, $threads connections each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 status=0
@@ -95,7 +101,7 @@ status=0
   --pg "$METROPOLIS_PG_CONNINFO" "$@" || status=$?
 # Where the machine's CPU went: the services and the database server.
 echo >&2
-echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[0]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[1]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
+echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[1]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[2]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
   psql "$METROPOLIS_PG_CONNINFO" -c "SELECT calls, round(total_exec_time) AS total_ms,
       round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak test of the whole stack on loopback: two matchmaker replicas, two game hosts,
-# replays, ratings and the gateway (deploy/local/stack.sh) with their own PostgreSQL
+# accounts, replays, ratings and the gateway (deploy/local/stack.sh) with their own PostgreSQL
 # and Redis in a temporary folder. Network bots (metropolis-bot --ladder) queue on a
 # ladder and play until --games games are stored or --minutes have passed, whichever
 # comes first; meanwhile a reader asks the gateway for the leaderboard, the latest
@@ -67,7 +67,7 @@ if [[ -z $build ]]; then
   if [[ ${SOAK_BUILD:-1} != 0 ]]; then
     echo "soak: building the release preset (SOAK_BUILD=0 skips this)"
     cmake --preset release >/dev/null
-    cmake --build build/release -j2 --target metropolis-gamehost metropolis-matchmaker metropolis-replays \
+    cmake --build build/release -j2 --target metropolis-accounts metropolis-gamehost metropolis-matchmaker metropolis-replays \
       metropolis-ratings metropolis-gateway metropolis-migrate metropolis-admin metropolisctl metropolis-bot \
       metropolis-check |
       grep -E '^\[[0-9]+/[0-9]+\]' | awk 'NR % 25 == 0' || true
@@ -119,7 +119,7 @@ fi
 stack=$METROPOLIS_STACK_DIR
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
 admin=$build/tools/admin/metropolis-admin
-services=(replays ratings matchmaker matchmaker2 gamehost1 gamehost2 gateway)
+services=(accounts replays ratings matchmaker matchmaker2 gamehost1 gamehost2 gateway)
 rss() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$(cat "$stack/$1.pid")/status" 2>/dev/null || echo "-"; }
 declare -A rss_start
 for s in "${services[@]}"; do rss_start[$s]=$(rss "$s"); done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds the release preset, starts the
 # whole stack on this machine (its own PostgreSQL and Redis in a throwaway
-# folder, replays, ratings, two matchmaker replicas and a game host), registers
+# folder, accounts, replays, ratings, two matchmaker replicas and a game host), registers
 # built-in bots, plays a ladder of games through the matchmaker, and prints the
 # leaderboard and how to look at the games. The stack keeps running afterwards;
 # the last lines say how to stop it.
@@ -30,6 +30,7 @@ The stack is still running. Its addresses and tokens:  source $METROPOLIS_STACK_
   a game's record:   build/release/tools/ctl/metropolisctl --host \$METROPOLIS_REPLAYS --token \$METROPOLIS_ADMIN_TOKEN export-game GAME_ID > game.json
   any step of it:    build/release/tools/engine/metropolis-engine replay --file game.json --step 100
   a player:          build/release/tools/ctl/metropolisctl --host \$METROPOLIS_RATINGS --token \$METROPOLIS_ADMIN_TOKEN rating --ladder open --identity ID
+  accounts, tokens:  build/release/tools/ctl/metropolisctl --host \$METROPOLIS_ACCOUNTS --token \$METROPOLIS_ADMIN_TOKEN identities
   more games:        scripts/ladder_demo.sh --games 10
   a tournament:      scripts/tournament_demo.sh     (five bots, a round robin, standings with intervals)
   over HTTP:         curl \$METROPOLIS_GATEWAY/api/v1/ladders   (docs/GATEWAY.md)

@@ -28,12 +28,14 @@ done
 source "$stack/stack.env"
 bin=$METROPOLIS_BUILD
 ctl() { "$bin/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+# Accounts, bots and their tokens: the Accounts service.
+accounts_ctl() { "$bin/tools/ctl/metropolisctl" --host "$METROPOLIS_ACCOUNTS" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 IFS=, read -r -a bots <<<"$specs"
 ((${#bots[@]} >= 4)) || { echo "tournament_demo: --bots needs at least 4 bots" >&2; exit 2; }
 work=$stack/tournament-$id
 mkdir -p "$work"
-ctl create-player house >/dev/null 2>&1 || true  # the bots' owner; it may exist already
+accounts_ctl create-player house >/dev/null 2>&1 || true  # the bots' owner; it may exist already
 names=() pids=()
 stop_bots() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap stop_bots EXIT
@@ -41,8 +43,8 @@ for i in "${!bots[@]}"; do
   spec=${bots[$i]}
   name="$id-${spec%%:*}-$((i + 1))"
   if [[ ! -f $work/$name.token ]]; then
-    ctl create-bot "$name" --owner house >/dev/null
-    ctl --json issue-token "$name" --label tournament |
+    accounts_ctl create-bot "$name" --owner house >/dev/null
+    accounts_ctl --json issue-token "$name" --label tournament |
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])' >"$work/$name.token"
   fi
   "$bin/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER,$METROPOLIS_MATCHMAKER2" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole Metropolis stack on this machine, on loopback: a throwaway
-# PostgreSQL and Redis, the migrations, and every service (replays, ratings,
-# matchmaker, one game host) wired together.
+# PostgreSQL and Redis, the migrations, and every service (accounts, replays,
+# ratings, matchmaker, one game host) wired together.
 #
 #   deploy/local/stack.sh up [BUILD_DIR]   start it; prints where everything listens
 #   deploy/local/stack.sh down             stop it and delete its data
@@ -32,7 +32,9 @@
 #   METROPOLIS_REDIS_SERVICES  what the services were given: the same, or with
 #                              METROPOLIS_REDIS_SENTINELS=N, sentinel:metropolis@...
 #   METROPOLIS_REDIS_REPLICA   with METROPOLIS_REDIS_SENTINELS, the replica (host:port)
-#   METROPOLIS_REPLAYS, METROPOLIS_RATINGS, METROPOLIS_MATCHMAKER, METROPOLIS_GAMEHOST
+#   METROPOLIS_ACCOUNTS, METROPOLIS_REPLAYS, METROPOLIS_RATINGS, METROPOLIS_MATCHMAKER,
+#   METROPOLIS_GAMEHOST        the services' gRPC addresses (metropolisctl's accounts
+#                              commands go to METROPOLIS_ACCOUNTS)
 #   METROPOLIS_ADMIN_TOKEN     an administrator's API token (of the identity "admin")
 #   METROPOLIS_SERVICE_TOKEN   the game hosts' service token
 set -euo pipefail
@@ -97,7 +99,8 @@ up() {
   gateway_service_token=gw-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   # What the gateway shows the public: a spectator, which a hidden game refuses.
   host_spectator=spec-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  local replays_port ratings_port mm_port mm2_port host_port
+  local accounts_port replays_port ratings_port mm_port mm2_port host_port
+  accounts_port=$(free_port)
   replays_port=$(free_port)
   ratings_port=$(free_port)
   mm_port=$(free_port)
@@ -116,7 +119,7 @@ up() {
   }
   # Each service's Prometheus metrics on a free port of its own, listed in
   # stack.env for deploy/prometheus/local.sh. metrics_at NAME sets $metrics_address.
-  local taken=" $replays_port $ratings_port $mm_port $mm2_port $host_port " metrics_targets="" metrics_address
+  local taken=" $accounts_port $replays_port $ratings_port $mm_port $mm2_port $host_port " metrics_targets="" metrics_address
   metrics_at() {
     local port
     port=$(free_port)
@@ -125,18 +128,25 @@ up() {
     metrics_address=127.0.0.1:$port
     metrics_targets+="${metrics_targets:+ }$1=$metrics_address"
   }
+  # Accounts first: every other service checks its callers' tokens there, with
+  # the service token.
+  metrics_at accounts
+  start accounts "$accounts_port" "$build/services/accounts/metropolis-accounts" --listen "$addr:$accounts_port" \
+    --pg "$METROPOLIS_PG_CONNINFO" --service-token "$service_token" --gateway-token "$gateway_service_token" \
+    --metrics-listen "$metrics_address"
   metrics_at replays
   start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "$addr:$replays_port" \
-    --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --metrics-listen "$metrics_address"
+    --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --accounts "$addr:$accounts_port" \
+    --metrics-listen "$metrics_address"
   metrics_at ratings
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --metrics-listen "$metrics_address"
+    --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --gateway-token "$gateway_service_token" --ratings "$addr:$ratings_port" \
-    --replays "$addr:$replays_port" \
+    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+    --accounts "$addr:$accounts_port" \
     --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
@@ -144,8 +154,8 @@ up() {
     # shellcheck disable=SC2086 # split into words on purpose
     start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --gateway-token "$gateway_service_token" --ratings "$addr:$ratings_port" \
-    --replays "$addr:$replays_port" \
+      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+      --accounts "$addr:$accounts_port" \
       --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
@@ -187,6 +197,7 @@ export METROPOLIS_PG='$METROPOLIS_PG_CONNINFO'
 export METROPOLIS_REDIS='$METROPOLIS_REDIS_ADDR'
 export METROPOLIS_REDIS_SERVICES='$redis_address'
 export METROPOLIS_REDIS_REPLICA='${METROPOLIS_REDIS_REPLICA_ADDR:-}'
+export METROPOLIS_ACCOUNTS='$addr:$accounts_port'
 export METROPOLIS_REPLAYS='$addr:$replays_port'
 export METROPOLIS_RATINGS='$addr:$ratings_port'
 export METROPOLIS_MATCHMAKER='$addr:$mm_port'
@@ -222,7 +233,7 @@ ENV
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" \
-      --accounts "$addr:$mm_port" --accounts-token "$gateway_service_token" \
+      --accounts "$addr:$accounts_port" --accounts-token "$gateway_service_token" \
       --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
       --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
       --gamehost-admin-token "$host_admin" "${web_args[@]}"
@@ -236,6 +247,7 @@ ENV
   # --- end of the gateway ----------------------------------------------------------------
 
   echo "stack: up in $stack"
+  echo "  accounts   $addr:$accounts_port"
   echo "  replays    $addr:$replays_port"
   echo "  ratings    $addr:$ratings_port"
   echo "  matchmaker $addr:$mm_port"

@@ -9,8 +9,11 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include "lib/common/reconnect.h"
 
 namespace metropolis::services {
 namespace {
@@ -163,6 +166,16 @@ void AllowKeepalivePings(grpc::ServerBuilder* builder) {
 
 std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
   return grpc::CreateCustomChannel(address, ProcessCredentials(), KeepaliveChannelArguments());
+}
+
+std::shared_ptr<grpc::Channel> DialReconnectingWithin(const std::string& address, int max_backoff_ms) {
+  grpc::ChannelArguments args = KeepaliveChannelArguments();
+  // gRPC's reconnect backoff grows to 120 s: a peer back after a restart would
+  // stay unreachable that long from a channel that failed often meanwhile.
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(max_backoff_ms, 100));
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, std::min(max_backoff_ms, 100));
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, max_backoff_ms);
+  return grpc::CreateCustomChannel(address, ProcessCredentials(), args);
 }
 
 }  // namespace metropolis::services

@@ -2,7 +2,7 @@
 
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
-#include "services/accounts/roles.h"
+#include "services/accounts/authenticator.h"
 
 namespace metropolis::accounts {
 namespace {

@@ -4,10 +4,10 @@
 
 #include <map>
 
+#include "lib/auth/roles.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "services/accounts/convert.h"
-#include "services/accounts/roles.h"
 
 namespace metropolis::accounts {
 namespace {
@@ -35,11 +35,17 @@ grpc::Status CheckLadderId(const char* field, const std::string& id) {
 }  // namespace
 
 grpc::Status AccountsService::Authorize(const grpc::ServerContext& context, Principal* out) {
+  return AuthorizeFor(context, auth::MayAdministerAccounts,
+                      "managing accounts and ladders needs an administrator's API token", out);
+}
+
+grpc::Status AccountsService::AuthorizeFor(const grpc::ServerContext& context, bool (*may)(const Principal&),
+                                           const char* refusal, Principal* out) {
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), out); !s.ok()) return s;
-  if (!MayAdministerAccounts(*out)) {
+  if (!may(*out)) {
     services::LogInfo("accounts call refused",
-                      {{"identity", out->name}, {"token_id", std::to_string(out->token_id)}, {"why", "not admin"}});
-    return {grpc::StatusCode::PERMISSION_DENIED, "managing accounts and ladders needs an administrator's API token"};
+                      {{"identity", out->name}, {"token_id", std::to_string(out->token_id)}, {"why", refusal}});
+    return {grpc::StatusCode::PERMISSION_DENIED, refusal};
   }
   return grpc::Status::OK;
 }
@@ -160,7 +166,10 @@ grpc::Status AccountsService::UpdateLadder(grpc::ServerContext* context, const v
 grpc::Status AccountsService::ListLadders(grpc::ServerContext* context, const v1::ListLaddersRequest*,
                                           v1::ListLaddersResponse* response) {
   Principal by;
-  if (grpc::Status s = Authorize(*context, &by); !s.ok()) return s;
+  if (grpc::Status s = AuthorizeFor(*context, auth::MayReadLadders,
+                                    "reading ladders needs an administrator's or a service token", &by);
+      !s.ok())
+    return s;
   std::vector<LadderInfo> ladders;
   if (grpc::Status s = ladders_->ListLadders(&ladders); !s.ok()) return s;
   for (const LadderInfo& l : ladders) LadderToProto(l, response->add_ladders());
@@ -240,6 +249,26 @@ grpc::Status AccountsService::ReadLadders(grpc::ServerContext* context, const v1
       s->set_ends_unix_ms(season.ends_unix_ms);
     }
   }
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::LookupToken(grpc::ServerContext* context, const v1::LookupTokenRequest* request,
+                                          v1::LookupTokenResponse* response) {
+  Principal by;
+  if (grpc::Status s = AuthorizeFor(*context, auth::MayLookUpTokens, "looking up tokens needs a service token", &by);
+      !s.ok())
+    return s;
+  if (request->sha256().size() != 32) return Invalid("sha256: 32 bytes required (a token's SHA-256)");
+  Principal owner;
+  const grpc::Status s = accounts_->LookupToken(request->sha256(), &owner);
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) return grpc::Status::OK;  // found = false
+  if (!s.ok()) return s;
+  response->set_found(true);
+  response->set_identity_id(owner.identity_id);
+  response->set_name(owner.name);
+  response->set_kind(owner.kind);
+  response->set_admin(owner.admin);
+  response->set_token_id(owner.token_id);
   return grpc::Status::OK;
 }
 

@@ -17,10 +17,11 @@ class ServerBuilder;
 
 namespace metropolis::accounts {
 
-// Every call but the public reads needs an administrator's API token
-// (roles.h). Every change is logged with who made it: the administrator's name
-// and token id, never a token. The public reads take any valid token; without
-// `catalog` they are UNIMPLEMENTED.
+// Every call needs an administrator's API token (lib/auth/roles.h), but for
+// ListLadders, which the services may also call, LookupToken, which only they
+// may, and the public reads, which take any valid token (without `catalog` they
+// are UNIMPLEMENTED). Every change is logged with who made it: the
+// administrator's name and token id, never a token.
 class AccountsService final : public v1::Accounts::Service {
  public:
   AccountsService(AccountStore* accounts, LadderStore* ladders, Authenticator* auth, CatalogStore* catalog = nullptr)
@@ -52,6 +53,10 @@ class AccountsService final : public v1::Accounts::Service {
                                 v1::ListIdentitiesResponse* response) override;
   grpc::Status ReadLadders(grpc::ServerContext* context, const v1::ReadLaddersRequest* request,
                            v1::ListLaddersResponse* response) override;
+  // Service tokens only (lib/auth/roles.h): found = false for an unknown or
+  // revoked token, INVALID_ARGUMENT for a hash that is not 32 bytes.
+  grpc::Status LookupToken(grpc::ServerContext* context, const v1::LookupTokenRequest* request,
+                           v1::LookupTokenResponse* response) override;
 
  private:
   // OK with *out the caller when it may administer; UNAUTHENTICATED or
@@ -59,6 +64,9 @@ class AccountsService final : public v1::Accounts::Service {
   grpc::Status Authorize(const grpc::ServerContext& context, Principal* out);
   // OK when the caller holds any valid token and the public reads are served.
   grpc::Status AuthorizeRead(const grpc::ServerContext& context);
+  // The same with another rule, and `refusal` as the PERMISSION_DENIED message.
+  grpc::Status AuthorizeFor(const grpc::ServerContext& context, bool (*may)(const Principal&), const char* refusal,
+                            Principal* out);
 
   AccountStore* accounts_;
   LadderStore* ladders_;

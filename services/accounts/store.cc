@@ -201,4 +201,10 @@ grpc::Status AccountStore::AuthenticateSha256(const std::string& sha256, Princip
   });
 }
 
+grpc::Status AccountStore::LookupToken(const std::string& sha256, Principal* out) {
+  grpc::Status s = AuthenticateSha256(sha256, out);
+  if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED) return {grpc::StatusCode::NOT_FOUND, kUnknownToken};
+  return s;
+}
+
 }  // namespace metropolis::accounts

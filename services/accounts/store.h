@@ -10,13 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/auth/account_lookup.h"
+
 namespace metropolis::storage {
 class PgPool;
 }
 
 namespace metropolis::accounts {
 
-struct Principal;
+using auth::Principal;
 
 struct Identity {
   int64_t id = 0;
@@ -43,7 +45,9 @@ struct TokenInfo {
 bool ValidIdentityName(std::string_view name);
 inline constexpr size_t kMaxLabelLength = 200;
 
-class AccountStore {
+// Also the AccountLookup of the Accounts service's own authenticator, and what
+// Accounts.LookupToken answers from.
+class AccountStore final : public auth::AccountLookup {
  public:
   explicit AccountStore(storage::PgPool* pool) : pool_(pool) {}
 
@@ -70,6 +74,8 @@ class AccountStore {
   grpc::Status Authenticate(const std::string& token, Principal* out);
   // The same by the token's SHA-256 (32 raw bytes), for callers that hash once.
   grpc::Status AuthenticateSha256(const std::string& sha256, Principal* out);
+  // AuthenticateSha256 with NOT_FOUND for an unknown or revoked token.
+  grpc::Status LookupToken(const std::string& sha256, Principal* out) override;
 
  private:
   storage::PgPool* pool_;

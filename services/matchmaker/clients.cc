@@ -5,50 +5,60 @@
 
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
+#include "lib/common/reconnect.h"
 #include "lib/common/request_id.h"
 
 namespace metropolis::matchmaker {
 
-LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error) {
+LadderConfig ToLadderConfig(const v1::Ladder& s, std::string* error) {
   LadderConfig l;
-  const accounts::LadderSpec& s = info.spec;
-  l.id = s.id;
-  l.season = info.season;
-  l.decision_ms = uint32_t(s.decision_ms);
-  l.time_bank_ms = uint32_t(s.time_bank_ms);
-  l.mu = s.mu;
-  l.rules.seats = s.seats;
-  l.rules.allow_three_after_ms = s.allow_three_after_ms;
-  l.rules.bot_fill_after_ms = s.bot_fill_after_ms;
+  l.id = s.id();
+  l.season = int(s.season());
+  l.decision_ms = uint32_t(s.decision_ms());
+  l.time_bank_ms = uint32_t(s.time_bank_ms());
+  l.mu = s.mu();
+  l.rules.seats = s.seats();
+  l.rules.allow_three_after_ms = s.allow_three_after_ms();
+  l.rules.bot_fill_after_ms = s.bot_fill_after_ms();
   // Windows in μ points: a fraction of the ladder's initial σ at once, widening.
-  l.rules.window_base = s.sigma * 0.36;
-  l.rules.window_per_second = s.sigma * 0.06;
-  l.rules.window_max = s.sigma * 3;
-  if (!ParseLadderOptions(s.ruleset, s.options, &l.options, error)) *error = "ladder " + s.id + ": " + *error;
+  l.rules.window_base = s.sigma() * 0.36;
+  l.rules.window_per_second = s.sigma() * 0.06;
+  l.rules.window_max = s.sigma() * 3;
+  if (!ParseLadderOptions(s.ruleset(), s.options(), &l.options, error)) *error = "ladder " + s.id() + ": " + *error;
   return l;
 }
 
-std::vector<LadderConfig> PgLadderSource::Ladders(bool fresh) {
+GrpcLadderSource::GrpcLadderSource(const std::string& address, std::string token, int64_t refresh_ms)
+    // Reconnecting within a second, so that ladders are read again soon after
+    // Accounts is back (gRPC's own backoff grows to 2 minutes).
+    : stub_(v1::Accounts::NewStub(services::DialReconnectingWithin(address, 1000))),
+      token_(std::move(token)),
+      refresh_ms_(refresh_ms) {}
+
+std::vector<LadderConfig> GrpcLadderSource::Ladders(bool fresh) {
   // A fresh read reflects the configuration at least as new as the call: it
   // reads again unless another caller did after this one started (waiting on
-  // the lock), so concurrent misses cost one query.
+  // the lock), so concurrent misses cost one call.
   const auto called = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
   if (fresh ? read_at_ >= called : now < until_) return cached_;
   read_at_ = now;
-  std::vector<accounts::LadderInfo> infos;
-  if (grpc::Status s = store_->ListLadders(&infos); !s.ok()) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  v1::ListLaddersResponse response;
+  if (grpc::Status s = stub_->ListLadders(&context, v1::ListLaddersRequest(), &response); !s.ok()) {
     services::LogWarning("ladders not refreshed", {{"error", s.error_message()}});
     until_ = now + std::chrono::seconds(1);
     return cached_;
   }
   cached_.clear();
-  for (const auto& info : infos) {
+  for (const v1::Ladder& ladder : response.ladders()) {
     std::string error;
-    LadderConfig l = ToLadderConfig(info, &error);
+    LadderConfig l = ToLadderConfig(ladder, &error);
     if (!error.empty()) {
-      services::LogWarning("ladder left out", {{"ladder", info.spec.id}, {"error", error}});
+      services::LogWarning("ladder left out", {{"ladder", ladder.id()}, {"error", error}});
       continue;
     }
     cached_.push_back(std::move(l));

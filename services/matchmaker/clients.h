@@ -1,5 +1,5 @@
-// What the matchmaker talks to, in production: the ladders' configuration in
-// PostgreSQL, the ratings service for a player's μ, and the game hosts.
+// What the matchmaker talks to, in production: the Accounts service for the
+// ladders' configuration, the ratings service for a player's μ, and the game hosts.
 #pragma once
 
 #include <chrono>
@@ -7,31 +7,34 @@
 #include <memory>
 #include <mutex>
 
+#include "metropolis/v1/accounts.grpc.pb.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
-#include "services/accounts/ladder_store.h"
 #include "services/matchmaker/service.h"
 #include "services/matchmaker/tournaments/results.h"
 
 namespace metropolis::matchmaker {
 
-// Ladders from PostgreSQL, read again after `refresh_ms`; a ladder whose
-// options do not parse is left out, with a log line.
-class PgLadderSource final : public LadderSource {
+// Ladders from Accounts.ListLadders (called with the matchmaker's service
+// token), read again after `refresh_ms`; a ladder whose options do not parse is
+// left out, with a log line. While Accounts cannot answer, the last ladders read
+// are kept (asked again a second later).
+class GrpcLadderSource final : public LadderSource {
  public:
-  PgLadderSource(accounts::LadderStore* store, int64_t refresh_ms = 10'000) : store_(store), refresh_ms_(refresh_ms) {}
+  GrpcLadderSource(const std::string& address, std::string token, int64_t refresh_ms = 10'000);
   std::vector<LadderConfig> Ladders(bool fresh = false) override;
 
  private:
-  accounts::LadderStore* store_;
+  std::unique_ptr<v1::Accounts::Stub> stub_;
+  const std::string token_;
   const int64_t refresh_ms_;
   std::mutex mutex_;
   std::vector<LadderConfig> cached_;
   std::chrono::steady_clock::time_point until_{}, read_at_{};
 };
 
-LadderConfig ToLadderConfig(const accounts::LadderInfo& info, std::string* error);
+LadderConfig ToLadderConfig(const v1::Ladder& ladder, std::string* error);
 
 // μ from Ratings.GetPlayerRating; the ladder's μ for a newcomer, or when the
 // ratings service cannot answer (matching goes on, a little less well).

@@ -25,14 +25,15 @@ int main(int argc, char** argv) {
                         "game hosts. Replicas share their state in Redis and may run side by side.",
                         "METROPOLIS_MATCHMAKER_");
   settings.Add("listen", "ADDR", "127.0.0.1:50063", "gRPC address (port 0 picks a free port)");
-  settings.Add("pg", "CONNINFO", "", "PostgreSQL: accounts and ladders (required)");
+  settings.Add("pg", "CONNINFO", "", "PostgreSQL: tournaments (required)");
   settings.Add("redis", "ADDR", "", "Redis: tickets and hosts (required); HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys");
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: RegisterHost, and reading ratings (required)");
   settings.Add("host-admin-token", "TOKEN", "", "the game hosts' --admin-token, to create games (required)");
-  settings.Add("gateway-token", "TOKEN", "",
-               "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
+  settings.Add("accounts", "ADDR", "",
+               "the Accounts service (metropolis-accounts): callers' tokens and the ladders, asked with "
+               "--service-token (required)");
   settings.Add("ratings", "ADDR", "", "ratings service, for players' ratings (empty: everyone matched as a newcomer)");
   settings.Add("replays", "ADDR", "",
                "replays service: tournament results, and what of a tournament it may show (required; called with "
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
       !settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error))
     return Fail(error);
-  for (const char* required : {"pg", "redis", "service-token", "host-admin-token", "replays"})
+  for (const char* required : {"pg", "redis", "service-token", "host-admin-token", "replays", "accounts"})
     if (settings.Get(required).empty()) return Fail(std::string("--") + required + " is required");
   if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
     return Fail("--redis: " + bad);
@@ -78,9 +79,9 @@ int main(int argc, char** argv) {
   config.redis_prefix = settings.Get("redis-prefix");
   config.service_token = settings.Get("service-token");
   config.host_admin_token = settings.Get("host-admin-token");
-  config.gateway_token = settings.Get("gateway-token");
   config.ratings = settings.Get("ratings");
   config.replays = settings.Get("replays");
+  config.accounts = settings.Get("accounts");
   config.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;

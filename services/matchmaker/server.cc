@@ -5,9 +5,9 @@
 
 #include <chrono>
 
+#include "lib/auth/roles.h"
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
-#include "services/accounts/roles.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -53,13 +53,11 @@ RunnerOptions MakeRunnerOptions(const MatchmakerConfig& config) {
 
 MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config)
     : config_(config),
-      accounts_(pool),
-      ladder_store_(pool),
-      auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)},
-                         {config.gateway_token, std::string(accounts::kGatewayRole)}}),
+      account_lookup_(config.accounts, config.service_token),
+      auth_(&account_lookup_, {{config.service_token, std::string(auth::kGameHostRole)}}),
       limited_auth_(&auth_, config.rate_limit, "matchmaker"),
       tickets_(redis, config.redis_prefix),
-      ladders_(&ladder_store_),
+      ladders_(config.accounts, config.service_token),
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
@@ -71,10 +69,6 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       entrants_(pool),
       roster_(redis, config.redis_prefix),
       tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
-      catalog_(pool),
-      accounts_service_(&accounts_, &ladder_store_, &limited_auth_, &catalog_),
-      people_store_(pool),
-      people_service_(&people_store_, &accounts_, &hasher_, &limited_auth_),
       runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
@@ -82,8 +76,6 @@ MatchmakerServer::~MatchmakerServer() { Stop(0); }
 void MatchmakerServer::Register(grpc::ServerBuilder* builder) {
   builder->RegisterService(&service_);
   builder->RegisterService(&tournaments_);
-  builder->RegisterService(&accounts_service_);
-  builder->RegisterService(&people_service_);
 }
 
 void MatchmakerServer::Listening(int port, services::LogFieldList*) { port_ = port; }

@@ -1,8 +1,9 @@
 // The matchmaker as a part of a server program (lib/common/server_main.h):
-// the Matchmaker, Tournaments and Accounts services over PostgreSQL and Redis
-// pools the program owns, and two threads beside them: the matching rounds, and
-// the tournament scheduler (run by the one replica holding its lease).
-// metropolis-matchmaker runs it alone; metropolis-server beside the others.
+// the Matchmaker and Tournaments services over PostgreSQL and Redis pools the
+// program owns (callers' tokens and the ladders come from the Accounts service),
+// and two threads beside them: the matching rounds, and the tournament scheduler
+// (run by the one replica holding its lease). metropolis-matchmaker runs it
+// alone; metropolis-server beside the others.
 #pragma once
 
 #include <atomic>
@@ -12,17 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/rate_limited.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
-#include "services/accounts/catalog_store.h"
-#include "services/accounts/ladder_store.h"
-#include "services/accounts/passwords.h"
-#include "services/accounts/people_service.h"
-#include "services/accounts/people_store.h"
-#include "services/accounts/rate_limited.h"
-#include "services/accounts/service.h"
-#include "services/accounts/store.h"
 #include "services/matchmaker/clients.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
@@ -39,15 +35,15 @@ struct MatchmakerConfig {
   std::string redis_prefix = "metropolis";
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
-  std::string gateway_token;     // the gateway's service token: the People service (empty: nobody may call it)
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
   std::string replays;           // the replays service's address: tournament results and reveals
+  std::string accounts;          // the Accounts service's address: callers' tokens and the ladders (required)
   int64_t round_ms = 100;        // between matching rounds
   int64_t pass_ms = 500;         // between passes of the tournament scheduler
   int64_t lease_ms = 5000;       // the scheduler's lease
   int64_t ticket_ttl_ms = 10'000;
   std::string bot = "heuristic";  // fills seats and plays for absent players
-  // Calls per identity at the Matchmaker, Tournaments and Accounts services
+  // Calls per identity at the Matchmaker and Tournaments services
   // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
@@ -58,7 +54,7 @@ class MatchmakerServer final : public services::Component {
   ~MatchmakerServer() override;
 
   std::vector<std::string> HealthNames() const override {
-    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments", "metropolis.v1.Accounts", "metropolis.v1.People"};
+    return {"metropolis.v1.Matchmaker", "metropolis.v1.Tournaments"};
   }
   void Register(grpc::ServerBuilder* builder) override;
   void Listening(int port, services::LogFieldList* fields) override;
@@ -70,13 +66,12 @@ class MatchmakerServer final : public services::Component {
   void Schedule();
 
   const MatchmakerConfig config_;
-  accounts::AccountStore accounts_;
-  accounts::LadderStore ladder_store_;
-  accounts::TokenAuthenticator auth_;
+  auth::GrpcAccountLookup account_lookup_;
+  auth::TokenAuthenticator auth_;
   // What the services check callers with: auth_, then the limit per identity.
-  accounts::RateLimitedAuthenticator limited_auth_;
+  auth::RateLimitedAuthenticator limited_auth_;
   TicketStore tickets_;
-  PgLadderSource ladders_;
+  GrpcLadderSource ladders_;
   std::unique_ptr<RatingSource> ratings_;
   GrpcGameCreator creator_;
   Matchmaker matchmaker_;
@@ -86,15 +81,6 @@ class MatchmakerServer final : public services::Component {
   PgEntrantDirectory entrants_;
   Roster roster_;
   TournamentsService tournaments_;
-  // Accounts, tokens and ladders for metropolisctl: the matchmaker already
-  // holds the accounts database and the authenticator.
-  accounts::CatalogStore catalog_;
-  accounts::AccountsService accounts_service_;
-  // People who play in a browser, for the gateway: beside Accounts, over the
-  // same tables.
-  accounts::PeopleStore people_store_;
-  accounts::SodiumPasswordHasher hasher_;
-  accounts::PeopleService people_service_;
   TournamentRunner runner_;
   int port_ = 0;
   std::atomic<bool> stopping_{false};

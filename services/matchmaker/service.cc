@@ -3,10 +3,10 @@
 #include <chrono>
 #include <thread>
 
+#include "lib/auth/roles.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
-#include "services/accounts/roles.h"
 #include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
@@ -19,7 +19,7 @@ grpc::Status RedisDown(const std::exception& e) {
 }  // namespace
 
 MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings,
-                                     accounts::Authenticator* auth, GameCreator* games, std::function<int64_t()> now_ms,
+                                     auth::Authenticator* auth, GameCreator* games, std::function<int64_t()> now_ms,
                                      ServiceOptions options)
     : tickets_(tickets),
       ladders_(ladders),
@@ -29,7 +29,7 @@ MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders
       now_ms_(std::move(now_ms)),
       options_(options) {}
 
-grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context, accounts::Principal* out) {
+grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context, auth::Principal* out) {
   return auth_->Authenticate(services::BearerToken(context), out);
 }
 
@@ -59,7 +59,7 @@ bool MatchmakerService::GameOver(const TicketInfo& ticket) {
 grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
                                         grpc::ServerWriter<v1::EnqueueUpdate>* writer) {
   services::CallLogContext call(*context);
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   if (who.identity_id == 0)
     return {grpc::StatusCode::PERMISSION_DENIED, "queueing needs a player's or a bot's API token"};
@@ -177,7 +177,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
 grpc::Status MatchmakerService::Cancel(grpc::ServerContext* context, const v1::CancelRequest*,
                                        v1::CancelResponse* response) {
   services::CallLogContext call(*context);
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   if (who.identity_id == 0)
     return {grpc::StatusCode::PERMISSION_DENIED, "cancelling needs a player's or a bot's token"};
@@ -197,7 +197,7 @@ grpc::Status MatchmakerService::Cancel(grpc::ServerContext* context, const v1::C
 grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1::GetQueueRequest* request,
                                          v1::QueueStatus* response) {
   services::CallLogContext call(*context);
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
   LadderConfig ladder;
   if (!FindLadder(request->ladder(), &ladder))
@@ -226,9 +226,9 @@ grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1:
 grpc::Status MatchmakerService::RegisterHost(grpc::ServerContext* context, const v1::RegisterHostRequest* request,
                                              v1::RegisterHostResponse*) {
   services::CallLogContext call(*context);
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
-  if (!accounts::MayWriteResults(who))
+  if (!auth::MayWriteResults(who))
     return {grpc::StatusCode::PERMISSION_DENIED, "registering a host needs the game hosts' service token"};
   const std::string& address = request->address();
   if (address.empty() || address.size() > 200 || address.find(':') == std::string::npos)

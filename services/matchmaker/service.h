@@ -7,8 +7,8 @@
 #include <memory>
 #include <mutex>
 
+#include "lib/auth/authenticator.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
-#include "services/accounts/authenticator.h"
 #include "services/matchmaker/matchmaker.h"
 
 namespace metropolis::matchmaker {
@@ -40,7 +40,7 @@ struct ServiceOptions {
 class MatchmakerService final : public v1::Matchmaker::Service {
  public:
   // `games` answers whether a resumed seat's game is over (nullptr: never asked).
-  MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings, accounts::Authenticator* auth,
+  MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings, auth::Authenticator* auth,
                     GameCreator* games, std::function<int64_t()> now_ms, ServiceOptions options = {});
 
   grpc::Status Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
@@ -53,14 +53,14 @@ class MatchmakerService final : public v1::Matchmaker::Service {
                             v1::RegisterHostResponse* response) override;
 
  private:
-  grpc::Status Authenticate(const grpc::ServerContext& context, accounts::Principal* out);
+  grpc::Status Authenticate(const grpc::ServerContext& context, auth::Principal* out);
   bool FindLadder(const std::string& id, LadderConfig* out);
   bool GameOver(const TicketInfo& ticket);
 
   TicketStore* tickets_;
   LadderSource* ladders_;
   RatingSource* ratings_;
-  accounts::Authenticator* auth_;
+  auth::Authenticator* auth_;
   GameCreator* games_;
   std::function<int64_t()> now_ms_;
   const ServiceOptions options_;

@@ -2,14 +2,14 @@
 
 #include <grpcpp/server_builder.h>
 
+#include "lib/auth/roles.h"
 #include "lib/common/log.h"
-#include "services/accounts/roles.h"
 
 namespace metropolis::ratings {
 
 RatingsServer::RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config)
-    : accounts_(pool),
-      auth_(&accounts_, {{config.service_token, std::string(accounts::kGameHostRole)}}),
+    : accounts_(config.accounts, config.service_token),
+      auth_(&accounts_, {{config.service_token, std::string(auth::kGameHostRole)}}),
       store_(pool),
       cache_(redis, config.redis_prefix),
       ratings_(&store_, &cache_),

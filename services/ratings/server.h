@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
-#include "services/accounts/store.h"
 #include "services/ratings/leaderboard_cache.h"
 #include "services/ratings/ratings.h"
 #include "services/ratings/service.h"
@@ -20,7 +21,8 @@
 namespace metropolis::ratings {
 
 struct RatingsConfig {
-  std::string service_token;  // may rate games (the game hosts')
+  std::string service_token;  // may rate games (the game hosts'); also asks the Accounts service
+  std::string accounts;       // the Accounts service's address: callers' API tokens
   std::string redis_prefix = "metropolis";
 };
 
@@ -35,8 +37,8 @@ class RatingsServer final : public services::Component {
   void Listening(int port, services::LogFieldList* fields) override;
 
  private:
-  accounts::AccountStore accounts_;
-  accounts::TokenAuthenticator auth_;
+  auth::GrpcAccountLookup accounts_;
+  auth::TokenAuthenticator auth_;
   RatingStore store_;
   LeaderboardCache cache_;
   Ratings ratings_;

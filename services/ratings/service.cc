@@ -2,18 +2,18 @@
 
 #include <chrono>
 
+#include "lib/auth/roles.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
-#include "services/accounts/roles.h"
 #include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {
 
 grpc::Status RatingsService::Authorize(const grpc::ServerContext& context, bool write) {
-  accounts::Principal principal;
+  auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
-  if (write && !accounts::MayWriteResults(principal))
+  if (write && !auth::MayWriteResults(principal))
     return {grpc::StatusCode::PERMISSION_DENIED,
             "rating games needs the game hosts' service token or an administrator's"};
   return grpc::Status::OK;

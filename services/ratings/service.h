@@ -2,8 +2,8 @@
 // tokens and statuses here, decisions in ratings.h.
 #pragma once
 
+#include "lib/auth/authenticator.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
-#include "services/accounts/authenticator.h"
 #include "services/ratings/ratings.h"
 
 namespace metropolis::ratings {
@@ -11,7 +11,7 @@ namespace metropolis::ratings {
 class RatingsService final : public v1::Ratings::Service {
  public:
   // RateGame needs a service (or administrator) token; reads any valid token.
-  RatingsService(Ratings* ratings, accounts::Authenticator* auth) : ratings_(ratings), auth_(auth) {}
+  RatingsService(Ratings* ratings, auth::Authenticator* auth) : ratings_(ratings), auth_(auth) {}
 
   grpc::Status RateGame(grpc::ServerContext* context, const v1::RateGameRequest* request,
                         v1::RateGameResponse* response) override;
@@ -26,7 +26,7 @@ class RatingsService final : public v1::Ratings::Service {
   grpc::Status Authorize(const grpc::ServerContext& context, bool write);
 
   Ratings* ratings_;
-  accounts::Authenticator* auth_;
+  auth::Authenticator* auth_;
 };
 
 }  // namespace metropolis::ratings

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   settings.Add("listen", "ADDR", "127.0.0.1:50061", "gRPC address (port 0 picks a free port)");
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
   settings.Add("store-token", "TOKEN", "", "service token that may store games (the game hosts'; required)");
+  settings.Add("accounts", "ADDR", "",
+               "the Accounts service (metropolis-accounts), asked with --store-token who holds a caller's API "
+               "token (required)");
   settings.Add("connections", "N", "8", "PostgreSQL connections; calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
@@ -32,8 +35,8 @@ int main(int argc, char** argv) {
     std::cerr << "metropolis-replays: " << error << "\n";
     return 2;
   }
-  if (settings.Get("pg").empty() || settings.Get("store-token").empty()) {
-    std::cerr << "metropolis-replays: --pg and --store-token are required\n";
+  if (settings.Get("pg").empty() || settings.Get("store-token").empty() || settings.Get("accounts").empty()) {
+    std::cerr << "metropolis-replays: --pg, --store-token and --accounts are required\n";
     return 2;
   }
   ms::ServeOptions serve{.program = "metropolis-replays",
@@ -51,7 +54,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
-  metropolis::replays::ReplaysServer replays(&pool, {.store_token = settings.Get("store-token")});
+  metropolis::replays::ReplaysServer replays(
+      &pool, {.store_token = settings.Get("store-token"), .accounts = settings.Get("accounts")});
   // The sync server spends a thread per call in progress; the pool bounds the
   // database connections, which calls beyond them wait for.
   return ms::Serve(serve, {&replays}, &signals);

@@ -2,15 +2,15 @@
 
 #include <grpcpp/server_builder.h>
 
-#include "services/accounts/roles.h"
+#include "lib/auth/roles.h"
 
 namespace metropolis::replays {
 
 ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config)
     : store_(pool),
       reveals_(pool),
-      accounts_(pool),
-      auth_(&accounts_, {{config.store_token, std::string(accounts::kGameHostRole)}}),
+      accounts_(config.accounts, config.store_token),
+      auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}),
       service_(&store_, &reveals_, &auth_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }

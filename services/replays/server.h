@@ -6,16 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
-#include "services/accounts/store.h"
 #include "services/replays/service.h"
 #include "services/replays/store.h"
 
 namespace metropolis::replays {
 
 struct ReplaysConfig {
-  std::string store_token;  // the service token that may store games (the game hosts')
+  std::string store_token;  // the service token that may store games (the game hosts'); also asks Accounts
+  std::string accounts;     // the Accounts service's address: callers' API tokens
 };
 
 class ReplaysServer final : public services::Component {
@@ -28,9 +30,9 @@ class ReplaysServer final : public services::Component {
  private:
   ReplayStore store_;
   RevealStore reveals_;
-  // Reads take any API token of the accounts tables (metropolis-admin issues them).
-  accounts::AccountStore accounts_;
-  accounts::TokenAuthenticator auth_;
+  // Reads take any API token the Accounts service knows.
+  auth::GrpcAccountLookup accounts_;
+  auth::TokenAuthenticator auth_;
   ReplaysService service_;
 };
 

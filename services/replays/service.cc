@@ -3,20 +3,20 @@
 #include <chrono>
 
 #include "engine/game.h"
+#include "lib/auth/roles.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
 #include "lib/protocol/convert.h"
-#include "services/accounts/roles.h"
 #include "services/replays/metrics.h"
 #include "services/replays/record.h"
 
 namespace metropolis::replays {
 
 grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool store) const {
-  accounts::Principal principal;
+  auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
-  if (store && !accounts::MayWriteResults(principal))
+  if (store && !auth::MayWriteResults(principal))
     return {grpc::StatusCode::PERMISSION_DENIED,
             "storing games needs the game hosts' service token or an administrator's"};
   return grpc::Status::OK;
@@ -96,9 +96,9 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
 }
 
 grpc::Status ReplaysService::AuthorizeService(const grpc::ServerContext& context) const {
-  accounts::Principal principal;
+  auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
-  if (!principal.service || !accounts::MayWriteResults(principal))
+  if (!principal.service || !auth::MayWriteResults(principal))
     return {grpc::StatusCode::PERMISSION_DENIED, "hidden games need the service token"};
   return grpc::Status::OK;
 }

@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "lib/auth/authenticator.h"
 #include "metropolis/v1/replays.grpc.pb.h"
-#include "services/accounts/authenticator.h"
 #include "services/replays/reveal_store.h"
 #include "services/replays/store.h"
 
@@ -17,7 +17,7 @@ class ReplaysService final : public v1::Replays::Service {
   // StoreGame needs the game hosts' service token or an administrator's; reads
   // any valid token; RevealGames and GetResults a service token (the
   // tournaments' is the game hosts' one).
-  ReplaysService(ReplayStore* store, RevealStore* reveals, accounts::Authenticator* auth)
+  ReplaysService(ReplayStore* store, RevealStore* reveals, auth::Authenticator* auth)
       : store_(store), reveals_(reveals), auth_(auth) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
@@ -42,7 +42,7 @@ class ReplaysService final : public v1::Replays::Service {
 
   ReplayStore* store_;
   RevealStore* reveals_;
-  accounts::Authenticator* auth_;
+  auth::Authenticator* auth_;
 };
 
 }  // namespace metropolis::replays

@@ -55,8 +55,10 @@ total=$("$build/tools/ctl/metropolisctl" --host "$METROPOLIS_RATINGS" --token "$
 # A person through metropolisctl: an account and a token made over gRPC, queued
 # with `enqueue` beside three bots, the printed seat played to the end.
 ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" "$@"; }
-ctl --token "$METROPOLIS_ADMIN_TOKEN" create-player person >/dev/null || fail "create-player over gRPC"
-person_token=$(ctl --token "$METROPOLIS_ADMIN_TOKEN" --json issue-token person |
+# The account and its token at the Accounts service (metropolis-accounts).
+accounts_ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_ACCOUNTS" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+accounts_ctl create-player person >/dev/null || fail "create-player over gRPC"
+person_token=$(accounts_ctl --json issue-token person |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])') || fail "issue-token over gRPC"
 ctl --token "$person_token" enqueue --ladder open >"$work/enqueue.out" 2>"$work/enqueue.err" &
 enqueue=$!

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The whole local stack over TLS (label e2e; docs/SECURITY.md): a throwaway CA made
-# with openssl, and every program of deploy/local/stack.sh — replays, ratings, the
-# matchmaker, the game host, the gateway — given its certificate, key and CA
+# with openssl, and every program of deploy/local/stack.sh — accounts, replays,
+# ratings, the matchmaker, the game host, the gateway — given its certificate, key and CA
 # through its own environment variables (METROPOLIS_<PROGRAM>_TLS_CERT, ...), the
 # way a deployment sets them. 4 bots play a ladder game through scripts/ladder_demo.sh
 # (metropolis-bot and metropolisctl read METROPOLIS_TLS_CA), which the matchmaker
-# creates on the game host, which hands it to replays and ratings: every hop TLS.
+# creates on the game host, which hands it to replays and ratings, each checking
+# tokens with accounts: every hop TLS.
 # Each service refuses a plaintext client, and the gateway serves HTTPS with its
 # backends ready over TLS.
 #
@@ -25,7 +26,7 @@ mkdir -p "$pki"
   printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext
   openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 1 -extfile san.ext
 ) >"$work/openssl.log" 2>&1 || fail "openssl could not make the certificates: $(tail -3 "$work/openssl.log")"
-for program in REPLAYS RATINGS MATCHMAKER GAMEHOST GATEWAY; do
+for program in ACCOUNTS REPLAYS RATINGS MATCHMAKER GAMEHOST GATEWAY; do
   export "METROPOLIS_${program}_TLS_CERT=$pki/server.pem" "METROPOLIS_${program}_TLS_KEY=$pki/server.key" \
     "METROPOLIS_${program}_TLS_CA=$pki/ca.pem"
 done
@@ -34,7 +35,7 @@ export METROPOLIS_TLS_CA=$pki/ca.pem  # metropolisctl and metropolis-bot
 deploy/local/stack.sh up "$build" >"$work/up.log" 2>&1 || fail "the stack did not start: $(tail -5 "$work/up.log")"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
-for log in replays ratings matchmaker gamehost1; do
+for log in accounts replays ratings matchmaker gamehost1; do
   grep -q "tls=on" "$METROPOLIS_STACK_DIR/logs/$log.log" || fail "$log did not say tls=on"
 done
 
@@ -47,7 +48,7 @@ games=$(sql "SELECT count(*) FROM games")
 ((games >= 1)) || fail "no game stored"
 
 ctl="$build/tools/ctl/metropolisctl"
-for address in "$METROPOLIS_REPLAYS" "$METROPOLIS_RATINGS" "$METROPOLIS_MATCHMAKER" "$METROPOLIS_GAMEHOST"; do
+for address in "$METROPOLIS_ACCOUNTS" "$METROPOLIS_REPLAYS" "$METROPOLIS_RATINGS" "$METROPOLIS_MATCHMAKER" "$METROPOLIS_GAMEHOST"; do
   "$ctl" --host "$address" health --service "" >"$work/tls.txt" 2>&1 ||
     fail "$address did not answer a client trusting the CA: $(cat "$work/tls.txt")"
   status=0

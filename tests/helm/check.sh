@@ -85,7 +85,8 @@ npm_ready "$HERE/../.." tests/helm || fail "tests/helm's npm packages are missin
 help_args=()
 if [[ -n $BUILD ]]; then
   mkdir -p "$OUT/help"
-  for program in services/replays/metropolis-replays services/ratings/metropolis-ratings \
+  for program in services/accounts/metropolis-accounts services/replays/metropolis-replays \
+    services/ratings/metropolis-ratings \
     services/matchmaker/metropolis-matchmaker services/gamehost/metropolis-gamehost \
     services/gateway/metropolis-gateway tools/migrate/metropolis-migrate; do
     binary=$BUILD/$program

@@ -207,6 +207,7 @@ if (args.helpDir) {
 
 // Address settings: the variable's suffix, and the program that must be behind it.
 const ADDRESS_SUFFIXES = {
+  _ACCOUNTS: "metropolis-accounts",
   _REPLAYS: "metropolis-replays",
   _RATINGS: "metropolis-ratings",
   _MATCHMAKER: "metropolis-matchmaker",

@@ -16,6 +16,7 @@
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
+#include "services/accounts/authenticator.h"
 #include "services/gamehost/metrics.h"
 #include "services/gamehost/outbox.h"
 #include "services/gamehost/results.h"

@@ -19,7 +19,8 @@ namespace {
 // A command's summary and what every accounts command needs.
 std::string Summary(std::string_view what) {
   return std::string(what) +
-         "\nNeeds an administrator's token; --host is the server hosting the Accounts service (the matchmaker).";
+         "\nNeeds an administrator's token; --host is the Accounts service (metropolis-accounts, or "
+         "metropolis-server).";
 }
 
 std::string Bool(bool b) { return b ? "true" : "false"; }

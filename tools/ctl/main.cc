@@ -30,7 +30,7 @@ constexpr std::string_view kHelp =
     "  enqueue       queue on a ladder as the token's identity and wait for a seat (matchmaker)\n"
     "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
     "\n"
-    "accounts (the Accounts service, hosted by the matchmaker; an administrator's token):\n"
+    "accounts (the Accounts service, metropolis-accounts; an administrator's token):\n"
     "  create-player NAME              create a player (a person)\n"
     "  create-bot NAME --owner PLAYER  create a bot owned by a player\n"
     "  identities                      list players and bots\n"

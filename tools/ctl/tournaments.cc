@@ -93,6 +93,10 @@ cli::Flags CreateTournamentFlags() {
   f.AllowPositionals();
   f.Add({.name = "format", .value_name = "F", .help = "round-robin, swiss or duplicate"});
   f.Add({.name = "entrants", .value_name = "LIST", .help = "identities, by id or name, comma-separated"});
+  f.Add(
+      {.name = "accounts",
+       .value_name = "ADDR",
+       .help = "the Accounts service, where entrants' names are looked up (env METROPOLIS_ACCOUNTS; default --host)"});
   f.Add({.name = "title", .value_name = "TEXT", .help = "a title for people"});
   f.Add({.name = "seats", .value_name = "N", .help = "3 or 4 (default 4)"});
   f.Add({.name = "rounds",
@@ -235,7 +239,11 @@ int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env)
   if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
   std::map<std::string, int64_t> ids_by_name;
   if (EntrantsNeedNames(inv.flags.Get("entrants"))) {
-    auto accounts = v1::Accounts::NewStub(MakeChannel(inv.global));
+    // Names are the Accounts service's, which runs apart from the matchmaker.
+    std::string address = inv.flags.Has("accounts") ? inv.flags.Get("accounts") : "";
+    if (address.empty() && env)
+      if (const char* v = env("METROPOLIS_ACCOUNTS")) address = v;
+    auto accounts = v1::Accounts::NewStub(MakeChannel(inv.global, address));
     grpc::ClientContext context;
     PrepareContext(inv.global, &context);
     v1::ListIdentitiesResponse identities;

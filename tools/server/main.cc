@@ -1,5 +1,5 @@
-// metropolis-server: the replays, ratings and matchmaker services (with
-// Tournaments and Accounts) and one game host in one process on one gRPC port,
+// metropolis-server: the accounts, replays, ratings and matchmaker services (with
+// Tournaments) and one game host in one process on one gRPC port,
 // wired to each other: for local use and tests. Deployments run the services
 // apart (DEVELOPERS.md, "One process or separate services").
 #include <iostream>
@@ -15,6 +15,7 @@
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
 #include "lib/storage/redis_sentinel.h"
+#include "services/accounts/server.h"
 #include "services/gamehost/server.h"
 #include "services/matchmaker/server.h"
 #include "services/ratings/server.h"
@@ -70,7 +71,7 @@ bool SelfAddress(const std::string& listen, std::string* out, std::string* error
 
 int main(int argc, char** argv) {
   ms::Settings settings(kProgram,
-                        "Runs the replays, ratings and matchmaker services (with Tournaments and Accounts) and one "
+                        "Runs the accounts, replays, ratings and matchmaker services (with Tournaments) and one "
                         "game host in one process on one gRPC port, wired to each other: for local use and tests. "
                         "Tokens not given are generated and printed once at start.",
                         "METROPOLIS_SERVER_");
@@ -180,22 +181,26 @@ int main(int argc, char** argv) {
   matchmaker.redis_prefix = settings.Get("redis-prefix");
   matchmaker.service_token = service_token;
   matchmaker.host_admin_token = host_admin_token;
-  matchmaker.gateway_token = settings.Get("gateway-token");
   matchmaker.ratings = self;
   matchmaker.replays = self;
+  // Every part checks its callers' tokens with the Accounts service at this address.
+  matchmaker.accounts = self;
   matchmaker.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;
   metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
-  metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token});
+  metropolis::accounts::AccountsServer accounts_part(
+      &pool,
+      {.service_token = service_token, .gateway_token = settings.Get("gateway-token"), .rate_limit = rate_limit});
+  metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token, .accounts = self});
   metropolis::ratings::RatingsServer ratings_part(
-      &pool, &redis, {.service_token = service_token, .redis_prefix = settings.Get("redis-prefix")});
+      &pool, &redis, {.service_token = service_token, .accounts = self, .redis_prefix = settings.Get("redis-prefix")});
   metropolis::matchmaker::MatchmakerServer matchmaker_part(&pool, &redis, matchmaker);
   std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
       metropolis::gamehost::GameHostServer::Create(host, &error);
   if (!host_part) return Fail(error);
   // Started in this order and stopped in the reverse: the host's heartbeat
   // stops before the matchmaker, whose rounds stop before the server does.
-  return ms::Serve(serve, {&replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
+  return ms::Serve(serve, {&accounts_part, &replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
 }

@@ -7,7 +7,7 @@
 
 #include <atomic>
 
-#include "services/accounts/roles.h"
+#include "services/accounts/authenticator.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 

@@ -11,6 +11,7 @@
 #include <limits>
 #include <set>
 
+#include "lib/auth/grpc_account_lookup.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 
@@ -77,6 +78,8 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
   update_ladder.mutable_settings()->set_title("taken over");
   v1::CreateSeasonRequest create_season;
   create_season.set_ladder("open");
+  v1::LookupTokenRequest lookup;
+  lookup.set_sha256(Sha256(player.token()));
   const std::vector<std::pair<std::string, std::function<grpc::Status(const std::string&)>>> in_order = {
       {"CreatePlayer", [&](const std::string& t) { return CallAny(&Stub::CreatePlayer, create_player, t); }},
       {"CreateBot", [&](const std::string& t) { return CallAny(&Stub::CreateBot, create_bot, t); }},
@@ -89,11 +92,14 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
       {"UpdateLadder", [&](const std::string& t) { return CallAny(&Stub::UpdateLadder, update_ladder, t); }},
       {"ListLadders", [&](const std::string& t) { return CallAny(&Stub::ListLadders, v1::ListLaddersRequest(), t); }},
       {"CreateSeason", [&](const std::string& t) { return CallAny(&Stub::CreateSeason, create_season, t); }},
+      {"LookupToken", [&](const std::string& t) { return CallAny(&Stub::LookupToken, lookup, t); }},
   };
   // Every call of the service is here but the public reads, which any valid
   // token may make (people_service_test.cc): a new one must be added to this
   // test, or to those reads and their test.
   const std::set<std::string> public_reads = {"GetIdentity", "SearchIdentities", "ReadLadders"};
+  // What the services' token may call (lib/auth/roles.h): reading, never changing.
+  const std::set<std::string> for_services = {"ListLadders", "LookupToken"};
   const google::protobuf::ServiceDescriptor* service =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(v1::Accounts::service_full_name());
   ASSERT_NE(service, nullptr);
@@ -121,10 +127,16 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
   for (const auto& caller : callers) {
     for (const auto& [name, call] : calls) {
       const grpc::Status s = call(caller.token);
-      EXPECT_EQ(s.error_code(), caller.code) << name << " with " << caller.who << ": " << s.error_message();
+      const StatusCode want = caller.token == kGameHostToken && for_services.count(name) ? StatusCode::OK : caller.code;
+      EXPECT_EQ(s.error_code(), want) << name << " with " << caller.who << ": " << s.error_message();
     }
   }
   EXPECT_EQ(Snapshot(), before) << "a refused call changed something";
+
+  // Looking up tokens is the services' alone: an administrator may not.
+  ASSERT_EQ(calls.back().first, "LookupToken");
+  EXPECT_EQ(calls.back().second(admin_token_).error_code(), StatusCode::PERMISSION_DENIED);
+  calls.pop_back();
 
   // The same calls succeed for an administrator (the last revokes the
   // administrator's own token, so it comes last).
@@ -542,6 +554,84 @@ TEST_F(AccountsServiceTest, SeasonsFollowOneAnother) {
       {"unknown ladder", open("closed"), StatusCode::NOT_FOUND, "no ladder 'closed'"},
   });
   EXPECT_EQ(Snapshot(), before);
+}
+
+// ---- token lookups (the other services' authenticators) ------------------------
+
+TEST_F(AccountsServiceTest, LooksUpATokenByItsHashForServicesOnly) {
+  const v1::Identity alice = Player("alice");
+  const v1::IssueTokenResponse plain = Issue("alice", false, "laptop");
+  const v1::IssueTokenResponse admin = Issue("alice", true, "ops");
+  auto lookup = [this](const std::string& sha256, v1::LookupTokenResponse* out, const std::string& token) {
+    v1::LookupTokenRequest request;
+    request.set_sha256(sha256);
+    return Call(&v1::Accounts::Stub::LookupToken, request, out, token);
+  };
+  v1::LookupTokenResponse found;
+  ASSERT_TRUE(lookup(Sha256(admin.token()), &found, kGameHostToken).ok());
+  EXPECT_TRUE(found.found());
+  EXPECT_EQ(found.identity_id(), alice.id());
+  EXPECT_EQ(found.name(), "alice");
+  EXPECT_EQ(found.kind(), "player");
+  EXPECT_TRUE(found.admin());
+  EXPECT_EQ(found.token_id(), admin.token_id());
+  ASSERT_TRUE(lookup(Sha256(plain.token()), &found, kGameHostToken).ok());
+  EXPECT_TRUE(found.found());
+  EXPECT_FALSE(found.admin());
+
+  v1::LookupTokenResponse unknown;
+  ASSERT_TRUE(lookup(Sha256(NewToken()), &unknown, kGameHostToken).ok());
+  EXPECT_FALSE(unknown.found());
+  EXPECT_EQ(unknown.name(), "");
+  {
+    v1::RevokeTokenRequest request;
+    request.set_token_id(plain.token_id());
+    v1::RevokeTokenResponse response;
+    ASSERT_TRUE(Admin(&v1::Accounts::Stub::RevokeToken, request, &response).ok());
+  }
+  v1::LookupTokenResponse revoked;
+  ASSERT_TRUE(lookup(Sha256(plain.token()), &revoked, kGameHostToken).ok());
+  EXPECT_FALSE(revoked.found());
+
+  v1::LookupTokenResponse refused;
+  ExpectRefusals({
+      {"short hash", [&] { return lookup("abc", &refused, kGameHostToken); }, StatusCode::INVALID_ARGUMENT,
+       "sha256: 32 bytes"},
+      {"the token, not its hash", [&] { return lookup(admin.token(), &refused, kGameHostToken); },
+       StatusCode::INVALID_ARGUMENT, "sha256: 32 bytes"},
+      {"an API token asking about itself", [&] { return lookup(Sha256(admin.token()), &refused, admin.token()); },
+       StatusCode::PERMISSION_DENIED, "needs a service token"},
+      {"no token", [&] { return lookup(Sha256(admin.token()), &refused, ""); }, StatusCode::UNAUTHENTICATED, "missing"},
+  });
+  EXPECT_FALSE(refused.found());
+}
+
+TEST_F(AccountsServiceTest, AnotherServiceAuthenticatesThroughTheLookup) {
+  const v1::Identity bob = Player("bob");
+  const v1::IssueTokenResponse token = Issue("bob", false, "bot");
+  auth::GrpcAccountLookup lookup(
+      v1::Accounts::NewStub(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())), kGameHostToken);
+  auth::TokenAuthenticator remote(&lookup, {{"another-service-secret", "gamehost"}}, /*ttl_ms=*/0);
+  Principal p;
+  ASSERT_TRUE(remote.Authenticate(token.token(), &p).ok());
+  EXPECT_EQ(p.identity_id, bob.id());
+  EXPECT_EQ(p.name, "bob");
+  EXPECT_EQ(p.token_id, token.token_id());
+  EXPECT_FALSE(p.service);
+  EXPECT_EQ(remote.Authenticate(NewToken(), &p).error_code(), StatusCode::UNAUTHENTICATED);
+
+  // A lookup whose own service token Accounts refuses must not make good tokens
+  // look bad: UNAVAILABLE, never UNAUTHENTICATED.
+  auth::GrpcAccountLookup misconfigured(
+      v1::Accounts::NewStub(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())), "wrong-secret");
+  auth::TokenAuthenticator broken(&misconfigured, {}, 30'000);
+  EXPECT_EQ(broken.Authenticate(token.token(), &p).error_code(), StatusCode::UNAVAILABLE);
+  // And an Accounts that cannot be reached is UNAVAILABLE too.
+  auth::GrpcAccountLookup nowhere(
+      v1::Accounts::NewStub(grpc::CreateChannel("127.0.0.1:1", grpc::InsecureChannelCredentials())), kGameHostToken,
+      500);
+  auth::TokenAuthenticator unreachable(&nowhere, {}, 30'000);
+  EXPECT_EQ(unreachable.Authenticate(token.token(), &p).error_code(), StatusCode::UNAVAILABLE);
 }
 
 }  // namespace

@@ -36,9 +36,9 @@ class Newcomers final : public RatingSource {
 };
 
 // The token "p<N>" is player N.
-class PlayerTokens final : public accounts::Authenticator {
+class PlayerTokens final : public auth::Authenticator {
  public:
-  grpc::Status Authenticate(const std::string& token, accounts::Principal* out) override {
+  grpc::Status Authenticate(const std::string& token, auth::Principal* out) override {
     if (token.size() < 2 || token[0] != 'p') return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
     out->identity_id = std::stoll(token.substr(1));
     out->name = token;

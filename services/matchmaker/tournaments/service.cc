@@ -95,7 +95,7 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
 }
 
 TournamentsService::TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster,
-                                       accounts::Authenticator* auth, std::function<int64_t()> now_ms,
+                                       auth::Authenticator* auth, std::function<int64_t()> now_ms,
                                        CompeteOptions options)
     : store_(store), entrants_(entrants), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}
 
@@ -112,7 +112,7 @@ grpc::Status TournamentsService::Describe(const std::string& id, v1::Tournament*
 grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
                                                   const v1::CreateTournamentRequest* request,
                                                   v1::Tournament* response) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (!who.admin) return {grpc::StatusCode::PERMISSION_DENIED, "creating a tournament needs an administrator's token"};
   TournamentSpec spec;
@@ -136,7 +136,7 @@ grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
 
 grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
                                                v1::Tournament* response) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (request->id().empty()) return Invalid("id is empty");
   grpc::Status s = Describe(request->id(), response);
@@ -146,7 +146,7 @@ grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, con
 
 grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, const v1::ListTournamentsRequest*,
                                                  v1::ListTournamentsResponse* response) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   std::vector<TournamentRow> rows;
   if (grpc::Status s = store_->List(&rows); !s.ok()) return s;
@@ -164,7 +164,7 @@ grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, c
 grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* context,
                                                      const v1::ListTournamentGamesRequest* request,
                                                      v1::ListTournamentGamesResponse* response) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   TournamentRow row;
   if (grpc::Status s = store_->Get(request->id(), &row); !s.ok()) return s;
@@ -195,7 +195,7 @@ grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* contex
 grpc::Status TournamentsService::CancelTournament(grpc::ServerContext* context,
                                                   const v1::CancelTournamentRequest* request,
                                                   v1::Tournament* response) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (!who.admin)
     return {grpc::StatusCode::PERMISSION_DENIED, "cancelling a tournament needs an administrator's token"};
@@ -206,7 +206,7 @@ grpc::Status TournamentsService::CancelTournament(grpc::ServerContext* context,
 
 grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1::CompeteRequest* request,
                                          grpc::ServerWriter<v1::CompeteUpdate>* writer) {
-  accounts::Principal who;
+  auth::Principal who;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (who.identity_id == 0)
     return {grpc::StatusCode::PERMISSION_DENIED, "competing needs a bot's or a player's API token"};

@@ -12,6 +12,7 @@
 #include <pqxx/pqxx>
 #include <thread>
 
+#include "lib/auth/token_authenticator.h"
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
@@ -351,7 +352,7 @@ TEST_F(RatingsTest, TheServiceRefusesUnauthorisedAndMalformedRequests) {
   accounts::AccountStore accounts(pool_.get());
   accounts::IssuedToken reader;
   ASSERT_TRUE(accounts.IssueToken("player0", "test", false, &reader).ok());
-  accounts::TokenAuthenticator auth(&accounts, {{kServiceToken, "gamehost"}});
+  auth::TokenAuthenticator auth(&accounts, {{kServiceToken, "gamehost"}});
   RatingsService service(ratings_.get(), &auth);
   grpc::ServerBuilder builder;
   int port = 0;

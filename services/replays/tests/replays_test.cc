@@ -12,6 +12,7 @@
 #include <set>
 
 #include "engine/game.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/chance/chance.h"
 #include "lib/protocol/convert.h"
 #include "lib/storage/migrations.h"
@@ -72,7 +73,7 @@ class ReplaysTest : public ::testing::Test {
     store_ = std::make_unique<ReplayStore>(pool_.get());
     // A reader's token is a service token here; account tokens are the
     // accounts' tests' business.
-    auth_ = std::make_unique<accounts::TokenAuthenticator>(
+    auth_ = std::make_unique<auth::TokenAuthenticator>(
         nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
     reveals_ = std::make_unique<RevealStore>(pool_.get());
     service_ = std::make_unique<ReplaysService>(store_.get(), reveals_.get(), auth_.get());
@@ -114,7 +115,7 @@ class ReplaysTest : public ::testing::Test {
   std::unique_ptr<storage::PgPool> pool_;
   std::unique_ptr<ReplayStore> store_;
   std::unique_ptr<RevealStore> reveals_;
-  std::unique_ptr<accounts::TokenAuthenticator> auth_;
+  std::unique_ptr<auth::TokenAuthenticator> auth_;
   std::unique_ptr<ReplaysService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Replays::Stub> stub_;

@@ -16,11 +16,12 @@
 #include <set>
 #include <thread>
 
+#include "lib/auth/roles.h"
+#include "lib/auth/token_authenticator.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/pg_status.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
-#include "services/accounts/roles.h"
 #include "services/accounts/store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -588,9 +589,9 @@ class TournamentsServiceTest : public TournamentsTest {
     ASSERT_TRUE(accounts_->IssueToken("bot1", "", false, &player).ok());
     admin_token_ = admin.token;
     player_token_ = player.token;
-    auth_ = std::make_unique<accounts::TokenAuthenticator>(
+    auth_ = std::make_unique<auth::TokenAuthenticator>(
         accounts_.get(),
-        std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(accounts::kGameHostRole)}});
+        std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(auth::kGameHostRole)}});
     CompeteOptions options;
     options.poll_ms = 20;
     service_ = std::make_unique<TournamentsService>(
@@ -627,7 +628,7 @@ class TournamentsServiceTest : public TournamentsTest {
   }
 
   std::string admin_token_, player_token_;
-  std::unique_ptr<accounts::TokenAuthenticator> auth_;
+  std::unique_ptr<auth::TokenAuthenticator> auth_;
   std::unique_ptr<TournamentsService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Tournaments::Stub> stub_;

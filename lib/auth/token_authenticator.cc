@@ -1,15 +1,17 @@
-#include "services/accounts/authenticator.h"
+#include "lib/auth/token_authenticator.h"
 
 #include <openssl/crypto.h>
+#include <prometheus/counter.h>
+#include <prometheus/registry.h>
 
 #include <algorithm>
 #include <chrono>
 
+#include "lib/auth/token.h"
 #include "lib/common/log.h"
-#include "services/accounts/store.h"
-#include "services/accounts/token.h"
+#include "lib/common/metrics.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 namespace {
 
 constexpr char kUnknownToken[] = "unknown or revoked token";
@@ -21,12 +23,24 @@ int64_t SteadyNowMs() {
 
 grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken}; }
 
+// API tokens checked, by how they were answered: `cached` (remembered, good or
+// unknown), `found` and `unknown` (looked up), `unavailable` (the lookup could not
+// answer). Unavailable lookups are what an operator watches when Accounts is down.
+void CountCheck(const char* result) {
+  static prometheus::Family<prometheus::Counter>* checks =
+      &prometheus::BuildCounter()
+           .Name("metropolis_auth_token_checks_total")
+           .Help("API tokens checked, by result: cached, found, unknown, unavailable")
+           .Register(*services::MetricsRegistry());
+  checks->Add({{"result", result}}).Increment();
+}
+
 }  // namespace
 
-TokenAuthenticator::TokenAuthenticator(AccountStore* store,
+TokenAuthenticator::TokenAuthenticator(AccountLookup* lookup,
                                        std::vector<std::pair<std::string, std::string>> service_tokens, int64_t ttl_ms,
                                        std::function<int64_t()> now_ms)
-    : store_(store), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
+    : lookup_(lookup), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
   for (auto& [token, role] : service_tokens) {
     // An empty service token would let a call without one in.
     if (token.empty()) continue;
@@ -58,7 +72,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     *out = std::move(p);
     return grpc::Status::OK;
   }
-  if (!store_ || !LooksLikeToken(token)) {
+  if (!lookup_ || !LooksLikeToken(token)) {
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "not an API token"}});
     return Refused();
   }
@@ -68,6 +82,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(sha256); it != cache_.end()) {
       if (now < it->second.expires_ms) {
+        CountCheck("cached");
         if (!it->second.known) return Refused();
         *out = it->second.principal;
         return grpc::Status::OK;
@@ -76,22 +91,30 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     }
   }
 
-  // Two calls with one new token may both ask the database; that is cheaper
-  // than holding the lock over a query.
+  // Two calls with one new token may both ask the accounts; that is cheaper
+  // than holding the lock over a lookup.
   Principal p;
-  const grpc::Status status = store_->AuthenticateSha256(sha256, &p);
+  const grpc::Status status = lookup_->LookupToken(sha256, &p);
   if (status.ok()) {
+    CountCheck("found");
+    p.service = false;
     services::LogDebug("token accepted", {{"token_id", std::to_string(p.token_id)}, {"identity", p.name}});
     if (ttl_ms_ > 0) Remember(sha256, {true, p, now + ttl_ms_});
     *out = std::move(p);
     return status;
   }
-  if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+  if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
+    CountCheck("unknown");
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
     if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
+    return Refused();
   }
-  // A database failure is not remembered: the next call asks again.
-  return status;
+  CountCheck("unavailable");
+  // The accounts could not answer: not remembered, so the next call asks again.
+  // Never UNAUTHENTICATED, which would tell a client its good token is bad.
+  services::LogWarning("token not checked: the accounts cannot answer",
+                       {{"sha256", TokenFingerprint(sha256)}, {"error", status.error_message()}});
+  return {grpc::StatusCode::UNAVAILABLE, "authenticate: the accounts cannot answer now: " + status.error_message()};
 }
 
 void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {
@@ -102,4 +125,4 @@ void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {
   cache_[sha256] = std::move(entry);
 }
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

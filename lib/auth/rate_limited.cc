@@ -1,8 +1,8 @@
-#include "services/accounts/rate_limited.h"
+#include "lib/auth/rate_limited.h"
 
 #include "lib/common/log.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 
 grpc::Status RateLimitedAuthenticator::Authenticate(const std::string& token, Principal* out) {
   Principal p;
@@ -17,4 +17,4 @@ grpc::Status RateLimitedAuthenticator::Authenticate(const std::string& token, Pr
   return grpc::Status::OK;
 }
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

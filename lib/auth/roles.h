@@ -1,15 +1,15 @@
 // What a caller may do, decided from its Principal in one place for every
 // service: results (storing and rating completed games) come only from the game
 // hosts' service token or an administrator; accounts and ladders are managed by
-// administrators only; people's accounts are served to the gateway only; any
-// valid token may read results.
+// administrators only; people's accounts are served to the gateway only; tokens
+// are looked up by the services only; any valid token may read results.
 #pragma once
 
 #include <string_view>
 
-#include "services/accounts/authenticator.h"
+#include "lib/auth/authenticator.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 
 // The role the game hosts' service token is given in the services' flags.
 inline constexpr std::string_view kGameHostRole = "gamehost";
@@ -29,4 +29,13 @@ inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.ser
 // serves browsers.
 inline bool MayServePeople(const Principal& p) { return p.service && p.name == kGatewayRole; }
 
-}  // namespace metropolis::accounts
+// Accounts.LookupToken: the services, with a service token, and nobody else (an
+// administrator's API token neither): it is how they check their own callers,
+// and an API token has no business asking who holds another.
+inline bool MayLookUpTokens(const Principal& p) { return p.service; }
+
+// Accounts.ListLadders: administrators, and the services that run ladders (the
+// matchmaker reads them with its service token).
+inline bool MayReadLadders(const Principal& p) { return MayAdministerAccounts(p) || p.service; }
+
+}  // namespace metropolis::auth

@@ -1,4 +1,4 @@
-#include "services/accounts/token.h"
+#include "lib/auth/token.h"
 
 #include <openssl/evp.h>
 #include <sys/random.h>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <system_error>
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 
 std::string NewToken() {
   unsigned char bytes[32];
@@ -52,4 +52,4 @@ std::string Hex(std::string_view bytes) {
 
 std::string TokenFingerprint(std::string_view sha256) { return Hex(sha256.substr(0, 4)); }
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

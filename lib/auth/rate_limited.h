@@ -1,5 +1,5 @@
 // Rate limits per identity at the boundary of the services that authenticate
-// callers (the matchmaker's Matchmaker, Tournaments and Accounts services): an
+// callers (the matchmaker's Matchmaker and Tournaments services, and Accounts): an
 // Authenticator that, once a token is known, takes a token from the bucket of
 // the identity it belongs to, so every token of one identity shares one budget.
 // Service tokens (the game hosts' heartbeats and results) are not limited: they
@@ -8,10 +8,10 @@
 
 #include <string>
 
+#include "lib/auth/authenticator.h"
 #include "lib/common/rate_limit.h"
-#include "services/accounts/authenticator.h"
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 
 class RateLimitedAuthenticator final : public Authenticator {
  public:
@@ -32,4 +32,4 @@ class RateLimitedAuthenticator final : public Authenticator {
   const std::string service_;
 };
 
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

@@ -1,12 +1,12 @@
 // Tokens without a database: the hash is SHA-256 (FIPS 180-2 vectors), and new
 // tokens have one shape and never repeat.
-#include "services/accounts/token.h"
+#include "lib/auth/token.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 namespace {
 
 TEST(Sha256, MatchesTheFipsTestVectors) {
@@ -55,4 +55,4 @@ TEST(LooksLikeToken, RefusesOtherShapes) {
 TEST(TokenFingerprint, IsTheFirstEightHexDigitsOfTheHash) { EXPECT_EQ(TokenFingerprint(Sha256("abc")), "ba7816bf"); }
 
 }  // namespace
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

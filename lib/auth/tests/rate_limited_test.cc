@@ -1,12 +1,12 @@
 // The per-identity limit in front of an authenticator: identities apart, every
 // token of one identity on one budget, service tokens and refusals passed through.
-#include "services/accounts/rate_limited.h"
+#include "lib/auth/rate_limited.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-namespace metropolis::accounts {
+namespace metropolis::auth {
 namespace {
 
 // Tokens "alice-1", "alice-2" (identity 1), "bob" (2) and "svc" (a service).
@@ -64,4 +64,4 @@ TEST_F(RateLimitedAuthenticatorTest, ServiceTokensAndUnknownTokensAreNotCounted)
 }
 
 }  // namespace
-}  // namespace metropolis::accounts
+}  // namespace metropolis::auth

@@ -1,0 +1,184 @@
+// The authenticator over a small fake lookup and a fake clock: service tokens,
+// the cache and its ttl, revocations seen once it ends, unknown tokens kept for
+// about a second, and a lookup that cannot answer (UNAVAILABLE, never cached).
+#include "lib/auth/token_authenticator.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/registry.h>
+
+#include <map>
+
+#include "lib/auth/token.h"
+#include "lib/common/metrics.h"
+
+namespace metropolis::auth {
+namespace {
+
+using grpc::StatusCode;
+
+// Tokens by their SHA-256, as the Accounts service keeps them; counts lookups.
+class FakeLookup final : public AccountLookup {
+ public:
+  grpc::Status LookupToken(const std::string& sha256, Principal* out) override {
+    ++lookups;
+    if (!available) return {StatusCode::UNAVAILABLE, "accounts down"};
+    auto it = owners.find(sha256);
+    if (it == owners.end()) return {StatusCode::NOT_FOUND, "unknown or revoked token"};
+    *out = it->second;
+    return grpc::Status::OK;
+  }
+  void Add(const std::string& token, Principal p) { owners[Sha256(token)] = std::move(p); }
+  void Revoke(const std::string& token) { owners.erase(Sha256(token)); }
+
+  std::map<std::string, Principal> owners;
+  bool available = true;
+  int lookups = 0;
+};
+
+// metropolis_auth_token_checks_total{result}, as the process's registry has it.
+double Checks(const std::string& result) {
+  for (const prometheus::MetricFamily& f : services::MetricsRegistry()->Collect()) {
+    if (f.name != "metropolis_auth_token_checks_total") continue;
+    for (const prometheus::ClientMetric& m : f.metric)
+      for (const prometheus::ClientMetric::Label& l : m.label)
+        if (l.name == "result" && l.value == result) return m.counter.value;
+  }
+  return 0;
+}
+
+class TokenAuthenticatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    lookup_.Add(alice_, {.identity_id = 7, .name = "alice", .kind = "player", .admin = true, .token_id = 70});
+  }
+  grpc::Status Check(const std::string& token, Principal* out = nullptr) {
+    Principal p;
+    grpc::Status s = auth_.Authenticate(token, out ? out : &p);
+    return s;
+  }
+
+  FakeLookup lookup_;
+  int64_t now_ms_ = 1'000'000;
+  const std::string alice_ = NewToken();
+  TokenAuthenticator auth_{&lookup_, {{"host-secret", "gamehost"}, {"", "nobody"}}, 30'000, [this] { return now_ms_; }};
+};
+
+TEST_F(TokenAuthenticatorTest, AGoodTokenIsItsOwner) {
+  Principal p;
+  ASSERT_TRUE(Check(alice_, &p).ok());
+  EXPECT_EQ(p.identity_id, 7);
+  EXPECT_EQ(p.name, "alice");
+  EXPECT_EQ(p.kind, "player");
+  EXPECT_TRUE(p.admin);
+  EXPECT_FALSE(p.service);
+  EXPECT_EQ(p.token_id, 70);
+}
+
+TEST_F(TokenAuthenticatorTest, AGoodTokenIsRememberedForTheTtl) {
+  ASSERT_TRUE(Check(alice_).ok());
+  now_ms_ += 29'999;
+  ASSERT_TRUE(Check(alice_).ok());
+  EXPECT_EQ(lookup_.lookups, 1);
+  now_ms_ += 1;
+  ASSERT_TRUE(Check(alice_).ok());
+  EXPECT_EQ(lookup_.lookups, 2);
+}
+
+TEST_F(TokenAuthenticatorTest, ARevocationIsSeenOnceTheTtlEnds) {
+  ASSERT_TRUE(Check(alice_).ok());
+  lookup_.Revoke(alice_);
+  now_ms_ += 10'000;
+  EXPECT_TRUE(Check(alice_).ok()) << "within the ttl the cache answers";
+  now_ms_ += 20'000;
+  EXPECT_EQ(Check(alice_).error_code(), StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(TokenAuthenticatorTest, AnUnknownTokenIsRememberedForASecondOnly) {
+  const std::string stranger = NewToken();
+  EXPECT_EQ(Check(stranger).error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Check(stranger).error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(lookup_.lookups, 1) << "a flood of one bad token is one lookup a second";
+  // Issued meanwhile: accepted once the second is over, not after the ttl.
+  lookup_.Add(stranger, {.identity_id = 8, .name = "bob", .kind = "bot", .token_id = 80});
+  now_ms_ += TokenAuthenticator::kUnknownTtlMs;
+  Principal p;
+  ASSERT_TRUE(Check(stranger, &p).ok());
+  EXPECT_EQ(p.name, "bob");
+  EXPECT_EQ(lookup_.lookups, 2);
+}
+
+TEST_F(TokenAuthenticatorTest, ALookupThatCannotAnswerIsUnavailableAndNotRemembered) {
+  lookup_.available = false;
+  EXPECT_EQ(Check(alice_).error_code(), StatusCode::UNAVAILABLE);
+  EXPECT_EQ(Check(alice_).error_code(), StatusCode::UNAVAILABLE);
+  EXPECT_EQ(lookup_.lookups, 2) << "each call asks again";
+  lookup_.available = true;
+  EXPECT_TRUE(Check(alice_).ok()) << "a failure is not remembered as a refusal";
+}
+
+TEST_F(TokenAuthenticatorTest, ServiceTokensNeedNoLookup) {
+  Principal p;
+  ASSERT_TRUE(Check("host-secret", &p).ok());
+  EXPECT_TRUE(p.service);
+  EXPECT_EQ(p.kind, "service");
+  EXPECT_EQ(p.name, "gamehost");
+  EXPECT_FALSE(p.admin);
+  EXPECT_EQ(p.identity_id, 0);
+  EXPECT_EQ(Check("host-secre").error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Check("host-secret2").error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(lookup_.lookups, 0) << "nothing that is not an API token's shape is looked up";
+}
+
+TEST_F(TokenAuthenticatorTest, AnEmptyServiceTokenLetsNobodyIn) {
+  EXPECT_EQ(Check("").error_code(), StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(TokenAuthenticatorTest, AServiceTokenCannotBeOverriddenByTheLookup) {
+  // Even an API token whose owner the lookup says is a service is an identity.
+  lookup_.Add(alice_, {.identity_id = 7, .name = "gamehost", .kind = "player", .service = true, .token_id = 70});
+  Principal p;
+  ASSERT_TRUE(Check(alice_, &p).ok());
+  EXPECT_FALSE(p.service);
+}
+
+TEST_F(TokenAuthenticatorTest, WithoutALookupOnlyServiceTokensPass) {
+  TokenAuthenticator alone(nullptr, {{"host-secret", "gamehost"}});
+  Principal p;
+  EXPECT_TRUE(alone.Authenticate("host-secret", &p).ok());
+  EXPECT_EQ(alone.Authenticate(alice_, &p).error_code(), StatusCode::UNAUTHENTICATED);
+}
+
+TEST_F(TokenAuthenticatorTest, EachCheckIsCountedByHowItWasAnswered) {
+  const double cached = Checks("cached"), found = Checks("found"), unknown = Checks("unknown"),
+               unavailable = Checks("unavailable");
+  ASSERT_TRUE(Check(alice_).ok());
+  ASSERT_TRUE(Check(alice_).ok());
+  ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAUTHENTICATED);
+  lookup_.available = false;
+  ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAVAILABLE);
+  ASSERT_TRUE(Check("host-secret").ok());  // a service token is no API token: not counted
+  EXPECT_EQ(Checks("found") - found, 1);
+  EXPECT_EQ(Checks("cached") - cached, 1);
+  EXPECT_EQ(Checks("unknown") - unknown, 1);
+  EXPECT_EQ(Checks("unavailable") - unavailable, 1);
+}
+
+TEST_F(TokenAuthenticatorTest, TheCacheIsBounded) {
+  // Fill it with unknown tokens to its bound: the next one clears it, so alice's
+  // remembered answer is gone and she is looked up again.
+  ASSERT_TRUE(Check(alice_).ok());
+  for (size_t i = 0; i + 1 < TokenAuthenticator::kMaxCacheEntries; ++i) {
+    char token[69];
+    snprintf(token, sizeof token, "mtp_%064zx", i);
+    ASSERT_EQ(Check(token).error_code(), StatusCode::UNAUTHENTICATED);
+  }
+  const int before = lookup_.lookups;
+  ASSERT_TRUE(Check(alice_).ok());
+  EXPECT_EQ(lookup_.lookups, before) << "still remembered just below the bound";
+  ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAUTHENTICATED);  // clears the full cache
+  ASSERT_TRUE(Check(alice_).ok());
+  EXPECT_EQ(lookup_.lookups, before + 2);
+}
+
+}  // namespace
+}  // namespace metropolis::auth

@@ -1,0 +1,57 @@
+// The authenticator of every service: service tokens from its flags, API tokens
+// through an AccountLookup, remembered for a while.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lib/auth/account_lookup.h"
+#include "lib/auth/authenticator.h"
+
+namespace metropolis::auth {
+
+// Service tokens first, compared in constant time; then API tokens through the
+// lookup, remembered for `ttl_ms` when good (so a revocation takes effect within
+// that) and for at most 1 s when unknown (so a flood of bad tokens does not
+// become a flood of lookups). A lookup that cannot answer is UNAVAILABLE and is
+// not remembered. The cache is keyed by SHA-256, never the token, and cleared
+// when it reaches kMaxCacheEntries. Thread-safe.
+class TokenAuthenticator final : public Authenticator {
+ public:
+  static constexpr size_t kMaxCacheEntries = 100'000;
+  static constexpr int64_t kUnknownTtlMs = 1000;
+
+  // `lookup` may be null: service tokens only. `now_ms` is a monotonic clock in
+  // milliseconds (tests inject one); empty means std::chrono::steady_clock.
+  TokenAuthenticator(AccountLookup* lookup,
+                     std::vector<std::pair<std::string /*token*/, std::string /*role*/>> service_tokens,
+                     int64_t ttl_ms = 30000, std::function<int64_t()> now_ms = {});
+
+  grpc::Status Authenticate(const std::string& token, Principal* out) override;
+
+ private:
+  struct ServiceToken {
+    std::string sha256, role;
+  };
+  struct CacheEntry {
+    bool known = false;
+    Principal principal;
+    int64_t expires_ms = 0;
+  };
+
+  void Remember(const std::string& sha256, CacheEntry entry);
+
+  AccountLookup* lookup_;
+  std::vector<ServiceToken> service_tokens_;
+  int64_t ttl_ms_;
+  std::function<int64_t()> now_ms_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, CacheEntry> cache_;
+};
+
+}  // namespace metropolis::auth
