@@ -47,7 +47,17 @@ bool LoadMigrations(const std::string& dir, std::vector<Migration>* out, std::st
   }
   static const std::regex kName(R"(^(\d{4})_[a-z0-9_]+\.sql$)");
   std::vector<Migration> found;
+  // The files of the folder and of its owners' subfolders (migrations/<owner>/),
+  // one version sequence over all of them.
+  std::vector<fs::directory_entry> entries;
   for (const auto& entry : it) {
+    if (entry.is_directory(ec)) {
+      for (const auto& inner : fs::directory_iterator(entry.path(), ec)) entries.push_back(inner);
+    } else {
+      entries.push_back(entry);
+    }
+  }
+  for (const auto& entry : entries) {
     const std::string name = entry.path().filename().string();
     if (entry.path().extension() != ".sql") continue;
     std::smatch m;

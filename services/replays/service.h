@@ -27,6 +27,8 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::PositionResponse* response) override;
   grpc::Status ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
                           v1::ExportGameResponse* response) override;
+  grpc::Status ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
+                           v1::ConfirmGameResponse* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;
