@@ -16,7 +16,8 @@ class ServerBuilder;
 
 namespace metropolis::accounts {
 
-// Every call needs an administrator's API token (roles.h). Every change is
+// Every call but the reads for other services (GetLadder, GetIdentityNames)
+// needs an administrator's API token (roles.h). Every change is
 // logged with who made it: the administrator's name and token id, never a token.
 class AccountsService final : public v1::Accounts::Service {
  public:
@@ -43,6 +44,11 @@ class AccountsService final : public v1::Accounts::Service {
                            v1::ListLaddersResponse* response) override;
   grpc::Status CreateSeason(grpc::ServerContext* context, const v1::CreateSeasonRequest* request,
                             v1::CreateSeasonResponse* response) override;
+  // Reads for the other services: any valid token, service tokens included.
+  grpc::Status GetLadder(grpc::ServerContext* context, const v1::GetLadderRequest* request,
+                         v1::Ladder* response) override;
+  grpc::Status GetIdentityNames(grpc::ServerContext* context, const v1::GetIdentityNamesRequest* request,
+                                v1::GetIdentityNamesResponse* response) override;
 
  private:
   // OK with *out the caller when it may administer; UNAUTHENTICATED or

@@ -25,7 +25,12 @@ int main(int argc, char** argv) {
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
   settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
-  settings.Add("service-token", "TOKEN", "", "bearer token that may rate games (the game hosts'; required)");
+  settings.Add("service-token", "TOKEN", "",
+               "bearer token that may rate games (the game hosts'; required); this service calls Replays and "
+               "Accounts with it");
+  settings.Add("replays", "ADDR", "", "the replays service (required): confirms the digests of the results rated");
+  settings.Add("accounts", "ADDR", "",
+               "the Accounts service (required): ladders' rating parameters, seasons and identities' names");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each); calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
@@ -39,8 +44,9 @@ int main(int argc, char** argv) {
   if (!ms::SetUpLogs(settings, "ratings", &error) || !settings.GetInt("connections", 1, 256, &threads, &error) ||
       !settings.GetInt("max-calls", 1, 100000, &max_calls, &error))
     return Fail(error);
-  if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty())
-    return Fail("--pg, --redis and --service-token are required");
+  if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty() ||
+      settings.Get("replays").empty() || settings.Get("accounts").empty())
+    return Fail("--pg, --redis, --service-token, --replays and --accounts are required");
   if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
     return Fail("--redis: " + bad);
 
@@ -54,8 +60,11 @@ int main(int argc, char** argv) {
   if (!metrics.Start(settings.Get("metrics-listen"), &error)) return Fail(error);
   metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(threads));
-  metropolis::ratings::RatingsServer ratings(
-      &pool, &redis, {.service_token = settings.Get("service-token"), .redis_prefix = settings.Get("redis-prefix")});
+  metropolis::ratings::RatingsServer ratings(&pool, &redis,
+                                             {.service_token = settings.Get("service-token"),
+                                              .replays_address = settings.Get("replays"),
+                                              .accounts_address = settings.Get("accounts"),
+                                              .redis_prefix = settings.Get("redis-prefix")});
   // The sync server spends a thread per call in progress; the pools bound the
   // database connections, which calls beyond them wait for.
   return ms::Serve(serve, {&ratings}, &signals);

@@ -185,8 +185,11 @@ int main(int argc, char** argv) {
   metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
   metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token});
-  metropolis::ratings::RatingsServer ratings_part(
-      &pool, &redis, {.service_token = service_token, .redis_prefix = settings.Get("redis-prefix")});
+  metropolis::ratings::RatingsServer ratings_part(&pool, &redis,
+                                                  {.service_token = service_token,
+                                                   .replays_address = self,
+                                                   .accounts_address = self,
+                                                   .redis_prefix = settings.Get("redis-prefix")});
   metropolis::matchmaker::MatchmakerServer matchmaker_part(&pool, &redis, matchmaker);
   std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
       metropolis::gamehost::GameHostServer::Create(host, &error);
