@@ -5,14 +5,9 @@
 // the encoding; a change to it is a new version line, never an edit.
 #pragma once
 
-#include <grpcpp/support/status.h>
-
 #include <cstdint>
-#include <pqxx/pqxx>
 #include <string>
 #include <vector>
-
-#include "metropolis/v1/replays.pb.h"
 
 namespace metropolis::replays {
 
@@ -47,8 +42,5 @@ std::string GameDigest(const StoredGame& game);
 
 // 64 lower-case hex digits.
 bool ValidDigest(const std::string& digest);
-
-// The stored game `game_id` read back in `tx`; false when there is none.
-bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, StoredGame* out);
 
 }  // namespace metropolis::replays

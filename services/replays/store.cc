@@ -7,6 +7,7 @@
 #include "lib/storage/pg_status.h"
 #include "services/replays/codec/codec.h"
 #include "services/replays/digest.h"
+#include "services/replays/digest_store.h"
 #include "services/replays/record.h"
 
 namespace metropolis::replays {
