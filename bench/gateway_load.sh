@@ -38,7 +38,8 @@ done
 build=${GATEWAY_LOAD_BUILD_DIR:-build/load}
 if [[ ${GATEWAY_LOAD_BUILD:-1} != 0 ]]; then
   cmake --preset release -B "$build" >/dev/null
-  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-gamehost metropolis-gateway \
+  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-matchmaker metropolis-gamehost \
+    metropolis-gateway \
     metropolis-migrate metropolis-admin metropolisctl metropolis-bot
 fi
 build=$(cd "$build" && pwd)
@@ -96,17 +97,23 @@ start_service() {  # name port args...
   exit 1
 }
 ports=()
-for _ in 1 2 3 4 5; do
+for _ in 1 2 3 4 5 6; do
   p=$(free_port)
   while [[ " ${ports[*]} " == *" $p "* ]]; do p=$(free_port); done
   ports+=("$p")
 done
 replays=127.0.0.1:${ports[0]} ratings=127.0.0.1:${ports[1]} host=127.0.0.1:${ports[2]}
 gateway=127.0.0.1:${ports[3]} metrics=127.0.0.1:${ports[4]}
+accounts=127.0.0.1:${ports[5]}
 start_service replays "${ports[0]}" "$build/services/replays/metropolis-replays" --listen "$replays" --pg "$pg" \
   --store-token "$service_token" --log-level warning
+# The Accounts service (ladders and names for ratings) runs in the matchmaker.
+start_service accounts "${ports[5]}" "$build/services/matchmaker/metropolis-matchmaker" --listen "$accounts" \
+  --pg "$pg" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --host-admin-token "$host_admin" \
+  --log-level warning
 start_service ratings "${ports[1]}" "$build/services/ratings/metropolis-ratings" --listen "$ratings" --pg "$pg" \
-  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --log-level warning
+  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --replays "$replays" --accounts "$accounts" \
+  --log-level warning
 start_service gamehost "${ports[2]}" "$build/services/gamehost/metropolis-gamehost" --listen "$host" \
   --metrics-listen "" --admin-token "$host_admin" --spectator-token "$spectator_token" --data-dir "$work/host" \
   --replays "$replays" --replays-token "$service_token" --ratings "$ratings" --ratings-token "$service_token" \

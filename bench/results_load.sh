@@ -2,7 +2,8 @@
 # Load test of the replays and ratings services: builds the release preset in
 # build/load, starts a PostgreSQL at its durable defaults (fsync and synchronous
 # commit on) and a Redis on free loopback ports, migrates, starts
-# metropolis-replays and metropolis-ratings, runs results_load against them with
+# metropolis-replays, metropolis-ratings and the Accounts service (in
+# metropolis-matchmaker) ratings reads ladders from, runs results_load against them with
 # the arguments given here, and stops everything.
 #
 #   bench/results_load.sh                                  # 5000 games stored and rated; 1,000,000 players ranked
@@ -35,7 +36,8 @@ done
 
 if [[ ${RESULTS_LOAD_BUILD:-1} != 0 ]]; then
   cmake --preset release -B "$build" >/dev/null
-  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-migrate results_load
+  cmake --build "$build" -j2 --target metropolis-replays metropolis-ratings metropolis-matchmaker metropolis-migrate \
+    results_load
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/results-load.XXXXXX")
@@ -65,6 +67,8 @@ token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 replays_port=$(free_port)
 ratings_port=$(free_port)
 while [[ $ratings_port == "$replays_port" ]]; do ratings_port=$(free_port); done
+accounts_port=$(free_port)
+while [[ $accounts_port == "$replays_port" || $accounts_port == "$ratings_port" ]]; do accounts_port=$(free_port); done
 
 start_service() {  # name port args...
   local name=$1 port=$2
@@ -85,9 +89,13 @@ start_service() {  # name port args...
 }
 start_service replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "127.0.0.1:$replays_port" \
   --pg "$METROPOLIS_PG_CONNINFO" --store-token "$token" --connections "$threads" --log-level warning
+# The Accounts service (ladders and names for ratings) runs in the matchmaker.
+start_service accounts "$accounts_port" "$build/services/matchmaker/metropolis-matchmaker" \
+  --listen "127.0.0.1:$accounts_port" --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" \
+  --service-token "$token" --host-admin-token "admin-$token" --log-level warning
 start_service ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
   --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" --connections "$threads" \
-  --log-level warning
+  --replays "127.0.0.1:$replays_port" --accounts "127.0.0.1:$accounts_port" --log-level warning
 
 echo "results_load.sh: replays on $replays_port, ratings on $ratings_port, $threads connections each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 status=0
@@ -95,13 +103,13 @@ status=0
   --pg "$METROPOLIS_PG_CONNINFO" "$@" || status=$?
 # Where the machine's CPU went: the services and the database server.
 echo >&2
-echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[0]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[1]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
+echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[0]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[2]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
   psql "$METROPOLIS_PG_CONNINFO" -c "SELECT calls, round(total_exec_time) AS total_ms,
       round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12" >&2
 fi
-for name in replays ratings; do
+for name in replays accounts ratings; do
   if grep -q "level=error" "$work/$name.log"; then
     echo "results_load.sh: $name logged errors:" >&2
     grep "level=error" "$work/$name.log" | head -20 >&2

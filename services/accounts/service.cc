@@ -185,10 +185,18 @@ std::unique_ptr<AccountsService> RegisterAccountsService(grpc::ServerBuilder& bu
   return service;
 }
 
+// The reads for other services: service tokens and administrators.
+grpc::Status AccountsService::AuthorizeRead(const grpc::ServerContext& context) {
+  Principal by;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &by); !s.ok()) return s;
+  if (!by.service && !by.admin)
+    return {grpc::StatusCode::PERMISSION_DENIED, "this read is for the services: it needs a service token"};
+  return grpc::Status::OK;
+}
+
 grpc::Status AccountsService::GetLadder(grpc::ServerContext* context, const v1::GetLadderRequest* request,
                                         v1::Ladder* response) {
-  Principal by;
-  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &by); !s.ok()) return s;
+  if (grpc::Status s = AuthorizeRead(*context); !s.ok()) return s;
   if (grpc::Status s = CheckLadderId("id", request->id()); !s.ok()) return s;
   LadderInfo info;
   if (grpc::Status s = ladders_->GetLadder(request->id(), &info); !s.ok()) return s;
@@ -199,8 +207,7 @@ grpc::Status AccountsService::GetLadder(grpc::ServerContext* context, const v1::
 grpc::Status AccountsService::GetIdentityNames(grpc::ServerContext* context, const v1::GetIdentityNamesRequest* request,
                                                v1::GetIdentityNamesResponse* response) {
   constexpr int kMaxIds = 1000;
-  Principal by;
-  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &by); !s.ok()) return s;
+  if (grpc::Status s = AuthorizeRead(*context); !s.ok()) return s;
   if (request->ids_size() > kMaxIds) return Invalid("ids: at most 1000");
   std::vector<int64_t> ids(request->ids().begin(), request->ids().end());
   std::unordered_map<int64_t, std::string> names;

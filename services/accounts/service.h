@@ -44,7 +44,7 @@ class AccountsService final : public v1::Accounts::Service {
                            v1::ListLaddersResponse* response) override;
   grpc::Status CreateSeason(grpc::ServerContext* context, const v1::CreateSeasonRequest* request,
                             v1::CreateSeasonResponse* response) override;
-  // Reads for the other services: any valid token, service tokens included.
+  // Reads for the other services: service tokens (and administrators).
   grpc::Status GetLadder(grpc::ServerContext* context, const v1::GetLadderRequest* request,
                          v1::Ladder* response) override;
   grpc::Status GetIdentityNames(grpc::ServerContext* context, const v1::GetIdentityNamesRequest* request,
@@ -54,6 +54,8 @@ class AccountsService final : public v1::Accounts::Service {
   // OK with *out the caller when it may administer; UNAUTHENTICATED or
   // PERMISSION_DENIED otherwise.
   grpc::Status Authorize(const grpc::ServerContext& context, Principal* out);
+  // OK for a service token or an administrator's.
+  grpc::Status AuthorizeRead(const grpc::ServerContext& context);
 
   AccountStore* accounts_;
   LadderStore* ladders_;

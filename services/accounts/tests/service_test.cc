@@ -88,12 +88,25 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
       {"ListLadders", [&](const std::string& t) { return CallAny(&Stub::ListLadders, v1::ListLaddersRequest(), t); }},
       {"CreateSeason", [&](const std::string& t) { return CallAny(&Stub::CreateSeason, create_season, t); }},
   };
+  // The reads for the other services: service tokens and administrators.
+  v1::GetLadderRequest get_ladder;
+  get_ladder.set_id("open");
+  v1::GetIdentityNamesRequest get_names;
+  get_names.add_ids(1);
+  const std::vector<std::pair<std::string, std::function<grpc::Status(const std::string&)>>> reads = {
+      {"GetLadder", [&](const std::string& t) { return CallAny(&Stub::GetLadder, get_ladder, t); }},
+      {"GetIdentityNames", [&](const std::string& t) { return CallAny(&Stub::GetIdentityNames, get_names, t); }},
+  };
   // Every call of the service is here: a new one must be added to this test.
   const google::protobuf::ServiceDescriptor* service =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(v1::Accounts::service_full_name());
   ASSERT_NE(service, nullptr);
-  ASSERT_EQ(size_t(service->method_count()), in_order.size());
-  for (int i = 0; i < service->method_count(); ++i) EXPECT_EQ(service->method(i)->name(), in_order[size_t(i)].first);
+  ASSERT_EQ(size_t(service->method_count()), in_order.size() + reads.size());
+  for (int i = 0; i < service->method_count(); ++i) {
+    const size_t at = size_t(i);
+    EXPECT_EQ(service->method(i)->name(),
+              at < in_order.size() ? in_order[at].first : reads[at - in_order.size()].first);
+  }
   auto calls = in_order;
 
   const std::string before = Snapshot();
@@ -116,6 +129,15 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
     }
   }
   EXPECT_EQ(Snapshot(), before) << "a refused call changed something";
+  for (const auto& caller : callers) {
+    const bool service_token = caller.token == kGameHostToken;
+    for (const auto& [name, call] : reads) {
+      const grpc::Status s = call(caller.token);
+      EXPECT_EQ(s.error_code(), service_token ? StatusCode::OK : caller.code)
+          << name << " with " << caller.who << ": " << s.error_message();
+    }
+  }
+  for (const auto& [name, call] : reads) EXPECT_TRUE(call(admin_token_).ok()) << name;
 
   // The same calls succeed for an administrator (the last revokes the
   // administrator's own token, so it comes last).
@@ -445,6 +467,7 @@ TEST_F(AccountsServiceTest, UpdatesOnlyWhatIsGiven) {
   expected.set_decision_ms(3'000);
   expected.set_options("victory_points=11");
   expected.set_season(1);
+  expected.set_latest_season(1);
   expected.set_season_started_unix_ms(updated.season_started_unix_ms());
   EXPECT_GT(updated.season_started_unix_ms(), 0);
   EXPECT_TRUE(MessageDifferencer::Equals(updated, expected)) << updated.DebugString() << expected.DebugString();
@@ -533,6 +556,51 @@ TEST_F(AccountsServiceTest, SeasonsFollowOneAnother) {
       {"unknown ladder", open("closed"), StatusCode::NOT_FOUND, "no ladder 'closed'"},
   });
   EXPECT_EQ(Snapshot(), before);
+}
+
+// ---- reads for the other services ------------------------------------------
+
+// The ratings service reads a ladder's rating parameters and seasons, and the
+// names of the identities on its leaderboards.
+TEST_F(AccountsServiceTest, GivesOtherServicesLaddersAndNames) {
+  v1::LadderSettings settings;
+  settings.set_mu(30);
+  settings.set_placement_games(3);
+  MakeLadder("open", settings);
+  v1::CreateSeasonRequest season;
+  season.set_ladder("open");
+  v1::CreateSeasonResponse opened;
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(Admin(&v1::Accounts::Stub::CreateSeason, season, &opened).ok());
+
+  v1::GetLadderRequest get;
+  get.set_id("open");
+  v1::Ladder ladder;
+  ASSERT_TRUE(Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken).ok());
+  EXPECT_EQ(ladder.mu(), 30);
+  EXPECT_EQ(ladder.placement_games(), 3);
+  EXPECT_EQ(ladder.season(), 2u);
+  EXPECT_EQ(ladder.latest_season(), 2u);
+  get.set_id("closed");
+  grpc::Status s = Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken);
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND) << s.error_message();
+  get.set_id("Bad Id");
+  EXPECT_EQ(Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken).error_code(),
+            StatusCode::INVALID_ARGUMENT);
+
+  const v1::Identity alice = Player("alice");
+  const v1::Identity bob = Player("bob");
+  v1::GetIdentityNamesRequest names;
+  names.add_ids(alice.id());
+  names.add_ids(bob.id());
+  names.add_ids(999'999);  // no identity: left out
+  v1::GetIdentityNamesResponse got;
+  ASSERT_TRUE(Call(&v1::Accounts::Stub::GetIdentityNames, names, &got, kGameHostToken).ok());
+  ASSERT_EQ(got.names_size(), 2);
+  EXPECT_EQ(got.names().at(alice.id()), "alice");
+  EXPECT_EQ(got.names().at(bob.id()), "bob");
+  for (int i = 0; i < 1000; ++i) names.add_ids(i + 1);
+  EXPECT_EQ(Call(&v1::Accounts::Stub::GetIdentityNames, names, &got, kGameHostToken).error_code(),
+            StatusCode::INVALID_ARGUMENT);
 }
 
 }  // namespace
