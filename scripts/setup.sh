@@ -28,8 +28,9 @@ web_packages=(chromium)
 # The Helm chart's check (tests/helm/): Go renders the templates with sprig and
 # sigs.k8s.io/yaml, both from Debian's Go sources (GOPATH mode, nothing downloaded).
 helm_packages=(golang-go golang-github-masterminds-sprig-dev golang-k8s-sigs-yaml-dev)
-# Small tools the scripts use (ss to find free ports, runuser to run PostgreSQL).
-tool_packages=(git iproute2 util-linux)
+# Small tools the scripts use (ss to find free ports, runuser to run PostgreSQL,
+# faketime for the fault test of matchmaker clocks that disagree).
+tool_packages=(git iproute2 util-linux faketime)
 # The observability check (tests/observability): promtool, and YAML for Python.
 observability_packages=(prometheus python3-yaml)
 

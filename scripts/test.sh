@@ -60,24 +60,8 @@ python3 scripts/lib/timing_table.py --junit "$ROOT/build/check/ctest-junit.xml" 
 # fails rather than reporting "all tests passed" without it. METROPOLIS_FUZZ_SECONDS=0
 # is the one way to leave it out, and says so.
 if [[ $FUZZ_SECONDS -gt 0 ]]; then
-  command -v clang++-14 >/dev/null 2>&1 || { echo "fuzz: clang++-14 is missing (scripts/setup.sh installs it)" >&2; exit 1; }
-  section "fuzz: configure and build"
-  cmake --preset fuzz
-  cmake --build --preset fuzz -j "$JOBS"
-  shopt -s nullglob
-  for source in engine/fuzz/*_fuzz.cc; do
-    name=$(basename "$source" .cc)
-    section "fuzz: $name for ${FUZZ_SECONDS}s"
-    work=build/fuzz/runs/$name
-    rm -rf "$work" && mkdir -p "$work/corpus" "$work/artifacts"
-    args=(-max_total_time="$FUZZ_SECONDS" -timeout=10 -print_final_stats=1 -artifact_prefix="$work/artifacts/")
-    [[ -f engine/fuzz/$name.dict ]] && args+=(-dict="engine/fuzz/$name.dict")
-    # New inputs go to the scratch corpus (first folder); the checked-in seeds stay as they are.
-    corpora=("$work/corpus")
-    [[ -d engine/fuzz/corpus/$name ]] && corpora+=("engine/fuzz/corpus/$name")
-    "build/fuzz/engine/fuzz/$name" "${args[@]}" "${corpora[@]}"
-  done
-  shopt -u nullglob
+  section "fuzz: every target for ${FUZZ_SECONDS}s (scripts/fuzz.sh)"
+  scripts/fuzz.sh --seconds "$FUZZ_SECONDS"
 else
   section "fuzz: left out (METROPOLIS_FUZZ_SECONDS=0)"
 fi

@@ -11,7 +11,8 @@
 #                                          Kubernetes does for a crashed pod (bench/soak.sh --fault-every)
 #
 # BUILD_DIR (default build/release) holds the built programs. METROPOLIS_MATCHMAKERS=2
-# starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2);
+# starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2; run under
+# METROPOLIS_MATCHMAKER2_WRAPPER's words, e.g. "env LD_PRELOAD=... FAKETIME=+60s", when set);
 # METROPOLIS_GAMEHOSTS=N starts N game hosts (their addresses in METROPOLIS_GAMEHOST_ADDRS,
 # the first in METROPOLIS_GAMEHOST; their pids in $METROPOLIS_STACK_DIR/gamehost<i>.pid). The stack keeps its
 # state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
@@ -131,12 +132,16 @@ up() {
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+    --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+    --metrics-listen "$metrics_address"
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
-    start matchmaker2 "$mm2_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
+    # METROPOLIS_MATCHMAKER2_WRAPPER: words run before it (a fault test's libfaketime).
+    # shellcheck disable=SC2086 # split into words on purpose
+    start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --metrics-listen "$metrics_address"
+      --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
+      --metrics-listen "$metrics_address"
   else
     mm2_port=$mm_port
   fi

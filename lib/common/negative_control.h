@@ -19,7 +19,12 @@
 // seat saw further than the host's copy, rather than rewind it (game.h).
 // "keep_until_delivered" — a finished game's checkpoint stays in Redis until the
 // replays service holds the game, so a host that dies with games in its outbox
-// loses none (services/gamehost/server.cc).
+// loses none (services/gamehost/server.cc). "one_clock" — matchmaker replicas write
+// and compare every time on Redis's clock, not their own
+// (services/matchmaker/ticket_store.h). "claimed_table" — a table's seats are handed
+// out or released only while its own claim holds (the same file). "hidden_games" —
+// the replays service shows a tournament's game only once the tournaments service
+// has revealed it (services/replays/visibility.h).
 #pragma once
 
 #include <string_view>

@@ -37,43 +37,58 @@ void Lock(pqxx::work& tx) { tx.exec_params("SELECT pg_advisory_xact_lock($1)", k
 
 }  // namespace
 
-bool LoadMigrations(const std::string& dir, std::vector<Migration>* out, std::string* error) {
+namespace {
+
+// Reads the NNNN_name.sql files of one folder; `owner` is the folder's name below
+// the migrations root ("" for the root itself).
+bool LoadFolder(const std::filesystem::path& dir, const std::string& owner, std::vector<Migration>* found,
+                std::vector<std::filesystem::path>* owners, std::string* error) {
   namespace fs = std::filesystem;
+  static const std::regex kName(R"(^(\d{4})_[a-z0-9_]+\.sql$)");
+  static const std::regex kOwner(R"(^[a-z][a-z0-9_]*$)");
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
   if (ec) {
-    *error = "migrations directory " + dir + ": " + ec.message();
+    *error = "migrations directory " + dir.string() + ": " + ec.message();
     return false;
   }
-  static const std::regex kName(R"(^(\d{4})_[a-z0-9_]+\.sql$)");
-  std::vector<Migration> found;
-  // The files of the folder and of its owners' subfolders (migrations/<owner>/),
-  // one version sequence over all of them.
-  std::vector<fs::directory_entry> entries;
   for (const auto& entry : it) {
-    if (entry.is_directory(ec)) {
-      for (const auto& inner : fs::directory_iterator(entry.path(), ec)) entries.push_back(inner);
-    } else {
-      entries.push_back(entry);
-    }
-  }
-  for (const auto& entry : entries) {
     const std::string name = entry.path().filename().string();
+    if (entry.is_directory()) {
+      // One level of owners: migrations/<service>/NNNN_name.sql.
+      if (owner.empty() && std::regex_match(name, kOwner)) owners->push_back(entry.path());
+      continue;
+    }
     if (entry.path().extension() != ".sql") continue;
+    const std::string shown = owner.empty() ? name : owner + "/" + name;
     std::smatch m;
     if (!std::regex_match(name, m, kName)) {
-      *error = "migration " + name + ": not named NNNN_name.sql (four digits, lower-case name)";
+      *error = "migration " + shown + ": not named NNNN_name.sql (four digits, lower-case name)";
       return false;
     }
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
     if (!in) {
-      *error = "migration " + name + ": cannot be read";
+      *error = "migration " + shown + ": cannot be read";
       return false;
     }
-    found.push_back({std::stoi(m[1]), name, text.str()});
+    found->push_back({std::stoi(m[1]), shown, text.str(), owner});
   }
+  return true;
+}
+
+}  // namespace
+
+bool LoadMigrations(const std::string& dir, std::vector<Migration>* out, std::string* error) {
+  std::vector<Migration> found;
+  std::vector<std::filesystem::path> owners;
+  if (!LoadFolder(dir, "", &found, &owners, error)) return false;
+  std::vector<std::filesystem::path> none;  // owner folders hold no folders of their own
+  for (const auto& folder : owners) {
+    if (!LoadFolder(folder, folder.filename().string(), &found, &none, error)) return false;
+  }
+  // Versions are global across owners: one order for the whole database.
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.version < b.version; });
   for (size_t i = 1; i < found.size(); ++i) {
     if (found[i].version == found[i - 1].version) {

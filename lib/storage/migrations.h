@@ -1,4 +1,4 @@
-// Schema migrations: numbered SQL files (migrations/NNNN_name.sql) applied in order,
+// Schema migrations: numbered SQL files applied in order,
 // each in its own transaction with its version recorded in schema_migrations, so a
 // failed file changes nothing and a run applies only what is missing. Runs may be
 // concurrent (several replicas starting at once): an advisory lock serialises them.
@@ -13,12 +13,15 @@ namespace metropolis::storage {
 
 struct Migration {
   int version = 0;
-  std::string name;  // the file name, e.g. "0003_games.sql"
+  std::string name;  // the file, e.g. "0003_games.sql" or "ratings/0012_result_digest.sql"
   std::string sql;
+  std::string owner;  // the service whose tables it changes; "" for 0001-0009 (before owners)
 };
 
-// Reads every NNNN_name.sql of `dir`, sorted by version. Errors: an unreadable
-// directory, a .sql file not named NNNN_*.sql, two files with one version.
+// Reads every NNNN_name.sql of `dir` and of its owner folders (`dir`/<service>/,
+// one level, lower-case names; docs/OWNERSHIP.md), sorted by version: versions are
+// global, so the whole database has one order. Errors: an unreadable directory, a
+// .sql file not named NNNN_*.sql, two files with one version (in any folders).
 bool LoadMigrations(const std::string& dir, std::vector<Migration>* out, std::string* error);
 
 struct MigrationStatus {

@@ -245,10 +245,7 @@ void Outbox::Archive(const CompletedGame& game) {
 }
 
 void Outbox::CountRefused() {
-  const size_t refused = FilesIn(options_.dir + "/refused", ".pb").size();
-  std::lock_guard lock(mutex_);
-  refused_ = refused;
-  if (options_.metrics) options_.metrics->OutboxRefused(refused);
+  if (options_.metrics) options_.metrics->OutboxRefused(FilesIn(options_.dir + "/refused", ".pb").size());
 }
 
 void Outbox::Deliver(const std::string& game_id) {
@@ -288,27 +285,31 @@ void Outbox::Deliver(const std::string& game_id) {
   }
   if (!status.ok() && options_.metrics)
     options_.metrics->DeliveryFailed(to, services::StatusCodeName(status.error_code()));
-  std::lock_guard lock(mutex_);
-  auto it = waiting_.find(game_id);
-  if (it == waiting_.end()) return;
-  due_.erase({it->second.first, game_id});
-  if (status.ok() || RefusedForGood(status)) {
-    waiting_.erase(it);
-    request_ids_.erase(game_id);
-    if (status.ok()) ++delivered_;
-    if (options_.metrics) options_.metrics->OutboxBacklog(waiting_.size());
-    return;
+  int64_t backoff = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = waiting_.find(game_id);
+    if (it == waiting_.end()) return;
+    due_.erase({it->second.first, game_id});
+    if (status.ok() || RefusedForGood(status)) {
+      waiting_.erase(it);
+      request_ids_.erase(game_id);
+      if (status.ok()) ++delivered_;
+      if (options_.metrics) options_.metrics->OutboxBacklog(waiting_.size());
+      return;
+    }
+    // This game alone waits: the others go on being delivered meanwhile.
+    const int failures = ++it->second.second;
+    backoff = std::min(options_.max_retry_ms, options_.retry_ms << std::min(failures - 1, 20));
+    it->second.first = std::chrono::steady_clock::now() + std::chrono::milliseconds(backoff);
+    due_.emplace(it->second.first, game_id);
   }
-  // This game alone waits: the others go on being delivered meanwhile.
-  const int failures = ++it->second.second;
-  const int64_t backoff = std::min(options_.max_retry_ms, options_.retry_ms << std::min(failures - 1, 20));
+  // Logged outside the lock: Put and the host's readers never wait on the log.
   services::LogWarning("delivering a completed game failed", {{"game", game_id},
                                                               {"to", to},
                                                               {"code", services::StatusCodeName(status.error_code())},
                                                               {"error", status.error_message()},
                                                               {"retry_ms", std::to_string(backoff)}});
-  it->second.first = std::chrono::steady_clock::now() + std::chrono::milliseconds(backoff);
-  due_.emplace(it->second.first, game_id);
 }
 
 }  // namespace metropolis::gamehost

@@ -23,7 +23,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <set>
 #include <string>
@@ -95,7 +94,6 @@ class Outbox final : public CompletedGameSink {
   // deliveries; a game left by a previous run is delivered under a new one.
   std::unordered_map<std::string, std::string> request_ids_;
   uint64_t delivered_ = 0;
-  size_t refused_ = 0;
   std::deque<std::string> archived_;  // archive files, oldest first (the thread's own)
   std::thread thread_;
 };

@@ -84,6 +84,8 @@ bool UrlDecode(std::string_view in, bool plus_is_space, std::string* out) {
       i += 2;
     } else if (c == '+' && plus_is_space) {
       out->push_back(' ');
+    } else if (c == '\0') {
+      return false;  // as a decoded one: a NUL would cut the text short further on
     } else {
       out->push_back(c);
     }

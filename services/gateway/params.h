@@ -32,7 +32,7 @@ ApiError NotFound(std::string message);
 inline constexpr size_t kMaxQueryLength = 2048;
 
 // Decodes %XX escapes and, in query strings, '+' as a space. False for a
-// malformed escape or a decoded NUL.
+// malformed escape or a NUL, decoded or raw.
 bool UrlDecode(std::string_view in, bool plus_is_space, std::string* out);
 
 class Query {

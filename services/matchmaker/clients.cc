@@ -77,6 +77,43 @@ double GrpcRatingSource::Mu(const LadderConfig& ladder, int64_t identity_id) {
   return ladder.mu;
 }
 
+GrpcGameResults::GrpcGameResults(const std::string& address, std::string token)
+    : stub_(v1::Replays::NewStub(services::Dial(address))), token_(std::move(token)) {}
+
+grpc::Status GrpcGameResults::Results(const std::vector<std::string>& game_ids, std::vector<StoredResult>* out) {
+  out->clear();
+  if (game_ids.empty()) return grpc::Status::OK;
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  v1::GetResultsRequest request;
+  for (const std::string& id : game_ids) request.add_game_ids(id);
+  v1::GetResultsResponse response;
+  if (grpc::Status s = stub_->GetResults(&context, request, &response); !s.ok()) return s;
+  for (const v1::StoredGameSummary& g : response.games()) {
+    StoredResult r;
+    r.game_id = g.game_id();
+    r.winner = g.result().winner();
+    r.vp.assign(g.result().vp().begin(), g.result().vp().end());
+    for (const v1::SeatRecord& seat : g.seats()) r.forfeited.push_back(seat.forfeited());
+    out->push_back(std::move(r));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcGameResults::Reveal(const std::string& tournament, bool whole,
+                                     const std::vector<std::string>& game_ids) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token_);
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  v1::RevealGamesRequest request;
+  request.set_tournament(tournament);
+  request.set_whole_tournament(whole);
+  for (const std::string& id : game_ids) request.add_game_ids(id);
+  v1::RevealGamesResponse response;
+  return stub_->RevealGames(&context, request, &response);
+}
+
 v1::GameHost::Stub* GrpcGameCreator::Stub(const std::string& host) {
   std::lock_guard lock(mutex_);
   auto& s = stubs_[host];

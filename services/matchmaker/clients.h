@@ -9,8 +9,10 @@
 
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
+#include "metropolis/v1/replays.grpc.pb.h"
 #include "services/accounts/ladder_store.h"
 #include "services/matchmaker/service.h"
+#include "services/matchmaker/tournaments/results.h"
 
 namespace metropolis::matchmaker {
 
@@ -40,6 +42,19 @@ class GrpcRatingSource final : public RatingSource {
 
  private:
   std::unique_ptr<v1::Ratings::Stub> stub_;
+  const std::string token_;
+};
+
+// The tournaments' results and reveals from the Replays service (GetResults,
+// RevealGames), with the service token; each call has a 5 s deadline.
+class GrpcGameResults final : public GameResults {
+ public:
+  GrpcGameResults(const std::string& address, std::string token);
+  grpc::Status Results(const std::vector<std::string>& game_ids, std::vector<StoredResult>* out) override;
+  grpc::Status Reveal(const std::string& tournament, bool whole, const std::vector<std::string>& game_ids) override;
+
+ private:
+  std::unique_ptr<v1::Replays::Stub> stub_;
   const std::string token_;
 };
 

@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
                "the game hosts' service token: RegisterHost, and reading ratings (required)");
   settings.Add("host-admin-token", "TOKEN", "", "the game hosts' --admin-token, to create games (required)");
   settings.Add("ratings", "ADDR", "", "ratings service, for players' ratings (empty: everyone matched as a newcomer)");
+  settings.Add("replays", "ADDR", "",
+               "replays service: tournament results, and what of a tournament it may show (required; called with "
+               "--service-token, which must be its --store-token)");
   settings.Add("round-ms", "N", "100", "time between matching rounds");
   settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
   settings.Add("lease-ms", "N", "5000",
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
       !settings.GetInt("connections", 1, 256, &connections, &error) ||
       !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error))
     return Fail(error);
-  for (const char* required : {"pg", "redis", "service-token", "host-admin-token"})
+  for (const char* required : {"pg", "redis", "service-token", "host-admin-token", "replays"})
     if (settings.Get(required).empty()) return Fail(std::string("--") + required + " is required");
   if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
     return Fail("--redis: " + bad);
@@ -74,6 +77,7 @@ int main(int argc, char** argv) {
   config.service_token = settings.Get("service-token");
   config.host_admin_token = settings.Get("host-admin-token");
   config.ratings = settings.Get("ratings");
+  config.replays = settings.Get("replays");
   config.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;

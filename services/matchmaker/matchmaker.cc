@@ -105,12 +105,12 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   services::LogContext log_context(services::NewRequestId(), game_id);
   std::vector<Ticket> players;
   for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
-  if (SeatsHeld(ladder, players, held, stats)) return;
+  if (SeatsHeld(ladder, table_id, players, held, stats)) return;
   std::string host;
-  if (!tickets_->PickHost(now_ms - options_.host_ttl_ms, &host)) {
+  if (!tickets_->PickHost(now_ms, options_.host_ttl_ms, &host)) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
     MatchmakerMetrics::Get().PlacementFailed(ladder.id, "no_host");
-    tickets_->Release(ladder.id, table.tickets);
+    tickets_->Release(ladder.id, table_id, table.tickets);
     ++stats->failed;
     return;
   }
@@ -125,7 +125,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                           {"error", status.error_message()}});
     MatchmakerMetrics::Get().PlacementFailed(ladder.id, "create_failed");
     tickets_->MarkHostDown(host);
-    tickets_->Release(ladder.id, table.tickets);
+    tickets_->Release(ladder.id, table_id, table.tickets);
     ++stats->failed;
     return;
   }
@@ -141,7 +141,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
       break;
     }
   }
-  AssignCreated(ladder.id, seats);
+  AssignCreated(ladder.id, table_id, seats);
   ++stats->placed;
   for (const Ticket& player : players)
     MatchmakerMetrics::Get().Matched(ladder.id, double(now_ms - player.enqueued_ms) / 1000);
@@ -218,8 +218,8 @@ Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const
 // A player holding a seat no stream plays gets it again (a fresh token); one whose
 // seat a stream plays now (it queued from elsewhere) waits in the queue; and the
 // rest of the table goes back to the queue with its waiting time.
-bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>& players, const HeldSeats& held,
-                           RoundStats* stats) {
+bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
+                           const HeldSeats& held, RoundStats* stats) {
   if (std::none_of(players.begin(), players.end(), [&](const Ticket& p) { return held.count(p.identity_id); }))
     return false;
   std::vector<Seating> again;
@@ -239,8 +239,8 @@ bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>
         "player given again the seat it holds",
         {{"ladder", ladder.id}, {"ticket", p.id}, {"game", seat.game_id()}, {"seat", std::to_string(seat.seat())}});
   }
-  if (!again.empty()) AssignCreated(ladder.id, again);
-  tickets_->Release(ladder.id, release);
+  if (!again.empty()) AssignCreated(ladder.id, table_id, again);
+  tickets_->Release(ladder.id, table_id, release);
   stats->reseated += int(again.size());
   return true;
 }
@@ -250,13 +250,29 @@ bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>
 // by the fallback bot under their names, stored and rated: a player counted in a
 // game it never played. So a Redis that is briefly away (a restart) is waited
 // for, while the claim still holds the tickets.
-void Matchmaker::AssignCreated(const std::string& ladder, const std::vector<Seating>& seats) {
+void Matchmaker::AssignCreated(const std::string& ladder, const std::string& table_id,
+                               const std::vector<Seating>& seats) {
   const auto start = std::chrono::steady_clock::now();
   int backoff_ms = 100;
   for (int attempt = 1;; ++attempt) {
     try {
-      tickets_->Assign(ladder, seats);
+      const int assigned = tickets_->Assign(ladder, table_id, seats);
       if (attempt > 1) services::LogInfo("game assigned after retries", {{"attempts", std::to_string(attempt)}});
+      if (assigned < int(seats.size())) {
+        // The claim lapsed while the game was being created (this replica was
+        // paused past matched_timeout_ms, or Redis lost the claim): those tickets
+        // went back to the queue and may sit at another table now. Handing them
+        // this seat too would seat a player twice. Nobody gets those seats: a
+        // game none of whose players join is void at its start (never stored or
+        // rated); one some of them joined plays the others' seats with the
+        // fallback bot, which the record shows.
+        services::LogError("a table's claim lapsed before its seats were handed out; those seats go to nobody",
+                           {{"ladder", ladder},
+                            {"table", table_id},
+                            {"seats", std::to_string(seats.size())},
+                            {"assigned", std::to_string(assigned)}});
+        MatchmakerMetrics::Get().PlacementFailed(ladder, "claim_lapsed");
+      }
       return;
     } catch (const storage::RedisUnavailable& e) {
       const auto waited =
@@ -288,12 +304,12 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {
-      const int expired = tickets_->ExpireStale(ladder.id, now_ms - options_.ticket_ttl_ms);
+      const int expired = tickets_->ExpireStale(ladder.id, now_ms, options_.ticket_ttl_ms);
       MatchmakerMetrics::Get().TicketsExpired(ladder.id, expired);
       stats.expired += expired;
       last_expiry->second = now_ms;
     }
-    stats.released += tickets_->ReleaseStuck(ladder.id, now_ms - options_.matched_timeout_ms);
+    stats.released += tickets_->ReleaseStuck(ladder.id, now_ms, options_.matched_timeout_ms);
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
     MatchmakerMetrics::Get().QueueDepth(ladder.id, queue.size());
     if (queue.empty()) continue;

@@ -112,11 +112,11 @@ class Matchmaker {
                          const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms);
   // Whether players of a claimed table hold seats in live games already: they get
   // those seats again and the table is not seated (the rest back in the queue).
-  bool SeatsHeld(const LadderConfig& ladder, const std::vector<Ticket>& players, const HeldSeats& held,
-                 RoundStats* stats);
+  bool SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
+                 const HeldSeats& held, RoundStats* stats);
   // Assign with retries for options_.assign_retry_ms; throws what Assign threw
   // after that.
-  void AssignCreated(const std::string& ladder, const std::vector<Seating>& seats);
+  void AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);
 
   TicketStore* tickets_;
   GameCreator* creator_;

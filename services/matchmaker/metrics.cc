@@ -43,11 +43,12 @@ MatchmakerMetrics::MatchmakerMetrics(prometheus::Registry* r) : impl_(std::make_
                          .Name("metropolis_matchmaker_time_to_match_seconds")
                          .Help("From enqueueing to a seat in a created game, per player, by ladder")
                          .Register(*r);
-  m.placement_failures =
-      &BuildCounter()
-           .Name("metropolis_matchmaker_placement_failures_total")
-           .Help("Formed tables sent back to the queue, by ladder and reason (no_host, create_failed)")
-           .Register(*r);
+  m.placement_failures = &BuildCounter()
+                              .Name("metropolis_matchmaker_placement_failures_total")
+                              .Help(
+                                  "Formed tables sent back to the queue, by ladder and reason (no_host, create_failed, "
+                                  "assign_failed, claim_lapsed)")
+                              .Register(*r);
   m.expired = &BuildCounter()
                    .Name("metropolis_matchmaker_tickets_expired_total")
                    .Help("Queued tickets expired for want of heartbeats, by ladder")

@@ -62,12 +62,16 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
-      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, NowMs, MakeServiceOptions()),
+      service_(
+          &tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, [this] { return tickets_.Now(); },
+          MakeServiceOptions()),
       tournament_store_(pool),
+      results_(config.replays, config.service_token),
+      entrants_(pool),
       roster_(redis, config.redis_prefix),
-      tournaments_(&tournament_store_, &roster_, &limited_auth_, NowMs),
+      tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
       accounts_service_(&accounts_, &ladder_store_, &limited_auth_),
-      runner_(&tournament_store_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
+      runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
 
@@ -93,7 +97,7 @@ void MatchmakerServer::Stop(int) {
 void MatchmakerServer::Rounds() {
   while (!stopping_) {
     try {
-      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), NowMs());
+      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), tickets_.Now());
       if (s.tables || s.expired || s.released || s.failed || s.stale || s.reseated) {
         ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
                                {"placed", std::to_string(s.placed)},
@@ -121,7 +125,7 @@ void MatchmakerServer::Schedule() {
         ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
       leading = lead;
       if (lead) {
-        const RunnerStats s = runner_.Pass(NowMs());
+        const RunnerStats s = runner_.Pass(tickets_.Now());
         if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
           ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
                                            {"finished", std::to_string(s.finished)},

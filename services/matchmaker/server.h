@@ -23,6 +23,7 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
 #include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/tournaments/entrants_store.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -35,6 +36,7 @@ struct MatchmakerConfig {
   std::string service_token;     // the game hosts': RegisterHost, and reading ratings
   std::string host_admin_token;  // the game hosts' --admin-token, to create games
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
+  std::string replays;           // the replays service's address: tournament results and reveals
   int64_t round_ms = 100;        // between matching rounds
   int64_t pass_ms = 500;         // between passes of the tournament scheduler
   int64_t lease_ms = 5000;       // the scheduler's lease
@@ -75,6 +77,8 @@ class MatchmakerServer final : public services::Component {
   Matchmaker matchmaker_;
   MatchmakerService service_;
   TournamentStore tournament_store_;
+  GrpcGameResults results_;
+  PgEntrantDirectory entrants_;
   Roster roster_;
   TournamentsService tournaments_;
   // Accounts, tokens and ladders for metropolisctl: the matchmaker already

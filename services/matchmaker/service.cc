@@ -114,8 +114,9 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       return {grpc::StatusCode::CANCELLED, "the client left the queue"};
     }
     TicketInfo info;
-    const int64_t now = now_ms_();
+    int64_t now = 0;
     try {
+      now = now_ms_();  // Redis's clock: it may have to ask
       if (!tickets_->Poll(id, now, &info)) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
     } catch (const std::exception& e) {
       return RedisDown(e);

@@ -1,8 +1,11 @@
 #include "services/matchmaker/ticket_store.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+
+#include "lib/common/negative_control.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -15,12 +18,20 @@ constexpr char kFinishedTtlSeconds[] = "3600";
 // identity's next Enqueue for this long.
 constexpr char kUndeliveredTtlSeconds[] = "120";
 
-// A ticket's 'beat' is its last heartbeat on Redis's own clock (TIME), so that
-// replicas whose clocks disagree still agree on which tickets are alive.
+// Every time a script writes or compares is Redis's own (TIME), so that replicas
+// whose clocks disagree still agree on which tickets and hosts are alive and which
+// claims are stuck: a replica 30 s ahead would otherwise expire live tickets and
+// release tables another replica is still placing. `clock(arg)` is that time, or
+// the caller's `arg` when the store runs on the caller's clock (tests with
+// synthetic times; the negative control "one_clock").
 constexpr char kRedisNow[] = R"lua(
 local function redis_now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function clock(arg)
+  if arg ~= nil and arg ~= '' then return tonumber(arg) end
+  return redis_now()
 end
 )lua";
 
@@ -31,9 +42,10 @@ if current then
   local state = redis.call('HGET', current, 'state')
   if state == 'queued' or state == 'matched' or state == 'assigned' then return {0, current} end
 end
+local now = clock(ARGV[5])
 redis.call('HSET', KEYS[2], 'id', ARGV[1], 'identity', ARGV[2], 'name', ARGV[3], 'rating', ARGV[4],
-           'enqueued', ARGV[5], 'seen', ARGV[5], 'state', 'queued', 'ladder', ARGV[6], 'beat', redis_now())
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+           'enqueued', now, 'seen', now, 'state', 'queued', 'ladder', ARGV[6], 'beat', redis_now())
+redis.call('ZADD', KEYS[3], now, ARGV[1])
 redis.call('SET', KEYS[1], KEYS[2])
 return {1, KEYS[2]}
 )lua";
@@ -44,7 +56,7 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return false end
 local position, size = -1, 0
 if state == 'queued' then
-  redis.call('HSET', KEYS[1], 'seen', ARGV[1], 'beat', redis_now())
+  redis.call('HSET', KEYS[1], 'seen', clock(ARGV[1]), 'beat', redis_now())
   position = redis.call('ZRANK', KEYS[2], redis.call('HGET', KEYS[1], 'id')) or -1
   size = redis.call('ZCARD', KEYS[2])
 end
@@ -68,13 +80,14 @@ if redis.call('GET', KEYS[3]) == KEYS[1] then redis.call('DEL', KEYS[3]) end
 return 'ok'
 )lua";
 
-// KEYS: queue. ARGV: cutoff, ticket key prefix, who key prefix, ttl.
+// KEYS: queue. ARGV: now, ticket key prefix, who key prefix, ttl, max age (ms).
 constexpr char kExpire[] = R"lua(
 local expired = 0
+local cutoff = clock(ARGV[1]) - tonumber(ARGV[5])
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local key = ARGV[2] .. id
   local seen = tonumber(redis.call('HGET', key, 'seen') or '0')
-  if seen < tonumber(ARGV[1]) then
+  if seen < cutoff then
     redis.call('ZREM', KEYS[1], id)
     redis.call('HSET', key, 'state', 'expired')
     redis.call('EXPIRE', key, ARGV[4])
@@ -98,22 +111,27 @@ for i = 3, #KEYS do
   if f[1] ~= 'queued' then return 0 end
   if fresh > 0 and now - tonumber(f[2] or '0') > fresh then return -1 end
 end
+local since = clock(ARGV[2])
 for i = 3, #KEYS do
   redis.call('ZREM', KEYS[1], ARGV[i + 1])
   redis.call('HSET', KEYS[i], 'state', 'matched', 'table', ARGV[1])
-  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i + 1])
+  redis.call('ZADD', KEYS[2], since, ARGV[i + 1])
 end
 return 1
 )lua";
 
 // KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, the
-// identity's resume ttl, then each ticket's game, host, token, seat. A ticket no
-// longer matched is skipped. The identity keeps the ticket until Delivered.
+// identity's resume ttl, the table, then each ticket's game, host, token, seat.
+// A ticket no longer matched for this table is skipped: its claim lapsed and it
+// was released (and perhaps claimed for another table) meanwhile. The table, ''
+// when the claim is not checked (the negative control "claimed_table"). The
+// identity keeps the ticket until Delivered.
 constexpr char kAssign[] = R"lua(
 local assigned = 0
 for i = 2, #KEYS, 2 do
-  local key, who, a = KEYS[i], KEYS[i + 1], 3 + (i - 2) * 2
-  if redis.call('HGET', key, 'state') == 'matched' then
+  local key, who, a = KEYS[i], KEYS[i + 1], 4 + (i - 2) * 2
+  local f = redis.call('HMGET', key, 'state', 'table')
+  if f[1] == 'matched' and (ARGV[3] == '' or f[2] == ARGV[3]) then
     redis.call('HSET', key, 'state', 'assigned', 'game', ARGV[a], 'host', ARGV[a + 1], 'token', ARGV[a + 2],
                'seat', ARGV[a + 3])
     redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
@@ -125,26 +143,57 @@ end
 return assigned
 )lua";
 
-// KEYS: queue, matched. ARGV: ticket key prefix, ids...
+// KEYS: queue, matched. ARGV: ticket key prefix, table ('' for any), ids... A
+// ticket claimed since for another table stays with it.
 constexpr char kRelease[] = R"lua(
 local released = 0
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   local key = ARGV[1] .. ARGV[i]
-  if redis.call('HGET', key, 'state') == 'matched' then
+  local f = redis.call('HMGET', key, 'state', 'table')
+  if f[1] == 'matched' and (ARGV[2] == '' or f[2] == ARGV[2]) then
     redis.call('HSET', key, 'state', 'queued')
     redis.call('HDEL', key, 'table')
     redis.call('ZADD', KEYS[1], redis.call('HGET', key, 'enqueued'), ARGV[i])
+    redis.call('ZREM', KEYS[2], ARGV[i])
     released = released + 1
+  elseif f[1] ~= 'matched' then
+    redis.call('ZREM', KEYS[2], ARGV[i])
   end
-  redis.call('ZREM', KEYS[2], ARGV[i])
 end
 return released
 )lua";
 
-// KEYS: hosts. ARGV: cutoff, host key prefix. The host with the most room.
+// KEYS: queue, matched. ARGV: ticket key prefix, now, timeout (ms). Tickets
+// claimed longer ago than the timeout and never assigned (their replica died
+// while placing them) go back to the queue with their waiting time.
+constexpr char kReleaseStuck[] = R"lua(
+local released = 0
+local stuck = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (clock(ARGV[2]) - tonumber(ARGV[3])))
+for _, id in ipairs(stuck) do
+  local key = ARGV[1] .. id
+  if redis.call('HGET', key, 'state') == 'matched' then
+    redis.call('HSET', key, 'state', 'queued')
+    redis.call('HDEL', key, 'table')
+    redis.call('ZADD', KEYS[1], redis.call('HGET', key, 'enqueued'), id)
+    released = released + 1
+  end
+  redis.call('ZREM', KEYS[2], id)
+end
+return released
+)lua";
+
+// KEYS: hosts, the host's key. ARGV: address, capacity, live, now.
+constexpr char kHostHeartbeat[] = R"lua(
+redis.call('HSET', KEYS[2], 'capacity', ARGV[2], 'live', ARGV[3])
+redis.call('ZADD', KEYS[1], clock(ARGV[4]), ARGV[1])
+return 1
+)lua";
+
+// KEYS: hosts. ARGV: now, host key prefix, ttl (ms). The host with the most room
+// among those heard from within the ttl.
 constexpr char kPickHost[] = R"lua(
 local best, room = nil, 0
-for _, address in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')) do
+for _, address in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], clock(ARGV[1]) - tonumber(ARGV[3]), '+inf')) do
   local h = redis.call('HMGET', ARGV[2] .. address, 'capacity', 'live')
   local free = tonumber(h[1] or '0') - tonumber(h[2] or '0')
   if free > room then best, room = address, free end
@@ -157,6 +206,10 @@ return best
 const std::string kCreateScript = std::string(kRedisNow) + kCreate;
 const std::string kPollScript = std::string(kRedisNow) + kPoll;
 const std::string kClaimScript = std::string(kRedisNow) + kClaim;
+const std::string kExpireScript = std::string(kRedisNow) + kExpire;
+const std::string kReleaseStuckScript = std::string(kRedisNow) + kReleaseStuck;
+const std::string kHostHeartbeatScript = std::string(kRedisNow) + kHostHeartbeat;
+const std::string kPickHostScript = std::string(kRedisNow) + kPickHost;
 
 std::string RandomId() {
   static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
@@ -175,7 +228,44 @@ int64_t ToInt(const std::string& s) { return s.empty() ? 0 : std::strtoll(s.c_st
 
 }  // namespace
 
-TicketStore::TicketStore(storage::RedisPool* redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+TicketStore::TicketStore(storage::RedisPool* redis, std::string prefix, TicketClock clock)
+    : redis_(redis),
+      prefix_(std::move(prefix)),
+      clock_(services::ProtectionRemoved("one_clock") ? TicketClock::kCaller : clock),
+      check_table_(!services::ProtectionRemoved("claimed_table")) {}
+
+std::string TicketStore::NowArg(int64_t now_ms) const {
+  return clock_ == TicketClock::kRedis ? std::string() : std::to_string(now_ms);
+}
+
+int64_t TicketStore::Now() {
+  const auto steady = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  if (clock_ == TicketClock::kCaller) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  // Redis's clock as an offset from this process's monotonic one, measured
+  // again every second: the scripts read TIME themselves, this is for the
+  // comparisons made here (waiting times, hosts' ages), which a few ms do not
+  // change, at one TIME call a second instead of one per heartbeat.
+  {
+    std::lock_guard lock(clock_mutex_);
+    if (offset_measured_ms_ != INT64_MIN && steady() - offset_measured_ms_ < 1000) return steady() + offset_ms_;
+  }
+  const int64_t before = steady();
+  RedisReply t;
+  redis_->With([&](storage::RedisConnection& c) { t = c.Run({"TIME"}); });
+  const int64_t after = steady();
+  if (t.elements.size() != 2) throw storage::RedisUnavailable("matchmaker: TIME returned no time: " + t.str);
+  const int64_t redis_ms = ToInt(t.elements[0].str) * 1000 + ToInt(t.elements[1].str) / 1000;
+  std::lock_guard lock(clock_mutex_);
+  offset_ms_ = redis_ms - (before + after) / 2;
+  offset_measured_ms_ = after;
+  return after + offset_ms_;
+}
 
 // One hash tag for all the matchmaker's keys: its scripts touch tickets, queues
 // and identities together, which Redis Cluster allows only within one slot.
@@ -192,7 +282,7 @@ bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const s
                          int64_t now_ms, std::string* id, std::string* existing) {
   *id = RandomId();
   const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
-                             std::to_string(identity_id), name, Exact(rating), std::to_string(now_ms), ladder});
+                             std::to_string(identity_id), name, Exact(rating), NowArg(now_ms), ladder});
   if (r.elements.size() == 2 && r.elements[0].integer == 1) return true;
   const std::string key = r.elements.size() == 2 ? r.elements[1].str : "";
   *existing = key.substr(key.rfind(':') + 1);
@@ -204,7 +294,7 @@ bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   RedisReply ladder;
   redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
   if (ladder.is_nil()) return false;
-  const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), std::to_string(now_ms)});
+  const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), NowArg(now_ms)});
   const auto& f = r.elements;
   if (f.size() != 14) return false;
   out->id = f[0].str;
@@ -316,9 +406,9 @@ int64_t TicketStore::QueueSize(const std::string& ladder) {
   return size;
 }
 
-int TicketStore::ExpireStale(const std::string& ladder, int64_t cutoff_ms) {
-  return int(Eval({"EVAL", kExpire, "1", QueueKey(ladder), std::to_string(cutoff_ms), Key("t:"), Key("who:"),
-                   kFinishedTtlSeconds})
+int TicketStore::ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) {
+  return int(Eval({"EVAL", kExpireScript, "1", QueueKey(ladder), NowArg(now_ms), Key("t:"), Key("who:"),
+                   kFinishedTtlSeconds, std::to_string(max_age_ms)})
                  .integer);
 }
 
@@ -328,7 +418,7 @@ bool TicketStore::Claim(const std::string& ladder, const Table& table, const std
                                    MatchedKey(ladder)};
   for (const std::string& id : table.tickets) command.push_back(TicketKey(id));
   command.push_back(table_id);
-  command.push_back(std::to_string(now_ms));
+  command.push_back(NowArg(now_ms));
   command.push_back(std::to_string(fresh_ms));
   for (const std::string& id : table.tickets) command.push_back(id);
   const int64_t r = Eval(std::move(command)).integer;
@@ -336,8 +426,8 @@ bool TicketStore::Claim(const std::string& ladder, const Table& table, const std
   return r == 1;
 }
 
-void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& seats) {
-  if (seats.empty()) return;
+int TicketStore::Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats) {
+  if (seats.empty()) return 0;
   storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
   for (const Seating& s : seats) {
     command.push_back(TicketKey(s.ticket));
@@ -345,13 +435,14 @@ void TicketStore::Assign(const std::string& ladder, const std::vector<Seating>& 
   }
   command.push_back(kFinishedTtlSeconds);
   command.push_back(kUndeliveredTtlSeconds);
+  command.push_back(check_table_ ? table_id : std::string());
   for (const Seating& s : seats) {
     command.push_back(s.assignment.game_id);
     command.push_back(s.assignment.host);
     command.push_back(s.assignment.seat_token);
     command.push_back(std::to_string(s.assignment.seat));
   }
-  Eval(std::move(command));
+  return int(Eval(std::move(command)).integer);
 }
 
 // KEYS: who, ticket.
@@ -379,34 +470,29 @@ bool TicketStore::Spend(const std::string& id, int64_t identity_id, const std::s
   return Eval({"EVAL", kSpend, "2", WhoKey(identity_id), TicketKey(id), game_id, kFinishedTtlSeconds}).integer == 1;
 }
 
-void TicketStore::Release(const std::string& ladder, const std::vector<std::string>& tickets) {
-  storage::RedisCommand command = {"EVAL", kRelease, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:")};
+int TicketStore::Release(const std::string& ladder, const std::string& table_id,
+                         const std::vector<std::string>& tickets) {
+  if (tickets.empty()) return 0;
+  storage::RedisCommand command = {
+      "EVAL", kRelease, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), check_table_ ? table_id : std::string()};
   for (const std::string& id : tickets) command.push_back(id);
-  Eval(std::move(command));
+  return int(Eval(std::move(command)).integer);
 }
 
-int TicketStore::ReleaseStuck(const std::string& ladder, int64_t cutoff_ms) {
-  RedisReply stuck;
-  redis_->With([&](storage::RedisConnection& c) {
-    stuck = c.Run({"ZRANGEBYSCORE", MatchedKey(ladder), "-inf", "(" + std::to_string(cutoff_ms)});
-  });
-  if (stuck.elements.empty()) return 0;
-  std::vector<std::string> ids;
-  for (const RedisReply& id : stuck.elements) ids.push_back(id.str);
-  Release(ladder, ids);
-  return int(ids.size());
+int TicketStore::ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) {
+  return int(Eval({"EVAL", kReleaseStuckScript, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), NowArg(now_ms),
+                   std::to_string(timeout_ms)})
+                 .integer);
 }
 
 void TicketStore::HostHeartbeat(const HostInfo& host) {
-  redis_->With([&](storage::RedisConnection& c) {
-    c.Pipeline({{"HSET", Key("host:" + host.address), "capacity", std::to_string(host.capacity), "live",
-                 std::to_string(host.live)},
-                {"ZADD", Key("hosts"), std::to_string(host.seen_ms), host.address}});
-  });
+  Eval({"EVAL", kHostHeartbeatScript, "2", Key("hosts"), Key("host:" + host.address), host.address,
+        std::to_string(host.capacity), std::to_string(host.live), NowArg(host.seen_ms)});
 }
 
-bool TicketStore::PickHost(int64_t cutoff_ms, std::string* address) {
-  const RedisReply r = Eval({"EVAL", kPickHost, "1", Key("hosts"), std::to_string(cutoff_ms), Key("host:")});
+bool TicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) {
+  const RedisReply r =
+      Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(ttl_ms)});
   if (r.is_nil()) return false;
   *address = r.str;
   return true;

@@ -8,9 +8,10 @@ namespace metropolis::replays {
 
 ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config)
     : store_(pool),
+      reveals_(pool),
       accounts_(pool),
       auth_(&accounts_, {{config.store_token, std::string(accounts::kGameHostRole)}}),
-      service_(&store_, &auth_) {}
+      service_(&store_, &reveals_, &auth_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
 

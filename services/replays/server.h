@@ -27,6 +27,7 @@ class ReplaysServer final : public services::Component {
 
  private:
   ReplayStore store_;
+  RevealStore reveals_;
   // Reads take any API token of the accounts tables (metropolis-admin issues them).
   accounts::AccountStore accounts_;
   accounts::TokenAuthenticator auth_;

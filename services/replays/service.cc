@@ -95,6 +95,34 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
   return grpc::Status::OK;
 }
 
+grpc::Status ReplaysService::AuthorizeService(const grpc::ServerContext& context) const {
+  accounts::Principal principal;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
+  if (!principal.service || !accounts::MayWriteResults(principal))
+    return {grpc::StatusCode::PERMISSION_DENIED, "hidden games need the service token"};
+  return grpc::Status::OK;
+}
+
+grpc::Status ReplaysService::RevealGames(grpc::ServerContext* context, const v1::RevealGamesRequest* request,
+                                         v1::RevealGamesResponse*) {
+  services::CallLogContext call(*context);
+  if (grpc::Status s = AuthorizeService(*context); !s.ok()) return s;
+  grpc::Status s = reveals_->Reveal(*request);
+  if (s.ok())
+    services::LogInfo("games revealed", {{"tournament", request->tournament()},
+                                         {"whole", request->whole_tournament() ? "true" : "false"},
+                                         {"games", std::to_string(request->game_ids_size())}});
+  return s;
+}
+
+grpc::Status ReplaysService::GetResults(grpc::ServerContext* context, const v1::GetResultsRequest* request,
+                                        v1::GetResultsResponse* response) {
+  services::CallLogContext call(*context);
+  ReplaysMetrics::Get().Read("results");
+  if (grpc::Status s = AuthorizeService(*context); !s.ok()) return s;
+  return reveals_->Results(*request, response);
+}
+
 // Service tokens only: confirming digests is how services check each other's
 // results; a player's token has no use for it.
 grpc::Status ReplaysService::ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,

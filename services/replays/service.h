@@ -7,6 +7,7 @@
 
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "services/accounts/authenticator.h"
+#include "services/replays/reveal_store.h"
 #include "services/replays/store.h"
 
 namespace metropolis::replays {
@@ -14,8 +15,10 @@ namespace metropolis::replays {
 class ReplaysService final : public v1::Replays::Service {
  public:
   // StoreGame needs the game hosts' service token or an administrator's; reads
-  // any valid token.
-  ReplaysService(ReplayStore* store, accounts::Authenticator* auth) : store_(store), auth_(auth) {}
+  // any valid token; RevealGames and GetResults a service token (the
+  // tournaments' is the game hosts' one).
+  ReplaysService(ReplayStore* store, RevealStore* reveals, accounts::Authenticator* auth)
+      : store_(store), reveals_(reveals), auth_(auth) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                          v1::StoreGameResponse* response) override;
@@ -27,13 +30,20 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::PositionResponse* response) override;
   grpc::Status ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
                           v1::ExportGameResponse* response) override;
+  grpc::Status RevealGames(grpc::ServerContext* context, const v1::RevealGamesRequest* request,
+                           v1::RevealGamesResponse* response) override;
+  grpc::Status GetResults(grpc::ServerContext* context, const v1::GetResultsRequest* request,
+                          v1::GetResultsResponse* response) override;
   grpc::Status ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
                            v1::ConfirmGameResponse* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;
+  // A service token that may store results: hidden games are its business.
+  grpc::Status AuthorizeService(const grpc::ServerContext& context) const;
 
   ReplayStore* store_;
+  RevealStore* reveals_;
   accounts::Authenticator* auth_;
 };
 

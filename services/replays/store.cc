@@ -9,6 +9,7 @@
 #include "services/replays/digest.h"
 #include "services/replays/digest_store.h"
 #include "services/replays/record.h"
+#include "services/replays/reveal_store.h"
 
 namespace metropolis::replays {
 namespace {
@@ -175,20 +176,6 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
   });
 }
 
-namespace {
-
-// A game of a duplicate tournament is shown once every rotation of its set has
-// finished: one rotation's replay would reveal the board, dice and decks the
-// others are about to meet. Attempts that a lost host made void are never shown.
-constexpr const char* kVisible =
-    "(g.tournament_id IS NULL "
-    " OR NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.id = g.tournament_id AND t.format = 'duplicate') "
-    " OR EXISTS (SELECT 1 FROM tournament_games tg WHERE tg.game_id = g.id AND NOT EXISTS ("
-    "   SELECT 1 FROM tournament_games sib WHERE sib.tournament_id = tg.tournament_id AND sib.set_no = tg.set_no "
-    "   AND sib.state <> 'finished')))";
-
-}  // namespace
-
 grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameRecord* out) {
   if (!ValidGameId(game_id)) return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: '" + game_id + "' is not a game id"};
   return Run("load game", [&](pqxx::connection& c) -> grpc::Status {
@@ -196,13 +183,12 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     const pqxx::result games = tx.exec_params(
         "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), config, chance_seed, "
         " reason, coalesce(winner, -1), vp, actions, "
-        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms, " +
-            std::string(kVisible) + " FROM games g WHERE id = $1",
+        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms FROM games g WHERE id = $1",
         game_id);
     if (games.empty()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
-    if (!games[0][11].as<bool>())
-      return {grpc::StatusCode::FAILED_PRECONDITION,
-              "game " + game_id + " is hidden until every rotation of its duplicate set has finished"};
+    const std::string tournament = games[0][2].as<std::string>();
+    if (!Shown(game_id, tournament, LoadReveals(tx, {tournament})))
+      return {grpc::StatusCode::FAILED_PRECONDITION, HiddenMessage(game_id)};
     const pqxx::row g = games[0];
     out->set_game_id(game_id);
     out->set_ladder(g[0].as<std::string>());
@@ -247,20 +233,39 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
   return Run("list games", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     // Newest first; the page token is the last row's (finished time, id).
-    const pqxx::result rows = tx.exec_params(
-        "SELECT g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
-        " coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp "
-        "FROM games g "
-        "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = $1)) "
-        " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
-        " AND ($4::text = '' OR g.tournament_id = $4) "
-        " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
-        " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) AND " +
-            std::string(kVisible) + " ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
-        request.identity_id(), request.ladder(), int(request.season()), request.tournament(),
-        request.finished_after_unix_ms(), request.finished_before_unix_ms(), paged, after_ms, after_id, int(page) + 1);
-    for (size_t i = 0; i < rows.size() && i < page; ++i) {
-      const pqxx::row r = rows[i];
+    // Hidden games (visibility.h) are dropped after the query, so a page is
+    // read in batches until it is full or the games run out.
+    std::vector<pqxx::row> shown;
+    int64_t cursor_ms = after_ms;
+    std::string cursor_id = after_id;
+    bool cursor = paged;
+    const int batch = int(page) + 1;
+    while (shown.size() <= page) {
+      const pqxx::result rows = tx.exec_params(
+          "SELECT g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
+          " coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp "
+          "FROM games g "
+          "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = "
+          "$1)) "
+          " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
+          " AND ($4::text = '' OR g.tournament_id = $4) "
+          " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
+          " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
+          "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
+          request.identity_id(), request.ladder(), int(request.season()), request.tournament(),
+          request.finished_after_unix_ms(), request.finished_before_unix_ms(), cursor, cursor_ms, cursor_id, batch);
+      std::set<std::string> tournaments;
+      for (const auto& r : rows) tournaments.insert(r[3].as<std::string>());
+      const std::vector<Reveal> reveals = LoadReveals(tx, tournaments);
+      for (const auto& r : rows)
+        if (shown.size() <= page && Shown(r[0].as<std::string>(), r[3].as<std::string>(), reveals)) shown.push_back(r);
+      if (rows.size() < size_t(batch)) break;
+      cursor = true;
+      cursor_ms = rows[rows.size() - 1][7].as<int64_t>();
+      cursor_id = rows[rows.size() - 1][0].as<std::string>();
+    }
+    for (size_t i = 0; i < shown.size() && i < page; ++i) {
+      const pqxx::row& r = shown[i];
       v1::StoredGameSummary* s = out->add_games();
       s->set_game_id(r[0].as<std::string>());
       s->set_ladder(r[1].as<std::string>());
@@ -282,7 +287,7 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
         sr->set_name(seat[2].as<std::string>());
       }
     }
-    if (rows.size() > page) {
+    if (shown.size() > page) {
       const v1::StoredGameSummary& last = out->games(int(page) - 1);
       out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
     }

@@ -46,6 +46,32 @@ fi
 grep -q "format" "$work/bad.err" || fail "the refusal does not name the format: $(cat "$work/bad.err")"
 [[ $(sql "SELECT count(*) FROM tournaments WHERE id = 'bad'") == 0 ]] || fail "a refused tournament was written"
 
+# A stored rotation of the duplicate set is not served before the set is revealed:
+# export-game refuses it while the replays service holds no reveal of the set. A
+# game served is a failure only when no reveal had been made by then.
+replays_ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_REPLAYS" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+hidden_seen=""
+for _ in $(seq 1 600); do
+  game=$(sql "SELECT id FROM games WHERE tournament_id = 'dup' ORDER BY finished_unix_ms LIMIT 1")
+  if [[ -n $game ]]; then
+    if replays_ctl export-game "$game" >/dev/null 2>"$work/hidden.err"; then
+      [[ $(sql "SELECT count(*) FROM game_reveals WHERE tournament_id = 'dup'") != 0 ]] ||
+        fail "duplicate game $game was served before its set was revealed"
+    else
+      grep -q "FAILED_PRECONDITION" "$work/hidden.err" || fail "export-game $game: $(cat "$work/hidden.err")"
+      hidden_seen=$game
+    fi
+    break
+  fi
+  sleep 0.1
+done
+[[ -n $game ]] || fail "no rotation of the duplicate set was stored within a minute"
+if [[ -n $hidden_seen ]]; then
+  echo "tournament_test: duplicate game $game refused while its set plays"
+else
+  echo "tournament_test: duplicate game $game served, its set already revealed"
+fi
+
 # Kill the matchmaker in the middle of the round robin, then start it again as it was.
 finished() { sql "SELECT count(*) FROM tournament_games WHERE tournament_id = '$1' AND state = 'finished'"; }
 for _ in $(seq 1 600); do
@@ -134,5 +160,20 @@ grep -q "95% CI" "$work/standings.txt" || fail "standings print no interval colu
 ctl export-tournament rr --csv >"$work/rr.csv" || fail "export-tournament rr --csv"
 [[ $(grep -c ",finished," "$work/rr.csv") == 20 ]] || fail "the CSV export does not hold 20 finished games"
 ctl tournament-games dup >/dev/null || fail "tournament-games dup"
+
+# What the replays service shows (docs/TOURNAMENTS.md, "Duplicate sets stay hidden"):
+# the tournaments service revealed the round robin whole and the duplicate set by
+# its four counted games, and every one of them is served.
+for _ in $(seq 1 100); do
+  [[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'dup' AND revealed") == 4 ]] && break
+  sleep 0.1
+done
+[[ $(sql "SELECT string_agg(tournament_id || '/' || game_id, ',' ORDER BY tournament_id, game_id) FROM game_reveals") == \
+  "$(sql "SELECT string_agg('dup/' || game_id, ',' ORDER BY game_id) FROM tournament_games WHERE tournament_id = 'dup'"),rr/" ]] ||
+  fail "the reveals are not the duplicate set's games and the whole round robin: $(sql "SELECT string_agg(tournament_id || '/' || game_id, ',') FROM game_reveals")"
+for game in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id IN ('dup', 'rr') ORDER BY game_id"); do
+  "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_REPLAYS" --token "$METROPOLIS_ADMIN_TOKEN" \
+    export-game "$game" >/dev/null || fail "revealed game $game is not served"
+done
 stop_bots
 echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"

@@ -179,6 +179,7 @@ int main(int argc, char** argv) {
   matchmaker.service_token = service_token;
   matchmaker.host_admin_token = host_admin_token;
   matchmaker.ratings = self;
+  matchmaker.replays = self;
   matchmaker.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;

@@ -380,16 +380,21 @@ TEST(Client, NotFoundBeforeAnyWelcomeIsFinal) {
   EXPECT_EQ(b.calls(), 0);
 }
 
-TEST(Client, GivesUpOnAGameLeasedToAnUnreachableHostForever) {
-  const std::string dead = DeadAddress();
-  ScriptedHost other([&](int, grpc::ServerContext* context, Stream* stream) {
+// A host that, asked for g1, always names `host` as the game's host.
+Script RedirectsTo(const std::string& host) {
+  return [host](int, grpc::ServerContext* context, Stream* stream) {
     ReadHello(context, stream);
     v1::PlayUpdate redirect;
     redirect.mutable_redirect()->set_game_id("g1");
-    redirect.mutable_redirect()->set_host(dead);
+    redirect.mutable_redirect()->set_host(host);
     stream->Write(redirect);
     return grpc::Status::OK;
-  });
+  };
+}
+
+TEST(Client, GivesUpOnAGameLeasedToAnUnreachableHostForever) {
+  const std::string dead = DeadAddress();
+  ScriptedHost other(RedirectsTo(dead));
   Options options = TestOptions(dead);
   options.other_hosts = {other.address()};
   options.max_reconnect_attempts = 3;
@@ -404,14 +409,7 @@ TEST(Client, GivesUpOnAGameLeasedToAnUnreachableHostForever) {
 // that host again, not only ask the ones that redirect it there.
 TEST(Client, FindsItsGameOnAHostThatCameBackAtItsAddress) {
   const std::string dead = DeadAddress();
-  ScriptedHost other([&](int, grpc::ServerContext* context, Stream* stream) {
-    ReadHello(context, stream);
-    v1::PlayUpdate redirect;
-    redirect.mutable_redirect()->set_game_id("g1");
-    redirect.mutable_redirect()->set_host(dead);
-    stream->Write(redirect);
-    return grpc::Status::OK;
-  });
+  ScriptedHost other(RedirectsTo(dead));
   std::unique_ptr<ScriptedHost> back;
   std::thread restart([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(800));

@@ -52,8 +52,8 @@ TEST(Migrations, FailingFileChangesNothingAndNamesItself) {
   ASSERT_TRUE(database.ok());
   pqxx::connection db(database.conninfo());
   std::vector<Migration> migrations = {
-      {1, "0001_ok.sql", "CREATE TABLE a (x INT);"},
-      {2, "0002_broken.sql", "CREATE TABLE b (x INT); INSERT INTO nowhere VALUES (1);"},
+      {1, "0001_ok.sql", "CREATE TABLE a (x INT);", ""},
+      {2, "0002_broken.sql", "CREATE TABLE b (x INT); INSERT INTO nowhere VALUES (1);", ""},
   };
   std::vector<int> applied;
   std::string error;
@@ -108,6 +108,39 @@ TEST(Migrations, BadFileNamesAreRefused) {
   EXPECT_NE(error.find("share version 1"), std::string::npos) << error;
   EXPECT_FALSE(LoadMigrations(dir + "/missing", &m, &error));
   std::filesystem::remove_all(dir);
+}
+
+// New migrations go in their owner's folder (migrations/<service>/); versions stay
+// global, so one file in any two folders with the same number is refused.
+TEST(Migrations, OwnerFoldersAreReadWithGlobalVersions) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "/owners-" + std::to_string(::getpid());
+  fs::create_directories(dir + "/ratings");
+  fs::create_directories(dir + "/accounts");
+  std::ofstream(dir + "/0001_shared.sql") << "SELECT 1;";
+  std::ofstream(dir + "/ratings/0003_r.sql") << "SELECT 3;";
+  std::ofstream(dir + "/accounts/0002_a.sql") << "SELECT 2;";
+  std::ofstream(dir + "/accounts/README.md") << "not a migration";
+  std::vector<Migration> m;
+  std::string error;
+  ASSERT_TRUE(LoadMigrations(dir, &m, &error)) << error;
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].name, "0001_shared.sql");
+  EXPECT_EQ(m[0].owner, "");
+  EXPECT_EQ(m[1].name, "accounts/0002_a.sql");
+  EXPECT_EQ(m[1].owner, "accounts");
+  EXPECT_EQ(m[2].name, "ratings/0003_r.sql");
+  EXPECT_EQ(m[2].sql, "SELECT 3;");
+
+  std::ofstream(dir + "/ratings/0002_clash.sql") << "SELECT 2;";
+  EXPECT_FALSE(LoadMigrations(dir, &m, &error));
+  EXPECT_NE(error.find("accounts/0002_a.sql"), std::string::npos) << error;
+  EXPECT_NE(error.find("ratings/0002_clash.sql"), std::string::npos) << error;
+  fs::remove(dir + "/ratings/0002_clash.sql");
+  std::ofstream(dir + "/ratings/12_bad.sql") << "SELECT 2;";
+  EXPECT_FALSE(LoadMigrations(dir, &m, &error));
+  EXPECT_NE(error.find("ratings/12_bad.sql: not named"), std::string::npos) << error;
+  fs::remove_all(dir);
 }
 
 }  // namespace

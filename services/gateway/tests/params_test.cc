@@ -14,7 +14,8 @@ TEST(UrlDecode, EscapesAndPlus) {
   EXPECT_FALSE(UrlDecode("%2", true, &out));
   EXPECT_FALSE(UrlDecode("%", true, &out));
   EXPECT_FALSE(UrlDecode("%zz", true, &out));
-  EXPECT_FALSE(UrlDecode("a%00b", true, &out));  // NUL never reaches a name or a file
+  EXPECT_FALSE(UrlDecode("a%00b", true, &out));                      // NUL never reaches a name or a file
+  EXPECT_FALSE(UrlDecode(std::string_view("a\0b", 3), true, &out));  // nor a raw one (found by gateway_query_fuzz)
 }
 
 TEST(Query, ParsesAndTypes) {

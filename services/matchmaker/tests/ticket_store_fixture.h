@@ -27,7 +27,7 @@ class TicketStoreTest : public ::testing::Test {
     ASSERT_FALSE(address_.empty());
     prefix_ = storage::testing::UniquePrefix();
     redis_ = std::make_unique<storage::RedisPool>(address_, 8);
-    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     ladder_.id = "open";
     ladder_.season = 1;
     ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);

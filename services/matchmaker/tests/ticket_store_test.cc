@@ -60,7 +60,7 @@ TEST_F(TicketsTest, TicketsWithoutHeartbeatsExpire) {
   EXPECT_EQ(info.state, "queued");
   EXPECT_EQ(info.position, 0);
   EXPECT_EQ(info.queue_size, 2);
-  EXPECT_EQ(tickets_->ExpireStale("open", 5000), 1);
+  EXPECT_EQ(tickets_->ExpireStale("open", 5000, 0), 1);
   ASSERT_TRUE(tickets_->Poll(b, 9001, &info));
   EXPECT_EQ(info.state, "expired");
   EXPECT_EQ(tickets_->QueueSize("open"), 1);
@@ -79,7 +79,7 @@ TEST_F(TicketsTest, AClaimTakesAllOfATableOrNothing) {
   EXPECT_FALSE(tickets_->Cancel(a, &state));
   EXPECT_EQ(state, "matched");
   // Not placed in time: back in the queue, first in line as before.
-  EXPECT_EQ(tickets_->ReleaseStuck("open", 11), 3);
+  EXPECT_EQ(tickets_->ReleaseStuck("open", 11, 0), 3);
   const auto queue = tickets_->Queue("open");
   ASSERT_EQ(queue.size(), 3u);
   EXPECT_EQ(queue[0].enqueued_ms, 0);
@@ -105,7 +105,7 @@ TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
   queue = tickets_->Queue("open");
   ASSERT_EQ(queue.size(), 1u);
   EXPECT_EQ(queue[0].id, c);
-  tickets_->Release("open", {b});
+  tickets_->Release("open", "t1", {b});
   queue = tickets_->Queue("open");
   ASSERT_EQ(queue.size(), 2u);
   EXPECT_EQ(queue[0].id, b);  // first again: its waiting time is kept
@@ -177,7 +177,7 @@ TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
 TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
   // One connection, so that the one the round uses is the one cut.
   storage::RedisPool pool(address_, 1);
-  TicketStore tickets(&pool, prefix_);
+  TicketStore tickets(&pool, prefix_, TicketClock::kCaller);
   std::string connection_id;
   pool.With([&](storage::RedisConnection& c) { connection_id = std::to_string(c.Run({"CLIENT", "ID"}).integer); });
   class CuttingCreator final : public GameCreator {
@@ -389,7 +389,7 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
   for (int r = 0; r < 4; ++r) {
     replicas.emplace_back([&] {
       storage::RedisPool pool(address_, 2);
-      TicketStore store(&pool, prefix_);
+      TicketStore store(&pool, prefix_, TicketClock::kCaller);
       Matchmaker m(&store, &creator,
                    {.ticket_ttl_ms = 3600000,
                     .host_ttl_ms = 3600000,

@@ -17,9 +17,15 @@ struct TournamentRunner::Loaded {
   std::vector<TournamentGameRow> games;
 };
 
-TournamentRunner::TournamentRunner(TournamentStore* store, Roster* roster, TicketStore* hosts, GameCreator* creator,
-                                   RunnerOptions options)
-    : store_(store), roster_(roster), hosts_(hosts), creator_(creator), options_(std::move(options)) {}
+TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants,
+                                   Roster* roster, TicketStore* hosts, GameCreator* creator, RunnerOptions options)
+    : store_(store),
+      results_(results),
+      entrants_(entrants),
+      roster_(roster),
+      hosts_(hosts),
+      creator_(creator),
+      options_(std::move(options)) {}
 
 v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
                                                 const std::string& game_id, const std::string& bot) {
@@ -57,11 +63,10 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   std::unordered_map<int64_t, int> busy;
   for (const std::string& id : ids) {
     Loaded t;
-    int finished = 0;
-    if (!store_->CollectResults(id, &finished).ok() || !store_->Get(id, &t.row).ok() ||
-        !store_->Games(id, &t.games).ok())
+    // The seats' names come from the directory: without them no game starts.
+    if (!store_->Get(id, &t.row).ok() || !FillNames(entrants_, {&t.row}).ok() || !store_->Games(id, &t.games).ok() ||
+        !Collect(t, &stats))
       continue;
-    stats.finished += finished;
     for (const TournamentGameRow& g : t.games)
       if (g.state == "starting" || g.state == "playing")
         for (int e : g.game.entrants) ++busy[t.row.spec.entrants[size_t(e)]];
@@ -77,6 +82,7 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
     for (const TournamentGameRow& g : t.games)
       if (g.state == "playing" || g.state == "starting") playing.insert(g.game_id);
   }
+  Reveal(&stats);
   // Forget probes of games no longer playing.
   for (auto it = probes_.begin(); it != probes_.end();)
     it = playing.count(it->first) ? std::next(it) : probes_.erase(it);
@@ -84,12 +90,74 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   return stats;
 }
 
+bool TournamentRunner::Collect(Loaded& t, RunnerStats* stats) {
+  std::vector<std::string> open;
+  std::unordered_map<std::string, TournamentGameRow*> by_id;
+  for (TournamentGameRow& g : t.games) {
+    if ((g.state == "starting" || g.state == "playing") && !g.game_id.empty()) {
+      open.push_back(g.game_id);
+      by_id[g.game_id] = &g;
+    }
+  }
+  constexpr size_t kBatch = 500;  // Replays.GetResults' limit
+  for (size_t at = 0; at < open.size(); at += kBatch) {
+    const std::vector<std::string> ids(open.begin() + long(at),
+                                       open.begin() + long(std::min(open.size(), at + kBatch)));
+    std::vector<StoredResult> stored;
+    if (const grpc::Status s = results_->Results(ids, &stored); !s.ok()) {
+      // Without results nothing of this tournament moves this pass: a game
+      // could look lost while its result waits in the store.
+      services::LogWarning("tournament results unknown; the tournament waits for the next pass",
+                           {{"tournament", t.row.spec.id},
+                            {"code", services::StatusCodeName(s.error_code())},
+                            {"error", s.error_message()}});
+      return false;
+    }
+    for (const StoredResult& r : stored) {
+      auto it = by_id.find(r.game_id);
+      if (it == by_id.end()) continue;
+      TournamentGameRow& g = *it->second;
+      const std::vector<int> places = PlacesOf(r.winner, r.vp, r.forfeited);
+      bool finished = false;
+      if (store_->Finish(t.row.spec.id, g.number, g.game_id, places, &finished).ok() && finished) {
+        g.state = "finished";
+        g.places = places;
+        ++stats->finished;
+      }
+    }
+  }
+  return true;
+}
+
+bool TournamentRunner::SurelyNotStored(const std::string& game_id) {
+  std::vector<StoredResult> stored;
+  return results_->Results({game_id}, &stored).ok() && stored.empty();
+}
+
+void TournamentRunner::Reveal(RunnerStats* stats) {
+  std::vector<DueReveal> due;
+  if (!store_->DueReveals(options_.max_reveals_per_pass, &due).ok()) return;
+  for (const DueReveal& r : due) {
+    const grpc::Status s = results_->Reveal(r.tournament, r.whole, r.game_ids);
+    if (!s.ok()) {
+      // Sent again next pass: it is still due until marked.
+      services::LogWarning("revealing tournament games failed; sent again next pass",
+                           {{"tournament", r.tournament},
+                            {"set", std::to_string(r.set)},
+                            {"code", services::StatusCodeName(s.error_code())},
+                            {"error", s.error_message()}});
+      continue;
+    }
+    if (store_->MarkRevealed(r).ok()) ++stats->revealed;
+  }
+}
+
 void TournamentRunner::FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats) {
   for (TournamentGameRow& g : t.games) {
     if (g.state == "starting" && g.state_age_ms > options_.lost_after_ms) {
       // A leader died between choosing the game and handing out its seats:
       // nobody holds the seat tokens, so the game is started again.
-      if (store_->Requeue(t.row.spec.id, g.number, g.game_id).ok()) {
+      if (SurelyNotStored(g.game_id) && store_->Requeue(t.row.spec.id, g.number, g.game_id).ok()) {
         g.state = "pending";
         ++stats->lost;
       }
@@ -120,6 +188,8 @@ void TournamentRunner::FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats) {
     }
     if (probe.failing_since_ms == 0) probe.failing_since_ms = now_ms;
     if (now_ms - probe.failing_since_ms < options_.lost_after_ms) continue;
+    // A game stored meanwhile counts: the next pass collects it.
+    if (!SurelyNotStored(g.game_id)) continue;
     services::LogWarning("tournament game lost with its host; it is played again",
                          {{"tournament", t.row.spec.id},
                           {"game", g.game_id},
@@ -150,7 +220,7 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     }
     if (!ready) continue;
     std::string host, game_id;
-    if (!hosts_->PickHost(now_ms - options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
+    if (!hosts_->PickHost(now_ms, options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
     bool claimed = false;
     if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
     // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.

@@ -1,15 +1,19 @@
 // The tournament scheduler: one pass over every running tournament, run by the
 // replica that holds the lease (roster_store.h). Each pass
-//   1. marks games whose result the replays store holds as finished;
+//   1. marks games whose result the replays service holds as finished (asked
+//      by RPC, GameResults);
 //   2. sends back to pending the games lost with their host (the host has not
 //      known the game, or not answered, for `lost_after_ms`);
 //   3. starts pending games whose entrants are all available and below their
 //      limit of games at once, on the host with the most room, and sends each
 //      entrant its seat (roster inbox → its Compete stream);
 //   4. Swiss: adds the next round once every game of the last one finished;
-//   5. marks a tournament finished when every game of its last round is.
-// Everything it knows comes from PostgreSQL and Redis at each pass, so a
-// restarted or new leader simply goes on.
+//   5. marks a tournament finished when every game of its last round is;
+//   6. tells the replays service what it may show (the whole of a tournament
+//      that is not duplicate, each duplicate set once all its games finished),
+//      again at every pass until acknowledged.
+// Everything it knows comes from PostgreSQL, Redis and the replays service at
+// each pass, so a restarted or new leader simply goes on.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +21,8 @@
 #include <unordered_map>
 
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tournaments/entrants.h"
+#include "services/matchmaker/tournaments/results.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
@@ -28,17 +34,18 @@ struct RunnerOptions {
   int64_t probe_every_ms = 10'000;  // how often a playing game's host is asked about it
   int64_t lost_after_ms = 30'000;   // a game its host does not know for this long is played again
   int max_starts_per_pass = 64;     // bounds a pass, so the lease is renewed in time
+  int max_reveals_per_pass = 100;   // likewise
 };
 
 struct RunnerStats {
-  int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0;
+  int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0, revealed = 0;
 };
 
 // One thread runs a TournamentRunner's passes.
 class TournamentRunner {
  public:
-  TournamentRunner(TournamentStore* store, Roster* roster, TicketStore* hosts, GameCreator* creator,
-                   RunnerOptions options = {});
+  TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants, Roster* roster,
+                   TicketStore* hosts, GameCreator* creator, RunnerOptions options = {});
 
   RunnerStats Pass(int64_t now_ms);
 
@@ -48,11 +55,18 @@ class TournamentRunner {
 
  private:
   struct Loaded;
+  bool Collect(Loaded& t, RunnerStats* stats);
+  // Whether the replays service is known not to hold the game (false when it
+  // does, or cannot answer: a game is requeued only when surely not stored).
+  bool SurelyNotStored(const std::string& game_id);
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
   void Advance(Loaded& t, RunnerStats* stats);
+  void Reveal(RunnerStats* stats);
 
   TournamentStore* store_;
+  GameResults* results_;
+  EntrantDirectory* entrants_;
   Roster* roster_;
   TicketStore* hosts_;
   GameCreator* creator_;

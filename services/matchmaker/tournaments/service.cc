@@ -94,15 +94,17 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   }
 }
 
-TournamentsService::TournamentsService(TournamentStore* store, Roster* roster, accounts::Authenticator* auth,
-                                       std::function<int64_t()> now_ms, CompeteOptions options)
-    : store_(store), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}
+TournamentsService::TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster,
+                                       accounts::Authenticator* auth, std::function<int64_t()> now_ms,
+                                       CompeteOptions options)
+    : store_(store), entrants_(entrants), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}
 
 grpc::Status TournamentsService::Describe(const std::string& id, v1::Tournament* out) {
   TournamentRow row;
   std::vector<TournamentGameRow> games;
   if (grpc::Status s = store_->Get(id, &row); !s.ok()) return s;
   if (grpc::Status s = store_->Games(id, &games); !s.ok()) return s;
+  if (grpc::Status s = FillNames(entrants_, {&row}); !s.ok()) return s;
   TournamentToProto(row, games, out);
   return grpc::Status::OK;
 }
@@ -123,6 +125,7 @@ grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
                    ": fewer entrants or rounds, or a Swiss tournament");
   const std::vector<ScheduledGame> games =
       InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
+  if (grpc::Status s = CheckEntrants(entrants_, spec); !s.ok()) return s;
   if (grpc::Status s = store_->Create(spec, games); !s.ok()) return s;
   services::LogInfo("tournament created", {{"tournament", spec.id},
                                            {"format", TournamentFormatName(spec.format)},
@@ -147,6 +150,9 @@ grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, c
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   std::vector<TournamentRow> rows;
   if (grpc::Status s = store_->List(&rows); !s.ok()) return s;
+  std::vector<TournamentRow*> named;
+  for (TournamentRow& row : rows) named.push_back(&row);
+  if (grpc::Status s = FillNames(entrants_, named); !s.ok()) return s;
   for (const TournamentRow& row : rows) {
     v1::Tournament* t = response->add_tournaments();
     TournamentToProto(row, {}, t);

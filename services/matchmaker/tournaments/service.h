@@ -7,6 +7,7 @@
 
 #include "metropolis/v1/tournaments.grpc.pb.h"
 #include "services/accounts/authenticator.h"
+#include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/store.h"
 
@@ -21,7 +22,7 @@ struct CompeteOptions {
 
 class TournamentsService final : public v1::Tournaments::Service {
  public:
-  TournamentsService(TournamentStore* store, Roster* roster, accounts::Authenticator* auth,
+  TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster, accounts::Authenticator* auth,
                      std::function<int64_t()> now_ms, CompeteOptions options = {});
 
   grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
@@ -41,6 +42,7 @@ class TournamentsService final : public v1::Tournaments::Service {
   grpc::Status Describe(const std::string& id, v1::Tournament* out);
 
   TournamentStore* store_;
+  EntrantDirectory* entrants_;
   Roster* roster_;
   accounts::Authenticator* auth_;
   std::function<int64_t()> now_ms_;

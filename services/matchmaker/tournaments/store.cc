@@ -19,9 +19,7 @@ const char* kTournamentColumns =
     "t.id, t.title, t.format, t.ruleset, t.options, t.seats, t.rounds, t.seed, t.max_games_per_entrant, "
     "t.decision_ms, t.time_bank_ms, t.state, (extract(epoch FROM t.created_at) * 1000)::bigint, "
     "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
-    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
-    "(SELECT array_agg(i.name ORDER BY e.entrant) FROM tournament_entrants e JOIN identities i ON i.id = "
-    "e.identity_id WHERE e.tournament_id = t.id)";
+    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id)";
 
 // Names come as a PostgreSQL text array; array_parser unquotes them.
 std::vector<std::string> ParseTextArray(const pqxx::field& field) {
@@ -52,7 +50,6 @@ TournamentRow ReadTournament(const pqxx::row& r) {
   // Identity ids fit an int only while there are fewer than 2^31 accounts;
   // read them as text to stay exact.
   for (const std::string& id : ParseTextArray(r[14])) t.spec.entrants.push_back(std::stoll(id));
-  t.names = ParseTextArray(r[15]);
   return t;
 }
 
@@ -87,15 +84,6 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
 grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "create tournament", [&](pqxx::connection& c) {
     pqxx::work tx(c);
-    const pqxx::result known =
-        tx.exec_params("SELECT id FROM identities WHERE id = ANY($1::bigint[])", IntArray(spec.entrants));
-    if (known.size() != spec.entrants.size()) {
-      for (int64_t e : spec.entrants) {
-        bool found = false;
-        for (const auto& row : known) found |= row[0].as<int64_t>() == e;
-        if (!found) return grpc::Status(grpc::StatusCode::NOT_FOUND, "entrants: no identity " + std::to_string(e));
-      }
-    }
     const pqxx::result inserted = tx.exec_params(
         "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
         "decision_ms, time_bank_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
@@ -199,26 +187,17 @@ grpc::Status TournamentStore::SetState(const std::string& id, const std::string&
   });
 }
 
-grpc::Status TournamentStore::CollectResults(const std::string& id, int* finished) {
-  *finished = 0;
-  return RunPg(pool_, "tournament results", [&](pqxx::connection& c) {
+grpc::Status TournamentStore::Finish(const std::string& id, int number, const std::string& game_id,
+                                     const std::vector<int>& places, bool* finished) {
+  *finished = false;
+  return RunPg(pool_, "tournament result", [&](pqxx::connection& c) {
     pqxx::work tx(c);
-    const pqxx::result done = tx.exec_params(
-        "SELECT tg.number, tg.game_id, coalesce(g.winner, -1), g.vp::text, "
-        "(SELECT array_agg(s.forfeited::int ORDER BY s.seat) FROM game_seats s WHERE s.game_id = g.id)::text "
-        "FROM tournament_games tg JOIN games g ON g.id = tg.game_id "
-        "WHERE tg.tournament_id = $1 AND tg.state IN ('starting', 'playing')",
-        id);
-    for (const auto& r : done) {
-      const std::vector<int> vp = ParseIntArray(r[3].as<std::string>());
-      std::vector<bool> forfeited;
-      for (int f : ParseIntArray(r[4].as<std::string>())) forfeited.push_back(f != 0);
-      const std::vector<int> places = PlacesOf(r[2].as<int>(), vp, forfeited);
-      *finished += int(tx.exec_params("UPDATE tournament_games SET state = 'finished', places = $3::smallint[], "
-                                      "state_since = now() WHERE tournament_id = $1 AND number = $2 AND game_id = $4",
-                                      id, r[0].as<int>(), IntArray(places), r[1].as<std::string>())
-                           .affected_rows());
-    }
+    *finished = tx.exec_params(
+                      "UPDATE tournament_games SET state = 'finished', places = $4::smallint[], "
+                      "state_since = now() WHERE tournament_id = $1 AND number = $2 AND game_id = $3 "
+                      "AND state IN ('starting', 'playing')",
+                      id, number, game_id, IntArray(places))
+                    .affected_rows() == 1;
     tx.commit();
     return grpc::Status::OK;
   });
@@ -262,9 +241,7 @@ grpc::Status TournamentStore::Requeue(const std::string& id, int number, const s
     pqxx::work tx(c);
     tx.exec_params(
         "UPDATE tournament_games SET state = 'pending', game_id = NULL, host = NULL, state_since = now() "
-        "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state IN ('starting', 'playing') "
-        // A game stored meanwhile counts: the next pass collects it.
-        "AND NOT EXISTS (SELECT 1 FROM games WHERE id = $3)",
+        "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state IN ('starting', 'playing')",
         id, number, game_id);
     tx.commit();
     return grpc::Status::OK;
@@ -288,6 +265,70 @@ grpc::Status TournamentStore::AddRound(const std::string& id, int round, const s
           "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
           id, number++, g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed),
           int64_t(g.board_seed));
+    }
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+namespace {
+
+// Game ids are "t-<tournament>-<number>-<attempt>" with a tournament id of
+// letters, digits, '-' and '_': their text array needs no unquoting.
+std::vector<std::string> ParseIdArray(const std::string& text) {
+  std::vector<std::string> out;
+  std::string id;
+  for (char ch : text) {
+    if (ch == '{') continue;
+    if (ch == ',' || ch == '}') {
+      if (!id.empty() && id != "NULL") out.push_back(id);
+      id.clear();
+    } else {
+      id += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+grpc::Status TournamentStore::DueReveals(int limit, std::vector<DueReveal>* out) {
+  out->clear();
+  return RunPg(pool_, "due reveals", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    for (const auto& r : tx.exec_params("SELECT id FROM tournaments WHERE format <> 'duplicate' AND NOT revealed "
+                                        "ORDER BY created_at, id LIMIT $1",
+                                        limit))
+      out->push_back({.tournament = r[0].as<std::string>(), .whole = true, .set = -1, .game_ids = {}});
+    // Sets of the tournaments that have a finished game not yet revealed; a set
+    // is due once every one of its games has finished.
+    for (const auto& r :
+         tx.exec_params("SELECT tournament_id, set_no, array_agg(game_id ORDER BY number)::text FROM tournament_games "
+                        "WHERE set_no >= 0 AND tournament_id IN (SELECT DISTINCT tournament_id FROM tournament_games "
+                        " WHERE state = 'finished' AND NOT revealed AND set_no >= 0) "
+                        "GROUP BY tournament_id, set_no HAVING bool_and(state = 'finished') AND NOT bool_and(revealed) "
+                        "ORDER BY tournament_id, set_no LIMIT $1",
+                        limit))
+      out->push_back({.tournament = r[0].as<std::string>(),
+                      .whole = false,
+                      .set = r[1].as<int>(),
+                      .game_ids = ParseIdArray(r[2].as<std::string>())});
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TournamentStore::MarkRevealed(const DueReveal& reveal) {
+  return RunPg(pool_, "mark revealed", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    if (reveal.whole) {
+      tx.exec_params("UPDATE tournaments SET revealed = true WHERE id = $1", reveal.tournament);
+    } else {
+      // Only the games that were revealed: the set's rows name them still (a
+      // finished game keeps its id).
+      for (const std::string& game_id : reveal.game_ids)
+        tx.exec_params(
+            "UPDATE tournament_games SET revealed = true WHERE tournament_id = $1 AND set_no = $2 AND game_id = $3",
+            reveal.tournament, reveal.set, game_id);
     }
     tx.commit();
     return grpc::Status::OK;

@@ -35,7 +35,7 @@ struct TournamentSpec {
 struct TournamentRow {
   TournamentSpec spec;
   std::string state;               // running, finished, cancelled
-  std::vector<std::string> names;  // by entrant
+  std::vector<std::string> names;  // by entrant, from the EntrantDirectory (entrants.h), not the store
   int64_t created_ms = 0, finished_ms = 0;
 };
 
@@ -49,6 +49,14 @@ struct TournamentGameRow {
   std::vector<int> places;   // by seat, when finished
 };
 
+// A reveal to send to the replays service (Replays.RevealGames).
+struct DueReveal {
+  std::string tournament;
+  bool whole = false;                 // every game of the tournament (not duplicate)
+  int set = -1;                       // else this duplicate set, by its counted games:
+  std::vector<std::string> game_ids;  // the game ids of its rotations
+};
+
 // A check of the spec before anything is written: INVALID_ARGUMENT naming the
 // field, or OK.
 grpc::Status CheckTournamentSpec(const TournamentSpec& spec);
@@ -58,8 +66,8 @@ class TournamentStore {
   explicit TournamentStore(storage::PgPool* pool) : pool_(pool) {}
 
   // Writes the tournament, its entrants and its first games in one
-  // transaction. ALREADY_EXISTS for a taken id, NOT_FOUND for an unknown
-  // entrant identity.
+  // transaction. ALREADY_EXISTS for a taken id. The entrants are checked
+  // before (CheckEntrants, entrants.h).
   grpc::Status Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games);
   grpc::Status Get(const std::string& id, TournamentRow* out);
   grpc::Status List(std::vector<TournamentRow>* out);                              // newest first
@@ -69,19 +77,31 @@ class TournamentStore {
   // not running.
   grpc::Status SetState(const std::string& id, const std::string& state);
 
-  // Playing games whose result the replays store holds become finished, with
-  // their places. *finished counts them.
-  grpc::Status CollectResults(const std::string& id, int* finished);
+  // A starting or playing game whose result the replays service holds becomes
+  // finished with its places; *finished false when the game is no longer
+  // `game_id` there (another attempt, or finished already).
+  grpc::Status Finish(const std::string& id, int number, const std::string& game_id, const std::vector<int>& places,
+                      bool* finished);
   // pending → starting with the game's next attempt id, "t-<tournament>-<number>-<attempt>"; *claimed false when the
   // game was not pending (another scheduler took it).
   grpc::Status Claim(const std::string& id, int number, const std::string& host, std::string* game_id, bool* claimed);
   // starting → playing; *marked false when the game is no longer this attempt
   // starting (another scheduler found it lost and requeued it).
   grpc::Status MarkPlaying(const std::string& id, int number, const std::string& game_id, bool* marked);
-  // starting or playing → pending, when its game is still `game_id`.
+  // starting or playing → pending, when its game is still `game_id`. The
+  // caller asks the replays service first whether the game is stored (then it
+  // counts and is not requeued).
   grpc::Status Requeue(const std::string& id, int number, const std::string& game_id);
   // Appends `games` as round `round` unless that round exists already.
   grpc::Status AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games);
+
+  // What the replays service may now show and has not acknowledged (at most
+  // `limit`), over every tournament whatever its state: the whole tournament
+  // when it is not duplicate; each duplicate set whose games have all finished,
+  // by the ids of its counted games (void attempts are never named).
+  grpc::Status DueReveals(int limit, std::vector<DueReveal>* out);
+  // Marks a reveal acknowledged, so it is not sent again.
+  grpc::Status MarkRevealed(const DueReveal& reveal);
 
  private:
   storage::PgPool* pool_;

@@ -8,6 +8,7 @@
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "engine/game.h"
@@ -74,7 +75,8 @@ class ReplaysTest : public ::testing::Test {
     // accounts' tests' business.
     auth_ = std::make_unique<accounts::TokenAuthenticator>(
         nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
-    service_ = std::make_unique<ReplaysService>(store_.get(), auth_.get());
+    reveals_ = std::make_unique<RevealStore>(pool_.get());
+    service_ = std::make_unique<ReplaysService>(store_.get(), reveals_.get(), auth_.get());
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -98,9 +100,9 @@ class ReplaysTest : public ::testing::Test {
     return stub_->StoreGame(&context, request, out ? out : &response);
   }
   template <typename Request, typename Response, typename Method>
-  grpc::Status Call(Method method, const Request& request, Response* response) {
+  grpc::Status Call(Method method, const Request& request, Response* response, const std::string& token = kReadToken) {
     grpc::ClientContext context;
-    context.AddMetadata("authorization", std::string("Bearer ") + kReadToken);
+    context.AddMetadata("authorization", "Bearer " + token);
     return ((*stub_).*method)(&context, request, response);
   }
   int StoredGames() {
@@ -112,6 +114,7 @@ class ReplaysTest : public ::testing::Test {
   storage::testing::TestDatabase database_;
   std::unique_ptr<storage::PgPool> pool_;
   std::unique_ptr<ReplayStore> store_;
+  std::unique_ptr<RevealStore> reveals_;
   std::unique_ptr<accounts::TokenAuthenticator> auth_;
   std::unique_ptr<ReplaysService> service_;
   std::unique_ptr<grpc::Server> server_;
@@ -200,7 +203,8 @@ TEST_F(ReplaysTest, OnlyServiceTokensMayConfirmADigest) {
   accounts::IssuedToken issued;
   ASSERT_TRUE(accounts.IssueToken("reader1", "test", false, &issued).ok());
   accounts::TokenAuthenticator auth(&accounts, {{kStoreToken, "gamehost"}});
-  ReplaysService service(store_.get(), &auth);
+  RevealStore reveals(pool_.get());
+  ReplaysService service(store_.get(), &reveals, &auth);
   grpc::ServerBuilder builder;
   int port = 0;
   builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -347,71 +351,157 @@ TEST_F(ReplaysTest, ChanceSeedsAboveTwoToThe63RoundTrip) {
   EXPECT_EQ(replay.game().chance_seed(), 0xF00DF00DF00DF00Dull);
 }
 
-// A duplicate set's rotations share board, dice and decks: none is shown, by
-// id or in a list, until every rotation of the set has finished; a void
-// attempt (its host was lost) never is. Other tournaments' games show at once.
-TEST_F(ReplaysTest, DuplicateSetIsHiddenUntilEveryRotationFinished) {
-  {
-    pqxx::connection db(database_.conninfo());
-    pqxx::work tx(db);
-    for (const char* format : {"duplicate", "round-robin"})
-      tx.exec_params(
-          "INSERT INTO tournaments (id, format, ruleset, seats, rounds, seed, max_games_per_entrant, "
-          "decision_ms, time_bank_ms) VALUES ($1, $2, 'cities_and_knights', 4, 1, 1, 1, 1000, 0)",
-          std::string(format == std::string("duplicate") ? "dup" : "rr"), format);
-    for (int n = 0; n < 2; ++n)
-      tx.exec_params(
-          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, "
-          "chance_seed, board_seed, state, game_id) VALUES ('dup', $1, 0, 0, $1::int, '{0,1,2,3}', 5, 6, "
-          "'playing', $2)",
-          n, "t-dup-" + std::to_string(n) + "-1");
-    tx.commit();
+// A tournament's game in the store, as its host hands it over.
+v1::CompletedGameRecord InTournament(const std::string& tournament, const std::string& id, uint64_t seed,
+                                     int64_t finished_ms = 1'800'000'000'000) {
+  auto g = PlayGame(seed, id, "", finished_ms);
+  g.set_tournament(tournament);
+  return g;
+}
+
+class HiddenGamesTest : public ReplaysTest {
+ protected:
+  grpc::Status Reveal(const std::string& tournament, std::vector<std::string> ids, bool whole = false,
+                      const std::string& token = kStoreToken) {
+    v1::RevealGamesRequest request;
+    request.set_tournament(tournament);
+    request.set_whole_tournament(whole);
+    for (const std::string& id : ids) request.add_game_ids(id);
+    v1::RevealGamesResponse response;
+    return Call(&v1::Replays::Stub::RevealGames, request, &response, token);
   }
-  auto in = [](const std::string& tournament, const std::string& id, uint64_t seed) {
-    auto g = PlayGame(seed, id);
-    g.set_tournament(tournament);
-    return g;
-  };
-  ASSERT_TRUE(Store(in("dup", "t-dup-0-1", 11)).ok());
-  ASSERT_TRUE(Store(in("dup", "t-dup-1-1", 12)).ok());
-  ASSERT_TRUE(Store(in("dup", "t-dup-0-0", 13)).ok());  // a void attempt
-  ASSERT_TRUE(Store(in("rr", "t-rr-0-1", 14)).ok());
-  auto visible = [&](const std::string& id) {
-    v1::GetReplayRequest request;
-    request.set_game_id(id);
+  // Whether every read that shows a game shows it: GetReplay, GetPosition and
+  // ExportGame answer alike (OK, or FAILED_PRECONDITION when hidden), and
+  // ListGames lists it (unfiltered, by tournament and by player) exactly then.
+  bool Shown(const std::string& id, const std::string& tournament) {
+    v1::GetReplayRequest replay_request;
+    replay_request.set_game_id(id);
     v1::Replay replay;
-    const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, request, &replay);
+    const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, replay_request, &replay);
     EXPECT_TRUE(s.ok() || s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
+    v1::GetPositionRequest position_request;
+    position_request.set_game_id(id);
+    position_request.set_step(3);
+    position_request.set_viewer(-1);
+    v1::PositionResponse position;
+    EXPECT_EQ(Call(&v1::Replays::Stub::GetPosition, position_request, &position).error_code(), s.error_code()) << id;
     v1::ExportGameRequest export_request;
     export_request.set_game_id(id);
     v1::ExportGameResponse exported;
-    EXPECT_EQ(Call(&v1::Replays::Stub::ExportGame, export_request, &exported).error_code(), s.error_code());
+    EXPECT_EQ(Call(&v1::Replays::Stub::ExportGame, export_request, &exported).error_code(), s.error_code()) << id;
+    for (const std::string& filter : {std::string(), tournament}) {
+      v1::ListStoredGamesRequest list;
+      list.set_tournament(filter);
+      v1::ListStoredGamesResponse listed;
+      EXPECT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &listed).ok());
+      const bool in_list = std::any_of(listed.games().begin(), listed.games().end(),
+                                       [&](const v1::StoredGameSummary& g) { return g.game_id() == id; });
+      EXPECT_EQ(in_list, s.ok()) << id << " listed (filter '" << filter << "') while GetReplay says " << s.error_code();
+    }
     return s.ok();
-  };
-  auto listed = [&] {
-    v1::ListStoredGamesRequest request;
+  }
+};
+
+// A duplicate set's rotations share board, dice and decks: none is shown, by
+// any read, until the tournaments service reveals the set; a void attempt the
+// reveal does not name never is. Storing before or after the reveal, and
+// revealing twice, end the same.
+TEST_F(HiddenGamesTest, ATournamentsGameIsHiddenFromEveryReadUntilRevealed) {
+  ASSERT_TRUE(Store(PlayGame(10, "g-ladder")).ok());
+  ASSERT_TRUE(Store(InTournament("dup", "t-dup-0-1", 11)).ok());
+  ASSERT_TRUE(Store(InTournament("dup", "t-dup-0-0", 13)).ok());  // a void attempt
+  EXPECT_TRUE(Shown("g-ladder", ""));
+  EXPECT_FALSE(Shown("t-dup-0-1", "dup")) << "stored before any reveal";
+  EXPECT_FALSE(Shown("t-dup-0-0", "dup"));
+
+  // The set is revealed while its second rotation's game is still on its way
+  // to the store (the reveal may come first): it is shown once stored.
+  ASSERT_TRUE(Reveal("dup", {"t-dup-0-1", "t-dup-1-1"}).ok());
+  EXPECT_TRUE(Shown("t-dup-0-1", "dup"));
+  ASSERT_TRUE(Store(InTournament("dup", "t-dup-1-1", 12)).ok());
+  EXPECT_TRUE(Shown("t-dup-1-1", "dup"));
+  EXPECT_FALSE(Shown("t-dup-0-0", "dup")) << "a void attempt is never shown";
+
+  // The runner retries a reveal whose answer it lost: the same again is OK and
+  // changes nothing.
+  ASSERT_TRUE(Reveal("dup", {"t-dup-0-1", "t-dup-1-1"}).ok());
+  EXPECT_TRUE(Shown("t-dup-1-1", "dup"));
+  EXPECT_FALSE(Shown("t-dup-0-0", "dup"));
+
+  // A game id revealed under one tournament shows nothing under another.
+  ASSERT_TRUE(Store(InTournament("other", "t-other-0-1", 14)).ok());
+  ASSERT_TRUE(Reveal("dup", {"t-other-0-1"}).ok());
+  EXPECT_FALSE(Shown("t-other-0-1", "other"));
+  // A whole-tournament reveal (formats that hide nothing) shows all its games,
+  // stored or to come.
+  ASSERT_TRUE(Reveal("other", {}, true).ok());
+  EXPECT_TRUE(Shown("t-other-0-1", "other"));
+  ASSERT_TRUE(Store(InTournament("other", "t-other-1-1", 15)).ok());
+  EXPECT_TRUE(Shown("t-other-1-1", "other"));
+  EXPECT_FALSE(Shown("t-dup-0-0", "dup"));
+}
+
+// Hidden games do not shorten pages: a page is filled with shown games, and
+// paging visits each shown game once.
+TEST_F(HiddenGamesTest, PagesAreFilledPastHiddenGames) {
+  std::set<std::string> expected;
+  for (int i = 0; i < 9; ++i) {
+    const std::string id = "g-" + std::to_string(i);
+    const int64_t at = 1'800'000'000'000 + i * 1000;
+    if (i % 3 == 0) {
+      ASSERT_TRUE(Store(PlayGame(100 + uint64_t(i), id, "", at)).ok());
+      expected.insert(id);
+    } else {
+      ASSERT_TRUE(Store(InTournament("dup", id, 100 + uint64_t(i), at)).ok());
+    }
+  }
+  v1::ListStoredGamesRequest request;
+  request.set_page_size(2);
+  std::set<std::string> seen;
+  int pages = 0;
+  do {
     v1::ListStoredGamesResponse response;
-    EXPECT_TRUE(Call(&v1::Replays::Stub::ListGames, request, &response).ok());
-    std::set<std::string> ids;
-    for (const auto& g : response.games()) ids.insert(g.game_id());
-    return ids;
-  };
-  EXPECT_FALSE(visible("t-dup-0-1"));
-  EXPECT_TRUE(visible("t-rr-0-1"));
-  EXPECT_EQ(listed(), (std::set<std::string>{"t-rr-0-1"}));
-  auto finish = [&](int n) {
-    pqxx::connection db(database_.conninfo());
-    pqxx::work tx(db);
-    tx.exec_params("UPDATE tournament_games SET state = 'finished' WHERE tournament_id = 'dup' AND number = $1", n);
-    tx.commit();
-  };
-  finish(0);
-  EXPECT_FALSE(visible("t-dup-0-1")) << "shown while its set's other rotation plays";
-  finish(1);
-  EXPECT_TRUE(visible("t-dup-0-1"));
-  EXPECT_TRUE(visible("t-dup-1-1"));
-  EXPECT_FALSE(visible("t-dup-0-0"));
-  EXPECT_EQ(listed(), (std::set<std::string>{"t-dup-0-1", "t-dup-1-1", "t-rr-0-1"}));
+    ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, request, &response).ok());
+    for (const auto& g : response.games()) EXPECT_TRUE(seen.insert(g.game_id()).second) << g.game_id();
+    if (!response.next_page_token().empty()) {
+      EXPECT_EQ(response.games_size(), 2);
+    }
+    request.set_page_token(response.next_page_token());
+    ++pages;
+  } while (!request.page_token().empty() && pages < 10);
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(pages, 2);
+}
+
+// Revealing and reading results take the service token; bad requests are
+// refused precisely and write nothing. Results include hidden games.
+TEST_F(HiddenGamesTest, RevealsAndResultsTakeTheServiceTokenAndCheckTheirInput) {
+  ASSERT_TRUE(Store(InTournament("dup", "t-dup-0-1", 11)).ok());
+  EXPECT_EQ(Reveal("dup", {"t-dup-0-1"}, false, kReadToken).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Reveal("dup", {"t-dup-0-1"}, false, "forged").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Reveal("", {"t-dup-0-1"}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Reveal("dup", {}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  const grpc::Status bad = Reveal("dup", {"t-dup-0-1", "no spaces"});
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(bad.error_message(), "game_ids[1]: 'no spaces' is not a game id");
+  EXPECT_FALSE(Shown("t-dup-0-1", "dup")) << "a refused reveal wrote something";
+
+  v1::GetResultsRequest request;
+  request.add_game_ids("t-dup-0-1");
+  request.add_game_ids("t-dup-9-1");  // not stored: left out
+  v1::GetResultsResponse response;
+  EXPECT_EQ(Call(&v1::Replays::Stub::GetResults, request, &response).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetResults, request, &response, kStoreToken).ok());
+  ASSERT_EQ(response.games_size(), 1);
+  const auto stored = InTournament("dup", "t-dup-0-1", 11);
+  EXPECT_EQ(response.games(0).game_id(), "t-dup-0-1");
+  EXPECT_EQ(response.games(0).tournament(), "dup");
+  EXPECT_EQ(response.games(0).result().winner(), stored.result().winner());
+  EXPECT_EQ(response.games(0).result().vp_size(), stored.result().vp_size());
+  EXPECT_EQ(response.games(0).seats_size(), stored.seats_size());
+  v1::GetResultsRequest empty;
+  EXPECT_EQ(Call(&v1::Replays::Stub::GetResults, empty, &response, kStoreToken).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 }  // namespace

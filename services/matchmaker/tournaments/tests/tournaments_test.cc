@@ -53,6 +53,51 @@ class FakeHost final : public GameCreator {
   grpc::Status probe = grpc::Status::OK;
 };
 
+// The replays service as the tournaments see it: the results of stored games,
+// and the reveals it acknowledged (`fail` makes every call UNAVAILABLE).
+class FakeReplays final : public GameResults {
+ public:
+  grpc::Status Results(const std::vector<std::string>& game_ids, std::vector<StoredResult>* out) override {
+    std::lock_guard lock(mutex);
+    out->clear();
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "replays down"};
+    for (const std::string& id : game_ids)
+      if (auto it = stored.find(id); it != stored.end()) out->push_back(it->second);
+    return grpc::Status::OK;
+  }
+  grpc::Status Reveal(const std::string& tournament, bool whole, const std::vector<std::string>& game_ids) override {
+    std::lock_guard lock(mutex);
+    ++reveal_calls;
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "replays down"};
+    if (whole) revealed.insert(tournament + "/*");
+    for (const std::string& id : game_ids) revealed.insert(tournament + "/" + id);
+    return grpc::Status::OK;
+  }
+
+  std::mutex mutex;
+  std::map<std::string, StoredResult> stored;
+  std::set<std::string> revealed;  // "tournament/game id", "tournament/*"
+  int reveal_calls = 0;
+  bool fail = false;
+};
+
+// The Accounts service's names as the tournaments see them.
+class FakeEntrants final : public EntrantDirectory {
+ public:
+  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override {
+    std::lock_guard lock(mutex);
+    out->clear();
+    if (fail) return {grpc::StatusCode::UNAVAILABLE, "accounts down"};
+    for (int64_t id : ids)
+      if (auto it = names.find(id); it != names.end()) (*out)[id] = it->second;
+    return grpc::Status::OK;
+  }
+
+  std::mutex mutex;
+  std::map<int64_t, std::string> names;
+  bool fail = false;
+};
+
 class TournamentsTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -67,12 +112,13 @@ class TournamentsTest : public ::testing::Test {
     accounts_ = std::make_unique<accounts::AccountStore>(pool_.get());
     store_ = std::make_unique<TournamentStore>(pool_.get());
     roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
-    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_);
+    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
     for (int i = 0; i < 8; ++i) {
       accounts::Identity id;
       ASSERT_TRUE(accounts_->CreateIdentity("player", "bot" + std::to_string(i), "", &id).ok());
       identities_.push_back(id.id);
+      entrants_.names[id.id] = id.name;
     }
   }
   void TearDown() override {
@@ -107,19 +153,10 @@ class TournamentsTest : public ::testing::Test {
       vp[size_t(s)] = 20 - rank[size_t(s)];
     }
     const int winner = int(std::min_element(rank.begin(), rank.end()) - rank.begin());
-    pqxx::connection c(db_.conninfo());
-    pqxx::work tx(c);
-    tx.exec_params(
-        "INSERT INTO games (id, tournament_id, rules_version, config, num_seats, reason, winner, vp, actions, "
-        "created_at, finished_at, finished_unix_ms) VALUES ($1, $2, 1, ''::bytea, $3, 1, $4, $5::smallint[], 10, "
-        "now(), now(), 0) ON CONFLICT (id) DO NOTHING",
-        game.game_id(), game.tournament(), seats, winner, storage::IntArray(vp));
-    for (int s = 0; s < seats; ++s)
-      tx.exec_params(
-          "INSERT INTO game_seats (game_id, seat, identity_id, name, forfeited) VALUES ($1, $2, $3, $4, $5) "
-          "ON CONFLICT DO NOTHING",
-          game.game_id(), s, game.seats(s).identity_id(), game.seats(s).name(), s == forfeit_seat);
-    tx.commit();
+    StoredResult r{.game_id = game.game_id(), .winner = winner, .vp = vp, .forfeited = {}};
+    for (int s = 0; s < seats; ++s) r.forfeited.push_back(s == forfeit_seat);
+    std::lock_guard lock(replays_.mutex);
+    replays_.stored.emplace(game.game_id(), r);
   }
   std::vector<TournamentGameRow> Games(const std::string& id) {
     std::vector<TournamentGameRow> games;
@@ -165,13 +202,16 @@ class TournamentsTest : public ::testing::Test {
   std::unique_ptr<TicketStore> hosts_;
   std::vector<int64_t> identities_;
   FakeHost host_;
+  FakeReplays replays_;
+  FakeEntrants entrants_;
 };
 
 TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   const TournamentSpec spec = Spec("rr", TournamentFormat::kRoundRobin, 5);
   CreateTournament(spec);
   Available(spec.entrants);
-  auto runner = std::make_unique<TournamentRunner>(store_.get(), roster_.get(), hosts_.get(), &host_);
+  auto runner =
+      std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   // One game at a time: every game of 4 among 5 entrants shares entrants with
   // every other, and each plays at most one game at once.
   runner->Pass(kNow);
@@ -179,7 +219,7 @@ TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   runner->Pass(kNow);
   EXPECT_EQ(host_.created.size(), 1u) << "a second game started while its entrants were busy";
   // A restarted scheduler (a new leader) goes on from the database alone.
-  runner = std::make_unique<TournamentRunner>(store_.get(), roster_.get(), hosts_.get(), &host_);
+  runner = std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   PlayOut(*runner, "rr", spec.entrants);
   EXPECT_EQ(State("rr"), "finished");
 
@@ -242,7 +282,7 @@ TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
   const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   PlayOut(runner, "dup", spec.entrants);
   ASSERT_EQ(host_.created.size(), 4u);
   std::set<int64_t> first_seat;
@@ -257,6 +297,114 @@ TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
     EXPECT_EQ(g.game.set, 0);
     EXPECT_EQ(g.state, "finished");
   }
+  // The pass that saw the last rotation finish revealed the set, by its games.
+  EXPECT_EQ(replays_.revealed,
+            (std::set<std::string>{"dup/t-dup-0-1", "dup/t-dup-1-1", "dup/t-dup-2-1", "dup/t-dup-3-1"}));
+}
+
+// A duplicate set is revealed only once all its rotations have finished, by the
+// ids of the games that count (never a void attempt), and the reveal is sent
+// again at every pass until the replays service acknowledges it — also after
+// the tournament has finished, and by a new runner (a new leader). A tournament
+// of another format is revealed whole at once.
+TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
+  TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  spec.max_games_per_entrant = 4;
+  CreateTournament(spec);
+  CreateTournament(Spec("rr", TournamentFormat::kRoundRobin, 4));
+  Available(spec.entrants, 16);
+  RunnerOptions options;
+  options.probe_every_ms = 1000;
+  options.lost_after_ms = 5000;
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  runner.Pass(kNow);
+  EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "nothing of the set before it is played";
+  std::vector<v1::CreateGameRequest> dup_games;
+  for (const auto& g : host_.created)
+    if (g.tournament() == "dup") dup_games.push_back(g);
+  ASSERT_EQ(dup_games.size(), 4u);
+  for (size_t i = 1; i < 4; ++i) Store(dup_games[i], spec.entrants);
+  runner.Pass(kNow + 500);
+  EXPECT_EQ(Games("dup")[1].state, "finished");
+  EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "revealed while rotation 0 plays";
+  // Rotation 0 is lost with its host and played again: its first attempt is void.
+  host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
+  runner.Pass(kNow + 2000);
+  runner.Pass(kNow + 8000);
+  host_.probe = grpc::Status::OK;
+  EXPECT_EQ(Games("dup")[0].game_id, "t-dup-0-2");
+  Store(dup_games[0], spec.entrants);  // the void attempt's game, arriving late
+  runner.Pass(kNow + 9000);
+  EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "revealed while rotation 0 plays again";
+  // The replays service is down when the set ends: nothing is marked sent.
+  for (const auto& g : host_.created)
+    if (g.game_id() == "t-dup-0-2") Store(g, spec.entrants);
+  replays_.fail = true;
+  runner.Pass(kNow + 10000);
+  EXPECT_EQ(Games("dup")[0].state, "playing") << "results unknown while the replays service is down";
+  replays_.fail = false;
+  runner.Pass(kNow + 11000);
+  EXPECT_EQ(Games("dup")[0].state, "finished");
+  const std::set<std::string> set = {"rr/*", "dup/t-dup-0-2", "dup/t-dup-1-1", "dup/t-dup-2-1", "dup/t-dup-3-1"};
+  EXPECT_EQ(replays_.revealed, set) << "the void attempt t-dup-0-1 is never named";
+  // Lost acknowledgements: sent again, by this runner or a new one, until one
+  // is acknowledged; then never again.
+  replays_.revealed.clear();
+  {
+    pqxx::connection c(db_.conninfo());
+    pqxx::work tx(c);
+    tx.exec("UPDATE tournament_games SET revealed = false");
+    tx.exec("UPDATE tournaments SET revealed = false, state = 'finished'");
+    tx.commit();
+  }
+  replays_.fail = true;
+  runner.Pass(kNow + 12000);
+  replays_.fail = false;
+  TournamentRunner next_leader(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  next_leader.Pass(kNow + 13000);
+  EXPECT_EQ(replays_.revealed, set) << "a finished tournament's reveals are sent too";
+  const int calls = replays_.reveal_calls;
+  next_leader.Pass(kNow + 14000);
+  EXPECT_EQ(replays_.reveal_calls, calls) << "acknowledged reveals are sent again";
+}
+
+// A game that looks lost while the replays service cannot say whether it is
+// stored stays as it is: it may count.
+TEST_F(TournamentsTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
+  const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  RunnerOptions options;
+  options.probe_every_ms = 1000;
+  options.lost_after_ms = 5000;
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  runner.Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
+  replays_.fail = true;
+  runner.Pass(kNow + 1000);
+  runner.Pass(kNow + 7000);
+  EXPECT_EQ(Games("lost")[0].state, "playing");
+  EXPECT_EQ(Games("lost")[0].attempts, 1);
+}
+
+// Seats carry the names the Accounts service gives; while it cannot answer no
+// game starts (a stored game needs its seats' names).
+TEST_F(TournamentsTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
+  const TournamentSpec spec = Spec("names", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  entrants_.fail = true;
+  runner.Pass(kNow);
+  EXPECT_TRUE(host_.created.empty());
+  entrants_.fail = false;
+  runner.Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  for (const auto& seat : host_.created[0].seats()) {
+    EXPECT_FALSE(seat.name().empty());
+    EXPECT_EQ(seat.name(), entrants_.names[seat.identity_id()]);
+  }
 }
 
 TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
@@ -264,7 +412,7 @@ TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
   CreateTournament(spec);
   ASSERT_EQ(Games("sw").size(), 2u);  // round 0 only
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 2u);
   runner.Pass(kNow);
@@ -294,7 +442,7 @@ TEST_F(TournamentsTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   spec.seats = 4;
   spec.max_games_per_entrant = 2;
   CreateTournament(spec);
-  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
   // Nobody is available: nothing starts.
   runner.Pass(kNow);
   EXPECT_TRUE(host_.created.empty());
@@ -328,7 +476,7 @@ TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
   RunnerOptions options;
   options.probe_every_ms = 1000;
   options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   const std::string first = host_.created[0].game_id();
@@ -407,7 +555,7 @@ class TournamentsServiceTest : public TournamentsTest {
     CompeteOptions options;
     options.poll_ms = 20;
     service_ = std::make_unique<TournamentsService>(
-        store_.get(), roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
+        store_.get(), &entrants_, roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
