@@ -35,7 +35,11 @@ constexpr char kStoreToken[] = "store-secret";
 // A replays service on a loopback port over a fresh, migrated database.
 struct ReplaysServer {
   explicit ReplaysServer(const std::string& conninfo, int port = 0)
-      : pool(conninfo, 2), store(&pool), auth(nullptr, {{kStoreToken, "gamehost"}}), service(&store, &auth) {
+      : pool(conninfo, 2),
+        store(&pool),
+        reveals(&pool),
+        auth(nullptr, {{kStoreToken, "gamehost"}}),
+        service(&store, &reveals, &auth) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:" + std::to_string(port), grpc::InsecureServerCredentials(), &bound);
     builder.RegisterService(&service);
@@ -44,6 +48,7 @@ struct ReplaysServer {
   ~ReplaysServer() { server->Shutdown(); }
   storage::PgPool pool;
   replays::ReplayStore store;
+  replays::RevealStore reveals;
   accounts::TokenAuthenticator auth;
   replays::ReplaysService service;
   std::unique_ptr<grpc::Server> server;
@@ -79,13 +84,14 @@ struct ResultServices {
       : pool(conninfo, 4),
         redis(redis_address, 4),
         replay_store(&pool),
+        reveal_store(&pool),
         rating_store(&pool),
         account_store(&pool),
         ladder_store(&pool),
         cache(&redis, prefix),
         ratings(&rating_store, &cache, &peers, &peers),
         auth(nullptr, {{kStoreToken, "gamehost"}}),
-        replays_service(&replay_store, &auth),
+        replays_service(&replay_store, &reveal_store, &auth),
         ratings_service(&ratings, &auth),
         accounts_service(&account_store, &ladder_store, &auth) {
     grpc::ServerBuilder builder;
@@ -100,6 +106,7 @@ struct ResultServices {
   storage::PgPool pool;
   storage::RedisPool redis;
   replays::ReplayStore replay_store;
+  replays::RevealStore reveal_store;
   ratings::RatingStore rating_store;
   accounts::AccountStore account_store;
   accounts::LadderStore ladder_store;
