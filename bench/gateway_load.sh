@@ -111,7 +111,8 @@ start_service accounts "${ports[5]}" "$build/services/accounts/metropolis-accoun
 start_service replays "${ports[0]}" "$build/services/replays/metropolis-replays" --listen "$replays" --pg "$pg" \
   --store-token "$service_token" --accounts "$accounts" --log-level warning
 start_service ratings "${ports[1]}" "$build/services/ratings/metropolis-ratings" --listen "$ratings" --pg "$pg" \
-  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --accounts "$accounts" --log-level warning
+  --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --replays "$replays" --accounts "$accounts" \
+  --log-level warning
 start_service gamehost "${ports[2]}" "$build/services/gamehost/metropolis-gamehost" --listen "$host" \
   --metrics-listen "" --admin-token "$host_admin" --spectator-token "$spectator_token" --data-dir "$work/host" \
   --replays "$replays" --replays-token "$service_token" --ratings "$ratings" --ratings-token "$service_token" \

@@ -201,6 +201,10 @@ int Run(const Settings& s) {
   std::string extra;
   const bool store = std::count(s.phases.begin(), s.phases.end(), "store") > 0;
   const bool rate = std::count(s.phases.begin(), s.phases.end(), "rate") > 0;
+  if (rate && !store) {
+    std::fprintf(stderr, "results_load: the rate phase needs the store phase (RateGame carries StoreGame's digest)\n");
+    return 2;
+  }
   const std::string run = std::to_string(std::random_device{}() % 1'000'000);
   std::vector<std::string> ids;
   if (store || rate) {
@@ -235,6 +239,8 @@ int Run(const Settings& s) {
       ids.push_back(g->game_id());
       actions += uint64_t(g->actions_size());
     }
+    // The digests StoreGame answers, which RateGame carries (docs/RESULTS.md).
+    std::vector<std::string> digests(size_t(s.games));
     if (store) {
       auto channels = Channels(s.replays, 4);
       std::atomic<uint64_t> compact{0};
@@ -248,6 +254,7 @@ int Run(const Settings& s) {
         const grpc::Status status = stub->StoreGame(&context, requests[size_t(i)], &response);
         if (!status.ok()) std::fprintf(stderr, "StoreGame: %s\n", status.error_message().c_str());
         compact.fetch_add(response.compact_bytes());
+        digests[size_t(i)] = response.digest();
         return status.ok();
       }));
       char note[128];
@@ -265,6 +272,17 @@ int Run(const Settings& s) {
         context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
         v1::RateGameRequest request;
         request.set_game_id(ids[size_t(i)]);
+        request.set_digest(digests[size_t(i)]);
+        const v1::CompletedGameRecord& g = requests[size_t(i)].game();
+        v1::GameOutcome* outcome = request.mutable_outcome();
+        outcome->set_ladder(g.ladder());
+        outcome->set_season(g.season());
+        *outcome->mutable_result() = g.result();
+        for (const v1::SeatRecord& seat : g.seats()) {
+          v1::OutcomeSeat* o = outcome->add_seats();
+          o->set_identity_id(seat.identity_id());
+          o->set_forfeited(seat.forfeited());
+        }
         v1::RateGameResponse response;
         const grpc::Status status = stub->RateGame(&context, request, &response);
         if (!status.ok()) std::fprintf(stderr, "RateGame: %s\n", status.error_message().c_str());

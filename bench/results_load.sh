@@ -2,7 +2,8 @@
 # Load test of the replays and ratings services: builds the release preset in
 # build/load, starts a PostgreSQL at its durable defaults (fsync and synchronous
 # commit on) and a Redis on free loopback ports, migrates, starts
-# metropolis-replays and metropolis-ratings, runs results_load against them with
+# metropolis-replays, metropolis-ratings and the Accounts service (in
+# metropolis-matchmaker) ratings reads ladders from, runs results_load against them with
 # the arguments given here, and stops everything.
 #
 #   bench/results_load.sh                                  # 5000 games stored and rated; 1,000,000 players ranked
@@ -92,8 +93,8 @@ start_service replays "$replays_port" "$build/services/replays/metropolis-replay
   --pg "$METROPOLIS_PG_CONNINFO" --store-token "$token" --accounts "127.0.0.1:$accounts_port" \
   --connections "$threads" --log-level warning
 start_service ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "127.0.0.1:$ratings_port" \
-  --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" \
-  --accounts "127.0.0.1:$accounts_port" --connections "$threads" --log-level warning
+  --pg "$METROPOLIS_PG_CONNINFO" --redis "$METROPOLIS_REDIS_ADDR" --service-token "$token" --connections "$threads" \
+  --replays "127.0.0.1:$replays_port" --accounts "127.0.0.1:$accounts_port" --log-level warning
 
 echo "results_load.sh: replays on $replays_port, ratings on $ratings_port, $threads connections each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 status=0
@@ -107,7 +108,7 @@ if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
       round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
     FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12" >&2
 fi
-for name in replays ratings; do
+for name in replays accounts ratings; do
   if grep -q "level=error" "$work/$name.log"; then
     echo "results_load.sh: $name logged errors:" >&2
     grep "level=error" "$work/$name.log" | head -20 >&2

@@ -141,7 +141,7 @@ up() {
   metrics_at ratings
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
+    --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
   metrics_at matchmaker
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \

@@ -38,6 +38,7 @@ void LadderToProto(const LadderInfo& in, v1::Ladder* out) {
   out->set_created_unix_ms(in.created_unix_ms);
   out->set_season(uint32_t(in.season));
   out->set_season_started_unix_ms(in.season_started_unix_ms);
+  out->set_latest_season(uint32_t(in.latest_season));
 }
 
 LadderUpdate LadderUpdateFromProto(const v1::LadderSettings& in) {

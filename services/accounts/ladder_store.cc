@@ -21,7 +21,8 @@ const std::string kSelectLadders =
     "SELECT l.id, l.title, l.ruleset, l.seats, l.placement_games, l.mu, l.sigma, l.beta, l.kappa, l.tau, " +
     Ms("l.created_at") + ", coalesce(s.season, 0), coalesce(" + Ms("s.starts_at") +
     ", 0), l.options, coalesce(l.allow_three_after_ms, -1), coalesce(l.bot_fill_after_ms, -1), l.decision_ms, "
-    "l.time_bank_ms FROM ladders l LEFT JOIN seasons s ON s.ladder_id = l.id AND s.ends_at IS NULL";
+    "l.time_bank_ms, (SELECT coalesce(max(season), 0) FROM seasons WHERE ladder_id = l.id) "
+    "FROM ladders l LEFT JOIN seasons s ON s.ladder_id = l.id AND s.ends_at IS NULL";
 
 LadderInfo ReadLadder(const pqxx::row& r) {
   LadderInfo info;
@@ -44,6 +45,7 @@ LadderInfo ReadLadder(const pqxx::row& r) {
   spec.bot_fill_after_ms = r[15].as<int64_t>();
   spec.decision_ms = r[16].as<int>();
   spec.time_bank_ms = r[17].as<int>();
+  info.latest_season = r[18].as<int>();
   return info;
 }
 

@@ -37,6 +37,7 @@ struct LadderInfo {
   int64_t created_unix_ms = 0;
   int season = 0;  // the open season, 0 when none is open
   int64_t season_started_unix_ms = 0;
+  int latest_season = 0;  // the newest season, open or closed; 0 before the first
 };
 
 // The settings an update changes; those left empty keep their value.

@@ -280,4 +280,35 @@ std::unique_ptr<AccountsService> RegisterAccountsService(grpc::ServerBuilder& bu
   return service;
 }
 
+// The reads for other services: service tokens and administrators.
+grpc::Status AccountsService::AuthorizeServiceRead(const grpc::ServerContext& context) {
+  Principal by;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &by); !s.ok()) return s;
+  if (!by.service && !by.admin)
+    return {grpc::StatusCode::PERMISSION_DENIED, "this read is for the services: it needs a service token"};
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::GetLadder(grpc::ServerContext* context, const v1::GetLadderRequest* request,
+                                        v1::Ladder* response) {
+  if (grpc::Status s = AuthorizeServiceRead(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckLadderId("id", request->id()); !s.ok()) return s;
+  LadderInfo info;
+  if (grpc::Status s = ladders_->GetLadder(request->id(), &info); !s.ok()) return s;
+  LadderToProto(info, response);
+  return grpc::Status::OK;
+}
+
+grpc::Status AccountsService::GetIdentityNames(grpc::ServerContext* context, const v1::GetIdentityNamesRequest* request,
+                                               v1::GetIdentityNamesResponse* response) {
+  constexpr int kMaxIds = 1000;
+  if (grpc::Status s = AuthorizeServiceRead(*context); !s.ok()) return s;
+  if (request->ids_size() > kMaxIds) return Invalid("ids: at most 1000");
+  std::vector<int64_t> ids(request->ids().begin(), request->ids().end());
+  std::unordered_map<int64_t, std::string> names;
+  if (grpc::Status s = accounts_->Names(ids, &names); !s.ok()) return s;
+  for (auto& [id, name] : names) (*response->mutable_names())[id] = std::move(name);
+  return grpc::Status::OK;
+}
+
 }  // namespace metropolis::accounts

@@ -19,9 +19,10 @@ namespace metropolis::accounts {
 
 // Every call needs an administrator's API token (lib/auth/roles.h), but for
 // ListLadders, which the services may also call, LookupToken, which only they
-// may, and the public reads, which take any valid token (without `catalog` they
-// are UNIMPLEMENTED). Every change is logged with who made it: the
-// administrator's name and token id, never a token.
+// may, GetLadder and GetIdentityNames, for the services and administrators, and
+// the public reads, which take any valid token (without `catalog` they are
+// UNIMPLEMENTED). Every change is logged with who made it: the administrator's
+// name and token id, never a token.
 class AccountsService final : public v1::Accounts::Service {
  public:
   AccountsService(AccountStore* accounts, LadderStore* ladders, Authenticator* auth, CatalogStore* catalog = nullptr)
@@ -57,6 +58,11 @@ class AccountsService final : public v1::Accounts::Service {
   // revoked token, INVALID_ARGUMENT for a hash that is not 32 bytes.
   grpc::Status LookupToken(grpc::ServerContext* context, const v1::LookupTokenRequest* request,
                            v1::LookupTokenResponse* response) override;
+  // Reads for the other services: service tokens (and administrators).
+  grpc::Status GetLadder(grpc::ServerContext* context, const v1::GetLadderRequest* request,
+                         v1::Ladder* response) override;
+  grpc::Status GetIdentityNames(grpc::ServerContext* context, const v1::GetIdentityNamesRequest* request,
+                                v1::GetIdentityNamesResponse* response) override;
 
  private:
   // OK with *out the caller when it may administer; UNAUTHENTICATED or
@@ -67,6 +73,8 @@ class AccountsService final : public v1::Accounts::Service {
   // The same with another rule, and `refusal` as the PERMISSION_DENIED message.
   grpc::Status AuthorizeFor(const grpc::ServerContext& context, bool (*may)(const Principal&), const char* refusal,
                             Principal* out);
+  // OK for a service token or an administrator's.
+  grpc::Status AuthorizeServiceRead(const grpc::ServerContext& context);
 
   AccountStore* accounts_;
   LadderStore* ladders_;

@@ -91,6 +91,17 @@ grpc::Status AccountStore::FindIdentity(const std::string& name, Identity* out) 
   });
 }
 
+grpc::Status AccountStore::Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) {
+  if (ids.empty()) return grpc::Status::OK;
+  return storage::RunPg(pool_, "identity names", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    for (const pqxx::row& row :
+         tx.exec_params("SELECT id, name FROM identities WHERE id = ANY($1::bigint[])", storage::IntArray(ids)))
+      (*out)[row[0].as<int64_t>()] = row[1].as<std::string>();
+    return grpc::Status::OK;
+  });
+}
+
 grpc::Status AccountStore::ListIdentities(std::vector<Identity>* out) {
   return storage::RunPg(pool_, "list identities", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);

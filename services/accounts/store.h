@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "lib/auth/account_lookup.h"
@@ -59,6 +60,8 @@ class AccountStore final : public auth::AccountLookup {
                               Identity* out);
   grpc::Status FindIdentity(const std::string& name, Identity* out);  // NOT_FOUND
   grpc::Status ListIdentities(std::vector<Identity>* out);            // by id
+  // The names of those of `ids` that are identities.
+  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out);
 
   // NOT_FOUND for an unknown identity; INVALID_ARGUMENT for a label over
   // kMaxLabelLength.

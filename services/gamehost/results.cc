@@ -42,6 +42,21 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
   out->set_chance_seed(g.record.seed.value_or(0));
 }
 
+void OutcomeOf(const v1::CompletedGameRecord& game, v1::GameOutcome* out) {
+  out->set_ladder(game.ladder());
+  out->set_season(game.season());
+  *out->mutable_result() = game.result();
+  std::vector<const v1::SeatRecord*> by_seat(size_t(game.seats_size()), nullptr);
+  for (const v1::SeatRecord& s : game.seats())
+    if (s.seat() < by_seat.size()) by_seat[s.seat()] = &s;
+  for (const v1::SeatRecord* s : by_seat) {
+    v1::OutcomeSeat* seat = out->add_seats();
+    if (!s) continue;
+    seat->set_identity_id(s->identity_id());
+    seat->set_forfeited(s->forfeited());
+  }
+}
+
 bool RefusedForGood(const grpc::Status& status) {
   return status.error_code() == grpc::StatusCode::INVALID_ARGUMENT ||
          status.error_code() == grpc::StatusCode::ALREADY_EXISTS;
@@ -58,6 +73,7 @@ grpc::Status GrpcResultsClient::StoreThenRate(const v1::CompletedGameRecord& gam
   const auto deadline = [this] {
     return std::chrono::system_clock::now() + std::chrono::milliseconds(options_.call_timeout_ms);
   };
+  std::string digest;  // of the game as Replays stored it: what ratings has Replays confirm
   {
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + options_.replays_token);
@@ -70,6 +86,7 @@ grpc::Status GrpcResultsClient::StoreThenRate(const v1::CompletedGameRecord& gam
       *failed_at = "replays";
       return s;
     }
+    digest = response.digest();
   }
   if (!ratings_) return grpc::Status::OK;
   grpc::ClientContext context;
@@ -78,6 +95,8 @@ grpc::Status GrpcResultsClient::StoreThenRate(const v1::CompletedGameRecord& gam
   services::PropagateRequestId(&context);
   v1::RateGameRequest rate;
   rate.set_game_id(game.game_id());
+  rate.set_digest(digest);
+  OutcomeOf(game, rate.mutable_outcome());
   v1::RateGameResponse response;
   if (grpc::Status s = ratings_->RateGame(&context, rate, &response); !s.ok()) {
     *failed_at = "ratings";

@@ -1,7 +1,9 @@
 // Where a game host's completed games end up: the replays service stores each
-// one, then the ratings service rates it (rating reads the stored game). Both
-// calls are idempotent on the game id, so a delivery repeated after a crash
-// stores and rates nothing twice. The outbox (outbox.h) calls this.
+// one and answers with the stored game's digest, then the ratings service rates
+// its result, sent with that digest (ratings has Replays confirm the digest
+// before it rates). Both calls are idempotent on the game id, so a delivery
+// repeated after a crash stores and rates nothing twice. The outbox (outbox.h)
+// calls this.
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -27,6 +29,9 @@ class ResultsClient {
   virtual grpc::Status StoreThenRate(const v1::CompletedGameRecord& game, const std::string& request_id,
                                      std::string* failed_at) = 0;
 };
+
+// What ratings needs of a game (RateGameRequest.outcome), from its record.
+void OutcomeOf(const v1::CompletedGameRecord& game, v1::GameOutcome* out);
 
 // Whether a failed delivery can never succeed: the service judged the game
 // itself (a retry sends the same bytes).

@@ -25,10 +25,13 @@ int main(int argc, char** argv) {
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
   settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
-  settings.Add("service-token", "TOKEN", "", "bearer token that may rate games (the game hosts'; required)");
+  settings.Add("service-token", "TOKEN", "",
+               "bearer token that may rate games (the game hosts'; required); this service calls Replays and "
+               "Accounts with it");
+  settings.Add("replays", "ADDR", "", "the replays service (required): confirms the digests of the results rated");
   settings.Add("accounts", "ADDR", "",
-               "the Accounts service (metropolis-accounts), asked with --service-token who holds a caller's API "
-               "token (required)");
+               "the Accounts service (metropolis-accounts; required): who holds a caller's API token, ladders' rating "
+               "parameters, seasons and identities' names");
   settings.Add("connections", "N", "8", "PostgreSQL and Redis connections (each); calls beyond them wait for one");
   settings.Add("max-calls", "N", "256",
                "calls served at once (a thread each; more are refused with RESOURCE_EXHAUSTED)");
@@ -43,8 +46,8 @@ int main(int argc, char** argv) {
       !settings.GetInt("max-calls", 1, 100000, &max_calls, &error))
     return Fail(error);
   if (settings.Get("pg").empty() || settings.Get("redis").empty() || settings.Get("service-token").empty() ||
-      settings.Get("accounts").empty())
-    return Fail("--pg, --redis, --service-token and --accounts are required");
+      settings.Get("replays").empty() || settings.Get("accounts").empty())
+    return Fail("--pg, --redis, --service-token, --replays and --accounts are required");
   if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
     return Fail("--redis: " + bad);
 
@@ -60,7 +63,8 @@ int main(int argc, char** argv) {
   metropolis::storage::RedisPool redis(settings.Get("redis"), int(threads));
   metropolis::ratings::RatingsServer ratings(&pool, &redis,
                                              {.service_token = settings.Get("service-token"),
-                                              .accounts = settings.Get("accounts"),
+                                              .replays_address = settings.Get("replays"),
+                                              .accounts_address = settings.Get("accounts"),
                                               .redis_prefix = settings.Get("redis-prefix")});
   // The sync server spends a thread per call in progress; the pools bound the
   // database connections, which calls beyond them wait for.

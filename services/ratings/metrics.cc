@@ -16,6 +16,8 @@ struct RatingsMetrics::Impl {
   prometheus::Counter* write_failures;
   prometheus::Counter* rebuilds;
   prometheus::Family<prometheus::Counter>* reads;
+  prometheus::Counter* conflicting;
+  prometheus::Counter* unconfirmed;
 };
 
 RatingsMetrics& RatingsMetrics::Get() {
@@ -59,7 +61,20 @@ RatingsMetrics::RatingsMetrics(prometheus::Registry* r) : impl_(std::make_unique
                       .Name("metropolis_ratings_reads_total")
                       .Help("Reads, by kind (leaderboard, player, history)")
                       .Register(*r);
+  impl_->conflicting = &BuildCounter()
+                            .Name("metropolis_ratings_conflicting_results_total")
+                            .Help("Results refused because their game was rated from a different result")
+                            .Register(*r)
+                            .Add({});
+  impl_->unconfirmed = &BuildCounter()
+                            .Name("metropolis_ratings_unconfirmed_digests_total")
+                            .Help("Results refused because Replays holds their game with another digest")
+                            .Register(*r)
+                            .Add({});
 }
+
+uint64_t RatingsMetrics::conflicting_results() const { return uint64_t(impl_->conflicting->Value()); }
+uint64_t RatingsMetrics::unconfirmed_digests() const { return uint64_t(impl_->unconfirmed->Value()); }
 
 RatingsMetrics::~RatingsMetrics() = default;
 
@@ -75,6 +90,10 @@ void RatingsMetrics::RateFailed(const std::string& code, double seconds) {
 }
 
 void RatingsMetrics::LeaderboardWriteFailed() { impl_->write_failures->Increment(); }
+
+void RatingsMetrics::ConflictingResult() { impl_->conflicting->Increment(); }
+
+void RatingsMetrics::DigestNotConfirmed() { impl_->unconfirmed->Increment(); }
 
 void RatingsMetrics::LeaderboardRebuilt() { impl_->rebuilds->Increment(); }
 

@@ -3,6 +3,7 @@
 // PostgreSQL and Redis errors, are counted for every service there.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -29,6 +30,13 @@ class RatingsMetrics {
   void LeaderboardRebuilt();
   // A read: "leaderboard", "player" or "history".
   void Read(const std::string& kind);
+  // A result refused because its game was rated from a different one (alert
+  // MetropolisConflictingResults).
+  void ConflictingResult();
+  // A result refused because Replays holds its game with another digest.
+  void DigestNotConfirmed();
+  uint64_t conflicting_results() const;  // for tests
+  uint64_t unconfirmed_digests() const;
 
  private:
   struct Impl;

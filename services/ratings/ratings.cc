@@ -1,7 +1,9 @@
 #include "services/ratings/ratings.h"
 
 #include <chrono>
+#include <set>
 
+#include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "services/ratings/metrics.h"
 
@@ -13,6 +15,42 @@ constexpr int kRebuildBatch = 5000;
 // How long a ladder's parameters and current season are reused without asking
 // PostgreSQL: a new season shows within this time.
 constexpr auto kBoardCacheTime = std::chrono::seconds(5);
+
+constexpr int kMaxSeats = 4;
+
+bool ValidDigest(const std::string& digest) {
+  if (digest.size() != 64) return false;
+  for (char c : digest)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// Why a result on a registered board is not to be rated, or empty.
+std::string WhyNotRated(const v1::GameOutcome& outcome, const ResultToRate& result) {
+  std::set<int64_t> ids;
+  for (int64_t id : result.identities) {
+    if (id != 0 && !ids.insert(id).second) return "not rated: identity " + std::to_string(id) + " holds two seats";
+  }
+  if (ids.empty()) return "not rated: no seat has an identity";
+  GameResultInput input;
+  input.winner = outcome.result().winner();
+  for (int s = 0; s < outcome.seats_size(); ++s) {
+    input.victory_points.push_back(int(outcome.result().vp(s)));
+    input.forfeited.push_back(outcome.seats(s).forfeited());
+  }
+  std::vector<int> ranks;
+  std::string why;
+  if (!RanksFromResult(input, &ranks, &why)) return why.rfind("not rated", 0) == 0 ? why : "not rated: " + why;
+  return "";
+}
+
+grpc::Status NotFound(const std::string& message) { return {grpc::StatusCode::NOT_FOUND, message}; }
+
+grpc::Status ConflictingResult(const std::string& game_id) {
+  RatingsMetrics::Get().ConflictingResult();
+  return {grpc::StatusCode::ALREADY_EXISTS,
+          "game " + game_id + " was rated from a different result (another digest or other places); nothing changed"};
+}
 
 std::string BoardKey(const Board& b) { return b.ladder + "/" + std::to_string(b.season); }
 
@@ -33,17 +71,101 @@ void ToEntry(const RankedEntry& r, const std::unordered_map<int64_t, std::string
 
 }  // namespace
 
-Ratings::Ratings(RatingStore* store, LeaderboardCache* cache) : store_(store), cache_(cache) {}
+Ratings::Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts)
+    : store_(store), cache_(cache), replays_(replays), accounts_(accounts) {}
 
 uint64_t Ratings::rebuilds() const {
   std::lock_guard lock(mutex_);
   return rebuilds_;
 }
 
-grpc::Status Ratings::RateGame(const std::string& game_id, v1::RateGameResponse* out) {
+grpc::Status Ratings::Prepare(const v1::RateGameRequest& request, ResultToRate* out) const {
+  const v1::GameOutcome& o = request.outcome();
+  if (request.game_id().empty() || request.game_id().size() > 64)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: 1 to 64 characters"};
+  if (!ValidDigest(request.digest()))
+    return {grpc::StatusCode::INVALID_ARGUMENT, "digest: 64 lower-case hex digits (StoreGameResponse.digest)"};
+  if (o.seats_size() < 2 || o.seats_size() > kMaxSeats)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "outcome.seats: 2 to 4 seats"};
+  if (o.result().vp_size() != o.seats_size())
+    return {grpc::StatusCode::INVALID_ARGUMENT, "outcome.result.vp: one per seat"};
+  if (o.result().winner() < -1 || o.result().winner() >= o.seats_size())
+    return {grpc::StatusCode::INVALID_ARGUMENT, "outcome.result.winner: a seat or -1"};
+  out->game_id = request.game_id();
+  out->digest = request.digest();
+  out->ladder = o.ladder();
+  out->season = int(o.season());
+  GameResultInput result;
+  result.winner = o.result().winner();
+  for (int s = 0; s < o.seats_size(); ++s) {
+    if (o.seats(s).identity_id() < 0)
+      return {grpc::StatusCode::INVALID_ARGUMENT, "outcome.seats[" + std::to_string(s) + "].identity_id: negative"};
+    out->identities.push_back(o.seats(s).identity_id());
+    result.victory_points.push_back(int(o.result().vp(s)));
+    result.forfeited.push_back(o.seats(s).forfeited());
+  }
+  // The places are kept whenever the result gives them, to compare a result
+  // sent again; why_not is the first reason not to rate, in the order the
+  // service always gave them.
+  std::string why_ranks;
+  if (!RanksFromResult(result, &out->places, &why_ranks)) out->places.clear();
+  if (out->ladder.empty()) {
+    out->why_not = "not rated: the game belongs to no ladder";
+    return grpc::Status::OK;
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameResponse* out) {
+  ResultToRate result;
+  if (grpc::Status s = Prepare(request, &result); !s.ok()) return s;
+  // Decided before: the same result is answered as then without asking
+  // anyone; another is refused before Replays is asked.
+  Decision decided;
+  bool found = false;
+  if (grpc::Status s = store_->Decided(result.game_id, &decided, &found); !s.ok()) return s;
+  if (found) {
+    if (!SameResult(decided, result)) return ConflictingResult(result.game_id);
+    return store_->LoadDecision(result.game_id, out);
+  }
+  bool confirmed = false;
+  if (grpc::Status s = replays_->Confirm(result.game_id, result.digest, &confirmed); !s.ok()) {
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "game " + result.game_id + " is not stored: store it with Replays.StoreGame first"};
+    }
+    return {grpc::StatusCode::UNAVAILABLE, "replays could not confirm game " + result.game_id + " (" +
+                                               services::StatusCodeName(s.error_code()) + ": " + s.error_message() +
+                                               "); retry"};
+  }
+  if (!confirmed) {
+    RatingsMetrics::Get().DigestNotConfirmed();
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "digest: replays holds game " + result.game_id + " with another digest; the result is not rated"};
+  }
   Board board;
+  if (result.why_not.empty()) {
+    LadderInfo info;
+    grpc::Status s = LadderOf(result.ladder, &info);
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+      result.why_not = "not rated: ladder '" + result.ladder + "' is not registered";
+    } else if (!s.ok()) {
+      return s;
+    } else if (result.season == 0) {
+      result.why_not = "not rated: the game has no season";
+    } else if (result.season > info.latest_season) {
+      result.why_not =
+          "not rated: season " + std::to_string(result.season) + " of ladder '" + result.ladder + "' is not registered";
+    } else {
+      board = {result.ladder, result.season, info.placement_games, info.params};
+    }
+  }
+  if (result.why_not.empty()) result.why_not = WhyNotRated(request.outcome(), result);
   std::vector<StoredRating> updated;
-  if (grpc::Status s = store_->RateGame(game_id, out, &board, &updated); !s.ok()) return s;
+  if (grpc::Status s = store_->RateGame(result, board, out, &updated); !s.ok()) {
+    if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS) RatingsMetrics::Get().ConflictingResult();
+    return s;
+  }
   if (updated.empty()) return grpc::Status::OK;
   // Committed in PostgreSQL: the rating is done whatever happens to Redis.
   try {
@@ -51,28 +173,49 @@ grpc::Status Ratings::RateGame(const std::string& game_id, v1::RateGameResponse*
   } catch (const std::exception& e) {
     RatingsMetrics::Get().LeaderboardWriteFailed();
     services::LogWarning("leaderboard write failed; the board is rebuilt on its next use",
-                         {{"board", BoardKey(board)}, {"game", game_id}, {"error", e.what()}});
+                         {{"board", BoardKey(board)}, {"game", result.game_id}, {"error", e.what()}});
     std::lock_guard lock(mutex_);
     stale_.insert(BoardKey(board));
   }
   return grpc::Status::OK;
 }
 
-grpc::Status Ratings::Resolve(const std::string& ladder, uint32_t season, Board* out) {
-  const std::string key = ladder + "/" + std::to_string(season);
+grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
   const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(mutex_);
-    auto it = boards_.find(key);
-    if (it != boards_.end() && it->second.until > now) {
-      *out = it->second.board;
+    auto it = ladders_.find(ladder);
+    if (it != ladders_.end() && it->second.until > now) {
+      *out = it->second.info;
       return grpc::Status::OK;
     }
   }
-  if (grpc::Status s = store_->ResolveBoard(ladder, season, out); !s.ok()) return s;
+  if (grpc::Status s = accounts_->Ladder(ladder, out); !s.ok()) {
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) return s;
+    return {grpc::StatusCode::UNAVAILABLE, "accounts could not give ladder '" + ladder + "' (" +
+                                               services::StatusCodeName(s.error_code()) + ": " + s.error_message() +
+                                               ")"};
+  }
   std::lock_guard lock(mutex_);
-  if (boards_.size() > 10'000) boards_.clear();
-  boards_[key] = {*out, now + kBoardCacheTime};
+  if (ladders_.size() > 10'000) ladders_.clear();
+  ladders_[ladder] = {*out, now + kBoardCacheTime};
+  return grpc::Status::OK;
+}
+
+grpc::Status Ratings::Resolve(const std::string& ladder, uint32_t season, Board* out) {
+  if (ladder.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "ladder: required"};
+  LadderInfo info;
+  if (grpc::Status s = LadderOf(ladder, &info); !s.ok()) {
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) return NotFound("ladder '" + ladder + "' does not exist");
+    return s;
+  }
+  if (season == 0 && info.latest_season == 0) return NotFound("ladder '" + ladder + "' has no season yet");
+  if (int64_t(season) > info.latest_season)
+    return NotFound("ladder '" + ladder + "' has no season " + std::to_string(season));
+  out->ladder = ladder;
+  out->season = season ? int(season) : info.latest_season;
+  out->params = info.params;
+  out->placement_games = info.placement_games;
   return grpc::Status::OK;
 }
 
@@ -135,10 +278,12 @@ grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players) {
 }
 
 grpc::Status Ratings::RebuildAll(uint64_t* players) {
-  std::vector<Board> boards;
-  if (grpc::Status s = store_->Boards(&boards); !s.ok()) return s;
+  std::vector<std::pair<std::string, int>> keys;
+  if (grpc::Status s = store_->BoardKeys(&keys); !s.ok()) return s;
   *players = 0;
-  for (const Board& board : boards) {
+  for (const auto& [ladder, season] : keys) {
+    Board board;
+    if (grpc::Status s = Resolve(ladder, uint32_t(season), &board); !s.ok()) return s;
     uint64_t n = 0;
     if (grpc::Status s = Rebuild(board, &n); !s.ok()) return s;
     *players += n;
@@ -192,7 +337,11 @@ grpc::Status Ratings::GetLeaderboard(const v1::GetLeaderboardRequest& request, v
   std::vector<int64_t> ids;
   for (const RankedEntry& e : entries) ids.push_back(e.identity_id);
   std::unordered_map<int64_t, std::string> names;
-  if (s = store_->Names(ids, &names); !s.ok()) return s;
+  if (s = accounts_->Names(ids, &names); !s.ok()) {
+    // The board without names is still the board; a name shows again once
+    // Accounts answers.
+    services::LogWarning("leaderboard served without names", {{"error", s.error_message()}});
+  }
   out->set_ladder(board.ladder);
   out->set_season(uint32_t(board.season));
   out->set_total(total);

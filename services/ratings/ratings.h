@@ -1,7 +1,9 @@
-// The ratings service's logic, apart from its gRPC wiring: rating games in
-// PostgreSQL (RatingStore), mirroring the new ratings into the Redis
-// leaderboards (LeaderboardCache), and serving reads from Redis, rebuilding a
-// board from PostgreSQL whenever Redis has lost it or missed a write.
+// The ratings service's logic, apart from its gRPC wiring: rating the results
+// the game hosts send once Replays confirms their digest (StoredGames), on the
+// ladders' parameters from Accounts (LadderDirectory), in PostgreSQL
+// (RatingStore), mirroring the new ratings into the Redis leaderboards
+// (LeaderboardCache), and serving reads from Redis, rebuilding a board from
+// PostgreSQL whenever Redis has lost it or missed a write.
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -15,15 +17,19 @@
 
 #include "metropolis/v1/ratings.pb.h"
 #include "services/ratings/leaderboard_cache.h"
+#include "services/ratings/peers.h"
 #include "services/ratings/store.h"
 
 namespace metropolis::ratings {
 
 class Ratings {
  public:
-  Ratings(RatingStore* store, LeaderboardCache* cache);
+  Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts);
 
-  grpc::Status RateGame(const std::string& game_id, v1::RateGameResponse* out);
+  // ratings.proto: nothing is written unless Replays confirmed the digest (or
+  // the same result was decided before); a different result for a decided
+  // game is ALREADY_EXISTS and counted.
+  grpc::Status RateGame(const v1::RateGameRequest& request, v1::RateGameResponse* out);
   grpc::Status GetLeaderboard(const v1::GetLeaderboardRequest& request, v1::Leaderboard* out);
   grpc::Status GetPlayerRating(const v1::GetPlayerRatingRequest& request, v1::PlayerRating* out);
   grpc::Status GetRatingHistory(const v1::GetRatingHistoryRequest& request, v1::RatingHistory* out);
@@ -37,6 +43,11 @@ class Ratings {
 
  private:
   grpc::Status Resolve(const std::string& ladder, uint32_t season, Board* out);
+  // A ladder from Accounts, reused for a few seconds: NOT_FOUND for an unknown
+  // ladder, UNAVAILABLE when Accounts did not answer.
+  grpc::Status LadderOf(const std::string& ladder, LadderInfo* out);
+  // The checked request as the store takes it; INVALID_ARGUMENT when malformed.
+  grpc::Status Prepare(const v1::RateGameRequest& request, ResultToRate* out) const;
   // Runs `read` against Redis; when the board is not built (or this process
   // missed a write to it) rebuilds it and reads again.
   grpc::Status ReadBuilt(const Board& board, const std::function<bool()>& read);
@@ -44,12 +55,14 @@ class Ratings {
 
   RatingStore* store_;
   LeaderboardCache* cache_;
+  StoredGames* replays_;
+  LadderDirectory* accounts_;
   mutable std::mutex mutex_;
-  struct CachedBoard {
-    Board board;
+  struct CachedLadder {
+    LadderInfo info;
     std::chrono::steady_clock::time_point until;
   };
-  std::map<std::string, CachedBoard> boards_;
+  std::map<std::string, CachedLadder> ladders_;
   std::set<std::string> stale_;  // boards whose Redis write failed: rebuilt on next use
   std::map<std::string, std::shared_ptr<std::mutex>> rebuild_locks_;
   uint64_t rebuilds_ = 0;

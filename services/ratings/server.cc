@@ -8,22 +8,24 @@
 namespace metropolis::ratings {
 
 RatingsServer::RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config)
-    : accounts_(config.accounts, config.service_token),
+    : accounts_(config.accounts_address, config.service_token),
       auth_(&accounts_, {{config.service_token, std::string(auth::kGameHostRole)}}),
       store_(pool),
       cache_(redis, config.redis_prefix),
-      ratings_(&store_, &cache_),
-      service_(&ratings_, &auth_) {
+      replays_(config.replays_address, config.service_token),
+      ladders_(config.accounts_address, config.service_token),
+      ratings_(&store_, &cache_, &replays_, &ladders_),
+      service_(&ratings_, &auth_) {}
+
+void RatingsServer::Start() {
   if (grpc::Status s = ratings_.RebuildAll(&players_rebuilt_); !s.ok()) {
     services::LogWarning("leaderboards not rebuilt at start; each is rebuilt on its first use",
                          {{"error", s.error_message()}});
+    return;
   }
+  services::LogInfo("leaderboards rebuilt at start", {{"players", std::to_string(players_rebuilt_)}});
 }
 
 void RatingsServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
-
-void RatingsServer::Listening(int, services::LogFieldList* fields) {
-  fields->emplace_back("players_rebuilt", std::to_string(players_rebuilt_));
-}
 
 }  // namespace metropolis::ratings

@@ -14,6 +14,7 @@
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
 #include "services/ratings/leaderboard_cache.h"
+#include "services/ratings/peer_clients.h"
 #include "services/ratings/ratings.h"
 #include "services/ratings/service.h"
 #include "services/ratings/store.h"
@@ -21,26 +22,31 @@
 namespace metropolis::ratings {
 
 struct RatingsConfig {
-  std::string service_token;  // may rate games (the game hosts'); also asks the Accounts service
-  std::string accounts;       // the Accounts service's address: callers' API tokens
+  std::string service_token;     // may rate games (the game hosts'); also this service's token to Replays and Accounts
+  std::string replays_address;   // confirms the digests of the results rated
+  std::string accounts_address;  // callers' API tokens, ladders, seasons and identities' names
   std::string redis_prefix = "metropolis";
 };
 
 class RatingsServer final : public services::Component {
  public:
-  // Rebuilds every leaderboard in Redis, which may have lost boards or missed
-  // writes while the service was down; a board not rebuilt now is on its first use.
+  // Start rebuilds every leaderboard in Redis, which may have lost boards or
+  // missed writes while the service was down (once the server listens: in
+  // one process Accounts answers there); a board not rebuilt then is on its
+  // first use.
   RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config);
+  void Start() override;
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Ratings"}; }
   void Register(grpc::ServerBuilder* builder) override;
-  void Listening(int port, services::LogFieldList* fields) override;
 
  private:
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
   RatingStore store_;
   LeaderboardCache cache_;
+  GrpcStoredGames replays_;
+  GrpcLadderDirectory ladders_;
   Ratings ratings_;
   RatingsService service_;
   uint64_t players_rebuilt_ = 0;

@@ -24,7 +24,7 @@ grpc::Status RatingsService::RateGame(grpc::ServerContext* context, const v1::Ra
   services::CallLogContext call(*context, request->game_id());
   const auto start = std::chrono::steady_clock::now();
   grpc::Status status = Authorize(*context, true);
-  if (status.ok()) status = ratings_->RateGame(request->game_id(), response);
+  if (status.ok()) status = ratings_->RateGame(*request, response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
     RatingsMetrics::Get().RateFailed(services::StatusCodeName(status.error_code()), seconds);

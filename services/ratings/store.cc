@@ -1,6 +1,7 @@
 #include "services/ratings/store.h"
 
 #include <algorithm>
+#include <optional>
 #include <pqxx/pqxx>
 #include <set>
 
@@ -26,119 +27,133 @@ pqxx::row Prepared1(pqxx::work& tx, const char* name, const char* sql, Args&&...
   return r[0];
 }
 
-grpc::Status NotFound(const std::string& message) { return {grpc::StatusCode::NOT_FOUND, message}; }
+// A bigint[] as PostgreSQL prints it: "{1,0,3}".
+std::vector<int64_t> ParseInt64Array(const std::string& text) {
+  std::vector<int64_t> out;
+  size_t i = text.find('{');
+  if (i == std::string::npos) return out;
+  ++i;
+  while (i < text.size() && text[i] != '}') {
+    size_t used = 0;
+    out.push_back(std::stoll(text.substr(i), &used));
+    i += used;
+    if (i < text.size() && text[i] == ',') ++i;
+  }
+  return out;
+}
 
-// Fills `out` with what rating_history holds for a game decided earlier.
-void LoadDecision(pqxx::work& tx, const std::string& game_id, v1::RateGameResponse* out) {
-  const pqxx::row decision =
-      tx.exec_params1("SELECT rated, not_rated_reason, ladder_id, season FROM rated_games WHERE game_id = $1", game_id);
+// Fills `out` with what rated_games and rating_history hold for a game decided earlier.
+void LoadDecisionIn(pqxx::transaction_base& tx, const std::string& game_id, v1::RateGameResponse* out) {
+  const pqxx::row decision = tx.exec_params1(
+      "SELECT rated, not_rated_reason, ladder_id, season, identities FROM rated_games WHERE game_id = $1", game_id);
   out->set_already_rated(true);
   out->set_rated(decision[0].as<bool>());
   out->set_not_rated_reason(decision[1].as<std::string>());
   out->set_ladder(decision[2].as<std::string>());
   out->set_season(decision[3].as<uint32_t>());
+  const std::vector<int64_t> identities = ParseInt64Array(decision[4].as<std::string>());
+  std::unordered_map<int64_t, pqxx::row> by_identity;
   const pqxx::result rows = tx.exec_params(
-      "SELECT s.seat, h.identity_id, h.rank, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after "
-      "FROM rating_history h JOIN game_seats s ON s.game_id = h.game_id AND s.identity_id = h.identity_id "
-      "WHERE h.game_id = $1 ORDER BY s.seat",
+      "SELECT identity_id, rank, mu_before, sigma_before, mu_after, sigma_after FROM rating_history "
+      "WHERE game_id = $1",
       game_id);
-  for (const pqxx::row& row : rows) {
+  for (const pqxx::row& row : rows) by_identity.emplace(row[0].as<int64_t>(), row);
+  for (size_t seat = 0; seat < identities.size(); ++seat) {
+    auto it = by_identity.find(identities[seat]);
+    if (it == by_identity.end()) continue;  // a seat without an identity: not kept
+    const pqxx::row& row = it->second;
     v1::RatingChange* c = out->add_changes();
-    c->set_seat(row[0].as<uint32_t>());
-    c->set_identity_id(row[1].as<int64_t>());
-    c->set_rank(row[2].as<uint32_t>());
-    c->set_mu_before(row[3].as<double>());
-    c->set_sigma_before(row[4].as<double>());
-    c->set_mu_after(row[5].as<double>());
-    c->set_sigma_after(row[6].as<double>());
+    c->set_seat(uint32_t(seat));
+    c->set_identity_id(row[0].as<int64_t>());
+    c->set_rank(row[1].as<uint32_t>());
+    c->set_mu_before(row[2].as<double>());
+    c->set_sigma_before(row[3].as<double>());
+    c->set_mu_after(row[4].as<double>());
+    c->set_sigma_after(row[5].as<double>());
   }
 }
 
-// Why a stored game is not rated, or empty when it is to be rated; fills `board`.
-std::string WhyNotRated(pqxx::work& tx, const std::string& ladder, int season, Board* board) {
-  if (ladder.empty()) return "not rated: the game belongs to no ladder";
-  const pqxx::result l = Prepared(
-      tx, "ratings.rate1", "SELECT mu, sigma, beta, kappa, tau, placement_games FROM ladders WHERE id = $1", ladder);
-  if (l.empty()) return "not rated: ladder '" + ladder + "' is not registered";
-  if (season == 0) return "not rated: the game has no season";
-  if (Prepared(tx, "ratings.rate2", "SELECT 1 FROM seasons WHERE ladder_id = $1 AND season = $2", ladder, season)
-          .empty())
-    return "not rated: season " + std::to_string(season) + " of ladder '" + ladder + "' is not registered";
-  board->ladder = ladder;
-  board->season = season;
-  board->params.mu = l[0][0].as<double>();
-  board->params.sigma = l[0][1].as<double>();
-  board->params.beta = l[0][2].as<double>();
-  board->params.kappa = l[0][3].as<double>();
-  board->params.tau = l[0][4].as<double>();
-  board->placement_games = l[0][5].as<int>();
-  return "";
+grpc::Status Conflict(const std::string& game_id) {
+  return {grpc::StatusCode::ALREADY_EXISTS,
+          "game " + game_id + " was rated from a different result (another digest or other places); nothing changed"};
 }
+
+Decision ReadDecision(const pqxx::row& row) {
+  Decision d;
+  d.digest = row[0].as<std::string>();
+  d.identities = ParseInt64Array(row[1].as<std::string>());
+  if (!row[2].is_null()) d.places = storage::ParseIntArray(row[2].as<std::string>());
+  return d;
+}
+
+constexpr const char* kDecisionSql = "SELECT digest, identities, places FROM rated_games WHERE game_id = $1";
 
 }  // namespace
 
-grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameResponse* out, Board* board,
+bool SameResult(const Decision& decided, const ResultToRate& result) {
+  if (decided.digest.empty()) return true;
+  return decided.digest == result.digest && decided.identities == result.identities && decided.places == result.places;
+}
+
+grpc::Status RatingStore::Decided(const std::string& game_id, Decision* out, bool* found) {
+  return storage::RunPg(pool_, "read decision", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    c.prepare("ratings.decided", kDecisionSql);
+    const pqxx::result r = tx.exec_prepared("ratings.decided", game_id);
+    *found = !r.empty();
+    if (*found) *out = ReadDecision(r[0]);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status RatingStore::LoadDecision(const std::string& game_id, v1::RateGameResponse* out) {
+  return storage::RunPg(pool_, "load decision", [&](pqxx::connection& c) -> grpc::Status {
+    out->Clear();
+    pqxx::read_transaction tx(c);
+    LoadDecisionIn(tx, game_id, out);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& board, v1::RateGameResponse* out,
                                    std::vector<StoredRating>* updated) {
-  if (game_id.empty() || game_id.size() > 64)
-    return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: 1 to 64 characters"};
+  const std::string& game_id = result.game_id;
+  const std::string& ladder = result.ladder;
+  const int season = result.season;
   return storage::RunPg(pool_, "rate game", [&](pqxx::connection& c) -> grpc::Status {
     out->Clear();
     updated->clear();
     pqxx::work tx(c);
-    const pqxx::result game = Prepared(
-        tx, "ratings.rate3",
-        "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(winner, -1), vp FROM games WHERE id = $1",
-        game_id);
-    if (game.empty()) {
-      return {grpc::StatusCode::FAILED_PRECONDITION,
-              "game " + game_id + " is not stored: store it with Replays.StoreGame first"};
-    }
-    const std::string ladder = game[0][0].as<std::string>();
-    const int season = game[0][1].as<int>();
     // Claiming the game first: a concurrent call for the same game waits here
     // on the key until this one commits, then finds it decided.
     const pqxx::result claimed =
         Prepared(tx, "ratings.rate4",
-                 "INSERT INTO rated_games (game_id, ladder_id, season, rated) VALUES ($1, $2, $3, false) "
+                 "INSERT INTO rated_games (game_id, ladder_id, season, rated, digest, identities, places, num_seats, "
+                 " not_rated_reason) "
+                 "VALUES ($1, $2, $3, false, $4, $5::bigint[], $6::smallint[], $7, $8) "
                  "ON CONFLICT (game_id) DO NOTHING RETURNING game_id",
-                 game_id, ladder, season);
+                 game_id, ladder, season, result.digest, storage::IntArray(result.identities),
+                 result.places.empty() ? std::optional<std::string>()
+                                       : std::optional<std::string>(storage::IntArray(result.places)),
+                 int(result.identities.size()), result.why_not);
     if (claimed.empty()) {
-      LoadDecision(tx, game_id, out);
+      c.prepare("ratings.decided", kDecisionSql);
+      if (!SameResult(ReadDecision(tx.exec_prepared("ratings.decided", game_id)[0]), result)) return Conflict(game_id);
+      LoadDecisionIn(tx, game_id, out);
       return grpc::Status::OK;
     }
     out->set_ladder(ladder);
     out->set_season(uint32_t(season));
-
-    GameResultInput result;
-    result.winner = game[0][2].as<int>();
-    result.victory_points = storage::ParseIntArray(game[0][3].as<std::string>());
-    std::vector<int64_t> identity(result.victory_points.size(), 0);
-    result.forfeited.assign(result.victory_points.size(), false);
-    for (const pqxx::row& seat :
-         Prepared(tx, "ratings.rate5",
-                  "SELECT seat, coalesce(identity_id, 0), forfeited FROM game_seats WHERE game_id = $1", game_id)) {
-      const size_t s = seat[0].as<size_t>();
-      if (s >= identity.size()) continue;
-      identity[s] = seat[1].as<int64_t>();
-      result.forfeited[s] = seat[2].as<bool>();
-    }
-    std::string why = WhyNotRated(tx, ladder, season, board);
-    std::vector<int> ranks;
-    std::set<int64_t> ids;
-    if (why.empty()) {
-      for (int64_t id : identity) {
-        if (id != 0 && !ids.insert(id).second) why = "not rated: identity " + std::to_string(id) + " holds two seats";
-      }
-      if (ids.empty()) why = "not rated: no seat has an identity";
-    }
-    if (why.empty() && !RanksFromResult(result, &ranks, &why) && why.rfind("not rated", 0) != 0)
-      why = "not rated: " + why;
-    if (!why.empty()) {
-      Prepared(tx, "ratings.rate6", "UPDATE rated_games SET not_rated_reason = $2 WHERE game_id = $1", game_id, why);
+    if (!result.why_not.empty()) {
       tx.commit();
-      out->set_not_rated_reason(why);
+      out->set_not_rated_reason(result.why_not);
       return grpc::Status::OK;
     }
+    const std::vector<int64_t>& identity = result.identities;
+    const std::vector<int>& ranks = result.places;
+    std::set<int64_t> ids;
+    for (int64_t id : identity)
+      if (id != 0) ids.insert(id);
 
     // Newcomers get the ladder's initial rating; then every player's row is
     // locked in identity order (ids is sorted).
@@ -146,7 +161,7 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     Prepared(tx, "ratings.rate7",
              "INSERT INTO ratings (ladder_id, season, identity_id, mu, sigma) "
              "SELECT $1, $2, unnest($3::bigint[]), $4, $5 ON CONFLICT DO NOTHING",
-             ladder, season, id_array, board->params.mu, board->params.sigma);
+             ladder, season, id_array, board.params.mu, board.params.sigma);
     // One statement per player on the whole primary key: a young table's
     // statistics make the planner scan a board for "identity_id = ANY(...)".
     std::unordered_map<int64_t, StoredRating> before;
@@ -160,10 +175,9 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
     // Seats without an identity play as newcomers whose rating is not kept.
     std::vector<Rating> players;
     for (int64_t id : identity) {
-      players.push_back(id ? Rating{before[id].mu, before[id].sigma} : InitialRating(board->params));
+      players.push_back(id ? Rating{before[id].mu, before[id].sigma} : InitialRating(board.params));
     }
-    const std::vector<Rating> after = RatePlackettLuce(players, ranks, board->params);
-
+    const std::vector<Rating> after = RatePlackettLuce(players, ranks, board.params);
     std::vector<int64_t> seat_ids;
     std::vector<int> seat_ranks;
     std::vector<double> mu_before, sigma_before, mu_after, sigma_after;
@@ -206,48 +220,14 @@ grpc::Status RatingStore::RateGame(const std::string& game_id, v1::RateGameRespo
   });
 }
 
-grpc::Status RatingStore::ResolveBoard(const std::string& ladder, uint32_t season, Board* out) {
-  if (ladder.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "ladder: required"};
-  return storage::RunPg(pool_, "resolve board", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    const pqxx::result l = tx.exec_params(
-        "SELECT mu, sigma, beta, kappa, tau, placement_games, "
-        " (SELECT max(season) FROM seasons WHERE ladder_id = $1), "
-        " EXISTS (SELECT 1 FROM seasons WHERE ladder_id = $1 AND season = $2) "
-        "FROM ladders WHERE id = $1",
-        ladder, int64_t(season));
-    if (l.empty()) return NotFound("ladder '" + ladder + "' does not exist");
-    if (season == 0 && l[0][6].is_null()) return NotFound("ladder '" + ladder + "' has no season yet");
-    if (season != 0 && !l[0][7].as<bool>())
-      return NotFound("ladder '" + ladder + "' has no season " + std::to_string(season));
-    out->ladder = ladder;
-    out->season = season ? int(season) : l[0][6].as<int>();
-    out->params.mu = l[0][0].as<double>();
-    out->params.sigma = l[0][1].as<double>();
-    out->params.beta = l[0][2].as<double>();
-    out->params.kappa = l[0][3].as<double>();
-    out->params.tau = l[0][4].as<double>();
-    out->placement_games = l[0][5].as<int>();
-    return grpc::Status::OK;
-  });
-}
-
-grpc::Status RatingStore::Boards(std::vector<Board>* out) {
-  std::vector<std::pair<std::string, int>> keys;
-  grpc::Status s = storage::RunPg(pool_, "list boards", [&](pqxx::connection& c) -> grpc::Status {
+grpc::Status RatingStore::BoardKeys(std::vector<std::pair<std::string, int>>* out) {
+  return storage::RunPg(pool_, "list boards", [&](pqxx::connection& c) -> grpc::Status {
+    out->clear();
     pqxx::read_transaction tx(c);
     for (const pqxx::row& row : tx.exec("SELECT DISTINCT ladder_id, season FROM ratings ORDER BY 1, 2"))
-      keys.emplace_back(row[0].as<std::string>(), row[1].as<int>());
+      out->emplace_back(row[0].as<std::string>(), row[1].as<int>());
     return grpc::Status::OK;
   });
-  if (!s.ok()) return s;
-  out->clear();
-  for (const auto& [ladder, season] : keys) {
-    Board board;
-    if (s = ResolveBoard(ladder, uint32_t(season), &board); !s.ok()) return s;
-    out->push_back(board);
-  }
-  return grpc::Status::OK;
 }
 
 grpc::Status RatingStore::ScanAll(const Board& board, int batch,
@@ -283,17 +263,6 @@ grpc::Status RatingStore::Get(const Board& board, int64_t identity_id, StoredRat
   });
 }
 
-grpc::Status RatingStore::Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) {
-  if (ids.empty()) return grpc::Status::OK;
-  return storage::RunPg(pool_, "identity names", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    for (const pqxx::row& row :
-         tx.exec_params("SELECT id, name FROM identities WHERE id = ANY($1::bigint[])", storage::IntArray(ids)))
-      (*out)[row[0].as<int64_t>()] = row[1].as<std::string>();
-    return grpc::Status::OK;
-  });
-}
-
 grpc::Status RatingStore::History(const Board& board, int64_t identity_id, uint32_t limit,
                                   const std::string& page_token, v1::RatingHistory* out) {
   if (limit == 0) limit = kDefaultPage;
@@ -313,8 +282,8 @@ grpc::Status RatingStore::History(const Board& board, int64_t identity_id, uint3
     pqxx::read_transaction tx(c);
     const pqxx::result rows = tx.exec_params(
         "SELECT h.id, h.game_id, h.rank, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, "
-        " (extract(epoch FROM h.at) * 1000)::bigint, g.num_seats "
-        "FROM rating_history h JOIN games g ON g.id = h.game_id "
+        " (extract(epoch FROM h.at) * 1000)::bigint, r.num_seats "
+        "FROM rating_history h JOIN rated_games r ON r.game_id = h.game_id "
         "WHERE h.identity_id = $1 AND h.ladder_id = $2 AND h.season = $3 AND h.id < $4 "
         "ORDER BY h.id DESC LIMIT $5",
         identity_id, board.ladder, board.season, before, int(limit) + 1);

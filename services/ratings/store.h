@@ -1,8 +1,10 @@
 // The ratings' source of truth in PostgreSQL: rating a game is one transaction
-// that claims the game in rated_games, locks the players' rating rows (in
-// identity order, so concurrent games never deadlock and one player's updates
-// are serialised), writes the new ratings and their history rows, and commits
-// them together — a game is rated exactly once however often it is sent.
+// that claims the game in rated_games (with the result's digest, seats and
+// places), locks the players' rating rows (in identity order, so concurrent
+// games never deadlock and one player's updates are serialised), writes the new
+// ratings and their history rows, and commits them together — a game is rated
+// exactly once however often it is sent, and a different result for a game
+// already decided is refused. Only the ratings' own tables are read.
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -27,33 +29,55 @@ struct Board {
   RatingParams params;
 };
 
+// A result to rate, as the ratings logic prepared it from the request.
+struct ResultToRate {
+  std::string game_id, digest, ladder;
+  int season = 0;
+  std::vector<int64_t> identities;  // by seat, 0 for none
+  std::vector<int> places;          // by seat; empty when the result gives none
+  std::string why_not;              // non-empty: recorded as not rated, with this reason
+};
+
+// What rated_games holds of a decided game.
+struct Decision {
+  std::string digest;  // '' for a game decided before results carried digests
+  std::vector<int64_t> identities;
+  std::vector<int> places;
+};
+
 struct StoredRating {
   int64_t identity_id = 0;
   double mu = 0, sigma = 0;
   int games = 0;
 };
 
+// Whether `result` is the one `decided` was made from: same digest, seats and
+// places. A game decided before digests were kept is taken as the same.
+bool SameResult(const Decision& decided, const ResultToRate& result);
+
 class RatingStore {
  public:
   explicit RatingStore(storage::PgPool* pool) : pool_(pool) {}
 
-  // Rates a stored game once (see ratings.proto). `updated` receives the new
-  // ratings when this call rated it, for the leaderboard cache; `board` the
-  // board they belong to.
-  grpc::Status RateGame(const std::string& game_id, v1::RateGameResponse* out, Board* board,
+  // Decides a game once (see ratings.proto): records it, and rates it on
+  // `board` unless result.why_not says why not. `updated` receives the new
+  // ratings when this call rated it, for the leaderboard cache. A game decided
+  // before from the same result (SameResult) is answered as then, with
+  // already_rated; from another, ALREADY_EXISTS and nothing changes.
+  grpc::Status RateGame(const ResultToRate& result, const Board& board, v1::RateGameResponse* out,
                         std::vector<StoredRating>* updated);
+  // What was decided for a game; *found false when nothing was.
+  grpc::Status Decided(const std::string& game_id, Decision* out, bool* found);
+  // The decision as RateGame answered it (already_rated set).
+  grpc::Status LoadDecision(const std::string& game_id, v1::RateGameResponse* out);
 
-  // A ladder's season (0: its newest) with the ladder's parameters. NOT_FOUND
-  // for an unknown ladder or season.
-  grpc::Status ResolveBoard(const std::string& ladder, uint32_t season, Board* out);
-  // Every board that has ratings, for the rebuild at start.
-  grpc::Status Boards(std::vector<Board>* out);
+  // Every board (ladder and season) that has ratings, for the rebuild at start.
+  grpc::Status BoardKeys(std::vector<std::pair<std::string, int>>* out);
   // Every rating of a board, in batches of `batch` handed to `fn` in no
   // particular order, from one snapshot (a server-side cursor: one scan of the
   // board however large). `fn` returns false to stop.
   grpc::Status ScanAll(const Board& board, int batch, const std::function<bool(const std::vector<StoredRating>&)>& fn);
   grpc::Status Get(const Board& board, int64_t identity_id, StoredRating* out, bool* found);
-  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out);
   grpc::Status History(const Board& board, int64_t identity_id, uint32_t limit, const std::string& page_token,
                        v1::RatingHistory* out);
 

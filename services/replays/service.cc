@@ -123,4 +123,20 @@ grpc::Status ReplaysService::GetResults(grpc::ServerContext* context, const v1::
   return reveals_->Results(*request, response);
 }
 
+// Service tokens only: confirming digests is how services check each other's
+// results; a player's token has no use for it.
+grpc::Status ReplaysService::ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
+                                         v1::ConfirmGameResponse* response) {
+  services::CallLogContext call(*context, request->game_id());
+  ReplaysMetrics::Get().Read("confirm");
+  auth::Principal principal;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &principal); !s.ok()) return s;
+  if (!principal.service)
+    return {grpc::StatusCode::PERMISSION_DENIED, "confirming a game's digest needs a service token"};
+  bool confirmed = false;
+  if (grpc::Status s = store_->Confirm(request->game_id(), request->digest(), &confirmed); !s.ok()) return s;
+  response->set_confirmed(confirmed);
+  return grpc::Status::OK;
+}
+
 }  // namespace metropolis::replays

@@ -34,6 +34,8 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::RevealGamesResponse* response) override;
   grpc::Status GetResults(grpc::ServerContext* context, const v1::GetResultsRequest* request,
                           v1::GetResultsResponse* response) override;
+  grpc::Status ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
+                           v1::ConfirmGameResponse* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;

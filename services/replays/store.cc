@@ -1,10 +1,13 @@
 #include "services/replays/store.h"
 
+#include <algorithm>
 #include <pqxx/pqxx>
 
 #include "lib/common/log.h"
 #include "lib/storage/pg_status.h"
 #include "services/replays/codec/codec.h"
+#include "services/replays/digest.h"
+#include "services/replays/digest_store.h"
 #include "services/replays/record.h"
 #include "services/replays/reveal_store.h"
 
@@ -52,7 +55,46 @@ bool ParsePageToken(const std::string& token, int64_t* ms, std::string* id) {
   return ValidGameId(*id);
 }
 
+// The digest of a record as Store writes it (the columns' values, not the
+// request's: no ladder is '' either way, no winner -1).
+std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, const std::string& config_bytes,
+                           const std::string& codes) {
+  StoredGame g;
+  g.game_id = game.game_id();
+  g.ladder = game.ladder();
+  g.season = int(game.season());
+  g.tournament = game.tournament();
+  g.rules_version = int(game.config().rules_version());
+  g.config = config_bytes;
+  g.chance_seed = int64_t(game.chance_seed());
+  g.num_seats = num_seats;
+  g.reason = int(game.result().reason());
+  g.winner = game.result().winner() >= 0 ? game.result().winner() : -1;
+  for (uint32_t v : game.result().vp()) g.vp.push_back(int(v));
+  g.actions = game.actions_size();
+  g.finished_unix_ms = game.finished_unix_ms();
+  for (const v1::SeatRecord& seat : game.seats()) {
+    g.seats.push_back(
+        {int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()), seat.forfeited()});
+  }
+  std::sort(g.seats.begin(), g.seats.end(), [](const auto& a, const auto& b) { return a.seat < b.seat; });
+  g.codes = codes;
+  return GameDigest(g);
+}
+
 }  // namespace
+
+grpc::Status ReplayStore::Confirm(const std::string& game_id, const std::string& digest, bool* confirmed) {
+  if (!ValidGameId(game_id)) return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: '" + game_id + "' is not a game id"};
+  if (!ValidDigest(digest)) return {grpc::StatusCode::INVALID_ARGUMENT, "digest: not 64 lower-case hex digits"};
+  return Run("confirm game", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    StoredGame stored;
+    if (!ReadStoredGame(tx, game_id, &stored)) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    *confirmed = GameDigest(stored) == digest;
+    return grpc::Status::OK;
+  });
+}
 
 grpc::Status ReplayStore::Run(const char* what, const std::function<grpc::Status(pqxx::connection&)>& fn) {
   return storage::RunPg(pool_, what, [&](pqxx::connection& c) -> grpc::Status {
@@ -107,6 +149,11 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
       if (pqxx::binarystring(row[0]).str() != codes) {
         return {grpc::StatusCode::ALREADY_EXISTS, "game " + game.game_id() + " is stored with other actions"};
       }
+      // The digest of what was stored then, which the caller passes on.
+      StoredGame stored;
+      if (!ReadStoredGame(tx, game.game_id(), &stored))
+        return {grpc::StatusCode::INTERNAL, "game " + game.game_id() + " has no replay row"};
+      out->set_digest(GameDigest(stored));
       out->set_already_stored(true);
       return grpc::Status::OK;
     }
@@ -124,6 +171,7 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
     }
     tx.commit();
     out->set_compact_bytes(uint32_t(compact.size()));
+    out->set_digest(DigestOfRecord(game, config.num_seats, config_bytes, codes));
     return grpc::Status::OK;
   });
 }

@@ -21,6 +21,9 @@ class ReplayStore {
   grpc::Status Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out);
   grpc::Status List(const v1::ListStoredGamesRequest& request, v1::ListStoredGamesResponse* out);
   grpc::Status Load(const std::string& game_id, v1::CompletedGameRecord* out);
+  // Whether the stored game `game_id` has this digest (digest.h); NOT_FOUND
+  // when no game has the id. Hidden games are confirmed too: nothing is shown.
+  grpc::Status Confirm(const std::string& game_id, const std::string& digest, bool* confirmed);
 
  private:
   // Runs `fn` on a pooled connection, turning database failures into statuses:

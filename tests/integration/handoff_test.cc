@@ -3,6 +3,8 @@
 // integration): with a service down the games wait on disk, a host that dies
 // leaves them for the next run, a delivery repeated after a crash stores and rates
 // nothing twice, and PostgreSQL restarted in the middle of a run loses nothing.
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 #include <grpcpp/server_builder.h>
@@ -17,10 +19,12 @@
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/authenticator.h"
+#include "services/accounts/service.h"
 #include "services/gamehost/metrics.h"
 #include "services/gamehost/outbox.h"
 #include "services/gamehost/results.h"
 #include "services/gamehost/tests/fakes.h"
+#include "services/ratings/peer_clients.h"
 #include "services/ratings/service.h"
 #include "services/replays/service.h"
 
@@ -35,8 +39,8 @@ struct ReplaysServer {
       : pool(conninfo, 2),
         store(&pool),
         reveals(&pool),
-        auth(nullptr, {{kStoreToken, "gamehost"}}),
-        service(&store, &reveals, &auth) {
+        authenticator(nullptr, {{kStoreToken, "gamehost"}}),
+        service(&store, &reveals, &authenticator) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:" + std::to_string(port), grpc::InsecureServerCredentials(), &bound);
     builder.RegisterService(&service);
@@ -46,13 +50,36 @@ struct ReplaysServer {
   storage::PgPool pool;
   replays::ReplayStore store;
   replays::RevealStore reveals;
-  accounts::TokenAuthenticator auth;
+  auth::TokenAuthenticator authenticator;
   replays::ReplaysService service;
   std::unique_ptr<grpc::Server> server;
   int bound = 0;
 };
 
-// Replays and ratings on one loopback port, as the single-process mode runs them.
+// The ratings service's peers over gRPC at the port the services got, known
+// once their server started.
+struct PeersAtPort final : ratings::StoredGames, ratings::LadderDirectory {
+  void Dial(int port) {
+    const std::string address = "127.0.0.1:" + std::to_string(port);
+    replays = std::make_unique<ratings::GrpcStoredGames>(address, kStoreToken);
+    accounts = std::make_unique<ratings::GrpcLadderDirectory>(address, kStoreToken);
+  }
+  grpc::Status Confirm(const std::string& game_id, const std::string& digest, bool* confirmed) override {
+    return replays->Confirm(game_id, digest, confirmed);
+  }
+  grpc::Status Ladder(const std::string& ladder, ratings::LadderInfo* out) override {
+    return accounts->Ladder(ladder, out);
+  }
+  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override {
+    return accounts->Names(ids, out);
+  }
+  std::unique_ptr<ratings::GrpcStoredGames> replays;
+  std::unique_ptr<ratings::GrpcLadderDirectory> accounts;
+};
+
+// Replays, ratings and Accounts on one loopback port, as the single-process
+// mode runs them: ratings confirms digests with Replays and reads ladders from
+// Accounts over gRPC.
 struct ResultServices {
   ResultServices(const std::string& conninfo, const std::string& redis_address, const std::string& prefix)
       : pool(conninfo, 4),
@@ -60,16 +87,21 @@ struct ResultServices {
         replay_store(&pool),
         reveal_store(&pool),
         rating_store(&pool),
+        account_store(&pool),
+        ladder_store(&pool),
         cache(&redis, prefix),
-        ratings(&rating_store, &cache),
-        auth(nullptr, {{kStoreToken, "gamehost"}}),
-        replays_service(&replay_store, &reveal_store, &auth),
-        ratings_service(&ratings, &auth) {
+        ratings(&rating_store, &cache, &peers, &peers),
+        authenticator(nullptr, {{kStoreToken, "gamehost"}}),
+        replays_service(&replay_store, &reveal_store, &authenticator),
+        ratings_service(&ratings, &authenticator),
+        accounts_service(&account_store, &ladder_store, &authenticator) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &bound);
     builder.RegisterService(&replays_service);
     builder.RegisterService(&ratings_service);
+    builder.RegisterService(&accounts_service);
     server = builder.BuildAndStart();
+    peers.Dial(bound);
   }
   ~ResultServices() { server->Shutdown(); }
   storage::PgPool pool;
@@ -77,11 +109,15 @@ struct ResultServices {
   replays::ReplayStore replay_store;
   replays::RevealStore reveal_store;
   ratings::RatingStore rating_store;
+  accounts::AccountStore account_store;
+  accounts::LadderStore ladder_store;
+  PeersAtPort peers;
   ratings::LeaderboardCache cache;
   ratings::Ratings ratings;
-  accounts::TokenAuthenticator auth;
+  auth::TokenAuthenticator authenticator;
   replays::ReplaysService replays_service;
   ratings::RatingsService ratings_service;
+  accounts::AccountsService accounts_service;
   std::unique_ptr<grpc::Server> server;
   int bound = 0;
 };
@@ -272,6 +308,36 @@ TEST_F(HandoffTest, FinishedGamesAreStoredAndRatedExactlyOnce) {
   EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games WHERE rated"), with_winner);
   EXPECT_EQ(Count(db, "SELECT count(*) FROM rating_history"), 3 * with_winner);
   EXPECT_EQ(Count(db, "SELECT coalesce(sum(games), 0) FROM ratings"), 3 * with_winner);
+  // Every result came with the digest Replays returned, and was confirmed.
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games WHERE length(digest) = 64"), 4);
+
+  // Over the wire: another result for a rated game is refused for good (the
+  // outbox sets such a game aside), a game Replays never stored is not rated.
+  auto stub = v1::Ratings::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(services->bound), grpc::InsecureChannelCredentials()));
+  v1::CompletedGameRecord record;
+  gamehost::CompletedGameToProto(capture.games[0], &record);
+  v1::RateGameRequest forged;
+  forged.set_game_id(record.game_id());
+  forged.set_digest(std::string(64, 'a'));
+  gamehost::OutcomeOf(record, forged.mutable_outcome());
+  v1::RateGameResponse response;
+  grpc::Status s;
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", std::string("Bearer ") + kStoreToken);
+    s = stub->RateGame(&context, forged, &response);
+  }
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << s.error_message();
+  EXPECT_TRUE(gamehost::RefusedForGood(s));
+  forged.set_game_id("never-stored");
+  {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", std::string("Bearer ") + kStoreToken);
+    s = stub->RateGame(&context, forged, &response);
+  }
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games"), 4);
 }
 
 // PostgreSQL stopped and started again in the middle of a run of games: the

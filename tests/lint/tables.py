@@ -69,11 +69,6 @@ FOLDER_OWNERS = {
 # (owner, table) still named across owners, and why. The table-ownership work
 # removes every one of them.
 KNOWN = {
-    ("ratings", "identities"): "leaderboard names are joined from identities",
-    ("ratings", "ladders"): "rating parameters are read from the ladder row",
-    ("ratings", "seasons"): "the season is read from the seasons table",
-    ("ratings", "games"): "the game to rate is read from the replays tables",
-    ("ratings", "game_seats"): "the seats to rate are read from the replays tables",
     ("tournaments", "identities"): "entrant names are read from identities (entrants_store.cc, until "
                                    "Accounts.GetIdentityNames is reachable)",
 }

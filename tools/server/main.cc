@@ -194,8 +194,11 @@ int main(int argc, char** argv) {
       &pool,
       {.service_token = service_token, .gateway_token = settings.Get("gateway-token"), .rate_limit = rate_limit});
   metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token, .accounts = self});
-  metropolis::ratings::RatingsServer ratings_part(
-      &pool, &redis, {.service_token = service_token, .accounts = self, .redis_prefix = settings.Get("redis-prefix")});
+  metropolis::ratings::RatingsServer ratings_part(&pool, &redis,
+                                                  {.service_token = service_token,
+                                                   .replays_address = self,
+                                                   .accounts_address = self,
+                                                   .redis_prefix = settings.Get("redis-prefix")});
   metropolis::matchmaker::MatchmakerServer matchmaker_part(&pool, &redis, matchmaker);
   std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
       metropolis::gamehost::GameHostServer::Create(host, &error);

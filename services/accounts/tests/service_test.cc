@@ -100,15 +100,25 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
   const std::set<std::string> public_reads = {"GetIdentity", "SearchIdentities", "ReadLadders"};
   // What the services' token may call (lib/auth/roles.h): reading, never changing.
   const std::set<std::string> for_services = {"ListLadders", "LookupToken"};
+  // The reads for the other services: service tokens and administrators.
+  v1::GetLadderRequest get_ladder;
+  get_ladder.set_id("open");
+  v1::GetIdentityNamesRequest get_names;
+  get_names.add_ids(1);
+  const std::vector<std::pair<std::string, std::function<grpc::Status(const std::string&)>>> reads = {
+      {"GetLadder", [&](const std::string& t) { return CallAny(&Stub::GetLadder, get_ladder, t); }},
+      {"GetIdentityNames", [&](const std::string& t) { return CallAny(&Stub::GetIdentityNames, get_names, t); }},
+  };
   const google::protobuf::ServiceDescriptor* service =
       google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(v1::Accounts::service_full_name());
   ASSERT_NE(service, nullptr);
   std::vector<std::string> administered;
   for (int i = 0; i < service->method_count(); ++i)
     if (!public_reads.count(service->method(i)->name())) administered.push_back(service->method(i)->name());
-  ASSERT_EQ(administered.size(), in_order.size());
-  ASSERT_EQ(size_t(service->method_count()), in_order.size() + public_reads.size());
-  for (size_t i = 0; i < administered.size(); ++i) EXPECT_EQ(administered[i], in_order[i].first);
+  ASSERT_EQ(administered.size(), in_order.size() + reads.size());
+  ASSERT_EQ(size_t(service->method_count()), in_order.size() + reads.size() + public_reads.size());
+  for (size_t i = 0; i < administered.size(); ++i)
+    EXPECT_EQ(administered[i], i < in_order.size() ? in_order[i].first : reads[i - in_order.size()].first);
   auto calls = in_order;
 
   const std::string before = Snapshot();
@@ -132,6 +142,15 @@ TEST_F(AccountsServiceTest, OnlyAdministratorsAreServed) {
     }
   }
   EXPECT_EQ(Snapshot(), before) << "a refused call changed something";
+  for (const auto& caller : callers) {
+    const bool service_token = caller.token == kGameHostToken;
+    for (const auto& [name, call] : reads) {
+      const grpc::Status s = call(caller.token);
+      EXPECT_EQ(s.error_code(), service_token ? StatusCode::OK : caller.code)
+          << name << " with " << caller.who << ": " << s.error_message();
+    }
+  }
+  for (const auto& [name, call] : reads) EXPECT_TRUE(call(admin_token_).ok()) << name;
 
   // Looking up tokens is the services' alone: an administrator may not.
   ASSERT_EQ(calls.back().first, "LookupToken");
@@ -466,6 +485,7 @@ TEST_F(AccountsServiceTest, UpdatesOnlyWhatIsGiven) {
   expected.set_decision_ms(3'000);
   expected.set_options("victory_points=11");
   expected.set_season(1);
+  expected.set_latest_season(1);
   expected.set_season_started_unix_ms(updated.season_started_unix_ms());
   EXPECT_GT(updated.season_started_unix_ms(), 0);
   EXPECT_TRUE(MessageDifferencer::Equals(updated, expected)) << updated.DebugString() << expected.DebugString();
@@ -632,6 +652,51 @@ TEST_F(AccountsServiceTest, AnotherServiceAuthenticatesThroughTheLookup) {
       500);
   auth::TokenAuthenticator unreachable(&nowhere, {}, 30'000);
   EXPECT_EQ(unreachable.Authenticate(token.token(), &p).error_code(), StatusCode::UNAVAILABLE);
+}
+
+// ---- reads for the other services ------------------------------------------
+
+// The ratings service reads a ladder's rating parameters and seasons, and the
+// names of the identities on its leaderboards.
+TEST_F(AccountsServiceTest, GivesOtherServicesLaddersAndNames) {
+  v1::LadderSettings settings;
+  settings.set_mu(30);
+  settings.set_placement_games(3);
+  MakeLadder("open", settings);
+  v1::CreateSeasonRequest season;
+  season.set_ladder("open");
+  v1::CreateSeasonResponse opened;
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(Admin(&v1::Accounts::Stub::CreateSeason, season, &opened).ok());
+
+  v1::GetLadderRequest get;
+  get.set_id("open");
+  v1::Ladder ladder;
+  ASSERT_TRUE(Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken).ok());
+  EXPECT_EQ(ladder.mu(), 30);
+  EXPECT_EQ(ladder.placement_games(), 3);
+  EXPECT_EQ(ladder.season(), 2u);
+  EXPECT_EQ(ladder.latest_season(), 2u);
+  get.set_id("closed");
+  grpc::Status s = Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken);
+  EXPECT_EQ(s.error_code(), StatusCode::NOT_FOUND) << s.error_message();
+  get.set_id("Bad Id");
+  EXPECT_EQ(Call(&v1::Accounts::Stub::GetLadder, get, &ladder, kGameHostToken).error_code(),
+            StatusCode::INVALID_ARGUMENT);
+
+  const v1::Identity alice = Player("alice");
+  const v1::Identity bob = Player("bob");
+  v1::GetIdentityNamesRequest names;
+  names.add_ids(alice.id());
+  names.add_ids(bob.id());
+  names.add_ids(999'999);  // no identity: left out
+  v1::GetIdentityNamesResponse got;
+  ASSERT_TRUE(Call(&v1::Accounts::Stub::GetIdentityNames, names, &got, kGameHostToken).ok());
+  ASSERT_EQ(got.names_size(), 2);
+  EXPECT_EQ(got.names().at(alice.id()), "alice");
+  EXPECT_EQ(got.names().at(bob.id()), "bob");
+  for (int i = 0; i < 1000; ++i) names.add_ids(i + 1);
+  EXPECT_EQ(Call(&v1::Accounts::Stub::GetIdentityNames, names, &got, kGameHostToken).error_code(),
+            StatusCode::INVALID_ARGUMENT);
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
-// The ratings service against a real PostgreSQL and Redis (label integration):
-// exactly once per game, one player's games serialised, leaderboards served from
-// Redis and rebuilt from PostgreSQL when Redis loses them, and bad requests
-// refused with precise statuses. Ranking rule: docs/RATINGS.md.
+// The ratings service against a real PostgreSQL and Redis (label integration),
+// with fakes of its peers (tests/fakes.h: Replays confirming digests, Accounts
+// giving ladders and names): exactly once per game, only results whose digest
+// Replays confirms, a different second result refused, one player's games
+// serialised, leaderboards served from Redis and rebuilt from PostgreSQL when
+// Redis loses them, and bad requests refused with precise statuses. Ranking
+// rule: docs/RATINGS.md.
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/security/server_credentials.h>
@@ -9,6 +12,7 @@
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -17,7 +21,9 @@
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/store.h"
+#include "services/ratings/metrics.h"
 #include "services/ratings/service.h"
+#include "services/ratings/tests/fakes.h"
 
 namespace metropolis::ratings {
 namespace {
@@ -37,7 +43,7 @@ class RatingsTest : public ::testing::Test {
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
     store_ = std::make_unique<RatingStore>(pool_.get());
     cache_ = std::make_unique<LeaderboardCache>(redis_.get(), prefix_);
-    ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get());
+    ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get(), &replays_, &accounts_);
   }
   void TearDown() override {
     if (!redis_address_.empty()) storage::testing::DeleteKeys(redis_address_, prefix_);
@@ -59,39 +65,69 @@ class RatingsTest : public ::testing::Test {
   void AddLadder(const std::string& id, int placement_games) {
     Exec("INSERT INTO ladders (id, placement_games) VALUES ('" + id + "', " + std::to_string(placement_games) +
          "); INSERT INTO seasons (ladder_id, season) VALUES ('" + id + "', 1)");
+    LadderInfo info;
+    info.placement_games = placement_games;
+    info.latest_season = 1;
+    accounts_.AddLadder(id, info);
   }
   std::vector<int64_t> AddPlayers(int n) {
     std::vector<int64_t> ids;
     for (int i = 0; i < n; ++i) {
-      ids.push_back(Int("INSERT INTO identities (kind, name) VALUES ('player', 'player" +
-                        std::to_string(next_player_++) + "') RETURNING id"));
+      const std::string name = "player" + std::to_string(next_player_++);
+      ids.push_back(Int("INSERT INTO identities (kind, name) VALUES ('player', '" + name + "') RETURNING id"));
+      accounts_.AddName(ids.back(), name);
     }
     return ids;
   }
-  // A stored game as the replays service writes it; identity 0 is a seat
-  // without an identity (a built-in bot).
+  // A digest for a game id: 64 hex digits, one per id.
+  static std::string DigestOf(const std::string& id, char last = '0') {
+    static const char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : id) {
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+    out.resize(63, '0');
+    return out + last;
+  }
+  // The result of a game as the host sends it; identity 0 is a seat without
+  // an identity (a built-in bot).
+  static v1::RateGameRequest Result(const std::string& id, const std::string& ladder, int season, int winner,
+                                    const std::vector<int>& vp, const std::vector<int64_t>& identities,
+                                    const std::vector<bool>& forfeited = {}) {
+    v1::RateGameRequest r;
+    r.set_game_id(id);
+    r.set_digest(DigestOf(id));
+    v1::GameOutcome* o = r.mutable_outcome();
+    o->set_ladder(ladder);
+    o->set_season(uint32_t(season));
+    o->mutable_result()->set_winner(winner);
+    o->mutable_result()->set_reason(winner >= 0 ? v1::END_REASON_WON : v1::END_REASON_LENGTH_CAP);
+    for (int v : vp) o->mutable_result()->add_vp(uint32_t(v));
+    for (size_t s = 0; s < identities.size(); ++s) {
+      v1::OutcomeSeat* seat = o->add_seats();
+      seat->set_identity_id(identities[s]);
+      seat->set_forfeited(!forfeited.empty() && forfeited[s]);
+    }
+    return r;
+  }
+  // A game Replays holds (with its digest), and its result.
   void AddGame(const std::string& id, const std::string& ladder, int season, int winner, const std::vector<int>& vp,
                const std::vector<int64_t>& identities, const std::vector<bool>& forfeited = {}) {
-    std::string vps = "{";
-    for (size_t i = 0; i < vp.size(); ++i) vps += (i ? "," : "") + std::to_string(vp[i]);
-    vps += "}";
-    Exec(
-        "INSERT INTO games (id, ladder_id, season, rules_version, config, num_seats, reason, winner, vp, actions, "
-        "created_at, finished_at, finished_unix_ms) VALUES ('" +
-        id + "', " + (ladder.empty() ? "NULL" : "'" + ladder + "'") + ", " +
-        (season ? std::to_string(season) : "NULL") + ", 1, '\\x00', " + std::to_string(vp.size()) + ", 1, " +
-        (winner >= 0 ? std::to_string(winner) : "NULL") + ", '" + vps + "', 100, now(), now(), 0)");
-    for (size_t s = 0; s < identities.size(); ++s) {
-      Exec("INSERT INTO game_seats (game_id, seat, identity_id, name, forfeited) VALUES ('" + id + "', " +
-           std::to_string(s) + ", " + (identities[s] ? std::to_string(identities[s]) : "NULL") + ", 's" +
-           std::to_string(s) + "', " + (!forfeited.empty() && forfeited[s] ? "true" : "false") + ")");
-    }
+    requests_[id] = Result(id, ladder, season, winner, vp, identities, forfeited);
+    replays_.Store(id, requests_[id].digest());
   }
   v1::RateGameResponse Rate(const std::string& game_id) {
     v1::RateGameResponse response;
-    const grpc::Status s = ratings_->RateGame(game_id, &response);
+    const grpc::Status s = ratings_->RateGame(requests_.at(game_id), &response);
     EXPECT_TRUE(s.ok()) << s.error_message();
     return response;
+  }
+  // Nothing of any game is written.
+  void ExpectNothingWritten() {
+    EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 0);
+    EXPECT_EQ(Int("SELECT count(*) FROM ratings"), 0);
+    EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 0);
   }
   v1::Leaderboard Top(const std::string& ladder, uint32_t limit = 50) {
     v1::GetLeaderboardRequest request;
@@ -109,7 +145,10 @@ class RatingsTest : public ::testing::Test {
   std::unique_ptr<storage::RedisPool> redis_;
   std::unique_ptr<RatingStore> store_;
   std::unique_ptr<LeaderboardCache> cache_;
+  testing::FakeStoredGames replays_;
+  testing::FakeLadders accounts_;
   std::unique_ptr<Ratings> ratings_;
+  std::map<std::string, v1::RateGameRequest> requests_;
   int next_player_ = 0;
 };
 
@@ -167,7 +206,7 @@ TEST_F(RatingsTest, GamesThatAreNotRatedSayWhyOnceAndChangeNothing) {
   EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 0);
 
   v1::RateGameResponse response;
-  const grpc::Status missing = ratings_->RateGame("never-stored", &response);
+  const grpc::Status missing = ratings_->RateGame(Result("never-stored", "open", 1, 0, {10, 7, 6}, p), &response);
   EXPECT_EQ(missing.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(missing.error_message(), "game never-stored is not stored: store it with Replays.StoreGame first");
   EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 5);
@@ -204,7 +243,7 @@ TEST_F(RatingsTest, ConcurrentRatingsOfOnePlayerAreSerialisedAndCountedOnce) {
     threads.emplace_back([&, t] {
       for (int g = t; g < 2 * kGames; g += 8) {
         v1::RateGameResponse r;
-        if (!ratings_->RateGame("c" + std::to_string(g % kGames), &r).ok()) ++failures;
+        if (!ratings_->RateGame(requests_.at("c" + std::to_string(g % kGames)), &r).ok()) ++failures;
       }
     });
   }
@@ -326,16 +365,16 @@ TEST_F(RatingsTest, AWriteRedisMissedIsRepairedByTheRebuild) {
 
   storage::RedisPool dead("127.0.0.1:1", 1, 200);
   LeaderboardCache dead_cache(&dead, prefix_);
-  Ratings cut_off(store_.get(), &dead_cache);
+  Ratings cut_off(store_.get(), &dead_cache, &replays_, &accounts_);
   v1::RateGameResponse r;
-  ASSERT_TRUE(cut_off.RateGame("b", &r).ok());
+  ASSERT_TRUE(cut_off.RateGame(requests_.at("b"), &r).ok());
   EXPECT_TRUE(r.rated());
   v1::GetLeaderboardRequest request;
   request.set_ladder("open");
   v1::Leaderboard unused;
   EXPECT_EQ(cut_off.GetLeaderboard(request, &unused).error_code(), grpc::StatusCode::UNAVAILABLE);
 
-  Ratings restarted(store_.get(), cache_.get());
+  Ratings restarted(store_.get(), cache_.get(), &replays_, &accounts_);
   uint64_t players = 0;
   ASSERT_TRUE(restarted.RebuildAll(&players).ok());
   EXPECT_EQ(players, 3u);
@@ -367,8 +406,7 @@ TEST_F(RatingsTest, TheServiceRefusesUnauthorisedAndMalformedRequests) {
     if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
     return ((*stub).*method)(&context, request, response);
   };
-  v1::RateGameRequest rate;
-  rate.set_game_id("g");
+  const v1::RateGameRequest rate = requests_.at("g");
   v1::RateGameResponse rated;
   EXPECT_EQ(call("", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(call("forged", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
@@ -412,6 +450,141 @@ TEST_F(RatingsTest, TheServiceRefusesUnauthorisedAndMalformedRequests) {
   EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetRatingHistory, history, &h).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
   server->Shutdown();
+}
+
+// ratings.proto: a result is rated only once Replays confirms its digest; a
+// digest Replays holds for another game, or no longer, rates nothing.
+TEST_F(RatingsTest, AResultWhoseDigestReplaysDoesNotConfirmIsNotRated) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  v1::RateGameRequest forged = requests_.at("g");
+  forged.set_digest(DigestOf("g", '1'));
+  const uint64_t unconfirmed = RatingsMetrics::Get().unconfirmed_digests();
+  v1::RateGameResponse response;
+  const grpc::Status s = ratings_->RateGame(forged, &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(s.error_message(), "digest: replays holds game g with another digest; the result is not rated");
+  EXPECT_EQ(RatingsMetrics::Get().unconfirmed_digests(), unconfirmed + 1);
+  ExpectNothingWritten();
+  // The digest Replays holds rates it.
+  EXPECT_TRUE(Rate("g").rated());
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
+}
+
+// Replays unreachable: a retryable error and nothing written; the same result
+// is rated once Replays answers.
+TEST_F(RatingsTest, ReplaysUnavailableIsRetryableAndWritesNothing) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  replays_.unavailable = true;
+  v1::RateGameResponse response;
+  const grpc::Status s = ratings_->RateGame(requests_.at("g"), &response);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
+  ExpectNothingWritten();
+  replays_.unavailable = false;
+  EXPECT_TRUE(Rate("g").rated());
+}
+
+// Accounts unreachable (the ladder's parameters): retryable, nothing written.
+TEST_F(RatingsTest, AccountsUnavailableIsRetryableAndWritesNothing) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  accounts_.unavailable = true;
+  v1::RateGameResponse response;
+  EXPECT_EQ(ratings_->RateGame(requests_.at("g"), &response).error_code(), grpc::StatusCode::UNAVAILABLE);
+  ExpectNothingWritten();
+  accounts_.unavailable = false;
+  EXPECT_TRUE(Rate("g").rated());
+}
+
+// A second, different result for a decided game (other places under the same
+// digest, or another digest) is ALREADY_EXISTS, counted, and changes nothing;
+// the same result again is answered as the first time, without asking Replays.
+TEST_F(RatingsTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  AddGame("capped", "open", 1, -1, {8, 7, 6}, p);
+  const v1::RateGameResponse first = Rate("g");
+  ASSERT_TRUE(first.rated());
+  ASSERT_FALSE(Rate("capped").rated());
+  const uint64_t conflicts = RatingsMetrics::Get().conflicting_results();
+
+  v1::RateGameRequest other_places = requests_.at("g");
+  other_places.mutable_outcome()->mutable_result()->set_winner(1);
+  other_places.mutable_outcome()->mutable_result()->set_vp(1, 10);
+  other_places.mutable_outcome()->mutable_result()->set_vp(0, 7);
+  v1::RateGameRequest other_digest = requests_.at("g");
+  other_digest.set_digest(DigestOf("g", '2'));
+  replays_.Store("g", other_digest.digest());  // even one Replays would confirm now
+  v1::RateGameRequest other_seats = requests_.at("capped");
+  other_seats.mutable_outcome()->mutable_seats(2)->set_identity_id(p[0] + 1000);
+  for (const v1::RateGameRequest& r : {other_places, other_digest, other_seats}) {
+    v1::RateGameResponse response;
+    const grpc::Status s = ratings_->RateGame(r, &response);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << r.game_id();
+    EXPECT_EQ(s.error_message(), "game " + r.game_id() +
+                                     " was rated from a different result (another digest or other places); "
+                                     "nothing changed");
+  }
+  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 3);
+  EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 3);
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
+
+  const int confirms = replays_.calls;
+  const v1::RateGameResponse again = Rate("g");
+  EXPECT_TRUE(again.already_rated());
+  ASSERT_EQ(again.changes_size(), 3);
+  for (int s = 0; s < 3; ++s) {
+    EXPECT_EQ(again.changes(s).seat(), uint32_t(s));
+    EXPECT_EQ(again.changes(s).rank(), first.changes(s).rank());
+    EXPECT_DOUBLE_EQ(again.changes(s).mu_after(), first.changes(s).mu_after());
+  }
+  EXPECT_EQ(replays_.calls, confirms);
+  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 3);
+}
+
+// Malformed results are refused before anyone is asked.
+TEST_F(RatingsTest, MalformedResultsAreRefusedPrecisely) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  auto refused = [&](v1::RateGameRequest r, const std::string& message) {
+    v1::RateGameResponse response;
+    const grpc::Status s = ratings_->RateGame(r, &response);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << message;
+    EXPECT_EQ(s.error_message(), message);
+  };
+  v1::RateGameRequest r = requests_.at("g");
+  r.set_digest("ABC");
+  refused(r, "digest: 64 lower-case hex digits (StoreGameResponse.digest)");
+  r = requests_.at("g");
+  r.mutable_outcome()->mutable_result()->add_vp(3);
+  refused(r, "outcome.result.vp: one per seat");
+  r = requests_.at("g");
+  r.mutable_outcome()->mutable_result()->set_winner(3);
+  refused(r, "outcome.result.winner: a seat or -1");
+  r = requests_.at("g");
+  r.mutable_outcome()->clear_seats();
+  refused(r, "outcome.seats: 2 to 4 seats");
+  EXPECT_EQ(replays_.calls, 0);
+  ExpectNothingWritten();
+}
+
+// Leaderboards name their players from Accounts (the ratings tables keep no names).
+TEST_F(RatingsTest, LeaderboardNamesComeFromAccounts) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
+  ASSERT_TRUE(Rate("g").rated());
+  const v1::Leaderboard board = Top("open");
+  ASSERT_EQ(board.entries_size(), 3);
+  EXPECT_EQ(board.entries(0).identity_id(), p[0]);
+  EXPECT_EQ(board.entries(0).name(), "player0");
+  EXPECT_GE(accounts_.name_calls.load(), 1);
 }
 
 }  // namespace

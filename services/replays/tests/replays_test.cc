@@ -17,6 +17,7 @@
 #include "lib/protocol/convert.h"
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
+#include "services/accounts/store.h"
 #include "services/replays/service.h"
 
 namespace metropolis::replays {
@@ -144,6 +145,82 @@ TEST_F(ReplaysTest, StoringTheSameGameTwiceStoresItOnce) {
   EXPECT_EQ(replay.game().seats_size(), game.seats_size());
   EXPECT_EQ(replay.game().result().winner(), game.result().winner());
   EXPECT_EQ(replay.game().finished_unix_ms(), game.finished_unix_ms());
+}
+
+grpc::Status Confirm(v1::Replays::Stub* stub, const std::string& token, const std::string& game_id,
+                     const std::string& digest, bool* confirmed) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + token);
+  v1::ConfirmGameRequest request;
+  request.set_game_id(game_id);
+  request.set_digest(digest);
+  v1::ConfirmGameResponse response;
+  const grpc::Status s = stub->ConfirmGame(&context, request, &response);
+  *confirmed = response.confirmed();
+  return s;
+}
+
+// docs/RESULTS.md: the digest is of what is stored, the same when the game is
+// stored again, and Replays confirms exactly that digest for that game.
+TEST_F(ReplaysTest, StoringReturnsTheStoredGamesDigestWhichConfirmGameConfirms) {
+  const auto game = PlayGame(4, "g-digest", "open");
+  v1::StoreGameResponse first, second;
+  ASSERT_TRUE(Store(game, &first).ok());
+  ASSERT_EQ(first.digest().size(), 64u) << first.digest();
+  ASSERT_TRUE(Store(game, &second).ok());
+  ASSERT_TRUE(second.already_stored());
+  // The second digest is read back from the tables: equal only if the first
+  // was computed over what was really stored.
+  EXPECT_EQ(second.digest(), first.digest());
+
+  bool confirmed = false;
+  ASSERT_TRUE(Confirm(stub_.get(), kStoreToken, "g-digest", first.digest(), &confirmed).ok());
+  EXPECT_TRUE(confirmed);
+  std::string other = first.digest();
+  other[0] = other[0] == '0' ? '1' : '0';
+  ASSERT_TRUE(Confirm(stub_.get(), kReadToken, "g-digest", other, &confirmed).ok());
+  EXPECT_FALSE(confirmed);
+
+  // Another game's digest does not confirm this one.
+  v1::StoreGameResponse stored_b;
+  ASSERT_TRUE(Store(PlayGame(5, "g-digest-b", "open"), &stored_b).ok());
+  EXPECT_NE(stored_b.digest(), first.digest());
+  ASSERT_TRUE(Confirm(stub_.get(), kStoreToken, "g-digest", stored_b.digest(), &confirmed).ok());
+  EXPECT_FALSE(confirmed);
+
+  EXPECT_EQ(Confirm(stub_.get(), kStoreToken, "g-unknown", first.digest(), &confirmed).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Confirm(stub_.get(), kStoreToken, "g-digest", "ABC", &confirmed).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(Confirm(stub_.get(), "forged", "g-digest", first.digest(), &confirmed).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+}
+
+// A player's valid API token may read replays but not confirm digests.
+TEST_F(ReplaysTest, OnlyServiceTokensMayConfirmADigest) {
+  accounts::AccountStore accounts(pool_.get());
+  accounts::Identity player;
+  ASSERT_TRUE(accounts.CreateIdentity("player", "reader1", "", &player).ok());
+  accounts::IssuedToken issued;
+  ASSERT_TRUE(accounts.IssueToken("reader1", "test", false, &issued).ok());
+  auth::TokenAuthenticator auth(&accounts, {{kStoreToken, "gamehost"}});
+  RevealStore reveals(pool_.get());
+  ReplaysService service(store_.get(), &reveals, &auth);
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  auto server = builder.BuildAndStart();
+  auto stub = v1::Replays::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  v1::StoreGameResponse stored;
+  ASSERT_TRUE(Store(PlayGame(6, "g-token"), &stored).ok());
+  bool confirmed = true;
+  EXPECT_EQ(Confirm(stub.get(), issued.token, "g-token", stored.digest(), &confirmed).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(Confirm(stub.get(), kStoreToken, "g-token", stored.digest(), &confirmed).ok());
+  EXPECT_TRUE(confirmed);
+  server->Shutdown();
 }
 
 TEST_F(ReplaysTest, MalformedAndUnauthorisedRequestsStoreNothing) {

@@ -1,0 +1,46 @@
+// The digest of a stored game: SHA-256 over a canonical encoding of what the
+// replays tables hold for it, so that another service can be told "this is the
+// game as stored" (StoreGameResponse.digest) and have Replays confirm it later
+// (ConfirmGame) without reading the replays tables. docs/RESULTS.md documents
+// the encoding; a change to it is a new version line, never an edit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metropolis::replays {
+
+// What the digest covers: every stored column of games, game_seats and
+// replays except the timestamps PostgreSQL rounds (created_at, finished_at;
+// finished_unix_ms is kept exactly and is covered) and the compact form (a
+// function of the codes).
+struct StoredGame {
+  struct Seat {
+    int seat = 0;
+    int64_t identity_id = 0;  // 0: none
+    std::string name;
+    int fallback_decisions = 0;
+    bool forfeited = false;
+  };
+  std::string game_id, ladder, tournament;  // empty: none
+  int season = 0;                           // 0: none
+  int rules_version = 0;
+  std::string config;  // the stored GameConfig bytes
+  int64_t chance_seed = 0;
+  int num_seats = 0, reason = 0, winner = -1;  // -1: no winner
+  std::vector<int> vp;
+  int actions = 0;
+  int64_t finished_unix_ms = 0;
+  std::vector<Seat> seats;  // by seat
+  std::string codes;        // the stable codes, 8 bytes each, big-endian
+};
+
+// The canonical encoding (docs/RESULTS.md) and its SHA-256 in lower-case hex.
+std::string CanonicalEncoding(const StoredGame& game);
+std::string GameDigest(const StoredGame& game);
+
+// 64 lower-case hex digits.
+bool ValidDigest(const std::string& digest);
+
+}  // namespace metropolis::replays

@@ -1,0 +1,40 @@
+#include "services/replays/digest_store.h"
+
+#include "lib/storage/pg_status.h"
+
+namespace metropolis::replays {
+
+bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, StoredGame* out) {
+  tx.conn().prepare("replays.digest_game",
+                    "SELECT coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), "
+                    " g.rules_version, g.config, g.chance_seed, g.num_seats, g.reason, coalesce(g.winner, -1), g.vp, "
+                    " g.actions, g.finished_unix_ms, r.codes "
+                    "FROM games g JOIN replays r ON r.game_id = g.id WHERE g.id = $1");
+  tx.conn().prepare("replays.digest_seats",
+                    "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
+                    "FROM game_seats WHERE game_id = $1 ORDER BY seat");
+  const pqxx::result games = tx.exec_prepared("replays.digest_game", game_id);
+  if (games.empty()) return false;
+  const pqxx::row r = games[0];
+  *out = {};
+  out->game_id = game_id;
+  out->ladder = r[0].as<std::string>();
+  out->season = r[1].as<int>();
+  out->tournament = r[2].as<std::string>();
+  out->rules_version = r[3].as<int>();
+  out->config = pqxx::binarystring(r[4]).str();
+  out->chance_seed = r[5].as<int64_t>();
+  out->num_seats = r[6].as<int>();
+  out->reason = r[7].as<int>();
+  out->winner = r[8].as<int>();
+  out->vp = storage::ParseIntArray(r[9].as<std::string>());
+  out->actions = r[10].as<int>();
+  out->finished_unix_ms = r[11].as<int64_t>();
+  out->codes = pqxx::binarystring(r[12]).str();
+  for (const pqxx::row& s : tx.exec_prepared("replays.digest_seats", game_id)) {
+    out->seats.push_back({s[0].as<int>(), s[1].as<int64_t>(), s[2].as<std::string>(), s[3].as<int>(), s[4].as<bool>()});
+  }
+  return true;
+}
+
+}  // namespace metropolis::replays
