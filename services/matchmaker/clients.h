@@ -6,12 +6,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "metropolis/v1/accounts.grpc.pb.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "services/matchmaker/service.h"
+#include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/results.h"
 
 namespace metropolis::matchmaker {
@@ -46,6 +50,22 @@ class GrpcRatingSource final : public RatingSource {
  private:
   std::unique_ptr<v1::Ratings::Stub> stub_;
   const std::string token_;
+};
+
+// The tournaments' entrants' names from Accounts.GetIdentityNames, with the
+// service token (5 s deadline); names are kept once read (an identity's name does
+// not change), at most kMaxCachedNames of them.
+class GrpcEntrantDirectory final : public EntrantDirectory {
+ public:
+  static constexpr size_t kMaxCachedNames = 100'000;
+  GrpcEntrantDirectory(const std::string& address, std::string token);
+  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override;
+
+ private:
+  std::unique_ptr<v1::Accounts::Stub> stub_;
+  const std::string token_;
+  std::mutex mutex_;
+  std::unordered_map<int64_t, std::string> names_;
 };
 
 // The tournaments' results and reveals from the Replays service (GetResults,

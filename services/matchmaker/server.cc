@@ -66,7 +66,7 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
           MakeServiceOptions()),
       tournament_store_(pool),
       results_(config.replays, config.service_token),
-      entrants_(pool),
+      entrants_(config.accounts, config.service_token),
       roster_(redis, config.redis_prefix),
       tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
       runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}

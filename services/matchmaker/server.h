@@ -23,7 +23,6 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/service.h"
 #include "services/matchmaker/ticket_store.h"
-#include "services/matchmaker/tournaments/entrants_store.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -78,7 +77,7 @@ class MatchmakerServer final : public services::Component {
   MatchmakerService service_;
   TournamentStore tournament_store_;
   GrpcGameResults results_;
-  PgEntrantDirectory entrants_;
+  GrpcEntrantDirectory entrants_;  // the entrants' names, from Accounts
   Roster roster_;
   TournamentsService tournaments_;
   TournamentRunner runner_;

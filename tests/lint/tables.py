@@ -66,12 +66,9 @@ FOLDER_OWNERS = {
     "tools/admin/": "accounts",  # the Accounts service's own administration tool
 }
 
-# (owner, table) still named across owners, and why. The table-ownership work
-# removes every one of them.
-KNOWN = {
-    ("tournaments", "identities"): "entrant names are read from identities (entrants_store.cc, until "
-                                   "Accounts.GetIdentityNames is reachable)",
-}
+# (owner, table) still named across owners, and why: none any more. Should one be
+# listed again, it must only shrink.
+KNOWN = {}
 
 SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE|REFERENCES)\s+(?:ONLY\s+|IF\s+(?:NOT\s+)?EXISTS\s+)?"
                        r"([a-z_][a-z0-9_]*)((?:\s+(?:AS\s+)?[a-z_][a-z0-9_]*)?(?:\s*,\s*[a-z_][a-z0-9_]*"

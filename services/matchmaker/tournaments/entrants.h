@@ -1,6 +1,6 @@
 // The entrants' names, which the Accounts service owns: a small interface so
 // that the tournaments read no identities table of their own and are tested with
-// a fake. The production one is entrants_store.h for now.
+// a fake. The production one asks Accounts.GetIdentityNames (GrpcEntrantDirectory, clients.h).
 #pragma once
 
 #include <grpcpp/support/status.h>
