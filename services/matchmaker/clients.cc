@@ -167,38 +167,11 @@ grpc::Status GrpcGameCreator::SeatsOf(const std::string& host, const v1::SeatsOf
 }
 
 GrpcEntrantDirectory::GrpcEntrantDirectory(const std::string& address, std::string token)
-    : stub_(v1::Accounts::NewStub(services::DialReconnectingWithin(address, 1000))), token_(std::move(token)) {}
+    : names_(services::DialReconnectingWithin(address, 1000), std::move(token)) {}
 
 grpc::Status GrpcEntrantDirectory::Names(const std::vector<int64_t>& ids,
                                          std::unordered_map<int64_t, std::string>* out) {
-  constexpr size_t kPerCall = 1000;  // Accounts' limit
-  std::vector<int64_t> missing;
-  {
-    std::lock_guard lock(mutex_);
-    for (int64_t id : ids) {
-      if (auto it = names_.find(id); it != names_.end()) {
-        (*out)[id] = it->second;
-      } else {
-        missing.push_back(id);
-      }
-    }
-  }
-  for (size_t at = 0; at < missing.size(); at += kPerCall) {
-    grpc::ClientContext context;
-    context.AddMetadata("authorization", "Bearer " + token_);
-    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
-    v1::GetIdentityNamesRequest request;
-    for (size_t i = at; i < missing.size() && i < at + kPerCall; ++i) request.add_ids(missing[i]);
-    v1::GetIdentityNamesResponse response;
-    if (grpc::Status s = stub_->GetIdentityNames(&context, request, &response); !s.ok()) return s;
-    std::lock_guard lock(mutex_);
-    if (names_.size() > kMaxCachedNames) names_.clear();
-    for (const auto& [id, name] : response.names()) {
-      names_[id] = name;
-      (*out)[id] = name;
-    }
-  }
-  return grpc::Status::OK;
+  return names_.Names(ids, out);
 }
 
 }  // namespace metropolis::matchmaker

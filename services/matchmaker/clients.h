@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lib/auth/identity_names.h"
 #include "metropolis/v1/accounts.grpc.pb.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
@@ -53,19 +54,14 @@ class GrpcRatingSource final : public RatingSource {
 };
 
 // The tournaments' entrants' names from Accounts.GetIdentityNames, with the
-// service token (5 s deadline); names are kept once read (an identity's name does
-// not change), at most kMaxCachedNames of them.
+// service token (lib/auth/identity_names.h: kept once read).
 class GrpcEntrantDirectory final : public EntrantDirectory {
  public:
-  static constexpr size_t kMaxCachedNames = 100'000;
   GrpcEntrantDirectory(const std::string& address, std::string token);
   grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override;
 
  private:
-  std::unique_ptr<v1::Accounts::Stub> stub_;
-  const std::string token_;
-  std::mutex mutex_;
-  std::unordered_map<int64_t, std::string> names_;
+  auth::IdentityNames names_;
 };
 
 // The tournaments' results and reveals from the Replays service (GetResults,

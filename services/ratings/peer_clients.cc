@@ -10,8 +10,6 @@
 namespace metropolis::ratings {
 namespace {
 
-constexpr size_t kMaxCachedNames = 100'000, kNamesPerCall = 1000;
-
 void Prepare(grpc::ClientContext* context, const std::string& token, int64_t timeout_ms) {
   context->AddMetadata("authorization", "Bearer " + token);
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(timeout_ms));
@@ -36,7 +34,10 @@ grpc::Status GrpcStoredGames::Confirm(const std::string& game_id, const std::str
 }
 
 GrpcLadderDirectory::GrpcLadderDirectory(const std::string& address, std::string token, int64_t timeout_ms)
-    : stub_(v1::Accounts::NewStub(services::Dial(address))), token_(std::move(token)), timeout_ms_(timeout_ms) {}
+    : stub_(v1::Accounts::NewStub(services::Dial(address))),
+      token_(token),
+      timeout_ms_(timeout_ms),
+      names_(services::Dial(address), std::move(token), timeout_ms) {}
 
 grpc::Status GrpcLadderDirectory::Ladder(const std::string& ladder, LadderInfo* out) {
   grpc::ClientContext context;
@@ -57,33 +58,7 @@ grpc::Status GrpcLadderDirectory::Ladder(const std::string& ladder, LadderInfo* 
 
 grpc::Status GrpcLadderDirectory::Names(const std::vector<int64_t>& ids,
                                         std::unordered_map<int64_t, std::string>* out) {
-  std::vector<int64_t> missing;
-  {
-    std::lock_guard lock(mutex_);
-    for (int64_t id : ids) {
-      auto it = names_.find(id);
-      if (it != names_.end()) {
-        (*out)[id] = it->second;
-      } else {
-        missing.push_back(id);
-      }
-    }
-  }
-  for (size_t at = 0; at < missing.size(); at += kNamesPerCall) {
-    grpc::ClientContext context;
-    Prepare(&context, token_, timeout_ms_);
-    v1::GetIdentityNamesRequest request;
-    for (size_t i = at; i < missing.size() && i < at + kNamesPerCall; ++i) request.add_ids(missing[i]);
-    v1::GetIdentityNamesResponse response;
-    if (grpc::Status s = stub_->GetIdentityNames(&context, request, &response); !s.ok()) return s;
-    std::lock_guard lock(mutex_);
-    if (names_.size() > kMaxCachedNames) names_.clear();
-    for (const auto& [id, name] : response.names()) {
-      names_[id] = name;
-      (*out)[id] = name;
-    }
-  }
-  return grpc::Status::OK;
+  return names_.Names(ids, out);
 }
 
 }  // namespace metropolis::ratings

@@ -5,10 +5,10 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 
+#include "lib/auth/identity_names.h"
 #include "metropolis/v1/accounts.grpc.pb.h"
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "services/ratings/peers.h"
@@ -36,8 +36,7 @@ class GrpcLadderDirectory final : public LadderDirectory {
   std::unique_ptr<v1::Accounts::Stub> stub_;
   const std::string token_;
   const int64_t timeout_ms_;
-  std::mutex mutex_;
-  std::unordered_map<int64_t, std::string> names_;  // bounded: cleared when it grows past 100,000
+  auth::IdentityNames names_;  // kept once read
 };
 
 }  // namespace metropolis::ratings

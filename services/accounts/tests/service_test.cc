@@ -12,6 +12,7 @@
 #include <set>
 
 #include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/identity_names.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 
@@ -624,6 +625,25 @@ TEST_F(AccountsServiceTest, LooksUpATokenByItsHashForServicesOnly) {
       {"no token", [&] { return lookup(Sha256(admin.token()), &refused, ""); }, StatusCode::UNAUTHENTICATED, "missing"},
   });
   EXPECT_FALSE(refused.found());
+}
+
+// The client the services read names with (lib/auth/identity_names.h): names of
+// identities, others left out, more ids than one call takes, and Accounts'
+// refusal passed on with nothing filled in.
+TEST_F(AccountsServiceTest, OtherServicesReadNamesThroughIdentityNames) {
+  const v1::Identity alice = Player("alice");
+  const v1::Identity bob = Player("bob");
+  auth::IdentityNames names(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()), kGameHostToken);
+  std::vector<int64_t> ids = {alice.id(), bob.id()};
+  for (int64_t i = 0; i < int64_t(auth::IdentityNames::kPerCall); ++i) ids.push_back(1'000'000 + i);  // none
+  std::unordered_map<int64_t, std::string> got;
+  ASSERT_TRUE(names.Names(ids, &got).ok());
+  EXPECT_EQ(got, (std::unordered_map<int64_t, std::string>{{alice.id(), "alice"}, {bob.id(), "bob"}}));
+
+  auth::IdentityNames refused(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials()), "not-a-token");
+  std::unordered_map<int64_t, std::string> none;
+  EXPECT_EQ(refused.Names({alice.id()}, &none).error_code(), StatusCode::UNAUTHENTICATED);
+  EXPECT_TRUE(none.empty());
 }
 
 TEST_F(AccountsServiceTest, AnotherServiceAuthenticatesThroughTheLookup) {
