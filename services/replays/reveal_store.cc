@@ -4,6 +4,7 @@
 #include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
 #include "services/replays/record.h"
+#include "services/replays/summaries.h"
 
 namespace metropolis::replays {
 namespace {
@@ -70,34 +71,10 @@ grpc::Status RevealStore::Results(const v1::GetResultsRequest& request, v1::GetR
   return storage::RunPg(pool_, "game results", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     const pqxx::result games = tx.exec_params(
-        "SELECT id, coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), reason, "
-        " coalesce(winner, -1), actions, finished_unix_ms, vp "
-        "FROM games WHERE id = ANY($1::text[]) ORDER BY id",
+        std::string("SELECT ") + kSummaryColumns + " FROM games g WHERE g.id = ANY($1::text[]) ORDER BY g.id",
         TextArray(request.game_ids()));
-    for (const auto& r : games) {
-      v1::StoredGameSummary* s = out->add_games();
-      s->set_game_id(r[0].as<std::string>());
-      s->set_ladder(r[1].as<std::string>());
-      s->set_season(r[2].as<uint32_t>());
-      s->set_tournament(r[3].as<std::string>());
-      s->mutable_result()->set_reason(v1::EndReason(r[4].as<int>()));
-      s->mutable_result()->set_winner(r[5].as<int>());
-      s->mutable_result()->set_actions(r[6].as<uint32_t>());
-      s->set_finished_unix_ms(r[7].as<int64_t>());
-      auto vp = r[8].as_array();
-      for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
-        if (e.first == pqxx::array_parser::string_value) s->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
-      for (const auto& seat : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, "
-                                             "forfeited FROM game_seats WHERE game_id = $1 ORDER BY seat",
-                                             s->game_id())) {
-        v1::SeatRecord* sr = s->add_seats();
-        sr->set_seat(seat[0].as<uint32_t>());
-        sr->set_identity_id(seat[1].as<int64_t>());
-        sr->set_name(seat[2].as<std::string>());
-        sr->set_fallback_decisions(seat[3].as<uint32_t>());
-        sr->set_forfeited(seat[4].as<bool>());
-      }
-    }
+    for (const auto& r : games) SummaryFrom(r, out->add_games());
+    AddSeats(tx, out->mutable_games(), /*outcome=*/true);
     return grpc::Status::OK;
   });
 }

@@ -10,6 +10,7 @@
 #include "services/replays/digest_store.h"
 #include "services/replays/record.h"
 #include "services/replays/reveal_store.h"
+#include "services/replays/summaries.h"
 
 namespace metropolis::replays {
 namespace {
@@ -242,51 +243,30 @@ grpc::Status ReplayStore::List(const v1::ListStoredGamesRequest& request, v1::Li
     const int batch = int(page) + 1;
     while (shown.size() <= page) {
       const pqxx::result rows = tx.exec_params(
-          "SELECT g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
-          " coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp "
-          "FROM games g "
-          "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = "
-          "$1)) "
-          " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
-          " AND ($4::text = '' OR g.tournament_id = $4) "
-          " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
-          " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
-          "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
+          std::string("SELECT ") + kSummaryColumns +
+              " FROM games g "
+              "WHERE ($1::bigint = 0 OR EXISTS (SELECT 1 FROM game_seats s WHERE s.game_id = g.id AND s.identity_id = "
+              "$1)) "
+              " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
+              " AND ($4::text = '' OR g.tournament_id = $4) "
+              " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
+              " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
+              "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
           request.identity_id(), request.ladder(), int(request.season()), request.tournament(),
           request.finished_after_unix_ms(), request.finished_before_unix_ms(), cursor, cursor_ms, cursor_id, batch);
       std::set<std::string> tournaments;
-      for (const auto& r : rows) tournaments.insert(r[3].as<std::string>());
+      for (const auto& r : rows) tournaments.insert(r[kSummaryTournament].as<std::string>());
       const std::vector<Reveal> reveals = LoadReveals(tx, tournaments);
       for (const auto& r : rows)
-        if (shown.size() <= page && Shown(r[0].as<std::string>(), r[3].as<std::string>(), reveals)) shown.push_back(r);
+        if (shown.size() <= page && Shown(r[0].as<std::string>(), r[kSummaryTournament].as<std::string>(), reveals))
+          shown.push_back(r);
       if (rows.size() < size_t(batch)) break;
       cursor = true;
-      cursor_ms = rows[rows.size() - 1][7].as<int64_t>();
+      cursor_ms = rows[rows.size() - 1][kSummaryFinished].as<int64_t>();
       cursor_id = rows[rows.size() - 1][0].as<std::string>();
     }
-    for (size_t i = 0; i < shown.size() && i < page; ++i) {
-      const pqxx::row& r = shown[i];
-      v1::StoredGameSummary* s = out->add_games();
-      s->set_game_id(r[0].as<std::string>());
-      s->set_ladder(r[1].as<std::string>());
-      s->set_season(r[2].as<uint32_t>());
-      s->set_tournament(r[3].as<std::string>());
-      s->mutable_result()->set_reason(v1::EndReason(r[4].as<int>()));
-      s->mutable_result()->set_winner(r[5].as<int>());
-      s->mutable_result()->set_actions(r[6].as<uint32_t>());
-      s->set_finished_unix_ms(r[7].as<int64_t>());
-      auto vp = r[8].as_array();
-      for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
-        if (e.first == pqxx::array_parser::string_value) s->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
-      for (const auto& seat : tx.exec_params(
-               "SELECT seat, coalesce(identity_id, 0), name FROM game_seats WHERE game_id = $1 ORDER BY seat",
-               s->game_id())) {
-        v1::SeatRecord* sr = s->add_seats();
-        sr->set_seat(seat[0].as<uint32_t>());
-        sr->set_identity_id(seat[1].as<int64_t>());
-        sr->set_name(seat[2].as<std::string>());
-      }
-    }
+    for (size_t i = 0; i < shown.size() && i < page; ++i) SummaryFrom(shown[i], out->add_games());
+    AddSeats(tx, out->mutable_games(), /*outcome=*/false);
     if (shown.size() > page) {
       const v1::StoredGameSummary& last = out->games(int(page) - 1);
       out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
