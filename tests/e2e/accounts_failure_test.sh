@@ -6,8 +6,9 @@
 # ago still reads (its cache answers), and a token it never saw is refused with
 # UNAVAILABLE, never as unknown; the ratings service counts the lookup that could
 # not be answered. Accounts started again (as stack.sh starts a crashed service),
-# that token reads within 3 s, and every bot plays all its games, each stored and
-# rated once.
+# that token reads again (how soon is logged: the channels' reconnect cap itself is
+# tested in lib/common/tests/reconnect_test.cc), and every bot plays all its games,
+# each stored and rated once.
 #
 #   tests/e2e/accounts_failure_test.sh BUILD_DIR
 set -euo pipefail
@@ -47,12 +48,16 @@ unavailable=$(curl -sf "http://$ratings_metrics/metrics" |
 sleep 8
 deploy/local/stack.sh start accounts >/dev/null || fail "metropolis-accounts did not start again"
 # The services' channels to Accounts retry every second at most (gRPC's own backoff
-# grows to 2 minutes over a long outage): the fresh token reads within 3 s.
-for _ in $(seq 1 30); do
-  leaderboard "$fresh" && break
+# grows to 2 minutes over a long outage), so the fresh token reads again about a
+# second after Accounts is back. How soon is logged, not asserted: a busy machine
+# may take longer, and only "never" is a failure here (60 s).
+back=$(date +%s%N)
+until leaderboard "$fresh"; do
+  (($(date +%s%N) - back < 60000000000)) || break
   sleep 0.1
 done
-leaderboard "$fresh" || fail "the fresh token did not read within 3 s of Accounts being back: $(cat "$work/read.out")"
+leaderboard "$fresh" || fail "the fresh token did not read within 60 s of Accounts being back: $(cat "$work/read.out")"
+echo "accounts_failure_test: the fresh token read $((($(date +%s%N) - back) / 1000000)) ms after Accounts was started again"
 
 expect_demo_played 12
 echo "accounts_failure_test: passed ($stored games; a cached token read and an unseen one was UNAVAILABLE" \

@@ -1,0 +1,112 @@
+// DialReconnectingWithin (reconnect.h): a channel whose peer keeps refusing it
+// tries again at least every `max_backoff_ms`, where gRPC's own backoff grows
+// (1 s, 1.6 s, 2.6 s, ... up to 120 s). Seen by the peer: a listener that accepts
+// each connection and closes it at once counts the attempts, so the backoff is
+// observed from outside, not read back from the channel's arguments.
+#include "lib/common/reconnect.h"
+
+#include <arpa/inet.h>
+#include <grpcpp/channel.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "lib/common/credentials.h"
+
+namespace metropolis::services {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Accepts and drops every connection on a loopback port, noting when each came.
+class RefusingPeer {
+ public:
+  RefusingPeer() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 16) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+      throw std::runtime_error("RefusingPeer: cannot listen on loopback");
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~RefusingPeer() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  // How many attempts came between `from` and `to` after `start`.
+  int AttemptsBetween(Clock::time_point start, std::chrono::milliseconds from, std::chrono::milliseconds to) {
+    std::lock_guard lock(mu_);
+    int n = 0;
+    for (Clock::time_point t : attempts_) n += t >= start + from && t < start + to;
+    return n;
+  }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      {
+        std::lock_guard lock(mu_);
+        attempts_.push_back(Clock::now());
+      }
+      ::close(c);
+    }
+  }
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::vector<Clock::time_point> attempts_;
+  std::thread thread_;
+};
+
+// Keeps asking `channel` to connect for `total`, as a caller with calls to make
+// would; returns when the window is over.
+void WantConnected(grpc::Channel& channel, std::chrono::milliseconds total) {
+  const Clock::time_point end = Clock::now() + total;
+  while (Clock::now() < end) channel.WaitForConnected(std::chrono::system_clock::now() + std::chrono::milliseconds(50));
+}
+
+constexpr std::chrono::milliseconds kFrom{2000}, kTo{5000};
+
+// With the backoff capped at 300 ms, the 3 s from 2 s to 5 s after the first
+// attempt hold about ten; four is far below that and far above what gRPC's own
+// backoff allows (next test).
+TEST(ReconnectTest, ACappedChannelKeepsTryingAtLeastEveryCap) {
+  RefusingPeer peer;
+  std::shared_ptr<grpc::Channel> channel = DialReconnectingWithin(peer.address(), 300);
+  const Clock::time_point start = Clock::now();
+  WantConnected(*channel, kTo + std::chrono::milliseconds(200));
+  EXPECT_GE(peer.AttemptsBetween(start, kFrom, kTo), 4);
+}
+
+// The negative control: a channel with gRPC's own backoff (Dial) tries at about
+// 1 s, 2.6 s and 5.2 s (±20 %): at most two in the same window.
+TEST(ReconnectTest, NegativeControlAnUncappedChannelWaitsLongerAndLonger) {
+  RefusingPeer peer;
+  std::shared_ptr<grpc::Channel> channel = Dial(peer.address());
+  const Clock::time_point start = Clock::now();
+  WantConnected(*channel, kTo + std::chrono::milliseconds(200));
+  EXPECT_LE(peer.AttemptsBetween(start, kFrom, kTo), 2);
+}
+
+}  // namespace
+}  // namespace metropolis::services
