@@ -1,5 +1,6 @@
 #include "services/accounts/people_store.h"
 
+#include <algorithm>
 #include <pqxx/pqxx>
 
 #include "lib/storage/pg_status.h"
@@ -35,16 +36,37 @@ grpc::Status PeopleStore::CreatePerson(const std::string& name, const std::strin
   });
 }
 
-grpc::Status PeopleStore::FindPassword(const std::string& name, Person* out, std::string* password_hash) {
+grpc::Status PeopleStore::FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out) {
   return storage::RunPg(pool_, "find password", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
+    // The renamed one second: a name that differed only in case from an older
+    // one belongs, in any case, to the older identity.
     const pqxx::result r = tx.exec_params(
         "SELECT i.id, i.name, p.password_hash FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
-        "WHERE lower(i.name) = lower($1) AND i.kind = 'player'",
+        "WHERE i.kind = 'player' AND (lower(i.name) = lower($1) OR i.id IN "
+        " (SELECT identity_id FROM identity_renames WHERE old_name = $1 AND told_at IS NULL)) "
+        "ORDER BY lower(i.name) = lower($1) DESC, i.id",
         name);
-    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no person named '" + name + "'"};
-    *out = {r[0][0].as<int64_t>(), r[0][1].as<std::string>()};
-    *password_hash = r[0][2].as<std::string>();
+    out->clear();
+    for (const auto& row : r)
+      out->push_back({{row[0].as<int64_t>(), row[1].as<std::string>()}, row[2].as<std::string>()});
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PeopleStore::TakeRenames(int64_t identity_id, std::vector<Rename>* out) {
+  return storage::RunPg(pool_, "take renames", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    const pqxx::result r = tx.exec_params(
+        "UPDATE identity_renames r SET told_at = now() FROM identities i "
+        "WHERE r.identity_id = i.id AND r.told_at IS NULL AND (i.id = $1 OR i.owner_id = $1) "
+        "RETURNING r.identity_id, r.old_name, r.new_name",
+        identity_id);
+    tx.commit();
+    out->clear();
+    for (const auto& row : r)
+      out->push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<std::string>()});
+    std::sort(out->begin(), out->end(), [](const Rename& a, const Rename& b) { return a.identity_id < b.identity_id; });
     return grpc::Status::OK;
   });
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace metropolis::storage {
 class PgPool;
@@ -19,6 +20,18 @@ namespace metropolis::accounts {
 struct Person {
   int64_t id = 0;  // the identity's id
   std::string name;
+};
+
+// A name a migration changed (migrations/accounts/0030), until its person is told.
+struct Rename {
+  int64_t identity_id = 0;
+  std::string old_name, new_name;
+};
+
+// A person who may be the one signing in, and the hash to try.
+struct PasswordCandidate {
+  Person person;
+  std::string password_hash;
 };
 
 struct WebSession {
@@ -40,9 +53,13 @@ class PeopleStore {
   // ALREADY_EXISTS when the name is taken in any letter case (the name's shape
   // is the caller's to check).
   grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out);
-  // The player named `name` (any letter case) and its hash; NOT_FOUND for an
-  // unknown name and an identity without a password.
-  grpc::Status FindPassword(const std::string& name, Person* out, std::string* password_hash);
+  // Who may be signing in as `name`: the player so named (any letter case), then
+  // one renamed from exactly `name` and not told yet; each with a password.
+  // Empty for an unknown name and an identity without a password.
+  grpc::Status FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out);
+  // The renames of `identity_id` and of the bots it owns not told before, marked
+  // told in the same statement: each is answered once.
+  grpc::Status TakeRenames(int64_t identity_id, std::vector<Rename>* out);
   // The person with this id; NOT_FOUND unless it is a player with a password.
   grpc::Status FindPerson(int64_t identity_id, Person* out);
 

@@ -14,14 +14,23 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "services/gateway/params.h"
 
 namespace metropolis::gateway {
 
+// A name a migration changed (names that differed only in letter case), told to
+// its person once, at the sign-in after it.
+struct Rename {
+  int64_t identity_id = 0;
+  std::string old_name, new_name;
+};
+
 struct Person {
   int64_t id = 0;  // the identity's id
   std::string name;
+  std::vector<Rename> renamed;  // only from CheckPassword: the person's and their bots'
 };
 
 struct Session {

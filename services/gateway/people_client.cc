@@ -5,7 +5,11 @@
 namespace metropolis::gateway {
 namespace {
 
-Person PersonFrom(const v1::Person& p) { return {p.identity_id(), p.name()}; }
+Person PersonFrom(const v1::Person& p) {
+  Person out{p.identity_id(), p.name(), {}};
+  for (const v1::Rename& r : p.renamed()) out.renamed.push_back({r.identity_id(), r.old_name(), r.new_name()});
+  return out;
+}
 
 HeldSeat SeatFrom(const v1::WebSeat& s) { return {s.game_id(), s.host(), s.seat_token(), int(s.seat())}; }
 

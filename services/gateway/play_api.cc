@@ -155,7 +155,11 @@ HttpResponse PlayApi::SignIn(const HttpRequest& request) {
     }
     return r;
   }
-  HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}});
+  // Names a migration changed are told here, once (docs/GATEWAY.md).
+  Json renamed = Json::array();
+  for (const Rename& n : session.person.renamed)
+    renamed.push_back({{"id", n.identity_id}, {"from", n.old_name}, {"to", n.new_name}});
+  HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}, {"renamed", renamed}});
   r.headers.push_back(
       {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
   return r;

@@ -199,6 +199,52 @@ TEST_F(PeopleServiceTest, ATakenNameInAnyCaseIsRefusedAndChangesNothing) {
   EXPECT_FALSE(Check("alice", "another pass").ok());
 }
 
+// Names that differed only in case were renamed once by a migration
+// (migrations/accounts/0030, issue #14): the person so renamed still signs in
+// with the old name, exactly as it was, until told; the answer tells them of
+// their own rename and their bots', once; the older name's owner is untouched.
+TEST_F(PeopleServiceTest, APersonRenamedByAMigrationIsToldOnceAtTheNextSignIn) {
+  v1::Person older, renamed, found;
+  ASSERT_TRUE(SignUp("alice", "older password", &older).ok());
+  ASSERT_TRUE(SignUp("Alice-9", "renamed password", &renamed).ok());
+  {
+    // What the migration leaves behind for a later "Alice" and a bot of hers.
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    const int64_t bot = tx.exec_params1(
+                              "INSERT INTO identities (kind, name, owner_id) VALUES ('bot', 'Helper-10', $1) "
+                              "RETURNING id",
+                              renamed.identity_id())[0]
+                            .as<int64_t>();
+    tx.exec_params(
+        "INSERT INTO identity_renames (identity_id, old_name, new_name) VALUES ($1, 'Alice', 'Alice-9'), "
+        "($2, 'helper', 'Helper-10')",
+        renamed.identity_id(), bot);
+    tx.commit();
+  }
+  // The old name in another case is the older person's, and not her password.
+  EXPECT_EQ(Check("ALICE", "renamed password").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  ASSERT_TRUE(Check("Alice", "renamed password", &found).ok());
+  EXPECT_EQ(found.identity_id(), renamed.identity_id());
+  EXPECT_EQ(found.name(), "Alice-9");
+  ASSERT_EQ(found.renamed_size(), 2);
+  EXPECT_EQ(found.renamed(0).old_name(), "Alice");
+  EXPECT_EQ(found.renamed(0).new_name(), "Alice-9");
+  EXPECT_EQ(found.renamed(1).old_name(), "helper");
+  EXPECT_EQ(found.renamed(1).new_name(), "Helper-10");
+  // Told once: the old name no longer signs in, the new one does, quietly.
+  EXPECT_EQ(Check("Alice", "renamed password").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  ASSERT_TRUE(Check("alice-9", "renamed password", &found).ok());
+  EXPECT_EQ(found.renamed_size(), 0);
+  // The older "alice" was never renamed and is never told anything.
+  ASSERT_TRUE(Check("Alice", "older password", &found).ok());
+  EXPECT_EQ(found.identity_id(), older.identity_id());
+  EXPECT_EQ(found.renamed_size(), 0);
+  pqxx::connection db(database_.conninfo());
+  pqxx::read_transaction tx(db);
+  EXPECT_EQ(tx.exec1("SELECT count(*) FROM identity_renames WHERE told_at IS NULL")[0].as<int>(), 0);
+}
+
 TEST_F(PeopleServiceTest, BadNamesAndPasswordsAreRefusedByName) {
   const std::string before = PeopleSnapshot();
   grpc::Status s = SignUp("no spaces", "correct horse");

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "services/gateway/people.h"
 
@@ -20,8 +21,8 @@ class FakeStore : public PeopleStore {
     for (const auto& [id, p] : people)
       if (Lower(p.first.name) == Lower(name)) return {grpc::StatusCode::ALREADY_EXISTS, "taken"};
     const int64_t id = int64_t(people.size()) + 1;
-    people[id] = {{id, name}, "hash:" + password};
-    *out = {id, name};
+    people[id] = {{id, name, {}}, "hash:" + password};
+    *out = {id, name, {}};
     return grpc::Status::OK;
   }
   grpc::Status CheckPassword(const std::string& name, const std::string& password, Person* out) override {
@@ -30,6 +31,7 @@ class FakeStore : public PeopleStore {
     for (const auto& [id, p] : people) {
       if (Lower(p.first.name) != Lower(name) || p.second != "hash:" + password) continue;
       *out = p.first;
+      out->renamed = std::exchange(untold[id], {});  // told once, as the People service does
       return grpc::Status::OK;
     }
     return {grpc::StatusCode::UNAUTHENTICATED, "wrong name or password"};
@@ -78,6 +80,7 @@ class FakeStore : public PeopleStore {
   }
 
   std::map<int64_t, std::pair<Person, std::string>> people;
+  std::map<int64_t, std::vector<Rename>> untold;  // renames not told yet, by person
   std::map<std::string, Session> sessions;
   std::map<std::pair<int64_t, std::string>, HeldSeat> seats;
   int password_lookups = 0;

@@ -76,6 +76,20 @@ TEST_F(PlayApiTest, SignUpSetsTheCookieThatSignsIn) {
   EXPECT_EQ(Body(r)["error"]["message"], "not signed in");
 }
 
+// A name a migration changed is told in the sign-in's answer, once (issue #14).
+TEST_F(PlayApiTest, SignInTellsOfRenamesOnce) {
+  SignUp("Alice-9");
+  store_.untold[1] = {{1, "Alice", "Alice-9"}, {7, "helper", "Helper-7"}};
+  const std::string body = R"({"name": "alice-9", "password": "correct horse"})";
+  HttpResponse r = Call("POST", "/api/v1/session/signin", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r)["renamed"], Json::parse(R"([{"id": 1, "from": "Alice", "to": "Alice-9"},
+                                                {"id": 7, "from": "helper", "to": "Helper-7"}])"));
+  r = Call("POST", "/api/v1/session/signin", body);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r)["renamed"], Json::array());
+}
+
 TEST_F(PlayApiTest, BodiesAreJsonObjectsOfKnownFields) {
   HttpResponse r = Call("POST", "/api/v1/session/signup", "[1]");
   EXPECT_EQ(r.status, 400);

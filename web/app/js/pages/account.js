@@ -40,8 +40,9 @@ function form(kind, next) {
     const button = f.querySelector('button');
     button.disabled = true;
     try {
-      await send('POST', `/session/${signup ? 'signup' : 'signin'}`, { name, password });
+      const answer = await send('POST', `/session/${signup ? 'signup' : 'signin'}`, { name, password });
       await refreshSession({ force: true });
+      if (answer?.renamed?.length) return told(answer.renamed, next);
       navigate(next || '/play');
     } catch (err) {
       const body = err instanceof ApiError ? err.body?.error : null;
@@ -54,6 +55,20 @@ function form(kind, next) {
     }
   });
   return { ...page, ready: () => f.elements.name.focus() };
+}
+
+// Names that differed only in letter case from an older one were changed once
+// (the gateway says which, at this one sign-in): say so before going on.
+function told(renamed, next) {
+  const f = document.querySelector('[data-account-form]');
+  const notice = document.createElement('div');
+  notice.setAttribute('data-renamed', '');
+  notice.setAttribute('role', 'status');
+  notice.innerHTML = String(html`<p>These names differed only in letter case from older ones, and were changed:</p>
+    <ul>${renamed.map((r) => html`<li><s>${r.from}</s> is now <strong>${r.to}</strong></li>`)}</ul>
+    <p>Sign in with the new name from now on. <a href="${next || '/play'}">Go on</a></p>`);
+  f.replaceWith(notice);
+  notice.querySelector('a').focus();
 }
 
 // Only a path of this app: "next" comes from the address bar.
