@@ -76,6 +76,9 @@ done
 ctl() { "$build/tools/ctl/metropolisctl" --host "$other_addr" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 # The host stalls, so the leader's CreateGame of the first game waits for it.
+# (The other's log is measured first: under load it may take the lease before this
+# test runs its next line.)
+other_lines=$(wc -l <"$other_log")
 kill -STOP "$host_pid"
 ctl create-tournament cup --format swiss --rounds 3 --entrants pb1,pb2,pb3,pb4 --seed 5 --decision-ms 2000 \
   >"$work/create.log" 2>&1 || { cat "$work/create.log" >&2; fail "create-tournament cup"; }
@@ -92,8 +95,7 @@ leader_lines=$(wc -l <"$leader_log")
 say "$leader paused (SIGSTOP) while it starts $first; the host goes on"
 
 # The other replica leads once the lease lapses, and takes the next fence.
-other_lines=$(wc -l <"$other_log")
-for _ in $(seq 1 100); do
+for _ in $(seq 1 200); do
   tail -n +"$((other_lines + 1))" "$other_log" | grep -q 'msg="tournament scheduler fence taken"' && break
   sleep 0.05
 done
