@@ -24,6 +24,7 @@
 # each other's (--checkpoint-redis, leases of METROPOLIS_LEASE_MS, default 3000);
 # METROPOLIS_GAMEHOST_CHECKPOINTS=0 keeps live games in the hosts' memory only.
 # A test may add flags to every game host (METROPOLIS_GAMEHOST_FLAGS, split on spaces)
+# and to every matchmaker replica (METROPOLIS_MATCHMAKER_FLAGS, e.g. the scheduler's lease)
 # and route one host's checkpoints elsewhere (METROPOLIS_GAMEHOST<h>_CHECKPOINT_REDIS).
 #
 #
@@ -143,20 +144,21 @@ up() {
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
   metrics_at matchmaker
+  # shellcheck disable=SC2086 # METROPOLIS_MATCHMAKER_FLAGS: flags, split on purpose
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
     --accounts "$addr:$accounts_port" \
-    --metrics-listen "$metrics_address"
+    --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
     # METROPOLIS_MATCHMAKER2_WRAPPER: words run before it (a fault test's libfaketime).
-    # shellcheck disable=SC2086 # split into words on purpose
+    # shellcheck disable=SC2086 # split into words on purpose (the wrapper and the flags)
     start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
       --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
       --accounts "$addr:$accounts_port" \
-      --metrics-listen "$metrics_address"
+      --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   else
     mm2_port=$mm_port
   fi

@@ -26,7 +26,11 @@
 // — a tournament scheduler's changes carry its fencing token, and a stale
 // leader's are refused (services/matchmaker/tournaments/store.h). "hidden_games" —
 // the replays service shows a tournament's game only once the tournaments service
-// has revealed it (services/replays/visibility.h).
+// has revealed it (services/replays/visibility.h). "deliver_until_acknowledged" — a
+// game host keeps a completed game in its outbox, retrying, until the replays and
+// ratings services acknowledged it (services/gamehost/outbox.cc).
+// "current_attempt" — a tournament game's result counts only for the attempt the
+// schedule holds now, never for one it played again (tournaments/store.cc).
 #pragma once
 
 #include <string_view>

@@ -13,6 +13,7 @@
 
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
+#include "lib/common/negative_control.h"
 #include "lib/common/request_id.h"
 
 namespace metropolis::gamehost {
@@ -269,6 +270,15 @@ void Outbox::Deliver(const std::string& game_id) {
     status = options_.results->StoreThenRate(record, request_id, &to);
   }
   std::error_code ec;
+  // The negative control "deliver_until_acknowledged": a game whose delivery
+  // failed is dropped as if delivered, so a PostgreSQL (or replays) outage loses
+  // the games that end during it (tests/faults/postgres_kill_test.sh).
+  if (!status.ok() && !RefusedForGood(status) && services::ProtectionRemoved("deliver_until_acknowledged")) {
+    services::LogWarning("NEGATIVE CONTROL: a game whose delivery failed is dropped",
+                         {{"game", game_id}, {"code", services::StatusCodeName(status.error_code())}});
+    if (options_.metrics) options_.metrics->DeliveryFailed(to, services::StatusCodeName(status.error_code()));
+    status = grpc::Status::OK;
+  }
   if (status.ok()) {
     fs::remove(path, ec);
     services::LogInfo("game delivered", {{"game", game_id}});

@@ -108,7 +108,9 @@ grpc::Status Fenced(pqxx::work& tx, std::atomic<int64_t>* fence, bool check, boo
 }  // namespace
 
 TournamentStore::TournamentStore(storage::PgPool* pool)
-    : pool_(pool), check_fence_(!services::ProtectionRemoved("tournament_fence")) {}
+    : pool_(pool),
+      check_fence_(!services::ProtectionRemoved("tournament_fence")),
+      check_attempt_(!services::ProtectionRemoved("current_attempt")) {}
 
 grpc::Status TournamentStore::TakeFence(int64_t* fence) {
   return RunPg(pool_, "take the scheduler's fence", [&](pqxx::connection& c) {
@@ -234,11 +236,14 @@ grpc::Status TournamentStore::Finish(const std::string& id, int number, const st
   return RunPg(pool_, "tournament result", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
+    // Only the attempt the schedule names now counts: a first attempt played
+    // again (Requeue, then Claim gave the game a new id) stays void however late
+    // its result comes, or whoever still believes it current (a stale snapshot).
     *finished = tx.exec_params(
                       "UPDATE tournament_games SET state = 'finished', places = $4::smallint[], "
-                      "state_since = now() WHERE tournament_id = $1 AND number = $2 AND game_id = $3 "
+                      "state_since = now() WHERE tournament_id = $1 AND number = $2 AND (game_id = $3 OR NOT $5) "
                       "AND state IN ('starting', 'playing')",
-                      id, number, game_id, IntArray(places))
+                      id, number, game_id, IntArray(places), check_attempt_)
                     .affected_rows() == 1;
     tx.commit();
     return grpc::Status::OK;

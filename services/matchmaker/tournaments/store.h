@@ -93,7 +93,8 @@ class TournamentStore {
 
   // A starting or playing game whose result the replays service holds becomes
   // finished with its places; *finished false when the game is no longer
-  // `game_id` there (another attempt, or finished already).
+  // `game_id` there (another attempt, or finished already): a replayed game and
+  // its first attempt never both count (docs/TOURNAMENTS.md).
   grpc::Status Finish(const std::string& id, int number, const std::string& game_id, const std::vector<int>& places,
                       bool* finished);
   // pending → starting with the game's next attempt id, "t-<tournament>-<number>-<attempt>"; *claimed false when the
@@ -120,7 +121,8 @@ class TournamentStore {
  private:
   storage::PgPool* pool_;
   std::atomic<int64_t> fence_{0};
-  const bool check_fence_;  // off only as the negative control "tournament_fence"
+  const bool check_fence_;    // off only as the negative control "tournament_fence"
+  const bool check_attempt_;  // off only as the negative control "current_attempt"
 };
 
 }  // namespace metropolis::matchmaker

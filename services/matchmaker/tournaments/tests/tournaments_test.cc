@@ -515,6 +515,49 @@ TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
   EXPECT_EQ(Games("lost")[1].attempts, 2);
 }
 
+// Item 4 of project issue #14: a game played again and its first attempt never
+// both count. The first attempt, judged lost, may in fact still run and be stored
+// later, and a scheduler whose snapshot predates the requeue still names it: its
+// result is refused, the replay's counts. Without the check of the current attempt
+// (the negative control "current_attempt") the first attempt's result is counted
+// for the game, and the replay's, stored after, is lost.
+TEST_F(TournamentsTest, AReplayedGameAndItsFirstAttemptNeverBothCount) {
+  const TournamentSpec spec = Spec("replayed", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  std::string first, second;
+  bool ok = false;
+  ASSERT_TRUE(store_->Claim("replayed", 0, "hostA:1", &first, &ok).ok() && ok);
+  ASSERT_TRUE(store_->MarkPlaying("replayed", 0, first, &ok).ok() && ok);
+  ASSERT_TRUE(store_->Requeue("replayed", 0, first).ok());  // judged lost with its host
+  ASSERT_TRUE(store_->Claim("replayed", 0, "hostA:1", &second, &ok).ok() && ok);
+  ASSERT_TRUE(store_->MarkPlaying("replayed", 0, second, &ok).ok() && ok);
+  ASSERT_NE(first, second);
+
+  // The first attempt ends after all, and its result is reported.
+  bool finished = true;
+  ASSERT_TRUE(store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
+  EXPECT_FALSE(finished) << "the first attempt of a game played again counted";
+  EXPECT_EQ(Games("replayed")[0].state, "playing");
+  EXPECT_EQ(Games("replayed")[0].game_id, second);
+
+  // The runner asks only for the current attempt: both stored, the replay counts.
+  Available(spec.entrants);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, {});
+  {
+    std::lock_guard lock(replays_.mutex);
+    replays_.stored[first] = {.game_id = first, .winner = 3, .vp = {7, 8, 9, 10}, .forfeited = {}};
+    replays_.stored[second] = {.game_id = second, .winner = 0, .vp = {10, 9, 8, 7}, .forfeited = {}};
+  }
+  EXPECT_EQ(runner.Pass(kNow).finished, 1);
+  const auto games = Games("replayed");
+  EXPECT_EQ(games[0].state, "finished");
+  EXPECT_EQ(games[0].game_id, second);
+  EXPECT_EQ(games[0].places, (std::vector<int>{1, 2, 3, 4})) << "not the replay's result";
+  ASSERT_TRUE(store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(Games("replayed")[0].places, (std::vector<int>{1, 2, 3, 4}));
+}
+
 TEST_F(TournamentsTest, ForfeitedSeatPlacesLast) {
   // (rule of the ratings service, shared: docs/RESULTS.md) a forfeit ranks last
   EXPECT_EQ(PlacesOf(0, {10, 9, 8, 7}, {false, true, false, false}), (std::vector<int>{1, 4, 2, 3}));
