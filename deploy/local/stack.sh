@@ -190,7 +190,7 @@ up() {
     if [[ -n ${!via_var:-} && ${#checkpoints[@]} -gt 0 ]]; then
       host_checkpoints=(--checkpoint-redis "${!via_var}" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
     fi
-    # The even-numbered hosts rate through the second ratings replica (the first when there is one).
+    # The even-numbered hosts rate through the second ratings replica, when there is one.
     local host_ratings=$ratings_port
     ((h % 2 == 0)) && host_ratings=$ratings2_port
     # shellcheck disable=SC2086 # METROPOLIS_GAMEHOST_FLAGS: flags, split on purpose

@@ -26,7 +26,9 @@
 // — a tournament scheduler's changes carry its fencing token, and a stale
 // leader's are refused (services/matchmaker/tournaments/store.h). "hidden_games" —
 // the replays service shows a tournament's game only once the tournaments service
-// has revealed it (services/replays/visibility.h).
+// has revealed it (services/replays/visibility.h). "board_versions" — a
+// leaderboard read compares the board's version in Redis with PostgreSQL's and
+// rebuilds the board on any difference (services/ratings/ratings.h).
 #pragma once
 
 #include <string_view>
