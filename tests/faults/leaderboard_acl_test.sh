@@ -83,7 +83,8 @@ for replica in ratings2 ratings ratings2 ratings; do
   if ! board_through "$address" >"$work/shown" 2>"$work/read.err"; then
     violation "read: the board could not be read through $replica: $(tr '\n' ' ' <"$work/read.err")"
   elif ! cmp -s "$work/expected" "$work/shown"; then
-    violation "board: read through $replica, $(diff "$work/expected" "$work/shown" | grep -c '^[<>]') lines differ from PostgreSQL's board ($(wc -l <"$work/expected") ranked players)"
+    differ=$(diff "$work/expected" "$work/shown" | grep -c '^[<>]' || true)
+    violation "board: read through $replica, $differ lines differ from PostgreSQL's board ($(wc -l <"$work/expected") ranked players)"
   fi
 done
 ((violations == 0)) || fail "a board read differs from PostgreSQL ($violations reads)"
