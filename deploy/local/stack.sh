@@ -13,6 +13,9 @@
 # BUILD_DIR (default build/release) holds the built programs. METROPOLIS_MATCHMAKERS=2
 # starts a second matchmaker replica beside the first (METROPOLIS_MATCHMAKER2; run under
 # METROPOLIS_MATCHMAKER2_WRAPPER's words, e.g. "env LD_PRELOAD=... FAKETIME=+60s", when set);
+# METROPOLIS_RATINGS_REPLICAS=2 starts a second ratings replica (METROPOLIS_RATINGS2; with
+# METROPOLIS_RATINGS2_FLAGS added to its command line, split on spaces, e.g. its own
+# --redis-user), and the even-numbered game hosts rate their games through it;
 # METROPOLIS_GAMEHOSTS=N starts N game hosts (their addresses in METROPOLIS_GAMEHOST_ADDRS,
 # the first in METROPOLIS_GAMEHOST; their pids in $METROPOLIS_STACK_DIR/gamehost<i>.pid). The stack keeps its
 # state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
@@ -33,7 +36,7 @@
 #   METROPOLIS_REDIS_SERVICES  what the services were given: the same, or with
 #                              METROPOLIS_REDIS_SENTINELS=N, sentinel:metropolis@...
 #   METROPOLIS_REDIS_REPLICA   with METROPOLIS_REDIS_SENTINELS, the replica (host:port)
-#   METROPOLIS_ACCOUNTS, METROPOLIS_REPLAYS, METROPOLIS_RATINGS, METROPOLIS_MATCHMAKER,
+#   METROPOLIS_ACCOUNTS, METROPOLIS_REPLAYS, METROPOLIS_RATINGS(2), METROPOLIS_MATCHMAKER,
 #   METROPOLIS_GAMEHOST        the services' gRPC addresses (metropolisctl's accounts
 #                              commands go to METROPOLIS_ACCOUNTS)
 #   METROPOLIS_ADMIN_TOKEN     an administrator's API token (of the identity "admin")
@@ -100,10 +103,11 @@ up() {
   gateway_service_token=gw-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   # What the gateway shows the public: a spectator, which a hidden game refuses.
   host_spectator=spec-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  local accounts_port replays_port ratings_port mm_port mm2_port host_port
+  local accounts_port replays_port ratings_port ratings2_port mm_port mm2_port host_port
   accounts_port=$(free_port)
   replays_port=$(free_port)
   ratings_port=$(free_port)
+  ratings2_port=$(free_port)
   mm_port=$(free_port)
   mm2_port=$(free_port)
   host_port=$(free_port)
@@ -120,7 +124,8 @@ up() {
   }
   # Each service's Prometheus metrics on a free port of its own, listed in
   # stack.env for deploy/prometheus/local.sh. metrics_at NAME sets $metrics_address.
-  local taken=" $accounts_port $replays_port $ratings_port $mm_port $mm2_port $host_port " metrics_targets="" metrics_address
+  local taken=" $accounts_port $replays_port $ratings_port $ratings2_port $mm_port $mm2_port $host_port "
+  local metrics_targets="" metrics_address
   metrics_at() {
     local port
     port=$(free_port)
@@ -143,6 +148,16 @@ up() {
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
+  if [[ ${METROPOLIS_RATINGS_REPLICAS:-1} == 2 ]]; then
+    metrics_at ratings2
+    # shellcheck disable=SC2086 # METROPOLIS_RATINGS2_FLAGS: flags, split on purpose
+    start ratings2 "$ratings2_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings2_port" \
+      --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
+      --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address" \
+      ${METROPOLIS_RATINGS2_FLAGS:-}
+  else
+    ratings2_port=$ratings_port
+  fi
   metrics_at matchmaker
   # shellcheck disable=SC2086 # METROPOLIS_MATCHMAKER_FLAGS: flags, split on purpose
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
@@ -177,12 +192,15 @@ up() {
     if [[ -n ${!via_var:-} && ${#checkpoints[@]} -gt 0 ]]; then
       host_checkpoints=(--checkpoint-redis "${!via_var}" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
     fi
+    # The even-numbered hosts rate through the second ratings replica, when there is one.
+    local host_ratings=$ratings_port
+    ((h % 2 == 0)) && host_ratings=$ratings2_port
     # shellcheck disable=SC2086 # METROPOLIS_GAMEHOST_FLAGS: flags, split on purpose
     start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "$addr:$port" \
       --metrics-listen "$metrics_address" --admin-token "$host_admin" --spectator-token "$host_spectator" \
       --data-dir "$stack/gamehost$h" \
       --replays "$addr:$replays_port" --replays-token "$service_token" \
-      --ratings "$addr:$ratings_port" --ratings-token "$service_token" \
+      --ratings "$addr:$host_ratings" --ratings-token "$service_token" \
       --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${host_checkpoints[@]}" \
       ${METROPOLIS_GAMEHOST_FLAGS:-}
     hosts+=("$addr:$port")
@@ -202,6 +220,7 @@ export METROPOLIS_REDIS_REPLICA='${METROPOLIS_REDIS_REPLICA_ADDR:-}'
 export METROPOLIS_ACCOUNTS='$addr:$accounts_port'
 export METROPOLIS_REPLAYS='$addr:$replays_port'
 export METROPOLIS_RATINGS='$addr:$ratings_port'
+export METROPOLIS_RATINGS2='$addr:$ratings2_port'
 export METROPOLIS_MATCHMAKER='$addr:$mm_port'
 export METROPOLIS_MATCHMAKER2='$addr:$mm2_port'
 export METROPOLIS_GAMEHOST='$addr:$host_port'

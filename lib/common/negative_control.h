@@ -31,6 +31,9 @@
 // ratings services acknowledged it (services/gamehost/outbox.cc).
 // "current_attempt" — a tournament game's result counts only for the attempt the
 // schedule holds now, never for one it played again (tournaments/store.cc).
+// "board_versions" — a leaderboard read compares the board's version in Redis
+// with PostgreSQL's and rebuilds the board on any difference
+// (services/ratings/ratings.h).
 #pragma once
 
 #include <string_view>

@@ -111,8 +111,8 @@ bool RedisConnection::ServerCannotWrite(const std::string& error) {
   return false;
 }
 
-RedisPool::RedisPool(std::string address, int size, int timeout_ms)
-    : address_(std::move(address)), timeout_ms_(timeout_ms), free_slots_(size) {}
+RedisPool::RedisPool(std::string address, int size, int timeout_ms, RedisCredentials credentials)
+    : address_(std::move(address)), timeout_ms_(timeout_ms), credentials_(std::move(credentials)), free_slots_(size) {}
 
 void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
   std::unique_ptr<RedisConnection> connection;
@@ -143,6 +143,16 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
   try {
     if (!connection) {
       connection = ConnectRedis(address_, timeout_ms_);
+      if (!credentials_.password.empty()) {
+        RedisCommand auth = {"AUTH", credentials_.user, credentials_.password};
+        if (credentials_.user.empty()) auth.erase(auth.begin() + 1);
+        const RedisReply reply = connection->Run(auth);
+        if (reply.is_error()) {
+          connection.reset();  // not logged in: never handed out
+          throw RedisUnavailable("redis AUTH as '" + (credentials_.user.empty() ? "default" : credentials_.user) +
+                                 "' refused: " + reply.str);
+        }
+      }
       std::lock_guard lock(mutex_);
       if (connection->address() != server_) {
         // A new primary: the idle connections to the old one go now, the busy ones

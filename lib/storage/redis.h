@@ -68,11 +68,19 @@ class RedisConnection {
   bool broken_ = false;
 };
 
+// Who a pool's connections log in as (AUTH): a Redis ACL user and its password,
+// or only a password (the default user's, requirepass). Empty: no AUTH.
+struct RedisCredentials {
+  std::string user, password;
+};
+
 class RedisPool {
  public:
   // `address` is "host:port" or "sentinel:NAME@HOST:PORT,..." (redis_sentinel.h):
   // then every new connection asks the sentinels where the primary is now.
-  RedisPool(std::string address, int size, int timeout_ms = 2000);
+  // Every new connection sends AUTH with `credentials` when they have a
+  // password; a refused AUTH is RedisUnavailable naming the user.
+  RedisPool(std::string address, int size, int timeout_ms = 2000, RedisCredentials credentials = {});
 
   // Runs `fn` with a connection, waiting for a free one; connects on demand.
   // RedisUnavailable and other exceptions from `fn` pass through; a broken
@@ -83,6 +91,7 @@ class RedisPool {
  private:
   const std::string address_;
   const int timeout_ms_;
+  const RedisCredentials credentials_;
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::unique_ptr<RedisConnection>> idle_;

@@ -8,12 +8,16 @@ namespace {
 
 using storage::RedisReply;
 
-// KEYS: ranked set, info hash. ARGV: placement games, then per player: id,
-// games, mu, sigma, ordinal. A player's game count is the version of its entry.
+// KEYS: ranked set, info hash, version, early versions. ARGV: placement games,
+// the write's board version (0: a rebuild's batch, which moves no version),
+// then per player: id, games, mu, sigma, ordinal. A player's game count is the
+// version of its entry; the board's version advances only over consecutive
+// versions, so a lost write holds it back.
 constexpr char kApply[] = R"lua(
 local placement = tonumber(ARGV[1])
+local version = tonumber(ARGV[2])
 local written = 0
-for i = 2, #ARGV, 5 do
+for i = 3, #ARGV, 5 do
   local id = ARGV[i]
   local games = tonumber(ARGV[i + 1])
   local current = redis.call('HGET', KEYS[2], id)
@@ -23,27 +27,58 @@ for i = 2, #ARGV, 5 do
     written = written + 1
   end
 end
+if version > 0 then
+  local at = redis.call('GET', KEYS[3])
+  if at and tonumber(at) + 1 == version then
+    at = version
+    while redis.call('ZSCORE', KEYS[4], tostring(at + 1)) do
+      redis.call('ZREM', KEYS[4], tostring(at + 1))
+      at = at + 1
+    end
+    redis.call('SET', KEYS[3], tostring(at))
+  elseif (not at) or tonumber(at) < version then
+    redis.call('ZADD', KEYS[4], version, tostring(version))
+  end
+end
 return written
 )lua";
 
-// KEYS: ranked set, info hash, built marker. ARGV: 'top' offset limit, or
-// 'around' id limit. Returns {-1} when not built; {total, -1} when 'around'
-// finds no such ranked player; else {total, start, id, score, info, ...}.
+// KEYS: ranked set, info hash, version, early versions. ARGV: the version of
+// the snapshot the rebuild wrote. The version never moves back here (a later
+// write may have moved it on); Clear drops it first when it must.
+constexpr char kBuilt[] = R"lua(
+local at = tonumber(ARGV[1])
+local current = redis.call('GET', KEYS[3])
+if current and tonumber(current) > at then at = tonumber(current) end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', at)
+while redis.call('ZSCORE', KEYS[4], tostring(at + 1)) do
+  redis.call('ZREM', KEYS[4], tostring(at + 1))
+  at = at + 1
+end
+redis.call('SET', KEYS[3], tostring(at))
+return at
+)lua";
+
+// KEYS: ranked set, info hash, version. ARGV: 'top' offset limit, or 'around'
+// id limit. Returns {-1} when not built; {version, total, -1} when 'around'
+// finds no such ranked player; else {version, total, start, id, score, info, ...}.
 constexpr char kPage[] = R"lua(
-if redis.call('EXISTS', KEYS[3]) == 0 then return {-1} end
+local version = redis.call('GET', KEYS[3])
+if not version then return {-1} end
+version = tonumber(version)
 local total = redis.call('ZCARD', KEYS[1])
 local limit = tonumber(ARGV[3])
 local start
 if ARGV[1] == 'around' then
   local r = redis.call('ZREVRANK', KEYS[1], ARGV[2])
-  if not r then return {total, -1} end
+  if not r then return {version, total, -1} end
   start = r - math.floor(limit / 2)
   if start + limit > total then start = total - limit end
   if start < 0 then start = 0 end
 else
   start = tonumber(ARGV[2])
 end
-local out = {total, start}
+local out = {version, total, start}
 if limit == 0 or start >= total then return out end
 local ids = redis.call('ZREVRANGE', KEYS[1], start, start + limit - 1, 'WITHSCORES')
 for i = 1, #ids, 2 do
@@ -54,14 +89,16 @@ end
 return out
 )lua";
 
-// KEYS: ranked set, info hash, built marker. ARGV: id. {-1} not built; {0}
-// unknown player; {1, info, rank or -1, total}.
+// KEYS: ranked set, info hash, version. ARGV: id. {-1} not built; {version, 0}
+// unknown player; {version, 1, info, rank or -1, total}.
 constexpr char kLookup[] = R"lua(
-if redis.call('EXISTS', KEYS[3]) == 0 then return {-1} end
+local version = redis.call('GET', KEYS[3])
+if not version then return {-1} end
+version = tonumber(version)
 local info = redis.call('HGET', KEYS[2], ARGV[1])
-if not info then return {0} end
+if not info then return {version, 0} end
 local r = redis.call('ZREVRANK', KEYS[1], ARGV[1])
-return {1, info, r or -1, redis.call('ZCARD', KEYS[1])}
+return {version, 1, info, r or -1, redis.call('ZCARD', KEYS[1])}
 )lua";
 
 std::string Exact(double v) {
@@ -82,7 +119,7 @@ void ParseInfo(const std::string& info, RankedEntry* e) {
 RedisReply Eval(storage::RedisPool* redis, storage::RedisCommand command) {
   RedisReply reply;
   redis->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
-  if (reply.is_error()) throw storage::RedisUnavailable("redis script failed: " + reply.str);
+  if (reply.is_error()) throw LeaderboardRefused("redis refused the leaderboard script: " + reply.str);
   return reply;
 }
 
@@ -93,10 +130,17 @@ std::string LeaderboardCache::Key(const Board& board, const char* part) const {
   return prefix_ + ":lb:{" + board.ladder + "/" + std::to_string(board.season) + "}:" + part;
 }
 
-void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings) {
-  if (ratings.empty()) return;
-  storage::RedisCommand command = {
-      "EVAL", kApply, "2", Key(board, "ranked"), Key(board, "info"), std::to_string(board.placement_games)};
+void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version) {
+  if (ratings.empty() && version == 0) return;
+  storage::RedisCommand command = {"EVAL",
+                                   kApply,
+                                   "4",
+                                   Key(board, "ranked"),
+                                   Key(board, "info"),
+                                   Key(board, "version"),
+                                   Key(board, "early"),
+                                   std::to_string(board.placement_games),
+                                   std::to_string(version)};
   command.reserve(command.size() + ratings.size() * 5);
   for (const StoredRating& r : ratings) {
     command.push_back(std::to_string(r.identity_id));
@@ -108,24 +152,31 @@ void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>
   Eval(redis_, std::move(command));
 }
 
-void LeaderboardCache::MarkBuilt(const Board& board) {
+void LeaderboardCache::Clear(const Board& board) {
+  RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) {
-    const RedisReply reply = c.Run({"SET", Key(board, "built"), "1"});
-    if (reply.is_error()) throw storage::RedisUnavailable("redis SET failed: " + reply.str);
+    reply = c.Run({"DEL", Key(board, "version"), Key(board, "early"), Key(board, "ranked"), Key(board, "info")});
   });
+  if (reply.is_error()) throw LeaderboardRefused("redis refused DEL: " + reply.str);
+}
+
+void LeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
+  Eval(redis_, {"EVAL", kBuilt, "4", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
+                Key(board, "early"), std::to_string(version)});
 }
 
 bool LeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out, uint64_t* total,
-                                bool* found) {
+                                bool* found, int64_t* version) {
   const RedisReply reply = Eval(redis_, command);
   out->clear();
   const auto& e = reply.elements;
   if (e.empty() || e[0].integer < 0) return false;
-  *total = uint64_t(e[0].integer);
-  *found = e.size() >= 2 && e[1].integer >= 0;
+  *version = e[0].integer;
+  *total = e.size() >= 2 ? uint64_t(e[1].integer) : 0;
+  *found = e.size() >= 3 && e[2].integer >= 0;
   if (!*found) return true;
-  uint64_t rank = uint64_t(e[1].integer) + 1;
-  for (size_t i = 2; i + 2 < e.size(); i += 3) {
+  uint64_t rank = uint64_t(e[2].integer) + 1;
+  for (size_t i = 3; i + 2 < e.size(); i += 3) {
     RankedEntry entry;
     entry.rank = rank++;
     entry.identity_id = std::strtoll(e[i].str.c_str(), nullptr, 10);
@@ -137,32 +188,42 @@ bool LeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vecto
 }
 
 bool LeaderboardCache::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
-                            uint64_t* total) {
+                            uint64_t* total, int64_t* version) {
   bool found = false;
-  return ReadPage({"EVAL", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "built"), "top",
+  return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "top",
                    std::to_string(offset), std::to_string(limit)},
-                  out, total, &found);
+                  out, total, &found, version);
 }
 
 bool LeaderboardCache::Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
-                              uint64_t* total, bool* found) {
-  return ReadPage({"EVAL", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "built"), "around",
+                              uint64_t* total, bool* found, int64_t* version) {
+  return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "around",
                    std::to_string(identity_id), std::to_string(limit)},
-                  out, total, found);
+                  out, total, found, version);
 }
 
-bool LeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found) {
-  const RedisReply reply = Eval(redis_, {"EVAL", kLookup, "3", Key(board, "ranked"), Key(board, "info"),
-                                         Key(board, "built"), std::to_string(identity_id)});
+bool LeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
+                              int64_t* version) {
+  const RedisReply reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"),
+                                         Key(board, "version"), std::to_string(identity_id)});
   const auto& e = reply.elements;
   if (e.empty() || e[0].integer < 0) return false;
-  *found = e[0].integer == 1 && e.size() == 4;
+  *version = e[0].integer;
+  *found = e.size() == 5 && e[1].integer == 1;
   if (!*found) return true;
   out->identity_id = identity_id;
-  ParseInfo(e[1].str, out);
-  out->rank = e[2].integer >= 0 ? uint64_t(e[2].integer) + 1 : 0;
-  *total = uint64_t(e[3].integer);
+  ParseInfo(e[2].str, out);
+  out->rank = e[3].integer >= 0 ? uint64_t(e[3].integer) + 1 : 0;
+  *total = uint64_t(e[4].integer);
   return true;
+}
+
+int64_t LeaderboardCache::Version(const Board& board) {
+  RedisReply reply;
+  redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
+  if (reply.is_error()) throw storage::RedisUnavailable("redis GET failed: " + reply.str);
+  if (reply.is_nil()) return -1;
+  return std::strtoll(reply.str.c_str(), nullptr, 10);
 }
 
 }  // namespace metropolis::ratings

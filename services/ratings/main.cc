@@ -25,6 +25,12 @@ int main(int argc, char** argv) {
   settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required; run metropolis-migrate first)");
   settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
   settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
+  settings.Add("redis-user", "USER", "",
+               "Redis ACL user to log in as (AUTH; needs --redis-password); it must read and write the leaderboard "
+               "keys (PREFIX:lb:*) and run EVAL and EVAL_RO");
+  settings.Add("redis-password", "PASSWORD", "",
+               "password of --redis-user, or alone the default user's (requirepass); better given as "
+               "METROPOLIS_RATINGS_REDIS_PASSWORD than on the command line");
   settings.Add("service-token", "TOKEN", "",
                "bearer token that may rate games (the game hosts'; required); this service calls Replays and "
                "Accounts with it");
@@ -50,6 +56,12 @@ int main(int argc, char** argv) {
     return Fail("--pg, --redis, --service-token, --replays and --accounts are required");
   if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
     return Fail("--redis: " + bad);
+  const metropolis::storage::RedisCredentials redis_login{settings.Get("redis-user"), settings.Get("redis-password")};
+  if (!redis_login.user.empty() && redis_login.password.empty())
+    return Fail("--redis-user '" + redis_login.user +
+                "' needs --redis-password (or METROPOLIS_RATINGS_REDIS_PASSWORD)");
+  if (redis_login.user.find_first_of(" \t\r\n") != std::string::npos)
+    return Fail("--redis-user: a Redis user name has no spaces");
 
   ms::ServeOptions serve{.program = "metropolis-ratings",
                          .listen = settings.Get("listen"),
@@ -60,7 +72,7 @@ int main(int argc, char** argv) {
   ms::MetricsEndpoint metrics;  // --metrics-listen: this process's Prometheus metrics
   if (!metrics.Start(settings.Get("metrics-listen"), &error)) return Fail(error);
   metropolis::storage::PgPool pool(settings.Get("pg"), int(threads));
-  metropolis::storage::RedisPool redis(settings.Get("redis"), int(threads));
+  metropolis::storage::RedisPool redis(settings.Get("redis"), int(threads), 2000, redis_login);
   metropolis::ratings::RatingsServer ratings(&pool, &redis,
                                              {.service_token = settings.Get("service-token"),
                                               .replays_address = settings.Get("replays"),

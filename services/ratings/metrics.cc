@@ -13,7 +13,8 @@ struct RatingsMetrics::Impl {
   prometheus::Counter* updates;
   prometheus::Family<prometheus::Counter>* failures;
   prometheus::Histogram* rate_seconds;
-  prometheus::Counter* write_failures;
+  prometheus::Family<prometheus::Counter>* write_failures;
+  prometheus::Counter* served_from_postgres;
   prometheus::Counter* rebuilds;
   prometheus::Family<prometheus::Counter>* reads;
   prometheus::Counter* conflicting;
@@ -49,9 +50,19 @@ RatingsMetrics::RatingsMetrics(prometheus::Registry* r) : impl_(std::make_unique
                                                                   0.5, 1, 2.5, 5, 10});
   impl_->write_failures = &BuildCounter()
                                .Name("metropolis_ratings_leaderboard_write_failures_total")
-                               .Help("Leaderboard updates that did not reach Redis (the board is rebuilt)")
-                               .Register(*r)
-                               .Add({});
+                               .Help(
+                                   "Leaderboard writes that did not reach Redis, by reason: refused (an error "
+                                   "reply, e.g. NOPERM from a user that may not write the keys) or unavailable; "
+                                   "the rating is in PostgreSQL and the board is rebuilt on its next read")
+                               .Register(*r);
+  for (const char* reason : {"refused", "unavailable"}) impl_->write_failures->Add({{"reason", reason}});
+  impl_->served_from_postgres = &BuildCounter()
+                                     .Name("metropolis_ratings_leaderboard_reads_from_postgres_total")
+                                     .Help(
+                                         "Leaderboard reads served from PostgreSQL because the Redis board was "
+                                         "stale and could not be rebuilt (Redis refused the writes)")
+                                     .Register(*r)
+                                     .Add({});
   impl_->rebuilds = &BuildCounter()
                          .Name("metropolis_ratings_leaderboard_rebuilds_total")
                          .Help("Leaderboards rebuilt in Redis from PostgreSQL")
@@ -75,6 +86,12 @@ RatingsMetrics::RatingsMetrics(prometheus::Registry* r) : impl_(std::make_unique
 
 uint64_t RatingsMetrics::conflicting_results() const { return uint64_t(impl_->conflicting->Value()); }
 uint64_t RatingsMetrics::unconfirmed_digests() const { return uint64_t(impl_->unconfirmed->Value()); }
+uint64_t RatingsMetrics::leaderboard_writes_refused() const {
+  return uint64_t(impl_->write_failures->Add({{"reason", "refused"}}).Value());
+}
+uint64_t RatingsMetrics::leaderboard_reads_from_postgres() const {
+  return uint64_t(impl_->served_from_postgres->Value());
+}
 
 RatingsMetrics::~RatingsMetrics() = default;
 
@@ -89,7 +106,11 @@ void RatingsMetrics::RateFailed(const std::string& code, double seconds) {
   impl_->rate_seconds->Observe(seconds);
 }
 
-void RatingsMetrics::LeaderboardWriteFailed() { impl_->write_failures->Increment(); }
+void RatingsMetrics::LeaderboardWriteFailed(bool refused) {
+  impl_->write_failures->Add({{"reason", refused ? "refused" : "unavailable"}}).Increment();
+}
+
+void RatingsMetrics::LeaderboardServedFromPostgres() { impl_->served_from_postgres->Increment(); }
 
 void RatingsMetrics::ConflictingResult() { impl_->conflicting->Increment(); }
 

@@ -25,8 +25,12 @@ class RatingsMetrics {
   void GameRated(const std::string& result, int updates, double seconds);
   // A RateGame call refused or failed with `code`.
   void RateFailed(const std::string& code, double seconds);
-  // A leaderboard updated in Redis failed and is rebuilt on its next use.
-  void LeaderboardWriteFailed();
+  // A leaderboard write Redis refused (an error reply such as NOPERM: `refused`)
+  // or that did not reach it; the board is rebuilt on its next read.
+  void LeaderboardWriteFailed(bool refused);
+  // A read served from PostgreSQL: the board in Redis was stale and Redis
+  // refused its rebuild.
+  void LeaderboardServedFromPostgres();
   void LeaderboardRebuilt();
   // A read: "leaderboard", "player" or "history".
   void Read(const std::string& kind);
@@ -37,6 +41,8 @@ class RatingsMetrics {
   void DigestNotConfirmed();
   uint64_t conflicting_results() const;  // for tests
   uint64_t unconfirmed_digests() const;
+  uint64_t leaderboard_writes_refused() const;
+  uint64_t leaderboard_reads_from_postgres() const;
 
  private:
   struct Impl;

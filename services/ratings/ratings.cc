@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
+#include "lib/common/negative_control.h"
 #include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {
@@ -15,6 +17,12 @@ constexpr int kRebuildBatch = 5000;
 // How long a ladder's parameters and current season are reused without asking
 // PostgreSQL: a new season shows within this time.
 constexpr auto kBoardCacheTime = std::chrono::seconds(5);
+// A board in Redis behind PostgreSQL is read again this many times, after
+// pauses growing from kCatchUpPause, before it is rebuilt: a rating committed
+// a moment ago reaches Redis within milliseconds (the rating's own call writes
+// it right after its commit), a lost write never does.
+constexpr int kCatchUpReads = 3;
+constexpr auto kCatchUpPause = std::chrono::milliseconds(5);
 
 constexpr int kMaxSeats = 4;
 
@@ -71,8 +79,13 @@ void ToEntry(const RankedEntry& r, const std::unordered_map<int64_t, std::string
 
 }  // namespace
 
-Ratings::Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts)
-    : store_(store), cache_(cache), replays_(replays), accounts_(accounts) {}
+Ratings::Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts,
+                 RatingsOptions options)
+    : store_(store),
+      cache_(cache),
+      replays_(replays),
+      accounts_(accounts),
+      compare_versions_(options.compare_versions && !services::ProtectionRemoved("board_versions")) {}
 
 uint64_t Ratings::rebuilds() const {
   std::lock_guard lock(mutex_);
@@ -162,20 +175,35 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   }
   if (result.why_not.empty()) result.why_not = WhyNotRated(request.outcome(), result);
   std::vector<StoredRating> updated;
-  if (grpc::Status s = store_->RateGame(result, board, out, &updated); !s.ok()) {
+  int64_t version = 0;
+  if (grpc::Status s = store_->RateGame(result, board, out, &updated, &version); !s.ok()) {
     if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS) RatingsMetrics::Get().ConflictingResult();
     return s;
   }
   if (updated.empty()) return grpc::Status::OK;
-  // Committed in PostgreSQL: the rating is done whatever happens to Redis.
+  // Committed in PostgreSQL: the rating is done whatever happens to Redis. A
+  // write that does not land leaves the board's version in Redis behind
+  // PostgreSQL's, so the next read through any replica rebuilds it.
   try {
-    cache_->Apply(board, updated);
+    cache_->Apply(board, updated, version);
+  } catch (const LeaderboardRefused& e) {
+    RatingsMetrics::Get().LeaderboardWriteFailed(true);
+    services::LogWarning(
+        "leaderboard write refused by Redis (may this service's Redis user write the leaderboard keys?); the rating "
+        "is in PostgreSQL and the board is rebuilt on its next read",
+        {{"board", BoardKey(board)},
+         {"version", std::to_string(version)},
+         {"game", result.game_id},
+         {"error", e.what()}});
   } catch (const std::exception& e) {
-    RatingsMetrics::Get().LeaderboardWriteFailed();
-    services::LogWarning("leaderboard write failed; the board is rebuilt on its next use",
-                         {{"board", BoardKey(board)}, {"game", result.game_id}, {"error", e.what()}});
-    std::lock_guard lock(mutex_);
-    stale_.insert(BoardKey(board));
+    RatingsMetrics::Get().LeaderboardWriteFailed(false);
+    services::LogWarning(
+        "leaderboard write failed; the rating is in PostgreSQL and the board is rebuilt on its next "
+        "read",
+        {{"board", BoardKey(board)},
+         {"version", std::to_string(version)},
+         {"game", result.game_id},
+         {"error", e.what()}});
   }
   return grpc::Status::OK;
 }
@@ -226,42 +254,61 @@ std::shared_ptr<std::mutex> Ratings::RebuildLock(const std::string& key) {
   return m;
 }
 
-grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players) {
+grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players, bool clear) {
+  bool refused = false;
+  return RebuildBoard(board, players, clear, &refused);
+}
+
+grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, bool clear, bool* refused) {
   const std::string key = BoardKey(board);
   std::shared_ptr<std::mutex> rebuilding = RebuildLock(key);
   std::lock_guard one_at_a_time(*rebuilding);
-  {
-    // Cleared before reading PostgreSQL: a write failing from now on marks it again.
-    std::lock_guard lock(mutex_);
-    stale_.erase(key);
-  }
   const auto start = std::chrono::steady_clock::now();
   *players = 0;
-  // Redis failing mid-scan stops it; the board stays stale.
+  *refused = false;
+  // Redis failing mid-scan stops it; the board's version stays behind.
   std::string redis_error;
-  grpc::Status scanned = store_->ScanAll(board, kRebuildBatch, [&](const std::vector<StoredRating>& batch) {
+  auto failed = [&](const std::exception& e) {
+    redis_error = e.what();
+    *refused = dynamic_cast<const LeaderboardRefused*>(&e) != nullptr;
+  };
+  if (clear) {
     try {
-      cache_->Apply(board, batch);
+      cache_->Clear(board);
     } catch (const std::exception& e) {
-      redis_error = e.what();
-      return false;
-    }
-    *players += batch.size();
-    return true;
-  });
-  if (scanned.ok()) {
-    try {
-      cache_->MarkBuilt(board);
-    } catch (const std::exception& e) {
-      redis_error = e.what();
+      failed(e);
     }
   }
-  if (!scanned.ok() || !redis_error.empty()) {
-    std::lock_guard lock(mutex_);
-    stale_.insert(key);
-    if (!redis_error.empty()) return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + redis_error};
-    return scanned;
+  int64_t version = 0;
+  grpc::Status scanned = grpc::Status::OK;
+  if (redis_error.empty()) {
+    scanned = store_->ScanAll(board, kRebuildBatch, &version, [&](const std::vector<StoredRating>& batch) {
+      try {
+        cache_->Apply(board, batch);
+      } catch (const std::exception& e) {
+        failed(e);
+        return false;
+      }
+      *players += batch.size();
+      return true;
+    });
   }
+  if (scanned.ok() && redis_error.empty()) {
+    try {
+      cache_->MarkBuilt(board, version);
+    } catch (const std::exception& e) {
+      failed(e);
+    }
+  }
+  if (!redis_error.empty()) {
+    RatingsMetrics::Get().LeaderboardWriteFailed(*refused);
+    services::LogWarning(*refused ? "leaderboard rebuild refused by Redis (may this service's Redis user write the "
+                                    "leaderboard keys?)"
+                                  : "leaderboard rebuild failed",
+                         {{"board", key}, {"error", redis_error}});
+    return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + redis_error};
+  }
+  if (!scanned.ok()) return scanned;
   {
     std::lock_guard lock(mutex_);
     ++rebuilds_;
@@ -270,6 +317,8 @@ grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players) {
   services::LogInfo(
       "leaderboard rebuilt from PostgreSQL",
       {{"board", key},
+       {"version", std::to_string(version)},
+       {"cleared", clear ? "true" : "false"},
        {"players", std::to_string(*players)},
        {"ms",
         std::to_string(
@@ -291,24 +340,57 @@ grpc::Status Ratings::RebuildAll(uint64_t* players) {
   return grpc::Status::OK;
 }
 
-grpc::Status Ratings::ReadBuilt(const Board& board, const std::function<bool()>& read) {
-  bool stale;
-  {
-    std::lock_guard lock(mutex_);
-    stale = stale_.count(BoardKey(board)) > 0;
-  }
-  try {
-    if (!stale && read()) return grpc::Status::OK;
-  } catch (const std::exception& e) {
-    return CacheDown(e);
+grpc::Status Ratings::ReadFresh(const Board& board, const CacheRead& read, bool* from_pg) {
+  *from_pg = false;
+  int64_t in_redis = -1;
+  auto read_redis = [&](bool* built) -> grpc::Status {
+    try {
+      *built = read(&in_redis);
+    } catch (const std::exception& e) {
+      return CacheDown(e);
+    }
+    return grpc::Status::OK;
+  };
+  bool built = false;
+  int64_t in_pg = 0;
+  bool ahead = false;
+  if (!compare_versions_) {
+    // The negative control: whatever board Redis holds is served.
+    if (grpc::Status s = read_redis(&built); !s.ok() || built) return s;
+  } else {
+    if (grpc::Status s = store_->BoardVersion(board, &in_pg); !s.ok()) return s;
+    for (int attempt = 0;; ++attempt) {
+      if (grpc::Status s = read_redis(&built); !s.ok()) return s;
+      if (!built) break;
+      if (in_redis == in_pg) return grpc::Status::OK;
+      if (in_redis > in_pg) {
+        // Ahead: a rating committed since PostgreSQL was asked, or PostgreSQL
+        // went back (restored from a backup) and Redis holds what it lost.
+        int64_t now = 0;
+        if (grpc::Status s = store_->BoardVersion(board, &now); !s.ok()) return s;
+        if (now >= in_redis) return grpc::Status::OK;
+        ahead = true;
+        break;
+      }
+      if (attempt == kCatchUpReads) break;
+      std::this_thread::sleep_for(kCatchUpPause * (1 << attempt));
+    }
+    services::LogInfo("leaderboard in Redis differs from PostgreSQL; rebuilding it",
+                      {{"board", BoardKey(board)},
+                       {"redis_version", built ? std::to_string(in_redis) : "none"},
+                       {"pg_version", std::to_string(in_pg)}});
   }
   uint64_t players = 0;
-  if (grpc::Status s = Rebuild(board, &players); !s.ok()) return s;
-  try {
-    if (read()) return grpc::Status::OK;
-  } catch (const std::exception& e) {
-    return CacheDown(e);
+  bool refused = false;
+  if (grpc::Status s = RebuildBoard(board, &players, ahead, &refused); !s.ok()) {
+    if (!refused || !compare_versions_) return s;
+    // Redis answers but takes no writes: PostgreSQL, the truth, serves the read.
+    RatingsMetrics::Get().LeaderboardServedFromPostgres();
+    *from_pg = true;
+    return grpc::Status::OK;
   }
+  if (grpc::Status s = read_redis(&built); !s.ok()) return s;
+  if (built && in_redis >= in_pg) return grpc::Status::OK;
   return {grpc::StatusCode::UNAVAILABLE, "leaderboard " + BoardKey(board) + " was lost again while rebuilding"};
 }
 
@@ -322,12 +404,20 @@ grpc::Status Ratings::GetLeaderboard(const v1::GetLeaderboardRequest& request, v
   if (grpc::Status s = Resolve(request.ladder(), request.season(), &board); !s.ok()) return s;
   std::vector<RankedEntry> entries;
   uint64_t total = 0;
-  bool found = true;
-  grpc::Status s = ReadBuilt(board, [&] {
-    if (request.around_identity_id() != 0)
-      return cache_->Around(board, request.around_identity_id(), limit, &entries, &total, &found);
-    return cache_->Page(board, request.offset(), limit, &entries, &total);
-  });
+  bool found = true, from_pg = false;
+  grpc::Status s = ReadFresh(
+      board,
+      [&](int64_t* version) {
+        if (request.around_identity_id() != 0)
+          return cache_->Around(board, request.around_identity_id(), limit, &entries, &total, &found, version);
+        return cache_->Page(board, request.offset(), limit, &entries, &total, version);
+      },
+      &from_pg);
+  if (s.ok() && from_pg) {
+    s = request.around_identity_id() != 0
+            ? store_->Around(board, request.around_identity_id(), limit, &entries, &total, &found)
+            : store_->Page(board, request.offset(), limit, &entries, &total);
+  }
   if (!s.ok()) return s;
   if (!found) {
     return {grpc::StatusCode::NOT_FOUND, "identity " + std::to_string(request.around_identity_id()) +
@@ -355,9 +445,12 @@ grpc::Status Ratings::GetPlayerRating(const v1::GetPlayerRatingRequest& request,
   if (grpc::Status s = Resolve(request.ladder(), request.season(), &board); !s.ok()) return s;
   RankedEntry entry;
   uint64_t total = 0;
-  bool found = false;
-  grpc::Status s =
-      ReadBuilt(board, [&] { return cache_->Lookup(board, request.identity_id(), &entry, &total, &found); });
+  bool found = false, from_pg = false;
+  grpc::Status s = ReadFresh(
+      board,
+      [&](int64_t* version) { return cache_->Lookup(board, request.identity_id(), &entry, &total, &found, version); },
+      &from_pg);
+  if (s.ok() && from_pg) s = store_->Lookup(board, request.identity_id(), &entry, &total, &found);
   if (!s.ok()) return s;
   if (!found) {
     return {grpc::StatusCode::NOT_FOUND,

@@ -2,8 +2,14 @@
 // the game hosts send once Replays confirms their digest (StoredGames), on the
 // ladders' parameters from Accounts (LadderDirectory), in PostgreSQL
 // (RatingStore), mirroring the new ratings into the Redis leaderboards
-// (LeaderboardCache), and serving reads from Redis, rebuilding a board from
-// PostgreSQL whenever Redis has lost it or missed a write.
+// (LeaderboardCache), and serving reads from Redis. Every write to a board
+// bumps its version in PostgreSQL (board_versions) in the rating's
+// transaction, and Redis keeps the version its copy reflects, moved in the
+// script that writes the copy; every read compares the two and rebuilds the copy
+// from PostgreSQL on any difference (project issue #14): Redis behind (a write
+// it lost, or one a replica could not make) or ahead (PostgreSQL restored from
+// a backup). Any replica sees what any other wrote or missed, which the
+// per-process record of failed writes this replaced did not.
 #pragma once
 
 #include <grpcpp/support/status.h>
@@ -12,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 
 #include "metropolis/v1/ratings.pb.h"
@@ -22,9 +27,17 @@
 
 namespace metropolis::ratings {
 
+struct RatingsOptions {
+  // Reads compare the board's version in Redis with PostgreSQL's. Off only
+  // for the negative control (protection "board_versions", which also switches
+  // it off): a board Redis holds is then served whatever it missed.
+  bool compare_versions = true;
+};
+
 class Ratings {
  public:
-  Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts);
+  Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* replays, LadderDirectory* accounts,
+          RatingsOptions options = {});
 
   // ratings.proto: nothing is written unless Replays confirmed the digest (or
   // the same result was decided before); a different result for a decided
@@ -34,9 +47,10 @@ class Ratings {
   grpc::Status GetPlayerRating(const v1::GetPlayerRatingRequest& request, v1::PlayerRating* out);
   grpc::Status GetRatingHistory(const v1::GetRatingHistoryRequest& request, v1::RatingHistory* out);
 
-  // Copies a board (or every board) from PostgreSQL into Redis and marks it
-  // built. Safe while games are rated: only newer entries are written.
-  grpc::Status Rebuild(const Board& board, uint64_t* players);
+  // Copies a board (or every board) from PostgreSQL into Redis with the
+  // version it read. Safe while games are rated: only newer entries are
+  // written. `clear`: drop the board in Redis first (it is ahead of PostgreSQL).
+  grpc::Status Rebuild(const Board& board, uint64_t* players, bool clear = false);
   grpc::Status RebuildAll(uint64_t* players);
 
   uint64_t rebuilds() const;
@@ -48,22 +62,29 @@ class Ratings {
   grpc::Status LadderOf(const std::string& ladder, LadderInfo* out);
   // The checked request as the store takes it; INVALID_ARGUMENT when malformed.
   grpc::Status Prepare(const v1::RateGameRequest& request, ResultToRate* out) const;
-  // Runs `read` against Redis; when the board is not built (or this process
-  // missed a write to it) rebuilds it and reads again.
-  grpc::Status ReadBuilt(const Board& board, const std::function<bool()>& read);
+  // A read of Redis: false when the board is not built, else *version is the
+  // version the board reflects.
+  using CacheRead = std::function<bool(int64_t* version)>;
+  // Runs `read` against Redis and keeps its answer when the board reflects
+  // PostgreSQL's version; otherwise rebuilds the board and reads again. When
+  // the rebuild is refused (a Redis user that may not write, OOM), *from_pg is
+  // set and the caller reads PostgreSQL instead.
+  grpc::Status ReadFresh(const Board& board, const CacheRead& read, bool* from_pg);
+  // Rebuild; *refused when Redis answered the writes with an error.
+  grpc::Status RebuildBoard(const Board& board, uint64_t* players, bool clear, bool* refused);
   std::shared_ptr<std::mutex> RebuildLock(const std::string& key);
 
   RatingStore* store_;
   LeaderboardCache* cache_;
   StoredGames* replays_;
   LadderDirectory* accounts_;
+  const bool compare_versions_;
   mutable std::mutex mutex_;
   struct CachedLadder {
     LadderInfo info;
     std::chrono::steady_clock::time_point until;
   };
   std::map<std::string, CachedLadder> ladders_;
-  std::set<std::string> stale_;  // boards whose Redis write failed: rebuilt on next use
   std::map<std::string, std::shared_ptr<std::mutex>> rebuild_locks_;
   uint64_t rebuilds_ = 0;
 };

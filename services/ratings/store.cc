@@ -12,6 +12,9 @@ namespace {
 
 constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
 
+// A read-only transaction whose statements all see one snapshot.
+using Snapshot = pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only>;
+
 // Rating a game is the hot path: its statements are prepared once per
 // connection (defining one again is a no-op) instead of parsed and planned
 // each time.
@@ -116,13 +119,14 @@ grpc::Status RatingStore::LoadDecision(const std::string& game_id, v1::RateGameR
 }
 
 grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& board, v1::RateGameResponse* out,
-                                   std::vector<StoredRating>* updated) {
+                                   std::vector<StoredRating>* updated, int64_t* board_version) {
   const std::string& game_id = result.game_id;
   const std::string& ladder = result.ladder;
   const int season = result.season;
   return storage::RunPg(pool_, "rate game", [&](pqxx::connection& c) -> grpc::Status {
     out->Clear();
     updated->clear();
+    *board_version = 0;
     pqxx::work tx(c);
     // Claiming the game first: a concurrent call for the same game waits here
     // on the key until this one commits, then finds it decided.
@@ -214,6 +218,14 @@ grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& boar
              storage::DoubleArray(mu_before), storage::DoubleArray(sigma_before), storage::DoubleArray(mu_after),
              storage::DoubleArray(sigma_after));
     Prepared(tx, "ratings.rate11", "UPDATE rated_games SET rated = true WHERE game_id = $1", game_id);
+    // Last, so that concurrent games on the board wait for each other only from
+    // here to the commit: the version row serialises the board's writes.
+    *board_version = Prepared1(tx, "ratings.rate12",
+                               "INSERT INTO board_versions (ladder_id, season, version) VALUES ($1, $2, 1) "
+                               "ON CONFLICT (ladder_id, season) DO UPDATE SET version = board_versions.version + 1 "
+                               "RETURNING version",
+                               ladder, season)[0]
+                         .as<int64_t>();
     tx.commit();
     out->set_rated(true);
     return grpc::Status::OK;
@@ -230,10 +242,25 @@ grpc::Status RatingStore::BoardKeys(std::vector<std::pair<std::string, int>>* ou
   });
 }
 
-grpc::Status RatingStore::ScanAll(const Board& board, int batch,
+grpc::Status RatingStore::BoardVersion(const Board& board, int64_t* out) {
+  return storage::RunPg(pool_, "read board version", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    c.prepare("ratings.version", "SELECT version FROM board_versions WHERE ladder_id = $1 AND season = $2");
+    const pqxx::result r = tx.exec_prepared("ratings.version", board.ladder, board.season);
+    *out = r.empty() ? 0 : r[0][0].as<int64_t>();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status RatingStore::ScanAll(const Board& board, int batch, int64_t* version,
                                   const std::function<bool(const std::vector<StoredRating>&)>& fn) {
   return storage::RunPg(pool_, "scan ratings", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
+    // One snapshot for the version and the ratings: the board rebuilt from
+    // them reflects exactly that version.
+    Snapshot tx(c);
+    const pqxx::result v = tx.exec_params("SELECT version FROM board_versions WHERE ladder_id = $1 AND season = $2",
+                                          board.ladder, board.season);
+    *version = v.empty() ? 0 : v[0][0].as<int64_t>();
     pqxx::icursorstream cursor(tx,
                                "SELECT identity_id, mu, sigma, games FROM ratings WHERE ladder_id = " +
                                    tx.quote(board.ladder) + " AND season = " + std::to_string(board.season),
@@ -247,6 +274,104 @@ grpc::Status RatingStore::ScanAll(const Board& board, int batch,
         out.push_back({row[0].as<int64_t>(), row[1].as<double>(), row[2].as<double>(), row[3].as<int>()});
       if (!fn(out)) break;
     }
+    return grpc::Status::OK;
+  });
+}
+
+namespace {
+
+// Redis's order of a board (ZREVRANGE): ordinal, then the member (the identity
+// as text, byte by byte), both descending.
+constexpr char kRankedOrder[] = "mu - 3 * sigma DESC, identity_id::text COLLATE \"C\" DESC";
+
+uint64_t RankedCount(pqxx::transaction_base& tx, const Board& board) {
+  return tx
+      .exec_params1("SELECT count(*) FROM ratings WHERE ladder_id = $1 AND season = $2 AND games >= $3", board.ladder,
+                    board.season, board.placement_games)[0]
+      .as<uint64_t>();
+}
+
+// The ranked players ahead of `identity_id`; nullopt when it is not ranked.
+std::optional<uint64_t> Ahead(pqxx::transaction_base& tx, const Board& board, int64_t identity_id) {
+  const pqxx::row row = tx.exec_params1(
+      "WITH me AS (SELECT mu - 3 * sigma AS o, identity_id::text COLLATE \"C\" AS t FROM ratings "
+      " WHERE ladder_id = $1 AND season = $2 AND identity_id = $4 AND games >= $3) "
+      "SELECT (SELECT count(*) FROM me), (SELECT count(*) FROM ratings r, me WHERE r.ladder_id = $1 "
+      " AND r.season = $2 AND r.games >= $3 AND (r.mu - 3 * r.sigma > me.o "
+      " OR (r.mu - 3 * r.sigma = me.o AND r.identity_id::text COLLATE \"C\" > me.t)))",
+      board.ladder, board.season, board.placement_games, identity_id);
+  if (row[0].as<int64_t>() == 0) return std::nullopt;
+  return row[1].as<uint64_t>();
+}
+
+void PageIn(pqxx::transaction_base& tx, const Board& board, uint64_t offset, uint32_t limit,
+            std::vector<RankedEntry>* out) {
+  out->clear();
+  const pqxx::result rows = tx.exec_params(
+      std::string("SELECT identity_id, mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 "
+                  "AND games >= $3 ORDER BY ") +
+          kRankedOrder + " OFFSET $4 LIMIT $5",
+      board.ladder, board.season, board.placement_games, int64_t(offset), int64_t(limit));
+  uint64_t rank = offset + 1;
+  for (const pqxx::row& row : rows) {
+    RankedEntry e;
+    e.rank = rank++;
+    e.identity_id = row[0].as<int64_t>();
+    e.mu = row[1].as<double>();
+    e.sigma = row[2].as<double>();
+    e.games = row[3].as<int>();
+    e.ordinal = e.mu - 3 * e.sigma;
+    out->push_back(e);
+  }
+}
+
+}  // namespace
+
+grpc::Status RatingStore::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
+                               uint64_t* total) {
+  return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
+    Snapshot tx(c);
+    *total = RankedCount(tx, board);
+    PageIn(tx, board, offset, limit, out);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status RatingStore::Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
+                                 uint64_t* total, bool* found) {
+  return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
+    Snapshot tx(c);
+    out->clear();
+    *total = RankedCount(tx, board);
+    const std::optional<uint64_t> ahead = Ahead(tx, board, identity_id);
+    *found = ahead.has_value();
+    if (!*found) return grpc::Status::OK;
+    // As the Redis script places the page: centred, kept within the board.
+    int64_t start = int64_t(*ahead) - int64_t(limit / 2);
+    if (start + int64_t(limit) > int64_t(*total)) start = int64_t(*total) - int64_t(limit);
+    if (start < 0) start = 0;
+    if (limit > 0) PageIn(tx, board, uint64_t(start), limit, out);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status RatingStore::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
+                                 bool* found) {
+  return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
+    Snapshot tx(c);
+    const pqxx::result r =
+        tx.exec_params("SELECT mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 AND identity_id = $3",
+                       board.ladder, board.season, identity_id);
+    *found = !r.empty();
+    if (!*found) return grpc::Status::OK;
+    out->identity_id = identity_id;
+    out->mu = r[0][0].as<double>();
+    out->sigma = r[0][1].as<double>();
+    out->games = r[0][2].as<int>();
+    out->ordinal = out->mu - 3 * out->sigma;
+    *total = RankedCount(tx, board);
+    const std::optional<uint64_t> ahead = Ahead(tx, board, identity_id);
+    out->rank = ahead ? *ahead + 1 : 0;
     return grpc::Status::OK;
   });
 }

@@ -587,5 +587,259 @@ TEST_F(RatingsTest, LeaderboardNamesComeFromAccounts) {
   EXPECT_GE(accounts_.name_calls.load(), 1);
 }
 
+// Leaderboard versions (project issue #14): every read compares the version the
+// board in Redis reflects with PostgreSQL's and rebuilds the board on any
+// difference. Each scenario runs once with the comparison and once without it
+// (the negative control, protection "board_versions"), which must then serve
+// a board PostgreSQL does not hold.
+class BoardVersionsTest : public RatingsTest {
+ protected:
+  // identity -> games, as a read through `replica` shows the board.
+  std::map<int64_t, int> Shown(Ratings& replica, const std::string& ladder) {
+    v1::GetLeaderboardRequest request;
+    request.set_ladder(ladder);
+    v1::Leaderboard board;
+    const grpc::Status s = replica.GetLeaderboard(request, &board);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    std::map<int64_t, int> out;
+    for (const auto& e : board.entries()) out[e.identity_id()] = int(e.games());
+    return out;
+  }
+  // identity -> games of the ranked players, as PostgreSQL holds them.
+  std::map<int64_t, int> InPostgres(const std::string& ladder) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::read_transaction tx(db);
+    std::map<int64_t, int> out;
+    for (const pqxx::row& row : tx.exec_params("SELECT identity_id, games FROM ratings WHERE ladder_id = $1", ladder))
+      out[row[0].as<int64_t>()] = row[1].as<int>();
+    return out;
+  }
+  storage::RedisReply RedisRun(const storage::RedisCommand& command) {
+    storage::RedisReply reply;
+    redis_->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
+    return reply;
+  }
+  std::string Key(const std::string& board, const std::string& part) { return prefix_ + ":lb:{" + board + "}:" + part; }
+
+  // Three players play game a (read: the board is built), then game b through a
+  // replica whose Redis is unreachable: its write is lost. What a reader shows.
+  std::map<int64_t, int> AfterAWriteAnotherReplicaLost(bool compare) {
+    AddLadder("open", 0);
+    const auto p = AddPlayers(3);
+    AddGame("a", "open", 1, 0, {10, 5, 4}, p);
+    AddGame("b", "open", 1, 1, {5, 10, 4}, p);
+    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
+    EXPECT_TRUE(Rate("a").rated());
+    EXPECT_EQ(Shown(reader, "open").size(), 3u);
+    storage::RedisPool dead("127.0.0.1:1", 1, 200);
+    LeaderboardCache dead_cache(&dead, prefix_);
+    Ratings writer(store_.get(), &dead_cache, &replays_, &accounts_);
+    v1::RateGameResponse r;
+    EXPECT_TRUE(writer.RateGame(requests_.at("b"), &r).ok());
+    EXPECT_TRUE(r.rated());
+    return Shown(reader, "open");
+  }
+
+  // Games a and b are rated and read; then Redis loses its last write (an
+  // append-only file synced every second): its version goes back one and one
+  // player's entry is gone. What the next read shows.
+  std::map<int64_t, int> AfterRedisLostItsLastWrite(bool compare) {
+    AddLadder("open", 0);
+    const auto p = AddPlayers(3);
+    AddGame("a", "open", 1, 0, {10, 5, 4}, p);
+    AddGame("b", "open", 1, 1, {5, 10, 4}, p);
+    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
+    EXPECT_TRUE(Rate("a").rated());
+    EXPECT_EQ(Shown(reader, "open").size(), 3u);
+    EXPECT_TRUE(Rate("b").rated());
+    EXPECT_EQ(Shown(reader, "open"), InPostgres("open"));
+    EXPECT_EQ(RedisRun({"DECR", Key("open/1", "version")}).integer, 1);
+    RedisRun({"ZREM", Key("open/1", "ranked"), std::to_string(p[1])});
+    RedisRun({"HDEL", Key("open/1", "info"), std::to_string(p[1])});
+    return Shown(reader, "open");
+  }
+
+  // Games a and b are rated and read; then PostgreSQL is restored from a backup
+  // taken after game a: Redis holds a board ahead of it. What the next read shows.
+  std::map<int64_t, int> AfterPostgresWentBack(bool compare) {
+    AddLadder("open", 0);
+    const auto p = AddPlayers(3);
+    AddGame("a", "open", 1, 0, {10, 5, 4}, p);
+    AddGame("b", "open", 1, 1, {5, 10, 4}, p);
+    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
+    EXPECT_TRUE(Rate("a").rated());
+    EXPECT_TRUE(Rate("b").rated());
+    EXPECT_EQ(Shown(reader, "open"), InPostgres("open"));
+    // The backup: as before game b.
+    Exec(
+        "UPDATE ratings r SET mu = h.mu_before, sigma = h.sigma_before, games = r.games - 1 FROM rating_history h "
+        "WHERE h.game_id = 'b' AND h.identity_id = r.identity_id AND r.ladder_id = 'open';"
+        "DELETE FROM rating_history WHERE game_id = 'b'; DELETE FROM rated_games WHERE game_id = 'b';"
+        "UPDATE board_versions SET version = version - 1 WHERE ladder_id = 'open'");
+    return Shown(reader, "open");
+  }
+};
+
+TEST_F(BoardVersionsTest, AWriteOneReplicaLostIsReadFreshThroughAnother) {
+  const auto shown = AfterAWriteAnotherReplicaLost(true);
+  EXPECT_EQ(shown, InPostgres("open"));
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 2) << id;
+}
+
+TEST_F(BoardVersionsTest, NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite) {
+  const auto shown = AfterAWriteAnotherReplicaLost(false);
+  EXPECT_NE(shown, InPostgres("open"));
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 1) << id;
+}
+
+TEST_F(BoardVersionsTest, ALastWriteRedisLostIsRebuiltOnTheNextRead) {
+  const uint64_t rebuilds = ratings_->rebuilds();
+  const auto shown = AfterRedisLostItsLastWrite(true);
+  EXPECT_EQ(shown, InPostgres("open"));
+  EXPECT_EQ(shown.size(), 3u);
+  EXPECT_EQ(ratings_->rebuilds(), rebuilds);  // the reader rebuilt, not this one
+}
+
+TEST_F(BoardVersionsTest, NegativeControlWithoutVersionsTheLostWriteIsServed) {
+  const auto shown = AfterRedisLostItsLastWrite(false);
+  EXPECT_NE(shown, InPostgres("open"));
+  EXPECT_EQ(shown.size(), 2u);
+}
+
+TEST_F(BoardVersionsTest, ABoardAheadOfARestoredPostgresIsRebuiltFromIt) {
+  const auto shown = AfterPostgresWentBack(true);
+  EXPECT_EQ(shown, InPostgres("open"));
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 1) << id;
+  EXPECT_EQ(RedisRun({"GET", Key("open/1", "version")}).str, "1");
+}
+
+TEST_F(BoardVersionsTest, NegativeControlWithoutVersionsTheBoardAheadIsServed) {
+  const auto shown = AfterPostgresWentBack(false);
+  EXPECT_NE(shown, InPostgres("open"));
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 2) << id;
+}
+
+// Writes that arrive out of order (two replicas rating games of one board at
+// once) move the version only once every earlier one arrived; a write that
+// never arrives holds it back.
+TEST_F(BoardVersionsTest, TheVersionInRedisMovesOnlyOverConsecutiveWrites) {
+  const Board board{"open", 1, 0, {}};
+  const std::vector<StoredRating> one = {{7, 25.0, 8.0, 1}};
+  cache_->MarkBuilt(board, 4);
+  EXPECT_EQ(cache_->Version(board), 4);
+  cache_->Apply(board, one, 6);
+  cache_->Apply(board, one, 7);
+  EXPECT_EQ(cache_->Version(board), 4);  // 5 is missing
+  cache_->Apply(board, one, 5);
+  EXPECT_EQ(cache_->Version(board), 7);
+  cache_->Apply(board, one, 3);  // old: changes nothing
+  EXPECT_EQ(cache_->Version(board), 7);
+  cache_->Apply(board, one, 9);
+  EXPECT_EQ(cache_->Version(board), 7);  // 8 never arrives: a read rebuilds
+  cache_->MarkBuilt(board, 8);           // a rebuild that read version 8
+  EXPECT_EQ(cache_->Version(board), 9);  // and 9 had arrived already
+}
+
+// A replica whose Redis user may read but not write the leaderboard keys: its
+// ratings are committed (the refusals logged and counted), its reads of a stale
+// board come from PostgreSQL, and a read through the other replica rebuilds it.
+TEST_F(BoardVersionsTest, AReplicaRedisRefusesWritesToRatesAndReadsFromPostgres) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(4);
+  AddGame("a", "open", 1, 0, {10, 5, 4}, {p[0], p[1], p[2]});
+  AddGame("b", "open", 1, 1, {5, 10, 4}, {p[0], p[1], p[3]});
+  const std::string user = prefix_ + "-reader";
+  ASSERT_EQ(RedisRun({"ACL", "SETUSER", user, "on", ">pw", "resetkeys", "%R~" + prefix_ + ":lb:*", "+@all"}).str, "OK");
+  storage::RedisPool read_only(redis_address_, 2, 2000, {user, "pw"});
+  LeaderboardCache read_only_cache(&read_only, prefix_);
+  Ratings reader(store_.get(), &read_only_cache, &replays_, &accounts_);
+  ASSERT_TRUE(Rate("a").rated());
+  EXPECT_EQ(Shown(*ratings_, "open"), InPostgres("open"));
+
+  const uint64_t refused = RatingsMetrics::Get().leaderboard_writes_refused();
+  const uint64_t from_pg = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  v1::RateGameResponse r;
+  ASSERT_TRUE(reader.RateGame(requests_.at("b"), &r).ok());
+  EXPECT_TRUE(r.rated());
+  EXPECT_EQ(RatingsMetrics::Get().leaderboard_writes_refused(), refused + 1);
+  EXPECT_EQ(Shown(reader, "open"), InPostgres("open"));  // its rebuild is refused too
+  EXPECT_GE(RatingsMetrics::Get().leaderboard_reads_from_postgres(), from_pg + 1);
+  v1::GetPlayerRatingRequest who;
+  who.set_ladder("open");
+  who.set_identity_id(p[3]);
+  v1::PlayerRating rating;
+  ASSERT_TRUE(reader.GetPlayerRating(who, &rating).ok());
+  EXPECT_EQ(rating.games(), 1u);
+  EXPECT_GT(rating.rank(), 0u);
+  EXPECT_EQ(Shown(*ratings_, "open"), InPostgres("open"));  // the writer rebuilds it
+  const uint64_t served = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  EXPECT_EQ(Shown(reader, "open"), InPostgres("open"));
+  EXPECT_EQ(RatingsMetrics::Get().leaderboard_reads_from_postgres(), served);  // from Redis again
+  RedisRun({"ACL", "DELUSER", user});
+}
+
+// The board read from PostgreSQL ranks exactly as Redis does: pages, the page
+// around a player, and one player.
+TEST_F(BoardVersionsTest, PostgresRanksTheBoardAsRedisDoes) {
+  AddLadder("ranked", 1);
+  const auto p = AddPlayers(7);
+  for (int g = 0; g < 6; ++g)
+    AddGame("o" + std::to_string(g), "ranked", 1, g % 3, {10, 6 + g % 2, 4},
+            {p[g % 6], p[(g + 1) % 6], p[(g + 3) % 6]});
+  AddGame("o6", "ranked", 1, 0, {10, 5}, {p[6], 0});
+  for (int g = 0; g < 7; ++g) ASSERT_TRUE(Rate("o" + std::to_string(g)).rated());
+  Board board;
+  board.ladder = "ranked";
+  board.season = 1;
+  board.placement_games = 1;
+  Top("ranked");  // builds the board in Redis
+  for (uint64_t offset : {0, 2, 6, 9}) {
+    std::vector<RankedEntry> redis, pg;
+    uint64_t redis_total = 0, pg_total = 0;
+    int64_t version = 0;
+    ASSERT_TRUE(cache_->Page(board, offset, 3, &redis, &redis_total, &version));
+    ASSERT_TRUE(store_->Page(board, offset, 3, &pg, &pg_total).ok());
+    EXPECT_EQ(pg_total, redis_total);
+    ASSERT_EQ(pg.size(), redis.size()) << offset;
+    for (size_t i = 0; i < pg.size(); ++i) {
+      EXPECT_EQ(pg[i].identity_id, redis[i].identity_id);
+      EXPECT_EQ(pg[i].rank, redis[i].rank);
+      EXPECT_DOUBLE_EQ(pg[i].ordinal, redis[i].ordinal);
+      EXPECT_EQ(pg[i].games, redis[i].games);
+    }
+  }
+  for (int64_t id : p) {
+    std::vector<RankedEntry> redis, pg;
+    uint64_t redis_total = 0, pg_total = 0;
+    bool redis_found = false, pg_found = false;
+    int64_t version = 0;
+    ASSERT_TRUE(cache_->Around(board, id, 4, &redis, &redis_total, &redis_found, &version));
+    ASSERT_TRUE(store_->Around(board, id, 4, &pg, &pg_total, &pg_found).ok());
+    EXPECT_EQ(pg_found, redis_found);
+    ASSERT_EQ(pg.size(), redis.size());
+    for (size_t i = 0; i < pg.size(); ++i) EXPECT_EQ(pg[i].identity_id, redis[i].identity_id);
+    RankedEntry in_redis, in_pg;
+    ASSERT_TRUE(cache_->Lookup(board, id, &in_redis, &redis_total, &redis_found, &version));
+    ASSERT_TRUE(store_->Lookup(board, id, &in_pg, &pg_total, &pg_found).ok());
+    EXPECT_EQ(pg_found, redis_found);
+    EXPECT_EQ(in_pg.rank, in_redis.rank);
+    EXPECT_EQ(pg_total, redis_total);
+  }
+}
+
+// A Redis user whose password is wrong: reads say so, naming the user.
+TEST_F(BoardVersionsTest, ARefusedLoginIsUnavailableNamingTheUser) {
+  AddLadder("open", 0);
+  storage::RedisPool wrong(redis_address_, 1, 2000, {"nobody-" + prefix_, "wrong"});
+  LeaderboardCache cache(&wrong, prefix_);
+  Ratings replica(store_.get(), &cache, &replays_, &accounts_);
+  v1::GetLeaderboardRequest request;
+  request.set_ladder("open");
+  v1::Leaderboard board;
+  const grpc::Status s = replica.GetLeaderboard(request, &board);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(s.error_message().find("AUTH as 'nobody-" + prefix_ + "' refused"), std::string::npos) << s.error_message();
+}
+
 }  // namespace
 }  // namespace metropolis::ratings
