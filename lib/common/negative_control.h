@@ -26,7 +26,9 @@
 // — a tournament scheduler's changes carry its fencing token, and a stale
 // leader's are refused (services/matchmaker/tournaments/store.h). "hidden_games" —
 // the replays service shows a tournament's game only once the tournaments service
-// has revealed it (services/replays/visibility.h).
+// has revealed it (services/replays/visibility.h). "one_result" — the ratings
+// service refuses a different second result for a game it decided
+// (services/ratings/store.h, SameResult).
 #pragma once
 
 #include <string_view>
