@@ -37,14 +37,18 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   return true;
 }
 
-bool StoredDigest(pqxx::transaction_base& tx, const std::string& game_id, std::string* out) {
+void KeptDigest(pqxx::transaction_base& tx, const std::string& game_id, bool* found, std::string* out) {
   tx.conn().prepare("replays.game_digest", "SELECT digest FROM games WHERE id = $1");
   const pqxx::result r = tx.exec_prepared("replays.game_digest", game_id);
-  if (r.empty()) return false;
-  if (!r[0][0].is_null()) {
-    *out = r[0][0].as<std::string>();
-    return true;
-  }
+  *found = !r.empty();
+  *out = *found && !r[0][0].is_null() ? r[0][0].as<std::string>() : std::string();
+}
+
+bool StoredDigest(pqxx::transaction_base& tx, const std::string& game_id, std::string* out) {
+  bool found = false;
+  KeptDigest(tx, game_id, &found, out);
+  if (!found) return false;
+  if (!out->empty()) return true;
   // Stored before the column: hashed from what the tables hold, and kept.
   // Concurrent callers compute the same digest; the first write wins.
   StoredGame stored;

@@ -19,4 +19,8 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
 // write. False when there is no such game.
 bool StoredDigest(pqxx::transaction_base& tx, const std::string& game_id, std::string* out);
 
+// games.digest as kept, read only: *found false when there is no such game;
+// *out empty for a game stored before the column (StoredDigest computes it).
+void KeptDigest(pqxx::transaction_base& tx, const std::string& game_id, bool* found, std::string* out);
+
 }  // namespace metropolis::replays
