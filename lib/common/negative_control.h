@@ -34,6 +34,8 @@
 // "board_versions" — a leaderboard read compares the board's version in Redis
 // with PostgreSQL's and rebuilds the board on any difference
 // (services/ratings/ratings.h).
+// "one_result" — the ratings service refuses a different second result for a
+// game it decided (services/ratings/store.h, SameResult).
 #pragma once
 
 #include <string_view>

@@ -1,6 +1,7 @@
 #include "services/ratings/ratings.h"
 
 #include <chrono>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -132,29 +133,39 @@ grpc::Status Ratings::Prepare(const v1::RateGameRequest& request, ResultToRate* 
 grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameResponse* out) {
   ResultToRate result;
   if (grpc::Status s = Prepare(request, &result); !s.ok()) return s;
-  // Decided before: the same result is answered as then without asking
-  // anyone; another is refused before Replays is asked.
-  Decision decided;
-  bool found = false;
-  if (grpc::Status s = store_->Decided(result.game_id, &decided, &found); !s.ok()) return s;
-  if (found) {
+  // Replays first (one key lookup there): a confirmed result goes straight to
+  // the rating transaction, whose claim of the game finds a decided game and
+  // answers the same result as then or refuses another (RatingStore::RateGame).
+  // rated_games is read here only when the path cannot go on — Replays does not
+  // confirm, has no such game or cannot answer, or Accounts cannot give the
+  // ladder — so that a game decided before is still answered as then (the same
+  // result) or refused with ALREADY_EXISTS (another) whoever is down.
+  auto decided_or = [&](const std::function<grpc::Status()>& otherwise) -> grpc::Status {
+    Decision decided;
+    bool found = false;
+    if (grpc::Status s = store_->Decided(result.game_id, &decided, &found); !s.ok()) return s;
+    if (!found) return otherwise();
     if (!SameResult(decided, result)) return ConflictingResult(result.game_id);
     return store_->LoadDecision(result.game_id, out);
-  }
+  };
   bool confirmed = false;
   if (grpc::Status s = replays_->Confirm(result.game_id, result.digest, &confirmed); !s.ok()) {
-    if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
-      return {grpc::StatusCode::FAILED_PRECONDITION,
-              "game " + result.game_id + " is not stored: store it with Replays.StoreGame first"};
-    }
-    return {grpc::StatusCode::UNAVAILABLE, "replays could not confirm game " + result.game_id + " (" +
-                                               services::StatusCodeName(s.error_code()) + ": " + s.error_message() +
-                                               "); retry"};
+    return decided_or([&]() -> grpc::Status {
+      if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+        return {grpc::StatusCode::FAILED_PRECONDITION,
+                "game " + result.game_id + " is not stored: store it with Replays.StoreGame first"};
+      }
+      return {grpc::StatusCode::UNAVAILABLE, "replays could not confirm game " + result.game_id + " (" +
+                                                 services::StatusCodeName(s.error_code()) + ": " + s.error_message() +
+                                                 "); retry"};
+    });
   }
   if (!confirmed) {
-    RatingsMetrics::Get().DigestNotConfirmed();
-    return {grpc::StatusCode::INVALID_ARGUMENT,
-            "digest: replays holds game " + result.game_id + " with another digest; the result is not rated"};
+    return decided_or([&]() -> grpc::Status {
+      RatingsMetrics::Get().DigestNotConfirmed();
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "digest: replays holds game " + result.game_id + " with another digest; the result is not rated"};
+    });
   }
   Board board;
   if (result.why_not.empty()) {
@@ -163,7 +174,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
     if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
       result.why_not = "not rated: ladder '" + result.ladder + "' is not registered";
     } else if (!s.ok()) {
-      return s;
+      return decided_or([&] { return s; });
     } else if (result.season == 0) {
       result.why_not = "not rated: the game has no season";
     } else if (result.season > info.latest_season) {

@@ -5,6 +5,7 @@
 #include <pqxx/pqxx>
 #include <set>
 
+#include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
 
 namespace metropolis::ratings {
@@ -94,6 +95,9 @@ constexpr const char* kDecisionSql = "SELECT digest, identities, places FROM rat
 }  // namespace
 
 bool SameResult(const Decision& decided, const ResultToRate& result) {
+  // The negative control: every second result taken for the first, so a
+  // different one is answered as the decided game instead of refused.
+  if (services::ProtectionRemoved("one_result")) return true;
   if (decided.digest.empty()) return true;
   return decided.digest == result.digest && decided.identities == result.identities && decided.places == result.places;
 }

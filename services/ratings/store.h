@@ -60,7 +60,9 @@ struct RankedEntry {
 };
 
 // Whether `result` is the one `decided` was made from: same digest, seats and
-// places. A game decided before digests were kept is taken as the same.
+// places. A game decided before digests were kept is taken as the same. The
+// negative control "one_result" makes every result the same (a different
+// second result answered as the first instead of refused).
 bool SameResult(const Decision& decided, const ResultToRate& result);
 
 class RatingStore {

@@ -37,4 +37,25 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   return true;
 }
 
+void KeptDigest(pqxx::transaction_base& tx, const std::string& game_id, bool* found, std::string* out) {
+  tx.conn().prepare("replays.game_digest", "SELECT digest FROM games WHERE id = $1");
+  const pqxx::result r = tx.exec_prepared("replays.game_digest", game_id);
+  *found = !r.empty();
+  *out = *found && !r[0][0].is_null() ? r[0][0].as<std::string>() : std::string();
+}
+
+bool StoredDigest(pqxx::transaction_base& tx, const std::string& game_id, std::string* out) {
+  bool found = false;
+  KeptDigest(tx, game_id, &found, out);
+  if (!found) return false;
+  if (!out->empty()) return true;
+  // Stored before the column: hashed from what the tables hold, and kept.
+  // Concurrent callers compute the same digest; the first write wins.
+  StoredGame stored;
+  if (!ReadStoredGame(tx, game_id, &stored)) return false;
+  *out = GameDigest(stored);
+  tx.exec_params("UPDATE games SET digest = $2 WHERE id = $1 AND digest IS NULL", game_id, *out);
+  return true;
+}
+
 }  // namespace metropolis::replays

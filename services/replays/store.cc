@@ -89,10 +89,22 @@ grpc::Status ReplayStore::Confirm(const std::string& game_id, const std::string&
   if (!ValidGameId(game_id)) return {grpc::StatusCode::INVALID_ARGUMENT, "game_id: '" + game_id + "' is not a game id"};
   if (!ValidDigest(digest)) return {grpc::StatusCode::INVALID_ARGUMENT, "digest: not 64 lower-case hex digits"};
   return Run("confirm game", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    StoredGame stored;
-    if (!ReadStoredGame(tx, game_id, &stored)) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
-    *confirmed = GameDigest(stored) == digest;
+    // One statement outside any transaction: no BEGIN and COMMIT round trips
+    // on every rating's path. Only a game stored before games.digest goes on
+    // to a write transaction, where its digest is computed and written in.
+    bool found = false;
+    std::string stored;
+    {
+      pqxx::nontransaction read(c);
+      KeptDigest(read, game_id, &found, &stored);
+    }
+    if (found && stored.empty()) {
+      pqxx::work tx(c);
+      found = StoredDigest(tx, game_id, &stored);
+      tx.commit();
+    }
+    if (!found) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    *confirmed = stored == digest;
     return grpc::Status::OK;
   });
 }
@@ -122,14 +134,18 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
   const std::string codes = CodesToBytes(game);
   std::string config_bytes;
   game.config().SerializeToString(&config_bytes);
+  // Kept in games.digest, in the game's transaction: ConfirmGame reads it back
+  // instead of hashing the stored game again.
+  const std::string digest = DigestOfRecord(game, config.num_seats, config_bytes, codes);
   return Run("store game", [&](pqxx::connection& c) -> grpc::Status {
     // Prepared once per connection (defining them again is a no-op): storing
     // is the hot path, and parsing and planning were a good part of its cost.
     c.prepare("replays.insert_game",
               "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, "
-              " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms) "
+              " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms, digest) "
               "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
-              " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14) "
+              " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14, "
+              " $15) "
               "ON CONFLICT (id) DO NOTHING RETURNING id");
     c.prepare("replays.insert_seat",
               "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
@@ -138,12 +154,12 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
               "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) "
               "VALUES ($1, $2, $3, $4, $5)");
     pqxx::work tx(c);
-    const pqxx::result inserted =
-        tx.exec_prepared("replays.insert_game", game.game_id(), game.ladder(), int(game.season()), game.tournament(),
-                         game.config().rules_version(), pqxx::binarystring(config_bytes), int64_t(game.chance_seed()),
-                         config.num_seats, int(game.result().reason()),
-                         game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt,
-                         Vp(game.result()), game.actions_size(), game.created_unix_ms(), game.finished_unix_ms());
+    const pqxx::result inserted = tx.exec_prepared(
+        "replays.insert_game", game.game_id(), game.ladder(), int(game.season()), game.tournament(),
+        game.config().rules_version(), pqxx::binarystring(config_bytes), int64_t(game.chance_seed()), config.num_seats,
+        int(game.result().reason()),
+        game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt, Vp(game.result()),
+        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms(), digest);
     if (inserted.empty()) {
       // Stored before: the same game is fine, another one under its id is not.
       const pqxx::row row = tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game.game_id());
@@ -151,10 +167,11 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
         return {grpc::StatusCode::ALREADY_EXISTS, "game " + game.game_id() + " is stored with other actions"};
       }
       // The digest of what was stored then, which the caller passes on.
-      StoredGame stored;
-      if (!ReadStoredGame(tx, game.game_id(), &stored))
+      std::string stored;
+      if (!StoredDigest(tx, game.game_id(), &stored))
         return {grpc::StatusCode::INTERNAL, "game " + game.game_id() + " has no replay row"};
-      out->set_digest(GameDigest(stored));
+      tx.commit();  // the digest of a game stored before games.digest, written in
+      out->set_digest(stored);
       out->set_already_stored(true);
       return grpc::Status::OK;
     }
@@ -172,7 +189,7 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
     }
     tx.commit();
     out->set_compact_bytes(uint32_t(compact.size()));
-    out->set_digest(DigestOfRecord(game, config.num_seats, config_bytes, codes));
+    out->set_digest(digest);
     return grpc::Status::OK;
   });
 }

@@ -501,8 +501,12 @@ TEST_F(RatingsTest, AccountsUnavailableIsRetryableAndWritesNothing) {
 }
 
 // A second, different result for a decided game (other places under the same
-// digest, or another digest) is ALREADY_EXISTS, counted, and changes nothing;
-// the same result again is answered as the first time, without asking Replays.
+// digest, or another digest) is ALREADY_EXISTS, counted, and changes nothing,
+// also while Replays is down; the same result again is answered as the first
+// time, also with Replays and Accounts down (rated_games is read then). With
+// the negative control "one_result" (METROPOLIS_REMOVE_PROTECTION=one_result
+// in a check build) the different results are answered as the first: this
+// test fails, as it must.
 TEST_F(RatingsTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent) {
   AddLadder("open", 0);
   const auto p = AddPlayers(3);
@@ -534,17 +538,27 @@ TEST_F(RatingsTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent) {
   EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 3);
   EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
 
-  const int confirms = replays_.calls;
-  const v1::RateGameResponse again = Rate("g");
-  EXPECT_TRUE(again.already_rated());
-  ASSERT_EQ(again.changes_size(), 3);
-  for (int s = 0; s < 3; ++s) {
-    EXPECT_EQ(again.changes(s).seat(), uint32_t(s));
-    EXPECT_EQ(again.changes(s).rank(), first.changes(s).rank());
-    EXPECT_DOUBLE_EQ(again.changes(s).mu_after(), first.changes(s).mu_after());
-  }
-  EXPECT_EQ(replays_.calls, confirms);
-  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 3);
+  auto answered_as_first = [&](const v1::RateGameResponse& again) {
+    EXPECT_TRUE(again.already_rated());
+    EXPECT_TRUE(again.rated());
+    ASSERT_EQ(again.changes_size(), 3);
+    for (int s = 0; s < 3; ++s) {
+      EXPECT_EQ(again.changes(s).seat(), uint32_t(s));
+      EXPECT_EQ(again.changes(s).rank(), first.changes(s).rank());
+      EXPECT_DOUBLE_EQ(again.changes(s).mu_after(), first.changes(s).mu_after());
+    }
+  };
+  answered_as_first(Rate("g"));  // Replays now holds another digest for g
+  replays_.Store("g", requests_.at("g").digest());
+  answered_as_first(Rate("g"));  // confirmed: the rating transaction's claim answers
+  replays_.unavailable = true;
+  accounts_.unavailable = true;
+  answered_as_first(Rate("g"));
+  v1::RateGameResponse response;
+  EXPECT_EQ(ratings_->RateGame(other_places, &response).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 4);
+  EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 3);
+  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
 }
 
 // Malformed results are refused before anyone is asked.

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <pqxx/pqxx>
 #include <set>
 
 #include "engine/game.h"
@@ -169,8 +170,8 @@ TEST_F(ReplaysTest, StoringReturnsTheStoredGamesDigestWhichConfirmGameConfirms) 
   ASSERT_EQ(first.digest().size(), 64u) << first.digest();
   ASSERT_TRUE(Store(game, &second).ok());
   ASSERT_TRUE(second.already_stored());
-  // The second digest is read back from the tables: equal only if the first
-  // was computed over what was really stored.
+  // The second digest is the one kept in games.digest (that it is the digest
+  // of what the tables hold: ADigestStoredBeforeItsColumnIsComputedOnce).
   EXPECT_EQ(second.digest(), first.digest());
 
   bool confirmed = false;
@@ -194,6 +195,54 @@ TEST_F(ReplaysTest, StoringReturnsTheStoredGamesDigestWhichConfirmGameConfirms) 
             grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(Confirm(stub_.get(), "forged", "g-digest", first.digest(), &confirmed).error_code(),
             grpc::StatusCode::UNAUTHENTICATED);
+}
+
+// Migration 0050: StoreGame keeps the digest in games.digest, which ConfirmGame
+// reads. A game stored before that column (digest NULL) still confirms: its
+// digest is computed from the tables the first time it is asked for, and must
+// equal the one StoreGame computed from the record (so that digest is of what
+// was really stored), then written in; a wrong digest is still refused.
+TEST_F(ReplaysTest, ADigestStoredBeforeItsColumnIsComputedOnce) {
+  v1::StoreGameResponse stored, stored_b;
+  ASSERT_TRUE(Store(PlayGame(6, "g-old", "open"), &stored).ok());
+  ASSERT_TRUE(Store(PlayGame(7, "g-old-b", "open"), &stored_b).ok());
+  auto column = [&](const std::string& id) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    const pqxx::row r = tx.exec_params1("SELECT digest FROM games WHERE id = $1", id);
+    return r[0].is_null() ? std::string("NULL") : r[0].as<std::string>();
+  };
+  EXPECT_EQ(column("g-old"), stored.digest());
+  {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec("UPDATE games SET digest = NULL");  // as stored before migration 0050
+    tx.commit();
+  }
+  bool confirmed = true;
+  std::string other = stored.digest();
+  other[0] = other[0] == '0' ? '1' : '0';
+  ASSERT_TRUE(Confirm(stub_.get(), kStoreToken, "g-old", other, &confirmed).ok());
+  EXPECT_FALSE(confirmed);
+  EXPECT_EQ(column("g-old"), stored.digest());  // computed, written in
+  ASSERT_TRUE(Confirm(stub_.get(), kStoreToken, "g-old", stored.digest(), &confirmed).ok());
+  EXPECT_TRUE(confirmed);
+  // Kept from then on: a digest put in the column is what ConfirmGame answers by.
+  {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec_params("UPDATE games SET digest = $1 WHERE id = 'g-old'", other);
+    tx.commit();
+  }
+  ASSERT_TRUE(Confirm(stub_.get(), kStoreToken, "g-old", other, &confirmed).ok());
+  EXPECT_TRUE(confirmed);
+  // StoreGame again for a game without the column's digest computes it too.
+  EXPECT_EQ(column("g-old-b"), "NULL");
+  v1::StoreGameResponse again;
+  ASSERT_TRUE(Store(PlayGame(7, "g-old-b", "open"), &again).ok());
+  EXPECT_TRUE(again.already_stored());
+  EXPECT_EQ(again.digest(), stored_b.digest());
+  EXPECT_EQ(column("g-old-b"), stored_b.digest());
 }
 
 // A player's valid API token may read replays but not confirm digests.
