@@ -2,6 +2,8 @@
 
 #include <openssl/sha.h>
 
+#include <charconv>
+
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/checkpoint.pb.h"
 #include "services/gamehost/game.h"
@@ -57,6 +59,11 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
     *error = "the checkpoint's config: " + *error;
     return false;
   }
+  if (p.seats_size() != setup->config.num_seats) {
+    *error = "the checkpoint's seats: " + std::to_string(p.seats_size()) + " for a game of " +
+             std::to_string(setup->config.num_seats) + " seats";
+    return false;
+  }
   setup->id = p.game_id();
   setup->ladder = p.ladder();
   setup->season = p.season();
@@ -79,6 +86,77 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
   setup->forfeit_after = p.forfeit_after();
   setup->request_id = p.request_id();
   *created_unix_ms = p.created_unix_ms();
+  return true;
+}
+
+std::string EncodePhase(const GamePhase& phase) {
+  if (phase.finished_unix_ms > 0) return "f" + std::to_string(phase.finished_unix_ms);
+  return phase.started ? "1" : "0";
+}
+
+namespace {
+
+template <typename T>
+bool ParseNumber(std::string_view text, T* out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+bool DecodePhase(std::string_view text, Checkpoint* out) {
+  out->finished_unix_ms = 0;
+  if (text.empty() || text == "0" || text == "1") {
+    out->started = text == "1";
+    return true;
+  }
+  out->started = true;
+  return text[0] == 'f' && ParseNumber(text.substr(1), &out->finished_unix_ms) && out->finished_unix_ms > 0;
+}
+
+std::string EncodeProgress(const std::vector<SeatProgress>& seats) {
+  std::string out;
+  for (const SeatProgress& s : seats) {
+    if (!out.empty()) out += ';';
+    out += std::to_string(s.bank_ms) + ',' + std::to_string(s.decisions) + ',' + std::to_string(s.fallback_decisions) +
+           ',' + std::to_string(s.fallback_in_a_row) + ',' + (s.forfeited ? '1' : '0');
+  }
+  return out;
+}
+
+bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out) {
+  out->clear();
+  while (!text.empty()) {
+    const size_t semi = text.find(';');
+    std::string_view item = text.substr(0, semi);
+    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
+    std::vector<std::string_view> parts;
+    for (size_t start = 0;;) {
+      const size_t comma = item.find(',', start);
+      parts.push_back(item.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    SeatProgress s;
+    int forfeited = 0;
+    if (parts.size() != 5 || !ParseNumber(parts[0], &s.bank_ms) || !ParseNumber(parts[1], &s.decisions) ||
+        !ParseNumber(parts[2], &s.fallback_decisions) || !ParseNumber(parts[3], &s.fallback_in_a_row) ||
+        !ParseNumber(parts[4], &forfeited))
+      return false;
+    s.forfeited = forfeited != 0;
+    out->push_back(s);
+  }
+  return true;
+}
+
+std::string EncodeLogEntry(const Action& action) { return std::to_string(Encode(action)); }
+
+bool DecodeLogEntry(std::string_view text, Action* out) {
+  uint64_t code = 0;
+  if (!ParseNumber(text, &code)) return false;
+  const std::optional<Action> action = Decode(code);
+  if (!action) return false;
+  *out = *action;
   return true;
 }
 

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/action.h"
@@ -65,8 +66,22 @@ struct Checkpoint {
 };
 
 // The setup as the checkpoint keeps it (seat tokens only as their SHA-256), and back.
+// Reading refuses a setup whose seats are not one per seat of its configuration
+// (a game indexes its seats by the engine's seat numbers).
 std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms);
 bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* created_unix_ms, std::string* error);
+
+// The rest of a checkpoint as the store keeps it in text (redis_checkpoints.h), and
+// back; each reader is false for text that does not parse as its writer's (tests/fuzz/checkpoint_fuzz.cc).
+//   phase     "0", "1", or "f" and the finish time (a finished game started)
+//   progress  per seat "bank_ms,decisions,fallback_decisions,fallback_in_a_row,forfeited", joined by ';'
+//   log entry an action's code in decimal
+std::string EncodePhase(const GamePhase& phase);
+bool DecodePhase(std::string_view text, Checkpoint* out);  // sets out->started and out->finished_unix_ms
+std::string EncodeProgress(const std::vector<SeatProgress>& seats);
+bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out);
+std::string EncodeLogEntry(const Action& action);
+bool DecodeLogEntry(std::string_view text, Action* out);
 
 // The lowercase hex SHA-256 of a seat token: what a game compares a token with.
 std::string TokenHash(const std::string& token);

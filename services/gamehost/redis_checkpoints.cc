@@ -1,6 +1,5 @@
 #include "services/gamehost/redis_checkpoints.h"
 
-#include <charconv>
 #include <string>
 
 #include "lib/common/log.h"
@@ -130,64 +129,6 @@ redis.call('SREM', KEYS[7], ARGV[1])
 return 1
 )lua";
 
-// The seats hash's "started" field: "0", "1", or "f" and the finish time (a
-// finished game started).
-std::string EncodePhase(const GamePhase& phase) {
-  if (phase.finished_unix_ms > 0) return "f" + std::to_string(phase.finished_unix_ms);
-  return phase.started ? "1" : "0";
-}
-
-std::string EncodeProgress(const std::vector<SeatProgress>& seats) {
-  std::string out;
-  for (const SeatProgress& s : seats) {
-    if (!out.empty()) out += ';';
-    out += std::to_string(s.bank_ms) + ',' + std::to_string(s.decisions) + ',' + std::to_string(s.fallback_decisions) +
-           ',' + std::to_string(s.fallback_in_a_row) + ',' + (s.forfeited ? '1' : '0');
-  }
-  return out;
-}
-
-template <typename T>
-bool ParseNumber(std::string_view text, T* out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
-
-bool DecodePhase(std::string_view text, Checkpoint* out) {
-  out->finished_unix_ms = 0;
-  if (text.empty() || text == "0" || text == "1") {
-    out->started = text == "1";
-    return true;
-  }
-  out->started = true;
-  return text[0] == 'f' && ParseNumber(text.substr(1), &out->finished_unix_ms) && out->finished_unix_ms > 0;
-}
-
-bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out) {
-  out->clear();
-  while (!text.empty()) {
-    const size_t semi = text.find(';');
-    std::string_view item = text.substr(0, semi);
-    text = semi == std::string_view::npos ? std::string_view() : text.substr(semi + 1);
-    std::vector<std::string_view> parts;
-    for (size_t start = 0;;) {
-      const size_t comma = item.find(',', start);
-      parts.push_back(item.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-    SeatProgress s;
-    int forfeited = 0;
-    if (parts.size() != 5 || !ParseNumber(parts[0], &s.bank_ms) || !ParseNumber(parts[1], &s.decisions) ||
-        !ParseNumber(parts[2], &s.fallback_decisions) || !ParseNumber(parts[3], &s.fallback_in_a_row) ||
-        !ParseNumber(parts[4], &forfeited))
-      return false;
-    s.forfeited = forfeited != 0;
-    out->push_back(s);
-  }
-  return true;
-}
-
 }  // namespace
 
 RedisCheckpointStore::RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix,
@@ -250,7 +191,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
                                      std::to_string(from),
                                      EncodePhase(phase),
                                      EncodeProgress(seats)};
-    for (size_t i = from; i < actions.size(); ++i) command.push_back(std::to_string(Encode(actions[i])));
+    for (size_t i = from; i < actions.size(); ++i) command.push_back(EncodeLogEntry(actions[i]));
     RedisReply r;
     const CheckpointStatus s = Run(command, &r, error);
     if (s != CheckpointStatus::kOk) return s;
@@ -306,7 +247,7 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
                                    game_id,
                                    EncodePhase(phase),
                                    EncodeProgress(seats)};
-  for (const Action& a : actions) command.push_back(std::to_string(Encode(a)));
+  for (const Action& a : actions) command.push_back(EncodeLogEntry(a));
   RedisReply r;
   const CheckpointStatus s = Run(command, &r, error);
   if (s != CheckpointStatus::kOk) return s;
@@ -415,14 +356,13 @@ CheckpointStatus RedisCheckpointStore::Take(const std::string& game_id, const st
   out->setup = parts[0].str;
   out->actions.clear();
   for (const RedisReply& e : parts[1].elements) {
-    uint64_t code = 0;
-    std::optional<Action> action;
-    if (!ParseNumber(std::string_view(e.str), &code) || !(action = Decode(code))) {
+    Action action;
+    if (!DecodeLogEntry(e.str, &action)) {
       *error = "game " + game_id + ": log entry " + std::to_string(out->actions.size()) + " ('" + e.str +
                "') is not an action";
       return CheckpointStatus::kUnavailable;
     }
-    out->actions.push_back(*action);
+    out->actions.push_back(action);
   }
   if (!DecodePhase(parts[2].str, out)) {
     *error = "game " + game_id + ": its phase '" + parts[2].str + "' does not parse";

@@ -1,10 +1,8 @@
 #include "services/gateway/play_api.h"
 
 #include <algorithm>
-#include <charconv>
 #include <random>
 
-#include "engine/action.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -22,48 +20,9 @@ HttpResponse MethodNotAllowed(std::string_view method, const std::string& allow)
   return r;
 }
 
-// A JSON object with no field but `allowed`: a typo is an error, not ignored.
-bool ParseBody(std::string_view body, std::initializer_list<std::string_view> allowed, Json* out, ApiError* error) {
-  Json parsed = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object())
-    return Fail(error, MakeError(400, "INVALID_ARGUMENT", "the body must be a JSON object"));
-  for (const auto& [key, value] : parsed.items())
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      return Fail(error, BadParameter(key, "unknown field"));
-  *out = std::move(parsed);
-  return true;
-}
-
-bool StringField(const Json& body, const std::string& name, std::string* out, ApiError* error) {
-  auto it = body.find(name);
-  if (it == body.end()) return Fail(error, BadParameter(name, "required"));
-  if (!it->is_string()) return Fail(error, BadParameter(name, "must be a string"));
-  *out = it->get<std::string>();
-  return true;
-}
-
-bool IntField(const Json& body, const std::string& name, int64_t min, int64_t max, int64_t* out, ApiError* error) {
-  auto it = body.find(name);
-  if (it == body.end()) return Fail(error, BadParameter(name, "required"));
-  if (!it->is_number_integer())
-    return Fail(error, BadParameter(name, "must be an integer in " + std::to_string(min) + ".." + std::to_string(max)));
-  const int64_t v =
-      it->is_number_unsigned() && it->get<uint64_t>() > uint64_t(INT64_MAX) ? INT64_MAX : it->get<int64_t>();
-  if (v < min || v > max)
-    return Fail(error, BadParameter(
-                           name, std::to_string(v) + " is not in " + std::to_string(min) + ".." + std::to_string(max)));
-  *out = v;
-  return true;
-}
-
 Json PersonToJson(const Person& p) { return {{"id", p.id}, {"name", p.name}}; }
 
 }  // namespace
-
-const std::vector<std::string>& PracticeStrengths() {
-  static const std::vector<std::string> kStrengths = {"random", "heuristic", "search"};
-  return kStrengths;
-}
 
 bool PlayApi::Handles(std::string_view path) {
   std::vector<std::string> args;
@@ -127,12 +86,11 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
 }
 
 HttpResponse PlayApi::SignUp(const HttpRequest& request) {
-  Json body;
   std::string name, password, cookie;
   Session session;
   ApiError error;
-  if (!ParseBody(request.body, {"name", "password"}, &body, &error) || !StringField(body, "name", &name, &error) ||
-      !StringField(body, "password", &password, &error) || !people_->SignUp(name, password, &session, &cookie, &error))
+  if (!ReadCredentials(request.body, &name, &password, &error) ||
+      !people_->SignUp(name, password, &session, &cookie, &error))
     return ErrorResponse(error);
   HttpResponse r = JsonResponse(201, {{"player", PersonToJson(session.person)}});
   r.headers.push_back(
@@ -141,12 +99,10 @@ HttpResponse PlayApi::SignUp(const HttpRequest& request) {
 }
 
 HttpResponse PlayApi::SignIn(const HttpRequest& request) {
-  Json body;
   std::string name, password, cookie;
   Session session;
   ApiError error;
-  if (!ParseBody(request.body, {"name", "password"}, &body, &error) || !StringField(body, "name", &name, &error) ||
-      !StringField(body, "password", &password, &error) ||
+  if (!ReadCredentials(request.body, &name, &password, &error) ||
       !people_->SignIn(name, password, std::string(request.address), &session, &cookie, &error)) {
     HttpResponse r = ErrorResponse(error);
     if (error.http == 429) {
@@ -200,17 +156,10 @@ HttpResponse PlayApi::GetSession(const Session& session) {
 }
 
 HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& request) {
-  Json body;
   int64_t bots = 0;
   std::string strength;
   ApiError error;
-  if (!ParseBody(request.body, {"bots", "strength"}, &body, &error) || !IntField(body, "bots", 2, 3, &bots, &error) ||
-      !StringField(body, "strength", &strength, &error))
-    return ErrorResponse(error);
-  const auto& strengths = PracticeStrengths();
-  if (std::find(strengths.begin(), strengths.end(), strength) == strengths.end())
-    return ErrorResponse(
-        BadParameter("strength", "'" + strength.substr(0, 40) + "' is not random, heuristic or search"));
+  if (!ReadPractice(request.body, &bots, &strength, &error)) return ErrorResponse(error);
   if (backends_->options().gamehost_admin_token.empty())
     return ErrorResponse(
         MakeError(503, "UNAVAILABLE", "gamehost: the gateway has no --gamehost-admin-token to create games"));
@@ -263,11 +212,9 @@ HttpResponse PlayApi::Queue(const Session& session, const HttpRequest& request) 
     r.status = 204;
     return r;
   }
-  Json body;
   std::string ladder;
   QueueState state;
-  if (!ParseBody(request.body, {"ladder"}, &body, &error) || !StringField(body, "ladder", &ladder, &error) ||
-      !queue_->Join(session.person, ladder, &state, &error))
+  if (!ReadQueueJoin(request.body, &ladder, &error) || !queue_->Join(session.person, ladder, &state, &error))
     return ErrorResponse(error);
   return JsonResponse(202, QueueStateToJson(state));
 }
@@ -285,34 +232,10 @@ bool PlayApi::FindSeat(const Session& session, const std::string& game_id, HeldS
 }
 
 HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id, const HttpRequest& request) {
-  Json body;
   ApiError error;
   HeldSeat seat;
-  int64_t step = 0;
-  if (!ParseBody(request.body, {"step", "code", "text"}, &body, &error) ||
-      !IntField(body, "step", 0, UINT32_MAX, &step, &error))
-    return ErrorResponse(error);
-  const bool has_code = body.contains("code"), has_text = body.contains("text");
-  if (has_code == has_text) return ErrorResponse(BadParameter("code", "give exactly one of code and text"));
   v1::PlayAnswer answer;
-  answer.set_step(uint32_t(step));
-  if (has_code) {
-    std::string code;
-    if (!StringField(body, "code", &code, &error)) return ErrorResponse(error);
-    uint64_t value = 0;
-    const auto [end, parse_error] = std::from_chars(code.data(), code.data() + code.size(), value);
-    const bool number = !code.empty() && parse_error == std::errc() && end == code.data() + code.size();
-    if (!number || !metropolis::Decode(value))
-      return ErrorResponse(
-          BadParameter("code", "'" + code.substr(0, 40) + "' is not an action code (a decimal string)"));
-    answer.mutable_action()->set_code(value);
-  } else {
-    std::string text, parse_error;
-    if (!StringField(body, "text", &text, &error)) return ErrorResponse(error);
-    if (!metropolis::ParseAction(text, &parse_error))
-      return ErrorResponse(BadParameter("text", "'" + text.substr(0, 80) + "': " + parse_error));
-    answer.mutable_action()->set_text(text);
-  }
+  if (!ReadAnswer(request.body, &answer, &error)) return ErrorResponse(error);
   if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
   if (!play_->Answer(Hex(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
   return JsonResponse(202, {{"sent", true}});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "services/gateway/api.h"
+#include "services/gateway/bodies.h"
 #include "services/gateway/people.h"
 #include "services/gateway/play.h"
 #include "services/gateway/queue.h"
@@ -22,9 +23,6 @@ struct HttpRequest {
   std::string_view address;  // the client's IP address
 };
 
-// POST bodies larger than this are refused (413) before they are read.
-inline constexpr size_t kMaxBodyBytes = 16 * 1024;
-
 struct PlayApiOptions {
   // Practice games: a person reads the board, so more time than a bot's 10 s.
   int decision_ms = 60'000;
@@ -34,9 +32,6 @@ struct PlayApiOptions {
   // an HTTPS proxy. Off by default, as the local stack serves plain HTTP.
   bool secure_cookies = false;
 };
-
-// The built-in bots a practice game may seat, as the game hosts name them.
-const std::vector<std::string>& PracticeStrengths();
 
 // A checked request for a play stream.
 struct PlayEventsRequest {

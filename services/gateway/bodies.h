@@ -1,0 +1,35 @@
+// The JSON bodies of the play API's POST requests (play_api.h), read into what
+// each endpoint needs before anything else happens. A body is a JSON object
+// with no field but the endpoint's: a typo is an error, not ignored. Every
+// refusal is a 400 naming the field; nothing here throws (tests/fuzz/gateway_body_fuzz.cc).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "metropolis/v1/gamehost.pb.h"
+#include "services/gateway/params.h"
+
+namespace metropolis::gateway {
+
+// POST bodies larger than this are refused (413) before they are read.
+inline constexpr size_t kMaxBodyBytes = 16 * 1024;
+
+// The built-in bots a practice game may seat, as the game hosts name them.
+const std::vector<std::string>& PracticeStrengths();
+
+// Sign up and sign in: {"name": string, "password": string}.
+bool ReadCredentials(std::string_view body, std::string* name, std::string* password, ApiError* error);
+// A practice game: {"bots": 2 or 3, "strength": one of PracticeStrengths()}.
+bool ReadPractice(std::string_view body, int64_t* bots, std::string* strength, ApiError* error);
+// Joining a ladder's queue: {"ladder": string}.
+bool ReadQueueJoin(std::string_view body, std::string* ladder, ApiError* error);
+// A seat's answer: {"step": 0..2^32-1} and exactly one of "code" (an action's
+// code as a decimal string: JSON numbers lose precision past 2^53) and "text"
+// (an action's text); the action is checked to name an action.
+bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error);
+
+}  // namespace metropolis::gateway
