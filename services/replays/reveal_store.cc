@@ -4,7 +4,7 @@
 #include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
 #include "services/replays/record.h"
-#include "services/replays/summaries.h"
+#include "services/replays/summary_store.h"
 
 namespace metropolis::replays {
 namespace {

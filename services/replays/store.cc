@@ -10,7 +10,7 @@
 #include "services/replays/digest_store.h"
 #include "services/replays/record.h"
 #include "services/replays/reveal_store.h"
-#include "services/replays/summaries.h"
+#include "services/replays/summary_store.h"
 
 namespace metropolis::replays {
 namespace {

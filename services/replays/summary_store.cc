@@ -1,4 +1,4 @@
-#include "services/replays/summaries.h"
+#include "services/replays/summary_store.h"
 
 #include <map>
 #include <string>
