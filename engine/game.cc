@@ -512,6 +512,12 @@ std::string GameRecordToJson(const GameRecord& record) {
     }
     out += "]";
   }
+  if (!record.verifiable_seed.empty()) {
+    out += ",\"verifiable_seed\":";
+    AppendJsonString(record.verifiable_seed, &out);
+    out += ",\"chance_commitment\":";
+    AppendJsonString(record.chance_commitment, &out);
+  }
   out += ",\"actions\":[";
   for (size_t i = 0; i < record.actions.size(); ++i) {
     if (i) out.push_back(',');
@@ -565,6 +571,13 @@ bool GameRecordFromJson(std::string_view json, GameRecord* record, std::string* 
       if (!Expect(v->items[i], Json::Kind::kString, "players[" + std::to_string(i) + "]", error)) return false;
       r.players.push_back(v->items[i].text);
     }
+  }
+
+  for (auto [key, field] :
+       {std::pair{"verifiable_seed", &r.verifiable_seed}, std::pair{"chance_commitment", &r.chance_commitment}}) {
+    if (!(v = root.Find(key))) continue;
+    if (!Expect(*v, Json::Kind::kString, key, error)) return false;
+    *field = v->text;
   }
 
   if (!(v = Require(root, "actions", error))) return false;

@@ -40,6 +40,10 @@ struct GameRecord {
   std::optional<uint64_t> seed;      // what the host seeded its chance stream with
   std::optional<int> winner;         // a seat, or kNoSeat for a game without winner
   std::vector<std::string> players;  // who sat where, e.g. "greedy"
+  // Verifiable chance (docs/CHANCE.md), lower-case hex: the revealed 32-byte
+  // seed and the commitment the game announced. Empty for other games; checked
+  // by `metropolis-engine verify`, not by the engine.
+  std::string verifiable_seed, chance_commitment;
 };
 
 std::string GameRecordToJson(const GameRecord& record);

@@ -180,6 +180,10 @@ up() {
   # The game hosts: METROPOLIS_GAMEHOSTS of them (default 1). Each announces itself
   # to the first matchmaker; all replicas read the same registry in Redis.
   local hosts=() h port checkpoints=()
+  # One platform key for every host (docs/CHANCE.md): the rotations of a
+  # duplicate set meet the same chance on whichever host plays them. Readable
+  # by this user only, like a chart's secret.
+  (umask 077 && head -c 32 /dev/urandom >"$stack/chance.key")
   [[ ${METROPOLIS_GAMEHOST_CHECKPOINTS:-1} == 1 ]] &&
     checkpoints=(--checkpoint-redis "$redis_address" --lease-ms "${METROPOLIS_LEASE_MS:-3000}")
   for h in $(seq 1 "${METROPOLIS_GAMEHOSTS:-1}"); do
@@ -198,7 +202,7 @@ up() {
     # shellcheck disable=SC2086 # METROPOLIS_GAMEHOST_FLAGS: flags, split on purpose
     start "gamehost$h" "$port" "$build/services/gamehost/metropolis-gamehost" --listen "$addr:$port" \
       --metrics-listen "$metrics_address" --admin-token "$host_admin" --spectator-token "$host_spectator" \
-      --data-dir "$stack/gamehost$h" \
+      --data-dir "$stack/gamehost$h" --chance-key-file "$stack/chance.key" \
       --replays "$addr:$replays_port" --replays-token "$service_token" \
       --ratings "$addr:$host_ratings" --ratings-token "$service_token" \
       --matchmaker "$addr:$mm_port" --matchmaker-token "$service_token" "${host_checkpoints[@]}" \

@@ -1,18 +1,20 @@
 #include "lib/chance/chance.h"
 
 #include <cassert>
+#include <utility>
 
 #include "lib/chance/splitmix.h"
 
 namespace metropolis::chance {
 
 ChanceStreams::ChanceStreams(uint64_t seed) : seed_(seed) {}
+ChanceStreams::ChanceStreams(Source source) : source_(std::move(source)) {}
 
 double ChanceStreams::Next(ChanceKind kind) {
   // Counter-based: the k-th number of a stream is a hash of (seed, kind, k),
   // so streams never interfere and any number can be recomputed.
   const uint64_t k = counters_[int(kind)]++;
-  uint64_t x = MixSeed(MixSeed(seed_, uint64_t(kind) + 1), k);
+  const uint64_t x = source_ ? source_(kind, k) : MixSeed(MixSeed(seed_, uint64_t(kind) + 1), k);
   return double(x >> 11) * 0x1.0p-53;
 }
 

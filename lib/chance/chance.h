@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 #include "engine/state.h"
 
@@ -24,7 +25,15 @@ inline constexpr int kNumChanceKinds = 7;
 
 class ChanceStreams {
  public:
+  // The k-th raw 64-bit number of a stream; a game's chance numbers are this
+  // function of (kind, k) and nothing else.
+  using Source = std::function<uint64_t(ChanceKind kind, uint64_t index)>;
+
+  // Version 1: splitmix over a 64-bit seed. Fast and reproducible, for the
+  // arena, training and old records; not a secret anyone should rely on.
   explicit ChanceStreams(uint64_t seed);
+  // Any other derivation (version 2, lib/chance/verifiable.h).
+  explicit ChanceStreams(Source source);
 
   // The outcome of the chance node `state` is at (state.IsChanceNode()).
   Action Sample(const State& state);
@@ -37,7 +46,8 @@ class ChanceStreams {
   static ChanceKind KindOf(const State& state);
 
  private:
-  uint64_t seed_;
+  uint64_t seed_ = 0;
+  Source source_;  // empty: version 1 over seed_
   std::array<uint64_t, kNumChanceKinds> counters_{};
 };
 

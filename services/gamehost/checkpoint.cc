@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "lib/chance/verifiable.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/checkpoint.pb.h"
 #include "services/gamehost/game.h"
@@ -42,6 +43,7 @@ std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms
   p.set_decision_ms(setup.decision_ms);
   p.set_time_bank_ms(setup.time_bank_ms);
   p.set_chance_seed(setup.chance_seed);
+  p.set_verifiable_seed(setup.verifiable_seed);
   p.set_start_timeout_ms(setup.start_timeout_ms);
   p.set_forfeit_after(setup.forfeit_after);
   p.set_request_id(setup.request_id);
@@ -82,6 +84,12 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
   setup->decision_ms = p.decision_ms();
   setup->time_bank_ms = p.time_bank_ms();
   setup->chance_seed = p.chance_seed();
+  if (!p.verifiable_seed().empty() && p.verifiable_seed().size() != chance::kSeedBytes) {
+    *error = "the checkpoint's verifiable seed: " + std::to_string(p.verifiable_seed().size()) + " bytes, not " +
+             std::to_string(chance::kSeedBytes);
+    return false;
+  }
+  setup->verifiable_seed = p.verifiable_seed();
   setup->start_timeout_ms = p.start_timeout_ms();
   setup->forfeit_after = p.forfeit_after();
   setup->request_id = p.request_id();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "lib/chance/verifiable.h"
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
 #include "lib/protocol/convert.h"
@@ -36,7 +37,7 @@ grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* o
     if (!seat->fallback) {
       return {grpc::StatusCode::INVALID_ARGUMENT, "seats[" + std::to_string(i) + "].fallback_bot: " + error};
     }
-    seat->bot_rng = bots::MixSeed(game->setup_.chance_seed, 1000 + i);
+    seat->bot_rng = game->BotSeed(int(i));
     seat->tracker = KnowledgeTracker(int(i));
     seat->tracker.Reset(game->state_);
     seat->bank_ms = game->setup_.time_bank_ms;
@@ -343,6 +344,18 @@ void Game::OnGraceEnd() {
 Game::Game(GameSetup setup, GameEnv env)
     : setup_(std::move(setup)), env_(std::move(env)), state_(setup_.config), chance_(setup_.chance_seed) {
   created_unix_ms_ = env_.clock->UnixMillis();
+  if (chance::Seed seed; chance::FromBytes(setup_.verifiable_seed, &seed)) {
+    chance_ = chance::VerifiableStreams(seed);
+    const chance::Commitment c = chance::CommitTo(seed);
+    commitment_.assign(reinterpret_cast<const char*>(c.data()), c.size());
+  }
+}
+
+uint64_t Game::BotSeed(int seat) const {
+  chance::Seed seed;
+  if (!chance::FromBytes(setup_.verifiable_seed, &seed))
+    return bots::MixSeed(setup_.chance_seed, 1000 + uint64_t(seat));
+  return chance::SubSeed(seed, "bot " + std::to_string(seat));
 }
 
 Game::~Game() = default;
@@ -775,7 +788,8 @@ void Game::FinishLocked() {
   done.tournament = setup_.tournament;
   done.record.config = setup_.config;
   done.record.actions = actions_;
-  done.record.seed = setup_.chance_seed;
+  if (setup_.verifiable_seed.empty()) done.record.seed = setup_.chance_seed;
+  done.verifiable_seed = setup_.verifiable_seed;
   done.record.winner = winner;
   for (const auto& s : seats_) {
     done.record.players.push_back(s->setup.name);
@@ -857,6 +871,7 @@ void Game::Welcome(int seat, v1::Welcome* out) const {
   out->mutable_deadlines()->set_time_bank_ms(setup_.time_bank_ms);
   // While paused, the steps not yet written are not released, not even their count.
   out->set_step(paused_ ? persisted_ : step());
+  out->set_chance_commitment(commitment_);
 }
 
 void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream) {
@@ -920,6 +935,7 @@ void Game::Info(v1::GameInfo* out) const {
     p->set_forfeited(s.forfeited);
     p->set_identity_id(s.setup.identity_id);
   }
+  out->set_chance_commitment(commitment_);
   out->set_step(step());
   out->set_turn(uint32_t(state_.turn_number()));
   const View pub = MakeView(state_, kNoSeat);

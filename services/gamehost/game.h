@@ -69,7 +69,8 @@ struct GameSetup {
   std::vector<SeatSetup> seats;
   uint32_t decision_ms = 0;
   uint32_t time_bank_ms = 0;
-  uint64_t chance_seed = 0;
+  uint64_t chance_seed = 0;     // chance version 1: a known seed (CreateGameRequest.chance_seed)
+  std::string verifiable_seed;  // chance version 2: the 32-byte secret seed (docs/CHANCE.md); empty: version 1
   Millis start_timeout_ms = 0;  // start anyway after this long without every seat
   // A seat forfeits (ranks last) once the fallback bot took this many of its
   // decisions in a row; 0 = never. Built-in seats never forfeit.
@@ -154,6 +155,11 @@ class Game : public std::enable_shared_from_this<Game> {
   void OnStored();
 
   void Info(v1::GameInfo* out) const;
+  // SHA-256 commitment to the game's verifiable seed (docs/CHANCE.md); empty
+  // for a version 1 game. Fixed at creation.
+  const std::string& chance_commitment() const { return commitment_; }
+  // The built-in and fallback bots' random choices of `seat`, from the seed.
+  uint64_t BotSeed(int seat) const;
   const std::string& id() const { return setup_.id; }
   bool stored() const;
   int num_seats() const { return int(setup_.seats.size()); }
@@ -243,6 +249,7 @@ class Game : public std::enable_shared_from_this<Game> {
   };
   std::vector<LoggedEvent> log_;  // every event, unmasked, for spectators from the start
   chance::ChanceStreams chance_;
+  std::string commitment_;  // to the verifiable seed (32 bytes); empty for version 1
   std::vector<std::unique_ptr<Seat>> seats_;
   std::vector<std::shared_ptr<SpectatorStream>> spectators_;
   std::vector<v1::Event> spectator_events_;  // public events not yet flushed

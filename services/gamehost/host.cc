@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "lib/chance/verifiable.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
@@ -18,6 +19,7 @@ constexpr uint32_t kMaxDecisionMs = 3'600'000;
 constexpr uint32_t kMaxTimeBankMs = 86'400'000;
 constexpr size_t kMaxGameIdLength = 64;
 constexpr size_t kMaxNameLength = 100;
+constexpr size_t kMaxChanceIdentity = 200;
 constexpr uint32_t kMaxPageSize = 1000;
 constexpr int kMaxSeatsOf = 4096;  // identities per SeatsOf
 
@@ -55,7 +57,9 @@ Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bo
       work_(work),
       sink_(sink),
       directory_(directory),
-      metrics_(metrics) {}
+      metrics_(metrics) {
+  if (options_.chance_key.empty()) options_.chance_key = std::string(chance::AsBytes(chance::RandomSeed()));
+}
 
 Host::~Host() {
   if (lease_thread_.joinable()) {
@@ -118,8 +122,15 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   if (bank_ms > kMaxTimeBankMs) return Invalid("deadlines.time_bank_ms: more than a day");
   setup.decision_ms = decision_ms ? decision_ms : options_.default_decision_ms;
   setup.time_bank_ms = bank_ms ? bank_ms : options_.default_time_bank_ms;
+  if (request.chance_identity().size() > kMaxChanceIdentity) {
+    return Invalid("chance_identity: longer than " + std::to_string(kMaxChanceIdentity) + " bytes");
+  }
   setup.chance_seed = request.chance_seed();
-  if (setup.chance_seed == 0) setup.chance_seed = (uint64_t(std::random_device{}()) << 32) | std::random_device{}();
+  if (request.board_from_chance()) {
+    if (config_proto.has_board() || config_proto.random_board_seed() != 0)
+      return Invalid("board_from_chance: the config gives a board already");
+    if (setup.chance_seed != 0) return Invalid("board_from_chance: needs verifiable chance (chance_seed 0)");
+  }
   setup.start_timeout_ms = options_.start_timeout_ms;
   setup.ladder = request.ladder();
   setup.season = request.season();
@@ -130,6 +141,16 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
   }
   setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
+  // Verifiable chance unless the caller chose a known seed: a game of its own
+  // gets a fresh random seed (a game id can be chosen by the caller, a seed
+  // must not be); games sharing an identity derive theirs from the key.
+  if (setup.chance_seed == 0) {
+    const chance::Seed seed = request.chance_identity().empty()
+                                  ? chance::RandomSeed()
+                                  : chance::DeriveSeed(options_.chance_key, request.chance_identity());
+    setup.verifiable_seed = std::string(chance::AsBytes(seed));
+    if (request.board_from_chance()) setup.config.board = RandomBoard(chance::SubSeed(seed, "board"));
+  }
   // The caller's request id (the matchmaker's round), which the game keeps for
   // its storing and rating; the lines from here on name the game.
   const services::LogContext* call = services::CurrentLogContext();
@@ -174,6 +195,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   response->set_game_id(setup.id);
   for (const std::string& token : tokens) response->add_seat_tokens(token);
   response->set_host(address());
+  response->set_chance_commitment(game->chance_commitment());
   services::LogInfo("game created", {{"game", setup.id},
                                      {"seats", std::to_string(seats)},
                                      {"ladder", setup.ladder},
@@ -306,6 +328,7 @@ grpc::Status Host::SeatsOf(const std::string& token, const v1::SeatsOfRequest& r
       held->set_seat(uint32_t(s));
       held->set_connected(given == Game::SeatAgain::kConnected);
       if (given == Game::SeatAgain::kGiven) held->set_seat_token(seat_token);
+      held->set_chance_commitment(game->chance_commitment());
     }
   }
   return grpc::Status::OK;

@@ -41,6 +41,11 @@ struct HostOptions {
   bool done_when_stored = true;
   // GameEnv::check_seen_step: off only as a negative control ("seen_step").
   bool check_seen_step = true;
+  // The platform key the secret seeds of games that share a chance identity
+  // derive from (docs/CHANCE.md): every host of a deployment has the same one,
+  // so that a duplicate set's rotations meet the same chance on any host, and
+  // it never leaves the hosts. Empty: a random key for this host only.
+  std::string chance_key;
 };
 
 class Host {

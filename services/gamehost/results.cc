@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "lib/chance/verifiable.h"
 #include "lib/common/credentials.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
@@ -40,6 +41,11 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
   out->set_created_unix_ms(g.created_unix_ms);
   out->set_finished_unix_ms(g.finished_unix_ms);
   out->set_chance_seed(g.record.seed.value_or(0));
+  if (chance::Seed seed; chance::FromBytes(g.verifiable_seed, &seed)) {
+    out->set_verifiable_seed(g.verifiable_seed);
+    const chance::Commitment c = chance::CommitTo(seed);
+    out->set_chance_commitment(std::string(reinterpret_cast<const char*>(c.data()), c.size()));
+  }
 }
 
 void OutcomeOf(const v1::CompletedGameRecord& game, v1::GameOutcome* out) {

@@ -5,6 +5,8 @@
 #include <grpcpp/server_builder.h>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 
 #include "bots/bot.h"
 #include "lib/common/credentials.h"
@@ -66,6 +68,34 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       service_(&host_, &metrics_, &clock_,
                {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}
 
+namespace {
+
+// The key stays in this process: it is read once, never logged and never
+// written anywhere (a checkpoint holds a game's seed, not the key).
+bool ReadChanceKey(const std::string& path, std::string* key, std::string* error) {
+  if (path.empty()) {
+    services::LogWarning("no --chance-key-file: the games of a duplicate set meet the same chance only on this host");
+    return true;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  if (in) bytes << in.rdbuf();  // an empty file inserts nothing: its size is said below
+  if (!in || in.bad()) {
+    *error = "--chance-key-file " + path + ": cannot be read";
+    return false;
+  }
+  *key = bytes.str();
+  if (key->size() < 32) {
+    *error = "--chance-key-file " + path + ": " + std::to_string(key->size()) +
+             " bytes; a key needs at least 32 (e.g. head -c 32 /dev/urandom > FILE)";
+    key->clear();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 void AddPlaySettings(services::Settings* settings) {
   settings->Add("decision-ms", "N", "10000", "default per-decision time limit");
   settings->Add("time-bank-ms", "N", "60000", "default time bank per seat and game");
@@ -91,6 +121,9 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("pause-limit-ms", "N", "600000",
                 "a game whose checkpoint cannot be written pauses; after this long paused it is void "
                 "(\"store unavailable\"); 0 = wait as long as it takes");
+  settings->Add("chance-key-file", "FILE", "",
+                "the platform key (at least 32 bytes; the same on every host) that the secret chance seeds of a "
+                "duplicate set's games derive from (docs/CHANCE.md); empty: a random key for this process only");
 }
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
@@ -131,7 +164,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   }
   config->bot_threads = int(bot_threads);
   config->game_threads = int(game_threads);
-  return true;
+  return ReadChanceKey(settings.Get("chance-key-file"), &options.chance_key, error);
 }
 
 std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "lib/chance/verifiable.h"
+
 namespace metropolis::gamehost {
 namespace {
 
@@ -25,7 +27,13 @@ std::string Quote(const std::string& s) {
 // The engine's record with the host's fields appended: GameRecordFromJson skips
 // keys it does not know, so the file replays as it is (metropolis-engine replay).
 std::string CompletedGameToJson(const CompletedGame& g) {
-  std::string out = GameRecordToJson(g.record);
+  GameRecord record = g.record;
+  // Chance version 2 (docs/CHANCE.md): what `metropolis-engine verify` checks.
+  if (chance::Seed seed; chance::FromBytes(g.verifiable_seed, &seed)) {
+    record.verifiable_seed = chance::ToHex(seed);
+    record.chance_commitment = chance::ToHex(chance::CommitTo(seed));
+  }
+  std::string out = GameRecordToJson(record);
   while (!out.empty() && (out.back() == '\n' || out.back() == '}')) out.pop_back();
   out += ",\"game_id\":" + Quote(g.game_id) + ",\"ladder\":" + Quote(g.ladder);
   out += ",\"season\":" + std::to_string(g.season) + ",\"tournament\":" + Quote(g.tournament);

@@ -30,6 +30,7 @@ struct CompletedGame {
   std::vector<int64_t> identity_ids;         // per seat, 0 for none
   std::vector<bool> forfeited;               // per seat
   int64_t created_unix_ms = 0, finished_unix_ms = 0;
+  std::string verifiable_seed;  // chance version 2 (GameSetup::verifiable_seed); record.seed is then empty
 };
 
 // The JSON line a completed game is stored as: the engine's GameRecord (so it

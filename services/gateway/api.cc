@@ -10,6 +10,7 @@
 #include "lib/common/credentials.h"
 #include "lib/common/grpc_util.h"
 #include "lib/flags/flags.h"
+#include "services/gateway/verification.h"
 
 namespace metropolis::gateway {
 namespace {
@@ -81,6 +82,7 @@ HttpResponse Api::Get(std::string_view path, std::string_view raw_query, std::st
        &Api::Games,
        {"ladder", "season", "player", "tournament", "after", "before", "limit", "page_token"}},
       {"/api/v1/games/{}", &Api::Game, {}},
+      {"/api/v1/games/{}/record", &Api::GameRecordFile, {}},
       {"/api/v1/games/{}/positions/{}", &Api::Position, {"viewer"}},
       {"/api/v1/live", &Api::LiveGames, {}},
       {"/api/v1/live/{}", &Api::LiveGame, {}},
@@ -416,6 +418,21 @@ bool Api::Game(const Args& args, const Query&, Json* out, ApiError* error) {
   auto context = backends_->Context();
   if (!Backend(backends_->replays().GetReplay(context.get(), request, &replay), "replays", error)) return false;
   *out = ReplayToJson(replay.game());
+  (*out)["chance"] = ChanceToJson(replay.game());
+  return true;
+}
+
+bool Api::GameRecordFile(const Args& args, const Query&, Json* out, ApiError* error) {
+  if (!CheckGame(args[0], error)) return false;
+  v1::ExportGameRequest request;
+  request.set_game_id(args[0]);
+  v1::ExportGameResponse response;
+  auto context = backends_->Context();
+  if (!Backend(backends_->replays().ExportGame(context.get(), request, &response), "replays", error)) return false;
+  *out = Json::parse(response.record_json(), nullptr, /*allow_exceptions=*/false);
+  if (!out->is_object())
+    return Fail(error,
+                {502, "INTERNAL", "game " + args[0] + ": the replays service's record is not JSON", "", "replays", ""});
   return true;
 }
 

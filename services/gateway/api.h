@@ -79,6 +79,7 @@ class Api {
   bool PlayerHistory(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Games(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Game(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool GameRecordFile(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Position(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGames(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGame(const Args& args, const Query& q, Json* out, ApiError* error);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "engine/action.h"
+#include "lib/chance/verifiable.h"
 #include "lib/common/grpc_util.h"
 #include "lib/protocol/convert.h"
 #include "lib/ranking/ranks.h"
@@ -274,6 +275,12 @@ Json LiveGameToJson(const v1::GameInfo& g) {
               {"vp", Json(std::vector<uint32_t>(g.vp().begin(), g.vp().end()))},
               {"players", players}};
   out["result"] = g.status() == v1::GAME_STATUS_FINISHED ? ResultToJson(g.result()) : Json(nullptr);
+  // Announced before the first die: the seed revealed with the finished game
+  // must hash to it (docs/CHANCE.md). null for a version 1 game.
+  out["chance_commitment"] = g.chance_commitment().empty()
+                                 ? Json(nullptr)
+                                 : Json(chance::ToHex(reinterpret_cast<const uint8_t*>(g.chance_commitment().data()),
+                                                      g.chance_commitment().size()));
   return out;
 }
 

@@ -134,10 +134,11 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
     // The player's seat is the one with its identity (seats were shuffled).
     for (int s = 0; s < request.seats_size(); ++s) {
       if (request.seats(s).identity_id() != players[p].identity_id || request.seats(s).built_in()) continue;
-      seats.push_back({players[p].id,
-                       players[p].identity_id,
-                       {response.game_id(), response.host().empty() ? host : response.host(),
-                        s < response.seat_tokens_size() ? response.seat_tokens(s) : "", s}});
+      seats.push_back(
+          {players[p].id,
+           players[p].identity_id,
+           {response.game_id(), response.host().empty() ? host : response.host(),
+            s < response.seat_tokens_size() ? response.seat_tokens(s) : "", s, response.chance_commitment()}});
       break;
     }
   }
@@ -234,7 +235,8 @@ bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_
       continue;
     }
     const auto& [host, seat] = it->second;
-    again.push_back({p.id, p.identity_id, {seat.game_id(), host, seat.seat_token(), int(seat.seat())}});
+    again.push_back(
+        {p.id, p.identity_id, {seat.game_id(), host, seat.seat_token(), int(seat.seat()), seat.chance_commitment()}});
     services::LogInfo(
         "player given again the seat it holds",
         {{"ladder", ladder.id}, {"ticket", p.id}, {"game", seat.game_id()}, {"seat", std::to_string(seat.seat())}});

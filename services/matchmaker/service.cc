@@ -129,6 +129,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       a->set_host(info.host);
       a->set_seat_token(info.seat_token);
       a->set_seat(uint32_t(info.seat));
+      a->set_chance_commitment(info.chance_commitment);
       try {
         for (const HostInfo& h : tickets_->Hosts())
           if (h.address != info.host) a->add_other_hosts(h.address);

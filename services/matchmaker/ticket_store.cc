@@ -61,7 +61,7 @@ if state == 'queued' then
   size = redis.call('ZCARD', KEYS[2])
 end
 local f = redis.call('HMGET', KEYS[1], 'id', 'ladder', 'state', 'name', 'identity', 'rating', 'enqueued', 'seen',
-                     'game', 'host', 'token', 'seat')
+                     'game', 'host', 'token', 'seat', 'commitment')
 for i = 1, #f do if not f[i] then f[i] = '' end end
 f[#f + 1] = tostring(position)
 f[#f + 1] = tostring(size)
@@ -121,7 +121,8 @@ return 1
 )lua";
 
 // KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, the
-// identity's resume ttl, the table, then each ticket's game, host, token, seat.
+// identity's resume ttl, the table, then each ticket's game, host, token, seat
+// and the game's chance commitment.
 // A ticket no longer matched for this table is skipped: its claim lapsed and it
 // was released (and perhaps claimed for another table) meanwhile. The table, ''
 // when the claim is not checked (the negative control "claimed_table"). The
@@ -129,11 +130,11 @@ return 1
 constexpr char kAssign[] = R"lua(
 local assigned = 0
 for i = 2, #KEYS, 2 do
-  local key, who, a = KEYS[i], KEYS[i + 1], 4 + (i - 2) * 2
+  local key, who, a = KEYS[i], KEYS[i + 1], 4 + (i - 2) / 2 * 5
   local f = redis.call('HMGET', key, 'state', 'table')
   if f[1] == 'matched' and (ARGV[3] == '' or f[2] == ARGV[3]) then
     redis.call('HSET', key, 'state', 'assigned', 'game', ARGV[a], 'host', ARGV[a + 1], 'token', ARGV[a + 2],
-               'seat', ARGV[a + 3])
+               'seat', ARGV[a + 3], 'commitment', ARGV[a + 4])
     redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
     redis.call('EXPIRE', key, ARGV[1])
     if redis.call('GET', who) == key then redis.call('EXPIRE', who, ARGV[2]) end
@@ -296,7 +297,7 @@ bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   if (ladder.is_nil()) return false;
   const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), NowArg(now_ms)});
   const auto& f = r.elements;
-  if (f.size() != 14) return false;
+  if (f.size() != 15) return false;
   out->id = f[0].str;
   out->ladder = f[1].str;
   out->state = f[2].str;
@@ -309,8 +310,9 @@ bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   out->host = f[9].str;
   out->seat_token = f[10].str;
   out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
-  out->position = ToInt(f[12].str);
-  out->queue_size = ToInt(f[13].str);
+  out->chance_commitment = f[12].str;
+  out->position = ToInt(f[13].str);
+  out->queue_size = ToInt(f[14].str);
   return true;
 }
 
@@ -441,6 +443,7 @@ int TicketStore::Assign(const std::string& ladder, const std::string& table_id, 
     command.push_back(s.assignment.host);
     command.push_back(s.assignment.seat_token);
     command.push_back(std::to_string(s.assignment.seat));
+    command.push_back(s.assignment.chance_commitment);
   }
   return int(Eval(std::move(command)).integer);
 }

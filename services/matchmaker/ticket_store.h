@@ -31,6 +31,7 @@ struct TicketInfo {
   // When assigned:
   std::string game_id, host, seat_token;
   int seat = -1;
+  std::string chance_commitment;  // raw bytes (docs/CHANCE.md); empty for a version 1 game
   // When queued: 0-based position by waiting time, and the queue's size.
   int64_t position = -1, queue_size = 0;
 };
@@ -38,6 +39,7 @@ struct TicketInfo {
 struct Assignment {
   std::string game_id, host, seat_token;
   int seat = 0;
+  std::string chance_commitment;  // raw bytes, from CreateGameResponse
 };
 
 // A placed table's ticket, its player's identity and its seat.

@@ -66,6 +66,10 @@ std::string CanonicalEncoding(const StoredGame& g) {
     Field(&out, "forfeited", s.forfeited ? 1 : 0);
   }
   Field(&out, "codes", g.codes);
+  if (!g.verifiable_seed.empty() || !g.chance_commitment.empty()) {
+    Field(&out, "verifiable_seed", g.verifiable_seed);
+    Field(&out, "chance_commitment", g.chance_commitment);
+  }
   return out;
 }
 

@@ -34,6 +34,9 @@ struct StoredGame {
   int64_t finished_unix_ms = 0;
   std::vector<Seat> seats;  // by seat
   std::string codes;        // the stable codes, 8 bytes each, big-endian
+  // Chance version 2 (docs/CHANCE.md), raw bytes; empty for version 1 games,
+  // whose encoding then has no such lines (their digests stay what they were).
+  std::string verifiable_seed, chance_commitment;
 };
 
 // The canonical encoding (docs/RESULTS.md) and its SHA-256 in lower-case hex.

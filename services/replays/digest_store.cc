@@ -8,7 +8,8 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   tx.conn().prepare("replays.digest_game",
                     "SELECT coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), "
                     " g.rules_version, g.config, g.chance_seed, g.num_seats, g.reason, coalesce(g.winner, -1), g.vp, "
-                    " g.actions, g.finished_unix_ms, r.codes "
+                    " g.actions, g.finished_unix_ms, r.codes, coalesce(g.verifiable_seed, ''::bytea), "
+                    " coalesce(g.chance_commitment, ''::bytea) "
                     "FROM games g JOIN replays r ON r.game_id = g.id WHERE g.id = $1");
   tx.conn().prepare("replays.digest_seats",
                     "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
@@ -31,6 +32,8 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   out->actions = r[10].as<int>();
   out->finished_unix_ms = r[11].as<int64_t>();
   out->codes = pqxx::binarystring(r[12]).str();
+  out->verifiable_seed = pqxx::binarystring(r[13]).str();
+  out->chance_commitment = pqxx::binarystring(r[14]).str();
   for (const pqxx::row& s : tx.exec_prepared("replays.digest_seats", game_id)) {
     out->seats.push_back({s[0].as<int>(), s[1].as<int64_t>(), s[2].as<std::string>(), s[3].as<int>(), s[4].as<bool>()});
   }

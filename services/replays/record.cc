@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "engine/notation.h"
+#include "lib/chance/verifiable.h"
+#include "lib/chance/verify.h"
 #include "lib/common/grpc_util.h"
 #include "lib/protocol/convert.h"
 
@@ -62,6 +64,25 @@ grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& sta
   if (claimed.vp_size() != replayed.vp_size() ||
       !std::equal(claimed.vp().begin(), claimed.vp().end(), replayed.vp().begin()))
     return Invalid("game.result.vp: does not match the actions");
+  return grpc::Status::OK;
+}
+
+grpc::Status CheckVerifiableChance(const v1::CompletedGameRecord& record, const GameConfig& config,
+                                   const std::vector<Action>& actions) {
+  const std::string& seed_bytes = record.verifiable_seed();
+  const std::string& commitment = record.chance_commitment();
+  if (seed_bytes.empty() && commitment.empty()) return grpc::Status::OK;
+  chance::Seed seed;
+  if (!chance::FromBytes(seed_bytes, &seed))
+    return Invalid("game.verifiable_seed: " + std::to_string(seed_bytes.size()) + " bytes, not " +
+                   std::to_string(chance::kSeedBytes));
+  if (record.chance_seed() != 0) return Invalid("game.chance_seed: set beside a verifiable seed");
+  const chance::Commitment expected = chance::CommitTo(seed);
+  if (commitment != std::string_view(reinterpret_cast<const char*>(expected.data()), expected.size()))
+    return Invalid("game.chance_commitment: not the commitment to game.verifiable_seed");
+  chance::ChanceCheck check;
+  if (!chance::CheckChance(config, actions, chance::VerifiableStreams(seed), &check))
+    return Invalid("game.actions: " + check.error);
   return grpc::Status::OK;
 }
 

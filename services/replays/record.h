@@ -27,6 +27,11 @@ grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* conf
 // against the state after its last action.
 grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions);
 grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& final_state);
+// A version 2 game's chance (docs/CHANCE.md): the seed is 32 bytes, the
+// commitment is the one to it, and every chance outcome of `actions` is what
+// the seed draws. OK for a version 1 game (neither field set).
+grpc::Status CheckVerifiableChance(const v1::CompletedGameRecord& record, const GameConfig& config,
+                                   const std::vector<Action>& actions);
 
 bool ValidGameId(const std::string& id);
 

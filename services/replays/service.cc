@@ -4,6 +4,7 @@
 
 #include "engine/game.h"
 #include "lib/auth/roles.h"
+#include "lib/chance/verifiable.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
@@ -88,7 +89,15 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
   if (grpc::Status s = CheckRecord(game, &record.config, &record.actions); !s.ok())
     return {grpc::StatusCode::DATA_LOSS,
             "stored game " + request->game_id() + " no longer replays: " + s.error_message()};
-  record.seed = game.chance_seed();
+  if (game.verifiable_seed().empty()) {
+    record.seed = game.chance_seed();
+  } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
+    const auto hex = [](const std::string& b) {
+      return chance::ToHex(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+    };
+    record.verifiable_seed = hex(game.verifiable_seed());
+    record.chance_commitment = hex(game.chance_commitment());
+  }
   record.winner = game.result().winner();
   for (const auto& seat : game.seats()) record.players.push_back(seat.name());
   response->set_record_json(GameRecordToJson(record));

@@ -74,6 +74,8 @@ std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, c
   for (uint32_t v : game.result().vp()) g.vp.push_back(int(v));
   g.actions = game.actions_size();
   g.finished_unix_ms = game.finished_unix_ms();
+  g.verifiable_seed = game.verifiable_seed();
+  g.chance_commitment = game.chance_commitment();
   for (const v1::SeatRecord& seat : game.seats()) {
     g.seats.push_back(
         {int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()), seat.forfeited()});
@@ -131,6 +133,7 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
   const bool have_compact = EncodeActions(config, actions, &compact, &error, nullptr, &final_state);
   if (grpc::Status s = have_compact ? CheckResult(game, final_state) : CheckRecord(game, &config, &actions); !s.ok())
     return s;
+  if (grpc::Status s = CheckVerifiableChance(game, config, actions); !s.ok()) return s;
   const std::string codes = CodesToBytes(game);
   std::string config_bytes;
   game.config().SerializeToString(&config_bytes);
@@ -142,10 +145,11 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
     // is the hot path, and parsing and planning were a good part of its cost.
     c.prepare("replays.insert_game",
               "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, "
-              " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms, digest) "
+              " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms, digest, "
+              " verifiable_seed, chance_commitment) "
               "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
               " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14, "
-              " $15) "
+              " $15, NULLIF($16::bytea, ''::bytea), NULLIF($17::bytea, ''::bytea)) "
               "ON CONFLICT (id) DO NOTHING RETURNING id");
     c.prepare("replays.insert_seat",
               "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
@@ -159,7 +163,8 @@ grpc::Status ReplayStore::Store(const v1::CompletedGameRecord& game, v1::StoreGa
         game.config().rules_version(), pqxx::binarystring(config_bytes), int64_t(game.chance_seed()), config.num_seats,
         int(game.result().reason()),
         game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt, Vp(game.result()),
-        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms(), digest);
+        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms(), digest,
+        pqxx::binarystring(game.verifiable_seed()), pqxx::binarystring(game.chance_commitment()));
     if (inserted.empty()) {
       // Stored before: the same game is fine, another one under its id is not.
       const pqxx::row row = tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game.game_id());
@@ -201,7 +206,8 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     const pqxx::result games = tx.exec_params(
         "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), config, chance_seed, "
         " reason, coalesce(winner, -1), vp, actions, "
-        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms FROM games g WHERE id = $1",
+        " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms, "
+        " coalesce(verifiable_seed, ''::bytea), coalesce(chance_commitment, ''::bytea) FROM games g WHERE id = $1",
         game_id);
     if (games.empty()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
     const std::string tournament = games[0][2].as<std::string>();
@@ -223,6 +229,8 @@ grpc::Status ReplayStore::Load(const std::string& game_id, v1::CompletedGameReco
     out->mutable_result()->set_actions(g[8].as<uint32_t>());
     out->set_created_unix_ms(g[9].as<int64_t>());
     out->set_finished_unix_ms(g[10].as<int64_t>());
+    out->set_verifiable_seed(pqxx::binarystring(g[11]).str());  // revealed: the game is shown, so it is over
+    out->set_chance_commitment(pqxx::binarystring(g[12]).str());
     for (const auto& row : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
                                           "FROM game_seats WHERE game_id = $1 "
                                           "ORDER BY seat",

@@ -80,6 +80,11 @@ async function main() {
     const harbors = await page.$$eval('[data-piece="harbor"]', (els) => els.map((e) => Number(e.dataset.type)));
     expectSame(harbors, game.config.board.harbor, 'harbors');
     await checkStep(page, game.game_id, 0);
+    // Its dice (docs/CHANCE.md): the page hashes the revealed seed with WebCrypto and
+    // finds the commitment the game announced; the gateway replayed every outcome.
+    expect(game.chance.version === 2 && game.chance.verified === true, `the game's chance: ${JSON.stringify(game.chance)}`);
+    await page.waitForSelector('[data-chance="verified"]', { timeout: 5000 });
+    expect(await page.textContent('[data-chance-verdict]') !== null, 'no dice verdict shown');
 
     // The keyboard: → steps on, ← back, End and Home jump.
     for (let s = 1; s <= 12; ++s) {

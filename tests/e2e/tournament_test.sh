@@ -109,8 +109,13 @@ misseated=$(sql "SELECT count(*) FROM tournament_games tg JOIN game_seats s ON s
 [[ $misseated == 0 ]] || fail "$misseated seats held by another identity than scheduled"
 [[ $(sql "SELECT count(*) FROM tournament_games tg JOIN games g ON g.id = tg.game_id AND g.tournament_id = tg.tournament_id") == 24 ]] ||
   fail "not every tournament game is stored under its tournament"
-[[ $(sql "SELECT count(DISTINCT (chance_seed, config)) FROM games WHERE tournament_id = 'dup'") == 1 ]] ||
+[[ $(sql "SELECT count(DISTINCT (verifiable_seed, config)) FROM games WHERE tournament_id = 'dup'") == 1 ]] ||
   fail "the duplicate set's games do not share board and dice"
+# Verifiable chance (docs/CHANCE.md, CHANCE-2): every stored game has a secret seed
+# and its commitment, none a known 64-bit one.
+[[ $(sql "SELECT count(*) FROM games WHERE tournament_id IN ('rr', 'dup') AND
+          (verifiable_seed IS NULL OR chance_commitment IS NULL OR chance_seed <> 0)") == 0 ]] ||
+  fail "a tournament game without a verifiable seed"
 # Each game exactly as its seats saw it, decided on by ratings once; a bot with
 # capacity 2 plays a game of each tournament at once.
 expect_all_rated

@@ -14,5 +14,6 @@ int RunPerft(const std::vector<std::string>& args);
 int RunArena(const std::vector<std::string>& args);
 int RunGolden(const std::vector<std::string>& args);
 int RunSeaMap(const std::vector<std::string>& args);
+int RunVerify(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli

@@ -208,4 +208,42 @@ std::string DescribeNext(const State& state) {
   return out;
 }
 
+// The record's text: the whole input, or one line of it.
+bool SelectRecordLine(const std::string& input, const Flags& flags, std::string* line, std::string* error,
+                      bool* usage_error) {
+  std::vector<std::string_view> lines;
+  std::string_view rest = input;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view l = rest.substr(0, nl);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  }
+  if (flags.Has("line")) {
+    int64_t k;
+    if (!flags.GetInt("line", 1, 1 << 30, &k, error)) return false;
+    if (k > int64_t(lines.size())) {
+      *usage_error = false;
+      *error = "--line " + std::to_string(k) + ": the input has " + std::to_string(lines.size()) + " lines";
+      return false;
+    }
+    *line = std::string(lines[size_t(k - 1)]);
+    return true;
+  }
+  int nonempty = 0;
+  for (std::string_view l : lines) {
+    if (l.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++nonempty;
+    *line = std::string(l);
+  }
+  if (nonempty != 1) {
+    *usage_error = nonempty > 1;
+    *error = nonempty == 0 ? "the input is empty"
+                           : "the input has " + std::to_string(nonempty) + " records; pick one with --line K";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace metropolis::cli

@@ -35,6 +35,10 @@ bool ReadMaxActionsFlag(const Flags& flags, RulesOptions* options, std::string* 
 
 // "-" reads standard input.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
+// The record a command reads: the input's only non-empty line, or its --line K.
+// Errors that are the flags' fault set *usage_error.
+bool SelectRecordLine(const std::string& input, const Flags& flags, std::string* line, std::string* error,
+                      bool* usage_error);
 
 // --ruleset NAME, then --option name=value (repeatable), on top of the
 // defaults.

@@ -24,6 +24,7 @@ constexpr std::string_view kHelp =
     "  arena    measure a bot against opponents: seat rotation, common random numbers, Wilson intervals\n"
     "  golden   play one seeded game and print every step: position, views, legal actions, events\n"
     "  sea-map  print a Seafarers scenario's map and its numbering, or its geometry as JSON\n"
+    "  verify   check a finished game's secret dice against the commitment it announced (docs/CHANCE.md)\n"
     "\n"
     "'metropolis-engine COMMAND --help' describes a command's flags.\n";
 
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   if (command == "arena") return RunArena(args);
   if (command == "golden") return RunGolden(args);
   if (command == "sea-map") return RunSeaMap(args);
+  if (command == "verify") return RunVerify(args);
   std::cerr << "metropolis-engine: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

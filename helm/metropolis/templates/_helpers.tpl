@@ -258,6 +258,9 @@ redis-password: {{ . | b64enc }}
 {{- end }}
 service-token: {{ required "secrets.serviceToken is required (the game hosts' service token)" .Values.secrets.serviceToken | b64enc }}
 host-admin-token: {{ required "secrets.hostAdminToken is required (the game hosts' administrator token)" .Values.secrets.hostAdminToken | b64enc }}
+{{- $chanceKey := required "secrets.chanceKey is required (the game hosts' platform key for secret chance seeds, at least 32 characters)" .Values.secrets.chanceKey }}
+{{- if lt (len $chanceKey) 32 }}{{ fail "secrets.chanceKey: at least 32 characters (e.g. 64 hex digits from a random generator)" }}{{ end }}
+chance-key: {{ $chanceKey | b64enc }}
 {{- if .Values.gateway.enabled }}
 host-spectator-token: {{ required "secrets.hostSpectatorToken is required with the gateway (the game hosts' spectator token)" .Values.secrets.hostSpectatorToken | b64enc }}
 gateway-token: {{ required "secrets.gatewayToken is required with the gateway (an API token it reads the services with)" .Values.secrets.gatewayToken | b64enc }}

@@ -103,7 +103,7 @@ TEST_F(OneClockTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
   ASSERT_EQ(tickets.ReleaseStuck("open", 100'000, 30'000), 1);  // the slow replica's claim lapsed
   ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "next-table", 100'000));
 
-  const Seating slow{id, 1, {"game-slow", "h1:1", "token-slow", 0}};
+  const Seating slow{id, 1, {"game-slow", "h1:1", "token-slow", 0, "commitment-slow"}};
   EXPECT_EQ(tickets.Assign("open", "slow-table", {slow}), 0);
   EXPECT_EQ(tickets.Release("open", "slow-table", {id}), 0) << "the other table's claim was released";
   TicketInfo info;
@@ -111,11 +111,13 @@ TEST_F(OneClockTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
   EXPECT_EQ(info.state, "matched");
   EXPECT_TRUE(info.game_id.empty()) << "the lapsed table's seat was handed out: " << info.game_id;
 
-  const Seating next{id, 1, {"game-next", "h1:1", "token-next", 2}};
+  const Seating next{id, 1, {"game-next", "h1:1", "token-next", 2, std::string(32, '\xc7')}};
   EXPECT_EQ(tickets.Assign("open", "next-table", {next}), 1);
   ASSERT_TRUE(tickets.Poll(id, 100'002, &info));
   EXPECT_EQ(info.state, "assigned");
   EXPECT_EQ(info.game_id, "game-next");
+  EXPECT_EQ(info.seat, 2);
+  EXPECT_EQ(info.chance_commitment, std::string(32, '\xc7')) << "the game's commitment goes out with the seat";
 }
 
 }  // namespace

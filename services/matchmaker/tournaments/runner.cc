@@ -27,6 +27,10 @@ TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results,
       creator_(creator),
       options_(std::move(options)) {}
 
+std::string TournamentRunner::ChanceIdentity(const std::string& tournament, uint64_t chance_number) {
+  return "tournament/" + tournament + "/" + std::to_string(chance_number);
+}
+
 v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
                                                 const std::string& game_id, const std::string& bot) {
   v1::CreateGameRequest request;
@@ -37,9 +41,14 @@ v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament,
   ParseLadderOptions(tournament.spec.ruleset, tournament.spec.options, &config.options, &error);
   protocol::ConfigToProto(config, request.mutable_config());
   request.mutable_config()->clear_board();
-  // 0 means "no random board" and "drawn by the host": never send it.
-  request.mutable_config()->set_random_board_seed(game.game.board_seed | 1);
-  request.set_chance_seed(game.game.chance_seed | 1);
+  // The board, like the dice, comes from the secret seed of the set's chance
+  // identity: a board seed derived from the tournament's seed would give that
+  // seed away to anyone who inverts it (docs/CHANCE.md).
+  request.set_board_from_chance(true);
+  // The schedule's chance number names what the set's games share; the host
+  // derives their secret seed from it and its key (docs/CHANCE.md), so that
+  // nothing this service holds or shows tells a die in advance.
+  request.set_chance_identity(ChanceIdentity(tournament.spec.id, game.game.chance_seed));
   for (int entrant : game.game.entrants) {
     v1::SeatSpec* seat = request.add_seats();
     seat->set_name(size_t(entrant) < tournament.names.size() ? tournament.names[size_t(entrant)] : "");
@@ -260,6 +269,7 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
         a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
         a.set_seat(uint32_t(seat));
         a.set_tournament(spec.id);
+        a.set_chance_commitment(response.chance_commitment());
         roster_->Send(spec.entrants[size_t(g.game.entrants[seat])], a.SerializeAsString());
       }
     } catch (const std::exception& e) {

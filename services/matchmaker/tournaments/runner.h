@@ -50,6 +50,9 @@ class TournamentRunner {
   RunnerStats Pass(int64_t now_ms);
 
   // The game request for one scheduled game (exposed for tests).
+  // What the games of one chance number of a tournament share
+  // (CreateGameRequest.chance_identity).
+  static std::string ChanceIdentity(const std::string& tournament, uint64_t chance_number);
   static v1::CreateGameRequest GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
                                        const std::string& game_id, const std::string& bot);
 

@@ -197,15 +197,18 @@ TEST(CtlCreateGame, EveryOptionOfTheProtoIsAnEngineOption) {
   EXPECT_FALSE(r.config().options().bank_limited());
 }
 
-TEST(CtlOutput, CreateGameJsonIsExactlyThreeFields) {
+TEST(CtlOutput, CreateGameJsonIsTheResponsesFourFields) {
   v1::CreateGameResponse response;
   response.set_game_id("g1");
   response.add_seat_tokens("t0");
   response.add_seat_tokens("");
   response.add_seat_tokens("t\"2");
   response.set_host("127.0.0.1:5");
-  EXPECT_EQ(CreateGameJson(response), R"({"game_id":"g1","seat_tokens":["t0","","t\"2"],"host":"127.0.0.1:5"})");
-  EXPECT_EQ(CreateGameJson(v1::CreateGameResponse()), R"({"game_id":"","seat_tokens":[],"host":""})");
+  response.set_chance_commitment("abc");  // bytes: base64 in the proto's JSON
+  EXPECT_EQ(CreateGameJson(response),
+            R"({"game_id":"g1","seat_tokens":["t0","","t\"2"],"host":"127.0.0.1:5","chance_commitment":"YWJj"})");
+  EXPECT_EQ(CreateGameJson(v1::CreateGameResponse()),
+            R"({"game_id":"","seat_tokens":[],"host":"","chance_commitment":""})");
 }
 
 TEST(CtlOutput, GameInfoJsonShowsEnumNamesAndZeroCounts) {

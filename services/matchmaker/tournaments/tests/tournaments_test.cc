@@ -291,8 +291,13 @@ TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
   std::set<int64_t> first_seat;
   for (const auto& g : host_.created) {
     EXPECT_TRUE(g.hidden());
-    EXPECT_EQ(g.chance_seed(), host_.created[0].chance_seed());
-    EXPECT_EQ(g.config().random_board_seed(), host_.created[0].config().random_board_seed());
+    // One secret seed for the set (docs/CHANCE.md): the same chance identity, the
+    // board drawn from it, and no known seed of either kind.
+    EXPECT_EQ(g.chance_identity(), host_.created[0].chance_identity());
+    EXPECT_EQ(g.chance_identity().rfind("tournament/dup/", 0), 0u) << g.chance_identity();
+    EXPECT_TRUE(g.board_from_chance());
+    EXPECT_EQ(g.chance_seed(), 0u);
+    EXPECT_EQ(g.config().random_board_seed(), 0u);
     first_seat.insert(g.seats(0).identity_id());
   }
   EXPECT_EQ(first_seat.size(), 4u) << "every entrant sits first once";
@@ -497,7 +502,7 @@ TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
   EXPECT_EQ(games[0].attempts, 2);
   EXPECT_EQ(games[0].game_id, "t-lost-0-2");
   ASSERT_EQ(host_.created.size(), 2u);
-  EXPECT_EQ(host_.created[1].chance_seed(), host_.created[0].chance_seed()) << "the same game, played again";
+  EXPECT_EQ(host_.created[1].chance_identity(), host_.created[0].chance_identity()) << "the same game, played again";
   // The lost game's result, arriving late, does not count.
   Store(host_.created[0], spec.entrants);
   runner.Pass(kNow + 16000);

@@ -7,6 +7,7 @@
 import { api, enc } from '../api.js';
 import { html, raw, SEAT_LETTERS, formatDate } from '../names.js';
 import { GameViewer } from './viewer.js';
+import * as chance from './chance.js';
 
 const SPEEDS = [1, 2, 5, 10, 20, 50];
 const PREFETCH = 8;
@@ -41,12 +42,14 @@ export async function render(gameId, q) {
   const title = html`<h1>Replay <span class="game-id">${game.game_id}</span></h1>
     <p class="meta">${game.tournament ? `tournament ${game.tournament}` : `${game.ladder ?? 'no ladder'}${game.season ? ` season ${game.season}` : ''}`} ·
       finished ${formatDate(game.finished_unix_ms)} · ${winner} · ${steps} steps ·
-      keys: ← → step, space play, Home End</p>`;
+      keys: ← → step, space play, Home End</p>
+    ${chance.panel(game)}`;
   const view = new GameViewer(game.config, game.players, { title: String(title), controls: String(controls) });
   view.setLog(game.actions.map((a) => a.text));
   const el = view.element;
   el.dataset.game = game.game_id;
   el.dataset.steps = steps;
+  chance.check(el, game);
   const scrub = el.querySelector('[data-scrub]');
   const counter = el.querySelector('[data-counter]');
   const playButton = el.querySelector('[data-act="play"]');
