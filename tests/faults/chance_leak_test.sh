@@ -78,12 +78,19 @@ probe() {
   as_entrant "$METROPOLIS_MATCHMAKER" export-tournament dup >"$dir/rpc_export_tournament"
   as_entrant "$METROPOLIS_REPLAYS" stored-games >"$dir/rpc_stored_games"
   as_entrant "$METROPOLIS_GAMEHOST" list-games >"$dir/rpc_list_games"
+  as_entrant "$METROPOLIS_RATINGS" leaderboard --ladder open >"$dir/rpc_leaderboard"
+  as_entrant "$METROPOLIS_MATCHMAKER" queue --ladder open >"$dir/rpc_queue"
   for id in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id = 'dup' AND game_id IS NOT NULL"); do
     for path in "/api/v1/games/$id" "/api/v1/games/$id/record" "/api/v1/games/$id/positions/0" "/api/v1/live/$id"; do
       api "$path" >"$dir/http${path//[^a-z0-9]/_}"
     done
     as_entrant "$METROPOLIS_REPLAYS" export-game "$id" >"$dir/rpc_export_$id"
     as_entrant "$METROPOLIS_GAMEHOST" get-game "$id" >"$dir/rpc_get_game_$id"
+    # Spectating, over gRPC and as server-sent events, from the start: refused for
+    # a hidden game, and cut after 2 s for any other.
+    timeout 2 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$entrant_token" watch "$id" \
+      --json >"$dir/rpc_watch_$id" 2>&1 || true
+    curl -s --max-time 2 "$METROPOLIS_GATEWAY/api/v1/live/$id/events?from_start=1" >"$dir/http_events_$id" || true
   done
 }
 
