@@ -17,7 +17,8 @@
 //      message and leaves its output alone, or gives a view that round-trips
 //   4  StoreGameRequest: CheckRecord answers OK or INVALID_ARGUMENT with a
 //      message, never crashes; an accepted record is a finished game of its
-//      configuration that replays to the result it claims
+//      configuration that replays to the result it claims; its verifiable
+//      chance is then accepted or refused with INVALID_ARGUMENT
 #include <google/protobuf/stubs/logging.h>
 
 #include <cstddef>
@@ -142,6 +143,14 @@ void FuzzStoreGame(const v1::StoreGameRequest& request) {
     FUZZ_CHECK(error.empty(), "accepted a record with an illegal action: " + ActionToString(a) + ": " + error);
   }
   FUZZ_CHECK(s.IsTerminal(), "accepted a record of an unfinished game");
+  // Its verifiable chance (docs/CHANCE.md), as StoreGame checks it next: OK or
+  // INVALID_ARGUMENT with a message, whatever the seed and commitment bytes are.
+  const grpc::Status chance = replays::CheckVerifiableChance(request.game(), config, actions);
+  FUZZ_CHECK(
+      chance.ok() || (chance.error_code() == grpc::StatusCode::INVALID_ARGUMENT && !chance.error_message().empty()),
+      "a record's chance refused with status " + std::to_string(int(chance.error_code())));
+  FUZZ_CHECK(!chance.ok() || request.game().verifiable_seed().empty() == request.game().chance_commitment().empty(),
+             "accepted a seed without its commitment, or a commitment without its seed");
 }
 
 }  // namespace
