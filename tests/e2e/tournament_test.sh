@@ -17,22 +17,12 @@ stack_test_begin tournament_test "${1:-}"
 deploy/local/stack.sh up "$build" >"$work/up.log" || { cat "$work/up.log" >&2; fail "the stack did not start"; }
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
-admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
-admin create-player owner >/dev/null
-mkdir -p "$work/bots"
-bot_pids=()
-for i in 1 2 3 4 5; do
-  admin create-bot "tb$i" --owner owner >/dev/null
-  token=$(admin --json issue-token "tb$i" --label e2e | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-  # Capacity 2: one game of each tournament at once (each allows one per entrant).
-  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$token" \
-    --bot random --capacity 2 --record "$work/bots/tb$i.record" >"$work/bots/tb$i.out" 2>"$work/bots/tb$i.err" &
-  bot_pids+=($!)
-done
-stop_bots() { for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
-trap 'stop_bots; stack_test_end' EXIT
+bot_pids=() bot_tokens=()
+# Capacity 2: one game of each tournament at once (each allows one per entrant).
+start_compete_bots tb 5 "$METROPOLIS_MATCHMAKER" 2
+trap 'stop_compete_bots; stack_test_end' EXIT
 
 ctl create-tournament rr --format round-robin --entrants tb1,tb2,tb3,tb4,tb5 --seed 11 --decision-ms 2000 \
   --title "e2e round robin" >"$work/create.log" || { cat "$work/create.log" >&2; fail "create-tournament rr"; }
@@ -180,5 +170,5 @@ for game in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id IN (
   "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_REPLAYS" --token "$METROPOLIS_ADMIN_TOKEN" \
     export-game "$game" >/dev/null || fail "revealed game $game is not served"
 done
-stop_bots
+stop_compete_bots
 echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"

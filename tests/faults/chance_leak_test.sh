@@ -31,7 +31,6 @@ say() { echo "chance_leak_test: $*"; }
 leak=$(dirname "$0")/lib/chance_leak.py
 
 stack_up METROPOLIS_GAMEHOSTS=2  # two hosts: the set's rotations meet the same seed on either (one key)
-admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 # An entrant's calls: its own API token, at each service.
 as_entrant() {
@@ -41,23 +40,11 @@ as_entrant() {
 }
 api() { curl -s "$METROPOLIS_GATEWAY$1" || true; }
 
-admin create-player owner >/dev/null
-mkdir -p "$work/bots" "$work/seen"
-bot_pids=()
-for i in 1 2 3 4; do
-  admin create-bot "tb$i" --owner owner >/dev/null
-  token=$(admin --json issue-token "tb$i" --label e2e | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-  [[ $i == 1 ]] && entrant_token=$token
-  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$METROPOLIS_MATCHMAKER" --api-token "$token" \
-    --bot random --capacity 2 --record "$work/bots/tb$i.record" >"$work/bots/tb$i.out" 2>"$work/bots/tb$i.err" &
-  bot_pids+=($!)
-done
-# shellcheck disable=SC2317 # the EXIT trap
-end_chance_leak_test() {
-  for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  stack_test_end
-}
-trap end_chance_leak_test EXIT
+mkdir -p "$work/seen"
+bot_pids=() bot_tokens=()
+trap 'stop_compete_bots; stack_test_end' EXIT
+start_compete_bots tb 4 "$METROPOLIS_MATCHMAKER" 2
+entrant_token=${bot_tokens[0]}
 
 ctl create-tournament dup --format duplicate --entrants tb1,tb2,tb3,tb4 --rounds 3 --seed 12 --decision-ms 2000 \
   >/dev/null ||
@@ -134,7 +121,7 @@ for _ in $(seq 1 600); do
   [[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'rr' AND state <> 'finished'") == 0 ]] && break
   sleep 0.5
 done
-for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+stop_compete_bots
 wait "${bot_pids[@]}" 2>/dev/null || true
 
 violations=0

@@ -30,14 +30,13 @@ say() { echo "leader_pause_test: $*"; }
 
 stack_up METROPOLIS_MATCHMAKERS=2 METROPOLIS_MATCHMAKER_FLAGS="--lease-ms 1000 --tournament-pass-ms 100"
 rcli() { redis-cli -h "${METROPOLIS_REDIS%:*}" -p "${METROPOLIS_REDIS##*:}" "$@" 2>/dev/null | tr -d '\r'; }
-admin() { "$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" "$@"; }
 host_pid=$(cat "$METROPOLIS_STACK_DIR/gamehost1.pid")
-bot_pids=() leader_pid=""
+bot_pids=() bot_tokens=() leader_pid=""
 # Nothing stopped outlives the test: the stack's "down" asks each process to stop.
 # shellcheck disable=SC2317 # the EXIT trap
 end_leader_pause_test() {
   kill -CONT "$host_pid" ${leader_pid:+"$leader_pid"} 2>/dev/null || true
-  for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  stop_compete_bots
   stack_test_end
 }
 trap end_leader_pause_test EXIT
@@ -59,15 +58,7 @@ leader_log=$METROPOLIS_STACK_DIR/logs/$leader.log
 other_log=$METROPOLIS_STACK_DIR/logs/$other.log
 say "$leader leads the tournament scheduler; the bots compete on $other"
 
-admin create-player owner >/dev/null
-mkdir -p "$work/bots"
-for i in 1 2 3 4; do
-  admin create-bot "pb$i" --owner owner >/dev/null
-  token=$(admin --json issue-token "pb$i" --label faults | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-  "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$other_addr" --api-token "$token" \
-    --bot random --capacity 1 --record "$work/bots/pb$i.record" >"$work/bots/pb$i.out" 2>"$work/bots/pb$i.err" &
-  bot_pids+=($!)
-done
+start_compete_bots pb 4 "$other_addr" 1
 for _ in $(seq 1 100); do
   (($(rcli zcard "metropolis:{tournaments}:available") >= 4)) && break
   sleep 0.1

@@ -40,13 +40,41 @@ fail() {
   echo "$test_name: FAILED: $*" >&2
   tail -n 5 "$METROPOLIS_STACK_DIR"/logs/*.log "$METROPOLIS_STACK_DIR"/demo/*.err >&2 2>/dev/null || true
   local keep=$build/test-artifacts/$test_name
-  rm -rf "$keep" && mkdir -p "$keep" &&
-    cp -r "$METROPOLIS_STACK_DIR"/logs "$METROPOLIS_STACK_DIR"/demo "$METROPOLIS_STACK_DIR"/gamehost* "$keep/" 2>/dev/null
+  rm -rf "$keep" && mkdir -p "$keep"
+  # A stack without the demo's bots has no demo/: copy what there is.
+  cp -r "$METROPOLIS_STACK_DIR"/logs "$METROPOLIS_STACK_DIR"/demo "$METROPOLIS_STACK_DIR"/gamehost* "$keep/" 2>/dev/null ||
+    true
   echo "$test_name: logs kept in $keep" >&2
   exit 1
 }
 
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
+
+# Bots competing in tournaments (metropolis-bot --compete, random play):
+#   start_compete_bots PREFIX N MATCHMAKER CAPACITY
+# creates the player "owner" and its bots PREFIX1 … PREFIXN, each with an API token
+# (appended to bot_tokens), and starts them on MATCHMAKER, each recording every
+# message it receives in $work/bots/PREFIX<i>.record; their pids go to bot_pids.
+start_compete_bots() {
+  local prefix=$1 n=$2 matchmaker=$3 capacity=$4 i token
+  local admin=("$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG")
+  "${admin[@]}" create-player owner >/dev/null
+  mkdir -p "$work/bots"
+  for i in $(seq 1 "$n"); do
+    "${admin[@]}" create-bot "$prefix$i" --owner owner >/dev/null
+    token=$("${admin[@]}" --json issue-token "$prefix$i" --label e2e |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    bot_tokens+=("$token")
+    "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$matchmaker" --api-token "$token" --bot random \
+      --capacity "$capacity" --record "$work/bots/$prefix$i.record" \
+      >"$work/bots/$prefix$i.out" 2>"$work/bots/$prefix$i.err" &
+    bot_pids+=($!)
+  done
+}
+stop_compete_bots() {
+  local pid
+  for pid in "${bot_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
 
 # The stack, started with the VAR=VALUEs given in its environment (its output in
 # $work/up.log, shown if it fails to start), and its addresses read from stack.env.
