@@ -56,8 +56,13 @@ template <size_t N>
 std::string ToHex(const std::array<uint8_t, N>& bytes) {
   return ToHex(bytes.data(), N);
 }
+// A proto's bytes field (a seed, a commitment) as hex.
+inline std::string ToHex(std::string_view bytes) {
+  return ToHex(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
 bool FromHex(std::string_view hex, Seed* out);
 bool FromBytes(std::string_view bytes, Seed* out);
+// A seed or a commitment (the same 32-byte array) as the bytes a proto holds.
 inline std::string_view AsBytes(const Seed& seed) { return {reinterpret_cast<const char*>(seed.data()), seed.size()}; }
 
 }  // namespace metropolis::chance

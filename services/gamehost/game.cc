@@ -346,8 +346,7 @@ Game::Game(GameSetup setup, GameEnv env)
   created_unix_ms_ = env_.clock->UnixMillis();
   if (chance::Seed seed; chance::FromBytes(setup_.verifiable_seed, &seed)) {
     chance_ = chance::VerifiableStreams(seed);
-    const chance::Commitment c = chance::CommitTo(seed);
-    commitment_.assign(reinterpret_cast<const char*>(c.data()), c.size());
+    commitment_ = chance::AsBytes(chance::CommitTo(seed));
   }
 }
 

@@ -43,8 +43,7 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
   out->set_chance_seed(g.record.seed.value_or(0));
   if (chance::Seed seed; chance::FromBytes(g.verifiable_seed, &seed)) {
     out->set_verifiable_seed(g.verifiable_seed);
-    const chance::Commitment c = chance::CommitTo(seed);
-    out->set_chance_commitment(std::string(reinterpret_cast<const char*>(c.data()), c.size()));
+    out->set_chance_commitment(std::string(chance::AsBytes(chance::CommitTo(seed))));
   }
 }
 

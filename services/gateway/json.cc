@@ -277,10 +277,7 @@ Json LiveGameToJson(const v1::GameInfo& g) {
   out["result"] = g.status() == v1::GAME_STATUS_FINISHED ? ResultToJson(g.result()) : Json(nullptr);
   // Announced before the first die: the seed revealed with the finished game
   // must hash to it (docs/CHANCE.md). null for a version 1 game.
-  out["chance_commitment"] = g.chance_commitment().empty()
-                                 ? Json(nullptr)
-                                 : Json(chance::ToHex(reinterpret_cast<const uint8_t*>(g.chance_commitment().data()),
-                                                      g.chance_commitment().size()));
+  out["chance_commitment"] = g.chance_commitment().empty() ? Json(nullptr) : Json(chance::ToHex(g.chance_commitment()));
   return out;
 }
 

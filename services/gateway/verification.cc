@@ -37,15 +37,14 @@ nlohmann::json ChanceToJson(const v1::CompletedGameRecord& game) {
   }
   nlohmann::json out = {{"version", 2},
                         {"seed", chance::ToHex(seed)},
-                        {"commitment", chance::ToHex(reinterpret_cast<const uint8_t*>(game.chance_commitment().data()),
-                                                     game.chance_commitment().size())},
+                        {"commitment", chance::ToHex(game.chance_commitment())},
                         {"record", record_url},
                         {"command", "metropolis-engine verify --file " + game.game_id() + ".json"}};
   const chance::Commitment expected = chance::CommitTo(seed);
   std::string error;
   GameRecord record;
   chance::ChanceCheck check;
-  if (game.chance_commitment() != std::string_view(reinterpret_cast<const char*>(expected.data()), expected.size())) {
+  if (game.chance_commitment() != chance::AsBytes(expected)) {
     error = "the seed does not hash to the commitment";
   } else if (!EngineGame(game, &record, &error)) {
     error = "the stored game does not convert: " + error;

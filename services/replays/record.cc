@@ -77,8 +77,7 @@ grpc::Status CheckVerifiableChance(const v1::CompletedGameRecord& record, const 
     return Invalid("game.verifiable_seed: " + std::to_string(seed_bytes.size()) + " bytes, not " +
                    std::to_string(chance::kSeedBytes));
   if (record.chance_seed() != 0) return Invalid("game.chance_seed: set beside a verifiable seed");
-  const chance::Commitment expected = chance::CommitTo(seed);
-  if (commitment != std::string_view(reinterpret_cast<const char*>(expected.data()), expected.size()))
+  if (commitment != chance::AsBytes(chance::CommitTo(seed)))
     return Invalid("game.chance_commitment: not the commitment to game.verifiable_seed");
   chance::ChanceCheck check;
   if (!chance::CheckChance(config, actions, chance::VerifiableStreams(seed), &check))

@@ -92,11 +92,8 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
   if (game.verifiable_seed().empty()) {
     record.seed = game.chance_seed();
   } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
-    const auto hex = [](const std::string& b) {
-      return chance::ToHex(reinterpret_cast<const uint8_t*>(b.data()), b.size());
-    };
-    record.verifiable_seed = hex(game.verifiable_seed());
-    record.chance_commitment = hex(game.chance_commitment());
+    record.verifiable_seed = chance::ToHex(game.verifiable_seed());
+    record.chance_commitment = chance::ToHex(game.chance_commitment());
   }
   record.winner = game.result().winner();
   for (const auto& seat : game.seats()) record.players.push_back(seat.name());

@@ -208,6 +208,8 @@ std::string DescribeNext(const State& state) {
   return out;
 }
 
+namespace {
+
 // The record's text: the whole input, or one line of it.
 bool SelectRecordLine(const std::string& input, const Flags& flags, std::string* line, std::string* error,
                       bool* usage_error) {
@@ -241,6 +243,33 @@ bool SelectRecordLine(const std::string& input, const Flags& flags, std::string*
     *usage_error = nonempty > 1;
     *error = nonempty == 0 ? "the input is empty"
                            : "the input has " + std::to_string(nonempty) + " records; pick one with --line K";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void AddRecordFlags(Flags* flags) {
+  flags->Add({.name = "file", .value_name = "FILE", .help = "the record ('-' or no --file: standard input)"});
+  flags->Add({.name = "line", .value_name = "K", .help = "the K-th line (from 1) of a .jsonl file"});
+}
+
+bool ReadRecordFlags(const Flags& flags, GameRecord* record, std::string* where, int* exit_code) {
+  const std::string path = flags.Get("file", "-");
+  std::string input, line, error;
+  if (!ReadFile(path, &input, &error)) {
+    *exit_code = Fail(flags, error, kExitRefused);
+    return false;
+  }
+  bool usage_error = true;
+  if (!SelectRecordLine(input, flags, &line, &error, &usage_error)) {
+    *exit_code = usage_error ? UsageError(flags, error) : Fail(flags, error, kExitRefused);
+    return false;
+  }
+  *where = (path == "-" ? std::string("stdin") : path) + (flags.Has("line") ? ":" + flags.Get("line") : std::string());
+  if (!GameRecordFromJson(line, record, &error)) {
+    *exit_code = Fail(flags, *where + ": " + error, kExitRefused);
     return false;
   }
   return true;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/config.h"
+#include "engine/game.h"
 #include "engine/state.h"
 #include "lib/flags/flags.h"
 
@@ -35,10 +36,13 @@ bool ReadMaxActionsFlag(const Flags& flags, RulesOptions* options, std::string* 
 
 // "-" reads standard input.
 bool ReadFile(const std::string& path, std::string* out, std::string* error);
-// The record a command reads: the input's only non-empty line, or its --line K.
-// Errors that are the flags' fault set *usage_error.
-bool SelectRecordLine(const std::string& input, const Flags& flags, std::string* line, std::string* error,
-                      bool* usage_error);
+// --file FILE and --line K: the game record a command reads (replay, verify).
+void AddRecordFlags(Flags* flags);
+// Reads and parses that record: the input's only non-empty line, or its line K.
+// *where names it in messages ("game.jsonl:3"). False when it cannot be had: the
+// error (and, for a flag's fault, the usage) is printed and *exit_code is what
+// the command returns.
+bool ReadRecordFlags(const Flags& flags, GameRecord* record, std::string* where, int* exit_code);
 
 // --ruleset NAME, then --option name=value (repeatable), on top of the
 // defaults.

@@ -19,8 +19,7 @@ Flags MakeFlags() {
               "every action checked and Validate() after every step, and prints the position and the\n"
               "events at the chosen steps (the final position when no --step is given). Step 0 is the\n"
               "initial position; step k is the position after the k-th action.");
-  flags.Add({.name = "file", .value_name = "FILE", .help = "the record ('-' or no --file: standard input)"});
-  flags.Add({.name = "line", .value_name = "K", .help = "the K-th line (from 1) of a .jsonl file"});
+  AddRecordFlags(&flags);
   flags.Add(
       {.name = "step", .value_name = "N", .help = "print the position and events after step N", .repeatable = true});
   flags.Add({.name = "all-events", .value_name = "", .help = "print every action and its events"});
@@ -52,17 +51,9 @@ int RunReplay(const std::vector<std::string>& args) {
     wanted[n];
   }
 
-  std::string path = flags.Get("file", "-");
-  std::string input, line;
-  if (!ReadFile(path, &input, &error)) return Fail(flags, error, kExitRefused);
-  bool usage_error = true;
-  if (!SelectRecordLine(input, flags, &line, &error, &usage_error))
-    return usage_error ? UsageError(flags, error) : Fail(flags, error, kExitRefused);
-  std::string where =
-      (path == "-" ? std::string("stdin") : path) + (flags.Has("line") ? ":" + flags.Get("line") : std::string());
-
   GameRecord record;
-  if (!GameRecordFromJson(line, &record, &error)) return Fail(flags, where + ": " + error, kExitRefused);
+  std::string where;
+  if (int exit_code; !ReadRecordFlags(flags, &record, &where, &exit_code)) return exit_code;
   const int64_t steps = int64_t(record.actions.size());
   for (const auto& [n, snapshot] : wanted) {
     if (n > steps)

@@ -22,8 +22,7 @@ Flags MakeFlags() {
               "commitment the game announced before its first die, and that every chance outcome — start\n"
               "player, dice, steals, draws — is the one the seed draws, with every move checked. Exit 0:\n"
               "verified; 1: the record or its chance does not check out (the first difference is said).");
-  flags.Add({.name = "file", .value_name = "FILE", .help = "the record ('-' or no --file: standard input)"});
-  flags.Add({.name = "line", .value_name = "K", .help = "the K-th line (from 1) of a .jsonl file"});
+  AddRecordFlags(&flags);
   return flags;
 }
 
@@ -32,17 +31,9 @@ Flags MakeFlags() {
 int RunVerify(const std::vector<std::string>& args) {
   Flags flags = MakeFlags();
   if (int exit_code; !ParseOrExit(&flags, args, &exit_code)) return exit_code;
-  const std::string path = flags.Get("file", "-");
-  std::string input, line, error;
-  if (!ReadFile(path, &input, &error)) return Fail(flags, error, kExitRefused);
-  bool usage_error = true;
-  if (!SelectRecordLine(input, flags, &line, &error, &usage_error))
-    return usage_error ? UsageError(flags, error) : Fail(flags, error, kExitRefused);
-  const std::string where =
-      (path == "-" ? std::string("stdin") : path) + (flags.Has("line") ? ":" + flags.Get("line") : std::string());
-
   GameRecord record;
-  if (!GameRecordFromJson(line, &record, &error)) return Fail(flags, where + ": " + error, kExitRefused);
+  std::string where;
+  if (int exit_code; !ReadRecordFlags(flags, &record, &where, &exit_code)) return exit_code;
   const std::string& seed_hex = record.verifiable_seed;
   const std::string& commitment_hex = record.chance_commitment;
   if (seed_hex.empty()) {

@@ -51,8 +51,7 @@ TEST(VerifiableChanceHost, AGameCommitsToASecretSeedAndItsRecordVerifies) {
   chance::Seed seed;
   ASSERT_TRUE(chance::FromBytes(done->verifiable_seed, &seed));
   EXPECT_FALSE(done->record.seed.has_value()) << "no known seed beside the secret one";
-  const chance::Commitment c = chance::CommitTo(seed);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(c.data()), c.size()), created.chance_commitment());
+  EXPECT_EQ(chance::AsBytes(chance::CommitTo(seed)), created.chance_commitment());
   chance::ChanceCheck check;
   EXPECT_TRUE(chance::CheckChance(done->record.config, done->record.actions, chance::VerifiableStreams(seed), &check))
       << check.error;

@@ -9,12 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <pqxx/pqxx>
 #include <set>
 
 #include "engine/game.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/chance/chance.h"
+#include "lib/chance/verifiable.h"
 #include "lib/protocol/convert.h"
 #include "lib/storage/migrations.h"
 #include "lib/storage/tests/test_database.h"
@@ -27,14 +29,13 @@ namespace {
 constexpr char kStoreToken[] = "store-secret";
 constexpr char kReadToken[] = "read-secret";
 
-// A random game played to its end, as the host would hand it over.
-v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, const std::string& ladder = "",
-                                 int64_t finished_ms = 1'800'000'000'000) {
+// A random game played to its end with `chance`, as the host would hand it over.
+v1::CompletedGameRecord PlayGameWith(chance::ChanceStreams chance, uint64_t seed, const std::string& id,
+                                     const std::string& ladder, int64_t finished_ms) {
   GameConfig config;
   config.num_seats = 3 + int(seed % 2);
   config.board = DefaultBoard();
   State state(config);
-  chance::ChanceStreams chance(seed);
   uint64_t rng = seed * 7919 + 1;
   v1::CompletedGameRecord g;
   while (!state.IsTerminal()) {
@@ -61,7 +62,22 @@ v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, const std
   protocol::ResultToProto(state, g.mutable_result());
   g.set_created_unix_ms(finished_ms - 60'000);
   g.set_finished_unix_ms(finished_ms);
+  return g;
+}
+
+// The same with a known seed (chance version 1).
+v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, const std::string& ladder = "",
+                                 int64_t finished_ms = 1'800'000'000'000) {
+  v1::CompletedGameRecord g = PlayGameWith(chance::ChanceStreams(seed), seed, id, ladder, finished_ms);
   g.set_chance_seed(seed);
+  return g;
+}
+
+// The same with a secret seed and its commitment (version 2, docs/CHANCE.md).
+v1::CompletedGameRecord PlayVerifiableGame(const chance::Seed& seed, const std::string& id) {
+  v1::CompletedGameRecord g = PlayGameWith(chance::VerifiableStreams(seed), 5, id, "", 1'800'000'000'000);
+  g.set_verifiable_seed(std::string(chance::AsBytes(seed)));
+  g.set_chance_commitment(std::string(chance::AsBytes(chance::CommitTo(seed))));
   return g;
 }
 
@@ -399,6 +415,70 @@ TEST_F(ReplaysTest, ChanceSeedsAboveTwoToThe63RoundTrip) {
   const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, request, &replay);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(replay.game().chance_seed(), 0xF00DF00DF00DF00Dull);
+}
+
+// Verifiable chance (docs/CHANCE.md, CHANCE-6): a version 2 game is stored with
+// its seed and commitment and served with both; one whose commitment or dice do
+// not check against its seed is refused, and nothing of it is written.
+TEST_F(ReplaysTest, AVerifiableGameIsStoredOnlyWhenItsChanceChecks) {
+  const chance::Seed seed = chance::DeriveSeed("the replays test's platform key, 32+ bytes", "game/g-v2");
+  const chance::Seed other = chance::DeriveSeed("the replays test's platform key, 32+ bytes", "game/other");
+  struct Bad {
+    const char* what;
+    std::function<void(v1::CompletedGameRecord*)> change;
+    const char* message;
+  } cases[] = {
+      {"another commitment",
+       [&](v1::CompletedGameRecord* g) {
+         g->set_chance_commitment(std::string(chance::AsBytes(chance::CommitTo(other))));
+       },
+       "game.chance_commitment: not the commitment to game.verifiable_seed"},
+      {"another seed, with its own commitment",
+       [&](v1::CompletedGameRecord* g) {
+         g->set_verifiable_seed(std::string(chance::AsBytes(other)));
+         g->set_chance_commitment(std::string(chance::AsBytes(chance::CommitTo(other))));
+       },
+       "game.actions: action "},
+      {"a short seed", [](v1::CompletedGameRecord* g) { g->set_verifiable_seed("short"); },
+       "game.verifiable_seed: 5 bytes, not 32"},
+      {"a seed without its commitment", [](v1::CompletedGameRecord* g) { g->clear_chance_commitment(); },
+       "game.chance_commitment: not the commitment to game.verifiable_seed"},
+      {"a known seed beside it", [](v1::CompletedGameRecord* g) { g->set_chance_seed(7); },
+       "game.chance_seed: set beside a verifiable seed"},
+  };
+  int n = 0;
+  for (const Bad& c : cases) {
+    const std::string id = "g-bad-" + std::to_string(n++);
+    v1::CompletedGameRecord game = PlayVerifiableGame(seed, id);
+    c.change(&game);
+    const grpc::Status s = Store(game);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.what;
+    EXPECT_EQ(s.error_message().rfind(c.message, 0), 0u) << c.what << ": " << s.error_message();
+    v1::GetReplayRequest request;
+    request.set_game_id(id);
+    v1::Replay replay;
+    EXPECT_EQ(Call(&v1::Replays::Stub::GetReplay, request, &replay).error_code(), grpc::StatusCode::NOT_FOUND)
+        << c.what << ": something was written";
+  }
+
+  ASSERT_TRUE(Store(PlayVerifiableGame(seed, "g-v2")).ok());
+  v1::GetReplayRequest request;
+  request.set_game_id("g-v2");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, request, &replay).ok());
+  EXPECT_EQ(replay.game().verifiable_seed(), chance::AsBytes(seed));
+  EXPECT_EQ(replay.game().chance_commitment(), chance::AsBytes(chance::CommitTo(seed)));
+  EXPECT_EQ(replay.game().chance_seed(), 0u);
+  v1::ExportGameRequest export_request;
+  export_request.set_game_id("g-v2");
+  v1::ExportGameResponse exported;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ExportGame, export_request, &exported).ok());
+  GameRecord record;
+  std::string error;
+  ASSERT_TRUE(GameRecordFromJson(exported.record_json(), &record, &error)) << error;
+  EXPECT_EQ(record.verifiable_seed, chance::ToHex(seed));
+  EXPECT_EQ(record.chance_commitment, chance::ToHex(chance::CommitTo(seed)));
+  EXPECT_FALSE(record.seed.has_value());
 }
 
 // A tournament's game in the store, as its host hands it over.
