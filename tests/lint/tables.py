@@ -191,6 +191,19 @@ def check(root, owners=OWNERS, known=KNOWN):
             errors.append(f"docs/OWNERSHIP.md: the foreign key {frm} -> {to} crosses owners "
                           f"({table_owner.get(frm)} -> {table_owner.get(to)}) and is not listed with what "
                           "replaces it (write `" + frm + "` -> `" + to + "`)")
+    # The owners' table at the top of docs/OWNERSHIP.md lists every table under its
+    # owner, so that the page a reader trusts cannot fall behind the migrations.
+    listed = {}
+    for line in doc.splitlines():
+        row = re.match(r"\|\s*([a-z_]+)\b[^|`]*(?:`[^`|]*`[^|`]*)*\|([^|]*)\|", line)
+        if row:
+            for t in re.findall(r"`([a-z_][a-z0-9_]*)`", row.group(2)):
+                listed.setdefault(t, row.group(1))
+    for t, owner in sorted(table_owner.items()):
+        if t not in listed:
+            errors.append(f"docs/OWNERSHIP.md: table {t} ({owner}'s) is missing from the owners' table")
+        elif listed[t] != owner:
+            errors.append(f"docs/OWNERSHIP.md: table {t} is listed under {listed[t]} but owned by {owner}")
     # The SQL in the code.
     for top in ("services", "tools", "lib"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
@@ -231,7 +244,9 @@ def self_test():
     base = {
         "migrations/0001_a.sql": base_sql,
         "migrations/SHA256SUMS": hashlib.sha256(base_sql.encode()).hexdigest() + "  0001_a.sql\n",
-        "docs/OWNERSHIP.md": "`rated_games` -> `games`: replaced by a digest Replays confirms.\n",
+        "docs/OWNERSHIP.md": ("| owner | tables |\n|---|---|\n| accounts | `identities` |\n| replays | `games` |\n"
+                              "| ratings | `rated_games` |\n\n"
+                              "`rated_games` -> `games`: replaced by a digest Replays confirms.\n"),
         "services/ratings/store.cc": 'const char* k = "SELECT x FROM rated_games WHERE a = $1";\n',
     }
     owners = {"identities": "accounts", "games": "replays", "rated_games": "ratings"}
@@ -264,6 +279,12 @@ def self_test():
         ("a table of an owner's folder is its own", {
             "migrations/ratings/0002_x.sql": "CREATE TABLE digests (g TEXT);",
             "services/gateway/a.cc": 'auto k = "SELECT 1 FROM digests";'}, {}, "names digests, owned by ratings"),
+        ("a new table missing from the owners' table", {
+            "migrations/ratings/0002_x.sql": "CREATE TABLE digests (g TEXT);"}, {},
+         "table digests (ratings's) is missing"),
+        ("a table listed under the wrong owner", {
+            "docs/OWNERSHIP.md": ("| accounts | `identities`, `games` |\n| ratings | `rated_games` |\n"
+                                  "`rated_games` -> `games`\n")}, {}, "table games is listed under accounts"),
     ]
     failed = 0
     for title, changes, known, expect in cases:
