@@ -42,6 +42,7 @@
 
 #include "bench/gamehost_load_wire.h"
 #include "bench/load_stats.h"
+#include "engine/splitmix.h"
 #include "lib/flags/flags.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
@@ -52,13 +53,6 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kSeats = 4;
 constexpr int kStatusCodes = 17;  // grpc::StatusCode OK .. UNAUTHENTICATED
-
-uint64_t SplitMix(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // What the load counts, from any thread.
 enum Count {
@@ -261,7 +255,7 @@ void Seat::Start(PlayStub* stub, const std::string& game_id, const std::string& 
   StartCall();
 }
 
-uint64_t Seat::PickLegal() { return legal_[size_t(SplitMix(&rng_) % legal_.size())]; }
+uint64_t Seat::PickLegal() { return legal_[size_t(SplitMixNext(&rng_) % legal_.size())]; }
 
 void Seat::OnReadDone(bool ok) {
   if (!ok) {
@@ -395,7 +389,7 @@ void Seat::OnDone(const grpc::Status& status) {
 ClientGame::ClientGame(Load* load, uint64_t index, std::string id, const std::vector<std::string>& tokens)
     : load_(load), index_(index), id_(std::move(id)), tokens_(tokens) {
   uint64_t seed = load->settings().seed ^ (index * 0x100000001B3ull);
-  for (int i = 0; i < kSeats; ++i) seats_[size_t(i)] = std::make_unique<Seat>(this, SplitMix(&seed));
+  for (int i = 0; i < kSeats; ++i) seats_[size_t(i)] = std::make_unique<Seat>(this, SplitMixNext(&seed));
 }
 
 void ClientGame::Start() {

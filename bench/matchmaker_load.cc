@@ -36,6 +36,7 @@
 #include <thread>
 
 #include "bench/load_stats.h"
+#include "engine/json_text.h"
 #include "lib/common/log.h"
 #include "lib/flags/flags.h"
 #include "services/matchmaker/matchmaker.h"
@@ -505,15 +506,6 @@ std::vector<Row> PhaseWait(const Settings& s) {
   return rows;
 }
 
-std::string JsonEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 void Print(const std::vector<Row>& rows, const Settings& s, const std::string& appendonly,
            const std::string& appendfsync, const std::string& load_before) {
   const std::string load_after = LoadAverage();
@@ -523,10 +515,10 @@ void Print(const std::vector<Row>& rows, const Settings& s, const std::string& a
       const Row& r = rows[i];
       std::printf(
           "%s{\"phase\":\"%s\",\"count\":%lld,\"unit\":\"%s\",\"seconds\":%.3f,\"per_s\":%.1f,\"latency_of\":\"%s\","
-          "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"note\":\"%s\"}",
+          "\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,\"note\":%s}",
           i ? "," : "", r.phase.c_str(), (long long)r.count, r.unit.c_str(), r.seconds, double(r.count) / r.seconds,
           r.latency_of.c_str(), double(r.latency.Quantile(0.5)) / 1e6, double(r.latency.Quantile(0.99)) / 1e6,
-          double(r.latency.max) / 1e6, JsonEscape(r.note).c_str());
+          double(r.latency.max) / 1e6, JsonString(r.note).c_str());
     }
     std::printf("],\"appendonly\":\"%s\",\"appendfsync\":\"%s\",\"load_before\":\"%s\",\"load_after\":\"%s\"}\n",
                 appendonly.c_str(), appendfsync.c_str(), load_before.c_str(), load_after.c_str());

@@ -10,26 +10,6 @@ bool SeesPrivate(const Event& e, int viewer) {
   return viewer >= 0 && viewer < kMaxSeats && ((e.private_to >> viewer) & 1);
 }
 
-// Actions whose `a` is a card only some seats may see (RULES.md 18): a random
-// steal, a draw from an unseen deck (a development card's too, BG-9), a
-// progress card put back face down, and the cards chosen and handed over by
-// Spy, Master Merchant, Wedding, Commercial Harbor and a Defender tie under
-// ANY_CARD_OF_CHOSEN_DECK.
-bool ActionHidesCard(ActionType t) {
-  switch (t) {
-    case ActionType::kChanceSteal:
-    case ActionType::kChanceDraw:
-    case ActionType::kChanceDev:
-    case ActionType::kDiscardProgress:
-    case ActionType::kTakeProgress:
-    case ActionType::kTakeCard:
-    case ActionType::kGiveCard:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::string SeatText(int seat) { return "seat " + std::to_string(seat); }
 
 std::string CardText(int card) { return card == kHiddenCard ? "?" : std::string(CardName(card)); }
@@ -50,6 +30,21 @@ std::string CardsText(PackedCards cards) {
 }
 
 }  // namespace
+
+bool ActionHidesCard(ActionType t) {
+  switch (t) {
+    case ActionType::kChanceSteal:
+    case ActionType::kChanceDraw:
+    case ActionType::kChanceDev:
+    case ActionType::kDiscardProgress:
+    case ActionType::kTakeProgress:
+    case ActionType::kTakeCard:
+    case ActionType::kGiveCard:
+      return true;
+    default:
+      return false;
+  }
+}
 
 Event MaskEvent(const Event& e, int viewer) {
   Event masked = e;

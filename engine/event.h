@@ -62,6 +62,14 @@ struct Event {
 
 // The event as seat `viewer` (or -1 for a spectator) may see it.
 Event MaskEvent(const Event& e, int viewer);
+
+// Actions whose `a` is a card only some seats may see (RULES.md 18): a random
+// steal, a draw from an unseen deck (a development card's too, BG-9), a
+// progress card put back face down, and the cards chosen and handed over by
+// Spy, Master Merchant, Wedding, Commercial Harbor and a Defender tie under
+// ANY_CARD_OF_CHOSEN_DECK.
+// The one list: clients that decode masked events (lib/protocol) ask this too.
+bool ActionHidesCard(ActionType t);
 std::string EventToString(const Event& e);
 
 }  // namespace metropolis

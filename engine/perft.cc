@@ -2,15 +2,10 @@
 
 #include <memory>
 
+#include "engine/splitmix.h"
+
 namespace metropolis {
 namespace {
-
-uint64_t SplitMix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 // The engine's own generator. Its actions come from LegalActions() and are
 // therefore applied unchecked: that is what makes the count a speed test too.
@@ -122,7 +117,7 @@ std::vector<std::pair<Action, uint64_t>> Divide(Moves& moves, const State& s, in
 
 double PerftChanceValue(uint64_t seed, uint64_t actions_applied) {
   // 53 random bits: every double in [0, 1) that this yields is exact.
-  return double(SplitMix64(seed ^ SplitMix64(actions_applied)) >> 11) * 0x1.0p-53;
+  return double(SplitMixHash(seed ^ SplitMixHash(actions_applied)) >> 11) * 0x1.0p-53;
 }
 
 uint64_t Perft(const State& s, int depth, const PerftOptions& options) {

@@ -22,6 +22,7 @@
 
 #include "engine/action.h"
 #include "engine/config.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 
 namespace metropolis {
@@ -36,19 +37,10 @@ struct BenchCounts {
 uint64_t BenchSignature(int games, uint64_t seed, BenchCounts* counts = nullptr,
                         Ruleset ruleset = Ruleset::kCitiesAndKnights);
 
-// splitmix64: the stream both the signature and the benchmarks draw from.
-struct BenchRng {
-  uint64_t x;
-  uint64_t Next() {
-    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Exactly representable: the top 53 bits scaled by 2^-53, so the value, and
-  // SampleChance's choice, are the same on every IEEE-754 platform.
-  double Uniform() { return double(Next() >> 11) * (1.0 / 9007199254740992.0); }
-};
+// The stream both the signature and the benchmarks draw from: splitmix64, whose
+// Uniform() is exactly representable, so SampleChance's choice is the same on
+// every IEEE-754 platform.
+using BenchRng = SplitMix64;
 
 // Plays one game of the bench signature's definition from `state` to its end:
 // chance from `chance`, seats' choices uniform from `players`. `on_action` (may

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/splitmix.h"
 #include "engine/state_editor.h"
 
 namespace metropolis {
@@ -14,26 +15,21 @@ int ProgressTotal(const ProgressCounts& p) {
   return t;
 }
 
-// splitmix64: fixed across platforms, unlike std:: distributions.
-class SplitMix64 {
+// The sampler's stream (engine/splitmix.h), with the plain modulo draw the
+// samples have always used: changing it would change every sampled world.
+class SampleRng {
  public:
-  explicit SplitMix64(uint64_t seed) : x_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (x_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  int Below(int n) { return int(Next() % uint64_t(n)); }
+  explicit SampleRng(uint64_t seed) : stream_(seed) {}
+  int Below(int n) { return int(stream_.Next() % uint64_t(n)); }
 
  private:
-  uint64_t x_;
+  SplitMix64 stream_;
 };
 
 // Removes one item drawn uniformly from the multiset counts[first, first+len)
 // and returns its index; the multiset must not be empty there.
 template <typename Counts>
-int DrawOne(Counts& counts, int first, int len, SplitMix64& rng) {
+int DrawOne(Counts& counts, int first, int len, SampleRng& rng) {
   int total = 0;
   for (int i = first; i < first + len; ++i) total += counts[i];
   int r = rng.Below(total);
@@ -51,7 +47,7 @@ using DevPool = std::array<int, kNumDevKinds>;
 
 // DrawOne for development cards. (GCC 12 reports a false array-bounds error
 // when DrawOne is instantiated for arrays of ints of two sizes.)
-int DrawDev(DevPool& pool, SplitMix64& rng) {
+int DrawDev(DevPool& pool, SampleRng& rng) {
   int total = 0;
   for (int n : pool) total += n;
   int r = rng.Below(total);
@@ -209,7 +205,7 @@ bool Fail(std::string* error, std::string message) {
 }
 
 // Fills the hidden hands and the bank.
-bool SampleHands(const View& v, SplitMix64& rng, StateEditor& ed, std::string* error) {
+bool SampleHands(const View& v, SampleRng& rng, StateEditor& ed, std::string* error) {
   const State& vs = v.state;
   const int n = vs.num_seats();
   std::array<int, kNumCardTypes> free_cards{};  // unplaced and not known to be in a hand
@@ -274,7 +270,7 @@ bool SampleHands(const View& v, SplitMix64& rng, StateEditor& ed, std::string* e
 
 // Fills the decks' never-seen multisets, the hidden returned cards and the
 // hidden progress hands.
-bool SampleProgress(const View& v, SplitMix64& rng, StateEditor& ed, std::string* error) {
+bool SampleProgress(const View& v, SampleRng& rng, StateEditor& ed, std::string* error) {
   const int n = v.state.num_seats();
   std::array<int, kNumProgressKinds> pool{};
   for (int k = 0; k < kNumProgressKinds; ++k) {
@@ -333,7 +329,7 @@ bool SampleProgress(const View& v, SplitMix64& rng, StateEditor& ed, std::string
 
 // Fills the hidden development hands, the deck and the current player's
 // cards bought this turn (BG-9); see SampleState in view.h.
-bool SampleDevCards(const View& v, SplitMix64& rng, StateEditor& ed, std::string* error) {
+bool SampleDevCards(const View& v, SampleRng& rng, StateEditor& ed, std::string* error) {
   const State& vs = v.state;
   if (vs.options().ruleset != Ruleset::kBase) return true;
   const int n = vs.num_seats();
@@ -396,7 +392,7 @@ bool SampleState(const View& v, uint64_t seed, State* out, std::string* error) {
   // that breaks one is drawn again; Validate() knows them all.
   constexpr int kAttempts = 64;
   std::string e;
-  SplitMix64 rng(seed);
+  SampleRng rng(seed);
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     State s = v.state;
     StateEditor ed(&s);

@@ -8,6 +8,7 @@
 
 #include "engine/config.h"
 #include "engine/progress.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 #include "engine/state_editor.h"
 #include "engine/topology.h"
@@ -562,15 +563,10 @@ TEST(NotationTest, DocumentedExamplesAreCanonical) {
 // splitmix64 stream; now and then a seat makes or counters a one-for-one trade
 // offer, which LegalActions never lists, so that open trades are covered too.
 
-class SplitMix64 {
+class TestRng {
  public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit TestRng(uint64_t seed) : state_(seed) {}
+  uint64_t Next() { return SplitMixNext(&state_); }
   double Uniform() { return double(Next() >> 11) * 0x1.0p-53; }
   int Below(int n) { return int(Next() % uint64_t(n)); }
 
@@ -579,7 +575,7 @@ class SplitMix64 {
 };
 
 // A one-card-for-one-card offer or counter the seat could afford, or nothing.
-bool TryTrade(State* s, SplitMix64* rng) {
+bool TryTrade(State* s, TestRng* rng) {
   const int seat = s->CurrentPlayer();
   const CardCounts& hand = s->player(seat).hand;
   int give = rng->Below(kNumCardTypes), want = rng->Below(kNumCardTypes);
@@ -597,7 +593,7 @@ TEST(NotationTest, RandomGamesRoundTripAtEveryStep) {
   constexpr int kGames = 200;
   int states = 0, trades = 0, mid_decision = 0, card_steps = 0, with_effects = 0;
   for (int game = 0; game < kGames; ++game) {
-    SplitMix64 rng(uint64_t(game) * 7919 + 1);
+    TestRng rng(uint64_t(game) * 7919 + 1);
     RulesOptions o;
     o.max_actions = 400;
     if (game % 4 == 1) o.fiesepeter = true;

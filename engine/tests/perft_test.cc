@@ -29,6 +29,7 @@
 #include "engine/notation.h"
 #include "engine/notation_internal.h"
 #include "engine/progress.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 #include "engine/state_editor.h"
 #include "engine/tests/effect_watch.h"
@@ -37,16 +38,9 @@
 namespace metropolis {
 namespace {
 
-uint64_t SplitMix64(uint64_t* x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 struct Rng {
   uint64_t state;
-  uint64_t Next() { return SplitMix64(&state); }
+  uint64_t Next() { return SplitMixNext(&state); }
   int Below(int n) { return int(Next() % uint64_t(n)); }
   double Unit() { return double(Next() >> 11) * 0x1.0p-53; }
   bool Chance(double p) { return Unit() < p; }

@@ -18,6 +18,7 @@
 #include "engine/config.h"
 #include "engine/game.h"
 #include "engine/notation.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 #include "engine/view.h"
 
@@ -26,12 +27,7 @@ namespace {
 
 struct SplitMix {
   uint64_t x;
-  uint64_t Next() {
-    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  uint64_t Next() { return SplitMixNext(&x); }
   double Uniform() { return double(Next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/splitmix.h"
 #include "engine/state_editor.h"
 
 namespace metropolis {
@@ -29,12 +30,7 @@ State NewState(const GameConfig& config) {
 // splitmix64, so that the test's games are the same everywhere.
 struct Rng {
   uint64_t x;
-  uint64_t Next() {
-    uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t Next() { return SplitMixNext(&x); }
   int Below(int n) { return int(Next() % uint64_t(n)); }
   double Unit() { return double(Next() >> 11) / double(uint64_t(1) << 53); }
 };

@@ -20,6 +20,12 @@ inline constexpr std::string_view kGatewayRole = "gateway";
 
 inline bool MayWriteResults(const Principal& p) { return p.admin || (p.service && p.name == kGameHostRole); }
 
+// What a call of the results' services (Replays, Ratings) needs of its caller.
+enum class ResultsAccess {
+  kRead,   // any valid token
+  kWrite,  // MayWriteResults: storing or rating a completed game
+};
+
 // Accounts, tokens and ladders (the Accounts service): administrators only. A
 // service token is never one: it lives in flags, where no revocation reaches it.
 inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.service; }

@@ -1,27 +1,16 @@
 #include "lib/auth/token.h"
 
 #include <openssl/evp.h>
-#include <sys/random.h>
 
 #include <cerrno>
 #include <stdexcept>
 #include <system_error>
 
+#include "lib/common/secret.h"
+
 namespace metropolis::auth {
 
-std::string NewToken() {
-  unsigned char bytes[32];
-  size_t filled = 0;
-  while (filled < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + filled, sizeof bytes - filled, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "getrandom");
-    }
-    filled += size_t(n);
-  }
-  return std::string(kTokenPrefix) + Hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-}
+std::string NewToken() { return std::string(kTokenPrefix) + services::RandomSecretHex(32); }
 
 bool LooksLikeToken(std::string_view text) {
   if (text.size() != kTokenLength || !text.starts_with(kTokenPrefix)) return false;

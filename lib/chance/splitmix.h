@@ -5,15 +5,12 @@
 
 #include <cstdint>
 
+#include "engine/splitmix.h"
+
 namespace metropolis::chance {
 
 // The next number of the stream whose state is *state.
-inline uint64_t NextRandom(uint64_t* state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+inline uint64_t NextRandom(uint64_t* state) { return SplitMixNext(state); }
 // Uniform in [0, 1).
 inline double UniformRandom(uint64_t* state) { return double(NextRandom(state) >> 11) * 0x1.0p-53; }
 // Uniform in [0, n) for n > 0.

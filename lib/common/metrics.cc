@@ -38,7 +38,9 @@ RpcFamilies& Rpc() {
   return *families;
 }
 
-prometheus::Family<prometheus::Counter>& StorageErrors(bool redis) {
+enum class Store { kPostgres, kRedis };
+
+prometheus::Family<prometheus::Counter>& StorageErrors(Store store) {
   static prometheus::Family<prometheus::Counter>* database =
       &prometheus::BuildCounter()
            .Name("metropolis_database_errors_total")
@@ -49,7 +51,7 @@ prometheus::Family<prometheus::Counter>& StorageErrors(bool redis) {
            .Name("metropolis_redis_errors_total")
            .Help("Redis failures of this process's connection pool, by kind (connection)")
            .Register(*MetricsRegistry());
-  return redis ? *redis_errors : *database;
+  return store == Store::kRedis ? *redis_errors : *database;
 }
 
 // One per call: records the call when it ends (with CANCELLED when no status
@@ -135,8 +137,12 @@ void InstallRpcMetrics(grpc::ServerBuilder* builder) {
   builder->experimental().SetInterceptorCreators(std::move(factories));
 }
 
-void CountDatabaseError(std::string_view kind) { StorageErrors(false).Add({{"kind", std::string(kind)}}).Increment(); }
+void CountDatabaseError(std::string_view kind) {
+  StorageErrors(Store::kPostgres).Add({{"kind", std::string(kind)}}).Increment();
+}
 
-void CountRedisError(std::string_view kind) { StorageErrors(true).Add({{"kind", std::string(kind)}}).Increment(); }
+void CountRedisError(std::string_view kind) {
+  StorageErrors(Store::kRedis).Add({{"kind", std::string(kind)}}).Increment();
+}
 
 }  // namespace metropolis::services

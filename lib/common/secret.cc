@@ -2,8 +2,12 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <sys/random.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <system_error>
+#include <vector>
 
 namespace metropolis::services {
 namespace {
@@ -22,6 +26,27 @@ bool SameSecret(std::string_view presented, std::string_view known) {
   Digest(known, b);
   const bool same = CRYPTO_memcmp(a, b, sizeof a) == 0;
   return same && !known.empty();
+}
+
+std::string RandomSecretHex(size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  size_t filled = 0;
+  while (filled < bytes) {
+    const ssize_t n = ::getrandom(raw.data() + filled, bytes - filled, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    filled += size_t(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes);
+  for (unsigned char c : raw) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
 }
 
 }  // namespace metropolis::services

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/event.h"
 #include "lib/protocol/convert.h"
 #include "lib/protocol/reader.h"
 #include "metropolis/v1/game.pb.h"
@@ -32,31 +33,15 @@ std::string CodeError(std::string_view path, uint64_t code) {
   return std::string(path) + ": " + internal::UnknownCode(code, kRulesVersion);
 }
 
-// The actions whose card MaskEvent may replace by kHiddenCard in the events
-// of seats that may not see it (event.cc's ActionHidesCard). Decode refuses
-// that card, so a masked event's action is decoded with the card put back.
-bool MayHideCard(ActionType t) {
-  switch (t) {
-    case ActionType::kChanceSteal:
-    case ActionType::kChanceDraw:
-    case ActionType::kChanceDev:
-    case ActionType::kDiscardProgress:
-    case ActionType::kTakeProgress:
-    case ActionType::kTakeCard:
-    case ActionType::kGiveCard:
-      return true;
-    default:
-      return false;
-  }
-}
-
 constexpr int kByteAShift = 16;  // where the payload byte `a` sits in a code
 
+// A masked event's action (MaskEvent put kHiddenCard in place of its card):
+// Decode refuses that card, so the code is decoded with the card put back.
 std::optional<Action> DecodeMasked(uint64_t code) {
   if (std::optional<Action> a = Decode(code)) return a;
   if (((code >> kByteAShift) & 0xFF) != kHiddenCard) return std::nullopt;
   std::optional<Action> a = Decode(code & ~(uint64_t(0xFF) << kByteAShift));
-  if (!a || !MayHideCard(a->type)) return std::nullopt;
+  if (!a || !ActionHidesCard(a->type)) return std::nullopt;  // engine/event.h
   a->a = kHiddenCard;
   return a;
 }

@@ -42,6 +42,15 @@ class RedisUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An error reply from a server that could take the command: a script that
+// failed, a refused permission (NOPERM), a key of the wrong type. A retry would
+// get the same answer, so it is not RedisUnavailable (RedisErrorStatus makes it
+// INTERNAL, not the retryable UNAVAILABLE).
+class RedisCommandError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 using RedisCommand = std::vector<std::string>;
 
 class RedisConnection {

@@ -1,7 +1,6 @@
 #include "services/gamehost/host.h"
 
 #include <algorithm>
-#include <random>
 #include <unordered_set>
 #include <utility>
 
@@ -22,21 +21,6 @@ constexpr size_t kMaxNameLength = 100;
 constexpr size_t kMaxChanceIdentity = 200;
 constexpr uint32_t kMaxPageSize = 1000;
 constexpr int kMaxSeatsOf = 4096;  // identities per SeatsOf
-
-// Secrets and ids: 128 random bits from the OS, as hex.
-std::string RandomHex(int bytes) {
-  static thread_local std::random_device device;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < bytes; i += 4) {
-    uint32_t word = device();
-    for (int j = 0; j < 4 && i + j < bytes; ++j, word >>= 8) {
-      out.push_back(kHex[(word >> 4) & 0xF]);
-      out.push_back(kHex[word & 0xF]);
-    }
-  }
-  return out;
-}
 
 bool ValidGameId(const std::string& id) {
   if (id.empty() || id.size() > kMaxGameIdLength) return false;
@@ -74,12 +58,13 @@ Host::~Host() {
   WaitStored();
 }
 
-grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
+grpc::Status Host::CheckToken(const std::string& token, Access access) const {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (services::SameSecret(token, options_.admin_token)) return grpc::Status::OK;
   // A known token without the right is refused as such; anything else is anonymous.
   if (services::SameSecret(token, options_.spectator_token)) {
-    if (admin_only) return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
+    if (access == Access::kAdministrator)
+      return {grpc::StatusCode::PERMISSION_DENIED, "this call needs the administrator token"};
     return grpc::Status::OK;
   }
   return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
@@ -87,7 +72,7 @@ grpc::Status Host::CheckToken(const std::string& token, bool admin_only) const {
 
 grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequest& request,
                               v1::CreateGameResponse* response) {
-  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) return s;
+  if (grpc::Status s = CheckToken(token, Access::kAdministrator); !s.ok()) return s;
   GameSetup setup;
   const int seats = request.seats_size();
   if (seats < kMinSeats || seats > kMaxSeats)
@@ -111,7 +96,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     if (spec.identity_id() < 0) return Invalid("seats[" + std::to_string(i) + "].identity_id: negative");
     seat.identity_id = spec.identity_id();
     if (!seat.built_in) {
-      seat.token = RandomHex(16);
+      seat.token = services::RandomSecretHex(16);
       seat.token_hash = TokenHash(seat.token);
     }
     setup.seats.push_back(std::move(seat));
@@ -140,7 +125,7 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
     return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
   }
-  setup.id = request.game_id().empty() ? "g-" + RandomHex(8) : request.game_id();
+  setup.id = request.game_id().empty() ? "g-" + services::RandomSecretHex(8) : request.game_id();
   // Verifiable chance unless the caller chose a known seed: a game of its own
   // gets a fresh random seed (a game id can be chosen by the caller, a seed
   // must not be); games sharing an identity derive theirs from the key.
@@ -271,7 +256,7 @@ grpc::Status Host::FindSeat(const std::string& token, const std::string& game_id
 grpc::Status Host::FindForViewing(const std::string& token, const std::string& game_id, Target* out) {
   if (token.empty()) return {grpc::StatusCode::UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"};
   if (grpc::Status s = Locate(game_id, out); !s.ok() || !out->game) return s;
-  if (CheckToken(token, false).ok()) return grpc::Status::OK;
+  if (CheckToken(token, Access::kSpectator).ok()) return grpc::Status::OK;
   const std::string hash = TokenHash(token);
   for (int i = 0; i < out->game->num_seats(); ++i)
     if (out->game->IsSeatToken(i, hash)) return grpc::Status::OK;
@@ -282,7 +267,7 @@ grpc::Status Host::FindForViewing(const std::string& token, const std::string& g
 grpc::Status Host::GetGame(const std::string& token, const std::string& game_id, v1::GameInfo* out) {
   Target target;
   if (grpc::Status s = FindForViewing(token, game_id, &target); !s.ok()) return s;
-  if (target.game && target.game->hidden() && !CheckToken(token, /*admin_only=*/true).ok()) {
+  if (target.game && target.game->hidden() && !CheckToken(token, Access::kAdministrator).ok()) {
     bool seat = false;
     const std::string hash = TokenHash(token);
     for (int i = 0; i < target.game->num_seats(); ++i) seat |= target.game->IsSeatToken(i, hash);
@@ -302,7 +287,7 @@ grpc::Status Host::GetGame(const std::string& token, const std::string& game_id,
 }
 
 grpc::Status Host::SeatsOf(const std::string& token, const v1::SeatsOfRequest& request, v1::SeatsOfResponse* response) {
-  if (grpc::Status s = CheckToken(token, /*admin_only=*/true); !s.ok()) return s;
+  if (grpc::Status s = CheckToken(token, Access::kAdministrator); !s.ok()) return s;
   if (request.ladder().empty()) return Invalid("ladder: required (seats are looked up in one ladder's games)");
   if (request.identity_ids_size() == 0 || request.identity_ids_size() > kMaxSeatsOf)
     return Invalid("identity_ids: 1 to " + std::to_string(kMaxSeatsOf) + " identities");
@@ -319,7 +304,7 @@ grpc::Status Host::SeatsOf(const std::string& token, const v1::SeatsOfRequest& r
   for (const auto& game : games) {
     for (int s = 0; s < game->num_seats(); ++s) {
       if (!wanted(game->seat_identity(s))) continue;
-      const std::string seat_token = RandomHex(16);
+      const std::string seat_token = services::RandomSecretHex(16);
       const Game::SeatAgain given = game->GiveSeatAgain(s, TokenHash(seat_token));
       if (given == Game::SeatAgain::kOver) continue;
       v1::HeldSeat* held = response->add_seats();
@@ -336,7 +321,7 @@ grpc::Status Host::SeatsOf(const std::string& token, const v1::SeatsOfRequest& r
 
 grpc::Status Host::ListGames(const std::string& token, const v1::ListGamesRequest& request,
                              v1::ListGamesResponse* response) {
-  if (grpc::Status s = CheckToken(token, false); !s.ok()) return s;
+  if (grpc::Status s = CheckToken(token, Access::kSpectator); !s.ok()) return s;
   if (request.page_size() > kMaxPageSize) return Invalid("page_size: at most 1000");
   const uint32_t page = request.page_size() ? request.page_size() : 100;
   std::vector<std::shared_ptr<Game>> games;

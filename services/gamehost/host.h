@@ -101,7 +101,10 @@ class Host {
   std::string address() const;
 
  private:
-  grpc::Status CheckToken(const std::string& token, bool admin_only) const;
+  // What a call needs of its token: the spectator token or better, or the
+  // administrator token.
+  enum class Access { kSpectator, kAdministrator };
+  grpc::Status CheckToken(const std::string& token, Access access) const;
   grpc::Status Locate(const std::string& game_id, Target* out);
   void OnComplete(std::shared_ptr<Game> game, CompletedGame done);
   void OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndReason reason);

@@ -18,7 +18,6 @@ struct HostMetrics::Impl {
   prometheus::Family<prometheus::Counter>* fallback;
   prometheus::Counter* timeouts;
   prometheus::Family<prometheus::Counter>* rejected;
-  prometheus::Family<prometheus::Counter>* rpcs;
   prometheus::Gauge* seat_streams;
   prometheus::Gauge* spectator_streams;
   prometheus::Gauge* outbox_backlog;
@@ -78,10 +77,6 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                     .Name("metropolis_gamehost_rejected_answers_total")
                     .Help("Answers refused on the stream, by reason")
                     .Register(*r);
-  m.rpcs = &BuildCounter()
-                .Name("metropolis_gamehost_rpcs_total")
-                .Help("Finished RPCs by method and status code")
-                .Register(*r);
   m.seat_streams =
       &BuildGauge().Name("metropolis_gamehost_seat_streams").Help("Open Play streams").Register(*r).Add({});
   m.spectator_streams =
@@ -154,10 +149,6 @@ void HostMetrics::Timeout() {
 
 void HostMetrics::Rejected(const std::string& reason) {
   if (impl_) impl_->rejected->Add({{"reason", reason}}).Increment();
-}
-
-void HostMetrics::RpcFinished(const std::string& method, const std::string& code) {
-  if (impl_) impl_->rpcs->Add({{"method", method}, {"code", code}}).Increment();
 }
 
 void HostMetrics::OutboxBacklog(size_t games) {

@@ -25,7 +25,6 @@ class HostMetrics {
   void FallbackDecision(const std::string& why);  // "timeout", "disconnected", "built_in"
   void Timeout();
   void Rejected(const std::string& reason);  // "illegal", "malformed", "stale", "not_your_turn", "game_over"
-  void RpcFinished(const std::string& method, const std::string& code);
   void StreamsChanged(int seat_delta, int spectator_delta);
   // The durable outbox (forwarder.h): completed games waiting to reach the
   // replays and ratings services, and deliveries that failed ("replays" or

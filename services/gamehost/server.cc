@@ -170,15 +170,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
 std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {
   std::unique_ptr<GameHostServer> server(new GameHostServer(config));
   if (!server->outbox_.Start(error)) return nullptr;
-  if (!config.metrics_listen.empty()) {
-    try {
-      server->exposer_ = std::make_unique<prometheus::Exposer>(config.metrics_listen);
-    } catch (const std::exception& e) {
-      *error = "--metrics-listen " + config.metrics_listen + ": " + e.what();
-      return nullptr;
-    }
-    server->exposer_->RegisterCollectable(server->registry_);
-  }
+  if (!server->metrics_endpoint_.Start(config.metrics_listen, error)) return nullptr;
   return server;
 }
 

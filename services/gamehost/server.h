@@ -4,7 +4,6 @@
 // metropolis-gamehost runs it alone; metropolis-server beside the others.
 #pragma once
 
-#include <prometheus/exposer.h>
 #include <prometheus/registry.h>
 
 #include <atomic>
@@ -13,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "lib/common/metrics.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
 #include "services/gamehost/directory.h"
@@ -83,7 +83,7 @@ class GameHostServer final : public services::Component {
   const GameHostConfig config_;
   std::string address_;
   std::shared_ptr<prometheus::Registry> registry_;
-  std::unique_ptr<prometheus::Exposer> exposer_;
+  services::MetricsEndpoint metrics_endpoint_;  // --metrics-listen
   HostMetrics metrics_;
   std::unique_ptr<GrpcResultsClient> results_;  // null without a replays service
   Outbox outbox_;

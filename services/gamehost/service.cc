@@ -72,21 +72,14 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
   void OnWriteDone(bool ok) override { stream_->writer.WriteDone(ok); }
 
   void OnDone() override {
-    if (metrics_) {
-      metrics_->StreamsChanged(-1, 0);
-      metrics_->RpcFinished("Play", services::StatusCodeName(final_code_));
-    }
+    if (metrics_) metrics_->StreamsChanged(-1, 0);
     delete this;
   }
 
  private:
   struct Stream final : SeatStream {
     explicit Stream(PlayReactor* r)
-        : writer({[r](const v1::PlayUpdate* u) { r->StartWrite(u); },
-                  [r](const grpc::Status& s) {
-                    r->final_code_ = s.error_code();
-                    r->Finish(s);
-                  },
+        : writer({[r](const v1::PlayUpdate* u) { r->StartWrite(u); }, [r](const grpc::Status& s) { r->Finish(s); },
                   MergePlay}) {}
     void Send(std::shared_ptr<const v1::PlayUpdate> update) override { writer.Send(std::move(update)); }
     void Finish(const grpc::Status& status) override { writer.Finish(status); }
@@ -130,7 +123,6 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
   std::shared_ptr<Game> game_;
   int seat_ = -1;
   v1::PlayRequest request_;
-  grpc::StatusCode final_code_ = grpc::StatusCode::OK;
 };
 
 class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate> {
@@ -169,21 +161,14 @@ class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate
   }
   void OnDone() override {
     if (game_) game_->RemoveSpectator(stream_.get());
-    if (metrics_) {
-      metrics_->StreamsChanged(0, -1);
-      metrics_->RpcFinished("Spectate", services::StatusCodeName(final_code_));
-    }
+    if (metrics_) metrics_->StreamsChanged(0, -1);
     delete this;
   }
 
  private:
   struct Stream final : SpectatorStream {
     explicit Stream(SpectateReactor* r)
-        : writer({[r](const v1::SpectateUpdate* u) { r->StartWrite(u); },
-                  [r](const grpc::Status& s) {
-                    r->final_code_ = s.error_code();
-                    r->Finish(s);
-                  },
+        : writer({[r](const v1::SpectateUpdate* u) { r->StartWrite(u); }, [r](const grpc::Status& s) { r->Finish(s); },
                   MergeSpectate}) {}
     void Send(std::shared_ptr<const v1::SpectateUpdate> update) override { writer.Send(std::move(update)); }
     void Finish(const grpc::Status& status) override { writer.Finish(status); }
@@ -193,26 +178,16 @@ class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate
   HostMetrics* metrics_;
   std::shared_ptr<Stream> stream_;
   std::shared_ptr<Game> game_;
-  grpc::StatusCode final_code_ = grpc::StatusCode::OK;
 };
 
 // A stream refused before it started (the caller's rate limit): it ends at once.
+// Every call, this one too, is counted by the server's RPC metrics
+// (InstallRpcMetrics), not here.
 template <typename Reactor>
 class Refused final : public Reactor {
  public:
-  Refused(HostMetrics* metrics, const char* method, const grpc::Status& status) : metrics_(metrics), method_(method) {
-    code_ = status.error_code();
-    this->Finish(status);
-  }
-  void OnDone() override {
-    if (metrics_) metrics_->RpcFinished(method_, services::StatusCodeName(code_));
-    delete this;
-  }
-
- private:
-  HostMetrics* metrics_;
-  const char* method_;
-  grpc::StatusCode code_;
+  explicit Refused(const grpc::Status& status) { this->Finish(status); }
+  void OnDone() override { delete this; }
 };
 
 }  // namespace
@@ -231,7 +206,6 @@ grpc::Status GameHostService::Admit(const grpc::CallbackServerContext& context) 
 
 grpc::ServerUnaryReactor* GameHostService::Unary(grpc::CallbackServerContext* context, const char* method,
                                                  grpc::Status status) {
-  if (metrics_) metrics_->RpcFinished(method, services::StatusCodeName(status.error_code()));
   if (!status.ok()) {
     services::LogInfo("request refused", {{"method", method},
                                           {"code", services::StatusCodeName(status.error_code())},
@@ -252,14 +226,13 @@ grpc::ServerUnaryReactor* GameHostService::CreateGame(grpc::CallbackServerContex
 
 grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate>* GameHostService::Play(grpc::CallbackServerContext* context) {
   if (grpc::Status s = Admit(*context); !s.ok())
-    return new Refused<grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate>>(metrics_, "Play", s);
+    return new Refused<grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate>>(s);
   return new PlayReactor(context, host_, metrics_, clock_);
 }
 
 grpc::ServerWriteReactor<v1::SpectateUpdate>* GameHostService::Spectate(grpc::CallbackServerContext* context,
                                                                         const v1::SpectateRequest* request) {
-  if (grpc::Status s = Admit(*context); !s.ok())
-    return new Refused<grpc::ServerWriteReactor<v1::SpectateUpdate>>(metrics_, "Spectate", s);
+  if (grpc::Status s = Admit(*context); !s.ok()) return new Refused<grpc::ServerWriteReactor<v1::SpectateUpdate>>(s);
   return new SpectateReactor(context, *request, host_, metrics_);
 }
 

@@ -1,28 +1,9 @@
 #include "services/gamehost/sink.h"
 
-#include <cstdio>
-
+#include "engine/json_text.h"
 #include "lib/chance/verifiable.h"
 
 namespace metropolis::gamehost {
-namespace {
-
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out.push_back('\\');
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-      continue;
-    }
-    out.push_back(c);
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 // The engine's record with the host's fields appended: GameRecordFromJson skips
 // keys it does not know, so the file replays as it is (metropolis-engine replay).
@@ -35,8 +16,8 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   }
   std::string out = GameRecordToJson(record);
   while (!out.empty() && (out.back() == '\n' || out.back() == '}')) out.pop_back();
-  out += ",\"game_id\":" + Quote(g.game_id) + ",\"ladder\":" + Quote(g.ladder);
-  out += ",\"season\":" + std::to_string(g.season) + ",\"tournament\":" + Quote(g.tournament);
+  out += ",\"game_id\":" + JsonString(g.game_id) + ",\"ladder\":" + JsonString(g.ladder);
+  out += ",\"season\":" + std::to_string(g.season) + ",\"tournament\":" + JsonString(g.tournament);
   out += ",\"reason\":" + std::to_string(int(g.reason)) + ",\"vp\":[";
   for (size_t i = 0; i < g.vp.size(); ++i) out += (i ? "," : "") + std::to_string(g.vp[i]);
   out += "],\"fallback_decisions\":[";

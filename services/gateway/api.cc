@@ -475,7 +475,7 @@ bool Api::LiveGames(const Args&, const Query&, Json* out, ApiError* error) {
     grpc::Status s;
     for (int page = 0; page < 5; ++page) {
       v1::ListGamesResponse response;
-      auto context = backends_->Context(true);
+      auto context = backends_->HostContext();
       s = backends_->Host(address)->ListGames(context.get(), request, &response);
       if (!s.ok()) break;
       for (const auto& g : response.games()) {
@@ -510,7 +510,7 @@ bool Api::FindLiveGame(const std::string& game_id, v1::GameInfo* out, ApiError* 
   for (const std::string& address : hosts) {
     v1::GetGameRequest request;
     request.set_game_id(game_id);
-    auto context = backends_->Context(true);
+    auto context = backends_->HostContext();
     const grpc::Status s = backends_->Host(address)->GetGame(context.get(), request, out);
     if (s.ok()) {
       if (out->host().empty()) out->set_host(address);

@@ -64,13 +64,6 @@ Backends::Backends(BackendOptions options) : options_(std::move(options)) {
   }
 }
 
-std::unique_ptr<grpc::ClientContext> Backends::Context(bool gamehost) const {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->AddMetadata("authorization", "Bearer " + (gamehost ? options_.gamehost_token : options_.token));
-  context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(options_.timeout_ms));
-  return context;
-}
-
 std::unique_ptr<grpc::ClientContext> Backends::ContextWithToken(const std::string& token) const {
   auto context = std::make_unique<grpc::ClientContext>();
   context->AddMetadata("authorization", "Bearer " + token);

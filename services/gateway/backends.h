@@ -40,8 +40,10 @@ class Backends {
  public:
   explicit Backends(BackendOptions options);
 
-  // A context with the token and the deadline.
-  std::unique_ptr<grpc::ClientContext> Context(bool gamehost = false) const;
+  // A context with the gateway's API token (the services' reads) and the deadline.
+  std::unique_ptr<grpc::ClientContext> Context() const { return ContextWithToken(options_.token); }
+  // A context with the game hosts' spectator token and the deadline.
+  std::unique_ptr<grpc::ClientContext> HostContext() const { return ContextWithToken(options_.gamehost_token); }
   // A context with the accounts token and the deadline.
   std::unique_ptr<grpc::ClientContext> AccountsContext() const { return ContextWithToken(options_.accounts_token); }
   // The same with another token (a person's, a host's administrator token).

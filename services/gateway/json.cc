@@ -154,7 +154,7 @@ Json HistoryEntryToJson(const v1::RatingHistoryEntry& e) {
           {"sigma_before", e.sigma_before()},
           {"mu_after", e.mu_after()},
           {"sigma_after", e.sigma_after()},
-          {"ordinal_after", e.mu_after() - 3 * e.sigma_after()},
+          {"ordinal_after", e.ordinal_after()},
           {"at_unix_ms", e.at_unix_ms()}};
 }
 

@@ -1,6 +1,5 @@
 // metropolis-gateway: the HTTP face of Metropolis — a JSON API over the
 // services, live games as server-sent events, and the web app's files.
-#include <prometheus/exposer.h>
 #include <prometheus/registry.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -186,20 +185,12 @@ int main(int argc, char** argv) {
     setrlimit(RLIMIT_NOFILE, &files);
   }
 
-  auto registry = std::make_shared<prometheus::Registry>();
-  std::unique_ptr<prometheus::Exposer> exposer;
+  // One registry for the process, the shared parts' counts (rate limit refusals)
+  // and the gateway's own, served as every service serves it (common/metrics.h).
   const std::string metrics_address = settings.Get("metrics-listen");
-  if (!metrics_address.empty()) {
-    try {
-      exposer = std::make_unique<prometheus::Exposer>(metrics_address);
-    } catch (const std::exception& e) {
-      return Fail("--metrics-listen " + metrics_address + ": " + e.what());
-    }
-    exposer->RegisterCollectable(registry);
-    // What the shared parts count (rate limit refusals, database errors).
-    exposer->RegisterCollectable(ms::MetricsRegistry());
-  }
-  mgw::GatewayMetrics metrics(registry.get());
+  ms::MetricsEndpoint metrics_endpoint;
+  if (std::string error; !metrics_endpoint.Start(metrics_address, &error)) return Fail(error);
+  mgw::GatewayMetrics metrics(ms::MetricsRegistry().get());
 
   mgw::Backends backends(backend_options);
   mgw::Catalog catalog(&backends);

@@ -1,12 +1,10 @@
 #include "services/gateway/people.h"
 
 #include <openssl/evp.h>
-#include <sys/random.h>
 
-#include <cerrno>
 #include <stdexcept>
-#include <system_error>
 
+#include "lib/common/secret.h"
 #include "services/gateway/json.h"
 
 namespace metropolis::gateway {
@@ -32,17 +30,7 @@ std::string LimiterKey(const std::string& name, const std::string& address) {
 
 }  // namespace
 
-std::string NewSessionToken() {
-  unsigned char bytes[32];
-  size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::system_error(errno, std::generic_category(), "getrandom");
-    got += size_t(n);
-  }
-  return Hex(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
-}
+std::string NewSessionToken() { return services::RandomSecretHex(32); }
 
 std::string Sha256(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];

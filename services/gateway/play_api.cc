@@ -138,7 +138,7 @@ Json PlayApi::ActiveGame(const Session& session) {
   v1::GameInfo info;
   v1::GetGameRequest request;
   request.set_game_id(seat.game_id);
-  auto context = backends_->Context(true);
+  auto context = backends_->HostContext();
   const grpc::Status s = backends_->Host(seat.host)->GetGame(context.get(), request, &info);
   if (s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED)) {
     people_->store()->MarkSeatFinished(session.person.id, seat.game_id);

@@ -10,20 +10,12 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
+#include "lib/common/secret.h"
 #include "lib/protocol/convert.h"
 #include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
-namespace {
-
-std::string NewTableId() {
-  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
-  return buffer;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 bool ParseLadderOptions(const std::string& ruleset, const std::string& text, RulesOptions* out, std::string* error) {
   if (ruleset != "cities_and_knights" && ruleset != "base") {
@@ -89,7 +81,7 @@ v1::CreateGameRequest Matchmaker::GameFor(const LadderConfig& ladder, const std:
 void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                        const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held,
                        int64_t now_ms, RoundStats* stats) {
-  const std::string table_id = NewTableId();
+  const std::string table_id = services::RandomSecretHex(8);
   bool stale = false;
   if (!tickets_->Claim(ladder.id, table, table_id, now_ms, options_.claim_fresh_ms, &stale)) {
     // Another replica seated one of them, or a player left; or a ticket nobody

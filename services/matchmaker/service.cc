@@ -7,14 +7,13 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
+#include "lib/storage/redis_status.h"
 #include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
-grpc::Status RedisDown(const std::exception& e) {
-  return {grpc::StatusCode::UNAVAILABLE, std::string("ticket store unavailable: ") + e.what()};
-}
+grpc::Status RedisDown(const std::exception& e) { return storage::RedisErrorStatus("ticket store", e); }
 
 }  // namespace
 

@@ -3,9 +3,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 
 #include "lib/common/negative_control.h"
+#include "lib/common/secret.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -212,13 +212,6 @@ const std::string kReleaseStuckScript = std::string(kRedisNow) + kReleaseStuck;
 const std::string kHostHeartbeatScript = std::string(kRedisNow) + kHostHeartbeat;
 const std::string kPickHostScript = std::string(kRedisNow) + kPickHost;
 
-std::string RandomId() {
-  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
-  return buffer;
-}
-
 std::string Exact(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.17g", v);
@@ -275,13 +268,13 @@ std::string TicketStore::Key(const std::string& suffix) const { return prefix_ +
 RedisReply TicketStore::Eval(storage::RedisCommand command) {
   RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
-  if (reply.is_error()) throw storage::RedisUnavailable("matchmaker script failed: " + reply.str);
+  if (reply.is_error()) throw storage::RedisCommandError("matchmaker script failed: " + reply.str);
   return reply;
 }
 
 bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
                          int64_t now_ms, std::string* id, std::string* existing) {
-  *id = RandomId();
+  *id = services::RandomSecretHex(8);
   const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
                              std::to_string(identity_id), name, Exact(rating), NowArg(now_ms), ladder});
   if (r.elements.size() == 2 && r.elements[0].integer == 1) return true;

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "services/ratings/model/model.h"
+
 namespace metropolis::ratings {
 namespace {
 
@@ -147,7 +149,7 @@ void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>
     command.push_back(std::to_string(r.games));
     command.push_back(Exact(r.mu));
     command.push_back(Exact(r.sigma));
-    command.push_back(Exact(r.mu - 3 * r.sigma));
+    command.push_back(Exact(Ordinal(r.mu, r.sigma)));
   }
   Eval(redis_, std::move(command));
 }
@@ -221,7 +223,7 @@ bool LeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEnt
 int64_t LeaderboardCache::Version(const Board& board) {
   RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
-  if (reply.is_error()) throw storage::RedisUnavailable("redis GET failed: " + reply.str);
+  if (reply.is_error()) throw storage::RedisCommandError("redis GET failed: " + reply.str);
   if (reply.is_nil()) return -1;
   return std::strtoll(reply.str.c_str(), nullptr, 10);
 }

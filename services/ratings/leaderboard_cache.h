@@ -25,9 +25,9 @@ namespace metropolis::ratings {
 
 // An error reply to a write (e.g. NOPERM: a Redis user that may not write the
 // keys, or OOM): Redis is reachable but did not take the write.
-class LeaderboardRefused : public storage::RedisUnavailable {
+class LeaderboardRefused : public storage::RedisCommandError {
  public:
-  using storage::RedisUnavailable::RedisUnavailable;
+  using storage::RedisCommandError::RedisCommandError;
 };
 
 class LeaderboardCache {

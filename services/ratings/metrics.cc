@@ -106,8 +106,8 @@ void RatingsMetrics::RateFailed(const std::string& code, double seconds) {
   impl_->rate_seconds->Observe(seconds);
 }
 
-void RatingsMetrics::LeaderboardWriteFailed(bool refused) {
-  impl_->write_failures->Add({{"reason", refused ? "refused" : "unavailable"}}).Increment();
+void RatingsMetrics::LeaderboardWriteFailed(WriteFailure why) {
+  impl_->write_failures->Add({{"reason", why == WriteFailure::kRefused ? "refused" : "unavailable"}}).Increment();
 }
 
 void RatingsMetrics::LeaderboardServedFromPostgres() { impl_->served_from_postgres->Increment(); }

@@ -25,9 +25,10 @@ class RatingsMetrics {
   void GameRated(const std::string& result, int updates, double seconds);
   // A RateGame call refused or failed with `code`.
   void RateFailed(const std::string& code, double seconds);
-  // A leaderboard write Redis refused (an error reply such as NOPERM: `refused`)
-  // or that did not reach it; the board is rebuilt on its next read.
-  void LeaderboardWriteFailed(bool refused);
+  // A leaderboard write Redis refused (an error reply such as NOPERM) or that
+  // did not reach it; the board is rebuilt on its next read.
+  enum class WriteFailure { kRefused, kUnavailable };
+  void LeaderboardWriteFailed(WriteFailure why);
   // A read served from PostgreSQL: the board in Redis was stale and Redis
   // refused its rebuild.
   void LeaderboardServedFromPostgres();

@@ -198,7 +198,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   try {
     cache_->Apply(board, updated, version);
   } catch (const LeaderboardRefused& e) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(true);
+    RatingsMetrics::Get().LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kRefused);
     services::LogWarning(
         "leaderboard write refused by Redis (may this service's Redis user write the leaderboard keys?); the rating "
         "is in PostgreSQL and the board is rebuilt on its next read",
@@ -207,7 +207,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
          {"game", result.game_id},
          {"error", e.what()}});
   } catch (const std::exception& e) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(false);
+    RatingsMetrics::Get().LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(
         "leaderboard write failed; the rating is in PostgreSQL and the board is rebuilt on its next "
         "read",
@@ -312,7 +312,8 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, bool c
     }
   }
   if (!redis_error.empty()) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(*refused);
+    RatingsMetrics::Get().LeaderboardWriteFailed(*refused ? RatingsMetrics::WriteFailure::kRefused
+                                                          : RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(*refused ? "leaderboard rebuild refused by Redis (may this service's Redis user write the "
                                     "leaderboard keys?)"
                                   : "leaderboard rebuild failed",

@@ -10,10 +10,10 @@
 
 namespace metropolis::ratings {
 
-grpc::Status RatingsService::Authorize(const grpc::ServerContext& context, bool write) {
+grpc::Status RatingsService::Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) {
   auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
-  if (write && !auth::MayWriteResults(principal))
+  if (access == auth::ResultsAccess::kWrite && !auth::MayWriteResults(principal))
     return {grpc::StatusCode::PERMISSION_DENIED,
             "rating games needs the game hosts' service token or an administrator's"};
   return grpc::Status::OK;
@@ -23,7 +23,7 @@ grpc::Status RatingsService::RateGame(grpc::ServerContext* context, const v1::Ra
                                       v1::RateGameResponse* response) {
   services::CallLogContext call(*context, request->game_id());
   const auto start = std::chrono::steady_clock::now();
-  grpc::Status status = Authorize(*context, true);
+  grpc::Status status = Authorize(*context, auth::ResultsAccess::kWrite);
   if (status.ok()) status = ratings_->RateGame(*request, response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
@@ -48,7 +48,7 @@ grpc::Status RatingsService::GetLeaderboard(grpc::ServerContext* context, const 
                                             v1::Leaderboard* response) {
   services::CallLogContext call(*context);
   RatingsMetrics::Get().Read("leaderboard");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetLeaderboard(*request, response);
 }
 
@@ -56,7 +56,7 @@ grpc::Status RatingsService::GetPlayerRating(grpc::ServerContext* context, const
                                              v1::PlayerRating* response) {
   services::CallLogContext call(*context);
   RatingsMetrics::Get().Read("player");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetPlayerRating(*request, response);
 }
 
@@ -64,7 +64,7 @@ grpc::Status RatingsService::GetRatingHistory(grpc::ServerContext* context, cons
                                               v1::RatingHistory* response) {
   services::CallLogContext call(*context);
   RatingsMetrics::Get().Read("history");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetRatingHistory(*request, response);
 }
 

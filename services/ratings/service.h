@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lib/auth/authenticator.h"
+#include "lib/auth/roles.h"
 #include "metropolis/v1/ratings.grpc.pb.h"
 #include "services/ratings/ratings.h"
 
@@ -23,7 +24,7 @@ class RatingsService final : public v1::Ratings::Service {
                                 v1::RatingHistory* response) override;
 
  private:
-  grpc::Status Authorize(const grpc::ServerContext& context, bool write);
+  grpc::Status Authorize(const grpc::ServerContext& context, auth::ResultsAccess access);
 
   Ratings* ratings_;
   auth::Authenticator* auth_;

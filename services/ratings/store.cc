@@ -7,6 +7,7 @@
 
 #include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
+#include "services/ratings/model/model.h"
 
 namespace metropolis::ratings {
 namespace {
@@ -286,7 +287,12 @@ namespace {
 
 // Redis's order of a board (ZREVRANGE): ordinal, then the member (the identity
 // as text, byte by byte), both descending.
-constexpr char kRankedOrder[] = "mu - 3 * sigma DESC, identity_id::text COLLATE \"C\" DESC";
+// Ordinal (model/model.h) in SQL, over the columns of `table` ("" for unqualified ones).
+std::string OrdinalSql(const std::string& table = "") {
+  const std::string t = table.empty() ? "" : table + ".";
+  return "(" + t + "mu - " + std::to_string(kOrdinalZ) + " * " + t + "sigma)";
+}
+const std::string kRankedOrder = OrdinalSql() + " DESC, identity_id::text COLLATE \"C\" DESC";
 
 uint64_t RankedCount(pqxx::transaction_base& tx, const Board& board) {
   return tx
@@ -298,11 +304,15 @@ uint64_t RankedCount(pqxx::transaction_base& tx, const Board& board) {
 // The ranked players ahead of `identity_id`; nullopt when it is not ranked.
 std::optional<uint64_t> Ahead(pqxx::transaction_base& tx, const Board& board, int64_t identity_id) {
   const pqxx::row row = tx.exec_params1(
-      "WITH me AS (SELECT mu - 3 * sigma AS o, identity_id::text COLLATE \"C\" AS t FROM ratings "
-      " WHERE ladder_id = $1 AND season = $2 AND identity_id = $4 AND games >= $3) "
-      "SELECT (SELECT count(*) FROM me), (SELECT count(*) FROM ratings r, me WHERE r.ladder_id = $1 "
-      " AND r.season = $2 AND r.games >= $3 AND (r.mu - 3 * r.sigma > me.o "
-      " OR (r.mu - 3 * r.sigma = me.o AND r.identity_id::text COLLATE \"C\" > me.t)))",
+      "WITH me AS (SELECT " + OrdinalSql() +
+          " AS o, identity_id::text COLLATE \"C\" AS t FROM ratings "
+          " WHERE ladder_id = $1 AND season = $2 AND identity_id = $4 AND games >= $3) "
+          "SELECT (SELECT count(*) FROM me), (SELECT count(*) FROM ratings r, me WHERE r.ladder_id = $1 "
+          " AND r.season = $2 AND r.games >= $3 AND (" +
+          OrdinalSql("r") +
+          " > me.o "
+          " OR (" +
+          OrdinalSql("r") + " = me.o AND r.identity_id::text COLLATE \"C\" > me.t)))",
       board.ladder, board.season, board.placement_games, identity_id);
   if (row[0].as<int64_t>() == 0) return std::nullopt;
   return row[1].as<uint64_t>();
@@ -324,7 +334,7 @@ void PageIn(pqxx::transaction_base& tx, const Board& board, uint64_t offset, uin
     e.mu = row[1].as<double>();
     e.sigma = row[2].as<double>();
     e.games = row[3].as<int>();
-    e.ordinal = e.mu - 3 * e.sigma;
+    e.ordinal = Ordinal(e.mu, e.sigma);
     out->push_back(e);
   }
 }
@@ -425,6 +435,7 @@ grpc::Status RatingStore::History(const Board& board, int64_t identity_id, uint3
       e->set_sigma_before(row[4].as<double>());
       e->set_mu_after(row[5].as<double>());
       e->set_sigma_after(row[6].as<double>());
+      e->set_ordinal_after(Ordinal(e->mu_after(), e->sigma_after()));
       e->set_at_unix_ms(row[7].as<int64_t>());
       e->set_seats(row[8].as<uint32_t>());
       if (rows.size() > limit && i + 1 == limit) out->set_next_page_token(row[0].as<std::string>());

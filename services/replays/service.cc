@@ -14,10 +14,10 @@
 
 namespace metropolis::replays {
 
-grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, bool store) const {
+grpc::Status ReplaysService::Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) const {
   auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;
-  if (store && !auth::MayWriteResults(principal))
+  if (access == auth::ResultsAccess::kWrite && !auth::MayWriteResults(principal))
     return {grpc::StatusCode::PERMISSION_DENIED,
             "storing games needs the game hosts' service token or an administrator's"};
   return grpc::Status::OK;
@@ -27,7 +27,7 @@ grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::S
                                        v1::StoreGameResponse* response) {
   services::CallLogContext call(*context, request->game().game_id());
   const auto start = std::chrono::steady_clock::now();
-  grpc::Status status = Authorize(*context, true);
+  grpc::Status status = Authorize(*context, auth::ResultsAccess::kWrite);
   if (status.ok()) status = store_->Store(request->game(), response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
@@ -48,7 +48,7 @@ grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::L
                                        v1::ListStoredGamesResponse* response) {
   services::CallLogContext call(*context);
   ReplaysMetrics::Get().Read("list");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return store_->List(*request, response);
 }
 
@@ -56,7 +56,7 @@ grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::G
                                        v1::Replay* response) {
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("replay");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return store_->Load(request->game_id(), response->mutable_game());
 }
 
@@ -64,7 +64,7 @@ grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1:
                                          v1::PositionResponse* response) {
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("position");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   v1::CompletedGameRecord game;
   if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
   GameConfig config;
@@ -81,7 +81,7 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
                                         v1::ExportGameResponse* response) {
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("export");
-  if (grpc::Status s = Authorize(*context, false); !s.ok()) return s;
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   v1::CompletedGameRecord game;
   if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
   GameRecord record;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lib/auth/authenticator.h"
+#include "lib/auth/roles.h"
 #include "metropolis/v1/replays.grpc.pb.h"
 #include "services/replays/reveal_store.h"
 #include "services/replays/store.h"
@@ -38,7 +39,7 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::ConfirmGameResponse* response) override;
 
  private:
-  grpc::Status Authorize(const grpc::ServerContext& context, bool store) const;
+  grpc::Status Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) const;
   // A service token that may store results: hidden games are its business.
   grpc::Status AuthorizeService(const grpc::ServerContext& context) const;
 

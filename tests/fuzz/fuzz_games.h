@@ -9,6 +9,7 @@
 
 #include "engine/action.h"
 #include "engine/config.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 
 namespace metropolis::fuzz {
@@ -24,13 +25,6 @@ inline GameConfig ConfigFromByte(uint8_t b) {
   return c;
 }
 
-inline uint64_t SplitMix(uint64_t* x) {
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 // Plays up to `steps` legal actions and chance outcomes drawn from `seed` on
 // `s`, stopping at the end; the actions go to `log` when given.
 inline void PlaySteps(State* s, uint64_t seed, int steps, std::vector<Action>* log = nullptr) {
@@ -39,10 +33,10 @@ inline void PlaySteps(State* s, uint64_t seed, int steps, std::vector<Action>* l
     Action a;
     if (s->IsChanceNode()) {
       const auto outcomes = s->ChanceOutcomes();
-      a = outcomes[SplitMix(&seed) % outcomes.size()].action;
+      a = outcomes[SplitMixNext(&seed) % outcomes.size()].action;
     } else {
       s->LegalActions(&legal);
-      a = legal.items[SplitMix(&seed) % legal.size];
+      a = legal.items[SplitMixNext(&seed) % legal.size];
     }
     s->ApplyUnchecked(a);
     if (log) log->push_back(a);

@@ -264,9 +264,27 @@ def check_with_promtool(root, failures):
             failures.add("local.sh", f"components {labels}, expected each of {sorted(COMPONENTS)}")
 
 
+def check_one_rpc_count(root, failures):
+    """Every call is counted once, by the server interceptor every service installs
+    (lib/common/metrics.cc, metropolis_grpc_requests_total): a service that counts
+    its own calls beside it counts them twice."""
+    for folder, _, files in os.walk(os.path.join(root, "services")):
+        for name in files:
+            if not name.endswith(".cc"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                for _, family in FAMILY_RE.findall(f.read()):
+                    if re.search(r"(rpcs|rpc_calls|grpc_requests)_total$", family):  # HTTP requests are the gateway's own
+                        failures.add(os.path.relpath(path, root),
+                                     f"{family} counts calls a second time (metropolis_grpc_requests_total counts "
+                                     "every call of every service)")
+
+
 def check(root):
     failures = Failures()
     families = metric_families(root)
+    check_one_rpc_count(root, failures)
     if len(families) < 20:
         failures.add("services", f"only {len(families)} metric families found: is the pattern out of date?")
     check_alerts(root, families, failures)
@@ -298,16 +316,19 @@ def self_test(root):
                             "metropolis_gamehost_decision_round_trip_seconds")
         with open(dash, "w", encoding="utf-8") as f:
             f.write(text)
+        with open(os.path.join(copy, "services/gamehost/metrics.cc"), "a", encoding="utf-8") as f:
+            f.write('\nauto& x = BuildCounter().Name("metropolis_gamehost_rpcs_total").Register(*r);\n')
         _, problems = check(copy)
         joined = "\n".join(problems)
         expected = ["metropolis_gamehost_outbox_size is not defined",
                     "alert MetropolisRedisErrors is missing",
-                    "metropolis_gamehost_decision_round_trip_seconds is a histogram"]
+                    "metropolis_gamehost_decision_round_trip_seconds is a histogram",
+                    "metropolis_gamehost_rpcs_total counts calls a second time"]
         missed = [e for e in expected if e not in joined]
         if missed:
             print("self-test: the check missed: " + "; ".join(missed) + "\nit said:\n" + joined)
             return 1
-    print("self-test: the check catches unknown metrics, bare histograms and missing alerts")
+    print("self-test: the check catches unknown metrics, bare histograms, missing alerts and calls counted twice")
     return 0
 
 

@@ -26,8 +26,8 @@ namespace acc = metropolis::accounts;
 namespace cli = metropolis::cli;
 namespace ctl = metropolis::ctl;
 namespace v1 = metropolis::v1;
+using metropolis::JsonString;
 using metropolis::ctl::JsonNumber;
-using metropolis::ctl::JsonQuote;
 
 constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2;
 constexpr std::string_view kProgram = "metropolis-admin";
@@ -243,7 +243,7 @@ int CreateSeason(Run& r) {
   int season = 0;
   if (grpc::Status s = r.ladders->CreateSeason(r.arg(0), &season); !s.ok()) return Failed(r, s);
   if (r.json) {
-    std::cout << "{\"ladder\":" << JsonQuote(r.arg(0)) << ",\"season\":" << season << "}\n";
+    std::cout << "{\"ladder\":" << JsonString(r.arg(0)) << ",\"season\":" << season << "}\n";
   } else {
     std::cout << "ladder " << r.arg(0) << ": season " << season << " is open"
               << (season > 1 ? " (season " + std::to_string(season - 1) + " closed)" : "") << "\n";

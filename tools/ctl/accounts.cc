@@ -101,8 +101,8 @@ std::string JsonNumber(double v) {
 // ---- identities ----------------------------------------------------------------
 
 std::string IdentityJson(const v1::Identity& i) {
-  return "{\"id\":" + std::to_string(i.id()) + ",\"kind\":" + JsonQuote(i.kind()) + ",\"name\":" + JsonQuote(i.name()) +
-         ",\"owner\":" + (i.owner().empty() ? "null" : JsonQuote(i.owner())) +
+  return "{\"id\":" + std::to_string(i.id()) + ",\"kind\":" + JsonString(i.kind()) +
+         ",\"name\":" + JsonString(i.name()) + ",\"owner\":" + (i.owner().empty() ? "null" : JsonString(i.owner())) +
          ",\"created_unix_ms\":" + std::to_string(i.created_unix_ms()) + "}";
 }
 
@@ -127,9 +127,9 @@ std::string CreatedIdentityText(const v1::Identity& i) {
 // ---- tokens --------------------------------------------------------------------
 
 std::string IssuedTokenJson(const v1::IssueTokenRequest& request, const v1::IssueTokenResponse& response) {
-  return "{\"id\":" + std::to_string(response.token_id()) + ",\"identity\":" + JsonQuote(request.identity()) +
-         ",\"label\":" + JsonQuote(request.label()) + ",\"admin\":" + Bool(request.admin()) +
-         ",\"token\":" + JsonQuote(response.token()) + "}";
+  return "{\"id\":" + std::to_string(response.token_id()) + ",\"identity\":" + JsonString(request.identity()) +
+         ",\"label\":" + JsonString(request.label()) + ",\"admin\":" + Bool(request.admin()) +
+         ",\"token\":" + JsonString(response.token()) + "}";
 }
 
 std::string IssuedTokenText(const v1::IssueTokenRequest& request, const v1::IssueTokenResponse& response) {
@@ -140,7 +140,7 @@ std::string IssuedTokenText(const v1::IssueTokenRequest& request, const v1::Issu
 
 std::string TokensJson(const v1::ListTokensResponse& list) {
   return JsonArray(list.tokens(), [](const v1::ApiToken& t) {
-    return "{\"id\":" + std::to_string(t.id()) + ",\"label\":" + JsonQuote(t.label()) +
+    return "{\"id\":" + std::to_string(t.id()) + ",\"label\":" + JsonString(t.label()) +
            ",\"admin\":" + Bool(t.admin()) + ",\"created_unix_ms\":" + std::to_string(t.created_unix_ms()) +
            ",\"revoked_unix_ms\":" + (t.revoked_unix_ms() ? std::to_string(t.revoked_unix_ms()) : "null") + "}";
   });
@@ -158,8 +158,8 @@ std::string TokensTable(const v1::ListTokensResponse& list) {
 // ---- ladders -------------------------------------------------------------------
 
 std::string LadderJson(const v1::Ladder& l) {
-  return "{\"id\":" + JsonQuote(l.id()) + ",\"title\":" + JsonQuote(l.title()) +
-         ",\"ruleset\":" + JsonQuote(l.ruleset()) + ",\"options\":" + JsonQuote(l.options()) +
+  return "{\"id\":" + JsonString(l.id()) + ",\"title\":" + JsonString(l.title()) +
+         ",\"ruleset\":" + JsonString(l.ruleset()) + ",\"options\":" + JsonString(l.options()) +
          ",\"seats\":" + std::to_string(l.seats()) + ",\"placement_games\":" + std::to_string(l.placement_games()) +
          ",\"mu\":" + JsonNumber(l.mu()) + ",\"sigma\":" + JsonNumber(l.sigma()) + ",\"beta\":" + JsonNumber(l.beta()) +
          ",\"kappa\":" + JsonNumber(l.kappa()) + ",\"tau\":" + JsonNumber(l.tau()) +
@@ -481,7 +481,7 @@ int RunCreateSeason(const std::vector<std::string>& args, const GetEnv& env) {
   if (grpc::Status s = Stub(inv)->CreateSeason(&context, request, &response); !s.ok())
     return RpcError(inv, "CreateSeason", s);
   if (inv.global.json) {
-    std::cout << "{\"ladder\":" << JsonQuote(response.ladder()) << ",\"season\":" << response.season() << "}\n";
+    std::cout << "{\"ladder\":" << JsonString(response.ladder()) << ",\"season\":" << response.season() << "}\n";
   } else {
     std::cout << "ladder " << response.ladder() << ": season " << response.season() << " is open"
               << (response.season() > 1 ? " (season " + std::to_string(response.season() - 1) + " closed)" : "")

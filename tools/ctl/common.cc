@@ -4,7 +4,6 @@
 #include <grpcpp/security/credentials.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <ctime>
 #include <iostream>
 
@@ -168,35 +167,6 @@ std::string MessageJson(const google::protobuf::Message& message) {
   // messages hold no Any; say so rather than print half a document.
   if (!google::protobuf::util::MessageToJsonString(message, &out, options).ok()) return "null";
   return out;
-}
-
-std::string JsonQuote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 std::string FormatTable(const std::vector<std::vector<std::string>>& rows) {

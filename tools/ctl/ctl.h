@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/json_text.h"  // JsonString, for the commands' --json output
 #include "lib/flags/flags.h"
 
 namespace google::protobuf {
@@ -88,8 +89,6 @@ std::string StatusCodeName(grpc::StatusCode code);
 // scalar printed even at its default (so a seat with 0 fallback decisions
 // still shows the field).
 std::string MessageJson(const google::protobuf::Message& message);
-// A JSON string literal.
-std::string JsonQuote(std::string_view text);
 
 // Aligned columns separated by two spaces; the first row is the header.
 std::string FormatTable(const std::vector<std::vector<std::string>>& rows);

@@ -62,10 +62,10 @@ int RunHealth(const std::vector<std::string>& args, const GetEnv& env) {
     std::string out = "{\"serving\":" + std::string(all_serving ? "true" : "false") + ",\"services\":[";
     for (size_t i = 0; i < checks.size(); ++i) {
       const Check& c = checks[i];
-      out += (i ? "," : "") + std::string("{\"service\":") + JsonQuote(c.service) + ",";
+      out += (i ? "," : "") + std::string("{\"service\":") + JsonString(c.service) + ",";
       out += c.status.ok()
-                 ? "\"status\":" + JsonQuote(ServingName(c.serving))
-                 : "\"error\":" + JsonQuote(StatusCodeName(c.status.error_code()) + ": " + c.status.error_message());
+                 ? "\"status\":" + JsonString(ServingName(c.serving))
+                 : "\"error\":" + JsonString(StatusCodeName(c.status.error_code()) + ": " + c.status.error_message());
       out += "}";
     }
     std::cout << out << "]}\n";
@@ -116,7 +116,7 @@ int RunReflect(const std::vector<std::string>& args, const GetEnv& env) {
   std::sort(services.begin(), services.end());
   if (inv.global.json) {
     std::string out = "{\"services\":[";
-    for (size_t i = 0; i < services.size(); ++i) out += (i ? "," : "") + JsonQuote(services[i]);
+    for (size_t i = 0; i < services.size(); ++i) out += (i ? "," : "") + JsonString(services[i]);
     std::cout << out << "]}\n";
   } else {
     for (const std::string& s : services) std::cout << s << "\n";

@@ -22,6 +22,7 @@
 #include "bots/bot.h"
 #include "bots/match.h"
 #include "bots/search.h"
+#include "engine/json_text.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
 #include "tools/engine/players.h"
@@ -69,7 +70,7 @@ bool MakeSeatPlayer(const std::string& spec, SeatPlayer* out, std::string* error
 void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
   const int64_t set = index / s.seats;
   const int rotation = int(index % s.seats);
-  const uint64_t set_seed = SplitMix64(s.seed + uint64_t(set));
+  const uint64_t set_seed = SplitMixHash(s.seed + uint64_t(set));
   GameConfig config;
   config.num_seats = s.seats;
   config.board = s.default_board ? DefaultBoard() : RandomBoard(set_seed);
@@ -134,15 +135,6 @@ class ProgressBar {
   int next_ = 1;
   double last_ = -1;
 };
-
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 struct Summary {
   int64_t games = 0, wins = 0, capped = 0, errors = 0;

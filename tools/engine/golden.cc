@@ -320,7 +320,7 @@ int RunGolden(const std::vector<std::string>& args) {
   for (int seat = 0; seat < s.seats; ++seat) {
     players.push_back(MakePlayer(s.players[size_t(seat)]));
     player_rngs.emplace_back(GamePlayerSeed(s.seed, 0, seat));
-    offer_rngs.emplace_back(SplitMix64(GamePlayerSeed(s.seed, 0, seat) ^ 0x6F66666572ull));
+    offer_rngs.emplace_back(SplitMixHash(GamePlayerSeed(s.seed, 0, seat) ^ 0x6F66666572ull));
   }
   Rng chance(GameChanceSeed(s.seed, 0));
 

@@ -1,5 +1,6 @@
 // Players for simulations: small policies behind one interface. They read the
-// full state for now; bots that see only their seat's view come later.
+// full state, which is all a simulation of the rules needs; the bots that see
+// only their seat's view (bots/bot.h) are the arena's and the services'.
 #pragma once
 
 #include <memory>

@@ -4,10 +4,10 @@
 // apart (DEVELOPERS.md, "One process or separate services").
 #include <iostream>
 #include <memory>
-#include <random>
 
 #include "bots/bot.h"
 #include "lib/common/rate_limit.h"
+#include "lib/common/secret.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
 #include "lib/flags/flags.h"
@@ -30,18 +30,6 @@ constexpr char kProgram[] = "metropolis-server";
 int Fail(const std::string& message) {
   std::cerr << kProgram << ": " << message << "\n";
   return 2;
-}
-
-// 256 random bits in hex after `prefix`.
-std::string NewToken(const std::string& prefix) {
-  std::random_device random;
-  std::string token = prefix;
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int i = 0; i < 8; ++i) {
-    const uint32_t word = random();
-    for (int shift = 0; shift < 32; shift += 4) token.push_back(kHex[(word >> shift) & 0xf]);
-  }
-  return token;
 }
 
 // The address the parts of this process call each other at: --listen with a
@@ -146,11 +134,11 @@ int main(int argc, char** argv) {
   if (service_token.empty() || host_admin_token.empty()) {
     std::cout << kProgram << ": generated for this run (give them as flags to keep them):\n";
     if (service_token.empty()) {
-      service_token = NewToken("svc-");
+      service_token = "svc-" + ms::RandomSecretHex(32);
       std::cout << "  --service-token " << service_token << "\n";
     }
     if (host_admin_token.empty()) {
-      host_admin_token = NewToken("host-");
+      host_admin_token = "host-" + ms::RandomSecretHex(32);
       std::cout << "  --host-admin-token " << host_admin_token << "\n";
     }
     std::cout.flush();

@@ -14,6 +14,7 @@
 #include "engine/action.h"
 #include "engine/config.h"
 #include "engine/event.h"
+#include "engine/splitmix.h"
 #include "engine/state.h"
 
 namespace metropolis {
@@ -30,12 +31,7 @@ namespace metropolis::protocol::testing {
 
 struct SplitMix {
   uint64_t x;
-  uint64_t Next() {
-    uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  uint64_t Next() { return SplitMixNext(&x); }
   int Below(int n) { return int(Next() % uint64_t(n)); }
   double Uniform() { return double(Next() >> 11) * 0x1.0p-53; }
 };

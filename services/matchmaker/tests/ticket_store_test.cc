@@ -10,6 +10,7 @@
 #include <set>
 #include <thread>
 
+#include "lib/storage/redis_status.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tests/fake_creator.h"
@@ -51,6 +52,27 @@ TEST_F(TicketsTest, AnIdentityHoldsOneActiveTicket) {
   EXPECT_EQ(tickets_->QueueSize("open"), 0);
   EXPECT_TRUE(tickets_->ActiveTicket(7).empty());
   EXPECT_TRUE(tickets_->Create("open", 7, "p7", 25, 1002, &id, &existing));
+}
+
+// A script Redis could run but that failed (here: its queue is not a sorted
+// set) is the store's bug, not an outage: retrying gets the same answer, so it
+// must not surface as the retryable UNAVAILABLE that a lost connection gives.
+TEST_F(TicketsTest, AFailedScriptIsAnInternalErrorNotAnOutage) {
+  redis_->With([&](storage::RedisConnection& c) { c.Run({"SET", prefix_ + ":{mm}:queue:open", "not a queue"}); });
+  std::string id, existing;
+  try {
+    tickets_->Create("open", 7, "p7", 25, 1000, &id, &existing);
+    FAIL() << "a failed script was taken for a ticket";
+  } catch (const storage::RedisUnavailable& e) {
+    FAIL() << "a failed script was reported as Redis unavailable: " << e.what();
+  } catch (const storage::RedisCommandError& e) {
+    const grpc::Status s = storage::RedisErrorStatus("ticket store", e);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INTERNAL) << s.error_message();
+    EXPECT_NE(s.error_message().find("WRONGTYPE"), std::string::npos) << s.error_message();
+  }
+  // What a lost connection gives, for contrast.
+  EXPECT_EQ(storage::RedisErrorStatus("ticket store", storage::RedisUnavailable("connection refused")).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
 }
 
 TEST_F(TicketsTest, TicketsWithoutHeartbeatsExpire) {

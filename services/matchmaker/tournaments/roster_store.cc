@@ -67,7 +67,7 @@ std::unordered_map<int64_t, int> Roster::Available(int64_t now_ms) {
   redis_->With([&](storage::RedisConnection& c) {
     r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
   });
-  if (r.is_error()) throw storage::RedisUnavailable("roster script failed: " + r.str);
+  if (r.is_error()) throw storage::RedisCommandError("roster script failed: " + r.str);
   std::unordered_map<int64_t, int> out;
   for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
     const int64_t identity = std::strtoll(r.elements[i].str.c_str(), nullptr, 10);
@@ -96,7 +96,7 @@ bool Roster::Lead(const std::string& replica, int64_t ttl_ms) {
   redis_->With([&](storage::RedisConnection& c) {
     r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
   });
-  if (r.is_error()) throw storage::RedisUnavailable("lease script failed: " + r.str);
+  if (r.is_error()) throw storage::RedisCommandError("lease script failed: " + r.str);
   MatchmakerMetrics::Get().Leader(r.integer == 1);
   return r.integer == 1;
 }

@@ -4,17 +4,10 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/splitmix.h"
+
 namespace metropolis::matchmaker {
 namespace {
-
-// SplitMix64: seeds per game that do not depend on anything but the
-// tournament's seed and the game's number.
-uint64_t Mix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 std::vector<int> Rotate(const std::vector<int>& table, int by) {
   std::vector<int> out(table.size());
@@ -64,8 +57,8 @@ std::vector<ScheduledGame> RoundRobin(int entrants, int seats, uint64_t seed) {
       g.entrants = Rotate(pick, r);
       g.rotation = r;
       const uint64_t n = uint64_t(games.size());
-      g.chance_seed = Mix(seed ^ Mix(2 * n + 1));
-      g.board_seed = Mix(seed ^ Mix(2 * n + 2));
+      g.chance_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 1));
+      g.board_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 2));
       games.push_back(std::move(g));
     }
     ++table;
@@ -83,8 +76,8 @@ std::vector<ScheduledGame> DuplicateSets(const std::vector<std::vector<int>>& ta
   std::vector<ScheduledGame> games;
   for (size_t t = 0; t < tables.size(); ++t) {
     const int set = first_set + int(t);
-    const uint64_t chance = Mix(seed ^ Mix(uint64_t(set) * 2 + 1));
-    const uint64_t board = Mix(seed ^ Mix(uint64_t(set) * 2 + 2));
+    const uint64_t chance = SplitMixHash(seed ^ SplitMixHash(uint64_t(set) * 2 + 1));
+    const uint64_t board = SplitMixHash(seed ^ SplitMixHash(uint64_t(set) * 2 + 2));
     for (int r = 0; r < int(tables[t].size()); ++r) {
       ScheduledGame g;
       g.round = round;
@@ -224,7 +217,7 @@ std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants
   std::vector<ScheduledGame> games;
   if (format == TournamentFormat::kSwiss) return NextSwissRound(entrants, seats, 0, seed, {}, {});
   for (int rep = 0; rep < rounds; ++rep) {
-    const uint64_t rep_seed = rep == 0 ? seed : Mix(seed ^ Mix(0x5eed0000u + uint64_t(rep)));
+    const uint64_t rep_seed = rep == 0 ? seed : SplitMixHash(seed ^ SplitMixHash(0x5eed0000u + uint64_t(rep)));
     std::vector<ScheduledGame> part = RoundRobin(entrants, seats, rep_seed);
     if (format == TournamentFormat::kDuplicate) {
       std::vector<std::vector<int>> tables;
@@ -273,8 +266,8 @@ std::vector<ScheduledGame> NextSwissRound(int entrants, int seats, int round, ui
     g.entrants = Rotate(tables[t], round % seats);
     g.rotation = round % seats;
     const uint64_t n = (uint64_t(round) << 20) + t;
-    g.chance_seed = Mix(seed ^ Mix(2 * n + 1));
-    g.board_seed = Mix(seed ^ Mix(2 * n + 2));
+    g.chance_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 1));
+    g.board_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 2));
     games.push_back(std::move(g));
   }
   return games;

@@ -6,19 +6,14 @@
 
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
+#include "lib/common/secret.h"
+#include "lib/storage/redis_status.h"
 #include "services/matchmaker/matchmaker.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
 grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
-
-std::string RandomHex() {
-  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(std::random_device{}()) << 32)};
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)rng());
-  return buffer;
-}
 
 }  // namespace
 
@@ -213,7 +208,7 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
   if (request->capacity() > uint32_t(options_.max_capacity))
     return Invalid("capacity: at most " + std::to_string(options_.max_capacity) + " games at once");
   const int capacity = request->capacity() ? int(request->capacity()) : 1;
-  const std::string connection = RandomHex();
+  const std::string connection = services::RandomSecretHex(8);
   services::LogInfo("competing", {{"identity", std::to_string(who.identity_id)},
                                   {"capacity", std::to_string(capacity)},
                                   {"connection", connection}});
@@ -251,7 +246,7 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
       std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
     }
   } catch (const std::exception& e) {
-    result = {grpc::StatusCode::UNAVAILABLE, std::string("roster unavailable: ") + e.what()};
+    result = storage::RedisErrorStatus("roster", e);
   }
   try {
     roster_->Leave(who.identity_id, connection);

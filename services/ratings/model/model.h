@@ -28,14 +28,18 @@ struct RatingParams {
   bool limit_sigma = false;  // openskill's limitSigma: a game never raises sigma
 };
 
+// The leaderboard key: a conservative skill estimate (openskill's ordinal with
+// z = 3), so a newcomer's lucky streak (a high mu, but a large sigma still)
+// counts for less than a long record. The one definition: the store's SQL and
+// the Redis boards are built from it, and RatingHistoryEntry carries it.
+inline constexpr int kOrdinalZ = 3;
+constexpr double Ordinal(double mu, double sigma) { return mu - kOrdinalZ * sigma; }
+
 struct Rating {
   double mu = 25.0;
   double sigma = 25.0 / 3;
 
-  // The leaderboard key: a conservative skill estimate (openskill's ordinal with
-  // z = 3), so a newcomer's lucky streak (a high mu, but a large sigma still)
-  // counts for less than a long record.
-  double Ordinal() const { return mu - 3 * sigma; }
+  double Ordinal() const { return ratings::Ordinal(mu, sigma); }
 };
 
 // The rating of a player who has not played on the ladder this season.

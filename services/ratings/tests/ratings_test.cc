@@ -321,6 +321,9 @@ TEST_F(RatingsTest, LeaderboardsRankByOrdinalAndKeepPlacementPlayersApart) {
   ASSERT_TRUE(ratings_->GetRatingHistory(history, &h).ok());
   ASSERT_EQ(h.entries_size(), 1);
   EXPECT_EQ(h.entries(0).game_id(), "l1");
+  // The history carries the leaderboard's key, so that no reader computes it again.
+  EXPECT_DOUBLE_EQ(h.entries(0).ordinal_after(), h.entries(0).mu_after() - 3 * h.entries(0).sigma_after());
+  EXPECT_NE(h.entries(0).ordinal_after(), 0);
   ASSERT_FALSE(h.next_page_token().empty());
   history.set_page_token(h.next_page_token());
   v1::RatingHistory older;

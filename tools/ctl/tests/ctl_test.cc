@@ -254,8 +254,6 @@ TEST(CtlOutput, Tables) {
   EXPECT_EQ(FormatUnixMs(86'400'000), "1970-01-02 00:00:00 UTC");
 }
 
-TEST(CtlOutput, JsonQuoteEscapes) { EXPECT_EQ(JsonQuote("a\"b\\c\nd\x01"), "\"a\\\"b\\\\c\\nd\\u0001\""); }
-
 TEST(CtlWatch, EventsAreLinesOfTheEnginesText) {
   v1::SpectateUpdate update;
   update.mutable_events()->set_step(5);
