@@ -106,7 +106,9 @@ std::vector<RedisReply> RedisConnection::Pipeline(const std::vector<RedisCommand
 
 bool RedisConnection::ServerCannotWrite(const std::string& error) {
   // Also what a script's write on a replica answers ("READONLY ... script: ...").
-  for (const char* code : {"READONLY ", "MASTERDOWN ", "LOADING ", "MISCONF ", "NOREPLICAS "})
+  // OOM (maxmemory reached) and BUSY (another script still running) pass too:
+  // the same command may succeed a moment later, unlike a script's own error.
+  for (const char* code : {"READONLY ", "MASTERDOWN ", "LOADING ", "MISCONF ", "NOREPLICAS ", "OOM ", "BUSY "})
     if (error.starts_with(code)) return true;
   return false;
 }
@@ -166,8 +168,8 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
     fn(*connection);
   } catch (const RedisUnavailable& e) {
     services::CountRedisError("connection");  // metropolis_redis_errors_total
-    // Scripts' error replies are thrown as RedisUnavailable too; only a broken
-    // (or never made) connection means Redis itself is out of reach.
+    // A server that cannot take writes now is RedisUnavailable too; only a
+    // broken (or never made) connection means Redis itself is out of reach.
     if (!connection || connection->broken()) availability_.Failed(e.what());
     throw;
   }

@@ -281,6 +281,13 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
         services::LogWarning("assigning a created game failed; retrying", {{"ladder", ladder}, {"error", e.what()}});
       std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
       backoff_ms = std::min(backoff_ms * 2, 2'000);
+    } catch (const storage::RedisCommandError& e) {
+      // Redis answered the script with an error: another try gets the same
+      // answer. Said as loudly as a retry that ran out.
+      services::LogError("assigning a created game failed; its seats are played by the fallback bot",
+                         {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
+      MatchmakerMetrics::Get().PlacementFailed(ladder, "assign_failed");
+      throw;
     }
   }
 }

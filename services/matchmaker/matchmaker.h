@@ -92,7 +92,7 @@ class Matchmaker {
  public:
   Matchmaker(TicketStore* tickets, GameCreator* creator, MatchmakerOptions options);
 
-  // One round over `ladders` at `now_ms`. Throws storage::RedisUnavailable. One
+  // One round over `ladders` at `now_ms`. Throws what TicketStore throws. One
   // thread runs a Matchmaker's rounds.
   RoundStats RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms);
 

@@ -64,7 +64,9 @@ enum class TicketClock {
   kCaller,
 };
 
-// All calls throw storage::RedisUnavailable when Redis cannot be reached.
+// All calls throw storage::RedisUnavailable when Redis cannot be reached (or
+// cannot take writes now), and storage::RedisCommandError when it answers a
+// script with an error.
 class TicketStore {
  public:
   TicketStore(storage::RedisPool* redis, std::string prefix = "metropolis", TicketClock clock = TicketClock::kRedis);

@@ -115,7 +115,7 @@ void ParseInfo(const std::string& info, RankedEntry* e) {
   e->games = int(std::strtol(info.c_str(), &end, 10));
   e->mu = std::strtod(end, &end);
   e->sigma = std::strtod(end, &end);
-  e->ordinal = e->mu - 3 * e->sigma;
+  e->ordinal = Ordinal(e->mu, e->sigma);
 }
 
 RedisReply Eval(storage::RedisPool* redis, storage::RedisCommand command) {

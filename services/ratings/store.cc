@@ -382,7 +382,7 @@ grpc::Status RatingStore::Lookup(const Board& board, int64_t identity_id, Ranked
     out->mu = r[0][0].as<double>();
     out->sigma = r[0][1].as<double>();
     out->games = r[0][2].as<int>();
-    out->ordinal = out->mu - 3 * out->sigma;
+    out->ordinal = Ordinal(out->mu, out->sigma);
     *total = RankedCount(tx, board);
     const std::optional<uint64_t> ahead = Ahead(tx, board, identity_id);
     out->rank = ahead ? *ahead + 1 : 0;

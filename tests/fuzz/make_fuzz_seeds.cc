@@ -77,10 +77,10 @@ void ProtocolSeeds() {
     Action a;
     if (s.IsChanceNode()) {
       const auto outcomes = s.ChanceOutcomes();
-      a = outcomes[fuzz::SplitMix(&seed) % outcomes.size()].action;
+      a = outcomes[SplitMixNext(&seed) % outcomes.size()].action;
     } else {
       s.LegalActions(&legal);
-      a = legal.items[fuzz::SplitMix(&seed) % legal.size];
+      a = legal.items[SplitMixNext(&seed) % legal.size];
     }
     events.clear();
     s.ApplyUnchecked(a, &events);

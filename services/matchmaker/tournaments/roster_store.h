@@ -20,7 +20,9 @@
 
 namespace metropolis::matchmaker {
 
-// All calls throw storage::RedisUnavailable when Redis cannot be reached.
+// All calls throw storage::RedisUnavailable when Redis cannot be reached (or
+// cannot take writes now), and storage::RedisCommandError when it answers a
+// script with an error.
 class Roster {
  public:
   Roster(storage::RedisPool* redis, std::string prefix = "metropolis");
