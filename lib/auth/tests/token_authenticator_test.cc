@@ -8,6 +8,7 @@
 
 #include <map>
 
+#include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token.h"
 #include "lib/common/metrics.h"
 
@@ -16,24 +17,7 @@ namespace {
 
 using grpc::StatusCode;
 
-// Tokens by their SHA-256, as the Accounts service keeps them; counts lookups.
-class FakeLookup final : public AccountLookup {
- public:
-  grpc::Status LookupToken(const std::string& sha256, Principal* out) override {
-    ++lookups;
-    if (!available) return {StatusCode::UNAVAILABLE, "accounts down"};
-    auto it = owners.find(sha256);
-    if (it == owners.end()) return {StatusCode::NOT_FOUND, "unknown or revoked token"};
-    *out = it->second;
-    return grpc::Status::OK;
-  }
-  void Add(const std::string& token, Principal p) { owners[Sha256(token)] = std::move(p); }
-  void Revoke(const std::string& token) { owners.erase(Sha256(token)); }
-
-  std::map<std::string, Principal> owners;
-  bool available = true;
-  int lookups = 0;
-};
+using FakeLookup = testing::FakeAccountLookup;
 
 // metropolis_auth_token_checks_total{result}, as the process's registry has it.
 double Checks(const std::string& result) {
