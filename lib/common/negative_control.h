@@ -35,7 +35,7 @@
 // with PostgreSQL's and rebuilds the board on any difference
 // (services/ratings/ratings.h).
 // "one_result" — the ratings service refuses a different second result for a
-// game it decided (services/ratings/store.h, SameResult).
+// game it decided (services/ratings/rate.h, SameResult).
 #pragma once
 
 #include <string_view>

@@ -4,6 +4,8 @@
 #include "lib/common/metrics.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
 #include "lib/storage/redis_sentinel.h"
 #include "services/ratings/server.h"
 

@@ -9,6 +9,7 @@
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
 #include "services/ratings/metrics.h"
+#include "services/ratings/rate.h"
 
 namespace metropolis::ratings {
 namespace {
@@ -486,7 +487,9 @@ grpc::Status Ratings::GetRatingHistory(const v1::GetRatingHistoryRequest& reques
   if (request.identity_id() <= 0) return {grpc::StatusCode::INVALID_ARGUMENT, "identity_id: required"};
   Board board;
   if (grpc::Status s = Resolve(request.ladder(), request.season(), &board); !s.ok()) return s;
-  return store_->History(board, request.identity_id(), request.limit(), request.page_token(), out);
+  HistoryPage page;
+  if (grpc::Status s = ReadHistoryPage(request.limit(), request.page_token(), &page); !s.ok()) return s;
+  return store_->History(board, request.identity_id(), page, out);
 }
 
 }  // namespace metropolis::ratings

@@ -11,13 +11,11 @@
 #include "lib/auth/grpc_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
-#include "lib/storage/pg_pool.h"
-#include "lib/storage/redis.h"
-#include "services/ratings/leaderboard_cache.h"
 #include "services/ratings/peer_clients.h"
+#include "services/ratings/pg_rating_store.h"
 #include "services/ratings/ratings.h"
+#include "services/ratings/redis_leaderboard_cache.h"
 #include "services/ratings/service.h"
-#include "services/ratings/store.h"
 
 namespace metropolis::ratings {
 
@@ -43,8 +41,8 @@ class RatingsServer final : public services::Component {
  private:
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
-  RatingStore store_;
-  LeaderboardCache cache_;
+  PgRatingStore store_;
+  RedisLeaderboardCache cache_;
   GrpcStoredGames replays_;
   GrpcLadderDirectory ladders_;
   Ratings ratings_;

@@ -25,6 +25,8 @@
 #include "services/gamehost/results.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/ratings/peer_clients.h"
+#include "services/ratings/pg_rating_store.h"
+#include "services/ratings/redis_leaderboard_cache.h"
 #include "services/ratings/service.h"
 #include "services/replays/service.h"
 
@@ -108,11 +110,11 @@ struct ResultServices {
   storage::RedisPool redis;
   replays::ReplayStore replay_store;
   replays::RevealStore reveal_store;
-  ratings::RatingStore rating_store;
+  ratings::PgRatingStore rating_store;
   accounts::AccountStore account_store;
   accounts::LadderStore ladder_store;
   PeersAtPort peers;
-  ratings::LeaderboardCache cache;
+  ratings::RedisLeaderboardCache cache;
   ratings::Ratings ratings;
   auth::TokenAuthenticator authenticator;
   replays::ReplaysService replays_service;

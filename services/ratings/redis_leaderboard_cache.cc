@@ -1,8 +1,9 @@
-#include "services/ratings/leaderboard_cache.h"
+#include "services/ratings/redis_leaderboard_cache.h"
 
 #include <cstdio>
 #include <cstdlib>
 
+#include "lib/storage/redis.h"
 #include "services/ratings/model/model.h"
 
 namespace metropolis::ratings {
@@ -127,12 +128,12 @@ RedisReply Eval(storage::RedisPool* redis, storage::RedisCommand command) {
 
 }  // namespace
 
-std::string LeaderboardCache::Key(const Board& board, const char* part) const {
+std::string RedisLeaderboardCache::Key(const Board& board, const char* part) const {
   // The braces keep a board's keys in one Redis Cluster slot, which scripts need.
   return prefix_ + ":lb:{" + board.ladder + "/" + std::to_string(board.season) + "}:" + part;
 }
 
-void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version) {
+void RedisLeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version) {
   if (ratings.empty() && version == 0) return;
   storage::RedisCommand command = {"EVAL",
                                    kApply,
@@ -154,7 +155,7 @@ void LeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>
   Eval(redis_, std::move(command));
 }
 
-void LeaderboardCache::Clear(const Board& board) {
+void RedisLeaderboardCache::Clear(const Board& board) {
   RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) {
     reply = c.Run({"DEL", Key(board, "version"), Key(board, "early"), Key(board, "ranked"), Key(board, "info")});
@@ -162,13 +163,13 @@ void LeaderboardCache::Clear(const Board& board) {
   if (reply.is_error()) throw LeaderboardRefused("redis refused DEL: " + reply.str);
 }
 
-void LeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
+void RedisLeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
   Eval(redis_, {"EVAL", kBuilt, "4", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
                 Key(board, "early"), std::to_string(version)});
 }
 
-bool LeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out, uint64_t* total,
-                                bool* found, int64_t* version) {
+bool RedisLeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out,
+                                     uint64_t* total, bool* found, int64_t* version) {
   const RedisReply reply = Eval(redis_, command);
   out->clear();
   const auto& e = reply.elements;
@@ -189,23 +190,23 @@ bool LeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vecto
   return true;
 }
 
-bool LeaderboardCache::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
-                            uint64_t* total, int64_t* version) {
+bool RedisLeaderboardCache::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
+                                 uint64_t* total, int64_t* version) {
   bool found = false;
   return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "top",
                    std::to_string(offset), std::to_string(limit)},
                   out, total, &found, version);
 }
 
-bool LeaderboardCache::Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
-                              uint64_t* total, bool* found, int64_t* version) {
+bool RedisLeaderboardCache::Around(const Board& board, int64_t identity_id, uint32_t limit,
+                                   std::vector<RankedEntry>* out, uint64_t* total, bool* found, int64_t* version) {
   return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "around",
                    std::to_string(identity_id), std::to_string(limit)},
                   out, total, found, version);
 }
 
-bool LeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
-                              int64_t* version) {
+bool RedisLeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
+                                   bool* found, int64_t* version) {
   const RedisReply reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"),
                                          Key(board, "version"), std::to_string(identity_id)});
   const auto& e = reply.elements;
@@ -220,7 +221,7 @@ bool LeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEnt
   return true;
 }
 
-int64_t LeaderboardCache::Version(const Board& board) {
+int64_t RedisLeaderboardCache::Version(const Board& board) {
   RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
   if (reply.is_error()) throw storage::RedisCommandError("redis GET failed: " + reply.str);

@@ -18,10 +18,14 @@
 
 #include "lib/auth/token_authenticator.h"
 #include "lib/storage/migrations.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/store.h"
 #include "services/ratings/metrics.h"
+#include "services/ratings/pg_rating_store.h"
+#include "services/ratings/redis_leaderboard_cache.h"
 #include "services/ratings/service.h"
 #include "services/ratings/tests/fakes.h"
 
@@ -41,8 +45,8 @@ class RatingsTest : public ::testing::Test {
     ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 8);
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
-    store_ = std::make_unique<RatingStore>(pool_.get());
-    cache_ = std::make_unique<LeaderboardCache>(redis_.get(), prefix_);
+    store_ = std::make_unique<PgRatingStore>(pool_.get());
+    cache_ = std::make_unique<RedisLeaderboardCache>(redis_.get(), prefix_);
     ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get(), &replays_, &accounts_);
   }
   void TearDown() override {
@@ -367,7 +371,7 @@ TEST_F(RatingsTest, AWriteRedisMissedIsRepairedByTheRebuild) {
   ASSERT_EQ(Top("open").total(), 3u);
 
   storage::RedisPool dead("127.0.0.1:1", 1, 200);
-  LeaderboardCache dead_cache(&dead, prefix_);
+  RedisLeaderboardCache dead_cache(&dead, prefix_);
   Ratings cut_off(store_.get(), &dead_cache, &replays_, &accounts_);
   v1::RateGameResponse r;
   ASSERT_TRUE(cut_off.RateGame(requests_.at("b"), &r).ok());
@@ -649,7 +653,7 @@ class BoardVersionsTest : public RatingsTest {
     EXPECT_TRUE(Rate("a").rated());
     EXPECT_EQ(Shown(reader, "open").size(), 3u);
     storage::RedisPool dead("127.0.0.1:1", 1, 200);
-    LeaderboardCache dead_cache(&dead, prefix_);
+    RedisLeaderboardCache dead_cache(&dead, prefix_);
     Ratings writer(store_.get(), &dead_cache, &replays_, &accounts_);
     v1::RateGameResponse r;
     EXPECT_TRUE(writer.RateGame(requests_.at("b"), &r).ok());
@@ -768,7 +772,7 @@ TEST_F(BoardVersionsTest, AReplicaRedisRefusesWritesToRatesAndReadsFromPostgres)
   const std::string user = prefix_ + "-reader";
   ASSERT_EQ(RedisRun({"ACL", "SETUSER", user, "on", ">pw", "resetkeys", "%R~" + prefix_ + ":lb:*", "+@all"}).str, "OK");
   storage::RedisPool read_only(redis_address_, 2, 2000, {user, "pw"});
-  LeaderboardCache read_only_cache(&read_only, prefix_);
+  RedisLeaderboardCache read_only_cache(&read_only, prefix_);
   Ratings reader(store_.get(), &read_only_cache, &replays_, &accounts_);
   ASSERT_TRUE(Rate("a").rated());
   EXPECT_EQ(Shown(*ratings_, "open"), InPostgres("open"));
@@ -848,7 +852,7 @@ TEST_F(BoardVersionsTest, PostgresRanksTheBoardAsRedisDoes) {
 TEST_F(BoardVersionsTest, ARefusedLoginIsUnavailableNamingTheUser) {
   AddLadder("open", 0);
   storage::RedisPool wrong(redis_address_, 1, 2000, {"nobody-" + prefix_, "wrong"});
-  LeaderboardCache cache(&wrong, prefix_);
+  RedisLeaderboardCache cache(&wrong, prefix_);
   Ratings replica(store_.get(), &cache, &replays_, &accounts_);
   v1::GetLeaderboardRequest request;
   request.set_ladder("open");

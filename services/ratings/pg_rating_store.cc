@@ -1,18 +1,17 @@
-#include "services/ratings/store.h"
+#include "services/ratings/pg_rating_store.h"
 
 #include <algorithm>
 #include <optional>
 #include <pqxx/pqxx>
 #include <set>
 
-#include "lib/common/negative_control.h"
+#include "lib/storage/pg_pool.h"
 #include "lib/storage/pg_status.h"
 #include "services/ratings/model/model.h"
+#include "services/ratings/rate.h"
 
 namespace metropolis::ratings {
 namespace {
-
-constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
 
 // A read-only transaction whose statements all see one snapshot.
 using Snapshot = pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only>;
@@ -95,15 +94,7 @@ constexpr const char* kDecisionSql = "SELECT digest, identities, places FROM rat
 
 }  // namespace
 
-bool SameResult(const Decision& decided, const ResultToRate& result) {
-  // The negative control: every second result taken for the first, so a
-  // different one is answered as the decided game instead of refused.
-  if (services::ProtectionRemoved("one_result")) return true;
-  if (decided.digest.empty()) return true;
-  return decided.digest == result.digest && decided.identities == result.identities && decided.places == result.places;
-}
-
-grpc::Status RatingStore::Decided(const std::string& game_id, Decision* out, bool* found) {
+grpc::Status PgRatingStore::Decided(const std::string& game_id, Decision* out, bool* found) {
   return storage::RunPg(pool_, "read decision", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     c.prepare("ratings.decided", kDecisionSql);
@@ -114,7 +105,7 @@ grpc::Status RatingStore::Decided(const std::string& game_id, Decision* out, boo
   });
 }
 
-grpc::Status RatingStore::LoadDecision(const std::string& game_id, v1::RateGameResponse* out) {
+grpc::Status PgRatingStore::LoadDecision(const std::string& game_id, v1::RateGameResponse* out) {
   return storage::RunPg(pool_, "load decision", [&](pqxx::connection& c) -> grpc::Status {
     out->Clear();
     pqxx::read_transaction tx(c);
@@ -123,8 +114,8 @@ grpc::Status RatingStore::LoadDecision(const std::string& game_id, v1::RateGameR
   });
 }
 
-grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& board, v1::RateGameResponse* out,
-                                   std::vector<StoredRating>* updated, int64_t* board_version) {
+grpc::Status PgRatingStore::RateGame(const ResultToRate& result, const Board& board, v1::RateGameResponse* out,
+                                     std::vector<StoredRating>* updated, int64_t* board_version) {
   const std::string& game_id = result.game_id;
   const std::string& ladder = result.ladder;
   const int season = result.season;
@@ -158,10 +149,8 @@ grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& boar
       out->set_not_rated_reason(result.why_not);
       return grpc::Status::OK;
     }
-    const std::vector<int64_t>& identity = result.identities;
-    const std::vector<int>& ranks = result.places;
     std::set<int64_t> ids;
-    for (int64_t id : identity)
+    for (int64_t id : result.identities)
       if (id != 0) ids.insert(id);
 
     // Newcomers get the ladder's initial rating; then every player's row is
@@ -181,32 +170,18 @@ grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& boar
           ladder, season, id);
       before[id] = {id, row[0].as<double>(), row[1].as<double>(), row[2].as<int>()};
     }
-    // Seats without an identity play as newcomers whose rating is not kept.
-    std::vector<Rating> players;
-    for (int64_t id : identity) {
-      players.push_back(id ? Rating{before[id].mu, before[id].sigma} : InitialRating(board.params));
-    }
-    const std::vector<Rating> after = RatePlackettLuce(players, ranks, board.params);
+    RateSeats(result, board, before, out, updated);
     std::vector<int64_t> seat_ids;
     std::vector<int> seat_ranks;
     std::vector<double> mu_before, sigma_before, mu_after, sigma_after;
-    for (size_t s = 0; s < identity.size(); ++s) {
-      v1::RatingChange* change = out->add_changes();
-      change->set_seat(uint32_t(s));
-      change->set_identity_id(identity[s]);
-      change->set_rank(uint32_t(ranks[s]));
-      change->set_mu_before(players[s].mu);
-      change->set_sigma_before(players[s].sigma);
-      change->set_mu_after(after[s].mu);
-      change->set_sigma_after(after[s].sigma);
-      if (identity[s] == 0) continue;
-      seat_ids.push_back(identity[s]);
-      seat_ranks.push_back(ranks[s]);
-      mu_before.push_back(players[s].mu);
-      sigma_before.push_back(players[s].sigma);
-      mu_after.push_back(after[s].mu);
-      sigma_after.push_back(after[s].sigma);
-      updated->push_back({identity[s], after[s].mu, after[s].sigma, before[identity[s]].games + 1});
+    for (const v1::RatingChange& change : out->changes()) {
+      if (change.identity_id() == 0) continue;  // a seat without an identity: not kept
+      seat_ids.push_back(change.identity_id());
+      seat_ranks.push_back(int(change.rank()));
+      mu_before.push_back(change.mu_before());
+      sigma_before.push_back(change.sigma_before());
+      mu_after.push_back(change.mu_after());
+      sigma_after.push_back(change.sigma_after());
     }
     for (size_t i = 0; i < seat_ids.size(); ++i) {
       Prepared(tx, "ratings.rate9",
@@ -237,7 +212,7 @@ grpc::Status RatingStore::RateGame(const ResultToRate& result, const Board& boar
   });
 }
 
-grpc::Status RatingStore::BoardKeys(std::vector<std::pair<std::string, int>>* out) {
+grpc::Status PgRatingStore::BoardKeys(std::vector<std::pair<std::string, int>>* out) {
   return storage::RunPg(pool_, "list boards", [&](pqxx::connection& c) -> grpc::Status {
     out->clear();
     pqxx::read_transaction tx(c);
@@ -247,7 +222,7 @@ grpc::Status RatingStore::BoardKeys(std::vector<std::pair<std::string, int>>* ou
   });
 }
 
-grpc::Status RatingStore::BoardVersion(const Board& board, int64_t* out) {
+grpc::Status PgRatingStore::BoardVersion(const Board& board, int64_t* out) {
   return storage::RunPg(pool_, "read board version", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     c.prepare("ratings.version", "SELECT version FROM board_versions WHERE ladder_id = $1 AND season = $2");
@@ -257,8 +232,8 @@ grpc::Status RatingStore::BoardVersion(const Board& board, int64_t* out) {
   });
 }
 
-grpc::Status RatingStore::ScanAll(const Board& board, int batch, int64_t* version,
-                                  const std::function<bool(const std::vector<StoredRating>&)>& fn) {
+grpc::Status PgRatingStore::ScanAll(const Board& board, int batch, int64_t* version,
+                                    const std::function<bool(const std::vector<StoredRating>&)>& fn) {
   return storage::RunPg(pool_, "scan ratings", [&](pqxx::connection& c) -> grpc::Status {
     // One snapshot for the version and the ratings: the board rebuilt from
     // them reflects exactly that version.
@@ -341,8 +316,8 @@ void PageIn(pqxx::transaction_base& tx, const Board& board, uint64_t offset, uin
 
 }  // namespace
 
-grpc::Status RatingStore::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
-                               uint64_t* total) {
+grpc::Status PgRatingStore::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
+                                 uint64_t* total) {
   return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
     Snapshot tx(c);
     *total = RankedCount(tx, board);
@@ -351,8 +326,8 @@ grpc::Status RatingStore::Page(const Board& board, uint64_t offset, uint32_t lim
   });
 }
 
-grpc::Status RatingStore::Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
-                                 uint64_t* total, bool* found) {
+grpc::Status PgRatingStore::Around(const Board& board, int64_t identity_id, uint32_t limit,
+                                   std::vector<RankedEntry>* out, uint64_t* total, bool* found) {
   return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
     Snapshot tx(c);
     out->clear();
@@ -360,17 +335,13 @@ grpc::Status RatingStore::Around(const Board& board, int64_t identity_id, uint32
     const std::optional<uint64_t> ahead = Ahead(tx, board, identity_id);
     *found = ahead.has_value();
     if (!*found) return grpc::Status::OK;
-    // As the Redis script places the page: centred, kept within the board.
-    int64_t start = int64_t(*ahead) - int64_t(limit / 2);
-    if (start + int64_t(limit) > int64_t(*total)) start = int64_t(*total) - int64_t(limit);
-    if (start < 0) start = 0;
-    if (limit > 0) PageIn(tx, board, uint64_t(start), limit, out);
+    if (limit > 0) PageIn(tx, board, AroundStart(*ahead, limit, *total), limit, out);
     return grpc::Status::OK;
   });
 }
 
-grpc::Status RatingStore::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
-                                 bool* found) {
+grpc::Status PgRatingStore::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
+                                   bool* found) {
   return storage::RunPg(pool_, "read board", [&](pqxx::connection& c) -> grpc::Status {
     Snapshot tx(c);
     const pqxx::result r =
@@ -390,33 +361,9 @@ grpc::Status RatingStore::Lookup(const Board& board, int64_t identity_id, Ranked
   });
 }
 
-grpc::Status RatingStore::Get(const Board& board, int64_t identity_id, StoredRating* out, bool* found) {
-  return storage::RunPg(pool_, "get rating", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    const pqxx::result r =
-        tx.exec_params("SELECT mu, sigma, games FROM ratings WHERE ladder_id = $1 AND season = $2 AND identity_id = $3",
-                       board.ladder, board.season, identity_id);
-    *found = !r.empty();
-    if (*found) *out = {identity_id, r[0][0].as<double>(), r[0][1].as<double>(), r[0][2].as<int>()};
-    return grpc::Status::OK;
-  });
-}
-
-grpc::Status RatingStore::History(const Board& board, int64_t identity_id, uint32_t limit,
-                                  const std::string& page_token, v1::RatingHistory* out) {
-  if (limit == 0) limit = kDefaultPage;
-  if (limit > kMaxPage) return {grpc::StatusCode::INVALID_ARGUMENT, "limit: at most 500"};
-  int64_t before = INT64_MAX;
-  if (!page_token.empty()) {
-    size_t used = 0;
-    try {
-      before = std::stoll(page_token, &used);
-    } catch (...) {
-      used = 0;
-    }
-    if (used != page_token.size() || before <= 0)
-      return {grpc::StatusCode::INVALID_ARGUMENT, "page_token: not a token this service issued"};
-  }
+grpc::Status PgRatingStore::History(const Board& board, int64_t identity_id, const HistoryPage& page,
+                                    v1::RatingHistory* out) {
+  const uint32_t limit = page.limit;
   return storage::RunPg(pool_, "rating history", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result rows = tx.exec_params(
@@ -425,7 +372,7 @@ grpc::Status RatingStore::History(const Board& board, int64_t identity_id, uint3
         "FROM rating_history h JOIN rated_games r ON r.game_id = h.game_id "
         "WHERE h.identity_id = $1 AND h.ladder_id = $2 AND h.season = $3 AND h.id < $4 "
         "ORDER BY h.id DESC LIMIT $5",
-        identity_id, board.ladder, board.season, before, int(limit) + 1);
+        identity_id, board.ladder, board.season, page.before_id, int(limit) + 1);
     for (size_t i = 0; i < rows.size() && i < limit; ++i) {
       const pqxx::row& row = rows[i];
       v1::RatingHistoryEntry* e = out->add_entries();
