@@ -1,9 +1,9 @@
-// The ratings service against a real PostgreSQL and Redis (label integration),
-// with fakes of its peers (tests/fakes.h: Replays confirming digests, Accounts
-// giving ladders and names): exactly once per game, only results whose digest
-// Replays confirms, a different second result refused, one player's games
-// serialised, leaderboards served from Redis and rebuilt from PostgreSQL when
-// Redis loses them, and bad requests refused with precise statuses. Ranking
+// The ratings' stores against a real PostgreSQL and Redis (label integration),
+// with fakes of the service's peers (tests/fakes.h): what only the real ones can
+// show — a game rated once under concurrency (row locks), one player's updates
+// serialised, the leaderboard script's versions, a Redis that lost its keys or
+// refuses a user's writes (ACL) or login, and the board PostgreSQL ranks exactly
+// as Redis and the fakes do. The logic over the fakes: ratings_test.cc. Ranking
 // rule: docs/RATINGS.md.
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
@@ -22,11 +22,11 @@
 #include "lib/storage/redis.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
-#include "services/accounts/store.h"
 #include "services/ratings/metrics.h"
 #include "services/ratings/pg_rating_store.h"
 #include "services/ratings/redis_leaderboard_cache.h"
 #include "services/ratings/service.h"
+#include "services/ratings/tests/fake_stores.h"
 #include "services/ratings/tests/fakes.h"
 
 namespace metropolis::ratings {
@@ -182,54 +182,6 @@ TEST_F(RatingsTest, AGameIsRatedOnceWithTheModelsNumbersAndItsHistory) {
   EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 4);
   EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 4);
   EXPECT_EQ(Int("SELECT count(*) FROM rated_games WHERE rated"), 1);
-}
-
-TEST_F(RatingsTest, GamesThatAreNotRatedSayWhyOnceAndChangeNothing) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("capped", "open", 1, -1, {8, 7, 6}, p);
-  AddGame("elsewhere", "unregistered", 1, 0, {10, 7, 6}, p);
-  AddGame("no-season", "open", 0, 0, {10, 7, 6}, p);
-  AddGame("twice", "open", 1, 0, {10, 7, 6}, {p[0], p[0], p[1]});
-  AddGame("bots", "open", 1, 0, {10, 7, 6}, {0, 0, 0});
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"capped", "not rated: ended without a winner"},
-      {"elsewhere", "not rated: ladder 'unregistered' is not registered"},
-      {"no-season", "not rated: the game has no season"},
-      {"twice", "not rated: identity " + std::to_string(p[0]) + " holds two seats"},
-      {"bots", "not rated: no seat has an identity"}};
-  for (const auto& [id, why] : cases) {
-    const v1::RateGameResponse r = Rate(id);
-    EXPECT_FALSE(r.rated()) << id;
-    EXPECT_EQ(r.not_rated_reason(), why);
-    const v1::RateGameResponse again = Rate(id);
-    EXPECT_TRUE(again.already_rated());
-    EXPECT_EQ(again.not_rated_reason(), why);
-  }
-  EXPECT_EQ(Int("SELECT count(*) FROM ratings"), 0);
-  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 0);
-
-  v1::RateGameResponse response;
-  const grpc::Status missing = ratings_->RateGame(Result("never-stored", "open", 1, 0, {10, 7, 6}, p), &response);
-  EXPECT_EQ(missing.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_EQ(missing.error_message(), "game never-stored is not stored: store it with Replays.StoreGame first");
-  EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 5);
-}
-
-// A seat without an identity (a built-in bot) plays as a newcomer; a forfeited
-// seat ranks last whatever its points.
-TEST_F(RatingsTest, BotSeatsCountInTheRankingAndForfeitsRankLast) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(2);
-  AddGame("g", "open", 1, 1, {12, 10, 5, 4}, {p[0], p[1], 0, 0}, {true, false, false, false});
-  const v1::RateGameResponse r = Rate("g");
-  ASSERT_TRUE(r.rated());
-  EXPECT_EQ(r.changes(0).rank(), 4u);  // forfeited with the most points
-  EXPECT_EQ(r.changes(1).rank(), 1u);
-  EXPECT_EQ(r.changes(2).rank(), 2u);
-  EXPECT_EQ(r.changes(3).rank(), 3u);
-  EXPECT_EQ(Int("SELECT count(*) FROM ratings"), 2);
-  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 2);
 }
 
 // Exactly once under concurrency: every game sent twice from 8 threads at once,
@@ -390,123 +342,6 @@ TEST_F(RatingsTest, AWriteRedisMissedIsRepairedByTheRebuild) {
   for (const auto& e : board.entries()) EXPECT_EQ(e.games(), 2u) << e.identity_id();
 }
 
-// The gRPC boundary: tokens and precise statuses.
-TEST_F(RatingsTest, TheServiceRefusesUnauthorisedAndMalformedRequests) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 5, 4}, p);
-  accounts::AccountStore accounts(pool_.get());
-  accounts::IssuedToken reader;
-  ASSERT_TRUE(accounts.IssueToken("player0", "test", false, &reader).ok());
-  auth::TokenAuthenticator auth(&accounts, {{kServiceToken, "gamehost"}});
-  RatingsService service(ratings_.get(), &auth);
-  grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
-  builder.RegisterService(&service);
-  auto server = builder.BuildAndStart();
-  ASSERT_NE(port, 0);
-  auto stub = v1::Ratings::NewStub(
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
-  auto call = [&](const std::string& token, auto method, const auto& request, auto* response) {
-    grpc::ClientContext context;
-    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
-    return ((*stub).*method)(&context, request, response);
-  };
-  const v1::RateGameRequest rate = requests_.at("g");
-  v1::RateGameResponse rated;
-  EXPECT_EQ(call("", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(call("forged", &v1::Ratings::Stub::RateGame, rate, &rated).error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::RateGame, rate, &rated).error_code(),
-            grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_EQ(Int("SELECT count(*) FROM rated_games"), 0);
-  ASSERT_TRUE(call(kServiceToken, &v1::Ratings::Stub::RateGame, rate, &rated).ok());
-  EXPECT_TRUE(rated.rated());
-
-  v1::GetLeaderboardRequest board;
-  v1::Leaderboard lb;
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);  // no ladder
-  board.set_ladder("nope");
-  grpc::Status s = call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
-  EXPECT_EQ(s.error_message(), "ladder 'nope' does not exist");
-  board.set_ladder("open");
-  board.set_season(7);
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_message(),
-            "ladder 'open' has no season 7");
-  board.set_season(0);
-  board.set_limit(501);
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
-  board.set_limit(10);
-  ASSERT_TRUE(call(reader.token, &v1::Ratings::Stub::GetLeaderboard, board, &lb).ok());
-  EXPECT_EQ(lb.total(), 3u);
-
-  v1::GetPlayerRatingRequest who;
-  who.set_ladder("open");
-  who.set_identity_id(999999);
-  v1::PlayerRating rating;
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetPlayerRating, who, &rating).error_code(),
-            grpc::StatusCode::NOT_FOUND);
-  v1::GetRatingHistoryRequest history;
-  history.set_ladder("open");
-  history.set_identity_id(p[0]);
-  history.set_page_token("x1");
-  v1::RatingHistory h;
-  EXPECT_EQ(call(reader.token, &v1::Ratings::Stub::GetRatingHistory, history, &h).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
-  server->Shutdown();
-}
-
-// ratings.proto: a result is rated only once Replays confirms its digest; a
-// digest Replays holds for another game, or no longer, rates nothing.
-TEST_F(RatingsTest, AResultWhoseDigestReplaysDoesNotConfirmIsNotRated) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  v1::RateGameRequest forged = requests_.at("g");
-  forged.set_digest(DigestOf("g", '1'));
-  const uint64_t unconfirmed = RatingsMetrics::Get().unconfirmed_digests();
-  v1::RateGameResponse response;
-  const grpc::Status s = ratings_->RateGame(forged, &response);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_EQ(s.error_message(), "digest: replays holds game g with another digest; the result is not rated");
-  EXPECT_EQ(RatingsMetrics::Get().unconfirmed_digests(), unconfirmed + 1);
-  ExpectNothingWritten();
-  // The digest Replays holds rates it.
-  EXPECT_TRUE(Rate("g").rated());
-  EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
-}
-
-// Replays unreachable: a retryable error and nothing written; the same result
-// is rated once Replays answers.
-TEST_F(RatingsTest, ReplaysUnavailableIsRetryableAndWritesNothing) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  replays_.unavailable = true;
-  v1::RateGameResponse response;
-  const grpc::Status s = ratings_->RateGame(requests_.at("g"), &response);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
-  ExpectNothingWritten();
-  replays_.unavailable = false;
-  EXPECT_TRUE(Rate("g").rated());
-}
-
-// Accounts unreachable (the ladder's parameters): retryable, nothing written.
-TEST_F(RatingsTest, AccountsUnavailableIsRetryableAndWritesNothing) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  accounts_.unavailable = true;
-  v1::RateGameResponse response;
-  EXPECT_EQ(ratings_->RateGame(requests_.at("g"), &response).error_code(), grpc::StatusCode::UNAVAILABLE);
-  ExpectNothingWritten();
-  accounts_.unavailable = false;
-  EXPECT_TRUE(Rate("g").rated());
-}
-
 // A second, different result for a decided game (other places under the same
 // digest, or another digest) is ALREADY_EXISTS, counted, and changes nothing,
 // also while Replays is down; the same result again is answered as the first
@@ -566,46 +401,6 @@ TEST_F(RatingsTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent) {
   EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 4);
   EXPECT_EQ(Int("SELECT sum(games) FROM ratings"), 3);
   EXPECT_EQ(Int("SELECT count(*) FROM rating_history"), 3);
-}
-
-// Malformed results are refused before anyone is asked.
-TEST_F(RatingsTest, MalformedResultsAreRefusedPrecisely) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  auto refused = [&](v1::RateGameRequest r, const std::string& message) {
-    v1::RateGameResponse response;
-    const grpc::Status s = ratings_->RateGame(r, &response);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << message;
-    EXPECT_EQ(s.error_message(), message);
-  };
-  v1::RateGameRequest r = requests_.at("g");
-  r.set_digest("ABC");
-  refused(r, "digest: 64 lower-case hex digits (StoreGameResponse.digest)");
-  r = requests_.at("g");
-  r.mutable_outcome()->mutable_result()->add_vp(3);
-  refused(r, "outcome.result.vp: one per seat");
-  r = requests_.at("g");
-  r.mutable_outcome()->mutable_result()->set_winner(3);
-  refused(r, "outcome.result.winner: a seat or -1");
-  r = requests_.at("g");
-  r.mutable_outcome()->clear_seats();
-  refused(r, "outcome.seats: 2 to 4 seats");
-  EXPECT_EQ(replays_.calls, 0);
-  ExpectNothingWritten();
-}
-
-// Leaderboards name their players from Accounts (the ratings tables keep no names).
-TEST_F(RatingsTest, LeaderboardNamesComeFromAccounts) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  ASSERT_TRUE(Rate("g").rated());
-  const v1::Leaderboard board = Top("open");
-  ASSERT_EQ(board.entries_size(), 3);
-  EXPECT_EQ(board.entries(0).identity_id(), p[0]);
-  EXPECT_EQ(board.entries(0).name(), "player0");
-  EXPECT_GE(accounts_.name_calls.load(), 1);
 }
 
 // Leaderboard versions (project issue #14): every read compares the version the
@@ -845,6 +640,26 @@ TEST_F(BoardVersionsTest, PostgresRanksTheBoardAsRedisDoes) {
     EXPECT_EQ(pg_found, redis_found);
     EXPECT_EQ(in_pg.rank, in_redis.rank);
     EXPECT_EQ(pg_total, redis_total);
+  }
+  // And the fakes' ranking (tests/fake_stores.h) is PostgreSQL's, so that the
+  // hermetic tests rank as production does.
+  std::vector<StoredRating> all;
+  int64_t version = 0;
+  ASSERT_TRUE(store_
+                  ->ScanAll(board, 2, &version,
+                            [&](const std::vector<StoredRating>& batch) {
+                              all.insert(all.end(), batch.begin(), batch.end());
+                              return true;
+                            })
+                  .ok());
+  const std::vector<RankedEntry> faked = testing::RankAsRedisDoes(all, board.placement_games);
+  std::vector<RankedEntry> pg;
+  uint64_t pg_total = 0;
+  ASSERT_TRUE(store_->Page(board, 0, 100, &pg, &pg_total).ok());
+  ASSERT_EQ(faked.size(), pg.size());
+  for (size_t i = 0; i < pg.size(); ++i) {
+    EXPECT_EQ(faked[i].identity_id, pg[i].identity_id);
+    EXPECT_EQ(faked[i].rank, pg[i].rank);
   }
 }
 
