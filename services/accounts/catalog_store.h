@@ -13,10 +13,6 @@
 
 #include "services/accounts/store.h"
 
-namespace metropolis::storage {
-class PgPool;
-}
-
 namespace metropolis::accounts {
 
 struct SeasonInfo {
@@ -27,19 +23,16 @@ struct SeasonInfo {
 
 class CatalogStore {
  public:
-  explicit CatalogStore(storage::PgPool* pool) : pool_(pool) {}
+  virtual ~CatalogStore() = default;
 
   // Every season of every ladder (or of `only_ladder` when not empty), by
   // ladder id, oldest first.
-  grpc::Status Seasons(const std::string& only_ladder, std::map<std::string, std::vector<SeasonInfo>>* out);
+  virtual grpc::Status Seasons(const std::string& only_ladder, std::map<std::string, std::vector<SeasonInfo>>* out) = 0;
   // By name as spelt, else regardless of case (names are unique regardless of
   // case). NOT_FOUND "player 'x' does not exist".
-  grpc::Status FindIdentity(const std::string& name, Identity* out);
+  virtual grpc::Status FindIdentity(const std::string& name, Identity* out) = 0;
   // Names starting with `prefix` (see NameSearchSpellings), by name, at most `limit`.
-  grpc::Status SearchIdentities(const std::string& prefix, int limit, std::vector<Identity>* out);
-
- private:
-  storage::PgPool* pool_;
+  virtual grpc::Status SearchIdentities(const std::string& prefix, int limit, std::vector<Identity>* out) = 0;
 };
 
 // A name prefix typed into a search box, in the spellings worth looking up in

@@ -1,18 +1,16 @@
-// Ladders and their seasons (migrations/0002_ladders.sql), as the administrator
-// creates them. The services that run ladders read these tables themselves.
+// Ladders and their seasons, as the administrator creates them (PostgreSQL in
+// production, pg_ladder_store.h). The public calls check the ladder here, once
+// for every implementation; the implementation stores it.
 #pragma once
 
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace metropolis::storage {
-class PgPool;
-}
 
 namespace metropolis::accounts {
 
@@ -55,9 +53,15 @@ bool ValidLadderId(std::string_view id);
 inline constexpr size_t kMaxTitleLength = 200;
 inline constexpr size_t kMaxOptionsLength = 1000;
 
+// INVALID_ARGUMENT naming the first field of `spec` that is not a valid ladder
+// (its options read as the matchmaker reads them), OK otherwise.
+grpc::Status CheckLadderSpec(const LadderSpec& spec);
+
+// Every call answers UNAVAILABLE when the store cannot be reached, and changes
+// nothing then.
 class LadderStore {
  public:
-  explicit LadderStore(storage::PgPool* pool) : pool_(pool) {}
+  virtual ~LadderStore() = default;
 
   // INVALID_ARGUMENT names the first bad field; ALREADY_EXISTS for a taken id.
   // `out` (optional) receives the ladder as stored.
@@ -71,10 +75,21 @@ class LadderStore {
   // Opens the ladder's next season (1 for the first) and closes the open one at
   // the same instant, so seasons abut. NOT_FOUND for an unknown ladder.
   grpc::Status CreateSeason(const std::string& ladder_id, int* season_out);
-  grpc::Status ListLadders(std::vector<LadderInfo>* out);  // by id
+  virtual grpc::Status ListLadders(std::vector<LadderInfo>* out) = 0;  // by id
 
- private:
-  storage::PgPool* pool_;
+ protected:
+  // A checked ladder stored; ALREADY_EXISTS for a taken id.
+  virtual grpc::Status InsertLadder(const LadderSpec& spec, LadderInfo* out) = 0;
+  // Runs `change` on the stored ladder with every other change of it held off
+  // (two updates apply one after the other, each to what the other left), and
+  // stores the result when `change` answers OK; NOT_FOUND for an unknown ladder.
+  using LadderChange = std::function<grpc::Status(LadderSpec*)>;
+  virtual grpc::Status ChangeLadder(const std::string& ladder_id, const LadderChange& change, LadderInfo* out) = 0;
+  virtual grpc::Status FindLadder(const std::string& ladder_id, LadderInfo* out) = 0;  // NOT_FOUND
+  // The next season opened and the open one closed, one ladder at a time.
+  virtual grpc::Status OpenSeason(const std::string& ladder_id, int* season_out) = 0;  // NOT_FOUND
+  // "no ladder 'x'", the NOT_FOUND every implementation answers.
+  static grpc::Status NoLadder(const std::string& id);
 };
 
 }  // namespace metropolis::accounts

@@ -6,6 +6,7 @@
 #include "lib/common/rate_limit.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "lib/storage/pg_pool.h"
 #include "services/accounts/server.h"
 
 namespace ms = metropolis::services;

@@ -11,10 +11,6 @@
 #include <string>
 #include <vector>
 
-namespace metropolis::storage {
-class PgPool;
-}
-
 namespace metropolis::accounts {
 
 struct Person {
@@ -47,40 +43,37 @@ struct HeldSeat {
 
 class PeopleStore {
  public:
-  explicit PeopleStore(storage::PgPool* pool) : pool_(pool) {}
+  virtual ~PeopleStore() = default;
 
   // A new player identity and its password hash, together or not at all.
   // ALREADY_EXISTS when the name is taken in any letter case (the name's shape
   // is the caller's to check).
-  grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out);
+  virtual grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out) = 0;
   // Who may be signing in as `name`: the player so named (any letter case), then
   // one renamed from exactly `name` and not told yet; each with a password.
   // Empty for an unknown name and an identity without a password.
-  grpc::Status FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out);
+  virtual grpc::Status FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out) = 0;
   // The renames of `identity_id` and of the bots it owns not told before, marked
   // told in the same statement: each is answered once.
-  grpc::Status TakeRenames(int64_t identity_id, std::vector<Rename>* out);
+  virtual grpc::Status TakeRenames(int64_t identity_id, std::vector<Rename>* out) = 0;
   // The person with this id; NOT_FOUND unless it is a player with a password.
-  grpc::Status FindPerson(int64_t identity_id, Person* out);
+  virtual grpc::Status FindPerson(int64_t identity_id, Person* out) = 0;
 
-  grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms);
+  virtual grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) = 0;
   // NOT_FOUND when unknown or expired at `now_unix_ms`.
-  grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out);
-  grpc::Status DeleteSession(const std::string& token_sha256);
+  virtual grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) = 0;
+  virtual grpc::Status DeleteSession(const std::string& token_sha256) = 0;
 
-  grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat);
+  virtual grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) = 0;
   // NOT_FOUND when the person holds no seat in the game.
-  grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out);
+  virtual grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) = 0;
   // The latest seat not known to be finished; NOT_FOUND when none.
-  grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out);
-  grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id);
+  virtual grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) = 0;
+  virtual grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) = 0;
 
   // Revokes the person's token `token_id`: NOT_FOUND when it is not theirs,
   // FAILED_PRECONDITION when revoked already.
-  grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id);
-
- private:
-  storage::PgPool* const pool_;
+  virtual grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id) = 0;
 };
 
 }  // namespace metropolis::accounts

@@ -13,14 +13,13 @@
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/rate_limit.h"
 #include "lib/common/server_main.h"
-#include "lib/storage/pg_pool.h"
-#include "services/accounts/catalog_store.h"
-#include "services/accounts/ladder_store.h"
 #include "services/accounts/passwords.h"
 #include "services/accounts/people_service.h"
-#include "services/accounts/people_store.h"
+#include "services/accounts/pg_account_store.h"
+#include "services/accounts/pg_catalog_store.h"
+#include "services/accounts/pg_ladder_store.h"
+#include "services/accounts/pg_people_store.h"
 #include "services/accounts/service.h"
-#include "services/accounts/store.h"
 
 namespace metropolis::accounts {
 
@@ -43,16 +42,16 @@ class AccountsServer final : public services::Component {
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
-  AccountStore accounts_;
-  LadderStore ladders_;
+  PgAccountStore accounts_;
+  PgLadderStore ladders_;
   // Its own store is the lookup, with no cache: a revocation here is seen at
   // once here (the other services see it when their caches forget the token).
   auth::TokenAuthenticator auth_;
   auth::RateLimitedAuthenticator limited_auth_;
-  CatalogStore catalog_;  // the public reads
+  PgCatalogStore catalog_;  // the public reads
   AccountsService service_;
   // People who play in a browser, for the gateway: over the same tables.
-  PeopleStore people_store_;
+  PgPeopleStore people_store_;
   SodiumPasswordHasher hasher_;
   PeopleService people_service_;
 };

@@ -19,6 +19,8 @@
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/authenticator.h"
+#include "services/accounts/pg_account_store.h"
+#include "services/accounts/pg_ladder_store.h"
 #include "services/accounts/service.h"
 #include "services/gamehost/metrics.h"
 #include "services/gamehost/outbox.h"
@@ -111,8 +113,8 @@ struct ResultServices {
   replays::ReplayStore replay_store;
   replays::RevealStore reveal_store;
   ratings::PgRatingStore rating_store;
-  accounts::AccountStore account_store;
-  accounts::LadderStore ladder_store;
+  accounts::PgAccountStore account_store;
+  accounts::PgLadderStore ladder_store;
   PeersAtPort peers;
   ratings::RedisLeaderboardCache cache;
   ratings::Ratings ratings;

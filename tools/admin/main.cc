@@ -16,8 +16,8 @@
 #include "lib/flags/flags.h"
 #include "lib/storage/pg_pool.h"
 #include "services/accounts/convert.h"
-#include "services/accounts/ladder_store.h"
-#include "services/accounts/store.h"
+#include "services/accounts/pg_account_store.h"
+#include "services/accounts/pg_ladder_store.h"
 #include "tools/ctl/commands.h"
 
 namespace {
@@ -364,8 +364,8 @@ int RunCommand(const Command& command, std::vector<std::string> args) {
     if (const char* env = std::getenv("METROPOLIS_PG")) conninfo = env;
   if (conninfo.empty()) return UsageError(command.name, "--pg CONNINFO (or METROPOLIS_PG) is required");
   r.pool = std::make_unique<metropolis::storage::PgPool>(conninfo, 1);
-  r.accounts = std::make_unique<acc::AccountStore>(r.pool.get());
-  r.ladders = std::make_unique<acc::LadderStore>(r.pool.get());
+  r.accounts = std::make_unique<acc::PgAccountStore>(r.pool.get());
+  r.ladders = std::make_unique<acc::PgLadderStore>(r.pool.get());
   return command.run(r);
 }
 

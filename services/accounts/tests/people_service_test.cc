@@ -8,6 +8,8 @@
 #include <atomic>
 
 #include "services/accounts/authenticator.h"
+#include "services/accounts/pg_catalog_store.h"
+#include "services/accounts/pg_people_store.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 
@@ -42,8 +44,8 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
         std::vector<std::pair<std::string, std::string>>{{testing::kGameHostToken, std::string(kGameHostRole)},
                                                          {kGatewayToken, std::string(kGatewayRole)}},
         0);
-    people_store_ = std::make_unique<PeopleStore>(pool_.get());
-    catalog_ = std::make_unique<CatalogStore>(pool_.get());
+    people_store_ = std::make_unique<PgPeopleStore>(pool_.get());
+    catalog_ = std::make_unique<PgCatalogStore>(pool_.get());
     people_ = std::make_unique<PeopleService>(people_store_.get(), accounts_.get(), &hasher_, gateway_auth_.get());
     grpc::ServerBuilder builder;
     int port = 0;

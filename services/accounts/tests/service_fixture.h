@@ -19,6 +19,8 @@
 
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
+#include "services/accounts/pg_account_store.h"
+#include "services/accounts/pg_ladder_store.h"
 #include "services/accounts/service.h"
 
 namespace metropolis::accounts::testing {
@@ -32,8 +34,8 @@ class AccountsServiceTest : public ::testing::Test {
     std::string error;
     ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
-    accounts_ = std::make_unique<AccountStore>(pool_.get());
-    ladders_ = std::make_unique<LadderStore>(pool_.get());
+    accounts_ = std::make_unique<PgAccountStore>(pool_.get());
+    ladders_ = std::make_unique<PgLadderStore>(pool_.get());
     // No cache: a revocation shows at the next call.
     auth_ = std::make_unique<TokenAuthenticator>(
         accounts_.get(), std::vector<std::pair<std::string, std::string>>{{kGameHostToken, "gamehost"}}, 0);

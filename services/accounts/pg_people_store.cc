@@ -1,8 +1,9 @@
-#include "services/accounts/people_store.h"
+#include "services/accounts/pg_people_store.h"
 
 #include <algorithm>
 #include <pqxx/pqxx>
 
+#include "lib/storage/pg_pool.h"
 #include "lib/storage/pg_status.h"
 
 namespace metropolis::accounts {
@@ -14,7 +15,7 @@ HeldSeat SeatFrom(const pqxx::row& r) {
 
 }  // namespace
 
-grpc::Status PeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
+grpc::Status PgPeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
   // The identity and its password in one transaction, so a failure leaves no
   // identity that nobody can sign in as. The same any-case uniqueness holds as
   // for identities an administrator makes.
@@ -36,7 +37,7 @@ grpc::Status PeopleStore::CreatePerson(const std::string& name, const std::strin
   });
 }
 
-grpc::Status PeopleStore::FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out) {
+grpc::Status PgPeopleStore::FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out) {
   return storage::RunPg(pool_, "find password", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     // The renamed one second: a name that differed only in case from an older
@@ -54,7 +55,7 @@ grpc::Status PeopleStore::FindPasswords(const std::string& name, std::vector<Pas
   });
 }
 
-grpc::Status PeopleStore::TakeRenames(int64_t identity_id, std::vector<Rename>* out) {
+grpc::Status PgPeopleStore::TakeRenames(int64_t identity_id, std::vector<Rename>* out) {
   return storage::RunPg(pool_, "take renames", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     const pqxx::result r = tx.exec_params(
@@ -71,7 +72,7 @@ grpc::Status PeopleStore::TakeRenames(int64_t identity_id, std::vector<Rename>* 
   });
 }
 
-grpc::Status PeopleStore::FindPerson(int64_t identity_id, Person* out) {
+grpc::Status PgPeopleStore::FindPerson(int64_t identity_id, Person* out) {
   return storage::RunPg(pool_, "find person", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -84,7 +85,8 @@ grpc::Status PeopleStore::FindPerson(int64_t identity_id, Person* out) {
   });
 }
 
-grpc::Status PeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) {
+grpc::Status PgPeopleStore::CreateSession(const std::string& token_sha256, int64_t identity_id,
+                                          int64_t expires_unix_ms) {
   return storage::RunPg(pool_, "create session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     // Expired sessions go as new ones come: the table holds live ones only.
@@ -97,7 +99,7 @@ grpc::Status PeopleStore::CreateSession(const std::string& token_sha256, int64_t
   });
 }
 
-grpc::Status PeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) {
+grpc::Status PgPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) {
   return storage::RunPg(pool_, "find session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -111,7 +113,7 @@ grpc::Status PeopleStore::FindSession(const std::string& token_sha256, int64_t n
   });
 }
 
-grpc::Status PeopleStore::DeleteSession(const std::string& token_sha256) {
+grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
   return storage::RunPg(pool_, "delete session", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params("DELETE FROM web_sessions WHERE token_sha256 = $1", pqxx::binarystring(token_sha256));
@@ -120,7 +122,7 @@ grpc::Status PeopleStore::DeleteSession(const std::string& token_sha256) {
   });
 }
 
-grpc::Status PeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
+grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
   return storage::RunPg(pool_, "save seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params(
@@ -132,7 +134,7 @@ grpc::Status PeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
   });
 }
 
-grpc::Status PeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
+grpc::Status PgPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
   return storage::RunPg(pool_, "find seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r =
@@ -144,7 +146,7 @@ grpc::Status PeopleStore::FindSeat(int64_t identity_id, const std::string& game_
   });
 }
 
-grpc::Status PeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
+grpc::Status PgPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
   return storage::RunPg(pool_, "latest open seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     const pqxx::result r = tx.exec_params(
@@ -157,7 +159,7 @@ grpc::Status PeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
   });
 }
 
-grpc::Status PeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
+grpc::Status PgPeopleStore::MarkSeatFinished(int64_t identity_id, const std::string& game_id) {
   return storage::RunPg(pool_, "finish seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params("UPDATE web_seats SET finished_at = now() WHERE identity_id = $1 AND game_id = $2", identity_id,
@@ -167,7 +169,7 @@ grpc::Status PeopleStore::MarkSeatFinished(int64_t identity_id, const std::strin
   });
 }
 
-grpc::Status PeopleStore::RevokePersonToken(int64_t identity_id, int64_t token_id) {
+grpc::Status PgPeopleStore::RevokePersonToken(int64_t identity_id, int64_t token_id) {
   return storage::RunPg(pool_, "revoke person token", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     const pqxx::result r =

@@ -13,8 +13,8 @@
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
 #include "services/accounts/authenticator.h"
-#include "services/accounts/ladder_store.h"
-#include "services/accounts/store.h"
+#include "services/accounts/pg_account_store.h"
+#include "services/accounts/pg_ladder_store.h"
 #include "services/accounts/token.h"
 
 namespace metropolis::accounts {
@@ -29,8 +29,8 @@ class AccountsTest : public ::testing::Test {
     std::string error;
     ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
-    store_ = std::make_unique<AccountStore>(pool_.get());
-    ladders_ = std::make_unique<LadderStore>(pool_.get());
+    store_ = std::make_unique<PgAccountStore>(pool_.get());
+    ladders_ = std::make_unique<PgLadderStore>(pool_.get());
   }
 
   Identity Create(const std::string& kind, const std::string& name, const std::string& owner = "") {
@@ -291,7 +291,7 @@ TEST_F(AccountsTest, CacheRemembersAnUnknownTokenForOneSecond) {
 TEST_F(AccountsTest, DatabaseFailuresAreReportedAndNotRemembered) {
   // Nothing listens on port 1.
   storage::PgPool down("host=127.0.0.1 port=1 dbname=none connect_timeout=2", 1);
-  AccountStore store(&down);
+  PgAccountStore store(&down);
   TokenAuthenticator auth(&store, {}, 30'000);
   Principal p;
   const std::string token = NewToken();
@@ -331,7 +331,7 @@ TEST_F(AccountsTest, TokensNeverAppearInLogsOrStatuses) {
   ASSERT_TRUE(store_->RevokeToken(revoked.id).ok());
   const std::string unknown = NewToken(), malformed = "not-a-token-but-a-secret-anyway";
   storage::PgPool down("host=127.0.0.1 port=1 dbname=none connect_timeout=2", 1);
-  AccountStore down_store(&down);
+  PgAccountStore down_store(&down);
   TokenAuthenticator auth(store_.get(), {{"service-secret-123", "gamehost"}}, 0);
   TokenAuthenticator down_auth(&down_store, {}, 0);
 
