@@ -1,7 +1,9 @@
-// The Accounts service on a real gRPC server (127.0.0.1, a free port) over a
-// fresh database on the test command's PostgreSQL (label integration), with one
+// The Accounts service on a real gRPC server (127.0.0.1, a free port) with one
 // administrator made as metropolis-admin makes the first: the fixture of the
-// service's tests and of metropolisctl's accounts commands.
+// service's tests and of metropolisctl's accounts commands. Its stores are the
+// in-memory fakes (tests/fake_stores.h), or, in a test built with
+// METROPOLIS_ACCOUNTS_ON_POSTGRES, the PostgreSQL ones over a fresh database on
+// the test command's PostgreSQL (label integration): the same cases run on both.
 #pragma once
 
 #include <grpcpp/create_channel.h>
@@ -13,15 +15,20 @@
 
 #include <chrono>
 #include <memory>
-#include <pqxx/pqxx>
 #include <string>
 #include <vector>
+
+#include "services/accounts/service.h"
+#include "services/accounts/tests/fake_stores.h"
+
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+#include <pqxx/pqxx>
 
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
 #include "services/accounts/pg_account_store.h"
 #include "services/accounts/pg_ladder_store.h"
-#include "services/accounts/service.h"
+#endif
 
 namespace metropolis::accounts::testing {
 
@@ -30,12 +37,17 @@ inline constexpr char kGameHostToken[] = "gamehost-service-secret";
 class AccountsServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
     ASSERT_TRUE(database_.ok());
     std::string error;
     ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
     accounts_ = std::make_unique<PgAccountStore>(pool_.get());
     ladders_ = std::make_unique<PgLadderStore>(pool_.get());
+#else
+    accounts_ = std::make_unique<FakeAccountStore>(&db_);
+    ladders_ = std::make_unique<FakeLadderStore>(&db_);
+#endif
     // No cache: a revocation shows at the next call.
     auth_ = std::make_unique<TokenAuthenticator>(
         accounts_.get(), std::vector<std::pair<std::string, std::string>>{{kGameHostToken, "gamehost"}}, 0);
@@ -130,6 +142,9 @@ class AccountsServiceTest : public ::testing::Test {
   // Every row of every table the service writes, every column: two equal
   // snapshots mean nothing changed.
   std::string Snapshot() {
+#ifndef METROPOLIS_ACCOUNTS_ON_POSTGRES
+    return db_.Snapshot();
+#else
     pqxx::connection db(database_.conninfo());
     pqxx::read_transaction tx(db);
     std::string out;
@@ -140,10 +155,15 @@ class AccountsServiceTest : public ::testing::Test {
         out += row[0].as<std::string>() + "\n";
     }
     return out;
+#endif
   }
 
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
   storage::testing::TestDatabase database_;
   std::unique_ptr<storage::PgPool> pool_;
+#else
+  FakeAccountsDb db_;
+#endif
   std::unique_ptr<AccountStore> accounts_;
   std::unique_ptr<LadderStore> ladders_;
   std::unique_ptr<TokenAuthenticator> auth_;

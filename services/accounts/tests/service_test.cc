@@ -1,7 +1,7 @@
-// The Accounts service over gRPC against a real PostgreSQL (label integration):
-// every call works for an administrator and for no one else (but the public
-// reads: people_service_test.cc), and malformed or impossible requests are
-// refused with precise statuses, changing nothing.
+// The Accounts service over gRPC, over the stores' fakes (accounts_service_unit_tests)
+// and over a real PostgreSQL (accounts_service_tests, label integration): every call works for an administrator and for
+// no one else (but the public reads: people_service_test.cc), and malformed or impossible requests are refused with
+// precise statuses, changing nothing.
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
