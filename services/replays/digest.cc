@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
+
 namespace metropolis::replays {
 namespace {
 
@@ -74,6 +76,33 @@ std::string CanonicalEncoding(const StoredGame& g) {
 }
 
 std::string GameDigest(const StoredGame& game) { return Sha256Hex(CanonicalEncoding(game)); }
+
+std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, const std::string& config_bytes,
+                           const std::string& codes) {
+  StoredGame g;
+  g.game_id = game.game_id();
+  g.ladder = game.ladder();
+  g.season = int(game.season());
+  g.tournament = game.tournament();
+  g.rules_version = int(game.config().rules_version());
+  g.config = config_bytes;
+  g.chance_seed = int64_t(game.chance_seed());
+  g.num_seats = num_seats;
+  g.reason = int(game.result().reason());
+  g.winner = game.result().winner() >= 0 ? game.result().winner() : -1;
+  for (uint32_t v : game.result().vp()) g.vp.push_back(int(v));
+  g.actions = game.actions_size();
+  g.finished_unix_ms = game.finished_unix_ms();
+  g.verifiable_seed = game.verifiable_seed();
+  g.chance_commitment = game.chance_commitment();
+  for (const v1::SeatRecord& seat : game.seats()) {
+    g.seats.push_back(
+        {int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()), seat.forfeited()});
+  }
+  std::sort(g.seats.begin(), g.seats.end(), [](const auto& a, const auto& b) { return a.seat < b.seat; });
+  g.codes = codes;
+  return GameDigest(g);
+}
 
 bool ValidDigest(const std::string& digest) {
   if (digest.size() != 64) return false;

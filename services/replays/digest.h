@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "metropolis/v1/replays.pb.h"
+
 namespace metropolis::replays {
 
 // What the digest covers: every stored column of games, game_seats and
@@ -42,6 +44,13 @@ struct StoredGame {
 // The canonical encoding (docs/RESULTS.md) and its SHA-256 in lower-case hex.
 std::string CanonicalEncoding(const StoredGame& game);
 std::string GameDigest(const StoredGame& game);
+
+// The digest of a record as the replays tables will hold it (the columns'
+// values, not the request's: no ladder is '' either way, no winner -1), from
+// its number of seats, its serialised configuration and its codes
+// (CodesToBytes): what StoreGame returns before anything is read back.
+std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, const std::string& config_bytes,
+                           const std::string& codes);
 
 // 64 lower-case hex digits.
 bool ValidDigest(const std::string& digest);

@@ -4,6 +4,7 @@
 #include "lib/common/metrics.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "lib/storage/pg_pool.h"
 #include "services/replays/server.h"
 
 namespace ms = metropolis::services;

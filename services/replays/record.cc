@@ -21,6 +21,22 @@ bool ValidGameId(const std::string& id) {
   });
 }
 
+std::string CodesToBytes(const v1::CompletedGameRecord& g) {
+  std::string out;
+  out.reserve(size_t(g.actions_size()) * 8);
+  for (uint64_t code : g.actions())
+    for (int shift = 56; shift >= 0; shift -= 8) out.push_back(char((code >> shift) & 0xFF));
+  return out;
+}
+
+void BytesToCodes(const std::string& bytes, v1::CompletedGameRecord* g) {
+  for (size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+    uint64_t code = 0;
+    for (size_t j = 0; j < 8; ++j) code = (code << 8) | uint8_t(bytes[i + j]);
+    g->add_actions(code);
+  }
+}
+
 grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
   if (!ValidGameId(record.game_id()))
     return Invalid("game.game_id: " + services::Quoted(record.game_id()) +

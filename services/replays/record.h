@@ -35,6 +35,11 @@ grpc::Status CheckVerifiableChance(const v1::CompletedGameRecord& record, const 
 
 bool ValidGameId(const std::string& id);
 
+// The record's stable action codes as stored (replays.codes): 8 bytes each,
+// big-endian, and back (appended to g's actions).
+std::string CodesToBytes(const v1::CompletedGameRecord& g);
+void BytesToCodes(const std::string& bytes, v1::CompletedGameRecord* g);
+
 // The view of `viewer` (a seat, or -1) after `step` actions, the events of the
 // step's action as the viewer saw them, and, for the record's finished game,
 // the full position in the engine's notation.

@@ -9,9 +9,10 @@ namespace metropolis::replays {
 ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config)
     : store_(pool),
       reveals_(pool),
+      replays_(&store_, &reveals_),
       accounts_(config.accounts, config.store_token),
       auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}),
-      service_(&store_, &reveals_, &auth_) {}
+      service_(&replays_, &auth_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
 

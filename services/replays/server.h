@@ -1,6 +1,6 @@
 // The replays service as a part of a server program (lib/common/server_main.h):
-// its store, authenticator and gRPC service over a PostgreSQL pool the program
-// owns. metropolis-replays runs it alone; metropolis-server beside the others.
+// its PostgreSQL stores, logic, authenticator and gRPC service over a pool the
+// program owns. metropolis-replays runs it alone; metropolis-server beside the others.
 #pragma once
 
 #include <string>
@@ -9,9 +9,14 @@
 #include "lib/auth/grpc_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
-#include "lib/storage/pg_pool.h"
+#include "services/replays/pg_replay_store.h"
+#include "services/replays/pg_reveal_store.h"
+#include "services/replays/replays.h"
 #include "services/replays/service.h"
-#include "services/replays/store.h"
+
+namespace metropolis::storage {
+class PgPool;
+}
 
 namespace metropolis::replays {
 
@@ -28,8 +33,9 @@ class ReplaysServer final : public services::Component {
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
-  ReplayStore store_;
-  RevealStore reveals_;
+  PgReplayStore store_;
+  PgRevealStore reveals_;
+  Replays replays_;
   // Reads take any API token the Accounts service knows.
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;

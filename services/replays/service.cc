@@ -2,15 +2,11 @@
 
 #include <chrono>
 
-#include "engine/game.h"
 #include "lib/auth/roles.h"
-#include "lib/chance/verifiable.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
-#include "lib/protocol/convert.h"
 #include "services/replays/metrics.h"
-#include "services/replays/record.h"
 
 namespace metropolis::replays {
 
@@ -28,7 +24,7 @@ grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::S
   services::CallLogContext call(*context, request->game().game_id());
   const auto start = std::chrono::steady_clock::now();
   grpc::Status status = Authorize(*context, auth::ResultsAccess::kWrite);
-  if (status.ok()) status = store_->Store(request->game(), response);
+  if (status.ok()) status = replays_->Store(request->game(), response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
     ReplaysMetrics::Get().StoreFailed(services::StatusCodeName(status.error_code()), seconds);
@@ -49,7 +45,7 @@ grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::L
   services::CallLogContext call(*context);
   ReplaysMetrics::Get().Read("list");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
-  return store_->List(*request, response);
+  return replays_->List(*request, response);
 }
 
 grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::GetReplayRequest* request,
@@ -57,7 +53,7 @@ grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::G
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("replay");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
-  return store_->Load(request->game_id(), response->mutable_game());
+  return replays_->Load(request->game_id(), response->mutable_game());
 }
 
 grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1::GetPositionRequest* request,
@@ -65,16 +61,7 @@ grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1:
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("position");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
-  v1::CompletedGameRecord game;
-  if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
-  GameConfig config;
-  std::vector<Action> actions;
-  // A stored game passed this check when it was stored; failing now means the
-  // stored data or the engine changed.
-  if (grpc::Status s = CheckRecord(game, &config, &actions); !s.ok())
-    return {grpc::StatusCode::DATA_LOSS,
-            "stored game " + request->game_id() + " no longer replays: " + s.error_message()};
-  return PositionAt(config, actions, request->step(), request->viewer(), response);
+  return replays_->Position(*request, response);
 }
 
 grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
@@ -82,23 +69,7 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
   services::CallLogContext call(*context, request->game_id());
   ReplaysMetrics::Get().Read("export");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
-  v1::CompletedGameRecord game;
-  if (grpc::Status s = store_->Load(request->game_id(), &game); !s.ok()) return s;
-  GameRecord record;
-  std::vector<Action> actions;
-  if (grpc::Status s = CheckRecord(game, &record.config, &record.actions); !s.ok())
-    return {grpc::StatusCode::DATA_LOSS,
-            "stored game " + request->game_id() + " no longer replays: " + s.error_message()};
-  if (game.verifiable_seed().empty()) {
-    record.seed = game.chance_seed();
-  } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
-    record.verifiable_seed = chance::ToHex(game.verifiable_seed());
-    record.chance_commitment = chance::ToHex(game.chance_commitment());
-  }
-  record.winner = game.result().winner();
-  for (const auto& seat : game.seats()) record.players.push_back(seat.name());
-  response->set_record_json(GameRecordToJson(record));
-  return grpc::Status::OK;
+  return replays_->Export(request->game_id(), response);
 }
 
 grpc::Status ReplaysService::AuthorizeService(const grpc::ServerContext& context) const {
@@ -113,7 +84,7 @@ grpc::Status ReplaysService::RevealGames(grpc::ServerContext* context, const v1:
                                          v1::RevealGamesResponse*) {
   services::CallLogContext call(*context);
   if (grpc::Status s = AuthorizeService(*context); !s.ok()) return s;
-  grpc::Status s = reveals_->Reveal(*request);
+  grpc::Status s = replays_->Reveal(*request);
   if (s.ok())
     services::LogInfo("games revealed", {{"tournament", request->tournament()},
                                          {"whole", request->whole_tournament() ? "true" : "false"},
@@ -126,7 +97,7 @@ grpc::Status ReplaysService::GetResults(grpc::ServerContext* context, const v1::
   services::CallLogContext call(*context);
   ReplaysMetrics::Get().Read("results");
   if (grpc::Status s = AuthorizeService(*context); !s.ok()) return s;
-  return reveals_->Results(*request, response);
+  return replays_->Results(*request, response);
 }
 
 // Service tokens only: confirming digests is how services check each other's
@@ -140,7 +111,7 @@ grpc::Status ReplaysService::ConfirmGame(grpc::ServerContext* context, const v1:
   if (!principal.service)
     return {grpc::StatusCode::PERMISSION_DENIED, "confirming a game's digest needs a service token"};
   bool confirmed = false;
-  if (grpc::Status s = store_->Confirm(request->game_id(), request->digest(), &confirmed); !s.ok()) return s;
+  if (grpc::Status s = replays_->Confirm(request->game_id(), request->digest(), &confirmed); !s.ok()) return s;
   response->set_confirmed(confirmed);
   return grpc::Status::OK;
 }

@@ -1,6 +1,6 @@
 // The Replays service's gRPC wiring (sync API: every call is a short database
-// transaction on a bounded pool of server threads). Decisions are the store's
-// and record.h's; here are tokens, requests and statuses.
+// transaction on a bounded pool of server threads). Decisions are the logic's
+// (replays.h); here are tokens, metrics and logs.
 #pragma once
 
 #include <string>
@@ -8,8 +8,7 @@
 #include "lib/auth/authenticator.h"
 #include "lib/auth/roles.h"
 #include "metropolis/v1/replays.grpc.pb.h"
-#include "services/replays/reveal_store.h"
-#include "services/replays/store.h"
+#include "services/replays/replays.h"
 
 namespace metropolis::replays {
 
@@ -18,8 +17,7 @@ class ReplaysService final : public v1::Replays::Service {
   // StoreGame needs the game hosts' service token or an administrator's; reads
   // any valid token; RevealGames and GetResults a service token (the
   // tournaments' is the game hosts' one).
-  ReplaysService(ReplayStore* store, RevealStore* reveals, auth::Authenticator* auth)
-      : store_(store), reveals_(reveals), auth_(auth) {}
+  ReplaysService(Replays* replays, auth::Authenticator* auth) : replays_(replays), auth_(auth) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                          v1::StoreGameResponse* response) override;
@@ -43,8 +41,7 @@ class ReplaysService final : public v1::Replays::Service {
   // A service token that may store results: hidden games are its business.
   grpc::Status AuthorizeService(const grpc::ServerContext& context) const;
 
-  ReplayStore* store_;
-  RevealStore* reveals_;
+  Replays* replays_;
   auth::Authenticator* auth_;
 };
 

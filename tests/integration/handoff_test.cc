@@ -30,6 +30,9 @@
 #include "services/ratings/pg_rating_store.h"
 #include "services/ratings/redis_leaderboard_cache.h"
 #include "services/ratings/service.h"
+#include "services/replays/pg_replay_store.h"
+#include "services/replays/pg_reveal_store.h"
+#include "services/replays/replays.h"
 #include "services/replays/service.h"
 
 namespace metropolis {
@@ -43,8 +46,9 @@ struct ReplaysServer {
       : pool(conninfo, 2),
         store(&pool),
         reveals(&pool),
+        logic(&store, &reveals),
         authenticator(nullptr, {{kStoreToken, "gamehost"}}),
-        service(&store, &reveals, &authenticator) {
+        service(&logic, &authenticator) {
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:" + std::to_string(port), grpc::InsecureServerCredentials(), &bound);
     builder.RegisterService(&service);
@@ -52,8 +56,9 @@ struct ReplaysServer {
   }
   ~ReplaysServer() { server->Shutdown(); }
   storage::PgPool pool;
-  replays::ReplayStore store;
-  replays::RevealStore reveals;
+  replays::PgReplayStore store;
+  replays::PgRevealStore reveals;
+  replays::Replays logic;
   auth::TokenAuthenticator authenticator;
   replays::ReplaysService service;
   std::unique_ptr<grpc::Server> server;
@@ -90,13 +95,14 @@ struct ResultServices {
         redis(redis_address, 4),
         replay_store(&pool),
         reveal_store(&pool),
+        replays_logic(&replay_store, &reveal_store),
         rating_store(&pool),
         account_store(&pool),
         ladder_store(&pool),
         cache(&redis, prefix),
         ratings(&rating_store, &cache, &peers, &peers),
         authenticator(nullptr, {{kStoreToken, "gamehost"}}),
-        replays_service(&replay_store, &reveal_store, &authenticator),
+        replays_service(&replays_logic, &authenticator),
         ratings_service(&ratings, &authenticator),
         accounts_service(&account_store, &ladder_store, &authenticator) {
     grpc::ServerBuilder builder;
@@ -110,8 +116,9 @@ struct ResultServices {
   ~ResultServices() { server->Shutdown(); }
   storage::PgPool pool;
   storage::RedisPool redis;
-  replays::ReplayStore replay_store;
-  replays::RevealStore reveal_store;
+  replays::PgReplayStore replay_store;
+  replays::PgRevealStore reveal_store;
+  replays::Replays replays_logic;
   ratings::PgRatingStore rating_store;
   accounts::PgAccountStore account_store;
   accounts::PgLadderStore ladder_store;

@@ -19,7 +19,7 @@ use anything. Two sources of truth are read:
 
   - every #include "..." of a project header in the C++ files, and #include <...> of
     PostgreSQL's and Redis's client libraries, which only storage implementations may
-    include: lib/storage/, and service files named *store* or redis_* (their pools,
+    include: lib/storage/, and service files named *store*, pg_* or redis_* (their pools,
     from lib/storage, may also be built by a service's wiring: main.cc and server.*);
   - the link graph, from CMake's file API (the codemodel the build writes), so that a
     dependency added in a CMakeLists.txt without an #include is seen as well.
@@ -155,7 +155,7 @@ def is_storage_implementation(path):
     if path.startswith("lib/storage/"):
         return True
     stem = os.path.splitext(os.path.basename(path))[0]
-    return "store" in stem or stem.startswith("redis_") or stem.endswith("_cache")
+    return "store" in stem or stem.startswith(("pg_", "redis_")) or stem.endswith("_cache")
 
 
 def is_wiring(path):
@@ -344,6 +344,7 @@ CLEAN_TREE = {
     "lib/chance/chance.h": "#include \"engine/state.h\"\n",
     "bots/bot.h": "#include \"engine/state.h\"\n#include \"lib/chance/chance.h\"\n",
     "services/ratings/store.cc": "#include <pqxx/pqxx>\n#include \"lib/storage/pg_pool.h\"\n",
+    "services/ratings/pg_rows.cc": "#include <pqxx/pqxx>\n",
     "services/ratings/server.cc": "#include \"lib/storage/pg_pool.h\"\n#include \"services/ratings/store.h\"\n",
     "services/ratings/logic.cc": "#include \"engine/state.h\"\n#include \"metropolis/v1/ratings.pb.h\"\n",
     "services/ratings/tests/logic_test.cc": "#include \"tools/ctl/ctl.h\"\n#include <pqxx/pqxx>\n",

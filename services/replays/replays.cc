@@ -1,0 +1,211 @@
+#include "services/replays/replays.h"
+
+#include <set>
+#include <vector>
+
+#include "engine/game.h"
+#include "lib/chance/verifiable.h"
+#include "lib/common/grpc_util.h"
+#include "lib/common/log.h"
+#include "lib/common/negative_control.h"
+#include "services/replays/digest.h"
+#include "services/replays/prepare.h"
+#include "services/replays/record.h"
+#include "services/replays/visibility.h"
+
+namespace metropolis::replays {
+namespace {
+
+// Replays::Reveal (the call) hides the struct's name inside the class.
+using RevealRows = std::vector<Reveal>;
+
+constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
+constexpr int kMaxIds = 500;
+
+grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)}; }
+
+grpc::Status CheckIds(const google::protobuf::RepeatedPtrField<std::string>& ids, const char* field) {
+  if (ids.size() > kMaxIds) return Invalid(std::string(field) + ": more than 500");
+  for (int i = 0; i < ids.size(); ++i)
+    if (!ValidGameId(ids[i]))
+      return Invalid(std::string(field) + "[" + std::to_string(i) + "]: " + services::Quoted(ids[i]) +
+                     " is not a game id");
+  return grpc::Status::OK;
+}
+
+grpc::Status BadGameId(const std::string& game_id) { return Invalid("game_id: '" + game_id + "' is not a game id"); }
+
+// The page token: the last game's finished time and id, which the next page
+// starts strictly after (newest first).
+std::string PageToken(int64_t finished_ms, const std::string& id) { return std::to_string(finished_ms) + "/" + id; }
+bool ParsePageToken(const std::string& token, int64_t* ms, std::string* id) {
+  const size_t slash = token.find('/');
+  if (slash == std::string::npos || slash == 0) return false;
+  try {
+    size_t used = 0;
+    *ms = std::stoll(token.substr(0, slash), &used);
+    if (used != slash) return false;
+  } catch (...) {
+    return false;
+  }
+  *id = token.substr(slash + 1);
+  return ValidGameId(*id);
+}
+
+// Visible(), unless the negative control "hidden_games" switched the rule off
+// (lib/common/negative_control.h): then every game is shown.
+bool Shown(const std::string& game_id, const std::string& tournament, const std::vector<Reveal>& reveals) {
+  return Visible(game_id, tournament, reveals) || services::ProtectionRemoved("hidden_games");
+}
+
+// A stored game read back, as the engine's configuration and actions: it passed
+// this check when it was stored, so failing now means the stored data or the
+// engine changed.
+grpc::Status Replayable(const v1::CompletedGameRecord& game, GameConfig* config, std::vector<Action>* actions) {
+  if (grpc::Status s = CheckRecord(game, config, actions); !s.ok())
+    return {grpc::StatusCode::DATA_LOSS, "stored game " + game.game_id() + " no longer replays: " + s.error_message()};
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+grpc::Status Replays::Shows(const std::string& game_id, const std::string& tournament, bool* shown) {
+  RevealRows reveals;
+  // A game outside tournaments needs no reveal: no read for it.
+  if (!tournament.empty())
+    if (grpc::Status s = reveals_->Reveals({tournament}, &reveals); !s.ok()) return s;
+  *shown = Shown(game_id, tournament, reveals);
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out) {
+  PreparedGame prepared;
+  if (grpc::Status s = PrepareRecord(game, &prepared); !s.ok()) return s;
+  bool already_stored = false;
+  std::string digest;
+  if (grpc::Status s = store_->Insert(prepared, &already_stored, &digest); !s.ok()) return s;
+  // Stored before: the digest of what was stored then, which the caller passes on.
+  out->set_digest(digest);
+  if (already_stored) {
+    out->set_already_stored(true);
+    return grpc::Status::OK;
+  }
+  if (!prepared.has_compact)
+    services::LogWarning("no compact form", {{"game", game.game_id()}, {"error", prepared.compact_error}});
+  out->set_compact_bytes(uint32_t(prepared.compact.size()));
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::Confirm(const std::string& game_id, const std::string& digest, bool* confirmed) {
+  if (!ValidGameId(game_id)) return BadGameId(game_id);
+  if (!ValidDigest(digest)) return Invalid("digest: not 64 lower-case hex digits");
+  bool found = false;
+  std::string stored;
+  if (grpc::Status s = store_->Digest(game_id, &stored, &found); !s.ok()) return s;
+  if (!found) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+  *confirmed = stored == digest;
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::Load(const std::string& game_id, v1::CompletedGameRecord* out) {
+  if (!ValidGameId(game_id)) return BadGameId(game_id);
+  // A hidden game is hidden whatever else is wrong with it: the store sets its
+  // tournament even when the rest does not parse (DATA_LOSS).
+  const grpc::Status loaded = store_->Load(game_id, out);
+  if (!loaded.ok() && loaded.error_code() != grpc::StatusCode::DATA_LOSS) return loaded;
+  bool shown = false;
+  if (grpc::Status s = Shows(game_id, out->tournament(), &shown); !s.ok()) return s;
+  if (!shown) {
+    out->Clear();
+    return {grpc::StatusCode::FAILED_PRECONDITION, HiddenMessage(game_id)};
+  }
+  return loaded;
+}
+
+grpc::Status Replays::Position(const v1::GetPositionRequest& request, v1::PositionResponse* out) {
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = Load(request.game_id(), &game); !s.ok()) return s;
+  GameConfig config;
+  std::vector<Action> actions;
+  if (grpc::Status s = Replayable(game, &config, &actions); !s.ok()) return s;
+  return PositionAt(config, actions, request.step(), request.viewer(), out);
+}
+
+grpc::Status Replays::Export(const std::string& game_id, v1::ExportGameResponse* out) {
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
+  GameRecord record;
+  if (grpc::Status s = Replayable(game, &record.config, &record.actions); !s.ok()) return s;
+  if (game.verifiable_seed().empty()) {
+    record.seed = game.chance_seed();
+  } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
+    record.verifiable_seed = chance::ToHex(game.verifiable_seed());
+    record.chance_commitment = chance::ToHex(game.chance_commitment());
+  }
+  record.winner = game.result().winner();
+  for (const auto& seat : game.seats()) record.players.push_back(seat.name());
+  out->set_record_json(GameRecordToJson(record));
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::List(const v1::ListStoredGamesRequest& request, v1::ListStoredGamesResponse* out) {
+  if (request.page_size() > kMaxPage) return Invalid("page_size: at most 500");
+  const uint32_t page = request.page_size() ? request.page_size() : kDefaultPage;
+  ListCursor cursor;
+  cursor.set = !request.page_token().empty();
+  if (cursor.set && !ParsePageToken(request.page_token(), &cursor.finished_unix_ms, &cursor.game_id))
+    return Invalid("page_token: not a token this service gave");
+  const ListFilter filter{.identity_id = request.identity_id(),
+                          .ladder = request.ladder(),
+                          .season = request.season(),
+                          .tournament = request.tournament(),
+                          .finished_after_unix_ms = request.finished_after_unix_ms(),
+                          .finished_before_unix_ms = request.finished_before_unix_ms()};
+  // Hidden games (visibility.h) are dropped after they are read, so a page is
+  // read in batches until it is full or the games run out; one game more than
+  // the page tells whether another page follows.
+  Summaries shown;
+  const int batch = int(page) + 1;
+  while (size_t(shown.size()) <= page) {
+    Summaries rows;
+    if (grpc::Status s = store_->ListPage(filter, cursor, batch, &rows); !s.ok()) return s;
+    std::set<std::string> tournaments;
+    for (const v1::StoredGameSummary& g : rows)
+      if (!g.tournament().empty()) tournaments.insert(g.tournament());
+    RevealRows reveals;
+    if (!tournaments.empty())
+      if (grpc::Status s = reveals_->Reveals(tournaments, &reveals); !s.ok()) return s;
+    const bool more = rows.size() == batch;
+    if (more) {  // the next batch starts after this one's last game, shown or not
+      const v1::StoredGameSummary& last = rows[batch - 1];
+      cursor = {.set = true, .finished_unix_ms = last.finished_unix_ms(), .game_id = last.game_id()};
+    }
+    for (v1::StoredGameSummary& g : rows)
+      if (size_t(shown.size()) <= page && Shown(g.game_id(), g.tournament(), reveals)) *shown.Add() = std::move(g);
+    if (!more) break;
+  }
+  for (int i = 0; i < shown.size() && i < int(page); ++i) *out->add_games() = std::move(shown[i]);
+  if (size_t(shown.size()) > page) {
+    const v1::StoredGameSummary& last = out->games(int(page) - 1);
+    out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::Reveal(const v1::RevealGamesRequest& request) {
+  if (request.tournament().empty() || request.tournament().size() > 64)
+    return Invalid("tournament: 1 to 64 bytes required");
+  if (!request.whole_tournament() && request.game_ids().empty())
+    return Invalid("game_ids: empty, and whole_tournament is false: nothing to reveal");
+  if (grpc::Status s = CheckIds(request.game_ids(), "game_ids"); !s.ok()) return s;
+  return reveals_->Add(request.tournament(), request.whole_tournament(),
+                       {request.game_ids().begin(), request.game_ids().end()});
+}
+
+grpc::Status Replays::Results(const v1::GetResultsRequest& request, v1::GetResultsResponse* out) {
+  if (request.game_ids().empty()) return Invalid("game_ids: at least one");
+  if (grpc::Status s = CheckIds(request.game_ids(), "game_ids"); !s.ok()) return s;
+  return store_->Results({request.game_ids().begin(), request.game_ids().end()}, out->mutable_games());
+}
+
+}  // namespace metropolis::replays

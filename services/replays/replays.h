@@ -1,0 +1,52 @@
+// The replays service's logic, apart from its gRPC wiring (service.h) and its
+// storage (replay_store.h, reveal_store.h): what may be stored (prepare.h),
+// what may be shown (visibility.h), every request's checks, and the listing's
+// pages filled past hidden games. Callers are authorised before they get here.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <string>
+
+#include "metropolis/v1/replays.pb.h"
+#include "services/replays/replay_store.h"
+#include "services/replays/reveal_store.h"
+
+namespace metropolis::replays {
+
+class Replays {
+ public:
+  Replays(ReplayStore* store, RevealStore* reveals) : store_(store), reveals_(reveals) {}
+
+  // Checks the record (PrepareRecord), then stores it. Storing the same game
+  // again is OK with already_stored; another game under a stored id is
+  // ALREADY_EXISTS.
+  grpc::Status Store(const v1::CompletedGameRecord& game, v1::StoreGameResponse* out);
+  // Newest first, hidden games left out, a page filled with shown games.
+  grpc::Status List(const v1::ListStoredGamesRequest& request, v1::ListStoredGamesResponse* out);
+  // A shown game; FAILED_PRECONDITION for a hidden one (visibility.h).
+  grpc::Status Load(const std::string& game_id, v1::CompletedGameRecord* out);
+  // Load, then the position at a step, or the engine's game record.
+  grpc::Status Position(const v1::GetPositionRequest& request, v1::PositionResponse* out);
+  grpc::Status Export(const std::string& game_id, v1::ExportGameResponse* out);
+  // Whether the stored game `game_id` has this digest (digest.h); NOT_FOUND
+  // when no game has the id. Hidden games are confirmed too: nothing is shown.
+  grpc::Status Confirm(const std::string& game_id, const std::string& digest, bool* confirmed);
+  // Adds the reveals; idempotent. INVALID_ARGUMENT (and nothing written) for a
+  // request without a tournament, with neither whole_tournament nor game ids,
+  // with more than 500 ids or one that is not a game id.
+  grpc::Status Reveal(const v1::RevealGamesRequest& request);
+  // The stored games among the ids, hidden ones included. INVALID_ARGUMENT for
+  // no ids, more than 500, or one that is not a game id.
+  grpc::Status Results(const v1::GetResultsRequest& request, v1::GetResultsResponse* out);
+
+ private:
+  // Whether a game stored under `tournament` may be shown (*shown), from the
+  // reveals the store holds.
+  grpc::Status Shows(const std::string& game_id, const std::string& tournament, bool* shown);
+
+  ReplayStore* store_;
+  RevealStore* reveals_;
+};
+
+}  // namespace metropolis::replays
