@@ -16,6 +16,8 @@
 #include <fstream>
 
 #include "lib/storage/migrations.h"
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/redis.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/authenticator.h"
