@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "engine/hex.h"
 #include "lib/common/secret.h"
 
 namespace metropolis::auth {
@@ -27,18 +28,6 @@ std::string Sha256(std::string_view data) {
   return std::string(reinterpret_cast<const char*>(digest), size);
 }
 
-std::string Hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 0xF]);
-  }
-  return out;
-}
-
-std::string TokenFingerprint(std::string_view sha256) { return Hex(sha256.substr(0, 4)); }
+std::string TokenFingerprint(std::string_view sha256) { return HexOf(sha256.substr(0, 4)); }
 
 }  // namespace metropolis::auth

@@ -23,9 +23,6 @@ bool LooksLikeToken(std::string_view text);
 // libcrypto fails.
 std::string Sha256(std::string_view data);
 
-// Lowercase hex of raw bytes.
-std::string Hex(std::string_view bytes);
-
 // What logs may say about a token: the first 8 hex characters of its SHA-256,
 // enough to match a log line to a row and useless to sign in with.
 std::string TokenFingerprint(std::string_view sha256);

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "engine/hex.h"
+
 namespace metropolis::chance {
 namespace {
 
@@ -76,16 +78,7 @@ uint64_t SubSeed(const Seed& seed, std::string_view label) {
   return BigEndian64(Hmac(AsBytes(seed), Tagged(kSubTag, label)).data());
 }
 
-std::string ToHex(const uint8_t* bytes, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[bytes[i] >> 4]);
-    out.push_back(kDigits[bytes[i] & 15]);
-  }
-  return out;
-}
+std::string ToHex(const uint8_t* bytes, size_t n) { return HexOf(bytes, n); }
 
 bool FromHex(std::string_view hex, Seed* out) {
   if (hex.size() != 2 * kSeedBytes) return false;

@@ -3,7 +3,10 @@
 #include <grpcpp/client_context.h>
 #include <grpcpp/server_context.h>
 
+#include <cstring>
 #include <random>
+
+#include "engine/hex.h"
 
 namespace metropolis::services {
 namespace {
@@ -22,14 +25,10 @@ std::string Metadata(const grpc::ServerContextBase& context, const char* key) {
 
 std::string NewRequestId() {
   static thread_local std::mt19937_64 rng{(uint64_t(std::random_device{}()) << 32) ^ std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  uint64_t bits = rng();
-  std::string id(16, '0');
-  for (char& c : id) {
-    c = kHex[bits & 0xf];
-    bits >>= 4;
-  }
-  return id;
+  const uint64_t bits = rng();
+  uint8_t bytes[8];
+  std::memcpy(bytes, &bits, sizeof bytes);
+  return HexOf(bytes, sizeof bytes);
 }
 
 bool ValidRequestId(std::string_view id) {

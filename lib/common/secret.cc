@@ -9,6 +9,8 @@
 #include <system_error>
 #include <vector>
 
+#include "engine/hex.h"
+
 namespace metropolis::services {
 namespace {
 
@@ -29,22 +31,23 @@ bool SameSecret(std::string_view presented, std::string_view known) {
 }
 
 std::string RandomSecretHex(size_t bytes) {
-  std::vector<unsigned char> raw(bytes);
-  size_t filled = 0;
-  while (filled < bytes) {
-    const ssize_t n = ::getrandom(raw.data() + filled, bytes - filled, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw std::system_error(errno, std::generic_category(), "getrandom");
-    }
-    filled += size_t(n);
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
+  // In chunks through a buffer on the stack: no allocation but the answer.
   std::string out;
   out.reserve(2 * bytes);
-  for (unsigned char c : raw) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 15]);
+  uint8_t raw[64];
+  while (bytes > 0) {
+    const size_t want = bytes < sizeof raw ? bytes : sizeof raw;
+    size_t filled = 0;
+    while (filled < want) {
+      const ssize_t n = ::getrandom(raw + filled, want - filled, 0);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw std::system_error(errno, std::generic_category(), "getrandom");
+      }
+      filled += size_t(n);
+    }
+    AppendHex(&out, raw, want);
+    bytes -= want;
   }
   return out;
 }

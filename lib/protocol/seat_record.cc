@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "engine/hex.h"
 #include "metropolis/v1/game.pb.h"
 #include "metropolis/v1/gamehost.pb.h"
 
@@ -42,13 +43,7 @@ std::string EventDigest::HexDigest() const {
   unsigned int n = 0;
   EVP_DigestFinal_ex(copy, md, &n);
   EVP_MD_CTX_free(copy);
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < n; ++i) {
-    hex += kHex[md[i] >> 4];
-    hex += kHex[md[i] & 15];
-  }
-  return hex;
+  return HexOf(md, n);
 }
 
 void SeatLog::See(uint32_t step) {

@@ -6,7 +6,6 @@
 
 namespace metropolis::accounts {
 
-using auth::Hex;
 using auth::kTokenLength;
 using auth::kTokenPrefix;
 using auth::LooksLikeToken;

@@ -1,9 +1,9 @@
 #include "services/gamehost/checkpoint.h"
 
-#include <openssl/sha.h>
-
 #include <charconv>
 
+#include "engine/hex.h"
+#include "lib/auth/token.h"
 #include "lib/chance/verifiable.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/checkpoint.pb.h"
@@ -11,18 +11,7 @@
 
 namespace metropolis::gamehost {
 
-std::string TokenHash(const std::string& token) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * SHA256_DIGEST_LENGTH);
-  for (unsigned char c : digest) {
-    out.push_back(kHex[c >> 4]);
-    out.push_back(kHex[c & 0xF]);
-  }
-  return out;
-}
+std::string TokenHash(const std::string& token) { return HexOf(auth::Sha256(token)); }
 
 std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms) {
   v1::GameCheckpointSetup p;

@@ -1,9 +1,9 @@
 #include "services/gateway/people.h"
 
-#include <openssl/evp.h>
-
 #include <stdexcept>
 
+#include "engine/hex.h"
+#include "lib/auth/token.h"
 #include "lib/common/secret.h"
 #include "services/gateway/json.h"
 
@@ -31,25 +31,6 @@ std::string LimiterKey(const std::string& name, const std::string& address) {
 }  // namespace
 
 std::string NewSessionToken() { return services::RandomSecretHex(32); }
-
-std::string Sha256(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1 || length != 32)
-    throw std::runtime_error("SHA-256 failed");
-  return std::string(reinterpret_cast<const char*>(digest), length);
-}
-
-std::string Hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
 
 ApiError StoreError(const grpc::Status& status) { return BackendError(status, "accounts"); }
 
@@ -134,7 +115,7 @@ int64_t People::SignInRetryAfterMs(const std::string& name, const std::string& a
 
 bool People::StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error) {
   const std::string token = tokens_();
-  Session session{person, Sha256(token), clock_() + options_.session_ttl.count()};
+  Session session{person, auth::Sha256(token), clock_() + options_.session_ttl.count()};
   const grpc::Status s = store_->CreateSession(session.token_sha256, person.id, session.expires_unix_ms);
   if (!s.ok()) return Fail(error, StoreError(s));
   *out = std::move(session);
@@ -144,9 +125,8 @@ bool People::StartSession(const Person& person, Session* out, std::string* cooki
 
 bool People::Authenticate(std::string_view cookie_token, Session* out, ApiError* error) {
   // A cookie of another shape was never issued: no lookup needed.
-  if (cookie_token.size() != 64 || cookie_token.find_first_not_of("0123456789abcdef") != std::string_view::npos)
-    return Fail(error, NotSignedIn());
-  const grpc::Status s = store_->FindSession(Sha256(cookie_token), clock_(), out);
+  if (cookie_token.size() != 64 || !IsLowerHex(cookie_token)) return Fail(error, NotSignedIn());
+  const grpc::Status s = store_->FindSession(auth::Sha256(cookie_token), clock_(), out);
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) return Fail(error, NotSignedIn());
   if (!s.ok()) return Fail(error, StoreError(s));
   return true;

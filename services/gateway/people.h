@@ -166,9 +166,6 @@ std::string ClearedSessionCookie(bool secure = false);
 // A session cookie's value: 32 bytes from the kernel's random source, in hex.
 // Throws std::system_error when the kernel gives no randomness.
 std::string NewSessionToken();
-// The 32 raw bytes of SHA-256 (libcrypto), and lowercase hex of raw bytes.
-std::string Sha256(std::string_view data);
-std::string Hex(std::string_view bytes);
 
 // The API's error for a failure of the store (the Accounts service).
 ApiError StoreError(const grpc::Status& status);

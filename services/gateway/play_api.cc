@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 
+#include "engine/hex.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -237,7 +238,7 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
   v1::PlayAnswer answer;
   if (!ReadAnswer(request.body, &answer, &error)) return ErrorResponse(error);
   if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
-  if (!play_->Answer(Hex(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
+  if (!play_->Answer(HexOf(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
   return JsonResponse(202, {{"sent", true}});
 }
 
@@ -248,7 +249,7 @@ bool PlayApi::PrepareEvents(const HttpRequest& request, PlayEventsRequest* out, 
   if (!Query::Parse(request.query, &query, error) || !query.OnlyThese({}, error)) return false;
   if (!Authenticate(request, &out->session, error)) return false;
   if (!FindSeat(out->session, args[0], &out->seat, error)) return false;
-  out->session_key = Hex(out->session.token_sha256);
+  out->session_key = HexOf(out->session.token_sha256);
   return true;
 }
 

@@ -1,8 +1,9 @@
 #include "services/replays/digest.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
+
+#include "engine/hex.h"
+#include "lib/auth/token.h"
 
 namespace metropolis::replays {
 namespace {
@@ -23,23 +24,7 @@ void Field(std::string* out, const char* key, int64_t value) {
   *out += '\n';
 }
 
-std::string Hex(const unsigned char* bytes, size_t n) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[bytes[i] >> 4]);
-    out.push_back(kDigits[bytes[i] & 15]);
-  }
-  return out;
-}
-
-std::string Sha256Hex(const std::string& data) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(data.data(), data.size(), md, &n, EVP_sha256(), nullptr);
-  return Hex(md, n);
-}
+std::string Sha256Hex(const std::string& data) { return HexOf(auth::Sha256(data)); }
 
 }  // namespace
 

@@ -49,7 +49,7 @@ LIB_USES = {
     "lib/flags": set(),
     "lib/chance": {"engine"},
     "lib/ranking": set(),
-    "lib/common": {"lib/flags", "proto"},
+    "lib/common": {"lib/flags", "proto", "engine"},
     "lib/protocol": {"engine", "proto"},
     "lib/storage": {"lib/common"},
     "lib/auth": {"lib/common", "proto"},

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "engine/hex.h"
+#include "lib/auth/token.h"
 #include "services/gateway/queue.h"
 #include "services/gateway/tests/people_fakes.h"
 
@@ -42,7 +44,7 @@ TEST_F(PeopleTest, SignUpStartsASessionThatTheCookieFinds) {
   EXPECT_EQ(session.expires_unix_ms, now_ + 3'600'000);
   // The store holds the cookie's hash, never the cookie.
   EXPECT_EQ(store_.sessions.count(cookie), 0u);
-  EXPECT_EQ(store_.sessions.count(Sha256(cookie)), 1u);
+  EXPECT_EQ(store_.sessions.count(auth::Sha256(cookie)), 1u);
   ASSERT_TRUE(people_.Authenticate(cookie, &found, &error));
   EXPECT_EQ(found.person.id, session.person.id);
   EXPECT_EQ(store_.people[session.person.id].second, "hash:correct horse");
@@ -175,11 +177,11 @@ TEST(Cookies, ValueAndHeaders) {
 
 TEST(Digests, Sha256AndHexAreTheStandardOnes) {
   // FIPS 180-2's "abc".
-  EXPECT_EQ(Hex(Sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(HexOf(auth::Sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   unsigned char direct[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>("cookie"), 6, direct);
-  EXPECT_EQ(Sha256("cookie"), std::string(reinterpret_cast<const char*>(direct), sizeof direct));
-  EXPECT_EQ(Hex(std::string("\x00\xff", 2)), "00ff");
+  EXPECT_EQ(auth::Sha256("cookie"), std::string(reinterpret_cast<const char*>(direct), sizeof direct));
+  EXPECT_EQ(HexOf(std::string("\x00\xff", 2)), "00ff");
 }
 
 TEST(QueueStateJson, EveryFieldPresentNullWhenAbsent) {

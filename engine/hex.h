@@ -1,0 +1,49 @@
+// Lower-case hexadecimal of raw bytes and back: how digests, seeds, commitments,
+// tokens, secrets and ids print everywhere in the project. In the engine, the
+// bottom layer, so that every library and service shares this one copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace metropolis {
+
+inline void AppendHex(std::string* out, const uint8_t* bytes, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  out->reserve(out->size() + 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(kDigits[bytes[i] >> 4]);
+    out->push_back(kDigits[bytes[i] & 15]);
+  }
+}
+
+inline std::string HexOf(const uint8_t* bytes, size_t n) {
+  std::string out;
+  AppendHex(&out, bytes, n);
+  return out;
+}
+
+inline std::string HexOf(std::string_view bytes) {
+  return HexOf(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+
+// Whether `text` is nothing but lower-case hex digits (upper case is another
+// spelling of the same bytes, which a digest compared as text must not have).
+inline bool IsLowerHex(std::string_view text) {
+  for (char c : text)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// Exactly 2n lower-case hex digits into `n` bytes; false (and `out` unspecified)
+// for anything else.
+inline bool ParseHex(std::string_view hex, uint8_t* out, size_t n) {
+  if (hex.size() != 2 * n || !IsLowerHex(hex)) return false;
+  auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  for (size_t i = 0; i < n; ++i) out[i] = uint8_t(digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1]));
+  return true;
+}
+
+}  // namespace metropolis
