@@ -1,6 +1,6 @@
 // matchmaker_load: the matchmaker's load program (bench/matchmaker_load.sh starts
 // a Redis that persists as in a deployment). It measures the matchmaker's logic
-// against that real Redis — TicketStore and Matchmaker (services/matchmaker) —
+// against that real Redis — RedisTicketStore and Matchmaker (services/matchmaker) —
 // with a fake GameCreator that creates every game at once: the game hosts are
 // not what is measured, nor the gRPC front (Enqueue streams, their heartbeats,
 // the ratings look-up).
@@ -40,6 +40,7 @@
 #include "lib/common/log.h"
 #include "lib/flags/flags.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/redis_ticket_store.h"
 
 namespace metropolis::load {
 namespace {
@@ -48,8 +49,8 @@ using matchmaker::GameCreator;
 using matchmaker::LadderConfig;
 using matchmaker::Matchmaker;
 using matchmaker::MatchmakerOptions;
+using matchmaker::RedisTicketStore;
 using matchmaker::RoundStats;
-using matchmaker::TicketStore;
 
 struct Settings {
   std::string redis;
@@ -198,7 +199,7 @@ struct Fixture {
     ladder.options = DefaultOptions(Ruleset::kCitiesAndKnights);
     // ladder.rules: the defaults (tables of 4, a window of 3 μ points widening by 0.5 a second).
     storage::RedisPool pool(s.redis, 1);
-    TicketStore store(&pool, prefix);
+    RedisTicketStore store(&pool, prefix);
     for (int64_t h = 0; h < s.hosts; ++h)
       store.HostHeartbeat({"bench-host-" + std::to_string(h) + ":1", int64_t(1) << 40, 0, NowMs()});
   }
@@ -206,7 +207,7 @@ struct Fixture {
 
   int64_t QueueSize() {
     storage::RedisPool pool(settings.redis, 1);
-    return TicketStore(&pool, prefix).QueueSize(ladder.id);
+    return RedisTicketStore(&pool, prefix).QueueSize(ladder.id);
   }
 
   const Settings& settings;
@@ -238,7 +239,7 @@ Created CreateTickets(Fixture& f, int64_t first, int64_t count, double rate,
     threads.emplace_back([&, t] {
       std::mt19937_64 rng(uint64_t(t) * 7919 + uint64_t(first));
       storage::RedisPool pool(f.settings.redis, 1);
-      TicketStore store(&pool, f.prefix);
+      RedisTicketStore store(&pool, f.prefix);
       for (int64_t i; (i = next.fetch_add(1)) < count;) {
         if (rate > 0) {
           const int64_t at = start + int64_t(double(i) * 1e9 / rate);
@@ -307,7 +308,7 @@ class Replicas {
  private:
   void Loop(size_t r) {
     storage::RedisPool pool(f_.settings.redis, 1);
-    TicketStore store(&pool, f_.prefix);
+    RedisTicketStore store(&pool, f_.prefix);
     MatchmakerOptions options;
     // The bench sends no heartbeats and runs longer than the defaults' lives:
     // nothing expires, but the expiry scan still runs every round.
@@ -564,10 +565,11 @@ int Run(const Settings& s) {
 
 int main(int argc, char** argv) {
   using metropolis::load::Settings;
-  metropolis::cli::Flags flags("", "[flags]",
-                               "Load on the matchmaker's logic (TicketStore and Matchmaker) over a real Redis, with "
-                               "a fake game host that creates every game at once. bench/matchmaker_load.sh starts a "
-                               "Redis that persists as in a deployment.");
+  metropolis::cli::Flags flags(
+      "", "[flags]",
+      "Load on the matchmaker's logic (RedisTicketStore and Matchmaker) over a real Redis, with "
+      "a fake game host that creates every game at once. bench/matchmaker_load.sh starts a "
+      "Redis that persists as in a deployment.");
   flags.set_program("matchmaker_load");
   auto add = [&](std::string name, std::string value, std::string help) {
     flags.Add({.name = std::move(name), .value_name = std::move(value), .help = std::move(help)});

@@ -21,7 +21,7 @@
 // replays service holds the game, so a host that dies with games in its outbox
 // loses none (services/gamehost/server.cc). "one_clock" — matchmaker replicas write
 // and compare every time on Redis's clock, not their own
-// (services/matchmaker/ticket_store.h). "claimed_table" — a table's seats are handed
+// (services/matchmaker/redis_ticket_store.h). "claimed_table" — a table's seats are handed
 // out or released only while its own claim holds (the same file). "tournament_fence"
 // — a tournament scheduler's changes carry its fencing token, and a stale
 // leader's are refused (services/matchmaker/tournaments/store.h). "hidden_games" —

@@ -21,8 +21,8 @@
 #include "lib/storage/redis.h"
 #include "services/matchmaker/clients.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/redis_ticket_store.h"
 #include "services/matchmaker/service.h"
-#include "services/matchmaker/ticket_store.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
@@ -69,7 +69,7 @@ class MatchmakerServer final : public services::Component {
   auth::TokenAuthenticator auth_;
   // What the services check callers with: auth_, then the limit per identity.
   auth::RateLimitedAuthenticator limited_auth_;
-  TicketStore tickets_;
+  RedisTicketStore tickets_;
   GrpcLadderSource ladders_;
   std::unique_ptr<RatingSource> ratings_;
   GrpcGameCreator creator_;

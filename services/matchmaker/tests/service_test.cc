@@ -1,5 +1,6 @@
-// The Matchmaker service over gRPC (in process) against the real Redis the test
-// command starts (label integration): what a client that queues again is handed.
+// The Matchmaker service over gRPC (in process) over the in-memory ticket store
+// (tests/fake_ticket_store.h; no server needed): what a client that queues again
+// is handed.
 // A client whose stream broke before its seat arrived resumes the assigned
 // ticket; one whose game is over must get a new ticket, even when the write that
 // marked its seat delivered was lost (a Redis failover; docs/FAILURES.md,
@@ -13,13 +14,13 @@
 #include <memory>
 
 #include "services/matchmaker/tests/fake_creator.h"
-#include "services/matchmaker/tests/ticket_store_fixture.h"
+#include "services/matchmaker/tests/fake_ticket_store.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
 using testing::FakeCreator;
-using testing::Unhurried;
+using testing::FakeTicketStore;
 
 class OneLadder final : public LadderSource {
  public:
@@ -47,15 +48,16 @@ class PlayerTokens final : public auth::Authenticator {
   }
 };
 
-class MatchmakerServiceTest : public testing::TicketStoreTest {
+class MatchmakerServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TicketStoreTest::SetUp();
+    ladder_.id = "open";
+    ladder_.season = 1;
+    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
     ladders_ = std::make_unique<OneLadder>(ladder_);
   }
   void TearDown() override {
     if (server_) server_->Shutdown();
-    TicketStoreTest::TearDown();
   }
   void Serve(ServiceOptions options = {}) {
     options.poll_ms = 10;
@@ -75,7 +77,7 @@ class MatchmakerServiceTest : public testing::TicketStoreTest {
       EXPECT_TRUE(tickets_->Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
       first_ticket_[i] = id;
     }
-    Matchmaker matchmaker(tickets_.get(), &creator_, Unhurried());
+    Matchmaker matchmaker(tickets_.get(), &creator_, {});
     EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
     EXPECT_EQ(creator_.games.size(), 1u);
     return creator_.games.empty() ? "" : creator_.games[0].game_id();
@@ -94,6 +96,8 @@ class MatchmakerServiceTest : public testing::TicketStoreTest {
     return update;
   }
 
+  std::unique_ptr<FakeTicketStore> tickets_ = std::make_unique<FakeTicketStore>();
+  LadderConfig ladder_;
   std::unique_ptr<OneLadder> ladders_;
   Newcomers ratings_;
   PlayerTokens auth_;
@@ -184,6 +188,27 @@ TEST_F(MatchmakerServiceTest, ASpentTicketIsNeverResumed) {
   const v1::EnqueueUpdate update = FirstUpdate(4);
   ASSERT_TRUE(update.has_queued());
   EXPECT_EQ(creator_.lookups, 0);
+}
+
+// The store unreachable: the retryable UNAVAILABLE; a script that failed:
+// INTERNAL, which a retry would not change.
+TEST_F(MatchmakerServiceTest, AStoreThatFailsIsUnavailableOrInternal) {
+  Serve();
+  for (const auto& [fail, code] :
+       {std::pair{true, grpc::StatusCode::UNAVAILABLE}, {false, grpc::StatusCode::INTERNAL}}) {
+    tickets_->unavailable = fail;
+    tickets_->fail_scripts = !fail;
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer p5");
+    v1::EnqueueRequest request;
+    request.set_ladder("open");
+    auto stream = stub_->Enqueue(&context, request);
+    v1::EnqueueUpdate update;
+    EXPECT_FALSE(stream->Read(&update));
+    const grpc::Status status = stream->Finish();
+    EXPECT_EQ(status.error_code(), code) << status.error_message();
+    EXPECT_NE(status.error_message().find("ticket store"), std::string::npos) << status.error_message();
+  }
 }
 
 }  // namespace

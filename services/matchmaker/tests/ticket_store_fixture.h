@@ -9,6 +9,7 @@
 
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/redis_ticket_store.h"
 
 namespace metropolis::matchmaker::testing {
 
@@ -27,7 +28,7 @@ class TicketStoreTest : public ::testing::Test {
     ASSERT_FALSE(address_.empty());
     prefix_ = storage::testing::UniquePrefix();
     redis_ = std::make_unique<storage::RedisPool>(address_, 8);
-    tickets_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
+    tickets_ = std::make_unique<RedisTicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     ladder_.id = "open";
     ladder_.season = 1;
     ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
@@ -38,7 +39,7 @@ class TicketStoreTest : public ::testing::Test {
 
   std::string address_, prefix_;
   std::unique_ptr<storage::RedisPool> redis_;
-  std::unique_ptr<TicketStore> tickets_;
+  std::unique_ptr<RedisTicketStore> tickets_;
   LadderConfig ladder_;
 };
 

@@ -18,7 +18,7 @@ struct TournamentRunner::Loaded {
 };
 
 TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants,
-                                   Roster* roster, TicketStore* hosts, GameCreator* creator, RunnerOptions options)
+                                   Roster* roster, HostRegistry* hosts, GameCreator* creator, RunnerOptions options)
     : store_(store),
       results_(results),
       entrants_(entrants),

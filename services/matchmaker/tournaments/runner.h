@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "services/matchmaker/host_registry.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/results.h"
@@ -45,7 +46,7 @@ struct RunnerStats {
 class TournamentRunner {
  public:
   TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants, Roster* roster,
-                   TicketStore* hosts, GameCreator* creator, RunnerOptions options = {});
+                   HostRegistry* hosts, GameCreator* creator, RunnerOptions options = {});
 
   RunnerStats Pass(int64_t now_ms);
 
@@ -71,7 +72,7 @@ class TournamentRunner {
   GameResults* results_;
   EntrantDirectory* entrants_;
   Roster* roster_;
-  TicketStore* hosts_;
+  HostRegistry* hosts_;
   GameCreator* creator_;
   const RunnerOptions options_;
   // Per game id: when its host was last asked, and since when it has not known it.

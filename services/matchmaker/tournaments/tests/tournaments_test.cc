@@ -23,6 +23,7 @@
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/accounts/store.h"
+#include "services/matchmaker/redis_ticket_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
 
@@ -115,7 +116,7 @@ class TournamentsTest : public ::testing::Test {
     int64_t fence = 0;  // the tests' runners lead the scheduling
     ASSERT_TRUE(store_->TakeFence(&fence).ok());
     roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
-    hosts_ = std::make_unique<TicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
+    hosts_ = std::make_unique<RedisTicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
     for (int i = 0; i < 8; ++i) {
       accounts::Identity id;
@@ -202,7 +203,7 @@ class TournamentsTest : public ::testing::Test {
   std::unique_ptr<accounts::AccountStore> accounts_;
   std::unique_ptr<TournamentStore> store_;
   std::unique_ptr<Roster> roster_;
-  std::unique_ptr<TicketStore> hosts_;
+  std::unique_ptr<RedisTicketStore> hosts_;
   std::vector<int64_t> identities_;
   FakeHost host_;
   FakeReplays replays_;

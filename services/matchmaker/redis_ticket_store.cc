@@ -1,4 +1,4 @@
-#include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/redis_ticket_store.h"
 
 #include <chrono>
 #include <cstdio>
@@ -222,17 +222,17 @@ int64_t ToInt(const std::string& s) { return s.empty() ? 0 : std::strtoll(s.c_st
 
 }  // namespace
 
-TicketStore::TicketStore(storage::RedisPool* redis, std::string prefix, TicketClock clock)
+RedisTicketStore::RedisTicketStore(storage::RedisPool* redis, std::string prefix, TicketClock clock)
     : redis_(redis),
       prefix_(std::move(prefix)),
       clock_(services::ProtectionRemoved("one_clock") ? TicketClock::kCaller : clock),
       check_table_(!services::ProtectionRemoved("claimed_table")) {}
 
-std::string TicketStore::NowArg(int64_t now_ms) const {
+std::string RedisTicketStore::NowArg(int64_t now_ms) const {
   return clock_ == TicketClock::kRedis ? std::string() : std::to_string(now_ms);
 }
 
-int64_t TicketStore::Now() {
+int64_t RedisTicketStore::Now() {
   const auto steady = [] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -263,17 +263,17 @@ int64_t TicketStore::Now() {
 
 // One hash tag for all the matchmaker's keys: its scripts touch tickets, queues
 // and identities together, which Redis Cluster allows only within one slot.
-std::string TicketStore::Key(const std::string& suffix) const { return prefix_ + ":{mm}:" + suffix; }
+std::string RedisTicketStore::Key(const std::string& suffix) const { return prefix_ + ":{mm}:" + suffix; }
 
-RedisReply TicketStore::Eval(storage::RedisCommand command) {
+RedisReply RedisTicketStore::Eval(storage::RedisCommand command) {
   RedisReply reply;
   redis_->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
   if (reply.is_error()) throw storage::RedisCommandError("matchmaker script failed: " + reply.str);
   return reply;
 }
 
-bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
-                         int64_t now_ms, std::string* id, std::string* existing) {
+bool RedisTicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
+                              int64_t now_ms, std::string* id, std::string* existing) {
   *id = services::RandomSecretHex(8);
   const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
                              std::to_string(identity_id), name, Exact(rating), NowArg(now_ms), ladder});
@@ -283,7 +283,7 @@ bool TicketStore::Create(const std::string& ladder, int64_t identity_id, const s
   return false;
 }
 
-bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
+bool RedisTicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   // The ladder is needed for the queue's key: read it first (it never changes).
   RedisReply ladder;
   redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
@@ -309,7 +309,7 @@ bool TicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
   return true;
 }
 
-bool TicketStore::Cancel(const std::string& id, std::string* state) {
+bool RedisTicketStore::Cancel(const std::string& id, std::string* state) {
   RedisReply ladder, who;
   redis_->With([&](storage::RedisConnection& c) {
     auto replies = c.Pipeline({{"HGET", TicketKey(id), "ladder"}, {"HGET", TicketKey(id), "identity"}});
@@ -326,7 +326,7 @@ bool TicketStore::Cancel(const std::string& id, std::string* state) {
   return r.str == "ok";
 }
 
-std::string TicketStore::ActiveTicket(int64_t identity_id) {
+std::string RedisTicketStore::ActiveTicket(int64_t identity_id) {
   std::string id;
   redis_->With([&](storage::RedisConnection& c) {
     const RedisReply key = c.Run({"GET", WhoKey(identity_id)});
@@ -337,7 +337,7 @@ std::string TicketStore::ActiveTicket(int64_t identity_id) {
   return id;
 }
 
-std::vector<Ticket> TicketStore::Queue(const std::string& ladder) {
+std::vector<Ticket> RedisTicketStore::Queue(const std::string& ladder) {
   std::vector<Ticket> out;
   redis_->With([&](storage::RedisConnection& c) {
     const RedisReply ids = c.Run({"ZRANGE", QueueKey(ladder), "0", "-1"});
@@ -395,20 +395,20 @@ std::vector<Ticket> TicketStore::Queue(const std::string& ladder) {
   return out;
 }
 
-int64_t TicketStore::QueueSize(const std::string& ladder) {
+int64_t RedisTicketStore::QueueSize(const std::string& ladder) {
   int64_t size = 0;
   redis_->With([&](storage::RedisConnection& c) { size = c.Run({"ZCARD", QueueKey(ladder)}).integer; });
   return size;
 }
 
-int TicketStore::ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) {
+int RedisTicketStore::ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) {
   return int(Eval({"EVAL", kExpireScript, "1", QueueKey(ladder), NowArg(now_ms), Key("t:"), Key("who:"),
                    kFinishedTtlSeconds, std::to_string(max_age_ms)})
                  .integer);
 }
 
-bool TicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
-                        int64_t fresh_ms, bool* stale) {
+bool RedisTicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
+                             int64_t fresh_ms, bool* stale) {
   storage::RedisCommand command = {"EVAL", kClaimScript, std::to_string(2 + table.tickets.size()), QueueKey(ladder),
                                    MatchedKey(ladder)};
   for (const std::string& id : table.tickets) command.push_back(TicketKey(id));
@@ -421,7 +421,8 @@ bool TicketStore::Claim(const std::string& ladder, const Table& table, const std
   return r == 1;
 }
 
-int TicketStore::Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats) {
+int RedisTicketStore::Assign(const std::string& ladder, const std::string& table_id,
+                             const std::vector<Seating>& seats) {
   if (seats.empty()) return 0;
   storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
   for (const Seating& s : seats) {
@@ -447,7 +448,7 @@ if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
 return 1
 )lua";
 
-void TicketStore::Delivered(const std::string& id, int64_t identity_id) {
+void RedisTicketStore::Delivered(const std::string& id, int64_t identity_id) {
   Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)});
 }
 
@@ -462,12 +463,12 @@ if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
 return 1
 )lua";
 
-bool TicketStore::Spend(const std::string& id, int64_t identity_id, const std::string& game_id) {
+bool RedisTicketStore::Spend(const std::string& id, int64_t identity_id, const std::string& game_id) {
   return Eval({"EVAL", kSpend, "2", WhoKey(identity_id), TicketKey(id), game_id, kFinishedTtlSeconds}).integer == 1;
 }
 
-int TicketStore::Release(const std::string& ladder, const std::string& table_id,
-                         const std::vector<std::string>& tickets) {
+int RedisTicketStore::Release(const std::string& ladder, const std::string& table_id,
+                              const std::vector<std::string>& tickets) {
   if (tickets.empty()) return 0;
   storage::RedisCommand command = {
       "EVAL", kRelease, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), check_table_ ? table_id : std::string()};
@@ -475,18 +476,18 @@ int TicketStore::Release(const std::string& ladder, const std::string& table_id,
   return int(Eval(std::move(command)).integer);
 }
 
-int TicketStore::ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) {
+int RedisTicketStore::ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) {
   return int(Eval({"EVAL", kReleaseStuckScript, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), NowArg(now_ms),
                    std::to_string(timeout_ms)})
                  .integer);
 }
 
-void TicketStore::HostHeartbeat(const HostInfo& host) {
+void RedisTicketStore::HostHeartbeat(const HostInfo& host) {
   Eval({"EVAL", kHostHeartbeatScript, "2", Key("hosts"), Key("host:" + host.address), host.address,
         std::to_string(host.capacity), std::to_string(host.live), NowArg(host.seen_ms)});
 }
 
-bool TicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) {
+bool RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) {
   const RedisReply r =
       Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(ttl_ms)});
   if (r.is_nil()) return false;
@@ -494,11 +495,11 @@ bool TicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address)
   return true;
 }
 
-void TicketStore::MarkHostDown(const std::string& address) {
+void RedisTicketStore::MarkHostDown(const std::string& address) {
   redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("hosts"), address}); });
 }
 
-std::vector<HostInfo> TicketStore::Hosts() {
+std::vector<HostInfo> RedisTicketStore::Hosts() {
   std::vector<HostInfo> out;
   redis_->With([&](storage::RedisConnection& c) {
     const RedisReply hosts = c.Run({"ZRANGE", Key("hosts"), "0", "-1", "WITHSCORES"});

@@ -1,7 +1,9 @@
-// Tickets and rounds against the real Redis the test command starts (label
-// integration): one active ticket per identity, heartbeats and expiry, atomic
-// claims, tables placed on hosts or put back, and — the invariant replicas rely
-// on — no ticket ever lands in two games, with four matchmakers racing.
+// The ticket store against the real Redis the test command starts (label
+// integration): what only its scripts show. One active ticket per identity, a
+// failed script, heartbeats and expiry, atomic claims and their freshness on
+// Redis's clock, the queue's cache, a connection dropped mid-round, and — the
+// invariant replicas rely on — no ticket ever lands in two games, with four
+// matchmakers racing. The rounds' logic runs over the fake in matchmaker_test.cc.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -134,64 +136,6 @@ TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
   EXPECT_EQ(queue[0].enqueued_ms, 200);
 }
 
-TEST_F(TicketsTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried({.ticket_ttl_ms = 1000}));
-  Create(1, 25, 0);
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 500).expired, 0);
-  Create(2, 40, 600);
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1200).expired, 0);  // the last expiry was 700 ms ago
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1500).expired, 1);
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2500).expired, 1);
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-}
-
-TEST_F(TicketsTest, ARoundPlacesTablesOnTheHostWithRoom) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  tickets_->HostHeartbeat({"h1:1", 10, 9, 1000});
-  tickets_->HostHeartbeat({"h2:1", 10, 2, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25 + i * 0.1, 1000));
-  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
-  EXPECT_EQ(stats.placed, 1);
-  ASSERT_EQ(creator.games.size(), 1u);
-  const v1::CreateGameRequest& game = creator.games[0];
-  EXPECT_EQ(game.ladder(), "open");
-  EXPECT_EQ(game.season(), 1u);
-  ASSERT_EQ(game.seats_size(), 4);
-  std::set<int64_t> identities;
-  for (const auto& s : game.seats()) identities.insert(s.identity_id());
-  EXPECT_EQ(identities, (std::set<int64_t>{1, 2, 3, 4}));
-  for (const std::string& id : ids) {
-    TicketInfo info;
-    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
-    EXPECT_EQ(info.state, "assigned");
-    EXPECT_EQ(info.host, "h2:1");  // the one with more room
-    ASSERT_GE(info.seat, 0);
-    EXPECT_EQ(game.seats(info.seat).identity_id(), info.identity_id);  // its own seat
-    EXPECT_EQ(info.seat_token, "tok-" + game.game_id() + "-" + std::to_string(info.seat));
-  }
-  EXPECT_TRUE(tickets_->ActiveTicket(1).empty());  // may queue again
-}
-
-TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).failed, 1);  // no host
-  EXPECT_EQ(tickets_->QueueSize("open"), 4);
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 2000});
-  creator.fail = true;
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 3000).failed, 1);  // the host fails: no more games for it
-  EXPECT_EQ(tickets_->QueueSize("open"), 4);
-  creator.fail = false;
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4000).failed, 1);  // still marked down
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 4000});             // until it says it is back
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4001).placed, 1);
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-}
-
 // Redis lost between creating a game and handing out its seats (a restart): the
 // matchmaker retries the assignment, so the tickets go to the game created for
 // them and not back to the queue and into a second game, which the fallback bot
@@ -199,7 +143,7 @@ TEST_F(TicketsTest, ATableThatCannotBePlacedWaitsInTheQueue) {
 TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
   // One connection, so that the one the round uses is the one cut.
   storage::RedisPool pool(address_, 1);
-  TicketStore tickets(&pool, prefix_, TicketClock::kCaller);
+  RedisTicketStore tickets(&pool, prefix_, TicketClock::kCaller);
   std::string connection_id;
   pool.With([&](storage::RedisConnection& c) { connection_id = std::to_string(c.Run({"CLIENT", "ID"}).integer); });
   class CuttingCreator final : public GameCreator {
@@ -240,162 +184,26 @@ TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
   EXPECT_EQ(games.games.size(), 1u);
 }
 
-// A client whose stream broke after its ticket was assigned (a Redis restart, a
-// replica killed) queues again: it resumes the assigned ticket and gets its seat,
-// instead of a new ticket and a second game played by the fallback bot in its name.
-// Once the seat was delivered, queueing again makes a new ticket.
-TEST_F(TicketsTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
+// The freshness a claim checks is on Redis's clock (TIME inside the script): a
+// ticket a lost write put back in the queue has no recent heartbeat by it, and
+// is not claimed; its next heartbeat makes it claimable again. (The round's use
+// of it is in matchmaker_test.cc.)
+TEST_F(TicketsTest, AClaimRefusesATicketWithoutARecentHeartbeatOnRedissClock) {
   const std::vector<std::string> ids = FourQueued();
-  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
-  std::string id, existing;
-  EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
-  EXPECT_EQ(existing, ids[0]);
-  TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(existing, 3000, &info));
-  EXPECT_EQ(info.state, "assigned");
-  EXPECT_EQ(info.game_id, creator.games[0].game_id());
-  tickets_->Delivered(ids[0], 1);
-  EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
-  EXPECT_NE(id, ids[0]);
-}
-
-// A Redis failover to a replica that missed a table's claim puts its tickets back
-// in the queue, while their players already play the game. Such a ticket has no
-// heartbeat (no client waits on it): the round must not seat it again, which
-// would put its player at two tables at once. Heartbeats are on Redis's clock.
-TEST_F(TicketsTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, {.claim_fresh_ms = 10'000});
-  const std::vector<std::string> ids = FourQueued();
-  // As the ticket a lost write resurrected: its last heartbeat long ago.
   redis_->With([&](storage::RedisConnection& c) {
     const storage::RedisReply t = c.Run({"TIME"});
     const int64_t now = std::stoll(t.elements[0].str) * 1000 + std::stoll(t.elements[1].str) / 1000;
     c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", std::to_string(now - 30'000)});
   });
-  RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
-  EXPECT_EQ(stats.placed, 0);
-  EXPECT_EQ(stats.stale, 1);
-  EXPECT_TRUE(creator.games.empty());
-  // Its client polls again (it was only slow): it is seated.
+  bool stale = false;
+  EXPECT_FALSE(tickets_->Claim("open", {ids, 0}, "t1", 2000, 10'000, &stale));
+  EXPECT_TRUE(stale);
+  EXPECT_EQ(tickets_->QueueSize("open"), 4);  // nothing moved
+  // Its client polls again (it was only slow): the table is claimed.
   TicketInfo info;
   ASSERT_TRUE(tickets_->Poll(ids[2], 2100, &info));
-  EXPECT_EQ(info.state, "queued");
-  stats = matchmaker.RunRound({ladder_}, 2200);
-  EXPECT_EQ(stats.placed, 1);
-}
-
-// Negative control: without the check (protection "fresh_claim") the ticket
-// nobody waits on is seated at once.
-TEST_F(TicketsTest, NegativeControlWithoutTheHeartbeatCheckAStaleTicketIsSeated) {
-  FakeCreator creator;
-  MatchmakerOptions options;
-  options.claim_fresh_ms = 0;
-  Matchmaker matchmaker(tickets_.get(), &creator, options);
-  const std::vector<std::string> ids = FourQueued();
-  redis_->With([&](storage::RedisConnection& c) { c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", "1"}); });
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
-}
-
-// A Redis failover lost a player's assignment to a game that was created: the
-// player queues again (a live ticket, heartbeats and all) while its seat in the
-// first game waits for it. Seated at a new table, it would hold two seats, and the
-// first game would be rated with its seat forfeited. The hosts know the seat: the
-// player gets it again, and the rest of the table waits in the queue.
-TEST_F(TicketsTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
-  FakeCreator creator;
-  v1::HeldSeat seat;
-  seat.set_identity_id(2);
-  seat.set_game_id("m-first");
-  seat.set_seat(3);
-  seat.set_seat_token("again");
-  creator.held.push_back(seat);
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  const std::vector<std::string> ids = FourQueued();
-  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
-  EXPECT_EQ(stats.placed, 0);
-  EXPECT_EQ(stats.reseated, 1);
-  EXPECT_TRUE(creator.games.empty());
-  TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(ids[1], 2001, &info));
-  EXPECT_EQ(info.state, "assigned");
-  EXPECT_EQ(info.game_id, "m-first");
-  EXPECT_EQ(info.seat, 3);
-  EXPECT_EQ(info.seat_token, "again");
-  EXPECT_EQ(info.host, "h1:1");
-  for (int i : {0, 2, 3}) {
-    ASSERT_TRUE(tickets_->Poll(ids[i], 2001, &info));
-    EXPECT_EQ(info.state, "queued") << "ticket " << i;
-  }
-}
-
-// A player that plays a live game now and queues from elsewhere waits: no seat
-// given, no table seated with it.
-TEST_F(TicketsTest, APlayerAtALiveTableWaitsInTheQueue) {
-  FakeCreator creator;
-  v1::HeldSeat seat;
-  seat.set_identity_id(4);
-  seat.set_game_id("m-first");
-  seat.set_connected(true);
-  creator.held.push_back(seat);
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  const std::vector<std::string> ids = FourQueued();
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 0);
-  EXPECT_TRUE(creator.games.empty());
-  for (const std::string& id : ids) {
-    TicketInfo info;
-    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
-    EXPECT_EQ(info.state, "queued");
-  }
-}
-
-// Negative control: without asking the hosts (protection "held_seats") the player
-// is seated at a second table.
-TEST_F(TicketsTest, NegativeControlWithoutAskingTheHostsAPlayerHoldsTwoSeats) {
-  FakeCreator creator;
-  v1::HeldSeat seat;
-  seat.set_identity_id(2);
-  seat.set_game_id("m-first");
-  seat.set_seat_token("again");
-  creator.held.push_back(seat);
-  MatchmakerOptions options;
-  options.check_held_seats = false;
-  Matchmaker matchmaker(tickets_.get(), &creator, options);
-  FourQueued();
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
-  ASSERT_EQ(creator.games.size(), 1u);
-  EXPECT_EQ(creator.seats_of_calls, 0);
-}
-
-// The round waits for the hosts' answers: it asks them all at once, so a round
-// takes the slowest answer, not their sum.
-TEST_F(TicketsTest, EveryLiveHostIsAskedForHeldSeatsAtOnce) {
-  FakeCreator creator;
-  creator.seats_of_together = 3;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  FourQueued();  // host h1:1
-  tickets_->HostHeartbeat({"h2:1", 10, 0, 1000});
-  tickets_->HostHeartbeat({"h3:1", 10, 0, 1000});
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
-  EXPECT_EQ(creator.seats_of_calls, 3);
-  EXPECT_EQ(creator.max_seats_of_in_flight, 3);
-}
-
-TEST_F(TicketsTest, BotsFillSeatsAfterTheLaddersWait) {
-  FakeCreator creator;
-  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 0});
-  ladder_.rules.bot_fill_after_ms = 5000;
-  const std::string alone = Create(9, 25, 0);
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4999).tables, 0);
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 5000});
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 5000).placed, 1);
-  ASSERT_EQ(creator.games.size(), 1u);
-  int bots = 0;
-  for (const auto& s : creator.games[0].seats()) bots += s.built_in();
-  EXPECT_EQ(bots, 3);
+  EXPECT_TRUE(tickets_->Claim("open", {ids, 0}, "t2", 2200, 10'000, &stale));
+  EXPECT_FALSE(stale);
 }
 
 // The replicas' invariant: four matchmakers run rounds at once while players
@@ -411,7 +219,7 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
   for (int r = 0; r < 4; ++r) {
     replicas.emplace_back([&] {
       storage::RedisPool pool(address_, 2);
-      TicketStore store(&pool, prefix_, TicketClock::kCaller);
+      RedisTicketStore store(&pool, prefix_, TicketClock::kCaller);
       Matchmaker m(&store, &creator,
                    {.ticket_ttl_ms = 3600000,
                     .host_ttl_ms = 3600000,

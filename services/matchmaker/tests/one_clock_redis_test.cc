@@ -11,7 +11,7 @@
 #include <chrono>
 
 #include "lib/storage/tests/test_redis.h"
-#include "services/matchmaker/ticket_store.h"
+#include "services/matchmaker/redis_ticket_store.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -42,7 +42,7 @@ class OneClockTest : public ::testing::Test {
   // Replica A's clock is 30 s behind, B's 30 s ahead. A hears a host and a
   // ticket's heartbeat and claims a table; B judges them at once.
   Judgements Scenario(TicketClock clock) {
-    TicketStore a(redis_.get(), prefix_, clock), b(redis_.get(), prefix_, clock);
+    RedisTicketStore a(redis_.get(), prefix_, clock), b(redis_.get(), prefix_, clock);
     const int64_t skew = 30'000;
     const auto a_now = [&] { return SystemMs() - skew; };
     const auto b_now = [&] { return SystemMs() + skew; };
@@ -83,7 +83,7 @@ TEST_F(OneClockTest, NegativeControlOnTheReplicasOwnClocksEveryJudgementIsWrong)
 
 // Now() is Redis's clock, whatever this process's says: it matches TIME.
 TEST_F(OneClockTest, NowIsRedisTime) {
-  TicketStore store(redis_.get(), prefix_, TicketClock::kRedis);
+  RedisTicketStore store(redis_.get(), prefix_, TicketClock::kRedis);
   int64_t redis_ms = 0;
   redis_->With([&](storage::RedisConnection& c) {
     const auto t = c.Run({"TIME"});
@@ -96,7 +96,7 @@ TEST_F(OneClockTest, NowIsRedisTime) {
 // a table whose tickets were released and claimed for another table meanwhile:
 // its game was created, but handing its seats out would seat those players twice.
 TEST_F(OneClockTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
-  TicketStore tickets(redis_.get(), prefix_, TicketClock::kCaller);
+  RedisTicketStore tickets(redis_.get(), prefix_, TicketClock::kCaller);
   std::string id, existing;
   ASSERT_TRUE(tickets.Create("open", 1, "p1", 25, 1000, &id, &existing));
   ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "slow-table", 1000));

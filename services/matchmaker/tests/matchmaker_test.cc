@@ -1,0 +1,414 @@
+// The matchmaker's rounds over an in-memory ticket store (tests/fake_ticket_store.h):
+// no server needed. Tables placed on the host with room or put back in the queue,
+// expiry, a created game's seats written through a store that is briefly away,
+// seats resumed until delivered, stale tickets not seated, seats players hold
+// given again, bots. The store's own contract (scripts, Redis's clock, racing
+// replicas) is checked against Redis in ticket_store_redis_test.cc and
+// one_clock_redis_test.cc; the contract cases at the end hold the fake to it.
+#include "services/matchmaker/matchmaker.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <set>
+
+#include "lib/storage/redis_status.h"
+#include "services/matchmaker/tests/fake_creator.h"
+#include "services/matchmaker/tests/fake_ticket_store.h"
+
+namespace metropolis::matchmaker {
+namespace {
+
+using testing::FakeCreator;
+using testing::FakeTicketStore;
+
+// The fake's clock does not move unless a test moves it: every heartbeat is
+// fresh, so the rounds run with the matchmaker's own options, heartbeat check
+// and all (against Redis, tests whose rounds may come late turn it off).
+class RoundTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ladder_.id = "open";
+    ladder_.season = 1;
+    ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+  }
+  std::string Create(int64_t identity, double rating, int64_t now) {
+    std::string id, existing;
+    EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
+    return id;
+  }
+  // A host with room, and players 1 to 4 queued at 1000 (rating 25): one table.
+  std::vector<std::string> FourQueued() {
+    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+    std::vector<std::string> ids;
+    for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
+    return ids;
+  }
+
+  std::unique_ptr<FakeTicketStore> tickets_ = std::make_unique<FakeTicketStore>();
+  LadderConfig ladder_;
+};
+
+TEST_F(RoundTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{.ticket_ttl_ms = 1000});
+  Create(1, 25, 0);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 500).expired, 0);
+  Create(2, 40, 600);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1200).expired, 0);  // the last expiry was 700 ms ago
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 1500).expired, 1);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2500).expired, 1);
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+}
+
+TEST_F(RoundTest, ARoundPlacesTablesOnTheHostWithRoom) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  tickets_->HostHeartbeat({"h1:1", 10, 9, 1000});
+  tickets_->HostHeartbeat({"h2:1", 10, 2, 1000});
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25 + i * 0.1, 1000));
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  const v1::CreateGameRequest& game = creator.games[0];
+  EXPECT_EQ(game.ladder(), "open");
+  EXPECT_EQ(game.season(), 1u);
+  ASSERT_EQ(game.seats_size(), 4);
+  std::set<int64_t> identities;
+  for (const auto& s : game.seats()) identities.insert(s.identity_id());
+  EXPECT_EQ(identities, (std::set<int64_t>{1, 2, 3, 4}));
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "assigned");
+    EXPECT_EQ(info.host, "h2:1");  // the one with more room
+    ASSERT_GE(info.seat, 0);
+    EXPECT_EQ(game.seats(info.seat).identity_id(), info.identity_id);  // its own seat
+    EXPECT_EQ(info.seat_token, "tok-" + game.game_id() + "-" + std::to_string(info.seat));
+  }
+  EXPECT_TRUE(tickets_->ActiveTicket(1).empty());  // may queue again
+}
+
+TEST_F(RoundTest, ATableThatCannotBePlacedWaitsInTheQueue) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).failed, 1);  // no host
+  EXPECT_EQ(tickets_->QueueSize("open"), 4);
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 2000});
+  creator.fail = true;
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 3000).failed, 1);  // the host fails: no more games for it
+  EXPECT_EQ(tickets_->QueueSize("open"), 4);
+  creator.fail = false;
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4000).failed, 1);  // still marked down
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 4000});             // until it says it is back
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4001).placed, 1);
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+}
+
+// The store briefly away between creating a game and handing out its seats (a
+// Redis restart): the matchmaker retries the assignment, so the tickets go to the
+// game created for them and not back to the queue and into a second game, which
+// the fallback bot would play under their names. (Against Redis, with the
+// connection cut: ticket_store_redis_test.cc.)
+TEST_F(RoundTest, AGameCreatedIsAssignedWhenTheStoreIsBrieflyAway) {
+  class AwayCreator final : public GameCreator {
+   public:
+    AwayCreator(FakeCreator* inner, FakeTicketStore* tickets) : inner_(inner), tickets_(tickets) {}
+    grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                        v1::CreateGameResponse* response) override {
+      tickets_->unavailable_calls = 2;
+      return inner_->Create(host, request, response);
+    }
+
+   private:
+    FakeCreator* inner_;
+    FakeTicketStore* tickets_;
+  };
+  FakeCreator games;
+  AwayCreator creator(&games, tickets_.get());
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  const std::vector<std::string> ids = FourQueued();
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  ASSERT_EQ(games.games.size(), 1u);
+  EXPECT_EQ(tickets_->unavailable_calls, 0);
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "assigned");
+    EXPECT_EQ(info.game_id, games.games[0].game_id());
+  }
+  // Long after the claim's timeout, nothing goes back to the queue.
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000 + 60'000).released, 0);
+  EXPECT_EQ(games.games.size(), 1u);
+}
+
+// A script that failed gets the same answer again: the assignment is not
+// retried, and the round says so by throwing it.
+TEST_F(RoundTest, AFailedAssignmentScriptIsNotRetried) {
+  class FailingCreator final : public GameCreator {
+   public:
+    FailingCreator(FakeCreator* inner, FakeTicketStore* tickets) : inner_(inner), tickets_(tickets) {}
+    grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                        v1::CreateGameResponse* response) override {
+      tickets_->fail_scripts = true;
+      return inner_->Create(host, request, response);
+    }
+
+   private:
+    FakeCreator* inner_;
+    FakeTicketStore* tickets_;
+  };
+  FakeCreator games;
+  FailingCreator creator(&games, tickets_.get());
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  FourQueued();
+  EXPECT_THROW(matchmaker.RunRound({ladder_}, 2000), storage::RedisCommandError);
+  EXPECT_EQ(games.games.size(), 1u);
+}
+
+// A client whose stream broke after its ticket was assigned (a Redis restart, a
+// replica killed) queues again: it resumes the assigned ticket and gets its seat,
+// instead of a new ticket and a second game played by the fallback bot in its name.
+// Once the seat was delivered, queueing again makes a new ticket.
+TEST_F(RoundTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  const std::vector<std::string> ids = FourQueued();
+  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  std::string id, existing;
+  EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
+  EXPECT_EQ(existing, ids[0]);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(existing, 3000, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, creator.games[0].game_id());
+  tickets_->Delivered(ids[0], 1);
+  EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
+  EXPECT_NE(id, ids[0]);
+}
+
+// A Redis failover to a replica that missed a table's claim puts its tickets back
+// in the queue, while their players already play the game. Such a ticket has no
+// heartbeat (no client waits on it): the round must not seat it again, which
+// would put its player at two tables at once. Heartbeats are on Redis's clock.
+TEST_F(RoundTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, {.claim_fresh_ms = 10'000});
+  const std::vector<std::string> ids = FourQueued();
+  // As the ticket a lost write resurrected: 30 s on the store's clock, and the
+  // others' clients beat meanwhile while its did not.
+  tickets_->clock_ms = 30'000;
+  TicketInfo info;
+  for (int i : {0, 1, 3}) ASSERT_TRUE(tickets_->Poll(ids[size_t(i)], 1500, &info));
+  RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 0);
+  EXPECT_EQ(stats.stale, 1);
+  EXPECT_TRUE(creator.games.empty());
+  // Its client polls again (it was only slow): it is seated.
+  ASSERT_TRUE(tickets_->Poll(ids[2], 2100, &info));
+  EXPECT_EQ(info.state, "queued");
+  stats = matchmaker.RunRound({ladder_}, 2200);
+  EXPECT_EQ(stats.placed, 1);
+}
+
+// Negative control: without the check (protection "fresh_claim") the ticket
+// nobody waits on is seated at once.
+TEST_F(RoundTest, NegativeControlWithoutTheHeartbeatCheckAStaleTicketIsSeated) {
+  FakeCreator creator;
+  MatchmakerOptions options;
+  options.claim_fresh_ms = 0;
+  Matchmaker matchmaker(tickets_.get(), &creator, options);
+  FourQueued();
+  tickets_->clock_ms = 30'000;  // nobody's heartbeat for 30 s
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+}
+
+// A Redis failover lost a player's assignment to a game that was created: the
+// player queues again (a live ticket, heartbeats and all) while its seat in the
+// first game waits for it. Seated at a new table, it would hold two seats, and the
+// first game would be rated with its seat forfeited. The hosts know the seat: the
+// player gets it again, and the rest of the table waits in the queue.
+TEST_F(RoundTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(2);
+  seat.set_game_id("m-first");
+  seat.set_seat(3);
+  seat.set_seat_token("again");
+  creator.held.push_back(seat);
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  const std::vector<std::string> ids = FourQueued();
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.placed, 0);
+  EXPECT_EQ(stats.reseated, 1);
+  EXPECT_TRUE(creator.games.empty());
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(ids[1], 2001, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, "m-first");
+  EXPECT_EQ(info.seat, 3);
+  EXPECT_EQ(info.seat_token, "again");
+  EXPECT_EQ(info.host, "h1:1");
+  for (int i : {0, 2, 3}) {
+    ASSERT_TRUE(tickets_->Poll(ids[i], 2001, &info));
+    EXPECT_EQ(info.state, "queued") << "ticket " << i;
+  }
+}
+
+// A player that plays a live game now and queues from elsewhere waits: no seat
+// given, no table seated with it.
+TEST_F(RoundTest, APlayerAtALiveTableWaitsInTheQueue) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(4);
+  seat.set_game_id("m-first");
+  seat.set_connected(true);
+  creator.held.push_back(seat);
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  const std::vector<std::string> ids = FourQueued();
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 0);
+  EXPECT_TRUE(creator.games.empty());
+  for (const std::string& id : ids) {
+    TicketInfo info;
+    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    EXPECT_EQ(info.state, "queued");
+  }
+}
+
+// Negative control: without asking the hosts (protection "held_seats") the player
+// is seated at a second table.
+TEST_F(RoundTest, NegativeControlWithoutAskingTheHostsAPlayerHoldsTwoSeats) {
+  FakeCreator creator;
+  v1::HeldSeat seat;
+  seat.set_identity_id(2);
+  seat.set_game_id("m-first");
+  seat.set_seat_token("again");
+  creator.held.push_back(seat);
+  MatchmakerOptions options;
+  options.check_held_seats = false;
+  Matchmaker matchmaker(tickets_.get(), &creator, options);
+  FourQueued();
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  EXPECT_EQ(creator.seats_of_calls, 0);
+}
+
+// The round waits for the hosts' answers: it asks them all at once, so a round
+// takes the slowest answer, not their sum.
+TEST_F(RoundTest, EveryLiveHostIsAskedForHeldSeatsAtOnce) {
+  FakeCreator creator;
+  creator.seats_of_together = 3;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  FourQueued();  // host h1:1
+  tickets_->HostHeartbeat({"h2:1", 10, 0, 1000});
+  tickets_->HostHeartbeat({"h3:1", 10, 0, 1000});
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  EXPECT_EQ(creator.seats_of_calls, 3);
+  EXPECT_EQ(creator.max_seats_of_in_flight, 3);
+}
+
+TEST_F(RoundTest, BotsFillSeatsAfterTheLaddersWait) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 0});
+  ladder_.rules.bot_fill_after_ms = 5000;
+  const std::string alone = Create(9, 25, 0);
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4999).tables, 0);
+  tickets_->HostHeartbeat({"h1:1", 10, 0, 5000});
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 5000).placed, 1);
+  ASSERT_EQ(creator.games.size(), 1u);
+  int bots = 0;
+  for (const auto& s : creator.games[0].seats()) bots += s.built_in();
+  EXPECT_EQ(bots, 3);
+}
+
+// The contract the Redis store's scripts keep (ticket_store_redis_test.cc and
+// one_clock_redis_test.cc), held against the fake the rounds above run over.
+class FakeTicketStoreTest : public RoundTest {};
+
+TEST_F(FakeTicketStoreTest, AnIdentityHoldsOneActiveTicket) {
+  const std::string first = Create(7, 25, 1000);
+  std::string id, existing;
+  EXPECT_FALSE(tickets_->Create("other-ladder", 7, "p7", 25, 1001, &id, &existing));
+  EXPECT_EQ(existing, first);
+  EXPECT_EQ(tickets_->ActiveTicket(7), first);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(first, &state));
+  EXPECT_EQ(state, "cancelled");
+  EXPECT_FALSE(tickets_->Cancel(first, &state));
+  EXPECT_EQ(state, "cancelled");
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_TRUE(tickets_->ActiveTicket(7).empty());
+  EXPECT_TRUE(tickets_->Create("open", 7, "p7", 25, 1002, &id, &existing));
+}
+
+TEST_F(FakeTicketStoreTest, TicketsWithoutHeartbeatsExpire) {
+  const std::string a = Create(1, 25, 1000), b = Create(2, 25, 1001);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(a, 9000, &info));  // a's heartbeat
+  EXPECT_EQ(info.state, "queued");
+  EXPECT_EQ(info.position, 0);
+  EXPECT_EQ(info.queue_size, 2);
+  EXPECT_EQ(tickets_->ExpireStale("open", 5000, 0), 1);
+  ASSERT_TRUE(tickets_->Poll(b, 9001, &info));
+  EXPECT_EQ(info.state, "expired");
+  EXPECT_EQ(tickets_->QueueSize("open"), 1);
+  EXPECT_TRUE(tickets_->ActiveTicket(2).empty());
+}
+
+TEST_F(FakeTicketStoreTest, AClaimTakesAllOfATableOrNothing) {
+  const std::string a = Create(1, 25, 0), b = Create(2, 25, 0), c = Create(3, 25, 0), d = Create(4, 25, 0);
+  std::string state;
+  ASSERT_TRUE(tickets_->Cancel(d, &state));
+  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c, d}, 0}, "t1", 10));
+  EXPECT_EQ(tickets_->QueueSize("open"), 3);  // nothing moved
+  ASSERT_TRUE(tickets_->Claim("open", {{a, b, c}, 1}, "t2", 10));
+  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c}, 1}, "t3", 10));  // a second replica loses
+  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_FALSE(tickets_->Cancel(a, &state));
+  EXPECT_EQ(state, "matched");
+  // Not placed in time: back in the queue, first in line as before.
+  EXPECT_EQ(tickets_->ReleaseStuck("open", 11, 0), 3);
+  const auto queue = tickets_->Queue("open");
+  ASSERT_EQ(queue.size(), 3u);
+  EXPECT_EQ(queue[0].enqueued_ms, 0);
+}
+
+TEST_F(FakeTicketStoreTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
+  const std::string id = Create(1, 25, 1000);
+  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "slow-table", 1000));
+  ASSERT_EQ(tickets_->ReleaseStuck("open", 100'000, 30'000), 1);
+  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "next-table", 100'000));
+  EXPECT_EQ(tickets_->Assign("open", "slow-table", {{id, 1, {"game-slow", "h1:1", "token-slow", 0, ""}}}), 0);
+  EXPECT_EQ(tickets_->Release("open", "slow-table", {id}), 0);
+  EXPECT_EQ(tickets_->StateOf(id), "matched");
+  EXPECT_EQ(tickets_->Assign("open", "next-table", {{id, 1, {"game-next", "h1:1", "token-next", 2, "c"}}}), 1);
+  TicketInfo info;
+  ASSERT_TRUE(tickets_->Poll(id, 100'002, &info));
+  EXPECT_EQ(info.state, "assigned");
+  EXPECT_EQ(info.game_id, "game-next");
+  EXPECT_EQ(info.chance_commitment, "c");
+}
+
+// Its switches fail as Redis does: unreachable is the retryable UNAVAILABLE, a
+// failed script INTERNAL.
+TEST_F(FakeTicketStoreTest, ItsSwitchesThrowWhatRedisThrows) {
+  std::string id, existing;
+  tickets_->unavailable = true;
+  EXPECT_THROW(tickets_->Create("open", 1, "p1", 25, 0, &id, &existing), storage::RedisUnavailable);
+  EXPECT_THROW(tickets_->Hosts(), storage::RedisUnavailable);
+  tickets_->unavailable = false;
+  tickets_->fail_scripts = true;
+  try {
+    tickets_->Create("open", 1, "p1", 25, 0, &id, &existing);
+    FAIL() << "a failed script was taken for a ticket";
+  } catch (const storage::RedisCommandError& e) {
+    EXPECT_EQ(storage::RedisErrorStatus("ticket store", e).error_code(), grpc::StatusCode::INTERNAL);
+  }
+  EXPECT_TRUE(tickets_->Hosts().empty());  // a read without a script
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker
