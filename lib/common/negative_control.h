@@ -24,13 +24,14 @@
 // (services/matchmaker/redis_ticket_store.h). "claimed_table" — a table's seats are handed
 // out or released only while its own claim holds (the same file). "tournament_fence"
 // — a tournament scheduler's changes carry its fencing token, and a stale
-// leader's are refused (services/matchmaker/tournaments/store.h). "hidden_games" —
-// the replays service shows a tournament's game only once the tournaments service
-// has revealed it (services/replays/visibility.h). "deliver_until_acknowledged" — a
-// game host keeps a completed game in its outbox, retrying, until the replays and
-// ratings services acknowledged it (services/gamehost/outbox.cc).
+// leader's are refused (services/matchmaker/tournaments/pg_tournament_store.h).
+// "hidden_games" — the replays service shows a tournament's game only once the
+// tournaments service has revealed it (services/replays/visibility.h).
+// "deliver_until_acknowledged" — a game host keeps a completed game in its outbox,
+// retrying, until the replays and ratings services acknowledged it
+// (services/gamehost/outbox.cc).
 // "current_attempt" — a tournament game's result counts only for the attempt the
-// schedule holds now, never for one it played again (tournaments/store.cc).
+// schedule holds now, never for one it played again (tournaments/pg_tournament_store.cc).
 // "board_versions" — a leaderboard read compares the board's version in Redis
 // with PostgreSQL's and rebuilds the board on any difference
 // (services/ratings/ratings.h).

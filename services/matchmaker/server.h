@@ -23,10 +23,10 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/redis_ticket_store.h"
 #include "services/matchmaker/service.h"
-#include "services/matchmaker/tournaments/roster_store.h"
+#include "services/matchmaker/tournaments/pg_tournament_store.h"
+#include "services/matchmaker/tournaments/redis_roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
-#include "services/matchmaker/tournaments/store.h"
 
 namespace metropolis::matchmaker {
 
@@ -75,10 +75,10 @@ class MatchmakerServer final : public services::Component {
   GrpcGameCreator creator_;
   Matchmaker matchmaker_;
   MatchmakerService service_;
-  TournamentStore tournament_store_;
+  PgTournamentStore tournament_store_;
   GrpcGameResults results_;
   GrpcEntrantDirectory entrants_;  // the entrants' names, from Accounts
-  Roster roster_;
+  RedisRosterStore roster_;
   TournamentsService tournaments_;
   TournamentRunner runner_;
   int port_ = 0;

@@ -18,7 +18,8 @@ struct TournamentRunner::Loaded {
 };
 
 TournamentRunner::TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants,
-                                   Roster* roster, HostRegistry* hosts, GameCreator* creator, RunnerOptions options)
+                                   RosterStore* roster, HostRegistry* hosts, GameCreator* creator,
+                                   RunnerOptions options)
     : store_(store),
       results_(results),
       entrants_(entrants),

@@ -45,7 +45,7 @@ struct RunnerStats {
 // One thread runs a TournamentRunner's passes.
 class TournamentRunner {
  public:
-  TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants, Roster* roster,
+  TournamentRunner(TournamentStore* store, GameResults* results, EntrantDirectory* entrants, RosterStore* roster,
                    HostRegistry* hosts, GameCreator* creator, RunnerOptions options = {});
 
   RunnerStats Pass(int64_t now_ms);
@@ -71,7 +71,7 @@ class TournamentRunner {
   TournamentStore* store_;
   GameResults* results_;
   EntrantDirectory* entrants_;
-  Roster* roster_;
+  RosterStore* roster_;
   HostRegistry* hosts_;
   GameCreator* creator_;
   const RunnerOptions options_;

@@ -89,7 +89,7 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   }
 }
 
-TournamentsService::TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster,
+TournamentsService::TournamentsService(TournamentStore* store, EntrantDirectory* entrants, RosterStore* roster,
                                        auth::Authenticator* auth, std::function<int64_t()> now_ms,
                                        CompeteOptions options)
     : store_(store), entrants_(entrants), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}

@@ -22,7 +22,7 @@ struct CompeteOptions {
 
 class TournamentsService final : public v1::Tournaments::Service {
  public:
-  TournamentsService(TournamentStore* store, EntrantDirectory* entrants, Roster* roster, auth::Authenticator* auth,
+  TournamentsService(TournamentStore* store, EntrantDirectory* entrants, RosterStore* roster, auth::Authenticator* auth,
                      std::function<int64_t()> now_ms, CompeteOptions options = {});
 
   grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
@@ -43,7 +43,7 @@ class TournamentsService final : public v1::Tournaments::Service {
 
   TournamentStore* store_;
   EntrantDirectory* entrants_;
-  Roster* roster_;
+  RosterStore* roster_;
   auth::Authenticator* auth_;
   std::function<int64_t()> now_ms_;
   const CompeteOptions options_;

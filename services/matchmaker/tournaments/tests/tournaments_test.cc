@@ -1,9 +1,13 @@
-// Tournaments against the real PostgreSQL and Redis the test command starts
-// (label integration): the scheduler plays every game of a round robin, a
-// duplicate set and a Swiss tournament through a fake game host, standings come
-// out right, games wait for their entrants and their limits, a game lost with
-// its host is played again, a restarted scheduler goes on, and the gRPC service
-// refuses bad requests without writing anything.
+// The tournament scheduler and the Tournaments service over in-memory fakes of
+// their stores and peers (tests/fake_tournament_store.h, fake_roster_store.h,
+// fake_peers.h, the ticket store's fake for the hosts, and a fake token lookup):
+// no server needed. The scheduler plays every game of a round robin, a duplicate
+// set and a Swiss tournament through a fake game host, standings come out right,
+// games wait for their entrants and their limits, a game lost with its host is
+// played again, reveals wait for their sets and are sent until acknowledged, and
+// the gRPC service refuses bad requests without writing anything. What only
+// PostgreSQL and Redis show (the fence, the current attempt, the lease, the
+// reveals' query) is in tournaments_pg_redis_test.cc.
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
@@ -12,121 +16,41 @@
 
 #include <map>
 #include <mutex>
-#include <pqxx/pqxx>
 #include <set>
 #include <thread>
 
 #include "lib/auth/roles.h"
+#include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
-#include "lib/storage/pg_pool.h"
-#include "lib/storage/pg_status.h"
-#include "lib/storage/tests/test_database.h"
-#include "lib/storage/tests/test_redis.h"
-#include "services/accounts/store.h"
-#include "services/matchmaker/redis_ticket_store.h"
+#include "metropolis/v1/matchmaker.pb.h"
+#include "services/matchmaker/tests/fake_ticket_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/service.h"
+#include "services/matchmaker/tournaments/tests/fake_peers.h"
+#include "services/matchmaker/tournaments/tests/fake_roster_store.h"
+#include "services/matchmaker/tournaments/tests/fake_tournament_store.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
-// Records every game; probes answer `probe` (OK: the host knows the game).
-class FakeHost final : public GameCreator {
- public:
-  grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
-                      v1::CreateGameResponse* response) override {
-    std::lock_guard lock(mutex);
-    if (fail_creates > 0) {
-      --fail_creates;
-      return {grpc::StatusCode::UNAVAILABLE, "host down"};
-    }
-    created.push_back(request);
-    response->set_game_id(request.game_id());
-    response->set_host(host);
-    for (int s = 0; s < request.seats_size(); ++s)
-      response->add_seat_tokens("tok-" + request.game_id() + "-" + std::to_string(s));
-    return grpc::Status::OK;
-  }
-  grpc::Status Probe(const std::string&, const std::string&) override { return probe; }
+using testing::FakeEntrants;
+using testing::FakeHost;
+using testing::FakeReplays;
+using testing::FakeRosterStore;
+using testing::FakeTicketStore;
+using testing::FakeTournamentDb;
+using testing::FakeTournamentStore;
 
-  std::mutex mutex;
-  std::vector<v1::CreateGameRequest> created;
-  int fail_creates = 0;
-  grpc::Status probe = grpc::Status::OK;
-};
-
-// The replays service as the tournaments see it: the results of stored games,
-// and the reveals it acknowledged (`fail` makes every call UNAVAILABLE).
-class FakeReplays final : public GameResults {
- public:
-  grpc::Status Results(const std::vector<std::string>& game_ids, std::vector<StoredResult>* out) override {
-    std::lock_guard lock(mutex);
-    out->clear();
-    if (fail) return {grpc::StatusCode::UNAVAILABLE, "replays down"};
-    for (const std::string& id : game_ids)
-      if (auto it = stored.find(id); it != stored.end()) out->push_back(it->second);
-    return grpc::Status::OK;
-  }
-  grpc::Status Reveal(const std::string& tournament, bool whole, const std::vector<std::string>& game_ids) override {
-    std::lock_guard lock(mutex);
-    ++reveal_calls;
-    if (fail) return {grpc::StatusCode::UNAVAILABLE, "replays down"};
-    if (whole) revealed.insert(tournament + "/*");
-    for (const std::string& id : game_ids) revealed.insert(tournament + "/" + id);
-    return grpc::Status::OK;
-  }
-
-  std::mutex mutex;
-  std::map<std::string, StoredResult> stored;
-  std::set<std::string> revealed;  // "tournament/game id", "tournament/*"
-  int reveal_calls = 0;
-  bool fail = false;
-};
-
-// The Accounts service's names as the tournaments see them.
-class FakeEntrants final : public EntrantDirectory {
- public:
-  grpc::Status Names(const std::vector<int64_t>& ids, std::unordered_map<int64_t, std::string>* out) override {
-    std::lock_guard lock(mutex);
-    out->clear();
-    if (fail) return {grpc::StatusCode::UNAVAILABLE, "accounts down"};
-    for (int64_t id : ids)
-      if (auto it = names.find(id); it != names.end()) (*out)[id] = it->second;
-    return grpc::Status::OK;
-  }
-
-  std::mutex mutex;
-  std::map<int64_t, std::string> names;
-  bool fail = false;
-};
-
-class TournamentsTest : public ::testing::Test {
+class SchedulerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(db_.ok());
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(db_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
-    redis_address_ = storage::testing::RedisAddress();
-    ASSERT_FALSE(redis_address_.empty());
-    prefix_ = storage::testing::UniquePrefix();
-    pool_ = std::make_unique<storage::PgPool>(db_.conninfo(), 4);
-    redis_ = std::make_unique<storage::RedisPool>(redis_address_, 4);
-    accounts_ = std::make_unique<accounts::AccountStore>(pool_.get());
-    store_ = std::make_unique<TournamentStore>(pool_.get());
     int64_t fence = 0;  // the tests' runners lead the scheduling
     ASSERT_TRUE(store_->TakeFence(&fence).ok());
-    roster_ = std::make_unique<Roster>(redis_.get(), prefix_);
-    hosts_ = std::make_unique<RedisTicketStore>(redis_.get(), prefix_, TicketClock::kCaller);
     hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
     for (int i = 0; i < 8; ++i) {
-      accounts::Identity id;
-      ASSERT_TRUE(accounts_->CreateIdentity("player", "bot" + std::to_string(i), "", &id).ok());
-      identities_.push_back(id.id);
-      entrants_.names[id.id] = id.name;
+      identities_.push_back(101 + i);
+      entrants_.names[101 + i] = "bot" + std::to_string(i);
     }
-  }
-  void TearDown() override {
-    if (!redis_address_.empty()) storage::testing::DeleteKeys(redis_address_, prefix_);
   }
 
   TournamentSpec Spec(const std::string& id, TournamentFormat format, int entrants, int rounds = 1) {
@@ -196,21 +120,17 @@ class TournamentsTest : public ::testing::Test {
   }
 
   static constexpr int64_t kNow = 1'000'000;
-  storage::testing::TestDatabase db_;
-  std::string redis_address_, prefix_;
-  std::unique_ptr<storage::PgPool> pool_;
-  std::unique_ptr<storage::RedisPool> redis_;
-  std::unique_ptr<accounts::AccountStore> accounts_;
-  std::unique_ptr<TournamentStore> store_;
-  std::unique_ptr<Roster> roster_;
-  std::unique_ptr<RedisTicketStore> hosts_;
+  FakeTournamentDb db_;
+  std::unique_ptr<FakeTournamentStore> store_ = std::make_unique<FakeTournamentStore>(&db_);
+  std::unique_ptr<FakeRosterStore> roster_ = std::make_unique<FakeRosterStore>();
+  std::unique_ptr<FakeTicketStore> hosts_ = std::make_unique<FakeTicketStore>();
   std::vector<int64_t> identities_;
   FakeHost host_;
   FakeReplays replays_;
   FakeEntrants entrants_;
 };
 
-TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
+TEST_F(SchedulerTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   const TournamentSpec spec = Spec("rr", TournamentFormat::kRoundRobin, 5);
   CreateTournament(spec);
   Available(spec.entrants);
@@ -282,7 +202,7 @@ TEST_F(TournamentsTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   EXPECT_EQ(t.standings(0).ci_low(), 1.0);  // no spread: the same score every game
 }
 
-TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
+TEST_F(SchedulerTest, DuplicateSetSharesSeedsAndIsHidden) {
   const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
   CreateTournament(spec);
   Available(spec.entrants);
@@ -316,7 +236,7 @@ TEST_F(TournamentsTest, DuplicateSetSharesSeedsAndIsHidden) {
 // again at every pass until the replays service acknowledges it — also after
 // the tournament has finished, and by a new runner (a new leader). A tournament
 // of another format is revealed whole at once.
-TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
+TEST_F(SchedulerTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
   spec.max_games_per_entrant = 4;
   CreateTournament(spec);
@@ -359,13 +279,13 @@ TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   // Lost acknowledgements: sent again, by this runner or a new one, until one
   // is acknowledged; then never again.
   replays_.revealed.clear();
-  {
-    pqxx::connection c(db_.conninfo());
-    pqxx::work tx(c);
-    tx.exec("UPDATE tournament_games SET revealed = false");
-    tx.exec("UPDATE tournaments SET revealed = false, state = 'finished'");
-    tx.commit();
-  }
+  db_.Edit([](FakeTournamentDb::State& db) {
+    for (auto& [id, t] : db.tournaments) {
+      t.revealed = false;
+      t.row.state = "finished";
+      for (auto& g : t.games) g.revealed = false;
+    }
+  });
   replays_.fail = true;
   runner.Pass(kNow + 12000);
   replays_.fail = false;
@@ -379,7 +299,7 @@ TEST_F(TournamentsTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
 
 // A game that looks lost while the replays service cannot say whether it is
 // stored stays as it is: it may count.
-TEST_F(TournamentsTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
+TEST_F(SchedulerTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
   const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
@@ -399,7 +319,7 @@ TEST_F(TournamentsTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
 
 // Seats carry the names the Accounts service gives; while it cannot answer no
 // game starts (a stored game needs its seats' names).
-TEST_F(TournamentsTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
+TEST_F(SchedulerTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
   const TournamentSpec spec = Spec("names", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
@@ -416,7 +336,7 @@ TEST_F(TournamentsTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
   }
 }
 
-TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
+TEST_F(SchedulerTest, SwissAddsEachRoundWhenTheLastOneEnds) {
   const TournamentSpec spec = Spec("sw", TournamentFormat::kSwiss, 8, 3);
   CreateTournament(spec);
   ASSERT_EQ(Games("sw").size(), 2u);  // round 0 only
@@ -446,7 +366,7 @@ TEST_F(TournamentsTest, SwissAddsEachRoundWhenTheLastOneEnds) {
   }
 }
 
-TEST_F(TournamentsTest, GamesWaitForTheirEntrantsAndTheirLimits) {
+TEST_F(SchedulerTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   TournamentSpec spec = Spec("wait", TournamentFormat::kRoundRobin, 8);
   spec.seats = 4;
   spec.max_games_per_entrant = 2;
@@ -478,7 +398,7 @@ TEST_F(TournamentsTest, GamesWaitForTheirEntrantsAndTheirLimits) {
     for (const auto& s : host_.created[i].seats()) EXPECT_NE(s.identity_id(), spec.entrants[1]);
 }
 
-TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
+TEST_F(SchedulerTest, GameLostWithItsHostIsPlayedAgain) {
   const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
@@ -521,13 +441,84 @@ TEST_F(TournamentsTest, GameLostWithItsHostIsPlayedAgain) {
   EXPECT_EQ(Games("lost")[1].attempts, 2);
 }
 
+TEST_F(SchedulerTest, ForfeitedSeatPlacesLast) {
+  // (rule of the ratings service, shared: docs/RESULTS.md) a forfeit ranks last
+  EXPECT_EQ(PlacesOf(0, {10, 9, 8, 7}, {false, true, false, false}), (std::vector<int>{1, 4, 2, 3}));
+  EXPECT_EQ(PlacesOf(-1, {9, 9, 8, 7}, {}), (std::vector<int>{1, 1, 3, 4}));
+  EXPECT_EQ(PlacesOf(2, {9, 9, 10, 7}, {}), (std::vector<int>{2, 2, 1, 4}));
+}
+
+// The stores' contract (tests/fake_tournament_store.h, fake_roster_store.h), held
+// against the fakes the scheduler above runs over.
+class FakeTournamentStoreTest : public SchedulerTest {};
+
+// The store's contract, as tournaments_pg_redis_test.cc holds PostgreSQL to it: a
+// taken id is refused, games come back by number, pending; a tournament that is
+// not duplicate is due whole at once, a duplicate set once all its games finished,
+// named by its counted attempts; what was marked revealed is not due again.
+TEST_F(FakeTournamentStoreTest, CreatedTournamentsAndTheirDueReveals) {
+  const TournamentSpec dup = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(dup);
+  CreateTournament(Spec("rr", TournamentFormat::kRoundRobin, 4));
+  EXPECT_EQ(store_->Create(dup, {}).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  auto games = Games("dup");
+  ASSERT_EQ(games.size(), 4u);
+  for (int n = 0; n < 4; ++n) {
+    EXPECT_EQ(games[size_t(n)].number, n);
+    EXPECT_EQ(games[size_t(n)].state, "pending");
+    EXPECT_EQ(games[size_t(n)].attempts, 0);
+  }
+  std::vector<std::string> running;
+  ASSERT_TRUE(store_->Running(&running).ok());
+  EXPECT_EQ(running, (std::vector<std::string>{"dup", "rr"}));
+  std::vector<TournamentRow> listed;
+  ASSERT_TRUE(store_->List(&listed).ok());
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].spec.id, "rr") << "newest first";
+  EXPECT_EQ(listed[1].spec.entrants, dup.entrants);
+
+  std::vector<DueReveal> due;
+  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].tournament, "rr");
+  EXPECT_TRUE(due[0].whole);
+  ASSERT_TRUE(store_->MarkRevealed(due[0]).ok());
+  // Every rotation played; rotation 2 lost once and played again.
+  std::vector<std::string> counted;
+  for (int n = 0; n < 4; ++n) {
+    std::string id;
+    bool ok = false;
+    ASSERT_TRUE(store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
+    if (n == 2) {
+      ASSERT_TRUE(store_->Requeue("dup", n, id).ok());
+      ASSERT_TRUE(store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
+    }
+    ASSERT_TRUE(store_->MarkPlaying("dup", n, id, &ok).ok() && ok);
+    counted.push_back(id);
+    if (n == 3) {
+      ASSERT_TRUE(store_->DueReveals(10, &due).ok());
+      EXPECT_TRUE(due.empty()) << "a set due before its last game finished";
+    }
+    ASSERT_TRUE(store_->Finish("dup", n, id, {1, 2, 3, 4}, &ok).ok() && ok);
+  }
+  EXPECT_EQ(counted[2], "t-dup-2-2");
+  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].tournament, "dup");
+  EXPECT_FALSE(due[0].whole);
+  EXPECT_EQ(due[0].set, 0);
+  EXPECT_EQ(due[0].game_ids, counted);
+  ASSERT_TRUE(store_->MarkRevealed(due[0]).ok());
+  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
+  EXPECT_TRUE(due.empty());
+}
+
 // Item 4 of project issue #14: a game played again and its first attempt never
 // both count. The first attempt, judged lost, may in fact still run and be stored
 // later, and a scheduler whose snapshot predates the requeue still names it: its
-// result is refused, the replay's counts. Without the check of the current attempt
-// (the negative control "current_attempt") the first attempt's result is counted
-// for the game, and the replay's, stored after, is lost.
-TEST_F(TournamentsTest, AReplayedGameAndItsFirstAttemptNeverBothCount) {
+// result is refused, the replay's counts. (Over the fake; against PostgreSQL,
+// with its negative control "current_attempt", in tournaments_pg_redis_test.cc.)
+TEST_F(FakeTournamentStoreTest, AReplayedGameAndItsFirstAttemptNeverBothCount) {
   const TournamentSpec spec = Spec("replayed", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   std::string first, second;
@@ -564,37 +555,15 @@ TEST_F(TournamentsTest, AReplayedGameAndItsFirstAttemptNeverBothCount) {
   EXPECT_EQ(Games("replayed")[0].places, (std::vector<int>{1, 2, 3, 4}));
 }
 
-TEST_F(TournamentsTest, ForfeitedSeatPlacesLast) {
-  // (rule of the ratings service, shared: docs/RESULTS.md) a forfeit ranks last
-  EXPECT_EQ(PlacesOf(0, {10, 9, 8, 7}, {false, true, false, false}), (std::vector<int>{1, 4, 2, 3}));
-  EXPECT_EQ(PlacesOf(-1, {9, 9, 8, 7}, {}), (std::vector<int>{1, 1, 3, 4}));
-  EXPECT_EQ(PlacesOf(2, {9, 9, 10, 7}, {}), (std::vector<int>{2, 2, 1, 4}));
-  EXPECT_EQ(storage::ParseIntArray("{10,-7,NULL,5}"), (std::vector<int>{10, -7, 5}));
-}
-
-TEST_F(TournamentsTest, LeaseHasOneHolderAtATime) {
-  EXPECT_TRUE(roster_->Lead("a", 300));
-  EXPECT_FALSE(roster_->Lead("b", 300));
-  EXPECT_TRUE(roster_->Lead("a", 300));  // renewed
-  // Once a's lease lapses (the database's clock decides when), b takes it; a wait
-  // on that condition, bounded, not a guess at the time it takes.
-  bool b_leads = false;
-  for (int i = 0; i < 300 && !b_leads; ++i) {
-    b_leads = roster_->Lead("b", 300);
-    if (!b_leads) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(b_leads);
-  EXPECT_FALSE(roster_->Lead("a", 300));
-}
-
 // A scheduler paused past its lease wakes up still believing it leads, while a
 // newer leader has taken over: its changes are refused by the fence and change
-// nothing; the newer leader's go through. Without the fence (the negative control
-// "tournament_fence") the stale leader requeues the game the new one is playing.
-TEST_F(TournamentsTest, AStaleSchedulerIsFencedOff) {
+// nothing; the newer leader's go through. (The fake's fence, held to what
+// PostgreSQL's does in tournaments_pg_redis_test.cc, where its negative control
+// "tournament_fence" is.)
+TEST_F(FakeTournamentStoreTest, AStaleSchedulerIsFencedOff) {
   const TournamentSpec spec = Spec("fenced", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
-  TournamentStore old_leader(pool_.get()), new_leader(pool_.get());
+  FakeTournamentStore old_leader(&db_), new_leader(&db_);
   int64_t old_fence = 0, new_fence = 0;
   ASSERT_TRUE(old_leader.TakeFence(&old_fence).ok());
   std::string game_id;
@@ -624,23 +593,31 @@ TEST_F(TournamentsTest, AStaleSchedulerIsFencedOff) {
   EXPECT_EQ(Games("fenced")[0].state, "finished");
 }
 
+// The lease has one holder at a time, on the roster's clock.
+TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {
+  EXPECT_TRUE(roster_->Lead("a", 300));
+  EXPECT_FALSE(roster_->Lead("b", 300));
+  EXPECT_TRUE(roster_->Lead("a", 300));  // renewed
+  roster_->clock_ms = 299;
+  EXPECT_FALSE(roster_->Lead("b", 300));
+  roster_->clock_ms = 300;
+  EXPECT_TRUE(roster_->Lead("b", 300));
+  EXPECT_FALSE(roster_->Lead("a", 300));
+}
+
 // The game hosts' service token, as the matchmaker is given it.
 constexpr char kServiceToken[] = "svc-tournaments-test";
 
 // The service, through a real gRPC server.
-class TournamentsServiceTest : public TournamentsTest {
+class TournamentsServiceTest : public SchedulerTest {
  protected:
   void SetUp() override {
-    TournamentsTest::SetUp();
+    SchedulerTest::SetUp();
     if (HasFatalFailure()) return;
-    accounts::IssuedToken admin, player;
-    ASSERT_TRUE(accounts_->IssueToken("bot0", "admin", true, &admin).ok());
-    ASSERT_TRUE(accounts_->IssueToken("bot1", "", false, &player).ok());
-    admin_token_ = admin.token;
-    player_token_ = player.token;
+    admin_token_ = lookup_.Issue({.identity_id = identities_[0], .name = "bot0", .kind = "player", .admin = true});
+    player_token_ = lookup_.Issue({.identity_id = identities_[1], .name = "bot1", .kind = "player"});
     auth_ = std::make_unique<auth::TokenAuthenticator>(
-        accounts_.get(),
-        std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(auth::kGameHostRole)}});
+        &lookup_, std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(auth::kGameHostRole)}});
     CompeteOptions options;
     options.poll_ms = 20;
     service_ = std::make_unique<TournamentsService>(
@@ -656,7 +633,7 @@ class TournamentsServiceTest : public TournamentsTest {
   }
   void TearDown() override {
     if (server_) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
-    TournamentsTest::TearDown();
+    SchedulerTest::TearDown();
   }
   grpc::Status CreateRpc(const v1::CreateTournamentRequest& request, const std::string& token, v1::Tournament* out) {
     grpc::ClientContext context;
@@ -670,12 +647,16 @@ class TournamentsServiceTest : public TournamentsTest {
     for (int i = 0; i < 5; ++i) r.add_entrants(identities_[size_t(i)]);
     return r;
   }
+  // What the database holds: its tournaments, and their games.
   int64_t Count(const std::string& table) {
-    pqxx::connection c(db_.conninfo());
-    pqxx::read_transaction tx(c);
-    return tx.exec("SELECT count(*) FROM " + table)[0][0].as<int64_t>();
+    int64_t n = 0;
+    db_.Edit([&](FakeTournamentDb::State& db) {
+      for (const auto& [id, t] : db.tournaments) n += table == "tournaments" ? 1 : int64_t(t.games.size());
+    });
+    return n;
   }
 
+  auth::testing::FakeAccountLookup lookup_;
   std::string admin_token_, player_token_;
   std::unique_ptr<auth::TokenAuthenticator> auth_;
   std::unique_ptr<TournamentsService> service_;
@@ -717,9 +698,8 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
   v1::CreateTournamentRequest huge = Request();
   huge.clear_entrants();
   for (int i = 0; i < 30; ++i) {
-    accounts::Identity id;
-    ASSERT_TRUE(accounts_->CreateIdentity("player", "many" + std::to_string(i), "", &id).ok());
-    huge.add_entrants(id.id);
+    entrants_.names[1000 + i] = "many" + std::to_string(i);
+    huge.add_entrants(1000 + i);
   }
   EXPECT_EQ(CreateRpc(huge, admin_token_, &out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(Count("tournaments"), 0);

@@ -1,4 +1,4 @@
-#include "services/matchmaker/tournaments/roster_store.h"
+#include "services/matchmaker/tournaments/redis_roster_store.h"
 
 #include <cstdlib>
 
@@ -45,9 +45,10 @@ constexpr const char* kInboxTtlSeconds = "86400";
 
 }  // namespace
 
-Roster::Roster(storage::RedisPool* redis, std::string prefix) : redis_(redis), prefix_(std::move(prefix)) {}
+RedisRosterStore::RedisRosterStore(storage::RedisPool* redis, std::string prefix)
+    : redis_(redis), prefix_(std::move(prefix)) {}
 
-void Roster::Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) {
+void RedisRosterStore::Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) {
   const std::string member = std::to_string(identity) + ":" + connection;
   redis_->With([&](storage::RedisConnection& c) {
     c.Pipeline({{"HSET", Key("capacity"), member, std::to_string(capacity)},
@@ -55,14 +56,14 @@ void Roster::Heartbeat(int64_t identity, const std::string& connection, int capa
   });
 }
 
-void Roster::Leave(int64_t identity, const std::string& connection) {
+void RedisRosterStore::Leave(int64_t identity, const std::string& connection) {
   const std::string member = std::to_string(identity) + ":" + connection;
   redis_->With([&](storage::RedisConnection& c) {
     c.Pipeline({{"ZREM", Key("available"), member}, {"HDEL", Key("capacity"), member}});
   });
 }
 
-std::unordered_map<int64_t, int> Roster::Available(int64_t now_ms) {
+std::unordered_map<int64_t, int> RedisRosterStore::Available(int64_t now_ms) {
   RedisReply r;
   redis_->With([&](storage::RedisConnection& c) {
     r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
@@ -76,14 +77,14 @@ std::unordered_map<int64_t, int> Roster::Available(int64_t now_ms) {
   return out;
 }
 
-void Roster::Send(int64_t identity, const std::string& assignment) {
+void RedisRosterStore::Send(int64_t identity, const std::string& assignment) {
   const std::string key = Key("inbox:" + std::to_string(identity));
   redis_->With([&](storage::RedisConnection& c) {
     c.Pipeline({{"RPUSH", key, assignment}, {"EXPIRE", key, kInboxTtlSeconds}});
   });
 }
 
-bool Roster::Receive(int64_t identity, std::string* assignment) {
+bool RedisRosterStore::Receive(int64_t identity, std::string* assignment) {
   RedisReply r;
   redis_->With([&](storage::RedisConnection& c) { r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))}); });
   if (r.is_nil() || r.is_error()) return false;
@@ -91,7 +92,7 @@ bool Roster::Receive(int64_t identity, std::string* assignment) {
   return true;
 }
 
-bool Roster::Lead(const std::string& replica, int64_t ttl_ms) {
+bool RedisRosterStore::Lead(const std::string& replica, int64_t ttl_ms) {
   RedisReply r;
   redis_->With([&](storage::RedisConnection& c) {
     r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});

@@ -1,9 +1,7 @@
-#include "services/matchmaker/tournaments/store.h"
+#include "services/matchmaker/tournaments/pg_tournament_store.h"
 
 #include <pqxx/pqxx>
-#include <regex>
 
-#include "lib/common/grpc_util.h"
 #include "lib/common/negative_control.h"
 #include "lib/storage/pg_status.h"
 
@@ -13,8 +11,6 @@ namespace {
 using storage::IntArray;
 using storage::ParseIntArray;
 using storage::RunPg;
-
-grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
 
 const char* kTournamentColumns =
     "t.id, t.title, t.format, t.ruleset, t.options, t.seats, t.rounds, t.seed, t.max_games_per_entrant, "
@@ -56,32 +52,6 @@ TournamentRow ReadTournament(const pqxx::row& r) {
 
 }  // namespace
 
-grpc::Status CheckTournamentSpec(const TournamentSpec& spec) {
-  static const std::regex kId("^[A-Za-z0-9_-]{1,40}$");
-  if (!std::regex_match(spec.id, kId))
-    return Invalid("id: " + services::Quoted(spec.id) + " must be 1 to 40 letters, digits, '-' or '_'");
-  if (spec.title.size() > 200) return Invalid("title: longer than 200 bytes");
-  if (spec.ruleset != "cities_and_knights" && spec.ruleset != "base")
-    return Invalid("ruleset: '" + spec.ruleset + "' is neither cities_and_knights nor base");
-  if (spec.seats != 3 && spec.seats != 4) return Invalid("seats: " + std::to_string(spec.seats) + " is not 3 or 4");
-  if (spec.rounds < 1 || spec.rounds > 1000) return Invalid("rounds: must be 1 to 1000");
-  if (spec.max_games_per_entrant < 1 || spec.max_games_per_entrant > 64)
-    return Invalid("max_games_per_entrant: must be 1 to 64");
-  if (spec.decision_ms < 100 || spec.decision_ms > 3'600'000) return Invalid("decision_ms: must be 100 to 3600000");
-  if (spec.time_bank_ms > 86'400'000) return Invalid("time_bank_ms: more than a day");
-  if (int(spec.entrants.size()) < spec.seats)
-    return Invalid("entrants: " + std::to_string(spec.entrants.size()) + " is fewer than the " +
-                   std::to_string(spec.seats) + " seats of a table");
-  if (spec.entrants.size() > 1000) return Invalid("entrants: more than 1000");
-  for (size_t i = 0; i < spec.entrants.size(); ++i) {
-    if (spec.entrants[i] <= 0) return Invalid("entrants[" + std::to_string(i) + "]: not an identity id");
-    for (size_t j = 0; j < i; ++j)
-      if (spec.entrants[j] == spec.entrants[i])
-        return Invalid("entrants: identity " + std::to_string(spec.entrants[i]) + " is entered twice");
-  }
-  return grpc::Status::OK;
-}
-
 namespace {
 
 // Raises the database's fence to `fence` inside `tx` (its row lock orders the
@@ -107,12 +77,12 @@ grpc::Status Fenced(pqxx::work& tx, std::atomic<int64_t>* fence, bool check, boo
 
 }  // namespace
 
-TournamentStore::TournamentStore(storage::PgPool* pool)
+PgTournamentStore::PgTournamentStore(storage::PgPool* pool)
     : pool_(pool),
       check_fence_(!services::ProtectionRemoved("tournament_fence")),
       check_attempt_(!services::ProtectionRemoved("current_attempt")) {}
 
-grpc::Status TournamentStore::TakeFence(int64_t* fence) {
+grpc::Status PgTournamentStore::TakeFence(int64_t* fence) {
   return RunPg(pool_, "take the scheduler's fence", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     *fence = tx.exec1("UPDATE tournament_leader SET fence = fence + 1 RETURNING fence")[0].as<int64_t>();
@@ -122,7 +92,7 @@ grpc::Status TournamentStore::TakeFence(int64_t* fence) {
   });
 }
 
-grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
+grpc::Status PgTournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "create tournament", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     const pqxx::result inserted = tx.exec_params(
@@ -149,7 +119,7 @@ grpc::Status TournamentStore::Create(const TournamentSpec& spec, const std::vect
   });
 }
 
-grpc::Status TournamentStore::Get(const std::string& id, TournamentRow* out) {
+grpc::Status PgTournamentStore::Get(const std::string& id, TournamentRow* out) {
   return RunPg(pool_, "get tournament", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     const pqxx::result r =
@@ -160,7 +130,7 @@ grpc::Status TournamentStore::Get(const std::string& id, TournamentRow* out) {
   });
 }
 
-grpc::Status TournamentStore::List(std::vector<TournamentRow>* out) {
+grpc::Status PgTournamentStore::List(std::vector<TournamentRow>* out) {
   return RunPg(pool_, "list tournaments", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     out->clear();
@@ -171,7 +141,7 @@ grpc::Status TournamentStore::List(std::vector<TournamentRow>* out) {
   });
 }
 
-grpc::Status TournamentStore::Games(const std::string& id, std::vector<TournamentGameRow>* out) {
+grpc::Status PgTournamentStore::Games(const std::string& id, std::vector<TournamentGameRow>* out) {
   return RunPg(pool_, "tournament games", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     out->clear();
@@ -201,7 +171,7 @@ grpc::Status TournamentStore::Games(const std::string& id, std::vector<Tournamen
   });
 }
 
-grpc::Status TournamentStore::Running(std::vector<std::string>* ids) {
+grpc::Status PgTournamentStore::Running(std::vector<std::string>* ids) {
   return RunPg(pool_, "running tournaments", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     ids->clear();
@@ -211,7 +181,7 @@ grpc::Status TournamentStore::Running(std::vector<std::string>* ids) {
   });
 }
 
-grpc::Status TournamentStore::SetState(const std::string& id, const std::string& state) {
+grpc::Status PgTournamentStore::SetState(const std::string& id, const std::string& state) {
   return RunPg(pool_, "tournament state", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     // Finishing is the scheduler's change; cancelling, an administrator's.
@@ -230,8 +200,8 @@ grpc::Status TournamentStore::SetState(const std::string& id, const std::string&
   });
 }
 
-grpc::Status TournamentStore::Finish(const std::string& id, int number, const std::string& game_id,
-                                     const std::vector<int>& places, bool* finished) {
+grpc::Status PgTournamentStore::Finish(const std::string& id, int number, const std::string& game_id,
+                                       const std::vector<int>& places, bool* finished) {
   *finished = false;
   return RunPg(pool_, "tournament result", [&](pqxx::connection& c) {
     pqxx::work tx(c);
@@ -250,8 +220,8 @@ grpc::Status TournamentStore::Finish(const std::string& id, int number, const st
   });
 }
 
-grpc::Status TournamentStore::Claim(const std::string& id, int number, const std::string& host, std::string* game_id,
-                                    bool* claimed) {
+grpc::Status PgTournamentStore::Claim(const std::string& id, int number, const std::string& host, std::string* game_id,
+                                      bool* claimed) {
   *claimed = false;
   return RunPg(pool_, "claim tournament game", [&](pqxx::connection& c) {
     pqxx::work tx(c);
@@ -270,7 +240,8 @@ grpc::Status TournamentStore::Claim(const std::string& id, int number, const std
   });
 }
 
-grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, const std::string& game_id, bool* marked) {
+grpc::Status PgTournamentStore::MarkPlaying(const std::string& id, int number, const std::string& game_id,
+                                            bool* marked) {
   *marked = false;
   return RunPg(pool_, "tournament game playing", [&](pqxx::connection& c) {
     pqxx::work tx(c);
@@ -285,7 +256,7 @@ grpc::Status TournamentStore::MarkPlaying(const std::string& id, int number, con
   });
 }
 
-grpc::Status TournamentStore::Requeue(const std::string& id, int number, const std::string& game_id) {
+grpc::Status PgTournamentStore::Requeue(const std::string& id, int number, const std::string& game_id) {
   return RunPg(pool_, "requeue tournament game", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
@@ -298,7 +269,7 @@ grpc::Status TournamentStore::Requeue(const std::string& id, int number, const s
   });
 }
 
-grpc::Status TournamentStore::AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) {
+grpc::Status PgTournamentStore::AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "add tournament round", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
@@ -343,7 +314,7 @@ std::vector<std::string> ParseIdArray(const std::string& text) {
 
 }  // namespace
 
-grpc::Status TournamentStore::DueReveals(int limit, std::vector<DueReveal>* out) {
+grpc::Status PgTournamentStore::DueReveals(int limit, std::vector<DueReveal>* out) {
   out->clear();
   return RunPg(pool_, "due reveals", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
@@ -368,7 +339,7 @@ grpc::Status TournamentStore::DueReveals(int limit, std::vector<DueReveal>* out)
   });
 }
 
-grpc::Status TournamentStore::MarkRevealed(const DueReveal& reveal) {
+grpc::Status PgTournamentStore::MarkRevealed(const DueReveal& reveal) {
   return RunPg(pool_, "mark revealed", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
