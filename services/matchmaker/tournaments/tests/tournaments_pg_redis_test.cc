@@ -8,16 +8,13 @@
 // tournaments_test.cc.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <mutex>
-#include <set>
 #include <thread>
 
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/pg_status.h"
 #include "lib/storage/tests/test_database.h"
 #include "lib/storage/tests/test_redis.h"
-#include "metropolis/v1/matchmaker.pb.h"
 #include "services/matchmaker/redis_ticket_store.h"
 #include "services/matchmaker/tournaments/pg_tournament_store.h"
 #include "services/matchmaker/tournaments/redis_roster_store.h"
@@ -75,53 +72,10 @@ class TournamentsTest : public ::testing::Test {
   void Available(const std::vector<int64_t>& who, int capacity = 4) {
     for (int64_t id : who) roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000);
   }
-  // What the replays store would hold once the game ended: the seat holding the
-  // identity listed first in `order` wins, the rest placed in that order.
-  void Store(const v1::CreateGameRequest& game, const std::vector<int64_t>& order, int forfeit_seat = -1) {
-    const int seats = game.seats_size();
-    std::vector<int> vp(size_t(seats), 0), rank(size_t(seats), 0);
-    for (int s = 0; s < seats; ++s) {
-      const auto at = std::find(order.begin(), order.end(), game.seats(s).identity_id());
-      rank[size_t(s)] = int(at - order.begin());
-      vp[size_t(s)] = 20 - rank[size_t(s)];
-    }
-    const int winner = int(std::min_element(rank.begin(), rank.end()) - rank.begin());
-    StoredResult r{.game_id = game.game_id(), .winner = winner, .vp = vp, .forfeited = {}};
-    for (int s = 0; s < seats; ++s) r.forfeited.push_back(s == forfeit_seat);
-    std::lock_guard lock(replays_.mutex);
-    replays_.stored.emplace(game.game_id(), r);
-  }
   std::vector<TournamentGameRow> Games(const std::string& id) {
     std::vector<TournamentGameRow> games;
     EXPECT_TRUE(store_->Games(id, &games).ok());
     return games;
-  }
-  std::string State(const std::string& id) {
-    TournamentRow row;
-    EXPECT_TRUE(store_->Get(id, &row).ok());
-    return row.state;
-  }
-  // Assignments waiting in an identity's inbox.
-  std::vector<v1::Assignment> Inbox(int64_t identity) {
-    std::vector<v1::Assignment> out;
-    std::string bytes;
-    while (roster_->Receive(identity, &bytes)) {
-      out.emplace_back();
-      EXPECT_TRUE(out.back().ParseFromString(bytes));
-    }
-    return out;
-  }
-  // Runs passes, storing every created game with `order` as its result, until
-  // the tournament finishes; returns the passes taken.
-  int PlayOut(TournamentRunner& runner, const std::string& id, const std::vector<int64_t>& order) {
-    size_t stored = 0;
-    for (int pass = 1; pass <= 500; ++pass) {
-      runner.Pass(kNow);
-      if (State(id) != "running") return pass;
-      for (; stored < host_.created.size(); ++stored) Store(host_.created[stored], order);
-    }
-    ADD_FAILURE() << "tournament " << id << " did not finish";
-    return -1;
   }
 
   static constexpr int64_t kNow = 1'000'000;
