@@ -1,4 +1,4 @@
-// Lower-case hexadecimal of raw bytes and back: how digests, seeds, commitments,
+// Lower-case hexadecimal of raw bytes: how digests, seeds, commitments,
 // tokens, secrets and ids print everywhere in the project. In the engine, the
 // bottom layer, so that every library and service shares this one copy.
 #pragma once
@@ -34,15 +34,6 @@ inline std::string HexOf(std::string_view bytes) {
 inline bool IsLowerHex(std::string_view text) {
   for (char c : text)
     if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
-
-// Exactly 2n lower-case hex digits into `n` bytes; false (and `out` unspecified)
-// for anything else.
-inline bool ParseHex(std::string_view hex, uint8_t* out, size_t n) {
-  if (hex.size() != 2 * n || !IsLowerHex(hex)) return false;
-  auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-  for (size_t i = 0; i < n; ++i) out[i] = uint8_t(digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1]));
   return true;
 }
 

@@ -15,9 +15,7 @@ std::string NewToken() { return std::string(kTokenPrefix) + services::RandomSecr
 
 bool LooksLikeToken(std::string_view text) {
   if (text.size() != kTokenLength || !text.starts_with(kTokenPrefix)) return false;
-  for (char c : text.substr(kTokenPrefix.size()))
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
+  return IsLowerHex(text.substr(kTokenPrefix.size()));
 }
 
 std::string Sha256(std::string_view data) {

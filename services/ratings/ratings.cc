@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "engine/hex.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
@@ -28,12 +29,7 @@ constexpr auto kCatchUpPause = std::chrono::milliseconds(5);
 
 constexpr int kMaxSeats = 4;
 
-bool ValidDigest(const std::string& digest) {
-  if (digest.size() != 64) return false;
-  for (char c : digest)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
+bool ValidDigest(const std::string& digest) { return digest.size() == 64 && IsLowerHex(digest); }
 
 // Why a result on a registered board is not to be rated, or empty.
 std::string WhyNotRated(const v1::GameOutcome& outcome, const ResultToRate& result) {

@@ -89,11 +89,6 @@ std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, c
   return GameDigest(g);
 }
 
-bool ValidDigest(const std::string& digest) {
-  if (digest.size() != 64) return false;
-  for (char c : digest)
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  return true;
-}
+bool ValidDigest(const std::string& digest) { return digest.size() == 64 && IsLowerHex(digest); }
 
 }  // namespace metropolis::replays

@@ -297,10 +297,11 @@ class FakeLeaderboardCache final : public LeaderboardCache {
   // of writes does.
   std::atomic<int> lose_writes{0};
 
-  // What the cache holds of a board: every entry, and the version (-1: not built).
+  // Every entry the cache holds of a board.
   std::map<int64_t, StoredRating> Entries(const Board& board) {
     std::lock_guard lock(mutex_);
-    return boards_[Key(board)].entries;
+    auto it = boards_.find(Key(board));
+    return it == boards_.end() ? std::map<int64_t, StoredRating>() : it->second.entries;
   }
   // Loses everything (a restart without persistence).
   void Flush() {

@@ -1,15 +1,47 @@
-// Small fakes of the ratings service's peers (peers.h) for its tests: a
+// Small fakes of the ratings service's peers (peers.h) for its tests — a
 // Replays that confirms the digests it was given, and an Accounts with the
-// ladders and names it was given; either can be made unreachable.
+// ladders and names it was given, either of which can be made unreachable —
+// and the results the tests rate, as a game host sends them.
 #pragma once
 
 #include <atomic>
 #include <map>
 #include <mutex>
 
+#include "engine/hex.h"
+#include "metropolis/v1/ratings.pb.h"
 #include "services/ratings/peers.h"
 
 namespace metropolis::ratings::testing {
+
+// A digest for a game id: 64 hex digits, the id's bytes first; `last` varies it.
+inline std::string DigestOf(const std::string& id, char last = '0') {
+  std::string out = HexOf(id);
+  out.resize(63, '0');
+  return out + last;
+}
+
+// The result of a game as the host sends it; identity 0 is a seat without an
+// identity (a built-in bot).
+inline v1::RateGameRequest Result(const std::string& id, const std::string& ladder, int season, int winner,
+                                  const std::vector<int>& vp, const std::vector<int64_t>& identities,
+                                  const std::vector<bool>& forfeited = {}) {
+  v1::RateGameRequest r;
+  r.set_game_id(id);
+  r.set_digest(DigestOf(id));
+  v1::GameOutcome* o = r.mutable_outcome();
+  o->set_ladder(ladder);
+  o->set_season(uint32_t(season));
+  o->mutable_result()->set_winner(winner);
+  o->mutable_result()->set_reason(winner >= 0 ? v1::END_REASON_WON : v1::END_REASON_LENGTH_CAP);
+  for (int v : vp) o->mutable_result()->add_vp(uint32_t(v));
+  for (size_t s = 0; s < identities.size(); ++s) {
+    v1::OutcomeSeat* seat = o->add_seats();
+    seat->set_identity_id(identities[s]);
+    seat->set_forfeited(!forfeited.empty() && forfeited[s]);
+  }
+  return r;
+}
 
 class FakeStoredGames final : public StoredGames {
  public:

@@ -45,42 +45,10 @@ class RatingsLogicTest : public ::testing::Test {
     }
     return ids;
   }
-  // A digest for a game id: 64 hex digits, one per id.
-  static std::string DigestOf(const std::string& id, char last = '0') {
-    static const char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : id) {
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-    out.resize(63, '0');
-    return out + last;
-  }
-  // The result of a game as the host sends it; identity 0 is a seat without
-  // an identity (a built-in bot).
-  static v1::RateGameRequest Result(const std::string& id, const std::string& ladder, int season, int winner,
-                                    const std::vector<int>& vp, const std::vector<int64_t>& identities,
-                                    const std::vector<bool>& forfeited = {}) {
-    v1::RateGameRequest r;
-    r.set_game_id(id);
-    r.set_digest(DigestOf(id));
-    v1::GameOutcome* o = r.mutable_outcome();
-    o->set_ladder(ladder);
-    o->set_season(uint32_t(season));
-    o->mutable_result()->set_winner(winner);
-    o->mutable_result()->set_reason(winner >= 0 ? v1::END_REASON_WON : v1::END_REASON_LENGTH_CAP);
-    for (int v : vp) o->mutable_result()->add_vp(uint32_t(v));
-    for (size_t s = 0; s < identities.size(); ++s) {
-      v1::OutcomeSeat* seat = o->add_seats();
-      seat->set_identity_id(identities[s]);
-      seat->set_forfeited(!forfeited.empty() && forfeited[s]);
-    }
-    return r;
-  }
   // A game Replays holds (with its digest), and its result.
   void AddGame(const std::string& id, const std::string& ladder, int season, int winner, const std::vector<int>& vp,
                const std::vector<int64_t>& identities, const std::vector<bool>& forfeited = {}) {
-    requests_[id] = Result(id, ladder, season, winner, vp, identities, forfeited);
+    requests_[id] = testing::Result(id, ladder, season, winner, vp, identities, forfeited);
     replays_.Store(id, requests_[id].digest());
   }
   v1::RateGameResponse Rate(const std::string& game_id, Ratings* through = nullptr) {
@@ -188,7 +156,8 @@ TEST_F(RatingsLogicTest, GamesThatAreNotRatedSayWhyOnceAndChangeNothing) {
   EXPECT_EQ(store_.HistoryRows(), 0u);
 
   v1::RateGameResponse response;
-  const grpc::Status missing = ratings_.RateGame(Result("never-stored", "open", 1, 0, {10, 7, 6}, p), &response);
+  const grpc::Status missing =
+      ratings_.RateGame(testing::Result("never-stored", "open", 1, 0, {10, 7, 6}, p), &response);
   EXPECT_EQ(missing.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(missing.error_message(), "game never-stored is not stored: store it with Replays.StoreGame first");
   EXPECT_EQ(store_.RatedGames(), cases.size());
@@ -423,7 +392,7 @@ TEST_F(RatingsLogicTest, AResultWhoseDigestReplaysDoesNotConfirmIsNotRated) {
   const auto p = AddPlayers(3);
   AddGame("g", "open", 1, 0, {10, 7, 6}, p);
   v1::RateGameRequest forged = requests_.at("g");
-  forged.set_digest(DigestOf("g", '1'));
+  forged.set_digest(testing::DigestOf("g", '1'));
   const uint64_t unconfirmed = RatingsMetrics::Get().unconfirmed_digests();
   v1::RateGameResponse response;
   const grpc::Status s = ratings_.RateGame(forged, &response);
@@ -473,7 +442,7 @@ TEST_F(RatingsLogicTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempoten
   other_places.mutable_outcome()->mutable_result()->set_vp(1, 10);
   other_places.mutable_outcome()->mutable_result()->set_vp(0, 7);
   v1::RateGameRequest other_digest = requests_.at("g");
-  other_digest.set_digest(DigestOf("g", '2'));
+  other_digest.set_digest(testing::DigestOf("g", '2'));
   replays_.Store("g", other_digest.digest());
   v1::RateGameRequest other_seats = requests_.at("capped");
   other_seats.mutable_outcome()->mutable_seats(2)->set_identity_id(p[0] + 1000);
