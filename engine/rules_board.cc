@@ -98,12 +98,12 @@ bool RulesImpl::IsRobberLocked(const State& s) {
   return s.options_.robber_locked_until_first_attack && !s.first_attack_done_ && !IsBase(s);
 }
 
-int RulesImpl::Contribution(const State& s, int seat, bool count_knights) {
+int RulesImpl::Contribution(const State& s, int seat, KnightMeasure measure) {
   int total = 0;
   METROPOLIS_FOR_BITS(v, s.players_[seat].knights) {
     const uint8_t f = s.knight_flags_[v];
     const bool counts = s.options_.fiesepeter ? (f & kKnightCommitted) : (f & kKnightActive);
-    if (counts) total += count_knights ? 1 : s.knight_level_[v];
+    if (counts) total += measure == KnightMeasure::kCount ? 1 : s.knight_level_[v];
   }
   return total;
 }

@@ -185,7 +185,10 @@ struct RulesImpl {
   static int CountCities(const State& s, int seat) { return std::popcount(s.players_[seat].cities); }
   static bool HasCityWithoutMetropolis(const State& s, int seat);
   static bool IsRobberLocked(const State& s);
-  static int Contribution(const State& s, int seat, bool count_knights);
+  // A seat's active knights against the barbarians: their strength (BAR-3),
+  // or how many there are (D16 with defender_by_knight_count).
+  enum class KnightMeasure { kStrength, kCount };
+  static int Contribution(const State& s, int seat, KnightMeasure measure);
   // The seat k places after `seat` (0 <= k < num_seats), by a compare instead
   // of a division: asked on every turn and for every seat of a roll's steps.
   static int SeatAfter(const State& s, int seat, int k) {

@@ -164,7 +164,7 @@ void RulesImpl::RunAttack(State& s, Events* ev) {
   std::array<int, kMaxSeats> strength{};
   int catan = 0;  // BAR-3
   for (int p = 0; p < n; ++p) {
-    strength[p] = Contribution(s, p, false);
+    strength[p] = Contribution(s, p, KnightMeasure::kStrength);
     catan += strength[p];
   }
   const bool catan_wins = catan >= barbarians;  // BAR-4
@@ -182,7 +182,8 @@ void RulesImpl::RunAttack(State& s, Events* ev) {
   if (catan_wins) {
     std::array<int, kMaxSeats> measure{};
     for (int p = 0; p < n; ++p)
-      measure[p] = s.options_.defender_by_knight_count ? Contribution(s, p, true) : strength[p];  // D16
+      measure[p] =
+          s.options_.defender_by_knight_count ? Contribution(s, p, KnightMeasure::kCount) : strength[p];  // D16
     const int best = *std::max_element(measure.begin(), measure.begin() + n);
     std::array<bool, kMaxSeats> tied{};
     int count = 0;

@@ -217,7 +217,7 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
       std::lock_guard lock(mutex_);
       reclaim = !awaiting_delivery_.count(game_id) && !void_pending_.count(game_id);
     }
-    const grpc::Status taken = TakeOver(game_id, reclaim);
+    const grpc::Status taken = TakeOver(game_id, reclaim ? Claim::kLapsedOrMine : Claim::kLapsed);
     {
       std::lock_guard lock(mutex_);
       if (auto it = live_.find(game_id); it != live_.end()) {
@@ -414,9 +414,9 @@ GameEnv Host::MakeEnv() {
   return env;
 }
 
-void Host::SetCheckpoints(CheckpointStore* store, bool background) {
+void Host::SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping) {
   checkpoints_ = store;
-  if (background) lease_thread_ = std::thread([this] { LeaseLoop(); });
+  if (keeping == LeaseKeeping::kBackgroundThread) lease_thread_ = std::thread([this] { LeaseLoop(); });
 }
 
 void Host::LeaseLoop() {
@@ -481,7 +481,7 @@ void Host::KeepLeases() {
   for (const std::string& id : orphans) TakeOver(id);
 }
 
-grpc::Status Host::TakeOver(const std::string& game_id, bool reclaim) {
+grpc::Status Host::TakeOver(const std::string& game_id, Claim claim) {
   // One at a time: the lease scan and a seat's reconnection may race for one game.
   std::lock_guard takeover(takeover_mutex_);
   {
@@ -494,8 +494,9 @@ grpc::Status Host::TakeOver(const std::string& game_id, bool reclaim) {
   Checkpoint checkpoint;
   std::string error;
   const CheckpointStatus status =
-      reclaim ? checkpoints_->Reclaim(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error)
-              : checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
+      claim == Claim::kLapsedOrMine
+          ? checkpoints_->Reclaim(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error)
+          : checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
   if (status == CheckpointStatus::kFenced) return {grpc::StatusCode::FAILED_PRECONDITION, error};
   // Redis was just unreachable, restarted or stalled: the owner gets a lease to renew first.
   if (status == CheckpointStatus::kNotYet) return {grpc::StatusCode::UNAVAILABLE, error + "; connect again"};
@@ -525,7 +526,7 @@ grpc::Status Host::TakeOver(const std::string& game_id, bool reclaim) {
   if (metrics_) metrics_->GameTakenOver();
   services::LogContext log_context(setup.request_id, setup.id);
   services::LogInfo(
-      reclaim ? "game taken back from this host's previous run" : "game taken over",
+      claim == Claim::kLapsedOrMine ? "game taken back from this host's previous run" : "game taken over",
       {{"game", game_id}, {"step", std::to_string(checkpoint.actions.size())}, {"fence", std::to_string(fence)}});
   game->Start();
   return grpc::Status::OK;

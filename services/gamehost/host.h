@@ -57,16 +57,18 @@ class Host {
   ~Host();  // waits until the sink kept every completed game, then stops
 
   // Checkpoints every game in `store` and takes over the games of hosts whose
-  // leases lapse (checkpoint.h). Call once, before the first game. Without
-  // `background`, leases are kept only when KeepLeases is called (tests).
-  void SetCheckpoints(CheckpointStore* store, bool background = true);
+  // leases lapse (checkpoint.h). Call once, before the first game. With
+  // kCallerDrives, leases are kept only when KeepLeases is called (tests).
+  enum class LeaseKeeping { kBackgroundThread, kCallerDrives };
+  void SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping = LeaseKeeping::kBackgroundThread);
   // Renews this host's leases, then takes over lapsed games while there is
   // room. The lease thread calls it every lease_ms / 3; tests call it directly.
   void KeepLeases();
-  // Takes over one game whose lease lapsed (with `reclaim`, also one whose live
+  // Takes over one game whose lease lapsed (kLapsedOrMine: also one whose live
   // lease names this host's address: a previous run of it, CheckpointStore::
   // Reclaim); NOT_FOUND or FAILED_PRECONDITION when it is not to be had.
-  grpc::Status TakeOver(const std::string& game_id, bool reclaim = false);
+  enum class Claim { kLapsed, kLapsedOrMine };
+  grpc::Status TakeOver(const std::string& game_id, Claim claim = Claim::kLapsed);
   // The forwarder delivered a completed game: its checkpoint can go.
   void GameDelivered(const std::string& game_id);
 

@@ -131,9 +131,8 @@ return 1
 
 }  // namespace
 
-RedisCheckpointStore::RedisCheckpointStore(const std::string& address, int pool_size, std::string prefix,
-                                           bool takeover_guard)
-    : pool_(address, pool_size), prefix_(std::move(prefix)), takeover_guard_(takeover_guard) {}
+RedisCheckpointStore::RedisCheckpointStore(const std::string& address, RedisCheckpointOptions options)
+    : pool_(address, options.pool_size), prefix_(std::move(options.prefix)), takeover_guard_(options.takeover_guard) {}
 
 std::string RedisCheckpointStore::Key(const std::string& game_id, const char* part) const {
   return prefix_ + "{" + game_id + "}:" + part;

@@ -16,13 +16,17 @@
 
 namespace metropolis::gamehost {
 
+struct RedisCheckpointOptions {
+  int pool_size = 4;
+  std::string prefix = "gh:";  // separates deployments sharing one Redis (and tests)
+  // Off only as a negative control: a lapsed lease is then taken over even
+  // right after Redis was unreachable to its owner.
+  bool takeover_guard = true;
+};
+
 class RedisCheckpointStore final : public CheckpointStore {
  public:
-  // `prefix` separates deployments sharing one Redis (and tests). Without
-  // `takeover_guard` (negative controls only) a lapsed lease is taken over even
-  // right after Redis was unreachable to its owner.
-  RedisCheckpointStore(const std::string& address, int pool_size,
-                       std::string prefix = "gh:", bool takeover_guard = true);
+  RedisCheckpointStore(const std::string& address, RedisCheckpointOptions options = {});
 
   CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
                           Millis lease_ms, uint64_t* fence, std::string* error) override;

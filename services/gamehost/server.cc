@@ -26,8 +26,8 @@ namespace {
 // until then its checkpoint stays in Redis, so that if this host dies with the
 // game in its outbox another host takes it over and stores it. Off only as a
 // negative control (protection "keep_until_delivered").
-HostOptions WithDelivery(HostOptions options, bool forwarded) {
-  options.done_when_stored = !forwarded || services::ProtectionRemoved("keep_until_delivered");
+HostOptions WithDelivery(HostOptions options, const GrpcResultsClient* replays) {
+  options.done_when_stored = replays == nullptr || services::ProtectionRemoved("keep_until_delivered");
   return options;
 }
 
@@ -58,12 +58,13 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       games_(config.game_threads),
       checkpoints_(config.checkpoint_redis.empty()
                        ? nullptr
-                       : std::make_unique<RedisCheckpointStore>(config.checkpoint_redis, 4,
-                                                                "gh:", !services::ProtectionRemoved("redis_clock"))),
+                       : std::make_unique<RedisCheckpointStore>(
+                             config.checkpoint_redis,
+                             RedisCheckpointOptions{.takeover_guard = !services::ProtectionRemoved("redis_clock")})),
       directory_(checkpoints_
                      ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
                      : std::make_unique<InMemoryDirectory>()),
-      host_(WithDelivery(config.options, results_ != nullptr), &clock_, &timers_, &bots_, &outbox_, directory_.get(),
+      host_(WithDelivery(config.options, results_.get()), &clock_, &timers_, &bots_, &outbox_, directory_.get(),
             &metrics_, &games_),
       service_(&host_, &metrics_, &clock_,
                {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}

@@ -153,13 +153,14 @@ std::string CookieValue(std::string_view header, std::string_view name) {
   return "";
 }
 
-std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure) {
+std::string SessionCookie(const std::string& token, int64_t max_age_s, CookieTransport transport) {
   return std::string(kSessionCookie) + "=" + token + "; Max-Age=" + std::to_string(max_age_s) +
-         "; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+         "; Path=/; HttpOnly; SameSite=Strict" + (transport == CookieTransport::kHttpsOnly ? "; Secure" : "");
 }
 
-std::string ClearedSessionCookie(bool secure) {
-  return std::string(kSessionCookie) + "=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "");
+std::string ClearedSessionCookie(CookieTransport transport) {
+  return std::string(kSessionCookie) + "=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict" +
+         (transport == CookieTransport::kHttpsOnly ? "; Secure" : "");
 }
 
 }  // namespace metropolis::gateway

@@ -159,9 +159,11 @@ class People {
 inline constexpr std::string_view kSessionCookie = "metropolis_session";
 std::string CookieValue(std::string_view cookie_header, std::string_view name);
 // Set-Cookie for a session (Max-Age until it expires) and for ending one.
-// `secure`: only over HTTPS.
-std::string SessionCookie(const std::string& token, int64_t max_age_s, bool secure = false);
-std::string ClearedSessionCookie(bool secure = false);
+// kHttpsOnly adds Secure: the browser sends it over HTTPS only.
+enum class CookieTransport { kAny, kHttpsOnly };
+std::string SessionCookie(const std::string& token, int64_t max_age_s,
+                          CookieTransport transport = CookieTransport::kAny);
+std::string ClearedSessionCookie(CookieTransport transport = CookieTransport::kAny);
 
 // A session cookie's value: 32 bytes from the kernel's random source, in hex.
 // Throws std::system_error when the kernel gives no randomness.

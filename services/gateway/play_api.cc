@@ -95,7 +95,7 @@ HttpResponse PlayApi::SignUp(const HttpRequest& request) {
     return ErrorResponse(error);
   HttpResponse r = JsonResponse(201, {{"player", PersonToJson(session.person)}});
   r.headers.push_back(
-      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, Transport())});
   return r;
 }
 
@@ -118,7 +118,7 @@ HttpResponse PlayApi::SignIn(const HttpRequest& request) {
     renamed.push_back({{"id", n.identity_id}, {"from", n.old_name}, {"to", n.new_name}});
   HttpResponse r = JsonResponse(200, {{"player", PersonToJson(session.person)}, {"renamed", renamed}});
   r.headers.push_back(
-      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, options_.secure_cookies)});
+      {"Set-Cookie", SessionCookie(cookie, people_->options().session_ttl.count() / 1000, Transport())});
   return r;
 }
 
@@ -127,7 +127,7 @@ HttpResponse PlayApi::SignOut(const Session& session) {
   if (!people_->SignOut(session, &error)) return ErrorResponse(error);
   HttpResponse r;
   r.status = 204;
-  r.headers.push_back({"Set-Cookie", ClearedSessionCookie(options_.secure_cookies)});
+  r.headers.push_back({"Set-Cookie", ClearedSessionCookie(Transport())});
   return r;
 }
 

@@ -72,6 +72,9 @@ class PlayApi {
   // not theirs, 404 when no host knows the game.
   bool FindSeat(const Session& session, const std::string& game_id, HeldSeat* out, ApiError* error);
   Json ActiveGame(const Session& session);
+  CookieTransport Transport() const {
+    return options_.secure_cookies ? CookieTransport::kHttpsOnly : CookieTransport::kAny;
+  }
 
   Api* const api_;
   Backends* const backends_;

@@ -148,7 +148,7 @@ int HttpServer::HttpError(mg_connection* conn, int status, const char* message) 
   HttpResponse response = ErrorResponse(MakeError(status, name, why));
   response.headers.push_back({"Connection", "close"});
   auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
-  self->Send(conn, response, false);
+  self->Send(conn, response, Parts::kWhole);
   self->metrics_->Request("malformed", status, 0);
   return 0;  // answered
 }
@@ -159,7 +159,7 @@ int HttpServer::BeginRequest(mg_connection* conn) {
   return self->Handle(conn) != 0 ? 1 : 0;
 }
 
-int HttpServer::Send(mg_connection* conn, const HttpResponse& r, bool head) {
+int HttpServer::Send(mg_connection* conn, const HttpResponse& r, Parts parts) {
   mg_response_header_start(conn, r.status);
   mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
   mg_response_header_add(conn, "Content-Length", std::to_string(r.body.size()).c_str(), -1);
@@ -171,7 +171,7 @@ int HttpServer::Send(mg_connection* conn, const HttpResponse& r, bool head) {
   // API answers change with every game played.
   if (!cache_control) mg_response_header_add(conn, "Cache-Control", "no-store", -1);
   mg_response_header_send(conn);
-  if (!head && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+  if (parts == Parts::kWhole && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
   return r.status;
 }
 
@@ -181,7 +181,7 @@ int HttpServer::Handle(mg_connection* conn) {
   const std::string_view method = info->request_method ? info->request_method : "";
   const std::string_view path = info->local_uri ? info->local_uri : "/";
   const std::string_view query = info->query_string ? info->query_string : "";
-  const bool head = method == "HEAD";
+  const Parts parts = PartsFor(method);
   std::string route;
   HttpResponse response;
   int status = 0;
@@ -194,7 +194,7 @@ int HttpServer::Handle(mg_connection* conn) {
     } else {
       status = ServePlayApi(conn, request, &route);
     }
-  } else if (method != "GET" && !head) {
+  } else if (method != "GET" && method != "HEAD") {
     route = "method_not_allowed";
     response = ErrorResponse(
         MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only GET and HEAD"));
@@ -219,7 +219,7 @@ int HttpServer::Handle(mg_connection* conn) {
                                            std::to_string(retry_ms) + " ms"));
     response.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
   } else if (path.substr(0, 5) == "/api/") {
-    if (Api::IsLiveStream(path) && !head) {
+    if (Api::IsLiveStream(path) && parts == Parts::kWhole) {
       route = "/api/v1/live/{}/events";
       status = ServeLive(conn, path, query, &route);
     } else {
@@ -234,22 +234,22 @@ int HttpServer::Handle(mg_connection* conn) {
     }
   } else {
     route = "static";
-    status = ServeFile(conn, path, head);
+    status = ServeFile(conn, path, parts);
   }
-  if (status == 0) status = Send(conn, response, head);
+  if (status == 0) status = Send(conn, response, parts);
   if (route != "/api/v1/live/{}/events" && route != "/api/v1/play/{}/events")
     metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
   return status;
 }
 
-int HttpServer::ServeFile(mg_connection* conn, std::string_view path, bool head) {
+int HttpServer::ServeFile(mg_connection* conn, std::string_view path, Parts parts) {
   StaticFile file;
   if (options_.web_root.empty() || !ResolveStaticFile(options_.web_root, path, &file))
     return Send(conn,
                 ErrorResponse(NotFound(options_.web_root.empty() ? "no web app here (--web-root is not set)"
                                                                  : "no file " + std::string(path.substr(0, 200)))),
-                head);
-  if (file.size > kMaxFileBytes) return Send(conn, ErrorResponse(NotFound("file too large to serve")), head);
+                parts);
+  if (file.size > kMaxFileBytes) return Send(conn, ErrorResponse(NotFound("file too large to serve")), parts);
   const char* if_none_match = mg_get_header(conn, "If-None-Match");
   if (if_none_match && file.etag == if_none_match) {
     mg_response_header_start(conn, 304);
@@ -260,15 +260,15 @@ int HttpServer::ServeFile(mg_connection* conn, std::string_view path, bool head)
   }
   HttpResponse r;
   r.content_type = file.content_type;
-  if (!head) {
+  if (parts == Parts::kWhole) {
     std::ifstream in(file.path, std::ios::binary);
     std::ostringstream body;
     body << in.rdbuf();
-    if (!in) return Send(conn, ErrorResponse(NotFound("no file " + std::string(path.substr(0, 200)))), head);
+    if (!in) return Send(conn, ErrorResponse(NotFound("no file " + std::string(path.substr(0, 200)))), parts);
     r.body = std::move(body).str();
   }
   r.headers = {{"ETag", file.etag}, {"Cache-Control", file.cache_control}};
-  if (head) {
+  if (parts == Parts::kHeadersOnly) {
     // The length of the body a GET would get.
     mg_response_header_start(conn, 200);
     mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
@@ -278,7 +278,7 @@ int HttpServer::ServeFile(mg_connection* conn, std::string_view path, bool head)
     mg_response_header_send(conn);
     return 200;
   }
-  return Send(conn, r, head);
+  return Send(conn, r, parts);
 }
 
 int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route) {
@@ -290,7 +290,7 @@ int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::strin
       !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error)) {
     if (error.status == "RESOURCE_EXHAUSTED") metrics_->SpectatorRefused();
     if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
-    const int status = Send(conn, ErrorResponse(error), false);
+    const int status = Send(conn, ErrorResponse(error), Parts::kWhole);
     metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
     return status;
   }
@@ -336,7 +336,7 @@ void HttpServer::PumpEvents(mg_connection* conn, Spectator* events, std::chrono:
 int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route) {
   const auto start = Clock::now();
   const mg_request_info* info = mg_get_request_info(conn);
-  const bool head = request.method == "HEAD";
+  const Parts parts = PartsFor(request.method);
   HttpResponse response;
   std::string body;
   if (info->content_length > int64_t(kMaxBodyBytes)) {
@@ -363,7 +363,7 @@ int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::stri
     }
   }
   if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
-  const int status = Send(conn, response, head);
+  const int status = Send(conn, response, parts);
   metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
   return status;
 }
@@ -375,7 +375,7 @@ int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
   ApiError error;
   if (!play_->PrepareEvents(request, &prepared, &error)) {
     if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
-    const int status = Send(conn, ErrorResponse(error), false);
+    const int status = Send(conn, ErrorResponse(error), Parts::kWhole);
     metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
     return status;
   }

@@ -65,8 +65,12 @@ class HttpServer {
   // stops, at most every `interval` (0 for a seat's stream: nothing in it may
   // be merged, and a person waits on each decision).
   void PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval);
-  int ServeFile(mg_connection* conn, std::string_view path, bool head);
-  int Send(mg_connection* conn, const HttpResponse& response, bool head);
+  // What a response carries: kHeadersOnly answers a HEAD request (the headers
+  // a GET would get, Content-Length included, and no body).
+  enum class Parts { kWhole, kHeadersOnly };
+  static Parts PartsFor(std::string_view method) { return method == "HEAD" ? Parts::kHeadersOnly : Parts::kWhole; }
+  int ServeFile(mg_connection* conn, std::string_view path, Parts parts);
+  int Send(mg_connection* conn, const HttpResponse& response, Parts parts);
 
   const ServerOptions options_;
   Api* const api_;

@@ -35,14 +35,14 @@ GrpcLadderSource::GrpcLadderSource(const std::string& address, std::string token
       token_(std::move(token)),
       refresh_ms_(refresh_ms) {}
 
-std::vector<LadderConfig> GrpcLadderSource::Ladders(bool fresh) {
+std::vector<LadderConfig> GrpcLadderSource::Ladders(Read read) {
   // A fresh read reflects the configuration at least as new as the call: it
   // reads again unless another caller did after this one started (waiting on
   // the lock), so concurrent misses cost one call.
   const auto called = std::chrono::steady_clock::now();
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
-  if (fresh ? read_at_ >= called : now < until_) return cached_;
+  if (read == Read::kFresh ? read_at_ >= called : now < until_) return cached_;
   read_at_ = now;
   grpc::ClientContext context;
   context.AddMetadata("authorization", "Bearer " + token_);

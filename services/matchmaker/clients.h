@@ -28,7 +28,7 @@ namespace metropolis::matchmaker {
 class GrpcLadderSource final : public LadderSource {
  public:
   GrpcLadderSource(const std::string& address, std::string token, int64_t refresh_ms = 10'000);
-  std::vector<LadderConfig> Ladders(bool fresh = false) override;
+  std::vector<LadderConfig> Ladders(Read read = Read::kCached) override;
 
  private:
   std::unique_ptr<v1::Accounts::Stub> stub_;

@@ -33,8 +33,8 @@ grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context,
 }
 
 bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
-  for (bool fresh : {false, true}) {
-    for (LadderConfig& l : ladders_->Ladders(fresh)) {
+  for (LadderSource::Read read : {LadderSource::Read::kCached, LadderSource::Read::kFresh}) {
+    for (LadderConfig& l : ladders_->Ladders(read)) {
       if (l.id == id) {
         *out = std::move(l);
         return true;

@@ -17,9 +17,10 @@ namespace metropolis::matchmaker {
 class LadderSource {
  public:
   virtual ~LadderSource() = default;
-  // `fresh`: the caller missed a ladder; read the configuration as it is now
+  // kFresh: the caller missed a ladder; read the configuration as it is now
   // (a ladder just created is found at once).
-  virtual std::vector<LadderConfig> Ladders(bool fresh = false) = 0;
+  enum class Read { kCached, kFresh };
+  virtual std::vector<LadderConfig> Ladders(Read read = Read::kCached) = 0;
 };
 
 // A player's rating μ on a ladder; the ladder's μ for a newcomer.

@@ -262,12 +262,12 @@ std::shared_ptr<std::mutex> Ratings::RebuildLock(const std::string& key) {
   return m;
 }
 
-grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players, bool clear) {
+grpc::Status Ratings::Rebuild(const Board& board, uint64_t* players, Start from) {
   bool refused = false;
-  return RebuildBoard(board, players, clear, &refused);
+  return RebuildBoard(board, players, from, &refused);
 }
 
-grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, bool clear, bool* refused) {
+grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start from, bool* refused) {
   const std::string key = BoardKey(board);
   std::shared_ptr<std::mutex> rebuilding = RebuildLock(key);
   std::lock_guard one_at_a_time(*rebuilding);
@@ -280,7 +280,7 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, bool c
     redis_error = e.what();
     *refused = dynamic_cast<const LeaderboardRefused*>(&e) != nullptr;
   };
-  if (clear) {
+  if (from == Start::kFromEmpty) {
     try {
       cache_->Clear(board);
     } catch (const std::exception& e) {
@@ -327,7 +327,7 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, bool c
       "leaderboard rebuilt from PostgreSQL",
       {{"board", key},
        {"version", std::to_string(version)},
-       {"cleared", clear ? "true" : "false"},
+       {"cleared", from == Start::kFromEmpty ? "true" : "false"},
        {"players", std::to_string(*players)},
        {"ms",
         std::to_string(
@@ -391,7 +391,8 @@ grpc::Status Ratings::ReadFresh(const Board& board, const CacheRead& read, bool*
   }
   uint64_t players = 0;
   bool refused = false;
-  if (grpc::Status s = RebuildBoard(board, &players, ahead, &refused); !s.ok()) {
+  if (grpc::Status s = RebuildBoard(board, &players, ahead ? Start::kFromEmpty : Start::kOverRedis, &refused);
+      !s.ok()) {
     if (!refused || !compare_versions_) return s;
     // Redis answers but takes no writes: PostgreSQL, the truth, serves the read.
     RatingsMetrics::Get().LeaderboardServedFromPostgres();

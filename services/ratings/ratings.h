@@ -49,8 +49,10 @@ class Ratings {
 
   // Copies a board (or every board) from PostgreSQL into Redis with the
   // version it read. Safe while games are rated: only newer entries are
-  // written. `clear`: drop the board in Redis first (it is ahead of PostgreSQL).
-  grpc::Status Rebuild(const Board& board, uint64_t* players, bool clear = false);
+  // written. kFromEmpty: drop the board in Redis first (it is ahead of
+  // PostgreSQL, so writing only newer entries would keep its extra ones).
+  enum class Start { kOverRedis, kFromEmpty };
+  grpc::Status Rebuild(const Board& board, uint64_t* players, Start from = Start::kOverRedis);
   grpc::Status RebuildAll(uint64_t* players);
 
   uint64_t rebuilds() const;
@@ -71,7 +73,7 @@ class Ratings {
   // set and the caller reads PostgreSQL instead.
   grpc::Status ReadFresh(const Board& board, const CacheRead& read, bool* from_pg);
   // Rebuild; *refused when Redis answered the writes with an error.
-  grpc::Status RebuildBoard(const Board& board, uint64_t* players, bool clear, bool* refused);
+  grpc::Status RebuildBoard(const Board& board, uint64_t* players, Start from, bool* refused);
   std::shared_ptr<std::mutex> RebuildLock(const std::string& key);
 
   RatingStore* store_;

@@ -84,7 +84,7 @@ void SummaryFrom(const pqxx::row& r, v1::StoredGameSummary* s) {
 }
 
 void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1::StoredGameSummary>* games,
-              bool outcome) {
+              SeatDetail detail) {
   if (games->empty()) return;
   // Stored game ids are letters, digits, '-' and '_' (ValidGameId): the array needs no quoting.
   std::string ids = "{";
@@ -103,7 +103,7 @@ void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1:
     sr->set_seat(seat[1].as<uint32_t>());
     sr->set_identity_id(seat[2].as<int64_t>());
     sr->set_name(seat[3].as<std::string>());
-    if (outcome) {
+    if (detail == SeatDetail::kWithOutcome) {
       sr->set_fallback_decisions(seat[4].as<uint32_t>());
       sr->set_forfeited(seat[5].as<bool>());
     }

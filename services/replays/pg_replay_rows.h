@@ -43,9 +43,10 @@ inline constexpr char kSummaryColumns[] =
 void SummaryFrom(const pqxx::row& r, v1::StoredGameSummary* s);
 
 // Adds every game's seats, in seat order, in one query rather than one per
-// game. With `outcome`, each seat's fallback decisions and forfeit too (what
+// game. kWithOutcome: each seat's fallback decisions and forfeit too (what
 // ratings and standings need; the public listing leaves them out).
+enum class SeatDetail { kPublic, kWithOutcome };
 void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1::StoredGameSummary>* games,
-              bool outcome);
+              SeatDetail detail);
 
 }  // namespace metropolis::replays

@@ -173,7 +173,7 @@ grpc::Status PgReplayStore::ListPage(const ListFilter& filter, const ListCursor&
         filter.finished_before_unix_ms, after.set, after.finished_unix_ms, after.game_id, limit);
     Summaries page;
     for (const auto& r : rows) SummaryFrom(r, page.Add());
-    AddSeats(tx, &page, /*outcome=*/false);
+    AddSeats(tx, &page, SeatDetail::kPublic);
     for (v1::StoredGameSummary& g : page) *out->Add() = std::move(g);
     return grpc::Status::OK;
   });
@@ -187,7 +187,7 @@ grpc::Status PgReplayStore::Results(const std::vector<std::string>& ids, Summari
         GameIdArray(ids));
     Summaries found;
     for (const auto& r : games) SummaryFrom(r, found.Add());
-    AddSeats(tx, &found, /*outcome=*/true);
+    AddSeats(tx, &found, SeatDetail::kWithOutcome);
     for (v1::StoredGameSummary& g : found) *out->Add() = std::move(g);
     return grpc::Status::OK;
   });

@@ -148,9 +148,10 @@ std::shared_ptr<grpc::Channel> MakeChannel(const GlobalOptions& g, const std::st
   return grpc::CreateChannel(host.empty() ? g.host : host, services::MakeChannelCredentials(g.tls_ca_pem));
 }
 
-void PrepareContext(const GlobalOptions& g, grpc::ClientContext* context, bool no_deadline) {
+void PrepareContext(const GlobalOptions& g, grpc::ClientContext* context, Deadline deadline) {
   if (!g.token.empty()) context->AddMetadata("authorization", "Bearer " + g.token);
-  if (!no_deadline) context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(g.timeout_ms));
+  if (deadline == Deadline::kAlways || g.timeout_given)
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(g.timeout_ms));
 }
 
 std::string StatusCodeName(grpc::StatusCode code) {

@@ -79,8 +79,11 @@ int UsageError(const cli::Flags& flags, std::string_view message);
 int RpcError(const Invocation& inv, std::string_view what, const grpc::Status& status);
 
 std::shared_ptr<grpc::Channel> MakeChannel(const GlobalOptions& g, const std::string& host = "");
-// Bearer token (when given) and, unless `no_deadline`, the --timeout-ms deadline.
-void PrepareContext(const GlobalOptions& g, grpc::ClientContext* context, bool no_deadline = false);
+// Bearer token (when given) and the --timeout-ms deadline: always, or for
+// commands that wait as long as the user likes (watch, enqueue) only when
+// --timeout-ms was given.
+enum class Deadline { kAlways, kOnlyIfGiven };
+void PrepareContext(const GlobalOptions& g, grpc::ClientContext* context, Deadline deadline = Deadline::kAlways);
 
 // "UNAVAILABLE", "NOT_FOUND", ...
 std::string StatusCodeName(grpc::StatusCode code);

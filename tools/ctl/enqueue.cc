@@ -28,7 +28,7 @@ int RunEnqueue(const std::vector<std::string>& args, const GetEnv& env) {
   auto stub = v1::Matchmaker::NewStub(MakeChannel(inv.global));
   grpc::ClientContext context;
   // The queue may take longer than any RPC deadline: no deadline unless asked.
-  PrepareContext(inv.global, &context, /*no_deadline=*/!inv.global.timeout_given);
+  PrepareContext(inv.global, &context, Deadline::kOnlyIfGiven);
   v1::EnqueueRequest request;
   request.set_ladder(inv.flags.Get("ladder"));
   auto reader = stub->Enqueue(&context, request);

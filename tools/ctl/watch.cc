@@ -78,7 +78,7 @@ int RunWatch(const std::vector<std::string>& args, const GetEnv& env) {
     auto stub = v1::GameHost::NewStub(MakeChannel(inv.global, host));
     grpc::ClientContext context;
     // A game lasts as long as it lasts: only an explicit --timeout-ms bounds it.
-    PrepareContext(inv.global, &context, /*no_deadline=*/!inv.global.timeout_given);
+    PrepareContext(inv.global, &context, Deadline::kOnlyIfGiven);
     auto reader = stub->Spectate(&context, request);
     v1::SpectateUpdate update;
     bool game_over = false;

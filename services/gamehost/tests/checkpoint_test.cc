@@ -19,8 +19,8 @@ constexpr Millis kLease = 3000;  // HostOptions' default
 class CheckpointTest : public ::testing::Test {
  protected:
   CheckpointTest() : directory(&store), a("host-a:1", &directory), b("host-b:1", &directory) {
-    a.host->SetCheckpoints(&store, /*background=*/false);
-    b.host->SetCheckpoints(&store, /*background=*/false);
+    a.host->SetCheckpoints(&store, Host::LeaseKeeping::kCallerDrives);
+    b.host->SetCheckpoints(&store, Host::LeaseKeeping::kCallerDrives);
   }
   void CreateOnA(uint64_t seed = 11) {
     v1::CreateGameRequest request;
@@ -105,7 +105,7 @@ TEST_F(CheckpointTest, AHostRestartedAtItsAddressTakesItsGamesBackAtOnce) {
   const v1::Decision before = *on_a.streams[actor]->PendingDecision();
 
   TestHost again("host-a:1", &directory);  // the new run, within the old one's lease
-  again.host->SetCheckpoints(&store, /*background=*/false);
+  again.host->SetCheckpoints(&store, Host::LeaseKeeping::kCallerDrives);
   Host::Target elsewhere;
   ASSERT_TRUE(b.host->FindSeat(created.seat_tokens(0), created.game_id(), &elsewhere).ok());
   EXPECT_EQ(elsewhere.redirect, "host-a:1");
@@ -316,7 +316,7 @@ TEST_F(LostStepsTest, ASeatThatSawNoFurtherThanTheLogIsWelcomed) {
 // seat at the rewound step, and the seat sees the game go backwards.
 TEST_F(LostStepsTest, NegativeControlWithoutTheCheckTheSeatIsShownTheGameRewound) {
   TestHost unchecked("host-c:1", &directory, /*check_seen_step=*/false);
-  unchecked.host->SetCheckpoints(&store, /*background=*/false);
+  unchecked.host->SetCheckpoints(&store, Host::LeaseKeeping::kCallerDrives);
   PlayLoseAndTakeOver(&unchecked, 30);
   std::shared_ptr<RecordingSeat> seat0;
   ASSERT_TRUE(Hello(&unchecked, 0, seen, &seat0).ok());

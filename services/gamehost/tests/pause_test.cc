@@ -19,8 +19,8 @@ constexpr Millis kPauseLimit = 600'000;  // HostOptions' default
 class PauseTest : public ::testing::Test {
  public:
   PauseTest() : a_link(&store), directory(&store), a("host-a:1", &directory), b("host-b:1", &directory) {
-    a.host->SetCheckpoints(&a_link, /*background=*/false);
-    b.host->SetCheckpoints(&store, /*background=*/false);
+    a.host->SetCheckpoints(&a_link, Host::LeaseKeeping::kCallerDrives);
+    b.host->SetCheckpoints(&store, Host::LeaseKeeping::kCallerDrives);
   }
   void CreateOnA() {
     v1::CreateGameRequest request;

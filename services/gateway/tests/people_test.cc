@@ -167,7 +167,7 @@ TEST(Cookies, ValueAndHeaders) {
   EXPECT_EQ(CookieValue("a=1", "metropolis_session"), "");
   EXPECT_EQ(SessionCookie("abc", 60), "metropolis_session=abc; Max-Age=60; Path=/; HttpOnly; SameSite=Strict");
   EXPECT_EQ(ClearedSessionCookie(), "metropolis_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict");
-  EXPECT_EQ(SessionCookie("abc", 60, /*secure=*/true),
+  EXPECT_EQ(SessionCookie("abc", 60, CookieTransport::kHttpsOnly),
             "metropolis_session=abc; Max-Age=60; Path=/; HttpOnly; SameSite=Strict; Secure");
   const std::string token = NewSessionToken();
   EXPECT_EQ(token.size(), 64u);

@@ -101,10 +101,10 @@ TEST_F(LadderSourceTest, KeepsWhatItReadUntilTheRefreshAndWhileAccountsFails) {
   }
   EXPECT_EQ(source.Ladders().size(), 1u) << "cached until the refresh";
   EXPECT_EQ(accounts_.calls.load(), 1);
-  ASSERT_EQ(source.Ladders(/*fresh=*/true).size(), 2u) << "a fresh read asks again";
+  ASSERT_EQ(source.Ladders(LadderSource::Read::kFresh).size(), 2u) << "a fresh read asks again";
 
   accounts_.fail = true;
-  const std::vector<LadderConfig> kept = source.Ladders(/*fresh=*/true);
+  const std::vector<LadderConfig> kept = source.Ladders(LadderSource::Read::kFresh);
   ASSERT_EQ(kept.size(), 2u) << "Accounts failing: the ladders read last are kept";
   EXPECT_EQ(kept[1].id, "duel");
 }

@@ -25,7 +25,7 @@ using testing::FakeTicketStore;
 class OneLadder final : public LadderSource {
  public:
   explicit OneLadder(LadderConfig ladder) : ladder_(std::move(ladder)) {}
-  std::vector<LadderConfig> Ladders(bool) override { return {ladder_}; }
+  std::vector<LadderConfig> Ladders(Read) override { return {ladder_}; }
 
  private:
   LadderConfig ladder_;

@@ -20,7 +20,8 @@ class RedisCheckpointsTest : public ::testing::Test {
     address_ = storage::testing::RedisAddress();
     ASSERT_FALSE(address_.empty());
     prefix_ = storage::testing::UniquePrefix();
-    store_ = std::make_unique<RedisCheckpointStore>(address_, 2, prefix_ + ":");
+    store_ = std::make_unique<RedisCheckpointStore>(address_,
+                                                    RedisCheckpointOptions{.pool_size = 2, .prefix = prefix_ + ":"});
     State state{GameConfig{}};
     for (const Action& a : state.LegalActions()) {
       actions_.push_back(a);
@@ -192,7 +193,7 @@ TEST_F(RedisCheckpointsTest, ALapsedLeaseWaitsUntilRedisHasServedALeaseSinceItsL
 
 // Negative control of the test above: without the guard the game moves at once.
 TEST_F(RedisCheckpointsTest, WithoutTheGuardALapsedLeaseIsTakenOverRightAfterAGap) {
-  RedisCheckpointStore unguarded(address_, 1, prefix_ + ":", /*takeover_guard=*/false);
+  RedisCheckpointStore unguarded(address_, {.pool_size = 1, .prefix = prefix_ + ":", .takeover_guard = false});
   uint64_t fence = 0, next = 0;
   ASSERT_EQ(unguarded.Create("g7", "s", "host-a", 2000, &fence, &error_), CheckpointStatus::kOk) << error_;
   storage::RedisConnection redis(address_, 2000);
@@ -239,7 +240,7 @@ TEST_F(RedisCheckpointsTest, AFinishedGamesEndTimeComesBackWithIt) {
 }
 
 TEST_F(RedisCheckpointsTest, AnUnreachableRedisIsUnavailableNotFenced) {
-  RedisCheckpointStore nowhere("127.0.0.1:1", 1, prefix_ + ":");
+  RedisCheckpointStore nowhere("127.0.0.1:1", {.pool_size = 1, .prefix = prefix_ + ":"});
   uint64_t fence = 0;
   EXPECT_EQ(nowhere.Create("g4", "s", "host-a", 1000, &fence, &error_), CheckpointStatus::kUnavailable);
   EXPECT_NE(error_.find("127.0.0.1:1"), std::string::npos) << error_;
