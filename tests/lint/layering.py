@@ -19,8 +19,14 @@ use anything. Two sources of truth are read:
 
   - every #include "..." of a project header in the C++ files, and #include <...> of
     PostgreSQL's and Redis's client libraries, which only storage implementations may
-    include: lib/storage/, and service files named *store*, pg_* or redis_* (their pools,
-    from lib/storage, may also be built by a service's wiring: main.cc and server.*);
+    include: lib/storage/, and the PostgreSQL and Redis implementations of the stores,
+    named pg_* and redis_* (their pools, from lib/storage, may also be built by a
+    service's wiring: main.cc and server.*; a store's interface may include neither);
+  - the names of tests that need a database: a test file that includes the PostgreSQL
+    or the Redis test fixture (lib/storage/tests/test_database.h, test_redis.h) says so
+    in its name, *_pg_test.cc, *_redis_test.cc or *_pg_redis_test.cc, unless it lives in
+    a tests/integration/ folder or in lib/storage's own tests; so that a reader (and a
+    run without servers) tells the hermetic tests from the others by their names;
   - the link graph, from CMake's file API (the codemodel the build writes), so that a
     dependency added in a CMakeLists.txt without an #include is seen as well.
 
@@ -154,8 +160,32 @@ def allowed(frm, to):
 def is_storage_implementation(path):
     if path.startswith("lib/storage/"):
         return True
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return "store" in stem or stem.startswith(("pg_", "redis_")) or stem.endswith("_cache")
+    return os.path.basename(path).startswith(("pg_", "redis_"))
+
+
+# The fixtures that connect a test to the servers the test command starts, and the
+# part of a test's name that says so.
+DB_FIXTURES = {"lib/storage/tests/test_database.h": "_pg", "lib/storage/tests/test_redis.h": "_redis"}
+DB_TEST_NAME = re.compile(r"_(pg|redis|pg_redis)_test\.cc$")
+
+
+def check_test_names(root, report):
+    """Test files that include a database fixture say which database in their names."""
+    for top in ("lib", "services", "tools", "botkits"):
+        for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+            dirnames[:] = [d for d in dirnames if d not in ("node_modules", "build")]
+            rel = os.path.relpath(dirpath, root)
+            if "/tests" not in "/" + rel or "/integration" in rel or rel.startswith("lib/storage"):
+                continue
+            for name in sorted(n for n in filenames if n.endswith(".cc")):
+                path = os.path.join(rel, name)
+                with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                    needs = {DB_FIXTURES[m.group(2)] for m in map(INCLUDE.match, f) if m and m.group(2) in DB_FIXTURES}
+                m = DB_TEST_NAME.search(name)
+                said = set() if not m else {"_pg", "_redis"} if m.group(1) == "pg_redis" else {"_" + m.group(1)}
+                if needs and not needs <= said:
+                    want = "_pg_redis" if len(needs) == 2 else needs.pop()
+                    report.forbidden("tests", path, "a test that needs a database is named *%s_test.cc" % want)
 
 
 def is_wiring(path):
@@ -297,6 +327,7 @@ def check_links(targets, report):
 def run(root, build, out=sys.stdout):
     report = Report()
     files = check_includes(root, report)
+    check_test_names(root, report)
     targets = check_links(load_codemodel(build), report) if build else 0
     for key, places in sorted(report.known_seen.items()):
         print("known: %s -> %s (%d places): %s" % (key[0], key[1], len(places), KNOWN[key]), file=out)
@@ -343,11 +374,16 @@ CLEAN_TREE = {
     "engine/types.h": "#include <cstdint>\n",
     "lib/chance/chance.h": "#include \"engine/state.h\"\n",
     "bots/bot.h": "#include \"engine/state.h\"\n#include \"lib/chance/chance.h\"\n",
-    "services/ratings/store.cc": "#include <pqxx/pqxx>\n#include \"lib/storage/pg_pool.h\"\n",
+    "services/ratings/store.cc": "#include <string>\n",
+    "services/ratings/pg_rating_store.cc": "#include <pqxx/pqxx>\n#include \"lib/storage/pg_pool.h\"\n",
     "services/ratings/pg_rows.cc": "#include <pqxx/pqxx>\n",
     "services/ratings/server.cc": "#include \"lib/storage/pg_pool.h\"\n#include \"services/ratings/store.h\"\n",
     "services/ratings/logic.cc": "#include \"engine/state.h\"\n#include \"metropolis/v1/ratings.pb.h\"\n",
     "services/ratings/tests/logic_test.cc": "#include \"tools/ctl/ctl.h\"\n#include <pqxx/pqxx>\n",
+    "services/ratings/tests/ratings_pg_redis_test.cc":
+        "#include \"lib/storage/tests/test_database.h\"\n#include \"lib/storage/tests/test_redis.h\"\n",
+    "services/ratings/tests/integration/stack_test.cc": "#include \"lib/storage/tests/test_redis.h\"\n",
+    "lib/storage/tests/pool_test.cc": "#include \"lib/storage/tests/test_database.h\"\n",
     "tools/ctl/main.cc": "#include \"services/ratings/store.h\"\n",
     "python/src/session.cc": "#include \"bots/bot.h\"\n#include \"lib/chance/chance.h\"\n",
 }
@@ -369,6 +405,14 @@ PLANTED = [
      "outside a storage implementation"),
     ("hiredis in the bots", {"bots/search.cc": "#include <hiredis/hiredis.h>\n"}, [],
      "outside a storage implementation"),
+    ("pqxx in a store's interface", {"services/ratings/store.cc": "#include <pqxx/pqxx>\n"}, [],
+     "outside a storage implementation"),
+    ("a database test named like a hermetic one",
+     {"services/ratings/tests/rate_test.cc": "#include \"lib/storage/tests/test_database.h\"\n"}, [],
+     "services/ratings/tests/rate_test.cc: a test that needs a database is named *_pg_test.cc"),
+    ("a Redis test named for PostgreSQL only",
+     {"services/ratings/tests/cache_pg_test.cc": "#include \"lib/storage/tests/test_redis.h\"\n"}, [],
+     "is named *_redis_test.cc"),
     ("a pool in a service's logic", {"services/ratings/ratings.cc": "#include \"lib/storage/pg_pool.h\"\n"}, [],
      "outside a storage implementation or wiring"),
     ("the bots on a service", {"bots/x.cc": "#include \"services/ratings/store.h\"\n"}, [],
