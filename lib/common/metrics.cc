@@ -111,8 +111,9 @@ std::shared_ptr<prometheus::Registry> MetricsRegistry() {
   return *registry;
 }
 
-void AddMetricsSetting(Settings* settings) {
-  settings->Add("metrics-listen", "ADDR", "", "Prometheus metrics address (GET /metrics); empty turns metrics off");
+void AddMetricsSetting(Settings* settings, const std::string& address) {
+  settings->Add("metrics-listen", "ADDR", address,
+                "Prometheus metrics address (GET /metrics); empty turns metrics off");
 }
 
 MetricsEndpoint::MetricsEndpoint() = default;

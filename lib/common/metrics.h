@@ -25,8 +25,8 @@ class Settings;
 // The registry of this process, made on first use and never destroyed.
 std::shared_ptr<prometheus::Registry> MetricsRegistry();
 
-// Declares --metrics-listen (empty: no metrics endpoint).
-void AddMetricsSetting(Settings* settings);
+// Declares --metrics-listen (empty: no metrics endpoint), by default `address`.
+void AddMetricsSetting(Settings* settings, const std::string& address = "");
 
 // Serves the process's registry at http://ADDRESS/metrics while it lives.
 class MetricsEndpoint {

@@ -1,32 +1,30 @@
 // metropolis-gamehost: runs games for seats that connect over gRPC.
-#include <iostream>
 #include <memory>
 
-#include "lib/common/rate_limit.h"
-#include "lib/common/server_main.h"
-#include "lib/common/settings.h"
+#include "lib/common/server_program.h"
 #include "services/gamehost/server.h"
 
 namespace mg = metropolis::gamehost;
 namespace ms = metropolis::services;
 
-namespace {
-
-int Fail(const std::string& message) {
-  std::cerr << "metropolis-gamehost: " << message << "\n";
-  return 2;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  ms::Settings settings("metropolis-gamehost",
-                        "Runs Cities & Knights games: seats play over gRPC streams, spectators watch, and every "
-                        "completed game is stored before anyone hears it is over.",
-                        "METROPOLIS_GAMEHOST_");
-  settings.Add("listen", "ADDR", "127.0.0.1:50051", "gRPC address to listen on (port 0 picks a free port)");
+  ms::ServerProgram program(
+      {.info = {.service = "gamehost",
+                .summary = "Runs Cities & Knights games: seats play over gRPC streams, spectators watch, and every "
+                           "completed game is stored before anyone hears it is over."},
+       .listen = {.address = "127.0.0.1:50051"},
+       .max_calls = std::nullopt,  // no --max-calls: calls unbounded
+       // The host decides when a game's data is too big; no message of the
+       // protocol comes near 1 MB.
+       .max_message_bytes = 1 << 20,
+       .rate_limit = {{.defaults = {.per_second = 20, .burst = 40},
+                       .per = "per seat token (Play streams, Spectate, GetGame, ListGames; the admin and spectator "
+                              "tokens are not limited)"}},
+       // The host serves its metrics itself (GameHostServer), on by default.
+       .metrics = false});
+  ms::Settings& settings = program.settings();
   settings.Add("advertise", "ADDR", "", "address other parts use to reach this host (default: the bound address)");
-  settings.Add("metrics-listen", "ADDR", "127.0.0.1:9464", "Prometheus metrics address; empty turns metrics off");
+  ms::AddMetricsSetting(&settings, "127.0.0.1:9464");
   settings.Add("admin-token", "TOKEN", "", "bearer token that may create games (required)");
   settings.Add("spectator-token", "TOKEN", "", "bearer token that may list, inspect and watch games");
   settings.Add("data-dir", "DIR", "./gamehost-data",
@@ -38,31 +36,12 @@ int main(int argc, char** argv) {
   settings.Add("ratings-token", "TOKEN", "", "the ratings service's service token");
   settings.Add("matchmaker", "ADDR", "", "matchmaker to announce this host to (its address, room and live games)");
   settings.Add("matchmaker-token", "TOKEN", "", "the game hosts' service token at the matchmaker");
-  // The host decides when a game's data is too big; no message of the
-  // protocol comes near 1 MB.
-  ms::AddSecuritySettings(&settings, 1 << 20);
-  ms::AddRateLimitSettings(&settings, {.per_second = 20, .burst = 40},
-                           "per seat token (Play streams, Spectate, GetGame, ListGames; the admin and spectator "
-                           "tokens are not limited)");
-  ms::AddLogLevelSetting(&settings);
-  int exit_code = 0;
-  if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
-  std::string error;
-  if (!ms::SetUpLogs(settings, "gamehost", &error)) return Fail(error);
+  if (!program.Parse(argc, argv)) return program.exit_code();
 
   mg::GameHostConfig config;
-  mg::HostOptions& options = config.options;
-  ms::ServeOptions serve{
-      .program = "metropolis-gamehost", .listen = "", .listen_failure_exit_code = 2, .log_port = false};
-  if (!mg::ReadPlaySettings(settings, &config, &error) || !ms::ReadSecuritySettings(settings, &serve, &error) ||
-      !ms::ReadRateLimitSettings(settings, &config.rate_limit, &error))
-    return Fail(error);
-  options.admin_token = settings.Get("admin-token");
-  if (options.admin_token.empty()) return Fail("--admin-token (or METROPOLIS_GAMEHOST_ADMIN_TOKEN) is required");
-  options.spectator_token = settings.Get("spectator-token");
-  if (!settings.Get("ratings").empty() && settings.Get("replays").empty())
-    return Fail("--ratings needs --replays: a game is rated once it is stored");
-  options.address = settings.Get("advertise");
+  config.options.address = settings.Get("advertise");
+  config.options.admin_token = settings.Get("admin-token");
+  config.options.spectator_token = settings.Get("spectator-token");
   config.listen = settings.Get("listen");
   config.data_dir = settings.Get("data-dir");
   config.metrics_listen = settings.Get("metrics-listen");
@@ -72,12 +51,18 @@ int main(int argc, char** argv) {
   config.ratings_token = settings.Get("ratings-token");
   config.matchmaker = settings.Get("matchmaker");
   config.matchmaker_token = settings.Get("matchmaker-token");
+  config.rate_limit = program.rate_limit();
+  std::string error;
+  if (!mg::ReadPlaySettings(settings, &config, &error)) return program.Fail(error);
+  if (config.options.admin_token.empty())
+    return program.Fail(ms::MissingSettings(settings, {"admin-token"}, ms::MissingWording::kFirstWithEnv));
+  if (!config.ratings.empty() && config.replays.empty())
+    return program.Fail("--ratings needs --replays: a game is rated once it is stored");
 
-  // SIGINT and SIGTERM are taken for an orderly shutdown; blocked before any
-  // thread starts so that every thread inherits the mask.
-  ms::ShutdownSignals signals;
+  if (!program.Start()) return program.exit_code();
   std::unique_ptr<mg::GameHostServer> host = mg::GameHostServer::Create(config, &error);
-  if (!host) return Fail(error);
-  serve.listen = config.listen;
-  return ms::Serve(serve, {host.get()}, &signals);
+  if (!host) return program.Fail(error);
+  program.serve_options().listen_failure_exit_code = 2;
+  program.serve_options().log_port = false;  // the host logs its address
+  return program.Serve({host.get()});
 }

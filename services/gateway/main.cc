@@ -1,19 +1,17 @@
 // metropolis-gateway: the HTTP face of Metropolis — a JSON API over the
 // services, live games as server-sent events, and the web app's files.
 #include <prometheus/registry.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <climits>
-#include <csignal>
 #include <cstdlib>
-#include <iostream>
 
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
+#include "lib/common/process_setup.h"
 #include "lib/common/rate_limit.h"
 #include "lib/common/server_main.h"
+#include "lib/common/server_program.h"
 #include "lib/common/settings.h"
 #include "lib/flags/flags.h"
 #include "services/gateway/api.h"
@@ -30,48 +28,16 @@ namespace mgw = metropolis::gateway;
 
 namespace {
 
-int Fail(const std::string& message) {
-  std::cerr << "metropolis-gateway: " << message << "\n";
-  return 2;
-}
-
-// A file only this user can read, removed by Remove() or at the latest on destruction.
-class TempPemFile {
- public:
-  ~TempPemFile() { Remove(); }
-  bool Write(const std::string& text, std::string* error) {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/metropolis-gateway-tls.XXXXXX";
-    const int fd = ::mkstemp(pattern.data());  // mode 0600
-    if (fd < 0) {
-      *error = "HTTPS: cannot create a file in " + pattern.substr(0, pattern.rfind('/')) + " for civetweb";
-      return false;
-    }
-    path_ = pattern;
-    const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
-    ::close(fd);
-    if (!written) *error = "HTTPS: cannot write " + path_;
-    return written;
-  }
-  void Remove() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-    path_.clear();
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+int Fail(const std::string& message) { return ms::FailStartup("metropolis-gateway", message); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  ms::Settings settings(
-      "metropolis-gateway",
-      "Serves Metropolis to browsers: a JSON API under /api/v1 over the accounts, replays, "
-      "ratings and matchmaker services and the game hosts, live games as server-sent events, and the web "
-      "app's files (docs/GATEWAY.md).",
-      "METROPOLIS_GATEWAY_");
+  ms::Settings settings = ms::MakeSettings(
+      {.service = "gateway",
+       .summary = "Serves Metropolis to browsers: a JSON API under /api/v1 over the accounts, replays, "
+                  "ratings and matchmaker services and the game hosts, live games as server-sent events, and the web "
+                  "app's files (docs/GATEWAY.md)."});
   settings.Add("listen", "HOST:PORT", "127.0.0.1:8080", "HTTP address");
   settings.Add("web-root", "DIR", "", "the web app's files (empty: the API only)");
   settings.Add("accounts", "ADDR", "",
@@ -100,22 +66,18 @@ int main(int argc, char** argv) {
   settings.Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
   settings.Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
   settings.Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
-  settings.Add("metrics-listen", "ADDR", "127.0.0.1:9467", "Prometheus metrics address; empty turns metrics off");
+  ms::AddMetricsSetting(&settings, "127.0.0.1:9467");
   settings.Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");
   settings.Add("tls-key", "FILE", "", "PEM private key of --tls-cert (unencrypted)");
   ms::AddChannelTlsSetting(&settings);
   ms::AddRateLimitSettings(&settings, {.per_second = 100, .burst = 200},
                            "per client address (/healthz and /readyz are not limited)");
-  settings.Add("log-level", "LEVEL", "info", "debug, info, warning or error");
+  ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
-  ms::LogLevel level;
-  if (!ms::ParseLogLevel(settings.Get("log-level"), &level))
-    return Fail("--log-level: '" + settings.Get("log-level") + "' is not debug, info, warning or error");
-  ms::SetLogService("gateway");
-  ms::SetLogLevel(level);
-
   std::string error;
+  if (!ms::SetUpLogs(settings, "gateway", &error)) return Fail(error);
+
   int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
   int64_t session_hours, practice_decision_ms, practice_bank_ms, signin_failures, signin_window_s;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, &error) ||
@@ -136,14 +98,17 @@ int main(int argc, char** argv) {
       !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &tls, &error) ||
       !ms::ReadChannelTlsSetting(settings, &error))
     return Fail(error);
-  if (settings.Get("accounts").empty()) return Fail("--accounts (or METROPOLIS_GATEWAY_ACCOUNTS) is required");
-  if (settings.Get("accounts-token").empty())
-    return Fail("--accounts-token (or METROPOLIS_GATEWAY_ACCOUNTS_TOKEN) is required");
+  if (std::string missing =
+          ms::MissingSettings(settings, {"accounts", "accounts-token"}, ms::MissingWording::kFirstWithEnv);
+      !missing.empty())
+    return Fail(missing);
   const std::string secure = settings.Get("secure-cookies");
   if (secure != "true" && secure != "false")
     return Fail("--secure-cookies: '" + secure + "' is neither true nor false");
   const bool secure_cookies = secure == "true";
-  if (settings.Get("token").empty()) return Fail("--token (or METROPOLIS_GATEWAY_TOKEN) is required");
+  if (std::string missing = ms::MissingSettings(settings, {"token"}, ms::MissingWording::kFirstWithEnv);
+      !missing.empty())
+    return Fail(missing);
 
   mgw::BackendOptions backend_options{
       .replays = settings.Get("replays"),
@@ -171,19 +136,10 @@ int main(int argc, char** argv) {
     web_root = real;
   }
 
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  // A client that leaves mid-write must not kill the process.
-  signal(SIGPIPE, SIG_IGN);
-  // Every spectator is a socket: a soft limit of 1024 descriptors (a common
-  // default) would stop the gateway short of --max-spectators.
-  if (rlimit files; getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-    files.rlim_cur = files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &files);
-  }
+  ms::ShutdownSignals signals;
+  ms::IgnoreBrokenPipes();
+  // Every spectator is a socket: as many as --max-spectators.
+  ms::RaiseOpenFileLimit();
 
   // One registry for the process, the shared parts' counts (rate limit refusals)
   // and the gateway's own, served as every service serves it (common/metrics.h).
@@ -224,8 +180,9 @@ int main(int argc, char** argv) {
                    backends.SpectateFactory());
   // Civetweb reads the certificate and key from one file, at start: a private
   // copy that lives only until the server has read it.
-  TempPemFile pem;
-  if (tls.enabled() && !pem.Write(tls.key_pem + "\n" + tls.cert_pem, &error)) return Fail(error);
+  ms::PrivateTempFile pem;
+  if (tls.enabled() && !pem.Write("metropolis-gateway-tls", tls.key_pem + "\n" + tls.cert_pem, &error))
+    return Fail("HTTPS: " + error);
   mgw::HttpServer server({.listen = settings.Get("listen"),
                           .web_root = web_root,
                           .threads = int(threads),
@@ -244,8 +201,7 @@ int main(int argc, char** argv) {
                             {"metrics", metrics_address.empty() ? "off" : metrics_address},
                             {"max_spectators", std::to_string(max_spectators)}});
 
-  int signal_number = 0;
-  sigwait(&signals, &signal_number);
+  const int signal_number = signals.Wait();
   ms::LogInfo("shutting down",
               {{"signal", std::to_string(signal_number)}, {"spectators", std::to_string(hub.spectators())}});
   server.Stop();

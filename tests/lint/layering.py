@@ -79,7 +79,8 @@ variant vector version
 
 PROJECT_ROOTS = ("engine/", "lib/", "bots/", "services/", "tools/", "botkits/", "python/", "bench/", "tests/")
 DB_CLIENT_INCLUDE = re.compile(r"^(pqxx|hiredis|libpq-fe\.h|postgresql)")
-STORAGE_POOLS = {"lib/storage/pg_pool.h", "lib/storage/redis.h", "lib/storage/migrations.h"}
+STORAGE_POOLS = {"lib/storage/pg_pool.h", "lib/storage/redis.h", "lib/storage/migrations.h",
+                 "lib/storage/server_storage.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 SOURCE_SUFFIXES = (".cc", ".h", ".cpp", ".hpp")
 

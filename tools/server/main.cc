@@ -6,15 +6,10 @@
 #include <memory>
 
 #include "bots/bot.h"
-#include "lib/common/rate_limit.h"
 #include "lib/common/secret.h"
-#include "lib/common/server_main.h"
-#include "lib/common/settings.h"
+#include "lib/common/server_program.h"
 #include "lib/flags/flags.h"
-#include "lib/storage/migrations.h"
-#include "lib/storage/pg_pool.h"
-#include "lib/storage/redis.h"
-#include "lib/storage/redis_sentinel.h"
+#include "lib/storage/server_storage.h"
 #include "services/accounts/server.h"
 #include "services/gamehost/server.h"
 #include "services/matchmaker/server.h"
@@ -22,15 +17,13 @@
 #include "services/replays/server.h"
 
 namespace ms = metropolis::services;
+namespace st = metropolis::storage;
 
 namespace {
 
 constexpr char kProgram[] = "metropolis-server";
 
-int Fail(const std::string& message) {
-  std::cerr << kProgram << ": " << message << "\n";
-  return 2;
-}
+int Fail(const std::string& message) { return ms::FailStartup(kProgram, message); }
 
 // The address the parts of this process call each other at: --listen with a
 // wildcard host made loopback. The port must be known before the server starts,
@@ -58,19 +51,20 @@ bool SelfAddress(const std::string& listen, std::string* out, std::string* error
 }  // namespace
 
 int main(int argc, char** argv) {
-  ms::Settings settings(kProgram,
-                        "Runs the accounts, replays, ratings and matchmaker services (with Tournaments) and one "
-                        "game host in one process on one gRPC port, wired to each other: for local use and tests. "
-                        "Tokens not given are generated and printed once at start.",
-                        "METROPOLIS_SERVER_");
-  settings.Add("listen", "HOST:PORT", "127.0.0.1:50060",
-               "gRPC address of every service (a fixed port: the services call each other there)");
+  ms::Settings settings = ms::MakeSettings(
+      {.service = "server",
+       .summary = "Runs the accounts, replays, ratings and matchmaker services (with Tournaments) and one "
+                  "game host in one process on one gRPC port, wired to each other: for local use and tests. "
+                  "Tokens not given are generated and printed once at start."});
+  ms::AddListenSetting(&settings,
+                       {.address = "127.0.0.1:50060",
+                        .value_name = "HOST:PORT",
+                        .help = "gRPC address of every service (a fixed port: the services call each other there)"});
   settings.Add("advertise", "ADDR", "", "address players use to reach the game host (default: --listen's)");
-  settings.Add("pg", "CONNINFO", "", "PostgreSQL connection string (required)");
-  settings.Add("migrations", "DIR", "",
-               "apply the migrations of DIR (e.g. migrations) at start; empty: run metropolis-migrate first");
-  settings.Add("redis", "ADDR", "", "Redis address (required): HOST:PORT or sentinel:NAME@HOST:PORT,...");
-  settings.Add("redis-prefix", "PREFIX", "metropolis", "prefix of the Redis keys, to share one Redis");
+  st::AddPostgresSetting(&settings, "PostgreSQL connection string (required)");
+  st::AddMigrationsSetting(&settings);
+  const st::RedisSettings redis_settings;
+  st::AddRedisSettings(&settings, redis_settings);
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: stores and rates games, announces hosts (default: generated)");
   settings.Add("host-admin-token", "TOKEN", "", "may create games on the game host (default: generated)");
@@ -79,46 +73,46 @@ int main(int argc, char** argv) {
                "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
   settings.Add("data-dir", "DIR", "./metropolis-data",
                "the game host's completed games (DIR/completed) and outbox (DIR/outbox)");
-  settings.Add("connections", "N", "16", "PostgreSQL and Redis connections (each), shared by the services");
-  settings.Add("max-calls", "N", "4096", "calls served at once; a waiting player's stream is one");
+  st::AddConnectionsSetting(
+      &settings, {.connections = 16, .help = "PostgreSQL and Redis connections (each), shared by the services"});
+  ms::AddMaxCallsSetting(&settings, {.calls = 4096, .help = ms::MaxCallsSetting::kStreams});
   settings.Add("bot", "SPEC", "heuristic", "the matchmaker's bot that fills seats and plays for absent players");
   metropolis::gamehost::AddPlaySettings(&settings);
   settings.Add("round-ms", "N", "100", "time between matching rounds");
   settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
-  settings.Add("metrics-listen", "ADDR", "", "the game host's Prometheus metrics address (empty: off)");
+  // The game host serves the metrics of the whole process.
+  ms::AddMetricsSetting(&settings);
   // Replays are stored through this port: the replays service's limit.
   ms::AddSecuritySettings(&settings, 4 << 20);
-  settings.Add("rate-limit", "N", "50",
-               "calls per second per identity at the matchmaker, and per seat token at the game host; more are "
-               "refused (0: no limit; service, admin and spectator tokens are not limited)");
-  settings.Add("rate-burst", "N", "100", "calls per identity or seat token allowed at once after a quiet spell");
+  ms::AddRateLimitSettings(&settings, {.per_second = 50, .burst = 100},
+                           "per identity at the matchmaker or seat token at the game host (service, admin and "
+                           "spectator tokens are not limited)");
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;
   std::string error;
   if (!ms::SetUpLogs(settings, "server", &error)) return Fail(error);
 
-  int64_t connections, max_calls;
+  int connections = 0;
+  ms::ServeOptions serve{.program = kProgram, .listen = settings.Get("listen"), .quota_name = "server"};
   metropolis::matchmaker::MatchmakerConfig matchmaker;
   metropolis::gamehost::GameHostConfig host;
-  if (!settings.GetInt("connections", 1, 256, &connections, &error) ||
-      !settings.GetInt("max-calls", 1, 100'000, &max_calls, &error) ||
+  if (!st::ReadConnectionsSetting(settings, &connections, &error) ||
+      !ms::ReadMaxCallsSetting(settings, &serve.max_calls, &error) ||
       !metropolis::gamehost::ReadPlaySettings(settings, &host, &error) ||
       !settings.GetInt("round-ms", 1, 60'000, &matchmaker.round_ms, &error) ||
       !settings.GetInt("tournament-pass-ms", 10, 60'000, &matchmaker.pass_ms, &error) ||
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &matchmaker.ticket_ttl_ms, &error))
     return Fail(error);
-  for (const char* required : {"pg", "redis"})
-    if (settings.Get(required).empty())
-      return Fail(std::string("--") + required + " (or " + settings.EnvName(required) + ") is required");
-  if (const std::string bad = metropolis::storage::RedisAddressError(settings.Get("redis")); !bad.empty())
-    return Fail("--redis: " + bad);
-  const std::string listen = settings.Get("listen");
+  if (std::string missing = ms::MissingSettings(settings, {"pg", "redis"}, ms::MissingWording::kFirstWithEnv);
+      !missing.empty())
+    return Fail(missing);
+  st::RedisOptions redis_options;
+  if (!st::ReadRedisSettings(settings, redis_settings, &redis_options, &error)) return Fail(error);
   std::string self;
-  if (!SelfAddress(listen, &self, &error)) return Fail(error);
+  if (!SelfAddress(serve.listen, &self, &error)) return Fail(error);
   if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
-  ms::ServeOptions serve{.program = kProgram, .listen = listen, .max_calls = int(max_calls), .quota_name = "server"};
   ms::RateLimit rate_limit;
   if (!ms::ReadSecuritySettings(settings, &serve, &error) || !ms::ReadRateLimitSettings(settings, &rate_limit, &error))
     return Fail(error);
@@ -143,22 +137,12 @@ int main(int argc, char** argv) {
     }
     std::cout.flush();
   }
-
-  if (const std::string dir = settings.Get("migrations"); !dir.empty()) {
-    std::vector<metropolis::storage::Migration> migrations;
-    if (!metropolis::storage::LoadMigrations(dir, &migrations, &error)) return Fail("--migrations: " + error);
-    std::vector<int> applied;
-    if (!metropolis::storage::MigrateAt(settings.Get("pg"), migrations, &applied, &error)) {
-      return Fail("migrating: " + error);
-    }
-    ms::LogInfo("migrated", {{"applied", std::to_string(applied.size())},
-                             {"already_there", std::to_string(migrations.size() - applied.size())}});
-  }
+  if (!st::MigrateAtStart(settings, &error)) return Fail(error);
 
   host.options.admin_token = host_admin_token;
   host.options.spectator_token = settings.Get("spectator-token");
   host.options.address = settings.Get("advertise").empty() ? self : settings.Get("advertise");
-  host.listen = listen;
+  host.listen = serve.listen;
   host.data_dir = settings.Get("data-dir");
   host.metrics_listen = settings.Get("metrics-listen");
   // Completed games go through the outbox to this process's replays and
@@ -166,7 +150,7 @@ int main(int argc, char** argv) {
   host.replays = host.ratings = host.matchmaker = self;
   host.replays_token = host.ratings_token = host.matchmaker_token = service_token;
 
-  matchmaker.redis_prefix = settings.Get("redis-prefix");
+  matchmaker.redis_prefix = redis_options.prefix;
   matchmaker.service_token = service_token;
   matchmaker.host_admin_token = host_admin_token;
   matchmaker.ratings = self;
@@ -176,18 +160,17 @@ int main(int argc, char** argv) {
   matchmaker.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;
-  metropolis::storage::PgPool pool(settings.Get("pg"), int(connections));
-  metropolis::storage::RedisPool redis(settings.Get("redis"), int(connections));
+  st::Pools pools(settings.Get("pg"), redis_options, connections);
   metropolis::accounts::AccountsServer accounts_part(
-      &pool,
+      pools.pg(),
       {.service_token = service_token, .gateway_token = settings.Get("gateway-token"), .rate_limit = rate_limit});
-  metropolis::replays::ReplaysServer replays_part(&pool, {.store_token = service_token, .accounts = self});
-  metropolis::ratings::RatingsServer ratings_part(&pool, &redis,
+  metropolis::replays::ReplaysServer replays_part(pools.pg(), {.store_token = service_token, .accounts = self});
+  metropolis::ratings::RatingsServer ratings_part(pools.pg(), pools.redis(),
                                                   {.service_token = service_token,
                                                    .replays_address = self,
                                                    .accounts_address = self,
-                                                   .redis_prefix = settings.Get("redis-prefix")});
-  metropolis::matchmaker::MatchmakerServer matchmaker_part(&pool, &redis, matchmaker);
+                                                   .redis_prefix = redis_options.prefix});
+  metropolis::matchmaker::MatchmakerServer matchmaker_part(pools.pg(), pools.redis(), matchmaker);
   std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
       metropolis::gamehost::GameHostServer::Create(host, &error);
   if (!host_part) return Fail(error);
