@@ -72,10 +72,14 @@ bool ServerProgram::Parse(int argc, char** argv) {
   if (options_.metrics) AddMetricsSetting(&settings_);
   AddLogLevelSetting(&settings_);
   if (!settings_.Parse(argc, argv, &exit_code_)) return false;
+  std::string error;
+  return SetUpLogs(settings_, options_.info.service, &error) || Refuse(error);
+}
 
+bool ServerProgram::Check() {
   serve_ = {.program = options_.info.program(), .listen = settings_.Get("listen"), .quota_name = options_.info.service};
   std::string error;
-  if (!SetUpLogs(settings_, options_.info.service, &error) || !ReadSettings(settings_, &error) ||
+  if (!ReadSettings(settings_, &error) ||
       (options_.max_calls && !ReadMaxCallsSetting(settings_, &serve_.max_calls, &error)))
     return Refuse(error);
   if (std::string missing = MissingSettings(settings_, options_.required, options_.wording); !missing.empty())

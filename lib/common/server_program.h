@@ -7,14 +7,13 @@
 //
 //   ServerProgram program({.info = {...}, .listen = {.address = "127.0.0.1:50061"}, ...});
 //   program.settings().Add("store-token", ...);   // the service's own, listed between
-//   if (!program.Parse(argc, argv)) return program.exit_code();
-//   if (!program.Start()) return program.exit_code();
+//   if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
 //   ReplaysServer replays(...);
 //   return program.Serve({&replays});
 //
 // The pieces are also offered alone, for programs laid out otherwise (the gateway,
-// metropolis-server). lib/storage adds the PostgreSQL and Redis settings and pools
-// (storage_settings.h).
+// metropolis-server). lib/storage/server_storage.h adds the PostgreSQL and Redis
+// settings and pools.
 #pragma once
 
 #include <cstdint>
@@ -113,10 +112,13 @@ class ServerProgram {
   Settings& settings() { return settings_; }
   const Settings& settings() const { return settings_; }
 
-  // Declares the settings that follow the service's own, parses the command line,
-  // sets up the logs, and reads and checks every shared setting. False when the
-  // program ends here with exit_code(): 0 after --help, 2 after an error said on stderr.
+  // Declares the settings that follow the service's own, parses the command line
+  // and sets up the logs. False when the program ends here with exit_code(): 0
+  // after --help, 2 after an error said on stderr.
   bool Parse(int argc, char** argv);
+  // Reads and checks every shared setting, after the service has read its own; false
+  // with the error said and exit_code() 2.
+  bool Check();
   // Blocks SIGINT and SIGTERM (before any thread starts, so every thread inherits the
   // mask), starts the metrics endpoint, then what a subclass opens (its pools). False
   // with the error said and exit_code() 2.
@@ -126,7 +128,7 @@ class ServerProgram {
   // Says the error on stderr and returns the exit code of bad settings.
   int Fail(std::string_view message) const { return FailStartup(options_.info.program(), message); }
 
-  // Read by Parse: the server's options (its listening address, calls, TLS and
+  // Read by Check: the server's options (its listening address, calls, TLS and
   // message size) and the rate limit; a program may still adjust them before Serve.
   ServeOptions& serve_options() { return serve_; }
   const RateLimit& rate_limit() const { return rate_limit_; }
@@ -137,7 +139,7 @@ class ServerProgram {
  protected:
   // After the service's own settings, before --max-calls.
   virtual void AddTrailingSettings(Settings* /*settings*/) {}
-  // Reads them, after the logs are set up and before --max-calls is read.
+  // Reads them, first in Check.
   virtual bool ReadSettings(const Settings& /*settings*/, std::string* /*error*/) { return true; }
   // Checks them once the required settings are known to be there.
   virtual bool CheckSettings(const Settings& /*settings*/, std::string* /*error*/) { return true; }

@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
                "the services' token: may look up API tokens and read ladders, nothing else (required)");
   settings.Add("gateway-token", "TOKEN", "",
                "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
-  if (!program.Parse(argc, argv) || !program.Start()) return program.exit_code();
+  if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
   metropolis::accounts::AccountsServer accounts(program.pg(), {.service_token = settings.Get("service-token"),
                                                                .gateway_token = settings.Get("gateway-token"),
                                                                .rate_limit = program.rate_limit()});

@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
                        .per = "per seat token (Play streams, Spectate, GetGame, ListGames; the admin and spectator "
                               "tokens are not limited)"}},
        // The host serves its metrics itself (GameHostServer), on by default.
-       .metrics = false});
+       .metrics = false,
+       .required = {"admin-token"},
+       .wording = ms::MissingWording::kFirstWithEnv});
   ms::Settings& settings = program.settings();
   settings.Add("advertise", "ADDR", "", "address other parts use to reach this host (default: the bound address)");
   ms::AddMetricsSetting(&settings, "127.0.0.1:9464");
@@ -51,11 +53,10 @@ int main(int argc, char** argv) {
   config.ratings_token = settings.Get("ratings-token");
   config.matchmaker = settings.Get("matchmaker");
   config.matchmaker_token = settings.Get("matchmaker-token");
-  config.rate_limit = program.rate_limit();
   std::string error;
   if (!mg::ReadPlaySettings(settings, &config, &error)) return program.Fail(error);
-  if (config.options.admin_token.empty())
-    return program.Fail(ms::MissingSettings(settings, {"admin-token"}, ms::MissingWording::kFirstWithEnv));
+  if (!program.Check()) return program.exit_code();
+  config.rate_limit = program.rate_limit();
   if (!config.ratings.empty() && config.replays.empty())
     return program.Fail("--ratings needs --replays: a game is rated once it is stored");
 

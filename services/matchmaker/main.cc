@@ -41,20 +41,21 @@ int main(int argc, char** argv) {
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   if (!program.Parse(argc, argv)) return program.exit_code();
-  metropolis::matchmaker::MatchmakerConfig config{.redis_prefix = program.redis_prefix(),
-                                                  .service_token = settings.Get("service-token"),
+  metropolis::matchmaker::MatchmakerConfig config{.service_token = settings.Get("service-token"),
                                                   .host_admin_token = settings.Get("host-admin-token"),
                                                   .ratings = settings.Get("ratings"),
                                                   .replays = settings.Get("replays"),
                                                   .accounts = settings.Get("accounts"),
-                                                  .bot = settings.Get("bot"),
-                                                  .rate_limit = program.rate_limit()};
+                                                  .bot = settings.Get("bot")};
   std::string error;
   if (!settings.GetInt("round-ms", 1, 60'000, &config.round_ms, &error) ||
       !settings.GetInt("tournament-pass-ms", 10, 60'000, &config.pass_ms, &error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &config.lease_ms, &error) ||
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error))
     return program.Fail(error);
+  if (!program.Check()) return program.exit_code();
+  config.redis_prefix = program.redis_prefix();
+  config.rate_limit = program.rate_limit();
   program.serve_options().shutdown_grace = std::chrono::seconds(2);
   if (!program.Start()) return program.exit_code();
   metropolis::matchmaker::MatchmakerServer matchmaker(program.pg(), program.redis(), config);

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   settings.Add("accounts", "ADDR", "",
                "the Accounts service (metropolis-accounts; required): who holds a caller's API token, ladders' rating "
                "parameters, seasons and identities' names");
-  if (!program.Parse(argc, argv) || !program.Start()) return program.exit_code();
+  if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
   metropolis::ratings::RatingsServer ratings(program.pg(), program.redis(),
                                              {.service_token = settings.Get("service-token"),
                                               .replays_address = settings.Get("replays"),

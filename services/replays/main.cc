@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   settings.Add("accounts", "ADDR", "",
                "the Accounts service (metropolis-accounts), asked with --store-token who holds a caller's API "
                "token (required)");
-  if (!program.Parse(argc, argv) || !program.Start()) return program.exit_code();
+  if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
   metropolis::replays::ReplaysServer replays(
       program.pg(), {.store_token = settings.Get("store-token"), .accounts = settings.Get("accounts")});
   // The sync server spends a thread per call in progress; the pool bounds the

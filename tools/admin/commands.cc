@@ -79,15 +79,6 @@ int Failed(const Run& r, const grpc::Status& status) {
   return kExitFailed;
 }
 
-bool ParseDouble(const std::string& text, double* out) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return false;
-  *out = v;
-  return true;
-}
-
 int CreateIdentity(Run& r, const std::string& kind) {
   acc::Identity identity;
   const std::string owner = kind == "bot" ? r.flags.Get("owner") : "";
@@ -204,7 +195,7 @@ int CreateLadder(Run& r) {
   }
   for (auto [name, field] : {std::pair{"mu", &spec.mu}, std::pair{"sigma", &spec.sigma}, std::pair{"beta", &spec.beta},
                              std::pair{"kappa", &spec.kappa}, std::pair{"tau", &spec.tau}}) {
-    if (r.flags.Has(name) && !ParseDouble(r.flags.Get(name), field))
+    if (r.flags.Has(name) && !ctl::ParseDouble(r.flags.Get(name), field))
       return UsageError(r.flags.command(),
                         "flag '--" + std::string(name) + "': '" + r.flags.Get(name) + "' is not a number");
   }

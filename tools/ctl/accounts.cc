@@ -78,6 +78,8 @@ std::unique_ptr<v1::Accounts::Stub> Stub(const Invocation& inv) {
   return v1::Accounts::NewStub(MakeChannel(inv.global));
 }
 
+}  // namespace
+
 bool ParseDouble(const std::string& text, double* out) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -86,8 +88,6 @@ bool ParseDouble(const std::string& text, double* out) {
   *out = v;
   return true;
 }
-
-}  // namespace
 
 std::string JsonNumber(double v) {
   char buf[40];

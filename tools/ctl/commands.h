@@ -65,6 +65,8 @@ std::string LeaderboardTable(const v1::Leaderboard& board);
 // Accounts (accounts.cc). The JSON is metropolis-admin's, key for key: ids are
 // numbers, an absent owner or revocation is null, -1 means never.
 std::string JsonNumber(double v);  // the shortest text that reads back to v
+// A whole text that is a number (a ladder's rating parameters); false for anything else.
+bool ParseDouble(const std::string& text, double* out);
 std::string IdentityJson(const v1::Identity& identity);
 std::string IdentitiesJson(const v1::ListIdentitiesResponse& list);
 std::string IdentitiesTable(const v1::ListIdentitiesResponse& list);

@@ -2,51 +2,25 @@
 // Tournaments) and one game host in one process on one gRPC port,
 // wired to each other: for local use and tests. Deployments run the services
 // apart (DEVELOPERS.md, "One process or separate services").
-#include <iostream>
 #include <memory>
+#include <string>
 
 #include "bots/bot.h"
-#include "lib/common/secret.h"
 #include "lib/common/server_program.h"
-#include "lib/flags/flags.h"
 #include "lib/storage/server_storage.h"
-#include "services/accounts/server.h"
 #include "services/gamehost/server.h"
 #include "services/matchmaker/server.h"
-#include "services/ratings/server.h"
-#include "services/replays/server.h"
+#include "tools/server/server.h"
 
 namespace ms = metropolis::services;
 namespace st = metropolis::storage;
+namespace server = metropolis::server;
 
 namespace {
 
 constexpr char kProgram[] = "metropolis-server";
 
 int Fail(const std::string& message) { return ms::FailStartup(kProgram, message); }
-
-// The address the parts of this process call each other at: --listen with a
-// wildcard host made loopback. The port must be known before the server starts,
-// because the parts are built with it: 0 is refused.
-bool SelfAddress(const std::string& listen, std::string* out, std::string* error) {
-  const size_t colon = listen.rfind(':');
-  int64_t port = 0;
-  if (colon == std::string::npos || !metropolis::cli::ParseInt(listen.substr(colon + 1), 0, 65535, &port)) {
-    *error = "--listen: '" + listen + "' is not HOST:PORT";
-    return false;
-  }
-  if (port == 0) {
-    *error = "--listen: '" + listen +
-             "': port 0 is not supported here, the services of this process call each other at that address; "
-             "give a free port";
-    return false;
-  }
-  std::string host = listen.substr(0, colon);
-  if (host.empty() || host == "0.0.0.0") host = "127.0.0.1";
-  if (host == "[::]") host = "[::1]";
-  *out = host + ":" + std::to_string(port);
-  return true;
-}
 
 }  // namespace
 
@@ -111,7 +85,7 @@ int main(int argc, char** argv) {
   st::RedisOptions redis_options;
   if (!st::ReadRedisSettings(settings, redis_settings, &redis_options, &error)) return Fail(error);
   std::string self;
-  if (!SelfAddress(serve.listen, &self, &error)) return Fail(error);
+  if (!server::SelfAddress(serve.listen, &self, &error)) return Fail(error);
   if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
   ms::RateLimit rate_limit;
   if (!ms::ReadSecuritySettings(settings, &serve, &error) || !ms::ReadRateLimitSettings(settings, &rate_limit, &error))
@@ -119,62 +93,27 @@ int main(int argc, char** argv) {
   // The parts of this process call each other at --listen: over TLS when it serves TLS.
   if (serve.tls.enabled() && !ms::ChannelTlsEnabled())
     return Fail("--tls-cert needs --tls-ca here: the services of this process call each other over TLS");
-  matchmaker.rate_limit = host.rate_limit = rate_limit;
-
-  // Tokens: the parts of this process pass them to each other; a generated one
-  // is printed so that metropolisctl, or another game host, can use it too.
-  std::string service_token = settings.Get("service-token");
-  std::string host_admin_token = settings.Get("host-admin-token");
-  if (service_token.empty() || host_admin_token.empty()) {
-    std::cout << kProgram << ": generated for this run (give them as flags to keep them):\n";
-    if (service_token.empty()) {
-      service_token = "svc-" + ms::RandomSecretHex(32);
-      std::cout << "  --service-token " << service_token << "\n";
-    }
-    if (host_admin_token.empty()) {
-      host_admin_token = "host-" + ms::RandomSecretHex(32);
-      std::cout << "  --host-admin-token " << host_admin_token << "\n";
-    }
-    std::cout.flush();
-  }
+  server::Tokens tokens{.service = settings.Get("service-token"), .host_admin = settings.Get("host-admin-token")};
+  server::GenerateMissingTokens(kProgram, &tokens);
   if (!st::MigrateAtStart(settings, &error)) return Fail(error);
-
-  host.options.admin_token = host_admin_token;
   host.options.spectator_token = settings.Get("spectator-token");
   host.options.address = settings.Get("advertise").empty() ? self : settings.Get("advertise");
   host.listen = serve.listen;
   host.data_dir = settings.Get("data-dir");
   host.metrics_listen = settings.Get("metrics-listen");
-  // Completed games go through the outbox to this process's replays and
-  // ratings, and the host announces itself to this process's matchmaker.
-  host.replays = host.ratings = host.matchmaker = self;
-  host.replays_token = host.ratings_token = host.matchmaker_token = service_token;
-
-  matchmaker.redis_prefix = redis_options.prefix;
-  matchmaker.service_token = service_token;
-  matchmaker.host_admin_token = host_admin_token;
-  matchmaker.ratings = self;
-  matchmaker.replays = self;
-  // Every part checks its callers' tokens with the Accounts service at this address.
-  matchmaker.accounts = self;
   matchmaker.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;
   st::Pools pools(settings.Get("pg"), redis_options, connections);
-  metropolis::accounts::AccountsServer accounts_part(
-      pools.pg(),
-      {.service_token = service_token, .gateway_token = settings.Get("gateway-token"), .rate_limit = rate_limit});
-  metropolis::replays::ReplaysServer replays_part(pools.pg(), {.store_token = service_token, .accounts = self});
-  metropolis::ratings::RatingsServer ratings_part(pools.pg(), pools.redis(),
-                                                  {.service_token = service_token,
-                                                   .replays_address = self,
-                                                   .accounts_address = self,
-                                                   .redis_prefix = redis_options.prefix});
-  metropolis::matchmaker::MatchmakerServer matchmaker_part(pools.pg(), pools.redis(), matchmaker);
-  std::unique_ptr<metropolis::gamehost::GameHostServer> host_part =
-      metropolis::gamehost::GameHostServer::Create(host, &error);
-  if (!host_part) return Fail(error);
-  // Started in this order and stopped in the reverse: the host's heartbeat
-  // stops before the matchmaker, whose rounds stop before the server does.
-  return ms::Serve(serve, {&accounts_part, &replays_part, &ratings_part, &matchmaker_part, host_part.get()}, &signals);
+  std::unique_ptr<server::Parts> parts = server::Parts::Create(&pools,
+                                                               {.self = self,
+                                                                .tokens = tokens,
+                                                                .gateway_token = settings.Get("gateway-token"),
+                                                                .redis_prefix = redis_options.prefix,
+                                                                .rate_limit = rate_limit,
+                                                                .host = host,
+                                                                .matchmaker = matchmaker},
+                                                               &error);
+  if (!parts) return Fail(error);
+  return ms::Serve(serve, parts->components(), &signals);
 }
