@@ -6,8 +6,8 @@
 // on the callers' times (as RedisTicketStore with TicketClock::kCaller), with one
 // settable clock of its own for Now() and heartbeats (Redis's TIME in the real
 // one). Switches make it unreachable or make its scripts fail, as Redis does.
-// The Redis tests (ticket_store_redis_test.cc) hold the real store to the same
-// contract, and matchmaker_test.cc runs their contract cases over this fake.
+// The contract's cases (ticket_store_contract.h) hold it and the Redis store to
+// the same behaviour.
 #pragma once
 
 #include <algorithm>

@@ -4,7 +4,8 @@
 // seats resumed until delivered, stale tickets not seated, seats players hold
 // given again, bots. The store's own contract (scripts, Redis's clock, racing
 // replicas) is checked against Redis in ticket_store_redis_test.cc and
-// one_clock_redis_test.cc; the contract cases at the end hold the fake to it.
+// one_clock_redis_test.cc; the contract's cases (tests/ticket_store_contract.h)
+// run over the fake here too.
 #include "services/matchmaker/matchmaker.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "lib/storage/redis_status.h"
 #include "services/matchmaker/tests/fake_creator.h"
 #include "services/matchmaker/tests/fake_ticket_store.h"
+#include "services/matchmaker/tests/ticket_store_contract.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -33,17 +35,9 @@ class RoundTest : public ::testing::Test {
     ladder_.options = DefaultOptions(Ruleset::kCitiesAndKnights);
   }
   std::string Create(int64_t identity, double rating, int64_t now) {
-    std::string id, existing;
-    EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
-    return id;
+    return testing::Queue(*tickets_, identity, rating, now);
   }
-  // A host with room, and players 1 to 4 queued at 1000 (rating 25): one table.
-  std::vector<std::string> FourQueued() {
-    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
-    std::vector<std::string> ids;
-    for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
-    return ids;
-  }
+  std::vector<std::string> FourQueued() { return testing::FourQueued(*tickets_); }
 
   std::unique_ptr<FakeTicketStore> tickets_ = std::make_unique<FakeTicketStore>();
   LadderConfig ladder_;
@@ -324,57 +318,12 @@ TEST_F(RoundTest, BotsFillSeatsAfterTheLaddersWait) {
   EXPECT_EQ(bots, 3);
 }
 
-// The contract the Redis store's scripts keep (ticket_store_redis_test.cc and
-// one_clock_redis_test.cc), held against the fake the rounds above run over.
+// The contract the Redis store's scripts keep (tests/ticket_store_contract.h,
+// held against Redis in ticket_store_redis_test.cc), over the fake the rounds
+// above run over; and the fake's own cases the contract leaves out.
+INSTANTIATE_TYPED_TEST_SUITE_P(Fake, TicketStoreContract, RoundTest);
+
 class FakeTicketStoreTest : public RoundTest {};
-
-TEST_F(FakeTicketStoreTest, AnIdentityHoldsOneActiveTicket) {
-  const std::string first = Create(7, 25, 1000);
-  std::string id, existing;
-  EXPECT_FALSE(tickets_->Create("other-ladder", 7, "p7", 25, 1001, &id, &existing));
-  EXPECT_EQ(existing, first);
-  EXPECT_EQ(tickets_->ActiveTicket(7), first);
-  std::string state;
-  ASSERT_TRUE(tickets_->Cancel(first, &state));
-  EXPECT_EQ(state, "cancelled");
-  EXPECT_FALSE(tickets_->Cancel(first, &state));
-  EXPECT_EQ(state, "cancelled");
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-  EXPECT_TRUE(tickets_->ActiveTicket(7).empty());
-  EXPECT_TRUE(tickets_->Create("open", 7, "p7", 25, 1002, &id, &existing));
-}
-
-TEST_F(FakeTicketStoreTest, TicketsWithoutHeartbeatsExpire) {
-  const std::string a = Create(1, 25, 1000), b = Create(2, 25, 1001);
-  TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(a, 9000, &info));  // a's heartbeat
-  EXPECT_EQ(info.state, "queued");
-  EXPECT_EQ(info.position, 0);
-  EXPECT_EQ(info.queue_size, 2);
-  EXPECT_EQ(tickets_->ExpireStale("open", 5000, 0), 1);
-  ASSERT_TRUE(tickets_->Poll(b, 9001, &info));
-  EXPECT_EQ(info.state, "expired");
-  EXPECT_EQ(tickets_->QueueSize("open"), 1);
-  EXPECT_TRUE(tickets_->ActiveTicket(2).empty());
-}
-
-TEST_F(FakeTicketStoreTest, AClaimTakesAllOfATableOrNothing) {
-  const std::string a = Create(1, 25, 0), b = Create(2, 25, 0), c = Create(3, 25, 0), d = Create(4, 25, 0);
-  std::string state;
-  ASSERT_TRUE(tickets_->Cancel(d, &state));
-  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c, d}, 0}, "t1", 10));
-  EXPECT_EQ(tickets_->QueueSize("open"), 3);  // nothing moved
-  ASSERT_TRUE(tickets_->Claim("open", {{a, b, c}, 1}, "t2", 10));
-  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c}, 1}, "t3", 10));  // a second replica loses
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-  EXPECT_FALSE(tickets_->Cancel(a, &state));
-  EXPECT_EQ(state, "matched");
-  // Not placed in time: back in the queue, first in line as before.
-  EXPECT_EQ(tickets_->ReleaseStuck("open", 11, 0), 3);
-  const auto queue = tickets_->Queue("open");
-  ASSERT_EQ(queue.size(), 3u);
-  EXPECT_EQ(queue[0].enqueued_ms, 0);
-}
 
 TEST_F(FakeTicketStoreTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
   const std::string id = Create(1, 25, 1000);

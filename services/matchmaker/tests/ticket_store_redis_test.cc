@@ -1,9 +1,10 @@
 // The ticket store against the real Redis the test command starts (label
-// integration): what only its scripts show. One active ticket per identity, a
-// failed script, heartbeats and expiry, atomic claims and their freshness on
-// Redis's clock, the queue's cache, a connection dropped mid-round, and — the
-// invariant replicas rely on — no ticket ever lands in two games, with four
-// matchmakers racing. The rounds' logic runs over the fake in matchmaker_test.cc.
+// integration): what only its scripts show. The contract the fake keeps too (one
+// active ticket per identity, heartbeats and expiry, atomic claims:
+// tests/ticket_store_contract.h), a failed script, claims' freshness on Redis's
+// clock, the queue's cache, a connection dropped mid-round, and — the invariant
+// replicas rely on — no ticket ever lands in two games, with four matchmakers
+// racing. The rounds' logic runs over the fake in matchmaker_test.cc.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tests/fake_creator.h"
+#include "services/matchmaker/tests/ticket_store_contract.h"
 #include "services/matchmaker/tests/ticket_store_fixture.h"
 
 namespace metropolis::matchmaker {
@@ -27,34 +29,15 @@ using testing::Unhurried;
 class TicketsTest : public testing::TicketStoreTest {
  protected:
   std::string Create(int64_t identity, double rating, int64_t now) {
-    std::string id, existing;
-    EXPECT_TRUE(tickets_->Create("open", identity, "p" + std::to_string(identity), rating, now, &id, &existing));
-    return id;
+    return testing::Queue(*tickets_, identity, rating, now);
   }
-  // A host with room, and players 1 to 4 queued at 1000 (rating 25): one table.
-  std::vector<std::string> FourQueued() {
-    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
-    std::vector<std::string> ids;
-    for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25, 1000));
-    return ids;
-  }
+  std::vector<std::string> FourQueued() { return testing::FourQueued(*tickets_); }
 };
 
-TEST_F(TicketsTest, AnIdentityHoldsOneActiveTicket) {
-  const std::string first = Create(7, 25, 1000);
-  std::string id, existing;
-  EXPECT_FALSE(tickets_->Create("other-ladder", 7, "p7", 25, 1001, &id, &existing));
-  EXPECT_EQ(existing, first);
-  EXPECT_EQ(tickets_->ActiveTicket(7), first);
-  std::string state;
-  ASSERT_TRUE(tickets_->Cancel(first, &state));
-  EXPECT_EQ(state, "cancelled");
-  EXPECT_FALSE(tickets_->Cancel(first, &state));
-  EXPECT_EQ(state, "cancelled");
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-  EXPECT_TRUE(tickets_->ActiveTicket(7).empty());
-  EXPECT_TRUE(tickets_->Create("open", 7, "p7", 25, 1002, &id, &existing));
-}
+// The contract the fake keeps too (tests/ticket_store_contract.h): one active
+// ticket per identity, heartbeats and expiry, a claim of all of a table or
+// nothing, here as Redis's scripts keep it.
+INSTANTIATE_TYPED_TEST_SUITE_P(Redis, TicketStoreContract, TicketsTest);
 
 // A script Redis could run but that failed (here: its queue is not a sorted
 // set) is the store's bug, not an outage: retrying gets the same answer, so it
@@ -75,38 +58,6 @@ TEST_F(TicketsTest, AFailedScriptIsAnInternalErrorNotAnOutage) {
   // What a lost connection gives, for contrast.
   EXPECT_EQ(storage::RedisErrorStatus("ticket store", storage::RedisUnavailable("connection refused")).error_code(),
             grpc::StatusCode::UNAVAILABLE);
-}
-
-TEST_F(TicketsTest, TicketsWithoutHeartbeatsExpire) {
-  const std::string a = Create(1, 25, 1000), b = Create(2, 25, 1001);
-  TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(a, 9000, &info));  // a's heartbeat
-  EXPECT_EQ(info.state, "queued");
-  EXPECT_EQ(info.position, 0);
-  EXPECT_EQ(info.queue_size, 2);
-  EXPECT_EQ(tickets_->ExpireStale("open", 5000, 0), 1);
-  ASSERT_TRUE(tickets_->Poll(b, 9001, &info));
-  EXPECT_EQ(info.state, "expired");
-  EXPECT_EQ(tickets_->QueueSize("open"), 1);
-  EXPECT_TRUE(tickets_->ActiveTicket(2).empty());
-}
-
-TEST_F(TicketsTest, AClaimTakesAllOfATableOrNothing) {
-  const std::string a = Create(1, 25, 0), b = Create(2, 25, 0), c = Create(3, 25, 0), d = Create(4, 25, 0);
-  std::string state;
-  ASSERT_TRUE(tickets_->Cancel(d, &state));
-  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c, d}, 0}, "t1", 10));
-  EXPECT_EQ(tickets_->QueueSize("open"), 3);  // nothing moved
-  ASSERT_TRUE(tickets_->Claim("open", {{a, b, c}, 1}, "t2", 10));
-  EXPECT_FALSE(tickets_->Claim("open", {{a, b, c}, 1}, "t3", 10));  // a second replica loses
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
-  EXPECT_FALSE(tickets_->Cancel(a, &state));
-  EXPECT_EQ(state, "matched");
-  // Not placed in time: back in the queue, first in line as before.
-  EXPECT_EQ(tickets_->ReleaseStuck("open", 11, 0), 3);
-  const auto queue = tickets_->Queue("open");
-  ASSERT_EQ(queue.size(), 3u);
-  EXPECT_EQ(queue[0].enqueued_ms, 0);
 }
 
 // Queue reads a ticket's fields once; later reads follow the queue itself.

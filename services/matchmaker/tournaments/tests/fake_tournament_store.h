@@ -6,8 +6,8 @@
 // the contract the PostgreSQL store keeps — every move conditional on the state
 // it leaves, a result counted only for the current attempt, each scheduler change
 // fenced, reveals due as PostgreSQL groups them — on a clock the test sets
-// (PostgreSQL's now()). tournaments_pg_redis_test.cc holds the real store to the
-// same contract.
+// (PostgreSQL's now()). The contract's cases (tournament_store_contract.h) hold
+// it and the real store to the same behaviour.
 #pragma once
 
 #include <algorithm>

@@ -5,9 +5,10 @@
 // set and a Swiss tournament through a fake game host, standings come out right,
 // games wait for their entrants and their limits, a game lost with its host is
 // played again, reveals wait for their sets and are sent until acknowledged, and
-// the gRPC service refuses bad requests without writing anything. What only
-// PostgreSQL and Redis show (the fence, the current attempt, the lease, the
-// reveals' query) is in tournaments_pg_redis_test.cc.
+// the gRPC service refuses bad requests without writing anything. The stores'
+// contract (tests/tournament_store_contract.h) runs here over the fakes, and in
+// tournaments_pg_redis_test.cc over PostgreSQL and Redis, with what only they
+// show (the fence's and the current attempt's negative controls, the lease).
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
@@ -29,6 +30,8 @@
 #include "services/matchmaker/tournaments/tests/fake_peers.h"
 #include "services/matchmaker/tournaments/tests/fake_roster_store.h"
 #include "services/matchmaker/tournaments/tests/fake_tournament_store.h"
+#include "services/matchmaker/tournaments/tests/fixture.h"
+#include "services/matchmaker/tournaments/tests/tournament_store_contract.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -41,35 +44,23 @@ using testing::FakeTicketStore;
 using testing::FakeTournamentDb;
 using testing::FakeTournamentStore;
 
-class SchedulerTest : public ::testing::Test {
+class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, FakeRosterStore, FakeTicketStore> {
  protected:
   void SetUp() override {
-    int64_t fence = 0;  // the tests' runners lead the scheduling
-    ASSERT_TRUE(store_->TakeFence(&fence).ok());
-    hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
-    for (int i = 0; i < 8; ++i) {
-      identities_.push_back(101 + i);
-      entrants_.names[101 + i] = "bot" + std::to_string(i);
-    }
+    Use(std::make_unique<FakeTournamentStore>(&db_), std::make_unique<FakeRosterStore>(),
+        std::make_unique<FakeTicketStore>());
+  }
+  // Another scheduler (another replica) on the same database.
+  std::unique_ptr<TournamentStore> NewScheduler() { return std::make_unique<FakeTournamentStore>(&db_); }
+  // A runner that asks the hosts about their games every second and takes a
+  // game they have not known for 5 s as lost.
+  static RunnerOptions Probing() {
+    RunnerOptions options;
+    options.probe_every_ms = 1000;
+    options.lost_after_ms = 5000;
+    return options;
   }
 
-  TournamentSpec Spec(const std::string& id, TournamentFormat format, int entrants, int rounds = 1) {
-    TournamentSpec spec;
-    spec.id = id;
-    spec.format = format;
-    spec.rounds = rounds;
-    spec.seed = 77;
-    spec.entrants.assign(identities_.begin(), identities_.begin() + entrants);
-    return spec;
-  }
-  void CreateTournament(const TournamentSpec& spec) {
-    const auto games = InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
-    const grpc::Status s = store_->Create(spec, games);
-    ASSERT_TRUE(s.ok()) << s.error_message();
-  }
-  void Available(const std::vector<int64_t>& who, int capacity = 4) {
-    for (int64_t id : who) roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000);
-  }
   // What the replays store would hold once the game ended: the seat holding the
   // identity listed first in `order` wins, the rest placed in that order.
   void Store(const v1::CreateGameRequest& game, const std::vector<int64_t>& order, int forfeit_seat = -1) {
@@ -85,11 +76,6 @@ class SchedulerTest : public ::testing::Test {
     for (int s = 0; s < seats; ++s) r.forfeited.push_back(s == forfeit_seat);
     std::lock_guard lock(replays_.mutex);
     replays_.stored.emplace(game.game_id(), r);
-  }
-  std::vector<TournamentGameRow> Games(const std::string& id) {
-    std::vector<TournamentGameRow> games;
-    EXPECT_TRUE(store_->Games(id, &games).ok());
-    return games;
   }
   std::string State(const std::string& id) {
     TournamentRow row;
@@ -119,15 +105,7 @@ class SchedulerTest : public ::testing::Test {
     return -1;
   }
 
-  static constexpr int64_t kNow = 1'000'000;
   FakeTournamentDb db_;
-  std::unique_ptr<FakeTournamentStore> store_ = std::make_unique<FakeTournamentStore>(&db_);
-  std::unique_ptr<FakeRosterStore> roster_ = std::make_unique<FakeRosterStore>();
-  std::unique_ptr<FakeTicketStore> hosts_ = std::make_unique<FakeTicketStore>();
-  std::vector<int64_t> identities_;
-  FakeHost host_;
-  FakeReplays replays_;
-  FakeEntrants entrants_;
 };
 
 TEST_F(SchedulerTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
@@ -242,10 +220,7 @@ TEST_F(SchedulerTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   CreateTournament(spec);
   CreateTournament(Spec("rr", TournamentFormat::kRoundRobin, 4));
   Available(spec.entrants, 16);
-  RunnerOptions options;
-  options.probe_every_ms = 1000;
-  options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
   runner.Pass(kNow);
   EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "nothing of the set before it is played";
   std::vector<v1::CreateGameRequest> dup_games;
@@ -289,7 +264,7 @@ TEST_F(SchedulerTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   replays_.fail = true;
   runner.Pass(kNow + 12000);
   replays_.fail = false;
-  TournamentRunner next_leader(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner next_leader(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
   next_leader.Pass(kNow + 13000);
   EXPECT_EQ(replays_.revealed, set) << "a finished tournament's reveals are sent too";
   const int calls = replays_.reveal_calls;
@@ -303,10 +278,7 @@ TEST_F(SchedulerTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
   const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  RunnerOptions options;
-  options.probe_every_ms = 1000;
-  options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
@@ -402,10 +374,7 @@ TEST_F(SchedulerTest, GameLostWithItsHostIsPlayedAgain) {
   const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  RunnerOptions options;
-  options.probe_every_ms = 1000;
-  options.lost_after_ms = 5000;
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, options);
+  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
   runner.Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   const std::string first = host_.created[0].game_id();
@@ -448,150 +417,13 @@ TEST_F(SchedulerTest, ForfeitedSeatPlacesLast) {
   EXPECT_EQ(PlacesOf(2, {9, 9, 10, 7}, {}), (std::vector<int>{2, 2, 1, 4}));
 }
 
-// The stores' contract (tests/fake_tournament_store.h, fake_roster_store.h), held
-// against the fakes the scheduler above runs over.
+// The stores' contract (tests/tournament_store_contract.h), held against the
+// fakes the scheduler above runs over (and against PostgreSQL and Redis, with the
+// fence's and the current attempt's negative controls, in
+// tournaments_pg_redis_test.cc); and the fake roster's lease.
+INSTANTIATE_TYPED_TEST_SUITE_P(Fake, TournamentStoreContract, SchedulerTest);
+
 class FakeTournamentStoreTest : public SchedulerTest {};
-
-// The store's contract, as tournaments_pg_redis_test.cc holds PostgreSQL to it: a
-// taken id is refused, games come back by number, pending; a tournament that is
-// not duplicate is due whole at once, a duplicate set once all its games finished,
-// named by its counted attempts; what was marked revealed is not due again.
-TEST_F(FakeTournamentStoreTest, CreatedTournamentsAndTheirDueReveals) {
-  const TournamentSpec dup = Spec("dup", TournamentFormat::kDuplicate, 4);
-  CreateTournament(dup);
-  CreateTournament(Spec("rr", TournamentFormat::kRoundRobin, 4));
-  EXPECT_EQ(store_->Create(dup, {}).error_code(), grpc::StatusCode::ALREADY_EXISTS);
-  auto games = Games("dup");
-  ASSERT_EQ(games.size(), 4u);
-  for (int n = 0; n < 4; ++n) {
-    EXPECT_EQ(games[size_t(n)].number, n);
-    EXPECT_EQ(games[size_t(n)].state, "pending");
-    EXPECT_EQ(games[size_t(n)].attempts, 0);
-  }
-  std::vector<std::string> running;
-  ASSERT_TRUE(store_->Running(&running).ok());
-  EXPECT_EQ(running, (std::vector<std::string>{"dup", "rr"}));
-  std::vector<TournamentRow> listed;
-  ASSERT_TRUE(store_->List(&listed).ok());
-  ASSERT_EQ(listed.size(), 2u);
-  EXPECT_EQ(listed[0].spec.id, "rr") << "newest first";
-  EXPECT_EQ(listed[1].spec.entrants, dup.entrants);
-
-  std::vector<DueReveal> due;
-  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
-  ASSERT_EQ(due.size(), 1u);
-  EXPECT_EQ(due[0].tournament, "rr");
-  EXPECT_TRUE(due[0].whole);
-  ASSERT_TRUE(store_->MarkRevealed(due[0]).ok());
-  // Every rotation played; rotation 2 lost once and played again.
-  std::vector<std::string> counted;
-  for (int n = 0; n < 4; ++n) {
-    std::string id;
-    bool ok = false;
-    ASSERT_TRUE(store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
-    if (n == 2) {
-      ASSERT_TRUE(store_->Requeue("dup", n, id).ok());
-      ASSERT_TRUE(store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
-    }
-    ASSERT_TRUE(store_->MarkPlaying("dup", n, id, &ok).ok() && ok);
-    counted.push_back(id);
-    if (n == 3) {
-      ASSERT_TRUE(store_->DueReveals(10, &due).ok());
-      EXPECT_TRUE(due.empty()) << "a set due before its last game finished";
-    }
-    ASSERT_TRUE(store_->Finish("dup", n, id, {1, 2, 3, 4}, &ok).ok() && ok);
-  }
-  EXPECT_EQ(counted[2], "t-dup-2-2");
-  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
-  ASSERT_EQ(due.size(), 1u);
-  EXPECT_EQ(due[0].tournament, "dup");
-  EXPECT_FALSE(due[0].whole);
-  EXPECT_EQ(due[0].set, 0);
-  EXPECT_EQ(due[0].game_ids, counted);
-  ASSERT_TRUE(store_->MarkRevealed(due[0]).ok());
-  ASSERT_TRUE(store_->DueReveals(10, &due).ok());
-  EXPECT_TRUE(due.empty());
-}
-
-// Item 4 of project issue #14: a game played again and its first attempt never
-// both count. The first attempt, judged lost, may in fact still run and be stored
-// later, and a scheduler whose snapshot predates the requeue still names it: its
-// result is refused, the replay's counts. (Over the fake; against PostgreSQL,
-// with its negative control "current_attempt", in tournaments_pg_redis_test.cc.)
-TEST_F(FakeTournamentStoreTest, AReplayedGameAndItsFirstAttemptNeverBothCount) {
-  const TournamentSpec spec = Spec("replayed", TournamentFormat::kRoundRobin, 4);
-  CreateTournament(spec);
-  std::string first, second;
-  bool ok = false;
-  ASSERT_TRUE(store_->Claim("replayed", 0, "hostA:1", &first, &ok).ok() && ok);
-  ASSERT_TRUE(store_->MarkPlaying("replayed", 0, first, &ok).ok() && ok);
-  ASSERT_TRUE(store_->Requeue("replayed", 0, first).ok());  // judged lost with its host
-  ASSERT_TRUE(store_->Claim("replayed", 0, "hostA:1", &second, &ok).ok() && ok);
-  ASSERT_TRUE(store_->MarkPlaying("replayed", 0, second, &ok).ok() && ok);
-  ASSERT_NE(first, second);
-
-  // The first attempt ends after all, and its result is reported.
-  bool finished = true;
-  ASSERT_TRUE(store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
-  EXPECT_FALSE(finished) << "the first attempt of a game played again counted";
-  EXPECT_EQ(Games("replayed")[0].state, "playing");
-  EXPECT_EQ(Games("replayed")[0].game_id, second);
-
-  // The runner asks only for the current attempt: both stored, the replay counts.
-  Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, {});
-  {
-    std::lock_guard lock(replays_.mutex);
-    replays_.stored[first] = {.game_id = first, .winner = 3, .vp = {7, 8, 9, 10}, .forfeited = {}};
-    replays_.stored[second] = {.game_id = second, .winner = 0, .vp = {10, 9, 8, 7}, .forfeited = {}};
-  }
-  EXPECT_EQ(runner.Pass(kNow).finished, 1);
-  const auto games = Games("replayed");
-  EXPECT_EQ(games[0].state, "finished");
-  EXPECT_EQ(games[0].game_id, second);
-  EXPECT_EQ(games[0].places, (std::vector<int>{1, 2, 3, 4})) << "not the replay's result";
-  ASSERT_TRUE(store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
-  EXPECT_FALSE(finished);
-  EXPECT_EQ(Games("replayed")[0].places, (std::vector<int>{1, 2, 3, 4}));
-}
-
-// A scheduler paused past its lease wakes up still believing it leads, while a
-// newer leader has taken over: its changes are refused by the fence and change
-// nothing; the newer leader's go through. (The fake's fence, held to what
-// PostgreSQL's does in tournaments_pg_redis_test.cc, where its negative control
-// "tournament_fence" is.)
-TEST_F(FakeTournamentStoreTest, AStaleSchedulerIsFencedOff) {
-  const TournamentSpec spec = Spec("fenced", TournamentFormat::kRoundRobin, 4);
-  CreateTournament(spec);
-  FakeTournamentStore old_leader(&db_), new_leader(&db_);
-  int64_t old_fence = 0, new_fence = 0;
-  ASSERT_TRUE(old_leader.TakeFence(&old_fence).ok());
-  std::string game_id;
-  bool claimed = false;
-  ASSERT_TRUE(old_leader.Claim("fenced", 0, "hostA:1", &game_id, &claimed).ok());
-  ASSERT_TRUE(claimed);
-  // The old leader stalls; the new one takes the lease, a newer fence, and goes on.
-  ASSERT_TRUE(new_leader.TakeFence(&new_fence).ok());
-  EXPECT_GT(new_fence, old_fence);
-  bool marked = false;
-  ASSERT_TRUE(new_leader.MarkPlaying("fenced", 0, game_id, &marked).ok());
-  ASSERT_TRUE(marked);
-
-  // The old leader wakes up and finds the game "lost": its requeue is refused.
-  const grpc::Status requeued = old_leader.Requeue("fenced", 0, game_id);
-  EXPECT_EQ(requeued.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << requeued.error_message();
-  EXPECT_EQ(Games("fenced")[0].state, "playing");
-  EXPECT_EQ(Games("fenced")[0].game_id, game_id);
-  EXPECT_EQ(old_leader.fence(), 0) << "a fenced-off scheduler must take a new fence before it changes anything";
-  bool finished = false;
-  EXPECT_FALSE(old_leader.Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
-  EXPECT_FALSE(finished);
-  EXPECT_EQ(Games("fenced")[0].state, "playing");
-
-  ASSERT_TRUE(new_leader.Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
-  EXPECT_TRUE(finished);
-  EXPECT_EQ(Games("fenced")[0].state, "finished");
-}
 
 // The lease has one holder at a time, on the roster's clock.
 TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {

@@ -1,0 +1,174 @@
+// The tournament store's and the roster's contract (store.h, roster_store.h),
+// written once and held against both implementations: over the fakes in
+// tournaments_test.cc (matchmaker_unit_tests) and over PostgreSQL and Redis in
+// tournaments_pg_redis_test.cc (tournament_tests), where the fence's and the
+// current attempt's negative controls ("tournament_fence", "current_attempt")
+// make its cases fail. Each instantiates TournamentStoreContract with a fixture
+// derived from testing::TournamentsFixture (tests/fixture.h) that also has
+// NewScheduler(): another scheduler's store on the same database.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "services/matchmaker/tournaments/runner.h"
+#include "services/matchmaker/tournaments/store.h"
+
+namespace metropolis::matchmaker {
+
+template <typename Fixture>
+class TournamentStoreContract : public Fixture {};
+
+TYPED_TEST_SUITE_P(TournamentStoreContract);
+
+// A taken id is refused, games come back by number, pending; a tournament that
+// is not duplicate is due whole at once, a duplicate set once all its games
+// finished, named by its counted attempts; what was marked revealed is not due
+// again.
+TYPED_TEST_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals) {
+  const TournamentSpec dup = this->Spec("dup", TournamentFormat::kDuplicate, 4);
+  this->CreateTournament(dup);
+  this->CreateTournament(this->Spec("rr", TournamentFormat::kRoundRobin, 4));
+  EXPECT_EQ(this->store_->Create(dup, {}).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  auto games = this->Games("dup");
+  ASSERT_EQ(games.size(), 4u);
+  for (int n = 0; n < 4; ++n) {
+    EXPECT_EQ(games[size_t(n)].number, n);
+    EXPECT_EQ(games[size_t(n)].state, "pending");
+    EXPECT_EQ(games[size_t(n)].attempts, 0);
+  }
+  std::vector<std::string> running;
+  ASSERT_TRUE(this->store_->Running(&running).ok());
+  EXPECT_EQ(running, (std::vector<std::string>{"dup", "rr"}));
+  std::vector<TournamentRow> listed;
+  ASSERT_TRUE(this->store_->List(&listed).ok());
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].spec.id, "rr") << "newest first";
+  EXPECT_EQ(listed[1].spec.entrants, dup.entrants);
+
+  std::vector<DueReveal> due;
+  ASSERT_TRUE(this->store_->DueReveals(10, &due).ok());
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].tournament, "rr");
+  EXPECT_TRUE(due[0].whole);
+  ASSERT_TRUE(this->store_->MarkRevealed(due[0]).ok());
+  // Every rotation played; rotation 2 lost once and played again.
+  std::vector<std::string> counted;
+  for (int n = 0; n < 4; ++n) {
+    std::string id;
+    bool ok = false;
+    ASSERT_TRUE(this->store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
+    if (n == 2) {
+      ASSERT_TRUE(this->store_->Requeue("dup", n, id).ok());
+      ASSERT_TRUE(this->store_->Claim("dup", n, "hostA:1", &id, &ok).ok() && ok);
+    }
+    ASSERT_TRUE(this->store_->MarkPlaying("dup", n, id, &ok).ok() && ok);
+    counted.push_back(id);
+    if (n == 3) {
+      ASSERT_TRUE(this->store_->DueReveals(10, &due).ok());
+      EXPECT_TRUE(due.empty()) << "a set due before its last game finished";
+    }
+    ASSERT_TRUE(this->store_->Finish("dup", n, id, {1, 2, 3, 4}, &ok).ok() && ok);
+  }
+  EXPECT_EQ(counted[2], "t-dup-2-2");
+  ASSERT_TRUE(this->store_->DueReveals(10, &due).ok());
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].tournament, "dup");
+  EXPECT_FALSE(due[0].whole);
+  EXPECT_EQ(due[0].set, 0);
+  EXPECT_EQ(due[0].game_ids, counted);
+  ASSERT_TRUE(this->store_->MarkRevealed(due[0]).ok());
+  ASSERT_TRUE(this->store_->DueReveals(10, &due).ok());
+  EXPECT_TRUE(due.empty());
+}
+
+// Item 4 of project issue #14: a game played again and its first attempt never
+// both count. The first attempt, judged lost, may in fact still run and be stored
+// later, and a scheduler whose snapshot predates the requeue still names it: its
+// result is refused, the replay's counts. Without the check of the current attempt
+// (the negative control "current_attempt") the first attempt's result is counted
+// for the game, and the replay's, stored after, is lost.
+TYPED_TEST_P(TournamentStoreContract, AReplayedGameAndItsFirstAttemptNeverBothCount) {
+  const TournamentSpec spec = this->Spec("replayed", TournamentFormat::kRoundRobin, 4);
+  this->CreateTournament(spec);
+  std::string first, second;
+  bool ok = false;
+  ASSERT_TRUE(this->store_->Claim("replayed", 0, "hostA:1", &first, &ok).ok() && ok);
+  ASSERT_TRUE(this->store_->MarkPlaying("replayed", 0, first, &ok).ok() && ok);
+  ASSERT_TRUE(this->store_->Requeue("replayed", 0, first).ok());  // judged lost with its host
+  ASSERT_TRUE(this->store_->Claim("replayed", 0, "hostA:1", &second, &ok).ok() && ok);
+  ASSERT_TRUE(this->store_->MarkPlaying("replayed", 0, second, &ok).ok() && ok);
+  ASSERT_NE(first, second);
+
+  // The first attempt ends after all, and its result is reported.
+  bool finished = true;
+  ASSERT_TRUE(this->store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
+  EXPECT_FALSE(finished) << "the first attempt of a game played again counted";
+  EXPECT_EQ(this->Games("replayed")[0].state, "playing");
+  EXPECT_EQ(this->Games("replayed")[0].game_id, second);
+
+  // The runner asks only for the current attempt: both stored, the replay counts.
+  this->Available(spec.entrants);
+  TournamentRunner runner(this->store_.get(), &this->replays_, &this->entrants_, this->roster_.get(),
+                          this->hosts_.get(), &this->host_, {});
+  {
+    std::lock_guard lock(this->replays_.mutex);
+    this->replays_.stored[first] = {.game_id = first, .winner = 3, .vp = {7, 8, 9, 10}, .forfeited = {}};
+    this->replays_.stored[second] = {.game_id = second, .winner = 0, .vp = {10, 9, 8, 7}, .forfeited = {}};
+  }
+  EXPECT_EQ(runner.Pass(TypeParam::kNow).finished, 1);
+  const auto games = this->Games("replayed");
+  EXPECT_EQ(games[0].state, "finished");
+  EXPECT_EQ(games[0].game_id, second);
+  EXPECT_EQ(games[0].places, (std::vector<int>{1, 2, 3, 4})) << "not the replay's result";
+  ASSERT_TRUE(this->store_->Finish("replayed", 0, first, {4, 3, 2, 1}, &finished).ok());
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(this->Games("replayed")[0].places, (std::vector<int>{1, 2, 3, 4}));
+}
+
+// A scheduler paused past its lease wakes up still believing it leads, while a
+// newer leader has taken over: its changes are refused by the fence and change
+// nothing; the newer leader's go through. Without the fence (the negative control
+// "tournament_fence") the stale leader requeues the game the new one is playing.
+TYPED_TEST_P(TournamentStoreContract, AStaleSchedulerIsFencedOff) {
+  const TournamentSpec spec = this->Spec("fenced", TournamentFormat::kRoundRobin, 4);
+  this->CreateTournament(spec);
+  const auto old_leader = this->NewScheduler();
+  const auto new_leader = this->NewScheduler();
+  int64_t old_fence = 0, new_fence = 0;
+  ASSERT_TRUE(old_leader->TakeFence(&old_fence).ok());
+  std::string game_id;
+  bool claimed = false;
+  ASSERT_TRUE(old_leader->Claim("fenced", 0, "hostA:1", &game_id, &claimed).ok());
+  ASSERT_TRUE(claimed);
+  // The old leader stalls; the new one takes the lease, a newer fence, and goes on.
+  ASSERT_TRUE(new_leader->TakeFence(&new_fence).ok());
+  EXPECT_GT(new_fence, old_fence);
+  bool marked = false;
+  ASSERT_TRUE(new_leader->MarkPlaying("fenced", 0, game_id, &marked).ok());
+  ASSERT_TRUE(marked);
+
+  // The old leader wakes up and finds the game "lost": its requeue is refused.
+  const grpc::Status requeued = old_leader->Requeue("fenced", 0, game_id);
+  EXPECT_EQ(requeued.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << requeued.error_message();
+  EXPECT_EQ(this->Games("fenced")[0].state, "playing");
+  EXPECT_EQ(this->Games("fenced")[0].game_id, game_id);
+  EXPECT_EQ(old_leader->fence(), 0) << "a fenced-off scheduler must take a new fence before it changes anything";
+  bool finished = false;
+  EXPECT_FALSE(old_leader->Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(this->Games("fenced")[0].state, "playing");
+
+  ASSERT_TRUE(new_leader->Finish("fenced", 0, game_id, {1, 2, 3, 4}, &finished).ok());
+  EXPECT_TRUE(finished);
+  EXPECT_EQ(this->Games("fenced")[0].state, "finished");
+}
+
+REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
+                            AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff);
+
+}  // namespace metropolis::matchmaker
