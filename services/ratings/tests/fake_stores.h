@@ -3,8 +3,8 @@
 // ones keep — a game decided once, rated with rate.h's rules, ranked by ordinal
 // then the identity as text (both descending), a board version that advances
 // only over consecutive writes — and each has a switch that makes it
-// unreachable. The database tests (ratings_pg_redis_test.cc) hold the real
-// stores to the same contracts.
+// unreachable. The contract's cases (ratings_contract.h) and the database
+// tests (ratings_pg_redis_test.cc) hold the real stores to the same contracts.
 #pragma once
 
 #include <algorithm>

@@ -3,7 +3,8 @@
 // digest Replays confirms, a different second result refused, games that are
 // not rated saying why, leaderboards ranked and named, the board versions that
 // catch what the cache missed or holds ahead (each with its negative control),
-// and bad requests refused with precise statuses. What only the real
+// and bad requests refused with precise statuses. The cases the real stores are
+// held to as well are in tests/ratings_contract.h; what only the real
 // PostgreSQL and Redis can show (locks, snapshots, scripts, ACLs) is in
 // ratings_pg_redis_test.cc. Ranking rule: docs/RATINGS.md.
 #include <grpcpp/create_channel.h>
@@ -23,82 +24,65 @@
 #include "services/ratings/service.h"
 #include "services/ratings/tests/fake_stores.h"
 #include "services/ratings/tests/fakes.h"
+#include "services/ratings/tests/fixture.h"
+#include "services/ratings/tests/ratings_contract.h"
 
 namespace metropolis::ratings {
 namespace {
 
 constexpr char kServiceToken[] = "host-secret";
 
-class RatingsLogicTest : public ::testing::Test {
+class RatingsLogicTest : public testing::RatingsFixture {
  protected:
-  void AddLadder(const std::string& id, int placement_games) {
-    LadderInfo info;
-    info.placement_games = placement_games;
-    info.latest_season = 1;
-    accounts_.AddLadder(id, info);
+  Ratings& ratings() override { return ratings_; }
+  RatingStore& store() override { return store_; }
+  LeaderboardCache& cache() override { return cache_; }
+  LeaderboardCache* UnreachableCache() override {
+    dead_cache_.unavailable = true;
+    return &dead_cache_;
   }
-  std::vector<int64_t> AddPlayers(int n) {
-    std::vector<int64_t> ids;
-    for (int i = 0; i < n; ++i) {
-      ids.push_back(next_player_ + 100);
-      accounts_.AddName(ids.back(), "player" + std::to_string(next_player_++));
-    }
-    return ids;
+  void LoseTheCache() override { cache_.Flush(); }
+  int64_t RatedGames() override { return int64_t(store_.RatedGames()); }
+  int64_t HistoryRows() override { return int64_t(store_.HistoryRows()); }
+  int GamesOf(int64_t identity, const std::string& ladder = "open") override {
+    const auto state = store_.Save();
+    auto it = state.ratings.find({ladder, 1, identity});
+    return it == state.ratings.end() ? 0 : it->second.games;
   }
-  // A game Replays holds (with its digest), and its result.
-  void AddGame(const std::string& id, const std::string& ladder, int season, int winner, const std::vector<int>& vp,
-               const std::vector<int64_t>& identities, const std::vector<bool>& forfeited = {}) {
-    requests_[id] = testing::Result(id, ladder, season, winner, vp, identities, forfeited);
-    replays_.Store(id, requests_[id].digest());
+  std::map<int64_t, int> InStore(const std::string& ladder = "open") override {
+    std::map<int64_t, int> out;
+    for (const auto& [key, rating] : store_.Save().ratings)
+      if (std::get<0>(key) == ladder) out[rating.identity_id] = rating.games;
+    return out;
   }
-  v1::RateGameResponse Rate(const std::string& game_id, Ratings* through = nullptr) {
-    v1::RateGameResponse response;
-    const grpc::Status s = (through ? through : &ratings_)->RateGame(requests_.at(game_id), &response);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return response;
+  // Straight from the definition: μ − 3σ, highest first.
+  std::vector<std::pair<double, int64_t>> Ordinals(const std::string& ladder, int games) override {
+    std::vector<std::pair<double, int64_t>> out;
+    for (const auto& [key, r] : store_.Save().ratings)
+      if (std::get<0>(key) == ladder && r.games >= games) out.push_back({r.mu - 3 * r.sigma, r.identity_id});
+    std::sort(out.rbegin(), out.rend());
+    return out;
   }
   void ExpectNothingWritten() {
     EXPECT_EQ(store_.RatedGames(), 0u);
     EXPECT_EQ(store_.Ratings(), 0u);
     EXPECT_EQ(store_.HistoryRows(), 0u);
   }
-  int GamesOf(int64_t identity, const std::string& ladder = "open") {
-    const auto state = store_.Save();
-    auto it = state.ratings.find({ladder, 1, identity});
-    return it == state.ratings.end() ? 0 : it->second.games;
-  }
-  v1::Leaderboard Top(const std::string& ladder, Ratings* through = nullptr, uint32_t limit = 50) {
-    v1::GetLeaderboardRequest request;
-    request.set_ladder(ladder);
-    request.set_limit(limit);
-    v1::Leaderboard board;
-    const grpc::Status s = (through ? through : &ratings_)->GetLeaderboard(request, &board);
-    EXPECT_TRUE(s.ok()) << s.error_message();
-    return board;
-  }
-  // identity -> games, as a read through `replica` shows the board.
-  std::map<int64_t, int> Shown(Ratings& replica, const std::string& ladder = "open") {
-    std::map<int64_t, int> out;
-    const v1::Leaderboard board = Top(ladder, &replica);
-    for (const auto& e : board.entries()) out[e.identity_id()] = int(e.games());
-    return out;
-  }
-  // identity -> games of the ladder's players, as the store holds them.
-  std::map<int64_t, int> InStore(const std::string& ladder = "open") {
-    std::map<int64_t, int> out;
-    for (const auto& [key, rating] : store_.Save().ratings)
-      if (std::get<0>(key) == ladder) out[rating.identity_id] = rating.games;
-    return out;
-  }
 
   testing::FakeRatingStore store_;
   testing::FakeLeaderboardCache cache_;
-  testing::FakeStoredGames replays_;
-  testing::FakeLadders accounts_;
   Ratings ratings_{&store_, &cache_, &replays_, &accounts_};
-  std::map<std::string, v1::RateGameRequest> requests_;
-  int next_player_ = 0;
+
+ private:
+  int64_t NewIdentity(const std::string& /*name*/) override { return 100 + identities_++; }
+
+  testing::FakeLeaderboardCache dead_cache_;
+  int identities_ = 0;
 };
+
+// The cases the real stores are held to as well (tests/ratings_contract.h; in
+// ratings_pg_redis_test.cc against PostgreSQL and Redis).
+INSTANTIATE_TYPED_TEST_SUITE_P(Fakes, RatingsContract, RatingsLogicTest);
 
 // Ratings section "exactly once"; ranking rule: winner first, others by points.
 TEST_F(RatingsLogicTest, AGameIsRatedOnceWithTheModelsNumbersAndItsHistory) {
@@ -177,124 +161,6 @@ TEST_F(RatingsLogicTest, BotSeatsCountInTheRankingAndForfeitsRankLast) {
   EXPECT_EQ(r.changes(3).rank(), 3u);
   EXPECT_EQ(store_.Ratings(), 2u);
   EXPECT_EQ(store_.HistoryRows(), 2u);
-}
-
-// Leaderboards: by ordinal, provisional players apart; ranks, the page around
-// a player and the history's pages agree.
-TEST_F(RatingsLogicTest, LeaderboardsRankByOrdinalAndKeepPlacementPlayersApart) {
-  AddLadder("ranked", 2);
-  const auto p = AddPlayers(6);
-  // p[0..3] play two games each; p[4], p[5] one game: provisional.
-  AddGame("l0", "ranked", 1, 0, {10, 8, 6, 4}, {p[0], p[1], p[2], p[3]});
-  AddGame("l1", "ranked", 1, 1, {7, 10, 6, 4}, {p[0], p[1], p[2], p[3]});
-  AddGame("l2", "ranked", 1, 0, {10, 8, 7}, {p[4], p[5], 0});
-  for (const char* g : {"l0", "l1", "l2"}) ASSERT_TRUE(Rate(g).rated());
-
-  const v1::Leaderboard board = Top("ranked");
-  ASSERT_EQ(board.total(), 4u);
-  ASSERT_EQ(board.entries_size(), 4);
-  // The expected order straight from the definition: mu − 3σ, highest first.
-  std::vector<std::pair<double, int64_t>> expected;
-  for (const auto& [key, r] : store_.Save().ratings)
-    if (r.games >= 2) expected.push_back({r.mu - 3 * r.sigma, r.identity_id});
-  std::sort(expected.rbegin(), expected.rend());
-  for (int i = 0; i < 4; ++i) {
-    EXPECT_EQ(board.entries(i).rank(), uint64_t(i + 1));
-    EXPECT_EQ(board.entries(i).identity_id(), expected[i].second);
-    EXPECT_DOUBLE_EQ(board.entries(i).ordinal(), expected[i].first);
-    EXPECT_FALSE(board.entries(i).name().empty());
-    EXPECT_EQ(board.entries(i).games(), 2u);
-  }
-
-  v1::GetPlayerRatingRequest who;
-  who.set_ladder("ranked");
-  who.set_identity_id(board.entries(2).identity_id());
-  v1::PlayerRating rating;
-  ASSERT_TRUE(ratings_.GetPlayerRating(who, &rating).ok());
-  EXPECT_EQ(rating.rank(), 3u);
-  EXPECT_EQ(rating.total(), 4u);
-  EXPECT_FALSE(rating.provisional());
-  who.set_identity_id(p[4]);
-  ASSERT_TRUE(ratings_.GetPlayerRating(who, &rating).ok());
-  EXPECT_TRUE(rating.provisional());
-  EXPECT_EQ(rating.rank(), 0u);
-  EXPECT_EQ(rating.games(), 1u);
-
-  v1::GetLeaderboardRequest around;
-  around.set_ladder("ranked");
-  around.set_limit(2);
-  around.set_around_identity_id(board.entries(3).identity_id());
-  v1::Leaderboard page;
-  ASSERT_TRUE(ratings_.GetLeaderboard(around, &page).ok());
-  ASSERT_EQ(page.entries_size(), 2);
-  EXPECT_EQ(page.entries(0).rank(), 3u);
-  EXPECT_EQ(page.entries(1).identity_id(), board.entries(3).identity_id());
-
-  v1::GetRatingHistoryRequest history;
-  history.set_ladder("ranked");
-  history.set_identity_id(p[0]);
-  history.set_limit(1);
-  v1::RatingHistory h;
-  ASSERT_TRUE(ratings_.GetRatingHistory(history, &h).ok());
-  ASSERT_EQ(h.entries_size(), 1);
-  EXPECT_EQ(h.entries(0).game_id(), "l1");
-  EXPECT_DOUBLE_EQ(h.entries(0).ordinal_after(), h.entries(0).mu_after() - 3 * h.entries(0).sigma_after());
-  ASSERT_FALSE(h.next_page_token().empty());
-  history.set_page_token(h.next_page_token());
-  v1::RatingHistory older;
-  ASSERT_TRUE(ratings_.GetRatingHistory(history, &older).ok());
-  ASSERT_EQ(older.entries_size(), 1);
-  EXPECT_EQ(older.entries(0).game_id(), "l0");
-  EXPECT_DOUBLE_EQ(older.entries(0).mu_after(), h.entries(0).mu_before());
-  EXPECT_TRUE(older.next_page_token().empty());
-}
-
-TEST_F(RatingsLogicTest, ALeaderboardTheCacheLostIsRebuiltFromTheStore) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(8);
-  for (int g = 0; g < 10; ++g)
-    AddGame("r" + std::to_string(g), "open", 1, g % 4, {10, 5 + g % 3, 4, 3},
-            {p[g % 8], p[(g + 1) % 8], p[(g + 2) % 8], p[(g + 5) % 8]});
-  for (int g = 0; g < 10; ++g) ASSERT_TRUE(Rate("r" + std::to_string(g)).rated());
-  const v1::Leaderboard before = Top("open");
-  ASSERT_EQ(before.total(), 8u);
-  const uint64_t rebuilds = ratings_.rebuilds();
-
-  cache_.Flush();  // the cache lost everything
-  const v1::Leaderboard after = Top("open");
-  EXPECT_EQ(ratings_.rebuilds(), rebuilds + 1);
-  ASSERT_EQ(after.entries_size(), before.entries_size());
-  for (int i = 0; i < after.entries_size(); ++i) {
-    EXPECT_EQ(after.entries(i).identity_id(), before.entries(i).identity_id());
-    EXPECT_DOUBLE_EQ(after.entries(i).ordinal(), before.entries(i).ordinal());
-  }
-}
-
-// The cache unreachable while a game is rated: the rating is kept anyway, reads
-// say UNAVAILABLE, and a restarted replica rebuilds every board.
-TEST_F(RatingsLogicTest, AWriteTheCacheMissedIsRepairedByTheRebuild) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("a", "open", 1, 0, {10, 5, 4}, p);
-  AddGame("b", "open", 1, 1, {5, 10, 4}, p);
-  ASSERT_TRUE(Rate("a").rated());
-  ASSERT_EQ(Top("open").total(), 3u);
-
-  testing::FakeLeaderboardCache dead;
-  dead.unavailable = true;
-  Ratings cut_off(&store_, &dead, &replays_, &accounts_);
-  EXPECT_TRUE(Rate("b", &cut_off).rated());
-  v1::GetLeaderboardRequest request;
-  request.set_ladder("open");
-  v1::Leaderboard unused;
-  EXPECT_EQ(cut_off.GetLeaderboard(request, &unused).error_code(), grpc::StatusCode::UNAVAILABLE);
-
-  Ratings restarted(&store_, &cache_, &replays_, &accounts_);
-  uint64_t players = 0;
-  ASSERT_TRUE(restarted.RebuildAll(&players).ok());
-  EXPECT_EQ(players, 3u);
-  const v1::Leaderboard board = Top("open", &restarted);
-  for (const auto& e : board.entries()) EXPECT_EQ(e.games(), 2u) << e.identity_id();
 }
 
 // The store unreachable: every call is UNAVAILABLE, and nothing is half-done.
@@ -421,63 +287,6 @@ TEST_F(RatingsLogicTest, PeersUnavailableAreRetryableAndWriteNothing) {
   ExpectNothingWritten();
   accounts_.unavailable = false;
   EXPECT_TRUE(Rate("g").rated());
-}
-
-// A second, different result for a decided game is ALREADY_EXISTS, counted, and
-// changes nothing, also while the peers are down; the same result again is
-// answered as the first time. With the negative control "one_result" the
-// different results are answered as the first: this test fails, as it must.
-TEST_F(RatingsLogicTest, ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent) {
-  AddLadder("open", 0);
-  const auto p = AddPlayers(3);
-  AddGame("g", "open", 1, 0, {10, 7, 6}, p);
-  AddGame("capped", "open", 1, -1, {8, 7, 6}, p);
-  const v1::RateGameResponse first = Rate("g");
-  ASSERT_TRUE(first.rated());
-  ASSERT_FALSE(Rate("capped").rated());
-  const uint64_t conflicts = RatingsMetrics::Get().conflicting_results();
-
-  v1::RateGameRequest other_places = requests_.at("g");
-  other_places.mutable_outcome()->mutable_result()->set_winner(1);
-  other_places.mutable_outcome()->mutable_result()->set_vp(1, 10);
-  other_places.mutable_outcome()->mutable_result()->set_vp(0, 7);
-  v1::RateGameRequest other_digest = requests_.at("g");
-  other_digest.set_digest(testing::DigestOf("g", '2'));
-  replays_.Store("g", other_digest.digest());
-  v1::RateGameRequest other_seats = requests_.at("capped");
-  other_seats.mutable_outcome()->mutable_seats(2)->set_identity_id(p[0] + 1000);
-  for (const v1::RateGameRequest& r : {other_places, other_digest, other_seats}) {
-    v1::RateGameResponse response;
-    const grpc::Status s = ratings_.RateGame(r, &response);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::ALREADY_EXISTS) << r.game_id();
-    EXPECT_EQ(s.error_message(), "game " + r.game_id() +
-                                     " was rated from a different result (another digest or other places); "
-                                     "nothing changed");
-  }
-  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 3);
-  EXPECT_EQ(store_.HistoryRows(), 3u);
-  for (int64_t id : p) EXPECT_EQ(GamesOf(id), 1);
-
-  auto answered_as_first = [&](const v1::RateGameResponse& again) {
-    EXPECT_TRUE(again.already_rated());
-    EXPECT_TRUE(again.rated());
-    ASSERT_EQ(again.changes_size(), 3);
-    for (int s = 0; s < 3; ++s) {
-      EXPECT_EQ(again.changes(s).seat(), uint32_t(s));
-      EXPECT_EQ(again.changes(s).rank(), first.changes(s).rank());
-      EXPECT_DOUBLE_EQ(again.changes(s).mu_after(), first.changes(s).mu_after());
-    }
-  };
-  answered_as_first(Rate("g"));  // Replays now holds another digest for g
-  replays_.Store("g", requests_.at("g").digest());
-  answered_as_first(Rate("g"));  // confirmed: the store's claim answers
-  replays_.unavailable = true;
-  accounts_.unavailable = true;
-  answered_as_first(Rate("g"));
-  v1::RateGameResponse response;
-  EXPECT_EQ(ratings_.RateGame(other_places, &response).error_code(), grpc::StatusCode::ALREADY_EXISTS);
-  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 4);
-  EXPECT_EQ(store_.HistoryRows(), 3u);
 }
 
 // Malformed results are refused before anyone is asked.
@@ -632,26 +441,6 @@ TEST_F(BoardVersionsLogicTest, AReplicaWhoseCacheRefusesWritesRatesAndReadsFromT
   const uint64_t served = RatingsMetrics::Get().leaderboard_reads_from_postgres();
   EXPECT_EQ(Shown(ratings_), InStore());
   EXPECT_EQ(RatingsMetrics::Get().leaderboard_reads_from_postgres(), served);  // from the cache again
-}
-
-// The fake cache keeps the version rule the Redis script keeps (the same
-// sequence runs against Redis in ratings_pg_redis_test.cc).
-TEST_F(BoardVersionsLogicTest, TheVersionMovesOnlyOverConsecutiveWrites) {
-  const Board board{"open", 1, 0, {}};
-  const std::vector<StoredRating> one = {{7, 25.0, 8.0, 1}};
-  cache_.MarkBuilt(board, 4);
-  EXPECT_EQ(cache_.Version(board), 4);
-  cache_.Apply(board, one, 6);
-  cache_.Apply(board, one, 7);
-  EXPECT_EQ(cache_.Version(board), 4);  // 5 is missing
-  cache_.Apply(board, one, 5);
-  EXPECT_EQ(cache_.Version(board), 7);
-  cache_.Apply(board, one, 3);  // old: changes nothing
-  EXPECT_EQ(cache_.Version(board), 7);
-  cache_.Apply(board, one, 9);
-  EXPECT_EQ(cache_.Version(board), 7);  // 8 never arrives: a read rebuilds
-  cache_.MarkBuilt(board, 8);           // a rebuild that read version 8
-  EXPECT_EQ(cache_.Version(board), 9);  // and 9 had arrived already
 }
 
 // rate.h's small rules.
