@@ -26,17 +26,12 @@
 #include "services/replays/service.h"
 #include "services/replays/tests/client.h"
 #include "services/replays/tests/games.h"
+#include "services/replays/tests/service_fixture.h"
 
 namespace metropolis::replays {
 namespace {
 
-using testing::InTournament;
-using testing::kReadToken;
-using testing::kStoreToken;
-using testing::PlayGame;
-using testing::PlayVerifiableGame;
-
-class ReplaysTest : public ::testing::Test {
+class ReplaysTest : public testing::ReplaysServiceTest {
  protected:
   void SetUp() override {
     ASSERT_TRUE(database_.ok());
@@ -45,28 +40,9 @@ class ReplaysTest : public ::testing::Test {
     pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
     store_ = std::make_unique<PgReplayStore>(pool_.get());
     reveals_ = std::make_unique<PgRevealStore>(pool_.get());
-    // A reader's token is a service token here; account tokens are the
-    // accounts' tests' business.
-    auth_ = std::make_unique<auth::TokenAuthenticator>(
-        nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
-    replays_ = std::make_unique<Replays>(store_.get(), reveals_.get());
-    service_ = std::make_unique<ReplaysService>(replays_.get(), auth_.get());
-    client_ = std::make_unique<testing::ReplaysClient>(service_.get());
-    ASSERT_NE(client_->port(), 0);
+    Serve(store_.get(), reveals_.get());
   }
 
-  grpc::Status Store(const v1::CompletedGameRecord& g, v1::StoreGameResponse* out = nullptr,
-                     const std::string& token = kStoreToken) {
-    return client_->Store(g, out, token);
-  }
-  template <typename Request, typename Response, typename Method>
-  grpc::Status Call(Method method, const Request& request, Response* response, const std::string& token = kReadToken) {
-    return client_->Call(method, request, response, token);
-  }
-  grpc::Status Confirm(const std::string& token, const std::string& game_id, const std::string& digest,
-                       bool* confirmed) {
-    return client_->Confirm(token, game_id, digest, confirmed);
-  }
   int StoredGames() {
     pqxx::connection db(database_.conninfo());
     pqxx::work tx(db);
@@ -77,11 +53,12 @@ class ReplaysTest : public ::testing::Test {
   std::unique_ptr<storage::PgPool> pool_;
   std::unique_ptr<PgReplayStore> store_;
   std::unique_ptr<PgRevealStore> reveals_;
-  std::unique_ptr<auth::TokenAuthenticator> auth_;
-  std::unique_ptr<Replays> replays_;
-  std::unique_ptr<ReplaysService> service_;
-  std::unique_ptr<testing::ReplaysClient> client_;
 };
+
+using testing::InTournament;
+using testing::kStoreToken;
+using testing::PlayGame;
+using testing::PlayVerifiableGame;
 
 TEST_F(ReplaysTest, StoringTheSameGameTwiceStoresItOnce) {
   const auto game = PlayGame(1, "g-one");

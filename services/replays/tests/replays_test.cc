@@ -22,6 +22,7 @@
 #include "services/replays/tests/fake_replay_store.h"
 #include "services/replays/tests/fake_reveal_store.h"
 #include "services/replays/tests/games.h"
+#include "services/replays/tests/service_fixture.h"
 
 namespace metropolis::replays {
 namespace {
@@ -32,39 +33,14 @@ using testing::kStoreToken;
 using testing::PlayGame;
 using testing::PlayVerifiableGame;
 
-class ReplaysTest : public ::testing::Test {
+class ReplaysTest : public testing::ReplaysServiceTest {
  protected:
-  void SetUp() override {
-    // A reader's token is a service token here; account tokens are the
-    // accounts' tests' business.
-    auth_ = std::make_unique<auth::TokenAuthenticator>(
-        nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
-    replays_ = std::make_unique<Replays>(&store_, &reveals_);
-    service_ = std::make_unique<ReplaysService>(replays_.get(), auth_.get());
-    client_ = std::make_unique<testing::ReplaysClient>(service_.get());
-    ASSERT_NE(client_->port(), 0);
-  }
+  void SetUp() override { Serve(&store_, &reveals_); }
 
-  grpc::Status Store(const v1::CompletedGameRecord& g, v1::StoreGameResponse* out = nullptr,
-                     const std::string& token = kStoreToken) {
-    return client_->Store(g, out, token);
-  }
-  template <typename Request, typename Response, typename Method>
-  grpc::Status Call(Method method, const Request& request, Response* response, const std::string& token = kReadToken) {
-    return client_->Call(method, request, response, token);
-  }
-  grpc::Status Confirm(const std::string& token, const std::string& game_id, const std::string& digest,
-                       bool* confirmed) {
-    return client_->Confirm(token, game_id, digest, confirmed);
-  }
   int StoredGames() { return int(store_.size()); }
 
   testing::FakeReplayStore store_;
   testing::FakeRevealStore reveals_;
-  std::unique_ptr<auth::TokenAuthenticator> auth_;
-  std::unique_ptr<Replays> replays_;
-  std::unique_ptr<ReplaysService> service_;
-  std::unique_ptr<testing::ReplaysClient> client_;
 };
 
 // docs/RESULTS.md: the digest is of what is stored, the same when the game is
