@@ -62,6 +62,11 @@ class TournamentsFixture : public ::testing::Test {
   void Available(const std::vector<int64_t>& who, int capacity = 4) {
     for (int64_t id : who) roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000);
   }
+  // A scheduler over the fixture's stores and peers.
+  std::unique_ptr<TournamentRunner> Runner(RunnerOptions options = {}) {
+    return std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_,
+                                              options);
+  }
   std::vector<TournamentGameRow> Games(const std::string& id) {
     std::vector<TournamentGameRow> games;
     EXPECT_TRUE(store_->Games(id, &games).ok());

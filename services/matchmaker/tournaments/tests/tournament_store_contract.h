@@ -113,14 +113,13 @@ TYPED_TEST_P(TournamentStoreContract, AReplayedGameAndItsFirstAttemptNeverBothCo
 
   // The runner asks only for the current attempt: both stored, the replay counts.
   this->Available(spec.entrants);
-  TournamentRunner runner(this->store_.get(), &this->replays_, &this->entrants_, this->roster_.get(),
-                          this->hosts_.get(), &this->host_, {});
+  const auto runner = this->Runner();
   {
     std::lock_guard lock(this->replays_.mutex);
     this->replays_.stored[first] = {.game_id = first, .winner = 3, .vp = {7, 8, 9, 10}, .forfeited = {}};
     this->replays_.stored[second] = {.game_id = second, .winner = 0, .vp = {10, 9, 8, 7}, .forfeited = {}};
   }
-  EXPECT_EQ(runner.Pass(TypeParam::kNow).finished, 1);
+  EXPECT_EQ(runner->Pass(TypeParam::kNow).finished, 1);
   const auto games = this->Games("replayed");
   EXPECT_EQ(games[0].state, "finished");
   EXPECT_EQ(games[0].game_id, second);

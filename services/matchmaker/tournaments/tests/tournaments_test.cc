@@ -61,6 +61,15 @@ class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, Fa
     return options;
   }
 
+  // The tournament `spec`, its entrants available, and the pass of a probing
+  // runner that started its first game: the runner.
+  std::unique_ptr<TournamentRunner> FirstGameStarted(const TournamentSpec& spec) {
+    CreateTournament(spec);
+    Available(spec.entrants);
+    auto runner = Runner(Probing());
+    runner->Pass(kNow);
+    return runner;
+  }
   // What the replays store would hold once the game ended: the seat holding the
   // identity listed first in `order` wins, the rest placed in that order.
   void Store(const v1::CreateGameRequest& game, const std::vector<int64_t>& order, int forfeit_seat = -1) {
@@ -112,8 +121,7 @@ TEST_F(SchedulerTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   const TournamentSpec spec = Spec("rr", TournamentFormat::kRoundRobin, 5);
   CreateTournament(spec);
   Available(spec.entrants);
-  auto runner =
-      std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  auto runner = Runner();
   // One game at a time: every game of 4 among 5 entrants shares entrants with
   // every other, and each plays at most one game at once.
   runner->Pass(kNow);
@@ -121,7 +129,7 @@ TEST_F(SchedulerTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   runner->Pass(kNow);
   EXPECT_EQ(host_.created.size(), 1u) << "a second game started while its entrants were busy";
   // A restarted scheduler (a new leader) goes on from the database alone.
-  runner = std::make_unique<TournamentRunner>(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  runner = Runner();
   PlayOut(*runner, "rr", spec.entrants);
   EXPECT_EQ(State("rr"), "finished");
 
@@ -184,8 +192,8 @@ TEST_F(SchedulerTest, DuplicateSetSharesSeedsAndIsHidden) {
   const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
-  PlayOut(runner, "dup", spec.entrants);
+  const auto runner = Runner();
+  PlayOut(*runner, "dup", spec.entrants);
   ASSERT_EQ(host_.created.size(), 4u);
   std::set<int64_t> first_seat;
   for (const auto& g : host_.created) {
@@ -220,34 +228,34 @@ TEST_F(SchedulerTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
   CreateTournament(spec);
   CreateTournament(Spec("rr", TournamentFormat::kRoundRobin, 4));
   Available(spec.entrants, 16);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
-  runner.Pass(kNow);
+  const auto runner = Runner(Probing());
+  runner->Pass(kNow);
   EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "nothing of the set before it is played";
   std::vector<v1::CreateGameRequest> dup_games;
   for (const auto& g : host_.created)
     if (g.tournament() == "dup") dup_games.push_back(g);
   ASSERT_EQ(dup_games.size(), 4u);
   for (size_t i = 1; i < 4; ++i) Store(dup_games[i], spec.entrants);
-  runner.Pass(kNow + 500);
+  runner->Pass(kNow + 500);
   EXPECT_EQ(Games("dup")[1].state, "finished");
   EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "revealed while rotation 0 plays";
   // Rotation 0 is lost with its host and played again: its first attempt is void.
   host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
-  runner.Pass(kNow + 2000);
-  runner.Pass(kNow + 8000);
+  runner->Pass(kNow + 2000);
+  runner->Pass(kNow + 8000);
   host_.probe = grpc::Status::OK;
   EXPECT_EQ(Games("dup")[0].game_id, "t-dup-0-2");
   Store(dup_games[0], spec.entrants);  // the void attempt's game, arriving late
-  runner.Pass(kNow + 9000);
+  runner->Pass(kNow + 9000);
   EXPECT_EQ(replays_.revealed, (std::set<std::string>{"rr/*"})) << "revealed while rotation 0 plays again";
   // The replays service is down when the set ends: nothing is marked sent.
   for (const auto& g : host_.created)
     if (g.game_id() == "t-dup-0-2") Store(g, spec.entrants);
   replays_.fail = true;
-  runner.Pass(kNow + 10000);
+  runner->Pass(kNow + 10000);
   EXPECT_EQ(Games("dup")[0].state, "playing") << "results unknown while the replays service is down";
   replays_.fail = false;
-  runner.Pass(kNow + 11000);
+  runner->Pass(kNow + 11000);
   EXPECT_EQ(Games("dup")[0].state, "finished");
   const std::set<std::string> set = {"rr/*", "dup/t-dup-0-2", "dup/t-dup-1-1", "dup/t-dup-2-1", "dup/t-dup-3-1"};
   EXPECT_EQ(replays_.revealed, set) << "the void attempt t-dup-0-1 is never named";
@@ -262,29 +270,25 @@ TEST_F(SchedulerTest, RevealsWaitForTheWholeSetAndAreSentUntilAcknowledged) {
     }
   });
   replays_.fail = true;
-  runner.Pass(kNow + 12000);
+  runner->Pass(kNow + 12000);
   replays_.fail = false;
-  TournamentRunner next_leader(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
-  next_leader.Pass(kNow + 13000);
+  const auto next_leader = Runner(Probing());
+  next_leader->Pass(kNow + 13000);
   EXPECT_EQ(replays_.revealed, set) << "a finished tournament's reveals are sent too";
   const int calls = replays_.reveal_calls;
-  next_leader.Pass(kNow + 14000);
+  next_leader->Pass(kNow + 14000);
   EXPECT_EQ(replays_.reveal_calls, calls) << "acknowledged reveals are sent again";
 }
 
 // A game that looks lost while the replays service cannot say whether it is
 // stored stays as it is: it may count.
 TEST_F(SchedulerTest, AGameIsNotPlayedAgainWhileItsResultCannotBeAsked) {
-  const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
-  CreateTournament(spec);
-  Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
-  runner.Pass(kNow);
+  const auto runner = FirstGameStarted(Spec("lost", TournamentFormat::kRoundRobin, 4));
   ASSERT_EQ(host_.created.size(), 1u);
   host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
   replays_.fail = true;
-  runner.Pass(kNow + 1000);
-  runner.Pass(kNow + 7000);
+  runner->Pass(kNow + 1000);
+  runner->Pass(kNow + 7000);
   EXPECT_EQ(Games("lost")[0].state, "playing");
   EXPECT_EQ(Games("lost")[0].attempts, 1);
 }
@@ -295,12 +299,12 @@ TEST_F(SchedulerTest, SeatsAreNamedByTheAccountsAndWaitForThem) {
   const TournamentSpec spec = Spec("names", TournamentFormat::kRoundRobin, 4);
   CreateTournament(spec);
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  const auto runner = Runner();
   entrants_.fail = true;
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   EXPECT_TRUE(host_.created.empty());
   entrants_.fail = false;
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   ASSERT_EQ(host_.created.size(), 1u);
   for (const auto& seat : host_.created[0].seats()) {
     EXPECT_FALSE(seat.name().empty());
@@ -313,15 +317,15 @@ TEST_F(SchedulerTest, SwissAddsEachRoundWhenTheLastOneEnds) {
   CreateTournament(spec);
   ASSERT_EQ(Games("sw").size(), 2u);  // round 0 only
   Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
-  runner.Pass(kNow);
+  const auto runner = Runner();
+  runner->Pass(kNow);
   ASSERT_EQ(host_.created.size(), 2u);
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   EXPECT_EQ(Games("sw").size(), 2u) << "round 1 added before round 0 ended";
   Store(host_.created[0], spec.entrants);
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   EXPECT_EQ(Games("sw").size(), 2u) << "round 1 added before round 0 ended";
-  PlayOut(runner, "sw", spec.entrants);
+  PlayOut(*runner, "sw", spec.entrants);
   const auto games = Games("sw");
   ASSERT_EQ(games.size(), 6u);
   for (int round = 0; round < 3; ++round) {
@@ -343,15 +347,15 @@ TEST_F(SchedulerTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   spec.seats = 4;
   spec.max_games_per_entrant = 2;
   CreateTournament(spec);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_);
+  const auto runner = Runner();
   // Nobody is available: nothing starts.
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   EXPECT_TRUE(host_.created.empty());
   // Entrant 0 is missing: only tables without it start, two at once per entrant
   // at most, and one game per connection's capacity.
   std::vector<int64_t> present(spec.entrants.begin() + 1, spec.entrants.end());
   Available(present, /*capacity=*/16);
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   ASSERT_FALSE(host_.created.empty());
   std::map<int64_t, int> at_once;
   for (const auto& g : host_.created)
@@ -365,29 +369,26 @@ TEST_F(SchedulerTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   roster_->Leave(spec.entrants[1], "c");
   roster_->Heartbeat(spec.entrants[1], "c", 0, kNow + 3'600'000);
   for (size_t i = 0; i < before; ++i) Store(host_.created[i], spec.entrants);
-  runner.Pass(kNow);
+  runner->Pass(kNow);
   for (size_t i = before; i < host_.created.size(); ++i)
     for (const auto& s : host_.created[i].seats()) EXPECT_NE(s.identity_id(), spec.entrants[1]);
 }
 
 TEST_F(SchedulerTest, GameLostWithItsHostIsPlayedAgain) {
   const TournamentSpec spec = Spec("lost", TournamentFormat::kRoundRobin, 4);
-  CreateTournament(spec);
-  Available(spec.entrants);
-  TournamentRunner runner(store_.get(), &replays_, &entrants_, roster_.get(), hosts_.get(), &host_, Probing());
-  runner.Pass(kNow);
+  const auto runner = FirstGameStarted(spec);
   ASSERT_EQ(host_.created.size(), 1u);
   const std::string first = host_.created[0].game_id();
   EXPECT_EQ(first, "t-lost-0-1");
   host_.probe = {grpc::StatusCode::NOT_FOUND, "no game"};
-  runner.Pass(kNow + 1000);  // first failure
-  runner.Pass(kNow + 3000);  // still within lost_after_ms
+  runner->Pass(kNow + 1000);  // first failure
+  runner->Pass(kNow + 3000);  // still within lost_after_ms
   EXPECT_EQ(Games("lost")[0].state, "playing");
   host_.probe = grpc::Status::OK;
-  runner.Pass(kNow + 7000);  // the host knows it again: the clock restarts
+  runner->Pass(kNow + 7000);  // the host knows it again: the clock restarts
   host_.probe = {grpc::StatusCode::UNAVAILABLE, "gone"};
-  runner.Pass(kNow + 9000);
-  runner.Pass(kNow + 15000);  // failing for 6 s: lost, and started again at once
+  runner->Pass(kNow + 9000);
+  runner->Pass(kNow + 15000);  // failing for 6 s: lost, and started again at once
   const auto games = Games("lost");
   EXPECT_EQ(games[0].attempts, 2);
   EXPECT_EQ(games[0].game_id, "t-lost-0-2");
@@ -395,17 +396,17 @@ TEST_F(SchedulerTest, GameLostWithItsHostIsPlayedAgain) {
   EXPECT_EQ(host_.created[1].chance_identity(), host_.created[0].chance_identity()) << "the same game, played again";
   // The lost game's result, arriving late, does not count.
   Store(host_.created[0], spec.entrants);
-  runner.Pass(kNow + 16000);
+  runner->Pass(kNow + 16000);
   EXPECT_EQ(Games("lost")[0].state, "playing");
   // A host that cannot create the game: it waits for the next pass.
   host_.probe = grpc::Status::OK;
   Store(host_.created[1], spec.entrants);
   host_.fail_creates = 1;
   hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
-  runner.Pass(kNow + 17000);
+  runner->Pass(kNow + 17000);
   EXPECT_EQ(Games("lost")[1].state, "pending");
   hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
-  EXPECT_EQ(runner.Pass(kNow + 17500).started, 1);
+  EXPECT_EQ(runner->Pass(kNow + 17500).started, 1);
   EXPECT_EQ(Games("lost")[1].state, "playing");
   EXPECT_EQ(Games("lost")[1].attempts, 2);
 }
