@@ -73,6 +73,24 @@ void Authorize(grpc::ClientContext* context, const std::string& token) {
   if (!token.empty()) context->AddMetadata("authorization", "Bearer " + token);
 }
 
+// The first request of a seat's stream.
+v1::PlayRequest Hello(const std::string& game_id) {
+  v1::PlayRequest hello;
+  hello.mutable_hello()->set_game_id(game_id);
+  return hello;
+}
+
+// A seat's stream to `stub` under `token` (none when empty), `first` written.
+std::unique_ptr<grpc::ClientReaderWriter<v1::PlayRequest, v1::PlayUpdate>> OpenSeat(v1::GameHost::Stub& stub,
+                                                                                    grpc::ClientContext* context,
+                                                                                    const std::string& token,
+                                                                                    const v1::PlayRequest& first) {
+  Authorize(context, token);
+  auto stream = stub.Play(context);
+  stream->Write(first);
+  return stream;
+}
+
 v1::CreateGameResponse CreateGame(const LiveHost& live, uint32_t seats = 4, uint64_t seed = 11, bool hidden = false) {
   v1::CreateGameRequest request;
   request.set_hidden(hidden);
@@ -111,11 +129,7 @@ BotRun PlaySeat(const LiveHost& live, const std::string& game_id, const std::str
   BotRun run;
   auto stub = live.Stub();
   grpc::ClientContext context;
-  Authorize(&context, token);
-  auto stream = stub->Play(&context);
-  v1::PlayRequest hello;
-  hello.mutable_hello()->set_game_id(game_id);
-  stream->Write(hello);
+  auto stream = OpenSeat(*stub, &context, token, Hello(game_id));
   v1::PlayUpdate update;
   while (stream->Read(&update)) {
     if (update.has_welcome()) run.welcome_seat = update.welcome().seat();
@@ -209,23 +223,17 @@ TEST(GameHostGrpc, MissingOrWrongTokensAndBadHellos) {
   }
   auto play = [&](const std::string& token, const v1::PlayRequest& first) {
     grpc::ClientContext context;
-    Authorize(&context, token);
-    auto stream = stub->Play(&context);
-    stream->Write(first);
+    auto stream = OpenSeat(*stub, &context, token, first);
     stream->WritesDone();
     v1::PlayUpdate update;
     while (stream->Read(&update)) {
     }
     return stream->Finish();
   };
-  v1::PlayRequest hello;
-  hello.mutable_hello()->set_game_id(game.game_id());
-  EXPECT_EQ(play("", hello).error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(play("forged", hello).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(play("", Hello(game.game_id())).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(play("forged", Hello(game.game_id())).error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(play(game.seat_tokens(1), v1::PlayRequest()).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  v1::PlayRequest elsewhere;
-  elsewhere.mutable_hello()->set_game_id("no-such-game");
-  EXPECT_EQ(play(game.seat_tokens(1), elsewhere).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(play(game.seat_tokens(1), Hello("no-such-game")).error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(live.sink.games.size(), 0u);
 }
 
@@ -234,19 +242,13 @@ TEST(GameHostGrpc, SecondConnectionForASeatIsRefused) {
   const auto game = CreateGame(live);
   auto stub = live.Stub();
   grpc::ClientContext first_context;
-  Authorize(&first_context, game.seat_tokens(0));
-  auto first = stub->Play(&first_context);
-  v1::PlayRequest hello;
-  hello.mutable_hello()->set_game_id(game.game_id());
-  first->Write(hello);
+  auto first = OpenSeat(*stub, &first_context, game.seat_tokens(0), Hello(game.game_id()));
   v1::PlayUpdate update;
   ASSERT_TRUE(first->Read(&update));
   ASSERT_TRUE(update.has_welcome());
 
   grpc::ClientContext second_context;
-  Authorize(&second_context, game.seat_tokens(0));
-  auto second = stub->Play(&second_context);
-  second->Write(hello);
+  auto second = OpenSeat(*stub, &second_context, game.seat_tokens(0), Hello(game.game_id()));
   second->WritesDone();
   while (second->Read(&update)) {
   }
@@ -386,11 +388,7 @@ TEST(GameHostGrpc, SeatReachingTheWrongHostIsRedirected) {
   const auto game = CreateGame(a);
   auto stub = b.Stub();
   grpc::ClientContext context;
-  Authorize(&context, game.seat_tokens(0));
-  auto stream = stub->Play(&context);
-  v1::PlayRequest hello;
-  hello.mutable_hello()->set_game_id(game.game_id());
-  stream->Write(hello);
+  auto stream = OpenSeat(*stub, &context, game.seat_tokens(0), Hello(game.game_id()));
   stream->WritesDone();
   v1::PlayUpdate update;
   ASSERT_TRUE(stream->Read(&update));

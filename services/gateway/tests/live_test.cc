@@ -68,142 +68,149 @@ int Count(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(LiveHub, OneUpstreamForManySpectatorsAndViewsMerge) {
-  FakeUpstreams fake;
-  {
-    LiveHub hub({}, fake.Factory());
-    std::shared_ptr<Spectator> a, b;
+// A hub over upstreams the test drives; TearDown ends the upstreams still running.
+class LiveHubTest : public ::testing::Test {
+ protected:
+  void TearDown() override { fake_.EndAll(); }
+
+  // Subscribes a spectator of game g1 on host h1:1 (from the game's start or
+  // from now) to `hub`, or fails the test.
+  std::shared_ptr<Spectator> Watch(bool from_start = false, LiveHub* hub = nullptr) {
+    std::shared_ptr<Spectator> s;
     ApiError e;
-    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &a, &e));
-    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &b, &e));
-    ASSERT_EQ(fake.watches.size(), 1u);  // one upstream for both
-    EXPECT_EQ(fake.watches[0]->host, "h1:1");
-    EXPECT_EQ(hub.spectators(), 2u);
-    EXPECT_EQ(hub.games(), 1u);
-
-    auto& sink = *fake.watches[0]->sink;
-    sink.OnUpdate(Welcome());
-    sink.OnUpdate(View(0));
-    sink.OnUpdate(Events(1));
-    sink.OnUpdate(View(1));
-    sink.OnUpdate(Events(2));
-    sink.OnUpdate(View(2));
-    bool done = false;
-    const std::string text = TakeNow(*a, &done);
-    EXPECT_FALSE(done);
-    // Every event in order, but only the newest view: the older ones came
-    // before events and were never written.
-    EXPECT_EQ(Count(text, "event: welcome"), 1);
-    EXPECT_EQ(Count(text, "event: events"), 2);
-    EXPECT_EQ(Count(text, "event: view"), 1);
-    EXPECT_NE(text.find("id: 2\n"), std::string::npos);
-    EXPECT_LT(text.find("event: events"), text.find("event: view"));
-    EXPECT_EQ(TakeNow(*a, &done), "");
-
-    // A late spectator starts at the welcome and the current view...
-    std::shared_ptr<Spectator> c, d;
-    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", false, &c, &e));
-    const std::string late = TakeNow(*c, &done);
-    EXPECT_EQ(Count(late, "event: welcome"), 1);
-    EXPECT_EQ(Count(late, "event: events"), 0);
-    EXPECT_EQ(Count(late, "event: view"), 1);
-    // ... or, from the start, with every earlier event too.
-    ASSERT_TRUE(hub.Subscribe("g1", "h1:1", true, &d, &e));
-    EXPECT_EQ(Count(TakeNow(*d, &done), "event: events"), 2);
-
-    v1::SpectateUpdate over;
-    over.mutable_game_over()->mutable_result()->set_winner(1);
-    sink.OnUpdate(over);
-    sink.OnEnd(grpc::Status::OK);
-    fake.watches[0]->sink.reset();
-    for (auto* s : {&a, &b, &c, &d}) {
-      const std::string end = TakeNow(**s, &done);
-      EXPECT_TRUE(done);
-      EXPECT_EQ(Count(end, "event: game_over"), 1) << end;
-    }
-    EXPECT_EQ(hub.games(), 0u);  // the channel went with its upstream
-    for (auto* s : {&a, &b, &c, &d}) hub.Unsubscribe("g1", *s);
-    EXPECT_EQ(hub.spectators(), 0u);
+    EXPECT_TRUE((hub ? hub : &hub_)->Subscribe("g1", "h1:1", from_start, &s, &e)) << e.message;
+    return s;
   }
+  // The upstream of the first channel.
+  UpstreamSink& Upstream() { return *fake_.watches.at(0)->sink; }
+  // It ends with `status`, as the host's stream does.
+  void EndUpstream(const grpc::Status& status) {
+    Upstream().OnEnd(status);
+    fake_.watches.at(0)->sink.reset();
+  }
+
+  FakeUpstreams fake_;
+  LiveHub hub_{{}, fake_.Factory()};
+};
+
+TEST_F(LiveHubTest, OneUpstreamForManySpectatorsAndViewsMerge) {
+  const auto a = Watch(), b = Watch();
+  ASSERT_TRUE(a && b);
+  ASSERT_EQ(fake_.watches.size(), 1u);  // one upstream for both
+  EXPECT_EQ(fake_.watches[0]->host, "h1:1");
+  EXPECT_EQ(hub_.spectators(), 2u);
+  EXPECT_EQ(hub_.games(), 1u);
+
+  auto& sink = Upstream();
+  sink.OnUpdate(Welcome());
+  sink.OnUpdate(View(0));
+  sink.OnUpdate(Events(1));
+  sink.OnUpdate(View(1));
+  sink.OnUpdate(Events(2));
+  sink.OnUpdate(View(2));
+  bool done = false;
+  const std::string text = TakeNow(*a, &done);
+  EXPECT_FALSE(done);
+  // Every event in order, but only the newest view: the older ones came
+  // before events and were never written.
+  EXPECT_EQ(Count(text, "event: welcome"), 1);
+  EXPECT_EQ(Count(text, "event: events"), 2);
+  EXPECT_EQ(Count(text, "event: view"), 1);
+  EXPECT_NE(text.find("id: 2\n"), std::string::npos);
+  EXPECT_LT(text.find("event: events"), text.find("event: view"));
+  EXPECT_EQ(TakeNow(*a, &done), "");
+
+  // A late spectator starts at the welcome and the current view...
+  const auto c = Watch();
+  ASSERT_TRUE(c);
+  const std::string late = TakeNow(*c, &done);
+  EXPECT_EQ(Count(late, "event: welcome"), 1);
+  EXPECT_EQ(Count(late, "event: events"), 0);
+  EXPECT_EQ(Count(late, "event: view"), 1);
+  // ... or, from the start, with every earlier event too.
+  const auto d = Watch(/*from_start=*/true);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(Count(TakeNow(*d, &done), "event: events"), 2);
+
+  v1::SpectateUpdate over;
+  over.mutable_game_over()->mutable_result()->set_winner(1);
+  sink.OnUpdate(over);
+  EndUpstream(grpc::Status::OK);
+  for (const auto& s : {a, b, c, d}) {
+    const std::string end = TakeNow(*s, &done);
+    EXPECT_TRUE(done);
+    EXPECT_EQ(Count(end, "event: game_over"), 1) << end;
+  }
+  EXPECT_EQ(hub_.games(), 0u);  // the channel went with its upstream
+  for (const auto& s : {a, b, c, d}) hub_.Unsubscribe("g1", s);
+  EXPECT_EQ(hub_.spectators(), 0u);
 }
 
-TEST(LiveHub, LastSpectatorLeavingCancelsTheUpstream) {
-  FakeUpstreams fake;
-  LiveHub hub({}, fake.Factory());
-  std::shared_ptr<Spectator> a, b;
-  ApiError e;
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &b, &e));
-  hub.Unsubscribe("g1", a);
-  EXPECT_FALSE(fake.watches[0]->cancelled);
-  hub.Unsubscribe("g1", b);
-  EXPECT_TRUE(fake.watches[0]->cancelled);
-  EXPECT_EQ(hub.games(), 0u);
+TEST_F(LiveHubTest, LastSpectatorLeavingCancelsTheUpstream) {
+  const auto a = Watch(), b = Watch();
+  ASSERT_TRUE(a && b);
+  hub_.Unsubscribe("g1", a);
+  EXPECT_FALSE(fake_.watches[0]->cancelled);
+  hub_.Unsubscribe("g1", b);
+  EXPECT_TRUE(fake_.watches[0]->cancelled);
+  EXPECT_EQ(hub_.games(), 0u);
   // Watching again starts a new upstream, while the old one ends on its own.
-  std::shared_ptr<Spectator> c;
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &c, &e));
-  EXPECT_EQ(fake.watches.size(), 2u);
-  fake.watches[0]->sink->OnEnd(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
-  fake.watches[0]->sink.reset();
-  EXPECT_EQ(hub.games(), 1u);  // the new channel stays
-  hub.Unsubscribe("g1", c);
-  fake.EndAll();
+  const auto c = Watch();
+  ASSERT_TRUE(c);
+  EXPECT_EQ(fake_.watches.size(), 2u);
+  EndUpstream(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  EXPECT_EQ(hub_.games(), 1u);  // the new channel stays
+  hub_.Unsubscribe("g1", c);
 }
 
-TEST(LiveHub, UpstreamFailureReachesSpectators) {
-  FakeUpstreams fake;
-  LiveHub hub({}, fake.Factory());
-  std::shared_ptr<Spectator> a;
-  ApiError e;
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
-  fake.watches[0]->sink->OnEnd(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"));
-  fake.watches[0]->sink.reset();
+TEST_F(LiveHubTest, UpstreamFailureReachesSpectators) {
+  const auto a = Watch();
+  ASSERT_TRUE(a);
+  EndUpstream(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"));
   bool done = false;
   const std::string text = TakeNow(*a, &done);
   EXPECT_TRUE(done);
   EXPECT_NE(text.find("event: error"), std::string::npos);
   EXPECT_NE(text.find("\"grpc_status\":\"UNAVAILABLE\""), std::string::npos) << text;
-  hub.Unsubscribe("g1", a);
+  hub_.Unsubscribe("g1", a);
 }
 
-TEST(LiveHub, FromStartSaysWhenTheHostKeptNoEvents) {
-  FakeUpstreams fake;
-  LiveHub hub({}, fake.Factory());
-  std::shared_ptr<Spectator> a, b;
-  ApiError e;
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
+TEST_F(LiveHubTest, FromStartSaysWhenTheHostKeptNoEvents) {
+  const auto a = Watch();
+  ASSERT_TRUE(a);
   // A game already stored: the host sends its welcome at step 500, no events,
   // then the final view.
   v1::SpectateUpdate welcome = Welcome();
   welcome.mutable_welcome()->set_step(500);
-  fake.watches[0]->sink->OnUpdate(welcome);
-  fake.watches[0]->sink->OnUpdate(View(500));
-  ASSERT_TRUE(hub.Subscribe("g1", "h", true, &b, &e));
+  Upstream().OnUpdate(welcome);
+  Upstream().OnUpdate(View(500));
+  const auto b = Watch(/*from_start=*/true);
+  ASSERT_TRUE(b);
   bool done = false;
   const std::string text = TakeNow(*b, &done);
   EXPECT_EQ(Count(text, "event: notice"), 1) << text;
   EXPECT_EQ(Count(TakeNow(*a, &done), "event: notice"), 0);
-  hub.Unsubscribe("g1", a);
-  hub.Unsubscribe("g1", b);
-  fake.EndAll();
+  hub_.Unsubscribe("g1", a);
+  hub_.Unsubscribe("g1", b);
 }
 
-TEST(LiveHub, LimitsRefuseWith503) {
-  FakeUpstreams fake;
-  LiveHub hub({.max_spectators = 2, .max_games = 1}, fake.Factory());
-  std::shared_ptr<Spectator> a, b, c;
+TEST_F(LiveHubTest, LimitsRefuseWith503) {
+  LiveHub hub({.max_spectators = 2, .max_games = 1}, fake_.Factory());
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  std::shared_ptr<Spectator> refused;
   ApiError e;
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &a, &e));
-  EXPECT_FALSE(hub.Subscribe("g2", "h", false, &b, &e));
+  EXPECT_FALSE(hub.Subscribe("g2", "h1:1", false, &refused, &e));
   EXPECT_EQ(e.http, 503);
   EXPECT_NE(e.message.find("--max-live-games"), std::string::npos);
-  ASSERT_TRUE(hub.Subscribe("g1", "h", false, &b, &e));
-  EXPECT_FALSE(hub.Subscribe("g1", "h", false, &c, &e));
+  const auto b = Watch(false, &hub);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(hub.Subscribe("g1", "h1:1", false, &refused, &e));
   EXPECT_EQ(e.status, "RESOURCE_EXHAUSTED");
   EXPECT_NE(e.message.find("--max-spectators"), std::string::npos);
   hub.Unsubscribe("g1", a);
   hub.Unsubscribe("g1", b);
-  fake.EndAll();
+  fake_.EndAll();
 }
 
 TEST(Spectator, TheLastViewComesBeforeTheEnd) {
