@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,25 @@
 namespace metropolis::ratings {
 
 template <typename Fixture>
-class RatingsContract : public Fixture {};
+class RatingsContract : public Fixture {
+ protected:
+  // Three players play game a (read: the board is built), then game b through
+  // a replica whose cache is unreachable: its write is lost. What a reader that
+  // compares the board's versions (or, the negative control "board_versions",
+  // does not) shows.
+  std::map<int64_t, int> AfterAWriteAnotherReplicaLost(bool compare) {
+    this->AddLadder("open", 0);
+    const auto p = this->AddPlayers(3);
+    this->AddGame("a", "open", 1, 0, {10, 5, 4}, p);
+    this->AddGame("b", "open", 1, 1, {5, 10, 4}, p);
+    Ratings reader(&this->store(), &this->cache(), &this->replays_, &this->accounts_, {.compare_versions = compare});
+    EXPECT_TRUE(this->Rate("a").rated());
+    EXPECT_EQ(this->Shown(reader).size(), 3u);
+    Ratings writer(&this->store(), this->UnreachableCache(), &this->replays_, &this->accounts_);
+    EXPECT_TRUE(this->Rate("b", &writer).rated());
+    return this->Shown(reader);
+  }
+};
 
 TYPED_TEST_SUITE_P(RatingsContract);
 
@@ -204,6 +223,22 @@ TYPED_TEST_P(RatingsContract, ADifferentSecondResultIsRefusedAndTheSameOneIsIdem
   for (int64_t id : p) EXPECT_EQ(this->GamesOf(id), 1);
 }
 
+// Leaderboard versions (project issue #14): every read compares the version
+// the cached board reflects with the store's and rebuilds the board on any
+// difference, so a write one replica's cache missed is read fresh through
+// another; without the comparison that replica serves the board without it.
+TYPED_TEST_P(RatingsContract, AWriteOneReplicaLostIsReadFreshThroughAnother) {
+  const auto shown = this->AfterAWriteAnotherReplicaLost(true);
+  EXPECT_EQ(shown, this->InStore());
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 2) << id;
+}
+
+TYPED_TEST_P(RatingsContract, NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite) {
+  const auto shown = this->AfterAWriteAnotherReplicaLost(false);
+  EXPECT_NE(shown, this->InStore());
+  for (const auto& [id, games] : shown) EXPECT_EQ(games, 1) << id;
+}
+
 // Writes that arrive out of order (two replicas rating games of one board at
 // once) move the board's version only once every earlier one arrived; a write
 // that never arrives holds it back.
@@ -229,6 +264,8 @@ TYPED_TEST_P(RatingsContract, TheVersionMovesOnlyOverConsecutiveWrites) {
 REGISTER_TYPED_TEST_SUITE_P(RatingsContract, LeaderboardsRankByOrdinalAndKeepPlacementPlayersApart,
                             ALeaderboardTheCacheLostIsRebuiltFromTheStore, AWriteTheCacheMissedIsRepairedByTheRebuild,
                             ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent,
+                            AWriteOneReplicaLostIsReadFreshThroughAnother,
+                            NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite,
                             TheVersionMovesOnlyOverConsecutiveWrites);
 
 }  // namespace metropolis::ratings

@@ -181,18 +181,6 @@ class BoardVersionsTest : public RatingsTest {
   }
   std::string Key(const std::string& board, const std::string& part) { return prefix_ + ":lb:{" + board + "}:" + part; }
 
-  // Three players play game a (read: the board is built), then game b through a
-  // replica whose Redis is unreachable: its write is lost. What a reader shows.
-  std::map<int64_t, int> AfterAWriteAnotherReplicaLost(bool compare) {
-    Play();
-    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
-    EXPECT_TRUE(Rate("a").rated());
-    EXPECT_EQ(Shown(reader).size(), 3u);
-    Ratings writer(store_.get(), UnreachableCache(), &replays_, &accounts_);
-    EXPECT_TRUE(Rate("b", &writer).rated());
-    return Shown(reader);
-  }
-
   // Games a and b are rated and read; then Redis loses its last write (an
   // append-only file synced every second): its version goes back one and one
   // player's entry is gone. What the next read shows.
@@ -236,18 +224,6 @@ class BoardVersionsTest : public RatingsTest {
     return p;
   }
 };
-
-TEST_F(BoardVersionsTest, AWriteOneReplicaLostIsReadFreshThroughAnother) {
-  const auto shown = AfterAWriteAnotherReplicaLost(true);
-  EXPECT_EQ(shown, InStore());
-  for (const auto& [id, games] : shown) EXPECT_EQ(games, 2) << id;
-}
-
-TEST_F(BoardVersionsTest, NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite) {
-  const auto shown = AfterAWriteAnotherReplicaLost(false);
-  EXPECT_NE(shown, InStore());
-  for (const auto& [id, games] : shown) EXPECT_EQ(games, 1) << id;
-}
 
 TEST_F(BoardVersionsTest, ALastWriteRedisLostIsRebuiltOnTheNextRead) {
   const uint64_t rebuilds = ratings_->rebuilds();

@@ -334,19 +334,6 @@ TEST_F(RatingsLogicTest, LeaderboardNamesComeFromAccounts) {
 // "board_versions"), which must then serve a board the store does not hold.
 class BoardVersionsLogicTest : public RatingsLogicTest {
  protected:
-  // Three players play game a (read: the board is built), then game b through a
-  // replica whose cache is unreachable: its write is lost. What a reader shows.
-  std::map<int64_t, int> AfterAWriteAnotherReplicaLost(bool compare) {
-    Play();
-    Ratings reader(&store_, &cache_, &replays_, &accounts_, {.compare_versions = compare});
-    EXPECT_TRUE(Rate("a").rated());
-    EXPECT_EQ(Shown(reader).size(), 3u);
-    testing::FakeLeaderboardCache dead;
-    dead.unavailable = true;
-    Ratings writer(&store_, &dead, &replays_, &accounts_);
-    EXPECT_TRUE(Rate("b", &writer).rated());
-    return Shown(reader);
-  }
   // Game a is rated and read; the cache then drops game b's write (a Redis that
   // lost its last second). What the next read shows.
   std::map<int64_t, int> AfterTheCacheLostItsLastWrite(bool compare) {
@@ -379,18 +366,6 @@ class BoardVersionsLogicTest : public RatingsLogicTest {
     AddGame("b", "open", 1, 1, {5, 10, 4}, p);
   }
 };
-
-TEST_F(BoardVersionsLogicTest, AWriteOneReplicaLostIsReadFreshThroughAnother) {
-  const auto shown = AfterAWriteAnotherReplicaLost(true);
-  EXPECT_EQ(shown, InStore());
-  for (const auto& [id, games] : shown) EXPECT_EQ(games, 2) << id;
-}
-
-TEST_F(BoardVersionsLogicTest, NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite) {
-  const auto shown = AfterAWriteAnotherReplicaLost(false);
-  EXPECT_NE(shown, InStore());
-  for (const auto& [id, games] : shown) EXPECT_EQ(games, 1) << id;
-}
 
 TEST_F(BoardVersionsLogicTest, ALastWriteTheCacheLostIsRebuiltOnTheNextRead) {
   const auto shown = AfterTheCacheLostItsLastWrite(true);
