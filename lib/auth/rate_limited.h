@@ -17,10 +17,8 @@ class RateLimitedAuthenticator final : public Authenticator {
  public:
   // `service` names the refusals in metropolis_rate_limited_total.
   RateLimitedAuthenticator(Authenticator* inner, services::RateLimit limit, std::string service,
-                           std::function<int64_t()> now_ms = {})
-      : inner_(inner),
-        limiter_(limit, services::RateLimiter::kDefaultMaxKeys, std::move(now_ms)),
-        service_(std::move(service)) {}
+                           const services::Clock* clock = nullptr)
+      : inner_(inner), limiter_(limit, services::RateLimiter::kDefaultMaxKeys, clock), service_(std::move(service)) {}
 
   // The inner answer when it is not OK; RESOURCE_EXHAUSTED when the identity has
   // spent its budget (and *out is left alone).

@@ -5,7 +5,6 @@
 #include <prometheus/registry.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "lib/auth/token.h"
 #include "lib/common/log.h"
@@ -15,11 +14,6 @@ namespace metropolis::auth {
 namespace {
 
 constexpr char kUnknownToken[] = "unknown or revoked token";
-
-int64_t SteadyNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken}; }
 
@@ -39,8 +33,8 @@ void CountCheck(const char* result) {
 
 TokenAuthenticator::TokenAuthenticator(AccountLookup* lookup,
                                        std::vector<std::pair<std::string, std::string>> service_tokens, int64_t ttl_ms,
-                                       std::function<int64_t()> now_ms)
-    : lookup_(lookup), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
+                                       const services::Clock* clock)
+    : lookup_(lookup), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), clock_(services::ClockOrSystem(clock)) {
   for (auto& [token, role] : service_tokens) {
     // An empty service token would let a call without one in.
     if (token.empty()) continue;
@@ -77,7 +71,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     return Refused();
   }
 
-  const int64_t now = now_ms_();
+  const int64_t now = clock_->Now();
   {
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(sha256); it != cache_.end()) {

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -12,6 +11,7 @@
 
 #include "lib/auth/account_lookup.h"
 #include "lib/auth/authenticator.h"
+#include "lib/common/clock.h"
 
 namespace metropolis::auth {
 
@@ -26,11 +26,11 @@ class TokenAuthenticator final : public Authenticator {
   static constexpr size_t kMaxCacheEntries = 100'000;
   static constexpr int64_t kUnknownTtlMs = 1000;
 
-  // `lookup` may be null: service tokens only. `now_ms` is a monotonic clock in
-  // milliseconds (tests inject one); empty means std::chrono::steady_clock.
+  // `lookup` may be null: service tokens only. Entries expire on `clock`'s
+  // monotonic time (null: the system clock).
   TokenAuthenticator(AccountLookup* lookup,
                      std::vector<std::pair<std::string /*token*/, std::string /*role*/>> service_tokens,
-                     int64_t ttl_ms = 30000, std::function<int64_t()> now_ms = {});
+                     int64_t ttl_ms = 30000, const services::Clock* clock = nullptr);
 
   grpc::Status Authenticate(const std::string& token, Principal* out) override;
 
@@ -49,7 +49,7 @@ class TokenAuthenticator final : public Authenticator {
   AccountLookup* lookup_;
   std::vector<ServiceToken> service_tokens_;
   int64_t ttl_ms_;
-  std::function<int64_t()> now_ms_;
+  const services::Clock* const clock_;
   std::mutex mutex_;
   std::unordered_map<std::string, CacheEntry> cache_;
 };

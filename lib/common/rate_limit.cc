@@ -4,7 +4,6 @@
 #include <prometheus/registry.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "lib/common/metrics.h"
@@ -12,11 +11,6 @@
 
 namespace metropolis::services {
 namespace {
-
-int64_t SteadyNowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 std::string Number(double value) {
   std::string text = std::to_string(value);
@@ -27,14 +21,14 @@ std::string Number(double value) {
 
 }  // namespace
 
-RateLimiter::RateLimiter(RateLimit limit, size_t max_keys, std::function<int64_t()> now_ms)
-    : limit_(limit), max_keys_(std::max<size_t>(max_keys, 1)), now_ms_(now_ms ? std::move(now_ms) : SteadyNowMs) {
+RateLimiter::RateLimiter(RateLimit limit, size_t max_keys, const Clock* clock)
+    : limit_(limit), max_keys_(std::max<size_t>(max_keys, 1)), clock_(ClockOrSystem(clock)) {
   overflow_.tokens = limit_.burst;
 }
 
 int64_t RateLimiter::Take(std::string_view key) {
   if (!limit_.enabled()) return 0;
-  const int64_t now = now_ms_();
+  const int64_t now = clock_->Now();
   std::lock_guard lock(mutex_);
   Bucket* bucket = nullptr;
   if (auto it = buckets_.find(std::string(key)); it != buckets_.end()) {

@@ -12,11 +12,12 @@
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+
+#include "lib/common/clock.h"
 
 namespace metropolis::services {
 
@@ -32,9 +33,8 @@ class RateLimiter {
  public:
   static constexpr size_t kDefaultMaxKeys = 100'000;
 
-  // `now_ms` is a monotonic clock in milliseconds (tests inject one); empty
-  // means std::chrono::steady_clock.
-  explicit RateLimiter(RateLimit limit, size_t max_keys = kDefaultMaxKeys, std::function<int64_t()> now_ms = {});
+  // Buckets fill on `clock`'s monotonic time (null: the system clock).
+  explicit RateLimiter(RateLimit limit, size_t max_keys = kDefaultMaxKeys, const Clock* clock = nullptr);
 
   // Takes a token from `key`'s bucket: 0 when the call may go ahead, otherwise
   // the milliseconds until a token is there (at least 1), and nothing is taken.
@@ -54,7 +54,7 @@ class RateLimiter {
 
   const RateLimit limit_;
   const size_t max_keys_;
-  const std::function<int64_t()> now_ms_;
+  const Clock* const clock_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Bucket> buckets_;
   Bucket overflow_;

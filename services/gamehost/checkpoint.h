@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "engine/action.h"
-#include "services/gamehost/clock.h"
+#include "lib/common/clock.h"
 
 namespace metropolis::gamehost {
 
@@ -102,39 +102,40 @@ class CheckpointStore {
 
   // Writes a new game's setup and gives `host` its lease with a fresh fencing token.
   virtual CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
-                                  Millis lease_ms, uint64_t* fence, std::string* error) = 0;
+                                  services::Millis lease_ms, uint64_t* fence, std::string* error) = 0;
   // Appends actions[from..] to the log (whose length must be `from`, or already
   // past it when an earlier append's reply was lost), sets the seats' progress
   // and renews the lease — only while `fence` is the game's token.
-  virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
-                                  uint32_t from, const std::vector<Action>& actions,
+  virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host,
+                                  services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
                                   const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) = 0;
   // Writes a game's whole checkpoint again under `fence` when the store has none and
   // the game is not done (kMissing from Append: Redis lost the writes that created
   // it); kFenced when a token or a done mark exists meanwhile.
   virtual CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
-                                    Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
-                                    const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) = 0;
+                                    services::Millis lease_ms, const std::string& setup,
+                                    const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                                    GamePhase phase, std::string* error) = 0;
   // Renews the lease while `fence` is the game's token.
-  virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
-                                 std::string* error) = 0;
+  virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host,
+                                 services::Millis lease_ms, std::string* error) = 0;
   // The game is stored for good: its checkpoint goes, and it can never be taken over.
   virtual CheckpointStatus Done(const std::string& game_id, std::string* error) = 0;
   // Live games whose lease lapsed (at most `limit`). `lease_ms` is the caller's
   // lease: a scan counts as reaching the store, for the takeover guard.
-  virtual CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids,
+  virtual CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
                                    std::string* error) = 0;
   // Takes over a game whose lease lapsed: kOk with its checkpoint and a new
   // fencing token, kFenced when a host holds it or it is done, kNotYet when the
   // store has served for less than the owner's lease since its last gap.
-  virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
+  virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms,
                                     uint64_t* fence, Checkpoint* out, std::string* error) = 0;
   // TakeOver for a game whose live lease names `host` itself: a host restarted at
   // its address (a pod restarted in place) finds its previous run's games leased
   // to it. No two live processes share an address, so that run is gone, and the
   // game is taken at once instead of after its lease lapses (seats would give up
   // meanwhile). kFenced when another host holds it or it is done.
-  virtual CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, Millis lease_ms,
+  virtual CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms,
                                    uint64_t* fence, Checkpoint* out, std::string* error) = 0;
   // The address of the host holding the game's lease; nullopt when none does.
   virtual std::optional<std::string> Owner(const std::string& game_id) = 0;

@@ -128,7 +128,7 @@ CheckpointStatus Game::RenewLease(std::string* error) {
     Advance();
     return abandoned_ ? CheckpointStatus::kFenced : (paused_ ? CheckpointStatus::kUnavailable : CheckpointStatus::kOk);
   }
-  const Millis started = env_.clock->Now();
+  const services::Millis started = env_.clock->Now();
   const CheckpointStatus status = env_.checkpoints->Renew(setup_.id, fence_, env_.host, env_.lease_ms, error);
   if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
   switch (status) {
@@ -170,7 +170,7 @@ Game::Persisted Game::PersistLocked() {
   if (abandoned_) return Persisted::kFenced;
   if (!env_.checkpoints) return Persisted::kReleased;
   std::vector<SeatProgress> progress = ProgressLocked();
-  const Millis started = env_.clock->Now();
+  const services::Millis started = env_.clock->Now();
   const bool written = persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_ &&
                        persisted_finished_ == finished_unix_ms_;
   const GamePhase phase(started_, finished_unix_ms_);
@@ -264,7 +264,7 @@ void Game::PauseLocked(const std::string& error) {
   paused_unix_ms_ = env_.clock->UnixMillis();
   paused_step_ = persisted_;
   pause_reason_ = "the game's store cannot be written: " + error;
-  retry_delay_ = std::max<Millis>(1, env_.pause_retry_ms);
+  retry_delay_ = std::max<services::Millis>(1, env_.pause_retry_ms);
   services::LogWarning("game paused: its checkpoint cannot be written; nothing more is released until it is",
                        {{"game", setup_.id}, {"step", std::to_string(persisted_)}, {"error", error}});
   if (env_.metrics) env_.metrics->GamePaused();
@@ -273,7 +273,7 @@ void Game::PauseLocked(const std::string& error) {
 
 void Game::ResumeLocked() {
   paused_ = false;
-  const Millis paused_for = env_.clock->Now() - paused_at_;
+  const services::Millis paused_for = env_.clock->Now() - paused_at_;
   services::LogInfo("game resumed: its checkpoint is written again",
                     {{"game", setup_.id}, {"step", std::to_string(step())}, {"paused_ms", std::to_string(paused_for)}});
   if (env_.metrics) env_.metrics->GameResumed(double(paused_for) / 1000.0);
@@ -294,7 +294,7 @@ void Game::ScheduleRetryLocked() {
   if (retry_armed_) return;
   retry_armed_ = true;
   AtTime(env_.clock->Now() + retry_delay_, [this] { OnRetry(); });
-  retry_delay_ = std::min<Millis>(std::max<Millis>(1, env_.lease_ms), retry_delay_ * 2);
+  retry_delay_ = std::min<services::Millis>(std::max<services::Millis>(1, env_.lease_ms), retry_delay_ * 2);
 }
 
 void Game::OnRetry() {
@@ -390,7 +390,7 @@ void Game::DrainStrand() {
   }
 }
 
-void Game::AtTime(Millis at, std::function<void()> fn) {
+void Game::AtTime(services::Millis at, std::function<void()> fn) {
   std::weak_ptr<Game> weak = weak_from_this();
   env_.timers->Schedule(at, [weak, fn = std::move(fn)] {
     if (auto g = weak.lock()) g->Enqueue(fn);
@@ -488,13 +488,13 @@ void Game::Disconnect(int seat, const SeatStream* stream) {
   if (!finished_ && !paused_ && started_ && state_.CurrentPlayer() == seat) RequestBot(seat, "disconnected");
 }
 
-void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at) {
+void Game::Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, services::Millis received_at) {
   Enqueue([this, seat, stream, answer, received_at, processing_start = std::chrono::steady_clock::now()] {
     AnswerNow(seat, stream, answer, received_at, processing_start);
   });
 }
 
-void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at,
+void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, services::Millis received_at,
                      std::chrono::steady_clock::time_point processing_start) {
   std::lock_guard lock(mutex_);
   Seat& s = *seats_[seat];
@@ -526,7 +526,7 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
   // Time: what went past the per-decision limit comes out of the bank.
   const bool answered_decision = decision_sent_step_ == int64_t(step());
   if (answered_decision) {
-    const Millis over = (received_at - decision_sent_at_) - Millis(setup_.decision_ms);
+    const services::Millis over = (received_at - decision_sent_at_) - services::Millis(setup_.decision_ms);
     if (over > 0) s.bank_ms = std::max<int64_t>(0, s.bank_ms - over);
   }
   ++s.decisions;
@@ -661,7 +661,7 @@ std::shared_ptr<v1::PlayUpdate> NewArenaUpdate() {
 
 void Game::SendDecision(int seat) {
   Seat& s = *seats_[seat];
-  const Millis now = env_.clock->Now();
+  const services::Millis now = env_.clock->Now();
   auto update = NewArenaUpdate();
   v1::Decision* d = update->mutable_decision();
   d->set_step(step());
@@ -686,7 +686,7 @@ void Game::SendDecision(int seat) {
 void Game::ArmTimer() {
   if (timer_at_ >= 0 && timer_at_ <= deadline_) return;
   timer_at_ = deadline_;
-  const Millis at = deadline_;
+  const services::Millis at = deadline_;
   AtTime(at, [this, at] { OnTimer(at); });
 }
 
@@ -734,7 +734,7 @@ void Game::OnBotDecision(int seat, uint32_t at_step, const Action& action) {
   Advance();
 }
 
-void Game::OnTimer(Millis at) {
+void Game::OnTimer(services::Millis at) {
   std::lock_guard lock(mutex_);
   if (timer_at_ == at) timer_at_ = -1;
   if (finished_ || paused_ || decision_sent_step_ != int64_t(step()) || deadline_ < 0) return;

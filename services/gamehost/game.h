@@ -39,9 +39,9 @@
 #include "engine/state.h"
 #include "engine/view.h"
 #include "lib/chance/chance.h"
+#include "lib/common/clock.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gamehost/checkpoint.h"
-#include "services/gamehost/clock.h"
 #include "services/gamehost/executor.h"
 #include "services/gamehost/metrics.h"
 #include "services/gamehost/sink.h"
@@ -71,7 +71,7 @@ struct GameSetup {
   uint32_t time_bank_ms = 0;
   uint64_t chance_seed = 0;     // chance version 1: a known seed (CreateGameRequest.chance_seed)
   std::string verifiable_seed;  // chance version 2: the 32-byte secret seed (docs/CHANCE.md); empty: version 1
-  Millis start_timeout_ms = 0;  // start anyway after this long without every seat
+  services::Millis start_timeout_ms = 0;  // start anyway after this long without every seat
   // A seat forfeits (ranks last) once the fallback bot took this many of its
   // decisions in a row; 0 = never. Built-in seats never forfeit.
   uint32_t forfeit_after = 0;
@@ -84,7 +84,7 @@ class Game;
 
 // What a game needs from its host.
 struct GameEnv {
-  const Clock* clock = nullptr;
+  const services::Clock* clock = nullptr;
   Timers* timers = nullptr;
   Executor* bots = nullptr;  // where bot decisions are computed
   // Where a game's strand runs (see the top); null: inline, on the caller's
@@ -97,7 +97,7 @@ struct GameEnv {
   // Checkpoints (checkpoint.h); null: the game lives in this host's memory only.
   CheckpointStore* checkpoints = nullptr;
   std::string host;  // this host's address, which the lease names
-  Millis lease_ms = 0;
+  services::Millis lease_ms = 0;
   // The game was fenced off (another host took it over): it has ended its
   // streams and stopped; the host forgets it. Called with the game's lock held.
   std::function<void(const std::string& game_id)> on_fenced;
@@ -109,9 +109,9 @@ struct GameEnv {
   // `fence` is the game's token, to drop its checkpoint with.
   std::function<void(const std::string& game_id, const std::string& reason, uint64_t fence)> on_voided;
   // How long a game may stay paused before it is void; 0: as long as it takes.
-  Millis pause_limit_ms = 0;
+  services::Millis pause_limit_ms = 0;
   // First retry of a failed write while paused; doubles up to the lease.
-  Millis pause_retry_ms = 100;
+  services::Millis pause_retry_ms = 100;
   // A seat that says (PlayHello.last_step_seen) it saw a step beyond this copy
   // of the game voids it ("store lost steps") instead of being shown the game
   // rewound. Off only as a negative control (protection "seen_step").
@@ -146,7 +146,7 @@ class Game : public std::enable_shared_from_this<Game> {
   void Disconnect(int seat, const SeatStream* stream);
   // An answer read from a seat's stream: applied, or answered with Rejected
   // (on the game's strand: it may return before).
-  void Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at);
+  void Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, services::Millis received_at);
 
   void AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream);
   void RemoveSpectator(const SpectatorStream* stream);
@@ -191,10 +191,10 @@ class Game : public std::enable_shared_from_this<Game> {
   // mutex_ held.
   void Enqueue(std::function<void()> task);
   void DrainStrand();
-  void AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, Millis received_at,
+  void AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, services::Millis received_at,
                  std::chrono::steady_clock::time_point processing_start);
   // Runs `fn` on the game's strand at `at` (a timer), if the game is alive then.
-  void AtTime(Millis at, std::function<void()> fn);
+  void AtTime(services::Millis at, std::function<void()> fn);
 
   // All of these run with mutex_ held.
   void Advance();
@@ -205,7 +205,7 @@ class Game : public std::enable_shared_from_this<Game> {
   void RequestBot(int seat, const char* why);
   void OnBotDecision(int seat, uint32_t step, const Action& action);
   void ArmTimer();
-  void OnTimer(Millis at);
+  void OnTimer(services::Millis at);
   void OnStartTimeout();
   void Reject(int seat, uint32_t step, const std::string& reason, const std::string& error);
   void Welcome(int seat, v1::Welcome* out) const;
@@ -261,11 +261,11 @@ class Game : public std::enable_shared_from_this<Game> {
   v1::GameResult result_;
   // The decision sent to a seat's stream, if any, for the current step.
   int64_t decision_sent_step_ = -1;
-  Millis decision_sent_at_ = 0;
+  services::Millis decision_sent_at_ = 0;
   std::chrono::steady_clock::time_point decision_sent_wall_;  // for the round-trip metric
   int64_t bot_step_ = -1;                                     // the step a bot is computing for
-  Millis deadline_ = -1;                                      // of the decision sent, until it is answered
-  Millis timer_at_ = -1;                                      // when the game's one pending timer fires
+  services::Millis deadline_ = -1;                            // of the decision sent, until it is answered
+  services::Millis timer_at_ = -1;                            // when the game's one pending timer fires
 
   // Checkpoints: what the store holds, and under which fencing token.
   uint64_t fence_ = 0;
@@ -274,17 +274,17 @@ class Game : public std::enable_shared_from_this<Game> {
   int64_t finished_unix_ms_ = 0;  // when the engine said the game was over (GamePhase)
   int64_t persisted_finished_ = 0;
   std::vector<SeatProgress> persisted_seats_;
-  Millis lease_until_ = -1;  // the lease's expiry as this host knows it (monotonic)
+  services::Millis lease_until_ = -1;  // the lease's expiry as this host knows it (monotonic)
   // Paused (see the top): since when, and why.
   bool paused_ = false;
-  Millis paused_at_ = -1;
+  services::Millis paused_at_ = -1;
   int64_t paused_unix_ms_ = 0;
   uint32_t paused_step_ = 0;  // the last step released before the pause
   std::string pause_reason_;
   bool retry_armed_ = false;
-  Millis retry_delay_ = 0;
-  bool abandoned_ = false;   // fenced off: another host runs the game
-  Millis grace_until_ = -1;  // taken over: seats may reconnect until then
+  services::Millis retry_delay_ = 0;
+  bool abandoned_ = false;             // fenced off: another host runs the game
+  services::Millis grace_until_ = -1;  // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
 };
 

@@ -32,7 +32,7 @@ grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_AR
 
 }  // namespace
 
-Host::Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
+Host::Host(HostOptions options, const services::Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
            GameDirectory* directory, HostMetrics* metrics, Executor* work)
     : options_(std::move(options)),
       clock_(clock),
@@ -408,7 +408,7 @@ GameEnv Host::MakeEnv() {
     env.host = address();
     env.lease_ms = options_.lease_ms;
     env.pause_limit_ms = options_.pause_limit_ms;
-    env.pause_retry_ms = std::max<Millis>(1, options_.lease_ms / 30);
+    env.pause_retry_ms = std::max<services::Millis>(1, options_.lease_ms / 30);
     env.on_fenced = [this](const std::string& game_id) { OnFenced(game_id); };
   }
   return env;
@@ -425,7 +425,7 @@ void Host::LeaseLoop() {
     lock.unlock();
     KeepLeases();
     lock.lock();
-    lease_cv_.wait_for(lock, std::chrono::milliseconds(std::max<Millis>(1, options_.lease_ms / 3)),
+    lease_cv_.wait_for(lock, std::chrono::milliseconds(std::max<services::Millis>(1, options_.lease_ms / 3)),
                        [this] { return lease_stopping_; });
   }
 }

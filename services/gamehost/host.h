@@ -26,16 +26,16 @@ struct HostOptions {
   uint32_t default_decision_ms = 10'000;
   uint32_t default_time_bank_ms = 60'000;
   std::string default_fallback_bot = "heuristic";
-  Millis start_timeout_ms = 30'000;
+  services::Millis start_timeout_ms = 30'000;
   size_t max_live_games = 10'000;
   size_t finished_games_kept = 1'000;  // answered by GetGame after the end
   uint32_t forfeit_after = 20;         // fallback decisions in a row that forfeit a seat; 0 = never
   // Checkpoints (SetCheckpoints): how long a lease lasts unless renewed. The
   // host renews its leases and looks for lapsed ones every lease_ms / 3.
-  Millis lease_ms = 3'000;
+  services::Millis lease_ms = 3'000;
   // A game whose checkpoint cannot be written pauses; after this long it is void
   // ("store unavailable"); 0: it waits as long as it takes.
-  Millis pause_limit_ms = 600'000;
+  services::Millis pause_limit_ms = 600'000;
   // Whether a game's checkpoint is dropped once the sink kept it; false when
   // the outbox delivers it later and calls GameDelivered.
   bool done_when_stored = true;
@@ -52,7 +52,7 @@ class Host {
  public:
   // `work`: the game threads each game's strand runs on (game.h); null: games
   // run their work inline (unit tests).
-  Host(HostOptions options, const Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
+  Host(HostOptions options, const services::Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
        GameDirectory* directory, HostMetrics* metrics, Executor* work = nullptr);
   ~Host();  // waits until the sink kept every completed game, then stops
 
@@ -117,7 +117,7 @@ class Host {
   bool MarkDone(const std::string& game_id);
 
   HostOptions options_;  // address guarded by mutex_
-  const Clock* clock_;
+  const services::Clock* clock_;
   Timers* timers_;
   Executor* bots_;
   Executor* work_;

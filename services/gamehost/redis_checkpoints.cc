@@ -154,7 +154,7 @@ CheckpointStatus RedisCheckpointStore::Run(const storage::RedisCommand& command,
 }
 
 CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const std::string& setup,
-                                              const std::string& host, Millis lease_ms, uint64_t* fence,
+                                              const std::string& host, services::Millis lease_ms, uint64_t* fence,
                                               std::string* error) {
   RedisReply r;
   const CheckpointStatus s = Run({"EVAL", kCreateScript, "7", Key(game_id, "owner"), Key(game_id, "fence"),
@@ -171,7 +171,8 @@ CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const 
 }
 
 CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
-                                              Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
+                                              services::Millis lease_ms, uint32_t from,
+                                              const std::vector<Action>& actions,
                                               const std::vector<SeatProgress>& seats, GamePhase phase,
                                               std::string* error) {
   for (int attempt = 0; attempt < 2; ++attempt) {
@@ -225,7 +226,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
 }
 
 CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
-                                                Millis lease_ms, const std::string& setup,
+                                                services::Millis lease_ms, const std::string& setup,
                                                 const std::vector<Action>& actions,
                                                 const std::vector<SeatProgress>& seats, GamePhase phase,
                                                 std::string* error) {
@@ -258,7 +259,7 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
 }
 
 CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
-                                             Millis lease_ms, std::string* error) {
+                                             services::Millis lease_ms, std::string* error) {
   RedisReply r;
   const CheckpointStatus s = Run({"EVAL", kRenewScript, "6", Key(game_id, "fence"), Key(game_id, "owner"),
                                   Key(game_id, "setup"), Key(game_id, "done"), Key(game_id, "seats"), prefix_ + "clock",
@@ -283,7 +284,7 @@ CheckpointStatus RedisCheckpointStore::Done(const std::string& game_id, std::str
              &r, error);
 }
 
-CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids,
+CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
                                                std::string* error) {
   ids->clear();
   // The scan also tells Redis it is being reached, so a survivor with no games of
@@ -310,18 +311,21 @@ CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, Millis lease_ms, st
   return CheckpointStatus::kOk;
 }
 
-CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms,
-                                                uint64_t* fence, Checkpoint* out, std::string* error) {
+CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host,
+                                                services::Millis lease_ms, uint64_t* fence, Checkpoint* out,
+                                                std::string* error) {
   return Take(game_id, host, lease_ms, /*reclaim=*/false, fence, out, error);
 }
 
-CheckpointStatus RedisCheckpointStore::Reclaim(const std::string& game_id, const std::string& host, Millis lease_ms,
-                                               uint64_t* fence, Checkpoint* out, std::string* error) {
+CheckpointStatus RedisCheckpointStore::Reclaim(const std::string& game_id, const std::string& host,
+                                               services::Millis lease_ms, uint64_t* fence, Checkpoint* out,
+                                               std::string* error) {
   return Take(game_id, host, lease_ms, /*reclaim=*/true, fence, out, error);
 }
 
-CheckpointStatus RedisCheckpointStore::Take(const std::string& game_id, const std::string& host, Millis lease_ms,
-                                            bool reclaim, uint64_t* fence, Checkpoint* out, std::string* error) {
+CheckpointStatus RedisCheckpointStore::Take(const std::string& game_id, const std::string& host,
+                                            services::Millis lease_ms, bool reclaim, uint64_t* fence, Checkpoint* out,
+                                            std::string* error) {
   RedisReply r;
   CheckpointStatus s = Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"),
                             Key(game_id, "setup"), Key(game_id, "seats"), prefix_ + "clock", host,

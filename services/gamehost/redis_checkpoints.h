@@ -29,21 +29,22 @@ class RedisCheckpointStore final : public CheckpointStore {
   RedisCheckpointStore(const std::string& address, RedisCheckpointOptions options = {});
 
   CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
-                          Millis lease_ms, uint64_t* fence, std::string* error) override;
-  CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
-                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                          GamePhase phase, std::string* error) override;
-  CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
-                            const std::string& setup, const std::vector<Action>& actions,
+                          services::Millis lease_ms, uint64_t* fence, std::string* error) override;
+  CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host,
+                          services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
+                          const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override;
+  CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
+                            services::Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
                             const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override;
-  CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                          std::string* error) override;
   CheckpointStatus Done(const std::string& game_id, std::string* error) override;
-  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override;
-  CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, Millis lease_ms, uint64_t* fence,
-                            Checkpoint* out, std::string* error) override;
-  CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, Millis lease_ms, uint64_t* fence,
-                           Checkpoint* out, std::string* error) override;
+  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
+                           std::string* error) override;
+  CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms,
+                            uint64_t* fence, Checkpoint* out, std::string* error) override;
+  CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms,
+                           uint64_t* fence, Checkpoint* out, std::string* error) override;
   std::optional<std::string> Owner(const std::string& game_id) override;
 
  private:
@@ -51,7 +52,7 @@ class RedisCheckpointStore final : public CheckpointStore {
   // Runs one command; kUnavailable (with *error) when Redis cannot be reached
   // or answers with an error.
   CheckpointStatus Run(const storage::RedisCommand& command, storage::RedisReply* reply, std::string* error);
-  CheckpointStatus Take(const std::string& game_id, const std::string& host, Millis lease_ms, bool reclaim,
+  CheckpointStatus Take(const std::string& game_id, const std::string& host, services::Millis lease_ms, bool reclaim,
                         uint64_t* fence, Checkpoint* out, std::string* error);
 
   storage::RedisPool pool_;

@@ -87,7 +87,7 @@ class GameHostServer final : public services::Component {
   HostMetrics metrics_;
   std::unique_ptr<GrpcResultsClient> results_;  // null without a replays service
   Outbox outbox_;
-  SystemClock clock_;
+  services::SystemClock clock_;
   ThreadTimers timers_;
   ThreadPool bots_;
   ThreadPool games_;

@@ -38,7 +38,7 @@ std::shared_ptr<const v1::SpectateUpdate> MergeSpectate(const v1::SpectateUpdate
 // dropped because Finish was called before OnDone can run).
 class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::PlayUpdate> {
  public:
-  PlayReactor(grpc::CallbackServerContext* context, Host* host, HostMetrics* metrics, const Clock* clock)
+  PlayReactor(grpc::CallbackServerContext* context, Host* host, HostMetrics* metrics, const services::Clock* clock)
       : host_(host), metrics_(metrics), clock_(clock), token_(services::BearerToken(*context)) {
     stream_ = std::make_shared<Stream>(this);
     if (metrics_) metrics_->StreamsChanged(1, 0);
@@ -117,7 +117,7 @@ class PlayReactor final : public grpc::ServerBidiReactor<v1::PlayRequest, v1::Pl
 
   Host* host_;
   HostMetrics* metrics_;
-  const Clock* clock_;
+  const services::Clock* clock_;
   const std::string token_;
   std::shared_ptr<Stream> stream_;
   std::shared_ptr<Game> game_;

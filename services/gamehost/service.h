@@ -23,12 +23,12 @@ struct TokenRateLimit {
 
 class GameHostService final : public v1::GameHost::CallbackService {
  public:
-  GameHostService(Host* host, HostMetrics* metrics, const Clock* clock, TokenRateLimit rate_limit = {})
+  GameHostService(Host* host, HostMetrics* metrics, const services::Clock* clock, TokenRateLimit rate_limit = {})
       : host_(host),
         metrics_(metrics),
         clock_(clock),
         exempt_(std::move(rate_limit.exempt)),
-        limiter_(rate_limit.limit) {}
+        limiter_(rate_limit.limit, services::RateLimiter::kDefaultMaxKeys, clock) {}
 
   grpc::ServerUnaryReactor* CreateGame(grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
                                        v1::CreateGameResponse* response) override;
@@ -49,7 +49,7 @@ class GameHostService final : public v1::GameHost::CallbackService {
 
   Host* host_;
   HostMetrics* metrics_;
-  const Clock* clock_;
+  const services::Clock* clock_;
   const std::vector<std::string> exempt_;
   services::RateLimiter limiter_;
 };

@@ -4,7 +4,7 @@
 
 namespace metropolis::gamehost {
 
-ThreadTimers::ThreadTimers(const Clock* clock) : clock_(clock), thread_([this] { Loop(); }) {}
+ThreadTimers::ThreadTimers(const services::Clock* clock) : clock_(clock), thread_([this] { Loop(); }) {}
 
 ThreadTimers::~ThreadTimers() {
   {
@@ -15,7 +15,7 @@ ThreadTimers::~ThreadTimers() {
   thread_.join();
 }
 
-void ThreadTimers::Schedule(Millis at, std::function<void()> fn) {
+void ThreadTimers::Schedule(services::Millis at, std::function<void()> fn) {
   bool earliest;
   {
     std::lock_guard lock(mutex_);
@@ -41,7 +41,7 @@ void ThreadTimers::Loop() {
       cv_.wait(lock);
       continue;
     }
-    const Millis now = clock_->Now();
+    const services::Millis now = clock_->Now();
     if (heap_.top().at > now) {
       cv_.wait_for(lock, std::chrono::milliseconds(heap_.top().at - now));
       continue;
@@ -52,21 +52,6 @@ void ThreadTimers::Loop() {
     fn();
     lock.lock();
   }
-}
-
-void ManualTimers::Schedule(Millis at, std::function<void()> fn) { entries_.emplace_back(at, std::move(fn)); }
-
-void ManualTimers::AdvanceTo(Millis now) {
-  for (;;) {
-    auto due = std::min_element(entries_.begin(), entries_.end(),
-                                [](const auto& x, const auto& y) { return x.first < y.first; });
-    if (due == entries_.end() || due->first > now) break;
-    clock_->Set(std::max(clock_->Now(), due->first));
-    auto fn = std::move(due->second);
-    entries_.erase(due);
-    fn();
-  }
-  clock_->Set(now);
 }
 
 }  // namespace metropolis::gamehost

@@ -155,16 +155,13 @@ int main(int argc, char** argv) {
   // People and play: a person is a player identity of the accounts; their
   // passwords, sessions and seats are the Accounts service's (People), the
   // streams held for them the gateway's.
-  auto now_ms = [] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  };
+  const ms::SystemClock clock;
   mgw::GrpcPeopleStore people_store(&backends);
   mgw::People people(
-      &people_store, now_ms, mgw::NewSessionToken,
+      &people_store, &clock, mgw::NewSessionToken,
       {.session_ttl = std::chrono::hours(session_hours),
        .limiter = {.max_failures = int(signin_failures), .window = std::chrono::seconds(signin_window_s)}});
-  mgw::QueueHub queue(&backends, &people_store, now_ms);
+  mgw::QueueHub queue(&backends, &people_store, &clock);
   // A play stream whose host is unreachable looks for the game's new host
   // among all the hosts known, the matchmaker's registry asked afresh.
   mgw::PlayHub play(&backends, std::chrono::seconds(20), {}, [&backends, &api] {

@@ -59,12 +59,8 @@ void SignInLimiter::Succeeded(const std::string& key) {
   entries_.erase(key);
 }
 
-People::People(PeopleStore* store, Clock clock, TokenSource tokens, PeopleOptions options)
-    : store_(store),
-      clock_(std::move(clock)),
-      tokens_(std::move(tokens)),
-      options_(options),
-      limiter_(options.limiter) {}
+People::People(PeopleStore* store, const services::Clock* clock, TokenSource tokens, PeopleOptions options)
+    : store_(store), clock_(clock), tokens_(std::move(tokens)), options_(options), limiter_(options.limiter) {}
 
 bool People::SignUp(const std::string& name, const std::string& password, Session* out, std::string* cookie_token,
                     ApiError* error) {
@@ -89,7 +85,7 @@ bool People::SignUp(const std::string& name, const std::string& password, Sessio
 bool People::SignIn(const std::string& name, const std::string& password, const std::string& address, Session* out,
                     std::string* cookie_token, ApiError* error) {
   const std::string key = LimiterKey(name, address);
-  if (const int64_t wait = limiter_.RetryAfterMs(key, clock_()); wait > 0) {
+  if (const int64_t wait = limiter_.RetryAfterMs(key, clock_->UnixMillis()); wait > 0) {
     return Fail(error, MakeError(429, "RESOURCE_EXHAUSTED",
                                  "too many failed sign-ins for this name from this address; try again in " +
                                      std::to_string((wait + 999) / 1000) + " s"));
@@ -102,7 +98,7 @@ bool People::SignIn(const std::string& name, const std::string& password, const 
   const bool wrong = s.error_code() == grpc::StatusCode::UNAUTHENTICATED && s.error_message() == kWrongNameOrPassword;
   if (!s.ok() && !wrong) return Fail(error, StoreError(s));
   if (wrong) {
-    limiter_.Failed(key, clock_());
+    limiter_.Failed(key, clock_->UnixMillis());
     return Fail(error, MakeError(401, "UNAUTHENTICATED", kWrongNameOrPassword));
   }
   limiter_.Succeeded(key);
@@ -110,12 +106,12 @@ bool People::SignIn(const std::string& name, const std::string& password, const 
 }
 
 int64_t People::SignInRetryAfterMs(const std::string& name, const std::string& address) {
-  return limiter_.RetryAfterMs(LimiterKey(name, address), clock_());
+  return limiter_.RetryAfterMs(LimiterKey(name, address), clock_->UnixMillis());
 }
 
 bool People::StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error) {
   const std::string token = tokens_();
-  Session session{person, auth::Sha256(token), clock_() + options_.session_ttl.count()};
+  Session session{person, auth::Sha256(token), clock_->UnixMillis() + options_.session_ttl.count()};
   const grpc::Status s = store_->CreateSession(session.token_sha256, person.id, session.expires_unix_ms);
   if (!s.ok()) return Fail(error, StoreError(s));
   *out = std::move(session);
@@ -126,7 +122,7 @@ bool People::StartSession(const Person& person, Session* out, std::string* cooki
 bool People::Authenticate(std::string_view cookie_token, Session* out, ApiError* error) {
   // A cookie of another shape was never issued: no lookup needed.
   if (cookie_token.size() != 64 || !IsLowerHex(cookie_token)) return Fail(error, NotSignedIn());
-  const grpc::Status s = store_->FindSession(auth::Sha256(cookie_token), clock_(), out);
+  const grpc::Status s = store_->FindSession(auth::Sha256(cookie_token), clock_->UnixMillis(), out);
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) return Fail(error, NotSignedIn());
   if (!s.ok()) return Fail(error, StoreError(s));
   return true;

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lib/common/clock.h"
 #include "services/gateway/params.h"
 
 namespace metropolis::gateway {
@@ -117,11 +118,11 @@ inline constexpr size_t kMinPasswordBytes = 8, kMaxPasswordBytes = 128;
 
 class People {
  public:
-  using Clock = std::function<int64_t()>;  // Unix milliseconds
   // Makes a session token: 32 random bytes in hex in production.
   using TokenSource = std::function<std::string()>;
 
-  People(PeopleStore* store, Clock clock, TokenSource tokens, PeopleOptions options = {});
+  // Sessions and sign-in failures are timed on `clock`'s wall time (UnixMillis).
+  People(PeopleStore* store, const services::Clock* clock, TokenSource tokens, PeopleOptions options = {});
 
   // The new person signed in: *cookie_token is the session cookie's value.
   // 400 naming `name` or `password`; 409 a taken name; 503 store down.
@@ -141,14 +142,14 @@ class People {
   bool SignOut(const Session& session, ApiError* error);
 
   PeopleStore* store() const { return store_; }
-  int64_t Now() const { return clock_(); }
+  int64_t Now() const { return clock_->UnixMillis(); }
   const PeopleOptions& options() const { return options_; }
 
  private:
   bool StartSession(const Person& person, Session* out, std::string* cookie_token, ApiError* error);
 
   PeopleStore* const store_;
-  const Clock clock_;
+  const services::Clock* const clock_;
   const TokenSource tokens_;
   const PeopleOptions options_;
   SignInLimiter limiter_;

@@ -46,7 +46,7 @@ bool QueueHub::Join(const Person& person, const std::string& ladder, QueueState*
   auto ticket = std::make_shared<Ticket>();
   ticket->state.state = "waiting";
   ticket->state.ladder = ladder;
-  ticket->state.started_unix_ms = clock_();
+  ticket->state.started_unix_ms = clock_->UnixMillis();
   ticket->context = std::make_shared<grpc::ClientContext>();
   {
     // Claimed before the token is issued, so that two requests at once make
@@ -93,7 +93,7 @@ QueueState QueueHub::Get(int64_t identity_id) {
   auto it = tickets_.find(identity_id);
   if (it == tickets_.end()) return {};
   QueueState q = it->second->state;
-  if (q.state == "waiting") q.waited_ms = clock_() - q.started_unix_ms;
+  if (q.state == "waiting") q.waited_ms = clock_->UnixMillis() - q.started_unix_ms;
   return q;
 }
 
@@ -143,7 +143,7 @@ void QueueHub::Run(Person person, std::shared_ptr<Ticket> ticket) {
         ticket->state.state = "matched";
         ticket->state.game_id = a.game_id();
         ticket->state.seat = int(a.seat());
-        ticket->state.waited_ms = clock_() - ticket->state.started_unix_ms;
+        ticket->state.waited_ms = clock_->UnixMillis() - ticket->state.started_unix_ms;
       } else {
         // The seat is the person's, but without its token nobody can play it:
         // the host's fallback bot will.

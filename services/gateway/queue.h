@@ -42,9 +42,9 @@ Json QueueStateToJson(const QueueState& q);
 
 class QueueHub {
  public:
-  using Clock = std::function<int64_t()>;  // Unix milliseconds
-  QueueHub(Backends* backends, PeopleStore* people, Clock clock)
-      : backends_(backends), people_(people), clock_(std::move(clock)) {}
+  // Waiting times are on `clock`'s wall time (UnixMillis).
+  QueueHub(Backends* backends, PeopleStore* people, const services::Clock* clock)
+      : backends_(backends), people_(people), clock_(clock) {}
   ~QueueHub();  // cancels every queue and waits for their threads
 
   // Queues the person on `ladder` and waits for the matchmaker's first word:
@@ -68,7 +68,7 @@ class QueueHub {
 
   Backends* const backends_;
   PeopleStore* const people_;
-  const Clock clock_;
+  const services::Clock* const clock_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::map<int64_t, std::shared_ptr<Ticket>> tickets_;  // by identity id: the latest

@@ -6,6 +6,8 @@
 
 #include <map>
 
+#include "lib/common/tests/fake_clock.h"
+
 namespace metropolis::auth {
 namespace {
 
@@ -33,8 +35,8 @@ class RateLimitedAuthenticatorTest : public ::testing::Test {
     return auth_.Authenticate(token, &p).error_code();
   }
   FakeAuthenticator inner_;
-  int64_t now_ms_ = 5000;
-  RateLimitedAuthenticator auth_{&inner_, {.per_second = 1, .burst = 2}, "test", [this] { return now_ms_; }};
+  services::testing::FakeClock clock_{5000};
+  RateLimitedAuthenticator auth_{&inner_, {.per_second = 1, .burst = 2}, "test", &clock_};
 };
 
 TEST_F(RateLimitedAuthenticatorTest, EveryTokenOfAnIdentitySharesItsBudget) {
@@ -43,7 +45,7 @@ TEST_F(RateLimitedAuthenticatorTest, EveryTokenOfAnIdentitySharesItsBudget) {
   EXPECT_EQ(Call("alice-1"), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(Call("alice-2"), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(Call("bob"), grpc::StatusCode::OK);  // another identity, another budget
-  now_ms_ += 1000;
+  clock_.Advance(1000);
   EXPECT_EQ(Call("alice-2"), grpc::StatusCode::OK);
 }
 

@@ -11,6 +11,7 @@
 #include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token.h"
 #include "lib/common/metrics.h"
+#include "lib/common/tests/fake_clock.h"
 
 namespace metropolis::auth {
 namespace {
@@ -42,9 +43,9 @@ class TokenAuthenticatorTest : public ::testing::Test {
   }
 
   FakeLookup lookup_;
-  int64_t now_ms_ = 1'000'000;
+  services::testing::FakeClock clock_{1'000'000};
   const std::string alice_ = NewToken();
-  TokenAuthenticator auth_{&lookup_, {{"host-secret", "gamehost"}, {"", "nobody"}}, 30'000, [this] { return now_ms_; }};
+  TokenAuthenticator auth_{&lookup_, {{"host-secret", "gamehost"}, {"", "nobody"}}, 30'000, &clock_};
 };
 
 TEST_F(TokenAuthenticatorTest, AGoodTokenIsItsOwner) {
@@ -60,10 +61,10 @@ TEST_F(TokenAuthenticatorTest, AGoodTokenIsItsOwner) {
 
 TEST_F(TokenAuthenticatorTest, AGoodTokenIsRememberedForTheTtl) {
   ASSERT_TRUE(Check(alice_).ok());
-  now_ms_ += 29'999;
+  clock_.Advance(29'999);
   ASSERT_TRUE(Check(alice_).ok());
   EXPECT_EQ(lookup_.lookups, 1);
-  now_ms_ += 1;
+  clock_.Advance(1);
   ASSERT_TRUE(Check(alice_).ok());
   EXPECT_EQ(lookup_.lookups, 2);
 }
@@ -71,9 +72,9 @@ TEST_F(TokenAuthenticatorTest, AGoodTokenIsRememberedForTheTtl) {
 TEST_F(TokenAuthenticatorTest, ARevocationIsSeenOnceTheTtlEnds) {
   ASSERT_TRUE(Check(alice_).ok());
   lookup_.Revoke(alice_);
-  now_ms_ += 10'000;
+  clock_.Advance(10'000);
   EXPECT_TRUE(Check(alice_).ok()) << "within the ttl the cache answers";
-  now_ms_ += 20'000;
+  clock_.Advance(20'000);
   EXPECT_EQ(Check(alice_).error_code(), StatusCode::UNAUTHENTICATED);
 }
 
@@ -84,7 +85,7 @@ TEST_F(TokenAuthenticatorTest, AnUnknownTokenIsRememberedForASecondOnly) {
   EXPECT_EQ(lookup_.lookups, 1) << "a flood of one bad token is one lookup a second";
   // Issued meanwhile: accepted once the second is over, not after the ttl.
   lookup_.Add(stranger, {.identity_id = 8, .name = "bob", .kind = "bot", .token_id = 80});
-  now_ms_ += TokenAuthenticator::kUnknownTtlMs;
+  clock_.Advance(TokenAuthenticator::kUnknownTtlMs);
   Principal p;
   ASSERT_TRUE(Check(stranger, &p).ok());
   EXPECT_EQ(p.name, "bob");

@@ -6,63 +6,63 @@
 
 #include <string>
 
+#include "lib/common/tests/fake_clock.h"
+
 namespace metropolis::services {
 namespace {
 
-struct FakeClock {
-  int64_t now_ms = 1'000'000;
-};
+using testing::FakeClock;
 
 TEST(RateLimiter, AllowsABurstThenRefusesWithTheTimeToTheNextToken) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 2, .burst = 3}, 10, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 2, .burst = 3}, 10, &clock);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(limiter.Take("alice"), 0) << "call " << i;
   EXPECT_EQ(limiter.Take("alice"), 500);  // 2 per second: one every 500 ms
-  clock.now_ms += 200;
+  clock.Advance(200);
   EXPECT_EQ(limiter.Take("alice"), 300);  // a refused call takes nothing
-  clock.now_ms += 300;
+  clock.Advance(300);
   EXPECT_EQ(limiter.Take("alice"), 0);
   EXPECT_EQ(limiter.Take("alice"), 500);
 }
 
 TEST(RateLimiter, RefillsNoFurtherThanTheBurst) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 10, .burst = 2}, 10, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 10, .burst = 2}, 10, &clock);
   EXPECT_EQ(limiter.Take("k"), 0);
-  clock.now_ms += 60'000;  // a minute idle gives 2 tokens, not 600
+  clock.Advance(60'000);  // a minute idle gives 2 tokens, not 600
   EXPECT_EQ(limiter.Take("k"), 0);
   EXPECT_EQ(limiter.Take("k"), 0);
   EXPECT_GT(limiter.Take("k"), 0);
 }
 
 TEST(RateLimiter, KeysHaveBucketsOfTheirOwn) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 1}, 10, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 1}, 10, &clock);
   EXPECT_EQ(limiter.Take("alice"), 0);
   EXPECT_EQ(limiter.Take("alice"), 1000);
   EXPECT_EQ(limiter.Take("bob"), 0);
 }
 
 TEST(RateLimiter, OffMeansEveryCallGoesAhead) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 0, .burst = 1}, 10, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 0, .burst = 1}, 10, &clock);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(limiter.Take("k"), 0);
   EXPECT_EQ(limiter.keys(), 0u);
 }
 
 TEST(RateLimiter, ForgetsIdleKeysWhenFull) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 2}, 3, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 2}, 3, &clock);
   for (const char* key : {"a", "b", "c"}) EXPECT_EQ(limiter.Take(key), 0);
   EXPECT_EQ(limiter.keys(), 3u);
-  clock.now_ms += 2000;  // every bucket is full again: nothing to remember
+  clock.Advance(2000);  // every bucket is full again: nothing to remember
   EXPECT_EQ(limiter.Take("d"), 0);
   EXPECT_EQ(limiter.keys(), 1u);
 }
 
 TEST(RateLimiter, NewKeysBeyondTheBoundShareOneBucketAndKnownKeysKeepTheirs) {
-  FakeClock clock;
-  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 2}, 2, [&] { return clock.now_ms; });
+  FakeClock clock(1'000'000);
+  RateLimiter limiter(RateLimit{.per_second = 1, .burst = 2}, 2, &clock);
   EXPECT_EQ(limiter.Take("a"), 0);
   EXPECT_EQ(limiter.Take("b"), 0);
   // Full of busy keys: newcomers draw from one overflow bucket of 2.

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "lib/common/log.h"
+#include "lib/common/tests/fake_clock.h"
 #include "lib/storage/migrations.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
@@ -63,14 +64,7 @@ LadderSpec Ladder(const std::string& id) {
   return spec;
 }
 
-// A clock the test moves by hand.
-struct FakeClock {
-  std::shared_ptr<std::atomic<int64_t>> ms = std::make_shared<std::atomic<int64_t>>(1'000'000);
-  std::function<int64_t()> fn() const {
-    return [ms = ms] { return ms->load(); };
-  }
-  void Set(int64_t v) { ms->store(v); }
-};
+using services::testing::FakeClock;
 
 // ---- identities ----------------------------------------------------------------
 
@@ -252,8 +246,8 @@ TEST_F(AccountsTest, ServiceTokensComeFirstAndNeedNoStore) {
 TEST_F(AccountsTest, CacheServesARevokedTokenAtMostForItsTtl) {
   Create("player", "alice");
   const IssuedToken t = Issue("alice");
-  FakeClock clock;
-  TokenAuthenticator auth(store_.get(), {}, 30'000, clock.fn());
+  FakeClock clock(1'000'000);
+  TokenAuthenticator auth(store_.get(), {}, 30'000, &clock);
   Principal p;
   clock.Set(1'000'000);
   ASSERT_TRUE(auth.Authenticate(t.token, &p).ok());
@@ -269,8 +263,8 @@ TEST_F(AccountsTest, CacheServesARevokedTokenAtMostForItsTtl) {
 TEST_F(AccountsTest, CacheRemembersAnUnknownTokenForOneSecond) {
   const Identity alice = Create("player", "alice");
   const std::string token = NewToken();
-  FakeClock clock;
-  TokenAuthenticator auth(store_.get(), {}, 30'000, clock.fn());
+  FakeClock clock(1'000'000);
+  TokenAuthenticator auth(store_.get(), {}, 30'000, &clock);
   Principal p;
   clock.Set(5'000);
   EXPECT_EQ(auth.Authenticate(token, &p).error_code(), StatusCode::UNAUTHENTICATED);

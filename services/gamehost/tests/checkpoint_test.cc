@@ -14,7 +14,7 @@
 namespace metropolis::gamehost::testing {
 namespace {
 
-constexpr Millis kLease = 3000;  // HostOptions' default
+constexpr services::Millis kLease = 3000;  // HostOptions' default
 
 class CheckpointTest : public ::testing::Test {
  protected:

@@ -3,6 +3,7 @@
 // whose timers and bot executor the test drives by hand.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -12,9 +13,38 @@
 #include <thread>
 #include <vector>
 
+#include "lib/common/tests/fake_clock.h"
 #include "services/gamehost/host.h"
+#include "services/gamehost/timers.h"
 
 namespace metropolis::gamehost::testing {
+
+using services::testing::FakeClock;
+
+// Timers the test runs by moving a FakeClock.
+class ManualTimers final : public Timers {
+ public:
+  explicit ManualTimers(FakeClock* clock) : clock_(clock) {}
+  void Schedule(services::Millis at, std::function<void()> fn) override { entries_.emplace_back(at, std::move(fn)); }
+  // Moves the clock to `now`, running every callback due on the way, in time order.
+  void AdvanceTo(services::Millis now) {
+    for (;;) {
+      auto due = std::min_element(entries_.begin(), entries_.end(),
+                                  [](const auto& x, const auto& y) { return x.first < y.first; });
+      if (due == entries_.end() || due->first > now) break;
+      clock_->Set(std::max(clock_->Now(), due->first));
+      auto fn = std::move(due->second);
+      entries_.erase(due);
+      fn();
+    }
+    clock_->Set(now);
+  }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  FakeClock* clock_;
+  std::vector<std::pair<services::Millis, std::function<void()>>> entries_;
+};
 
 class RecordingSeat final : public SeatStream {
  public:

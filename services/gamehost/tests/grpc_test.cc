@@ -54,7 +54,7 @@ struct LiveHost {
     return v1::GameHost::NewStub(grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
   }
 
-  SystemClock clock;
+  services::SystemClock clock;
   ThreadTimers timers;
   ThreadPool bots;
   ThreadPool work;

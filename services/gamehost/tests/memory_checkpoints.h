@@ -21,20 +21,20 @@ class MemoryCheckpointStore final : public CheckpointStore {
     GamePhase phase;
     uint64_t fence = 0;
     std::string owner;
-    Millis lease_until = 0;
-    Millis lease = 0;  // the owner's lease length
+    services::Millis lease_until = 0;
+    services::Millis lease = 0;  // the owner's lease length
   };
 
   // Time passes while the store serves: the hosts' lease loops reach it
   // throughout, as they do every third of a lease. `now += ms` alone is a gap.
-  void Pass(Millis ms) {
+  void Pass(services::Millis ms) {
     std::lock_guard lock(mutex);
     now += ms;
     last_touch = now;
   }
 
-  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host, Millis lease_ms,
-                          uint64_t* fence, std::string* error) override {
+  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host,
+                          services::Millis lease_ms, uint64_t* fence, std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     Serving(lease_ms);  // as the Redis script: first, whatever the answer
@@ -47,7 +47,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.lease = lease_ms;
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                           uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                           GamePhase phase, std::string* error) override {
     std::lock_guard lock(mutex);
@@ -65,7 +65,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     ++appends;
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                             const std::string& setup, const std::vector<Action>& actions,
                             const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
     std::lock_guard lock(mutex);
@@ -76,7 +76,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     ++recreated;
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                          std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
@@ -96,7 +96,8 @@ class MemoryCheckpointStore final : public CheckpointStore {
     done.insert({id, true});
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override {
+  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
+                           std::string* error) override {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
     ids->clear();
@@ -105,19 +106,19 @@ class MemoryCheckpointStore final : public CheckpointStore {
       if (e.lease_until <= now && ids->size() < limit) ids->push_back(id);
     return CheckpointStatus::kOk;
   }
-  CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+  CheckpointStatus TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override {
     return Take(id, host, lease_ms, false, fence, out, error);
   }
-  CheckpointStatus Reclaim(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+  CheckpointStatus Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
                            Checkpoint* out, std::string* error) override {
     return Take(id, host, lease_ms, true, fence, out, error);
   }
-  CheckpointStatus Take(const std::string& id, const std::string& host, Millis lease_ms, bool reclaim, uint64_t* fence,
-                        Checkpoint* out, std::string* error) {
+  CheckpointStatus Take(const std::string& id, const std::string& host, services::Millis lease_ms, bool reclaim,
+                        uint64_t* fence, Checkpoint* out, std::string* error) {
     std::lock_guard lock(mutex);
     if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
-    const Millis served = Serving(lease_ms);
+    const services::Millis served = Serving(lease_ms);
     auto it = games.find(id);
     if (it == games.end()) return CheckpointStatus::kFenced;
     const bool held = it->second.lease_until > now;
@@ -146,17 +147,17 @@ class MemoryCheckpointStore final : public CheckpointStore {
   std::map<std::string, Entry> games;
   std::map<std::string, bool> done;
   uint64_t fences = 0;
-  Millis now = 0;
+  services::Millis now = 0;
   bool down = false;
   int appends = 0;
   int recreated = 0;
   int guarded = 0;  // takeovers the guard refused
   bool takeover_guard = true;
-  Millis last_touch = -1, serving_since = 0;
+  services::Millis last_touch = -1, serving_since = 0;
 
  private:
   // The Redis script's `serving` (redis_checkpoints.cc).
-  Millis Serving(Millis lease_ms) {
+  services::Millis Serving(services::Millis lease_ms) {
     if (last_touch < 0 || now < last_touch || now - last_touch >= lease_ms / 2) serving_since = now;
     last_touch = now;
     return now - serving_since;
@@ -174,37 +175,38 @@ class CuttableStore final : public CheckpointStore {
  public:
   explicit CuttableStore(CheckpointStore* inner) : inner_(inner) {}
 
-  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host, Millis lease_ms,
-                          uint64_t* fence, std::string* error) override {
+  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host,
+                          services::Millis lease_ms, uint64_t* fence, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Create(id, setup, host, lease_ms, fence, error);
   }
-  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                           uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                           GamePhase phase, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable
                       : inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase, error);
   }
-  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                             const std::string& setup, const std::vector<Action>& actions,
                             const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable
                       : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, phase, error);
   }
-  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, Millis lease_ms,
+  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                          std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Renew(id, fence, host, lease_ms, error);
   }
   CheckpointStatus Done(const std::string& id, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Done(id, error);
   }
-  CheckpointStatus Orphans(size_t limit, Millis lease_ms, std::vector<std::string>* ids, std::string* error) override {
+  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
+                           std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Orphans(limit, lease_ms, ids, error);
   }
-  CheckpointStatus TakeOver(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+  CheckpointStatus TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
                             Checkpoint* out, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->TakeOver(id, host, lease_ms, fence, out, error);
   }
-  CheckpointStatus Reclaim(const std::string& id, const std::string& host, Millis lease_ms, uint64_t* fence,
+  CheckpointStatus Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
                            Checkpoint* out, std::string* error) override {
     return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Reclaim(id, host, lease_ms, fence, out, error);
   }

@@ -13,8 +13,8 @@
 namespace metropolis::gamehost::testing {
 namespace {
 
-constexpr Millis kLease = 3000;          // HostOptions' default
-constexpr Millis kPauseLimit = 600'000;  // HostOptions' default
+constexpr services::Millis kLease = 3000;          // HostOptions' default
+constexpr services::Millis kPauseLimit = 600'000;  // HostOptions' default
 
 class PauseTest : public ::testing::Test {
  public:
@@ -33,7 +33,7 @@ class PauseTest : public ::testing::Test {
     std::lock_guard lock(store.mutex);
     return store.games.count(created.game_id()) ? store.games[created.game_id()].log.size() : 0;
   }
-  void Wait(TestHost& host, Millis ms) {
+  void Wait(TestHost& host, services::Millis ms) {
     host.timers.AdvanceTo(host.clock.Now() + ms);
     host.Settle();
   }

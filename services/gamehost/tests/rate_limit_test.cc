@@ -54,7 +54,7 @@ struct LimitedHost {
     return stub->GetGame(&context, request, &info);
   }
 
-  SystemClock clock;
+  services::SystemClock clock;
   ThreadTimers timers;
   ThreadPool bots;
   MemorySink sink;

@@ -9,6 +9,7 @@
 
 #include "engine/hex.h"
 #include "lib/auth/token.h"
+#include "lib/common/tests/fake_clock.h"
 #include "services/gateway/queue.h"
 #include "services/gateway/tests/people_fakes.h"
 
@@ -19,7 +20,7 @@ class PeopleTest : public ::testing::Test {
  protected:
   PeopleTest()
       : people_(
-            &store_, [this] { return now_; }, [this] { return NextToken(); },
+            &store_, &clock_, [this] { return NextToken(); },
             {.session_ttl = std::chrono::hours(1), .limiter = {.max_failures = 3, .window = std::chrono::minutes(5)}}) {
   }
 
@@ -30,7 +31,7 @@ class PeopleTest : public ::testing::Test {
   }
 
   FakeStore store_;
-  int64_t now_ = 1'700'000'000'000;
+  services::testing::FakeClock clock_{0, 1'700'000'000'000};
   int tokens_ = 0;
   People people_;
 };
@@ -41,7 +42,7 @@ TEST_F(PeopleTest, SignUpStartsASessionThatTheCookieFinds) {
   ApiError error;
   ASSERT_TRUE(people_.SignUp("alice", "correct horse", &session, &cookie, &error)) << error.message;
   EXPECT_EQ(session.person.name, "alice");
-  EXPECT_EQ(session.expires_unix_ms, now_ + 3'600'000);
+  EXPECT_EQ(session.expires_unix_ms, clock_.UnixMillis() + 3'600'000);
   // The store holds the cookie's hash, never the cookie.
   EXPECT_EQ(store_.sessions.count(cookie), 0u);
   EXPECT_EQ(store_.sessions.count(auth::Sha256(cookie)), 1u);
@@ -117,7 +118,7 @@ TEST_F(PeopleTest, SignInIsLimitedPerNameAndAddress) {
   EXPECT_TRUE(people_.SignIn("alice", "correct horse", "5.6.7.8", &session, &cookie, &error)) << error.message;
   EXPECT_FALSE(people_.SignIn("ALICE", "correct horse", "1.2.3.4", &session, &cookie, &error));
   EXPECT_EQ(error.http, 429);
-  now_ += 5 * 60'000;
+  clock_.Advance(5 * 60'000);
   EXPECT_TRUE(people_.SignIn("alice", "correct horse", "1.2.3.4", &session, &cookie, &error)) << error.message;
 }
 
@@ -133,9 +134,9 @@ TEST_F(PeopleTest, SessionsExpireAndSignOutEndsThem) {
   EXPECT_EQ(error.http, 401);
   EXPECT_EQ(error.message, "not signed in");
   // The other session is untouched, until it expires (fixed, not sliding).
-  now_ += 3'600'000 - 1;
+  clock_.Advance(3'600'000 - 1);
   EXPECT_TRUE(people_.Authenticate(second, &found, &error));
-  now_ += 1;
+  clock_.Advance(1);
   EXPECT_FALSE(people_.Authenticate(second, &found, &error));
   EXPECT_EQ(error.http, 401);
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lib/common/tests/fake_clock.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/tests/people_fakes.h"
 
@@ -15,9 +16,8 @@ class PlayApiTest : public ::testing::Test {
   PlayApiTest()
       : backends_(Options()),
         api_(nullptr, &backends_),
-        people_(
-            &store_, [] { return int64_t(1'700'000'000'000); }, NewSessionToken),
-        queue_(&backends_, &store_, [] { return int64_t(1'700'000'000'000); }),
+        people_(&store_, &clock_, NewSessionToken),
+        queue_(&backends_, &store_, &clock_),
         play_(&backends_),
         play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
 
@@ -48,6 +48,7 @@ class PlayApiTest : public ::testing::Test {
     return set.substr(0, set.find(';'));
   }
 
+  services::testing::FakeClock clock_{0, 1'700'000'000'000};
   FakeStore store_;
   Backends backends_;
   Api api_;

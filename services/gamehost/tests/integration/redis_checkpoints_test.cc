@@ -159,7 +159,7 @@ TEST_F(RedisCheckpointsTest, AStoredGameIsGoneForGood) {
 // a restart or a stall every lease has lapsed on Redis's clock at once; the owners
 // get a whole lease of service to renew before any game may move.
 TEST_F(RedisCheckpointsTest, ALapsedLeaseWaitsUntilRedisHasServedALeaseSinceItsLastGap) {
-  constexpr Millis kLease = 2000;
+  constexpr services::Millis kLease = 2000;
   uint64_t fence = 0, next = 0;
   ASSERT_EQ(store_->Create("g6", "s", "host-a", kLease, &fence, &error_), CheckpointStatus::kOk) << error_;
   // As after a restart or a stall: the clock hash says Redis was last reached long
