@@ -12,7 +12,6 @@
 #include "lib/common/request_id.h"
 #include "lib/common/secret.h"
 #include "lib/protocol/convert.h"
-#include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
 namespace {}  // namespace
@@ -90,7 +89,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
     return;
   }
   ++stats->tables;
-  MatchmakerMetrics::Get().TableFormed(ladder.id);
+  if (options_.metrics) options_.metrics->TableFormed(ladder.id);
   // The game's story starts here: its lines in every service carry this
   // request id and the game id (docs/OBSERVABILITY.md).
   const std::string game_id = "m-" + table_id;
@@ -101,7 +100,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   std::string host;
   if (!tickets_->PickHost(now_ms, options_.host_ttl_ms, &host)) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
-    MatchmakerMetrics::Get().PlacementFailed(ladder.id, "no_host");
+    if (options_.metrics) options_.metrics->PlacementFailed(ladder.id, "no_host");
     tickets_->Release(ladder.id, table_id, table.tickets);
     ++stats->failed;
     return;
@@ -115,7 +114,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                           {"host", host},
                           {"code", services::StatusCodeName(status.error_code())},
                           {"error", status.error_message()}});
-    MatchmakerMetrics::Get().PlacementFailed(ladder.id, "create_failed");
+    if (options_.metrics) options_.metrics->PlacementFailed(ladder.id, "create_failed");
     tickets_->MarkHostDown(host);
     tickets_->Release(ladder.id, table_id, table.tickets);
     ++stats->failed;
@@ -136,8 +135,9 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   }
   AssignCreated(ladder.id, table_id, seats);
   ++stats->placed;
-  for (const Ticket& player : players)
-    MatchmakerMetrics::Get().Matched(ladder.id, double(now_ms - player.enqueued_ms) / 1000);
+  if (options_.metrics)
+    for (const Ticket& player : players)
+      options_.metrics->Matched(ladder.id, double(now_ms - player.enqueued_ms) / 1000);
   services::LogInfo("game created", {{"ladder", ladder.id},
                                      {"game", response.game_id()},
                                      {"host", host},
@@ -265,7 +265,7 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
                             {"table", table_id},
                             {"seats", std::to_string(seats.size())},
                             {"assigned", std::to_string(assigned)}});
-        MatchmakerMetrics::Get().PlacementFailed(ladder, "claim_lapsed");
+        if (options_.metrics) options_.metrics->PlacementFailed(ladder, "claim_lapsed");
       }
       return;
     } catch (const storage::RedisUnavailable& e) {
@@ -274,7 +274,7 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
       if (waited.count() + backoff_ms > options_.assign_retry_ms) {
         services::LogError("assigning a created game failed; its seats are played by the fallback bot",
                            {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
-        MatchmakerMetrics::Get().PlacementFailed(ladder, "assign_failed");
+        if (options_.metrics) options_.metrics->PlacementFailed(ladder, "assign_failed");
         throw;
       }
       if (attempt == 1)
@@ -286,7 +286,7 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
       // answer. Said as loudly as a retry that ran out.
       services::LogError("assigning a created game failed; its seats are played by the fallback bot",
                          {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
-      MatchmakerMetrics::Get().PlacementFailed(ladder, "assign_failed");
+      if (options_.metrics) options_.metrics->PlacementFailed(ladder, "assign_failed");
       throw;
     }
   }
@@ -299,20 +299,20 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     last_hosts_ms_ = now_ms;
     size_t alive = 0;
     for (const HostInfo& h : tickets_->Hosts()) alive += h.seen_ms >= now_ms - options_.host_ttl_ms;
-    MatchmakerMetrics::Get().HostsKnown(alive);
+    if (options_.metrics) options_.metrics->HostsKnown(alive);
   }
   for (const LadderConfig& ladder : ladders) {
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {
       const int expired = tickets_->ExpireStale(ladder.id, now_ms, options_.ticket_ttl_ms);
-      MatchmakerMetrics::Get().TicketsExpired(ladder.id, expired);
+      if (options_.metrics) options_.metrics->TicketsExpired(ladder.id, expired);
       stats.expired += expired;
       last_expiry->second = now_ms;
     }
     stats.released += tickets_->ReleaseStuck(ladder.id, now_ms, options_.matched_timeout_ms);
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
-    MatchmakerMetrics::Get().QueueDepth(ladder.id, queue.size());
+    if (options_.metrics) options_.metrics->QueueDepth(ladder.id, queue.size());
     if (queue.empty()) continue;
     const std::vector<Table> tables = FormTables(queue, ladder.rules, now_ms);
     if (tables.empty()) continue;

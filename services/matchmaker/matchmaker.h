@@ -18,6 +18,7 @@
 #include "engine/config.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/matchmaker/matching.h"
+#include "services/matchmaker/metrics.h"
 #include "services/matchmaker/ticket_store.h"
 
 namespace metropolis::matchmaker {
@@ -82,6 +83,7 @@ struct MatchmakerOptions {
   // a player gets that seat again, and the rest of the table waits in the queue.
   // Off only as a negative control (protection "held_seats").
   bool check_held_seats = true;
+  MatchmakerMetrics* metrics = nullptr;  // tables, placements, queues, hosts; null: nothing is counted
 };
 
 struct RoundStats {

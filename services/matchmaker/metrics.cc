@@ -5,8 +5,6 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include "lib/common/metrics.h"
-
 namespace metropolis::matchmaker {
 
 struct MatchmakerMetrics::Impl {
@@ -22,11 +20,6 @@ struct MatchmakerMetrics::Impl {
   prometheus::Counter* tournament_lost;
   prometheus::Gauge* leader;
 };
-
-MatchmakerMetrics& MatchmakerMetrics::Get() {
-  static MatchmakerMetrics* metrics = new MatchmakerMetrics(services::MetricsRegistry().get());
-  return *metrics;
-}
 
 MatchmakerMetrics::MatchmakerMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
   using namespace prometheus;

@@ -1,6 +1,8 @@
-// The matchmaker's Prometheus metrics (docs/OBSERVABILITY.md), on the process's
-// registry (lib/common/metrics.h). Calls by method and code, and PostgreSQL
-// and Redis errors, are counted for every service there.
+// The matchmaker's Prometheus metrics (docs/OBSERVABILITY.md). The server
+// (server.h) makes them on the process's registry (lib/common/metrics.h) and
+// passes them to what counts; tests pass their own registry, or nothing.
+// Calls by method and code, and PostgreSQL and Redis errors, are counted for
+// every service there.
 //
 // Every replica reports what it sees: queue depths and hosts are read from the
 // shared Redis, so replicas agree on them (take max() across replicas); counts
@@ -18,8 +20,6 @@ namespace metropolis::matchmaker {
 
 class MatchmakerMetrics {
  public:
-  // The process's: what the matchmaker records into.
-  static MatchmakerMetrics& Get();
   explicit MatchmakerMetrics(prometheus::Registry* registry);
   ~MatchmakerMetrics();
 

@@ -7,17 +7,13 @@
 
 #include "lib/auth/roles.h"
 #include "lib/common/log.h"
+#include "lib/common/metrics.h"
 #include "lib/common/negative_control.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
 namespace ms = services;
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 struct Newcomers final : RatingSource {
   double Mu(const LadderConfig& ladder, int64_t) override { return ladder.mu; }
@@ -28,14 +24,16 @@ std::unique_ptr<RatingSource> MakeRatingSource(const MatchmakerConfig& config) {
   return std::make_unique<GrpcRatingSource>(config.ratings, config.service_token);
 }
 
-ServiceOptions MakeServiceOptions() {
+ServiceOptions MakeServiceOptions(MatchmakerMetrics* metrics) {
   ServiceOptions options;
+  options.metrics = metrics;
   options.check_resumed_seats = !services::ProtectionRemoved("spent_seat");
   return options;
 }
 
-MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config) {
+MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, MatchmakerMetrics* metrics) {
   MatchmakerOptions options;
+  options.metrics = metrics;
   options.ticket_ttl_ms = config.ticket_ttl_ms;
   options.bot = config.bot;
   if (services::ProtectionRemoved("fresh_claim")) options.claim_fresh_ms = 0;
@@ -53,6 +51,7 @@ RunnerOptions MakeRunnerOptions(const MatchmakerConfig& config) {
 
 MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config)
     : config_(config),
+      metrics_(ms::MetricsRegistry().get()),
       account_lookup_(config.accounts, config.service_token),
       auth_(&account_lookup_, {{config.service_token, std::string(auth::kGameHostRole)}}),
       limited_auth_(&auth_, config.rate_limit, "matchmaker"),
@@ -60,15 +59,13 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ladders_(config.accounts, config.service_token),
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
-      matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config)),
-      service_(
-          &tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, [this] { return tickets_.Now(); },
-          MakeServiceOptions()),
+      matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config, &metrics_)),
+      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, MakeServiceOptions(&metrics_)),
       tournament_store_(pool),
       results_(config.replays, config.service_token),
       entrants_(config.accounts, config.service_token),
       roster_(redis, config.redis_prefix),
-      tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, NowMs),
+      tournaments_(&tournament_store_, &entrants_, &roster_, &limited_auth_, &clock_),
       runner_(&tournament_store_, &results_, &entrants_, &roster_, &tickets_, &creator_, MakeRunnerOptions(config)) {}
 
 MatchmakerServer::~MatchmakerServer() { Stop(0); }
@@ -113,11 +110,13 @@ void MatchmakerServer::Rounds() {
 
 // One replica at a time schedules tournaments: the one holding the lease.
 void MatchmakerServer::Schedule() {
-  const std::string replica = std::to_string(getpid()) + "@" + std::to_string(port_) + "-" + std::to_string(NowMs());
+  const std::string replica =
+      std::to_string(getpid()) + "@" + std::to_string(port_) + "-" + std::to_string(clock_.UnixMillis());
   bool leading = false;
   while (!stopping_) {
     try {
       const bool lead = roster_.Lead(replica, config_.lease_ms);
+      metrics_.Leader(lead);
       if (lead != leading)
         ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
       leading = lead;
@@ -136,6 +135,7 @@ void MatchmakerServer::Schedule() {
       }
       if (lead) {
         const RunnerStats s = runner_.Pass(tickets_.Now());
+        metrics_.TournamentGames(s.started, s.finished, s.lost);
         if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
           ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
                                            {"finished", std::to_string(s.finished)},

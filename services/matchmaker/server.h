@@ -16,6 +16,7 @@
 #include "lib/auth/grpc_account_lookup.h"
 #include "lib/auth/rate_limited.h"
 #include "lib/auth/token_authenticator.h"
+#include "lib/common/clock.h"
 #include "lib/common/server_main.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/redis.h"
@@ -65,6 +66,8 @@ class MatchmakerServer final : public services::Component {
   void Schedule();
 
   const MatchmakerConfig config_;
+  services::SystemClock clock_;  // the Compete streams' heartbeats (the rest is on the ticket store's clock)
+  MatchmakerMetrics metrics_;    // on the process's registry (lib/common/metrics.h)
   auth::GrpcAccountLookup account_lookup_;
   auth::TokenAuthenticator auth_;
   // What the services check callers with: auth_, then the limit per identity.

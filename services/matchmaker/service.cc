@@ -8,7 +8,6 @@
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
 #include "lib/storage/redis_status.h"
-#include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -18,15 +17,8 @@ grpc::Status RedisDown(const std::exception& e) { return storage::RedisErrorStat
 }  // namespace
 
 MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings,
-                                     auth::Authenticator* auth, GameCreator* games, std::function<int64_t()> now_ms,
-                                     ServiceOptions options)
-    : tickets_(tickets),
-      ladders_(ladders),
-      ratings_(ratings),
-      auth_(auth),
-      games_(games),
-      now_ms_(std::move(now_ms)),
-      options_(options) {}
+                                     auth::Authenticator* auth, GameCreator* games, ServiceOptions options)
+    : tickets_(tickets), ladders_(ladders), ratings_(ratings), auth_(auth), games_(games), options_(options) {}
 
 grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context, auth::Principal* out) {
   return auth_->Authenticate(services::BearerToken(context), out);
@@ -69,8 +61,8 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
   std::string id, existing;
   try {
     for (int attempt = 0;; ++attempt) {
-      if (tickets_->Create(ladder.id, who.identity_id, who.name, rating, now_ms_(), &id, &existing)) {
-        MatchmakerMetrics::Get().TicketQueued(ladder.id);
+      if (tickets_->Create(ladder.id, who.identity_id, who.name, rating, tickets_->Now(), &id, &existing)) {
+        if (options_.metrics) options_.metrics->TicketQueued(ladder.id);
         services::LogInfo("queued",
                           {{"ticket", id}, {"ladder", ladder.id}, {"identity", std::to_string(who.identity_id)}});
         break;
@@ -79,7 +71,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       // (or whose matchmaker replica died) resumes it by queueing again on the
       // same ladder, keeping its place; another ladder is refused.
       TicketInfo info;
-      if (!tickets_->Poll(existing, now_ms_(), &info) || info.ladder != ladder.id) {
+      if (!tickets_->Poll(existing, tickets_->Now(), &info) || info.ladder != ladder.id) {
         return {grpc::StatusCode::ALREADY_EXISTS, who.name + " already has ticket " + existing + " in the queue of " +
                                                       (info.ladder.empty() ? "another ladder" : info.ladder) +
                                                       " (one at a time; Cancel it first)"};
@@ -115,7 +107,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
     TicketInfo info;
     int64_t now = 0;
     try {
-      now = now_ms_();  // Redis's clock: it may have to ask
+      now = tickets_->Now();  // Redis's clock: it may have to ask
       if (!tickets_->Poll(id, now, &info)) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
     } catch (const std::exception& e) {
       return RedisDown(e);
@@ -203,7 +195,7 @@ grpc::Status MatchmakerService::GetQueue(grpc::ServerContext* context, const v1:
   if (!FindLadder(request->ladder(), &ladder))
     return {grpc::StatusCode::NOT_FOUND, "ladder " + services::Quoted(request->ladder()) + " does not exist"};
   try {
-    const int64_t now = now_ms_();
+    const int64_t now = tickets_->Now();
     const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
     response->set_ladder(ladder.id);
     response->set_queued(uint32_t(queue.size()));
@@ -235,7 +227,7 @@ grpc::Status MatchmakerService::RegisterHost(grpc::ServerContext* context, const
     return {grpc::StatusCode::INVALID_ARGUMENT, "address: host:port, at most 200 characters"};
   if (request->capacity() == 0) return {grpc::StatusCode::INVALID_ARGUMENT, "capacity: at least 1"};
   try {
-    tickets_->HostHeartbeat({address, request->capacity(), request->live(), now_ms_()});
+    tickets_->HostHeartbeat({address, request->capacity(), request->live(), tickets_->Now()});
   } catch (const std::exception& e) {
     return RedisDown(e);
   }

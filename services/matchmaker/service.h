@@ -2,7 +2,6 @@
 // statuses here; tickets in ticket_store.h, rounds in matchmaker.h.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -36,13 +35,16 @@ struct ServiceOptions {
   // Before a seat is handed out again (a resumed assigned ticket), its host is
   // asked whether the game is over. Off only as a negative control.
   bool check_resumed_seats = true;
+  MatchmakerMetrics* metrics = nullptr;  // tickets queued; null: nothing is counted
 };
 
 class MatchmakerService final : public v1::Matchmaker::Service {
  public:
   // `games` answers whether a resumed seat's game is over (nullptr: never asked).
+  // Times are the ticket store's (TicketStore::Now, Redis's clock), which every
+  // replica shares.
   MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings, auth::Authenticator* auth,
-                    GameCreator* games, std::function<int64_t()> now_ms, ServiceOptions options = {});
+                    GameCreator* games, ServiceOptions options = {});
 
   grpc::Status Enqueue(grpc::ServerContext* context, const v1::EnqueueRequest* request,
                        grpc::ServerWriter<v1::EnqueueUpdate>* writer) override;
@@ -63,7 +65,6 @@ class MatchmakerService final : public v1::Matchmaker::Service {
   RatingSource* ratings_;
   auth::Authenticator* auth_;
   GameCreator* games_;
-  std::function<int64_t()> now_ms_;
   const ServiceOptions options_;
 };
 

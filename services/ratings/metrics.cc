@@ -4,8 +4,6 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include "lib/common/metrics.h"
-
 namespace metropolis::ratings {
 
 struct RatingsMetrics::Impl {
@@ -20,11 +18,6 @@ struct RatingsMetrics::Impl {
   prometheus::Counter* conflicting;
   prometheus::Counter* unconfirmed;
 };
-
-RatingsMetrics& RatingsMetrics::Get() {
-  static RatingsMetrics* metrics = new RatingsMetrics(services::MetricsRegistry().get());
-  return *metrics;
-}
 
 RatingsMetrics::RatingsMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
   using namespace prometheus;

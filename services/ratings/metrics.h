@@ -1,6 +1,8 @@
-// The ratings service's Prometheus metrics (docs/OBSERVABILITY.md), on the
-// process's registry (lib/common/metrics.h). Calls by method and code, and
-// PostgreSQL and Redis errors, are counted for every service there.
+// The ratings service's Prometheus metrics (docs/OBSERVABILITY.md). The server
+// (server.h) makes them on the process's registry (lib/common/metrics.h) and
+// passes them to what counts; tests pass their own registry, or nothing.
+// Calls by method and code, and PostgreSQL and Redis errors, are counted for
+// every service there.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +17,6 @@ namespace metropolis::ratings {
 
 class RatingsMetrics {
  public:
-  // The process's: what the service records into.
-  static RatingsMetrics& Get();
   explicit RatingsMetrics(prometheus::Registry* registry);
   ~RatingsMetrics();
 

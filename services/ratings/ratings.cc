@@ -9,7 +9,6 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
-#include "services/ratings/metrics.h"
 #include "services/ratings/rate.h"
 
 namespace metropolis::ratings {
@@ -19,7 +18,7 @@ constexpr uint32_t kDefaultPage = 50, kMaxPage = 500;
 constexpr int kRebuildBatch = 5000;
 // How long a ladder's parameters and current season are reused without asking
 // PostgreSQL: a new season shows within this time.
-constexpr auto kBoardCacheTime = std::chrono::seconds(5);
+constexpr services::Millis kBoardCacheMs = 5000;
 // A board in Redis behind PostgreSQL is read again this many times, after
 // pauses growing from kCatchUpPause, before it is rebuilt: a rating committed
 // a moment ago reaches Redis within milliseconds (the rating's own call writes
@@ -52,8 +51,8 @@ std::string WhyNotRated(const v1::GameOutcome& outcome, const ResultToRate& resu
 
 grpc::Status NotFound(const std::string& message) { return {grpc::StatusCode::NOT_FOUND, message}; }
 
-grpc::Status ConflictingResult(const std::string& game_id) {
-  RatingsMetrics::Get().ConflictingResult();
+grpc::Status ConflictingResult(const std::string& game_id, RatingsMetrics* metrics) {
+  if (metrics) metrics->ConflictingResult();
   return {grpc::StatusCode::ALREADY_EXISTS,
           "game " + game_id + " was rated from a different result (another digest or other places); nothing changed"};
 }
@@ -83,6 +82,8 @@ Ratings::Ratings(RatingStore* store, LeaderboardCache* cache, StoredGames* repla
       cache_(cache),
       replays_(replays),
       accounts_(accounts),
+      metrics_(options.metrics),
+      clock_(services::ClockOrSystem(options.clock)),
       compare_versions_(options.compare_versions && !services::ProtectionRemoved("board_versions")) {}
 
 uint64_t Ratings::rebuilds() const {
@@ -142,7 +143,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
     bool found = false;
     if (grpc::Status s = store_->Decided(result.game_id, &decided, &found); !s.ok()) return s;
     if (!found) return otherwise();
-    if (!SameResult(decided, result)) return ConflictingResult(result.game_id);
+    if (!SameResult(decided, result)) return ConflictingResult(result.game_id, metrics_);
     return store_->LoadDecision(result.game_id, out);
   };
   bool confirmed = false;
@@ -159,7 +160,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   }
   if (!confirmed) {
     return decided_or([&]() -> grpc::Status {
-      RatingsMetrics::Get().DigestNotConfirmed();
+      if (metrics_) metrics_->DigestNotConfirmed();
       return {grpc::StatusCode::INVALID_ARGUMENT,
               "digest: replays holds game " + result.game_id + " with another digest; the result is not rated"};
     });
@@ -185,7 +186,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   std::vector<StoredRating> updated;
   int64_t version = 0;
   if (grpc::Status s = store_->RateGame(result, board, out, &updated, &version); !s.ok()) {
-    if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS) RatingsMetrics::Get().ConflictingResult();
+    if (s.error_code() == grpc::StatusCode::ALREADY_EXISTS && metrics_) metrics_->ConflictingResult();
     return s;
   }
   if (updated.empty()) return grpc::Status::OK;
@@ -195,7 +196,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   try {
     cache_->Apply(board, updated, version);
   } catch (const LeaderboardRefused& e) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kRefused);
+    if (metrics_) metrics_->LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kRefused);
     services::LogWarning(
         "leaderboard write refused by Redis (may this service's Redis user write the leaderboard keys?); the rating "
         "is in PostgreSQL and the board is rebuilt on its next read",
@@ -204,7 +205,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
          {"game", result.game_id},
          {"error", e.what()}});
   } catch (const std::exception& e) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kUnavailable);
+    if (metrics_) metrics_->LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(
         "leaderboard write failed; the rating is in PostgreSQL and the board is rebuilt on its next "
         "read",
@@ -217,7 +218,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
 }
 
 grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
-  const auto now = std::chrono::steady_clock::now();
+  const services::Millis now = clock_->Now();
   {
     std::lock_guard lock(mutex_);
     auto it = ladders_.find(ladder);
@@ -234,7 +235,7 @@ grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
   }
   std::lock_guard lock(mutex_);
   if (ladders_.size() > 10'000) ladders_.clear();
-  ladders_[ladder] = {*out, now + kBoardCacheTime};
+  ladders_[ladder] = {*out, now + kBoardCacheMs};
   return grpc::Status::OK;
 }
 
@@ -309,8 +310,9 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
     }
   }
   if (!redis_error.empty()) {
-    RatingsMetrics::Get().LeaderboardWriteFailed(*refused ? RatingsMetrics::WriteFailure::kRefused
-                                                          : RatingsMetrics::WriteFailure::kUnavailable);
+    if (metrics_)
+      metrics_->LeaderboardWriteFailed(*refused ? RatingsMetrics::WriteFailure::kRefused
+                                                : RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(*refused ? "leaderboard rebuild refused by Redis (may this service's Redis user write the "
                                     "leaderboard keys?)"
                                   : "leaderboard rebuild failed",
@@ -322,7 +324,7 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
     std::lock_guard lock(mutex_);
     ++rebuilds_;
   }
-  RatingsMetrics::Get().LeaderboardRebuilt();
+  if (metrics_) metrics_->LeaderboardRebuilt();
   services::LogInfo(
       "leaderboard rebuilt from PostgreSQL",
       {{"board", key},
@@ -395,7 +397,7 @@ grpc::Status Ratings::ReadFresh(const Board& board, const CacheRead& read, bool*
       !s.ok()) {
     if (!refused || !compare_versions_) return s;
     // Redis answers but takes no writes: PostgreSQL, the truth, serves the read.
-    RatingsMetrics::Get().LeaderboardServedFromPostgres();
+    if (metrics_) metrics_->LeaderboardServedFromPostgres();
     *from_pg = true;
     return grpc::Status::OK;
   }

@@ -20,8 +20,10 @@
 #include <mutex>
 #include <string>
 
+#include "lib/common/clock.h"
 #include "metropolis/v1/ratings.pb.h"
 #include "services/ratings/leaderboard_cache.h"
+#include "services/ratings/metrics.h"
 #include "services/ratings/peers.h"
 #include "services/ratings/store.h"
 
@@ -32,6 +34,8 @@ struct RatingsOptions {
   // for the negative control (protection "board_versions", which also switches
   // it off): a board Redis holds is then served whatever it missed.
   bool compare_versions = true;
+  RatingsMetrics* metrics = nullptr;       // refusals and the leaderboards' writes; null: nothing is counted
+  const services::Clock* clock = nullptr;  // how long a ladder from Accounts is reused; null: the system clock
 };
 
 class Ratings {
@@ -80,11 +84,13 @@ class Ratings {
   LeaderboardCache* cache_;
   StoredGames* replays_;
   LadderDirectory* accounts_;
+  RatingsMetrics* const metrics_;
+  const services::Clock* const clock_;
   const bool compare_versions_;
   mutable std::mutex mutex_;
   struct CachedLadder {
     LadderInfo info;
-    std::chrono::steady_clock::time_point until;
+    services::Millis until;  // on clock_'s monotonic time
   };
   std::map<std::string, CachedLadder> ladders_;
   std::map<std::string, std::shared_ptr<std::mutex>> rebuild_locks_;

@@ -4,18 +4,20 @@
 
 #include "lib/auth/roles.h"
 #include "lib/common/log.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::ratings {
 
 RatingsServer::RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config)
-    : accounts_(config.accounts_address, config.service_token),
+    : metrics_(services::MetricsRegistry().get()),
+      accounts_(config.accounts_address, config.service_token),
       auth_(&accounts_, {{config.service_token, std::string(auth::kGameHostRole)}}),
       store_(pool),
       cache_(redis, config.redis_prefix),
       replays_(config.replays_address, config.service_token),
       ladders_(config.accounts_address, config.service_token),
-      ratings_(&store_, &cache_, &replays_, &ladders_),
-      service_(&ratings_, &auth_) {}
+      ratings_(&store_, &cache_, &replays_, &ladders_, {.metrics = &metrics_}),
+      service_(&ratings_, &auth_, &metrics_) {}
 
 void RatingsServer::Start() {
   if (grpc::Status s = ratings_.RebuildAll(&players_rebuilt_); !s.ok()) {

@@ -39,6 +39,7 @@ class RatingsServer final : public services::Component {
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
+  RatingsMetrics metrics_;  // on the process's registry (lib/common/metrics.h)
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
   PgRatingStore store_;

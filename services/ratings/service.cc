@@ -6,7 +6,6 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
-#include "services/ratings/metrics.h"
 
 namespace metropolis::ratings {
 
@@ -27,13 +26,13 @@ grpc::Status RatingsService::RateGame(grpc::ServerContext* context, const v1::Ra
   if (status.ok()) status = ratings_->RateGame(*request, response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
-    RatingsMetrics::Get().RateFailed(services::StatusCodeName(status.error_code()), seconds);
+    if (metrics_) metrics_->RateFailed(services::StatusCodeName(status.error_code()), seconds);
     services::LogWarning("game not rated",
                          {{"code", services::StatusCodeName(status.error_code())}, {"error", status.error_message()}});
     return status;
   }
   const char* result = response->already_rated() ? "already_rated" : response->rated() ? "rated" : "not_rated";
-  RatingsMetrics::Get().GameRated(result, response->already_rated() ? 0 : response->changes_size(), seconds);
+  if (metrics_) metrics_->GameRated(result, response->already_rated() ? 0 : response->changes_size(), seconds);
   services::LogInfo(response->already_rated() ? "game already rated"
                     : response->rated()       ? "game rated"
                                               : "game not rated",
@@ -47,7 +46,7 @@ grpc::Status RatingsService::RateGame(grpc::ServerContext* context, const v1::Ra
 grpc::Status RatingsService::GetLeaderboard(grpc::ServerContext* context, const v1::GetLeaderboardRequest* request,
                                             v1::Leaderboard* response) {
   services::CallLogContext call(*context);
-  RatingsMetrics::Get().Read("leaderboard");
+  if (metrics_) metrics_->Read("leaderboard");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetLeaderboard(*request, response);
 }
@@ -55,7 +54,7 @@ grpc::Status RatingsService::GetLeaderboard(grpc::ServerContext* context, const 
 grpc::Status RatingsService::GetPlayerRating(grpc::ServerContext* context, const v1::GetPlayerRatingRequest* request,
                                              v1::PlayerRating* response) {
   services::CallLogContext call(*context);
-  RatingsMetrics::Get().Read("player");
+  if (metrics_) metrics_->Read("player");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetPlayerRating(*request, response);
 }
@@ -63,7 +62,7 @@ grpc::Status RatingsService::GetPlayerRating(grpc::ServerContext* context, const
 grpc::Status RatingsService::GetRatingHistory(grpc::ServerContext* context, const v1::GetRatingHistoryRequest* request,
                                               v1::RatingHistory* response) {
   services::CallLogContext call(*context);
-  RatingsMetrics::Get().Read("history");
+  if (metrics_) metrics_->Read("history");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return ratings_->GetRatingHistory(*request, response);
 }

@@ -12,7 +12,9 @@ namespace metropolis::ratings {
 class RatingsService final : public v1::Ratings::Service {
  public:
   // RateGame needs a service (or administrator) token; reads any valid token.
-  RatingsService(Ratings* ratings, auth::Authenticator* auth) : ratings_(ratings), auth_(auth) {}
+  // `metrics` counts calls and their times (null: nothing is counted).
+  RatingsService(Ratings* ratings, auth::Authenticator* auth, RatingsMetrics* metrics = nullptr)
+      : ratings_(ratings), auth_(auth), metrics_(metrics) {}
 
   grpc::Status RateGame(grpc::ServerContext* context, const v1::RateGameRequest* request,
                         v1::RateGameResponse* response) override;
@@ -28,6 +30,7 @@ class RatingsService final : public v1::Ratings::Service {
 
   Ratings* ratings_;
   auth::Authenticator* auth_;
+  RatingsMetrics* metrics_;
 };
 
 }  // namespace metropolis::ratings

@@ -4,8 +4,6 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
-#include "lib/common/metrics.h"
-
 namespace metropolis::replays {
 
 struct ReplaysMetrics::Impl {
@@ -15,11 +13,6 @@ struct ReplaysMetrics::Impl {
   prometheus::Histogram* store_seconds;
   prometheus::Family<prometheus::Counter>* reads;
 };
-
-ReplaysMetrics& ReplaysMetrics::Get() {
-  static ReplaysMetrics* metrics = new ReplaysMetrics(services::MetricsRegistry().get());
-  return *metrics;
-}
 
 ReplaysMetrics::ReplaysMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
   using namespace prometheus;

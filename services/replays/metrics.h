@@ -1,6 +1,8 @@
-// The replays service's Prometheus metrics (docs/OBSERVABILITY.md), on the
-// process's registry (lib/common/metrics.h). Calls by method and code, and
-// database errors, are counted for every service there.
+// The replays service's Prometheus metrics (docs/OBSERVABILITY.md). The server
+// (server.h) makes them on the process's registry (lib/common/metrics.h) and
+// passes them to the service; tests pass their own registry, or nothing.
+// Calls by method and code, and database errors, are counted for every
+// service there.
 #pragma once
 
 #include <memory>
@@ -14,8 +16,6 @@ namespace metropolis::replays {
 
 class ReplaysMetrics {
  public:
-  // The process's: what the service records into.
-  static ReplaysMetrics& Get();
   explicit ReplaysMetrics(prometheus::Registry* registry);
   ~ReplaysMetrics();
 

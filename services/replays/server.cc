@@ -3,16 +3,18 @@
 #include <grpcpp/server_builder.h>
 
 #include "lib/auth/roles.h"
+#include "lib/common/metrics.h"
 
 namespace metropolis::replays {
 
 ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config)
-    : store_(pool),
+    : metrics_(services::MetricsRegistry().get()),
+      store_(pool),
       reveals_(pool),
       replays_(&store_, &reveals_),
       accounts_(config.accounts, config.store_token),
       auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}),
-      service_(&replays_, &auth_) {}
+      service_(&replays_, &auth_, &metrics_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
 

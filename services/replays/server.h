@@ -33,6 +33,7 @@ class ReplaysServer final : public services::Component {
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
+  ReplaysMetrics metrics_;  // on the process's registry (lib/common/metrics.h)
   PgReplayStore store_;
   PgRevealStore reveals_;
   Replays replays_;

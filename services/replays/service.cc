@@ -6,7 +6,6 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "lib/common/request_id.h"
-#include "services/replays/metrics.h"
 
 namespace metropolis::replays {
 
@@ -27,12 +26,12 @@ grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::S
   if (status.ok()) status = replays_->Store(request->game(), response);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!status.ok()) {
-    ReplaysMetrics::Get().StoreFailed(services::StatusCodeName(status.error_code()), seconds);
+    if (metrics_) metrics_->StoreFailed(services::StatusCodeName(status.error_code()), seconds);
     services::LogWarning("game not stored",
                          {{"code", services::StatusCodeName(status.error_code())}, {"error", status.error_message()}});
     return status;
   }
-  ReplaysMetrics::Get().GameStored(response->already_stored(), seconds);
+  if (metrics_) metrics_->GameStored(response->already_stored(), seconds);
   services::LogInfo(response->already_stored() ? "game already stored" : "game stored",
                     {{"ladder", request->game().ladder()},
                      {"actions", std::to_string(request->game().actions_size())},
@@ -43,7 +42,7 @@ grpc::Status ReplaysService::StoreGame(grpc::ServerContext* context, const v1::S
 grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::ListStoredGamesRequest* request,
                                        v1::ListStoredGamesResponse* response) {
   services::CallLogContext call(*context);
-  ReplaysMetrics::Get().Read("list");
+  if (metrics_) metrics_->Read("list");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return replays_->List(*request, response);
 }
@@ -51,7 +50,7 @@ grpc::Status ReplaysService::ListGames(grpc::ServerContext* context, const v1::L
 grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::GetReplayRequest* request,
                                        v1::Replay* response) {
   services::CallLogContext call(*context, request->game_id());
-  ReplaysMetrics::Get().Read("replay");
+  if (metrics_) metrics_->Read("replay");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return replays_->Load(request->game_id(), response->mutable_game());
 }
@@ -59,7 +58,7 @@ grpc::Status ReplaysService::GetReplay(grpc::ServerContext* context, const v1::G
 grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1::GetPositionRequest* request,
                                          v1::PositionResponse* response) {
   services::CallLogContext call(*context, request->game_id());
-  ReplaysMetrics::Get().Read("position");
+  if (metrics_) metrics_->Read("position");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return replays_->Position(*request, response);
 }
@@ -67,7 +66,7 @@ grpc::Status ReplaysService::GetPosition(grpc::ServerContext* context, const v1:
 grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
                                         v1::ExportGameResponse* response) {
   services::CallLogContext call(*context, request->game_id());
-  ReplaysMetrics::Get().Read("export");
+  if (metrics_) metrics_->Read("export");
   if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
   return replays_->Export(request->game_id(), response);
 }
@@ -95,7 +94,7 @@ grpc::Status ReplaysService::RevealGames(grpc::ServerContext* context, const v1:
 grpc::Status ReplaysService::GetResults(grpc::ServerContext* context, const v1::GetResultsRequest* request,
                                         v1::GetResultsResponse* response) {
   services::CallLogContext call(*context);
-  ReplaysMetrics::Get().Read("results");
+  if (metrics_) metrics_->Read("results");
   if (grpc::Status s = AuthorizeService(*context); !s.ok()) return s;
   return replays_->Results(*request, response);
 }
@@ -105,7 +104,7 @@ grpc::Status ReplaysService::GetResults(grpc::ServerContext* context, const v1::
 grpc::Status ReplaysService::ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
                                          v1::ConfirmGameResponse* response) {
   services::CallLogContext call(*context, request->game_id());
-  ReplaysMetrics::Get().Read("confirm");
+  if (metrics_) metrics_->Read("confirm");
   auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &principal); !s.ok()) return s;
   if (!principal.service)

@@ -8,6 +8,7 @@
 #include "lib/auth/authenticator.h"
 #include "lib/auth/roles.h"
 #include "metropolis/v1/replays.grpc.pb.h"
+#include "services/replays/metrics.h"
 #include "services/replays/replays.h"
 
 namespace metropolis::replays {
@@ -16,8 +17,10 @@ class ReplaysService final : public v1::Replays::Service {
  public:
   // StoreGame needs the game hosts' service token or an administrator's; reads
   // any valid token; RevealGames and GetResults a service token (the
-  // tournaments' is the game hosts' one).
-  ReplaysService(Replays* replays, auth::Authenticator* auth) : replays_(replays), auth_(auth) {}
+  // tournaments' is the game hosts' one). `metrics` counts stores and reads
+  // (null: nothing is counted).
+  ReplaysService(Replays* replays, auth::Authenticator* auth, ReplaysMetrics* metrics = nullptr)
+      : replays_(replays), auth_(auth), metrics_(metrics) {}
 
   grpc::Status StoreGame(grpc::ServerContext* context, const v1::StoreGameRequest* request,
                          v1::StoreGameResponse* response) override;
@@ -43,6 +46,7 @@ class ReplaysService final : public v1::Replays::Service {
 
   Replays* replays_;
   auth::Authenticator* auth_;
+  ReplaysMetrics* metrics_;
 };
 
 }  // namespace metropolis::replays

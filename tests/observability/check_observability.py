@@ -281,10 +281,29 @@ def check_one_rpc_count(root, failures):
                                      "every call of every service)")
 
 
+def check_injected_metrics(root, failures):
+    """A service's metrics are made on a registry they are given and passed to what
+    counts (DEVELOPERS.md, "Time and metrics are injected"): its metrics files
+    neither reach the process's registry themselves nor keep a global instance,
+    so a unit test counts on a registry of its own."""
+    for folder, _, files in os.walk(os.path.join(root, "services")):
+        for name in files:
+            if name not in ("metrics.h", "metrics.cc"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if re.search(r"\bMetricsRegistry\(\)|\bstatic\s+\w+Metrics\s*&\s*Get\(", text):
+                failures.add(os.path.relpath(path, root),
+                             "a global instance of a service's metrics: make them on a registry in the server "
+                             "wiring and pass them to what counts")
+
+
 def check(root):
     failures = Failures()
     families = metric_families(root)
     check_one_rpc_count(root, failures)
+    check_injected_metrics(root, failures)
     if len(families) < 20:
         failures.add("services", f"only {len(families)} metric families found: is the pattern out of date?")
     check_alerts(root, families, failures)
@@ -318,17 +337,22 @@ def self_test(root):
             f.write(text)
         with open(os.path.join(copy, "services/gamehost/metrics.cc"), "a", encoding="utf-8") as f:
             f.write('\nauto& x = BuildCounter().Name("metropolis_gamehost_rpcs_total").Register(*r);\n')
+        with open(os.path.join(copy, "services/ratings/metrics.cc"), "a", encoding="utf-8") as f:
+            f.write("\nRatingsMetrics& Shared() { static RatingsMetrics m(services::MetricsRegistry().get()); "
+                    "return m; }\n")
         _, problems = check(copy)
         joined = "\n".join(problems)
         expected = ["metropolis_gamehost_outbox_size is not defined",
                     "alert MetropolisRedisErrors is missing",
                     "metropolis_gamehost_decision_round_trip_seconds is a histogram",
-                    "metropolis_gamehost_rpcs_total counts calls a second time"]
+                    "metropolis_gamehost_rpcs_total counts calls a second time",
+                    "services/ratings/metrics.cc: a global instance of a service's metrics"]
         missed = [e for e in expected if e not in joined]
         if missed:
             print("self-test: the check missed: " + "; ".join(missed) + "\nit said:\n" + joined)
             return 1
-    print("self-test: the check catches unknown metrics, bare histograms, missing alerts and calls counted twice")
+    print("self-test: the check catches unknown metrics, bare histograms, missing alerts, calls counted twice "
+          "and a service's metrics made globally")
     return 0
 
 

@@ -9,7 +9,9 @@
 #include "services/matchmaker/matchmaker.h"
 
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
+#include <map>
 #include <memory>
 #include <set>
 
@@ -82,6 +84,28 @@ TEST_F(RoundTest, ARoundPlacesTablesOnTheHostWithRoom) {
     EXPECT_EQ(info.seat_token, "tok-" + game.game_id() + "-" + std::to_string(info.seat));
   }
   EXPECT_TRUE(tickets_->ActiveTicket(1).empty());  // may queue again
+}
+
+// The round counts on the metrics it is given (a registry of the test's own).
+TEST_F(RoundTest, ARoundCountsOnTheMetricsItWasGiven) {
+  prometheus::Registry registry;
+  MatchmakerMetrics metrics(&registry);
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{.metrics = &metrics});
+  FourQueued();
+  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
+  std::map<std::string, double> seen;  // family -> value of its one series (a histogram: its count)
+  for (const prometheus::MetricFamily& family : registry.Collect()) {
+    if (family.metric.size() != 1) continue;
+    const prometheus::ClientMetric& m = family.metric[0];
+    seen[family.name] = family.type == prometheus::MetricType::Histogram ? double(m.histogram.sample_count)
+                        : family.type == prometheus::MetricType::Gauge   ? m.gauge.value
+                                                                         : m.counter.value;
+  }
+  EXPECT_EQ(seen["metropolis_matchmaker_tables_formed_total"], 1);
+  EXPECT_EQ(seen["metropolis_matchmaker_time_to_match_seconds"], 4);  // one per player
+  EXPECT_EQ(seen["metropolis_matchmaker_queue_depth"], 4);            // as the round found it
+  EXPECT_EQ(seen["metropolis_matchmaker_hosts_known"], 1);
 }
 
 TEST_F(RoundTest, ATableThatCannotBePlacedWaitsInTheQueue) {

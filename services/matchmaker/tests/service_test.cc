@@ -61,8 +61,9 @@ class MatchmakerServiceTest : public ::testing::Test {
   }
   void Serve(ServiceOptions options = {}) {
     options.poll_ms = 10;
-    service_ = std::make_unique<MatchmakerService>(
-        tickets_.get(), ladders_.get(), &ratings_, &auth_, &creator_, [this] { return now_ms_; }, options);
+    tickets_->clock_ms = now_ms_;
+    service_ =
+        std::make_unique<MatchmakerService>(tickets_.get(), ladders_.get(), &ratings_, &auth_, &creator_, options);
     grpc::ServerBuilder builder;
     builder.RegisterService(service_.get());
     server_ = builder.BuildAndStart();

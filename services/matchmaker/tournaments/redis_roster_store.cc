@@ -2,8 +2,6 @@
 
 #include <cstdlib>
 
-#include "services/matchmaker/metrics.h"
-
 namespace metropolis::matchmaker {
 namespace {
 
@@ -98,7 +96,6 @@ bool RedisRosterStore::Lead(const std::string& replica, int64_t ttl_ms) {
     r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
   });
   if (r.is_error()) throw storage::RedisCommandError("lease script failed: " + r.str);
-  MatchmakerMetrics::Get().Leader(r.integer == 1);
   return r.integer == 1;
 }
 

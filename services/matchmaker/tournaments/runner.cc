@@ -8,7 +8,6 @@
 #include "lib/common/request_id.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/matchmaker.pb.h"
-#include "services/matchmaker/metrics.h"
 
 namespace metropolis::matchmaker {
 
@@ -96,7 +95,6 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   // Forget probes of games no longer playing.
   for (auto it = probes_.begin(); it != probes_.end();)
     it = playing.count(it->first) ? std::next(it) : probes_.erase(it);
-  MatchmakerMetrics::Get().TournamentGames(stats.started, stats.finished, stats.lost);
   return stats;
 }
 

@@ -90,9 +90,8 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
 }
 
 TournamentsService::TournamentsService(TournamentStore* store, EntrantDirectory* entrants, RosterStore* roster,
-                                       auth::Authenticator* auth, std::function<int64_t()> now_ms,
-                                       CompeteOptions options)
-    : store_(store), entrants_(entrants), roster_(roster), auth_(auth), now_ms_(std::move(now_ms)), options_(options) {}
+                                       auth::Authenticator* auth, const services::Clock* clock, CompeteOptions options)
+    : store_(store), entrants_(entrants), roster_(roster), auth_(auth), clock_(clock), options_(options) {}
 
 grpc::Status TournamentsService::Describe(const std::string& id, v1::Tournament* out) {
   TournamentRow row;
@@ -217,7 +216,7 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
   grpc::Status result = grpc::Status::OK;
   try {
     while (!context->IsCancelled()) {
-      const int64_t now = now_ms_();
+      const int64_t now = clock_->UnixMillis();
       roster_->Heartbeat(who.identity_id, connection, capacity, now + options_.heartbeat_ttl_ms);
       v1::CompeteUpdate update;
       if (status_due || now - last_status >= options_.status_every_ms) {

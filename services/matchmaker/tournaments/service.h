@@ -3,9 +3,8 @@
 // store.h, availability in roster_store.h, scheduling in runner.h.
 #pragma once
 
-#include <functional>
-
 #include "lib/auth/authenticator.h"
+#include "lib/common/clock.h"
 #include "metropolis/v1/tournaments.grpc.pb.h"
 #include "services/matchmaker/tournaments/entrants.h"
 #include "services/matchmaker/tournaments/roster_store.h"
@@ -22,8 +21,9 @@ struct CompeteOptions {
 
 class TournamentsService final : public v1::Tournaments::Service {
  public:
+  // Compete's heartbeats are on `clock`'s wall time (UnixMillis).
   TournamentsService(TournamentStore* store, EntrantDirectory* entrants, RosterStore* roster, auth::Authenticator* auth,
-                     std::function<int64_t()> now_ms, CompeteOptions options = {});
+                     const services::Clock* clock, CompeteOptions options = {});
 
   grpc::Status CreateTournament(grpc::ServerContext* context, const v1::CreateTournamentRequest* request,
                                 v1::Tournament* response) override;
@@ -45,7 +45,7 @@ class TournamentsService final : public v1::Tournaments::Service {
   EntrantDirectory* entrants_;
   RosterStore* roster_;
   auth::Authenticator* auth_;
-  std::function<int64_t()> now_ms_;
+  const services::Clock* const clock_;
   const CompeteOptions options_;
 };
 

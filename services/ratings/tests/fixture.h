@@ -6,6 +6,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "services/ratings/metrics.h"
 #include "services/ratings/ratings.h"
 #include "services/ratings/tests/fakes.h"
 
@@ -84,6 +86,9 @@ class RatingsFixture : public ::testing::Test {
     for (const auto& e : board.entries()) out[e.identity_id()] = int(e.games());
     return out;
   }
+  // Counted on the test's own registry: a count a case reads is its own.
+  prometheus::Registry registry_;
+  RatingsMetrics metrics_{&registry_};
   FakeStoredGames replays_;
   FakeLadders accounts_;
   std::map<std::string, v1::RateGameRequest> requests_;

@@ -31,10 +31,12 @@ class RatingsContract : public Fixture {
     const auto p = this->AddPlayers(3);
     this->AddGame("a", "open", 1, 0, {10, 5, 4}, p);
     this->AddGame("b", "open", 1, 1, {5, 10, 4}, p);
-    Ratings reader(&this->store(), &this->cache(), &this->replays_, &this->accounts_, {.compare_versions = compare});
+    Ratings reader(&this->store(), &this->cache(), &this->replays_, &this->accounts_,
+                   {.compare_versions = compare, .metrics = &this->metrics_});
     EXPECT_TRUE(this->Rate("a").rated());
     EXPECT_EQ(this->Shown(reader).size(), 3u);
-    Ratings writer(&this->store(), this->UnreachableCache(), &this->replays_, &this->accounts_);
+    Ratings writer(&this->store(), this->UnreachableCache(), &this->replays_, &this->accounts_,
+                   {.metrics = &this->metrics_});
     EXPECT_TRUE(this->Rate("b", &writer).rated());
     return this->Shown(reader);
   }
@@ -146,14 +148,15 @@ TYPED_TEST_P(RatingsContract, AWriteTheCacheMissedIsRepairedByTheRebuild) {
   ASSERT_TRUE(this->Rate("a").rated());
   ASSERT_EQ(this->Top("open").total(), 3u);
 
-  Ratings cut_off(&this->store(), this->UnreachableCache(), &this->replays_, &this->accounts_);
+  Ratings cut_off(&this->store(), this->UnreachableCache(), &this->replays_, &this->accounts_,
+                  {.metrics = &this->metrics_});
   EXPECT_TRUE(this->Rate("b", &cut_off).rated());
   v1::GetLeaderboardRequest request;
   request.set_ladder("open");
   v1::Leaderboard unused;
   EXPECT_EQ(cut_off.GetLeaderboard(request, &unused).error_code(), grpc::StatusCode::UNAVAILABLE);
 
-  Ratings restarted(&this->store(), &this->cache(), &this->replays_, &this->accounts_);
+  Ratings restarted(&this->store(), &this->cache(), &this->replays_, &this->accounts_, {.metrics = &this->metrics_});
   uint64_t players = 0;
   ASSERT_TRUE(restarted.RebuildAll(&players).ok());
   EXPECT_EQ(players, 3u);
@@ -177,7 +180,7 @@ TYPED_TEST_P(RatingsContract, ADifferentSecondResultIsRefusedAndTheSameOneIsIdem
   const v1::RateGameResponse first = this->Rate("g");
   ASSERT_TRUE(first.rated());
   ASSERT_FALSE(this->Rate("capped").rated());
-  const uint64_t conflicts = RatingsMetrics::Get().conflicting_results();
+  const uint64_t conflicts = this->metrics_.conflicting_results();
 
   v1::RateGameRequest other_places = this->requests_.at("g");
   other_places.mutable_outcome()->mutable_result()->set_winner(1);
@@ -196,7 +199,7 @@ TYPED_TEST_P(RatingsContract, ADifferentSecondResultIsRefusedAndTheSameOneIsIdem
                                      " was rated from a different result (another digest or other places); "
                                      "nothing changed");
   }
-  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 3);
+  EXPECT_EQ(this->metrics_.conflicting_results(), conflicts + 3);
   EXPECT_EQ(this->HistoryRows(), 3);
   for (int64_t id : p) EXPECT_EQ(this->GamesOf(id), 1);
 
@@ -218,7 +221,7 @@ TYPED_TEST_P(RatingsContract, ADifferentSecondResultIsRefusedAndTheSameOneIsIdem
   answered_as_first(this->Rate("g"));
   v1::RateGameResponse response;
   EXPECT_EQ(ratings.RateGame(other_places, &response).error_code(), grpc::StatusCode::ALREADY_EXISTS);
-  EXPECT_EQ(RatingsMetrics::Get().conflicting_results(), conflicts + 4);
+  EXPECT_EQ(this->metrics_.conflicting_results(), conflicts + 4);
   EXPECT_EQ(this->HistoryRows(), 3);
   for (int64_t id : p) EXPECT_EQ(this->GamesOf(id), 1);
 }

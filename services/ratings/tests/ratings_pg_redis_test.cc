@@ -51,7 +51,8 @@ class RatingsTest : public testing::RatingsFixture {
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
     store_ = std::make_unique<PgRatingStore>(pool_.get());
     cache_ = std::make_unique<RedisLeaderboardCache>(redis_.get(), prefix_);
-    ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get(), &replays_, &accounts_);
+    ratings_ = std::make_unique<Ratings>(store_.get(), cache_.get(), &replays_, &accounts_,
+                                         RatingsOptions{.metrics = &metrics_});
   }
   void TearDown() override {
     if (!redis_address_.empty()) storage::testing::DeleteKeys(redis_address_, prefix_);
@@ -186,7 +187,8 @@ class BoardVersionsTest : public RatingsTest {
   // player's entry is gone. What the next read shows.
   std::map<int64_t, int> AfterRedisLostItsLastWrite(bool compare) {
     const auto p = Play();
-    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
+    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_,
+                   {.compare_versions = compare, .metrics = &metrics_});
     EXPECT_TRUE(Rate("a").rated());
     EXPECT_EQ(Shown(reader).size(), 3u);
     EXPECT_TRUE(Rate("b").rated());
@@ -201,7 +203,8 @@ class BoardVersionsTest : public RatingsTest {
   // taken after game a: Redis holds a board ahead of it. What the next read shows.
   std::map<int64_t, int> AfterPostgresWentBack(bool compare) {
     Play();
-    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_, {.compare_versions = compare});
+    Ratings reader(store_.get(), cache_.get(), &replays_, &accounts_,
+                   {.compare_versions = compare, .metrics = &metrics_});
     EXPECT_TRUE(Rate("a").rated());
     EXPECT_TRUE(Rate("b").rated());
     EXPECT_EQ(Shown(reader), InStore());
@@ -264,18 +267,18 @@ TEST_F(BoardVersionsTest, AReplicaRedisRefusesWritesToRatesAndReadsFromPostgres)
   ASSERT_EQ(RedisRun({"ACL", "SETUSER", user, "on", ">pw", "resetkeys", "%R~" + prefix_ + ":lb:*", "+@all"}).str, "OK");
   storage::RedisPool read_only(redis_address_, 2, 2000, {user, "pw"});
   RedisLeaderboardCache read_only_cache(&read_only, prefix_);
-  Ratings reader(store_.get(), &read_only_cache, &replays_, &accounts_);
+  Ratings reader(store_.get(), &read_only_cache, &replays_, &accounts_, {.metrics = &metrics_});
   ASSERT_TRUE(Rate("a").rated());
   EXPECT_EQ(Shown(*ratings_), InStore());
 
-  const uint64_t refused = RatingsMetrics::Get().leaderboard_writes_refused();
-  const uint64_t from_pg = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  const uint64_t refused = metrics_.leaderboard_writes_refused();
+  const uint64_t from_pg = metrics_.leaderboard_reads_from_postgres();
   v1::RateGameResponse r;
   ASSERT_TRUE(reader.RateGame(requests_.at("b"), &r).ok());
   EXPECT_TRUE(r.rated());
-  EXPECT_EQ(RatingsMetrics::Get().leaderboard_writes_refused(), refused + 1);
+  EXPECT_EQ(metrics_.leaderboard_writes_refused(), refused + 1);
   EXPECT_EQ(Shown(reader), InStore());  // its rebuild is refused too
-  EXPECT_GE(RatingsMetrics::Get().leaderboard_reads_from_postgres(), from_pg + 1);
+  EXPECT_GE(metrics_.leaderboard_reads_from_postgres(), from_pg + 1);
   v1::GetPlayerRatingRequest who;
   who.set_ladder("open");
   who.set_identity_id(p[3]);
@@ -284,9 +287,9 @@ TEST_F(BoardVersionsTest, AReplicaRedisRefusesWritesToRatesAndReadsFromPostgres)
   EXPECT_EQ(rating.games(), 1u);
   EXPECT_GT(rating.rank(), 0u);
   EXPECT_EQ(Shown(*ratings_), InStore());  // the writer rebuilds it
-  const uint64_t served = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  const uint64_t served = metrics_.leaderboard_reads_from_postgres();
   EXPECT_EQ(Shown(reader), InStore());
-  EXPECT_EQ(RatingsMetrics::Get().leaderboard_reads_from_postgres(), served);  // from Redis again
+  EXPECT_EQ(metrics_.leaderboard_reads_from_postgres(), served);  // from Redis again
   RedisRun({"ACL", "DELUSER", user});
 }
 
@@ -364,7 +367,7 @@ TEST_F(BoardVersionsTest, ARefusedLoginIsUnavailableNamingTheUser) {
   AddLadder("open", 0);
   storage::RedisPool wrong(redis_address_, 1, 2000, {"nobody-" + prefix_, "wrong"});
   RedisLeaderboardCache cache(&wrong, prefix_);
-  Ratings replica(store_.get(), &cache, &replays_, &accounts_);
+  Ratings replica(store_.get(), &cache, &replays_, &accounts_, {.metrics = &metrics_});
   v1::GetLeaderboardRequest request;
   request.set_ladder("open");
   v1::Leaderboard board;

@@ -71,7 +71,7 @@ class RatingsLogicTest : public testing::RatingsFixture {
 
   testing::FakeRatingStore store_;
   testing::FakeLeaderboardCache cache_;
-  Ratings ratings_{&store_, &cache_, &replays_, &accounts_};
+  Ratings ratings_{&store_, &cache_, &replays_, &accounts_, {.metrics = &metrics_}};
 
  private:
   int64_t NewIdentity(const std::string& /*name*/) override { return 100 + identities_++; }
@@ -259,12 +259,12 @@ TEST_F(RatingsLogicTest, AResultWhoseDigestReplaysDoesNotConfirmIsNotRated) {
   AddGame("g", "open", 1, 0, {10, 7, 6}, p);
   v1::RateGameRequest forged = requests_.at("g");
   forged.set_digest(testing::DigestOf("g", '1'));
-  const uint64_t unconfirmed = RatingsMetrics::Get().unconfirmed_digests();
+  const uint64_t unconfirmed = metrics_.unconfirmed_digests();
   v1::RateGameResponse response;
   const grpc::Status s = ratings_.RateGame(forged, &response);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(s.error_message(), "digest: replays holds game g with another digest; the result is not rated");
-  EXPECT_EQ(RatingsMetrics::Get().unconfirmed_digests(), unconfirmed + 1);
+  EXPECT_EQ(metrics_.unconfirmed_digests(), unconfirmed + 1);
   ExpectNothingWritten();
   EXPECT_TRUE(Rate("g").rated());
   EXPECT_EQ(store_.HistoryRows(), 3u);
@@ -338,7 +338,7 @@ class BoardVersionsLogicTest : public RatingsLogicTest {
   // lost its last second). What the next read shows.
   std::map<int64_t, int> AfterTheCacheLostItsLastWrite(bool compare) {
     Play();
-    Ratings reader(&store_, &cache_, &replays_, &accounts_, {.compare_versions = compare});
+    Ratings reader(&store_, &cache_, &replays_, &accounts_, {.compare_versions = compare, .metrics = &metrics_});
     EXPECT_TRUE(Rate("a").rated());
     EXPECT_EQ(Shown(reader).size(), 3u);
     cache_.lose_writes = 1;
@@ -349,7 +349,7 @@ class BoardVersionsLogicTest : public RatingsLogicTest {
   // taken after game a: the cache holds a board ahead of it.
   std::map<int64_t, int> AfterTheStoreWentBack(bool compare) {
     Play();
-    Ratings reader(&store_, &cache_, &replays_, &accounts_, {.compare_versions = compare});
+    Ratings reader(&store_, &cache_, &replays_, &accounts_, {.compare_versions = compare, .metrics = &metrics_});
     EXPECT_TRUE(Rate("a").rated());
     const testing::FakeRatingStore::State backup = store_.Save();
     EXPECT_TRUE(Rate("b").rated());
@@ -405,17 +405,17 @@ TEST_F(BoardVersionsLogicTest, AReplicaWhoseCacheRefusesWritesRatesAndReadsFromT
 
   // The same cache, seen through a user that may only read it.
   cache_.refuse_writes = true;
-  const uint64_t refused = RatingsMetrics::Get().leaderboard_writes_refused();
-  const uint64_t from_store = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  const uint64_t refused = metrics_.leaderboard_writes_refused();
+  const uint64_t from_store = metrics_.leaderboard_reads_from_postgres();
   EXPECT_TRUE(Rate("b").rated());
-  EXPECT_EQ(RatingsMetrics::Get().leaderboard_writes_refused(), refused + 1);
+  EXPECT_EQ(metrics_.leaderboard_writes_refused(), refused + 1);
   EXPECT_EQ(Shown(ratings_), InStore());  // its rebuild is refused too
-  EXPECT_GE(RatingsMetrics::Get().leaderboard_reads_from_postgres(), from_store + 1);
+  EXPECT_GE(metrics_.leaderboard_reads_from_postgres(), from_store + 1);
   cache_.refuse_writes = false;
   EXPECT_EQ(Shown(ratings_), InStore());  // rebuilt
-  const uint64_t served = RatingsMetrics::Get().leaderboard_reads_from_postgres();
+  const uint64_t served = metrics_.leaderboard_reads_from_postgres();
   EXPECT_EQ(Shown(ratings_), InStore());
-  EXPECT_EQ(RatingsMetrics::Get().leaderboard_reads_from_postgres(), served);  // from the cache again
+  EXPECT_EQ(metrics_.leaderboard_reads_from_postgres(), served);  // from the cache again
 }
 
 // rate.h's small rules.

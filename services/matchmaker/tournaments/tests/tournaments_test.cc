@@ -23,6 +23,7 @@
 #include "lib/auth/roles.h"
 #include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
+#include "lib/common/tests/fake_clock.h"
 #include "metropolis/v1/matchmaker.pb.h"
 #include "services/matchmaker/tests/fake_ticket_store.h"
 #include "services/matchmaker/tournaments/runner.h"
@@ -453,8 +454,8 @@ class TournamentsServiceTest : public SchedulerTest {
         &lookup_, std::vector<std::pair<std::string, std::string>>{{kServiceToken, std::string(auth::kGameHostRole)}});
     CompeteOptions options;
     options.poll_ms = 20;
-    service_ = std::make_unique<TournamentsService>(
-        store_.get(), &entrants_, roster_.get(), auth_.get(), [this] { return now_.load(); }, options);
+    service_ =
+        std::make_unique<TournamentsService>(store_.get(), &entrants_, roster_.get(), auth_.get(), &clock_, options);
     grpc::ServerBuilder builder;
     int port = 0;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
@@ -495,7 +496,7 @@ class TournamentsServiceTest : public SchedulerTest {
   std::unique_ptr<TournamentsService> service_;
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Tournaments::Stub> stub_;
-  std::atomic<int64_t> now_{kNow};
+  services::testing::FakeClock clock_{0, kNow};  // heartbeats on the scheduler's kNow
 };
 
 TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
