@@ -54,7 +54,13 @@ section "check: time per label ($((($(date +%s) - started) / 60)) min of ctest)"
 ctest --preset check --show-only=json-v1 >"$ROOT/build/check/ctest-tests.json"
 python3 scripts/lib/timing_table.py --junit "$ROOT/build/check/ctest-junit.xml" \
   --tests-json "$ROOT/build/check/ctest-tests.json" || true
-((ctest_status == 0)) || { section "check: ctest"; exit "$ctest_status"; }
+if ((ctest_status != 0)); then
+  # Last, where a log cut to its head and tail still shows it: why each test failed.
+  section "check: why the failed tests failed"
+  python3 scripts/lib/failure_digest.py --junit "$ROOT/build/check/ctest-junit.xml" || true
+  section "check: ctest"
+  exit "$ctest_status"
+fi
 
 # Fuzzing needs clang++-14 (scripts/setup.sh installs it): missing, the command
 # fails rather than reporting "all tests passed" without it. METROPOLIS_FUZZ_SECONDS=0
