@@ -87,8 +87,9 @@ say "PostgreSQL started again on its data folder: $(grep -o 'redo done at [^ ]*\
 # which asks Accounts) is not what this test is about.
 demo_status=0
 wait "$demo" || demo_status=$?
-# Until the host has delivered every game it finished.
-for _ in $(seq 1 300); do
+# Until the host has delivered every game it finished (its retries back off while the
+# database was down: two minutes at most).
+for _ in $(seq 1 1200); do
   (($(metric "$host" metropolis_gamehost_outbox_backlog) == 0)) && break
   sleep 0.1
 done

@@ -97,10 +97,11 @@ start_ladder_demo() {  # bots games [bot spec, default heuristic]
   demo=$!
 }
 
-# Waits, 60 s at most, until COMMAND ARGS... succeeds or the demo has ended; the
-# test then checks what it waited for.
+# Waits, 3 minutes at most, until COMMAND ARGS... succeeds or the demo has ended;
+# the test then checks what it waited for. The bound is for a demo that hangs, not
+# for a slow machine: waiting costs nothing when the moment comes early.
 wait_while_demo_plays() {  # command args...
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 1800); do
     "$@" && return 0
     kill -0 "$demo" 2>/dev/null || return 0
     sleep 0.1
@@ -126,11 +127,12 @@ expect_demo_played() {  # games
 }
 
 # Waits until every stored game of the stack is rated (the hosts hand games over
-# asynchronously), then fails unless all are.
+# asynchronously, and retry with a growing back-off after a failed delivery), a
+# minute at most, then fails unless all are.
 expect_all_rated() {
   local games
   games=$(sql "SELECT count(*) FROM games")
-  for _ in $(seq 1 100); do
+  for _ in $(seq 1 600); do
     [[ $(sql "SELECT count(*) FROM rated_games") == "$games" ]] && return 0
     sleep 0.1
   done
