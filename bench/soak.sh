@@ -288,7 +288,9 @@ for _ in $(seq 1 600); do
   [[ $live == 0 ]] && break
   sleep 0.5
 done
-for _ in $(seq 1 100); do
+# Until every stored game is rated: a delivery that failed is retried after a back-off
+# of up to 30 s (two minutes at most; a run without failures does not wait).
+for _ in $(seq 1 600); do
   [[ $(sql "SELECT count(*) FROM rated_games WHERE game_id IN (SELECT id FROM games WHERE ladder_id = 'soak')") == "$(stored)" ]] && break
   sleep 0.2
 done
