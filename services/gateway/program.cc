@@ -1,0 +1,203 @@
+#include "services/gateway/program.h"
+
+#include <climits>
+#include <cstdlib>
+
+#include "lib/common/clock.h"
+#include "lib/common/log.h"
+#include "lib/common/metrics.h"
+#include "lib/common/process_setup.h"
+#include "lib/common/server_main.h"
+#include "lib/common/server_program.h"
+#include "lib/flags/flags.h"
+#include "services/gateway/api.h"
+#include "services/gateway/catalog.h"
+#include "services/gateway/live.h"
+#include "services/gateway/metrics.h"
+#include "services/gateway/people_client.h"
+#include "services/gateway/play_api.h"
+#include "services/gateway/server.h"
+
+namespace metropolis::gateway {
+
+namespace ms = metropolis::services;
+
+void AddGatewaySettings(ms::Settings* settings) {
+  settings->Add("listen", "HOST:PORT", "127.0.0.1:8080", "HTTP address");
+  settings->Add("web-root", "DIR", "", "the web app's files (empty: the API only)");
+  settings->Add("accounts", "ADDR", "",
+                "the Accounts service (with People): ladders, players' names, people's accounts (required)");
+  settings->Add("accounts-token", "TOKEN", "",
+                "the gateway's service token at the Accounts service, its --gateway-token (required)");
+  settings->Add("replays", "ADDR", "127.0.0.1:50061", "the replays service");
+  settings->Add("ratings", "ADDR", "127.0.0.1:50062", "the ratings service");
+  settings->Add("matchmaker", "ADDR", "", "the matchmaker, whose registry names the game hosts (empty: --hosts only)");
+  settings->Add("hosts", "ADDR,...", "", "game hosts to list live games from, besides the matchmaker's");
+  settings->Add("token", "TOKEN", "", "an API token for the services' reads (any valid one; required)");
+  settings->Add("gamehost-token", "TOKEN", "", "the game hosts' spectator token, for live games");
+  settings->Add("gamehost-admin-token", "TOKEN", "",
+                "the game hosts' administrator token, to create people's practice games (empty: no practice)");
+  settings->Add("session-ttl-hours", "N", "168", "a sign-in lasts this long (fixed from sign-in, not sliding)");
+  settings->Add("practice-decision-ms", "N", "60000", "time per decision of a person in a practice game");
+  settings->Add("practice-time-bank-ms", "N", "300000", "a person's time bank in a practice game");
+  settings->Add("secure-cookies", "BOOL", "false",
+                "mark the session cookie Secure (HTTPS only): for a gateway behind an HTTPS proxy");
+  settings->Add("signin-failures", "N", "5",
+                "failed sign-ins per name and address before it waits --signin-window-s (in memory, per gateway)");
+  settings->Add("signin-window-s", "N", "300", "the window of --signin-failures");
+  settings->Add("backend-timeout-ms", "N", "3000", "deadline of each call to a service");
+  settings->Add("threads", "N", "32", "HTTP threads for everything but live streams");
+  settings->Add("max-spectators", "N", "2000", "live streams at once (a thread each); more are refused with 503");
+  settings->Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
+  settings->Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
+  settings->Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
+  ms::AddMetricsSetting(settings, "127.0.0.1:9467");
+  settings->Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");
+  settings->Add("tls-key", "FILE", "", "PEM private key of --tls-cert (unencrypted)");
+  ms::AddChannelTlsSetting(settings);
+  ms::AddRateLimitSettings(settings, {.per_second = 100, .burst = 200},
+                           "per client address (/healthz and /readyz are not limited)");
+  ms::AddLogLevelSetting(settings);
+}
+
+bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
+  int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t practice_decision_ms, practice_bank_ms;
+  if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
+      !settings.GetInt("threads", 2, 1024, &threads, error) ||
+      !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
+      !settings.GetInt("max-live-games", 1, 100'000, &max_games, error) ||
+      !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, error) ||
+      !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, error) ||
+      !settings.GetInt("session-ttl-hours", 1, 24 * 366, &config->session_ttl_hours, error) ||
+      !settings.GetInt("practice-decision-ms", 1000, 86'400'000, &practice_decision_ms, error) ||
+      !settings.GetInt("practice-time-bank-ms", 0, 86'400'000, &practice_bank_ms, error) ||
+      !settings.GetInt("signin-failures", 1, 1000, &config->signin_failures, error) ||
+      !settings.GetInt("signin-window-s", 1, 86'400, &config->signin_window_s, error))
+    return false;
+  config->threads = int(threads);
+  config->max_spectators = int(max_spectators);
+  config->max_live_games = int(max_games);
+  config->stream_interval_ms = int(interval_ms);
+  config->heartbeat_ms = int(heartbeat_ms);
+  config->practice_decision_ms = int(practice_decision_ms);
+  config->practice_time_bank_ms = int(practice_bank_ms);
+  if (!ms::ReadRateLimitSettings(settings, &config->rate_limit, error) ||
+      !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &config->tls, error) ||
+      !ms::ReadChannelTlsSetting(settings, error))
+    return false;
+  if (std::string missing =
+          ms::MissingSettings(settings, {"accounts", "accounts-token"}, ms::MissingWording::kFirstWithEnv);
+      !missing.empty())
+    return *error = missing, false;
+  const std::string secure = settings.Get("secure-cookies");
+  if (secure != "true" && secure != "false")
+    return *error = "--secure-cookies: '" + secure + "' is neither true nor false", false;
+  config->secure_cookies = secure == "true";
+  if (std::string missing = ms::MissingSettings(settings, {"token"}, ms::MissingWording::kFirstWithEnv);
+      !missing.empty())
+    return *error = missing, false;
+
+  config->backends = BackendOptions{
+      .replays = settings.Get("replays"),
+      .ratings = settings.Get("ratings"),
+      .matchmaker = settings.Get("matchmaker"),
+      .accounts = settings.Get("accounts"),
+      .accounts_token = settings.Get("accounts-token"),
+      .hosts = {},
+      .token = settings.Get("token"),
+      .gamehost_token = settings.Get("gamehost-token"),
+      .gamehost_admin_token = settings.Get("gamehost-admin-token"),
+      .timeout_ms = int(timeout_ms),
+  };
+  if (!settings.Get("hosts").empty()) {
+    for (const std::string& h : metropolis::cli::SplitCommas(settings.Get("hosts"))) {
+      if (h.empty()) return *error = "--hosts: an empty address in '" + settings.Get("hosts") + "'", false;
+      config->backends.hosts.push_back(h);
+    }
+  }
+  config->web_root.clear();
+  if (!settings.Get("web-root").empty()) {
+    char real[PATH_MAX];
+    if (!::realpath(settings.Get("web-root").c_str(), real))
+      return *error = "--web-root " + settings.Get("web-root") + ": no such directory", false;
+    config->web_root = real;
+  }
+  config->listen = settings.Get("listen");
+  config->metrics_listen = settings.Get("metrics-listen");
+  return true;
+}
+
+int RunGateway(const GatewayConfig& config) {
+  auto fail = [](const std::string& message) { return ms::FailStartup("metropolis-gateway", message); };
+  ms::ShutdownSignals signals;
+  ms::IgnoreBrokenPipes();
+  // Every spectator is a socket: as many as --max-spectators.
+  ms::RaiseOpenFileLimit();
+
+  // One registry for the process, the shared parts' counts (rate limit refusals)
+  // and the gateway's own, served as every service serves it (common/metrics.h).
+  ms::MetricsEndpoint metrics_endpoint;
+  if (std::string error; !metrics_endpoint.Start(config.metrics_listen, &error)) return fail(error);
+  GatewayMetrics metrics(ms::MetricsRegistry().get());
+
+  Backends backends(config.backends);
+  Catalog catalog(&backends);
+  Api api(&catalog, &backends);
+
+  // People and play: a person is a player identity of the accounts; their
+  // passwords, sessions and seats are the Accounts service's (People), the
+  // streams held for them the gateway's.
+  const ms::SystemClock clock;
+  GrpcPeopleStore people_store(&backends);
+  People people(&people_store, &clock, NewSessionToken,
+                {.session_ttl = std::chrono::hours(config.session_ttl_hours),
+                 .limiter = {.max_failures = int(config.signin_failures),
+                             .window = std::chrono::seconds(config.signin_window_s)}});
+  QueueHub queue(&backends, &people_store, &clock);
+  // A play stream whose host is unreachable looks for the game's new host
+  // among all the hosts known, the matchmaker's registry asked afresh.
+  PlayHub play(&backends, std::chrono::seconds(20), {}, [&backends, &api] {
+    grpc::Status ignored;  // without the matchmaker: the configured hosts and its last answer
+    return backends.HostAddresses(api.AnyLadder(), &ignored);
+  });
+  PlayApi play_api(&api, &backends, &people, &queue, &play,
+                   {.decision_ms = config.practice_decision_ms,
+                    .time_bank_ms = config.practice_time_bank_ms,
+                    .secure_cookies = config.secure_cookies});
+  // Declared after the backends, whose stubs its upstreams use: it goes first.
+  LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},
+              backends.SpectateFactory());
+  // Civetweb reads the certificate and key from one file, at start: a private
+  // copy that lives only until the server has read it.
+  ms::PrivateTempFile pem;
+  std::string error;
+  if (config.tls.enabled() &&
+      !pem.Write("metropolis-gateway-tls", config.tls.key_pem + "\n" + config.tls.cert_pem, &error))
+    return fail("HTTPS: " + error);
+  HttpServer server({.listen = config.listen,
+                     .web_root = config.web_root,
+                     .threads = config.threads,
+                     .max_spectators = config.max_spectators,
+                     .stream_interval_ms = config.stream_interval_ms,
+                     .heartbeat_ms = config.heartbeat_ms,
+                     .tls_pem_file = pem.path(),
+                     .rate_limit = config.rate_limit},
+                    &api, &play_api, &hub, &metrics);
+  const bool started = server.Start(&error);
+  pem.Remove();
+  if (!started) return fail(error);
+  ms::LogInfo("listening", {{"port", std::to_string(server.port())},
+                            {"tls", config.tls.enabled() ? "on" : "off"},
+                            {"web_root", config.web_root.empty() ? "none" : config.web_root},
+                            {"metrics", config.metrics_listen.empty() ? "off" : config.metrics_listen},
+                            {"max_spectators", std::to_string(config.max_spectators)}});
+
+  const int signal_number = signals.Wait();
+  ms::LogInfo("shutting down",
+              {{"signal", std::to_string(signal_number)}, {"spectators", std::to_string(hub.spectators())}});
+  server.Stop();
+  return 0;
+}
+
+}  // namespace metropolis::gateway

@@ -1,0 +1,39 @@
+// metropolis-gateway's settings and its wiring, apart from its main: the flags it
+// reads, checked into one Config, and the parts (backends, catalog, API, people,
+// play, live streams, the HTTP server) built from it and served until a signal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/common/credentials.h"
+#include "lib/common/rate_limit.h"
+#include "lib/common/settings.h"
+#include "services/gateway/backends.h"
+
+namespace metropolis::gateway {
+
+struct GatewayConfig {
+  std::string listen, web_root, metrics_listen;  // web_root resolved; empty: the API only
+  BackendOptions backends;
+  int threads = 32, max_spectators = 2000, max_live_games = 256, stream_interval_ms = 100, heartbeat_ms = 15000;
+  int64_t session_ttl_hours = 168, signin_failures = 5, signin_window_s = 300;
+  int practice_decision_ms = 60000, practice_time_bank_ms = 300000;
+  bool secure_cookies = false;
+  services::RateLimit rate_limit;
+  services::ServerTls tls;
+};
+
+// Every flag of metropolis-gateway, with its default and help.
+void AddGatewaySettings(services::Settings* settings);
+
+// The parsed settings, checked: false with *error (naming the flag) on a value out
+// of range, a missing required setting or a --web-root that does not exist.
+bool ReadGatewayConfig(const services::Settings& settings, GatewayConfig* config, std::string* error);
+
+// Builds the gateway's parts and serves until SIGINT or SIGTERM; the process's exit
+// code (a start that fails says why, as every server program does).
+int RunGateway(const GatewayConfig& config);
+
+}  // namespace metropolis::gateway
