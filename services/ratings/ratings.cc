@@ -59,9 +59,25 @@ grpc::Status ConflictingResult(const std::string& game_id, RatingsMetrics* metri
 
 std::string BoardKey(const Board& b) { return b.ladder + "/" + std::to_string(b.season); }
 
-grpc::Status CacheDown(const std::exception& e) {
-  return {grpc::StatusCode::UNAVAILABLE, std::string("leaderboard cache unavailable: ") + e.what()};
+// What the cache said, without the "leaderboard cache unavailable: " or
+// "leaderboard cache failed: " its status puts before it (RedisErrorStatus), for
+// the logs and the messages below, which name the cache themselves.
+std::string CacheError(const grpc::Status& s) {
+  const std::string& message = s.error_message();
+  for (const std::string prefix : {"leaderboard cache unavailable: ", "leaderboard cache failed: "})
+    if (message.starts_with(prefix)) return message.substr(prefix.size());
+  return message;
 }
+
+// A read the cache did not answer, whatever the reason: the board cannot be
+// served now, and the caller retries.
+grpc::Status CacheDown(const grpc::Status& s) {
+  return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + CacheError(s)};
+}
+
+// An error reply (INTERNAL), not a lost connection (UNAVAILABLE): Redis is
+// reachable but did not take the write (NOPERM, OOM).
+bool Refused(const grpc::Status& s) { return s.error_code() != grpc::StatusCode::UNAVAILABLE; }
 
 void ToEntry(const RankedEntry& r, const std::unordered_map<int64_t, std::string>& names, v1::LeaderboardEntry* e) {
   e->set_rank(r.rank);
@@ -193,9 +209,9 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   // Committed in PostgreSQL: the rating is done whatever happens to Redis. A
   // write that does not land leaves the board's version in Redis behind
   // PostgreSQL's, so the next read through any replica rebuilds it.
-  try {
-    cache_->Apply(board, updated, version);
-  } catch (const LeaderboardRefused& e) {
+  const grpc::Status written = cache_->Apply(board, updated, version);
+  if (written.ok()) return grpc::Status::OK;
+  if (Refused(written)) {
     if (metrics_) metrics_->LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kRefused);
     services::LogWarning(
         "leaderboard write refused by Redis (may this service's Redis user write the leaderboard keys?); the rating "
@@ -203,8 +219,8 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
         {{"board", BoardKey(board)},
          {"version", std::to_string(version)},
          {"game", result.game_id},
-         {"error", e.what()}});
-  } catch (const std::exception& e) {
+         {"error", CacheError(written)}});
+  } else {
     if (metrics_) metrics_->LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(
         "leaderboard write failed; the rating is in PostgreSQL and the board is rebuilt on its next "
@@ -212,7 +228,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
         {{"board", BoardKey(board)},
          {"version", std::to_string(version)},
          {"game", result.game_id},
-         {"error", e.what()}});
+         {"error", CacheError(written)}});
   }
   return grpc::Status::OK;
 }
@@ -277,25 +293,19 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
   *refused = false;
   // Redis failing mid-scan stops it; the board's version stays behind.
   std::string redis_error;
-  auto failed = [&](const std::exception& e) {
-    redis_error = e.what();
-    *refused = dynamic_cast<const LeaderboardRefused*>(&e) != nullptr;
+  auto failed = [&](const grpc::Status& s) {
+    redis_error = CacheError(s);
+    *refused = Refused(s);
   };
   if (from == Start::kFromEmpty) {
-    try {
-      cache_->Clear(board);
-    } catch (const std::exception& e) {
-      failed(e);
-    }
+    if (grpc::Status s = cache_->Clear(board); !s.ok()) failed(s);
   }
   int64_t version = 0;
   grpc::Status scanned = grpc::Status::OK;
   if (redis_error.empty()) {
     scanned = store_->ScanAll(board, kRebuildBatch, &version, [&](const std::vector<StoredRating>& batch) {
-      try {
-        cache_->Apply(board, batch);
-      } catch (const std::exception& e) {
-        failed(e);
+      if (grpc::Status s = cache_->Apply(board, batch); !s.ok()) {
+        failed(s);
         return false;
       }
       *players += batch.size();
@@ -303,11 +313,7 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
     });
   }
   if (scanned.ok() && redis_error.empty()) {
-    try {
-      cache_->MarkBuilt(board, version);
-    } catch (const std::exception& e) {
-      failed(e);
-    }
+    if (grpc::Status s = cache_->MarkBuilt(board, version); !s.ok()) failed(s);
   }
   if (!redis_error.empty()) {
     if (metrics_)
@@ -355,11 +361,9 @@ grpc::Status Ratings::ReadFresh(const Board& board, const CacheRead& read, bool*
   *from_pg = false;
   int64_t in_redis = -1;
   auto read_redis = [&](bool* built) -> grpc::Status {
-    try {
-      *built = read(&in_redis);
-    } catch (const std::exception& e) {
-      return CacheDown(e);
-    }
+    in_redis = -1;
+    if (grpc::Status s = read(&in_redis); !s.ok()) return CacheDown(s);
+    *built = in_redis >= 0;
     return grpc::Status::OK;
   };
   bool built = false;

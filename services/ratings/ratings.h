@@ -68,9 +68,9 @@ class Ratings {
   grpc::Status LadderOf(const std::string& ladder, LadderInfo* out);
   // The checked request as the store takes it; INVALID_ARGUMENT when malformed.
   grpc::Status Prepare(const v1::RateGameRequest& request, ResultToRate* out) const;
-  // A read of Redis: false when the board is not built, else *version is the
-  // version the board reflects.
-  using CacheRead = std::function<bool(int64_t* version)>;
+  // A read of Redis: *version is the version the board reflects, -1 when the
+  // board is not built.
+  using CacheRead = std::function<grpc::Status(int64_t* version)>;
   // Runs `read` against Redis and keeps its answer when the board reflects
   // PostgreSQL's version; otherwise rebuilds the board and reads again. When
   // the rebuild is refused (a Redis user that may not write, OOM), *from_pg is

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "lib/storage/redis.h"
+#include "lib/storage/redis_status.h"
 #include "services/ratings/model/model.h"
 
 namespace metropolis::ratings {
@@ -122,8 +123,21 @@ void ParseInfo(const std::string& info, RankedEntry* e) {
 RedisReply Eval(storage::RedisPool* redis, storage::RedisCommand command) {
   RedisReply reply;
   redis->With([&](storage::RedisConnection& c) { reply = c.Run(command); });
-  if (reply.is_error()) throw LeaderboardRefused("redis refused the leaderboard script: " + reply.str);
+  if (reply.is_error()) throw storage::RedisCommandError("redis refused the leaderboard script: " + reply.str);
   return reply;
+}
+
+// The one place where what the client throws becomes the cache's status:
+// UNAVAILABLE for a lost connection or a server that cannot take writes now,
+// INTERNAL for an error reply (RedisErrorStatus).
+template <typename Fn>
+grpc::Status Guarded(Fn&& fn) {
+  try {
+    fn();
+    return grpc::Status::OK;
+  } catch (const std::exception& e) {
+    return storage::RedisErrorStatus("leaderboard cache", e);
+  }
 }
 
 }  // namespace
@@ -133,8 +147,9 @@ std::string RedisLeaderboardCache::Key(const Board& board, const char* part) con
   return prefix_ + ":lb:{" + board.ladder + "/" + std::to_string(board.season) + "}:" + part;
 }
 
-void RedisLeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version) {
-  if (ratings.empty() && version == 0) return;
+grpc::Status RedisLeaderboardCache::Apply(const Board& board, const std::vector<StoredRating>& ratings,
+                                          int64_t version) {
+  if (ratings.empty() && version == 0) return grpc::Status::OK;
   storage::RedisCommand command = {"EVAL",
                                    kApply,
                                    "4",
@@ -152,32 +167,38 @@ void RedisLeaderboardCache::Apply(const Board& board, const std::vector<StoredRa
     command.push_back(Exact(r.sigma));
     command.push_back(Exact(Ordinal(r.mu, r.sigma)));
   }
-  Eval(redis_, std::move(command));
+  return Guarded([&] { Eval(redis_, std::move(command)); });
 }
 
-void RedisLeaderboardCache::Clear(const Board& board) {
-  RedisReply reply;
-  redis_->With([&](storage::RedisConnection& c) {
-    reply = c.Run({"DEL", Key(board, "version"), Key(board, "early"), Key(board, "ranked"), Key(board, "info")});
+grpc::Status RedisLeaderboardCache::Clear(const Board& board) {
+  return Guarded([&] {
+    RedisReply reply;
+    redis_->With([&](storage::RedisConnection& c) {
+      reply = c.Run({"DEL", Key(board, "version"), Key(board, "early"), Key(board, "ranked"), Key(board, "info")});
+    });
+    if (reply.is_error()) throw storage::RedisCommandError("redis refused DEL: " + reply.str);
   });
-  if (reply.is_error()) throw LeaderboardRefused("redis refused DEL: " + reply.str);
 }
 
-void RedisLeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
-  Eval(redis_, {"EVAL", kBuilt, "4", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
-                Key(board, "early"), std::to_string(version)});
+grpc::Status RedisLeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
+  return Guarded([&] {
+    Eval(redis_, {"EVAL", kBuilt, "4", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
+                  Key(board, "early"), std::to_string(version)});
+  });
 }
 
-bool RedisLeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out,
-                                     uint64_t* total, bool* found, int64_t* version) {
-  const RedisReply reply = Eval(redis_, command);
+grpc::Status RedisLeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out,
+                                             uint64_t* total, bool* found, int64_t* version) {
+  RedisReply reply;
+  if (grpc::Status s = Guarded([&] { reply = Eval(redis_, command); }); !s.ok()) return s;
   out->clear();
   const auto& e = reply.elements;
-  if (e.empty() || e[0].integer < 0) return false;
+  *version = -1;
+  if (e.empty() || e[0].integer < 0) return grpc::Status::OK;
   *version = e[0].integer;
   *total = e.size() >= 2 ? uint64_t(e[1].integer) : 0;
   *found = e.size() >= 3 && e[2].integer >= 0;
-  if (!*found) return true;
+  if (!*found) return grpc::Status::OK;
   uint64_t rank = uint64_t(e[2].integer) + 1;
   for (size_t i = 3; i + 2 < e.size(); i += 3) {
     RankedEntry entry;
@@ -187,46 +208,54 @@ bool RedisLeaderboardCache::ReadPage(const storage::RedisCommand& command, std::
     entry.ordinal = std::strtod(e[i + 1].str.c_str(), nullptr);
     out->push_back(entry);
   }
-  return true;
+  return grpc::Status::OK;
 }
 
-bool RedisLeaderboardCache::Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out,
-                                 uint64_t* total, int64_t* version) {
+grpc::Status RedisLeaderboardCache::Page(const Board& board, uint64_t offset, uint32_t limit,
+                                         std::vector<RankedEntry>* out, uint64_t* total, int64_t* version) {
   bool found = false;
   return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "top",
                    std::to_string(offset), std::to_string(limit)},
                   out, total, &found, version);
 }
 
-bool RedisLeaderboardCache::Around(const Board& board, int64_t identity_id, uint32_t limit,
-                                   std::vector<RankedEntry>* out, uint64_t* total, bool* found, int64_t* version) {
+grpc::Status RedisLeaderboardCache::Around(const Board& board, int64_t identity_id, uint32_t limit,
+                                           std::vector<RankedEntry>* out, uint64_t* total, bool* found,
+                                           int64_t* version) {
   return ReadPage({"EVAL_RO", kPage, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"), "around",
                    std::to_string(identity_id), std::to_string(limit)},
                   out, total, found, version);
 }
 
-bool RedisLeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
-                                   bool* found, int64_t* version) {
-  const RedisReply reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"),
-                                         Key(board, "version"), std::to_string(identity_id)});
+grpc::Status RedisLeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
+                                           bool* found, int64_t* version) {
+  RedisReply reply;
+  if (grpc::Status s = Guarded([&] {
+        reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
+                              std::to_string(identity_id)});
+      });
+      !s.ok())
+    return s;
   const auto& e = reply.elements;
-  if (e.empty() || e[0].integer < 0) return false;
+  *version = -1;
+  if (e.empty() || e[0].integer < 0) return grpc::Status::OK;
   *version = e[0].integer;
   *found = e.size() == 5 && e[1].integer == 1;
-  if (!*found) return true;
+  if (!*found) return grpc::Status::OK;
   out->identity_id = identity_id;
   ParseInfo(e[2].str, out);
   out->rank = e[3].integer >= 0 ? uint64_t(e[3].integer) + 1 : 0;
   *total = uint64_t(e[4].integer);
-  return true;
+  return grpc::Status::OK;
 }
 
-int64_t RedisLeaderboardCache::Version(const Board& board) {
-  RedisReply reply;
-  redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
-  if (reply.is_error()) throw storage::RedisCommandError("redis GET failed: " + reply.str);
-  if (reply.is_nil()) return -1;
-  return std::strtoll(reply.str.c_str(), nullptr, 10);
+grpc::Status RedisLeaderboardCache::Version(const Board& board, int64_t* out) {
+  return Guarded([&] {
+    RedisReply reply;
+    redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
+    if (reply.is_error()) throw storage::RedisCommandError("redis GET failed: " + reply.str);
+    *out = reply.is_nil() ? -1 : std::strtoll(reply.str.c_str(), nullptr, 10);
+  });
 }
 
 }  // namespace metropolis::ratings

@@ -3,7 +3,8 @@
 // version. Entries and the version move in one script, so a write is all or
 // nothing; versions that arrive early wait in a sorted set until the ones
 // before them arrive. Reads run as EVAL_RO (Redis 7), so a Redis user that may
-// only read the keys can still serve them.
+// only read the keys can still serve them. What the client throws becomes a
+// status here, once (storage::RedisErrorStatus), as LeaderboardCache promises.
 #pragma once
 
 #include <string>
@@ -23,21 +24,21 @@ class RedisLeaderboardCache final : public LeaderboardCache {
   explicit RedisLeaderboardCache(storage::RedisPool* redis, std::string prefix = "metropolis")
       : redis_(redis), prefix_(std::move(prefix)) {}
 
-  void Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version = 0) override;
-  void Clear(const Board& board) override;
-  void MarkBuilt(const Board& board, int64_t version) override;
-  bool Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
-            int64_t* version) override;
-  bool Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
-              bool* found, int64_t* version) override;
-  bool Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
-              int64_t* version) override;
-  int64_t Version(const Board& board) override;
+  grpc::Status Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version = 0) override;
+  grpc::Status Clear(const Board& board) override;
+  grpc::Status MarkBuilt(const Board& board, int64_t version) override;
+  grpc::Status Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
+                    int64_t* version) override;
+  grpc::Status Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
+                      uint64_t* total, bool* found, int64_t* version) override;
+  grpc::Status Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
+                      int64_t* version) override;
+  grpc::Status Version(const Board& board, int64_t* out) override;
 
  private:
   std::string Key(const Board& board, const char* part) const;
-  bool ReadPage(const std::vector<std::string>& command, std::vector<RankedEntry>* out, uint64_t* total, bool* found,
-                int64_t* version);
+  grpc::Status ReadPage(const std::vector<std::string>& command, std::vector<RankedEntry>* out, uint64_t* total,
+                        bool* found, int64_t* version);
 
   storage::RedisPool* redis_;
   const std::string prefix_;

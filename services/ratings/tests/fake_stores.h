@@ -15,7 +15,6 @@
 #include <set>
 #include <tuple>
 
-#include "lib/storage/redis_errors.h"
 #include "services/ratings/leaderboard_cache.h"
 #include "services/ratings/model/model.h"
 #include "services/ratings/rate.h"
@@ -288,10 +287,10 @@ class FakeRatingStore final : public RatingStore {
 
 class FakeLeaderboardCache final : public LeaderboardCache {
  public:
-  // Unreachable: every call throws storage::RedisUnavailable.
+  // Unreachable: every call answers UNAVAILABLE, as RedisLeaderboardCache does.
   std::atomic<bool> unavailable{false};
   // Reachable but refusing writes (a Redis user that may only read): writes
-  // throw LeaderboardRefused.
+  // answer INTERNAL.
   std::atomic<bool> refuse_writes{false};
   // Drops the next write on the floor, as a Redis that lost its last second
   // of writes does.
@@ -309,92 +308,99 @@ class FakeLeaderboardCache final : public LeaderboardCache {
     boards_.clear();
   }
 
-  void Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version = 0) override {
-    Write();
+  grpc::Status Apply(const Board& board, const std::vector<StoredRating>& ratings, int64_t version = 0) override {
+    if (grpc::Status s = Write(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     if (lose_writes > 0) {
       --lose_writes;
-      return;
+      return grpc::Status::OK;
     }
     Held& held = boards_[Key(board)];
     for (const StoredRating& r : ratings) {
       auto it = held.entries.find(r.identity_id);
       if (it == held.entries.end() || it->second.games < r.games) held.entries[r.identity_id] = r;
     }
-    if (version <= 0) return;
+    if (version <= 0) return grpc::Status::OK;
     if (held.version && *held.version + 1 == version) {
       held.version = version;
       while (held.early.erase(*held.version + 1)) ++*held.version;
     } else if (!held.version || *held.version < version) {
       held.early.insert(version);
     }
+    return grpc::Status::OK;
   }
-  void Clear(const Board& board) override {
-    Write();
+  grpc::Status Clear(const Board& board) override {
+    if (grpc::Status s = Write(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     boards_.erase(Key(board));
+    return grpc::Status::OK;
   }
-  void MarkBuilt(const Board& board, int64_t version) override {
-    Write();
+  grpc::Status MarkBuilt(const Board& board, int64_t version) override {
+    if (grpc::Status s = Write(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     Held& held = boards_[Key(board)];
     int64_t at = std::max(version, held.version.value_or(version));
     held.early.erase(held.early.begin(), held.early.upper_bound(at));
     while (held.early.erase(at + 1)) ++at;
     held.version = at;
+    return grpc::Status::OK;
   }
 
-  bool Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
-            int64_t* version) override {
-    Read();
+  grpc::Status Page(const Board& board, uint64_t offset, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
+                    int64_t* version) override {
+    if (grpc::Status s = Read(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     out->clear();
     const Held* held = Built(board);
-    if (!held) return false;
+    *version = -1;
+    if (!held) return grpc::Status::OK;
     const std::vector<RankedEntry> ranked = Ranked(*held, board);
     *version = *held->version;
     *total = ranked.size();
     *out = PageOf(ranked, offset, limit);
-    return true;
+    return grpc::Status::OK;
   }
-  bool Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out, uint64_t* total,
-              bool* found, int64_t* version) override {
-    Read();
+  grpc::Status Around(const Board& board, int64_t identity_id, uint32_t limit, std::vector<RankedEntry>* out,
+                      uint64_t* total, bool* found, int64_t* version) override {
+    if (grpc::Status s = Read(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     out->clear();
     const Held* held = Built(board);
-    if (!held) return false;
+    *version = -1;
+    if (!held) return grpc::Status::OK;
     const std::vector<RankedEntry> ranked = Ranked(*held, board);
     *version = *held->version;
     *total = ranked.size();
     const std::optional<uint64_t> ahead = AheadOf(ranked, identity_id);
     *found = ahead.has_value();
     if (*found) *out = PageOf(ranked, AroundStart(*ahead, limit, *total), limit);
-    return true;
+    return grpc::Status::OK;
   }
-  bool Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
-              int64_t* version) override {
-    Read();
+  grpc::Status Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total, bool* found,
+                      int64_t* version) override {
+    if (grpc::Status s = Read(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     const Held* held = Built(board);
-    if (!held) return false;
+    *version = -1;
+    if (!held) return grpc::Status::OK;
     *version = *held->version;
     auto it = held->entries.find(identity_id);
     *found = it != held->entries.end();
-    if (!*found) return true;
+    if (!*found) return grpc::Status::OK;
     const std::vector<RankedEntry> ranked = Ranked(*held, board);
     const StoredRating& r = it->second;
     *out = {0, identity_id, Ordinal(r.mu, r.sigma), r.mu, r.sigma, r.games};
     const std::optional<uint64_t> ahead = AheadOf(ranked, identity_id);
     out->rank = ahead ? *ahead + 1 : 0;
     *total = ranked.size();
-    return true;
+    return grpc::Status::OK;
   }
-  int64_t Version(const Board& board) override {
-    Read();
+  grpc::Status Version(const Board& board, int64_t* out) override {
+    if (grpc::Status s = Read(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     const Held* held = Built(board);
-    return held ? *held->version : -1;
+    *out = held ? *held->version : -1;
+    return grpc::Status::OK;
   }
 
  private:
@@ -404,12 +410,18 @@ class FakeLeaderboardCache final : public LeaderboardCache {
     std::set<int64_t> early;
   };
   static std::string Key(const Board& board) { return board.ladder + "/" + std::to_string(board.season); }
-  void Read() const {
-    if (unavailable) throw storage::RedisUnavailable("the leaderboard cache is down");
+  // The statuses RedisLeaderboardCache answers with (RedisErrorStatus's words).
+  grpc::Status Read() const {
+    if (unavailable)
+      return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: the leaderboard cache is down"};
+    return grpc::Status::OK;
   }
-  void Write() const {
-    Read();
-    if (refuse_writes) throw LeaderboardRefused("NOPERM this user has no permissions to run the 'eval' command");
+  grpc::Status Write() const {
+    if (grpc::Status s = Read(); !s.ok()) return s;
+    if (refuse_writes)
+      return {grpc::StatusCode::INTERNAL,
+              "leaderboard cache failed: NOPERM this user has no permissions to run the 'eval' command"};
+    return grpc::Status::OK;
   }
   const Held* Built(const Board& board) const {
     auto it = boards_.find(Key(board));

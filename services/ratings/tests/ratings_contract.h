@@ -249,19 +249,50 @@ TYPED_TEST_P(RatingsContract, TheVersionMovesOnlyOverConsecutiveWrites) {
   LeaderboardCache& cache = this->cache();
   const Board board{"open", 1, 0, {}};
   const std::vector<StoredRating> one = {{7, 25.0, 8.0, 1}};
-  cache.MarkBuilt(board, 4);
-  EXPECT_EQ(cache.Version(board), 4);
-  cache.Apply(board, one, 6);
-  cache.Apply(board, one, 7);
-  EXPECT_EQ(cache.Version(board), 4);  // 5 is missing
-  cache.Apply(board, one, 5);
-  EXPECT_EQ(cache.Version(board), 7);
-  cache.Apply(board, one, 3);  // old: changes nothing
-  EXPECT_EQ(cache.Version(board), 7);
-  cache.Apply(board, one, 9);
-  EXPECT_EQ(cache.Version(board), 7);  // 8 never arrives: a read rebuilds
-  cache.MarkBuilt(board, 8);           // a rebuild that read version 8
-  EXPECT_EQ(cache.Version(board), 9);  // and 9 had arrived already
+  auto version = [&] {
+    int64_t v = -2;
+    EXPECT_TRUE(cache.Version(board, &v).ok());
+    return v;
+  };
+  auto apply = [&](int64_t v) { EXPECT_TRUE(cache.Apply(board, one, v).ok()); };
+  ASSERT_TRUE(cache.MarkBuilt(board, 4).ok());
+  EXPECT_EQ(version(), 4);
+  apply(6);
+  apply(7);
+  EXPECT_EQ(version(), 4);  // 5 is missing
+  apply(5);
+  EXPECT_EQ(version(), 7);
+  apply(3);  // old: changes nothing
+  EXPECT_EQ(version(), 7);
+  apply(9);
+  EXPECT_EQ(version(), 7);                      // 8 never arrives: a read rebuilds
+  ASSERT_TRUE(cache.MarkBuilt(board, 8).ok());  // a rebuild that read version 8
+  EXPECT_EQ(version(), 9);                      // and 9 had arrived already
+}
+
+// A cache that cannot be reached answers every call with UNAVAILABLE, the
+// status a caller retries, in the words the ratings logic passes on ("leaderboard
+// cache unavailable: ..."): not OK, and no exception.
+TYPED_TEST_P(RatingsContract, EveryCallToAnUnreachableCacheAnswersUnavailable) {
+  LeaderboardCache* cache = this->UnreachableCache();
+  const Board board{"open", 1, 0, {}};
+  std::vector<RankedEntry> page;
+  RankedEntry entry;
+  uint64_t total = 0;
+  bool found = false;
+  int64_t version = 0;
+  const std::vector<std::pair<std::string, grpc::Status>> answers = {
+      {"Apply", cache->Apply(board, {{7, 25.0, 8.0, 1}}, 1)},
+      {"Clear", cache->Clear(board)},
+      {"MarkBuilt", cache->MarkBuilt(board, 1)},
+      {"Page", cache->Page(board, 0, 10, &page, &total, &version)},
+      {"Around", cache->Around(board, 7, 10, &page, &total, &found, &version)},
+      {"Lookup", cache->Lookup(board, 7, &entry, &total, &found, &version)},
+      {"Version", cache->Version(board, &version)}};
+  for (const auto& [call, s] : answers) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
+    EXPECT_TRUE(s.error_message().starts_with("leaderboard cache unavailable: ")) << call << ": " << s.error_message();
+  }
 }
 
 REGISTER_TYPED_TEST_SUITE_P(RatingsContract, LeaderboardsRankByOrdinalAndKeepPlacementPlayersApart,
@@ -269,6 +300,6 @@ REGISTER_TYPED_TEST_SUITE_P(RatingsContract, LeaderboardsRankByOrdinalAndKeepPla
                             ADifferentSecondResultIsRefusedAndTheSameOneIsIdempotent,
                             AWriteOneReplicaLostIsReadFreshThroughAnother,
                             NegativeControlWithoutVersionsTheOtherReplicaServesTheBoardWithoutTheWrite,
-                            TheVersionMovesOnlyOverConsecutiveWrites);
+                            TheVersionMovesOnlyOverConsecutiveWrites, EveryCallToAnUnreachableCacheAnswersUnavailable);
 
 }  // namespace metropolis::ratings

@@ -312,7 +312,8 @@ TEST_F(BoardVersionsTest, PostgresRanksTheBoardAsRedisDoes) {
     std::vector<RankedEntry> redis, pg;
     uint64_t redis_total = 0, pg_total = 0;
     int64_t version = 0;
-    ASSERT_TRUE(cache_->Page(board, offset, 3, &redis, &redis_total, &version));
+    ASSERT_TRUE(cache_->Page(board, offset, 3, &redis, &redis_total, &version).ok());
+    ASSERT_GE(version, 0);
     ASSERT_TRUE(store_->Page(board, offset, 3, &pg, &pg_total).ok());
     EXPECT_EQ(pg_total, redis_total);
     ASSERT_EQ(pg.size(), redis.size()) << offset;
@@ -328,13 +329,15 @@ TEST_F(BoardVersionsTest, PostgresRanksTheBoardAsRedisDoes) {
     uint64_t redis_total = 0, pg_total = 0;
     bool redis_found = false, pg_found = false;
     int64_t version = 0;
-    ASSERT_TRUE(cache_->Around(board, id, 4, &redis, &redis_total, &redis_found, &version));
+    ASSERT_TRUE(cache_->Around(board, id, 4, &redis, &redis_total, &redis_found, &version).ok());
+    ASSERT_GE(version, 0);
     ASSERT_TRUE(store_->Around(board, id, 4, &pg, &pg_total, &pg_found).ok());
     EXPECT_EQ(pg_found, redis_found);
     ASSERT_EQ(pg.size(), redis.size());
     for (size_t i = 0; i < pg.size(); ++i) EXPECT_EQ(pg[i].identity_id, redis[i].identity_id);
     RankedEntry in_redis, in_pg;
-    ASSERT_TRUE(cache_->Lookup(board, id, &in_redis, &redis_total, &redis_found, &version));
+    ASSERT_TRUE(cache_->Lookup(board, id, &in_redis, &redis_total, &redis_found, &version).ok());
+    ASSERT_GE(version, 0);
     ASSERT_TRUE(store_->Lookup(board, id, &in_pg, &pg_total, &pg_found).ok());
     EXPECT_EQ(pg_found, redis_found);
     EXPECT_EQ(in_pg.rank, in_redis.rank);
