@@ -115,7 +115,12 @@ void MatchmakerServer::Schedule() {
   bool leading = false;
   while (!stopping_) {
     try {
-      const bool lead = roster_.Lead(replica, config_.lease_ms);
+      bool lead = false;
+      if (const grpc::Status s = roster_.Lead(replica, config_.lease_ms, &lead); !s.ok()) {
+        ms::LogWarning("tournament pass failed", {{"error", s.error_message()}});
+        std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+        continue;
+      }
       metrics_.Leader(lead);
       if (lead != leading)
         ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
@@ -135,6 +140,11 @@ void MatchmakerServer::Schedule() {
       }
       if (lead) {
         const RunnerStats s = runner_.Pass(tickets_.Now());
+        if (!s.error.ok()) {
+          ms::LogWarning("tournament pass failed", {{"error", s.error.error_message()}});
+          std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+          continue;
+        }
         metrics_.TournamentGames(s.started, s.finished, s.lost);
         if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
           ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},

@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "lib/storage/redis_status.h"
+
 namespace metropolis::matchmaker {
 namespace {
 
@@ -41,62 +43,97 @@ return 0
 // played by the host's fallback bot meanwhile, and forfeited if it never comes.
 constexpr const char* kInboxTtlSeconds = "86400";
 
+// The one place where what the client throws becomes the roster's status.
+template <typename Fn>
+grpc::Status Guarded(Fn&& fn) {
+  try {
+    fn();
+    return grpc::Status::OK;
+  } catch (const std::exception& e) {
+    return storage::RedisErrorStatus("roster", e);
+  }
+}
+
 }  // namespace
 
 RedisRosterStore::RedisRosterStore(storage::RedisPool* redis, std::string prefix)
     : redis_(redis), prefix_(std::move(prefix)) {}
 
-void RedisRosterStore::Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) {
+grpc::Status RedisRosterStore::Heartbeat(int64_t identity, const std::string& connection, int capacity,
+                                         int64_t until_ms) {
   const std::string member = std::to_string(identity) + ":" + connection;
-  redis_->With([&](storage::RedisConnection& c) {
-    c.Pipeline({{"HSET", Key("capacity"), member, std::to_string(capacity)},
-                {"ZADD", Key("available"), std::to_string(until_ms), member}});
+  return Guarded([&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      c.Pipeline({{"HSET", Key("capacity"), member, std::to_string(capacity)},
+                  {"ZADD", Key("available"), std::to_string(until_ms), member}});
+    });
   });
 }
 
-void RedisRosterStore::Leave(int64_t identity, const std::string& connection) {
+grpc::Status RedisRosterStore::Leave(int64_t identity, const std::string& connection) {
   const std::string member = std::to_string(identity) + ":" + connection;
-  redis_->With([&](storage::RedisConnection& c) {
-    c.Pipeline({{"ZREM", Key("available"), member}, {"HDEL", Key("capacity"), member}});
+  return Guarded([&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      c.Pipeline({{"ZREM", Key("available"), member}, {"HDEL", Key("capacity"), member}});
+    });
   });
 }
 
-std::unordered_map<int64_t, int> RedisRosterStore::Available(int64_t now_ms) {
+grpc::Status RedisRosterStore::Available(int64_t now_ms, std::unordered_map<int64_t, int>* out) {
   RedisReply r;
-  redis_->With([&](storage::RedisConnection& c) {
-    r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
-  });
-  if (r.is_error()) throw storage::RedisCommandError("roster script failed: " + r.str);
-  std::unordered_map<int64_t, int> out;
+  if (grpc::Status s = Guarded([&] {
+        redis_->With([&](storage::RedisConnection& c) {
+          r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
+        });
+        if (r.is_error()) throw storage::RedisCommandError("roster script failed: " + r.str);
+      });
+      !s.ok())
+    return s;
+  out->clear();
   for (size_t i = 0; i + 1 < r.elements.size(); i += 2) {
     const int64_t identity = std::strtoll(r.elements[i].str.c_str(), nullptr, 10);
-    out[identity] += std::atoi(r.elements[i + 1].str.c_str());
+    (*out)[identity] += std::atoi(r.elements[i + 1].str.c_str());
   }
-  return out;
+  return grpc::Status::OK;
 }
 
-void RedisRosterStore::Send(int64_t identity, const std::string& assignment) {
+grpc::Status RedisRosterStore::Send(int64_t identity, const std::string& assignment) {
   const std::string key = Key("inbox:" + std::to_string(identity));
-  redis_->With([&](storage::RedisConnection& c) {
-    c.Pipeline({{"RPUSH", key, assignment}, {"EXPIRE", key, kInboxTtlSeconds}});
+  return Guarded([&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      c.Pipeline({{"RPUSH", key, assignment}, {"EXPIRE", key, kInboxTtlSeconds}});
+    });
   });
 }
 
-bool RedisRosterStore::Receive(int64_t identity, std::string* assignment) {
+grpc::Status RedisRosterStore::Receive(int64_t identity, std::string* assignment, bool* found) {
   RedisReply r;
-  redis_->With([&](storage::RedisConnection& c) { r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))}); });
-  if (r.is_nil() || r.is_error()) return false;
+  *found = false;
+  if (grpc::Status s = Guarded([&] {
+        redis_->With([&](storage::RedisConnection& c) {
+          r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))});
+        });
+      });
+      !s.ok())
+    return s;
+  // An error reply (a key of another type) reads as an empty inbox, as it
+  // always has: the stream goes on, and the next heartbeat says whether Redis does.
+  if (r.is_nil() || r.is_error()) return grpc::Status::OK;
   *assignment = r.str;
-  return true;
+  *found = true;
+  return grpc::Status::OK;
 }
 
-bool RedisRosterStore::Lead(const std::string& replica, int64_t ttl_ms) {
-  RedisReply r;
-  redis_->With([&](storage::RedisConnection& c) {
-    r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
+grpc::Status RedisRosterStore::Lead(const std::string& replica, int64_t ttl_ms, bool* leading) {
+  *leading = false;
+  return Guarded([&] {
+    RedisReply r;
+    redis_->With([&](storage::RedisConnection& c) {
+      r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
+    });
+    if (r.is_error()) throw storage::RedisCommandError("lease script failed: " + r.str);
+    *leading = r.integer == 1;
   });
-  if (r.is_error()) throw storage::RedisCommandError("lease script failed: " + r.str);
-  return r.integer == 1;
 }
 
 }  // namespace metropolis::matchmaker

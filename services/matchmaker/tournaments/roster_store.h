@@ -13,34 +13,35 @@
 //               replica takes it once it lapses.
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 
-#include "lib/storage/redis_errors.h"
-
 namespace metropolis::matchmaker {
 
-// All calls throw storage::RedisUnavailable when the roster cannot be reached
-// (or cannot take writes now), and storage::RedisCommandError when it answers a
-// script with an error.
+// Every call answers with a status, as the PostgreSQL stores do: UNAVAILABLE
+// when the roster cannot be reached (or cannot take writes now), INTERNAL when
+// it answers a script with an error.
 class RosterStore {
  public:
   virtual ~RosterStore() = default;
 
   // The connection is available with `capacity` games at once until `until_ms`.
-  virtual void Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) = 0;
-  virtual void Leave(int64_t identity, const std::string& connection) = 0;
+  virtual grpc::Status Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) = 0;
+  virtual grpc::Status Leave(int64_t identity, const std::string& connection) = 0;
   // Capacity by identity, summed over its live connections; lapsed ones are removed.
-  virtual std::unordered_map<int64_t, int> Available(int64_t now_ms) = 0;
+  virtual grpc::Status Available(int64_t now_ms, std::unordered_map<int64_t, int>* out) = 0;
 
   // Appends a serialised Assignment to the identity's inbox.
-  virtual void Send(int64_t identity, const std::string& assignment) = 0;
-  // The oldest message of the inbox; false when it is empty.
-  virtual bool Receive(int64_t identity, std::string* assignment) = 0;
+  virtual grpc::Status Send(int64_t identity, const std::string& assignment) = 0;
+  // Takes the oldest message of the inbox; *found false when it is empty.
+  virtual grpc::Status Receive(int64_t identity, std::string* assignment, bool* found) = 0;
 
-  // Takes or renews the lease for `replica`, for `ttl_ms`; true while it leads.
-  virtual bool Lead(const std::string& replica, int64_t ttl_ms) = 0;
+  // Takes or renews the lease for `replica`, for `ttl_ms`; *leading true while
+  // it leads.
+  virtual grpc::Status Lead(const std::string& replica, int64_t ttl_ms, bool* leading) = 0;
 };
 
 }  // namespace metropolis::matchmaker

@@ -81,7 +81,8 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
         for (int e : g.game.entrants) ++busy[t.row.spec.entrants[size_t(e)]];
     running.push_back(std::move(t));
   }
-  std::unordered_map<int64_t, int> free = roster_->Available(now_ms);
+  std::unordered_map<int64_t, int> free;
+  if (stats.error = roster_->Available(now_ms, &free); !stats.error.ok()) return stats;
   for (auto& [identity, capacity] : free) capacity -= busy[identity];
   std::unordered_set<std::string> playing;
   for (Loaded& t : running) {
@@ -259,21 +260,21 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     // The seats go out before the game counts as playing: a leader that dies in
     // between leaves it `starting`, and a later pass starts it again (this
     // attempt is void), rather than a counted game with seats nobody received.
-    try {
-      for (size_t seat = 0; seat < g.game.entrants.size(); ++seat) {
-        v1::Assignment a;
-        a.set_game_id(game_id);
-        a.set_host(at);
-        for (const std::string& other : others) a.add_other_hosts(other);
-        a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
-        a.set_seat(uint32_t(seat));
-        a.set_tournament(spec.id);
-        a.set_chance_commitment(response.chance_commitment());
-        roster_->Send(spec.entrants[size_t(g.game.entrants[seat])], a.SerializeAsString());
-      }
-    } catch (const std::exception& e) {
+    grpc::Status sent = grpc::Status::OK;
+    for (size_t seat = 0; seat < g.game.entrants.size() && sent.ok(); ++seat) {
+      v1::Assignment a;
+      a.set_game_id(game_id);
+      a.set_host(at);
+      for (const std::string& other : others) a.add_other_hosts(other);
+      a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
+      a.set_seat(uint32_t(seat));
+      a.set_tournament(spec.id);
+      a.set_chance_commitment(response.chance_commitment());
+      sent = roster_->Send(spec.entrants[size_t(g.game.entrants[seat])], a.SerializeAsString());
+    }
+    if (!sent.ok()) {
       services::LogWarning("sending a tournament game's seats failed; it starts again",
-                           {{"tournament", spec.id}, {"game", game_id}, {"error", e.what()}});
+                           {{"tournament", spec.id}, {"game", game_id}, {"error", sent.error_message()}});
       store_->Requeue(spec.id, g.number, game_id);
       ++stats->failed;
       continue;

@@ -40,6 +40,9 @@ struct RunnerOptions {
 
 struct RunnerStats {
   int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0, revealed = 0;
+  // Not OK when the pass stopped early because the roster did not answer (the
+  // counts above are then incomplete); the next pass starts over.
+  grpc::Status error;
 };
 
 // One thread runs a TournamentRunner's passes.

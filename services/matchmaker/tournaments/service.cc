@@ -214,44 +214,40 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
   bool status_due = true;
   int64_t last_status = 0;
   grpc::Status result = grpc::Status::OK;
-  try {
-    while (!context->IsCancelled()) {
-      const int64_t now = clock_->UnixMillis();
-      roster_->Heartbeat(who.identity_id, connection, capacity, now + options_.heartbeat_ttl_ms);
-      v1::CompeteUpdate update;
-      if (status_due || now - last_status >= options_.status_every_ms) {
-        status_due = false;
-        update.mutable_status()->set_identity_id(who.identity_id);
-        update.mutable_status()->set_capacity(uint32_t(capacity));
-        if (!writer->Write(update)) break;
-        last_status = now;
-      }
-      std::string bytes;
-      bool open = true;
-      while (open && roster_->Receive(who.identity_id, &bytes)) {
-        update.Clear();
-        if (!update.mutable_assignment()->ParseFromString(bytes)) continue;
-        if (!writer->Write(update)) {
-          // The stream broke after the game was taken from the inbox: put it
-          // back for the next stream.
-          roster_->Send(who.identity_id, bytes);
-          open = false;
-        } else {
-          services::LogInfo("tournament seat sent",
-                            {{"identity", std::to_string(who.identity_id)}, {"game", update.assignment().game_id()}});
-        }
-      }
-      if (!open) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
+  while (result.ok() && !context->IsCancelled()) {
+    const int64_t now = clock_->UnixMillis();
+    if (result = roster_->Heartbeat(who.identity_id, connection, capacity, now + options_.heartbeat_ttl_ms);
+        !result.ok())
+      break;
+    v1::CompeteUpdate update;
+    if (status_due || now - last_status >= options_.status_every_ms) {
+      status_due = false;
+      update.mutable_status()->set_identity_id(who.identity_id);
+      update.mutable_status()->set_capacity(uint32_t(capacity));
+      if (!writer->Write(update)) break;
+      last_status = now;
     }
-  } catch (const std::exception& e) {
-    result = storage::RedisErrorStatus("roster", e);
+    std::string bytes;
+    bool open = true, found = false;
+    while (open) {
+      if (result = roster_->Receive(who.identity_id, &bytes, &found); !result.ok() || !found) break;
+      update.Clear();
+      if (!update.mutable_assignment()->ParseFromString(bytes)) continue;
+      if (!writer->Write(update)) {
+        // The stream broke after the game was taken from the inbox: put it
+        // back for the next stream.
+        result = roster_->Send(who.identity_id, bytes);
+        open = false;
+      } else {
+        services::LogInfo("tournament seat sent",
+                          {{"identity", std::to_string(who.identity_id)}, {"game", update.assignment().game_id()}});
+      }
+    }
+    if (!open || !result.ok()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
   }
-  try {
-    roster_->Leave(who.identity_id, connection);
-  } catch (const std::exception&) {
-    // Its heartbeat lapses by itself.
-  }
+  // A failed Leave changes nothing: the connection's heartbeat lapses by itself.
+  roster_->Leave(who.identity_id, connection);
   return result;
 }
 

@@ -1,8 +1,8 @@
 // An in-memory fake of the tournaments' roster (roster_store.h) for the hermetic
 // tests: connections with their capacity until their heartbeat lapses, an inbox
 // per identity, and the leader's lease on a clock the test sets (Redis's in the
-// real one). `unavailable` makes every call throw storage::RedisUnavailable, as
-// an unreachable Redis does.
+// real one). `unavailable` makes every call answer UNAVAILABLE, as
+// RedisRosterStore does when Redis cannot be reached.
 #pragma once
 
 #include <atomic>
@@ -12,7 +12,6 @@
 #include <string>
 #include <utility>
 
-#include "lib/storage/redis_errors.h"
 #include "services/matchmaker/tournaments/roster_store.h"
 
 namespace metropolis::matchmaker::testing {
@@ -22,48 +21,54 @@ class FakeRosterStore final : public RosterStore {
   std::atomic<int64_t> clock_ms{0};  // the lease's clock
   std::atomic<bool> unavailable{false};
 
-  void Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) override {
+  grpc::Status Heartbeat(int64_t identity, const std::string& connection, int capacity, int64_t until_ms) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    if (unavailable) return Unreachable();
     connections_[{identity, connection}] = {capacity, until_ms};
+    return grpc::Status::OK;
   }
-  void Leave(int64_t identity, const std::string& connection) override {
+  grpc::Status Leave(int64_t identity, const std::string& connection) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    if (unavailable) return Unreachable();
     connections_.erase({identity, connection});
+    return grpc::Status::OK;
   }
-  std::unordered_map<int64_t, int> Available(int64_t now_ms) override {
+  grpc::Status Available(int64_t now_ms, std::unordered_map<int64_t, int>* out) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    if (unavailable) return Unreachable();
     std::erase_if(connections_, [&](const auto& c) { return c.second.until_ms < now_ms; });
-    std::unordered_map<int64_t, int> out;
-    for (const auto& [key, c] : connections_) out[key.first] += c.capacity;
-    return out;
+    out->clear();
+    for (const auto& [key, c] : connections_) (*out)[key.first] += c.capacity;
+    return grpc::Status::OK;
   }
-  void Send(int64_t identity, const std::string& assignment) override {
+  grpc::Status Send(int64_t identity, const std::string& assignment) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    if (unavailable) return Unreachable();
     inboxes_[identity].push_back(assignment);
+    return grpc::Status::OK;
   }
-  bool Receive(int64_t identity, std::string* assignment) override {
+  grpc::Status Receive(int64_t identity, std::string* assignment, bool* found) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    *found = false;
+    if (unavailable) return Unreachable();
     auto it = inboxes_.find(identity);
-    if (it == inboxes_.end() || it->second.empty()) return false;
+    if (it == inboxes_.end() || it->second.empty()) return grpc::Status::OK;
     *assignment = std::move(it->second.front());
     it->second.pop_front();
-    return true;
+    *found = true;
+    return grpc::Status::OK;
   }
-  bool Lead(const std::string& replica, int64_t ttl_ms) override {
+  grpc::Status Lead(const std::string& replica, int64_t ttl_ms, bool* leading) override {
     std::lock_guard lock(mutex_);
-    Reach();
+    *leading = false;
+    if (unavailable) return Unreachable();
     const int64_t now = clock_ms.load();
     if (leader_.empty() || leader_until_ms_ <= now || leader_ == replica) {
       leader_ = replica;
       leader_until_ms_ = now + ttl_ms;
-      return true;
+      *leading = true;
     }
-    return false;
+    return grpc::Status::OK;
   }
 
  private:
@@ -71,9 +76,8 @@ class FakeRosterStore final : public RosterStore {
     int capacity = 0;
     int64_t until_ms = 0;
   };
-  void Reach() const {
-    if (unavailable) throw storage::RedisUnavailable("fake roster: unavailable");
-  }
+  // RedisRosterStore's status for a Redis it cannot reach (RedisErrorStatus's words).
+  static grpc::Status Unreachable() { return {grpc::StatusCode::UNAVAILABLE, "roster unavailable: fake roster"}; }
 
   std::mutex mutex_;
   std::map<std::pair<int64_t, std::string>, Connection> connections_;

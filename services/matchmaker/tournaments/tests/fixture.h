@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "services/matchmaker/tournaments/runner.h"
@@ -60,7 +61,18 @@ class TournamentsFixture : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.error_message();
   }
   void Available(const std::vector<int64_t>& who, int capacity = 4) {
-    for (int64_t id : who) roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000);
+    for (int64_t id : who) EXPECT_TRUE(roster_->Heartbeat(id, "c", capacity, kNow + 3'600'000).ok());
+  }
+  // The roster's answers, which these tests expect to be OK.
+  std::unordered_map<int64_t, int> AvailableAt(int64_t now_ms) {
+    std::unordered_map<int64_t, int> out;
+    EXPECT_TRUE(roster_->Available(now_ms, &out).ok());
+    return out;
+  }
+  bool Leads(const std::string& replica, int64_t ttl_ms) {
+    bool leading = false;
+    EXPECT_TRUE(roster_->Lead(replica, ttl_ms, &leading).ok());
+    return leading;
   }
   // A scheduler over the fixture's stores and peers.
   std::unique_ptr<TournamentRunner> Runner(RunnerOptions options = {}) {

@@ -5,7 +5,8 @@
 // current attempt's negative controls ("tournament_fence", "current_attempt")
 // make its cases fail. Each instantiates TournamentStoreContract with a fixture
 // derived from testing::TournamentsFixture (tests/fixture.h) that also has
-// NewScheduler(): another scheduler's store on the same database.
+// NewScheduler(): another scheduler's store on the same database, and
+// UnreachableRoster(): a roster that cannot be reached.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -13,8 +14,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
 #include "services/matchmaker/tournaments/store.h"
 
@@ -167,7 +171,28 @@ TYPED_TEST_P(TournamentStoreContract, AStaleSchedulerIsFencedOff) {
   EXPECT_EQ(this->Games("fenced")[0].state, "finished");
 }
 
+// A roster that cannot be reached answers every call with UNAVAILABLE, in the
+// words a Compete stream ends with ("roster unavailable: ..."): not OK, no
+// exception, and nothing read from it.
+TYPED_TEST_P(TournamentStoreContract, EveryCallToAnUnreachableRosterAnswersUnavailable) {
+  std::unique_ptr<RosterStore> roster = this->UnreachableRoster();
+  std::unordered_map<int64_t, int> available;
+  std::string assignment;
+  bool found = true, leading = true;
+  const std::vector<std::pair<std::string, grpc::Status>> answers = {
+      {"Heartbeat", roster->Heartbeat(101, "c", 1, this->kNow + 1000)}, {"Leave", roster->Leave(101, "c")},
+      {"Available", roster->Available(this->kNow, &available)},         {"Send", roster->Send(101, "game")},
+      {"Receive", roster->Receive(101, &assignment, &found)},           {"Lead", roster->Lead("a", 300, &leading)}};
+  for (const auto& [call, s] : answers) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
+    EXPECT_TRUE(s.error_message().starts_with("roster unavailable: ")) << call << ": " << s.error_message();
+  }
+  EXPECT_FALSE(found);
+  EXPECT_FALSE(leading);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
-                            AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff);
+                            AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff,
+                            EveryCallToAnUnreachableRosterAnswersUnavailable);
 
 }  // namespace metropolis::matchmaker

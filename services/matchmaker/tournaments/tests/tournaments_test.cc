@@ -53,6 +53,12 @@ class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, Fa
   }
   // Another scheduler (another replica) on the same database.
   std::unique_ptr<TournamentStore> NewScheduler() { return std::make_unique<FakeTournamentStore>(&db_); }
+  // A roster that cannot be reached.
+  std::unique_ptr<RosterStore> UnreachableRoster() {
+    auto roster = std::make_unique<FakeRosterStore>();
+    roster->unavailable = true;
+    return roster;
+  }
   // A runner that asks the hosts about their games every second and takes a
   // game they have not known for 5 s as lost.
   static RunnerOptions Probing() {
@@ -96,7 +102,8 @@ class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, Fa
   std::vector<v1::Assignment> Inbox(int64_t identity) {
     std::vector<v1::Assignment> out;
     std::string bytes;
-    while (roster_->Receive(identity, &bytes)) {
+    bool found = false;
+    while (roster_->Receive(identity, &bytes, &found).ok() && found) {
       out.emplace_back();
       EXPECT_TRUE(out.back().ParseFromString(bytes));
     }
@@ -367,8 +374,8 @@ TEST_F(SchedulerTest, GamesWaitForTheirEntrantsAndTheirLimits) {
   for (const auto& [id, n] : at_once) EXPECT_LE(n, 2) << "identity " << id;
   // A connection's capacity bounds it across tournaments too.
   const size_t before = host_.created.size();
-  roster_->Leave(spec.entrants[1], "c");
-  roster_->Heartbeat(spec.entrants[1], "c", 0, kNow + 3'600'000);
+  ASSERT_TRUE(roster_->Leave(spec.entrants[1], "c").ok());
+  ASSERT_TRUE(roster_->Heartbeat(spec.entrants[1], "c", 0, kNow + 3'600'000).ok());
   for (size_t i = 0; i < before; ++i) Store(host_.created[i], spec.entrants);
   runner->Pass(kNow);
   for (size_t i = before; i < host_.created.size(); ++i)
@@ -429,14 +436,14 @@ class FakeTournamentStoreTest : public SchedulerTest {};
 
 // The lease has one holder at a time, on the roster's clock.
 TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {
-  EXPECT_TRUE(roster_->Lead("a", 300));
-  EXPECT_FALSE(roster_->Lead("b", 300));
-  EXPECT_TRUE(roster_->Lead("a", 300));  // renewed
+  EXPECT_TRUE(Leads("a", 300));
+  EXPECT_FALSE(Leads("b", 300));
+  EXPECT_TRUE(Leads("a", 300));  // renewed
   roster_->clock_ms = 299;
-  EXPECT_FALSE(roster_->Lead("b", 300));
+  EXPECT_FALSE(Leads("b", 300));
   roster_->clock_ms = 300;
-  EXPECT_TRUE(roster_->Lead("b", 300));
-  EXPECT_FALSE(roster_->Lead("a", 300));
+  EXPECT_TRUE(Leads("b", 300));
+  EXPECT_FALSE(Leads("a", 300));
 }
 
 // The game hosts' service token, as the matchmaker is given it.
@@ -599,12 +606,12 @@ TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversIt
   ASSERT_TRUE(reader->Read(&update));
   ASSERT_TRUE(update.has_status());
   EXPECT_EQ(update.status().identity_id(), identities_[1]);
-  EXPECT_EQ(roster_->Available(kNow)[identities_[1]], 3);
+  EXPECT_EQ(AvailableAt(kNow)[identities_[1]], 3);
   v1::Assignment a;
   a.set_game_id("t-x-0-1");
   a.set_seat_token("secret");
   a.set_tournament("x");
-  roster_->Send(identities_[1], a.SerializeAsString());
+  ASSERT_TRUE(roster_->Send(identities_[1], a.SerializeAsString()).ok());
   ASSERT_TRUE(reader->Read(&update));
   ASSERT_TRUE(update.has_assignment());
   EXPECT_EQ(update.assignment().game_id(), "t-x-0-1");
@@ -612,9 +619,9 @@ TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversIt
   context.TryCancel();
   reader->Finish();
   // The stream left: so did the availability (at once, not at the lapse).
-  for (int i = 0; i < 100 && roster_->Available(kNow).count(identities_[1]); ++i)
+  for (int i = 0; i < 100 && AvailableAt(kNow).count(identities_[1]); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(roster_->Available(kNow).count(identities_[1]), 0u);
+  EXPECT_EQ(AvailableAt(kNow).count(identities_[1]), 0u);
 
   grpc::ClientContext bad;
   bad.AddMetadata("authorization", "Bearer " + player_token_);
