@@ -28,7 +28,11 @@ use anything. Two sources of truth are read:
     a tests/integration/ folder or in lib/storage's own tests; so that a reader (and a
     run without servers) tells the hermetic tests from the others by their names;
   - the link graph, from CMake's file API (the codemodel the build writes), so that a
-    dependency added in a CMakeLists.txt without an #include is seen as well.
+    dependency added in a CMakeLists.txt without an #include is seen as well;
+  - the services' CMakeLists.txt, for how they link lib/storage (which brings libpqxx
+    and hiredis): PRIVATE only, so that nothing gets the database clients through a
+    service's library; a program or test that builds a pool links it itself. (The
+    file API of the CMake we require does not say how a library is linked.)
 
 Known violations that are being removed are listed in KNOWN with the reason; each is
 reported as known, a known entry that no longer occurs fails the check (so the list
@@ -189,6 +193,31 @@ def check_test_names(root, report):
                     report.forbidden("tests", path, "a test that needs a database is named *%s_test.cc" % want)
 
 
+TARGET_LINK = re.compile(r"\btarget_link_libraries\s*\(([^)]*)\)")
+LINK_SCOPES = {"PUBLIC", "PRIVATE", "INTERFACE", "LINK_PUBLIC", "LINK_PRIVATE", "LINK_INTERFACE_LIBRARIES"}
+
+
+def check_storage_linkage(root, report):
+    """No service links metropolis_storage but PRIVATE."""
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, "services")):
+        dirnames[:] = [d for d in dirnames if d not in ("node_modules", "build")]
+        if "CMakeLists.txt" not in filenames:
+            continue
+        path = os.path.relpath(os.path.join(dirpath, "CMakeLists.txt"), root)
+        with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"#[^\n]*", "", f.read())  # comments may name it (no # inside our arguments)
+        for m in TARGET_LINK.finditer(text):
+            words = m.group(1).split()
+            scope = None
+            for word in words[1:]:
+                if word in LINK_SCOPES:
+                    scope = word
+                elif word == "metropolis_storage" and scope not in ("PRIVATE", "LINK_PRIVATE"):
+                    where = "%s:%d" % (path, text.count("\n", 0, m.start()) + 1)
+                    report.forbidden(component(path), where, "target %s links metropolis_storage %s, not PRIVATE" %
+                                     (words[0], scope or "without a scope"))
+
+
 def is_wiring(path):
     base = os.path.basename(path)
     return base == "main.cc" or os.path.splitext(base)[0] == "server"
@@ -329,6 +358,7 @@ def run(root, build, out=sys.stdout):
     report = Report()
     files = check_includes(root, report)
     check_test_names(root, report)
+    check_storage_linkage(root, report)
     targets = check_links(load_codemodel(build), report) if build else 0
     for key, places in sorted(report.known_seen.items()):
         print("known: %s -> %s (%d places): %s" % (key[0], key[1], len(places), KNOWN[key]), file=out)
@@ -386,6 +416,10 @@ CLEAN_TREE = {
     "services/ratings/tests/integration/stack_test.cc": "#include \"lib/storage/tests/test_redis.h\"\n",
     "lib/storage/tests/pool_test.cc": "#include \"lib/storage/tests/test_database.h\"\n",
     "tools/ctl/main.cc": "#include \"services/ratings/store.h\"\n",
+    "services/ratings/CMakeLists.txt":
+        "# Links metropolis_storage PRIVATE.\n"
+        "target_link_libraries(metropolis_ratings\n  PUBLIC metropolis_proto # not metropolis_storage\n"
+        "  PRIVATE metropolis_storage)\ntarget_link_libraries(ratings_tests metropolis_ratings)\n",
     "python/src/session.cc": "#include \"bots/bot.h\"\n#include \"lib/chance/chance.h\"\n",
 }
 CLEAN_TARGETS = [
@@ -416,6 +450,13 @@ PLANTED = [
      "is named *_redis_test.cc"),
     ("a pool in a service's logic", {"services/ratings/ratings.cc": "#include \"lib/storage/pg_pool.h\"\n"}, [],
      "outside a storage implementation or wiring"),
+    ("a service linking storage PUBLIC",
+     {"services/ratings/CMakeLists.txt":
+          "target_link_libraries(metropolis_ratings PRIVATE metropolis_warnings\n  PUBLIC metropolis_storage)\n"},
+     [], "services/ratings/CMakeLists.txt:1: target metropolis_ratings links metropolis_storage PUBLIC"),
+    ("a service program linking storage without a scope",
+     {"services/ratings/tests/CMakeLists.txt": "\ntarget_link_libraries(ratings_tests metropolis_storage)\n"},
+     [], "target ratings_tests links metropolis_storage without a scope"),
     ("the bots on a service", {"bots/x.cc": "#include \"services/ratings/store.h\"\n"}, [],
      "bots may not use services/ratings"),
     ("a shared library on a service", {"lib/chance/x.cc": "#include \"services/gamehost/game.h\"\n"}, [],
