@@ -11,34 +11,21 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/people.h"
+
 namespace metropolis::accounts {
 
-struct Person {
-  int64_t id = 0;  // the identity's id
-  std::string name;
-};
-
-// A name a migration changed (migrations/accounts/0030), until its person is told.
-struct Rename {
-  int64_t identity_id = 0;
-  std::string old_name, new_name;
-};
+// The values are the People API's, shared with the gateway. A Person from this
+// store has no renames: TakeRenames answers them apart.
+using people::HeldSeat;
+using people::Person;
+using people::Rename;
+using people::WebSession;
 
 // A person who may be the one signing in, and the hash to try.
 struct PasswordCandidate {
   Person person;
   std::string password_hash;
-};
-
-struct WebSession {
-  Person person;
-  std::string token_sha256;  // 32 raw bytes
-  int64_t expires_unix_ms = 0;
-};
-
-struct HeldSeat {
-  std::string game_id, host, seat_token;
-  int seat = 0;
 };
 
 class PeopleStore {

@@ -17,35 +17,17 @@
 #include <vector>
 
 #include "lib/common/clock.h"
+#include "lib/common/people.h"
 #include "services/gateway/params.h"
 
 namespace metropolis::gateway {
 
-// A name a migration changed (names that differed only in letter case), told to
-// its person once, at the sign-in after it.
-struct Rename {
-  int64_t identity_id = 0;
-  std::string old_name, new_name;
-};
-
-struct Person {
-  int64_t id = 0;  // the identity's id
-  std::string name;
-  std::vector<Rename> renamed;  // only from CheckPassword: the person's and their bots'
-};
-
-struct Session {
-  Person person;
-  std::string token_sha256;  // 32 raw bytes: the key the store knows the session by
-  int64_t expires_unix_ms = 0;
-};
-
-// A game seat the gateway holds for a person: the seat token never leaves the
-// gateway and the Accounts service.
-struct HeldSeat {
-  std::string game_id, host, seat_token;
-  int seat = 0;
-};
+// The People API's values, shared with the Accounts service. A Person's renames
+// come only from CheckPassword.
+using people::HeldSeat;
+using people::Person;
+using people::Rename;
+using Session = people::WebSession;
 
 // Where people, passwords, sessions and held seats are kept: the Accounts
 // service's People (proto/metropolis/v1/people.proto) in production
