@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cctype>
 #include <ctime>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -118,6 +119,14 @@ class FakeAccountsDb {
       for (const SeasonInfo& s : list)
         out << "season " << ladder << ' ' << s.season << ' ' << s.starts_unix_ms << ' ' << s.ends_unix_ms << '\n';
     for (const auto& [id, hash] : passwords) out << "password " << id << ' ' << hash << '\n';
+    for (const auto& r : renames)
+      out << "rename " << r.rename.identity_id << ' ' << r.rename.old_name << ' ' << r.rename.new_name << ' ' << r.told
+          << '\n';
+    for (const auto& [sha, session] : sessions)  // the key is raw bytes: a hash of it reads better
+      out << "session " << std::hash<std::string>{}(sha) << ' ' << session.first << ' ' << session.second << '\n';
+    for (const auto& [key, s] : seats)
+      out << "seat " << key.first << ' ' << key.second << ' ' << s.seat.host << ' ' << s.seat.seat_token << ' '
+          << s.seat.seat << ' ' << s.saved << ' ' << s.finished << '\n';
     return out.str();
   }
 

@@ -1,17 +1,25 @@
 // The People service and the Accounts service's public reads through a real
-// gRPC server over a fresh database (label integration): who may call them,
-// sign-up and sign-in, sessions, held seats and people's queue tokens.
+// gRPC server: who may call them, sign-up and sign-in, sessions, held seats and
+// people's queue tokens. Built twice, as service_test.cc is: over the stores'
+// fakes (tests/fake_stores.h, hermetic), and with METROPOLIS_ACCOUNTS_ON_POSTGRES
+// over a fresh database (label integration), which holds the fakes to the real
+// stores. What a case plants or reads behind the service's back is one helper
+// with a body for each.
 #include "services/accounts/people_service.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "services/accounts/authenticator.h"
-#include "services/accounts/pg_catalog_store.h"
-#include "services/accounts/pg_people_store.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
+
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+#include "services/accounts/pg_catalog_store.h"
+#include "services/accounts/pg_people_store.h"
+#endif
 
 namespace metropolis::accounts {
 namespace {
@@ -44,8 +52,13 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
         std::vector<std::pair<std::string, std::string>>{{testing::kGameHostToken, std::string(kGameHostRole)},
                                                          {kGatewayToken, std::string(kGatewayRole)}},
         0);
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
     people_store_ = std::make_unique<PgPeopleStore>(pool_.get());
     catalog_ = std::make_unique<PgCatalogStore>(pool_.get());
+#else
+    people_store_ = std::make_unique<testing::FakePeopleStore>(&db_);
+    catalog_ = std::make_unique<testing::FakeCatalogStore>(&db_);
+#endif
     people_ = std::make_unique<PeopleService>(people_store_.get(), accounts_.get(), &hasher_, gateway_auth_.get());
     grpc::ServerBuilder builder;
     int port = 0;
@@ -113,9 +126,10 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
     return s;
   }
 
-  // The fixture's tables and the people's.
+  // The fixture's tables and the people's (the fake's snapshot has them all).
   std::string PeopleSnapshot() {
     std::string out = Snapshot();
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
     pqxx::connection db(database_.conninfo());
     pqxx::read_transaction tx(db);
     for (const char* table : {"player_passwords", "web_sessions", "web_seats"}) {
@@ -124,7 +138,57 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
            tx.exec(std::string("SELECT row_to_json(t)::text FROM ") + table + " t ORDER BY row_to_json(t)::text"))
         out += row[0].as<std::string>() + "\n";
     }
+#endif
     return out;
+  }
+
+  // The password hash stored for `identity_id`.
+  std::string StoredHash(int64_t identity_id) {
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+    pqxx::connection db(database_.conninfo());
+    pqxx::read_transaction tx(db);
+    return tx.exec_params1("SELECT password_hash FROM player_passwords WHERE identity_id = $1", identity_id)[0]
+        .as<std::string>();
+#else
+    std::lock_guard lock(db_.mutex);
+    return db_.passwords.at(identity_id);
+#endif
+  }
+
+  // What migrations/accounts/0030 leaves behind when `person`, now "Alice-9", was
+  // "Alice", and so was a bot of hers, "helper", now "Helper-10".
+  void PlantMigrationRenames(int64_t person) {
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    const int64_t bot = tx.exec_params1(
+                              "INSERT INTO identities (kind, name, owner_id) VALUES ('bot', 'Helper-10', $1) "
+                              "RETURNING id",
+                              person)[0]
+                            .as<int64_t>();
+    tx.exec_params(
+        "INSERT INTO identity_renames (identity_id, old_name, new_name) VALUES ($1, 'Alice', 'Alice-9'), "
+        "($2, 'helper', 'Helper-10')",
+        person, bot);
+    tx.commit();
+#else
+    std::lock_guard lock(db_.mutex);
+    const int64_t bot = db_.AddIdentity("bot", "Helper-10", person);
+    db_.renames.push_back({{person, "Alice", "Alice-9"}, false});
+    db_.renames.push_back({{bot, "helper", "Helper-10"}, false});
+#endif
+  }
+
+  // Renames no one has been told of yet.
+  int UntoldRenames() {
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+    pqxx::connection db(database_.conninfo());
+    pqxx::read_transaction tx(db);
+    return tx.exec1("SELECT count(*) FROM identity_renames WHERE told_at IS NULL")[0].as<int>();
+#else
+    std::lock_guard lock(db_.mutex);
+    return int(std::count_if(db_.renames.begin(), db_.renames.end(), [](const auto& r) { return !r.told; }));
+#endif
   }
 
   CountingHasher hasher_;
@@ -169,12 +233,7 @@ TEST_F(PeopleServiceTest, SignUpThenTheRightPasswordOnlySignsIn) {
   EXPECT_EQ(wrong.error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(wrong.error_message(), "wrong name or password");
   // The hash never leaves: not even a hash-shaped answer.
-  pqxx::connection db(database_.conninfo());
-  pqxx::read_transaction tx(db);
-  const std::string hash =
-      tx.exec_params1("SELECT password_hash FROM player_passwords WHERE identity_id = $1", alice.identity_id())[0]
-          .as<std::string>();
-  EXPECT_EQ(hash.rfind("$argon2id$", 0), 0u);
+  EXPECT_EQ(StoredHash(alice.identity_id()).rfind("$argon2id$", 0), 0u);
   EXPECT_EQ(found.DebugString().find("argon2"), std::string::npos);
 }
 
@@ -209,21 +268,7 @@ TEST_F(PeopleServiceTest, APersonRenamedByAMigrationIsToldOnceAtTheNextSignIn) {
   v1::Person older, renamed, found;
   ASSERT_TRUE(SignUp("alice", "older password", &older).ok());
   ASSERT_TRUE(SignUp("Alice-9", "renamed password", &renamed).ok());
-  {
-    // What the migration leaves behind for a later "Alice" and a bot of hers.
-    pqxx::connection db(database_.conninfo());
-    pqxx::work tx(db);
-    const int64_t bot = tx.exec_params1(
-                              "INSERT INTO identities (kind, name, owner_id) VALUES ('bot', 'Helper-10', $1) "
-                              "RETURNING id",
-                              renamed.identity_id())[0]
-                            .as<int64_t>();
-    tx.exec_params(
-        "INSERT INTO identity_renames (identity_id, old_name, new_name) VALUES ($1, 'Alice', 'Alice-9'), "
-        "($2, 'helper', 'Helper-10')",
-        renamed.identity_id(), bot);
-    tx.commit();
-  }
+  PlantMigrationRenames(renamed.identity_id());
   // The old name in another case is the older person's, and not her password.
   EXPECT_EQ(Check("ALICE", "renamed password").error_code(), grpc::StatusCode::UNAUTHENTICATED);
   ASSERT_TRUE(Check("Alice", "renamed password", &found).ok());
@@ -242,9 +287,7 @@ TEST_F(PeopleServiceTest, APersonRenamedByAMigrationIsToldOnceAtTheNextSignIn) {
   ASSERT_TRUE(Check("Alice", "older password", &found).ok());
   EXPECT_EQ(found.identity_id(), older.identity_id());
   EXPECT_EQ(found.renamed_size(), 0);
-  pqxx::connection db(database_.conninfo());
-  pqxx::read_transaction tx(db);
-  EXPECT_EQ(tx.exec1("SELECT count(*) FROM identity_renames WHERE told_at IS NULL")[0].as<int>(), 0);
+  EXPECT_EQ(UntoldRenames(), 0);
 }
 
 TEST_F(PeopleServiceTest, BadNamesAndPasswordsAreRefusedByName) {
