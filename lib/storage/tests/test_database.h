@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <pqxx/pqxx>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "lib/storage/migrations.h"
+#include "lib/storage/pg_pool.h"
 
 namespace metropolis::storage::testing {
 
@@ -62,5 +64,22 @@ class TestDatabase {
  private:
   std::string server_, name_, conninfo_;
 };
+
+// The SetUp of a PostgreSQL store's tests: every migration of `dir` (the
+// project's: METROPOLIS_MIGRATIONS_DIR) applied to `database`, then a pool of
+// `connections` on it. Null, with the test failed, when there is no server or a
+// migration fails: the caller asserts the pool.
+inline std::unique_ptr<PgPool> MigratedPool(const TestDatabase& database, const std::string& dir, int connections) {
+  if (!database.ok()) {
+    ADD_FAILURE() << "no test database";
+    return nullptr;
+  }
+  std::string error;
+  if (!MigrateAll(database.conninfo(), dir, &error)) {
+    ADD_FAILURE() << "migrating " << database.conninfo() << ": " << error;
+    return nullptr;
+  }
+  return std::make_unique<PgPool>(database.conninfo(), connections);
+}
 
 }  // namespace metropolis::storage::testing

@@ -10,7 +10,6 @@
 
 #include "lib/common/log.h"
 #include "lib/common/tests/fake_clock.h"
-#include "lib/storage/migrations.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
 #include "services/accounts/authenticator.h"
@@ -26,10 +25,8 @@ using grpc::StatusCode;
 class AccountsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(database_.ok());
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
-    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
+    pool_ = storage::testing::MigratedPool(database_, METROPOLIS_MIGRATIONS_DIR, 4);
+    ASSERT_NE(pool_, nullptr);
     store_ = std::make_unique<PgAccountStore>(pool_.get());
     ladders_ = std::make_unique<PgLadderStore>(pool_.get());
   }

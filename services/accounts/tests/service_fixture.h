@@ -38,10 +38,8 @@ class AccountsServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
 #ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
-    ASSERT_TRUE(database_.ok());
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
-    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
+    pool_ = storage::testing::MigratedPool(database_, METROPOLIS_MIGRATIONS_DIR, 4);
+    ASSERT_NE(pool_, nullptr);
     accounts_ = std::make_unique<PgAccountStore>(pool_.get());
     ladders_ = std::make_unique<PgLadderStore>(pool_.get());
 #else

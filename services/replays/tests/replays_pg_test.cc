@@ -14,7 +14,6 @@
 #include "lib/auth/token_authenticator.h"
 #include "lib/chance/chance.h"
 #include "lib/chance/verifiable.h"
-#include "lib/storage/migrations.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
 #include "services/replays/digest.h"
@@ -34,10 +33,8 @@ namespace {
 class ReplaysTest : public testing::ReplaysServiceTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(database_.ok());
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
-    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 4);
+    pool_ = storage::testing::MigratedPool(database_, METROPOLIS_MIGRATIONS_DIR, 4);
+    ASSERT_NE(pool_, nullptr);
     store_ = std::make_unique<PgReplayStore>(pool_.get());
     reveals_ = std::make_unique<PgRevealStore>(pool_.get());
     Serve(store_.get(), reveals_.get());
