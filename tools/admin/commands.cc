@@ -13,22 +13,14 @@
 
 namespace metropolis::admin {
 
-const std::string_view kHelp =
+// The commands' lines are metropolisctl's accounts commands' (tools/ctl/commands.h).
+const std::string kHelp =
     "usage: metropolis-admin [--pg CONNINFO] [--json] COMMAND [ARGS] [flags]\n"
     "\n"
     "Administers Metropolis accounts and ladders directly in PostgreSQL.\n"
     "\n"
-    "commands:\n"
-    "  create-player NAME              create a player (a person)\n"
-    "  create-bot NAME --owner PLAYER  create a bot owned by a player\n"
-    "  identities                      list players and bots\n"
-    "  issue-token NAME [--label L] [--admin]\n"
-    "                                  issue an API token; it is printed once and never again\n"
-    "  tokens NAME                     list an identity's tokens (never the tokens themselves)\n"
-    "  revoke-token ID                 revoke a token; services refuse it within 30 s\n"
-    "  create-ladder ID [flags]        create a ladder (see create-ladder --help)\n"
-    "  create-season LADDER            open a ladder's next season, closing the open one\n"
-    "  ladders                         list ladders and their open seasons\n"
+    "commands:\n" +
+    std::string(ctl::kAccountsHelp) + std::string(ctl::kSeasonsHelp) +
     "\n"
     "global flags (also accepted after the command):\n"
     "  --pg CONNINFO   PostgreSQL connection string (env METROPOLIS_PG)\n"

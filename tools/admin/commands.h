@@ -17,7 +17,7 @@ inline constexpr int kExitOk = 0, kExitFailed = 1, kExitUsage = 2;
 inline constexpr std::string_view kProgram = "metropolis-admin";
 
 // The whole usage, for --help and a missing or unknown command.
-extern const std::string_view kHelp;
+extern const std::string kHelp;
 
 struct Run;
 

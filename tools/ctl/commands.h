@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lib/flags/flags.h"
@@ -40,6 +41,23 @@ int RunCreateLadder(const std::vector<std::string>& args, const GetEnv& env);
 int RunUpdateLadder(const std::vector<std::string>& args, const GetEnv& env);
 int RunLadders(const std::vector<std::string>& args, const GetEnv& env);
 int RunCreateSeason(const std::vector<std::string>& args, const GetEnv& env);
+// Their lines of --help, which metropolis-admin shares: the same commands with the
+// same arguments and output, on the tables rather than through the service.
+// update-ladder is metropolisctl's alone, between the two parts.
+inline constexpr std::string_view kAccountsHelp =
+    "  create-player NAME              create a player (a person)\n"
+    "  create-bot NAME --owner PLAYER  create a bot owned by a player\n"
+    "  identities                      list players and bots\n"
+    "  issue-token NAME [--label L] [--admin]\n"
+    "                                  issue an API token; it is printed once and never again\n"
+    "  tokens NAME                     list an identity's tokens (never the tokens themselves)\n"
+    "  revoke-token ID                 revoke a token; services refuse it within 30 s\n"
+    "  create-ladder ID [flags]        create a ladder (see create-ladder --help)\n";
+inline constexpr std::string_view kUpdateLadderHelp =
+    "  update-ladder ID [flags]        change some of a ladder's settings\n";
+inline constexpr std::string_view kSeasonsHelp =
+    "  ladders                         list ladders, their settings and open seasons\n"
+    "  create-season LADDER            open a ladder's next season, closing the open one\n";
 
 // create-game (create_game.cc)
 cli::Flags CreateGameFlags();
