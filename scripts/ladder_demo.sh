@@ -44,7 +44,9 @@ fi
   "$admin" create-player house >/dev/null
 work=$stack/demo
 mkdir -p "$work"
-pids=()
+# Every bot's identity and token first, then every bot at once: the ladder's first
+# tables form together, as players arriving for a round would, rather than one a
+# few seconds after another (and a short game over before the last one starts).
 for i in $(seq 1 "$bots"); do
   name=${bot%%:*}-$i # the bot's kind: a spec's parameters (search:ms=15) make no identity name
   if [[ ! -f $work/$name.token ]]; then
@@ -52,6 +54,10 @@ for i in $(seq 1 "$bots"); do
     "$admin" --json issue-token "$name" --label demo |
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])' >"$work/$name.token"
   fi
+done
+pids=()
+for i in $(seq 1 "$bots"); do
+  name=${bot%%:*}-$i
   matchmaker=$METROPOLIS_MATCHMAKER
   ((i % 2 == 0)) && matchmaker=$METROPOLIS_MATCHMAKER2
   [[ -n $matchmakers ]] && matchmaker=$matchmakers
