@@ -16,4 +16,16 @@ namespace metropolis::storage {
 // The message names `what` and the error; it holds no keys or values.
 grpc::Status RedisErrorStatus(const char* what, const std::exception& e);
 
+// Runs `fn` (Redis work on `what`) and answers OK, or the status of what it
+// threw: the one place where a Redis store's exceptions become statuses.
+template <typename Fn>
+grpc::Status RunRedis(const char* what, Fn&& fn) {
+  try {
+    fn();
+    return grpc::Status::OK;
+  } catch (const std::exception& e) {
+    return RedisErrorStatus(what, e);
+  }
+}
+
 }  // namespace metropolis::storage

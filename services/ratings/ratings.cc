@@ -59,20 +59,11 @@ grpc::Status ConflictingResult(const std::string& game_id, RatingsMetrics* metri
 
 std::string BoardKey(const Board& b) { return b.ladder + "/" + std::to_string(b.season); }
 
-// What the cache said, without the "leaderboard cache unavailable: " or
-// "leaderboard cache failed: " its status puts before it (RedisErrorStatus), for
-// the logs and the messages below, which name the cache themselves.
-std::string CacheError(const grpc::Status& s) {
-  const std::string& message = s.error_message();
-  for (const std::string prefix : {"leaderboard cache unavailable: ", "leaderboard cache failed: "})
-    if (message.starts_with(prefix)) return message.substr(prefix.size());
-  return message;
-}
-
 // A read the cache did not answer, whatever the reason: the board cannot be
-// served now, and the caller retries.
+// served now, and the caller retries. The cache's own message is kept whole.
 grpc::Status CacheDown(const grpc::Status& s) {
-  return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + CacheError(s)};
+  if (s.error_code() == grpc::StatusCode::UNAVAILABLE) return s;
+  return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + s.error_message()};
 }
 
 // An error reply (INTERNAL), not a lost connection (UNAVAILABLE): Redis is
@@ -219,7 +210,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
         {{"board", BoardKey(board)},
          {"version", std::to_string(version)},
          {"game", result.game_id},
-         {"error", CacheError(written)}});
+         {"error", written.error_message()}});
   } else {
     if (metrics_) metrics_->LeaderboardWriteFailed(RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(
@@ -228,7 +219,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
         {{"board", BoardKey(board)},
          {"version", std::to_string(version)},
          {"game", result.game_id},
-         {"error", CacheError(written)}});
+         {"error", written.error_message()}});
   }
   return grpc::Status::OK;
 }
@@ -292,9 +283,9 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
   *players = 0;
   *refused = false;
   // Redis failing mid-scan stops it; the board's version stays behind.
-  std::string redis_error;
+  grpc::Status redis_error = grpc::Status::OK;
   auto failed = [&](const grpc::Status& s) {
-    redis_error = CacheError(s);
+    redis_error = s;
     *refused = Refused(s);
   };
   if (from == Start::kFromEmpty) {
@@ -302,7 +293,7 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
   }
   int64_t version = 0;
   grpc::Status scanned = grpc::Status::OK;
-  if (redis_error.empty()) {
+  if (redis_error.ok()) {
     scanned = store_->ScanAll(board, kRebuildBatch, &version, [&](const std::vector<StoredRating>& batch) {
       if (grpc::Status s = cache_->Apply(board, batch); !s.ok()) {
         failed(s);
@@ -312,18 +303,18 @@ grpc::Status Ratings::RebuildBoard(const Board& board, uint64_t* players, Start 
       return true;
     });
   }
-  if (scanned.ok() && redis_error.empty()) {
+  if (scanned.ok() && redis_error.ok()) {
     if (grpc::Status s = cache_->MarkBuilt(board, version); !s.ok()) failed(s);
   }
-  if (!redis_error.empty()) {
+  if (!redis_error.ok()) {
     if (metrics_)
       metrics_->LeaderboardWriteFailed(*refused ? RatingsMetrics::WriteFailure::kRefused
                                                 : RatingsMetrics::WriteFailure::kUnavailable);
     services::LogWarning(*refused ? "leaderboard rebuild refused by Redis (may this service's Redis user write the "
                                     "leaderboard keys?)"
                                   : "leaderboard rebuild failed",
-                         {{"board", key}, {"error", redis_error}});
-    return {grpc::StatusCode::UNAVAILABLE, "leaderboard cache unavailable: " + redis_error};
+                         {{"board", key}, {"error", redis_error.error_message()}});
+    return CacheDown(redis_error);
   }
   if (!scanned.ok()) return scanned;
   {

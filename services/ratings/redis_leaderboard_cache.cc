@@ -127,19 +127,6 @@ RedisReply Eval(storage::RedisPool* redis, storage::RedisCommand command) {
   return reply;
 }
 
-// The one place where what the client throws becomes the cache's status:
-// UNAVAILABLE for a lost connection or a server that cannot take writes now,
-// INTERNAL for an error reply (RedisErrorStatus).
-template <typename Fn>
-grpc::Status Guarded(Fn&& fn) {
-  try {
-    fn();
-    return grpc::Status::OK;
-  } catch (const std::exception& e) {
-    return storage::RedisErrorStatus("leaderboard cache", e);
-  }
-}
-
 }  // namespace
 
 std::string RedisLeaderboardCache::Key(const Board& board, const char* part) const {
@@ -167,11 +154,11 @@ grpc::Status RedisLeaderboardCache::Apply(const Board& board, const std::vector<
     command.push_back(Exact(r.sigma));
     command.push_back(Exact(Ordinal(r.mu, r.sigma)));
   }
-  return Guarded([&] { Eval(redis_, std::move(command)); });
+  return storage::RunRedis("leaderboard cache", [&] { Eval(redis_, std::move(command)); });
 }
 
 grpc::Status RedisLeaderboardCache::Clear(const Board& board) {
-  return Guarded([&] {
+  return storage::RunRedis("leaderboard cache", [&] {
     RedisReply reply;
     redis_->With([&](storage::RedisConnection& c) {
       reply = c.Run({"DEL", Key(board, "version"), Key(board, "early"), Key(board, "ranked"), Key(board, "info")});
@@ -181,7 +168,7 @@ grpc::Status RedisLeaderboardCache::Clear(const Board& board) {
 }
 
 grpc::Status RedisLeaderboardCache::MarkBuilt(const Board& board, int64_t version) {
-  return Guarded([&] {
+  return storage::RunRedis("leaderboard cache", [&] {
     Eval(redis_, {"EVAL", kBuilt, "4", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
                   Key(board, "early"), std::to_string(version)});
   });
@@ -190,7 +177,8 @@ grpc::Status RedisLeaderboardCache::MarkBuilt(const Board& board, int64_t versio
 grpc::Status RedisLeaderboardCache::ReadPage(const storage::RedisCommand& command, std::vector<RankedEntry>* out,
                                              uint64_t* total, bool* found, int64_t* version) {
   RedisReply reply;
-  if (grpc::Status s = Guarded([&] { reply = Eval(redis_, command); }); !s.ok()) return s;
+  if (grpc::Status s = storage::RunRedis("leaderboard cache", [&] { reply = Eval(redis_, command); }); !s.ok())
+    return s;
   out->clear();
   const auto& e = reply.elements;
   *version = -1;
@@ -230,10 +218,12 @@ grpc::Status RedisLeaderboardCache::Around(const Board& board, int64_t identity_
 grpc::Status RedisLeaderboardCache::Lookup(const Board& board, int64_t identity_id, RankedEntry* out, uint64_t* total,
                                            bool* found, int64_t* version) {
   RedisReply reply;
-  if (grpc::Status s = Guarded([&] {
-        reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"), Key(board, "version"),
-                              std::to_string(identity_id)});
-      });
+  if (grpc::Status s =
+          storage::RunRedis("leaderboard cache",
+                            [&] {
+                              reply = Eval(redis_, {"EVAL_RO", kLookup, "3", Key(board, "ranked"), Key(board, "info"),
+                                                    Key(board, "version"), std::to_string(identity_id)});
+                            });
       !s.ok())
     return s;
   const auto& e = reply.elements;
@@ -250,7 +240,7 @@ grpc::Status RedisLeaderboardCache::Lookup(const Board& board, int64_t identity_
 }
 
 grpc::Status RedisLeaderboardCache::Version(const Board& board, int64_t* out) {
-  return Guarded([&] {
+  return storage::RunRedis("leaderboard cache", [&] {
     RedisReply reply;
     redis_->With([&](storage::RedisConnection& c) { reply = c.Run({"GET", Key(board, "version")}); });
     if (reply.is_error()) throw storage::RedisCommandError("redis GET failed: " + reply.str);

@@ -43,17 +43,6 @@ return 0
 // played by the host's fallback bot meanwhile, and forfeited if it never comes.
 constexpr const char* kInboxTtlSeconds = "86400";
 
-// The one place where what the client throws becomes the roster's status.
-template <typename Fn>
-grpc::Status Guarded(Fn&& fn) {
-  try {
-    fn();
-    return grpc::Status::OK;
-  } catch (const std::exception& e) {
-    return storage::RedisErrorStatus("roster", e);
-  }
-}
-
 }  // namespace
 
 RedisRosterStore::RedisRosterStore(storage::RedisPool* redis, std::string prefix)
@@ -62,7 +51,7 @@ RedisRosterStore::RedisRosterStore(storage::RedisPool* redis, std::string prefix
 grpc::Status RedisRosterStore::Heartbeat(int64_t identity, const std::string& connection, int capacity,
                                          int64_t until_ms) {
   const std::string member = std::to_string(identity) + ":" + connection;
-  return Guarded([&] {
+  return storage::RunRedis("roster", [&] {
     redis_->With([&](storage::RedisConnection& c) {
       c.Pipeline({{"HSET", Key("capacity"), member, std::to_string(capacity)},
                   {"ZADD", Key("available"), std::to_string(until_ms), member}});
@@ -72,7 +61,7 @@ grpc::Status RedisRosterStore::Heartbeat(int64_t identity, const std::string& co
 
 grpc::Status RedisRosterStore::Leave(int64_t identity, const std::string& connection) {
   const std::string member = std::to_string(identity) + ":" + connection;
-  return Guarded([&] {
+  return storage::RunRedis("roster", [&] {
     redis_->With([&](storage::RedisConnection& c) {
       c.Pipeline({{"ZREM", Key("available"), member}, {"HDEL", Key("capacity"), member}});
     });
@@ -81,12 +70,14 @@ grpc::Status RedisRosterStore::Leave(int64_t identity, const std::string& connec
 
 grpc::Status RedisRosterStore::Available(int64_t now_ms, std::unordered_map<int64_t, int>* out) {
   RedisReply r;
-  if (grpc::Status s = Guarded([&] {
-        redis_->With([&](storage::RedisConnection& c) {
-          r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
-        });
-        if (r.is_error()) throw storage::RedisCommandError("roster script failed: " + r.str);
-      });
+  if (grpc::Status s = storage::RunRedis(
+          "roster",
+          [&] {
+            redis_->With([&](storage::RedisConnection& c) {
+              r = c.Run({"EVAL", kAvailable, "2", Key("available"), Key("capacity"), std::to_string(now_ms)});
+            });
+            if (r.is_error()) throw storage::RedisCommandError("roster script failed: " + r.str);
+          });
       !s.ok())
     return s;
   out->clear();
@@ -99,7 +90,7 @@ grpc::Status RedisRosterStore::Available(int64_t now_ms, std::unordered_map<int6
 
 grpc::Status RedisRosterStore::Send(int64_t identity, const std::string& assignment) {
   const std::string key = Key("inbox:" + std::to_string(identity));
-  return Guarded([&] {
+  return storage::RunRedis("roster", [&] {
     redis_->With([&](storage::RedisConnection& c) {
       c.Pipeline({{"RPUSH", key, assignment}, {"EXPIRE", key, kInboxTtlSeconds}});
     });
@@ -109,11 +100,12 @@ grpc::Status RedisRosterStore::Send(int64_t identity, const std::string& assignm
 grpc::Status RedisRosterStore::Receive(int64_t identity, std::string* assignment, bool* found) {
   RedisReply r;
   *found = false;
-  if (grpc::Status s = Guarded([&] {
-        redis_->With([&](storage::RedisConnection& c) {
-          r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))});
-        });
-      });
+  if (grpc::Status s = storage::RunRedis("roster",
+                                         [&] {
+                                           redis_->With([&](storage::RedisConnection& c) {
+                                             r = c.Run({"LPOP", Key("inbox:" + std::to_string(identity))});
+                                           });
+                                         });
       !s.ok())
     return s;
   // An error reply (a key of another type) reads as an empty inbox, as it
@@ -126,7 +118,7 @@ grpc::Status RedisRosterStore::Receive(int64_t identity, std::string* assignment
 
 grpc::Status RedisRosterStore::Lead(const std::string& replica, int64_t ttl_ms, bool* leading) {
   *leading = false;
-  return Guarded([&] {
+  return storage::RunRedis("roster", [&] {
     RedisReply r;
     redis_->With([&](storage::RedisConnection& c) {
       r = c.Run({"EVAL", kLead, "1", Key("leader"), replica, std::to_string(ttl_ms)});
