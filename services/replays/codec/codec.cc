@@ -46,19 +46,22 @@ Action Parameterised(ActionType type, const PackedCards& give, const PackedCards
   return x;
 }
 
+// Whose symbol it is, for the statistics: chance's draws or a seat's decisions.
+enum class Source { kChance, kDecision };
+
 class Writer {
  public:
   Writer(std::string* out, CodecStats* stats) : encoder_(out), stats_(stats) {}
 
-  void Put(const SymbolTable& table, int symbol, bool chance) {
+  void Put(const SymbolTable& table, int symbol, Source source) {
     encoder_.Encode(table.cum[size_t(symbol)], table.freq(symbol), table.total());
-    if (stats_) (chance ? stats_->chance_bits : stats_->decision_bits) += Cost(table, symbol);
+    if (stats_) (source == Source::kChance ? stats_->chance_bits : stats_->decision_bits) += Cost(table, symbol);
   }
   void PutParameterised(const Action& a) {
-    Put(ParameterisedKindTable(), a.type == ActionType::kTradeCounter, false);
+    Put(ParameterisedKindTable(), a.type == ActionType::kTradeCounter, Source::kDecision);
     for (const PackedCards* side : {&a.give, &a.want})
-      for (int c = 0; c < kNumCardTypes; ++c) Put(OfferCountTable(), side->Get(c), false);
-    if (a.type == ActionType::kTradeOffer) Put(AddresseeTable(), a.addressees, false);
+      for (int c = 0; c < kNumCardTypes; ++c) Put(OfferCountTable(), side->Get(c), Source::kDecision);
+    if (a.type == ActionType::kTradeOffer) Put(AddresseeTable(), a.addressees, Source::kDecision);
   }
   void Finish() { encoder_.Finish(); }
 
@@ -148,7 +151,7 @@ bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions,
         return false;
       }
       BuildChanceTable(outcomes, &table);
-      writer.Put(table, int(it - outcomes.begin()), true);
+      writer.Put(table, int(it - outcomes.begin()), Source::kChance);
       state.ApplyUnchecked(it->action);
       if (stats) ++stats->chance_actions;
       continue;
@@ -159,7 +162,7 @@ bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions,
     const Action* found = std::lower_bound(legal->begin(), legal->end(), Encode(a),
                                            [](const Action& x, uint64_t c) { return Encode(x) < c; });
     if (found != legal->end() && *found == a) {  // stray data in unused fields is refused below
-      writer.Put(table, int(found - legal->begin()), false);
+      writer.Put(table, int(found - legal->begin()), Source::kDecision);
       state.ApplyUnchecked(*found);
     } else {
       // The engine refuses stray fields too, so an accepted offer is exactly
@@ -170,7 +173,7 @@ bool EncodeActions(const GameConfig& config, const std::vector<Action>& actions,
         *error = StepPrefix(i) + ActionToString(a) + ": " + refused;
         return false;
       }
-      writer.Put(table, legal->size, false);  // the escape
+      writer.Put(table, legal->size, Source::kDecision);  // the escape
       writer.PutParameterised(a);
       if (stats) ++stats->parameterised_actions;
     }
