@@ -41,13 +41,11 @@ constexpr char kServiceToken[] = "host-secret";
 class RatingsTest : public testing::RatingsFixture {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(database_.ok());
+    pool_ = storage::testing::MigratedPool(database_, METROPOLIS_MIGRATIONS_DIR, 8);
+    ASSERT_NE(pool_, nullptr);
     redis_address_ = storage::testing::RedisAddress();
     ASSERT_FALSE(redis_address_.empty());
     prefix_ = storage::testing::UniquePrefix();
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(database_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
-    pool_ = std::make_unique<storage::PgPool>(database_.conninfo(), 8);
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 8);
     store_ = std::make_unique<PgRatingStore>(pool_.get());
     cache_ = std::make_unique<RedisLeaderboardCache>(redis_.get(), prefix_);

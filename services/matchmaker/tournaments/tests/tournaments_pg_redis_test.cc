@@ -26,13 +26,11 @@ namespace {
 class TournamentsTest : public testing::TournamentsFixture<PgTournamentStore, RedisRosterStore, RedisTicketStore> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(db_.ok());
-    std::string error;
-    ASSERT_TRUE(storage::testing::MigrateAll(db_.conninfo(), METROPOLIS_MIGRATIONS_DIR, &error)) << error;
+    pool_ = storage::testing::MigratedPool(db_, METROPOLIS_MIGRATIONS_DIR, 4);
+    ASSERT_NE(pool_, nullptr);
     redis_address_ = storage::testing::RedisAddress();
     ASSERT_FALSE(redis_address_.empty());
     prefix_ = storage::testing::UniquePrefix();
-    pool_ = std::make_unique<storage::PgPool>(db_.conninfo(), 4);
     redis_ = std::make_unique<storage::RedisPool>(redis_address_, 4);
     // The entrants are identities by number (the store does not check them).
     Use(std::make_unique<PgTournamentStore>(pool_.get()), std::make_unique<RedisRosterStore>(redis_.get(), prefix_),
