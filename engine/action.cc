@@ -319,6 +319,15 @@ std::string SeatsToString(int mask) {
 
 // ---- Parser ----
 
+// A piece of the text, quoted in an error: at most 40 bytes of it, then how long
+// it was. The text may be a client's (a bot's answer): a megabyte quoted back
+// would be a megabyte of error message, and more than gRPC carries in a status.
+std::string Quote(std::string_view text) {
+  constexpr size_t kMaxQuoted = 40;
+  if (text.size() <= kMaxQuoted) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, kMaxQuoted)) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
+
 // Whitespace-separated tokens with a cursor; every error names the action.
 class Tokens {
  public:
@@ -339,7 +348,7 @@ class Tokens {
   // Sets the error "<action>: expected <what>, got '<token>'" (or "got nothing").
   bool Expected(std::string_view action, std::string_view what, std::string_view got, std::string_view note = {}) {
     std::string msg = std::string(action) + ": expected " + std::string(what) + ", got ";
-    msg += got.empty() ? "nothing" : "'" + std::string(got) + "'";
+    msg += got.empty() ? "nothing" : Quote(got);
     if (!note.empty()) msg += " (" + std::string(note) + ")";
     return Fail(msg);
   }
@@ -518,7 +527,7 @@ bool ParseCards(Tokens& t, std::string_view action, std::string_view side, std::
     if (!n || card < 0) return t.Expected(action, what, tok);
     if (*n < 1 || *n > kMaxCardsPerTypeInOffer) {
       return t.Fail(std::string(action) + ": expected 1.." + std::to_string(kMaxCardsPerTypeInOffer) + " " +
-                    std::string(CardName(card)) + " per side (TRD-3), got '" + std::string(tok) + "'");
+                    std::string(CardName(card)) + " per side (TRD-3), got " + Quote(tok));
     }
     if (out->Get(card) != 0) {
       return t.Fail(std::string(action) + ": " + std::string(CardName(card)) + " listed twice after '" +
@@ -678,7 +687,7 @@ std::optional<Action> ParseAction(std::string_view text, std::string* error) {
   std::string_view name = t.Next();
   const TypeInfo* info = FindType(name);
   if (!info) {
-    t.Fail("unknown action '" + std::string(name) + "'");
+    t.Fail("unknown action " + Quote(name));
     return std::nullopt;
   }
   Action x;
@@ -707,7 +716,7 @@ std::optional<Action> ParseAction(std::string_view text, std::string* error) {
     }
   }
   if (!t.Done()) {
-    t.Fail(std::string(name) + ": unexpected '" + std::string(t.Peek()) + "' after the action");
+    t.Fail(std::string(name) + ": unexpected " + Quote(t.Peek()) + " after the action");
     return std::nullopt;
   }
   return x;

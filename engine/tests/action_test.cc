@@ -627,6 +627,25 @@ TEST(ActionTest, ParseErrorsArePrecise) {
   EXPECT_EQ(ParseError("roll now"), "roll: unexpected 'now' after the action");
 }
 
+// A client's text is quoted in an error only in part: 40 bytes and its length
+// (docs/SECURITY.md), wherever the parser quotes it.
+TEST(ActionTest, ParseErrorsQuoteLongTextInPart) {
+  const std::string huge(900 * 1024, 'x');
+  const std::string head(40, 'x');
+  const std::string tail = "...' (" + std::to_string(huge.size()) + " bytes)";
+  EXPECT_EQ(ParseError(huge), "unknown action '" + head + tail);
+  EXPECT_EQ(ParseError("build_road " + huge), "build_road: expected an edge like e17, got '" + head + tail);
+  EXPECT_EQ(ParseError("end_turn " + huge), "end_turn: unexpected '" + head + tail + " after the action");
+  EXPECT_EQ(ParseError("offer give 9" + huge + " want 1ore"),
+            "offer: expected cards like 2brick after 'give', or '-' for none, got '9" + head.substr(1) + "...' (" +
+                std::to_string(huge.size() + 1) + " bytes)");
+  EXPECT_EQ(ParseError("offer give 1brick want 1ore to " + huge),
+            "offer: expected seats like 1,3 after 'to', or '-' for nobody, got '" + head + tail);
+  // 40 bytes are quoted whole.
+  EXPECT_EQ(ParseError("bulid_road_" + std::string(29, 'y')),
+            "unknown action 'bulid_road_" + std::string(29, 'y') + "'");
+}
+
 TEST(ActionTest, ParseErrorsOfProgressCards) {
   EXPECT_EQ(ParseError("play"), "play: expected a progress card like crane or road_building, got nothing");
   EXPECT_EQ(ParseError("play wizard"), "play: expected a progress card like crane or road_building, got 'wizard'");

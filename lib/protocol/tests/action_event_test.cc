@@ -112,6 +112,18 @@ TEST(ActionsAndEvents, HandBuiltTradeOffers) {
   EXPECT_EQ(a, Action::TradeOffer(give, want, 0b0110));
 }
 
+// A bot's answer of 900 KiB gets an error of a few dozen bytes, not its own text
+// back: the host sends the error in its Rejected message (docs/SECURITY.md).
+TEST(ActionsAndEvents, ALongTextIsQuotedInPart) {
+  v1::Action msg;
+  msg.set_text("build_road " + std::string(900 * 1024, 'e'));
+  Action a;
+  std::string error;
+  EXPECT_FALSE(ActionFromProto(msg, &a, &error));
+  EXPECT_LE(error.size(), 120u) << error.substr(0, 200);
+  EXPECT_NE(error.find("(921600 bytes)"), std::string::npos) << error;
+}
+
 TEST(ActionsAndEvents, CodeWinsOverText) {
   v1::Action msg;
   msg.set_code(Encode(Action::BuildRoad(17)));
