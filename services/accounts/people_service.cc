@@ -59,7 +59,8 @@ grpc::Status PeopleService::SignUp(grpc::ServerContext* context, const v1::SignU
   const std::string& name = request->name();
   const size_t length = request->password().size();
   if (!ValidIdentityName(name))
-    return Invalid("name: '" + name.substr(0, 80) + "' is not a name (1 to 64 letters, digits, '-', '_' or '.')");
+    return Invalid("name: " + services::Quoted(name) +
+                   " is not a name (1 to 64 letters, digits, '-', '_' or '.', not dots alone)");
   if (length < kMinPasswordBytes || length > kMaxPasswordBytes)
     return Invalid("password: must be " + std::to_string(kMinPasswordBytes) + " to " +
                    std::to_string(kMaxPasswordBytes) + " bytes, not " + std::to_string(length));

@@ -22,7 +22,8 @@ constexpr uint32_t kMaxSearchLimit = 100;
 grpc::Status CheckIdentityName(const char* field, const std::string& name) {
   if (name.empty()) return Invalid(std::string(field) + ": required (an identity's name)");
   if (!ValidIdentityName(name))
-    return Invalid(std::string(field) + ": '" + name + "' is not a name (1 to 64 letters, digits, '-', '_' or '.')");
+    return Invalid(std::string(field) + ": " + services::Quoted(name) +
+                   " is not a name (1 to 64 letters, digits, '-', '_' or '.', not dots alone)");
   return grpc::Status::OK;
 }
 

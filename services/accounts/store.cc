@@ -2,6 +2,7 @@
 // and what an unknown or revoked token answers.
 #include "services/accounts/store.h"
 
+#include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "services/accounts/authenticator.h"
 #include "services/accounts/token.h"
@@ -21,6 +22,9 @@ bool HasControlCharacters(std::string_view text) {
 
 bool ValidIdentityName(std::string_view name) {
   if (name.empty() || name.size() > 64) return false;
+  // "." and ".." are path segments, not names: a page at /players/.. could
+  // never be reached, as browsers and proxies fold it into its parent.
+  if (name.find_first_not_of('.') == std::string_view::npos) return false;
   for (char c : name) {
     const bool ok =
         (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
@@ -38,7 +42,8 @@ grpc::Status AccountStore::CreateIdentity(const std::string& kind, const std::st
   if (kind != "player" && kind != "bot")
     return {grpc::StatusCode::INVALID_ARGUMENT, "kind: '" + kind + "' is neither 'player' nor 'bot'"};
   if (!ValidIdentityName(name))
-    return {grpc::StatusCode::INVALID_ARGUMENT, "name: '" + name + "' is not 1 to 64 letters, digits, '-', '_' or '.'"};
+    return {grpc::StatusCode::INVALID_ARGUMENT,
+            "name: " + services::Quoted(name) + " is not 1 to 64 letters, digits, '-', '_' or '.' (not dots alone)"};
   if (kind == "bot" && owner_name.empty())
     return {grpc::StatusCode::INVALID_ARGUMENT, "owner: bot '" + name + "' needs an owner (a player)"};
   if (kind == "player" && !owner_name.empty())

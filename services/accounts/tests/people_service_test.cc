@@ -295,6 +295,12 @@ TEST_F(PeopleServiceTest, BadNamesAndPasswordsAreRefusedByName) {
   grpc::Status s = SignUp("no spaces", "correct horse");
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(s.error_message().rfind("name: ", 0), 0u) << s.error_message();
+  // Dots alone are path segments: the person's page could never be reached.
+  for (const std::string dots : {".", ".."}) {
+    s = SignUp(dots, "correct horse");
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << dots;
+    EXPECT_EQ(s.error_message().rfind("name: '" + dots + "' is not a name", 0), 0u) << s.error_message();
+  }
   s = SignUp("alice", "1234567");
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(s.error_message(), "password: must be 8 to 128 bytes, not 7");

@@ -219,6 +219,12 @@ TEST_F(AccountsServiceTest, RefusesBadIdentitiesAndChangesNothing) {
       {"empty name", player(""), StatusCode::INVALID_ARGUMENT, "name: '' is not 1 to 64"},
       {"name with a space", player("carol smith"), StatusCode::INVALID_ARGUMENT, "name: 'carol smith'"},
       {"name too long", player(std::string(65, 'c')), StatusCode::INVALID_ARGUMENT, "name: "},
+      // A page at /players/.. could never be reached.
+      {"name of one dot", player("."), StatusCode::INVALID_ARGUMENT, "name: '.' is not 1 to 64"},
+      {"name of two dots", player(".."), StatusCode::INVALID_ARGUMENT, "name: '..' is not 1 to 64"},
+      // Quoted in part, not sent back whole (docs/SECURITY.md).
+      {"name of 100 kB", player(std::string(100000, 'c')), StatusCode::INVALID_ARGUMENT,
+       "name: '" + std::string(80, 'c') + "...' (100000 bytes) is not"},
       {"taken name", player("alice"), StatusCode::ALREADY_EXISTS, "name 'alice' is taken"},
       {"taken in another case", player("ALICE"), StatusCode::ALREADY_EXISTS, "name 'ALICE' is taken (by 'alice')"},
       {"bot without owner", bot("carolbot", ""), StatusCode::INVALID_ARGUMENT, "owner: bot 'carolbot' needs an owner"},
