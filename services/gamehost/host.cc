@@ -1,6 +1,7 @@
 #include "services/gamehost/host.h"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 
@@ -20,6 +21,7 @@ constexpr size_t kMaxGameIdLength = 64;
 constexpr size_t kMaxNameLength = 100;
 constexpr size_t kMaxChanceIdentity = 200;
 constexpr uint32_t kMaxPageSize = 1000;
+constexpr std::string_view kPageTokenPrefix = "after:";
 constexpr int kMaxSeatsOf = 4096;  // identities per SeatsOf
 
 bool ValidGameId(const std::string& id) {
@@ -324,11 +326,20 @@ grpc::Status Host::ListGames(const std::string& token, const v1::ListGamesReques
   if (grpc::Status s = CheckToken(token, Access::kSpectator); !s.ok()) return s;
   if (request.page_size() > kMaxPageSize) return Invalid("page_size: at most 1000");
   const uint32_t page = request.page_size() ? request.page_size() : 100;
+  // Keyset paging on the game id: a page token is "after:" and the last id of the
+  // previous page. Anything else is no token a host gave, and is refused rather
+  // than read as a place in the list.
+  std::string after;
+  if (!request.page_token().empty()) {
+    const std::string& token = request.page_token();
+    if (!token.starts_with(kPageTokenPrefix) || !ValidGameId(token.substr(kPageTokenPrefix.size())))
+      return Invalid("page_token: " + services::Quoted(token) + " is not a token this host gave");
+    after = token.substr(kPageTokenPrefix.size());
+  }
   std::vector<std::shared_ptr<Game>> games;
   {
     std::lock_guard lock(mutex_);
-    // Keyset paging on the game id: a page token is the last id of the previous page.
-    for (auto it = live_.upper_bound(request.page_token()); it != live_.end() && games.size() <= page; ++it)
+    for (auto it = live_.upper_bound(after); it != live_.end() && games.size() <= page; ++it)
       if (!it->second->hidden()) games.push_back(it->second);
   }
   for (size_t i = 0; i < games.size() && i < page; ++i) {
@@ -336,7 +347,7 @@ grpc::Status Host::ListGames(const std::string& token, const v1::ListGamesReques
     games[i]->Info(info);
     info->set_host(address());
   }
-  if (games.size() > page) response->set_next_page_token(games[page - 1]->id());
+  if (games.size() > page) response->set_next_page_token(std::string(kPageTokenPrefix) + games[page - 1]->id());
   return grpc::Status::OK;
 }
 

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 #include "lib/protocol/convert.h"
 #include "services/gamehost/tests/fakes.h"
@@ -361,6 +362,35 @@ TEST(GameHost, WrongTokensAndGames) {
   EXPECT_EQ(t.host->ListGames("", {}, &list).error_code(), grpc::StatusCode::UNAUTHENTICATED);
   ASSERT_TRUE(t.host->ListGames(kSpectator, {}, &list).ok());
   EXPECT_EQ(list.games_size(), 1);
+}
+
+// Pages follow each other through the tokens the host gives; a token it never
+// gave is refused, not read as a place in the list.
+TEST(GameHost, ListGamesPagesOnlyThroughItsOwnTokens) {
+  TestHost t;
+  Table a(&t), b(&t), c(&t);
+  v1::ListGamesRequest request;
+  request.set_page_size(2);
+  v1::ListGamesResponse first, second;
+  ASSERT_TRUE(t.host->ListGames(kSpectator, request, &first).ok());
+  ASSERT_EQ(first.games_size(), 2);
+  ASSERT_FALSE(first.next_page_token().empty());
+  request.set_page_token(first.next_page_token());
+  ASSERT_TRUE(t.host->ListGames(kSpectator, request, &second).ok());
+  ASSERT_EQ(second.games_size(), 1);
+  EXPECT_TRUE(second.next_page_token().empty());
+  std::set<std::string> ids = {first.games(0).game_id(), first.games(1).game_id(), second.games(0).game_id()};
+  EXPECT_EQ(ids, (std::set<std::string>{a.created.game_id(), b.created.game_id(), c.created.game_id()}));
+  for (const std::string& forged : {std::string("zzz"), std::string("after:"), std::string("after:../x"),
+                                    first.games(0).game_id(), std::string(100000, 'a')}) {
+    request.set_page_token(forged);
+    v1::ListGamesResponse out;
+    const grpc::Status s = t.host->ListGames(kSpectator, request, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << forged.substr(0, 40);
+    EXPECT_EQ(s.error_message().rfind("page_token: ", 0), 0u) << s.error_message();
+    EXPECT_LE(s.error_message().size(), 160u);
+    EXPECT_EQ(out.games_size(), 0);
+  }
 }
 
 TEST(GameHost, SeatOnTheWrongHostIsToldWhereTheGameIs) {
