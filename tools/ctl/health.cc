@@ -25,12 +25,39 @@ std::string ServingName(health::HealthCheckResponse::ServingStatus s) {
   return health::HealthCheckResponse::ServingStatus_Name(s);
 }
 
+// The services the server lists through reflection; an exit status other than
+// kExitOk, the error said, when it cannot.
+int ListServices(const Invocation& inv, std::vector<std::string>* services) {
+  auto stub = reflection::ServerReflection::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  auto stream = stub->ServerReflectionInfo(&context);
+  reflection::ServerReflectionRequest request;
+  request.set_list_services("*");
+  std::string refused;
+  if (stream->Write(request)) {
+    stream->WritesDone();
+    reflection::ServerReflectionResponse response;
+    while (stream->Read(&response)) {
+      if (response.has_error_response()) refused = response.error_response().error_message();
+      for (const auto& s : response.list_services_response().service()) services->push_back(s.name());
+    }
+  }
+  const grpc::Status status = stream->Finish();
+  if (!status.ok()) return RpcError(inv, "ServerReflectionInfo", status);
+  if (!refused.empty()) {
+    return RpcError(inv, "ServerReflectionInfo(list_services)", grpc::Status(grpc::StatusCode::UNKNOWN, refused));
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunHealth(const std::vector<std::string>& args, const GetEnv& env) {
   cli::Flags flags("health", "[flags]",
-                   "Asks the host's health service (grpc.health.v1 Health/Check) about the server as a whole (\"\")\n"
-                   "and about metropolis.v1.GameHost. Exit status 0 only when every one is SERVING.");
+                   "Asks the server's health service (grpc.health.v1 Health/Check) about the server as a whole (\"\")\n"
+                   "and about each Metropolis service it lists through reflection (metropolis.v1.*).\n"
+                   "Exit status 0 only when every one is SERVING.");
   flags.Add({.name = "service",
              .value_name = "NAME",
              .help = "check this service instead of the two above",
@@ -38,7 +65,16 @@ int RunHealth(const std::vector<std::string>& args, const GetEnv& env) {
   Invocation inv{std::move(flags), {}};
   if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
   std::vector<std::string> services = inv.flags.GetAll("service");
-  if (services.empty()) services = {"", "metropolis.v1.GameHost"};
+  if (services.empty()) {
+    // Each server runs a different set (a host, ratings, or all of them in one
+    // process): the server says which, rather than a fixed list naming one.
+    std::vector<std::string> listed;
+    if (int code = ListServices(inv, &listed); code != kExitOk) return code;
+    std::sort(listed.begin(), listed.end());
+    services = {""};
+    for (const std::string& s : listed)
+      if (s.starts_with("metropolis.v1.")) services.push_back(s);
+  }
 
   auto stub = health::Health::NewStub(MakeChannel(inv.global));
   std::vector<Check> checks;
@@ -92,27 +128,8 @@ int RunReflect(const std::vector<std::string>& args, const GetEnv& env) {
   Invocation inv{std::move(flags), {}};
   if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
 
-  auto stub = reflection::ServerReflection::NewStub(MakeChannel(inv.global));
-  grpc::ClientContext context;
-  PrepareContext(inv.global, &context);
-  auto stream = stub->ServerReflectionInfo(&context);
-  reflection::ServerReflectionRequest request;
-  request.set_list_services("*");
   std::vector<std::string> services;
-  std::string refused;
-  if (stream->Write(request)) {
-    stream->WritesDone();
-    reflection::ServerReflectionResponse response;
-    while (stream->Read(&response)) {
-      if (response.has_error_response()) refused = response.error_response().error_message();
-      for (const auto& s : response.list_services_response().service()) services.push_back(s.name());
-    }
-  }
-  const grpc::Status status = stream->Finish();
-  if (!status.ok()) return RpcError(inv, "ServerReflectionInfo", status);
-  if (!refused.empty()) {
-    return RpcError(inv, "ServerReflectionInfo(list_services)", grpc::Status(grpc::StatusCode::UNKNOWN, refused));
-  }
+  if (int code = ListServices(inv, &services); code != kExitOk) return code;
   std::sort(services.begin(), services.end());
   if (inv.global.json) {
     std::string out = "{\"services\":[";
