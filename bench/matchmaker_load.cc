@@ -201,13 +201,19 @@ struct Fixture {
     storage::RedisPool pool(s.redis, 1);
     RedisTicketStore store(&pool, prefix);
     for (int64_t h = 0; h < s.hosts; ++h)
-      store.HostHeartbeat({"bench-host-" + std::to_string(h) + ":1", int64_t(1) << 40, 0, NowMs()});
+      if (grpc::Status st =
+              store.HostHeartbeat({"bench-host-" + std::to_string(h) + ":1", int64_t(1) << 40, 0, NowMs()});
+          !st.ok())
+        Fail("HostHeartbeat: " + st.error_message());
   }
   ~Fixture() { DeleteKeys(settings.redis, prefix); }
 
   int64_t QueueSize() {
     storage::RedisPool pool(settings.redis, 1);
-    return RedisTicketStore(&pool, prefix).QueueSize(ladder.id);
+    int64_t size = 0;
+    if (grpc::Status s = RedisTicketStore(&pool, prefix).QueueSize(ladder.id, &size); !s.ok())
+      Fail("QueueSize: " + s.error_message());
+    return size;
   }
 
   const Settings& settings;
@@ -248,14 +254,14 @@ Created CreateTickets(Fixture& f, int64_t first, int64_t count, double rate,
         const int64_t identity = first + i;
         const double r = rating(identity, rng);
         std::string id, existing;
+        bool created = false;
         const int64_t t0 = NowNs();
         f.created_ns[size_t(identity)].store(t0);
-        try {
-          if (!store.Create(f.ladder.id, identity, "p" + std::to_string(identity), r, NowMs(), &id, &existing))
-            Fail("identity " + std::to_string(identity) + " already had ticket " + existing);
-        } catch (const std::exception& e) {
-          Fail(std::string("Create: ") + e.what());
-        }
+        if (grpc::Status s = store.Create(f.ladder.id, identity, "p" + std::to_string(identity), r, NowMs(), &id,
+                                          &existing, &created);
+            !s.ok())
+          Fail("Create: " + s.error_message());
+        if (!created) Fail("identity " + std::to_string(identity) + " already had ticket " + existing);
         latency.Record(NowNs() - t0);
         done.fetch_add(1);
       }
@@ -325,13 +331,12 @@ class Replicas {
         if (stopping_) return;
       }
       const int64_t t0 = NowNs();
-      try {
-        const RoundStats s = m.RunRound(ladders, NowMs());
+      if (const RoundStats s = m.RunRound(ladders, NowMs()); !s.error.ok()) {
+        Fail("RunRound: " + s.error.error_message());
+      } else {
         lost_races_.fetch_add(s.lost_races);
         if (s.failed) Fail("a round failed to place " + std::to_string(s.failed) + " tables");
         idle_since_ns_[r].store(s.tables == 0 && s.lost_races == 0 ? t0 : 0);
-      } catch (const std::exception& e) {
-        Fail(std::string("RunRound: ") + e.what());
       }
       rounds_.Record(NowNs() - t0);
       round_count_.fetch_add(1);

@@ -4,11 +4,11 @@
 // where it lives beside the tickets); the tournament scheduler needs only this.
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "lib/storage/redis_errors.h"
 
 namespace metropolis::matchmaker {
 
@@ -17,21 +17,25 @@ struct HostInfo {
   int64_t capacity = 0, live = 0, seen_ms = 0;
 };
 
-// All calls throw storage::RedisUnavailable when the registry cannot be reached
-// (or cannot take writes now), and storage::RedisCommandError when it answers a
-// script with an error.
+// Every call answers with a status, as the other stores do: UNAVAILABLE when the
+// registry cannot be reached (or cannot take writes now: the caller retries),
+// INTERNAL when it answers a script with an error (a retry gets the same answer).
+// What a call finds comes through its out-parameters, a value first and a flag
+// (bool*) last; a flag is false unless the call answers OK and says so, and the
+// other out-parameters mean something only when it answers OK.
 class HostRegistry {
  public:
   virtual ~HostRegistry() = default;
 
   // Game hosts: heartbeats with their capacity and live games (heard at
   // `host.seen_ms`); the host with the most room among those heard from within
-  // `ttl_ms`, its live count raised by one (reserved) — false when none has room.
-  virtual void HostHeartbeat(const HostInfo& host) = 0;
-  virtual bool PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) = 0;
+  // `ttl_ms`, its live count raised by one (reserved) — *picked false when none
+  // has room.
+  virtual grpc::Status HostHeartbeat(const HostInfo& host) = 0;
+  virtual grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) = 0;
   // A host that failed to create a game gets no new ones until its next heartbeat.
-  virtual void MarkHostDown(const std::string& address) = 0;
-  virtual std::vector<HostInfo> Hosts() = 0;
+  virtual grpc::Status MarkHostDown(const std::string& address) = 0;
+  virtual grpc::Status Hosts(std::vector<HostInfo>* out) = 0;
 };
 
 }  // namespace metropolis::matchmaker

@@ -77,16 +77,19 @@ v1::CreateGameRequest Matchmaker::GameFor(const LadderConfig& ladder, const std:
   return request;
 }
 
-void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
-                       const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held,
-                       int64_t now_ms, RoundStats* stats) {
+grpc::Status Matchmaker::Place(const LadderConfig& ladder, const Table& table,
+                               const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held,
+                               int64_t now_ms, RoundStats* stats) {
   const std::string table_id = services::RandomSecretHex(8);
-  bool stale = false;
-  if (!tickets_->Claim(ladder.id, table, table_id, now_ms, options_.claim_fresh_ms, &stale)) {
+  bool claimed = false, stale = false;
+  if (grpc::Status s = tickets_->Claim(ladder.id, table, table_id, now_ms, options_.claim_fresh_ms, &claimed, &stale);
+      !s.ok())
+    return s;
+  if (!claimed) {
     // Another replica seated one of them, or a player left; or a ticket nobody
     // waits on, which expires without heartbeats (ExpireStale).
     ++(stale ? stats->stale : stats->lost_races);
-    return;
+    return grpc::Status::OK;
   }
   ++stats->tables;
   if (options_.metrics) options_.metrics->TableFormed(ladder.id);
@@ -96,14 +99,18 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   services::LogContext log_context(services::NewRequestId(), game_id);
   std::vector<Ticket> players;
   for (const std::string& id : table.tickets) players.push_back(*by_id.at(id));
-  if (SeatsHeld(ladder, table_id, players, held, stats)) return;
+  bool holding = false;
+  if (grpc::Status s = SeatsHeld(ladder, table_id, players, held, stats, &holding); !s.ok() || holding) return s;
   std::string host;
-  if (!tickets_->PickHost(now_ms, options_.host_ttl_ms, &host)) {
+  bool picked = false;
+  if (grpc::Status s = tickets_->PickHost(now_ms, options_.host_ttl_ms, &host, &picked); !s.ok()) return s;
+  int released = 0;
+  if (!picked) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});
     if (options_.metrics) options_.metrics->PlacementFailed(ladder.id, "no_host");
-    tickets_->Release(ladder.id, table_id, table.tickets);
+    if (grpc::Status s = tickets_->Release(ladder.id, table_id, table.tickets, &released); !s.ok()) return s;
     ++stats->failed;
-    return;
+    return grpc::Status::OK;
   }
   const v1::CreateGameRequest request = GameFor(ladder, players, table.bots, game_id);
   v1::CreateGameResponse response;
@@ -115,10 +122,10 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                           {"code", services::StatusCodeName(status.error_code())},
                           {"error", status.error_message()}});
     if (options_.metrics) options_.metrics->PlacementFailed(ladder.id, "create_failed");
-    tickets_->MarkHostDown(host);
-    tickets_->Release(ladder.id, table_id, table.tickets);
+    if (grpc::Status s = tickets_->MarkHostDown(host); !s.ok()) return s;
+    if (grpc::Status s = tickets_->Release(ladder.id, table_id, table.tickets, &released); !s.ok()) return s;
     ++stats->failed;
-    return;
+    return grpc::Status::OK;
   }
   std::vector<Seating> seats;
   for (size_t p = 0; p < players.size(); ++p) {
@@ -133,7 +140,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
       break;
     }
   }
-  AssignCreated(ladder.id, table_id, seats);
+  if (grpc::Status s = AssignCreated(ladder.id, table_id, seats); !s.ok()) return s;
   ++stats->placed;
   if (options_.metrics)
     for (const Ticket& player : players)
@@ -143,6 +150,7 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
                                      {"host", host},
                                      {"players", std::to_string(players.size())},
                                      {"bots", std::to_string(table.bots)}});
+  return grpc::Status::OK;
 }
 
 // Nobody holds two seats at once. A player whose assignment Redis lost (a failover
@@ -152,11 +160,11 @@ void Matchmaker::Place(const LadderConfig& ladder, const Table& table,
 // saw. Only the first game's host still knows that seat, so before a round seats
 // its tables the live hosts are asked (one call per host per ladder and round) which
 // seats the tables' players hold.
-Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
-                                               const std::unordered_map<std::string_view, const Ticket*>& by_id,
-                                               int64_t now_ms) {
-  HeldSeats held;
-  if (!options_.check_held_seats) return held;
+grpc::Status Matchmaker::AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
+                                      const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms,
+                                      HeldSeats* held) {
+  held->clear();
+  if (!options_.check_held_seats) return grpc::Status::OK;
   // At most kSeatsOfBatch identities a call (the host's limit is 4096).
   constexpr int kSeatsOfBatch = 4096;
   std::vector<v1::SeatsOfRequest> requests;
@@ -169,7 +177,7 @@ Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const
       requests.back().add_identity_ids(by_id.at(id)->identity_id);
     }
   }
-  if (requests.empty()) return held;
+  if (requests.empty()) return grpc::Status::OK;
   // Every live host at once: the round waits for the slowest answer (or the
   // call's deadline), not for the sum of them.
   struct Answer {
@@ -187,14 +195,16 @@ Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const
     }
     return answer;
   };
+  std::vector<HostInfo> hosts;
+  if (grpc::Status s = tickets_->Hosts(&hosts); !s.ok()) return s;
   std::vector<std::future<Answer>> asked;
-  for (const HostInfo& h : tickets_->Hosts()) {
+  for (const HostInfo& h : hosts) {
     if (h.seen_ms < now_ms - options_.host_ttl_ms) continue;
     asked.push_back(std::async(std::launch::async, ask, h.address));
   }
   for (auto& pending : asked) {
     const Answer answer = pending.get();
-    for (const v1::HeldSeat& seat : answer.seats) held.try_emplace(seat.identity_id(), answer.host, seat);
+    for (const v1::HeldSeat& seat : answer.seats) held->try_emplace(seat.identity_id(), answer.host, seat);
     if (!answer.status.ok()) {
       // A host that cannot answer gets no games until its next heartbeat (as when
       // a creation fails); its games move to hosts that answer for them.
@@ -202,19 +212,20 @@ Matchmaker::HeldSeats Matchmaker::AskHeldSeats(const LadderConfig& ladder, const
                            {{"host", answer.host},
                             {"code", services::StatusCodeName(answer.status.error_code())},
                             {"error", answer.status.error_message()}});
-      tickets_->MarkHostDown(answer.host);
+      if (grpc::Status s = tickets_->MarkHostDown(answer.host); !s.ok()) return s;
     }
   }
-  return held;
+  return grpc::Status::OK;
 }
 
 // A player holding a seat no stream plays gets it again (a fresh token); one whose
 // seat a stream plays now (it queued from elsewhere) waits in the queue; and the
 // rest of the table goes back to the queue with its waiting time.
-bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
-                           const HeldSeats& held, RoundStats* stats) {
-  if (std::none_of(players.begin(), players.end(), [&](const Ticket& p) { return held.count(p.identity_id); }))
-    return false;
+grpc::Status Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_id,
+                                   const std::vector<Ticket>& players, const HeldSeats& held, RoundStats* stats,
+                                   bool* holding) {
+  *holding = std::any_of(players.begin(), players.end(), [&](const Ticket& p) { return held.count(p.identity_id); });
+  if (!*holding) return grpc::Status::OK;
   std::vector<Seating> again;
   std::vector<std::string> release;
   for (const Ticket& p : players) {
@@ -233,10 +244,13 @@ bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_
         "player given again the seat it holds",
         {{"ladder", ladder.id}, {"ticket", p.id}, {"game", seat.game_id()}, {"seat", std::to_string(seat.seat())}});
   }
-  if (!again.empty()) AssignCreated(ladder.id, table_id, again);
-  tickets_->Release(ladder.id, table_id, release);
+  if (!again.empty()) {
+    if (grpc::Status s = AssignCreated(ladder.id, table_id, again); !s.ok()) return s;
+  }
+  int released = 0;
+  if (grpc::Status s = tickets_->Release(ladder.id, table_id, release, &released); !s.ok()) return s;
   stats->reseated += int(again.size());
-  return true;
+  return grpc::Status::OK;
 }
 
 // The game exists on its host now. Were its tickets released to the queue
@@ -244,13 +258,14 @@ bool Matchmaker::SeatsHeld(const LadderConfig& ladder, const std::string& table_
 // by the fallback bot under their names, stored and rated: a player counted in a
 // game it never played. So a Redis that is briefly away (a restart) is waited
 // for, while the claim still holds the tickets.
-void Matchmaker::AssignCreated(const std::string& ladder, const std::string& table_id,
-                               const std::vector<Seating>& seats) {
+grpc::Status Matchmaker::AssignCreated(const std::string& ladder, const std::string& table_id,
+                                       const std::vector<Seating>& seats) {
   const auto start = std::chrono::steady_clock::now();
   int backoff_ms = 100;
   for (int attempt = 1;; ++attempt) {
-    try {
-      const int assigned = tickets_->Assign(ladder, table_id, seats);
+    int assigned = 0;
+    const grpc::Status s = tickets_->Assign(ladder, table_id, seats, &assigned);
+    if (s.ok()) {
       if (attempt > 1) services::LogInfo("game assigned after retries", {{"attempts", std::to_string(attempt)}});
       if (assigned < int(seats.size())) {
         // The claim lapsed while the game was being created (this replica was
@@ -267,28 +282,22 @@ void Matchmaker::AssignCreated(const std::string& ladder, const std::string& tab
                             {"assigned", std::to_string(assigned)}});
         if (options_.metrics) options_.metrics->PlacementFailed(ladder, "claim_lapsed");
       }
-      return;
-    } catch (const storage::RedisUnavailable& e) {
-      const auto waited =
-          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-      if (waited.count() + backoff_ms > options_.assign_retry_ms) {
-        services::LogError("assigning a created game failed; its seats are played by the fallback bot",
-                           {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
-        if (options_.metrics) options_.metrics->PlacementFailed(ladder, "assign_failed");
-        throw;
-      }
-      if (attempt == 1)
-        services::LogWarning("assigning a created game failed; retrying", {{"ladder", ladder}, {"error", e.what()}});
-      std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
-      backoff_ms = std::min(backoff_ms * 2, 2'000);
-    } catch (const storage::RedisCommandError& e) {
-      // Redis answered the script with an error: another try gets the same
-      // answer. Said as loudly as a retry that ran out.
-      services::LogError("assigning a created game failed; its seats are played by the fallback bot",
-                         {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", e.what()}});
-      if (options_.metrics) options_.metrics->PlacementFailed(ladder, "assign_failed");
-      throw;
+      return s;
     }
+    // Anything but UNAVAILABLE (Redis answered the script with an error): another
+    // try gets the same answer. Said as loudly as a retry that ran out.
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    if (s.error_code() != grpc::StatusCode::UNAVAILABLE || waited.count() + backoff_ms > options_.assign_retry_ms) {
+      services::LogError("assigning a created game failed; its seats are played by the fallback bot",
+                         {{"ladder", ladder}, {"attempts", std::to_string(attempt)}, {"error", s.error_message()}});
+      if (options_.metrics) options_.metrics->PlacementFailed(ladder, "assign_failed");
+      return s;
+    }
+    if (attempt == 1)
+      services::LogWarning("assigning a created game failed; retrying",
+                           {{"ladder", ladder}, {"error", s.error_message()}});
+    std::this_thread::sleep_for(std::chrono::milliseconds(backoff_ms));
+    backoff_ms = std::min(backoff_ms * 2, 2'000);
   }
 }
 
@@ -297,21 +306,30 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
   // The hosts' registry is read once a second, for the metric only.
   if (last_hosts_ms_ == INT64_MIN || now_ms < last_hosts_ms_ || now_ms - last_hosts_ms_ >= 1000) {
     last_hosts_ms_ = now_ms;
+    std::vector<HostInfo> hosts;
+    if (stats.error = tickets_->Hosts(&hosts); !stats.error.ok()) return stats;
     size_t alive = 0;
-    for (const HostInfo& h : tickets_->Hosts()) alive += h.seen_ms >= now_ms - options_.host_ttl_ms;
+    for (const HostInfo& h : hosts) alive += h.seen_ms >= now_ms - options_.host_ttl_ms;
     if (options_.metrics) options_.metrics->HostsKnown(alive);
   }
   for (const LadderConfig& ladder : ladders) {
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {
-      const int expired = tickets_->ExpireStale(ladder.id, now_ms, options_.ticket_ttl_ms);
+      int expired = 0;
+      if (stats.error = tickets_->ExpireStale(ladder.id, now_ms, options_.ticket_ttl_ms, &expired); !stats.error.ok())
+        return stats;
       if (options_.metrics) options_.metrics->TicketsExpired(ladder.id, expired);
       stats.expired += expired;
       last_expiry->second = now_ms;
     }
-    stats.released += tickets_->ReleaseStuck(ladder.id, now_ms, options_.matched_timeout_ms);
-    const std::vector<Ticket> queue = tickets_->Queue(ladder.id);
+    int released = 0;
+    if (stats.error = tickets_->ReleaseStuck(ladder.id, now_ms, options_.matched_timeout_ms, &released);
+        !stats.error.ok())
+      return stats;
+    stats.released += released;
+    std::vector<Ticket> queue;
+    if (stats.error = tickets_->Queue(ladder.id, &queue); !stats.error.ok()) return stats;
     if (options_.metrics) options_.metrics->QueueDepth(ladder.id, queue.size());
     if (queue.empty()) continue;
     const std::vector<Table> tables = FormTables(queue, ladder.rules, now_ms);
@@ -320,8 +338,10 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     std::unordered_map<std::string_view, const Ticket*> by_id;
     by_id.reserve(queue.size());
     for (const Ticket& t : queue) by_id.emplace(t.id, &t);
-    const HeldSeats held = AskHeldSeats(ladder, tables, by_id, now_ms);
-    for (const Table& table : tables) Place(ladder, table, by_id, held, now_ms, &stats);
+    HeldSeats held;
+    if (stats.error = AskHeldSeats(ladder, tables, by_id, now_ms, &held); !stats.error.ok()) return stats;
+    for (const Table& table : tables)
+      if (stats.error = Place(ladder, table, by_id, held, now_ms, &stats); !stats.error.ok()) return stats;
   }
   return stats;
 }

@@ -88,14 +88,18 @@ struct MatchmakerOptions {
 
 struct RoundStats {
   int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0, stale = 0, reseated = 0;
+  // Not OK when the round stopped early because the ticket store did not answer
+  // (UNAVAILABLE, or INTERNAL for a failed script; the counts above are then
+  // incomplete); the next round starts over.
+  grpc::Status error;
 };
 
 class Matchmaker {
  public:
   Matchmaker(TicketStore* tickets, GameCreator* creator, MatchmakerOptions options);
 
-  // One round over `ladders` at `now_ms`. Throws what TicketStore throws. One
-  // thread runs a Matchmaker's rounds.
+  // One round over `ladders` at `now_ms`; what the ticket store answered when it
+  // failed is in RoundStats::error. One thread runs a Matchmaker's rounds.
   RoundStats RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms);
 
   // The game request for a claimed table (exposed for tests).
@@ -107,18 +111,20 @@ class Matchmaker {
   // the host that runs each (asked once a round, of every live host).
   using HeldSeats = std::unordered_map<int64_t, std::pair<std::string, v1::HeldSeat>>;
 
-  void Place(const LadderConfig& ladder, const Table& table,
-             const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held, int64_t now_ms,
-             RoundStats* stats);
-  HeldSeats AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
-                         const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms);
-  // Whether players of a claimed table hold seats in live games already: they get
-  // those seats again and the table is not seated (the rest back in the queue).
-  bool SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
-                 const HeldSeats& held, RoundStats* stats);
-  // Assign with retries for options_.assign_retry_ms; throws what Assign threw
-  // after that.
-  void AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);
+  // These answer the ticket store's status when it failed: the round stops.
+  grpc::Status Place(const LadderConfig& ladder, const Table& table,
+                     const std::unordered_map<std::string_view, const Ticket*>& by_id, const HeldSeats& held,
+                     int64_t now_ms, RoundStats* stats);
+  grpc::Status AskHeldSeats(const LadderConfig& ladder, const std::vector<Table>& tables,
+                            const std::unordered_map<std::string_view, const Ticket*>& by_id, int64_t now_ms,
+                            HeldSeats* held);
+  // *holding: players of a claimed table hold seats in live games already; they
+  // get those seats again and the table is not seated (the rest back in the queue).
+  grpc::Status SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
+                         const HeldSeats& held, RoundStats* stats, bool* holding);
+  // Assign with retries for options_.assign_retry_ms while the store is
+  // UNAVAILABLE; answers what Assign answered after that.
+  grpc::Status AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);
 
   TicketStore* tickets_;
   GameCreator* creator_;

@@ -6,11 +6,15 @@
 
 #include "lib/common/negative_control.h"
 #include "lib/common/secret.h"
+#include "lib/storage/redis_status.h"
 
 namespace metropolis::matchmaker {
 namespace {
 
 using storage::RedisReply;
+
+// The name a failed call's status gives the store ("ticket store unavailable: ...").
+constexpr char kWhat[] = "ticket store";
 
 // Finished tickets are kept this long for the streams that still read them.
 constexpr char kFinishedTtlSeconds[] = "3600";
@@ -232,14 +236,15 @@ std::string RedisTicketStore::NowArg(int64_t now_ms) const {
   return clock_ == TicketClock::kRedis ? std::string() : std::to_string(now_ms);
 }
 
-int64_t RedisTicketStore::Now() {
+grpc::Status RedisTicketStore::Now(int64_t* now_ms) {
   const auto steady = [] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
   };
   if (clock_ == TicketClock::kCaller) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+    *now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+    return grpc::Status::OK;
   }
   // Redis's clock as an offset from this process's monotonic one, measured
   // again every second: the scripts read TIME themselves, this is for the
@@ -247,18 +252,23 @@ int64_t RedisTicketStore::Now() {
   // change, at one TIME call a second instead of one per heartbeat.
   {
     std::lock_guard lock(clock_mutex_);
-    if (offset_measured_ms_ != INT64_MIN && steady() - offset_measured_ms_ < 1000) return steady() + offset_ms_;
+    if (offset_measured_ms_ != INT64_MIN && steady() - offset_measured_ms_ < 1000) {
+      *now_ms = steady() + offset_ms_;
+      return grpc::Status::OK;
+    }
   }
-  const int64_t before = steady();
-  RedisReply t;
-  redis_->With([&](storage::RedisConnection& c) { t = c.Run({"TIME"}); });
-  const int64_t after = steady();
-  if (t.elements.size() != 2) throw storage::RedisUnavailable("matchmaker: TIME returned no time: " + t.str);
-  const int64_t redis_ms = ToInt(t.elements[0].str) * 1000 + ToInt(t.elements[1].str) / 1000;
-  std::lock_guard lock(clock_mutex_);
-  offset_ms_ = redis_ms - (before + after) / 2;
-  offset_measured_ms_ = after;
-  return after + offset_ms_;
+  return storage::RunRedis(kWhat, [&] {
+    const int64_t before = steady();
+    RedisReply t;
+    redis_->With([&](storage::RedisConnection& c) { t = c.Run({"TIME"}); });
+    const int64_t after = steady();
+    if (t.elements.size() != 2) throw storage::RedisUnavailable("matchmaker: TIME returned no time: " + t.str);
+    const int64_t redis_ms = ToInt(t.elements[0].str) * 1000 + ToInt(t.elements[1].str) / 1000;
+    std::lock_guard lock(clock_mutex_);
+    offset_ms_ = redis_ms - (before + after) / 2;
+    offset_measured_ms_ = after;
+    *now_ms = after + offset_ms_;
+  });
 }
 
 // One hash tag for all the matchmaker's keys: its scripts touch tickets, queues
@@ -272,143 +282,162 @@ RedisReply RedisTicketStore::Eval(storage::RedisCommand command) {
   return reply;
 }
 
-bool RedisTicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
-                              int64_t now_ms, std::string* id, std::string* existing) {
+grpc::Status RedisTicketStore::Create(const std::string& ladder, int64_t identity_id, const std::string& name,
+                                      double rating, int64_t now_ms, std::string* id, std::string* existing,
+                                      bool* created) {
+  *created = false;
   *id = services::RandomSecretHex(8);
-  const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
-                             std::to_string(identity_id), name, Exact(rating), NowArg(now_ms), ladder});
-  if (r.elements.size() == 2 && r.elements[0].integer == 1) return true;
-  const std::string key = r.elements.size() == 2 ? r.elements[1].str : "";
-  *existing = key.substr(key.rfind(':') + 1);
-  return false;
-}
-
-bool RedisTicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out) {
-  // The ladder is needed for the queue's key: read it first (it never changes).
-  RedisReply ladder;
-  redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
-  if (ladder.is_nil()) return false;
-  const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), NowArg(now_ms)});
-  const auto& f = r.elements;
-  if (f.size() != 15) return false;
-  out->id = f[0].str;
-  out->ladder = f[1].str;
-  out->state = f[2].str;
-  out->name = f[3].str;
-  out->identity_id = ToInt(f[4].str);
-  out->rating = std::strtod(f[5].str.c_str(), nullptr);
-  out->enqueued_ms = ToInt(f[6].str);
-  out->seen_ms = ToInt(f[7].str);
-  out->game_id = f[8].str;
-  out->host = f[9].str;
-  out->seat_token = f[10].str;
-  out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
-  out->chance_commitment = f[12].str;
-  out->position = ToInt(f[13].str);
-  out->queue_size = ToInt(f[14].str);
-  return true;
-}
-
-bool RedisTicketStore::Cancel(const std::string& id, std::string* state) {
-  RedisReply ladder, who;
-  redis_->With([&](storage::RedisConnection& c) {
-    auto replies = c.Pipeline({{"HGET", TicketKey(id), "ladder"}, {"HGET", TicketKey(id), "identity"}});
-    ladder = replies[0];
-    who = replies[1];
+  return storage::RunRedis(kWhat, [&] {
+    const RedisReply r = Eval({"EVAL", kCreateScript, "3", WhoKey(identity_id), TicketKey(*id), QueueKey(ladder), *id,
+                               std::to_string(identity_id), name, Exact(rating), NowArg(now_ms), ladder});
+    if (r.elements.size() == 2 && r.elements[0].integer == 1) {
+      *created = true;
+      return;
+    }
+    const std::string key = r.elements.size() == 2 ? r.elements[1].str : "";
+    *existing = key.substr(key.rfind(':') + 1);
   });
-  if (ladder.is_nil()) {
-    *state = "missing";
-    return false;
-  }
-  const RedisReply r =
-      Eval({"EVAL", kCancel, "3", TicketKey(id), QueueKey(ladder.str), WhoKey(ToInt(who.str)), kFinishedTtlSeconds});
-  *state = r.str == "ok" ? "cancelled" : r.str;
-  return r.str == "ok";
 }
 
-std::string RedisTicketStore::ActiveTicket(int64_t identity_id) {
-  std::string id;
-  redis_->With([&](storage::RedisConnection& c) {
-    const RedisReply key = c.Run({"GET", WhoKey(identity_id)});
-    if (key.is_nil()) return;
-    const RedisReply state = c.Run({"HGET", key.str, "state"});
-    if (state.str == "queued" || state.str == "matched") id = key.str.substr(key.str.rfind(':') + 1);
+grpc::Status RedisTicketStore::Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) {
+  *found = false;
+  return storage::RunRedis(kWhat, [&] {
+    // The ladder is needed for the queue's key: read it first (it never changes).
+    RedisReply ladder;
+    redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
+    if (ladder.is_nil()) return;
+    const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), NowArg(now_ms)});
+    const auto& f = r.elements;
+    if (f.size() != 15) return;
+    out->id = f[0].str;
+    out->ladder = f[1].str;
+    out->state = f[2].str;
+    out->name = f[3].str;
+    out->identity_id = ToInt(f[4].str);
+    out->rating = std::strtod(f[5].str.c_str(), nullptr);
+    out->enqueued_ms = ToInt(f[6].str);
+    out->seen_ms = ToInt(f[7].str);
+    out->game_id = f[8].str;
+    out->host = f[9].str;
+    out->seat_token = f[10].str;
+    out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
+    out->chance_commitment = f[12].str;
+    out->position = ToInt(f[13].str);
+    out->queue_size = ToInt(f[14].str);
+    *found = true;
   });
-  return id;
 }
 
-std::vector<Ticket> RedisTicketStore::Queue(const std::string& ladder) {
-  std::vector<Ticket> out;
-  redis_->With([&](storage::RedisConnection& c) {
-    const RedisReply ids = c.Run({"ZRANGE", QueueKey(ladder), "0", "-1"});
-    const size_t n = ids.elements.size();
-    out.resize(n);
-    std::vector<bool> known(n, false);
-    uint64_t pass = 0;
-    {
-      // A ticket's identity, rating, waiting time and name never change: only
-      // the tickets not read before are read.
-      std::lock_guard lock(queue_cache_mutex_);
-      QueueCache& cache = queue_cache_[ladder];
-      pass = ++cache.pass;
-      for (size_t i = 0; i < n; ++i) {
-        if (auto it = cache.tickets.find(ids.elements[i].str); it != cache.tickets.end()) {
-          it->second.pass = pass;
-          out[i] = it->second.ticket;
-          known[i] = true;
+grpc::Status RedisTicketStore::Cancel(const std::string& id, std::string* state, bool* cancelled) {
+  *cancelled = false;
+  return storage::RunRedis(kWhat, [&] {
+    RedisReply ladder, who;
+    redis_->With([&](storage::RedisConnection& c) {
+      auto replies = c.Pipeline({{"HGET", TicketKey(id), "ladder"}, {"HGET", TicketKey(id), "identity"}});
+      ladder = replies[0];
+      who = replies[1];
+    });
+    if (ladder.is_nil()) {
+      *state = "missing";
+      return;
+    }
+    const RedisReply r =
+        Eval({"EVAL", kCancel, "3", TicketKey(id), QueueKey(ladder.str), WhoKey(ToInt(who.str)), kFinishedTtlSeconds});
+    *state = r.str == "ok" ? "cancelled" : r.str;
+    *cancelled = r.str == "ok";
+  });
+}
+
+grpc::Status RedisTicketStore::ActiveTicket(int64_t identity_id, std::string* id) {
+  id->clear();
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      const RedisReply key = c.Run({"GET", WhoKey(identity_id)});
+      if (key.is_nil()) return;
+      const RedisReply state = c.Run({"HGET", key.str, "state"});
+      if (state.str == "queued" || state.str == "matched") *id = key.str.substr(key.str.rfind(':') + 1);
+    });
+  });
+}
+
+grpc::Status RedisTicketStore::Queue(const std::string& ladder, std::vector<Ticket>* out) {
+  out->clear();
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      const RedisReply ids = c.Run({"ZRANGE", QueueKey(ladder), "0", "-1"});
+      const size_t n = ids.elements.size();
+      out->resize(n);
+      std::vector<bool> known(n, false);
+      uint64_t pass = 0;
+      {
+        // A ticket's identity, rating, waiting time and name never change: only
+        // the tickets not read before are read.
+        std::lock_guard lock(queue_cache_mutex_);
+        QueueCache& cache = queue_cache_[ladder];
+        pass = ++cache.pass;
+        for (size_t i = 0; i < n; ++i) {
+          if (auto it = cache.tickets.find(ids.elements[i].str); it != cache.tickets.end()) {
+            it->second.pass = pass;
+            (*out)[i] = it->second.ticket;
+            known[i] = true;
+          }
         }
       }
-    }
-    std::vector<storage::RedisCommand> reads;
-    std::vector<size_t> read_index;
-    for (size_t i = 0; i < n; ++i) {
-      if (known[i]) continue;
-      reads.push_back({"HMGET", TicketKey(ids.elements[i].str), "identity", "rating", "enqueued", "name"});
-      read_index.push_back(i);
-    }
-    const auto replies = reads.empty() ? std::vector<RedisReply>{} : c.Pipeline(reads);
-    for (size_t r = 0; r < replies.size(); ++r) {
-      const auto& f = replies[r].elements;
-      if (f.size() != 4 || f[0].is_nil()) continue;  // gone meanwhile
-      const size_t i = read_index[r];
-      out[i] = {ids.elements[i].str, ToInt(f[0].str), std::strtod(f[1].str.c_str(), nullptr), ToInt(f[2].str),
-                f[3].str};
-      known[i] = true;
-    }
-    {
-      // The cache keeps the queue's tickets only.
-      std::lock_guard lock(queue_cache_mutex_);
-      QueueCache& cache = queue_cache_[ladder];
-      for (size_t i : read_index)
-        if (known[i]) cache.tickets[out[i].id] = {out[i], pass};
-      std::erase_if(cache.tickets, [&](const auto& entry) { return entry.second.pass != pass; });
-    }
-    // In the queue's order (by waiting time), without the tickets gone meanwhile.
-    size_t kept = 0;
-    for (size_t i = 0; i < n; ++i) {
-      if (!known[i]) continue;
-      if (kept != i) out[kept] = std::move(out[i]);
-      ++kept;
-    }
-    out.resize(kept);
+      std::vector<storage::RedisCommand> reads;
+      std::vector<size_t> read_index;
+      for (size_t i = 0; i < n; ++i) {
+        if (known[i]) continue;
+        reads.push_back({"HMGET", TicketKey(ids.elements[i].str), "identity", "rating", "enqueued", "name"});
+        read_index.push_back(i);
+      }
+      const auto replies = reads.empty() ? std::vector<RedisReply>{} : c.Pipeline(reads);
+      for (size_t r = 0; r < replies.size(); ++r) {
+        const auto& f = replies[r].elements;
+        if (f.size() != 4 || f[0].is_nil()) continue;  // gone meanwhile
+        const size_t i = read_index[r];
+        (*out)[i] = {ids.elements[i].str, ToInt(f[0].str), std::strtod(f[1].str.c_str(), nullptr), ToInt(f[2].str),
+                     f[3].str};
+        known[i] = true;
+      }
+      {
+        // The cache keeps the queue's tickets only.
+        std::lock_guard lock(queue_cache_mutex_);
+        QueueCache& cache = queue_cache_[ladder];
+        for (size_t i : read_index)
+          if (known[i]) cache.tickets[(*out)[i].id] = {(*out)[i], pass};
+        std::erase_if(cache.tickets, [&](const auto& entry) { return entry.second.pass != pass; });
+      }
+      // In the queue's order (by waiting time), without the tickets gone meanwhile.
+      size_t kept = 0;
+      for (size_t i = 0; i < n; ++i) {
+        if (!known[i]) continue;
+        if (kept != i) (*out)[kept] = std::move((*out)[i]);
+        ++kept;
+      }
+      out->resize(kept);
+    });
   });
-  return out;
 }
 
-int64_t RedisTicketStore::QueueSize(const std::string& ladder) {
-  int64_t size = 0;
-  redis_->With([&](storage::RedisConnection& c) { size = c.Run({"ZCARD", QueueKey(ladder)}).integer; });
-  return size;
+grpc::Status RedisTicketStore::QueueSize(const std::string& ladder, int64_t* size) {
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) { *size = c.Run({"ZCARD", QueueKey(ladder)}).integer; });
+  });
 }
 
-int RedisTicketStore::ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) {
-  return int(Eval({"EVAL", kExpireScript, "1", QueueKey(ladder), NowArg(now_ms), Key("t:"), Key("who:"),
-                   kFinishedTtlSeconds, std::to_string(max_age_ms)})
-                 .integer);
+grpc::Status RedisTicketStore::ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms,
+                                           int* expired) {
+  return storage::RunRedis(kWhat, [&] {
+    *expired = int(Eval({"EVAL", kExpireScript, "1", QueueKey(ladder), NowArg(now_ms), Key("t:"), Key("who:"),
+                         kFinishedTtlSeconds, std::to_string(max_age_ms)})
+                       .integer);
+  });
 }
 
-bool RedisTicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
-                             int64_t fresh_ms, bool* stale) {
+grpc::Status RedisTicketStore::Claim(const std::string& ladder, const Table& table, const std::string& table_id,
+                                     int64_t now_ms, int64_t fresh_ms, bool* claimed, bool* stale) {
+  *claimed = false;
+  if (stale) *stale = false;
   storage::RedisCommand command = {"EVAL", kClaimScript, std::to_string(2 + table.tickets.size()), QueueKey(ladder),
                                    MatchedKey(ladder)};
   for (const std::string& id : table.tickets) command.push_back(TicketKey(id));
@@ -416,14 +445,17 @@ bool RedisTicketStore::Claim(const std::string& ladder, const Table& table, cons
   command.push_back(NowArg(now_ms));
   command.push_back(std::to_string(fresh_ms));
   for (const std::string& id : table.tickets) command.push_back(id);
-  const int64_t r = Eval(std::move(command)).integer;
-  if (stale) *stale = r == -1;
-  return r == 1;
+  return storage::RunRedis(kWhat, [&] {
+    const int64_t r = Eval(std::move(command)).integer;
+    if (stale) *stale = r == -1;
+    *claimed = r == 1;
+  });
 }
 
-int RedisTicketStore::Assign(const std::string& ladder, const std::string& table_id,
-                             const std::vector<Seating>& seats) {
-  if (seats.empty()) return 0;
+grpc::Status RedisTicketStore::Assign(const std::string& ladder, const std::string& table_id,
+                                      const std::vector<Seating>& seats, int* assigned) {
+  *assigned = 0;
+  if (seats.empty()) return grpc::Status::OK;
   storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
   for (const Seating& s : seats) {
     command.push_back(TicketKey(s.ticket));
@@ -439,7 +471,7 @@ int RedisTicketStore::Assign(const std::string& ladder, const std::string& table
     command.push_back(std::to_string(s.assignment.seat));
     command.push_back(s.assignment.chance_commitment);
   }
-  return int(Eval(std::move(command)).integer);
+  return storage::RunRedis(kWhat, [&] { *assigned = int(Eval(std::move(command)).integer); });
 }
 
 // KEYS: who, ticket.
@@ -448,8 +480,8 @@ if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
 return 1
 )lua";
 
-void RedisTicketStore::Delivered(const std::string& id, int64_t identity_id) {
-  Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)});
+grpc::Status RedisTicketStore::Delivered(const std::string& id, int64_t identity_id) {
+  return storage::RunRedis(kWhat, [&] { Eval({"EVAL", kDelivered, "2", WhoKey(identity_id), TicketKey(id)}); });
 }
 
 // KEYS: who, ticket. ARGV: game, ttl.
@@ -463,59 +495,75 @@ if redis.call('GET', KEYS[1]) == KEYS[2] then redis.call('DEL', KEYS[1]) end
 return 1
 )lua";
 
-bool RedisTicketStore::Spend(const std::string& id, int64_t identity_id, const std::string& game_id) {
-  return Eval({"EVAL", kSpend, "2", WhoKey(identity_id), TicketKey(id), game_id, kFinishedTtlSeconds}).integer == 1;
+grpc::Status RedisTicketStore::Spend(const std::string& id, int64_t identity_id, const std::string& game_id,
+                                     bool* spent) {
+  *spent = false;
+  return storage::RunRedis(kWhat, [&] {
+    *spent = Eval({"EVAL", kSpend, "2", WhoKey(identity_id), TicketKey(id), game_id, kFinishedTtlSeconds}).integer == 1;
+  });
 }
 
-int RedisTicketStore::Release(const std::string& ladder, const std::string& table_id,
-                              const std::vector<std::string>& tickets) {
-  if (tickets.empty()) return 0;
+grpc::Status RedisTicketStore::Release(const std::string& ladder, const std::string& table_id,
+                                       const std::vector<std::string>& tickets, int* released) {
+  *released = 0;
+  if (tickets.empty()) return grpc::Status::OK;
   storage::RedisCommand command = {
       "EVAL", kRelease, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), check_table_ ? table_id : std::string()};
   for (const std::string& id : tickets) command.push_back(id);
-  return int(Eval(std::move(command)).integer);
+  return storage::RunRedis(kWhat, [&] { *released = int(Eval(std::move(command)).integer); });
 }
 
-int RedisTicketStore::ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) {
-  return int(Eval({"EVAL", kReleaseStuckScript, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"), NowArg(now_ms),
-                   std::to_string(timeout_ms)})
-                 .integer);
-}
-
-void RedisTicketStore::HostHeartbeat(const HostInfo& host) {
-  Eval({"EVAL", kHostHeartbeatScript, "2", Key("hosts"), Key("host:" + host.address), host.address,
-        std::to_string(host.capacity), std::to_string(host.live), NowArg(host.seen_ms)});
-}
-
-bool RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) {
-  const RedisReply r =
-      Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(ttl_ms)});
-  if (r.is_nil()) return false;
-  *address = r.str;
-  return true;
-}
-
-void RedisTicketStore::MarkHostDown(const std::string& address) {
-  redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("hosts"), address}); });
-}
-
-std::vector<HostInfo> RedisTicketStore::Hosts() {
-  std::vector<HostInfo> out;
-  redis_->With([&](storage::RedisConnection& c) {
-    const RedisReply hosts = c.Run({"ZRANGE", Key("hosts"), "0", "-1", "WITHSCORES"});
-    for (size_t i = 0; i + 1 < hosts.elements.size(); i += 2) {
-      HostInfo h;
-      h.address = hosts.elements[i].str;
-      h.seen_ms = ToInt(hosts.elements[i + 1].str);
-      const RedisReply f = c.Run({"HMGET", Key("host:" + h.address), "capacity", "live"});
-      if (f.elements.size() == 2) {
-        h.capacity = ToInt(f.elements[0].str);
-        h.live = ToInt(f.elements[1].str);
-      }
-      out.push_back(h);
-    }
+grpc::Status RedisTicketStore::ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms,
+                                            int* released) {
+  return storage::RunRedis(kWhat, [&] {
+    *released = int(Eval({"EVAL", kReleaseStuckScript, "2", QueueKey(ladder), MatchedKey(ladder), Key("t:"),
+                          NowArg(now_ms), std::to_string(timeout_ms)})
+                        .integer);
   });
-  return out;
+}
+
+grpc::Status RedisTicketStore::HostHeartbeat(const HostInfo& host) {
+  return storage::RunRedis(kWhat, [&] {
+    Eval({"EVAL", kHostHeartbeatScript, "2", Key("hosts"), Key("host:" + host.address), host.address,
+          std::to_string(host.capacity), std::to_string(host.live), NowArg(host.seen_ms)});
+  });
+}
+
+grpc::Status RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) {
+  *picked = false;
+  return storage::RunRedis(kWhat, [&] {
+    const RedisReply r =
+        Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(ttl_ms)});
+    if (r.is_nil()) return;
+    *address = r.str;
+    *picked = true;
+  });
+}
+
+grpc::Status RedisTicketStore::MarkHostDown(const std::string& address) {
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("hosts"), address}); });
+  });
+}
+
+grpc::Status RedisTicketStore::Hosts(std::vector<HostInfo>* out) {
+  out->clear();
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      const RedisReply hosts = c.Run({"ZRANGE", Key("hosts"), "0", "-1", "WITHSCORES"});
+      for (size_t i = 0; i + 1 < hosts.elements.size(); i += 2) {
+        HostInfo h;
+        h.address = hosts.elements[i].str;
+        h.seen_ms = ToInt(hosts.elements[i + 1].str);
+        const RedisReply f = c.Run({"HMGET", Key("host:" + h.address), "capacity", "live"});
+        if (f.elements.size() == 2) {
+          h.capacity = ToInt(f.elements[0].str);
+          h.live = ToInt(f.elements[1].str);
+        }
+        out->push_back(h);
+      }
+    });
+  });
 }
 
 }  // namespace metropolis::matchmaker

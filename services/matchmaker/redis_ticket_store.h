@@ -1,7 +1,9 @@
 // Tickets and game hosts in Redis (ticket_store.h). Every change of a ticket's
 // state is one Lua script, so replicas may race freely; every time a script
 // writes or compares is Redis's own (TIME), so replicas whose clocks disagree
-// still agree on what is alive and what is stuck.
+// still agree on what is alive and what is stuck. What the Redis client throws
+// becomes each call's status in one place, storage::RunRedis (UNAVAILABLE,
+// INTERNAL: lib/storage/redis_status.h), in the words "ticket store ...".
 #pragma once
 
 #include <climits>
@@ -33,34 +35,35 @@ class RedisTicketStore final : public TicketStore {
 
   // Redis's clock (its offset from this process's monotonic clock, measured
   // with TIME at most once a second) unless the store runs on the caller's
-  // clock. Throws storage::RedisUnavailable when it must measure and Redis
-  // cannot answer.
-  int64_t Now() override;
+  // clock. UNAVAILABLE when it must measure and Redis cannot answer.
+  grpc::Status Now(int64_t* now_ms) override;
 
-  bool Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating, int64_t now_ms,
-              std::string* id, std::string* existing) override;
-  bool Poll(const std::string& id, int64_t now_ms, TicketInfo* out) override;
-  bool Cancel(const std::string& id, std::string* state) override;
-  std::string ActiveTicket(int64_t identity_id) override;
+  grpc::Status Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
+                      int64_t now_ms, std::string* id, std::string* existing, bool* created) override;
+  grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) override;
+  grpc::Status Cancel(const std::string& id, std::string* state, bool* cancelled) override;
+  grpc::Status ActiveTicket(int64_t identity_id, std::string* id) override;
   // A ticket's fields are read from Redis once; later calls read only the
   // queue's ids and new tickets.
-  std::vector<Ticket> Queue(const std::string& ladder) override;
-  int64_t QueueSize(const std::string& ladder) override;
-  int ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) override;
+  grpc::Status Queue(const std::string& ladder, std::vector<Ticket>* out) override;
+  grpc::Status QueueSize(const std::string& ladder, int64_t* size) override;
+  grpc::Status ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms, int* expired) override;
   // Freshness is judged by Redis's clock, whichever clock the store runs on.
-  bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
-             int64_t fresh_ms = 0, bool* stale = nullptr) override;
+  grpc::Status Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
+                     int64_t fresh_ms, bool* claimed, bool* stale = nullptr) override;
   // One script; an undelivered seat is resumed for kUndeliveredTtlSeconds.
-  int Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats) override;
-  void Delivered(const std::string& id, int64_t identity_id) override;
-  bool Spend(const std::string& id, int64_t identity_id, const std::string& game_id) override;
-  int Release(const std::string& ladder, const std::string& table_id, const std::vector<std::string>& tickets) override;
-  int ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) override;
+  grpc::Status Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats,
+                      int* assigned) override;
+  grpc::Status Delivered(const std::string& id, int64_t identity_id) override;
+  grpc::Status Spend(const std::string& id, int64_t identity_id, const std::string& game_id, bool* spent) override;
+  grpc::Status Release(const std::string& ladder, const std::string& table_id, const std::vector<std::string>& tickets,
+                       int* released) override;
+  grpc::Status ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms, int* released) override;
 
-  void HostHeartbeat(const HostInfo& host) override;
-  bool PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) override;
-  void MarkHostDown(const std::string& address) override;
-  std::vector<HostInfo> Hosts() override;
+  grpc::Status HostHeartbeat(const HostInfo& host) override;
+  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) override;
+  grpc::Status MarkHostDown(const std::string& address) override;
+  grpc::Status Hosts(std::vector<HostInfo>* out) override;
 
  private:
   std::string Key(const std::string& suffix) const;
@@ -68,6 +71,8 @@ class RedisTicketStore final : public TicketStore {
   std::string QueueKey(const std::string& ladder) const { return Key("queue:" + ladder); }
   std::string MatchedKey(const std::string& ladder) const { return Key("matched:" + ladder); }
   std::string WhoKey(int64_t identity) const { return Key("who:" + std::to_string(identity)); }
+  // Throws what the client throws, and storage::RedisCommandError for an error
+  // reply; each call above turns that into its status (storage::RunRedis).
   storage::RedisReply Eval(storage::RedisCommand command);
   // The `now` a script is given: empty (the script reads TIME) on Redis's clock.
   std::string NowArg(int64_t now_ms) const;

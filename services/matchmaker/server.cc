@@ -90,19 +90,19 @@ void MatchmakerServer::Stop(int) {
 
 void MatchmakerServer::Rounds() {
   while (!stopping_) {
-    try {
-      const RoundStats s = matchmaker_.RunRound(ladders_.Ladders(), tickets_.Now());
-      if (s.tables || s.expired || s.released || s.failed || s.stale || s.reseated) {
-        ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
-                               {"placed", std::to_string(s.placed)},
-                               {"failed", std::to_string(s.failed)},
-                               {"expired", std::to_string(s.expired)},
-                               {"released", std::to_string(s.released)},
-                               {"stale", std::to_string(s.stale)},
-                               {"reseated", std::to_string(s.reseated)}});
-      }
-    } catch (const std::exception& e) {
-      ms::LogWarning("matching round failed", {{"error", e.what()}});
+    int64_t now = 0;
+    RoundStats s;
+    if (s.error = tickets_.Now(&now); s.error.ok()) s = matchmaker_.RunRound(ladders_.Ladders(), now);
+    if (!s.error.ok()) {
+      ms::LogWarning("matching round failed", {{"error", s.error.error_message()}});
+    } else if (s.tables || s.expired || s.released || s.failed || s.stale || s.reseated) {
+      ms::LogDebug("round", {{"tables", std::to_string(s.tables)},
+                             {"placed", std::to_string(s.placed)},
+                             {"failed", std::to_string(s.failed)},
+                             {"expired", std::to_string(s.expired)},
+                             {"released", std::to_string(s.released)},
+                             {"stale", std::to_string(s.stale)},
+                             {"reseated", std::to_string(s.reseated)}});
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(config_.round_ms));
   }
@@ -114,47 +114,45 @@ void MatchmakerServer::Schedule() {
       std::to_string(getpid()) + "@" + std::to_string(port_) + "-" + std::to_string(clock_.UnixMillis());
   bool leading = false;
   while (!stopping_) {
-    try {
-      bool lead = false;
-      if (const grpc::Status s = roster_.Lead(replica, config_.lease_ms, &lead); !s.ok()) {
-        ms::LogWarning("tournament pass failed", {{"error", s.error_message()}});
+    bool lead = false;
+    if (const grpc::Status s = roster_.Lead(replica, config_.lease_ms, &lead); !s.ok()) {
+      ms::LogWarning("tournament pass failed", {{"error", s.error_message()}});
+      std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+      continue;
+    }
+    metrics_.Leader(lead);
+    if (lead != leading)
+      ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
+    leading = lead;
+    if (!lead) tournament_store_.ClearFence();
+    // A new leader, or one whose change was refused by a newer fence while it
+    // still holds the lease (two replicas that both believed they led), takes
+    // the next fence before it changes anything.
+    if (lead && tournament_store_.fence() == 0) {
+      int64_t fence = 0;
+      if (const grpc::Status s = tournament_store_.TakeFence(&fence); !s.ok()) {
+        ms::LogWarning("taking the tournament scheduler's fence failed", {{"error", s.error_message()}});
         std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
         continue;
       }
-      metrics_.Leader(lead);
-      if (lead != leading)
-        ms::LogInfo(lead ? "leading the tournament scheduler" : "no longer leading the tournament scheduler");
-      leading = lead;
-      if (!lead) tournament_store_.ClearFence();
-      // A new leader, or one whose change was refused by a newer fence while it
-      // still holds the lease (two replicas that both believed they led), takes
-      // the next fence before it changes anything.
-      if (lead && tournament_store_.fence() == 0) {
-        int64_t fence = 0;
-        if (const grpc::Status s = tournament_store_.TakeFence(&fence); !s.ok()) {
-          ms::LogWarning("taking the tournament scheduler's fence failed", {{"error", s.error_message()}});
-          std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
-          continue;
-        }
-        ms::LogInfo("tournament scheduler fence taken", {{"fence", std::to_string(fence)}});
+      ms::LogInfo("tournament scheduler fence taken", {{"fence", std::to_string(fence)}});
+    }
+    if (lead) {
+      int64_t now = 0;
+      RunnerStats s;
+      if (s.error = tickets_.Now(&now); s.error.ok()) s = runner_.Pass(now);
+      if (!s.error.ok()) {
+        ms::LogWarning("tournament pass failed", {{"error", s.error.error_message()}});
+        std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
+        continue;
       }
-      if (lead) {
-        const RunnerStats s = runner_.Pass(tickets_.Now());
-        if (!s.error.ok()) {
-          ms::LogWarning("tournament pass failed", {{"error", s.error.error_message()}});
-          std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
-          continue;
-        }
-        metrics_.TournamentGames(s.started, s.finished, s.lost);
-        if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
-          ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
-                                           {"finished", std::to_string(s.finished)},
-                                           {"lost", std::to_string(s.lost)},
-                                           {"failed", std::to_string(s.failed)}});
-        }
+      metrics_.TournamentGames(s.started, s.finished, s.lost);
+      if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
+        ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
+                                         {"finished", std::to_string(s.finished)},
+                                         {"lost", std::to_string(s.lost)},
+                                         {"failed", std::to_string(s.failed)}});
       }
-    } catch (const std::exception& e) {
-      ms::LogWarning("tournament pass failed", {{"error", e.what()}});
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(config_.pass_ms));
   }

@@ -13,11 +13,12 @@
 // `matched_timeout_ms`.
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "lib/storage/redis_errors.h"
 #include "services/matchmaker/host_registry.h"
 #include "services/matchmaker/matching.h"
 
@@ -49,59 +50,64 @@ struct Seating {
   Assignment assignment;
 };
 
-// All calls throw storage::RedisUnavailable when the store cannot be reached (or
-// cannot take writes now), and storage::RedisCommandError when it answers a
-// script with an error.
+// Every call answers with a status, as the host registry's do (host_registry.h):
+// UNAVAILABLE when the store cannot be reached (or cannot take writes now: the
+// caller retries), INTERNAL when it answers a script with an error (a retry gets
+// the same answer). What a call finds comes through its out-parameters, values
+// first and flags (bool*) last; a flag is false unless the call answers OK and
+// says so, and the other out-parameters mean something only when it answers OK.
 class TicketStore : public HostRegistry {
  public:
   // The time every replica compares with the times this store wrote (Redis's, in
   // production, whatever this process's clock says).
-  virtual int64_t Now() = 0;
+  virtual grpc::Status Now(int64_t* now_ms) = 0;
 
-  // A new queued ticket, or false with *existing the identity's active ticket.
-  virtual bool Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
-                      int64_t now_ms, std::string* id, std::string* existing) = 0;
-  // Reads a ticket and, when it is queued, records the heartbeat. False when
-  // there is no such ticket.
-  virtual bool Poll(const std::string& id, int64_t now_ms, TicketInfo* out) = 0;
-  // Leaves the queue. False with *state when the ticket is no longer queued
-  // ("matched": being seated, "assigned", ...; "missing" when there is none).
-  virtual bool Cancel(const std::string& id, std::string* state) = 0;
+  // A new queued ticket (*created), or *existing the identity's active ticket.
+  virtual grpc::Status Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
+                              int64_t now_ms, std::string* id, std::string* existing, bool* created) = 0;
+  // Reads a ticket and, when it is queued, records the heartbeat. *found false
+  // when there is no such ticket.
+  virtual grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) = 0;
+  // Leaves the queue (*cancelled). Else *state says why: the ticket is no longer
+  // queued ("matched": being seated, "assigned", ...; "missing" when there is none).
+  virtual grpc::Status Cancel(const std::string& id, std::string* state, bool* cancelled) = 0;
   // The identity's active ticket (queued or matched), or empty. Create also
   // resumes an assigned ticket whose seat was not delivered.
-  virtual std::string ActiveTicket(int64_t identity_id) = 0;
+  virtual grpc::Status ActiveTicket(int64_t identity_id, std::string* id) = 0;
 
   // The queued tickets of a ladder, by waiting time (then id).
-  virtual std::vector<Ticket> Queue(const std::string& ladder) = 0;
-  virtual int64_t QueueSize(const std::string& ladder) = 0;
-  // Expires queued tickets not seen for `max_age_ms`; returns how many.
-  virtual int ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) = 0;
-  // Claims a table's tickets (all still queued) for `table_id`; false if any
-  // is not (another replica was faster, or the player left), or — *stale — if
-  // one has had no heartbeat for `fresh_ms` by the store's clock (0: not checked):
-  // nobody waits on it, as on a ticket a lost write put back in the queue.
-  virtual bool Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
-                     int64_t fresh_ms = 0, bool* stale = nullptr) = 0;
+  virtual grpc::Status Queue(const std::string& ladder, std::vector<Ticket>* out) = 0;
+  virtual grpc::Status QueueSize(const std::string& ladder, int64_t* size) = 0;
+  // Expires queued tickets not seen for `max_age_ms`: *expired of them.
+  virtual grpc::Status ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms, int* expired) = 0;
+  // Claims a table's tickets (all still queued) for `table_id`; *claimed false
+  // if any is not (another replica was faster, or the player left), or — *stale,
+  // when asked — if one has had no heartbeat for `fresh_ms` by the store's clock
+  // (0: not checked): nobody waits on it, as on a ticket a lost write put back
+  // in the queue.
+  virtual grpc::Status Claim(const std::string& ladder, const Table& table, const std::string& table_id, int64_t now_ms,
+                             int64_t fresh_ms, bool* claimed, bool* stale = nullptr) = 0;
   // Hands a placed table's tickets their seats, all at once; a ticket no
   // longer matched for `table_id` is skipped (its claim lapsed: it was released
-  // and may be at another table by now); returns how many were assigned. Until
+  // and may be at another table by now); *assigned of them were assigned. Until
   // Delivered (or for a couple of minutes), queueing again resumes the assigned
   // ticket: a client whose stream broke before the seat reached it gets that
   // seat, not a new ticket and a second game.
-  virtual int Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats) = 0;
+  virtual grpc::Status Assign(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats,
+                              int* assigned) = 0;
   // The seat reached the client: queueing again makes a new ticket.
-  virtual void Delivered(const std::string& id, int64_t identity_id) = 0;
+  virtual grpc::Status Delivered(const std::string& id, int64_t identity_id) = 0;
   // An assigned ticket whose game is over (its host says so) is spent: it is
   // never resumed again. A lost Delivered write (a Redis failover) would otherwise
-  // hand the player the finished game's seat once more. False when the ticket is
-  // not assigned to `game_id`.
-  virtual bool Spend(const std::string& id, int64_t identity_id, const std::string& game_id) = 0;
+  // hand the player the finished game's seat once more. *spent false when the
+  // ticket is not assigned to `game_id`.
+  virtual grpc::Status Spend(const std::string& id, int64_t identity_id, const std::string& game_id, bool* spent) = 0;
   // Puts tickets still matched for `table_id` back in the queue with their
-  // original waiting time; returns how many.
-  virtual int Release(const std::string& ladder, const std::string& table_id,
-                      const std::vector<std::string>& tickets) = 0;
+  // original waiting time: *released of them.
+  virtual grpc::Status Release(const std::string& ladder, const std::string& table_id,
+                               const std::vector<std::string>& tickets, int* released) = 0;
   // Releases tickets matched more than `timeout_ms` ago and never assigned.
-  virtual int ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) = 0;
+  virtual grpc::Status ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms, int* released) = 0;
 };
 
 }  // namespace metropolis::matchmaker

@@ -5,7 +5,8 @@
 // an undelivered seat resumed for a while, the host with the most room picked —
 // on the callers' times (as RedisTicketStore with TicketClock::kCaller), with one
 // settable clock of its own for Now() and heartbeats (Redis's TIME in the real
-// one). Switches make it unreachable or make its scripts fail, as Redis does.
+// one). Switches make it unreachable (UNAVAILABLE) or make its scripts fail
+// (INTERNAL), answering as the Redis store does then.
 // The contract's cases (ticket_store_contract.h) hold it and the Redis store to
 // the same behaviour.
 #pragma once
@@ -20,18 +21,18 @@
 #include <tuple>
 #include <vector>
 
-#include "lib/storage/redis_errors.h"
 #include "services/matchmaker/ticket_store.h"
 
 namespace metropolis::matchmaker::testing {
 
 class FakeTicketStore final : public TicketStore {
  public:
-  // Every call throws storage::RedisUnavailable, as when Redis is unreachable.
+  // Unreachable: every call answers UNAVAILABLE, as RedisTicketStore does when
+  // Redis cannot be reached.
   std::atomic<bool> unavailable{false};
-  // The next this many calls throw storage::RedisUnavailable (a Redis restart).
+  // The next this many calls answer UNAVAILABLE (a Redis restart).
   std::atomic<int> unavailable_calls{0};
-  // Every scripted call throws storage::RedisCommandError, as a failed script does.
+  // Every scripted call answers INTERNAL, as a failed script does.
   std::atomic<bool> fail_scripts{false};
   // The store's own clock (Redis's TIME): Now(), and the heartbeats Claim judges.
   std::atomic<int64_t> clock_ms{0};
@@ -40,19 +41,21 @@ class FakeTicketStore final : public TicketStore {
   // (kUndeliveredTtlSeconds in the Redis store).
   static constexpr int64_t kUndeliveredMs = 120'000;
 
-  int64_t Now() override {
-    Reach();
-    return clock_ms.load();
+  grpc::Status Now(int64_t* now_ms) override {
+    if (grpc::Status s = Reach(); !s.ok()) return s;
+    *now_ms = clock_ms.load();
+    return grpc::Status::OK;
   }
 
-  bool Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating, int64_t now_ms,
-              std::string* id, std::string* existing) override {
-    Script();
+  grpc::Status Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
+                      int64_t now_ms, std::string* id, std::string* existing, bool* created) override {
+    *created = false;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     if (const Fake* current = Current(identity_id);
         current && (current->state == "queued" || current->state == "matched" || current->state == "assigned")) {
       *existing = current->info.id;
-      return false;
+      return grpc::Status::OK;
     }
     char buffer[24];
     std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(++next_id_));
@@ -67,15 +70,17 @@ class FakeTicketStore final : public TicketStore {
     t.state = "queued";
     t.beat_ms = clock_ms.load();
     who_[identity_id] = {*id, INT64_MAX};
-    return true;
+    *created = true;
+    return grpc::Status::OK;
   }
 
-  bool Poll(const std::string& id, int64_t now_ms, TicketInfo* out) override {
-    Reach();
+  grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) override {
+    *found = false;
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     auto it = tickets_.find(id);
-    if (it == tickets_.end()) return false;
-    Script();
+    if (it == tickets_.end()) return grpc::Status::OK;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     Fake& t = it->second;
     *out = t.info;
     out->state = t.state;
@@ -89,74 +94,81 @@ class FakeTicketStore final : public TicketStore {
       for (size_t i = 0; i < queue.size(); ++i)
         if (queue[i] == &t) out->position = int64_t(i);
     }
-    return true;
+    *found = true;
+    return grpc::Status::OK;
   }
 
-  bool Cancel(const std::string& id, std::string* state) override {
-    Reach();
+  grpc::Status Cancel(const std::string& id, std::string* state, bool* cancelled) override {
+    *cancelled = false;
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     auto it = tickets_.find(id);
     if (it == tickets_.end()) {
       *state = "missing";
-      return false;
+      return grpc::Status::OK;
     }
-    Script();
+    if (grpc::Status s = Script(); !s.ok()) return s;
     Fake& t = it->second;
     if (t.state != "queued") {
       *state = t.state;
-      return false;
+      return grpc::Status::OK;
     }
     t.state = *state = "cancelled";
     Forget(t);
-    return true;
+    *cancelled = true;
+    return grpc::Status::OK;
   }
 
-  std::string ActiveTicket(int64_t identity_id) override {
-    Reach();
+  grpc::Status ActiveTicket(int64_t identity_id, std::string* id) override {
+    id->clear();
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     const Fake* t = Current(identity_id);
-    return t && (t->state == "queued" || t->state == "matched") ? t->info.id : std::string();
+    if (t && (t->state == "queued" || t->state == "matched")) *id = t->info.id;
+    return grpc::Status::OK;
   }
 
-  std::vector<Ticket> Queue(const std::string& ladder) override {
-    Reach();
+  grpc::Status Queue(const std::string& ladder, std::vector<Ticket>* out) override {
+    out->clear();
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    std::vector<Ticket> out;
     for (const Fake* t : QueueOf(ladder))
-      out.push_back({t->info.id, t->info.identity_id, t->info.rating, t->info.enqueued_ms, t->info.name});
-    return out;
+      out->push_back({t->info.id, t->info.identity_id, t->info.rating, t->info.enqueued_ms, t->info.name});
+    return grpc::Status::OK;
   }
 
-  int64_t QueueSize(const std::string& ladder) override {
-    Reach();
+  grpc::Status QueueSize(const std::string& ladder, int64_t* size) override {
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    return int64_t(QueueOf(ladder).size());
+    *size = int64_t(QueueOf(ladder).size());
+    return grpc::Status::OK;
   }
 
-  int ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms) override {
-    Script();
+  grpc::Status ExpireStale(const std::string& ladder, int64_t now_ms, int64_t max_age_ms, int* expired) override {
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    int expired = 0;
+    *expired = 0;
     for (auto& [id, t] : tickets_) {
       if (t.info.ladder != ladder || t.state != "queued" || t.info.seen_ms >= now_ms - max_age_ms) continue;
       t.state = "expired";
       Forget(t);
-      ++expired;
+      ++*expired;
     }
-    return expired;
+    return grpc::Status::OK;
   }
 
-  bool Claim(const std::string&, const Table& table, const std::string& table_id, int64_t now_ms, int64_t fresh_ms = 0,
-             bool* stale = nullptr) override {
-    Script();
-    std::lock_guard lock(mutex_);
+  grpc::Status Claim(const std::string&, const Table& table, const std::string& table_id, int64_t now_ms,
+                     int64_t fresh_ms, bool* claimed, bool* stale = nullptr) override {
+    *claimed = false;
     if (stale) *stale = false;
+    if (grpc::Status s = Script(); !s.ok()) return s;
+    std::lock_guard lock(mutex_);
     for (const std::string& id : table.tickets) {
       auto it = tickets_.find(id);
-      if (it == tickets_.end() || it->second.state != "queued") return false;
+      if (it == tickets_.end() || it->second.state != "queued") return grpc::Status::OK;
       if (fresh_ms > 0 && clock_ms.load() - it->second.beat_ms > fresh_ms) {
         if (stale) *stale = true;
-        return false;
+        return grpc::Status::OK;
       }
     }
     for (const std::string& id : table.tickets) {
@@ -165,14 +177,16 @@ class FakeTicketStore final : public TicketStore {
       t.table = table_id;
       t.matched_ms = now_ms;
     }
-    return true;
+    *claimed = true;
+    return grpc::Status::OK;
   }
 
-  int Assign(const std::string&, const std::string& table_id, const std::vector<Seating>& seats) override {
-    if (seats.empty()) return 0;
-    Script();
+  grpc::Status Assign(const std::string&, const std::string& table_id, const std::vector<Seating>& seats,
+                      int* assigned) override {
+    *assigned = 0;
+    if (seats.empty()) return grpc::Status::OK;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    int assigned = 0;
     for (const Seating& s : seats) {
       auto it = tickets_.find(s.ticket);
       if (it == tickets_.end() || it->second.state != "matched" || it->second.table != table_id) continue;
@@ -185,65 +199,72 @@ class FakeTicketStore final : public TicketStore {
       t.info.chance_commitment = s.assignment.chance_commitment;
       if (auto w = who_.find(s.identity_id); w != who_.end() && w->second.ticket == s.ticket)
         w->second.until_ms = clock_ms.load() + kUndeliveredMs;
-      ++assigned;
+      ++*assigned;
     }
-    return assigned;
+    return grpc::Status::OK;
   }
 
-  void Delivered(const std::string& id, int64_t identity_id) override {
-    Script();
+  grpc::Status Delivered(const std::string& id, int64_t identity_id) override {
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     if (auto w = who_.find(identity_id); w != who_.end() && w->second.ticket == id) who_.erase(w);
+    return grpc::Status::OK;
   }
 
-  bool Spend(const std::string& id, int64_t identity_id, const std::string& game_id) override {
-    Script();
+  grpc::Status Spend(const std::string& id, int64_t identity_id, const std::string& game_id, bool* spent) override {
+    *spent = false;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     auto it = tickets_.find(id);
-    if (it == tickets_.end() || it->second.state != "assigned" || it->second.info.game_id != game_id) return false;
+    if (it == tickets_.end() || it->second.state != "assigned" || it->second.info.game_id != game_id)
+      return grpc::Status::OK;
     it->second.state = "spent";
     if (auto w = who_.find(identity_id); w != who_.end() && w->second.ticket == id) who_.erase(w);
-    return true;
+    *spent = true;
+    return grpc::Status::OK;
   }
 
-  int Release(const std::string&, const std::string& table_id, const std::vector<std::string>& tickets) override {
-    if (tickets.empty()) return 0;
-    Script();
+  grpc::Status Release(const std::string&, const std::string& table_id, const std::vector<std::string>& tickets,
+                       int* released) override {
+    *released = 0;
+    if (tickets.empty()) return grpc::Status::OK;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    int released = 0;
     for (const std::string& id : tickets) {
       auto it = tickets_.find(id);
       if (it == tickets_.end() || it->second.state != "matched" || it->second.table != table_id) continue;
       it->second.state = "queued";
       it->second.table.clear();
-      ++released;
+      ++*released;
     }
-    return released;
+    return grpc::Status::OK;
   }
 
-  int ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms) override {
-    Script();
+  grpc::Status ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms, int* released) override {
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    int released = 0;
+    *released = 0;
     for (auto& [id, t] : tickets_) {
       if (t.info.ladder != ladder || t.state != "matched" || t.matched_ms >= now_ms - timeout_ms) continue;
       t.state = "queued";
       t.table.clear();
-      ++released;
+      ++*released;
     }
-    return released;
+    return grpc::Status::OK;
   }
 
-  void HostHeartbeat(const HostInfo& host) override {
-    Script();
+  grpc::Status HostHeartbeat(const HostInfo& host) override {
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     Host& h = hosts_[host.address];
     h.info = host;
     h.listed = true;
+    return grpc::Status::OK;
   }
 
-  bool PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address) override {
-    Script();
+  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) override {
+    *picked = false;
+    if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     Host* best = nullptr;
     int64_t room = 0;
@@ -251,24 +272,26 @@ class FakeTicketStore final : public TicketStore {
       if (h->info.seen_ms < now_ms - ttl_ms) continue;
       if (h->info.capacity - h->info.live > room) best = h, room = h->info.capacity - h->info.live;
     }
-    if (!best) return false;
+    if (!best) return grpc::Status::OK;
     ++best->info.live;
     *address = best->info.address;
-    return true;
+    *picked = true;
+    return grpc::Status::OK;
   }
 
-  void MarkHostDown(const std::string& address) override {
-    Reach();
+  grpc::Status MarkHostDown(const std::string& address) override {
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     if (auto it = hosts_.find(address); it != hosts_.end()) it->second.listed = false;
+    return grpc::Status::OK;
   }
 
-  std::vector<HostInfo> Hosts() override {
-    Reach();
+  grpc::Status Hosts(std::vector<HostInfo>* out) override {
+    out->clear();
+    if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
-    std::vector<HostInfo> out;
-    for (Host* h : Listed()) out.push_back(h->info);
-    return out;
+    for (Host* h : Listed()) out->push_back(h->info);
+    return grpc::Status::OK;
   }
 
   // What a test reads: a ticket's state ("" when there is none).
@@ -293,15 +316,20 @@ class FakeTicketStore final : public TicketStore {
     bool listed = false;  // heard from since it was last marked down
   };
 
-  void Reach() {
-    if (unavailable) throw storage::RedisUnavailable("fake ticket store: unavailable");
+  // RedisTicketStore's statuses (RedisErrorStatus's words) for a Redis it
+  // cannot reach, and for a script that failed.
+  grpc::Status Reach() {
+    if (unavailable) return {grpc::StatusCode::UNAVAILABLE, "ticket store unavailable: fake ticket store"};
     for (int left = unavailable_calls.load(); left > 0;)
       if (unavailable_calls.compare_exchange_weak(left, left - 1))
-        throw storage::RedisUnavailable("fake ticket store: unavailable for a while");
+        return {grpc::StatusCode::UNAVAILABLE, "ticket store unavailable: fake ticket store, for a while"};
+    return grpc::Status::OK;
   }
-  void Script() {
-    Reach();
-    if (fail_scripts) throw storage::RedisCommandError("matchmaker script failed: fake script error");
+  grpc::Status Script() {
+    if (grpc::Status s = Reach(); !s.ok()) return s;
+    if (fail_scripts)
+      return {grpc::StatusCode::INTERNAL, "ticket store failed: matchmaker script failed: fake script error"};
+    return grpc::Status::OK;
   }
 
   // The identity's ticket, while its entry lasts.

@@ -15,7 +15,6 @@
 #include <memory>
 #include <set>
 
-#include "lib/storage/redis_status.h"
 #include "services/matchmaker/tests/fake_creator.h"
 #include "services/matchmaker/tests/fake_ticket_store.h"
 #include "services/matchmaker/tests/ticket_store_contract.h"
@@ -40,6 +39,13 @@ class RoundTest : public ::testing::Test {
     return testing::Queue(*tickets_, identity, rating, now);
   }
   std::vector<std::string> FourQueued() { return testing::FourQueued(*tickets_); }
+  bool Polled(const std::string& id, int64_t now, TicketInfo* out) { return testing::Polled(*tickets_, id, now, out); }
+  int64_t QueueSize() { return testing::QueueSize(*tickets_, "open"); }
+  std::unique_ptr<TicketStore> UnreachableTickets() {
+    auto tickets = std::make_unique<FakeTicketStore>();
+    tickets->unavailable = true;
+    return tickets;
+  }
 
   std::unique_ptr<FakeTicketStore> tickets_ = std::make_unique<FakeTicketStore>();
   LadderConfig ladder_;
@@ -54,14 +60,14 @@ TEST_F(RoundTest, ARoundExpiresStaleTicketsAtMostEverySecond) {
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 1200).expired, 0);  // the last expiry was 700 ms ago
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 1500).expired, 1);
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2500).expired, 1);
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_EQ(QueueSize(), 0);
 }
 
 TEST_F(RoundTest, ARoundPlacesTablesOnTheHostWithRoom) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
-  tickets_->HostHeartbeat({"h1:1", 10, 9, 1000});
-  tickets_->HostHeartbeat({"h2:1", 10, 2, 1000});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 9, 1000}).ok());
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h2:1", 10, 2, 1000}).ok());
   std::vector<std::string> ids;
   for (int i = 1; i <= 4; ++i) ids.push_back(Create(i, 25 + i * 0.1, 1000));
   const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
@@ -76,14 +82,16 @@ TEST_F(RoundTest, ARoundPlacesTablesOnTheHostWithRoom) {
   EXPECT_EQ(identities, (std::set<int64_t>{1, 2, 3, 4}));
   for (const std::string& id : ids) {
     TicketInfo info;
-    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    ASSERT_TRUE(Polled(id, 2001, &info));
     EXPECT_EQ(info.state, "assigned");
     EXPECT_EQ(info.host, "h2:1");  // the one with more room
     ASSERT_GE(info.seat, 0);
     EXPECT_EQ(game.seats(info.seat).identity_id(), info.identity_id);  // its own seat
     EXPECT_EQ(info.seat_token, "tok-" + game.game_id() + "-" + std::to_string(info.seat));
   }
-  EXPECT_TRUE(tickets_->ActiveTicket(1).empty());  // may queue again
+  std::string active = "?";
+  ASSERT_TRUE(tickets_->ActiveTicket(1, &active).ok());
+  EXPECT_TRUE(active.empty());  // may queue again
 }
 
 // The round counts on the metrics it is given (a registry of the test's own).
@@ -113,16 +121,16 @@ TEST_F(RoundTest, ATableThatCannotBePlacedWaitsInTheQueue) {
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
   for (int i = 1; i <= 4; ++i) Create(i, 25, 1000);
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).failed, 1);  // no host
-  EXPECT_EQ(tickets_->QueueSize("open"), 4);
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 2000});
+  EXPECT_EQ(QueueSize(), 4);
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 0, 2000}).ok());
   creator.fail = true;
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 3000).failed, 1);  // the host fails: no more games for it
-  EXPECT_EQ(tickets_->QueueSize("open"), 4);
+  EXPECT_EQ(QueueSize(), 4);
   creator.fail = false;
-  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4000).failed, 1);  // still marked down
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 4000});             // until it says it is back
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 4000).failed, 1);         // still marked down
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 0, 4000}).ok());  // until it says it is back
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 4001).placed, 1);
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_EQ(QueueSize(), 0);
 }
 
 // The store briefly away between creating a game and handing out its seats (a
@@ -153,7 +161,7 @@ TEST_F(RoundTest, AGameCreatedIsAssignedWhenTheStoreIsBrieflyAway) {
   EXPECT_EQ(tickets_->unavailable_calls, 0);
   for (const std::string& id : ids) {
     TicketInfo info;
-    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    ASSERT_TRUE(Polled(id, 2001, &info));
     EXPECT_EQ(info.state, "assigned");
     EXPECT_EQ(info.game_id, games.games[0].game_id());
   }
@@ -163,7 +171,7 @@ TEST_F(RoundTest, AGameCreatedIsAssignedWhenTheStoreIsBrieflyAway) {
 }
 
 // A script that failed gets the same answer again: the assignment is not
-// retried, and the round says so by throwing it.
+// retried, and the round stops with that answer, INTERNAL.
 TEST_F(RoundTest, AFailedAssignmentScriptIsNotRetried) {
   class FailingCreator final : public GameCreator {
    public:
@@ -182,8 +190,26 @@ TEST_F(RoundTest, AFailedAssignmentScriptIsNotRetried) {
   FailingCreator creator(&games, tickets_.get());
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
   FourQueued();
-  EXPECT_THROW(matchmaker.RunRound({ladder_}, 2000), storage::RedisCommandError);
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.error.error_code(), grpc::StatusCode::INTERNAL) << stats.error.error_message();
+  EXPECT_EQ(stats.placed, 0);
   EXPECT_EQ(games.games.size(), 1u);
+}
+
+// A store that cannot be reached stops the round with its UNAVAILABLE (the
+// server logs "matching round failed"), nothing claimed; the next round, with the
+// store back, places the table.
+TEST_F(RoundTest, ARoundOverAnUnreachableStoreStopsWithItsStatus) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
+  const std::vector<std::string> ids = FourQueued();
+  tickets_->unavailable = true;
+  const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
+  EXPECT_EQ(stats.error.error_code(), grpc::StatusCode::UNAVAILABLE) << stats.error.error_message();
+  EXPECT_TRUE(creator.games.empty());
+  tickets_->unavailable = false;
+  EXPECT_EQ(tickets_->StateOf(ids[0]), "queued");
+  EXPECT_EQ(matchmaker.RunRound({ladder_}, 2100).placed, 1);
 }
 
 // A client whose stream broke after its ticket was assigned (a Redis restart, a
@@ -196,14 +222,17 @@ TEST_F(RoundTest, QueueingAgainBeforeTheSeatWasDeliveredResumesTheAssignedTicket
   const std::vector<std::string> ids = FourQueued();
   ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   std::string id, existing;
-  EXPECT_FALSE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing));
+  bool created = true;
+  ASSERT_TRUE(tickets_->Create("open", 1, "p1", 25, 3000, &id, &existing, &created).ok());
+  EXPECT_FALSE(created);
   EXPECT_EQ(existing, ids[0]);
   TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(existing, 3000, &info));
+  ASSERT_TRUE(Polled(existing, 3000, &info));
   EXPECT_EQ(info.state, "assigned");
   EXPECT_EQ(info.game_id, creator.games[0].game_id());
-  tickets_->Delivered(ids[0], 1);
-  EXPECT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing));
+  ASSERT_TRUE(tickets_->Delivered(ids[0], 1).ok());
+  ASSERT_TRUE(tickets_->Create("open", 1, "p1", 25, 4000, &id, &existing, &created).ok());
+  EXPECT_TRUE(created);
   EXPECT_NE(id, ids[0]);
 }
 
@@ -219,13 +248,13 @@ TEST_F(RoundTest, ATicketWithoutARecentHeartbeatIsNotSeated) {
   // others' clients beat meanwhile while its did not.
   tickets_->clock_ms = 30'000;
   TicketInfo info;
-  for (int i : {0, 1, 3}) ASSERT_TRUE(tickets_->Poll(ids[size_t(i)], 1500, &info));
+  for (int i : {0, 1, 3}) ASSERT_TRUE(Polled(ids[size_t(i)], 1500, &info));
   RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
   EXPECT_EQ(stats.placed, 0);
   EXPECT_EQ(stats.stale, 1);
   EXPECT_TRUE(creator.games.empty());
   // Its client polls again (it was only slow): it is seated.
-  ASSERT_TRUE(tickets_->Poll(ids[2], 2100, &info));
+  ASSERT_TRUE(Polled(ids[2], 2100, &info));
   EXPECT_EQ(info.state, "queued");
   stats = matchmaker.RunRound({ladder_}, 2200);
   EXPECT_EQ(stats.placed, 1);
@@ -263,14 +292,14 @@ TEST_F(RoundTest, APlayerHoldingALiveSeatIsGivenItAgainNotASecondOne) {
   EXPECT_EQ(stats.reseated, 1);
   EXPECT_TRUE(creator.games.empty());
   TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(ids[1], 2001, &info));
+  ASSERT_TRUE(Polled(ids[1], 2001, &info));
   EXPECT_EQ(info.state, "assigned");
   EXPECT_EQ(info.game_id, "m-first");
   EXPECT_EQ(info.seat, 3);
   EXPECT_EQ(info.seat_token, "again");
   EXPECT_EQ(info.host, "h1:1");
   for (int i : {0, 2, 3}) {
-    ASSERT_TRUE(tickets_->Poll(ids[i], 2001, &info));
+    ASSERT_TRUE(Polled(ids[i], 2001, &info));
     EXPECT_EQ(info.state, "queued") << "ticket " << i;
   }
 }
@@ -290,7 +319,7 @@ TEST_F(RoundTest, APlayerAtALiveTableWaitsInTheQueue) {
   EXPECT_TRUE(creator.games.empty());
   for (const std::string& id : ids) {
     TicketInfo info;
-    ASSERT_TRUE(tickets_->Poll(id, 2001, &info));
+    ASSERT_TRUE(Polled(id, 2001, &info));
     EXPECT_EQ(info.state, "queued");
   }
 }
@@ -320,8 +349,8 @@ TEST_F(RoundTest, EveryLiveHostIsAskedForHeldSeatsAtOnce) {
   creator.seats_of_together = 3;
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
   FourQueued();  // host h1:1
-  tickets_->HostHeartbeat({"h2:1", 10, 0, 1000});
-  tickets_->HostHeartbeat({"h3:1", 10, 0, 1000});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h2:1", 10, 0, 1000}).ok());
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h3:1", 10, 0, 1000}).ok());
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   EXPECT_EQ(creator.seats_of_calls, 3);
   EXPECT_EQ(creator.max_seats_of_in_flight, 3);
@@ -330,11 +359,11 @@ TEST_F(RoundTest, EveryLiveHostIsAskedForHeldSeatsAtOnce) {
 TEST_F(RoundTest, BotsFillSeatsAfterTheLaddersWait) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 0});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 0, 0}).ok());
   ladder_.rules.bot_fill_after_ms = 5000;
   const std::string alone = Create(9, 25, 0);
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 4999).tables, 0);
-  tickets_->HostHeartbeat({"h1:1", 10, 0, 5000});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 0, 5000}).ok());
   EXPECT_EQ(matchmaker.RunRound({ladder_}, 5000).placed, 1);
   ASSERT_EQ(creator.games.size(), 1u);
   int bots = 0;
@@ -351,36 +380,51 @@ class FakeTicketStoreTest : public RoundTest {};
 
 TEST_F(FakeTicketStoreTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
   const std::string id = Create(1, 25, 1000);
-  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "slow-table", 1000));
-  ASSERT_EQ(tickets_->ReleaseStuck("open", 100'000, 30'000), 1);
-  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "next-table", 100'000));
-  EXPECT_EQ(tickets_->Assign("open", "slow-table", {{id, 1, {"game-slow", "h1:1", "token-slow", 0, ""}}}), 0);
-  EXPECT_EQ(tickets_->Release("open", "slow-table", {id}), 0);
+  bool claimed = false;
+  int released = 0, assigned = 0;
+  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "slow-table", 1000, 0, &claimed).ok() && claimed);
+  ASSERT_TRUE(tickets_->ReleaseStuck("open", 100'000, 30'000, &released).ok());
+  ASSERT_EQ(released, 1);
+  ASSERT_TRUE(tickets_->Claim("open", {{id}, 3}, "next-table", 100'000, 0, &claimed).ok() && claimed);
+  ASSERT_TRUE(
+      tickets_->Assign("open", "slow-table", {{id, 1, {"game-slow", "h1:1", "token-slow", 0, ""}}}, &assigned).ok());
+  EXPECT_EQ(assigned, 0);
+  ASSERT_TRUE(tickets_->Release("open", "slow-table", {id}, &released).ok());
+  EXPECT_EQ(released, 0);
   EXPECT_EQ(tickets_->StateOf(id), "matched");
-  EXPECT_EQ(tickets_->Assign("open", "next-table", {{id, 1, {"game-next", "h1:1", "token-next", 2, "c"}}}), 1);
+  ASSERT_TRUE(
+      tickets_->Assign("open", "next-table", {{id, 1, {"game-next", "h1:1", "token-next", 2, "c"}}}, &assigned).ok());
+  EXPECT_EQ(assigned, 1);
   TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(id, 100'002, &info));
+  ASSERT_TRUE(Polled(id, 100'002, &info));
   EXPECT_EQ(info.state, "assigned");
   EXPECT_EQ(info.game_id, "game-next");
   EXPECT_EQ(info.chance_commitment, "c");
 }
 
-// Its switches fail as Redis does: unreachable is the retryable UNAVAILABLE, a
-// failed script INTERNAL.
-TEST_F(FakeTicketStoreTest, ItsSwitchesThrowWhatRedisThrows) {
+// Its switches answer as the Redis store does: unreachable is the retryable
+// UNAVAILABLE (every call: the contract's case), a failed script INTERNAL, in the
+// words RedisErrorStatus gives them.
+TEST_F(FakeTicketStoreTest, ItsSwitchesAnswerAsRedisDoes) {
   std::string id, existing;
+  bool created = true;
+  std::vector<HostInfo> hosts;
   tickets_->unavailable = true;
-  EXPECT_THROW(tickets_->Create("open", 1, "p1", 25, 0, &id, &existing), storage::RedisUnavailable);
-  EXPECT_THROW(tickets_->Hosts(), storage::RedisUnavailable);
+  grpc::Status s = tickets_->Create("open", 1, "p1", 25, 0, &id, &existing, &created);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
+  EXPECT_EQ(tickets_->Hosts(&hosts).error_code(), grpc::StatusCode::UNAVAILABLE);
   tickets_->unavailable = false;
   tickets_->fail_scripts = true;
-  try {
-    tickets_->Create("open", 1, "p1", 25, 0, &id, &existing);
-    FAIL() << "a failed script was taken for a ticket";
-  } catch (const storage::RedisCommandError& e) {
-    EXPECT_EQ(storage::RedisErrorStatus("ticket store", e).error_code(), grpc::StatusCode::INTERNAL);
-  }
-  EXPECT_TRUE(tickets_->Hosts().empty());  // a read without a script
+  s = tickets_->Create("open", 1, "p1", 25, 0, &id, &existing, &created);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INTERNAL) << s.error_message();
+  EXPECT_TRUE(s.error_message().starts_with("ticket store failed: ")) << s.error_message();
+  EXPECT_FALSE(created);
+  ASSERT_TRUE(tickets_->Hosts(&hosts).ok());  // a read without a script
+  EXPECT_TRUE(hosts.empty());
+  tickets_->fail_scripts = false;
+  tickets_->unavailable_calls = 1;  // a restart: the next call only
+  EXPECT_EQ(tickets_->Hosts(&hosts).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_TRUE(tickets_->Hosts(&hosts).ok());
 }
 
 }  // namespace

@@ -46,19 +46,20 @@ class OneClockTest : public ::testing::Test {
     const int64_t skew = 30'000;
     const auto a_now = [&] { return SystemMs() - skew; };
     const auto b_now = [&] { return SystemMs() + skew; };
-    a.HostHeartbeat({"h1:1", 10, 0, a_now()});
+    EXPECT_TRUE(a.HostHeartbeat({"h1:1", 10, 0, a_now()}).ok());
     std::string live, claimed, existing;
-    EXPECT_TRUE(a.Create("open", 1, "p1", 25, a_now(), &live, &existing));
-    EXPECT_TRUE(a.Create("open", 2, "p2", 25, a_now(), &claimed, &existing));
+    bool done = false;
+    EXPECT_TRUE(a.Create("open", 1, "p1", 25, a_now(), &live, &existing, &done).ok() && done);
+    EXPECT_TRUE(a.Create("open", 2, "p2", 25, a_now(), &claimed, &existing, &done).ok() && done);
     TicketInfo info;
-    EXPECT_TRUE(a.Poll(live, a_now(), &info));
-    EXPECT_TRUE(a.Claim("open", {{claimed}, 3}, "table-a", a_now()));
+    EXPECT_TRUE(a.Poll(live, a_now(), &info, &done).ok() && done);
+    EXPECT_TRUE(a.Claim("open", {{claimed}, 3}, "table-a", a_now(), 0, &done).ok() && done);
 
     Judgements out;
-    out.expired = b.ExpireStale("open", b_now(), 10'000);  // the matchmaker's ticket_ttl_ms
     std::string host;
-    out.picked = b.PickHost(b_now(), 15'000, &host);         // host_ttl_ms
-    out.released = b.ReleaseStuck("open", b_now(), 30'000);  // matched_timeout_ms
+    EXPECT_TRUE(b.ExpireStale("open", b_now(), 10'000, &out.expired).ok());    // the matchmaker's ticket_ttl_ms
+    EXPECT_TRUE(b.PickHost(b_now(), 15'000, &host, &out.picked).ok());         // host_ttl_ms
+    EXPECT_TRUE(b.ReleaseStuck("open", b_now(), 30'000, &out.released).ok());  // matched_timeout_ms
     return out;
   }
 
@@ -89,7 +90,9 @@ TEST_F(OneClockTest, NowIsRedisTime) {
     const auto t = c.Run({"TIME"});
     redis_ms = std::stoll(t.elements[0].str) * 1000 + std::stoll(t.elements[1].str) / 1000;
   });
-  EXPECT_NEAR(double(store.Now()), double(redis_ms), 1000.0);
+  int64_t now = 0;
+  ASSERT_TRUE(store.Now(&now).ok());
+  EXPECT_NEAR(double(now), double(redis_ms), 1000.0);
 }
 
 // A replica paused past matched_timeout_ms (or a claim Redis lost) comes back to
@@ -98,22 +101,28 @@ TEST_F(OneClockTest, NowIsRedisTime) {
 TEST_F(OneClockTest, AnAssignmentForALapsedClaimIsNotHandedOut) {
   RedisTicketStore tickets(redis_.get(), prefix_, TicketClock::kCaller);
   std::string id, existing;
-  ASSERT_TRUE(tickets.Create("open", 1, "p1", 25, 1000, &id, &existing));
-  ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "slow-table", 1000));
-  ASSERT_EQ(tickets.ReleaseStuck("open", 100'000, 30'000), 1);  // the slow replica's claim lapsed
-  ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "next-table", 100'000));
+  bool done = false;
+  int count = 0;
+  ASSERT_TRUE(tickets.Create("open", 1, "p1", 25, 1000, &id, &existing, &done).ok() && done);
+  ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "slow-table", 1000, 0, &done).ok() && done);
+  ASSERT_TRUE(tickets.ReleaseStuck("open", 100'000, 30'000, &count).ok());
+  ASSERT_EQ(count, 1);  // the slow replica's claim lapsed
+  ASSERT_TRUE(tickets.Claim("open", {{id}, 3}, "next-table", 100'000, 0, &done).ok() && done);
 
   const Seating slow{id, 1, {"game-slow", "h1:1", "token-slow", 0, "commitment-slow"}};
-  EXPECT_EQ(tickets.Assign("open", "slow-table", {slow}), 0);
-  EXPECT_EQ(tickets.Release("open", "slow-table", {id}), 0) << "the other table's claim was released";
+  ASSERT_TRUE(tickets.Assign("open", "slow-table", {slow}, &count).ok());
+  EXPECT_EQ(count, 0);
+  ASSERT_TRUE(tickets.Release("open", "slow-table", {id}, &count).ok());
+  EXPECT_EQ(count, 0) << "the other table's claim was released";
   TicketInfo info;
-  ASSERT_TRUE(tickets.Poll(id, 100'001, &info));
+  ASSERT_TRUE(tickets.Poll(id, 100'001, &info, &done).ok() && done);
   EXPECT_EQ(info.state, "matched");
   EXPECT_TRUE(info.game_id.empty()) << "the lapsed table's seat was handed out: " << info.game_id;
 
   const Seating next{id, 1, {"game-next", "h1:1", "token-next", 2, std::string(32, '\xc7')}};
-  EXPECT_EQ(tickets.Assign("open", "next-table", {next}), 1);
-  ASSERT_TRUE(tickets.Poll(id, 100'002, &info));
+  ASSERT_TRUE(tickets.Assign("open", "next-table", {next}, &count).ok());
+  EXPECT_EQ(count, 1);
+  ASSERT_TRUE(tickets.Poll(id, 100'002, &info, &done).ok() && done);
   EXPECT_EQ(info.state, "assigned");
   EXPECT_EQ(info.game_id, "game-next");
   EXPECT_EQ(info.seat, 2);

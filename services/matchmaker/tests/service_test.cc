@@ -72,10 +72,12 @@ class MatchmakerServiceTest : public ::testing::Test {
   // Four players queued and seated at one table; nobody's seat marked delivered,
   // as after a failover that lost those writes. Returns the game's id.
   std::string SeatFour() {
-    tickets_->HostHeartbeat({"h1:1", 10, 0, 1000});
+    EXPECT_TRUE(tickets_->HostHeartbeat({"h1:1", 10, 0, 1000}).ok());
     for (int i = 1; i <= 4; ++i) {
       std::string id, existing;
-      EXPECT_TRUE(tickets_->Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
+      bool created = false;
+      EXPECT_TRUE(tickets_->Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing, &created).ok());
+      EXPECT_TRUE(created);
       first_ticket_[i] = id;
     }
     Matchmaker matchmaker(tickets_.get(), &creator_, {});
@@ -139,7 +141,8 @@ TEST_F(MatchmakerServiceTest, ASeatWhoseGameIsOverIsNeverHandedOutAgain) {
   ASSERT_TRUE(update.has_queued()) << "handed out again: " << update.ShortDebugString();
   EXPECT_NE(update.queued().ticket_id(), first_ticket_[1]);
   TicketInfo old;
-  ASSERT_TRUE(tickets_->Poll(first_ticket_[1], now_ms_, &old));
+  bool found = false;
+  ASSERT_TRUE(tickets_->Poll(first_ticket_[1], now_ms_, &old, &found).ok() && found);
   EXPECT_EQ(old.state, "spent");
 }
 
@@ -183,9 +186,12 @@ TEST_F(MatchmakerServiceTest, NegativeControlWithoutTheCheckTheFinishedSeatGoesO
 TEST_F(MatchmakerServiceTest, ASpentTicketIsNeverResumed) {
   Serve();
   const std::string game = SeatFour();
-  EXPECT_FALSE(tickets_->Spend(first_ticket_[4], 4, "another-game"));
-  ASSERT_TRUE(tickets_->Spend(first_ticket_[4], 4, game));
-  EXPECT_FALSE(tickets_->Spend(first_ticket_[4], 4, game));
+  bool spent = true;
+  ASSERT_TRUE(tickets_->Spend(first_ticket_[4], 4, "another-game", &spent).ok());
+  EXPECT_FALSE(spent);
+  ASSERT_TRUE(tickets_->Spend(first_ticket_[4], 4, game, &spent).ok() && spent);
+  ASSERT_TRUE(tickets_->Spend(first_ticket_[4], 4, game, &spent).ok());
+  EXPECT_FALSE(spent);
   const v1::EnqueueUpdate update = FirstUpdate(4);
   ASSERT_TRUE(update.has_queued());
   EXPECT_EQ(creator_.lookups, 0);
@@ -208,6 +214,24 @@ TEST_F(MatchmakerServiceTest, AStoreThatFailsIsUnavailableOrInternal) {
     EXPECT_FALSE(stream->Read(&update));
     const grpc::Status status = stream->Finish();
     EXPECT_EQ(status.error_code(), code) << status.error_message();
+    EXPECT_NE(status.error_message().find("ticket store"), std::string::npos) << status.error_message();
+  }
+}
+
+// The other calls over an unreachable store: the retryable UNAVAILABLE too.
+TEST_F(MatchmakerServiceTest, CancelAndGetQueueOverAnUnreachableStoreAreUnavailable) {
+  Serve();
+  tickets_->unavailable = true;
+  grpc::ClientContext cancel_context, queue_context;
+  cancel_context.AddMetadata("authorization", "Bearer p5");
+  queue_context.AddMetadata("authorization", "Bearer p5");
+  v1::CancelResponse cancelled;
+  v1::GetQueueRequest queue_request;
+  queue_request.set_ladder("open");
+  v1::QueueStatus queue;
+  for (const grpc::Status& status : {stub_->Cancel(&cancel_context, v1::CancelRequest(), &cancelled),
+                                     stub_->GetQueue(&queue_context, queue_request, &queue)}) {
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
     EXPECT_NE(status.error_message().find("ticket store"), std::string::npos) << status.error_message();
   }
 }

@@ -13,7 +13,6 @@
 #include <set>
 #include <thread>
 
-#include "lib/storage/redis_status.h"
 #include "lib/storage/tests/test_redis.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tests/fake_creator.h"
@@ -32,11 +31,21 @@ class TicketsTest : public testing::TicketStoreTest {
     return testing::Queue(*tickets_, identity, rating, now);
   }
   std::vector<std::string> FourQueued() { return testing::FourQueued(*tickets_); }
+  bool Polled(const std::string& id, int64_t now, TicketInfo* out) { return testing::Polled(*tickets_, id, now, out); }
+  int64_t QueueSize() { return testing::QueueSize(*tickets_, "open"); }
+  // On Redis's clock, as in production: Now() asks it too.
+  std::unique_ptr<TicketStore> UnreachableTickets() {
+    if (!dead_redis_) dead_redis_ = std::make_unique<storage::RedisPool>("127.0.0.1:1", 1, 200);
+    return std::make_unique<RedisTicketStore>(dead_redis_.get(), prefix_, TicketClock::kRedis);
+  }
+
+  std::unique_ptr<storage::RedisPool> dead_redis_;
 };
 
 // The contract the fake keeps too (tests/ticket_store_contract.h): one active
 // ticket per identity, heartbeats and expiry, a claim of all of a table or
-// nothing, here as Redis's scripts keep it.
+// nothing, here as Redis's scripts keep it; and UNAVAILABLE from every call to
+// a Redis that cannot be reached.
 INSTANTIATE_TYPED_TEST_SUITE_P(Redis, TicketStoreContract, TicketsTest);
 
 // A script Redis could run but that failed (here: its queue is not a sorted
@@ -45,29 +54,30 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Redis, TicketStoreContract, TicketsTest);
 TEST_F(TicketsTest, AFailedScriptIsAnInternalErrorNotAnOutage) {
   redis_->With([&](storage::RedisConnection& c) { c.Run({"SET", prefix_ + ":{mm}:queue:open", "not a queue"}); });
   std::string id, existing;
-  try {
-    tickets_->Create("open", 7, "p7", 25, 1000, &id, &existing);
-    FAIL() << "a failed script was taken for a ticket";
-  } catch (const storage::RedisUnavailable& e) {
-    FAIL() << "a failed script was reported as Redis unavailable: " << e.what();
-  } catch (const storage::RedisCommandError& e) {
-    const grpc::Status s = storage::RedisErrorStatus("ticket store", e);
-    EXPECT_EQ(s.error_code(), grpc::StatusCode::INTERNAL) << s.error_message();
-    EXPECT_NE(s.error_message().find("WRONGTYPE"), std::string::npos) << s.error_message();
-  }
-  // What a lost connection gives, for contrast.
-  EXPECT_EQ(storage::RedisErrorStatus("ticket store", storage::RedisUnavailable("connection refused")).error_code(),
-            grpc::StatusCode::UNAVAILABLE);
+  bool created = true;
+  const grpc::Status s = tickets_->Create("open", 7, "p7", 25, 1000, &id, &existing, &created);
+  EXPECT_FALSE(created) << "a failed script was taken for a ticket";
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INTERNAL) << s.error_message();
+  EXPECT_TRUE(s.error_message().starts_with("ticket store failed: ")) << s.error_message();
+  EXPECT_NE(s.error_message().find("WRONGTYPE"), std::string::npos) << s.error_message();
+  // What a lost connection gives, for contrast (every call of the contract's
+  // unreachable store).
+  int64_t now = 0;
+  EXPECT_EQ(UnreachableTickets()->Now(&now).error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 // Queue reads a ticket's fields once; later reads follow the queue itself.
 TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
   const std::string a = Create(1, 21, 100), b = Create(2, 22, 200);
-  ASSERT_EQ(tickets_->Queue("open").size(), 2u);
+  std::vector<Ticket> queue;
+  ASSERT_TRUE(tickets_->Queue("open", &queue).ok());
+  ASSERT_EQ(queue.size(), 2u);
   std::string state;
-  ASSERT_TRUE(tickets_->Cancel(a, &state));
+  bool cancelled = false, claimed = false;
+  int released = 0;
+  ASSERT_TRUE(tickets_->Cancel(a, &state, &cancelled).ok() && cancelled);
   const std::string c = Create(3, 23, 300);
-  auto queue = tickets_->Queue("open");
+  ASSERT_TRUE(tickets_->Queue("open", &queue).ok());
   ASSERT_EQ(queue.size(), 2u);
   EXPECT_EQ(queue[0].id, b);
   EXPECT_EQ(queue[0].identity_id, 2);
@@ -76,12 +86,13 @@ TEST_F(TicketsTest, TheQueueIsReadAgainAfterEveryChange) {
   EXPECT_EQ(queue[0].name, "p2");
   EXPECT_EQ(queue[1].id, c);
   EXPECT_EQ(queue[1].rating, 23);
-  ASSERT_TRUE(tickets_->Claim("open", {{b}, 3}, "t1", 400));
-  queue = tickets_->Queue("open");
+  ASSERT_TRUE(tickets_->Claim("open", {{b}, 3}, "t1", 400, 0, &claimed).ok() && claimed);
+  ASSERT_TRUE(tickets_->Queue("open", &queue).ok());
   ASSERT_EQ(queue.size(), 1u);
   EXPECT_EQ(queue[0].id, c);
-  tickets_->Release("open", "t1", {b});
-  queue = tickets_->Queue("open");
+  ASSERT_TRUE(tickets_->Release("open", "t1", {b}, &released).ok());
+  EXPECT_EQ(released, 1);
+  ASSERT_TRUE(tickets_->Queue("open", &queue).ok());
   ASSERT_EQ(queue.size(), 2u);
   EXPECT_EQ(queue[0].id, b);  // first again: its waiting time is kept
   EXPECT_EQ(queue[0].enqueued_ms, 200);
@@ -114,19 +125,13 @@ TEST_F(TicketsTest, AGameCreatedIsAssignedWhenRedisDropsTheConnection) {
   FakeCreator games;
   CuttingCreator creator(&games, address_, connection_id);
   Matchmaker matchmaker(&tickets, &creator, Unhurried());
-  tickets.HostHeartbeat({"h1:1", 10, 0, 1000});
-  std::vector<std::string> ids;
-  for (int i = 1; i <= 4; ++i) {
-    std::string id, existing;
-    ASSERT_TRUE(tickets.Create("open", i, "p" + std::to_string(i), 25, 1000, &id, &existing));
-    ids.push_back(id);
-  }
+  const std::vector<std::string> ids = testing::FourQueued(tickets);
   const RoundStats stats = matchmaker.RunRound({ladder_}, 2000);
   EXPECT_EQ(stats.placed, 1);
   ASSERT_EQ(games.games.size(), 1u);
   for (const std::string& id : ids) {
     TicketInfo info;
-    ASSERT_TRUE(tickets.Poll(id, 2001, &info));
+    ASSERT_TRUE(testing::Polled(tickets, id, 2001, &info));
     EXPECT_EQ(info.state, "assigned");
     EXPECT_EQ(info.game_id, games.games[0].game_id());
   }
@@ -146,14 +151,16 @@ TEST_F(TicketsTest, AClaimRefusesATicketWithoutARecentHeartbeatOnRedissClock) {
     const int64_t now = std::stoll(t.elements[0].str) * 1000 + std::stoll(t.elements[1].str) / 1000;
     c.Run({"HSET", prefix_ + ":{mm}:t:" + ids[2], "beat", std::to_string(now - 30'000)});
   });
-  bool stale = false;
-  EXPECT_FALSE(tickets_->Claim("open", {ids, 0}, "t1", 2000, 10'000, &stale));
+  bool claimed = true, stale = false;
+  ASSERT_TRUE(tickets_->Claim("open", {ids, 0}, "t1", 2000, 10'000, &claimed, &stale).ok());
+  EXPECT_FALSE(claimed);
   EXPECT_TRUE(stale);
-  EXPECT_EQ(tickets_->QueueSize("open"), 4);  // nothing moved
+  EXPECT_EQ(QueueSize(), 4);  // nothing moved
   // Its client polls again (it was only slow): the table is claimed.
   TicketInfo info;
-  ASSERT_TRUE(tickets_->Poll(ids[2], 2100, &info));
-  EXPECT_TRUE(tickets_->Claim("open", {ids, 0}, "t2", 2200, 10'000, &stale));
+  ASSERT_TRUE(Polled(ids[2], 2100, &info));
+  ASSERT_TRUE(tickets_->Claim("open", {ids, 0}, "t2", 2200, 10'000, &claimed, &stale).ok());
+  EXPECT_TRUE(claimed);
   EXPECT_FALSE(stale);
 }
 
@@ -163,7 +170,7 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
   FakeCreator creator;
   constexpr int kPlayers = 400;
   std::atomic<int64_t> clock{1000};
-  tickets_->HostHeartbeat({"h1:1", 1'000'000, 0, 1000});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"h1:1", 1'000'000, 0, 1000}).ok());
   std::atomic<bool> done{false};
   std::vector<std::thread> replicas;
   std::atomic<int> lost_races{0};
@@ -184,8 +191,7 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
   }
   for (int i = 0; i < kPlayers; ++i) Create(i + 1, 20 + i % 10, clock.fetch_add(1));
   // Let the replicas drain the queue.
-  for (int wait = 0; wait < 500 && tickets_->QueueSize("open") > 0; ++wait)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int wait = 0; wait < 500 && QueueSize() > 0; ++wait) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   done = true;
   for (auto& t : replicas) t.join();
   std::map<int64_t, int> games_of;
@@ -195,7 +201,7 @@ TEST_F(TicketsTest, RacingReplicasNeverSeatATicketTwice) {
   EXPECT_EQ(games_of.size(), size_t(kPlayers));
   for (const auto& [identity, games] : games_of) EXPECT_EQ(games, 1) << "identity " << identity;
   EXPECT_EQ(creator.games.size(), size_t(kPlayers / 4));
-  EXPECT_EQ(tickets_->QueueSize("open"), 0);
+  EXPECT_EQ(QueueSize(), 0);
   std::cout << "replicas lost " << lost_races.load() << " claims to each other\n";
 }
 

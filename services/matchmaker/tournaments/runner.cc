@@ -88,6 +88,7 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   for (Loaded& t : running) {
     FindLost(t, now_ms, &stats);
     Start(t, free, now_ms, &stats);
+    if (!stats.error.ok()) return stats;
     Advance(t, &stats);
     for (const TournamentGameRow& g : t.games)
       if (g.state == "playing" || g.state == "starting") playing.insert(g.game_id);
@@ -179,16 +180,16 @@ void TournamentRunner::FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats) {
     grpc::Status s = creator_->Probe(g.host, g.game_id);
     if (!s.ok()) {
       // Its host may have died and another taken the game over (or be about
-      // to): any host knows where a checkpointed game runs.
-      try {
-        for (const HostInfo& h : hosts_->Hosts()) {
+      // to): any host knows where a checkpointed game runs. Without the
+      // registry (Redis is down), judged on the game's own host alone.
+      std::vector<HostInfo> hosts;
+      if (hosts_->Hosts(&hosts).ok()) {
+        for (const HostInfo& h : hosts) {
           if (h.address != g.host && creator_->Probe(h.address, g.game_id).ok()) {
             s = grpc::Status::OK;
             break;
           }
         }
-      } catch (const std::exception&) {
-        // Redis is down: judged on the game's own host alone.
       }
     }
     if (s.ok()) {
@@ -229,7 +230,9 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     }
     if (!ready) continue;
     std::string host, game_id;
-    if (!hosts_->PickHost(now_ms, options_.host_ttl_ms, &host)) return;  // no room anywhere: next pass
+    bool picked = false;
+    if (stats->error = hosts_->PickHost(now_ms, options_.host_ttl_ms, &host, &picked); !stats->error.ok()) return;
+    if (!picked) return;  // no room anywhere: next pass
     bool claimed = false;
     if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
     // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.
@@ -244,19 +247,19 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
                             {"host", host},
                             {"code", services::StatusCodeName(s.error_code())},
                             {"error", s.error_message()}});
-      hosts_->MarkHostDown(host);
+      if (stats->error = hosts_->MarkHostDown(host); !stats->error.ok()) return;
       store_->Requeue(spec.id, g.number, game_id);
       ++stats->failed;
       continue;
     }
     const std::string at = response.host().empty() ? host : response.host();
-    std::vector<std::string> others;  // where seats go if `at` dies (Assignment.other_hosts)
-    try {
-      for (const HostInfo& h : hosts_->Hosts())
+    // Where seats go if `at` dies (Assignment.other_hosts): only a help, so
+    // none when the registry does not answer.
+    std::vector<std::string> others;
+    std::vector<HostInfo> hosts;
+    if (hosts_->Hosts(&hosts).ok())
+      for (const HostInfo& h : hosts)
         if (h.address != at) others.push_back(h.address);
-    } catch (const std::exception&) {
-      // Only a help for when the game's host dies.
-    }
     // The seats go out before the game counts as playing: a leader that dies in
     // between leaves it `starting`, and a later pass starts it again (this
     // attempt is void), rather than a counted game with seats nobody received.

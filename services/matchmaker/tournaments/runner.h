@@ -40,8 +40,9 @@ struct RunnerOptions {
 
 struct RunnerStats {
   int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0, revealed = 0;
-  // Not OK when the pass stopped early because the roster did not answer (the
-  // counts above are then incomplete); the next pass starts over.
+  // Not OK when the pass stopped early because the roster or the host registry
+  // did not answer (the counts above are then incomplete); the next pass starts
+  // over.
   grpc::Status error;
 };
 
@@ -67,6 +68,7 @@ class TournamentRunner {
   // does, or cannot answer: a game is requeued only when surely not stored).
   bool SurelyNotStored(const std::string& game_id);
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
+  // Stops at a host registry that does not answer, its status in stats->error.
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
   void Advance(Loaded& t, RunnerStats* stats);
   void Reveal(RunnerStats* stats);

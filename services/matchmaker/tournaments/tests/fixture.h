@@ -37,7 +37,7 @@ class TournamentsFixture : public ::testing::Test {
     hosts_ = std::move(hosts);
     int64_t fence = 0;
     ASSERT_TRUE(store_->TakeFence(&fence).ok());
-    hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow});
+    ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow}).ok());
   }
   // The stores go before what the fixture built them on.
   void TearDown() override {

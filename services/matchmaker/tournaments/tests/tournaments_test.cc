@@ -410,13 +410,30 @@ TEST_F(SchedulerTest, GameLostWithItsHostIsPlayedAgain) {
   host_.probe = grpc::Status::OK;
   Store(host_.created[1], spec.entrants);
   host_.fail_creates = 1;
-  hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000}).ok());
   runner->Pass(kNow + 17000);
   EXPECT_EQ(Games("lost")[1].state, "pending");
-  hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000});
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow + 17000}).ok());
   EXPECT_EQ(runner->Pass(kNow + 17500).started, 1);
   EXPECT_EQ(Games("lost")[1].state, "playing");
   EXPECT_EQ(Games("lost")[1].attempts, 2);
+}
+
+// A host registry that cannot be reached (Redis down) stops the pass with its
+// UNAVAILABLE when a game is to start (the server logs "tournament pass failed"
+// and tries again); the next pass, with the registry back, starts it.
+TEST_F(SchedulerTest, APassStopsAtAnUnreachableHostRegistry) {
+  const TournamentSpec spec = Spec("away", TournamentFormat::kRoundRobin, 4);
+  CreateTournament(spec);
+  Available(spec.entrants);
+  const auto runner = Runner();
+  hosts_->unavailable = true;
+  const RunnerStats stats = runner->Pass(kNow);
+  EXPECT_EQ(stats.error.error_code(), grpc::StatusCode::UNAVAILABLE) << stats.error.error_message();
+  EXPECT_TRUE(host_.created.empty());
+  EXPECT_EQ(Games("away")[0].state, "pending");
+  hosts_->unavailable = false;
+  EXPECT_EQ(runner->Pass(kNow).started, 1);
 }
 
 TEST_F(SchedulerTest, ForfeitedSeatPlacesLast) {
