@@ -157,22 +157,21 @@ bool DecodeLogEntry(std::string_view text, Action* out) {
   return true;
 }
 
-const char* CheckpointStatusName(CheckpointStatus status) {
-  switch (status) {
-    case CheckpointStatus::kOk:
+const char* CheckpointResultName(const grpc::Status& status) {
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
       return "ok";
-    case CheckpointStatus::kFenced:
+    case grpc::StatusCode::ABORTED:
       return "fenced";
-    case CheckpointStatus::kExists:
+    case grpc::StatusCode::ALREADY_EXISTS:
       return "exists";
-    case CheckpointStatus::kUnavailable:
-      return "unavailable";
-    case CheckpointStatus::kMissing:
+    case grpc::StatusCode::NOT_FOUND:
       return "missing";
-    case CheckpointStatus::kNotYet:
+    case grpc::StatusCode::FAILED_PRECONDITION:
       return "not_yet";
+    default:
+      return "unavailable";
   }
-  return "unknown";
 }
 
 }  // namespace metropolis::gamehost

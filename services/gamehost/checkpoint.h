@@ -20,6 +20,8 @@
 // tests use a small fake behind the same interface.
 #pragma once
 
+#include <grpcpp/support/status.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -86,57 +88,76 @@ bool DecodeLogEntry(std::string_view text, Action* out);
 // The lowercase hex SHA-256 of a seat token: what a game compares a token with.
 std::string TokenHash(const std::string& token);
 
-enum class CheckpointStatus {
-  kOk,
-  kFenced,       // another host holds the game (its token is newer), or it is done
-  kExists,       // Create: the id is taken
-  kUnavailable,  // the store cannot be reached; try again later
-  kMissing,      // Append: the game has no checkpoint at all and is not done (Redis lost its creation)
-  kNotYet,       // TakeOver: the lease lapsed, but the store has not served a whole lease since its last gap
-};
-const char* CheckpointStatusName(CheckpointStatus status);
+// The label a checkpoint write's status counts under in
+// metropolis_gamehost_checkpoint_writes_total{result} (metrics.h): "ok", "fenced"
+// (ABORTED), "exists", "missing", "not_yet", and "unavailable" for a write that did
+// not happen — UNAVAILABLE, and INTERNAL too, so that the alert on
+// result="unavailable" still fires when Redis refuses the scripts.
+const char* CheckpointResultName(const grpc::Status& status);
 
+// Every call answers with a grpc::Status, as the project's other stores do; its
+// message says what happened. The codes, and what the host does with each:
+//   OK
+//   ABORTED              another host holds the game (its fencing token is newer),
+//                        or it is done: a conflict no retry fixes; the game is given up
+//   ALREADY_EXISTS       Create: the id is taken
+//   NOT_FOUND            Append, Renew: the game has no checkpoint at all and is not
+//                        done (Redis lost its creation); the host writes it again (Recreate)
+//   FAILED_PRECONDITION  TakeOver: the lease lapsed, but the store has not served a
+//                        whole lease since its last gap. Not UNAVAILABLE: the store was
+//                        reached and answered, and the caller must tell this apart from
+//                        an outage (nothing is wrong; the owner gets its chance to renew
+//                        first, and the game may be taken once the store has served long
+//                        enough)
+//   UNAVAILABLE          the store cannot be reached or cannot take writes now (a
+//                        replica, a failover, LOADING), or Append found its writes lost
+//                        twice in a row: try again later; a live game pauses until a
+//                        write succeeds
+//   INTERNAL             the store answered with an error (a failed script, NOPERM): a
+//                        retry gets the same answer, so somebody has to look; the host
+//                        still acts as for UNAVAILABLE (pauses, and retries on its own
+//                        schedule), as nothing better can be done with the game
+//   DATA_LOSS            TakeOver, Reclaim: the checkpoint read back does not parse
 class CheckpointStore {
  public:
   virtual ~CheckpointStore() = default;
 
   // Writes a new game's setup and gives `host` its lease with a fresh fencing token.
-  virtual CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
-                                  services::Millis lease_ms, uint64_t* fence, std::string* error) = 0;
+  virtual grpc::Status Create(const std::string& game_id, const std::string& setup, const std::string& host,
+                              services::Millis lease_ms, uint64_t* fence) = 0;
   // Appends actions[from..] to the log (whose length must be `from`, or already
   // past it when an earlier append's reply was lost), sets the seats' progress
-  // and renews the lease — only while `fence` is the game's token.
-  virtual CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host,
-                                  services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
-                                  const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) = 0;
+  // and renews the lease — only while `fence` is the game's token. NOT_FOUND when
+  // the game has no checkpoint at all (Redis lost its creation).
+  virtual grpc::Status Append(const std::string& game_id, uint64_t fence, const std::string& host,
+                              services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
+                              const std::vector<SeatProgress>& seats, GamePhase phase) = 0;
   // Writes a game's whole checkpoint again under `fence` when the store has none and
-  // the game is not done (kMissing from Append: Redis lost the writes that created
-  // it); kFenced when a token or a done mark exists meanwhile.
-  virtual CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
-                                    services::Millis lease_ms, const std::string& setup,
-                                    const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                                    GamePhase phase, std::string* error) = 0;
-  // Renews the lease while `fence` is the game's token.
-  virtual CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host,
-                                 services::Millis lease_ms, std::string* error) = 0;
+  // the game is not done (NOT_FOUND from Append: Redis lost the writes that created
+  // it); ABORTED when a token or a done mark exists meanwhile.
+  virtual grpc::Status Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
+                                services::Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
+                                const std::vector<SeatProgress>& seats, GamePhase phase) = 0;
+  // Renews the lease while `fence` is the game's token (NOT_FOUND as for Append).
+  virtual grpc::Status Renew(const std::string& game_id, uint64_t fence, const std::string& host,
+                             services::Millis lease_ms) = 0;
   // The game is stored for good: its checkpoint goes, and it can never be taken over.
-  virtual CheckpointStatus Done(const std::string& game_id, std::string* error) = 0;
+  virtual grpc::Status Done(const std::string& game_id) = 0;
   // Live games whose lease lapsed (at most `limit`). `lease_ms` is the caller's
   // lease: a scan counts as reaching the store, for the takeover guard.
-  virtual CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
-                                   std::string* error) = 0;
-  // Takes over a game whose lease lapsed: kOk with its checkpoint and a new
-  // fencing token, kFenced when a host holds it or it is done, kNotYet when the
-  // store has served for less than the owner's lease since its last gap.
-  virtual CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms,
-                                    uint64_t* fence, Checkpoint* out, std::string* error) = 0;
+  virtual grpc::Status Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) = 0;
+  // Takes over a game whose lease lapsed: OK with its checkpoint and a new
+  // fencing token, ABORTED when a host holds it or it is done, FAILED_PRECONDITION
+  // when the store has served for less than the owner's lease since its last gap.
+  virtual grpc::Status TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms,
+                                uint64_t* fence, Checkpoint* out) = 0;
   // TakeOver for a game whose live lease names `host` itself: a host restarted at
   // its address (a pod restarted in place) finds its previous run's games leased
   // to it. No two live processes share an address, so that run is gone, and the
   // game is taken at once instead of after its lease lapses (seats would give up
-  // meanwhile). kFenced when another host holds it or it is done.
-  virtual CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms,
-                                   uint64_t* fence, Checkpoint* out, std::string* error) = 0;
+  // meanwhile). ABORTED when another host holds it or it is done.
+  virtual grpc::Status Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms,
+                               uint64_t* fence, Checkpoint* out) = 0;
   // The address of the host holding the game's lease; nullopt when none does.
   virtual std::optional<std::string> Owner(const std::string& game_id) = 0;
 };

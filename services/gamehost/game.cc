@@ -120,27 +120,29 @@ bool Game::paused() const {
   return paused_;
 }
 
-CheckpointStatus Game::RenewLease(std::string* error) {
+grpc::Status Game::RenewLease() {
   std::lock_guard lock(mutex_);
-  if (abandoned_ || !env_.checkpoints) return CheckpointStatus::kOk;
+  if (abandoned_ || !env_.checkpoints) return grpc::Status::OK;
   // A paused game renews by writing what it holds back: that is its way on.
   if (paused_) {
     Advance();
-    return abandoned_ ? CheckpointStatus::kFenced : (paused_ ? CheckpointStatus::kUnavailable : CheckpointStatus::kOk);
+    if (abandoned_) return {grpc::StatusCode::ABORTED, "game " + setup_.id + " was taken over by another host"};
+    if (paused_) return {grpc::StatusCode::UNAVAILABLE, pause_reason_};
+    return grpc::Status::OK;
   }
   const services::Millis started = env_.clock->Now();
-  const CheckpointStatus status = env_.checkpoints->Renew(setup_.id, fence_, env_.host, env_.lease_ms, error);
-  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
-  switch (status) {
-    case CheckpointStatus::kOk:
+  const grpc::Status status = env_.checkpoints->Renew(setup_.id, fence_, env_.host, env_.lease_ms);
+  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointResultName(status));
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
       lease_until_ = started + env_.lease_ms;
       break;
-    case CheckpointStatus::kFenced:
-      AbandonLocked(*error);
+    case grpc::StatusCode::ABORTED:
+      AbandonLocked(status.error_message());
       break;
-    case CheckpointStatus::kMissing:
+    case grpc::StatusCode::NOT_FOUND:
       if (services::ProtectionRemoved("rewrite_lost")) {
-        AbandonLocked(*error + " (protection \"rewrite_lost\" removed)");
+        AbandonLocked(status.error_message() + " (protection \"rewrite_lost\" removed)");
         break;
       }
       lease_until_ = -1;  // the next write writes the whole checkpoint again (PersistLocked)
@@ -149,7 +151,7 @@ CheckpointStatus Game::RenewLease(std::string* error) {
     default:
       // Without its lease the game may be taken over at any moment: its clocks
       // must not run out on a seat that another host is about to serve.
-      if (!services::ProtectionRemoved("pause")) PauseLocked(*error);
+      if (!services::ProtectionRemoved("pause")) PauseLocked(status.error_message());
   }
   return status;
 }
@@ -176,27 +178,24 @@ Game::Persisted Game::PersistLocked() {
   const GamePhase phase(started_, finished_unix_ms_);
   // Up to date and holding the lease by our own clock: nothing to write.
   if (written && !paused_ && started < lease_until_) return Persisted::kReleased;
-  std::string error;
-  CheckpointStatus status = env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_,
-                                                     progress, phase, &error);
-  if (status == CheckpointStatus::kMissing && services::ProtectionRemoved("rewrite_lost")) {
+  grpc::Status status =
+      env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_, progress, phase);
+  if (status.error_code() == grpc::StatusCode::NOT_FOUND && services::ProtectionRemoved("rewrite_lost")) {
     // Negative control only: take a missing checkpoint for a game that is gone.
-    status = CheckpointStatus::kFenced;
-    error += " (protection \"rewrite_lost\" removed)";
+    status = {grpc::StatusCode::ABORTED, status.error_message() + " (protection \"rewrite_lost\" removed)"};
   }
-  if (status == CheckpointStatus::kMissing) {
+  if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
     // Redis lost the writes that created the game (an acknowledged write lost in a
     // crash or a failover) while this host plays it: the host holds the whole game,
     // so it writes it again under its token rather than lose it.
     services::LogWarning("the game's checkpoint is missing from Redis; writing it again whole",
-                         {{"game", setup_.id}, {"step", std::to_string(step())}, {"error", error}});
-    status =
-        env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
-                                   CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, phase, &error);
+                         {{"game", setup_.id}, {"step", std::to_string(step())}, {"error", status.error_message()}});
+    status = env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
+                                        CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, phase);
   }
-  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointStatusName(status));
-  switch (status) {
-    case CheckpointStatus::kOk:
+  if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointResultName(status));
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
       persisted_ = step();
       persisted_started_ = started_;
       persisted_finished_ = finished_unix_ms_;
@@ -204,17 +203,17 @@ Game::Persisted Game::PersistLocked() {
       lease_until_ = started + env_.lease_ms;
       if (paused_) ResumeLocked();
       return Persisted::kReleased;
-    case CheckpointStatus::kFenced:
-      AbandonLocked(error);
+    case grpc::StatusCode::ABORTED:
+      AbandonLocked(status.error_message());
       return Persisted::kFenced;
     default:
       if (services::ProtectionRemoved("pause")) {
         // Negative control only: the behaviour before pausing, which plays on.
         services::LogWarning("writing the checkpoint failed; the game goes on (protection \"pause\" removed)",
-                             {{"game", setup_.id}, {"error", error}});
+                             {{"game", setup_.id}, {"error", status.error_message()}});
         return Persisted::kReleased;
       }
-      PauseLocked(error);
+      PauseLocked(status.error_message());
       return Persisted::kPaused;
   }
 }

@@ -131,9 +131,10 @@ class Game : public std::enable_shared_from_this<Game> {
                              uint64_t fence, std::shared_ptr<Game>* out);
   // The lease's fencing token, from the store's Create (before Start).
   void SetFence(uint64_t fence);
-  // Keeps the game's lease; a fenced game is abandoned (on_fenced), and a game
-  // whose lease cannot be renewed pauses.
-  CheckpointStatus RenewLease(std::string* error);
+  // Keeps the game's lease and answers with the store's status (checkpoint.h); a
+  // fenced game (ABORTED) is abandoned (on_fenced), and a game whose lease cannot
+  // be renewed pauses. A paused game answers UNAVAILABLE while it stays paused.
+  grpc::Status RenewLease();
   ~Game();
 
   // Arms the start timeout and begins when no seat needs to connect.

@@ -163,15 +163,15 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   if (checkpoints_) {
     // Checkpointed and fenced before the lease keeper can see it in live_.
     uint64_t fence = 0;
-    std::string error;
-    const CheckpointStatus status = checkpoints_->Create(setup.id, CheckpointSetupBytes(setup, clock_->UnixMillis()),
-                                                         address(), options_.lease_ms, &fence, &error);
-    if (status != CheckpointStatus::kOk) {
-      if (status == CheckpointStatus::kExists)
+    const grpc::Status status = checkpoints_->Create(setup.id, CheckpointSetupBytes(setup, clock_->UnixMillis()),
+                                                     address(), options_.lease_ms, &fence);
+    if (!status.ok()) {
+      if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS)
         return {grpc::StatusCode::ALREADY_EXISTS, "game " + setup.id + " exists"};
       // A game that cannot be checkpointed would die with this host: refused,
-      // so that the caller tries another host or later.
-      return {grpc::StatusCode::UNAVAILABLE, "cannot checkpoint the game: " + error};
+      // so that the caller tries another host or later (INTERNAL too: the store's
+      // error reply is logged where it happened, and the caller's retry is harmless).
+      return {grpc::StatusCode::UNAVAILABLE, "cannot checkpoint the game: " + status.error_message()};
     }
     game->SetFence(fence);
     std::lock_guard lock(mutex_);
@@ -449,32 +449,36 @@ void Host::KeepLeases() {
     for (const auto& [id, game] : live_) games.push_back(game);
     delivering = awaiting_delivery_;
   }
+  // False when the store could not be written: not reached, or refusing our
+  // scripts (INTERNAL, as before the store answered with statuses).
   bool reachable = true;
-  std::string error;
+  const auto failed = [](const grpc::Status& s) {
+    return s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::INTERNAL;
+  };
   std::map<std::string, uint64_t> voided;
   {
     std::lock_guard lock(mutex_);
     voided = void_pending_;
   }
   for (const auto& [id, fence] : voided) {
-    const CheckpointStatus renewed = checkpoints_->Renew(id, fence, address(), options_.lease_ms, &error);
-    if (renewed == CheckpointStatus::kUnavailable) continue;
-    if (renewed == CheckpointStatus::kFenced)
-      services::LogError("a void game was taken over before its checkpoint could be dropped", {{"game", id}});
-    if (renewed == CheckpointStatus::kFenced || MarkDone(id)) {
+    const grpc::Status renewed = checkpoints_->Renew(id, fence, address(), options_.lease_ms);
+    if (failed(renewed)) continue;
+    const bool fenced = renewed.error_code() == grpc::StatusCode::ABORTED;
+    if (fenced) services::LogError("a void game was taken over before its checkpoint could be dropped", {{"game", id}});
+    if (fenced || MarkDone(id)) {
       std::lock_guard lock(mutex_);
       void_pending_.erase(id);
     }
   }
   for (const auto& game : games) {
-    if (game->RenewLease(&error) == CheckpointStatus::kUnavailable) reachable = false;
+    if (failed(game->RenewLease())) reachable = false;
   }
   const std::string self = address();
   for (const auto& [id, fence] : delivering) {
     // Fenced: delivered meanwhile (its checkpoint is gone) or taken over.
     // Missing: its creation was lost and nothing is left to keep.
-    if (const CheckpointStatus s = checkpoints_->Renew(id, fence, self, options_.lease_ms, &error);
-        s == CheckpointStatus::kFenced || s == CheckpointStatus::kMissing) {
+    if (const grpc::StatusCode code = checkpoints_->Renew(id, fence, self, options_.lease_ms).error_code();
+        code == grpc::StatusCode::ABORTED || code == grpc::StatusCode::NOT_FOUND) {
       std::lock_guard lock(mutex_);
       awaiting_delivery_.erase(id);
     }
@@ -488,7 +492,7 @@ void Host::KeepLeases() {
   }
   if (room == 0) return;
   std::vector<std::string> orphans;
-  if (checkpoints_->Orphans(room, options_.lease_ms, &orphans, &error) != CheckpointStatus::kOk) return;
+  if (!checkpoints_->Orphans(room, options_.lease_ms, &orphans).ok()) return;
   for (const std::string& id : orphans) TakeOver(id);
 }
 
@@ -503,18 +507,23 @@ grpc::Status Host::TakeOver(const std::string& game_id, Claim claim) {
   }
   uint64_t fence = 0;
   Checkpoint checkpoint;
-  std::string error;
-  const CheckpointStatus status =
-      claim == Claim::kLapsedOrMine
-          ? checkpoints_->Reclaim(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error)
-          : checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint, &error);
-  if (status == CheckpointStatus::kFenced) return {grpc::StatusCode::FAILED_PRECONDITION, error};
-  // Redis was just unreachable, restarted or stalled: the owner gets a lease to renew first.
-  if (status == CheckpointStatus::kNotYet) return {grpc::StatusCode::UNAVAILABLE, error + "; connect again"};
-  if (status != CheckpointStatus::kOk) {
-    services::LogError("taking over a game failed", {{"game", game_id}, {"error", error}});
-    return {grpc::StatusCode::UNAVAILABLE, error};
+  const grpc::Status status = claim == Claim::kLapsedOrMine
+                                  ? checkpoints_->Reclaim(game_id, address(), options_.lease_ms, &fence, &checkpoint)
+                                  : checkpoints_->TakeOver(game_id, address(), options_.lease_ms, &fence, &checkpoint);
+  // The store's codes become what a seat reconnecting to the game is told (host.h).
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
+      break;
+    case grpc::StatusCode::ABORTED:  // held by a host, or finished
+      return {grpc::StatusCode::FAILED_PRECONDITION, status.error_message()};
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      // Redis was just unreachable, restarted or stalled: the owner gets a lease to renew first.
+      return {grpc::StatusCode::UNAVAILABLE, status.error_message() + "; connect again"};
+    default:
+      services::LogError("taking over a game failed", {{"game", game_id}, {"error", status.error_message()}});
+      return {grpc::StatusCode::UNAVAILABLE, status.error_message()};
   }
+  std::string error;
   GameSetup setup;
   int64_t created_unix_ms = 0;
   std::shared_ptr<Game> game;
@@ -569,11 +578,10 @@ void Host::OnVoided(const std::string& game_id, const std::string& reason, uint6
 }
 
 bool Host::MarkDone(const std::string& game_id) {
-  std::string error;
-  if (checkpoints_->Done(game_id, &error) != CheckpointStatus::kOk) {
+  if (const grpc::Status s = checkpoints_->Done(game_id); !s.ok()) {
     // Its lease lapses; the host that takes it over finds it finished and
     // stores it again, which stores nothing twice.
-    services::LogWarning("dropping a game's checkpoint failed", {{"game", game_id}, {"error", error}});
+    services::LogWarning("dropping a game's checkpoint failed", {{"game", game_id}, {"error", s.error_message()}});
     return false;
   }
   return true;

@@ -34,8 +34,8 @@ class HostMetrics {
   // outbox/refused/ for an operator (never stored, never rated until then).
   void OutboxRefused(size_t games);
   void DeliveryFailed(const std::string& to, const std::string& code);
-  // Checkpoints (checkpoint.h): each write by its result ("ok", "fenced",
-  // "unavailable"); games taken over from a host whose lease lapsed ("in") and
+  // Checkpoints (checkpoint.h): each write by its result (CheckpointResultName:
+  // "ok", "fenced", "unavailable", ...); games taken over from a host whose lease lapsed ("in") and
   // games another host took from this one ("out").
   void CheckpointWrite(const std::string& result);
   void GameTakenOver();

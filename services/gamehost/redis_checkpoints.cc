@@ -4,11 +4,15 @@
 
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
+#include "lib/storage/redis_status.h"
 
 namespace metropolis::gamehost {
 namespace {
 
 using storage::RedisReply;
+
+// What the statuses of Redis's failures name (storage::RedisErrorStatus).
+constexpr char kWhat[] = "checkpoint store";
 
 // Redis's own account of how long it has served without a break (docs/GAMEHOST.md,
 // "Leases on Redis's clock"), on its own clock: the clock hash keeps the last time a host
@@ -138,43 +142,33 @@ std::string RedisCheckpointStore::Key(const std::string& game_id, const char* pa
   return prefix_ + "{" + game_id + "}:" + part;
 }
 
-CheckpointStatus RedisCheckpointStore::Run(const storage::RedisCommand& command, RedisReply* reply,
-                                           std::string* error) {
-  try {
+grpc::Status RedisCheckpointStore::Run(const storage::RedisCommand& command, RedisReply* reply) {
+  return storage::RunRedis(kWhat, [&] {
     pool_.With([&](storage::RedisConnection& c) { *reply = c.Run(command); });
-  } catch (const std::exception& e) {
-    *error = std::string("redis ") + pool_.address() + ": " + e.what();
-    return CheckpointStatus::kUnavailable;
-  }
-  if (reply->is_error()) {
-    *error = "redis: " + reply->str;
-    return CheckpointStatus::kUnavailable;
-  }
-  return CheckpointStatus::kOk;
+    // A reply that says the server cannot take writes (READONLY, LOADING) was
+    // thrown as RedisUnavailable already; any other error reply is the script's
+    // own (or a refused permission), which no retry fixes: INTERNAL, not UNAVAILABLE.
+    if (reply->is_error()) throw storage::RedisCommandError("redis: " + reply->str);
+  });
 }
 
-CheckpointStatus RedisCheckpointStore::Create(const std::string& game_id, const std::string& setup,
-                                              const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                                              std::string* error) {
+grpc::Status RedisCheckpointStore::Create(const std::string& game_id, const std::string& setup, const std::string& host,
+                                          services::Millis lease_ms, uint64_t* fence) {
   RedisReply r;
-  const CheckpointStatus s = Run({"EVAL", kCreateScript, "7", Key(game_id, "owner"), Key(game_id, "fence"),
-                                  Key(game_id, "setup"), prefix_ + "live", Key(game_id, "done"), Key(game_id, "seats"),
-                                  prefix_ + "clock", host, std::to_string(lease_ms), setup, game_id},
-                                 &r, error);
-  if (s != CheckpointStatus::kOk) return s;
-  if (r.integer < 0) {
-    *error = "game " + game_id + " has a checkpoint already";
-    return CheckpointStatus::kExists;
-  }
+  if (grpc::Status s = Run({"EVAL", kCreateScript, "7", Key(game_id, "owner"), Key(game_id, "fence"),
+                            Key(game_id, "setup"), prefix_ + "live", Key(game_id, "done"), Key(game_id, "seats"),
+                            prefix_ + "clock", host, std::to_string(lease_ms), setup, game_id},
+                           &r);
+      !s.ok())
+    return s;
+  if (r.integer < 0) return {grpc::StatusCode::ALREADY_EXISTS, "game " + game_id + " has a checkpoint already"};
   *fence = uint64_t(r.integer);
-  return CheckpointStatus::kOk;
+  return grpc::Status::OK;
 }
 
-CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
-                                              services::Millis lease_ms, uint32_t from,
-                                              const std::vector<Action>& actions,
-                                              const std::vector<SeatProgress>& seats, GamePhase phase,
-                                              std::string* error) {
+grpc::Status RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
+                                          services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
+                                          const std::vector<SeatProgress>& seats, GamePhase phase) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     storage::RedisCommand command = {"EVAL",
                                      kAppend,
@@ -193,8 +187,7 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
                                      EncodeProgress(seats)};
     for (size_t i = from; i < actions.size(); ++i) command.push_back(EncodeLogEntry(actions[i]));
     RedisReply r;
-    const CheckpointStatus s = Run(command, &r, error);
-    if (s != CheckpointStatus::kOk) return s;
+    if (grpc::Status s = Run(command, &r); !s.ok()) return s;
     if (r.type == RedisReply::Type::kArray && r.elements.size() == 2) {
       // Redis lost its last writes (a restart with append-only fsynced every
       // second, or a failover to a replica that was behind) while this host kept
@@ -202,34 +195,31 @@ CheckpointStatus RedisCheckpointStore::Append(const std::string& game_id, uint64
       const uint32_t kept = uint32_t(r.elements[1].integer);
       if (services::ProtectionRemoved("rewrite_lost")) {
         // Negative control only: take a short log for a game that is gone.
-        *error =
-            "game " + game_id + ": the checkpoint's log is shorter than written (protection \"rewrite_lost\" removed)";
-        return CheckpointStatus::kFenced;
+        return {grpc::StatusCode::ABORTED, "game " + game_id +
+                                               ": the checkpoint's log is shorter than written (protection "
+                                               "\"rewrite_lost\" removed)"};
       }
       services::LogWarning("the game's checkpoint lost its last steps in Redis; writing them again",
                            {{"game", game_id}, {"kept", std::to_string(kept)}, {"written", std::to_string(from)}});
       from = kept;
       continue;
     }
-    if (r.integer == -2) {
-      *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
-      return CheckpointStatus::kFenced;
-    }
-    if (r.integer == -4) {
-      *error = "game " + game_id + " has no checkpoint in Redis (its creation was lost)";
-      return CheckpointStatus::kMissing;
-    }
-    return CheckpointStatus::kOk;
+    if (r.integer == -2)
+      return {grpc::StatusCode::ABORTED,
+              "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence)};
+    if (r.integer == -4)
+      return {grpc::StatusCode::NOT_FOUND, "game " + game_id + " has no checkpoint in Redis (its creation was lost)"};
+    return grpc::Status::OK;
   }
-  *error = "game " + game_id + ": the checkpoint's log is shorter than expected twice";
-  return CheckpointStatus::kUnavailable;
+  // Redis lost writes again while this host wrote them back (a failover in the
+  // middle): the next write tries again.
+  return {grpc::StatusCode::UNAVAILABLE, "game " + game_id + ": the checkpoint's log is shorter than expected twice"};
 }
 
-CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
-                                                services::Millis lease_ms, const std::string& setup,
-                                                const std::vector<Action>& actions,
-                                                const std::vector<SeatProgress>& seats, GamePhase phase,
-                                                std::string* error) {
+grpc::Status RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
+                                            services::Millis lease_ms, const std::string& setup,
+                                            const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                                            GamePhase phase) {
   storage::RedisCommand command = {"EVAL",
                                    kRecreate,
                                    "7",
@@ -249,139 +239,124 @@ CheckpointStatus RedisCheckpointStore::Recreate(const std::string& game_id, uint
                                    EncodeProgress(seats)};
   for (const Action& a : actions) command.push_back(EncodeLogEntry(a));
   RedisReply r;
-  const CheckpointStatus s = Run(command, &r, error);
-  if (s != CheckpointStatus::kOk) return s;
-  if (r.integer == -2) {
-    *error = "game " + game_id + " has a checkpoint or is done: not written again";
-    return CheckpointStatus::kFenced;
-  }
-  return CheckpointStatus::kOk;
+  if (grpc::Status s = Run(command, &r); !s.ok()) return s;
+  if (r.integer == -2)
+    return {grpc::StatusCode::ABORTED, "game " + game_id + " has a checkpoint or is done: not written again"};
+  return grpc::Status::OK;
 }
 
-CheckpointStatus RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
-                                             services::Millis lease_ms, std::string* error) {
+grpc::Status RedisCheckpointStore::Renew(const std::string& game_id, uint64_t fence, const std::string& host,
+                                         services::Millis lease_ms) {
   RedisReply r;
-  const CheckpointStatus s = Run({"EVAL", kRenewScript, "6", Key(game_id, "fence"), Key(game_id, "owner"),
-                                  Key(game_id, "setup"), Key(game_id, "done"), Key(game_id, "seats"), prefix_ + "clock",
-                                  std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
-                                 &r, error);
-  if (s != CheckpointStatus::kOk) return s;
-  if (r.integer == -4) {
-    *error = "game " + game_id + " has no checkpoint in Redis (its creation was lost)";
-    return CheckpointStatus::kMissing;
-  }
-  if (r.integer == -2) {
-    *error = "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence);
-    return CheckpointStatus::kFenced;
-  }
-  return CheckpointStatus::kOk;
+  if (grpc::Status s = Run({"EVAL", kRenewScript, "6", Key(game_id, "fence"), Key(game_id, "owner"),
+                            Key(game_id, "setup"), Key(game_id, "done"), Key(game_id, "seats"), prefix_ + "clock",
+                            std::to_string(fence), std::to_string(fence) + " " + host, std::to_string(lease_ms)},
+                           &r);
+      !s.ok())
+    return s;
+  if (r.integer == -4)
+    return {grpc::StatusCode::NOT_FOUND, "game " + game_id + " has no checkpoint in Redis (its creation was lost)"};
+  if (r.integer == -2)
+    return {grpc::StatusCode::ABORTED,
+            "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence)};
+  return grpc::Status::OK;
 }
 
-CheckpointStatus RedisCheckpointStore::Done(const std::string& game_id, std::string* error) {
+grpc::Status RedisCheckpointStore::Done(const std::string& game_id) {
   RedisReply r;
   return Run({"EVAL", kDone, "7", Key(game_id, "setup"), Key(game_id, "log"), Key(game_id, "seats"),
               Key(game_id, "owner"), Key(game_id, "fence"), Key(game_id, "done"), prefix_ + "live", game_id},
-             &r, error);
+             &r);
 }
 
-CheckpointStatus RedisCheckpointStore::Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
-                                               std::string* error) {
+grpc::Status RedisCheckpointStore::Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) {
   ids->clear();
   // The scan also tells Redis it is being reached, so a survivor with no games of
   // its own keeps the clock free of gaps (TakeOver decides per game).
   RedisReply served;
-  if (CheckpointStatus s =
-          Run({"EVAL", kServedScript, "1", prefix_ + "clock", std::to_string(lease_ms)}, &served, error);
-      s != CheckpointStatus::kOk)
+  if (grpc::Status s = Run({"EVAL", kServedScript, "1", prefix_ + "clock", std::to_string(lease_ms)}, &served); !s.ok())
     return s;
   RedisReply members;
-  if (CheckpointStatus s = Run({"SMEMBERS", prefix_ + "live"}, &members, error); s != CheckpointStatus::kOk) return s;
-  if (members.elements.empty()) return CheckpointStatus::kOk;
+  if (grpc::Status s = Run({"SMEMBERS", prefix_ + "live"}, &members); !s.ok()) return s;
+  if (members.elements.empty()) return grpc::Status::OK;
   std::vector<storage::RedisCommand> probes;
   for (const RedisReply& m : members.elements) probes.push_back({"EXISTS", Key(m.str, "owner")});
   std::vector<RedisReply> owned;
-  try {
-    pool_.With([&](storage::RedisConnection& c) { owned = c.Pipeline(probes); });
-  } catch (const std::exception& e) {
-    *error = std::string("redis ") + pool_.address() + ": " + e.what();
-    return CheckpointStatus::kUnavailable;
-  }
+  if (grpc::Status s = storage::RunRedis(
+          kWhat, [&] { pool_.With([&](storage::RedisConnection& c) { owned = c.Pipeline(probes); }); });
+      !s.ok())
+    return s;
   for (size_t i = 0; i < owned.size() && ids->size() < limit; ++i)
     if (!owned[i].is_error() && owned[i].integer == 0) ids->push_back(members.elements[i].str);
-  return CheckpointStatus::kOk;
+  return grpc::Status::OK;
 }
 
-CheckpointStatus RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host,
-                                                services::Millis lease_ms, uint64_t* fence, Checkpoint* out,
-                                                std::string* error) {
-  return Take(game_id, host, lease_ms, /*reclaim=*/false, fence, out, error);
+grpc::Status RedisCheckpointStore::TakeOver(const std::string& game_id, const std::string& host,
+                                            services::Millis lease_ms, uint64_t* fence, Checkpoint* out) {
+  return Take(game_id, host, lease_ms, /*reclaim=*/false, fence, out);
 }
 
-CheckpointStatus RedisCheckpointStore::Reclaim(const std::string& game_id, const std::string& host,
-                                               services::Millis lease_ms, uint64_t* fence, Checkpoint* out,
-                                               std::string* error) {
-  return Take(game_id, host, lease_ms, /*reclaim=*/true, fence, out, error);
+grpc::Status RedisCheckpointStore::Reclaim(const std::string& game_id, const std::string& host,
+                                           services::Millis lease_ms, uint64_t* fence, Checkpoint* out) {
+  return Take(game_id, host, lease_ms, /*reclaim=*/true, fence, out);
 }
 
-CheckpointStatus RedisCheckpointStore::Take(const std::string& game_id, const std::string& host,
-                                            services::Millis lease_ms, bool reclaim, uint64_t* fence, Checkpoint* out,
-                                            std::string* error) {
+grpc::Status RedisCheckpointStore::Take(const std::string& game_id, const std::string& host, services::Millis lease_ms,
+                                        bool reclaim, uint64_t* fence, Checkpoint* out) {
   RedisReply r;
-  CheckpointStatus s = Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"),
+  if (grpc::Status s = Run({"EVAL", kTakeOverScript, "5", Key(game_id, "owner"), Key(game_id, "fence"),
                             Key(game_id, "setup"), Key(game_id, "seats"), prefix_ + "clock", host,
                             std::to_string(lease_ms), takeover_guard_ ? "1" : "0", reclaim ? "1" : "0"},
-                           &r, error);
-  if (s != CheckpointStatus::kOk) return s;
+                           &r);
+      !s.ok())
+    return s;
   if (r.type == RedisReply::Type::kArray && r.elements.size() == 3) {
-    *error = "game " + game_id + ": its lease lapsed, but Redis has served for only " +
-             std::to_string(r.elements[1].integer) + " ms since it last could not be reached, less than the owner's " +
-             std::to_string(r.elements[2].integer) + " ms lease to renew it";
-    return CheckpointStatus::kNotYet;
+    return {grpc::StatusCode::FAILED_PRECONDITION,
+            "game " + game_id + ": its lease lapsed, but Redis has served for only " +
+                std::to_string(r.elements[1].integer) +
+                " ms since it last could not be reached, less than the owner's " +
+                std::to_string(r.elements[2].integer) + " ms lease to renew it"};
   }
-  if (r.integer < 0) {
-    *error = "game " + game_id + " is held by a host or finished";
-    return CheckpointStatus::kFenced;
-  }
+  if (r.integer < 0) return {grpc::StatusCode::ABORTED, "game " + game_id + " is held by a host or finished"};
   *fence = uint64_t(r.integer);
   // The game is ours now: nobody else writes it while we read it.
   std::vector<RedisReply> parts;
-  try {
-    pool_.With([&](storage::RedisConnection& c) {
-      parts = c.Pipeline({{"GET", Key(game_id, "setup")},
-                          {"LRANGE", Key(game_id, "log"), "0", "-1"},
-                          {"HGET", Key(game_id, "seats"), "started"},
-                          {"HGET", Key(game_id, "seats"), "progress"}});
-    });
-  } catch (const std::exception& e) {
-    *error = std::string("redis ") + pool_.address() + ": " + e.what();
-    return CheckpointStatus::kUnavailable;
-  }
+  if (grpc::Status s = storage::RunRedis(kWhat,
+                                         [&] {
+                                           pool_.With([&](storage::RedisConnection& c) {
+                                             parts = c.Pipeline({{"GET", Key(game_id, "setup")},
+                                                                 {"LRANGE", Key(game_id, "log"), "0", "-1"},
+                                                                 {"HGET", Key(game_id, "seats"), "started"},
+                                                                 {"HGET", Key(game_id, "seats"), "progress"}});
+                                           });
+                                           for (const RedisReply& part : parts)
+                                             if (part.is_error())
+                                               throw storage::RedisCommandError("redis: " + part.str);
+                                         });
+      !s.ok())
+    return s;
   out->setup = parts[0].str;
   out->actions.clear();
   for (const RedisReply& e : parts[1].elements) {
     Action action;
     if (!DecodeLogEntry(e.str, &action)) {
-      *error = "game " + game_id + ": log entry " + std::to_string(out->actions.size()) + " ('" + e.str +
-               "') is not an action";
-      return CheckpointStatus::kUnavailable;
+      return {grpc::StatusCode::DATA_LOSS, "game " + game_id + ": log entry " + std::to_string(out->actions.size()) +
+                                               " ('" + e.str + "') is not an action"};
     }
     out->actions.push_back(action);
   }
-  if (!DecodePhase(parts[2].str, out)) {
-    *error = "game " + game_id + ": its phase '" + parts[2].str + "' does not parse";
-    return CheckpointStatus::kUnavailable;
-  }
+  if (!DecodePhase(parts[2].str, out))
+    return {grpc::StatusCode::DATA_LOSS, "game " + game_id + ": its phase '" + parts[2].str + "' does not parse"};
   if (!DecodeProgress(parts[3].str, &out->seats)) {
-    *error = "game " + game_id + ": the seats' progress '" + parts[3].str + "' does not parse";
-    return CheckpointStatus::kUnavailable;
+    return {grpc::StatusCode::DATA_LOSS,
+            "game " + game_id + ": the seats' progress '" + parts[3].str + "' does not parse"};
   }
-  return CheckpointStatus::kOk;
+  return grpc::Status::OK;
 }
 
 std::optional<std::string> RedisCheckpointStore::Owner(const std::string& game_id) {
   RedisReply r;
-  std::string error;
-  if (Run({"GET", Key(game_id, "owner")}, &r, &error) != CheckpointStatus::kOk || r.is_nil()) return std::nullopt;
+  if (!Run({"GET", Key(game_id, "owner")}, &r).ok() || r.is_nil()) return std::nullopt;
   const size_t space = r.str.find(' ');
   if (space == std::string::npos) return std::nullopt;
   return r.str.substr(space + 1);

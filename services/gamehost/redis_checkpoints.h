@@ -28,32 +28,31 @@ class RedisCheckpointStore final : public CheckpointStore {
  public:
   RedisCheckpointStore(const std::string& address, RedisCheckpointOptions options = {});
 
-  CheckpointStatus Create(const std::string& game_id, const std::string& setup, const std::string& host,
-                          services::Millis lease_ms, uint64_t* fence, std::string* error) override;
-  CheckpointStatus Append(const std::string& game_id, uint64_t fence, const std::string& host,
-                          services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
-                          const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override;
-  CheckpointStatus Recreate(const std::string& game_id, uint64_t fence, const std::string& host,
-                            services::Millis lease_ms, const std::string& setup, const std::vector<Action>& actions,
-                            const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override;
-  CheckpointStatus Renew(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                         std::string* error) override;
-  CheckpointStatus Done(const std::string& game_id, std::string* error) override;
-  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
-                           std::string* error) override;
-  CheckpointStatus TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms,
-                            uint64_t* fence, Checkpoint* out, std::string* error) override;
-  CheckpointStatus Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms,
-                           uint64_t* fence, Checkpoint* out, std::string* error) override;
+  grpc::Status Create(const std::string& game_id, const std::string& setup, const std::string& host,
+                      services::Millis lease_ms, uint64_t* fence) override;
+  grpc::Status Append(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                      uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                      GamePhase phase) override;
+  grpc::Status Recreate(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                        const std::string& setup, const std::vector<Action>& actions,
+                        const std::vector<SeatProgress>& seats, GamePhase phase) override;
+  grpc::Status Renew(const std::string& game_id, uint64_t fence, const std::string& host,
+                     services::Millis lease_ms) override;
+  grpc::Status Done(const std::string& game_id) override;
+  grpc::Status Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) override;
+  grpc::Status TakeOver(const std::string& game_id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                        Checkpoint* out) override;
+  grpc::Status Reclaim(const std::string& game_id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                       Checkpoint* out) override;
   std::optional<std::string> Owner(const std::string& game_id) override;
 
  private:
   std::string Key(const std::string& game_id, const char* part) const;
-  // Runs one command; kUnavailable (with *error) when Redis cannot be reached
-  // or answers with an error.
-  CheckpointStatus Run(const storage::RedisCommand& command, storage::RedisReply* reply, std::string* error);
-  CheckpointStatus Take(const std::string& game_id, const std::string& host, services::Millis lease_ms, bool reclaim,
-                        uint64_t* fence, Checkpoint* out, std::string* error);
+  // Runs one command: UNAVAILABLE when Redis cannot be reached or take writes
+  // now, INTERNAL for any other error reply (a failed script, NOPERM).
+  grpc::Status Run(const storage::RedisCommand& command, storage::RedisReply* reply);
+  grpc::Status Take(const std::string& game_id, const std::string& host, services::Millis lease_ms, bool reclaim,
+                    uint64_t* fence, Checkpoint* out);
 
   storage::RedisPool pool_;
   const std::string prefix_;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "services/gamehost/tests/checkpoint_store_contract.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/gamehost/tests/memory_checkpoints.h"
 #include "services/gamehost/tests/seats.h"
@@ -167,8 +168,7 @@ TEST_F(CheckpointTest, AnotherHostResumesTheExactPositionAndTheFirstIsFencedOff)
   EXPECT_GT(b.sink.games[0].record.actions.size(), before.step());
   EXPECT_TRUE(store.done.count(created.game_id()));
   std::vector<std::string> orphans;
-  std::string error;
-  store.Orphans(10, kLease, &orphans, &error);
+  EXPECT_TRUE(store.Orphans(10, kLease, &orphans).ok());
   EXPECT_TRUE(orphans.empty());
 }
 
@@ -338,6 +338,32 @@ TEST_F(CheckpointTest, AStoredGameIsNeverTakenOver) {
   EXPECT_EQ(b.host->FindSeat(created.seat_tokens(0), created.game_id(), &target).error_code(),
             grpc::StatusCode::NOT_FOUND);
 }
+
+// The fakes behind the contract (checkpoint_store_contract.h): a store that is
+// down, and one host's way to a store that works, cut.
+class FakeDown : public ::testing::Test {
+ protected:
+  std::unique_ptr<CheckpointStore> UnreachableStore() {
+    auto store = std::make_unique<MemoryCheckpointStore>();
+    store->down = true;
+    return store;
+  }
+};
+
+class FakeCutOff : public ::testing::Test {
+ protected:
+  std::unique_ptr<CheckpointStore> UnreachableStore() {
+    auto store = std::make_unique<CuttableStore>(&reached_);
+    store->cut = true;
+    return store;
+  }
+
+ private:
+  MemoryCheckpointStore reached_;
+};
+
+using Fakes = ::testing::Types<FakeDown, FakeCutOff>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Fake, CheckpointStoreContract, Fakes);
 
 }  // namespace
 }  // namespace metropolis::gamehost::testing

@@ -1,7 +1,7 @@
 // A checkpoint store in memory with the semantics of the Redis one: fencing
 // tokens, leases that lapse when the test moves its clock, the takeover guard
-// (no takeover until the store has served a whole lease since a gap), and a
-// switch that makes it unreachable.
+// (no takeover until the store has served a whole lease since a gap), the same
+// status codes (checkpoint.h), and a switch that makes it unreachable.
 #pragma once
 
 #include <atomic>
@@ -33,100 +33,100 @@ class MemoryCheckpointStore final : public CheckpointStore {
     last_touch = now;
   }
 
-  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host,
-                          services::Millis lease_ms, uint64_t* fence, std::string* error) override {
+  grpc::Status Create(const std::string& id, const std::string& setup, const std::string& host,
+                      services::Millis lease_ms, uint64_t* fence) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     Serving(lease_ms);  // as the Redis script: first, whatever the answer
-    if (games.count(id) || done.count(id)) return CheckpointStatus::kExists;
+    if (games.count(id) || done.count(id)) return {grpc::StatusCode::ALREADY_EXISTS, "game " + id + " exists (test)"};
     Entry& e = games[id];
     e.setup = setup;
     e.fence = *fence = ++fences;
     e.owner = host;
     e.lease_until = now + lease_ms;
     e.lease = lease_ms;
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                          GamePhase phase, std::string* error) override {
+  grpc::Status Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                      uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                      GamePhase phase) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     auto it = games.find(id);
-    if (it == games.end() && !done.count(id)) return CheckpointStatus::kMissing;
-    if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
+    if (it == games.end() && !done.count(id)) return Missing(id);
+    if (it == games.end() || it->second.fence != fence) return Fenced(id);
     Entry& e = it->second;
-    if (e.log.size() < from) return CheckpointStatus::kUnavailable;
+    if (e.log.size() < from)
+      return {grpc::StatusCode::UNAVAILABLE, "game " + id + ": the log is shorter than written (test)"};
     for (size_t i = e.log.size(); i < actions.size(); ++i) e.log.push_back(actions[i]);
     e.seats = seats;
     e.phase = phase;
     e.owner = host;
     e.lease_until = now + lease_ms;
     ++appends;
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                            const std::string& setup, const std::vector<Action>& actions,
-                            const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
+  grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                        const std::string& setup, const std::vector<Action>& actions,
+                        const std::vector<SeatProgress>& seats, GamePhase phase) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
-    if (games.count(id) || done.count(id)) return CheckpointStatus::kFenced;
+    if (down) return Down();
+    if (games.count(id) || done.count(id)) return Fenced(id);
     Entry& e = games[id];
     e = {setup, actions, seats, phase, fence, host, now + lease_ms, lease_ms};
     ++recreated;
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                         std::string* error) override {
+  grpc::Status Renew(const std::string& id, uint64_t fence, const std::string& host,
+                     services::Millis lease_ms) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     Serving(lease_ms);
     auto it = games.find(id);
-    if (it == games.end() && !done.count(id)) return CheckpointStatus::kMissing;
-    if (it == games.end() || it->second.fence != fence) return CheckpointStatus::kFenced;
+    if (it == games.end() && !done.count(id)) return Missing(id);
+    if (it == games.end() || it->second.fence != fence) return Fenced(id);
     it->second.owner = host;
     it->second.lease_until = now + lease_ms;
     it->second.lease = lease_ms;
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus Done(const std::string& id, std::string* error) override {
+  grpc::Status Done(const std::string& id) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     games.erase(id);
     done.insert({id, true});
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
-                           std::string* error) override {
+  grpc::Status Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) override {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     ids->clear();
     Serving(lease_ms);
     for (const auto& [id, e] : games)
       if (e.lease_until <= now && ids->size() < limit) ids->push_back(id);
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
-  CheckpointStatus TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                            Checkpoint* out, std::string* error) override {
-    return Take(id, host, lease_ms, false, fence, out, error);
+  grpc::Status TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                        Checkpoint* out) override {
+    return Take(id, host, lease_ms, false, fence, out);
   }
-  CheckpointStatus Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                           Checkpoint* out, std::string* error) override {
-    return Take(id, host, lease_ms, true, fence, out, error);
+  grpc::Status Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                       Checkpoint* out) override {
+    return Take(id, host, lease_ms, true, fence, out);
   }
-  CheckpointStatus Take(const std::string& id, const std::string& host, services::Millis lease_ms, bool reclaim,
-                        uint64_t* fence, Checkpoint* out, std::string* error) {
+  grpc::Status Take(const std::string& id, const std::string& host, services::Millis lease_ms, bool reclaim,
+                    uint64_t* fence, Checkpoint* out) {
     std::lock_guard lock(mutex);
-    if (CheckpointStatus s = Reachable(error); s != CheckpointStatus::kOk) return s;
+    if (down) return Down();
     const services::Millis served = Serving(lease_ms);
     auto it = games.find(id);
-    if (it == games.end()) return CheckpointStatus::kFenced;
+    if (it == games.end()) return Fenced(id);
     const bool held = it->second.lease_until > now;
-    if (held && !(reclaim && it->second.owner == host)) return CheckpointStatus::kFenced;
+    if (held && !(reclaim && it->second.owner == host)) return Fenced(id);
     if (!held && takeover_guard && served < it->second.lease) {
-      *error = "the store has served for less than the owner's lease since its last gap (test)";
       ++guarded;
-      return CheckpointStatus::kNotYet;
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "the store has served for less than the owner's lease since its last gap (test)"};
     }
     Entry& e = it->second;
     e.fence = *fence = ++fences;
@@ -134,7 +134,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.lease_until = now + lease_ms;
     e.lease = lease_ms;
     *out = {e.setup, e.log, e.seats, e.phase.started, e.phase.finished_unix_ms};
-    return CheckpointStatus::kOk;
+    return grpc::Status::OK;
   }
   std::optional<std::string> Owner(const std::string& id) override {
     std::lock_guard lock(mutex);
@@ -162,10 +162,15 @@ class MemoryCheckpointStore final : public CheckpointStore {
     last_touch = now;
     return now - serving_since;
   }
-  CheckpointStatus Reachable(std::string* error) const {
-    if (!down) return CheckpointStatus::kOk;
-    *error = "store down (test)";
-    return CheckpointStatus::kUnavailable;
+  // RedisCheckpointStore's statuses (checkpoint.h), in words of the test's.
+  static grpc::Status Down() {
+    return {grpc::StatusCode::UNAVAILABLE, "checkpoint store unavailable: store down (test)"};
+  }
+  static grpc::Status Fenced(const std::string& id) {
+    return {grpc::StatusCode::ABORTED, "game " + id + " is held by another fencing token or done (test)"};
+  }
+  static grpc::Status Missing(const std::string& id) {
+    return {grpc::StatusCode::NOT_FOUND, "game " + id + " has no checkpoint (test)"};
   }
 };
 
@@ -175,49 +180,43 @@ class CuttableStore final : public CheckpointStore {
  public:
   explicit CuttableStore(CheckpointStore* inner) : inner_(inner) {}
 
-  CheckpointStatus Create(const std::string& id, const std::string& setup, const std::string& host,
-                          services::Millis lease_ms, uint64_t* fence, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Create(id, setup, host, lease_ms, fence, error);
+  grpc::Status Create(const std::string& id, const std::string& setup, const std::string& host,
+                      services::Millis lease_ms, uint64_t* fence) override {
+    return cut ? Cut() : inner_->Create(id, setup, host, lease_ms, fence);
   }
-  CheckpointStatus Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                          uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                          GamePhase phase, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable
-                      : inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase, error);
+  grpc::Status Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                      uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
+                      GamePhase phase) override {
+    return cut ? Cut() : inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase);
   }
-  CheckpointStatus Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                            const std::string& setup, const std::vector<Action>& actions,
-                            const std::vector<SeatProgress>& seats, GamePhase phase, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable
-                      : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, phase, error);
+  grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                        const std::string& setup, const std::vector<Action>& actions,
+                        const std::vector<SeatProgress>& seats, GamePhase phase) override {
+    return cut ? Cut() : inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, phase);
   }
-  CheckpointStatus Renew(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                         std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Renew(id, fence, host, lease_ms, error);
+  grpc::Status Renew(const std::string& id, uint64_t fence, const std::string& host,
+                     services::Millis lease_ms) override {
+    return cut ? Cut() : inner_->Renew(id, fence, host, lease_ms);
   }
-  CheckpointStatus Done(const std::string& id, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Done(id, error);
+  grpc::Status Done(const std::string& id) override { return cut ? Cut() : inner_->Done(id); }
+  grpc::Status Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) override {
+    return cut ? Cut() : inner_->Orphans(limit, lease_ms, ids);
   }
-  CheckpointStatus Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids,
-                           std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Orphans(limit, lease_ms, ids, error);
+  grpc::Status TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                        Checkpoint* out) override {
+    return cut ? Cut() : inner_->TakeOver(id, host, lease_ms, fence, out);
   }
-  CheckpointStatus TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                            Checkpoint* out, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->TakeOver(id, host, lease_ms, fence, out, error);
-  }
-  CheckpointStatus Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                           Checkpoint* out, std::string* error) override {
-    return Cut(error) ? CheckpointStatus::kUnavailable : inner_->Reclaim(id, host, lease_ms, fence, out, error);
+  grpc::Status Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
+                       Checkpoint* out) override {
+    return cut ? Cut() : inner_->Reclaim(id, host, lease_ms, fence, out);
   }
   std::optional<std::string> Owner(const std::string& id) override { return cut ? std::nullopt : inner_->Owner(id); }
 
   std::atomic<bool> cut{false};
 
  private:
-  bool Cut(std::string* error) const {
-    if (cut) *error = "cut off from the store (test)";
-    return cut;
+  static grpc::Status Cut() {
+    return {grpc::StatusCode::UNAVAILABLE, "checkpoint store unavailable: cut off from the store (test)"};
   }
   CheckpointStore* inner_;
 };
