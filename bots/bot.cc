@@ -1,5 +1,6 @@
 #include "bots/bot.h"
 
+#include "bots/greedy.h"
 #include "bots/heuristic.h"
 #include "bots/search.h"
 
@@ -34,19 +35,20 @@ std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error) {
     if (!settings.empty() && !ParseHeuristicOptions(settings, &options, error)) return nullptr;
     return std::make_unique<HeuristicBot>(options);
   }
-  if (kind != "random") {
-    *error = "unknown bot '" + std::string(kind) + "' (known: random, heuristic, search)";
+  if (kind != "random" && kind != "greedy") {
+    *error = "unknown bot '" + std::string(kind) + "' (known: random, greedy, heuristic, search)";
     return nullptr;
   }
   if (!settings.empty()) {
     *error = "bot '" + std::string(kind) + "' takes no settings, got '" + std::string(settings) + "'";
     return nullptr;
   }
+  if (kind == "greedy") return std::make_unique<GreedyBot>();
   return std::make_unique<RandomBot>();
 }
 
 const std::vector<std::string>& BotKinds() {
-  static const std::vector<std::string> kinds = {"random", "heuristic", "search"};
+  static const std::vector<std::string> kinds = {"random", "greedy", "heuristic", "search"};
   return kinds;
 }
 

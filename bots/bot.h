@@ -4,6 +4,7 @@
 // of the seat to act and asks the seat's bot for one of view.legal.
 //
 //   random      uniform over the legal actions
+//   greedy      one ply over a small evaluation of its own seat (greedy.h)
 //   heuristic   a hand-tuned one-ply player (heuristic.h)
 //   search      information-set Monte Carlo tree search (search.h)
 //
@@ -40,7 +41,7 @@ class Bot {
 };
 
 // Builds a bot from a spec: a kind and optional "key=value" settings after a
-// colon, separated by commas: "random", "heuristic", "heuristic:trade=0",
+// colon, separated by commas: "random", "greedy", "heuristic", "heuristic:trade=0",
 // "search:ms=50", "search:iterations=2000,threads=2,trade=answer". Returns
 // nullptr with *error set for an unknown kind or setting.
 std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error);

@@ -28,13 +28,8 @@ GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, u
     if (player == kChancePlayer) {
       action = chance.Sample(state);
     } else {
-      const Seat& seat = seats[size_t(player)];
-      if (seat.bot) {
-        View view = MakeView(state, player, &knowledge[size_t(player)]);
-        action = seat.bot->Choose(view, &streams[size_t(player)]);
-      } else {
-        action = seat.full_state_policy(state, &streams[size_t(player)]);
-      }
+      View view = MakeView(state, player, &knowledge[size_t(player)]);
+      action = seats[size_t(player)].bot->Choose(view, &streams[size_t(player)]);
     }
     events.clear();
     if (std::string e = state.Apply(action, &events); !e.empty()) {

@@ -1,14 +1,12 @@
 // Playing one game between seats and summarising many: what the arena runs.
 //
 // A seat is played by a Bot, which is shown only its seat's View (built with
-// the seat's KnowledgeTracker, fed with the seat's masked events), or by a
-// host-side policy that reads the full State (the simulation's simple
-// players, used as reference opponents). Chance comes from ChanceStreams.
+// the seat's KnowledgeTracker, fed with the seat's masked events). Chance
+// comes from ChanceStreams.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,10 +19,8 @@
 namespace metropolis::bots {
 
 struct Seat {
-  Bot* bot = nullptr;  // when set, sees the view only
-  // Otherwise: a policy of the full state (reference players of the host).
-  std::function<Action(const State& state, uint64_t* rng)> full_state_policy;
-  uint64_t seed = 0;  // the seat's decision stream
+  Bot* bot = nullptr;  // sees the view only
+  uint64_t seed = 0;   // the seat's decision stream
 };
 
 struct GameOutcome {

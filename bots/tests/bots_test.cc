@@ -11,7 +11,8 @@
 namespace metropolis::bots {
 namespace {
 
-const char* const kSpecs[] = {"random", "heuristic", "search:iterations=60", "search:iterations=60,threads=2"};
+const char* const kSpecs[] = {"random", "greedy", "heuristic", "search:iterations=60",
+                              "search:iterations=60,threads=2"};
 
 // Positions where a seat is to act, from seeded games of random moves on
 // random boards; every `stride`-th decision is kept.

@@ -25,7 +25,6 @@
 #include "engine/json_text.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
-#include "tools/engine/players.h"
 #include "tools/engine/rng.h"
 #include "tools/engine/table.h"
 
@@ -51,22 +50,6 @@ struct ArenaGame {
   bots::SearchStats search;  // the candidate's, when it searches
 };
 
-// A seat's player: a bot from its spec, or the simulation's greedy player
-// (which reads the full state; it is a reference opponent, not a bot).
-struct SeatPlayer {
-  std::unique_ptr<bots::Bot> bot;
-  std::unique_ptr<Player> full_state;
-};
-
-bool MakeSeatPlayer(const std::string& spec, SeatPlayer* out, std::string* error) {
-  if (spec == "greedy") {
-    out->full_state = MakePlayer("greedy");
-    return true;
-  }
-  out->bot = bots::MakeBot(spec, error);
-  return out->bot != nullptr;
-}
-
 void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
   const int64_t set = index / s.seats;
   const int rotation = int(index % s.seats);
@@ -76,28 +59,20 @@ void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
   config.board = s.default_board ? DefaultBoard() : RandomBoard(set_seed);
   config.options = s.options;
 
-  std::vector<SeatPlayer> players(size_t(s.seats));
+  std::vector<std::unique_ptr<bots::Bot>> players(size_t(s.seats));
   std::vector<bots::Seat> seats(size_t(s.seats));
   std::string error;
   int next_opponent = 0;
   for (int seat = 0; seat < s.seats; ++seat) {
     const std::string& spec = seat == rotation ? s.candidate : s.opponents[size_t(next_opponent++)];
-    MakeSeatPlayer(spec, &players[size_t(seat)], &error);  // specs were checked when the flags were read
+    players[size_t(seat)] = bots::MakeBot(spec, &error);  // specs were checked when the flags were read
     bots::Seat& x = seats[size_t(seat)];
     x.seed = GamePlayerSeed(s.seed, uint64_t(index), seat);
-    if (players[size_t(seat)].bot) {
-      x.bot = players[size_t(seat)].bot.get();
-    } else {
-      Player* p = players[size_t(seat)].full_state.get();
-      x.full_state_policy = [p](const State& state, uint64_t* rng) {
-        Rng r(bots::NextRandom(rng));
-        return p->Choose(state, r);
-      };
-    }
+    x.bot = players[size_t(seat)].get();
   }
   out->candidate_seat = rotation;
   out->outcome = bots::PlayGame(config, seats, set_seed ^ 0xC4A2CE5EEDull);
-  if (auto* search = dynamic_cast<bots::SearchBot*>(players[size_t(rotation)].bot.get())) out->search = search->stats();
+  if (auto* search = dynamic_cast<bots::SearchBot*>(players[size_t(rotation)].get())) out->search = search->stats();
   out->done = true;
 }
 
@@ -279,10 +254,10 @@ Flags MakeFlags() {
               "seat) on all cores, and reports its win share with a Wilson 95% interval.");
   flags.Add({.name = "candidate",
              .value_name = "BOT",
-             .help = "the bot measured: random, heuristic, search[:ms=50,threads=1,...] (default heuristic)"});
+             .help = "the bot measured: random, greedy, heuristic, search[:ms=50,threads=1,...] (default heuristic)"});
   flags.Add({.name = "opponents",
              .value_name = "BOT[,BOT...]",
-             .help = "one bot for every other seat, or one per seat; also greedy, the sim's player (default random)"});
+             .help = "one bot for every other seat, or one per seat (default random)"});
   flags.Add(
       {.name = "games", .value_name = "N", .help = "games, rounded up to whole sets of seat rotations (default 100)"});
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default 4)"});
@@ -302,32 +277,20 @@ bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
     if (!flags.GetInt("seats", kMinSeats, kMaxSeats, &v, error)) return false;
     s->seats = int(v);
   }
-  std::vector<std::string> opponents = SplitCommas(flags.Get("opponents", "random"));
-  // "search:ms=50,threads=2" contains a comma: a piece with '=' but no ':'
-  // continues the previous spec.
-  for (const std::string& piece : opponents) {
-    if (!s->opponents.empty() && piece.find('=') != std::string::npos && piece.find(':') == std::string::npos) {
-      s->opponents.back() += "," + piece;
-    } else {
-      s->opponents.push_back(piece);
-    }
-  }
+  s->opponents = SplitBotSpecs(flags.Get("opponents", "random"));
   if (s->opponents.size() == 1) s->opponents.assign(size_t(s->seats - 1), s->opponents[0]);
   if (int(s->opponents.size()) != s->seats - 1) {
     *error = "--opponents names " + std::to_string(s->opponents.size()) + " bots for " + std::to_string(s->seats - 1) +
              " opponent seats";
     return false;
   }
-  SeatPlayer check;
-  if (!MakeSeatPlayer(s->candidate, &check, error) || !check.bot) {
-    if (check.full_state) *error = "greedy reads the full state: it can be an opponent, not the candidate";
+  if (!bots::MakeBot(s->candidate, error)) {
     *error = "--candidate: " + *error;
     return false;
   }
   for (const std::string& o : s->opponents) {
-    SeatPlayer x;
-    if (!MakeSeatPlayer(o, &x, error)) {
-      *error = "--opponents: " + *error + " (or greedy)";
+    if (!bots::MakeBot(o, error)) {
+      *error = "--opponents: " + *error;
       return false;
     }
   }

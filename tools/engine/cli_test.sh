@@ -52,7 +52,7 @@ expect bad-flag err "usage: metropolis-engine sim"
 run bad-value 2 sim --games many
 expect bad-value err "flag '--games': 'many' is not an integer"
 run bad-player 2 sim --players random,genius,random,random
-expect bad-player err "unknown player 'genius'"
+expect bad-player err "unknown bot 'genius'"
 run bad-seats 2 sim --players random,random --seats 4
 expect bad-seats err "--players names 2 players for 4 seats"
 
@@ -75,6 +75,11 @@ cmp -s "$tmp/games.jsonl" "$tmp/games1.jsonl" || fail "sim: games differ between
 # Game i of seed S is game 0 of seed S+i.
 run sim-one 0 sim --games 1 --seed 14 --players greedy,random,random,random --max-actions 4000 --jsonl "$tmp/one.jsonl"
 sed -n 4p "$tmp/games.jsonl" | cmp -s - "$tmp/one.jsonl" || fail "sim: game 3 of seed 11 is not game 0 of seed 14"
+# Every bot plays in sim, a search spec's commas included; the offers the
+# heuristic makes are checked as they are applied.
+run sim-bots 0 sim --games 2 --seed 1 --threads 2 --players heuristic,search:iterations=20,threads=1,greedy --max-actions 600
+expect sim-bots out "search:iterations=20,threads=1"
+expect sim-bots out "heuristic"
 
 # ---- replay ------------------------------------------------------------------
 run replay 0 replay --file "$tmp/games.jsonl" --line 3 --step 0 --step 10

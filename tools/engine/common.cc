@@ -176,6 +176,18 @@ bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* us
   return true;
 }
 
+std::vector<std::string> SplitBotSpecs(std::string_view list) {
+  std::vector<std::string> specs;
+  for (const std::string& piece : SplitCommas(list)) {
+    if (!specs.empty() && piece.find('=') != std::string::npos && piece.find(':') == std::string::npos) {
+      specs.back() += "," + piece;
+    } else {
+      specs.push_back(piece);
+    }
+  }
+  return specs;
+}
+
 std::string DescribePlayer(int player) {
   if (player == kChancePlayer) return "chance";
   if (player == kTerminalPlayer) return "nobody (game over)";

@@ -59,6 +59,11 @@ bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* us
 // A State to overwrite: the constructor needs some valid configuration.
 GameConfig PlaceholderConfig();
 
+// A comma-separated list of bot specs (bots/bot.h), one per seat. A spec's
+// settings contain commas too ("search:ms=50,threads=2"): a piece with '='
+// but no ':' continues the previous spec.
+std::vector<std::string> SplitBotSpecs(std::string_view list);
+
 // "seat 2", "chance" or "nobody (game over)".
 std::string DescribePlayer(int player);
 // The legal actions of whoever acts next, or the chance outcomes with their

@@ -7,7 +7,8 @@
 //
 // Without --trades, `golden --seed S` plays the same game as game 0 of
 // `sim --seed S` with the same players, seats and options: the chance stream
-// and each seat's player stream are seeded the same way (rng.h).
+// and each seat's bot stream are seeded the same way (rng.h), and each bot sees
+// its view with its seat's knowledge, as there.
 
 #include <algorithm>
 #include <cstdio>
@@ -15,12 +16,12 @@
 #include <memory>
 #include <sstream>
 
+#include "bots/bot.h"
 #include "engine/notation.h"
 #include "engine/progress.h"
 #include "engine/view.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
-#include "tools/engine/players.h"
 #include "tools/engine/rng.h"
 
 namespace metropolis::cli {
@@ -44,9 +45,10 @@ Flags MakeFlags() {
               "depends only on the flags and the rules; scripts/regen-golden.sh writes the golden\n"
               "playthroughs with it (docs/VERIFICATION.md).");
   flags.Add({.name = "seed", .value_name = "S", .help = "seeds chance and the players, as game 0 of `sim --seed S`"});
-  flags.Add({.name = "players",
-             .value_name = "P,P,P[,P]",
-             .help = "player per seat: random or greedy (default: random in every seat)"});
+  flags.Add(
+      {.name = "players",
+       .value_name = "P,P,P[,P]",
+       .help = "bot per seat: random, greedy, heuristic, search[:iterations=200,...] (default: random in every seat)"});
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default: 4, or the length of --players)"});
   flags.Add({.name = "random-board", .value_name = "", .help = "play on RandomBoard(S), not the default board"});
   AddOptionFlags(&flags);
@@ -267,10 +269,10 @@ bool ReadSettings(const Flags& flags, Settings* s, std::string* error) {
   if (!flags.GetUint64("seed", &s->seed, error)) return false;
   int64_t v;
   if (flags.Has("players")) {
-    s->players = SplitCommas(flags.Get("players"));
+    s->players = SplitBotSpecs(flags.Get("players"));
     for (const std::string& p : s->players) {
-      if (!MakePlayer(p)) {
-        *error = "--players: unknown player '" + p + "' (known: random, greedy)";
+      if (!bots::MakeBot(p, error)) {
+        *error = "--players: " + *error;
         return false;
       }
     }
@@ -315,11 +317,12 @@ int RunGolden(const std::vector<std::string>& args) {
   State state(config);
   if (!NewGame(config, &state, &error)) return Fail(flags, error, kExitRefused);
 
-  std::vector<std::unique_ptr<Player>> players;
-  std::vector<Rng> player_rngs, offer_rngs;
+  std::vector<std::unique_ptr<bots::Bot>> players;
+  std::vector<uint64_t> player_streams;
+  std::vector<Rng> offer_rngs;
   for (int seat = 0; seat < s.seats; ++seat) {
-    players.push_back(MakePlayer(s.players[size_t(seat)]));
-    player_rngs.emplace_back(GamePlayerSeed(s.seed, 0, seat));
+    players.push_back(bots::MakeBot(s.players[size_t(seat)], &error));  // checked when the flags were read
+    player_streams.push_back(GamePlayerSeed(s.seed, 0, seat));
     offer_rngs.emplace_back(SplitMixHash(GamePlayerSeed(s.seed, 0, seat) ^ 0x6F66666572ull));
   }
   Rng chance(GameChanceSeed(s.seed, 0));
@@ -390,7 +393,8 @@ int RunGolden(const std::vector<std::string>& args) {
       action = state.SampleChance(chance.Uniform());
     } else if (!(s.trades && s.players[size_t(player)] == "random" &&
                  RandomOffer(state, offer_rngs[size_t(player)], &action))) {
-      action = players[size_t(player)]->Choose(state, player_rngs[size_t(player)]);
+      action = players[size_t(player)]->Choose(MakeView(state, player, &trackers[size_t(player) + 1]),
+                                               &player_streams[size_t(player)]);
     }
     out << "chosen: " << ActionToString(action) << "\n";
     events.clear();

@@ -17,7 +17,7 @@ constexpr std::string_view kHelp =
     "The Metropolis rules engine for Catan: Cities & Knights on the command line.\n"
     "\n"
     "commands:\n"
-    "  sim      simulate seeded games between random and greedy players; print a summary\n"
+    "  sim      simulate seeded games between bots (random, greedy, ...); print a summary\n"
     "  replay   verify a recorded game (a JSON line) and print positions and events\n"
     "  apply    apply actions to a position and print the result and what may follow\n"
     "  perft    count legal action sequences from a position to a given depth\n"

@@ -1,8 +1,9 @@
-// sim: many seeded games in parallel, a progress bar, a summary table.
+// sim: many seeded games between bots (bots/bot.h) in parallel, a progress
+// bar, a summary table.
 //
 // Game i is fully determined by seed + i (its board when --random-board, its
-// chance stream and each seat's player stream), never by the thread that
-// plays it; results are gathered and written in game order. So game i of
+// chance stream and each seat's bot stream), never by the thread that plays
+// it; results are gathered and written in game order. So game i of
 // `--seed S` is game 0 of `--seed S+i`, and a JSON line's "seed" replays it
 // alone.
 
@@ -19,10 +20,11 @@
 #include <mutex>
 #include <thread>
 
+#include "bots/bot.h"
 #include "engine/game.h"
+#include "engine/view.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
-#include "tools/engine/players.h"
 #include "tools/engine/rng.h"
 #include "tools/engine/table.h"
 
@@ -34,7 +36,7 @@ struct SimSettings {
   uint64_t seed = 1;
   int threads = 1;
   int seats = 4;
-  std::vector<std::string> players;  // one per seat
+  std::vector<std::string> players;  // a bot spec per seat
   bool random_board = false;
   RulesOptions options;
   bool validate = false;  // checked Apply and Validate() after every step
@@ -43,7 +45,7 @@ struct SimSettings {
 
 struct GameResult {
   bool done = false;
-  std::string error;  // the engine contradicted itself (--validate)
+  std::string error;  // the engine contradicted itself (--validate) or refused a bot's offer
   int winner = kNoSeat;
   bool hit_cap = false;
   uint64_t actions = 0;
@@ -74,11 +76,16 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
     out->done = true;
     return;
   }
-  std::vector<std::unique_ptr<Player>> players;
-  std::vector<Rng> player_rngs;
+  // Each seat's bot sees only its view, with what its tracker has gathered
+  // from the seat's masked events, as in the arena and the game service.
+  std::vector<std::unique_ptr<bots::Bot>> players;
+  std::vector<uint64_t> player_streams;
+  std::vector<KnowledgeTracker> knowledge;
   for (int seat = 0; seat < s.seats; ++seat) {
-    players.push_back(MakePlayer(s.players[seat]));
-    player_rngs.emplace_back(GamePlayerSeed(s.seed, uint64_t(index), seat));
+    players.push_back(bots::MakeBot(s.players[seat], &error));  // specs were checked when the flags were read
+    player_streams.push_back(GamePlayerSeed(s.seed, uint64_t(index), seat));
+    knowledge.emplace_back(seat);
+    knowledge.back().Reset(state);
   }
   Rng chance(GameChanceSeed(s.seed, uint64_t(index)));
 
@@ -90,12 +97,15 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   while (!state.IsTerminal() && steps < hard_cap) {
     int player = state.CurrentPlayer();
     if (player == kTerminalPlayer) break;
-    Action a = player == kChancePlayer ? state.SampleChance(chance.Uniform())
-                                       : players[player]->Choose(state, player_rngs[player]);
+    Action a = player == kChancePlayer
+                   ? state.SampleChance(chance.Uniform())
+                   : players[player]->Choose(MakeView(state, player, &knowledge[player]), &player_streams[player]);
     events.clear();
-    if (s.validate) {
+    // A trade offer or counter (TRD-3) is built by the bot, never picked from
+    // the legal actions, so it is always applied with checking.
+    if (s.validate || IsParameterised(a.type)) {
       std::string e = state.Apply(a, &events);
-      if (e.empty()) e = state.Validate();
+      if (e.empty() && s.validate) e = state.Validate();
       if (!e.empty()) {
         out->error = "game seed " + std::to_string(game_seed) + ", step " + std::to_string(steps + 1) + " '" +
                      ActionToString(a) + "': " + e;
@@ -108,8 +118,10 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
     out->dev_bought += a.type == ActionType::kBuyDev;
     out->dev_played += a.type == ActionType::kPlayDev;
     if (keep_record) record.actions.push_back(a);
-    for (const Event& e : events)
+    for (const Event& e : events) {
       if (e.type == EventType::kMetropolis) ++out->metropolises;
+      for (int seat = 0; seat < s.seats; ++seat) knowledge[seat].Observe(MaskEvent(e, seat));
+    }
   }
 
   out->winner = state.IsTerminal() ? state.Winner() : kNoSeat;
@@ -223,8 +235,11 @@ void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, 
   std::cout << seats.ToString() << "\n";
 
   // Per player type: a win rate per seat-game, comparable across line-ups.
+  std::vector<std::string> kinds = s.players;
+  std::sort(kinds.begin(), kinds.end());
+  kinds.erase(std::unique(kinds.begin(), kinds.end()), kinds.end());
   Table types({"player", "seats", "wins", "win rate per seat", "mean VP"});
-  for (const std::string& type : PlayerNames()) {
+  for (const std::string& type : kinds) {
     int count = 0;
     int64_t type_wins = 0;
     double type_vp = 0;
@@ -234,7 +249,6 @@ void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, 
       type_wins += wins[seat];
       type_vp += vp[seat];
     }
-    if (count == 0) continue;
     types.AddRow({type, std::to_string(count), std::to_string(type_wins), Percent(double(type_wins), n * count),
                   FormatFixed(n > 0 ? type_vp / (n * count) : 0, 2)});
   }
@@ -243,14 +257,14 @@ void PrintSummary(const SimSettings& s, const std::vector<GameResult>& results, 
 
 Flags MakeFlags() {
   Flags flags("sim", "[flags]",
-              "Plays seeded games between simple players on all cores and prints a summary. The same\n"
-              "flags give the same games whatever the number of threads.");
+              "Plays seeded games between bots on all cores and prints a summary. The same flags give\n"
+              "the same games whatever the number of threads.");
   flags.Add({.name = "games", .value_name = "N", .help = "number of games (default 100)"});
   flags.Add({.name = "seed", .value_name = "S", .help = "game i is seeded with S+i (default 1)"});
   flags.Add({.name = "threads", .value_name = "T", .help = "worker threads (default: all cores)"});
   flags.Add({.name = "players",
              .value_name = "P,P,P[,P]",
-             .help = "player per seat: random or greedy (default: random in every seat)"});
+             .help = "bot per seat: random, greedy, heuristic, search[:ms=50,...] (default: random in every seat)"});
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default: 4, or the length of --players)"});
   flags.Add(
       {.name = "random-board", .value_name = "", .help = "game i plays on RandomBoard(S+i), not the default board"});
@@ -273,10 +287,10 @@ bool ReadSettings(const Flags& flags, SimSettings* s, std::string* error) {
     s->threads = int(v);
   }
   if (flags.Has("players")) {
-    s->players = SplitCommas(flags.Get("players"));
+    s->players = SplitBotSpecs(flags.Get("players"));
     for (const std::string& p : s->players) {
-      if (!MakePlayer(p)) {
-        *error = "--players: unknown player '" + p + "' (known: random, greedy)";
+      if (!bots::MakeBot(p, error)) {
+        *error = "--players: " + *error;
         return false;
       }
     }
