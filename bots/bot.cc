@@ -13,6 +13,7 @@ class RandomBot : public Bot {
     return view.legal[RandomBelow(rng, uint32_t(view.legal.size()))];
   }
   std::string name() const override { return "random"; }
+  bool ReadsOnlyLegal() const override { return true; }
 };
 
 }  // namespace

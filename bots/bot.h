@@ -38,6 +38,12 @@ class Bot {
   virtual Action Choose(const View& view, uint64_t* rng) = 0;
   // The spec that makes this bot again, e.g. "search:ms=50".
   virtual std::string name() const;
+  // True when the bot reads nothing of its view but `viewer` and `legal` (the
+  // random bot). A host playing many games (sim) may then show it a view with
+  // only those two filled and keep no tracker for its seat: the decision is the
+  // same, and building a whole view per decision would be most of a random
+  // game's time.
+  virtual bool ReadsOnlyLegal() const { return false; }
 };
 
 // Builds a bot from a spec: a kind and optional "key=value" settings after a

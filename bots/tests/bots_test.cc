@@ -78,6 +78,30 @@ TEST(Bots, SameDecisionWhateverTheHiddenCards) {
 }
 
 // Every bot returns one of the legal actions, in a few hundred positions.
+// A bot that says it reads only its legal actions (sim then shows it nothing
+// else) decides the same on a view holding only those as on the whole view.
+TEST(Bots, ABotReadingOnlyLegalDecidesTheSameOnABareView) {
+  std::vector<State> positions = Positions(200, 3, 5);
+  int light = 0;
+  for (const char* spec : kSpecs) {
+    std::string error;
+    std::unique_ptr<Bot> bot = MakeBot(spec, &error);
+    if (!bot->ReadsOnlyLegal()) continue;
+    ++light;
+    View bare(positions[0]);  // its state is another position's: never read
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const State& s = positions[i];
+      const View whole = MakeView(s, s.CurrentPlayer());
+      bare.viewer = whole.viewer;
+      bare.legal = whole.legal;
+      uint64_t rng_whole = i, rng_bare = i;
+      EXPECT_EQ(bot->Choose(whole, &rng_whole), bot->Choose(bare, &rng_bare)) << spec << " at position " << i;
+      EXPECT_EQ(rng_whole, rng_bare) << spec;
+    }
+  }
+  EXPECT_EQ(light, 1) << "only the random bot reads nothing but its legal actions";
+}
+
 TEST(Bots, OnlyLegalActions) {
   std::vector<State> positions = Positions(300, 7, 11);
   for (const char* spec : kSpecs) {

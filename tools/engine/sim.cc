@@ -18,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "bots/bot.h"
@@ -81,12 +82,24 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   std::vector<std::unique_ptr<bots::Bot>> players;
   std::vector<uint64_t> player_streams;
   std::vector<KnowledgeTracker> knowledge;
+  // Seats whose bot reads only its legal actions get a view of just those, and
+  // no tracker (Bot::ReadsOnlyLegal): random games stay as fast as the engine.
+  std::vector<bool> light;
+  View light_view(state);  // its state is never read: only viewer and legal
+  std::optional<View> view;
   for (int seat = 0; seat < s.seats; ++seat) {
     players.push_back(bots::MakeBot(s.players[seat], &error));  // specs were checked when the flags were read
     player_streams.push_back(GamePlayerSeed(s.seed, uint64_t(index), seat));
+    light.push_back(players.back()->ReadsOnlyLegal());
     knowledge.emplace_back(seat);
     knowledge.back().Reset(state);
   }
+  auto view_of = [&](int seat) -> const View& {
+    if (!light[seat]) return view.emplace(MakeView(state, seat, &knowledge[seat]));
+    light_view.viewer = seat;
+    light_view.legal = state.LegalActions();
+    return light_view;
+  };
   Rng chance(GameChanceSeed(s.seed, uint64_t(index)));
 
   GameRecord record;
@@ -97,9 +110,8 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   while (!state.IsTerminal() && steps < hard_cap) {
     int player = state.CurrentPlayer();
     if (player == kTerminalPlayer) break;
-    Action a = player == kChancePlayer
-                   ? state.SampleChance(chance.Uniform())
-                   : players[player]->Choose(MakeView(state, player, &knowledge[player]), &player_streams[player]);
+    Action a = player == kChancePlayer ? state.SampleChance(chance.Uniform())
+                                       : players[player]->Choose(view_of(player), &player_streams[player]);
     events.clear();
     // A trade offer or counter (TRD-3) is built by the bot, never picked from
     // the legal actions, so it is always applied with checking.
@@ -120,7 +132,8 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
     if (keep_record) record.actions.push_back(a);
     for (const Event& e : events) {
       if (e.type == EventType::kMetropolis) ++out->metropolises;
-      for (int seat = 0; seat < s.seats; ++seat) knowledge[seat].Observe(MaskEvent(e, seat));
+      for (int seat = 0; seat < s.seats; ++seat)
+        if (!light[seat]) knowledge[seat].Observe(MaskEvent(e, seat));
     }
   }
 
