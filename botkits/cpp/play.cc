@@ -13,6 +13,7 @@
 
 #include "botkits/cpp/builtin.h"
 #include "botkits/cpp/client.h"
+#include "bots/bot.h"
 #include "lib/common/credentials.h"
 
 namespace metropolis::botkit {
@@ -72,7 +73,7 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
         games.emplace_back([&, seat, number] {
           std::string error;
           std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);
-          uint64_t rng = seed + 0x9e3779b97f4a7c15ull * uint64_t(number);
+          uint64_t rng = bots::MixSeed(seed, uint64_t(number));  // a stream of its own for each game
           Options options = settings.client;
           options.host = seat.host();
           options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
