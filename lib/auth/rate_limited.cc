@@ -10,7 +10,7 @@ grpc::Status RateLimitedAuthenticator::Authenticate(const std::string& token, Pr
   if (!p.service) {
     if (const int64_t retry_ms = limiter_.Take("identity:" + std::to_string(p.identity_id)); retry_ms > 0) {
       services::LogDebug("rate limited", {{"identity", p.name}, {"retry_ms", std::to_string(retry_ms)}});
-      return services::RateLimited(service_, limiter_.limit(), retry_ms);
+      return services::RateLimited(service_, limiter_.limit(), retry_ms, metrics_);
     }
   }
   *out = std::move(p);

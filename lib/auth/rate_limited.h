@@ -15,10 +15,14 @@ namespace metropolis::auth {
 
 class RateLimitedAuthenticator final : public Authenticator {
  public:
-  // `service` names the refusals in metropolis_rate_limited_total.
+  // Refusals are counted in `metrics` under `service`
+  // (metropolis_rate_limited_total); null: not counted.
   RateLimitedAuthenticator(Authenticator* inner, services::RateLimit limit, std::string service,
-                           const services::Clock* clock = nullptr)
-      : inner_(inner), limiter_(limit, services::RateLimiter::kDefaultMaxKeys, clock), service_(std::move(service)) {}
+                           services::ProcessMetrics* metrics, const services::Clock* clock = nullptr)
+      : inner_(inner),
+        limiter_(limit, services::RateLimiter::kDefaultMaxKeys, clock),
+        service_(std::move(service)),
+        metrics_(metrics) {}
 
   // The inner answer when it is not OK; RESOURCE_EXHAUSTED when the identity has
   // spent its budget (and *out is left alone).
@@ -28,6 +32,7 @@ class RateLimitedAuthenticator final : public Authenticator {
   Authenticator* const inner_;
   services::RateLimiter limiter_;
   const std::string service_;
+  services::ProcessMetrics* const metrics_;
 };
 
 }  // namespace metropolis::auth

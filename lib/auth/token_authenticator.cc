@@ -1,8 +1,6 @@
 #include "lib/auth/token_authenticator.h"
 
 #include <openssl/crypto.h>
-#include <prometheus/counter.h>
-#include <prometheus/registry.h>
 
 #include <algorithm>
 
@@ -17,24 +15,15 @@ constexpr char kUnknownToken[] = "unknown or revoked token";
 
 grpc::Status Refused() { return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken}; }
 
-// API tokens checked, by how they were answered: `cached` (remembered, good or
-// unknown), `found` and `unknown` (looked up), `unavailable` (the lookup could not
-// answer). Unavailable lookups are what an operator watches when Accounts is down.
-void CountCheck(const char* result) {
-  static prometheus::Family<prometheus::Counter>* checks =
-      &prometheus::BuildCounter()
-           .Name("metropolis_auth_token_checks_total")
-           .Help("API tokens checked, by result: cached, found, unknown, unavailable")
-           .Register(*services::MetricsRegistry());
-  checks->Add({{"result", result}}).Increment();
-}
-
 }  // namespace
 
 TokenAuthenticator::TokenAuthenticator(AccountLookup* lookup,
-                                       std::vector<std::pair<std::string, std::string>> service_tokens, int64_t ttl_ms,
-                                       const services::Clock* clock)
-    : lookup_(lookup), ttl_ms_(std::max<int64_t>(ttl_ms, 0)), clock_(services::ClockOrSystem(clock)) {
+                                       std::vector<std::pair<std::string, std::string>> service_tokens,
+                                       TokenAuthenticatorOptions options)
+    : lookup_(lookup),
+      ttl_ms_(std::max<int64_t>(options.ttl_ms, 0)),
+      clock_(services::ClockOrSystem(options.clock)),
+      metrics_(options.metrics) {
   for (auto& [token, role] : service_tokens) {
     // An empty service token would let a call without one in.
     if (token.empty()) continue;
@@ -71,12 +60,17 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     return Refused();
   }
 
+  // How API tokens were answered: `cached` (remembered, good or unknown), `found`
+  // and `unknown` (looked up), `unavailable` (the lookup could not answer).
+  auto count = [this](std::string_view result) {
+    if (metrics_) metrics_->TokenChecked(result);
+  };
   const int64_t now = clock_->Now();
   {
     std::lock_guard lock(mutex_);
     if (auto it = cache_.find(sha256); it != cache_.end()) {
       if (now < it->second.expires_ms) {
-        CountCheck("cached");
+        count("cached");
         if (!it->second.known) return Refused();
         *out = it->second.principal;
         return grpc::Status::OK;
@@ -90,7 +84,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
   Principal p;
   const grpc::Status status = lookup_->LookupToken(sha256, &p);
   if (status.ok()) {
-    CountCheck("found");
+    count("found");
     p.service = false;
     services::LogDebug("token accepted", {{"token_id", std::to_string(p.token_id)}, {"identity", p.name}});
     if (ttl_ms_ > 0) Remember(sha256, {true, p, now + ttl_ms_});
@@ -98,12 +92,12 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     return status;
   }
   if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
-    CountCheck("unknown");
+    count("unknown");
     services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
     if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
     return Refused();
   }
-  CountCheck("unavailable");
+  count("unavailable");
   // The accounts could not answer: not remembered, so the next call asks again.
   // Never UNAUTHENTICATED, which would tell a client its good token is bad.
   services::LogWarning("token not checked: the accounts cannot answer",

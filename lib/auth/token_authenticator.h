@@ -13,7 +13,19 @@
 #include "lib/auth/authenticator.h"
 #include "lib/common/clock.h"
 
+namespace metropolis::services {
+class ProcessMetrics;
+}
+
 namespace metropolis::auth {
+
+struct TokenAuthenticatorOptions {
+  int64_t ttl_ms = 30000;                  // how long a good API token is remembered
+  const services::Clock* clock = nullptr;  // entries expire on its monotonic time; null: the system clock
+  // API tokens checked, by how they were answered (metropolis_auth_token_checks_total:
+  // cached, found, unknown, unavailable); null: not counted.
+  services::ProcessMetrics* metrics = nullptr;
+};
 
 // Service tokens first, compared in constant time; then API tokens through the
 // lookup, remembered for `ttl_ms` when good (so a revocation takes effect within
@@ -26,11 +38,10 @@ class TokenAuthenticator final : public Authenticator {
   static constexpr size_t kMaxCacheEntries = 100'000;
   static constexpr int64_t kUnknownTtlMs = 1000;
 
-  // `lookup` may be null: service tokens only. Entries expire on `clock`'s
-  // monotonic time (null: the system clock).
+  // `lookup` may be null: service tokens only.
   TokenAuthenticator(AccountLookup* lookup,
                      std::vector<std::pair<std::string /*token*/, std::string /*role*/>> service_tokens,
-                     int64_t ttl_ms = 30000, const services::Clock* clock = nullptr);
+                     TokenAuthenticatorOptions options = {});
 
   grpc::Status Authenticate(const std::string& token, Principal* out) override;
 
@@ -50,6 +61,7 @@ class TokenAuthenticator final : public Authenticator {
   std::vector<ServiceToken> service_tokens_;
   int64_t ttl_ms_;
   const services::Clock* const clock_;
+  services::ProcessMetrics* const metrics_;
   std::mutex mutex_;
   std::unordered_map<std::string, CacheEntry> cache_;
 };

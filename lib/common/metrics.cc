@@ -15,51 +15,13 @@
 namespace metropolis::services {
 namespace {
 
-struct RpcFamilies {
-  prometheus::Family<prometheus::Counter>* requests;
-  prometheus::Family<prometheus::Histogram>* seconds;
-};
-
-RpcFamilies& Rpc() {
-  static RpcFamilies* families = [] {
-    using namespace prometheus;
-    auto* f = new RpcFamilies;
-    Registry& r = *MetricsRegistry();
-    f->requests = &BuildCounter()
-                       .Name("metropolis_grpc_requests_total")
-                       .Help("Finished gRPC calls served, by service, method and status code")
-                       .Register(r);
-    f->seconds = &BuildHistogram()
-                      .Name("metropolis_grpc_request_duration_seconds")
-                      .Help("Time to answer a unary gRPC call, by service and method")
-                      .Register(r);
-    return f;
-  }();
-  return *families;
-}
-
-enum class Store { kPostgres, kRedis };
-
-prometheus::Family<prometheus::Counter>& StorageErrors(Store store) {
-  static prometheus::Family<prometheus::Counter>* database =
-      &prometheus::BuildCounter()
-           .Name("metropolis_database_errors_total")
-           .Help("PostgreSQL failures of this process's connection pool, by kind (connection, query)")
-           .Register(*MetricsRegistry());
-  static prometheus::Family<prometheus::Counter>* redis_errors =
-      &prometheus::BuildCounter()
-           .Name("metropolis_redis_errors_total")
-           .Help("Redis failures of this process's connection pool, by kind (connection)")
-           .Register(*MetricsRegistry());
-  return store == Store::kRedis ? *redis_errors : *database;
-}
-
 // One per call: records the call when it ends (with CANCELLED when no status
 // was sent, as when the client went away).
 class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
  public:
-  explicit RpcMetricsInterceptor(grpc::experimental::ServerRpcInfo* info)
-      : unary_(info->type() == grpc::experimental::ServerRpcInfo::Type::UNARY),
+  RpcMetricsInterceptor(grpc::experimental::ServerRpcInfo* info, ProcessMetrics* metrics)
+      : metrics_(metrics),
+        unary_(info->type() == grpc::experimental::ServerRpcInfo::Type::UNARY),
         start_(std::chrono::steady_clock::now()) {
     // "/metropolis.v1.Replays/StoreGame"
     const std::string_view method = info->method() ? info->method() : "";
@@ -75,13 +37,8 @@ class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
 
   ~RpcMetricsInterceptor() override {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    RpcFamilies& f = Rpc();
-    f.requests->Add({{"service", service_}, {"method", method_}, {"code", StatusCodeName(code_)}}).Increment();
-    if (unary_) {
-      static const prometheus::Histogram::BucketBoundaries kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                                                       0.1,    0.25,  0.5,    1,     2.5,  5,     10};
-      f.seconds->Add({{"service", service_}, {"method", method_}}, kBuckets).Observe(seconds);
-    }
+    metrics_->CallFinished(service_, method_, StatusCodeName(code_),
+                           unary_ ? std::optional<double>(seconds) : std::nullopt);
   }
 
   void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
@@ -91,6 +48,7 @@ class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
   }
 
  private:
+  ProcessMetrics* const metrics_;
   const bool unary_;
   const std::chrono::steady_clock::time_point start_;
   std::string service_, method_;
@@ -99,16 +57,84 @@ class RpcMetricsInterceptor final : public grpc::experimental::Interceptor {
 
 class RpcMetricsFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
  public:
+  explicit RpcMetricsFactory(ProcessMetrics* metrics) : metrics_(metrics) {}
   grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
-    return new RpcMetricsInterceptor(info);
+    return new RpcMetricsInterceptor(info, metrics_);
   }
+
+ private:
+  ProcessMetrics* const metrics_;
 };
 
 }  // namespace
 
-std::shared_ptr<prometheus::Registry> MetricsRegistry() {
-  static auto* registry = new std::shared_ptr<prometheus::Registry>(std::make_shared<prometheus::Registry>());
-  return *registry;
+// Every family is registered up front: one with nothing counted yet is not
+// exposed, so a process shows only what it has counted, as when each was made on
+// first use.
+struct ProcessMetrics::Families {
+  prometheus::Family<prometheus::Counter>* requests;
+  prometheus::Family<prometheus::Histogram>* seconds;
+  prometheus::Family<prometheus::Counter>* database_errors;
+  prometheus::Family<prometheus::Counter>* redis_errors;
+  prometheus::Family<prometheus::Counter>* rate_limited;
+  prometheus::Family<prometheus::Counter>* token_checks;
+};
+
+ProcessMetrics::ProcessMetrics(prometheus::Registry* r) : registry_(r), families_(std::make_unique<Families>()) {
+  using namespace prometheus;
+  families_->requests = &BuildCounter()
+                             .Name("metropolis_grpc_requests_total")
+                             .Help("Finished gRPC calls served, by service, method and status code")
+                             .Register(*r);
+  families_->seconds = &BuildHistogram()
+                            .Name("metropolis_grpc_request_duration_seconds")
+                            .Help("Time to answer a unary gRPC call, by service and method")
+                            .Register(*r);
+  families_->database_errors =
+      &BuildCounter()
+           .Name("metropolis_database_errors_total")
+           .Help("PostgreSQL failures of this process's connection pool, by kind (connection, query)")
+           .Register(*r);
+  families_->redis_errors = &BuildCounter()
+                                 .Name("metropolis_redis_errors_total")
+                                 .Help("Redis failures of this process's connection pool, by kind (connection)")
+                                 .Register(*r);
+  families_->rate_limited = &BuildCounter()
+                                 .Name("metropolis_rate_limited_total")
+                                 .Help("Calls refused by a rate limit per identity or client address, by service")
+                                 .Register(*r);
+  // Unavailable lookups are what an operator watches when Accounts is down.
+  families_->token_checks = &BuildCounter()
+                                 .Name("metropolis_auth_token_checks_total")
+                                 .Help("API tokens checked, by result: cached, found, unknown, unavailable")
+                                 .Register(*r);
+}
+
+ProcessMetrics::~ProcessMetrics() = default;
+
+void ProcessMetrics::CallFinished(const std::string& service, const std::string& method, std::string_view code,
+                                  std::optional<double> unary_seconds) {
+  families_->requests->Add({{"service", service}, {"method", method}, {"code", std::string(code)}}).Increment();
+  if (!unary_seconds) return;
+  static const prometheus::Histogram::BucketBoundaries kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                                   0.1,    0.25,  0.5,    1,     2.5,  5,     10};
+  families_->seconds->Add({{"service", service}, {"method", method}}, kBuckets).Observe(*unary_seconds);
+}
+
+void ProcessMetrics::DatabaseError(std::string_view kind) {
+  families_->database_errors->Add({{"kind", std::string(kind)}}).Increment();
+}
+
+void ProcessMetrics::RedisError(std::string_view kind) {
+  families_->redis_errors->Add({{"kind", std::string(kind)}}).Increment();
+}
+
+void ProcessMetrics::RateLimited(std::string_view service) {
+  families_->rate_limited->Add({{"service", std::string(service)}}).Increment();
+}
+
+void ProcessMetrics::TokenChecked(std::string_view result) {
+  families_->token_checks->Add({{"result", std::string(result)}}).Increment();
 }
 
 void AddMetricsSetting(Settings* settings, const std::string& address) {
@@ -119,7 +145,8 @@ void AddMetricsSetting(Settings* settings, const std::string& address) {
 MetricsEndpoint::MetricsEndpoint() = default;
 MetricsEndpoint::~MetricsEndpoint() = default;
 
-bool MetricsEndpoint::Start(const std::string& address, std::string* error) {
+bool MetricsEndpoint::Start(const std::string& address, std::shared_ptr<prometheus::Registry> registry,
+                            std::string* error) {
   if (address.empty()) return true;
   try {
     exposer_ = std::make_unique<prometheus::Exposer>(address);
@@ -127,23 +154,14 @@ bool MetricsEndpoint::Start(const std::string& address, std::string* error) {
     *error = "--metrics-listen " + address + ": " + e.what();
     return false;
   }
-  exposer_->RegisterCollectable(MetricsRegistry());
+  exposer_->RegisterCollectable(registry);
   return true;
 }
 
-void InstallRpcMetrics(grpc::ServerBuilder* builder) {
-  Rpc();  // the families exist (with no calls yet) from the start
+void InstallRpcMetrics(grpc::ServerBuilder* builder, ProcessMetrics* metrics) {
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> factories;
-  factories.push_back(std::make_unique<RpcMetricsFactory>());
+  factories.push_back(std::make_unique<RpcMetricsFactory>(metrics));
   builder->experimental().SetInterceptorCreators(std::move(factories));
-}
-
-void CountDatabaseError(std::string_view kind) {
-  StorageErrors(Store::kPostgres).Add({{"kind", std::string(kind)}}).Increment();
-}
-
-void CountRedisError(std::string_view kind) {
-  StorageErrors(Store::kRedis).Add({{"kind", std::string(kind)}}).Increment();
 }
 
 }  // namespace metropolis::services

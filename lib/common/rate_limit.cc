@@ -1,8 +1,5 @@
 #include "lib/common/rate_limit.h"
 
-#include <prometheus/counter.h>
-#include <prometheus/registry.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -67,17 +64,8 @@ size_t RateLimiter::keys() const {
   return buckets_.size();
 }
 
-void CountRateLimited(std::string_view service) {
-  static prometheus::Family<prometheus::Counter>* refused =
-      &prometheus::BuildCounter()
-           .Name("metropolis_rate_limited_total")
-           .Help("Calls refused by a rate limit per identity or client address, by service")
-           .Register(*MetricsRegistry());
-  refused->Add({{"service", std::string(service)}}).Increment();
-}
-
-grpc::Status RateLimited(std::string_view service, const RateLimit& limit, int64_t retry_ms) {
-  CountRateLimited(service);
+grpc::Status RateLimited(std::string_view service, const RateLimit& limit, int64_t retry_ms, ProcessMetrics* metrics) {
+  if (metrics) metrics->RateLimited(service);
   return {grpc::StatusCode::RESOURCE_EXHAUSTED, "rate limit: " + Number(limit.per_second) +
                                                     " calls per second (bursts of " + Number(limit.burst) +
                                                     ") for this caller; retry in " + std::to_string(retry_ms) + " ms"};

@@ -21,6 +21,7 @@
 
 namespace metropolis::services {
 
+class ProcessMetrics;
 class Settings;
 
 struct RateLimit {
@@ -61,12 +62,9 @@ class RateLimiter {
   int64_t last_sweep_ms_ = 0;
 };
 
-// RESOURCE_EXHAUSTED saying the limit and when to retry, counted in
-// metropolis_rate_limited_total{service=`service`}.
-grpc::Status RateLimited(std::string_view service, const RateLimit& limit, int64_t retry_ms);
-
-// Counts one refusal of `service` (the gateway counts its 429s here too).
-void CountRateLimited(std::string_view service);
+// RESOURCE_EXHAUSTED saying the limit and when to retry, counted in `metrics`
+// (metropolis_rate_limited_total{service=`service`}; null: not counted).
+grpc::Status RateLimited(std::string_view service, const RateLimit& limit, int64_t retry_ms, ProcessMetrics* metrics);
 
 // Declares --rate-limit and --rate-burst with these defaults, describing `per`
 // ("per identity", "per client address").

@@ -92,7 +92,7 @@ int Serve(const ServeOptions& options, const std::vector<Component*>& components
   if (options.max_receive_message_size > 0) builder.SetMaxReceiveMessageSize(options.max_receive_message_size);
   AllowKeepalivePings(&builder);
   for (Component* c : components) c->Register(&builder);
-  InstallRpcMetrics(&builder);  // every call counted by method and code (metrics.h)
+  if (options.metrics) InstallRpcMetrics(&builder, options.metrics);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
   if (!server || port == 0) {
     std::cerr << options.program << ": cannot listen on " << options.listen << "\n";

@@ -29,6 +29,7 @@ class ServerBuilder;
 
 namespace metropolis::services {
 
+class ProcessMetrics;
 class Settings;
 
 // Blocks SIGINT and SIGTERM in the calling thread, so in every thread it starts
@@ -84,6 +85,8 @@ struct ServeOptions {
   std::chrono::milliseconds shutdown_grace{5000};
   int listen_failure_exit_code = 1;  // what the program returns when it cannot listen
   bool log_port = true;              // "listening" starts with port=N (the game host logs its address instead)
+  // Where every call is counted, by method and code (InstallRpcMetrics); null: not counted.
+  ProcessMetrics* metrics = nullptr;
 };
 
 // Declares what every server program offers for its security (docs/SECURITY.md):

@@ -1,5 +1,7 @@
 #include "lib/common/server_program.h"
 
+#include <prometheus/registry.h>
+
 #include <cctype>
 #include <iostream>
 #include <utility>
@@ -53,7 +55,10 @@ std::string MissingSettings(const Settings& settings, const std::vector<std::str
 }
 
 ServerProgram::ServerProgram(ServerProgramOptions options)
-    : options_(std::move(options)), settings_(MakeSettings(options_.info)) {
+    : options_(std::move(options)),
+      settings_(MakeSettings(options_.info)),
+      registry_(std::make_shared<prometheus::Registry>()),
+      metrics_(registry_.get()) {
   AddListenSetting(&settings_, options_.listen);
 }
 
@@ -77,7 +82,10 @@ bool ServerProgram::Parse(int argc, char** argv) {
 }
 
 bool ServerProgram::Check() {
-  serve_ = {.program = options_.info.program(), .listen = settings_.Get("listen"), .quota_name = options_.info.service};
+  serve_ = {.program = options_.info.program(),
+            .listen = settings_.Get("listen"),
+            .quota_name = options_.info.service,
+            .metrics = &metrics_};
   std::string error;
   if (!ReadSettings(settings_, &error) ||
       (options_.max_calls && !ReadMaxCallsSetting(settings_, &serve_.max_calls, &error)))
@@ -93,8 +101,7 @@ bool ServerProgram::Check() {
 bool ServerProgram::Start() {
   signals_.emplace();
   std::string error;
-  if ((options_.metrics && !metrics_.Start(settings_.Get("metrics-listen"), &error)) || !Open(&error))
-    return Refuse(error);
+  if (!endpoint_.Start(settings_.Get("metrics-listen"), registry_, &error) || !Open(&error)) return Refuse(error);
   return true;
 }
 

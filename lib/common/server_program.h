@@ -2,13 +2,15 @@
 // declares its own settings and wires its service: the program's name, summary and
 // environment prefix, --listen, --max-calls, security (TLS, message size), rate
 // limits, --metrics-listen and --log-level declared and read, missing required
-// settings named, errors said on stderr with exit code 2, the signals blocked and the
-// metrics endpoint started before any thread, and Serve (server_main.h).
+// settings named, errors said on stderr with exit code 2, the process's metrics
+// (metrics.h: its registry, the infrastructure's counters, every call counted),
+// the signals blocked and the metrics endpoint started before any thread, and
+// Serve (server_main.h).
 //
 //   ServerProgram program({.info = {...}, .listen = {.address = "127.0.0.1:50061"}, ...});
 //   program.settings().Add("store-token", ...);   // the service's own, listed between
 //   if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
-//   ReplaysServer replays(...);
+//   ReplaysServer replays(..., program.metrics());
 //   return program.Serve({&replays});
 //
 // The pieces are also offered alone, for programs laid out otherwise (the gateway,
@@ -17,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,7 +96,9 @@ struct ServerProgramOptions {
   std::optional<MaxCallsSetting> max_calls = MaxCallsSetting{};  // none: calls unbounded
   int64_t max_message_bytes = 1 << 20;                           // --max-message-bytes's default, with the TLS settings
   std::optional<RateLimitSetting> rate_limit{};
-  bool metrics = true;  // --metrics-listen, served from Start(); false: the service serves its own
+  // --metrics-listen among the shared settings; false: the service declares it among
+  // its own (the game host's, on by default). Served from Start() either way.
+  bool metrics = true;
   // Checked after parsing, as `wording` says.
   std::vector<std::string> required{};
   MissingWording wording = MissingWording::kAllNamed;
@@ -132,6 +137,9 @@ class ServerProgram {
   // message size) and the rate limit; a program may still adjust them before Serve.
   ServeOptions& serve_options() { return serve_; }
   const RateLimit& rate_limit() const { return rate_limit_; }
+  // The process's metrics, from construction: the services make theirs on its
+  // registry, and the pools, authenticators and rate limits count in it.
+  ProcessMetrics* metrics() { return &metrics_; }
 
   // Serves the components until SIGINT or SIGTERM (server_main.h); after Start().
   int Serve(const std::vector<Component*>& components);
@@ -155,7 +163,10 @@ class ServerProgram {
   ServeOptions serve_;
   RateLimit rate_limit_;
   std::optional<ShutdownSignals> signals_;
-  MetricsEndpoint metrics_;
+  // The process's one registry, and what serves it.
+  std::shared_ptr<prometheus::Registry> registry_;
+  ProcessMetrics metrics_;
+  MetricsEndpoint endpoint_;
   int exit_code_ = 0;
 };
 

@@ -6,7 +6,8 @@
 
 namespace metropolis::storage {
 
-PgPool::PgPool(std::string conninfo, int size) : conninfo_(std::move(conninfo)), free_slots_(size) {}
+PgPool::PgPool(std::string conninfo, int size, services::ProcessMetrics* metrics)
+    : conninfo_(std::move(conninfo)), free_slots_(size), metrics_(metrics) {}
 
 void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
   std::unique_ptr<pqxx::connection> c;
@@ -29,7 +30,7 @@ void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
     if (!c || !c->is_open()) c = std::make_unique<pqxx::connection>(conninfo_);
     fn(*c);
   } catch (const pqxx::broken_connection& e) {
-    services::CountDatabaseError("connection");  // metropolis_database_errors_total
+    if (metrics_) metrics_->DatabaseError("connection");
     availability_.Failed(e.what());
     give_back(false);
     throw;
@@ -38,7 +39,7 @@ void PgPool::With(const std::function<void(pqxx::connection&)>& fn) {
     give_back(true);
     throw;
   } catch (const pqxx::failure&) {
-    services::CountDatabaseError("query");
+    if (metrics_) metrics_->DatabaseError("query");
     give_back(true);
     throw;
   } catch (...) {

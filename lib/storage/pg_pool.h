@@ -14,11 +14,17 @@
 
 #include "lib/storage/availability.h"
 
+namespace metropolis::services {
+class ProcessMetrics;
+}
+
 namespace metropolis::storage {
 
 class PgPool {
  public:
-  PgPool(std::string conninfo, int size);
+  // Connection and query failures are counted in `metrics`
+  // (metropolis_database_errors_total); null: not counted.
+  PgPool(std::string conninfo, int size, services::ProcessMetrics* metrics = nullptr);
 
   // Runs `fn` with a connection, waiting for a free one. Exceptions from `fn`
   // pass through; a broken connection is dropped and reopened next time.
@@ -31,6 +37,7 @@ class PgPool {
   std::condition_variable cv_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;
   int free_slots_;
+  services::ProcessMetrics* const metrics_;
   Availability availability_{"database"};
 };
 

@@ -113,8 +113,13 @@ bool RedisConnection::ServerCannotWrite(const std::string& error) {
   return false;
 }
 
-RedisPool::RedisPool(std::string address, int size, int timeout_ms, RedisCredentials credentials)
-    : address_(std::move(address)), timeout_ms_(timeout_ms), credentials_(std::move(credentials)), free_slots_(size) {}
+RedisPool::RedisPool(std::string address, int size, int timeout_ms, RedisCredentials credentials,
+                     services::ProcessMetrics* metrics)
+    : address_(std::move(address)),
+      timeout_ms_(timeout_ms),
+      credentials_(std::move(credentials)),
+      free_slots_(size),
+      metrics_(metrics) {}
 
 void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
   std::unique_ptr<RedisConnection> connection;
@@ -167,7 +172,7 @@ void RedisPool::With(const std::function<void(RedisConnection&)>& fn) {
     }
     fn(*connection);
   } catch (const RedisUnavailable& e) {
-    services::CountRedisError("connection");  // metropolis_redis_errors_total
+    if (metrics_) metrics_->RedisError("connection");
     // A server that cannot take writes now is RedisUnavailable too; only a
     // broken (or never made) connection means Redis itself is out of reach.
     if (!connection || connection->broken()) availability_.Failed(e.what());

@@ -19,6 +19,10 @@
 
 struct redisContext;
 
+namespace metropolis::services {
+class ProcessMetrics;
+}
+
 namespace metropolis::storage {
 
 struct RedisReply {
@@ -69,8 +73,10 @@ class RedisPool {
   // `address` is "host:port" or "sentinel:NAME@HOST:PORT,..." (redis_sentinel.h):
   // then every new connection asks the sentinels where the primary is now.
   // Every new connection sends AUTH with `credentials` when they have a
-  // password; a refused AUTH is RedisUnavailable naming the user.
-  RedisPool(std::string address, int size, int timeout_ms = 2000, RedisCredentials credentials = {});
+  // password; a refused AUTH is RedisUnavailable naming the user. Failures are
+  // counted in `metrics` (metropolis_redis_errors_total); null: not counted.
+  RedisPool(std::string address, int size, int timeout_ms = 2000, RedisCredentials credentials = {},
+            services::ProcessMetrics* metrics = nullptr);
 
   // Runs `fn` with a connection, waiting for a free one; connects on demand.
   // RedisUnavailable and other exceptions from `fn` pass through; a broken
@@ -91,6 +97,7 @@ class RedisPool {
   // both would act on answers from two different histories.
   std::string server_;
   int free_slots_;
+  services::ProcessMetrics* const metrics_;
   Availability availability_{"redis"};
 };
 

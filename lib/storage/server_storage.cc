@@ -57,8 +57,10 @@ bool ReadConnectionsSetting(const services::Settings& settings, int* out, std::s
   return true;
 }
 
-Pools::Pools(const std::string& pg, const std::optional<RedisOptions>& redis, int connections) : pg_(pg, connections) {
-  if (redis) redis_.emplace(redis->address, connections, 2000, redis->login);
+Pools::Pools(const std::string& pg, const std::optional<RedisOptions>& redis, int connections,
+             services::ProcessMetrics* metrics)
+    : pg_(pg, connections, metrics) {
+  if (redis) redis_.emplace(redis->address, connections, 2000, redis->login, metrics);
 }
 
 void AddMigrationsSetting(services::Settings* settings) {
@@ -105,7 +107,7 @@ bool StorageServerProgram::CheckSettings(const services::Settings& settings, std
 bool StorageServerProgram::Open(std::string* /*error*/) {
   std::optional<RedisOptions> redis;
   if (options_.redis) redis = redis_;
-  pools_ = std::make_unique<Pools>(settings().Get("pg"), redis, connections_);
+  pools_ = std::make_unique<Pools>(settings().Get("pg"), redis, connections_, metrics());
   return true;
 }
 

@@ -52,10 +52,12 @@ struct ConnectionsSetting {
 void AddConnectionsSetting(services::Settings* settings, const ConnectionsSetting& connections);
 bool ReadConnectionsSetting(const services::Settings& settings, int* out, std::string* error);
 
-// A PostgreSQL pool, and a Redis pool when there is a Redis, `connections` each.
+// A PostgreSQL pool, and a Redis pool when there is a Redis, `connections` each,
+// whose failures are counted in `metrics` (the process's).
 class Pools {
  public:
-  Pools(const std::string& pg, const std::optional<RedisOptions>& redis, int connections);
+  Pools(const std::string& pg, const std::optional<RedisOptions>& redis, int connections,
+        services::ProcessMetrics* metrics);
   PgPool* pg() { return &pg_; }
   RedisPool* redis() { return redis_ ? &*redis_ : nullptr; }
 

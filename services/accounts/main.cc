@@ -22,9 +22,11 @@ int main(int argc, char** argv) {
   settings.Add("gateway-token", "TOKEN", "",
                "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
   if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
-  metropolis::accounts::AccountsServer accounts(program.pg(), {.service_token = settings.Get("service-token"),
-                                                               .gateway_token = settings.Get("gateway-token"),
-                                                               .rate_limit = program.rate_limit()});
+  metropolis::accounts::AccountsServer accounts(program.pg(),
+                                                {.service_token = settings.Get("service-token"),
+                                                 .gateway_token = settings.Get("gateway-token"),
+                                                 .rate_limit = program.rate_limit()},
+                                                program.metrics());
   // The sync server spends a thread per call in progress; the pool bounds the
   // database connections, which calls beyond them wait for.
   return program.Serve({&accounts});

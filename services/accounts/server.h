@@ -36,7 +36,8 @@ struct AccountsConfig {
 
 class AccountsServer final : public services::Component {
  public:
-  AccountsServer(storage::PgPool* pool, const AccountsConfig& config);
+  // Token checks and refusals are counted in `metrics`, the process's.
+  AccountsServer(storage::PgPool* pool, const AccountsConfig& config, services::ProcessMetrics* metrics);
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Accounts", "metropolis.v1.People"}; }
   void Register(grpc::ServerBuilder* builder) override;

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
        .rate_limit = {{.defaults = {.per_second = 20, .burst = 40},
                        .per = "per seat token (Play streams, Spectate, GetGame, ListGames; the admin and spectator "
                               "tokens are not limited)"}},
-       // The host serves its metrics itself (GameHostServer), on by default.
+       // --metrics-listen among the host's own settings, on by default.
        .metrics = false,
        .required = {"admin-token"},
        .wording = ms::MissingWording::kFirstWithEnv});
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     return program.Fail("--ratings needs --replays: a game is rated once it is stored");
 
   if (!program.Start()) return program.exit_code();
-  std::unique_ptr<mg::GameHostServer> host = mg::GameHostServer::Create(config, &error);
+  std::unique_ptr<mg::GameHostServer> host = mg::GameHostServer::Create(config, program.metrics(), &error);
   if (!host) return program.Fail(error);
   program.serve_options().listen_failure_exit_code = 2;
   program.serve_options().log_port = false;  // the host logs its address

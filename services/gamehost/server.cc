@@ -33,11 +33,10 @@ HostOptions WithDelivery(HostOptions options, const GrpcResultsClient* replays) 
 
 }  // namespace
 
-GameHostServer::GameHostServer(const GameHostConfig& config)
+GameHostServer::GameHostServer(const GameHostConfig& config, ms::ProcessMetrics* metrics)
     : config_(config),
       address_(config.options.address),
-      registry_(ms::MetricsRegistry()),  // the process's: one endpoint serves every part (common/metrics.h)
-      metrics_(registry_.get()),
+      metrics_(metrics->registry()),
       results_(config.replays.empty() ? nullptr
                                       : std::make_unique<GrpcResultsClient>(ResultsClientOptions{
                                             .replays_address = config.replays,
@@ -67,7 +66,7 @@ GameHostServer::GameHostServer(const GameHostConfig& config)
       host_(WithDelivery(config.options, results_.get()), &clock_, &timers_, &bots_, &outbox_, directory_.get(),
             &metrics_, &games_),
       service_(&host_, &metrics_, &clock_,
-               {config.rate_limit, {config.options.admin_token, config.options.spectator_token}}) {}
+               {config.rate_limit, {config.options.admin_token, config.options.spectator_token}, metrics}) {}
 
 namespace {
 
@@ -168,10 +167,10 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   return ReadChanceKey(settings.Get("chance-key-file"), &options.chance_key, error);
 }
 
-std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, std::string* error) {
-  std::unique_ptr<GameHostServer> server(new GameHostServer(config));
+std::unique_ptr<GameHostServer> GameHostServer::Create(const GameHostConfig& config, ms::ProcessMetrics* metrics,
+                                                       std::string* error) {
+  std::unique_ptr<GameHostServer> server(new GameHostServer(config, metrics));
   if (!server->outbox_.Start(error)) return nullptr;
-  if (!server->metrics_endpoint_.Start(config.metrics_listen, error)) return nullptr;
   return server;
 }
 

@@ -4,15 +4,12 @@
 // metropolis-gamehost runs it alone; metropolis-server beside the others.
 #pragma once
 
-#include <prometheus/registry.h>
-
 #include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "lib/common/metrics.h"
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
 #include "services/gamehost/directory.h"
@@ -34,7 +31,7 @@ struct GameHostConfig {
   std::string listen;            // the server's address, for the bound address with port 0
   std::string data_dir;          // the outbox in DATA_DIR/outbox, the archive in DATA_DIR/completed
   size_t archive_keep = 10'000;  // with replays: the newest archived games kept (0: no archive)
-  std::string metrics_listen;    // Prometheus metrics; empty: off
+  std::string metrics_listen;    // what the program serves the process's metrics at, for the logs; empty: off
   int bot_threads = 2;           // compute fallback and built-in bots' decisions
   int game_threads = 4;          // run games' work and their checkpoint writes (game.h)
   std::string replays;           // hand completed games to this replays service; empty: keep them on disk only
@@ -59,8 +56,11 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
 
 class GameHostServer final : public services::Component {
  public:
-  // Starts the outbox (delivering what a previous run left) and the metrics; null with *error when one of them fails.
-  static std::unique_ptr<GameHostServer> Create(const GameHostConfig& config, std::string* error);
+  // Starts the outbox (delivering what a previous run left); null with *error when
+  // it fails. Its metrics are made on `metrics`'s registry, the process's, where
+  // rate-limit refusals are counted too.
+  static std::unique_ptr<GameHostServer> Create(const GameHostConfig& config, services::ProcessMetrics* metrics,
+                                                std::string* error);
   ~GameHostServer() override;
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.GameHost"}; }
@@ -77,13 +77,11 @@ class GameHostServer final : public services::Component {
   const std::string& address() const { return address_; }
 
  private:
-  explicit GameHostServer(const GameHostConfig& config);
+  GameHostServer(const GameHostConfig& config, services::ProcessMetrics* metrics);
   void Heartbeat();
 
   const GameHostConfig config_;
   std::string address_;
-  std::shared_ptr<prometheus::Registry> registry_;
-  services::MetricsEndpoint metrics_endpoint_;  // --metrics-listen
   HostMetrics metrics_;
   std::unique_ptr<GrpcResultsClient> results_;  // null without a replays service
   Outbox outbox_;

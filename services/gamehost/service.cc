@@ -201,7 +201,7 @@ grpc::Status GameHostService::Admit(const grpc::CallbackServerContext& context) 
   // The bucket's key is a hash of the token, not the token: keys may end up in a core dump.
   const int64_t retry_ms = limiter_.Take("token:" + std::to_string(std::hash<std::string>{}(token)));
   if (retry_ms == 0) return grpc::Status::OK;
-  return services::RateLimited("gamehost", limiter_.limit(), retry_ms);
+  return services::RateLimited("gamehost", limiter_.limit(), retry_ms, refusals_);
 }
 
 grpc::ServerUnaryReactor* GameHostService::Unary(grpc::CallbackServerContext* context, const char* method,

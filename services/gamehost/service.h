@@ -19,6 +19,7 @@ namespace metropolis::gamehost {
 struct TokenRateLimit {
   services::RateLimit limit;
   std::vector<std::string> exempt;
+  services::ProcessMetrics* metrics = nullptr;  // refusals counted (metropolis_rate_limited_total); null: not counted
 };
 
 class GameHostService final : public v1::GameHost::CallbackService {
@@ -28,7 +29,8 @@ class GameHostService final : public v1::GameHost::CallbackService {
         metrics_(metrics),
         clock_(clock),
         exempt_(std::move(rate_limit.exempt)),
-        limiter_(rate_limit.limit, services::RateLimiter::kDefaultMaxKeys, clock) {}
+        limiter_(rate_limit.limit, services::RateLimiter::kDefaultMaxKeys, clock),
+        refusals_(rate_limit.metrics) {}
 
   grpc::ServerUnaryReactor* CreateGame(grpc::CallbackServerContext* context, const v1::CreateGameRequest* request,
                                        v1::CreateGameResponse* response) override;
@@ -52,6 +54,7 @@ class GameHostService final : public v1::GameHost::CallbackService {
   const services::Clock* clock_;
   const std::vector<std::string> exempt_;
   services::RateLimiter limiter_;
+  services::ProcessMetrics* const refusals_;
 };
 
 }  // namespace metropolis::gamehost

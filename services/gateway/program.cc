@@ -1,5 +1,7 @@
 #include "services/gateway/program.h"
 
+#include <prometheus/registry.h>
+
 #include <climits>
 #include <cstdlib>
 
@@ -137,9 +139,11 @@ int RunGateway(const GatewayConfig& config) {
 
   // One registry for the process, the shared parts' counts (rate limit refusals)
   // and the gateway's own, served as every service serves it (common/metrics.h).
+  const auto registry = std::make_shared<prometheus::Registry>();
+  ms::ProcessMetrics process_metrics(registry.get());
+  GatewayMetrics metrics(registry.get());
   ms::MetricsEndpoint metrics_endpoint;
-  if (std::string error; !metrics_endpoint.Start(config.metrics_listen, &error)) return fail(error);
-  GatewayMetrics metrics(ms::MetricsRegistry().get());
+  if (std::string error; !metrics_endpoint.Start(config.metrics_listen, registry, &error)) return fail(error);
 
   Backends backends(config.backends);
   Catalog catalog(&backends);
@@ -182,7 +186,8 @@ int RunGateway(const GatewayConfig& config) {
                      .stream_interval_ms = config.stream_interval_ms,
                      .heartbeat_ms = config.heartbeat_ms,
                      .tls_pem_file = pem.path(),
-                     .rate_limit = config.rate_limit},
+                     .rate_limit = config.rate_limit,
+                     .process_metrics = &process_metrics},
                     &api, &play_api, &hub, &metrics);
   const bool started = server.Start(&error);
   pem.Remove();

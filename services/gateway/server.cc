@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lib/common/log.h"
+#include "lib/common/metrics.h"
 #include "services/gateway/static_files.h"
 
 namespace metropolis::gateway {
@@ -212,7 +213,7 @@ int HttpServer::Handle(mg_connection* conn) {
     response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
   } else if (const int64_t retry_ms = limiter_.Take(info->remote_addr); retry_ms > 0) {
     route = "rate_limited";
-    services::CountRateLimited("gateway");
+    if (options_.process_metrics) options_.process_metrics->RateLimited("gateway");
     response = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",
                                        "rate limit: " + std::to_string(int64_t(options_.rate_limit.per_second)) +
                                            " requests per second from one address; retry in " +

@@ -35,6 +35,8 @@ struct ServerOptions {
   // Requests per client address (the TCP peer: behind a proxy, the proxy's),
   // beyond which 429 with Retry-After; /healthz and /readyz are not limited.
   services::RateLimit rate_limit;
+  // Where the 429s are counted (metropolis_rate_limited_total); null: not counted.
+  services::ProcessMetrics* process_metrics = nullptr;
 };
 
 class HttpServer {

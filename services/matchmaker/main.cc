@@ -58,6 +58,6 @@ int main(int argc, char** argv) {
   config.rate_limit = program.rate_limit();
   program.serve_options().shutdown_grace = std::chrono::seconds(2);
   if (!program.Start()) return program.exit_code();
-  metropolis::matchmaker::MatchmakerServer matchmaker(program.pg(), program.redis(), config);
+  metropolis::matchmaker::MatchmakerServer matchmaker(program.pg(), program.redis(), config, program.metrics());
   return program.Serve({&matchmaker});
 }

@@ -49,12 +49,13 @@ RunnerOptions MakeRunnerOptions(const MatchmakerConfig& config) {
 
 }  // namespace
 
-MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config)
+MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config,
+                                   ms::ProcessMetrics* metrics)
     : config_(config),
-      metrics_(ms::MetricsRegistry().get()),
+      metrics_(metrics->registry()),
       account_lookup_(config.accounts, config.service_token),
-      auth_(&account_lookup_, {{config.service_token, std::string(auth::kGameHostRole)}}),
-      limited_auth_(&auth_, config.rate_limit, "matchmaker"),
+      auth_(&account_lookup_, {{config.service_token, std::string(auth::kGameHostRole)}}, {.metrics = metrics}),
+      limited_auth_(&auth_, config.rate_limit, "matchmaker", metrics),
       tickets_(redis, config.redis_prefix),
       ladders_(config.accounts, config.service_token),
       ratings_(MakeRatingSource(config)),

@@ -50,7 +50,10 @@ struct MatchmakerConfig {
 
 class MatchmakerServer final : public services::Component {
  public:
-  MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config);
+  // Its metrics are made on `metrics`'s registry, the process's, where token checks
+  // and refusals are counted too.
+  MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config,
+                   services::ProcessMetrics* metrics);
   ~MatchmakerServer() override;
 
   std::vector<std::string> HealthNames() const override {
@@ -67,7 +70,7 @@ class MatchmakerServer final : public services::Component {
 
   const MatchmakerConfig config_;
   services::SystemClock clock_;  // the Compete streams' heartbeats (the rest is on the ticket store's clock)
-  MatchmakerMetrics metrics_;    // on the process's registry (lib/common/metrics.h)
+  MatchmakerMetrics metrics_;
   auth::GrpcAccountLookup account_lookup_;
   auth::TokenAuthenticator auth_;
   // What the services check callers with: auth_, then the limit per identity.

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
                                              {.service_token = settings.Get("service-token"),
                                               .replays_address = settings.Get("replays"),
                                               .accounts_address = settings.Get("accounts"),
-                                              .redis_prefix = program.redis_prefix()});
+                                              .redis_prefix = program.redis_prefix()},
+                                             program.metrics());
   // The sync server spends a thread per call in progress; the pools bound the
   // database connections, which calls beyond them wait for.
   return program.Serve({&ratings});

@@ -8,10 +8,11 @@
 
 namespace metropolis::ratings {
 
-RatingsServer::RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config)
-    : metrics_(services::MetricsRegistry().get()),
+RatingsServer::RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config,
+                             services::ProcessMetrics* metrics)
+    : metrics_(metrics->registry()),
       accounts_(config.accounts_address, config.service_token),
-      auth_(&accounts_, {{config.service_token, std::string(auth::kGameHostRole)}}),
+      auth_(&accounts_, {{config.service_token, std::string(auth::kGameHostRole)}}, {.metrics = metrics}),
       store_(pool),
       cache_(redis, config.redis_prefix),
       replays_(config.replays_address, config.service_token),

@@ -32,14 +32,16 @@ class RatingsServer final : public services::Component {
   // missed writes while the service was down (once the server listens: in
   // one process Accounts answers there); a board not rebuilt then is on its
   // first use.
-  RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config);
+  // Its metrics are made on `metrics`'s registry, the process's, where token checks are counted too.
+  RatingsServer(storage::PgPool* pool, storage::RedisPool* redis, const RatingsConfig& config,
+                services::ProcessMetrics* metrics);
   void Start() override;
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Ratings"}; }
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
-  RatingsMetrics metrics_;  // on the process's registry (lib/common/metrics.h)
+  RatingsMetrics metrics_;
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
   PgRatingStore store_;

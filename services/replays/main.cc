@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
                "token (required)");
   if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
   metropolis::replays::ReplaysServer replays(
-      program.pg(), {.store_token = settings.Get("store-token"), .accounts = settings.Get("accounts")});
+      program.pg(), {.store_token = settings.Get("store-token"), .accounts = settings.Get("accounts")},
+      program.metrics());
   // The sync server spends a thread per call in progress; the pool bounds the
   // database connections, which calls beyond them wait for.
   return program.Serve({&replays});

@@ -7,13 +7,13 @@
 
 namespace metropolis::replays {
 
-ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config)
-    : metrics_(services::MetricsRegistry().get()),
+ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config, services::ProcessMetrics* metrics)
+    : metrics_(metrics->registry()),
       store_(pool),
       reveals_(pool),
       replays_(&store_, &reveals_),
       accounts_(config.accounts, config.store_token),
-      auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}),
+      auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}, {.metrics = metrics}),
       service_(&replays_, &auth_, &metrics_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }

@@ -27,13 +27,14 @@ struct ReplaysConfig {
 
 class ReplaysServer final : public services::Component {
  public:
-  ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config);
+  // Its metrics are made on `metrics`'s registry, the process's, where token checks are counted too.
+  ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config, services::ProcessMetrics* metrics);
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Replays"}; }
   void Register(grpc::ServerBuilder* builder) override;
 
  private:
-  ReplaysMetrics metrics_;  // on the process's registry (lib/common/metrics.h)
+  ReplaysMetrics metrics_;
   PgReplayStore store_;
   PgRevealStore reveals_;
   Replays replays_;

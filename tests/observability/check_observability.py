@@ -299,11 +299,34 @@ def check_injected_metrics(root, failures):
                              "wiring and pass them to what counts")
 
 
+STATIC_FAMILY_RE = re.compile(r"\bstatic\b[^;{}]*?(?:\bFamily<|\bBuild(?:Counter|Gauge|Histogram|Summary)\(\))")
+
+
+def check_no_process_registry(root, failures):
+    """Every metric is made on the registry a program's wiring made and passed down
+    (lib/common/metrics.h, ProcessMetrics for what every process counts): no code
+    reaches a process-wide registry or keeps families in statics, which would count
+    every test's calls in one place and register a family wherever it is first used."""
+    for top in ("services", "lib", "tools"):
+        for folder, _, files in os.walk(os.path.join(root, top)):
+            for name in files:
+                if not name.endswith((".cc", ".h")):
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                if re.search(r"\bMetricsRegistry\(\)", text) or STATIC_FAMILY_RE.search(text):
+                    failures.add(os.path.relpath(path, root),
+                                 "metrics on a process-wide registry or in a static: take the registry or "
+                                 "services::ProcessMetrics the wiring passes")
+
+
 def check(root):
     failures = Failures()
     families = metric_families(root)
     check_one_rpc_count(root, failures)
     check_injected_metrics(root, failures)
+    check_no_process_registry(root, failures)
     if len(families) < 20:
         failures.add("services", f"only {len(families)} metric families found: is the pattern out of date?")
     check_alerts(root, families, failures)
@@ -340,19 +363,22 @@ def self_test(root):
         with open(os.path.join(copy, "services/ratings/metrics.cc"), "a", encoding="utf-8") as f:
             f.write("\nRatingsMetrics& Shared() { static RatingsMetrics m(services::MetricsRegistry().get()); "
                     "return m; }\n")
+        with open(os.path.join(copy, "lib/common/rate_limit.cc"), "a", encoding="utf-8") as f:
+            f.write('\nvoid Count() { static auto* f = &prometheus::BuildCounter().Name("x_total").Register(r); }\n')
         _, problems = check(copy)
         joined = "\n".join(problems)
         expected = ["metropolis_gamehost_outbox_size is not defined",
                     "alert MetropolisRedisErrors is missing",
                     "metropolis_gamehost_decision_round_trip_seconds is a histogram",
                     "metropolis_gamehost_rpcs_total counts calls a second time",
-                    "services/ratings/metrics.cc: a global instance of a service's metrics"]
+                    "services/ratings/metrics.cc: a global instance of a service's metrics",
+                    "lib/common/rate_limit.cc: metrics on a process-wide registry or in a static"]
         missed = [e for e in expected if e not in joined]
         if missed:
             print("self-test: the check missed: " + "; ".join(missed) + "\nit said:\n" + joined)
             return 1
-    print("self-test: the check catches unknown metrics, bare histograms, missing alerts, calls counted twice "
-          "and a service's metrics made globally")
+    print("self-test: the check catches unknown metrics, bare histograms, missing alerts, calls counted twice, "
+          "a service's metrics made globally and families kept in statics")
     return 0
 
 

@@ -2,6 +2,8 @@
 // Tournaments) and one game host in one process on one gRPC port,
 // wired to each other: for local use and tests. Deployments run the services
 // apart (DEVELOPERS.md, "One process or separate services").
+#include <prometheus/registry.h>
+
 #include <memory>
 #include <string>
 
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
   settings.Add("round-ms", "N", "100", "time between matching rounds");
   settings.Add("tournament-pass-ms", "N", "500", "time between passes of the tournament scheduler");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
-  // The game host serves the metrics of the whole process.
+  // The metrics of the whole process: every part's, on one registry.
   ms::AddMetricsSetting(&settings);
   // Replays are stored through this port: the replays service's limit.
   ms::AddSecuritySettings(&settings, 4 << 20);
@@ -104,7 +106,14 @@ int main(int argc, char** argv) {
   matchmaker.bot = settings.Get("bot");
 
   ms::ShutdownSignals signals;
-  st::Pools pools(settings.Get("pg"), redis_options, connections);
+  // One registry for every part, each making its metrics on it, and the
+  // infrastructure's counters once: a family registered twice would be exposed twice.
+  const auto registry = std::make_shared<prometheus::Registry>();
+  ms::ProcessMetrics metrics(registry.get());
+  ms::MetricsEndpoint metrics_endpoint;
+  if (!metrics_endpoint.Start(settings.Get("metrics-listen"), registry, &error)) return Fail(error);
+  serve.metrics = &metrics;
+  st::Pools pools(settings.Get("pg"), redis_options, connections, &metrics);
   std::unique_ptr<server::Parts> parts = server::Parts::Create(&pools,
                                                                {.self = self,
                                                                 .tokens = tokens,
@@ -113,7 +122,7 @@ int main(int argc, char** argv) {
                                                                 .rate_limit = rate_limit,
                                                                 .host = host,
                                                                 .matchmaker = matchmaker},
-                                                               &error);
+                                                               &metrics, &error);
   if (!parts) return Fail(error);
   return ms::Serve(serve, parts->components(), &signals);
 }

@@ -42,7 +42,8 @@ void GenerateMissingTokens(std::string_view program, Tokens* tokens) {
   std::cout.flush();
 }
 
-std::unique_ptr<Parts> Parts::Create(storage::Pools* pools, PartsConfig config, std::string* error) {
+std::unique_ptr<Parts> Parts::Create(storage::Pools* pools, PartsConfig config, services::ProcessMetrics* metrics,
+                                     std::string* error) {
   const std::string& self = config.self;
   // Completed games go through the outbox to this process's replays and
   // ratings, and the host announces itself to this process's matchmaker.
@@ -61,23 +62,26 @@ std::unique_ptr<Parts> Parts::Create(storage::Pools* pools, PartsConfig config, 
   matchmaker.accounts = self;
   matchmaker.rate_limit = config.rate_limit;
 
-  std::unique_ptr<Parts> parts(new Parts(pools, config));
-  parts->host_ = gamehost::GameHostServer::Create(host, error);
+  std::unique_ptr<Parts> parts(new Parts(pools, config, metrics));
+  parts->host_ = gamehost::GameHostServer::Create(host, metrics, error);
   if (!parts->host_) return nullptr;
   return parts;
 }
 
-Parts::Parts(storage::Pools* pools, const PartsConfig& config)
-    : accounts_(pools->pg(), {.service_token = config.tokens.service,
-                              .gateway_token = config.gateway_token,
-                              .rate_limit = config.rate_limit}),
-      replays_(pools->pg(), {.store_token = config.tokens.service, .accounts = config.self}),
+Parts::Parts(storage::Pools* pools, const PartsConfig& config, services::ProcessMetrics* metrics)
+    : accounts_(pools->pg(),
+                {.service_token = config.tokens.service,
+                 .gateway_token = config.gateway_token,
+                 .rate_limit = config.rate_limit},
+                metrics),
+      replays_(pools->pg(), {.store_token = config.tokens.service, .accounts = config.self}, metrics),
       ratings_(pools->pg(), pools->redis(),
                {.service_token = config.tokens.service,
                 .replays_address = config.self,
                 .accounts_address = config.self,
-                .redis_prefix = config.redis_prefix}),
-      matchmaker_(pools->pg(), pools->redis(), config.matchmaker) {}
+                .redis_prefix = config.redis_prefix},
+               metrics),
+      matchmaker_(pools->pg(), pools->redis(), config.matchmaker, metrics) {}
 
 std::vector<services::Component*> Parts::components() {
   return {&accounts_, &replays_, &ratings_, &matchmaker_, host_.get()};

@@ -47,15 +47,17 @@ struct PartsConfig {
 
 class Parts {
  public:
-  // Null with *error when the game host cannot start (its outbox, its metrics).
-  static std::unique_ptr<Parts> Create(storage::Pools* pools, PartsConfig config, std::string* error);
+  // Null with *error when the game host cannot start (its outbox). Every part makes
+  // its metrics on `metrics`'s registry, the process's, and counts in it.
+  static std::unique_ptr<Parts> Create(storage::Pools* pools, PartsConfig config, services::ProcessMetrics* metrics,
+                                       std::string* error);
 
   // Started in this order and stopped in the reverse: the host's heartbeat stops
   // before the matchmaker, whose rounds stop before the server does.
   std::vector<services::Component*> components();
 
  private:
-  Parts(storage::Pools* pools, const PartsConfig& config);
+  Parts(storage::Pools* pools, const PartsConfig& config, services::ProcessMetrics* metrics);
 
   accounts::AccountsServer accounts_;
   replays::ReplaysServer replays_;

@@ -3,9 +3,11 @@
 #include "lib/auth/rate_limited.h"
 
 #include <gtest/gtest.h>
+#include <prometheus/registry.h>
 
 #include <map>
 
+#include "lib/common/metrics.h"
 #include "lib/common/tests/fake_clock.h"
 
 namespace metropolis::auth {
@@ -34,9 +36,19 @@ class RateLimitedAuthenticatorTest : public ::testing::Test {
     Principal p;
     return auth_.Authenticate(token, &p).error_code();
   }
+  // metropolis_rate_limited_total{service="test"}.
+  double Refusals() {
+    for (const prometheus::MetricFamily& f : registry_.Collect())
+      if (f.name == "metropolis_rate_limited_total")
+        for (const prometheus::ClientMetric& m : f.metric)
+          if (m.label.size() == 1 && m.label[0].name == "service" && m.label[0].value == "test") return m.counter.value;
+    return 0;
+  }
   FakeAuthenticator inner_;
   services::testing::FakeClock clock_{5000};
-  RateLimitedAuthenticator auth_{&inner_, {.per_second = 1, .burst = 2}, "test", &clock_};
+  prometheus::Registry registry_;
+  services::ProcessMetrics metrics_{&registry_};
+  RateLimitedAuthenticator auth_{&inner_, {.per_second = 1, .burst = 2}, "test", &metrics_, &clock_};
 };
 
 TEST_F(RateLimitedAuthenticatorTest, EveryTokenOfAnIdentitySharesItsBudget) {
@@ -63,6 +75,15 @@ TEST_F(RateLimitedAuthenticatorTest, TheRefusalSaysWhenToRetry) {
 TEST_F(RateLimitedAuthenticatorTest, ServiceTokensAndUnknownTokensAreNotCounted) {
   for (int i = 0; i < 10; ++i) ASSERT_EQ(Call("svc"), grpc::StatusCode::OK);
   for (int i = 0; i < 10; ++i) ASSERT_EQ(Call("nobody"), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Refusals(), 0);
+}
+
+TEST_F(RateLimitedAuthenticatorTest, EachRefusalIsCounted) {
+  EXPECT_EQ(Call("bob"), grpc::StatusCode::OK);
+  EXPECT_EQ(Call("bob"), grpc::StatusCode::OK);
+  EXPECT_EQ(Call("bob"), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(Call("bob"), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(Refusals(), 2);
 }
 
 }  // namespace

@@ -20,9 +20,9 @@ using grpc::StatusCode;
 
 using FakeLookup = testing::FakeAccountLookup;
 
-// metropolis_auth_token_checks_total{result}, as the process's registry has it.
-double Checks(const std::string& result) {
-  for (const prometheus::MetricFamily& f : services::MetricsRegistry()->Collect()) {
+// metropolis_auth_token_checks_total{result}, as `registry` has it.
+double Checks(prometheus::Registry& registry, const std::string& result) {
+  for (const prometheus::MetricFamily& f : registry.Collect()) {
     if (f.name != "metropolis_auth_token_checks_total") continue;
     for (const prometheus::ClientMetric& m : f.metric)
       for (const prometheus::ClientMetric::Label& l : m.label)
@@ -45,7 +45,11 @@ class TokenAuthenticatorTest : public ::testing::Test {
   FakeLookup lookup_;
   services::testing::FakeClock clock_{1'000'000};
   const std::string alice_ = NewToken();
-  TokenAuthenticator auth_{&lookup_, {{"host-secret", "gamehost"}, {"", "nobody"}}, 30'000, &clock_};
+  prometheus::Registry registry_;
+  services::ProcessMetrics metrics_{&registry_};
+  TokenAuthenticator auth_{&lookup_,
+                           {{"host-secret", "gamehost"}, {"", "nobody"}},
+                           {.ttl_ms = 30'000, .clock = &clock_, .metrics = &metrics_}};
 };
 
 TEST_F(TokenAuthenticatorTest, AGoodTokenIsItsOwner) {
@@ -134,18 +138,24 @@ TEST_F(TokenAuthenticatorTest, WithoutALookupOnlyServiceTokensPass) {
 }
 
 TEST_F(TokenAuthenticatorTest, EachCheckIsCountedByHowItWasAnswered) {
-  const double cached = Checks("cached"), found = Checks("found"), unknown = Checks("unknown"),
-               unavailable = Checks("unavailable");
   ASSERT_TRUE(Check(alice_).ok());
   ASSERT_TRUE(Check(alice_).ok());
   ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAUTHENTICATED);
   lookup_.available = false;
   ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAVAILABLE);
   ASSERT_TRUE(Check("host-secret").ok());  // a service token is no API token: not counted
-  EXPECT_EQ(Checks("found") - found, 1);
-  EXPECT_EQ(Checks("cached") - cached, 1);
-  EXPECT_EQ(Checks("unknown") - unknown, 1);
-  EXPECT_EQ(Checks("unavailable") - unavailable, 1);
+  EXPECT_EQ(Checks(registry_, "found"), 1);
+  EXPECT_EQ(Checks(registry_, "cached"), 1);
+  EXPECT_EQ(Checks(registry_, "unknown"), 1);
+  EXPECT_EQ(Checks(registry_, "unavailable"), 1);
+}
+
+TEST_F(TokenAuthenticatorTest, WithoutMetricsNothingIsCounted) {
+  TokenAuthenticator uncounted(&lookup_, {}, {.clock = &clock_});
+  Principal p;
+  ASSERT_TRUE(uncounted.Authenticate(alice_, &p).ok());
+  ASSERT_TRUE(uncounted.Authenticate(alice_, &p).ok());
+  EXPECT_TRUE(registry_.Collect().empty());  // the counted authenticator's, untouched
 }
 
 TEST_F(TokenAuthenticatorTest, TheCacheIsBounded) {

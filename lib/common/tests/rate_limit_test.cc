@@ -76,7 +76,7 @@ TEST(RateLimiter, NewKeysBeyondTheBoundShareOneBucketAndKnownKeysKeepTheirs) {
 }
 
 TEST(RateLimited, IsResourceExhaustedWithTheLimitAndTheWait) {
-  const grpc::Status s = RateLimited("test", RateLimit{.per_second = 5, .burst = 10}, 200);
+  const grpc::Status s = RateLimited("test", RateLimit{.per_second = 5, .burst = 10}, 200, nullptr);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(s.error_message(), "rate limit: 5 calls per second (bursts of 10) for this caller; retry in 200 ms");
 }

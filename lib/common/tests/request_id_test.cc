@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -98,18 +99,22 @@ class LoggingService final : public Health::Service {
   std::string name_;
 };
 
+// A server as the programs build it, its calls counted (in `metrics`, or in a
+// registry of its own).
 struct TestServer {
-  explicit TestServer(const std::string& name) {
+  explicit TestServer(const std::string& name, ProcessMetrics* metrics = nullptr) {
     service.set_name(name);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
     builder.RegisterService(&service);
-    InstallRpcMetrics(&builder);
+    InstallRpcMetrics(&builder, metrics ? metrics : &own_metrics);
     server = builder.BuildAndStart();
     stub =
         Health::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
   }
   ~TestServer() { server->Shutdown(); }
+  prometheus::Registry own_registry;
+  ProcessMetrics own_metrics{&own_registry};
   LoggingService service;
   int port = 0;
   std::unique_ptr<grpc::Server> server;
@@ -235,8 +240,9 @@ TEST(RequestId, WorkOutsideACallGetsAFreshIdOnItsCalls) {
   EXPECT_EQ(server.service.seen_game_id, "m-1");
 }
 
-double Sample(const std::string& family, const std::map<std::string, std::string>& labels) {
-  for (const prometheus::MetricFamily& f : MetricsRegistry()->Collect()) {
+double Sample(prometheus::Registry& registry, const std::string& family,
+              const std::map<std::string, std::string>& labels) {
+  for (const prometheus::MetricFamily& f : registry.Collect()) {
     if (f.name != family) continue;
     for (const prometheus::ClientMetric& m : f.metric) {
       size_t matched = 0;
@@ -254,22 +260,39 @@ TEST(RpcMetrics, EveryCallIsCountedByMethodAndCode) {
       {"service", "grpc.health.v1.Health"}, {"method", "Check"}, {"code", "OK"}};
   const std::map<std::string, std::string> refused = {
       {"service", "grpc.health.v1.Health"}, {"method", "Check"}, {"code", "NOT_FOUND"}};
-  const double ok_before = Sample("metropolis_grpc_requests_total", ok);
-  const double refused_before = Sample("metropolis_grpc_requests_total", refused);
-  const double timed_before =
-      Sample("metropolis_grpc_request_duration_seconds", {{"service", "grpc.health.v1.Health"}, {"method", "Check"}});
+  prometheus::Registry registry;
+  ProcessMetrics metrics(&registry);
   {
-    TestServer server("counted");
+    TestServer server("counted", &metrics);
     ASSERT_TRUE(Check(server.stub.get(), "g-1", "").ok());
     ASSERT_TRUE(Check(server.stub.get(), "g-2", "").ok());
     ASSERT_EQ(Check(server.stub.get(), "refuse", "").error_code(), grpc::StatusCode::NOT_FOUND);
   }  // the server shut down: every call has ended and been recorded
-  EXPECT_EQ(Sample("metropolis_grpc_requests_total", ok) - ok_before, 2);
-  EXPECT_EQ(Sample("metropolis_grpc_requests_total", refused) - refused_before, 1);
-  EXPECT_EQ(
-      Sample("metropolis_grpc_request_duration_seconds", {{"service", "grpc.health.v1.Health"}, {"method", "Check"}}) -
-          timed_before,
-      3);
+  EXPECT_EQ(Sample(registry, "metropolis_grpc_requests_total", ok), 2);
+  EXPECT_EQ(Sample(registry, "metropolis_grpc_requests_total", refused), 1);
+  EXPECT_EQ(Sample(registry, "metropolis_grpc_request_duration_seconds",
+                   {{"service", "grpc.health.v1.Health"}, {"method", "Check"}}),
+            3);
+}
+
+// Families with nothing counted are not exposed: a process shows only what it
+// counted, whatever the infrastructure it could count.
+TEST(ProcessMetrics, ShowNothingUntilSomethingIsCounted) {
+  prometheus::Registry registry;
+  ProcessMetrics metrics(&registry);
+  EXPECT_TRUE(registry.Collect().empty());
+  metrics.DatabaseError("query");
+  metrics.RedisError("connection");
+  metrics.RateLimited("test");
+  metrics.TokenChecked("found");
+  std::map<std::string, double> counted;
+  for (const prometheus::MetricFamily& f : registry.Collect())
+    for (const prometheus::ClientMetric& m : f.metric)
+      counted[f.name + "{" + m.label.at(0).value + "}"] += m.counter.value;
+  EXPECT_EQ(counted, (std::map<std::string, double>{{"metropolis_auth_token_checks_total{found}", 1},
+                                                    {"metropolis_database_errors_total{query}", 1},
+                                                    {"metropolis_rate_limited_total{test}", 1},
+                                                    {"metropolis_redis_errors_total{connection}", 1}}));
 }
 
 }  // namespace

@@ -135,7 +135,7 @@ TEST_F(AccountsTest, IssuedTokenAuthenticatesUntilRevoked) {
   EXPECT_TRUE(LooksLikeToken(admin.token));
   EXPECT_NE(admin.id, bot.id);
 
-  TokenAuthenticator auth(store_.get(), {}, /*ttl_ms=*/0);
+  TokenAuthenticator auth(store_.get(), {}, {.ttl_ms = 0});
   Principal p;
   ASSERT_TRUE(auth.Authenticate(admin.token, &p).ok());
   EXPECT_EQ(p.identity_id, alice.id);
@@ -230,7 +230,7 @@ TEST_F(AccountsTest, ServiceTokensComeFirstAndNeedNoStore) {
 
   Create("player", "alice");
   const IssuedToken t = Issue("alice");
-  TokenAuthenticator both(store_.get(), {{"host-secret", "gamehost"}}, 0);
+  TokenAuthenticator both(store_.get(), {{"host-secret", "gamehost"}}, {.ttl_ms = 0});
   ASSERT_TRUE(both.Authenticate("host-secret", &p).ok());
   EXPECT_TRUE(p.service);
   ASSERT_TRUE(both.Authenticate(t.token, &p).ok());
@@ -244,7 +244,7 @@ TEST_F(AccountsTest, CacheServesARevokedTokenAtMostForItsTtl) {
   Create("player", "alice");
   const IssuedToken t = Issue("alice");
   FakeClock clock(1'000'000);
-  TokenAuthenticator auth(store_.get(), {}, 30'000, &clock);
+  TokenAuthenticator auth(store_.get(), {}, {.ttl_ms = 30'000, .clock = &clock});
   Principal p;
   clock.Set(1'000'000);
   ASSERT_TRUE(auth.Authenticate(t.token, &p).ok());
@@ -261,7 +261,7 @@ TEST_F(AccountsTest, CacheRemembersAnUnknownTokenForOneSecond) {
   const Identity alice = Create("player", "alice");
   const std::string token = NewToken();
   FakeClock clock(1'000'000);
-  TokenAuthenticator auth(store_.get(), {}, 30'000, &clock);
+  TokenAuthenticator auth(store_.get(), {}, {.ttl_ms = 30'000, .clock = &clock});
   Principal p;
   clock.Set(5'000);
   EXPECT_EQ(auth.Authenticate(token, &p).error_code(), StatusCode::UNAUTHENTICATED);
@@ -283,7 +283,7 @@ TEST_F(AccountsTest, DatabaseFailuresAreReportedAndNotRemembered) {
   // Nothing listens on port 1.
   storage::PgPool down("host=127.0.0.1 port=1 dbname=none connect_timeout=2", 1);
   PgAccountStore store(&down);
-  TokenAuthenticator auth(&store, {}, 30'000);
+  TokenAuthenticator auth(&store, {}, {.ttl_ms = 30'000});
   Principal p;
   const std::string token = NewToken();
   for (int i = 0; i < 2; ++i) EXPECT_EQ(auth.Authenticate(token, &p).error_code(), StatusCode::UNAVAILABLE);
@@ -296,7 +296,7 @@ TEST_F(AccountsTest, AuthenticatesFromManyThreads) {
   const IssuedToken good = Issue("alice"), revoked = Issue("alice");
   ASSERT_TRUE(store_->RevokeToken(revoked.id).ok());
   const std::string unknown = NewToken();
-  TokenAuthenticator auth(store_.get(), {{"svc", "gamehost"}}, 30'000);
+  TokenAuthenticator auth(store_.get(), {{"svc", "gamehost"}}, {.ttl_ms = 30'000});
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
@@ -323,8 +323,8 @@ TEST_F(AccountsTest, TokensNeverAppearInLogsOrStatuses) {
   const std::string unknown = NewToken(), malformed = "not-a-token-but-a-secret-anyway";
   storage::PgPool down("host=127.0.0.1 port=1 dbname=none connect_timeout=2", 1);
   PgAccountStore down_store(&down);
-  TokenAuthenticator auth(store_.get(), {{"service-secret-123", "gamehost"}}, 0);
-  TokenAuthenticator down_auth(&down_store, {}, 0);
+  TokenAuthenticator auth(store_.get(), {{"service-secret-123", "gamehost"}}, {.ttl_ms = 0});
+  TokenAuthenticator down_auth(&down_store, {}, {.ttl_ms = 0});
 
   services::SetLogLevel(services::LogLevel::kDebug);
   std::vector<grpc::Status> statuses;

@@ -51,7 +51,7 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
         accounts_.get(),
         std::vector<std::pair<std::string, std::string>>{{testing::kGameHostToken, std::string(kGameHostRole)},
                                                          {kGatewayToken, std::string(kGatewayRole)}},
-        0);
+        auth::TokenAuthenticatorOptions{.ttl_ms = 0});
 #ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
     people_store_ = std::make_unique<PgPeopleStore>(pool_.get());
     catalog_ = std::make_unique<PgCatalogStore>(pool_.get());

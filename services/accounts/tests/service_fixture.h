@@ -48,7 +48,8 @@ class AccountsServiceTest : public ::testing::Test {
 #endif
     // No cache: a revocation shows at the next call.
     auth_ = std::make_unique<TokenAuthenticator>(
-        accounts_.get(), std::vector<std::pair<std::string, std::string>>{{kGameHostToken, "gamehost"}}, 0);
+        accounts_.get(), std::vector<std::pair<std::string, std::string>>{{kGameHostToken, "gamehost"}},
+        auth::TokenAuthenticatorOptions{.ttl_ms = 0});
 
     // The first administrator comes from the database, as metropolis-admin makes it.
     Identity root;

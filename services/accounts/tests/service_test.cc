@@ -657,7 +657,7 @@ TEST_F(AccountsServiceTest, AnotherServiceAuthenticatesThroughTheLookup) {
   const v1::IssueTokenResponse token = Issue("bob", false, "bot");
   auth::GrpcAccountLookup lookup(
       v1::Accounts::NewStub(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())), kGameHostToken);
-  auth::TokenAuthenticator remote(&lookup, {{"another-service-secret", "gamehost"}}, /*ttl_ms=*/0);
+  auth::TokenAuthenticator remote(&lookup, {{"another-service-secret", "gamehost"}}, {.ttl_ms = 0});
   Principal p;
   ASSERT_TRUE(remote.Authenticate(token.token(), &p).ok());
   EXPECT_EQ(p.identity_id, bob.id());
@@ -670,13 +670,13 @@ TEST_F(AccountsServiceTest, AnotherServiceAuthenticatesThroughTheLookup) {
   // look bad: UNAVAILABLE, never UNAUTHENTICATED.
   auth::GrpcAccountLookup misconfigured(
       v1::Accounts::NewStub(grpc::CreateChannel(address_, grpc::InsecureChannelCredentials())), "wrong-secret");
-  auth::TokenAuthenticator broken(&misconfigured, {}, 30'000);
+  auth::TokenAuthenticator broken(&misconfigured, {}, {.ttl_ms = 30'000});
   EXPECT_EQ(broken.Authenticate(token.token(), &p).error_code(), StatusCode::UNAVAILABLE);
   // And an Accounts that cannot be reached is UNAVAILABLE too.
   auth::GrpcAccountLookup nowhere(
       v1::Accounts::NewStub(grpc::CreateChannel("127.0.0.1:1", grpc::InsecureChannelCredentials())), kGameHostToken,
       500);
-  auth::TokenAuthenticator unreachable(&nowhere, {}, 30'000);
+  auth::TokenAuthenticator unreachable(&nowhere, {}, {.ttl_ms = 30'000});
   EXPECT_EQ(unreachable.Authenticate(token.token(), &p).error_code(), StatusCode::UNAVAILABLE);
 }
 
