@@ -44,6 +44,15 @@ class Bot {
   // same, and building a whole view per decision would be most of a random
   // game's time.
   virtual bool ReadsOnlyLegal() const { return false; }
+  // The wall time its spec lets it think per decision, in milliseconds: a
+  // search's time budget. 0 when the spec sets none: the random, greedy and
+  // heuristic bots decide in a few milliseconds, and a search with an
+  // iteration budget takes what the machine makes of it (LimitThinking bounds it).
+  virtual double think_ms() const { return 0; }
+  // Ends every decision after `ms` of thinking whatever the spec says, so that
+  // a host's bot threads are never held longer (an iteration budget included).
+  // Bots that think for a few milliseconds ignore it.
+  virtual void LimitThinking(double /*ms*/) {}
 };
 
 // Builds a bot from a spec: a kind and optional "key=value" settings after a

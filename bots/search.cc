@@ -389,16 +389,20 @@ Action SearchBot::Choose(const View& view, uint64_t* rng) {
 
   const int threads = std::max(1, options_.threads);
   const uint64_t base_seed = NextRandom(rng);
-  const bool timed = options_.iterations <= 0;
-  const auto deadline = start + std::chrono::duration<double, std::milli>(options_.ms);
+  const bool budget_timed = options_.iterations <= 0;
+  // The clock stops a time budget, and the host's bound (max_ms) any budget.
+  double ms = budget_timed ? options_.ms : 0;
+  if (options_.max_ms > 0) ms = budget_timed ? std::min(ms, options_.max_ms) : options_.max_ms;
+  const bool timed = ms > 0;
+  const auto deadline = start + std::chrono::duration<double, std::milli>(ms);
   std::vector<ThreadResult> results(static_cast<size_t>(threads));
   auto work = [&](int t) {
     const double cpu_start = ThreadCpuSeconds();
     Searcher searcher(view, candidates, prior_offsets, options_, MixSeed(base_seed, uint64_t(t) + 1));
     // An iteration budget is split evenly so that the result does not depend
     // on how the threads are scheduled.
-    const int64_t quota = timed ? std::numeric_limits<int64_t>::max()
-                                : options_.iterations / threads + (t < options_.iterations % threads ? 1 : 0);
+    const int64_t quota = budget_timed ? std::numeric_limits<int64_t>::max()
+                                       : options_.iterations / threads + (t < options_.iterations % threads ? 1 : 0);
     int64_t done = 0, failures = 0;
     while (done < quota) {
       if (timed && (done & 7) == 0 && std::chrono::steady_clock::now() >= deadline) break;

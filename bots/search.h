@@ -49,6 +49,10 @@ struct SearchOptions {
   // without search, so that an answer takes a few milliseconds whatever the
   // budget.
   TradeMode trade = TradeMode::kOn;
+  // A bound on each decision's wall time whatever the budget (Bot::LimitThinking,
+  // set by a host, not by the spec); 0: none. An iteration budget that hits it
+  // is no longer reproducible.
+  double max_ms = 0;
 };
 
 // Parses "ms=50,threads=2,trade=0,..." into *options; false with *error set.
@@ -66,6 +70,8 @@ class SearchBot : public Bot {
   explicit SearchBot(const SearchOptions& options) : options_(options) {}
   Action Choose(const View& view, uint64_t* rng) override;
   std::string name() const override;
+  double think_ms() const override { return options_.iterations > 0 ? 0 : options_.ms; }
+  void LimitThinking(double ms) override { options_.max_ms = ms; }
   const SearchOptions& options() const { return options_; }
   SearchStats stats() const { return stats_; }
 

@@ -51,6 +51,28 @@ TEST(Bots, MakeBotParsesSpecs) {
   EXPECT_EQ(MakeBot("search:ms=abc", &error), nullptr);
 }
 
+// What a host checks a spec against (Bot::think_ms) and how it bounds the rest.
+TEST(Bots, ThinkingTimeIsWhatTheSpecSaysAndALimitEndsAnyBudget) {
+  std::string error;
+  EXPECT_EQ(MakeBot("search:ms=3600000", &error)->think_ms(), 3'600'000);
+  EXPECT_EQ(MakeBot("search", &error)->think_ms(), SearchOptions().ms);
+  for (const char* spec : {"random", "greedy", "heuristic", "search:iterations=60"})
+    EXPECT_EQ(MakeBot(spec, &error)->think_ms(), 0) << spec;
+  // An iteration budget no machine finishes in a test's lifetime: the limit
+  // ends the decision, with far fewer iterations than asked for.
+  std::unique_ptr<Bot> bot = MakeBot("search:iterations=1000000000", &error);
+  bot->LimitThinking(20);
+  const SearchBot& search = static_cast<const SearchBot&>(*bot);
+  EXPECT_EQ(search.options().max_ms, 20);
+  std::vector<State> positions = Positions(8, 5, 3);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const View view = MakeView(positions[i], positions[i].CurrentPlayer());
+    uint64_t rng = i;
+    EXPECT_EQ(positions[i].CheckAction(bot->Choose(view, &rng)), "");
+  }
+  EXPECT_LT(search.stats().iterations, 1'000'000'000);
+}
+
 // A bot sees only the view: two states that differ only in what its seat
 // may not see give the same decision for the same seed.
 TEST(Bots, SameDecisionWhateverTheHiddenCards) {

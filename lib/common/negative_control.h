@@ -37,6 +37,8 @@
 // (services/ratings/ratings.h).
 // "one_result" — the ratings service refuses a different second result for a
 // game it decided (services/ratings/rate.h, SameResult).
+// "fair_bots" — a game host's bot threads take games in turn, one task of a game
+// at a time, instead of one FIFO queue (services/gamehost/executor.h, FairPool).
 #pragma once
 
 #include <string_view>

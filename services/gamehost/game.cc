@@ -37,6 +37,7 @@ grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* o
     if (!seat->fallback) {
       return {grpc::StatusCode::INVALID_ARGUMENT, "seats[" + std::to_string(i) + "].fallback_bot: " + error};
     }
+    if (game->env_.max_bot_think_ms > 0) seat->fallback->LimitThinking(double(game->env_.max_bot_think_ms));
     seat->bot_rng = game->BotSeed(int(i));
     seat->tracker = KnowledgeTracker(int(i));
     seat->tracker.Reset(game->state_);
@@ -697,9 +698,11 @@ void Game::RequestBot(int seat, const char* why) {
   auto view = std::make_shared<View>(MakeView(state_, seat, &s.tracker));
   std::weak_ptr<Game> weak = weak_from_this();
   bots::Bot* bot = s.fallback.get();
-  uint64_t* rng = &s.bot_rng;  // one bot task per game at a time: no race on it
+  // The bot executor runs one task of a game at a time (FairPool: a seat that
+  // answered, then left again, may have two queued): no race on the rng or bot.
+  uint64_t* rng = &s.bot_rng;
   const uint32_t at_step = step();
-  env_.bots->Post([weak, seat, at_step, view, bot, rng] {
+  env_.bots->PostFor(setup_.id, [weak, seat, at_step, view, bot, rng] {
     auto game = weak.lock();
     if (!game) return;
     const Action action = bot->Choose(*view, rng);

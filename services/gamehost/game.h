@@ -86,7 +86,10 @@ class Game;
 struct GameEnv {
   const services::Clock* clock = nullptr;
   Timers* timers = nullptr;
-  Executor* bots = nullptr;  // where bot decisions are computed
+  Executor* bots = nullptr;  // where bot decisions are computed, each game's posted under its id
+  // Every fallback bot's decisions end after this long whatever its spec (a
+  // game taken over from a host that allowed more included); 0: unbounded.
+  services::Millis max_bot_think_ms = 0;
   // Where a game's strand runs (see the top); null: inline, on the caller's
   // thread (the unit tests, which drive time and bots by hand).
   Executor* work = nullptr;

@@ -1,10 +1,12 @@
 #include "services/gamehost/host.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
 
+#include "bots/bot.h"
 #include "lib/chance/verifiable.h"
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
@@ -33,6 +35,17 @@ bool ValidGameId(const std::string& id) {
 grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)}; }
 
 }  // namespace
+
+std::string CheckBotSpec(const std::string& spec, services::Millis max_think_ms) {
+  std::string error;
+  const std::unique_ptr<bots::Bot> bot = bots::MakeBot(spec, &error);
+  if (!bot) return error;
+  if (bot->think_ms() <= double(max_think_ms)) return {};
+  char think[32];
+  std::snprintf(think, sizeof think, "%.10g", bot->think_ms());
+  return services::Quoted(spec) + " thinks up to " + think + " ms per decision; this host's bots may think at most " +
+         std::to_string(max_think_ms) + " ms";
+}
 
 Host::Host(HostOptions options, const services::Clock* clock, Timers* timers, Executor* bots, CompletedGameSink* sink,
            GameDirectory* directory, HostMetrics* metrics, Executor* work)
@@ -94,6 +107,9 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
     if (seat.name.size() > kMaxNameLength)
       return Invalid("seats[" + std::to_string(i) + "].name: longer than " + std::to_string(kMaxNameLength));
     seat.fallback_bot = spec.fallback_bot().empty() ? options_.default_fallback_bot : spec.fallback_bot();
+    // Its decisions take one of the bot threads every game here shares.
+    if (std::string why = CheckBotSpec(seat.fallback_bot, options_.max_bot_think_ms); !why.empty())
+      return Invalid("seats[" + std::to_string(i) + "].fallback_bot: " + why);
     seat.built_in = spec.built_in();
     if (spec.identity_id() < 0) return Invalid("seats[" + std::to_string(i) + "].identity_id: negative");
     seat.identity_id = spec.identity_id();
@@ -405,6 +421,7 @@ GameEnv Host::MakeEnv() {
   env.clock = clock_;
   env.timers = timers_;
   env.bots = bots_;
+  env.max_bot_think_ms = options_.max_bot_think_ms;
   env.work = work_;
   env.metrics = metrics_;
   env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {

@@ -26,6 +26,10 @@ struct HostOptions {
   uint32_t default_decision_ms = 10'000;
   uint32_t default_time_bank_ms = 60'000;
   std::string default_fallback_bot = "heuristic";
+  // How long a fallback or built-in bot may think per decision: the bot threads
+  // are shared by every game here. A seat whose bot's spec asks for more is
+  // refused (CheckBotSpec); an iteration budget is ended there (Bot::LimitThinking).
+  services::Millis max_bot_think_ms = 2'000;
   services::Millis start_timeout_ms = 30'000;
   size_t max_live_games = 10'000;
   size_t finished_games_kept = 1'000;  // answered by GetGame after the end
@@ -47,6 +51,10 @@ struct HostOptions {
   // it never leaves the hosts. Empty: a random key for this host only.
   std::string chance_key;
 };
+
+// Empty when `spec` makes a bot that thinks at most `max_think_ms` per decision
+// by its spec; otherwise why it is refused (an unknown spec included).
+std::string CheckBotSpec(const std::string& spec, services::Millis max_think_ms);
 
 class Host {
  public:

@@ -53,7 +53,8 @@ GameHostServer::GameHostServer(const GameHostConfig& config, ms::ProcessMetrics*
           .on_delivered = [this](const std::string& id) { host_.GameDelivered(id); },
       }),
       timers_(&clock_),
-      bots_(config.bot_threads),
+      // Plain FIFO only as a negative control (protection "fair_bots").
+      bots_(config.bot_threads, !services::ProtectionRemoved("fair_bots")),
       games_(config.game_threads),
       checkpoints_(config.checkpoint_redis.empty()
                        ? nullptr
@@ -100,8 +101,13 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("decision-ms", "N", "10000", "default per-decision time limit");
   settings->Add("time-bank-ms", "N", "60000", "default time bank per seat and game");
   settings->Add("fallback-bot", "SPEC", "heuristic", "default bot for seats that time out or disconnect");
+  settings->Add("max-bot-think-ms", "N", "2000",
+                "how long a fallback or built-in bot may think per decision: CreateGame refuses a bot whose spec asks "
+                "for more (search:ms=...), and an iteration budget is ended there");
   settings->Add("start-timeout-ms", "N", "30000", "start a game after this long even if seats are missing");
-  settings->Add("bot-threads", "N", "2", "threads that compute fallback and built-in bots' decisions");
+  settings->Add("bot-threads", "N", "2",
+                "threads that compute fallback and built-in bots' decisions, taking the games in turn (one decision "
+                "of a game at a time)");
   settings->Add("game-threads", "N", "4",
                 "threads that apply games' moves and write their checkpoints (each game in order, off the gRPC "
                 "threads)");
@@ -128,8 +134,9 @@ void AddPlaySettings(services::Settings* settings) {
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
   int64_t decision_ms, bank_ms, start_ms, bot_threads, game_threads, max_games, forfeit_after, lease_ms, pause_limit_ms,
-      archive_keep;
+      archive_keep, max_bot_think_ms;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
+      !settings.GetInt("max-bot-think-ms", 1, 3'600'000, &max_bot_think_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
       !settings.GetInt("start-timeout-ms", 0, 86'400'000, &start_ms, error) ||
       !settings.GetInt("bot-threads", 1, 256, &bot_threads, error) ||
@@ -157,9 +164,15 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   options.start_timeout_ms = start_ms;
   options.max_live_games = size_t(max_games);
   options.forfeit_after = uint32_t(forfeit_after);
+  options.max_bot_think_ms = max_bot_think_ms;
   options.default_fallback_bot = settings.Get("fallback-bot");
   if (!bots::MakeBot(options.default_fallback_bot, error)) {
     *error = "--fallback-bot: " + *error;
+    return false;
+  }
+  // A default over the limit would have every game without a bot of its own refused.
+  if (std::string why = CheckBotSpec(options.default_fallback_bot, options.max_bot_think_ms); !why.empty()) {
+    *error = "--fallback-bot: " + why + " (--max-bot-think-ms)";
     return false;
   }
   config->bot_threads = int(bot_threads);

@@ -32,7 +32,7 @@ struct GameHostConfig {
   std::string data_dir;          // the outbox in DATA_DIR/outbox, the archive in DATA_DIR/completed
   size_t archive_keep = 10'000;  // with replays: the newest archived games kept (0: no archive)
   std::string metrics_listen;    // what the program serves the process's metrics at, for the logs; empty: off
-  int bot_threads = 2;           // compute fallback and built-in bots' decisions
+  int bot_threads = 2;           // compute fallback and built-in bots' decisions, shared fairly between games
   int game_threads = 4;          // run games' work and their checkpoint writes (game.h)
   std::string replays;           // hand completed games to this replays service; empty: keep them on disk only
   std::string replays_token;     // its store token
@@ -48,8 +48,8 @@ struct GameHostConfig {
 
 // The flags of how games are played and kept, the same in metropolis-gamehost
 // and metropolis-server: decision-ms, time-bank-ms, start-timeout-ms,
-// forfeit-after, fallback-bot, bot-threads, game-threads, max-games, checkpoints,
-// archive-keep.
+// forfeit-after, fallback-bot, max-bot-think-ms, bot-threads, game-threads,
+// max-games, checkpoints, archive-keep.
 void AddPlaySettings(services::Settings* settings);
 // Reads them into *config; false with *error naming the flag.
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error);
@@ -87,7 +87,7 @@ class GameHostServer final : public services::Component {
   Outbox outbox_;
   services::SystemClock clock_;
   ThreadTimers timers_;
-  ThreadPool bots_;
+  FairPool bots_;  // one game's bot backlog never holds the others' decisions
   ThreadPool games_;
   std::unique_ptr<CheckpointStore> checkpoints_;
   std::unique_ptr<GameDirectory> directory_;
