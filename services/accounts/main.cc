@@ -21,10 +21,18 @@ int main(int argc, char** argv) {
                "the services' token: may look up API tokens and read ladders, nothing else (required)");
   settings.Add("gateway-token", "TOKEN", "",
                "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
-  if (!program.Parse(argc, argv) || !program.Check() || !program.Start()) return program.exit_code();
+  metropolis::accounts::AddSeatKeySetting(&settings);
+  if (!program.Parse(argc, argv) || !program.Check()) return program.exit_code();
+  // Read before the pools open: a process the gateway may call refuses to start
+  // without a key, rather than keep people's seat tokens in the clear.
+  std::string seat_key, error;
+  if (!metropolis::accounts::ReadSeatKeySetting(settings, settings.Get("gateway-token"), &seat_key, &error))
+    return program.Fail(error);
+  if (!program.Start()) return program.exit_code();
   metropolis::accounts::AccountsServer accounts(program.pg(),
                                                 {.service_token = settings.Get("service-token"),
                                                  .gateway_token = settings.Get("gateway-token"),
+                                                 .seat_key = seat_key,
                                                  .rate_limit = program.rate_limit()},
                                                 program.metrics());
   // The sync server spends a thread per call in progress; the pool bounds the

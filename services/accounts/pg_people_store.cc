@@ -3,17 +3,63 @@
 #include <algorithm>
 #include <pqxx/pqxx>
 
+#include "lib/common/negative_control.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/pg_status.h"
 
 namespace metropolis::accounts {
 namespace {
 
+// The token is the stored text until PgPeopleStore::Open opens it.
 HeldSeat SeatFrom(const pqxx::row& r) {
   return {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int>()};
 }
 
+// Rows sealed by SealClearSeats per transaction.
+constexpr int kSealBatch = 500;
+
+// Stores `sealed` for a token read in the clear, unless the row changed since
+// (saved again meanwhile: its new token is sealed already).
+void StoreSealed(pqxx::transaction_base& tx, int64_t identity_id, const std::string& game_id, const std::string& clear,
+                 const std::string& sealed) {
+  tx.exec_params("UPDATE web_seats SET seat_token = $3 WHERE identity_id = $1 AND game_id = $2 AND seat_token = $4",
+                 identity_id, game_id, sealed, clear);
+}
+
+grpc::Status NoSeatKey() {
+  return {grpc::StatusCode::FAILED_PRECONDITION,
+          "this Accounts service has no seat key (--seat-key-file): it keeps no seats"};
+}
+
 }  // namespace
+
+PgPeopleStore::PgPeopleStore(storage::PgPool* pool, const SeatSealer* sealer)
+    : pool_(pool),
+      sealer_(sealer),
+      seal_(!services::ProtectionRemoved("sealed_seats")),
+      bind_(!services::ProtectionRemoved("bound_seats")) {}
+
+SeatPlace PgPeopleStore::Place(int64_t identity_id, const HeldSeat& seat) const {
+  if (!bind_) return {};
+  return {.identity_id = identity_id, .game_id = seat.game_id, .seat = seat.seat, .host = seat.host};
+}
+
+std::string PgPeopleStore::Stored(int64_t identity_id, const HeldSeat& seat) const {
+  return seal_ ? sealer_->Seal(seat.seat_token, Place(identity_id, seat)) : seat.seat_token;
+}
+
+grpc::Status PgPeopleStore::Open(int64_t identity_id, HeldSeat* seat, std::string* reseal) const {
+  reseal->clear();
+  if (!SeatSealer::IsSealed(seat->seat_token)) {
+    // Stored in the clear before tokens were sealed: still the person's seat.
+    if (seal_) *reseal = sealer_->Seal(seat->seat_token, Place(identity_id, *seat));
+    return grpc::Status::OK;
+  }
+  std::string token;
+  if (grpc::Status s = sealer_->Open(seat->seat_token, Place(identity_id, *seat), &token); !s.ok()) return s;
+  seat->seat_token = std::move(token);
+  return grpc::Status::OK;
+}
 
 grpc::Status PgPeopleStore::CreatePerson(const std::string& name, const std::string& password_hash, Person* out) {
   // The identity and its password in one transaction, so a failure leaves no
@@ -123,38 +169,51 @@ grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
 }
 
 grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
+  if (!sealer_) return NoSeatKey();
+  const std::string stored = Stored(identity_id, seat);
   return storage::RunPg(pool_, "save seat", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::work tx(c);
     tx.exec_params(
         "INSERT INTO web_seats (identity_id, game_id, seat, host, seat_token) VALUES ($1, $2, $3, $4, $5) "
         "ON CONFLICT (identity_id, game_id) DO UPDATE SET seat = $3, host = $4, seat_token = $5",
-        identity_id, seat.game_id, seat.seat, seat.host, seat.seat_token);
+        identity_id, seat.game_id, seat.seat, seat.host, stored);
     tx.commit();
     return grpc::Status::OK;
   });
 }
 
 grpc::Status PgPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
-  return storage::RunPg(pool_, "find seat", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    const pqxx::result r =
-        tx.exec_params("SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND game_id = $2",
-                       identity_id, game_id);
-    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no seat in game '" + game_id + "'"};
-    *out = SeatFrom(r[0]);
-    return grpc::Status::OK;
-  });
+  return ReadSeat(identity_id, &game_id, out);
 }
 
 grpc::Status PgPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out) {
-  return storage::RunPg(pool_, "latest open seat", [&](pqxx::connection& c) -> grpc::Status {
-    pqxx::read_transaction tx(c);
-    const pqxx::result r = tx.exec_params(
-        "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND finished_at IS NULL "
-        "ORDER BY created_at DESC LIMIT 1",
-        identity_id);
-    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "no open seat"};
-    *out = SeatFrom(r[0]);
+  return ReadSeat(identity_id, nullptr, out);
+}
+
+grpc::Status PgPeopleStore::ReadSeat(int64_t identity_id, const std::string* game_id, HeldSeat* out) {
+  if (!sealer_) return NoSeatKey();
+  return storage::RunPg(pool_, game_id ? "find seat" : "latest open seat", [&](pqxx::connection& c) -> grpc::Status {
+    // A work, not a read transaction: a token found in the clear is sealed in it.
+    pqxx::work tx(c);
+    const pqxx::result r =
+        game_id ? tx.exec_params(
+                      "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND game_id = $2",
+                      identity_id, *game_id)
+                : tx.exec_params(
+                      "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND finished_at "
+                      "IS NULL ORDER BY created_at DESC LIMIT 1",
+                      identity_id);
+    if (r.empty())
+      return {grpc::StatusCode::NOT_FOUND, game_id ? "no seat in game '" + *game_id + "'" : "no open seat"};
+    HeldSeat seat = SeatFrom(r[0]);
+    const std::string stored = seat.seat_token;
+    std::string reseal;
+    if (grpc::Status s = Open(identity_id, &seat, &reseal); !s.ok()) return s;
+    if (!reseal.empty()) {
+      StoreSealed(tx, identity_id, seat.game_id, stored, reseal);
+      tx.commit();
+    }
+    *out = std::move(seat);
     return grpc::Status::OK;
   });
 }
@@ -185,6 +244,33 @@ grpc::Status PgPeopleStore::RevokePersonToken(int64_t identity_id, int64_t token
     tx.commit();
     return grpc::Status::OK;
   });
+}
+
+grpc::Status PgPeopleStore::SealClearSeats(int64_t* sealed) {
+  *sealed = 0;
+  if (!sealer_ || !seal_) return grpc::Status::OK;
+  for (;;) {
+    pqxx::result::size_type batch = 0;
+    const grpc::Status s = storage::RunPg(pool_, "seal clear seats", [&](pqxx::connection& c) -> grpc::Status {
+      pqxx::work tx(c);
+      // Another replica sweeping at the same time skips the rows this one holds.
+      const pqxx::result r = tx.exec_params(
+          "SELECT game_id, host, seat_token, seat, identity_id FROM web_seats "
+          "WHERE left(seat_token, length($1)) <> $1 LIMIT $2 FOR UPDATE SKIP LOCKED",
+          std::string(SeatSealer::kPrefix), kSealBatch);
+      for (const auto& row : r) {
+        const int64_t identity_id = row[4].as<int64_t>();
+        const HeldSeat seat = SeatFrom(row);
+        StoreSealed(tx, identity_id, seat.game_id, seat.seat_token, Stored(identity_id, seat));
+      }
+      tx.commit();
+      batch = r.size();
+      return grpc::Status::OK;
+    });
+    if (!s.ok()) return s;
+    *sealed += int64_t(batch);
+    if (batch < pqxx::result::size_type(kSealBatch)) return grpc::Status::OK;
+  }
 }
 
 }  // namespace metropolis::accounts

@@ -1,9 +1,14 @@
 // People in PostgreSQL (migrations/accounts/): player_passwords, web_sessions,
 // web_seats and identity_renames beside identities and api_tokens. A person is
-// created with their password in one transaction.
+// created with their password in one transaction. Seat tokens are stored sealed
+// (seat_sealer.h); one stored in the clear before they were is still answered,
+// and sealed in its row when read or swept (SealClearSeats).
 #pragma once
 
+#include <cstdint>
+
 #include "services/accounts/people_store.h"
+#include "services/accounts/seat_sealer.h"
 
 namespace metropolis::storage {
 class PgPool;
@@ -13,7 +18,10 @@ namespace metropolis::accounts {
 
 class PgPeopleStore final : public PeopleStore {
  public:
-  explicit PgPeopleStore(storage::PgPool* pool) : pool_(pool) {}
+  // `sealer` seals and opens the seat tokens; null (a process given no seat key,
+  // which only one without a gateway token may be, so nobody calls People there):
+  // the seat calls answer FAILED_PRECONDITION and nothing is stored.
+  PgPeopleStore(storage::PgPool* pool, const SeatSealer* sealer);
 
   grpc::Status CreatePerson(const std::string& name, const std::string& password_hash, Person* out) override;
   grpc::Status FindPasswords(const std::string& name, std::vector<PasswordCandidate>* out) override;
@@ -28,8 +36,32 @@ class PgPeopleStore final : public PeopleStore {
   grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) override;
   grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id) override;
 
+  // Seals every seat token still stored in the clear (written before tokens were
+  // sealed, or by a replica of an older version meanwhile), a batch of rows per
+  // transaction; *sealed counts them. Rows another replica is sealing are left
+  // to it. Run at start-up, so that finished seats, which nobody reads again,
+  // do not keep their tokens in the clear.
+  grpc::Status SealClearSeats(int64_t* sealed);
+
  private:
+  // The stored text of `seat`'s token for its row: sealed, or (negative control
+  // "sealed_seats") the token itself.
+  std::string Stored(int64_t identity_id, const HeldSeat& seat) const;
+  // `seat` as read, its token the stored text: the token opened in place. A token
+  // stored in the clear is kept, and *reseal is the text to store for it instead
+  // (empty when there is none to store).
+  grpc::Status Open(int64_t identity_id, HeldSeat* seat, std::string* reseal) const;
+  SeatPlace Place(int64_t identity_id, const HeldSeat& seat) const;
+  // The seat of `identity_id` in `*game_id`, or (null) its latest open one.
+  grpc::Status ReadSeat(int64_t identity_id, const std::string* game_id, HeldSeat* out);
+
   storage::PgPool* const pool_;
+  const SeatSealer* const sealer_;
+  // Negative controls (lib/common/negative_control.h): "sealed_seats" stores
+  // tokens in the clear and leaves clear ones so; "bound_seats" seals every
+  // token for the same place, so that a sealed token opens in any row.
+  const bool seal_;
+  const bool bind_;
 };
 
 }  // namespace metropolis::accounts

@@ -6,6 +6,7 @@
 // holds a token (Accounts.LookupToken, lib/auth/grpc_account_lookup.h).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,12 +14,14 @@
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/rate_limit.h"
 #include "lib/common/server_main.h"
+#include "lib/common/settings.h"
 #include "services/accounts/passwords.h"
 #include "services/accounts/people_service.h"
 #include "services/accounts/pg_account_store.h"
 #include "services/accounts/pg_catalog_store.h"
 #include "services/accounts/pg_ladder_store.h"
 #include "services/accounts/pg_people_store.h"
+#include "services/accounts/seat_sealer.h"
 #include "services/accounts/service.h"
 
 namespace metropolis::accounts {
@@ -30,9 +33,20 @@ inline constexpr char kServiceRole[] = "service";
 struct AccountsConfig {
   std::string service_token;  // the services': LookupToken and ListLadders
   std::string gateway_token;  // the gateway's: the only caller of People (empty: nobody may call it)
+  // What people's seat tokens are sealed with (--seat-key-file's bytes,
+  // seat_sealer.h); empty only without a gateway token: then no seat is kept.
+  std::string seat_key;
   // Calls per identity (service tokens are not limited); RESOURCE_EXHAUSTED beyond.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
+
+// --seat-key-file, for metropolis-accounts and metropolis-server.
+void AddSeatKeySetting(services::Settings* settings);
+// Reads the key file into *seat_key. False with *error when it cannot be read,
+// holds too few bytes, or is not given while `gateway_token` is: People would
+// be called to keep seats it cannot seal, so the program refuses to start.
+bool ReadSeatKeySetting(const services::Settings& settings, const std::string& gateway_token, std::string* seat_key,
+                        std::string* error);
 
 class AccountsServer final : public services::Component {
  public:
@@ -41,6 +55,10 @@ class AccountsServer final : public services::Component {
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Accounts", "metropolis.v1.People"}; }
   void Register(grpc::ServerBuilder* builder) override;
+  // Seals the seat tokens still stored in the clear (PgPeopleStore::SealClearSeats),
+  // while calls are served already (a clear token read meanwhile is sealed then);
+  // when PostgreSQL cannot be reached now, each is sealed when read.
+  void Start() override;
 
  private:
   PgAccountStore accounts_;
@@ -52,6 +70,7 @@ class AccountsServer final : public services::Component {
   PgCatalogStore catalog_;  // the public reads
   AccountsService service_;
   // People who play in a browser, for the gateway: over the same tables.
+  std::unique_ptr<SeatSealer> sealer_;  // null without a seat key
   PgPeopleStore people_store_;
   SodiumPasswordHasher hasher_;
   PeopleService people_service_;

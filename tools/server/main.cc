@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   settings.Add("spectator-token", "TOKEN", "", "may list, inspect and watch the game host's games (empty: none)");
   settings.Add("gateway-token", "TOKEN", "",
                "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
+  metropolis::accounts::AddSeatKeySetting(&settings);
   settings.Add("data-dir", "DIR", "./metropolis-data",
                "the game host's completed games (DIR/completed) and outbox (DIR/outbox)");
   st::AddConnectionsSetting(
@@ -86,6 +87,9 @@ int main(int argc, char** argv) {
     return Fail(missing);
   st::RedisOptions redis_options;
   if (!st::ReadRedisSettings(settings, redis_settings, &redis_options, &error)) return Fail(error);
+  std::string seat_key;
+  if (!metropolis::accounts::ReadSeatKeySetting(settings, settings.Get("gateway-token"), &seat_key, &error))
+    return Fail(error);
   std::string self;
   if (!server::SelfAddress(serve.listen, &self, &error)) return Fail(error);
   if (!metropolis::bots::MakeBot(settings.Get("bot"), &error)) return Fail("--bot: " + error);
@@ -118,6 +122,7 @@ int main(int argc, char** argv) {
                                                                {.self = self,
                                                                 .tokens = tokens,
                                                                 .gateway_token = settings.Get("gateway-token"),
+                                                                .seat_key = seat_key,
                                                                 .redis_prefix = redis_options.prefix,
                                                                 .rate_limit = rate_limit,
                                                                 .host = host,

@@ -72,6 +72,7 @@ Parts::Parts(storage::Pools* pools, const PartsConfig& config, services::Process
     : accounts_(pools->pg(),
                 {.service_token = config.tokens.service,
                  .gateway_token = config.gateway_token,
+                 .seat_key = config.seat_key,
                  .rate_limit = config.rate_limit},
                 metrics),
       replays_(pools->pg(), {.store_token = config.tokens.service, .accounts = config.self}, metrics),

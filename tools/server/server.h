@@ -38,6 +38,7 @@ struct PartsConfig {
   std::string self;  // SelfAddress
   Tokens tokens;
   std::string gateway_token;  // the only caller of People; empty: nobody
+  std::string seat_key;       // people's seat tokens are sealed with it (AccountsConfig::seat_key)
   std::string redis_prefix;
   services::RateLimit rate_limit;
   // Their own settings read; the addresses and tokens of the other parts are set here.

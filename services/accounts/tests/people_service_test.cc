@@ -13,6 +13,7 @@
 #include <atomic>
 
 #include "services/accounts/authenticator.h"
+#include "services/accounts/seat_sealer.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 
@@ -53,7 +54,7 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
                                                          {kGatewayToken, std::string(kGatewayRole)}},
         auth::TokenAuthenticatorOptions{.ttl_ms = 0});
 #ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
-    people_store_ = std::make_unique<PgPeopleStore>(pool_.get());
+    people_store_ = std::make_unique<PgPeopleStore>(pool_.get(), &sealer_);
     catalog_ = std::make_unique<PgCatalogStore>(pool_.get());
 #else
     people_store_ = std::make_unique<testing::FakePeopleStore>(&db_);
@@ -192,6 +193,7 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
   }
 
   CountingHasher hasher_;
+  const SeatSealer sealer_{std::string(32, 's')};  // the PostgreSQL store's seat key
   std::unique_ptr<TokenAuthenticator> gateway_auth_;
   std::unique_ptr<PeopleStore> people_store_;
   std::unique_ptr<CatalogStore> catalog_;
