@@ -65,6 +65,8 @@ service_token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 host_admin=host-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 spectator_token=spec-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 gateway_service_token=gw-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+# People's seat tokens are stored encrypted with this key (docs/ACCOUNTS.md).
+(umask 077 && head -c 32 /dev/urandom >"$work/seat.key")
 
 echo "gateway_load.sh: seeding $players rated players on ladder bench..." >&2
 seed_start=$(date +%s.%N)
@@ -107,7 +109,8 @@ gateway=127.0.0.1:${ports[3]} metrics=127.0.0.1:${ports[4]} accounts=127.0.0.1:$
 # Accounts checks the services' callers' API tokens, and serves the gateway its
 # ladders, players' names and people.
 start_service accounts "${ports[5]}" "$build/services/accounts/metropolis-accounts" --listen "$accounts" --pg "$pg" \
-  --service-token "$service_token" --gateway-token "$gateway_service_token" --log-level warning
+  --service-token "$service_token" --gateway-token "$gateway_service_token" --seat-key-file "$work/seat.key" \
+  --log-level warning
 start_service replays "${ports[0]}" "$build/services/replays/metropolis-replays" --listen "$replays" --pg "$pg" \
   --store-token "$service_token" --accounts "$accounts" --log-level warning
 start_service ratings "${ports[1]}" "$build/services/ratings/metropolis-ratings" --listen "$ratings" --pg "$pg" \

@@ -135,11 +135,13 @@ up() {
     metrics_targets+="${metrics_targets:+ }$1=$metrics_address"
   }
   # Accounts first: every other service checks its callers' tokens there, with
-  # the service token.
+  # the service token. People's seat tokens are stored encrypted with the seat
+  # key (docs/ACCOUNTS.md), readable by this user only, like a chart's secret.
+  (umask 077 && head -c 32 /dev/urandom >"$stack/seat.key")
   metrics_at accounts
   start accounts "$accounts_port" "$build/services/accounts/metropolis-accounts" --listen "$addr:$accounts_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --service-token "$service_token" --gateway-token "$gateway_service_token" \
-    --metrics-listen "$metrics_address"
+    --seat-key-file "$stack/seat.key" --metrics-listen "$metrics_address"
   metrics_at replays
   start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "$addr:$replays_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --accounts "$addr:$accounts_port" \

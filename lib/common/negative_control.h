@@ -39,6 +39,10 @@
 // game it decided (services/ratings/rate.h, SameResult).
 // "fair_bots" — a game host's bot threads take games in turn, one task of a game
 // at a time, instead of one FIFO queue (services/gamehost/executor.h, FairPool).
+// "sealed_seats" — the Accounts service stores people's seat tokens sealed with
+// its seat key, and seals those it finds in the clear (services/accounts/pg_people_store.h).
+// "bound_seats" — a sealed seat token is bound to its row (identity, game, seat,
+// host), so that one copied to another row does not open (the same file).
 #pragma once
 
 #include <string_view>

@@ -29,6 +29,12 @@ most 2000 ms (--max-bot-think-ms)" --pg x --redis 127.0.0.1:1 --fallback-bot sea
 refused "$server" "--max-bot-think-ms" --pg x --redis 127.0.0.1:1 --max-bot-think-ms 0
 refused "$server" "--redis: redis address 'y' is neither" --pg x --redis y
 refused "$server" "--redis: redis address 'sentinel:m@a': sentinel 'a' is not HOST:PORT" --pg x --redis sentinel:m@a
+# People keeps seat tokens only encrypted: a gateway token needs a seat key.
+refused "$server" "--seat-key-file (or METROPOLIS_SERVER_SEAT_KEY_FILE) is required with --gateway-token" \
+  --pg x --redis 127.0.0.1:1 --gateway-token gw
+head -c 31 /dev/urandom >"$work/short.key"
+refused "$server" "--seat-key-file $work/short.key: 31 bytes; a key needs at least 32" --pg x --redis 127.0.0.1:1 \
+  --gateway-token gw --seat-key-file "$work/short.key"
 
 # --- A database and a Redis prefix of its own ------------------------------------------
 server_test_database single

@@ -60,7 +60,10 @@ server_metrics=$(free_port_besides "$port")
 # 2 calls per second per identity, bursts of 4; messages of at most 100 kB.
 # The gateway's service token: the People service (in the server) takes no other.
 gateway_service_token=gw-tls-$RANDOM$RANDOM
-start_server "$port" "${tls[@]}" --gateway-token "$gateway_service_token" --rate-limit 2 --rate-burst 4 \
+# People's seat tokens are stored encrypted with this key: People needs one.
+(umask 077 && head -c 32 /dev/urandom >"$work/seat.key")
+start_server "$port" "${tls[@]}" --gateway-token "$gateway_service_token" --seat-key-file "$work/seat.key" \
+  --rate-limit 2 --rate-burst 4 \
   --max-message-bytes 102400 \
   --metrics-listen "127.0.0.1:$server_metrics"
 grep -q "tls=on" "$work/server.log" || fail "metropolis-server did not say tls=on"
