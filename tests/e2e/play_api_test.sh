@@ -228,5 +228,10 @@ expect "[e['name'] for e in j['entries']] == ['alice'] and j['entries'][0]['game
 [[ $(sql "SELECT count(*) FROM api_tokens WHERE identity_id = $alice_id AND revoked_at IS NULL") == 0 ]] ||
   fail "a queue token of alice's is still valid"
 ok
+# Both seats the gateway held for her (practice and ladder) are stored sealed with
+# the Accounts service's seat key, none in the clear (docs/ACCOUNTS.md).
+[[ $(sql "SELECT count(*) FROM web_seats WHERE identity_id = $alice_id AND seat_token LIKE 'xc1:%'") == 2 ]] ||
+  fail "alice's seats are not stored sealed: $(sql "SELECT game_id, left(seat_token, 8) FROM web_seats")"
+ok
 
 echo "play_api_test: $checks checks passed"
