@@ -23,7 +23,8 @@ TokenAuthenticator::TokenAuthenticator(AccountLookup* lookup,
     : lookup_(lookup),
       ttl_ms_(std::max<int64_t>(options.ttl_ms, 0)),
       clock_(services::ClockOrSystem(options.clock)),
-      metrics_(options.metrics) {
+      metrics_(options.metrics),
+      refusal_logs_(options.refusal_logs_per_minute, 60'000, clock_) {
   for (auto& [token, role] : service_tokens) {
     // An empty service token would let a call without one in.
     if (token.empty()) continue;
@@ -56,7 +57,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
     return grpc::Status::OK;
   }
   if (!lookup_ || !LooksLikeToken(token)) {
-    services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "not an API token"}});
+    LogRefused(sha256, "not an API token");
     return Refused();
   }
 
@@ -93,7 +94,7 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
   }
   if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
     count("unknown");
-    services::LogInfo("token refused", {{"sha256", TokenFingerprint(sha256)}, {"why", "unknown or revoked"}});
+    LogRefused(sha256, "unknown or revoked");
     if (const int64_t ttl = std::min(ttl_ms_, kUnknownTtlMs); ttl > 0) Remember(sha256, {false, {}, now + ttl});
     return Refused();
   }
@@ -103,6 +104,14 @@ grpc::Status TokenAuthenticator::Authenticate(const std::string& token, Principa
   services::LogWarning("token not checked: the accounts cannot answer",
                        {{"sha256", TokenFingerprint(sha256)}, {"error", status.error_message()}});
   return {grpc::StatusCode::UNAVAILABLE, "authenticate: the accounts cannot answer now: " + status.error_message()};
+}
+
+void TokenAuthenticator::LogRefused(const std::string& sha256, std::string_view why) {
+  int64_t suppressed = 0;
+  if (!refusal_logs_.Allow(&suppressed)) return;
+  services::LogFieldList fields = {{"sha256", TokenFingerprint(sha256)}, {"why", std::string(why)}};
+  if (suppressed > 0) fields.emplace_back("suppressed", std::to_string(suppressed));
+  services::Log(services::LogLevel::kInfo, "token refused", fields);
 }
 
 void TokenAuthenticator::Remember(const std::string& sha256, CacheEntry entry) {

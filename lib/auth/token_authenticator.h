@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "lib/auth/account_lookup.h"
 #include "lib/auth/authenticator.h"
 #include "lib/common/clock.h"
+#include "lib/common/log_throttle.h"
 
 namespace metropolis::services {
 class ProcessMetrics;
@@ -25,6 +27,9 @@ struct TokenAuthenticatorOptions {
   // API tokens checked, by how they were answered (metropolis_auth_token_checks_total:
   // cached, found, unknown, unavailable); null: not counted.
   services::ProcessMetrics* metrics = nullptr;
+  // Refused tokens logged per minute at most (the rest are counted into the next
+  // line written, as suppressed=N): anyone can send bad tokens. 0: every one.
+  int refusal_logs_per_minute = 10;
 };
 
 // Service tokens first, compared in constant time; then API tokens through the
@@ -56,12 +61,14 @@ class TokenAuthenticator final : public Authenticator {
   };
 
   void Remember(const std::string& sha256, CacheEntry entry);
+  void LogRefused(const std::string& sha256, std::string_view why);
 
   AccountLookup* lookup_;
   std::vector<ServiceToken> service_tokens_;
   int64_t ttl_ms_;
   const services::Clock* const clock_;
   services::ProcessMetrics* const metrics_;
+  services::LogThrottle refusal_logs_;
   std::mutex mutex_;
   std::unordered_map<std::string, CacheEntry> cache_;
 };

@@ -7,6 +7,8 @@
 #include <prometheus/registry.h>
 
 #include <map>
+#include <string>
+#include <vector>
 
 #include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token.h"
@@ -173,6 +175,54 @@ TEST_F(TokenAuthenticatorTest, TheCacheIsBounded) {
   ASSERT_EQ(Check(NewToken()).error_code(), StatusCode::UNAUTHENTICATED);  // clears the full cache
   ASSERT_TRUE(Check(alice_).ok());
   EXPECT_EQ(lookup_.lookups, before + 2);
+}
+
+// Lines of `log` (captured stderr) that say a token was refused.
+std::vector<std::string> RefusalLines(const std::string& log) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    std::string line = log.substr(start, end - start);
+    if (line.find("msg=\"token refused\"") != std::string::npos || line.find("msg=token refused") != std::string::npos)
+      out.push_back(line);
+    start = end + 1;
+  }
+  return out;
+}
+
+// 1,000 bad tokens from outside in one minute: `refusal_logs_per_minute` lines,
+// then, a minute on, one line that carries the count of those held back.
+std::vector<std::string> RefusalLogsOfAFlood(int per_minute) {
+  services::testing::FakeClock clock(1'000'000);
+  FakeLookup lookup;
+  TokenAuthenticator auth(&lookup, {}, {.clock = &clock, .refusal_logs_per_minute = per_minute});
+  Principal p;
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 1000; ++i) {
+    EXPECT_EQ(auth.Authenticate(i % 2 ? NewToken() : "not-a-token-" + std::to_string(i), &p).error_code(),
+              StatusCode::UNAUTHENTICATED);
+    clock.Advance(10);
+  }
+  clock.Advance(60'000);
+  EXPECT_EQ(auth.Authenticate(NewToken(), &p).error_code(), StatusCode::UNAUTHENTICATED);
+  return RefusalLines(::testing::internal::GetCapturedStderr());
+}
+
+TEST(TokenRefusalLogs, AFloodOfBadTokensIsLoggedAFewLinesAMinuteWithTheRestCounted) {
+  const std::vector<std::string> lines = RefusalLogsOfAFlood(10);
+  // 1,000 refusals over 10 s: the first 10 are written, then, a minute on, one
+  // that says how many were held back.
+  ASSERT_EQ(lines.size(), 11u);
+  EXPECT_EQ(lines[0].find("suppressed="), std::string::npos) << lines[0];
+  EXPECT_NE(lines[10].find("suppressed=990"), std::string::npos) << lines[10];
+}
+
+TEST(TokenRefusalLogs, NegativeControlWithoutTheLimitEveryRefusalIsALine) {
+  // The limit switched off: the flood above writes every line, so the check
+  // above is what the limit changes.
+  EXPECT_EQ(RefusalLogsOfAFlood(0).size(), 1001u);
 }
 
 }  // namespace
