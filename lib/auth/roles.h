@@ -26,6 +26,12 @@ enum class ResultsAccess {
   kWrite,  // MayWriteResults: storing or rating a completed game
 };
 
+// Matchmaker.RegisterHost: the game hosts' service token and nothing else. A
+// registered address is sent CreateGame with the hosts' admin token and is
+// listed to players, who send it their seat tokens: an administrator's API token
+// (or anyone who stole one) must not be able to point either at its own server.
+inline bool MayRegisterHost(const Principal& p) { return p.service && p.name == kGameHostRole; }
+
 // Accounts, tokens and ladders (the Accounts service): administrators only. A
 // service token is never one: it lives in flags, where no revocation reaches it.
 inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.service; }

@@ -36,6 +36,10 @@ class HostRegistry {
   // A host that failed to create a game gets no new ones until its next heartbeat.
   virtual grpc::Status MarkHostDown(const std::string& address) = 0;
   virtual grpc::Status Hosts(std::vector<HostInfo>* out) = 0;
+  // Forgets the hosts not heard from within `silent_ms` of `now_ms`, whatever
+  // they said: a host that stopped announcing is no longer listed to anyone
+  // (players, the gateway); their addresses in *forgotten.
+  virtual grpc::Status ForgetHosts(int64_t now_ms, int64_t silent_ms, std::vector<std::string>* forgotten) = 0;
 };
 
 }  // namespace metropolis::matchmaker

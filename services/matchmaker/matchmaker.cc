@@ -303,9 +303,16 @@ grpc::Status Matchmaker::AssignCreated(const std::string& ladder, const std::str
 
 RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {
   RoundStats stats;
-  // The hosts' registry is read once a second, for the metric only.
+  // The hosts' registry is read once a second, to forget the hosts that went
+  // silent and for the metric.
   if (last_hosts_ms_ == INT64_MIN || now_ms < last_hosts_ms_ || now_ms - last_hosts_ms_ >= 1000) {
     last_hosts_ms_ = now_ms;
+    std::vector<std::string> forgotten;
+    if (stats.error = tickets_->ForgetHosts(now_ms, options_.host_forget_ms, &forgotten); !stats.error.ok())
+      return stats;
+    for (const std::string& address : forgotten)
+      services::LogInfo("forgot a game host: no heartbeat for a while",
+                        {{"host", address}, {"after_ms", std::to_string(options_.host_forget_ms)}});
     std::vector<HostInfo> hosts;
     if (stats.error = tickets_->Hosts(&hosts); !stats.error.ok()) return stats;
     size_t alive = 0;

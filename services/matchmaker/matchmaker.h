@@ -61,8 +61,11 @@ class GameCreator {
 };
 
 struct MatchmakerOptions {
-  int64_t ticket_ttl_ms = 10'000;       // a queued ticket without a heartbeat for this long expires
-  int64_t host_ttl_ms = 15'000;         // a host without a heartbeat for this long gets no games
+  int64_t ticket_ttl_ms = 10'000;  // a queued ticket without a heartbeat for this long expires
+  int64_t host_ttl_ms = 15'000;    // a host without a heartbeat for this long gets no games
+  // ... and for this long is forgotten: not listed to players, the gateway or the
+  // tournaments, so a host that went away is not asked about games for ever.
+  int64_t host_forget_ms = 60'000;
   int64_t matched_timeout_ms = 30'000;  // a claimed table not placed in this time goes back to the queue
   // A game created whose assignments cannot be written (Redis unreachable) is
   // retried this long, well inside matched_timeout_ms: its tickets must not go

@@ -208,6 +208,17 @@ redis.call('HINCRBY', ARGV[2] .. best, 'live', 1)
 return best
 )lua";
 
+// KEYS: hosts. ARGV: now, host key prefix, silent (ms). Every host not heard
+// from within `silent` leaves the list, its hash with it; their addresses.
+constexpr char kForgetHosts[] = R"lua(
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. (clock(ARGV[1]) - tonumber(ARGV[3])))
+for _, address in ipairs(gone) do
+  redis.call('ZREM', KEYS[1], address)
+  redis.call('DEL', ARGV[2] .. address)
+end
+return gone
+)lua";
+
 const std::string kCreateScript = std::string(kRedisNow) + kCreate;
 const std::string kPollScript = std::string(kRedisNow) + kPoll;
 const std::string kClaimScript = std::string(kRedisNow) + kClaim;
@@ -215,6 +226,7 @@ const std::string kExpireScript = std::string(kRedisNow) + kExpire;
 const std::string kReleaseStuckScript = std::string(kRedisNow) + kReleaseStuck;
 const std::string kHostHeartbeatScript = std::string(kRedisNow) + kHostHeartbeat;
 const std::string kPickHostScript = std::string(kRedisNow) + kPickHost;
+const std::string kForgetHostsScript = std::string(kRedisNow) + kForgetHosts;
 
 std::string Exact(double v) {
   char buffer[32];
@@ -543,6 +555,15 @@ grpc::Status RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::str
 grpc::Status RedisTicketStore::MarkHostDown(const std::string& address) {
   return storage::RunRedis(kWhat, [&] {
     redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("hosts"), address}); });
+  });
+}
+
+grpc::Status RedisTicketStore::ForgetHosts(int64_t now_ms, int64_t silent_ms, std::vector<std::string>* forgotten) {
+  forgotten->clear();
+  return storage::RunRedis(kWhat, [&] {
+    const RedisReply r =
+        Eval({"EVAL", kForgetHostsScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(silent_ms)});
+    for (const RedisReply& e : r.elements) forgotten->push_back(e.str);
   });
 }
 

@@ -210,8 +210,9 @@ grpc::Status MatchmakerService::RegisterHost(grpc::ServerContext* context, const
   services::CallLogContext call(*context);
   auth::Principal who;
   if (grpc::Status s = Authenticate(*context, &who); !s.ok()) return s;
-  if (!auth::MayWriteResults(who))
-    return {grpc::StatusCode::PERMISSION_DENIED, "registering a host needs the game hosts' service token"};
+  if (!auth::MayRegisterHost(who))
+    return {grpc::StatusCode::PERMISSION_DENIED,
+            "registering a host needs the game hosts' service token (an administrator's token is not one)"};
   const std::string& address = request->address();
   if (address.empty() || address.size() > 200 || address.find(':') == std::string::npos)
     return {grpc::StatusCode::INVALID_ARGUMENT, "address: host:port, at most 200 characters"};

@@ -294,6 +294,21 @@ class FakeTicketStore final : public TicketStore {
     return grpc::Status::OK;
   }
 
+  grpc::Status ForgetHosts(int64_t now_ms, int64_t silent_ms, std::vector<std::string>* forgotten) override {
+    forgotten->clear();
+    if (grpc::Status s = Script(); !s.ok()) return s;
+    std::lock_guard lock(mutex_);
+    for (auto it = hosts_.begin(); it != hosts_.end();) {
+      if (it->second.info.seen_ms < now_ms - silent_ms) {
+        forgotten->push_back(it->first);
+        it = hosts_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    return grpc::Status::OK;
+  }
+
   // What a test reads: a ticket's state ("" when there is none).
   std::string StateOf(const std::string& id) {
     std::lock_guard lock(mutex_);

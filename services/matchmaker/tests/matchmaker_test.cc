@@ -116,6 +116,23 @@ TEST_F(RoundTest, ARoundCountsOnTheMetricsItWasGiven) {
   EXPECT_EQ(seen["metropolis_matchmaker_hosts_known"], 1);
 }
 
+// Found by an outside client: a host that stopped announcing stayed listed for
+// ever (to players as a failover host, to the gateway, which kept asking it).
+TEST_F(RoundTest, AHostSilentForLongerThanTheForgetTimeLeavesTheRegistry) {
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{.host_forget_ms = 60'000});
+  ASSERT_TRUE(tickets_->HostHeartbeat({"gone:1", 10, 0, 1000}).ok());
+  ASSERT_TRUE(tickets_->HostHeartbeat({"here:1", 10, 0, 50'000}).ok());
+  std::vector<HostInfo> hosts;
+  ASSERT_TRUE(matchmaker.RunRound({ladder_}, 61'000).error.ok());
+  ASSERT_TRUE(tickets_->Hosts(&hosts).ok());
+  EXPECT_EQ(hosts.size(), 2u) << "gone:1 was silent for exactly the forget time";
+  ASSERT_TRUE(matchmaker.RunRound({ladder_}, 62'000).error.ok());
+  ASSERT_TRUE(tickets_->Hosts(&hosts).ok());
+  ASSERT_EQ(hosts.size(), 1u);
+  EXPECT_EQ(hosts[0].address, "here:1");
+}
+
 TEST_F(RoundTest, ATableThatCannotBePlacedWaitsInTheQueue) {
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, MatchmakerOptions{});

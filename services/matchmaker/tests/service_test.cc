@@ -36,10 +36,19 @@ class Newcomers final : public RatingSource {
   double Mu(const LadderConfig&, int64_t) override { return 25; }
 };
 
-// The token "p<N>" is player N.
+// The token "p<N>" is player N; "admin" an administrator's API token; "host"
+// and "gateway" those services' tokens.
 class PlayerTokens final : public auth::Authenticator {
  public:
   grpc::Status Authenticate(const std::string& token, auth::Principal* out) override {
+    if (token == "admin") {
+      *out = {.identity_id = 1, .name = "root", .kind = "player", .admin = true};
+      return grpc::Status::OK;
+    }
+    if (token == "host" || token == "gateway") {
+      *out = {.name = token == "host" ? "gamehost" : "gateway", .kind = "service", .service = true};
+      return grpc::Status::OK;
+    }
     if (token.size() < 2 || token[0] != 'p') return {grpc::StatusCode::UNAUTHENTICATED, "unknown token"};
     out->identity_id = std::stoll(token.substr(1));
     out->name = token;
@@ -111,6 +120,32 @@ class MatchmakerServiceTest : public ::testing::Test {
   std::unique_ptr<grpc::Server> server_;
   std::unique_ptr<v1::Matchmaker::Stub> stub_;
 };
+
+// Found by an outside client: the administrator's API token registered any
+// address as a game host. Only the hosts' own service token may.
+TEST_F(MatchmakerServiceTest, OnlyTheGameHostsTokenRegistersAHost) {
+  Serve();
+  auto register_as = [&](const std::string& token) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + token);
+    v1::RegisterHostRequest request;
+    request.set_address("rogue.example:443");
+    request.set_capacity(1000);
+    v1::RegisterHostResponse response;
+    return stub_->RegisterHost(&context, request, &response);
+  };
+  for (const std::string token : {"admin", "p1", "gateway"}) {
+    const grpc::Status s = register_as(token);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::PERMISSION_DENIED) << token << ": " << s.error_message();
+  }
+  std::vector<HostInfo> hosts;
+  ASSERT_TRUE(tickets_->Hosts(&hosts).ok());
+  EXPECT_TRUE(hosts.empty()) << "a refused registration changes nothing";
+  ASSERT_TRUE(register_as("host").ok());
+  ASSERT_TRUE(tickets_->Hosts(&hosts).ok());
+  ASSERT_EQ(hosts.size(), 1u);
+  EXPECT_EQ(hosts[0].address, "rogue.example:443");
+}
 
 TEST_F(MatchmakerServiceTest, AQueueingClientIsToldItsPlaceInTheQueue) {
   Serve();

@@ -105,6 +105,31 @@ TYPED_TEST_P(TicketStoreContract, TicketsWithoutHeartbeatsExpire) {
   EXPECT_TRUE(active.empty());
 }
 
+// A host that stopped announcing leaves the registry for good once it has been
+// silent long enough: not listed, not picked; one that beats again comes back.
+TYPED_TEST_P(TicketStoreContract, SilentHostsAreForgotten) {
+  auto& tickets = *this->tickets_;
+  ASSERT_TRUE(tickets.HostHeartbeat({"old:1", 10, 0, 1000}).ok());
+  ASSERT_TRUE(tickets.HostHeartbeat({"new:1", 10, 0, 50'000}).ok());
+  std::vector<std::string> forgotten = {"?"};
+  ASSERT_TRUE(tickets.ForgetHosts(60'000, 60'000, &forgotten).ok());
+  EXPECT_TRUE(forgotten.empty()) << "old:1 was heard 59 s ago";
+  ASSERT_TRUE(tickets.ForgetHosts(61'001, 60'000, &forgotten).ok());
+  EXPECT_EQ(forgotten, std::vector<std::string>{"old:1"});
+  std::vector<HostInfo> hosts;
+  ASSERT_TRUE(tickets.Hosts(&hosts).ok());
+  ASSERT_EQ(hosts.size(), 1u);
+  EXPECT_EQ(hosts[0].address, "new:1");
+  EXPECT_EQ(hosts[0].capacity, 10);
+  // Forgotten whole: its old capacity and live count do not come back with it.
+  ASSERT_TRUE(tickets.HostHeartbeat({"old:1", 3, 1, 62'000}).ok());
+  ASSERT_TRUE(tickets.Hosts(&hosts).ok());
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[1].address, "old:1");
+  EXPECT_EQ(hosts[1].capacity, 3);
+  EXPECT_EQ(hosts[1].live, 1);
+}
+
 TYPED_TEST_P(TicketStoreContract, AClaimTakesAllOfATableOrNothing) {
   auto& tickets = *this->tickets_;
   const std::string a = this->Create(1, 25, 0), b = this->Create(2, 25, 0), c = this->Create(3, 25, 0),
@@ -143,6 +168,7 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
   TicketInfo info;
   std::vector<Ticket> queue;
   std::vector<HostInfo> hosts;
+  std::vector<std::string> forgotten;
   // Set, to see that every call clears the flags it answers with.
   bool created = true, found = true, cancelled = true, claimed = true, stale = true, spent = true, picked = true;
   const Seating seat{"ticket-1", 7, {"game-1", "h1:1", "token", 0, ""}};
@@ -164,7 +190,8 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
       {"HostHeartbeat", tickets->HostHeartbeat({"h1:1", 10, 0, 1000})},
       {"PickHost", tickets->PickHost(1000, 15'000, &host, &picked)},
       {"MarkHostDown", tickets->MarkHostDown("h1:1")},
-      {"Hosts", tickets->Hosts(&hosts)}};
+      {"Hosts", tickets->Hosts(&hosts)},
+      {"ForgetHosts", tickets->ForgetHosts(1000, 60'000, &forgotten)}};
   for (const auto& [call, s] : answers) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
     EXPECT_TRUE(s.error_message().starts_with("ticket store unavailable: ")) << call << ": " << s.error_message();
@@ -180,6 +207,7 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
 }
 
 REGISTER_TYPED_TEST_SUITE_P(TicketStoreContract, AnIdentityHoldsOneActiveTicket, TicketsWithoutHeartbeatsExpire,
-                            AClaimTakesAllOfATableOrNothing, EveryCallToAnUnreachableStoreAnswersUnavailable);
+                            SilentHostsAreForgotten, AClaimTakesAllOfATableOrNothing,
+                            EveryCallToAnUnreachableStoreAnswersUnavailable);
 
 }  // namespace metropolis::matchmaker
