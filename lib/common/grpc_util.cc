@@ -5,6 +5,8 @@
 #include <grpcpp/server.h>
 #include <grpcpp/server_context.h>
 
+#include "grpc/health/v1/health.pb.h"
+
 namespace metropolis::services {
 
 std::string BearerToken(const grpc::ServerContextBase& context) {
@@ -65,6 +67,12 @@ const char* StatusCodeName(grpc::StatusCode code) {
 
 void EnableHealthAndReflection() {
   grpc::EnableDefaultHealthCheckService(true);
+  // gRPC's health service is not built from protobuf classes, so nothing puts
+  // its descriptor in the pool reflection answers from, and reflection clients
+  // (grpcurl, metropolisctl) could list it but not describe or call it. Naming
+  // the generated file's descriptor links it in.
+  static const google::protobuf::Descriptor* const health = grpc::health::v1::HealthCheckRequest::descriptor();
+  (void)health;
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 }
 

@@ -29,7 +29,8 @@ std::string Quoted(std::string_view text, size_t max = 80);
 const char* StatusCodeName(grpc::StatusCode code);
 
 // Turns on the standard health service (grpc.health.v1) and server reflection
-// (v1alpha, what gRPC 1.51 serves). Call before building the server.
+// (v1alpha, what gRPC 1.51 serves), which describes the health service too.
+// Call before building the server.
 void EnableHealthAndReflection();
 // Sets the health status of the whole server ("") and of `service` (e.g.
 // "metropolis.v1.GameHost"), which is what probes ask for.
