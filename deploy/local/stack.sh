@@ -98,8 +98,8 @@ up() {
   service_token=svc-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   local host_admin host_spectator gateway_service_token
   host_admin=host-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-  # The gateway's service token at the Accounts service (the matchmaker hosts
-  # it): the only caller of People, its people's accounts.
+  # The gateway's service token: the only caller of People (its people's
+  # accounts), and its identity for reading the other services.
   gateway_service_token=gw-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   # What the gateway shows the public: a spectator, which a hidden game refuses.
   host_spectator=spec-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -145,18 +145,19 @@ up() {
   metrics_at replays
   start replays "$replays_port" "$build/services/replays/metropolis-replays" --listen "$addr:$replays_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --store-token "$service_token" --accounts "$addr:$accounts_port" \
-    --metrics-listen "$metrics_address"
+    --gateway-token "$gateway_service_token" --metrics-listen "$metrics_address"
   metrics_at ratings
   start ratings "$ratings_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
-    --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address"
+    --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address" \
+    --gateway-token "$gateway_service_token"
   if [[ ${METROPOLIS_RATINGS_REPLICAS:-1} == 2 ]]; then
     metrics_at ratings2
     # shellcheck disable=SC2086 # METROPOLIS_RATINGS2_FLAGS: flags, split on purpose
     start ratings2 "$ratings2_port" "$build/services/ratings/metropolis-ratings" --listen "$addr:$ratings2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
       --replays "$addr:$replays_port" --accounts "$addr:$accounts_port" --metrics-listen "$metrics_address" \
-      ${METROPOLIS_RATINGS2_FLAGS:-}
+      --gateway-token "$gateway_service_token" ${METROPOLIS_RATINGS2_FLAGS:-}
   else
     ratings2_port=$ratings_port
   fi
@@ -165,7 +166,7 @@ up() {
   start matchmaker "$mm_port" "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm_port" \
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
-    --accounts "$addr:$accounts_port" \
+    --accounts "$addr:$accounts_port" --gateway-token "$gateway_service_token" \
     --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
@@ -174,7 +175,7 @@ up() {
     start matchmaker2 "$mm2_port" ${METROPOLIS_MATCHMAKER2_WRAPPER:-} "$build/services/matchmaker/metropolis-matchmaker" --listen "$addr:$mm2_port" \
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
       --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
-      --accounts "$addr:$accounts_port" \
+      --accounts "$addr:$accounts_port" --gateway-token "$gateway_service_token" \
       --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   else
     mm2_port=$mm_port
@@ -240,29 +241,28 @@ ENV
 
   # --- The gateway (services/gateway, docs/GATEWAY.md) -------------------------------
   # HTTP/JSON, live games and the web app for browsers, started last: it reads every
-  # other service. Only when the build has it; it holds no database. Its API token
-  # is a plain (not admin) token of the identity "admin", for the services' reads;
-  # at the Accounts service (the matchmaker's address) it calls with its service
-  # token, which People takes from nobody else. It watches games with the hosts' spectator token
+  # other service. Only when the build has it; it holds no database. It calls every
+  # service with its own service token: People takes no other, and replays, ratings
+  # and the matchmaker know it as the gateway's and do not limit it per identity
+  # (it limits each of its clients itself), so no client's flood of the gateway
+  # spends an identity's budget, an administrator's least. It watches games with the hosts' spectator token
   # (hidden games refuse it), and creates people's practice games with the hosts'
   # administrator token. The hosts' administrator token is in stack.env, so
   # that tests can create games on a host. The web app
   # is METROPOLIS_WEB_ROOT (default web/app) when that folder exists.
   local gateway_line=""
   if [[ -x $build/services/gateway/metropolis-gateway ]]; then
-    local gateway_port gateway_metrics_port gateway_token web_root=${METROPOLIS_WEB_ROOT:-$root/web/app}
+    local gateway_port gateway_metrics_port web_root=${METROPOLIS_WEB_ROOT:-$root/web/app}
     local web_args=()
     [[ -d $web_root ]] && web_args=(--web-root "$web_root")
     gateway_port=$(free_port)
     gateway_metrics_port=$(free_port)
     while [[ $gateway_metrics_port == "$gateway_port" ]]; do gateway_metrics_port=$(free_port); done
-    gateway_token=$("$admin" --pg "$METROPOLIS_PG_CONNINFO" --json issue-token admin --label gateway |
-      python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" \
       --accounts "$addr:$accounts_port" --accounts-token "$gateway_service_token" \
       --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
-      --hosts "$(IFS=,; echo "${hosts[*]}")" --token "$gateway_token" --gamehost-token "$host_spectator" \
+      --hosts "$(IFS=,; echo "${hosts[*]}")" --gamehost-token "$host_spectator" \
       --gamehost-admin-token "$host_admin" "${web_args[@]}"
     cat >>"$stack/stack.env" <<ENV
 export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'

@@ -1,7 +1,7 @@
 // The gRPC services behind the gateway: one channel each to the replays,
 // ratings, accounts (Accounts and People) and matchmaker services, and one per game host, created when a host
 // is first named (by --hosts, or by the matchmaker's registry). Every call
-// carries the gateway's token and a deadline.
+// carries the gateway's service token (or a person's or a host's) and a deadline.
 #pragma once
 
 #include <grpcpp/channel.h>
@@ -28,11 +28,15 @@ namespace metropolis::gateway {
 struct BackendOptions {
   std::string replays, ratings, matchmaker;  // addresses; matchmaker may be empty
   std::string accounts;                      // the Accounts and People services' address
-  std::string accounts_token;                // the gateway's service token there (People takes no other)
-  std::vector<std::string> hosts;            // game hosts known without the matchmaker
-  std::string token;                         // an API token: the services' reads take any valid one
-  std::string gamehost_token;                // a game host's spectator (or administrator) token
-  std::string gamehost_admin_token;          // a game host's administrator token: people's practice games
+  // The gateway's own identity at every service: People takes no other token,
+  // and replays, ratings and the matchmaker know it as the gateway's, a service
+  // they do not limit per identity, since the gateway limits its clients itself.
+  // (An API token would put every browser behind one identity's budget, and
+  // one client's flood would spend it for all of them and for that identity.)
+  std::string service_token;
+  std::vector<std::string> hosts;    // game hosts known without the matchmaker
+  std::string gamehost_token;        // a game host's spectator (or administrator) token
+  std::string gamehost_admin_token;  // a game host's administrator token: people's practice games
   int timeout_ms = 3000;
 };
 
@@ -40,12 +44,12 @@ class Backends {
  public:
   explicit Backends(BackendOptions options);
 
-  // A context with the gateway's API token (the services' reads) and the deadline.
-  std::unique_ptr<grpc::ClientContext> Context() const { return ContextWithToken(options_.token); }
+  // A context with the gateway's service token (the services' reads) and the deadline.
+  std::unique_ptr<grpc::ClientContext> Context() const { return ContextWithToken(options_.service_token); }
   // A context with the game hosts' spectator token and the deadline.
   std::unique_ptr<grpc::ClientContext> HostContext() const { return ContextWithToken(options_.gamehost_token); }
-  // A context with the accounts token and the deadline.
-  std::unique_ptr<grpc::ClientContext> AccountsContext() const { return ContextWithToken(options_.accounts_token); }
+  // The same, for the People service.
+  std::unique_ptr<grpc::ClientContext> AccountsContext() const { return ContextWithToken(options_.service_token); }
   // The same with another token (a person's, a host's administrator token).
   std::unique_ptr<grpc::ClientContext> ContextWithToken(const std::string& token) const;
 

@@ -30,12 +30,12 @@ void AddGatewaySettings(ms::Settings* settings) {
   settings->Add("accounts", "ADDR", "",
                 "the Accounts service (with People): ladders, players' names, people's accounts (required)");
   settings->Add("accounts-token", "TOKEN", "",
-                "the gateway's service token at the Accounts service, its --gateway-token (required)");
+                "the gateway's service token: the Accounts service's --gateway-token, and the --gateway-token of "
+                "replays, ratings and the matchmaker, which it reads with (required)");
   settings->Add("replays", "ADDR", "127.0.0.1:50061", "the replays service");
   settings->Add("ratings", "ADDR", "127.0.0.1:50062", "the ratings service");
   settings->Add("matchmaker", "ADDR", "", "the matchmaker, whose registry names the game hosts (empty: --hosts only)");
   settings->Add("hosts", "ADDR,...", "", "game hosts to list live games from, besides the matchmaker's");
-  settings->Add("token", "TOKEN", "", "an API token for the services' reads (any valid one; required)");
   settings->Add("gamehost-token", "TOKEN", "", "the game hosts' spectator token, for live games");
   settings->Add("gamehost-admin-token", "TOKEN", "",
                 "the game hosts' administrator token, to create people's practice games (empty: no practice)");
@@ -96,18 +96,14 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
   if (secure != "true" && secure != "false")
     return *error = "--secure-cookies: '" + secure + "' is neither true nor false", false;
   config->secure_cookies = secure == "true";
-  if (std::string missing = ms::MissingSettings(settings, {"token"}, ms::MissingWording::kFirstWithEnv);
-      !missing.empty())
-    return *error = missing, false;
 
   config->backends = BackendOptions{
       .replays = settings.Get("replays"),
       .ratings = settings.Get("ratings"),
       .matchmaker = settings.Get("matchmaker"),
       .accounts = settings.Get("accounts"),
-      .accounts_token = settings.Get("accounts-token"),
+      .service_token = settings.Get("accounts-token"),
       .hosts = {},
-      .token = settings.Get("token"),
       .gamehost_token = settings.Get("gamehost-token"),
       .gamehost_admin_token = settings.Get("gamehost-admin-token"),
       .timeout_ms = int(timeout_ms),

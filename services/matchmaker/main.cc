@@ -27,6 +27,9 @@ int main(int argc, char** argv) {
   settings.Add("service-token", "TOKEN", "",
                "the game hosts' service token: RegisterHost, and reading ratings (required)");
   settings.Add("host-admin-token", "TOKEN", "", "the game hosts' --admin-token, to create games (required)");
+  settings.Add("gateway-token", "TOKEN", "",
+               "the gateway's service token (the Accounts service's --gateway-token): its reads are not limited "
+               "per identity here, since it limits each of its clients itself (empty: none)");
   settings.Add("accounts", "ADDR", "",
                "the Accounts service (metropolis-accounts): callers' tokens and the ladders, asked with "
                "--service-token (required)");
@@ -39,6 +42,9 @@ int main(int argc, char** argv) {
   settings.Add("lease-ms", "N", "5000",
                "the tournament scheduler's lease: another replica takes over this long after the leader stops");
   settings.Add("ticket-ttl-ms", "N", "10000", "a queued ticket without a heartbeat for this long expires");
+  settings.Add("host-forget-ms", "N", "60000",
+               "a game host without a heartbeat for this long is forgotten: no longer listed to players or the "
+               "gateway (it gets no games after 15 s already)");
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   if (!program.Parse(argc, argv)) return program.exit_code();
   metropolis::matchmaker::MatchmakerConfig config{.service_token = settings.Get("service-token"),
@@ -46,12 +52,14 @@ int main(int argc, char** argv) {
                                                   .ratings = settings.Get("ratings"),
                                                   .replays = settings.Get("replays"),
                                                   .accounts = settings.Get("accounts"),
+                                                  .gateway_token = settings.Get("gateway-token"),
                                                   .bot = settings.Get("bot")};
   std::string error;
   if (!settings.GetInt("round-ms", 1, 60'000, &config.round_ms, &error) ||
       !settings.GetInt("tournament-pass-ms", 10, 60'000, &config.pass_ms, &error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &config.lease_ms, &error) ||
-      !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error))
+      !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error) ||
+      !settings.GetInt("host-forget-ms", 15'000, 86'400'000, &config.host_forget_ms, &error))
     return program.Fail(error);
   if (!program.Check()) return program.exit_code();
   config.redis_prefix = program.redis_prefix();

@@ -35,6 +35,7 @@ MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, Matchmak
   MatchmakerOptions options;
   options.metrics = metrics;
   options.ticket_ttl_ms = config.ticket_ttl_ms;
+  options.host_forget_ms = config.host_forget_ms;
   options.bot = config.bot;
   if (services::ProtectionRemoved("fresh_claim")) options.claim_fresh_ms = 0;
   options.check_held_seats = !services::ProtectionRemoved("held_seats");
@@ -54,7 +55,10 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
     : config_(config),
       metrics_(metrics->registry()),
       account_lookup_(config.accounts, config.service_token),
-      auth_(&account_lookup_, {{config.service_token, std::string(auth::kGameHostRole)}}, {.metrics = metrics}),
+      auth_(&account_lookup_,
+            {{config.service_token, std::string(auth::kGameHostRole)},
+             {config.gateway_token, std::string(auth::kGatewayRole)}},
+            {.metrics = metrics}),
       limited_auth_(&auth_, config.rate_limit, "matchmaker", metrics),
       tickets_(redis, config.redis_prefix),
       ladders_(config.accounts, config.service_token),

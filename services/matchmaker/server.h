@@ -38,11 +38,16 @@ struct MatchmakerConfig {
   std::string ratings;           // the ratings service's address; empty: everyone is matched as a newcomer
   std::string replays;           // the replays service's address: tournament results and reveals
   std::string accounts;          // the Accounts service's address: callers' tokens and the ladders (required)
-  int64_t round_ms = 100;        // between matching rounds
-  int64_t pass_ms = 500;         // between passes of the tournament scheduler
-  int64_t lease_ms = 5000;       // the scheduler's lease
+  // The gateway's service token (the Accounts service's --gateway-token): its
+  // reads (queues, tournaments) on behalf of the public, which it limits per
+  // client itself. Empty: none.
+  std::string gateway_token;
+  int64_t round_ms = 100;   // between matching rounds
+  int64_t pass_ms = 500;    // between passes of the tournament scheduler
+  int64_t lease_ms = 5000;  // the scheduler's lease
   int64_t ticket_ttl_ms = 10'000;
-  std::string bot = "heuristic";  // fills seats and plays for absent players
+  int64_t host_forget_ms = 60'000;  // a host silent this long leaves the registry
+  std::string bot = "heuristic";    // fills seats and plays for absent players
   // Calls per identity at the Matchmaker and Tournaments services
   // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/rate_limited.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "services/ratings/peer_clients.h"
@@ -24,6 +25,12 @@ struct RatingsConfig {
   std::string replays_address;   // confirms the digests of the results rated
   std::string accounts_address;  // callers' API tokens, ladders, seasons and identities' names
   std::string redis_prefix = "metropolis";
+  // The gateway's service token (the Accounts service's --gateway-token): its
+  // reads on behalf of the public, which it limits per client itself; a service,
+  // so not limited here per identity. Empty: none.
+  std::string gateway_token;
+  // Calls per identity (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
+  services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
 
 class RatingsServer final : public services::Component {
@@ -44,6 +51,8 @@ class RatingsServer final : public services::Component {
   RatingsMetrics metrics_;
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
+  // What the service checks callers with: auth_, then the limit per identity.
+  auth::RateLimitedAuthenticator limited_auth_;
   PgRatingStore store_;
   RedisLeaderboardCache cache_;
   GrpcStoredGames replays_;

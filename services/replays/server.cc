@@ -13,8 +13,12 @@ ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config,
       reveals_(pool),
       replays_(&store_, &reveals_),
       accounts_(config.accounts, config.store_token),
-      auth_(&accounts_, {{config.store_token, std::string(auth::kGameHostRole)}}, {.metrics = metrics}),
-      service_(&replays_, &auth_, &metrics_) {}
+      auth_(&accounts_,
+            {{config.store_token, std::string(auth::kGameHostRole)},
+             {config.gateway_token, std::string(auth::kGatewayRole)}},
+            {.metrics = metrics}),
+      limited_auth_(&auth_, config.rate_limit, "replays", metrics),
+      service_(&replays_, &limited_auth_, &metrics_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lib/auth/grpc_account_lookup.h"
+#include "lib/auth/rate_limited.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
 #include "services/replays/pg_replay_store.h"
@@ -23,6 +24,12 @@ namespace metropolis::replays {
 struct ReplaysConfig {
   std::string store_token;  // the service token that may store games (the game hosts'); also asks Accounts
   std::string accounts;     // the Accounts service's address: callers' API tokens
+  // The gateway's service token (the Accounts service's --gateway-token): its
+  // reads on behalf of the public, which it limits per client itself; a service,
+  // so not limited here per identity. Empty: none.
+  std::string gateway_token;
+  // Calls per identity (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
+  services::RateLimit rate_limit{.per_second = 50, .burst = 100};
 };
 
 class ReplaysServer final : public services::Component {
@@ -41,6 +48,8 @@ class ReplaysServer final : public services::Component {
   // Reads take any API token the Accounts service knows.
   auth::GrpcAccountLookup accounts_;
   auth::TokenAuthenticator auth_;
+  // What the service checks callers with: auth_, then the limit per identity.
+  auth::RateLimitedAuthenticator limited_auth_;
   ReplaysService service_;
 };
 

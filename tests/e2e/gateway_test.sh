@@ -409,6 +409,71 @@ grep -q '^metropolis_gateway_sse_bytes_total [1-9]' "$work/metrics.txt" || fail 
 grep -q '^metropolis_gateway_spectators 0' "$work/metrics.txt" || fail "spectators left behind"
 ok
 
+# ---- One client's flood spends nobody's budget -----------------------------------------------------
+# Found by an outside client: the gateway read the services with an API token, so
+# one anonymous client flooding /api/v1/tournaments spent that identity's budget at
+# the matchmaker (half the answers 503) and its owner's own calls failed. The
+# gateway now reads as itself, a service the matchmaker does not limit per
+# identity; it limits each client address itself (429).
+
+# flood URL N: N GET requests from 16 threads, each on a kept-alive connection
+# (as fast as one client can: a process per request would be slower than the
+# budgets refill); prints the count of each HTTP status.
+flood() {
+  python3 - "$1" "$2" <<'PY'
+import collections, http.client, sys, threading, urllib.parse
+url, n = urllib.parse.urlsplit(sys.argv[1]), int(sys.argv[2])
+codes, lock = collections.Counter(), threading.Lock()
+def client(count):
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    for _ in range(count):
+        try:
+            conn.request("GET", url.path)
+            response = conn.getresponse()
+            response.read()
+            code = response.status
+        except OSError:
+            conn.close()
+            conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+            code = 0
+        with lock:
+            codes[code] += 1
+threads = [threading.Thread(target=client, args=(n // 16 + (i < n % 16),)) for i in range(16)]
+for t in threads: t.start()
+for t in threads: t.join()
+for code, count in sorted(codes.items()): print(count, code)
+PY
+}
+ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" "$@"; }
+flood "$gw/api/v1/tournaments" 400 >"$work/flood.txt"
+grep -qw 200 "$work/flood.txt" || fail "the flood got no answer at all: $(cat "$work/flood.txt")"
+if grep -qw 503 "$work/flood.txt"; then
+  fail "a client's flood of the gateway became 503s (a backend refused the gateway): $(tr '\n' ' ' <"$work/flood.txt")"
+fi
+ctl --token "$METROPOLIS_ADMIN_TOKEN" tournaments >"$work/ctl-after-flood.txt" 2>&1 ||
+  fail "the administrator's call failed right after a client's flood: $(cat "$work/ctl-after-flood.txt")"
+ok
+
+# Negative control: a second gateway reading under an API token (a user's
+# identity), as before, with no limit of its own: the same flood spends that
+# identity's budget at the matchmaker, and the gateway answers 503.
+"$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" create-player reader >/dev/null
+reader_token=$("$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" --json issue-token reader --label gw |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+neg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$neg_port" --metrics-listen "" \
+  --accounts "$METROPOLIS_ACCOUNTS" --accounts-token "$reader_token" --replays "$METROPOLIS_REPLAYS" \
+  --ratings "$METROPOLIS_RATINGS" --matchmaker "$METROPOLIS_MATCHMAKER" --rate-limit 0 \
+  >"$work/neg-gateway.out" 2>"$work/neg-gateway.log" &
+neg_pid=$!
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$neg_port/healthz" && break; sleep 0.1; done
+flood "http://127.0.0.1:$neg_port/api/v1/tournaments" 400 >"$work/neg-flood.txt"
+kill -TERM "$neg_pid" 2>/dev/null || true
+wait "$neg_pid" 2>/dev/null || true
+grep -qw 503 "$work/neg-flood.txt" ||
+  fail "negative control: a gateway reading under a user's identity was not limited: $(tr '\n' ' ' <"$work/neg-flood.txt")"
+ok
+
 # ---- A backend down ---------------------------------------------------------------------------------
 
 kill -TERM "$(cat "$METROPOLIS_STACK_DIR/ratings.pid")"

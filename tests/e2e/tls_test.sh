@@ -48,7 +48,7 @@ refused "$server" "--tls-ca: $pki/missing.pem: cannot be read" "${base[@]}" --tl
 refused "$server" "--tls-cert needs --tls-ca here" "${base[@]}" --tls-cert "$pki/server.pem" \
   --tls-key "$pki/server.key"
 refused "$server" "--max-message-bytes" "${base[@]}" --max-message-bytes 10
-refused "$gateway" "--tls-cert and --tls-key go together" --accounts x --accounts-token t --token t \
+refused "$gateway" "--tls-cert and --tls-key go together" --accounts x --accounts-token t \
   --tls-key "$pki/server.key"
 expect_help_mentions "$server" --tls-cert --tls-key --tls-ca --max-message-bytes --rate-limit --rate-burst
 expect_help_mentions "$gateway" --tls-cert --tls-key --tls-ca --rate-limit --rate-burst
@@ -116,13 +116,11 @@ grep -q 'metropolis_rate_limited_total{service="matchmaker"}' <<<"$metrics" ||
   fail "the matchmaker's refusals are not counted in metropolis_rate_limited_total"
 
 # --- The gateway: HTTPS outside, TLS to the services ---------------------------------------
-admin create-player reader >/dev/null
-reader_token=$(admin --json issue-token reader --label gateway | token_of)
 gw_port=$(free_port)
 gw_metrics=$(free_port_besides "$gw_port")
 "$gateway" --listen "127.0.0.1:$gw_port" --metrics-listen "127.0.0.1:$gw_metrics" \
   --accounts "$addr" --accounts-token "$gateway_service_token" --replays "$addr" --ratings "$addr" \
-  --matchmaker "$addr" --token "$reader_token" "${tls[@]}" \
+  --matchmaker "$addr" "${tls[@]}" \
   --rate-limit 2 --rate-burst 4 >"$work/gateway.out" 2>"$work/gateway.log" &
 gateway_pid=$!
 wait_listening metropolis-gateway "$gateway_pid" "$gw_port"

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
   settings.Add("host-admin-token", "TOKEN", "", "may create games on the game host (default: generated)");
   settings.Add("spectator-token", "TOKEN", "", "may list, inspect and watch the game host's games (empty: none)");
   settings.Add("gateway-token", "TOKEN", "",
-               "the gateway's service token: the only caller of the People service (empty: nobody may call it)");
+               "the gateway's service token: the only caller of the People service, and its reads of the others, "
+               "not limited per identity (empty: nobody may call People)");
   metropolis::accounts::AddSeatKeySetting(&settings);
   settings.Add("data-dir", "DIR", "./metropolis-data",
                "the game host's completed games (DIR/completed) and outbox (DIR/outbox)");
@@ -63,8 +64,8 @@ int main(int argc, char** argv) {
   // Replays are stored through this port: the replays service's limit.
   ms::AddSecuritySettings(&settings, 4 << 20);
   ms::AddRateLimitSettings(&settings, {.per_second = 50, .burst = 100},
-                           "per identity at the matchmaker or seat token at the game host (service, admin and "
-                           "spectator tokens are not limited)");
+                           "per identity at the matchmaker, accounts, replays and ratings, or seat token at the game "
+                           "host (service, admin and spectator tokens are not limited)");
   ms::AddLogLevelSetting(&settings);
   int exit_code = 0;
   if (!settings.Parse(argc, argv, &exit_code)) return exit_code;

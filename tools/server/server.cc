@@ -61,6 +61,7 @@ std::unique_ptr<Parts> Parts::Create(storage::Pools* pools, PartsConfig config, 
   // Every part checks its callers' tokens with the Accounts service at this address.
   matchmaker.accounts = self;
   matchmaker.rate_limit = config.rate_limit;
+  matchmaker.gateway_token = config.gateway_token;
 
   std::unique_ptr<Parts> parts(new Parts(pools, config, metrics));
   parts->host_ = gamehost::GameHostServer::Create(host, metrics, error);
@@ -75,12 +76,19 @@ Parts::Parts(storage::Pools* pools, const PartsConfig& config, services::Process
                  .seat_key = config.seat_key,
                  .rate_limit = config.rate_limit},
                 metrics),
-      replays_(pools->pg(), {.store_token = config.tokens.service, .accounts = config.self}, metrics),
+      replays_(pools->pg(),
+               {.store_token = config.tokens.service,
+                .accounts = config.self,
+                .gateway_token = config.gateway_token,
+                .rate_limit = config.rate_limit},
+               metrics),
       ratings_(pools->pg(), pools->redis(),
                {.service_token = config.tokens.service,
                 .replays_address = config.self,
                 .accounts_address = config.self,
-                .redis_prefix = config.redis_prefix},
+                .redis_prefix = config.redis_prefix,
+                .gateway_token = config.gateway_token,
+                .rate_limit = config.rate_limit},
                metrics),
       matchmaker_(pools->pg(), pools->redis(), config.matchmaker, metrics) {}
 

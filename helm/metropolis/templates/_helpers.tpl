@@ -263,8 +263,7 @@ host-admin-token: {{ required "secrets.hostAdminToken is required (the game host
 chance-key: {{ $chanceKey | b64enc }}
 {{- if .Values.gateway.enabled }}
 host-spectator-token: {{ required "secrets.hostSpectatorToken is required with the gateway (the game hosts' spectator token)" .Values.secrets.hostSpectatorToken | b64enc }}
-gateway-token: {{ required "secrets.gatewayToken is required with the gateway (an API token it reads the services with)" .Values.secrets.gatewayToken | b64enc }}
-gateway-service-token: {{ required "secrets.gatewayServiceToken is required with the gateway (its service token at the Accounts service)" .Values.secrets.gatewayServiceToken | b64enc }}
+gateway-service-token: {{ required "secrets.gatewayServiceToken is required with the gateway (its service token: the Accounts service's, and replays', ratings' and the matchmaker's --gateway-token)" .Values.secrets.gatewayServiceToken | b64enc }}
 {{- $seatKey := required "secrets.seatKey is required with the gateway (the key people's seat tokens are stored encrypted with, at least 32 characters)" .Values.secrets.seatKey }}
 {{- if lt (len $seatKey) 32 }}{{ fail "secrets.seatKey: at least 32 characters (e.g. 64 hex digits from a random generator)" }}{{ end }}
 seat-key: {{ $seatKey | b64enc }}
