@@ -58,9 +58,6 @@ start_postgres >&2
 start_redis >&2
 "$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2
 pg=$METROPOLIS_PG_CONNINFO
-admin=("$build/tools/admin/metropolis-admin" --pg "$pg")
-"${admin[@]}" create-player admin >/dev/null
-api_token=$("${admin[@]}" --json issue-token admin --label load | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
 service_token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 host_admin=host-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 spectator_token=spec-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
@@ -112,10 +109,10 @@ start_service accounts "${ports[5]}" "$build/services/accounts/metropolis-accoun
   --service-token "$service_token" --gateway-token "$gateway_service_token" --seat-key-file "$work/seat.key" \
   --log-level warning
 start_service replays "${ports[0]}" "$build/services/replays/metropolis-replays" --listen "$replays" --pg "$pg" \
-  --store-token "$service_token" --accounts "$accounts" --log-level warning
+  --store-token "$service_token" --accounts "$accounts" --gateway-token "$gateway_service_token" --log-level warning
 start_service ratings "${ports[1]}" "$build/services/ratings/metropolis-ratings" --listen "$ratings" --pg "$pg" \
   --redis "$METROPOLIS_REDIS_ADDR" --service-token "$service_token" --replays "$replays" --accounts "$accounts" \
-  --log-level warning
+  --gateway-token "$gateway_service_token" --log-level warning
 start_service gamehost "${ports[2]}" "$build/services/gamehost/metropolis-gamehost" --listen "$host" \
   --metrics-listen "" --admin-token "$host_admin" --spectator-token "$spectator_token" --data-dir "$work/host" \
   --replays "$replays" --replays-token "$service_token" --ratings "$ratings" --ratings-token "$service_token" \
@@ -124,7 +121,7 @@ max=$((spectators + 100))
 start_service gateway "${ports[3]}" "$build/services/gateway/metropolis-gateway" --listen "$gateway" \
   --metrics-listen "$metrics" --accounts "$accounts" --accounts-token "$gateway_service_token" \
   --replays "$replays" --ratings "$ratings" --hosts "$host" \
-  --token "$api_token" --gamehost-token "$spectator_token" --max-spectators "$max" --log-level warning \
+  --gamehost-token "$spectator_token" --max-spectators "$max" --log-level warning \
   --rate-limit 0  # every request comes from one address here
 gateway_pid=${pids[-1]}
 echo "gateway_load.sh: gateway on $gateway ($max stream threads); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
