@@ -12,6 +12,7 @@
 
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
+#include "services/gateway/request_guard.h"
 #include "services/gateway/static_files.h"
 
 namespace metropolis::gateway {
@@ -40,9 +41,15 @@ bool LoadCivetwebTls(std::string* error) {
   return true;
 }
 
+// Starts an answer's head with the headers every answer carries (request_guard.h).
+void StartHead(mg_connection* conn, int status) {
+  mg_response_header_start(conn, status);
+  for (const auto& [name, value] : SecurityHeaders()) mg_response_header_add(conn, name, value, -1);
+}
+
 // The head of a server-sent event stream (live games and play streams).
 void StartEventStream(mg_connection* conn) {
-  mg_response_header_start(conn, 200);
+  StartHead(conn, 200);
   mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
   mg_response_header_add(conn, "Cache-Control", "no-store", -1);
   mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
@@ -98,7 +105,6 @@ bool HttpServer::Start(std::string* error) {
       // The request line and headers; GET requests carry nothing else.
       "max_request_size", kMaxRequestHead,
       "enable_directory_listing", "no",
-      "additional_header", "X-Content-Type-Options: nosniff",
   };
   if (tls) {
     // The chain from the same file, so that intermediate certificates are sent;
@@ -154,6 +160,22 @@ int HttpServer::HttpError(mg_connection* conn, int status, const char* message) 
   return 0;  // answered
 }
 
+namespace {
+
+PostHeaders PostHeadersOf(mg_connection* conn) {
+  auto header = [conn](const char* name) -> std::string_view {
+    const char* value = mg_get_header(conn, name);
+    return value ? value : "";
+  };
+  // A body has a length over 0, or comes chunked (civetweb's -1 is "no
+  // Content-Length", which without chunks means none, as in a bare POST).
+  const int64_t length = mg_get_request_info(conn)->content_length;
+  const bool has_body = length > 0 || (length < 0 && !header("Transfer-Encoding").empty());
+  return {header("Content-Type"), header("Origin"), header("Host"), has_body};
+}
+
+}  // namespace
+
 int HttpServer::BeginRequest(mg_connection* conn) {
   auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
   // Non-zero: answered here, civetweb does nothing more with the request.
@@ -161,7 +183,7 @@ int HttpServer::BeginRequest(mg_connection* conn) {
 }
 
 int HttpServer::Send(mg_connection* conn, const HttpResponse& r, Parts parts) {
-  mg_response_header_start(conn, r.status);
+  StartHead(conn, r.status);
   mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
   mg_response_header_add(conn, "Content-Length", std::to_string(r.body.size()).c_str(), -1);
   bool cache_control = false;
@@ -189,9 +211,13 @@ int HttpServer::Handle(mg_connection* conn) {
   if (play_ && PlayApi::Handles(path)) {
     const char* cookie = mg_get_header(conn, "Cookie");
     HttpRequest request{method, path, query, {}, cookie ? cookie : "", info->remote_addr};
+    ApiError refused;
     if (PlayApi::IsPlayStream(path) && method == "GET") {
       route = "/api/v1/play/{}/events";
       status = ServePlay(conn, request);
+    } else if (method != "GET" && method != "HEAD" && !CheckPost(PostHeadersOf(conn), &refused)) {
+      route = "cross_site_refused";
+      response = ErrorResponse(refused);
     } else {
       status = ServePlayApi(conn, request, &route);
     }
@@ -253,7 +279,7 @@ int HttpServer::ServeFile(mg_connection* conn, std::string_view path, Parts part
   if (file.size > kMaxFileBytes) return Send(conn, ErrorResponse(NotFound("file too large to serve")), parts);
   const char* if_none_match = mg_get_header(conn, "If-None-Match");
   if (if_none_match && file.etag == if_none_match) {
-    mg_response_header_start(conn, 304);
+    StartHead(conn, 304);
     mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);
     mg_response_header_add(conn, "Cache-Control", file.cache_control.c_str(), -1);
     mg_response_header_send(conn);
@@ -271,7 +297,7 @@ int HttpServer::ServeFile(mg_connection* conn, std::string_view path, Parts part
   r.headers = {{"ETag", file.etag}, {"Cache-Control", file.cache_control}};
   if (parts == Parts::kHeadersOnly) {
     // The length of the body a GET would get.
-    mg_response_header_start(conn, 200);
+    StartHead(conn, 200);
     mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
     mg_response_header_add(conn, "Content-Length", std::to_string(file.size).c_str(), -1);
     mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);

@@ -400,6 +400,25 @@ code=$(curl -sS -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 20000 /dev/z
 [[ $code == 413 || $code == 431 || $code == 400 ]] || fail "a 20 kB header got HTTP $code"
 ok
 
+# ---- Security headers, and no changes from another site ------------------------------------------
+# Found by an outside client: no security headers, and sign-up accepted as
+# text/plain from any site's page (cross-site sign-ups, login CSRF).
+for path in /api/v1/ladders /index.html /nothing-here; do
+  curl -sS -D "$work/head" -o /dev/null "$gw$path" || fail "curl $path failed"
+  for header in 'X-Content-Type-Options: nosniff' 'X-Frame-Options: DENY' "Content-Security-Policy: default-src 'self'"; do
+    grep -qi "^$header" "$work/head" || fail "GET $path: no '$header' header"
+  done
+done
+ok
+signup='{"name": "csrf-victim", "password": "a long enough password"}'
+req 415 /api/v1/session/signup -X POST -H 'Content-Type: text/plain' --data-binary "$signup"
+expect "j['error']['status'] == 'UNSUPPORTED_MEDIA_TYPE'" && ok
+req 403 /api/v1/session/signup -X POST -H 'Content-Type: application/json' -H 'Origin: https://evil.example' \
+  --data-binary "$signup"
+expect "j['error']['status'] == 'PERMISSION_DENIED'" && ok
+# Neither refusal created the account: the name is still free.
+req 201 /api/v1/session/signup -X POST -H 'Content-Type: application/json' -H "Origin: $gw" --data-binary "$signup" && ok
+
 # ---- Metrics ----------------------------------------------------------------------------------------
 
 curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics" >"$work/metrics.txt" || fail "no metrics"
