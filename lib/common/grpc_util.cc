@@ -3,6 +3,7 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
 #include <grpcpp/server_context.h>
 
 #include "grpc/health/v1/health.pb.h"
@@ -63,6 +64,10 @@ const char* StatusCodeName(grpc::StatusCode code) {
     default:
       return "UNKNOWN";
   }
+}
+
+void AcceptLargeMetadata(grpc::ServerBuilder* builder) {
+  builder->AddChannelArgument(GRPC_ARG_MAX_METADATA_SIZE, kMaxMetadataBytes);
 }
 
 void EnableHealthAndReflection() {

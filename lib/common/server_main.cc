@@ -91,6 +91,7 @@ int Serve(const ServeOptions& options, const std::vector<Component*>& components
   }
   if (options.max_receive_message_size > 0) builder.SetMaxReceiveMessageSize(options.max_receive_message_size);
   AllowKeepalivePings(&builder);
+  AcceptLargeMetadata(&builder);
   for (Component* c : components) c->Register(&builder);
   if (options.metrics) InstallRpcMetrics(&builder, options.metrics);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
