@@ -14,6 +14,7 @@
 #include "lib/flags/flags.h"
 #include "services/gateway/api.h"
 #include "services/gateway/catalog.h"
+#include "services/gateway/client_address.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/people_client.h"
@@ -59,6 +60,9 @@ void AddGatewaySettings(ms::Settings* settings) {
   ms::AddChannelTlsSetting(settings);
   ms::AddRateLimitSettings(settings, {.per_second = 100, .burst = 200},
                            "per client address (/healthz and /readyz are not limited)");
+  settings->Add("trusted-proxies", "ADDR,...", "",
+                "proxies in front of the gateway: a request from one is the client's that its X-Forwarded-For "
+                "names last (for the rate limit and the sign-in throttle); empty: the TCP peer is the client");
   ms::AddLogLevelSetting(settings);
 }
 
@@ -121,6 +125,7 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
       return *error = "--web-root " + settings.Get("web-root") + ": no such directory", false;
     config->web_root = real;
   }
+  if (!ParseTrustedProxies(settings.Get("trusted-proxies"), &config->trusted_proxies, error)) return false;
   config->listen = settings.Get("listen");
   config->metrics_listen = settings.Get("metrics-listen");
   return true;
@@ -183,6 +188,7 @@ int RunGateway(const GatewayConfig& config) {
                      .heartbeat_ms = config.heartbeat_ms,
                      .tls_pem_file = pem.path(),
                      .rate_limit = config.rate_limit,
+                     .trusted_proxies = config.trusted_proxies,
                      .process_metrics = &process_metrics},
                     &api, &play_api, &hub, &metrics);
   const bool started = server.Start(&error);

@@ -22,6 +22,7 @@ struct GatewayConfig {
   int practice_decision_ms = 60000, practice_time_bank_ms = 300000;
   bool secure_cookies = false;
   services::RateLimit rate_limit;
+  std::vector<std::string> trusted_proxies;  // whose X-Forwarded-For names the client (client_address.h)
   services::ServerTls tls;
 };
 

@@ -66,7 +66,8 @@ HttpServer::HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* 
       play_(play),
       hub_(hub),
       metrics_(metrics),
-      limiter_(options_.rate_limit) {}
+      limiter_(options_.rate_limit),
+      clients_(options_.trusted_proxies) {}
 
 HttpServer::~HttpServer() { Stop(); }
 
@@ -205,12 +206,14 @@ int HttpServer::Handle(mg_connection* conn) {
   const std::string_view path = info->local_uri ? info->local_uri : "/";
   const std::string_view query = info->query_string ? info->query_string : "";
   const Parts parts = PartsFor(method);
+  const char* forwarded_for = clients_.empty() ? nullptr : mg_get_header(conn, "X-Forwarded-For");
+  const std::string client = clients_.Of(info->remote_addr, forwarded_for ? forwarded_for : "");
   std::string route;
   HttpResponse response;
   int status = 0;
   if (play_ && PlayApi::Handles(path)) {
     const char* cookie = mg_get_header(conn, "Cookie");
-    HttpRequest request{method, path, query, {}, cookie ? cookie : "", info->remote_addr};
+    HttpRequest request{method, path, query, {}, cookie ? cookie : "", client};
     ApiError refused;
     if (PlayApi::IsPlayStream(path) && method == "GET") {
       route = "/api/v1/play/{}/events";
@@ -237,7 +240,7 @@ int HttpServer::Handle(mg_connection* conn) {
     bool ready = false;
     Json backends = api_->Readiness(&ready);
     response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
-  } else if (const int64_t retry_ms = limiter_.Take(info->remote_addr); retry_ms > 0) {
+  } else if (const int64_t retry_ms = limiter_.Take(client); retry_ms > 0) {
     route = "rate_limited";
     if (options_.process_metrics) options_.process_metrics->RateLimited("gateway");
     response = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",

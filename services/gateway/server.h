@@ -9,9 +9,11 @@
 #include <atomic>
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "lib/common/rate_limit.h"
 #include "services/gateway/api.h"
+#include "services/gateway/client_address.h"
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/play_api.h"
@@ -32,9 +34,11 @@ struct ServerOptions {
   // HTTPS: a PEM file holding the certificate chain and its private key (what
   // civetweb reads at start); empty: plain HTTP.
   std::string tls_pem_file;
-  // Requests per client address (the TCP peer: behind a proxy, the proxy's),
-  // beyond which 429 with Retry-After; /healthz and /readyz are not limited.
+  // Requests per client address (ClientAddresses: the TCP peer, or behind a
+  // trusted proxy the address it names), beyond which 429 with Retry-After;
+  // /healthz and /readyz are not limited.
   services::RateLimit rate_limit;
+  std::vector<std::string> trusted_proxies;
   // Where the 429s are counted (metropolis_rate_limited_total); null: not counted.
   services::ProcessMetrics* process_metrics = nullptr;
 };
@@ -83,6 +87,7 @@ class HttpServer {
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   services::RateLimiter limiter_;
+  const ClientAddresses clients_;
   std::atomic<size_t> play_streams_{0};
 };
 
