@@ -40,4 +40,11 @@ struct HeldSeat {
   int seat = 0;
 };
 
+// A person's practice seat not known to be finished, or a reservation for a
+// practice game being created (host empty), without its token.
+struct OpenPracticeSeat {
+  std::string game_id, host;
+  int64_t age_ms = 0;  // since it was reserved
+};
+
 }  // namespace metropolis::people

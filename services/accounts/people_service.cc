@@ -178,6 +178,32 @@ grpc::Status PeopleService::FinishSeat(grpc::ServerContext* context, const v1::F
   return people_->MarkSeatFinished(request->identity_id(), request->game_id());
 }
 
+grpc::Status PeopleService::ReservePracticeSeat(grpc::ServerContext* context,
+                                                const v1::ReservePracticeSeatRequest* request,
+                                                v1::ReservePracticeSeatResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckGameId(request->game_id()); !s.ok()) return s;
+  if (request->max_open() < 1 || request->max_open() > 100)
+    return Invalid("max_open: " + std::to_string(request->max_open()) + " is not in 1..100");
+  return people_->ReservePracticeSeat(request->identity_id(), request->game_id(), int(request->max_open()));
+}
+
+grpc::Status PeopleService::OpenPracticeSeats(grpc::ServerContext* context, const v1::OpenPracticeSeatsRequest* request,
+                                              v1::OpenPracticeSeatsResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  std::vector<OpenPracticeSeat> seats;
+  if (grpc::Status s = people_->OpenPracticeSeats(request->identity_id(), &seats); !s.ok()) return s;
+  for (const OpenPracticeSeat& seat : seats) {
+    v1::OpenPracticeSeat* out = response->add_seats();
+    out->set_game_id(seat.game_id);
+    out->set_host(seat.host);
+    out->set_age_ms(seat.age_ms);
+  }
+  return grpc::Status::OK;
+}
+
 grpc::Status PeopleService::IssuePersonToken(grpc::ServerContext* context, const v1::IssuePersonTokenRequest* request,
                                              v1::IssuePersonTokenResponse* response) {
   if (grpc::Status s = Authorize(*context); !s.ok()) return s;

@@ -41,6 +41,10 @@ class PeopleService final : public v1::People::Service {
                               v1::WebSeat* response) override;
   grpc::Status FinishSeat(grpc::ServerContext* context, const v1::FinishSeatRequest* request,
                           v1::FinishSeatResponse* response) override;
+  grpc::Status ReservePracticeSeat(grpc::ServerContext* context, const v1::ReservePracticeSeatRequest* request,
+                                   v1::ReservePracticeSeatResponse* response) override;
+  grpc::Status OpenPracticeSeats(grpc::ServerContext* context, const v1::OpenPracticeSeatsRequest* request,
+                                 v1::OpenPracticeSeatsResponse* response) override;
   grpc::Status IssuePersonToken(grpc::ServerContext* context, const v1::IssuePersonTokenRequest* request,
                                 v1::IssuePersonTokenResponse* response) override;
   grpc::Status RevokePersonToken(grpc::ServerContext* context, const v1::RevokePersonTokenRequest* request,

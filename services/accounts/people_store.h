@@ -18,6 +18,7 @@ namespace metropolis::accounts {
 // The values are the People API's, shared with the gateway. A Person from this
 // store has no renames: TakeRenames answers them apart.
 using people::HeldSeat;
+using people::OpenPracticeSeat;
 using people::Person;
 using people::Rename;
 using people::WebSession;
@@ -57,6 +58,15 @@ class PeopleStore {
   // The latest seat not known to be finished; NOT_FOUND when none.
   virtual grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) = 0;
   virtual grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) = 0;
+  // Reserves a practice seat for `game_id` unless the person has `max_open`
+  // open practice seats (reservations included): RESOURCE_EXHAUSTED then. The
+  // count and the reservation are one step for each person, so concurrent
+  // reservations never exceed `max_open`. ALREADY_EXISTS when the person has a
+  // seat in `game_id`. SaveSeat fills the reservation in; until then FindSeat
+  // and LatestOpenSeat do not see it.
+  virtual grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) = 0;
+  // The open practice seats and reservations, oldest first.
+  virtual grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) = 0;
 
   // Revokes the person's token `token_id`: NOT_FOUND when it is not theirs,
   // FAILED_PRECONDITION when revoked already.

@@ -197,11 +197,12 @@ grpc::Status PgPeopleStore::ReadSeat(int64_t identity_id, const std::string* gam
     pqxx::work tx(c);
     const pqxx::result r =
         game_id ? tx.exec_params(
-                      "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND game_id = $2",
+                      "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND game_id = $2 "
+                      "AND host <> ''",
                       identity_id, *game_id)
                 : tx.exec_params(
                       "SELECT game_id, host, seat_token, seat FROM web_seats WHERE identity_id = $1 AND finished_at "
-                      "IS NULL ORDER BY created_at DESC LIMIT 1",
+                      "IS NULL AND host <> '' ORDER BY created_at DESC LIMIT 1",
                       identity_id);
     if (r.empty())
       return {grpc::StatusCode::NOT_FOUND, game_id ? "no seat in game '" + *game_id + "'" : "no open seat"};
@@ -224,6 +225,45 @@ grpc::Status PgPeopleStore::MarkSeatFinished(int64_t identity_id, const std::str
     tx.exec_params("UPDATE web_seats SET finished_at = now() WHERE identity_id = $1 AND game_id = $2", identity_id,
                    game_id);
     tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) {
+  return storage::RunPg(pool_, "reserve practice seat", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // The person's row is the lock: a second reservation of theirs waits here
+    // until this one is committed, then counts it.
+    if (tx.exec_params("SELECT 1 FROM identities WHERE id = $1 FOR UPDATE", identity_id).empty())
+      return {grpc::StatusCode::NOT_FOUND, "no identity with id " + std::to_string(identity_id)};
+    const int64_t open =
+        tx.exec_params1("SELECT count(*) FROM web_seats WHERE identity_id = $1 AND practice AND finished_at IS NULL",
+                        identity_id)[0]
+            .as<int64_t>();
+    if (open >= max_open)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              std::to_string(open) + " practice games unfinished, the most at once is " + std::to_string(max_open)};
+    // Host and token empty until SaveSeat: ReadSeat passes over it.
+    const pqxx::result r = tx.exec_params(
+        "INSERT INTO web_seats (identity_id, game_id, seat, host, seat_token, practice) "
+        "VALUES ($1, $2, 0, '', '', true) ON CONFLICT (identity_id, game_id) DO NOTHING RETURNING 1",
+        identity_id, game_id);
+    if (r.empty()) return {grpc::StatusCode::ALREADY_EXISTS, "a seat in game '" + game_id + "' exists already"};
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) {
+  return storage::RunPg(pool_, "open practice seats", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT game_id, host, (extract(epoch FROM now() - created_at) * 1000)::bigint FROM web_seats "
+        "WHERE identity_id = $1 AND practice AND finished_at IS NULL ORDER BY created_at, game_id",
+        identity_id);
+    out->clear();
+    for (const auto& row : r)
+      out->push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<int64_t>()});
     return grpc::Status::OK;
   });
 }
@@ -256,7 +296,7 @@ grpc::Status PgPeopleStore::SealClearSeats(int64_t* sealed) {
       // Another replica sweeping at the same time skips the rows this one holds.
       const pqxx::result r = tx.exec_params(
           "SELECT game_id, host, seat_token, seat, identity_id FROM web_seats "
-          "WHERE left(seat_token, length($1)) <> $1 LIMIT $2 FOR UPDATE SKIP LOCKED",
+          "WHERE left(seat_token, length($1)) <> $1 AND seat_token <> '' LIMIT $2 FOR UPDATE SKIP LOCKED",
           std::string(SeatSealer::kPrefix), kSealBatch);
       for (const auto& row : r) {
         const int64_t identity_id = row[4].as<int64_t>();

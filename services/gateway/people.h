@@ -25,6 +25,7 @@ namespace metropolis::gateway {
 // The People API's values, shared with the Accounts service. A Person's renames
 // come only from CheckPassword.
 using people::HeldSeat;
+using people::OpenPracticeSeat;
 using people::Person;
 using people::Rename;
 using Session = people::WebSession;
@@ -54,6 +55,14 @@ class PeopleStore {
   // The latest seat not known to be finished; NOT_FOUND when none.
   virtual grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) = 0;
   virtual grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) = 0;
+  // One of the person's practice slots for `game_id`, before the game is
+  // created: RESOURCE_EXHAUSTED when `max_open` practice seats are open
+  // (counted and reserved in one step by the People service, so concurrent
+  // starts, on any gateway, never pass the limit together). SaveSeat fills it
+  // in, MarkSeatFinished frees it.
+  virtual grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) = 0;
+  // The open practice seats and reservations, oldest first.
+  virtual grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) = 0;
 
   // An API token of the person's own (never an administrator's), for a queue;
   // revoked with RevokeToken when the queue ends.

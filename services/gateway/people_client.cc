@@ -110,6 +110,26 @@ grpc::Status GrpcPeopleStore::MarkSeatFinished(int64_t identity_id, const std::s
   return Call(backends_, &v1::People::Stub::FinishSeat, request, &response);
 }
 
+grpc::Status GrpcPeopleStore::ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) {
+  v1::ReservePracticeSeatRequest request;
+  request.set_identity_id(identity_id);
+  request.set_game_id(game_id);
+  request.set_max_open(uint32_t(max_open));
+  v1::ReservePracticeSeatResponse response;
+  return Call(backends_, &v1::People::Stub::ReservePracticeSeat, request, &response);
+}
+
+grpc::Status GrpcPeopleStore::OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) {
+  v1::OpenPracticeSeatsRequest request;
+  request.set_identity_id(identity_id);
+  v1::OpenPracticeSeatsResponse response;
+  if (grpc::Status s = Call(backends_, &v1::People::Stub::OpenPracticeSeats, request, &response); !s.ok()) return s;
+  out->clear();
+  for (const v1::OpenPracticeSeat& seat : response.seats())
+    out->push_back({seat.game_id(), seat.host(), seat.age_ms()});
+  return grpc::Status::OK;
+}
+
 grpc::Status GrpcPeopleStore::IssueToken(int64_t identity_id, const std::string& label, int64_t* token_id,
                                          std::string* token) {
   v1::IssuePersonTokenRequest request;

@@ -22,6 +22,8 @@ class GrpcPeopleStore : public PeopleStore {
   grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) override;
   grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) override;
   grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) override;
+  grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) override;
+  grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) override;
   grpc::Status IssueToken(int64_t identity_id, const std::string& label, int64_t* token_id,
                           std::string* token) override;
   grpc::Status RevokeToken(int64_t identity_id, int64_t token_id) override;

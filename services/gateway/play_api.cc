@@ -4,6 +4,7 @@
 #include <random>
 
 #include "engine/hex.h"
+#include "lib/common/secret.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -165,11 +166,17 @@ HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& reques
     return ErrorResponse(
         MakeError(503, "UNAVAILABLE", "gamehost: the gateway has no --gamehost-admin-token to create games"));
 
+  // The game's id is chosen here, so that its slot is taken before the game
+  // exists: a refused start creates nothing on a host.
+  const std::string game_id = "practice-" + services::RandomSecretHex(12);
+  if (!ReservePractice(session, game_id, &error)) return ErrorResponse(error);
+
   // The person's seat is drawn, so that they do not always start.
   std::random_device random;
   const int seats = int(bots) + 1;
   const int mine = int(random() % unsigned(seats));
   v1::CreateGameRequest create;
+  create.set_game_id(game_id);
   create.mutable_config()->set_num_seats(uint32_t(seats));
   create.mutable_deadlines()->set_decision_ms(uint32_t(options_.decision_ms));
   create.mutable_deadlines()->set_time_bank_ms(uint32_t(options_.time_bank_ms));
@@ -195,12 +202,55 @@ HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& reques
     if (!last.ok()) continue;
     const HeldSeat seat{created.game_id(), created.host().empty() ? host : created.host(), created.seat_tokens(mine),
                         mine};
+    // Fills the reservation in. Should this fail, the reservation keeps the
+    // slot until the grace has passed (the game then runs uncounted).
     const grpc::Status saved = people_->store()->SaveSeat(session.person.id, seat);
     if (!saved.ok()) return ErrorResponse(StoreError(saved));
     backends_->NoteGameHost(seat.game_id, seat.host);
     return JsonResponse(201, {{"game_id", seat.game_id}, {"seat", seat.seat}});
   }
+  // No host created it: the slot is free again.
+  people_->store()->MarkSeatFinished(session.person.id, game_id);
   return ErrorResponse(BackendError(last, "gamehost"));
+}
+
+bool PlayApi::ReservePractice(const Session& session, const std::string& game_id, ApiError* error) {
+  PeopleStore* store = people_->store();
+  const int max = options_.max_practice_games;
+  grpc::Status s = store->ReservePracticeSeat(session.person.id, game_id, max);
+  if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) {
+    // A game may have ended with no stream of this gateway to see it (the
+    // page closed, the fallback bot played on): its host knows.
+    FinishEndedPractice(session);
+    s = store->ReservePracticeSeat(session.person.id, game_id, max);
+  }
+  if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED)
+    return Fail(error, MakeError(429, "RESOURCE_EXHAUSTED",
+                                 "at most " + std::to_string(max) + " practice games at once, and you have " +
+                                     std::to_string(max) + " unfinished: finishing or resigning one frees a slot"));
+  if (!s.ok()) return Fail(error, StoreError(s));
+  return true;
+}
+
+void PlayApi::FinishEndedPractice(const Session& session) {
+  std::vector<OpenPracticeSeat> open;
+  if (!people_->store()->OpenPracticeSeats(session.person.id, &open).ok()) return;
+  for (const OpenPracticeSeat& seat : open) {
+    bool ended = false;
+    if (seat.host.empty()) {
+      ended = seat.age_ms > options_.reservation_grace.count();
+    } else {
+      // As ActiveGame: a host that does not know the game any more, or says it
+      // is over. An unreachable host proves nothing: its game keeps its slot.
+      v1::GameInfo info;
+      v1::GetGameRequest request;
+      request.set_game_id(seat.game_id);
+      auto context = backends_->HostContext();
+      const grpc::Status s = backends_->Host(seat.host)->GetGame(context.get(), request, &info);
+      ended = s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED);
+    }
+    if (ended) people_->store()->MarkSeatFinished(session.person.id, seat.game_id);
+  }
 }
 
 HttpResponse PlayApi::Queue(const Session& session, const HttpRequest& request) {

@@ -4,6 +4,7 @@
 // streams GET /api/v1/play/{game}/events from what PrepareEvents checked.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,12 @@ struct PlayApiOptions {
   int decision_ms = 60'000;
   int time_bank_ms = 300'000;
   std::string fallback_bot = "heuristic";  // plays the person's seat while they are away
+  // Practice games a person may have unfinished at once (--max-practice-games):
+  // each holds a host's game slot and bots' CPU. Counted by the People service.
+  int max_practice_games = 2;
+  // A practice slot reserved this long ago and still without a game (the
+  // gateway that reserved it died before it stored the seat) is freed.
+  std::chrono::milliseconds reservation_grace = std::chrono::minutes(2);
   // The session cookie says Secure (sent over HTTPS only): for a gateway behind
   // an HTTPS proxy. Off by default, as the local stack serves plain HTTP.
   bool secure_cookies = false;
@@ -72,6 +79,12 @@ class PlayApi {
   // not theirs, 404 when no host knows the game.
   bool FindSeat(const Session& session, const std::string& game_id, HeldSeat* out, ApiError* error);
   Json ActiveGame(const Session& session);
+  // Takes a practice slot for `game_id`: 429 when the person has
+  // max_practice_games unfinished, after freeing those whose game ended unseen.
+  bool ReservePractice(const Session& session, const std::string& game_id, ApiError* error);
+  // Marks finished the person's open practice seats whose game is over or no
+  // longer known to its host, and reservations older than the grace.
+  void FinishEndedPractice(const Session& session);
   CookieTransport Transport() const {
     return options_.secure_cookies ? CookieTransport::kHttpsOnly : CookieTransport::kAny;
   }

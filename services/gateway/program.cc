@@ -43,6 +43,8 @@ void AddGatewaySettings(ms::Settings* settings) {
   settings->Add("session-ttl-hours", "N", "168", "a sign-in lasts this long (fixed from sign-in, not sliding)");
   settings->Add("practice-decision-ms", "N", "60000", "time per decision of a person in a practice game");
   settings->Add("practice-time-bank-ms", "N", "300000", "a person's time bank in a practice game");
+  settings->Add("max-practice-games", "N", "2",
+                "practice games a person may have unfinished at once, on all gateways together (1 to 100)");
   settings->Add("secure-cookies", "BOOL", "false",
                 "mark the session cookie Secure (HTTPS only): for a gateway behind an HTTPS proxy");
   settings->Add("signin-failures", "N", "5",
@@ -68,7 +70,7 @@ void AddGatewaySettings(ms::Settings* settings) {
 
 bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
   int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
-  int64_t practice_decision_ms, practice_bank_ms;
+  int64_t practice_decision_ms, practice_bank_ms, max_practice_games;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
       !settings.GetInt("threads", 2, 1024, &threads, error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
@@ -78,6 +80,8 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
       !settings.GetInt("session-ttl-hours", 1, 24 * 366, &config->session_ttl_hours, error) ||
       !settings.GetInt("practice-decision-ms", 1000, 86'400'000, &practice_decision_ms, error) ||
       !settings.GetInt("practice-time-bank-ms", 0, 86'400'000, &practice_bank_ms, error) ||
+      // 1 at least: no practice at all is the empty --gamehost-admin-token.
+      !settings.GetInt("max-practice-games", 1, 100, &max_practice_games, error) ||
       !settings.GetInt("signin-failures", 1, 1000, &config->signin_failures, error) ||
       !settings.GetInt("signin-window-s", 1, 86'400, &config->signin_window_s, error))
     return false;
@@ -88,6 +92,7 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
   config->heartbeat_ms = int(heartbeat_ms);
   config->practice_decision_ms = int(practice_decision_ms);
   config->practice_time_bank_ms = int(practice_bank_ms);
+  config->max_practice_games = int(max_practice_games);
   if (!ms::ReadRateLimitSettings(settings, &config->rate_limit, error) ||
       !ms::LoadServerTls(settings.Get("tls-cert"), settings.Get("tls-key"), &config->tls, error) ||
       !ms::ReadChannelTlsSetting(settings, error))
@@ -169,6 +174,7 @@ int RunGateway(const GatewayConfig& config) {
   PlayApi play_api(&api, &backends, &people, &queue, &play,
                    {.decision_ms = config.practice_decision_ms,
                     .time_bank_ms = config.practice_time_bank_ms,
+                    .max_practice_games = config.max_practice_games,
                     .secure_cookies = config.secure_cookies});
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},

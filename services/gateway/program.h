@@ -19,7 +19,7 @@ struct GatewayConfig {
   BackendOptions backends;
   int threads = 32, max_spectators = 2000, max_live_games = 256, stream_interval_ms = 100, heartbeat_ms = 15000;
   int64_t session_ttl_hours = 168, signin_failures = 5, signin_window_s = 300;
-  int practice_decision_ms = 60000, practice_time_bank_ms = 300000;
+  int practice_decision_ms = 60000, practice_time_bank_ms = 300000, max_practice_games = 2;
   bool secure_cookies = false;
   services::RateLimit rate_limit;
   std::vector<std::string> trusted_proxies;  // whose X-Forwarded-For names the client (client_address.h)

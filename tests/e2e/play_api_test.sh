@@ -14,6 +14,11 @@ source "$(dirname "$0")/lib/stack_test.sh"
 stack_test_begin play_api_test "${1:-}"
 
 [[ -x $build/services/gateway/metropolis-gateway ]] || fail "no metropolis-gateway in $build"
+# A practice limit of 0 is refused by name: no practice at all is an empty --gamehost-admin-token.
+"$build/services/gateway/metropolis-gateway" --max-practice-games 0 >"$work/limit.log" 2>&1 &&
+  fail "the gateway started with --max-practice-games 0"
+grep -q "max-practice-games (or [A-Z_]*): '0' is not an integer in 1..100" "$work/limit.log" ||
+  fail "--max-practice-games 0: $(cat "$work/limit.log")"
 # The practice game waits for its player through two dozen checks of bad requests
 # before the play client connects; on a loaded machine that took longer than the
 # host's default 30 s start timeout, and the game was void ("nobody joined").
@@ -129,6 +134,14 @@ expect "j['active_game'] == {'game_id': '$practice', 'seat': $(value "j['active_
 call 403 GET "/api/v1/play/$practice/events" "" "$bob"
 expect "j['error']['status'] == 'PERMISSION_DENIED'" && ok
 call 403 POST "/api/v1/play/$practice/answer" '{"step": 0, "text": "end_turn"}' "$bob" && ok
+# At most --max-practice-games (2) unfinished practice games a person: a third start
+# is refused and creates nothing (bob's two games are void when nobody joins them).
+call 201 POST /api/v1/practice '{"bots": 2, "strength": "random"}' "$bob"
+call 201 POST /api/v1/practice '{"bots": 2, "strength": "random"}' "$bob"
+call 429 POST /api/v1/practice '{"bots": 2, "strength": "random"}' "$bob"
+expect "j['error']['status'] == 'RESOURCE_EXHAUSTED' and 'resigning one frees a slot' in j['error']['message']" && ok
+[[ $(sql "SELECT count(*) FROM web_seats s JOIN identities i ON i.id = s.identity_id WHERE i.name = 'bob'") == 2 ]] ||
+  fail "bob's refused practice start stored a seat"
 call 404 GET /api/v1/play/g-nosuchgame/events "" "$alice" && ok
 call 401 GET "/api/v1/play/$practice/events" && ok
 call 405 POST "/api/v1/play/$practice/events" '{}' "$alice" && ok

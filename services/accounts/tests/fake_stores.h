@@ -48,6 +48,7 @@ class FakeAccountsDb {
     HeldSeat seat;
     int64_t saved = 0;  // order of saving, for the latest
     bool finished = false;
+    bool practice = false;
   };
   struct RenameRow {
     Rename rename;
@@ -444,7 +445,8 @@ class FakePeopleStore final : public PeopleStore {
     if (db_->unavailable) return FakeAccountsDb::Down();
     std::lock_guard lock(db_->mutex);
     auto it = db_->seats.find({identity_id, game_id});
-    if (it == db_->seats.end()) return {grpc::StatusCode::NOT_FOUND, "no seat in game '" + game_id + "'"};
+    if (it == db_->seats.end() || it->second.seat.host.empty())
+      return {grpc::StatusCode::NOT_FOUND, "no seat in game '" + game_id + "'"};
     *out = it->second.seat;
     return grpc::Status::OK;
   }
@@ -453,7 +455,8 @@ class FakePeopleStore final : public PeopleStore {
     std::lock_guard lock(db_->mutex);
     const FakeAccountsDb::SeatRow* latest = nullptr;
     for (const auto& [key, row] : db_->seats)
-      if (key.first == identity_id && !row.finished && (!latest || row.saved > latest->saved)) latest = &row;
+      if (key.first == identity_id && !row.finished && !row.seat.host.empty() && (!latest || row.saved > latest->saved))
+        latest = &row;
     if (!latest) return {grpc::StatusCode::NOT_FOUND, "no open seat"};
     *out = latest->seat;
     return grpc::Status::OK;
@@ -462,6 +465,32 @@ class FakePeopleStore final : public PeopleStore {
     if (db_->unavailable) return FakeAccountsDb::Down();
     std::lock_guard lock(db_->mutex);
     if (auto it = db_->seats.find({identity_id, game_id}); it != db_->seats.end()) it->second.finished = true;
+    return grpc::Status::OK;
+  }
+  grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    int open = 0;
+    for (const auto& [key, row] : db_->seats) open += key.first == identity_id && row.practice && !row.finished;
+    if (open >= max_open)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              std::to_string(open) + " practice games unfinished, the most at once is " + std::to_string(max_open)};
+    auto [it, inserted] = db_->seats.try_emplace({identity_id, game_id});
+    if (!inserted) return {grpc::StatusCode::ALREADY_EXISTS, "a seat in game '" + game_id + "' exists already"};
+    it->second.seat.game_id = game_id;
+    it->second.practice = true;
+    it->second.saved = db_->next_save++;
+    return grpc::Status::OK;
+  }
+  grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    std::vector<const FakeAccountsDb::SeatRow*> rows;
+    for (const auto& [key, row] : db_->seats)
+      if (key.first == identity_id && row.practice && !row.finished) rows.push_back(&row);
+    std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->saved < b->saved; });
+    out->clear();
+    for (const auto* row : rows) out->push_back({row->seat.game_id, row->seat.host, 0});
     return grpc::Status::OK;
   }
   grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id) override {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 
 #include "services/accounts/authenticator.h"
 #include "services/accounts/seat_sealer.h"
@@ -393,6 +394,102 @@ TEST_F(PeopleServiceTest, HeldSeatsAreSavedFoundAndFinished) {
   EXPECT_EQ(save(alice.identity_id(), "", 0).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(save(0, "g-3", 0).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+// Practice slots (the gateway's --max-practice-games): reserved before the game
+// is created, filled in by SaveSeat, freed by FinishSeat.
+TEST_F(PeopleServiceTest, PracticeSeatsAreReservedUpToTheLimitAndFreedByFinishing) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "correct horse", &bob).ok());
+  auto reserve = [&](int64_t id, const std::string& game, uint32_t max_open = 2) {
+    v1::ReservePracticeSeatRequest request;
+    request.set_identity_id(id);
+    request.set_game_id(game);
+    request.set_max_open(max_open);
+    v1::ReservePracticeSeatResponse ignored;
+    return People(&v1::People::Stub::ReservePracticeSeat, request, &ignored);
+  };
+  auto open = [&](int64_t id) {
+    v1::OpenPracticeSeatsRequest request;
+    request.set_identity_id(id);
+    v1::OpenPracticeSeatsResponse response;
+    EXPECT_TRUE(People(&v1::People::Stub::OpenPracticeSeats, request, &response).ok());
+    std::vector<std::string> out;
+    for (const auto& seat : response.seats()) out.push_back(seat.game_id() + "@" + seat.host());
+    return out;
+  };
+  const int64_t a = alice.identity_id();
+  ASSERT_TRUE(reserve(a, "p-1").ok());
+  ASSERT_TRUE(reserve(a, "p-2").ok());
+  const grpc::Status third = reserve(a, "p-3");
+  EXPECT_EQ(third.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(third.error_message(), "2 practice games unfinished, the most at once is 2");
+  EXPECT_TRUE(reserve(bob.identity_id(), "p-3").ok());  // a slot is the person's own
+  EXPECT_EQ(reserve(a, "p-1", 5).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+
+  // A reservation is no seat until SaveSeat fills it in.
+  v1::WebSeat seat;
+  v1::FindSeatRequest find;
+  find.set_identity_id(a);
+  find.set_game_id("p-1");
+  EXPECT_EQ(People(&v1::People::Stub::FindSeat, find, &seat).error_code(), grpc::StatusCode::NOT_FOUND);
+  v1::LatestOpenSeatRequest latest;
+  latest.set_identity_id(a);
+  EXPECT_EQ(People(&v1::People::Stub::LatestOpenSeat, latest, &seat).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(open(a), (std::vector<std::string>{"p-1@", "p-2@"}));
+  v1::SaveSeatRequest save;
+  save.set_identity_id(a);
+  save.mutable_seat()->set_game_id("p-1");
+  save.mutable_seat()->set_host("127.0.0.1:1");
+  save.mutable_seat()->set_seat_token("seat-p-1");
+  v1::SaveSeatResponse saved;
+  ASSERT_TRUE(People(&v1::People::Stub::SaveSeat, save, &saved).ok());
+  ASSERT_TRUE(People(&v1::People::Stub::FindSeat, find, &seat).ok());
+  EXPECT_EQ(seat.seat_token(), "seat-p-1");
+  EXPECT_EQ(open(a), (std::vector<std::string>{"p-1@127.0.0.1:1", "p-2@"}));
+
+  // Seats of ladder games (SaveSeat without a reservation) take no slot.
+  save.mutable_seat()->set_game_id("ladder-1");
+  ASSERT_TRUE(People(&v1::People::Stub::SaveSeat, save, &saved).ok());
+  EXPECT_EQ(reserve(a, "p-3").error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+
+  // A finished game frees its slot.
+  v1::FinishSeatRequest finish;
+  finish.set_identity_id(a);
+  finish.set_game_id("p-1");
+  v1::FinishSeatResponse finished;
+  ASSERT_TRUE(People(&v1::People::Stub::FinishSeat, finish, &finished).ok());
+  EXPECT_TRUE(reserve(a, "p-3").ok());
+  EXPECT_EQ(open(a), (std::vector<std::string>{"p-2@", "p-3@"}));
+
+  const std::string before = PeopleSnapshot();
+  EXPECT_EQ(reserve(a, "p-4", 0).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(reserve(a, "p-4", 101).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(reserve(a, "", 5).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+// Simultaneous starts by one person never take more slots than there are.
+TEST_F(PeopleServiceTest, ConcurrentPracticeReservationsStayWithinTheLimit) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  std::atomic<int> reserved{0}, refused{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      v1::ReservePracticeSeatRequest request;
+      request.set_identity_id(alice.identity_id());
+      request.set_game_id("p-" + std::to_string(i));
+      request.set_max_open(2);
+      v1::ReservePracticeSeatResponse ignored;
+      const grpc::Status s = People(&v1::People::Stub::ReservePracticeSeat, request, &ignored);
+      if (s.ok()) ++reserved;
+      if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) ++refused;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(reserved, 2);
+  EXPECT_EQ(refused, 6);
 }
 
 TEST_F(PeopleServiceTest, PersonTokensAreNeverAdminsAndOnlyForPeople) {

@@ -53,6 +53,8 @@ class FakeStore : public PeopleStore {
   }
   grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) override {
     seats[{identity_id, seat.game_id}] = seat;
+    if (auto it = open_practice.find({identity_id, seat.game_id}); it != open_practice.end())
+      it->second.host = seat.host;
     return grpc::Status::OK;
   }
   grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) override {
@@ -62,7 +64,28 @@ class FakeStore : public PeopleStore {
     return grpc::Status::OK;
   }
   grpc::Status LatestOpenSeat(int64_t, HeldSeat*) override { return {grpc::StatusCode::NOT_FOUND, ""}; }
-  grpc::Status MarkSeatFinished(int64_t, const std::string&) override { return grpc::Status::OK; }
+  grpc::Status MarkSeatFinished(int64_t identity_id, const std::string& game_id) override {
+    open_practice.erase({identity_id, game_id});
+    return grpc::Status::OK;
+  }
+  // As the People service: counted and reserved in one step.
+  grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    int open = 0;
+    for (const auto& [key, seat] : open_practice) open += key.first == identity_id;
+    if (open >= max_open)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              std::to_string(open) + " practice games unfinished, the most at once is " + std::to_string(max_open)};
+    open_practice[{identity_id, game_id}] = {game_id, "", 0};
+    return grpc::Status::OK;
+  }
+  grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    out->clear();
+    for (const auto& [key, seat] : open_practice)
+      if (key.first == identity_id) out->push_back(seat);
+    return grpc::Status::OK;
+  }
   grpc::Status IssueToken(int64_t identity_id, const std::string&, int64_t* token_id, std::string* token) override {
     if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
     *token_id = ++issued;
@@ -83,6 +106,8 @@ class FakeStore : public PeopleStore {
   std::map<int64_t, std::vector<Rename>> untold;  // renames not told yet, by person
   std::map<std::string, Session> sessions;
   std::map<std::pair<int64_t, std::string>, HeldSeat> seats;
+  // Practice seats and reservations not finished, by person and game.
+  std::map<std::pair<int64_t, std::string>, OpenPracticeSeat> open_practice;
   int password_lookups = 0;
   int64_t issued = 0, revoked = 0;
   bool down = false;

@@ -2,10 +2,17 @@
 // cookies and errors, with the fake store; nothing here reaches a backend.
 #include "services/gateway/play_api.h"
 
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
 
 #include "lib/common/tests/fake_clock.h"
 #include "services/gateway/backends.h"
+#include "services/gateway/catalog.h"
 #include "services/gateway/tests/people_fakes.h"
 
 namespace metropolis::gateway {
@@ -185,6 +192,172 @@ TEST_F(PlayApiTest, QueueWithoutATicket) {
   // This gateway has no matchmaker.
   r = Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie);
   EXPECT_EQ(r.status, 503);
+}
+
+// A game host on loopback that creates games and answers for them: live until
+// the test says a game finished, unknown once it forgets one.
+class FakeHost final : public v1::GameHost::Service {
+ public:
+  FakeHost() {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(this);
+    server_ = builder.BuildAndStart();
+  }
+  ~FakeHost() override { server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5)); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+  grpc::Status CreateGame(grpc::ServerContext*, const v1::CreateGameRequest* request,
+                          v1::CreateGameResponse* response) override {
+    std::lock_guard lock(mutex_);
+    if (refuse) return {grpc::StatusCode::RESOURCE_EXHAUSTED, "this host runs all the games it may"};
+    if (games_.count(request->game_id())) return {grpc::StatusCode::ALREADY_EXISTS, "exists"};
+    games_[request->game_id()] = v1::GAME_STATUS_LIVE;
+    response->set_game_id(request->game_id());
+    for (int i = 0; i < request->seats_size(); ++i) response->add_seat_tokens("seat-" + std::to_string(i));
+    return grpc::Status::OK;
+  }
+  grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest* request, v1::GameInfo* response) override {
+    std::lock_guard lock(mutex_);
+    auto it = games_.find(request->game_id());
+    if (it == games_.end()) return {grpc::StatusCode::NOT_FOUND, "no such game"};
+    response->set_game_id(it->first);
+    response->set_status(it->second);
+    return grpc::Status::OK;
+  }
+
+  size_t games() {
+    std::lock_guard lock(mutex_);
+    return games_.size();
+  }
+  void Finish(const std::string& game_id) {
+    std::lock_guard lock(mutex_);
+    games_[game_id] = v1::GAME_STATUS_FINISHED;
+  }
+  void Forget(const std::string& game_id) {
+    std::lock_guard lock(mutex_);
+    games_.erase(game_id);
+  }
+  std::atomic<bool> refuse{false};  // CreateGame fails
+
+ private:
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+  std::mutex mutex_;
+  std::map<std::string, v1::GameStatus> games_;
+};
+
+// Practice games per person (--max-practice-games): the slots are the People
+// service's to count, so that the limit holds across gateways.
+class PracticeLimitTest : public ::testing::Test {
+ protected:
+  PracticeLimitTest()
+      : backends_(Options(host_.address())),
+        catalog_(&backends_),
+        api_(&catalog_, &backends_),
+        people_(&store_, &clock_, NewSessionToken),
+        queue_(&backends_, &store_, &clock_),
+        play_(&backends_),
+        play_api_(&api_, &backends_, &people_, &queue_, &play_, {.max_practice_games = 2}) {}
+
+  static BackendOptions Options(const std::string& host) {
+    BackendOptions o;
+    o.replays = o.ratings = o.accounts = "127.0.0.1:1";  // no ladders: the configured host only
+    o.hosts = {host};
+    o.gamehost_admin_token = "admin";
+    return o;
+  }
+  HttpResponse Call(std::string_view path, std::string_view body, std::string_view cookie) {
+    std::string route;
+    return play_api_.Handle({"POST", path, "", body, cookie, "10.0.0.1"}, &route);
+  }
+  std::string SignUp(const std::string& name) {
+    const HttpResponse r =
+        Call("/api/v1/session/signup", R"({"name": ")" + name + R"(", "password": "correct horse"})", "");
+    EXPECT_EQ(r.status, 201) << r.body;
+    for (const auto& [n, v] : r.headers)
+      if (n == "Set-Cookie") return v.substr(0, v.find(';'));
+    return "";
+  }
+  // A practice start: its status, and the game's id when created.
+  std::pair<int, std::string> Start(const std::string& cookie) {
+    const HttpResponse r = Call("/api/v1/practice", R"({"bots": 2, "strength": "random"})", cookie);
+    const Json j = Json::parse(r.body);
+    last_ = j;
+    return {r.status, r.status == 201 ? j["game_id"].get<std::string>() : ""};
+  }
+
+  FakeHost host_;
+  services::testing::FakeClock clock_{0, 1'700'000'000'000};
+  FakeStore store_;
+  Backends backends_;
+  Catalog catalog_;
+  Api api_;
+  People people_;
+  QueueHub queue_;
+  PlayHub play_;
+  PlayApi play_api_;
+  Json last_;
+};
+
+TEST_F(PracticeLimitTest, AThirdUnfinishedGameIsRefusedAndNothingIsCreated) {
+  const std::string alice = SignUp("alice"), bob = SignUp("bob");
+  const auto [first, g1] = Start(alice);
+  const auto [second, g2] = Start(alice);
+  ASSERT_EQ(first, 201) << last_;
+  ASSERT_EQ(second, 201) << last_;
+  EXPECT_EQ(store_.seats.size(), 2u);
+
+  EXPECT_EQ(Start(alice).first, 429);
+  EXPECT_EQ(last_["error"]["status"], "RESOURCE_EXHAUSTED");
+  EXPECT_EQ(last_["error"]["message"],
+            "at most 2 practice games at once, and you have 2 unfinished: finishing or resigning one frees a slot");
+  EXPECT_EQ(host_.games(), 2u);        // no game on the host
+  EXPECT_EQ(store_.seats.size(), 2u);  // no seat stored
+  EXPECT_EQ(store_.open_practice.size(), 2u);
+  EXPECT_EQ(Start(bob).first, 201);  // the limit is each person's
+}
+
+TEST_F(PracticeLimitTest, AFinishedGameFreesItsSlot) {
+  const std::string alice = SignUp("alice");
+  const std::string g1 = Start(alice).second;
+  ASSERT_EQ(Start(alice).first, 201);
+  ASSERT_EQ(Start(alice).first, 429);
+  // The game ended with no stream of this gateway to see it: its host says so.
+  host_.Finish(g1);
+  ASSERT_EQ(Start(alice).first, 201) << last_;
+  EXPECT_EQ(Start(alice).first, 429);
+  // A game its host no longer knows frees its slot too; the end a stream saw
+  // (FinishSeat) as well.
+  std::vector<std::string> open;
+  for (const auto& [key, seat] : store_.open_practice) open.push_back(key.second);
+  ASSERT_EQ(open.size(), 2u);
+  host_.Forget(open[0]);
+  ASSERT_EQ(Start(alice).first, 201) << last_;
+  store_.MarkSeatFinished(1, open[1]);
+  EXPECT_EQ(Start(alice).first, 201) << last_;
+  EXPECT_EQ(Start(alice).first, 429);
+}
+
+TEST_F(PracticeLimitTest, AReservationWithoutAGameIsFreedAfterTheGrace) {
+  const std::string alice = SignUp("alice");
+  // Another gateway reserved two slots and died before creating the games.
+  ASSERT_TRUE(store_.ReservePracticeSeat(1, "practice-lost-1", 2).ok());
+  ASSERT_TRUE(store_.ReservePracticeSeat(1, "practice-lost-2", 2).ok());
+  store_.open_practice[{1, "practice-lost-1"}].age_ms = 60'000;  // maybe still being created
+  EXPECT_EQ(Start(alice).first, 429);
+  store_.open_practice[{1, "practice-lost-1"}].age_ms = 121'000;
+  EXPECT_EQ(Start(alice).first, 201) << last_;
+  EXPECT_EQ(host_.games(), 1u);
+}
+
+TEST_F(PracticeLimitTest, AGameNoHostCreatedGivesItsSlotBack) {
+  const std::string alice = SignUp("alice");
+  host_.refuse = true;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(Start(alice).first, 503) << last_;
+  EXPECT_TRUE(store_.open_practice.empty());
+  host_.refuse = false;
+  EXPECT_EQ(Start(alice).first, 201) << last_;
 }
 
 }  // namespace
