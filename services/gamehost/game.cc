@@ -796,6 +796,7 @@ void Game::FinishLocked() {
     done.record.players.push_back(s->setup.name);
     done.fallback_decisions.push_back(s->fallback_decisions);
     done.identity_ids.push_back(s->setup.identity_id);
+    done.built_in.push_back(s->setup.built_in);
     done.forfeited.push_back(s->forfeited);
   }
   done.reason = EndReason(int(result_.reason()));

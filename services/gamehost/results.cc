@@ -29,6 +29,7 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
     s->set_name(g.record.players[i]);
     if (i < g.fallback_decisions.size()) s->set_fallback_decisions(g.fallback_decisions[i]);
     if (i < g.identity_ids.size()) s->set_identity_id(g.identity_ids[i]);
+    if (i < g.built_in.size()) s->set_kind(g.built_in[i] ? v1::SEAT_KIND_BUILT_IN : v1::SEAT_KIND_NETWORK);
     if (i < g.forfeited.size()) s->set_forfeited(g.forfeited[i]);
   }
   v1::GameResult* r = out->mutable_result();

@@ -25,6 +25,8 @@ std::string CompletedGameToJson(const CompletedGame& g) {
     out += (i ? "," : "") + std::to_string(g.fallback_decisions[i]);
   out += "],\"identity_ids\":[";
   for (size_t i = 0; i < g.identity_ids.size(); ++i) out += (i ? "," : "") + std::to_string(g.identity_ids[i]);
+  out += "],\"built_in\":[";
+  for (size_t i = 0; i < g.built_in.size(); ++i) out += std::string(i ? "," : "") + (g.built_in[i] ? "true" : "false");
   out += "],\"forfeited\":[";
   for (size_t i = 0; i < g.forfeited.size(); ++i)
     out += std::string(i ? "," : "") + (g.forfeited[i] ? "true" : "false");

@@ -28,7 +28,11 @@ struct CompletedGame {
   std::vector<int> vp;
   std::vector<uint32_t> fallback_decisions;  // per seat
   std::vector<int64_t> identity_ids;         // per seat, 0 for none
-  std::vector<bool> forfeited;               // per seat
+  // Per seat: played by the host's own bot (SeatSpec.built_in) rather than by a
+  // client over the network. Kept apart from identity_ids, since a network
+  // client need not have an identity.
+  std::vector<bool> built_in;
+  std::vector<bool> forfeited;  // per seat
   int64_t created_unix_ms = 0, finished_unix_ms = 0;
   std::string verifiable_seed;  // chance version 2 (GameSetup::verifiable_seed); record.seed is then empty
 };

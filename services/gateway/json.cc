@@ -194,17 +194,24 @@ Json ResultToJson(const v1::GameResult& r) {
   return out;
 }
 
+// Whether the host's own bot played a seat. A record stored before SeatRecord.kind
+// (UNSPECIFIED) reads as it always did: no identity, a built-in bot. An identity
+// alone never decides for a newer record: a network client may have none.
+bool BuiltIn(const v1::SeatRecord& s) {
+  if (s.kind() == v1::SEAT_KIND_UNSPECIFIED) return s.identity_id() == 0;
+  return s.kind() == v1::SEAT_KIND_BUILT_IN;
+}
+
 // The seats with their points and places.
 Json SeatsToJson(const google::protobuf::RepeatedPtrField<v1::SeatRecord>& seats, const v1::GameResult& result) {
   const std::vector<int> places = Places(result, seats);
   Json out = Json::array();
   for (int i = 0; i < seats.size(); ++i) {
     const v1::SeatRecord& s = seats[i];
-    Json seat = {{"seat", s.seat()},
-                 {"name", s.name()},
-                 {"built_in", s.identity_id() == 0},
-                 {"forfeited", s.forfeited()},
-                 {"fallback_decisions", s.fallback_decisions()}};
+    const bool built_in = BuiltIn(s);
+    Json seat = {{"seat", s.seat()},           {"name", s.name()},
+                 {"built_in", built_in},       {"played_by", built_in ? "built_in" : "network"},
+                 {"forfeited", s.forfeited()}, {"fallback_decisions", s.fallback_decisions()}};
     seat["identity_id"] = s.identity_id() ? Json(s.identity_id()) : Json(nullptr);
     seat["vp"] = i < result.vp_size() ? Json(result.vp(i)) : Json(nullptr);
     seat["place"] = size_t(i) < places.size() ? Json(places[size_t(i)]) : Json(nullptr);

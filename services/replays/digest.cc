@@ -51,6 +51,7 @@ std::string CanonicalEncoding(const StoredGame& g) {
     Field(&out, "name", s.name);
     Field(&out, "fallback_decisions", s.fallback_decisions);
     Field(&out, "forfeited", s.forfeited ? 1 : 0);
+    if (s.kind != 0) Field(&out, "kind", s.kind);
   }
   Field(&out, "codes", g.codes);
   if (!g.verifiable_seed.empty() || !g.chance_commitment.empty()) {
@@ -81,8 +82,8 @@ std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, c
   g.verifiable_seed = game.verifiable_seed();
   g.chance_commitment = game.chance_commitment();
   for (const v1::SeatRecord& seat : game.seats()) {
-    g.seats.push_back(
-        {int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()), seat.forfeited()});
+    g.seats.push_back({int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()),
+                       seat.forfeited(), int(seat.kind())});
   }
   std::sort(g.seats.begin(), g.seats.end(), [](const auto& a, const auto& b) { return a.seat < b.seat; });
   g.codes = codes;

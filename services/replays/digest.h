@@ -24,6 +24,7 @@ struct StoredGame {
     std::string name;
     int fallback_decisions = 0;
     bool forfeited = false;
+    int kind = 0;  // v1::SeatKind; 0 (stored before the column) has no line, so old digests stay
   };
   std::string game_id, ladder, tournament;  // empty: none
   int season = 0;                           // 0: none

@@ -14,7 +14,7 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
                     " coalesce(g.chance_commitment, ''::bytea) "
                     "FROM games g JOIN replays r ON r.game_id = g.id WHERE g.id = $1");
   tx.conn().prepare("replays.digest_seats",
-                    "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
+                    "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited, coalesce(kind, 0) "
                     "FROM game_seats WHERE game_id = $1 ORDER BY seat");
   const pqxx::result games = tx.exec_prepared("replays.digest_game", game_id);
   if (games.empty()) return false;
@@ -37,7 +37,8 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   out->verifiable_seed = pqxx::binarystring(r[13]).str();
   out->chance_commitment = pqxx::binarystring(r[14]).str();
   for (const pqxx::row& s : tx.exec_prepared("replays.digest_seats", game_id)) {
-    out->seats.push_back({s[0].as<int>(), s[1].as<int64_t>(), s[2].as<std::string>(), s[3].as<int>(), s[4].as<bool>()});
+    out->seats.push_back(
+        {s[0].as<int>(), s[1].as<int64_t>(), s[2].as<std::string>(), s[3].as<int>(), s[4].as<bool>(), s[5].as<int>()});
   }
   return true;
 }
@@ -95,7 +96,7 @@ void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1:
   }
   ids += "}";
   const pqxx::result seats = tx.exec_params(
-      "SELECT game_id, seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
+      "SELECT game_id, seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited, coalesce(kind, 0) "
       "FROM game_seats WHERE game_id = ANY($1::text[]) ORDER BY game_id, seat",
       ids);
   for (const auto& seat : seats) {
@@ -103,6 +104,7 @@ void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1:
     sr->set_seat(seat[1].as<uint32_t>());
     sr->set_identity_id(seat[2].as<int64_t>());
     sr->set_name(seat[3].as<std::string>());
+    sr->set_kind(v1::SeatKind(seat[6].as<int>()));  // who played it is shown with every list
     if (detail == SeatDetail::kWithOutcome) {
       sr->set_fallback_decisions(seat[4].as<uint32_t>());
       sr->set_forfeited(seat[5].as<bool>());

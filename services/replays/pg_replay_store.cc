@@ -66,8 +66,8 @@ grpc::Status PgReplayStore::Insert(const PreparedGame& prepared, bool* already_s
               " $15, NULLIF($16::bytea, ''::bytea), NULLIF($17::bytea, ''::bytea)) "
               "ON CONFLICT (id) DO NOTHING RETURNING id");
     c.prepare("replays.insert_seat",
-              "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited) "
-              "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5, $6)");
+              "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited, kind) "
+              "VALUES ($1, $2, NULLIF($3::bigint, 0), $4, $5, $6, NULLIF($7::smallint, 0))");
     c.prepare("replays.insert_replay",
               "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) "
               "VALUES ($1, $2, $3, $4, $5)");
@@ -94,7 +94,7 @@ grpc::Status PgReplayStore::Insert(const PreparedGame& prepared, bool* already_s
     }
     for (const v1::SeatRecord& seat : game.seats()) {
       tx.exec_prepared("replays.insert_seat", game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(),
-                       int(seat.fallback_decisions()), seat.forfeited());
+                       int(seat.fallback_decisions()), seat.forfeited(), int(seat.kind()));
     }
     if (prepared.has_compact) {
       tx.exec_prepared("replays.insert_replay", game.game_id(), game.config().rules_version(),
@@ -138,8 +138,8 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
     out->set_finished_unix_ms(g[10].as<int64_t>());
     out->set_verifiable_seed(pqxx::binarystring(g[11]).str());
     out->set_chance_commitment(pqxx::binarystring(g[12]).str());
-    for (const auto& row : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited "
-                                          "FROM game_seats WHERE game_id = $1 "
+    for (const auto& row : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited, "
+                                          " coalesce(kind, 0) FROM game_seats WHERE game_id = $1 "
                                           "ORDER BY seat",
                                           game_id)) {
       v1::SeatRecord* s = out->add_seats();
@@ -148,6 +148,7 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
       s->set_name(row[2].as<std::string>());
       s->set_fallback_decisions(row[3].as<uint32_t>());
       s->set_forfeited(row[4].as<bool>());
+      s->set_kind(v1::SeatKind(row[5].as<int>()));
     }
     BytesToCodes(pqxx::binarystring(tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game_id)[0]).str(),
                  out);

@@ -55,6 +55,9 @@ grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* confi
       return Invalid("game.seats[" + std::to_string(i) + "].name: 1 to 100 characters");
     if (record.seats(i).identity_id() < 0)
       return Invalid("game.seats[" + std::to_string(i) + "].identity_id: negative");
+    if (!v1::SeatKind_IsValid(record.seats(i).kind()))
+      return Invalid("game.seats[" + std::to_string(i) + "].kind: " + std::to_string(int(record.seats(i).kind())) +
+                     " is not a seat kind");
   }
   if (record.actions_size() > int(config->options.max_actions))
     return Invalid("game.actions: more than the configuration's max_actions");

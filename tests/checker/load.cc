@@ -181,8 +181,8 @@ bool LoadRecords(const std::vector<std::string>& files, Inputs* out, std::map<st
 bool LoadCompletedGames(const std::vector<std::string>& dirs, Inputs* out, std::string* error) {
   // The host's fields, next to the engine's record in each file.
   static const char* const kHostFields[] = {
-      "game_id",      "ladder",    "season",          "tournament",      "reason", "vp", "fallback_decisions",
-      "identity_ids", "forfeited", "created_unix_ms", "finished_unix_ms"};
+      "game_id",      "ladder",   "season",    "tournament",      "reason",          "vp", "fallback_decisions",
+      "identity_ids", "built_in", "forfeited", "created_unix_ms", "finished_unix_ms"};
   for (const std::string& dir : dirs) {
     std::error_code ec;
     std::vector<std::filesystem::path> files;

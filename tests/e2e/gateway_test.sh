@@ -280,6 +280,10 @@ for _ in $(seq 1 100); do
 done
 req 200 "/api/v1/games/$live"
 live_steps=$(value "j['steps']")
+# The watcher played over the network without an account: stored and shown as
+# such, not as a built-in bot like the three beside it.
+expect "[(p['name'], p['played_by'], p['built_in'], p['identity_id']) for p in j['players']][0] == ('watcher', 'network', False, None)" && ok
+expect "all(p['played_by'] == 'built_in' and p['built_in'] for p in j['players'][1:])" && ok
 # Both streams: a welcome, views, events, and the end; the last view is the final
 # position; from the start, every action's event is there.
 python3 - "$work/sse-1.txt" "$work/sse-2.txt" "$live_steps" <<'PY' || fail "the live streams are wrong (see above)"

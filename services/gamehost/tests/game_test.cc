@@ -10,6 +10,7 @@
 #include <set>
 
 #include "lib/protocol/convert.h"
+#include "services/gamehost/results.h"
 #include "services/gamehost/tests/fakes.h"
 
 namespace metropolis::gamehost::testing {
@@ -17,11 +18,16 @@ namespace {
 
 using Msg = v1::PlayUpdate::MsgCase;
 
+v1::CreateGameRequest FourPlayers(uint64_t seed) {
+  v1::CreateGameRequest request;
+  for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
+  request.set_chance_seed(seed);
+  return request;
+}
+
 struct Table {
-  explicit Table(TestHost* t, uint64_t seed = 7) : test(t) {
-    v1::CreateGameRequest request;
-    for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
-    request.set_chance_seed(seed);
+  explicit Table(TestHost* t, uint64_t seed = 7) : Table(t, FourPlayers(seed)) {}
+  Table(TestHost* t, const v1::CreateGameRequest& request) : test(t) {
     grpc::Status s = test->host->CreateGame(kAdmin, request, &created);
     EXPECT_TRUE(s.ok()) << s.error_message();
     for (int i = 0; i < 4; ++i) seats.push_back(std::make_shared<RecordingSeat>());
@@ -558,6 +564,43 @@ TEST(GameHost, BuiltInSeatsPlayThemselves) {
   t.Settle();
   ASSERT_EQ(t.sink.games.size(), 1u);
   EXPECT_EQ(t.sink.games[0].record.config.num_seats, 3);
+}
+
+TEST(GameHost, StoredSeatsSayWhetherANetworkClientOrABuiltInBotPlayedThem) {
+  // A game as an administrator creates it (metropolisctl create-game): a network
+  // seat without an identity, one with an identity, and two built-in bots.
+  TestHost t;
+  v1::CreateGameRequest request = FourPlayers(7);
+  request.mutable_seats(0)->set_name("guest-bot");
+  request.mutable_seats(1)->set_identity_id(55);
+  for (int i : {2, 3}) {
+    request.mutable_seats(i)->set_built_in(true);
+    request.mutable_seats(i)->set_fallback_bot("random");
+  }
+  Table table(&t, request);
+  ASSERT_TRUE(table.Connect(0).ok());
+  ASSERT_TRUE(table.Connect(1).ok());
+  table.PlayOut();
+  ASSERT_EQ(t.sink.games.size(), 1u);
+  EXPECT_EQ(t.sink.games[0].built_in, (std::vector<bool>{false, false, true, true}));
+  v1::CompletedGameRecord record;
+  CompletedGameToProto(t.sink.games[0], &record);
+  ASSERT_EQ(record.seats_size(), 4);
+  EXPECT_EQ(record.seats(0).name(), "guest-bot");
+  EXPECT_EQ(record.seats(0).identity_id(), 0);
+  EXPECT_EQ(record.seats(0).kind(), v1::SEAT_KIND_NETWORK);
+  EXPECT_EQ(record.seats(1).identity_id(), 55);
+  EXPECT_EQ(record.seats(1).kind(), v1::SEAT_KIND_NETWORK);
+  EXPECT_EQ(record.seats(2).kind(), v1::SEAT_KIND_BUILT_IN);
+  EXPECT_EQ(record.seats(3).kind(), v1::SEAT_KIND_BUILT_IN);
+  // The ratings service is told identities only, as before: the seat without
+  // one is not rated, whoever played it.
+  v1::GameOutcome outcome;
+  OutcomeOf(record, &outcome);
+  ASSERT_EQ(outcome.seats_size(), 4);
+  EXPECT_EQ(outcome.seats(0).identity_id(), 0);
+  EXPECT_EQ(outcome.seats(1).identity_id(), 55);
+  EXPECT_EQ(outcome.seats(2).identity_id(), 0);
 }
 
 }  // namespace

@@ -77,6 +77,44 @@ TEST(GameSummary, SeatsWithPointsAndPlaces) {
   EXPECT_EQ(capped["players"][0]["place"], nullptr);
 }
 
+TEST(GameSummary, SeatsShownAsWhoPlayedThem) {
+  // A network client without an account (a seat of a game an administrator
+  // created, a tournament's seat), one with an account, and a built-in bot.
+  v1::StoredGameSummary g = Game("g1", {0, 7, 0}, 0, {13, 8, 10});
+  g.mutable_seats(0)->set_name("guest-bot");
+  g.mutable_seats(0)->set_kind(v1::SEAT_KIND_NETWORK);
+  g.mutable_seats(1)->set_kind(v1::SEAT_KIND_NETWORK);
+  g.mutable_seats(2)->set_kind(v1::SEAT_KIND_BUILT_IN);
+  const Json j = GameSummaryToJson(g);
+  EXPECT_EQ(j["players"][0]["name"], "guest-bot");
+  EXPECT_EQ(j["players"][0]["identity_id"], nullptr);
+  EXPECT_EQ(j["players"][0]["built_in"], false);
+  EXPECT_EQ(j["players"][0]["played_by"], "network");
+  EXPECT_EQ(j["players"][1]["identity_id"], 7);
+  EXPECT_EQ(j["players"][1]["built_in"], false);
+  EXPECT_EQ(j["players"][1]["played_by"], "network");
+  EXPECT_EQ(j["players"][2]["identity_id"], nullptr);
+  EXPECT_EQ(j["players"][2]["built_in"], true);
+  EXPECT_EQ(j["players"][2]["played_by"], "built_in");
+  // A built-in bot may hold an identity; the kind decides, not the identity.
+  g.mutable_seats(1)->set_kind(v1::SEAT_KIND_BUILT_IN);
+  EXPECT_EQ(GameSummaryToJson(g)["players"][1]["built_in"], true);
+  // The replay shows its seats the same way.
+  v1::CompletedGameRecord replay;
+  *replay.mutable_seats() = g.seats();
+  *replay.mutable_result() = g.result();
+  EXPECT_EQ(ReplayToJson(replay)["players"][0]["played_by"], "network");
+}
+
+TEST(GameSummary, RecordsStoredBeforeSeatKindsReadAsBefore) {
+  // No kind (UNSPECIFIED): no identity reads as a built-in bot, as it always did.
+  const Json j = GameSummaryToJson(Game("g1", {7, 0}, 0, {13, 8}));
+  EXPECT_EQ(j["players"][0]["built_in"], false);
+  EXPECT_EQ(j["players"][0]["played_by"], "network");
+  EXPECT_EQ(j["players"][1]["built_in"], true);
+  EXPECT_EQ(j["players"][1]["played_by"], "built_in");
+}
+
 TEST(FrequentOpponents, CountsAheadBehindAndLevel) {
   std::vector<v1::StoredGameSummary> games = {
       Game("g1", {1, 2, 3, 0}, 0, {13, 9, 9, 5}),   // 1 ahead of 2 and 3

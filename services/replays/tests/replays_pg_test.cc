@@ -195,6 +195,47 @@ TEST_F(ReplaysTest, TheDigestOfTheRecordIsTheDigestOfWhatTheTablesHold) {
   }
 }
 
+// Migration 0070: who played each seat (SeatRecord.kind) is stored and read back
+// by GetReplay and ListGames. A seat stored without it (a record from a host
+// before the field, or a row from before the column) reads UNSPECIFIED, and its
+// game's digest is what it always was: the encoding has no kind line for it.
+TEST_F(ReplaysTest, SeatKindsRoundTripAndSeatsWithoutOneKeepTheirDigest) {
+  auto game = PlayGame(24, "g-kinds");
+  game.mutable_seats(0)->set_kind(v1::SEAT_KIND_NETWORK);  // no identity, over the network
+  game.mutable_seats(1)->set_kind(v1::SEAT_KIND_BUILT_IN);
+  v1::StoreGameResponse stored;
+  ASSERT_TRUE(Store(game, &stored).ok());
+  v1::GetReplayRequest get;
+  get.set_game_id("g-kinds");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  ASSERT_EQ(replay.game().seats_size(), game.seats_size());
+  EXPECT_EQ(replay.game().seats(0).kind(), v1::SEAT_KIND_NETWORK);
+  EXPECT_EQ(replay.game().seats(1).kind(), v1::SEAT_KIND_BUILT_IN);
+  EXPECT_EQ(replay.game().seats(2).kind(), v1::SEAT_KIND_UNSPECIFIED);
+  v1::ListStoredGamesRequest list;
+  v1::ListStoredGamesResponse page;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+  ASSERT_EQ(page.games_size(), 1);
+  EXPECT_EQ(page.games(0).seats(0).kind(), v1::SEAT_KIND_NETWORK);
+  EXPECT_EQ(page.games(0).seats(1).kind(), v1::SEAT_KIND_BUILT_IN);
+  pqxx::connection db(database_.conninfo());
+  pqxx::work tx(db);
+  StoredGame read;
+  ASSERT_TRUE(ReadStoredGame(tx, "g-kinds", &read));
+  EXPECT_EQ(GameDigest(read), stored.digest()) << CanonicalEncoding(read);
+  // The same game without kinds: the digest of a game stored before them.
+  auto old = game;
+  for (auto& seat : *old.mutable_seats()) seat.clear_kind();
+  PreparedGame before;
+  ASSERT_TRUE(PrepareRecord(old, &before).ok());
+  EXPECT_NE(before.digest, stored.digest());
+  tx.exec("UPDATE game_seats SET kind = NULL");  // as stored before migration 0070
+  ASSERT_TRUE(ReadStoredGame(tx, "g-kinds", &read));
+  EXPECT_EQ(CanonicalEncoding(read).find("\nkind "), std::string::npos);
+  EXPECT_EQ(GameDigest(read), before.digest);
+}
+
 // A seat's identity is a foreign key: one the database does not know is the
 // caller's mistake, and nothing of the game is written.
 TEST_F(ReplaysTest, ASeatOfAnUnknownIdentityIsRefused) {

@@ -130,6 +130,10 @@ TEST_F(ReplaysTest, MalformedAndUnauthorisedRequestsStoreNothing) {
   auto seats = game;
   seats.mutable_seats()->RemoveLast();
   EXPECT_EQ(Store(seats).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+
+  auto kind = game;
+  kind.mutable_seats(0)->set_kind(v1::SeatKind(9));  // no such kind: unreadable to the readers
+  EXPECT_EQ(Store(kind).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(StoredGames(), 0);
 
   v1::GetReplayRequest missing;

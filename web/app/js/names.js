@@ -50,6 +50,13 @@ export function pageOf(markup, title, extra = {}) {
   return { element, title, ...extra };
 }
 
+// Who played a stored game's seat (the gateway's `played_by`): the host's own bot,
+// or a client over the network, which need not have an account (no link then).
+export function playedByTag(p) {
+  if (p.played_by === 'built_in') return raw('<span class="tag">built-in bot</span>');
+  return p.identity_id ? raw('') : raw('<span class="tag" title="played over the network, without an account">network</span>');
+}
+
 // A seat's badge: its letter on its colour, with a pattern of its own.
 export function seatBadge(seat) {
   return raw(`<span class="seat-badge seat-${seat}" aria-label="seat ${SEAT_LETTERS[seat]}">${SEAT_LETTERS[seat] ?? '?'}</span>`);

@@ -1,6 +1,6 @@
 // The game browser: stored games, newest first, with filters and keyset paging.
 import { api, enc } from '../api.js';
-import { html, raw, pageOf, formatDate, seatBadge } from '../names.js';
+import { html, raw, pageOf, formatDate, seatBadge, playedByTag } from '../names.js';
 import { navigate } from '../nav.js';
 
 // A table of stored games (the gateway's game summaries); `me` is a player
@@ -10,7 +10,7 @@ export function gamesTable(games, me = '') {
   const rows = games.map((g) => {
     const mine = g.players.find((p) => p.name === me);
     const players = g.players.map(
-      (p) => html`<li class="${p.place === 1 ? 'winner' : ''}">${seatBadge(p.seat)} ${raw(p.identity_id ? html`<a href="/players/${enc(p.name)}">${p.name}</a>` : html`<span>${p.name}</span>`)} <span class="vp">${p.vp ?? '–'} VP${p.place === 1 ? ' · won' : ''}</span></li>`,
+      (p) => html`<li class="${p.place === 1 ? 'winner' : ''}">${seatBadge(p.seat)} ${raw(p.identity_id ? html`<a href="/players/${enc(p.name)}">${p.name}</a>` : html`<span>${p.name}</span>`)}${playedByTag(p)} <span class="vp">${p.vp ?? '–'} VP${p.place === 1 ? ' · won' : ''}</span></li>`,
     );
     return html`<tr data-game="${g.game_id}">
       <td>${formatDate(g.finished_unix_ms)}</td>

@@ -22,7 +22,7 @@ export async function render(gameId, q) {
   let viewer = Number.parseInt(q.get('viewer') ?? '-1', 10);
   if (!(viewer >= -1 && viewer < game.players.length)) viewer = -1;
 
-  const seatOptions = game.players.map((p) => html`<option value="${p.seat}">Seat ${SEAT_LETTERS[p.seat]}: ${p.name}</option>`);
+  const seatOptions = game.players.map((p) => html`<option value="${p.seat}">Seat ${SEAT_LETTERS[p.seat]}: ${p.name}${p.played_by === 'built_in' ? ' (built-in bot)' : p.identity_id ? '' : ' (network)'}</option>`);
   const controls = html`
     <div class="controls" role="group" aria-label="Replay controls">
       <button type="button" data-act="first" title="First step (Home)" aria-label="First step">|◀</button>
