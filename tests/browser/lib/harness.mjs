@@ -105,8 +105,23 @@ export function browserTest(name) {
     },
 
     // GET from the gateway's API: the JSON body, or an error that says what came back.
+    // A GET that got no answer at all is sent once more: the gateway ends idle
+    // keep-alive connections after 2 s, and Node's fetch, unlike a browser, does
+    // not resend an idempotent request whose reused connection closed under it.
+    // A second failure says both causes.
     async get(path) {
-      const r = await fetch(gateway + path);
+      let r;
+      try {
+        r = await fetch(gateway + path);
+      } catch (first) {
+        if (!(first instanceof TypeError)) throw first;
+        const cause = (e) => e.cause?.message ?? e.message;
+        try {
+          r = await fetch(gateway + path);
+        } catch (again) {
+          throw new Error(`GET ${path}: no answer: ${cause(again)} (the first time: ${cause(first)})`);
+        }
+      }
       const body = await r.json().catch(() => null);
       if (!r.ok || body === null) throw new Error(`GET ${path}: HTTP ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);
       return body;
