@@ -122,7 +122,7 @@ start_service gateway "${ports[3]}" "$build/services/gateway/metropolis-gateway"
   --metrics-listen "$metrics" --accounts "$accounts" --accounts-token "$gateway_service_token" \
   --replays "$replays" --ratings "$ratings" --hosts "$host" \
   --gamehost-token "$spectator_token" --max-spectators "$max" --log-level warning \
-  --rate-limit 0  # every request comes from one address here
+  --rate-limit 0 --upstream-rate-limit 0 --public-cache-ms 0  # one address here, and every read timed to the services
 gateway_pid=${pids[-1]}
 echo "gateway_load.sh: gateway on $gateway ($max stream threads); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 proc() { awk -v k="$1:" '$1 == k {print $2, $3}' "/proc/$gateway_pid/status"; }

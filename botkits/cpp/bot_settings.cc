@@ -37,7 +37,9 @@ cli::Flags BotFlags() {
   f.Add({.name = "capacity", .value_name = "N", .help = "compete mode: games at once (1..16, default 1)"});
   f.Add({.name = "game", .value_name = "ID", .help = "the game id"});
   f.Add({.name = "token", .value_name = "T", .help = "the seat's token from CreateGame (env METROPOLIS_TOKEN)"});
-  f.Add({.name = "bot", .value_name = "SPEC", .help = "the bot: random, heuristic or search[:ms=50,...] (bots/bot.h)"});
+  f.Add({.name = "bot",
+         .value_name = "SPEC",
+         .help = "the bot: random, greedy, heuristic or search[:ms=50,...] (bots/bot.h)"});
   f.Add({.name = "seed", .value_name = "N", .help = "seed of the bot's random stream (default: unpredictable)"});
   f.Add({.name = "take-over", .value_name = "", .help = "replace a stream that already plays the seat"});
   f.Add({.name = "quiet", .value_name = "", .help = "print only the summary line and errors"});
@@ -135,7 +137,7 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
     if (s.client.game_id.empty()) return fail("--game is required");
     if (s.client.token.empty()) return fail("--token (or METROPOLIS_TOKEN) is required");
   }
-  if (s.bot.empty()) return fail("--bot is required (random, heuristic or search:ms=50)");
+  if (s.bot.empty()) return fail("--bot is required (random, greedy, heuristic or search:ms=50)");
   std::string bot_error;
   if (!bots::MakeBot(s.bot, &bot_error)) return fail("--bot: " + bot_error);
 

@@ -11,6 +11,7 @@
 #include "bots/bot.h"
 #include "bots/evaluation.h"
 #include "bots/match.h"
+#include "bots/tests/positions.h"
 #include "engine/view.h"
 #include "lib/chance/chance.h"
 
@@ -28,25 +29,7 @@ GameConfig BaseConfig(uint64_t board_seed, int seats = 4) {
 // Positions of random base games where a seat is to act, every `stride`-th
 // decision, with development cards in play.
 std::vector<State> BasePositions(int count, int stride, uint64_t seed) {
-  std::vector<State> out;
-  uint64_t rng = seed;
-  for (int game = 0; int(out.size()) < count; ++game) {
-    const GameConfig config = BaseConfig(seed + uint64_t(game));
-    State s;
-    std::string error;
-    EXPECT_TRUE(NewGame(config, &s, &error)) << error;
-    int decisions = 0;
-    while (!s.IsTerminal() && int(out.size()) < count) {
-      if (s.IsChanceNode()) {
-        s.ApplyUnchecked(s.SampleChance(UniformRandom(&rng)));
-        continue;
-      }
-      const std::vector<Action> legal = s.LegalActions();
-      if (++decisions % stride == 0) out.push_back(s);
-      s.ApplyUnchecked(legal[RandomBelow(&rng, uint32_t(legal.size()))]);
-    }
-  }
-  return out;
+  return testing::RandomWalkPositions(count, stride, seed, [](uint64_t board_seed) { return BaseConfig(board_seed); });
 }
 
 const char* const kSpecs[] = {"random", "heuristic", "search:iterations=40", "search:iterations=40,threads=2"};

@@ -6,6 +6,7 @@
 #include "bots/evaluation.h"
 #include "bots/match.h"
 #include "bots/search.h"
+#include "bots/tests/positions.h"
 #include "engine/view.h"
 
 namespace metropolis::bots {
@@ -14,30 +15,7 @@ namespace {
 const char* const kSpecs[] = {"random", "greedy", "heuristic", "search:iterations=60",
                               "search:iterations=60,threads=2"};
 
-// Positions where a seat is to act, from seeded games of random moves on
-// random boards; every `stride`-th decision is kept.
-std::vector<State> Positions(int count, int stride, uint64_t seed) {
-  std::vector<State> out;
-  uint64_t rng = seed;
-  for (int game = 0; int(out.size()) < count; ++game) {
-    GameConfig config;
-    config.board = RandomBoard(seed + uint64_t(game));
-    State s(config);
-    std::string error;
-    EXPECT_TRUE(NewGame(config, &s, &error)) << error;
-    int decisions = 0;
-    while (!s.IsTerminal() && int(out.size()) < count) {
-      if (s.IsChanceNode()) {
-        s.ApplyUnchecked(s.SampleChance(UniformRandom(&rng)));
-        continue;
-      }
-      std::vector<Action> legal = s.LegalActions();
-      if (++decisions % stride == 0) out.push_back(s);
-      s.ApplyUnchecked(legal[RandomBelow(&rng, uint32_t(legal.size()))]);
-    }
-  }
-  return out;
-}
+using testing::Positions;
 
 TEST(Bots, MakeBotParsesSpecs) {
   std::string error;

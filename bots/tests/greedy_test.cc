@@ -9,35 +9,14 @@
 
 #include "bots/bot.h"
 #include "bots/match.h"
+#include "bots/tests/positions.h"
 #include "engine/state_editor.h"
 #include "engine/view.h"
 
 namespace metropolis::bots {
 namespace {
 
-// Positions where a seat is to act, from seeded games of random moves.
-std::vector<State> Positions(int count, int stride, uint64_t seed) {
-  std::vector<State> out;
-  uint64_t rng = seed;
-  for (int game = 0; int(out.size()) < count; ++game) {
-    GameConfig config;
-    config.board = RandomBoard(seed + uint64_t(game));
-    State s(config);
-    std::string error;
-    EXPECT_TRUE(NewGame(config, &s, &error)) << error;
-    int decisions = 0;
-    while (!s.IsTerminal() && int(out.size()) < count) {
-      if (s.IsChanceNode()) {
-        s.ApplyUnchecked(s.SampleChance(UniformRandom(&rng)));
-        continue;
-      }
-      std::vector<Action> legal = s.LegalActions();
-      if (++decisions % stride == 0) out.push_back(s);
-      s.ApplyUnchecked(legal[RandomBelow(&rng, uint32_t(legal.size()))]);
-    }
-  }
-  return out;
-}
+using testing::Positions;
 
 // The score reads the seat's own hand and public facts only: every state
 // consistent with the seat's view scores the same.

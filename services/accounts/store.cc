@@ -86,13 +86,22 @@ grpc::Status AccountStore::AuthenticateSha256(const std::string& sha256, Princip
   if (grpc::Status s = FindToken(sha256, &stored, &found); !s.ok()) return s;
   if (!found) return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken};
   if (stored.revoked) {
-    // Someone still holds a revoked token: worth knowing which one.
-    services::LogInfo("revoked token refused",
-                      {{"token_id", std::to_string(stored.owner.token_id)}, {"identity", stored.owner.name}});
+    // Someone still holds a revoked token: worth knowing which one, but not
+    // once per call of a client that keeps trying.
+    if (int64_t suppressed = 0; revoked_logs_->Allow(&suppressed)) {
+      services::LogFieldList fields = {{"token_id", std::to_string(stored.owner.token_id)},
+                                       {"identity", stored.owner.name}};
+      if (suppressed > 0) fields.emplace_back("suppressed", std::to_string(suppressed));
+      services::Log(services::LogLevel::kInfo, "revoked token refused", fields);
+    }
     return {grpc::StatusCode::UNAUTHENTICATED, kUnknownToken};
   }
   *out = std::move(stored.owner);
   return grpc::Status::OK;
+}
+
+void AccountStore::LimitRevokedTokenLogs(int lines, const services::Clock* clock) {
+  revoked_logs_ = std::make_unique<services::LogThrottle>(lines, 60'000, clock);
 }
 
 grpc::Status AccountStore::LookupToken(const std::string& sha256, Principal* out) {

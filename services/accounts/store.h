@@ -5,12 +5,14 @@
 #include <grpcpp/support/status.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "lib/auth/account_lookup.h"
+#include "lib/common/log_throttle.h"
 
 namespace metropolis::accounts {
 
@@ -85,6 +87,11 @@ class AccountStore : public auth::AccountLookup {
   // AuthenticateSha256 with NOT_FOUND for an unknown or revoked token.
   grpc::Status LookupToken(const std::string& sha256, Principal* out) override;
 
+  // A revoked token presented is logged (which one, and whose), at most `lines`
+  // a minute on `clock` (null: the system's), since whoever holds it can present
+  // it as often as they like; 0: every one. 10 until set.
+  void LimitRevokedTokenLogs(int lines, const services::Clock* clock = nullptr);
+
  protected:
   // The checked arguments stored: ALREADY_EXISTS for a name taken in any letter
   // case ("(by 'Other')" when spelt otherwise), NOT_FOUND "owner: ..." for a
@@ -99,6 +106,9 @@ class AccountStore : public auth::AccountLookup {
   virtual grpc::Status FindToken(const std::string& sha256, StoredToken* out, bool* found) = 0;
   // "no identity named 'x'", the NOT_FOUND every implementation answers.
   static grpc::Status NoIdentity(const std::string& name);
+
+ private:
+  std::unique_ptr<services::LogThrottle> revoked_logs_ = std::make_unique<services::LogThrottle>(10, 60'000);
 };
 
 }  // namespace metropolis::accounts

@@ -4,14 +4,10 @@
 
 #include <algorithm>
 
+#include "services/gateway/params.h"
+
 namespace metropolis::gateway {
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool IsIpAddress(const std::string& s) {
   unsigned char buffer[sizeof(in6_addr)];

@@ -16,6 +16,7 @@ struct GatewayMetrics::Impl {
   prometheus::Counter* refused;
   prometheus::Counter* sse_bytes;
   prometheus::Gauge* play_streams;
+  prometheus::Family<prometheus::Counter>* public_reads;
 };
 
 GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
@@ -57,6 +58,13 @@ GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique
                              .Help("people's open play streams (a GameHost.Play stream each)")
                              .Register(*r)
                              .Add({});
+  impl_->public_reads = &BuildCounter()
+                             .Name("metropolis_gateway_public_reads_total")
+                             .Help(
+                                 "API reads by how they were answered: hit (the cache), coalesced (the answer of "
+                                 "the same request in flight), miss (the services called), refused (the address's "
+                                 "upstream quota spent)")
+                             .Register(*r);
 }
 
 GatewayMetrics::~GatewayMetrics() = default;
@@ -80,6 +88,10 @@ void GatewayMetrics::Spectators(size_t spectators, size_t games) {
 void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
 
 void GatewayMetrics::SseBytes(size_t bytes) { impl_->sse_bytes->Increment(double(bytes)); }
+
+void GatewayMetrics::PublicRead(const std::string& outcome) {
+  impl_->public_reads->Add({{"result", outcome}}).Increment();
+}
 
 void GatewayMetrics::PlayStreams(size_t streams) { impl_->play_streams->Set(double(streams)); }
 

@@ -24,6 +24,8 @@ class GatewayMetrics {
   void SseBytes(size_t bytes);
   // People's open play streams (GET /api/v1/play/{game}/events).
   void PlayStreams(size_t streams);
+  // An API read, by PublicReads::OutcomeName: hit, coalesced, miss, refused.
+  void PublicRead(const std::string& outcome);
 
  private:
   struct Impl;

@@ -69,6 +69,12 @@ ApiError NotFound(std::string message) {
   return e;
 }
 
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
 bool UrlDecode(std::string_view in, bool plus_is_space, std::string* out) {
   out->clear();
   for (size_t i = 0; i < in.size(); ++i) {

@@ -35,6 +35,9 @@ inline constexpr size_t kMaxQueryLength = 2048;
 // malformed escape or a NUL, decoded or raw.
 bool UrlDecode(std::string_view in, bool plus_is_space, std::string* out);
 
+// `s` without the spaces and tabs around it (HTTP's optional whitespace).
+std::string_view Trim(std::string_view s);
+
 class Query {
  public:
   // "a=1&b=x%20y": every name at most once, each decoded. An empty value

@@ -19,6 +19,7 @@
 #include "services/gateway/metrics.h"
 #include "services/gateway/people_client.h"
 #include "services/gateway/play_api.h"
+#include "services/gateway/public_reads.h"
 #include "services/gateway/server.h"
 
 namespace metropolis::gateway {
@@ -62,6 +63,12 @@ void AddGatewaySettings(ms::Settings* settings) {
   ms::AddChannelTlsSetting(settings);
   ms::AddRateLimitSettings(settings, {.per_second = 100, .burst = 200},
                            "per client address (/healthz and /readyz are not limited)");
+  settings->Add("public-cache-ms", "N", "1000",
+                "API answers everyone polls (ladders, leaderboards, live games, tournaments) are served again for "
+                "this long, and requests for a URL being answered wait for that answer (0: neither)");
+  settings->Add("upstream-rate-limit", "N", "50",
+                "API reads per second per client address that reach the services (cache misses; 0: no limit)");
+  settings->Add("upstream-rate-burst", "N", "100", "bucket size of --upstream-rate-limit");
   settings->Add("trusted-proxies", "ADDR,...", "",
                 "proxies in front of the gateway: a request from one is the client's that its X-Forwarded-For "
                 "names last (for the rate limit and the sign-in throttle); empty: the TCP peer is the client");
@@ -71,6 +78,7 @@ void AddGatewaySettings(ms::Settings* settings) {
 bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
   int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
   int64_t practice_decision_ms, practice_bank_ms, max_practice_games;
+  int64_t public_cache_ms, upstream_rate, upstream_burst;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
       !settings.GetInt("threads", 2, 1024, &threads, error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
@@ -83,8 +91,13 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
       // 1 at least: no practice at all is the empty --gamehost-admin-token.
       !settings.GetInt("max-practice-games", 1, 100, &max_practice_games, error) ||
       !settings.GetInt("signin-failures", 1, 1000, &config->signin_failures, error) ||
-      !settings.GetInt("signin-window-s", 1, 86'400, &config->signin_window_s, error))
+      !settings.GetInt("signin-window-s", 1, 86'400, &config->signin_window_s, error) ||
+      !settings.GetInt("public-cache-ms", 0, 60'000, &public_cache_ms, error) ||
+      !settings.GetInt("upstream-rate-limit", 0, 1'000'000, &upstream_rate, error) ||
+      !settings.GetInt("upstream-rate-burst", 1, 1'000'000, &upstream_burst, error))
     return false;
+  config->public_cache_ms = int(public_cache_ms);
+  config->upstream_rate_limit = {.per_second = double(upstream_rate), .burst = double(upstream_burst)};
   config->threads = int(threads);
   config->max_spectators = int(max_spectators);
   config->max_live_games = int(max_games);
@@ -154,6 +167,10 @@ int RunGateway(const GatewayConfig& config) {
   Backends backends(config.backends);
   Catalog catalog(&backends);
   Api api(&catalog, &backends);
+  PublicReads reads({.cache_ms = config.public_cache_ms, .upstream = config.upstream_rate_limit},
+                    [&api](std::string_view path, std::string_view query, std::string* route) {
+                      return api.Get(path, query, route);
+                    });
 
   // People and play: a person is a player identity of the accounts; their
   // passwords, sessions and seats are the Accounts service's (People), the
@@ -196,7 +213,7 @@ int RunGateway(const GatewayConfig& config) {
                      .rate_limit = config.rate_limit,
                      .trusted_proxies = config.trusted_proxies,
                      .process_metrics = &process_metrics},
-                    &api, &play_api, &hub, &metrics);
+                    &api, &reads, &play_api, &hub, &metrics);
   const bool started = server.Start(&error);
   pem.Remove();
   if (!started) return fail(error);

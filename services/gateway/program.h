@@ -22,6 +22,8 @@ struct GatewayConfig {
   int practice_decision_ms = 60000, practice_time_bank_ms = 300000, max_practice_games = 2;
   bool secure_cookies = false;
   services::RateLimit rate_limit;
+  int public_cache_ms = 1000;                // PublicReadsOptions::cache_ms
+  services::RateLimit upstream_rate_limit;   // per client address, of cache misses
   std::vector<std::string> trusted_proxies;  // whose X-Forwarded-For names the client (client_address.h)
   services::ServerTls tls;
 };

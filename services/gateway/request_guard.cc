@@ -12,12 +12,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // "application/json", "application/json; charset=utf-8": the media type alone.
 bool IsJson(std::string_view content_type) {
   const size_t semicolon = content_type.find(';');

@@ -60,9 +60,11 @@ void StartEventStream(mg_connection* conn) {
 
 }  // namespace
 
-HttpServer::HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics)
+HttpServer::HttpServer(ServerOptions options, Api* api, PublicReads* reads, PlayApi* play, LiveHub* hub,
+                       GatewayMetrics* metrics)
     : options_(std::move(options)),
       api_(api),
+      reads_(reads),
       play_(play),
       hub_(hub),
       metrics_(metrics),
@@ -254,13 +256,19 @@ int HttpServer::Handle(mg_connection* conn) {
       status = ServeLive(conn, path, query, &route);
     } else {
       try {
-        response = api_->Get(path, query, &route);
+        PublicReads::Outcome outcome;
+        response = reads_->Get(path, query, client, &route, &outcome);
+        metrics_->PublicRead(PublicReads::OutcomeName(outcome));
+        if (outcome == PublicReads::Outcome::kRefused && options_.process_metrics)
+          options_.process_metrics->RateLimited("gateway_upstream");
+        // A failure shared with coalesced requests is one failed call.
+        if (outcome == PublicReads::Outcome::kMiss && !response.backend.empty())
+          metrics_->BackendError(response.backend, response.grpc_status);
       } catch (const std::exception& e) {
         // A fault of the gateway's own: one request fails, not the process.
         services::LogError("request failed", {{"path", std::string(path.substr(0, 200))}, {"error", e.what()}});
         response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
       }
-      if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
     }
   } else {
     route = "static";
@@ -364,7 +372,6 @@ void HttpServer::PumpEvents(mg_connection* conn, Spectator* events, std::chrono:
 }
 
 int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route) {
-  const auto start = Clock::now();
   const mg_request_info* info = mg_get_request_info(conn);
   const Parts parts = PartsFor(request.method);
   HttpResponse response;
@@ -393,9 +400,8 @@ int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::stri
     }
   }
   if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
-  const int status = Send(conn, response, parts);
-  metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
-  return status;
+  // Counted once, by Handle, as every request is.
+  return Send(conn, response, parts);
 }
 
 int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {

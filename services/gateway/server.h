@@ -17,6 +17,7 @@
 #include "services/gateway/live.h"
 #include "services/gateway/metrics.h"
 #include "services/gateway/play_api.h"
+#include "services/gateway/public_reads.h"
 
 struct mg_context;
 struct mg_connection;
@@ -45,8 +46,9 @@ struct ServerOptions {
 
 class HttpServer {
  public:
+  // `reads` answers the API's GETs (through its cache and upstream quota).
   // `play` may be null: the gateway then serves no people's endpoints.
-  HttpServer(ServerOptions options, Api* api, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics);
+  HttpServer(ServerOptions options, Api* api, PublicReads* reads, PlayApi* play, LiveHub* hub, GatewayMetrics* metrics);
   ~HttpServer();
 
   bool Start(std::string* error);
@@ -80,6 +82,7 @@ class HttpServer {
 
   const ServerOptions options_;
   Api* const api_;
+  PublicReads* const reads_;
   PlayApi* const play_;
   LiveHub* const hub_;
   GatewayMetrics* const metrics_;

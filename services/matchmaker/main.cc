@@ -1,6 +1,7 @@
 // metropolis-matchmaker: queues per ladder, tables by rating, games on the hosts.
 #include <chrono>
 
+#include "bots/bot.h"
 #include "lib/storage/server_storage.h"
 #include "services/matchmaker/server.h"
 
@@ -61,6 +62,8 @@ int main(int argc, char** argv) {
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error) ||
       !settings.GetInt("host-forget-ms", 15'000, 86'400'000, &config.host_forget_ms, &error))
     return program.Fail(error);
+  // Every game it creates would carry a bad --bot to a host that refuses it: refused here, at start.
+  if (!metropolis::bots::MakeBot(config.bot, &error)) return program.Fail("--bot: " + error);
   if (!program.Check()) return program.exit_code();
   config.redis_prefix = program.redis_prefix();
   config.rate_limit = program.rate_limit();

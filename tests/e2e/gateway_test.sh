@@ -441,23 +441,28 @@ ok
 
 # flood URL N: N GET requests from 16 threads, each on a kept-alive connection
 # (as fast as one client can: a process per request would be slower than the
-# budgets refill); prints the count of each HTTP status.
+# budgets refill); prints the count of each HTTP status. "{n}" in URL becomes
+# the request's number (N different URLs); FROM, if set, is the address to send from.
 flood() {
-  python3 - "$1" "$2" <<'PY'
-import collections, http.client, sys, threading, urllib.parse
+  FROM=${FROM:-} python3 - "$1" "$2" <<'PY'
+import collections, http.client, itertools, os, sys, threading, urllib.parse
 url, n = urllib.parse.urlsplit(sys.argv[1]), int(sys.argv[2])
-codes, lock = collections.Counter(), threading.Lock()
+source = (os.environ["FROM"], 0) if os.environ.get("FROM") else None
+target = url.path + ("?" + url.query if url.query else "")
+codes, lock, numbers = collections.Counter(), threading.Lock(), itertools.count()
 def client(count):
-    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10, source_address=source)
     for _ in range(count):
         try:
-            conn.request("GET", url.path)
+            with lock:
+                number = next(numbers)
+            conn.request("GET", target.replace("{n}", str(number)))
             response = conn.getresponse()
             response.read()
             code = response.status
         except OSError:
             conn.close()
-            conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10)
+            conn = http.client.HTTPConnection(url.hostname, url.port, timeout=10, source_address=source)
             code = 0
         with lock:
             codes[code] += 1
@@ -477,6 +482,36 @@ ctl --token "$METROPOLIS_ADMIN_TOKEN" tournaments >"$work/ctl-after-flood.txt" 2
   fail "the administrator's call failed right after a client's flood: $(cat "$work/ctl-after-flood.txt")"
 ok
 
+# The cache (docs/GATEWAY.md, "Budgets"): of a flood of one URL, the services see
+# about one request a second, the rest are answered again or share one in flight.
+# public_reads N RESULT [PORT]: that gateway's count of reads answered so.
+public_reads() {
+  curl -sS "http://$1/metrics" | awk -v r="result=\"$2\"" \
+    '$1 ~ /^metropolis_gateway_public_reads_total/ && index($1, r) { n += $2 } END { print n + 0 }'
+}
+misses_before=$(public_reads "$METROPOLIS_GATEWAY_METRICS" miss)
+shared_before=$(($(public_reads "$METROPOLIS_GATEWAY_METRICS" hit) + $(public_reads "$METROPOLIS_GATEWAY_METRICS" coalesced)))
+# From an address of its own (loopback's 127.0.0.3), whose request budget is whole.
+FROM=127.0.0.3 flood "$gw/api/v1/live" 400 >"$work/flood-live.txt"
+answered=$(awk '$2 == 200 { print $1 }' "$work/flood-live.txt")
+misses=$(($(public_reads "$METROPOLIS_GATEWAY_METRICS" miss) - misses_before))
+shared=$(($(public_reads "$METROPOLIS_GATEWAY_METRICS" hit) + $(public_reads "$METROPOLIS_GATEWAY_METRICS" coalesced) - shared_before))
+echo "flood of /api/v1/live: ${answered:-0} answered, $misses reached the services, $shared from the cache or shared"
+[ "${answered:-0}" -ge 100 ] || fail "the flood of /api/v1/live got few answers: $(tr '\n' ' ' <"$work/flood-live.txt")"
+[ $((misses * 10)) -le "$answered" ] || fail "$misses of $answered reads of one URL reached the services: not cached"
+ok
+
+# The upstream quota: one address asking for hundreds of different leaderboard
+# pages (none cached) is held below its request limit; another address is not.
+FROM=127.0.0.4 flood "$gw/api/v1/ladders/open/leaderboard?q=x{n}" 300 >"$work/flood-pages.txt"
+grep -qw 429 "$work/flood-pages.txt" || fail "300 uncached reads from one address were not limited: $(tr '\n' ' ' <"$work/flood-pages.txt")"
+[ "$(public_reads "$METROPOLIS_GATEWAY_METRICS" refused)" -gt 0 ] || fail "the upstream refusals were not counted"
+curl -sS -o "$work/other-address.json" -w '%{http_code}' --interface 127.0.0.2 \
+  "$gw/api/v1/ladders/open/leaderboard?q=other" >"$work/other-address.code" || fail "no answer from 127.0.0.2"
+[ "$(cat "$work/other-address.code")" = 200 ] ||
+  fail "another address was refused after one address's flood: $(cat "$work/other-address.json")"
+ok
+
 # Negative control: a second gateway reading under an API token (a user's
 # identity), as before, with no limit of its own: the same flood spends that
 # identity's budget at the matchmaker, and the gateway answers 503.
@@ -484,9 +519,13 @@ ok
 reader_token=$("$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG" --json issue-token reader --label gw |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
 neg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$neg_port" --metrics-listen "" \
+neg_metrics=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# Nothing cached or shared either (--public-cache-ms 0): every read calls the
+# matchmaker, as the negative control of the cache above.
+"$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$neg_port" --metrics-listen "127.0.0.1:$neg_metrics" \
   --accounts "$METROPOLIS_ACCOUNTS" --accounts-token "$reader_token" --replays "$METROPOLIS_REPLAYS" \
-  --ratings "$METROPOLIS_RATINGS" --matchmaker "$METROPOLIS_MATCHMAKER" --rate-limit 0 \
+  --ratings "$METROPOLIS_RATINGS" --matchmaker "$METROPOLIS_MATCHMAKER" --rate-limit 0 --public-cache-ms 0 \
+  --upstream-rate-limit 0 \
   >"$work/neg-gateway.out" 2>"$work/neg-gateway.log" &
 neg_pid=$!
 for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$neg_port/healthz" && break; sleep 0.1; done
@@ -497,10 +536,15 @@ for _ in $(seq 1 10); do
   flood "http://127.0.0.1:$neg_port/api/v1/tournaments" 400 >>"$work/neg-flood.txt"
   grep -qw 503 "$work/neg-flood.txt" && break
 done
+neg_misses=$(public_reads "127.0.0.1:$neg_metrics" miss)
+neg_shared=$(($(public_reads "127.0.0.1:$neg_metrics" hit) + $(public_reads "127.0.0.1:$neg_metrics" coalesced)))
+neg_answered=$(awk '{ n += $1 } END { print n }' "$work/neg-flood.txt")
 kill -TERM "$neg_pid" 2>/dev/null || true
 wait "$neg_pid" 2>/dev/null || true
 grep -qw 503 "$work/neg-flood.txt" ||
   fail "negative control: a gateway reading under a user's identity was not limited: $(tr '\n' ' ' <"$work/neg-flood.txt")"
+[ "$neg_shared" -eq 0 ] && [ "$neg_misses" -eq "$neg_answered" ] ||
+  fail "negative control: without the cache $neg_misses of $neg_answered reads reached the services ($neg_shared shared)"
 ok
 
 # ---- A backend down ---------------------------------------------------------------------------------

@@ -193,6 +193,15 @@ metrics=$(curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics") || fail "no met
 grep -q '^metropolis_gateway_play_streams ' <<<"$metrics" || fail "no play streams gauge"
 grep -q 'route="/api/v1/play/{}/answer"' <<<"$metrics" || fail "answers are not counted by route pattern"
 grep -q "$practice" <<<"$metrics" && fail "a game id is a metrics label"
+# Each request is counted once (people's requests were once counted twice).
+sessions_counted() {
+  curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics" | awk '$1 ~ /^metropolis_gateway_requests_total[{]/ &&
+    index($1, "route=\"/api/v1/session\"") && index($1, "code=\"200\"") { n += $2 } END { print n + 0 }'
+}
+before=$(sessions_counted)
+for _ in 1 2 3; do call 200 GET /api/v1/session "" "$alice"; done
+counted=$(($(sessions_counted) - before))
+[[ $counted == 3 ]] || fail "3 requests of /api/v1/session were counted $counted times"
 ok
 
 # ---- The ladder queue ----------------------------------------------------------------------

@@ -51,7 +51,12 @@ refused "$server" "--max-message-bytes" "${base[@]}" --max-message-bytes 10
 refused "$gateway" "--tls-cert and --tls-key go together" --accounts x --accounts-token t \
   --tls-key "$pki/server.key"
 expect_help_mentions "$server" --tls-cert --tls-key --tls-ca --max-message-bytes --rate-limit --rate-burst
-expect_help_mentions "$gateway" --tls-cert --tls-key --tls-ca --rate-limit --rate-burst
+expect_help_mentions "$gateway" --tls-cert --tls-key --tls-ca --rate-limit --rate-burst --public-cache-ms \
+  --upstream-rate-limit --upstream-rate-burst
+refused "$gateway" "--public-cache-ms" --accounts x --accounts-token t --public-cache-ms 61000
+refused "$gateway" "--upstream-rate-limit" --accounts x --accounts-token t --upstream-rate-limit -1
+# A bot the hosts would refuse in every game the matchmaker creates: refused at start.
+refused "$build/services/matchmaker/metropolis-matchmaker" "--bot: " "${base[@]}" --bot cleverest
 
 # --- metropolis-server over TLS, in a database and a Redis prefix of its own ---------------
 server_test_database tls

@@ -10,9 +10,12 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "lib/auth/grpc_account_lookup.h"
 #include "lib/auth/identity_names.h"
+#include "lib/common/tests/fake_clock.h"
 #include "services/accounts/tests/service_fixture.h"
 #include "services/accounts/token.h"
 
@@ -284,6 +287,47 @@ TEST_F(AccountsServiceTest, IssuesListsAndRevokesTokens) {
   ASSERT_TRUE(Admin(&v1::Accounts::Stub::ListTokens, list, &tokens).ok());
   EXPECT_GT(tokens.tokens(0).revoked_unix_ms(), 0);
   EXPECT_EQ(tokens.tokens(1).revoked_unix_ms(), 0);
+}
+
+// Whoever holds a revoked token can present it as often as they like: 500 tries
+// in a minute, with `per_minute` lines allowed, and the "revoked token refused"
+// lines written (the last one a minute on).
+std::vector<std::string> RevokedTokenLines(AccountStore* accounts, const std::string& token, int per_minute) {
+  services::testing::FakeClock clock(1'000'000);
+  accounts->LimitRevokedTokenLogs(per_minute, &clock);
+  Principal p;
+  ::testing::internal::CaptureStderr();
+  for (int i = 0; i < 500; ++i) {
+    EXPECT_EQ(accounts->Authenticate(token, &p).error_code(), StatusCode::UNAUTHENTICATED);
+    clock.Advance(100);
+  }
+  clock.Advance(60'000);
+  EXPECT_EQ(accounts->Authenticate(token, &p).error_code(), StatusCode::UNAUTHENTICATED);
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  accounts->LimitRevokedTokenLogs(10);
+  std::vector<std::string> lines;
+  for (size_t start = 0, end; start < log.size(); start = end + 1) {
+    end = std::min(log.find('\n', start), log.size());
+    std::string line = log.substr(start, end - start);
+    if (line.find("revoked token refused") != std::string::npos) lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+TEST_F(AccountsServiceTest, ARevokedTokenPresentedOverAndOverIsLoggedAFewLinesAMinute) {
+  Player("alice");
+  const v1::IssueTokenResponse plain = Issue("alice", false, "laptop");
+  v1::RevokeTokenRequest revoke;
+  revoke.set_token_id(plain.token_id());
+  v1::RevokeTokenResponse revoked;
+  ASSERT_TRUE(Admin(&v1::Accounts::Stub::RevokeToken, revoke, &revoked).ok());
+  const std::vector<std::string> lines = RevokedTokenLines(accounts_.get(), plain.token(), 10);
+  // 500 tries over 50 s: 10 lines, then, a minute on, one that counts the rest.
+  ASSERT_EQ(lines.size(), 11u);
+  EXPECT_NE(lines[0].find("identity=alice"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[10].find("suppressed=490"), std::string::npos) << lines[10];
+  // Negative control: without the limit every try is a line.
+  EXPECT_EQ(RevokedTokenLines(accounts_.get(), plain.token(), 0).size(), 501u);
 }
 
 TEST_F(AccountsServiceTest, ChangesAreLoggedWithWhoMadeThemButNoToken) {

@@ -143,9 +143,10 @@ cli::Flags MakeFlags() {
                    "bytes per action. Game i has its board and seeds from S+i.");
   flags.set_program("replay_codec_measure");
   flags.Add({.name = "games", .value_name = "N", .help = "games per ruleset (default 500)"});
-  flags.Add({.name = "bots",
-             .value_name = "BOT[,BOT...]",
-             .help = "one bot for every seat, or one per seat: random, heuristic, search:... (default heuristic)"});
+  flags.Add(
+      {.name = "bots",
+       .value_name = "BOT[,BOT...]",
+       .help = "one bot for every seat, or one per seat: random, greedy, heuristic, search:... (default heuristic)"});
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default 4)"});
   flags.Add({.name = "seed", .value_name = "S", .help = "first game's seed (default 1)"});
   flags.Add({.name = "rulesets", .value_name = "R[,R]", .help = "cities_and_knights and/or base (default both)"});
