@@ -66,9 +66,9 @@ void AddGatewaySettings(ms::Settings* settings) {
   settings->Add("public-cache-ms", "N", "1000",
                 "API answers everyone polls (ladders, leaderboards, live games, tournaments) are served again for "
                 "this long, and requests for a URL being answered wait for that answer (0: neither)");
-  settings->Add("upstream-rate-limit", "N", "50",
+  settings->Add("upstream-rate-limit", "N", "80",
                 "API reads per second per client address that reach the services (cache misses; 0: no limit)");
-  settings->Add("upstream-rate-burst", "N", "100", "bucket size of --upstream-rate-limit");
+  settings->Add("upstream-rate-burst", "N", "160", "bucket size of --upstream-rate-limit");
   settings->Add("trusted-proxies", "ADDR,...", "",
                 "proxies in front of the gateway: a request from one is the client's that its X-Forwarded-For "
                 "names last (for the rate limit and the sign-in throttle); empty: the TCP peer is the client");

@@ -108,19 +108,26 @@ export function browserTest(name) {
     // A GET that got no answer at all is sent once more: the gateway ends idle
     // keep-alive connections after 2 s, and Node's fetch, unlike a browser, does
     // not resend an idempotent request whose reused connection closed under it.
-    // A second failure says both causes.
+    // A second failure says both causes. A 429 (the checks read from the same
+    // address as the page) waits its Retry-After and asks again, as the app does.
     async get(path) {
       let r;
-      try {
-        r = await fetch(gateway + path);
-      } catch (first) {
-        if (!(first instanceof TypeError)) throw first;
-        const cause = (e) => e.cause?.message ?? e.message;
+      for (let attempt = 0; ; ++attempt) {
         try {
           r = await fetch(gateway + path);
-        } catch (again) {
-          throw new Error(`GET ${path}: no answer: ${cause(again)} (the first time: ${cause(first)})`);
+        } catch (first) {
+          if (!(first instanceof TypeError)) throw first;
+          const cause = (e) => e.cause?.message ?? e.message;
+          try {
+            r = await fetch(gateway + path);
+          } catch (again) {
+            throw new Error(`GET ${path}: no answer: ${cause(again)} (the first time: ${cause(first)})`);
+          }
         }
+        const waitMs = Number(r.headers.get('Retry-After')) * 1000;
+        if (r.status !== 429 || attempt >= 3 || !(waitMs > 0 && waitMs <= 5000)) break;
+        await r.arrayBuffer();
+        await sleep(waitMs);
       }
       const body = await r.json().catch(() => null);
       if (!r.ok || body === null) throw new Error(`GET ${path}: HTTP ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);

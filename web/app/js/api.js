@@ -8,13 +8,26 @@ export class ApiError extends Error {
   }
 }
 
+// A read the gateway refused for its rate limits (429) waits what Retry-After
+// says, up to this long, and is asked again, at most this often: scrubbing a
+// replay fast is slowed down, not broken (docs/GATEWAY.md, "Budgets").
+const MAX_RETRY_WAIT_MS = 5000;
+const MAX_RETRIES = 3;
+
 export async function api(path, params = {}, { signal } = {}) {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
     if (v !== undefined && v !== null && v !== '') query.set(k, v);
   }
   const qs = query.toString();
-  const response = await fetch(`/api/v1${path}${qs ? `?${qs}` : ''}`, { signal, headers: { Accept: 'application/json' } });
+  let response;
+  for (let attempt = 0; ; ++attempt) {
+    response = await fetch(`/api/v1${path}${qs ? `?${qs}` : ''}`, { signal, headers: { Accept: 'application/json' } });
+    const waitMs = Number(response.headers.get('Retry-After')) * 1000;
+    if (response.status !== 429 || attempt >= MAX_RETRIES || !(waitMs > 0 && waitMs <= MAX_RETRY_WAIT_MS)) break;
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    if (signal?.aborted) break;
+  }
   let body = null;
   try {
     body = await response.json();
