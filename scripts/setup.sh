@@ -12,10 +12,12 @@ engine_packages=(
 # The services (gRPC API, PostgreSQL, Redis, metrics) and their tests.
 # libgrpc-dev ships gRPCConfig.cmake, whose targets import the protoc plugins, so
 # protobuf-compiler-grpc must be there for find_package(gRPC) to work; grpc-proto
-# ships health.proto and reflection.proto.
+# ships health.proto and reflection.proto. libmicrohttpd is the gateway's HTTP
+# server (event-driven; docs/GATEWAY.md, "The HTTP server").
 service_packages=(
   libgrpc++-dev libgrpc-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler grpc-proto
   libpqxx-dev libpq-dev libhiredis-dev prometheus-cpp-dev nlohmann-json3-dev libssl-dev libsodium-dev
+  libmicrohttpd-dev
   postgresql redis-server
 )
 # The example bots: Python's gRPC runtime (its stubs are generated with protoc and

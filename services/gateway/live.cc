@@ -21,6 +21,17 @@ std::string Spectator::Take(std::chrono::steady_clock::time_point until, bool* d
   return out;
 }
 
+void Spectator::SetWaker(std::function<void()> waker) {
+  std::lock_guard lock(waker_mutex_);
+  waker_ = std::move(waker);
+}
+
+void Spectator::Notify() {
+  cv_.notify_one();
+  std::lock_guard lock(waker_mutex_);
+  if (waker_) waker_();
+}
+
 void Spectator::OverflowLocked() {
   // A spectator this far behind would only see stale positions: it is dropped,
   // and a browser's EventSource reconnects to the current position.
@@ -41,7 +52,7 @@ void Spectator::PushOrdered(const std::string& sse) {
     ordered_ += sse;
     if (ordered_.size() > max_pending_bytes_) OverflowLocked();
   }
-  cv_.notify_one();
+  Notify();
 }
 
 void Spectator::PushView(const std::string& sse) {
@@ -50,7 +61,7 @@ void Spectator::PushView(const std::string& sse) {
     if (closed_) return;
     view_ = sse;
   }
-  cv_.notify_one();
+  Notify();
 }
 
 void Spectator::Close(const std::string& final_sse) {
@@ -63,7 +74,7 @@ void Spectator::Close(const std::string& final_sse) {
     ordered_ += final_sse;
     closed_ = true;
   }
-  cv_.notify_one();
+  Notify();
 }
 
 bool Spectator::closed() const {

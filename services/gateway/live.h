@@ -33,6 +33,12 @@ class Spectator {
   // Waits until there is something to write, the stream ended, or `until`;
   // returns the text to write (empty at the timeout). *done: nothing follows.
   std::string Take(std::chrono::steady_clock::time_point until, bool* done);
+  // The same without waiting, for an event loop: empty when there is nothing.
+  std::string TakeNow(bool* done) { return Take(std::chrono::steady_clock::time_point::min(), done); }
+  // Runs `waker` (on the pushing thread, outside the lock) after anything is
+  // pushed or the stream is closed, so that an event loop need not poll; null
+  // to stop. It must be cheap and must not call back into this spectator.
+  void SetWaker(std::function<void()> waker);
 
   // For the hub (and tests).
   void PushOrdered(const std::string& sse);  // welcome, events, game over: kept in order
@@ -43,12 +49,15 @@ class Spectator {
 
  private:
   void OverflowLocked();
+  void Notify();
 
   const size_t max_pending_bytes_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::string ordered_, view_;
   bool closed_ = false;
+  std::mutex waker_mutex_;  // apart from mutex_: the waker runs outside it
+  std::function<void()> waker_;
 };
 
 // What receives a watched game's upstream: updates, then one end.

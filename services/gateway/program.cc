@@ -52,8 +52,11 @@ void AddGatewaySettings(ms::Settings* settings) {
                 "failed sign-ins per name and address before it waits --signin-window-s (in memory, per gateway)");
   settings->Add("signin-window-s", "N", "300", "the window of --signin-failures");
   settings->Add("backend-timeout-ms", "N", "3000", "deadline of each call to a service");
-  settings->Add("threads", "N", "32", "HTTP threads for everything but live streams");
-  settings->Add("max-spectators", "N", "2000", "live streams at once (a thread each); more are refused with 503");
+  settings->Add("threads", "N", "32", "worker threads for requests that call a service (the event loop never waits)");
+  settings->Add("loop-threads", "N", "2", "event-loop threads of the HTTP server; connections are spread over them");
+  settings->Add("max-connections", "N", "12288",
+                "open HTTP connections at once, streams included; more are not served until one closes");
+  settings->Add("max-spectators", "N", "10000", "live streams at once; more are refused with 503");
   settings->Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
   settings->Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
   settings->Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
@@ -76,11 +79,13 @@ void AddGatewaySettings(ms::Settings* settings) {
 }
 
 bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
-  int64_t timeout_ms, threads, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t timeout_ms, threads, loop_threads, max_connections, max_spectators, max_games, interval_ms, heartbeat_ms;
   int64_t practice_decision_ms, practice_bank_ms, max_practice_games;
   int64_t public_cache_ms, upstream_rate, upstream_burst;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
       !settings.GetInt("threads", 2, 1024, &threads, error) ||
+      !settings.GetInt("loop-threads", 1, 64, &loop_threads, error) ||
+      !settings.GetInt("max-connections", 16, 1'000'000, &max_connections, error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, error) ||
@@ -99,6 +104,8 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
   config->public_cache_ms = int(public_cache_ms);
   config->upstream_rate_limit = {.per_second = double(upstream_rate), .burst = double(upstream_burst)};
   config->threads = int(threads);
+  config->loop_threads = int(loop_threads);
+  config->max_connections = int(max_connections);
   config->max_spectators = int(max_spectators);
   config->max_live_games = int(max_games);
   config->stream_interval_ms = int(interval_ms);
@@ -153,7 +160,7 @@ int RunGateway(const GatewayConfig& config) {
   auto fail = [](const std::string& message) { return ms::FailStartup("metropolis-gateway", message); };
   ms::ShutdownSignals signals;
   ms::IgnoreBrokenPipes();
-  // Every spectator is a socket: as many as --max-spectators.
+  // Every connection is a socket: as many as --max-connections.
   ms::RaiseOpenFileLimit();
 
   // One registry for the process, the shared parts' counts (rate limit refusals)
@@ -196,32 +203,27 @@ int RunGateway(const GatewayConfig& config) {
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},
               backends.SpectateFactory());
-  // Civetweb reads the certificate and key from one file, at start: a private
-  // copy that lives only until the server has read it.
-  ms::PrivateTempFile pem;
   std::string error;
-  if (config.tls.enabled() &&
-      !pem.Write("metropolis-gateway-tls", config.tls.key_pem + "\n" + config.tls.cert_pem, &error))
-    return fail("HTTPS: " + error);
   HttpServer server({.listen = config.listen,
                      .web_root = config.web_root,
                      .threads = config.threads,
-                     .max_spectators = config.max_spectators,
+                     .loop_threads = config.loop_threads,
+                     .max_connections = config.max_connections,
                      .stream_interval_ms = config.stream_interval_ms,
                      .heartbeat_ms = config.heartbeat_ms,
-                     .tls_pem_file = pem.path(),
+                     .tls_key_pem = config.tls.key_pem,
+                     .tls_cert_pem = config.tls.cert_pem,
                      .rate_limit = config.rate_limit,
                      .trusted_proxies = config.trusted_proxies,
                      .process_metrics = &process_metrics},
                     &api, &reads, &play_api, &hub, &metrics);
-  const bool started = server.Start(&error);
-  pem.Remove();
-  if (!started) return fail(error);
+  if (!server.Start(&error)) return fail(error);
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
                             {"tls", config.tls.enabled() ? "on" : "off"},
                             {"web_root", config.web_root.empty() ? "none" : config.web_root},
                             {"metrics", config.metrics_listen.empty() ? "off" : config.metrics_listen},
-                            {"max_spectators", std::to_string(config.max_spectators)}});
+                            {"max_spectators", std::to_string(config.max_spectators)},
+                            {"max_connections", std::to_string(config.max_connections)}});
 
   const int signal_number = signals.Wait();
   ms::LogInfo("shutting down",

@@ -1,18 +1,20 @@
 #include "services/gateway/server.h"
 
-#include <civetweb.h>
-#include <dlfcn.h>
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <chrono>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <thread>
-#include <vector>
+#include <cstring>
+#include <optional>
 
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
 #include "services/gateway/request_guard.h"
+#include "services/gateway/response_layer.h"
+#include "services/gateway/sse_pump.h"
 #include "services/gateway/static_files.h"
 
 namespace metropolis::gateway {
@@ -22,43 +24,242 @@ using Clock = std::chrono::steady_clock;
 
 // Larger files are not part of a web app.
 constexpr uint64_t kMaxFileBytes = 64 << 20;
+// The request line and headers; GET requests carry nothing else. Heads up to
+// kHeadMemory are read and refused here with a JSON error; larger ones
+// libmicrohttpd refuses itself (431, its own page), for it holds a request's
+// head in the connection's memory, which kHeadMemory bounds.
+constexpr size_t kMaxRequestHead = 16384;
+constexpr size_t kHeadMemory = 64 << 10;
+// What one call of a stream's reader may write.
+constexpr size_t kStreamBlock = 16 << 10;
+// Requests waiting for a worker beyond which 503: a stalled service must not
+// pile up connections without end.
+constexpr size_t kMaxQueued = 4096;
 
-// The request line and headers; GET requests carry nothing else.
-constexpr char kMaxRequestHead[] = "16384";
+double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Loads libmetropolis_civetweb_tls.so from beside the executable (civetweb_tls.cc
-// says why civetweb needs it with OpenSSL 3). False with *error when it is not there.
-bool LoadCivetwebTls(std::string* error) {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  const std::string path = (exe.parent_path() / "libmetropolis_civetweb_tls.so").string();
-  if (ec || !::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
-    const char* why = ::dlerror();
-    *error = "HTTPS: cannot load " + path + " (built and installed with the gateway): " +
-             (ec ? ec.message() : std::string(why ? why : "unknown error"));
-    return false;
+std::string Header(MHD_Connection* conn, const char* name) {
+  const char* value = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+  return value ? value : "";
+}
+
+std::string ClientAddressOf(MHD_Connection* conn) {
+  const MHD_ConnectionInfo* info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  char text[INET6_ADDRSTRLEN] = "";
+  if (!info || !info->client_addr) return "";
+  const sockaddr* sa = info->client_addr;
+  if (sa->sa_family == AF_INET)
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(sa)->sin_addr, text, sizeof text);
+  else if (sa->sa_family == AF_INET6)
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr, text, sizeof text);
+  return text;
+}
+
+// host:port, [v6]:port or :port / port (every address).
+bool ParseListen(const std::string& listen, sockaddr_storage* out, bool* v6, std::string* error) {
+  std::string host, port;
+  if (!listen.empty() && listen[0] == '[') {
+    const size_t close = listen.find(']');
+    if (close == std::string::npos || listen.substr(close + 1, 1) != ":")
+      return *error = "--listen " + listen + ": expected [v6-address]:port", false;
+    host = listen.substr(1, close - 1);
+    port = listen.substr(close + 2);
+  } else if (const size_t colon = listen.rfind(':'); colon != std::string::npos) {
+    host = listen.substr(0, colon);
+    port = listen.substr(colon + 1);
+  } else {
+    port = listen;
+  }
+  char* end = nullptr;
+  const long number = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end || number < 0 || number > 65535)
+    return *error = "--listen " + listen + ": expected host:port, the port 0 to 65535", false;
+  std::memset(out, 0, sizeof *out);
+  auto* in4 = reinterpret_cast<sockaddr_in*>(out);
+  auto* in6 = reinterpret_cast<sockaddr_in6*>(out);
+  if (host.empty() || host == "0.0.0.0" || host == "*") {
+    in4->sin_family = AF_INET;
+    in4->sin_addr.s_addr = htonl(INADDR_ANY);
+    in4->sin_port = htons(uint16_t(number));
+    *v6 = false;
+  } else if (::inet_pton(AF_INET, host.c_str(), &in4->sin_addr) == 1) {
+    in4->sin_family = AF_INET;
+    in4->sin_port = htons(uint16_t(number));
+    *v6 = false;
+  } else if (::inet_pton(AF_INET6, host.c_str(), &in6->sin6_addr) == 1) {
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = htons(uint16_t(number));
+    *v6 = true;
+  } else {
+    return *error = "--listen " + listen + ": the host must be a numeric IPv4 or IPv6 address", false;
   }
   return true;
 }
 
-// Starts an answer's head with the headers every answer carries (request_guard.h).
-void StartHead(mg_connection* conn, int status) {
-  mg_response_header_start(conn, status);
-  for (const auto& [name, value] : SecurityHeaders()) mg_response_header_add(conn, name, value, -1);
-}
-
-// The head of a server-sent event stream (live games and play streams).
-void StartEventStream(mg_connection* conn) {
-  StartHead(conn, 200);
-  mg_response_header_add(conn, "Content-Type", "text/event-stream", -1);
-  mg_response_header_add(conn, "Cache-Control", "no-store", -1);
-  mg_response_header_add(conn, "Transfer-Encoding", "chunked", -1);
-  // Proxies (nginx) would otherwise hold events back to fill their buffers.
-  mg_response_header_add(conn, "X-Accel-Buffering", "no", -1);
-  mg_response_header_send(conn);
+MHD_Result HeadSize(void* cls, MHD_ValueKind, const char* key, const char* value) {
+  *static_cast<size_t*>(cls) += std::strlen(key) + (value ? std::strlen(value) : 0) + 4;
+  return MHD_YES;
 }
 
 }  // namespace
+
+// ---- One request ---------------------------------------------------------------------
+
+struct HttpServer::Exchange {
+  std::string raw_uri;  // as sent: the path (escaped) and the query
+  Clock::time_point start = Clock::now();
+  enum class State { kNew, kReceiving, kWaiting, kDone } state = State::kNew;
+  std::string method, path, query, client, cookie, body;
+  std::string route;
+  bool body_too_large = false;
+  // Set by a worker, read by the loop after the connection is resumed: an
+  // answer, or the stream it opened (a live game's subscription or a seat's stream).
+  std::optional<HttpResponse> response;
+  struct Opened {
+    std::string game_id;
+    std::shared_ptr<Spectator> spectator;
+    std::shared_ptr<PlayStream> play;
+  };
+  std::optional<Opened> opened;
+  std::shared_ptr<Stream> stream;  // once it is served
+};
+
+// An open event stream: its pump, what the loop has not written yet, and the
+// suspend/resume handshake with whoever wakes it (the spectator, a timer, Stop).
+struct HttpServer::Stream {
+  Stream(MHD_Connection* conn, SsePump pump) : conn(conn), pump(std::move(pump)) {}
+  MHD_Connection* const conn;
+  SsePump pump;
+  std::string out;
+  size_t written = 0;
+
+  std::mutex mutex;  // guards the rest
+  bool suspended = false, wake_pending = false, finished = false;
+  std::optional<Clock::time_point> timer_at;  // the earliest timer set and not yet run
+
+  // Resumes the connection if it waits, or makes the loop look again before
+  // it waits. Never after the request completed: the connection is gone then.
+  void Wake(std::atomic<int>* suspended_count) {
+    std::lock_guard lock(mutex);
+    if (finished) return;
+    if (suspended) {
+      suspended = false;
+      --*suspended_count;
+      MHD_resume_connection(conn);
+    } else {
+      wake_pending = true;
+    }
+  }
+};
+
+// ---- Callbacks -------------------------------------------------------------------------
+
+struct ServerCallbacks {
+  static void* UriLog(void*, const char* uri, MHD_Connection*) {
+    auto* x = new HttpServer::Exchange;
+    x->raw_uri = uri ? uri : "";
+    return x;
+  }
+
+  static MHD_Result Access(void* cls, MHD_Connection* conn, const char*, const char* method, const char*,
+                           const char* upload_data, size_t* upload_size, void** con_cls) {
+    auto* self = static_cast<HttpServer*>(cls);
+    auto* x = static_cast<HttpServer::Exchange*>(*con_cls);
+    if (!x) return MHD_NO;  // every request has one (UriLog)
+    using State = HttpServer::Exchange::State;
+    switch (x->state) {
+      case State::kNew:
+        x->method = method ? method : "";
+        return MHD_Result(self->Begin(conn, x));
+      case State::kReceiving:
+        if (*upload_size > 0) {
+          // Read one byte past the limit to tell a body too large.
+          if (x->body.size() <= kMaxBodyBytes)
+            x->body.append(upload_data, std::min(*upload_size, kMaxBodyBytes + 1 - x->body.size()));
+          *upload_size = 0;
+          return MHD_YES;
+        }
+        x->body_too_large = x->body.size() > kMaxBodyBytes;
+        return MHD_Result(self->Dispatch(conn, x));
+      case State::kWaiting:
+        // Resumed: the worker's answer, or the stream it opened.
+        x->state = State::kDone;
+        if (x->opened) return MHD_Result(self->StartStream(conn, x));
+        return MHD_Result(self->Answer(conn, x, x->response ? *x->response : HttpResponse{}));
+      case State::kDone:
+        break;
+    }
+    return MHD_NO;
+  }
+
+  static void Completed(void* cls, MHD_Connection*, void** con_cls, MHD_RequestTerminationCode) {
+    auto* x = static_cast<HttpServer::Exchange*>(*con_cls);
+    *con_cls = nullptr;
+    if (x) static_cast<HttpServer*>(cls)->Completed(x);
+  }
+
+  // Fills the connection's buffer from the stream; suspends it when there is
+  // nothing to write, until the spectator or a timer wakes it.
+  static ssize_t ReadStream(void* cls, uint64_t, char* buffer, size_t max) {
+    auto* holder = static_cast<std::pair<HttpServer*, std::shared_ptr<HttpServer::Stream>>*>(cls);
+    HttpServer* self = holder->first;
+    HttpServer::Stream& s = *holder->second;
+    while (true) {
+      if (s.written < s.out.size()) {
+        const size_t n = std::min(max, s.out.size() - s.written);
+        std::memcpy(buffer, s.out.data() + s.written, n);
+        s.written += n;
+        return ssize_t(n);
+      }
+      s.out.clear();
+      s.written = 0;
+      {
+        std::lock_guard lock(s.mutex);
+        s.wake_pending = false;
+      }
+      SsePump::Step step = s.pump.Next(Clock::now(), self->stopping_);
+      if (step.kind == SsePump::Step::kEnd) return MHD_CONTENT_READER_END_OF_STREAM;
+      if (step.kind == SsePump::Step::kWrite) {
+        self->metrics_->SseBytes(step.text.size());
+        s.out = std::move(step.text);
+        continue;
+      }
+      std::lock_guard lock(s.mutex);
+      if (s.wake_pending) continue;  // woken meanwhile: look again
+      if (!s.timer_at || step.until < *s.timer_at) {
+        s.timer_at = step.until;
+        std::weak_ptr<HttpServer::Stream> weak = holder->second;
+        self->timers_->At(step.until, [weak, self, when = step.until] {
+          const auto stream = weak.lock();
+          if (!stream) return;
+          {
+            std::lock_guard lock(stream->mutex);
+            if (stream->timer_at == when) stream->timer_at.reset();
+          }
+          stream->Wake(&self->suspended_);
+        });
+      }
+      s.suspended = true;
+      ++self->suspended_;
+      MHD_suspend_connection(s.conn);
+      return 0;
+    }
+  }
+
+  static void FreeStream(void* cls) {
+    delete static_cast<std::pair<HttpServer*, std::shared_ptr<HttpServer::Stream>>*>(cls);
+  }
+
+  static void Log(void*, const char* format, va_list args) {
+    char text[512];
+    std::vsnprintf(text, sizeof text, format, args);
+    std::string message = text;
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    services::LogWarning("http server", {{"message", message}});
+  }
+};
+
+// ---- The server ------------------------------------------------------------------------
 
 HttpServer::HttpServer(ServerOptions options, Api* api, PublicReads* reads, PlayApi* play, LiveHub* hub,
                        GatewayMetrics* metrics)
@@ -74,355 +275,363 @@ HttpServer::HttpServer(ServerOptions options, Api* api, PublicReads* reads, Play
 HttpServer::~HttpServer() { Stop(); }
 
 bool HttpServer::Start(std::string* error) {
-  const bool tls = !options_.tls_pem_file.empty();
-  // Civetweb loads libssl when asked for TLS (Debian's build opens it at run time).
-  if (tls && !mg_check_feature(MG_FEATURES_TLS)) {
-    *error = "HTTPS: this civetweb is built without TLS";
-    return false;
-  }
-  if (tls && !LoadCivetwebTls(error)) return false;
-  if (tls && (mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
-    *error = "HTTPS: civetweb could not load OpenSSL (it opens libcrypto.so, which libssl-dev installs)";
-    return false;
-  }
-  if (!tls) mg_init_library(0);
-  // A port ending in "s" is served over TLS.
-  const std::string listening = options_.listen + (tls ? "s" : "");
-  const std::string threads = std::to_string(options_.threads + options_.max_spectators);
-  const std::string timeout = std::to_string(options_.io_timeout_ms);
-  // clang-format off
-  std::vector<const char*> config = {
-      "listening_ports", listening.c_str(),
-      "num_threads", threads.c_str(),
-      // Connections wait here while every thread is busy; a burst of
-      // spectators connecting at once must not be dropped.
-      "listen_backlog", "1024",
-      "connection_queue", "1024",
-      "request_timeout_ms", timeout.c_str(),
-      "enable_keep_alive", "yes",
-      // An idle keep-alive connection holds a thread too: not for long.
-      "keep_alive_timeout_ms", "2000",
-      // Headers and body are separate writes: with Nagle's algorithm the body
-      // would wait for the client's delayed ACK, 40 ms on every kept-alive request.
-      "tcp_nodelay", "1",
-      // The request line and headers; GET requests carry nothing else.
-      "max_request_size", kMaxRequestHead,
-      "enable_directory_listing", "no",
+  const bool tls = !options_.tls_key_pem.empty();
+  if (tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+    return *error = "HTTPS: this libmicrohttpd is built without TLS", false;
+  sockaddr_storage address;
+  bool v6 = false;
+  if (!ParseListen(options_.listen, &address, &v6, error)) return false;
+  workers_ = std::make_unique<Workers>(options_.threads, kMaxQueued);
+  timers_ = std::make_unique<Timers>();
+  unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+  if (tls) flags |= MHD_USE_TLS;
+  if (v6) flags |= MHD_USE_IPv6;
+  std::vector<MHD_OptionItem> items = {
+      {MHD_OPTION_URI_LOG_CALLBACK, intptr_t(&ServerCallbacks::UriLog), this},
+      {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&ServerCallbacks::Completed), this},
+      {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&ServerCallbacks::Log), this},
+      {MHD_OPTION_SOCK_ADDR, 0, &address},
+      {MHD_OPTION_THREAD_POOL_SIZE, options_.loop_threads, nullptr},
+      {MHD_OPTION_CONNECTION_LIMIT, options_.max_connections, nullptr},
+      {MHD_OPTION_CONNECTION_MEMORY_LIMIT, intptr_t(kHeadMemory), nullptr},
+      // A client that neither sends nor reads for this long is dropped; a
+      // stream waiting for its game's next event is suspended and does not time out.
+      {MHD_OPTION_CONNECTION_TIMEOUT, std::max(1, options_.io_timeout_ms / 1000), nullptr},
+      // A burst of spectators connecting at once waits here, not refused.
+      {MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, nullptr},
+      // The process ignores SIGPIPE (process_setup.h).
+      {MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1, nullptr},
   };
   if (tls) {
-    // The chain from the same file, so that intermediate certificates are sent;
+    items.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, const_cast<char*>(options_.tls_key_pem.c_str())});
+    items.push_back({MHD_OPTION_HTTPS_MEM_CERT, 0, const_cast<char*>(options_.tls_cert_pem.c_str())});
     // TLS 1.2 and later only.
-    for (const char* option : {"ssl_certificate", options_.tls_pem_file.c_str(), "ssl_certificate_chain",
-                               options_.tls_pem_file.c_str(), "ssl_protocol_version", "4"})
-      config.push_back(option);
+    items.push_back({MHD_OPTION_HTTPS_PRIORITIES, 0,
+                     const_cast<char*>("NORMAL:-VERS-SSL3.0:-VERS-TLS1.0:-VERS-TLS1.1:-VERS-DTLS-ALL")});
   }
-  config.push_back(nullptr);
-  // clang-format on
-  mg_callbacks callbacks{};
-  callbacks.log_message = &HttpServer::LogMessage;
-  callbacks.http_error = &HttpServer::HttpError;
-  callbacks.begin_request = &HttpServer::BeginRequest;
-  context_ = mg_start(&callbacks, this, config.data());
-  if (!context_) {
+  items.push_back({MHD_OPTION_END, 0, nullptr});
+  daemon_ = MHD_start_daemon(flags, 0, nullptr, nullptr, &ServerCallbacks::Access, this, MHD_OPTION_ARRAY, items.data(),
+                             MHD_OPTION_END);
+  if (!daemon_) {
+    workers_->Stop();
+    timers_->Stop();
     *error = std::string("cannot serve ") + (tls ? "HTTPS" : "HTTP") + " on " + options_.listen +
-             (tls ? " (address in use, not host:port, or a certificate civetweb refused? see the log)"
-                  : " (address in use, or not host:port?)");
+             (tls ? " (address in use, or a key or certificate the TLS library refused? see the log)"
+                  : " (address in use?)");
     return false;
   }
-  mg_server_port ports[4];
-  const int n = mg_get_server_ports(context_, 4, ports);
-  if (n > 0) port_ = ports[0].port;
+  const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
+  port_ = info ? info->port : 0;
   return true;
 }
 
 void HttpServer::Stop() {
-  if (!context_) return;
+  if (!daemon_) return;
   stopping_ = true;
-  mg_stop(context_);  // waits for the handlers; live streams notice `stopping_` within a second
-  context_ = nullptr;
-}
-
-int HttpServer::LogMessage(const mg_connection*, const char* message) {
-  services::LogWarning("http server", {{"message", message}});
-  return 1;
-}
-
-int HttpServer::HttpError(mg_connection* conn, int status, const char* message) {
-  // Civetweb answers these itself, before any handler runs: most often a request
-  // line or headers beyond max_request_size, which it calls malformed.
-  const std::string why = status == 400 || status == 413 || status == 414 || status == 431
-                              ? std::string("the request line and headers must be well formed and at most ") +
-                                    kMaxRequestHead + " bytes (" + (message ? message : "") + ")"
-                              : std::string(message ? message : "");
-  const char* name = status == 400 ? "INVALID_ARGUMENT" : status == 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_ERROR";
-  HttpResponse response = ErrorResponse(MakeError(status, name, why));
-  response.headers.push_back({"Connection", "close"});
-  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
-  self->Send(conn, response, Parts::kWhole);
-  self->metrics_->Request("malformed", status, 0);
-  return 0;  // answered
-}
-
-namespace {
-
-PostHeaders PostHeadersOf(mg_connection* conn) {
-  auto header = [conn](const char* name) -> std::string_view {
-    const char* value = mg_get_header(conn, name);
-    return value ? value : "";
-  };
-  // A body has a length over 0, or comes chunked (civetweb's -1 is "no
-  // Content-Length", which without chunks means none, as in a bare POST).
-  const int64_t length = mg_get_request_info(conn)->content_length;
-  const bool has_body = length > 0 || (length < 0 && !header("Transfer-Encoding").empty());
-  return {header("Content-Type"), header("Origin"), header("Host"), has_body};
-}
-
-}  // namespace
-
-int HttpServer::BeginRequest(mg_connection* conn) {
-  auto* self = static_cast<HttpServer*>(mg_get_user_data(mg_get_context(conn)));
-  // Non-zero: answered here, civetweb does nothing more with the request.
-  return self->Handle(conn) != 0 ? 1 : 0;
-}
-
-int HttpServer::Send(mg_connection* conn, const HttpResponse& r, Parts parts) {
-  StartHead(conn, r.status);
-  mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
-  mg_response_header_add(conn, "Content-Length", std::to_string(r.body.size()).c_str(), -1);
-  bool cache_control = false;
-  for (const auto& [name, value] : r.headers) {
-    mg_response_header_add(conn, name.c_str(), value.c_str(), -1);
-    cache_control |= name == "Cache-Control";
+  // Requests a worker holds are answered (their connections resumed)...
+  workers_->Stop();
+  // ...and every stream ends: woken, its pump says so.
+  std::vector<std::shared_ptr<Stream>> open;
+  {
+    std::lock_guard lock(streams_mutex_);
+    open.assign(streams_.begin(), streams_.end());
   }
-  // API answers change with every game played.
-  if (!cache_control) mg_response_header_add(conn, "Cache-Control", "no-store", -1);
-  mg_response_header_send(conn);
-  if (parts == Parts::kWhole && !r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
-  return r.status;
+  for (const auto& s : open) s->Wake(&suspended_);
+  // A suspended connection must be resumed before the daemon stops: wait for
+  // the loop to have run them (a stream just opened may suspend once more).
+  for (int i = 0; i < 300 && suspended_ > 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::lock_guard lock(streams_mutex_);
+    for (const auto& s : streams_) s->Wake(&suspended_);
+  }
+  MHD_stop_daemon(daemon_);
+  daemon_ = nullptr;
+  timers_->Stop();
 }
 
-int HttpServer::Handle(mg_connection* conn) {
-  const auto start = Clock::now();
-  const mg_request_info* info = mg_get_request_info(conn);
-  const std::string_view method = info->request_method ? info->request_method : "";
-  const std::string_view path = info->local_uri ? info->local_uri : "/";
-  const std::string_view query = info->query_string ? info->query_string : "";
-  const Parts parts = PartsFor(method);
-  const char* forwarded_for = clients_.empty() ? nullptr : mg_get_header(conn, "X-Forwarded-For");
-  const std::string client = clients_.Of(info->remote_addr, forwarded_for ? forwarded_for : "");
-  std::string route;
-  HttpResponse response;
-  int status = 0;
-  if (play_ && PlayApi::Handles(path)) {
-    const char* cookie = mg_get_header(conn, "Cookie");
-    HttpRequest request{method, path, query, {}, cookie ? cookie : "", client};
+int HttpServer::Begin(MHD_Connection* conn, Exchange* x) {
+  const size_t q = x->raw_uri.find('?');
+  const std::string_view raw_path = std::string_view(x->raw_uri).substr(0, q);
+  if (q != std::string::npos) x->query = x->raw_uri.substr(q + 1);
+  if (!UrlDecode(raw_path, false, &x->path) || x->path.empty() || x->path[0] != '/') {
+    x->path = "/";
+    x->route = "malformed";
+    return Answer(conn, x, ErrorResponse(MakeError(400, "INVALID_ARGUMENT", "the request path is not a valid path")));
+  }
+  const std::string forwarded_for = clients_.empty() ? "" : Header(conn, "X-Forwarded-For");
+  x->client = clients_.Of(ClientAddressOf(conn), forwarded_for);
+  size_t head = x->raw_uri.size() + x->method.size() + 12;
+  MHD_get_connection_values(conn, MHD_HEADER_KIND, &HeadSize, &head);
+  if (head > kMaxRequestHead) {
+    x->route = "malformed";
+    const bool long_line = x->raw_uri.size() + x->method.size() + 12 > kMaxRequestHead;
+    HttpResponse r = ErrorResponse(MakeError(
+        long_line ? 414 : 431, "INVALID_ARGUMENT",
+        std::string("the request line and headers must be at most ") + std::to_string(kMaxRequestHead) + " bytes"));
+    r.headers.push_back({"Connection", "close"});
+    return Answer(conn, x, r);
+  }
+  const std::string length = Header(conn, "Content-Length");
+  const bool has_body = (!length.empty() && length != "0") || !Header(conn, "Transfer-Encoding").empty();
+  const bool read = x->method == "GET" || x->method == "HEAD";
+  if (play_ && PlayApi::Handles(x->path) && !read) {
+    const std::string content_type = Header(conn, "Content-Type"), origin = Header(conn, "Origin"),
+                      host = Header(conn, "Host");
     ApiError refused;
-    if (PlayApi::IsPlayStream(path) && method == "GET") {
-      route = "/api/v1/play/{}/events";
-      status = ServePlay(conn, request);
-    } else if (method != "GET" && method != "HEAD" && !CheckPost(PostHeadersOf(conn), &refused)) {
-      route = "cross_site_refused";
-      response = ErrorResponse(refused);
-    } else {
-      status = ServePlayApi(conn, request, &route);
+    if (!CheckPost({content_type, origin, host, has_body}, &refused)) {
+      x->route = "cross_site_refused";
+      return Answer(conn, x, ErrorResponse(refused));
     }
-  } else if (method != "GET" && method != "HEAD") {
-    route = "method_not_allowed";
-    response = ErrorResponse(
-        MakeError(405, "METHOD_NOT_ALLOWED", "method " + std::string(method.substr(0, 20)) + ": only GET and HEAD"));
-    response.headers.push_back({"Allow", "GET, HEAD"});
-  } else if (info->content_length > 0) {
-    route = "body_refused";
-    response = ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "requests carry no body here"));
-  } else if (path == "/healthz") {
-    route = "/healthz";
-    response = JsonResponse(200, {{"status", "ok"}});
-  } else if (path == "/readyz") {
-    route = "/readyz";
-    bool ready = false;
-    Json backends = api_->Readiness(&ready);
-    response = JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
-  } else if (const int64_t retry_ms = limiter_.Take(client); retry_ms > 0) {
-    route = "rate_limited";
-    if (options_.process_metrics) options_.process_metrics->RateLimited("gateway");
-    response = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",
-                                       "rate limit: " + std::to_string(int64_t(options_.rate_limit.per_second)) +
-                                           " requests per second from one address; retry in " +
-                                           std::to_string(retry_ms) + " ms"));
-    response.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
-  } else if (path.substr(0, 5) == "/api/") {
-    if (Api::IsLiveStream(path) && parts == Parts::kWhole) {
-      route = "/api/v1/live/{}/events";
-      status = ServeLive(conn, path, query, &route);
-    } else {
-      try {
-        PublicReads::Outcome outcome;
-        response = reads_->Get(path, query, client, &route, &outcome);
-        metrics_->PublicRead(PublicReads::OutcomeName(outcome));
-        if (outcome == PublicReads::Outcome::kRefused && options_.process_metrics)
-          options_.process_metrics->RateLimited("gateway_upstream");
-        // A failure shared with coalesced requests is one failed call.
-        if (outcome == PublicReads::Outcome::kMiss && !response.backend.empty())
-          metrics_->BackendError(response.backend, response.grpc_status);
-      } catch (const std::exception& e) {
-        // A fault of the gateway's own: one request fails, not the process.
-        services::LogError("request failed", {{"path", std::string(path.substr(0, 200))}, {"error", e.what()}});
-        response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
-      }
+    if (!length.empty() && std::strtoull(length.c_str(), nullptr, 10) > kMaxBodyBytes) {
+      x->route = "body_refused";
+      return Answer(conn, x,
+                    ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE",
+                                            "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes")));
     }
-  } else {
-    route = "static";
-    status = ServeFile(conn, path, parts);
+    x->state = Exchange::State::kReceiving;  // the body comes in the next calls
+    return MHD_YES;
   }
-  if (status == 0) status = Send(conn, response, parts);
-  if (route != "/api/v1/live/{}/events" && route != "/api/v1/play/{}/events")
-    metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
-  return status;
+  if (!read && !(play_ && PlayApi::Handles(x->path))) {
+    x->route = "method_not_allowed";
+    HttpResponse r = ErrorResponse(
+        MakeError(405, "METHOD_NOT_ALLOWED", "method " + x->method.substr(0, 20) + ": only GET and HEAD"));
+    r.headers.push_back({"Allow", "GET, HEAD"});
+    return Answer(conn, x, r);
+  }
+  if (has_body) {
+    x->route = "body_refused";
+    return Answer(conn, x, ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "requests carry no body here")));
+  }
+  return Dispatch(conn, x);
 }
 
-int HttpServer::ServeFile(mg_connection* conn, std::string_view path, Parts parts) {
-  StaticFile file;
-  if (options_.web_root.empty() || !ResolveStaticFile(options_.web_root, path, &file))
-    return Send(conn,
-                ErrorResponse(NotFound(options_.web_root.empty() ? "no web app here (--web-root is not set)"
-                                                                 : "no file " + std::string(path.substr(0, 200)))),
-                parts);
-  if (file.size > kMaxFileBytes) return Send(conn, ErrorResponse(NotFound("file too large to serve")), parts);
-  const char* if_none_match = mg_get_header(conn, "If-None-Match");
-  if (if_none_match && file.etag == if_none_match) {
-    StartHead(conn, 304);
-    mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);
-    mg_response_header_add(conn, "Cache-Control", file.cache_control.c_str(), -1);
-    mg_response_header_send(conn);
-    return 304;
+int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
+  const std::string_view path = x->path;
+  if (play_ && PlayApi::Handles(path)) {
+    // HttpRequest holds views: of the exchange's strings, which outlive the job.
+    x->cookie = Header(conn, "Cookie");
+    const HttpRequest request{x->method, x->path, x->query, {}, x->cookie, x->client};
+    if (PlayApi::IsPlayStream(path) && x->method == "GET") {
+      x->route = "/api/v1/play/{}/events";
+      return Defer(conn, x, [this, x, request] {
+        PlayEventsRequest prepared;
+        ApiError error;
+        if (!play_->PrepareEvents(request, &prepared, &error)) {
+          if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
+          x->response = ErrorResponse(error);
+          return;
+        }
+        x->opened = Exchange::Opened{{}, nullptr, play_->OpenEvents(prepared)};
+      });
+    }
+    if (x->body_too_large) {
+      x->route = "body_refused";
+      return Answer(conn, x,
+                    ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE",
+                                            "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes")));
+    }
+    return Defer(conn, x, [this, x, request] {
+      HttpRequest with_body = request;
+      with_body.body = x->body;  // complete: the job runs after the last upload call
+      try {
+        x->response = play_->Handle(with_body, &x->route);
+      } catch (const std::exception& e) {
+        services::LogError("request failed", {{"path", x->path.substr(0, 200)}, {"error", e.what()}});
+        x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+      }
+      if (!x->response->backend.empty()) metrics_->BackendError(x->response->backend, x->response->grpc_status);
+    });
   }
+  if (path == "/healthz") {
+    x->route = "/healthz";
+    return Answer(conn, x, JsonResponse(200, {{"status", "ok"}}));
+  }
+  if (path == "/readyz") {
+    x->route = "/readyz";
+    return Defer(conn, x, [this, x] {
+      bool ready = false;
+      Json backends = api_->Readiness(&ready);
+      x->response =
+          JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
+    });
+  }
+  if (const int64_t retry_ms = limiter_.Take(x->client); retry_ms > 0) {
+    x->route = "rate_limited";
+    if (options_.process_metrics) options_.process_metrics->RateLimited("gateway");
+    HttpResponse r = ErrorResponse(MakeError(429, "RESOURCE_EXHAUSTED",
+                                             "rate limit: " + std::to_string(int64_t(options_.rate_limit.per_second)) +
+                                                 " requests per second from one address; retry in " +
+                                                 std::to_string(retry_ms) + " ms"));
+    r.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
+    return Answer(conn, x, r);
+  }
+  if (path.substr(0, 5) != "/api/") {
+    x->route = "static";
+    return ServeFile(conn, x);
+  }
+  if (Api::IsLiveStream(path) && x->method == "GET") {
+    x->route = "/api/v1/live/{}/events";
+    return Defer(conn, x, [this, x] {
+      LiveStreamRequest request;
+      ApiError error;
+      std::shared_ptr<Spectator> spectator;
+      if (!api_->PrepareLiveStream(x->path, x->query, &request, &error) ||
+          !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error)) {
+        if (error.status == "RESOURCE_EXHAUSTED") metrics_->SpectatorRefused();
+        if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
+        x->response = ErrorResponse(error);
+        return;
+      }
+      metrics_->Spectators(hub_->spectators(), hub_->games());
+      x->opened = Exchange::Opened{request.game_id, std::move(spectator), nullptr};
+    });
+  }
+  return Defer(conn, x, [this, x] {
+    try {
+      PublicReads::Outcome outcome;
+      x->response = reads_->Get(x->path, x->query, x->client, &x->route, &outcome);
+      metrics_->PublicRead(PublicReads::OutcomeName(outcome));
+      if (outcome == PublicReads::Outcome::kRefused && options_.process_metrics)
+        options_.process_metrics->RateLimited("gateway_upstream");
+      // A failure shared with coalesced requests is one failed call.
+      if (outcome == PublicReads::Outcome::kMiss && !x->response->backend.empty())
+        metrics_->BackendError(x->response->backend, x->response->grpc_status);
+    } catch (const std::exception& e) {
+      // A fault of the gateway's own: one request fails, not the process.
+      services::LogError("request failed", {{"path", x->path.substr(0, 200)}, {"error", e.what()}});
+      x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+    }
+  });
+}
+
+int HttpServer::Defer(MHD_Connection* conn, Exchange* x, std::function<void()> job) {
+  x->state = Exchange::State::kWaiting;
+  // Suspended before the job can resume it.
+  ++suspended_;
+  MHD_suspend_connection(conn);
+  const bool queued = workers_->Submit([this, conn, job = std::move(job)] {
+    job();
+    --suspended_;
+    MHD_resume_connection(conn);
+  });
+  if (!queued) {
+    x->response = ErrorResponse(MakeError(
+        503, "UNAVAILABLE", stopping_ ? "the gateway is shutting down" : "the gateway is overloaded; retry shortly"));
+    x->response->headers.push_back({"Retry-After", "1"});
+    --suspended_;
+    MHD_resume_connection(conn);
+  }
+  return MHD_YES;
+}
+
+int HttpServer::Answer(MHD_Connection* conn, Exchange* x, const HttpResponse& r) {
+  x->state = Exchange::State::kDone;
+  MHD_Response* response =
+      MHD_create_response_from_buffer(r.body.size(), const_cast<char*>(r.body.data()), MHD_RESPMEM_MUST_COPY);
+  if (!response) return MHD_NO;
+  for (const auto& [name, value] : ResponseHeaders(ResponseKind::kAnswer, x->path, r))
+    MHD_add_response_header(response, name.c_str(), value.c_str());
+  const MHD_Result queued = MHD_queue_response(conn, unsigned(r.status), response);
+  MHD_destroy_response(response);
+  metrics_->Request(x->route.empty() ? "unknown" : x->route, r.status, Since(x->start));
+  return queued;
+}
+
+int HttpServer::ServeFile(MHD_Connection* conn, Exchange* x) {
+  StaticFile file;
+  if (options_.web_root.empty() || !ResolveStaticFile(options_.web_root, x->path, &file))
+    return Answer(conn, x,
+                  ErrorResponse(NotFound(options_.web_root.empty() ? "no web app here (--web-root is not set)"
+                                                                   : "no file " + x->path.substr(0, 200))));
+  if (file.size > kMaxFileBytes) return Answer(conn, x, ErrorResponse(NotFound("file too large to serve")));
   HttpResponse r;
   r.content_type = file.content_type;
-  if (parts == Parts::kWhole) {
-    std::ifstream in(file.path, std::ios::binary);
-    std::ostringstream body;
-    body << in.rdbuf();
-    if (!in) return Send(conn, ErrorResponse(NotFound("no file " + std::string(path.substr(0, 200)))), parts);
-    r.body = std::move(body).str();
-  }
   r.headers = {{"ETag", file.etag}, {"Cache-Control", file.cache_control}};
-  if (parts == Parts::kHeadersOnly) {
-    // The length of the body a GET would get.
-    StartHead(conn, 200);
-    mg_response_header_add(conn, "Content-Type", r.content_type.c_str(), -1);
-    mg_response_header_add(conn, "Content-Length", std::to_string(file.size).c_str(), -1);
-    mg_response_header_add(conn, "ETag", file.etag.c_str(), -1);
-    mg_response_header_add(conn, "Cache-Control", file.cache_control.c_str(), -1);
-    mg_response_header_send(conn);
-    return 200;
-  }
-  return Send(conn, r, parts);
-}
-
-int HttpServer::ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route) {
-  const auto start = Clock::now();
-  LiveStreamRequest request;
-  ApiError error;
-  std::shared_ptr<Spectator> spectator;
-  if (!api_->PrepareLiveStream(path, query, &request, &error) ||
-      !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error)) {
-    if (error.status == "RESOURCE_EXHAUSTED") metrics_->SpectatorRefused();
-    if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
-    const int status = Send(conn, ErrorResponse(error), Parts::kWhole);
-    metrics_->Request(*route, status, std::chrono::duration<double>(Clock::now() - start).count());
-    return status;
-  }
-  metrics_->Spectators(hub_->spectators(), hub_->games());
-  StartEventStream(conn);
-  metrics_->Request(*route, 200, std::chrono::duration<double>(Clock::now() - start).count());
-
-  PumpEvents(conn, spectator.get(), std::chrono::milliseconds(options_.stream_interval_ms));
-  hub_->Unsubscribe(request.game_id, spectator);
-  metrics_->Spectators(hub_->spectators(), hub_->games());
-  return 200;
-}
-
-void HttpServer::PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval) {
-  // A browser's EventSource reconnects after this many milliseconds.
-  std::string text = "retry: 2000\n\n";
-  auto last_write = Clock::now() - std::chrono::hours(1);
-  const auto heartbeat = std::chrono::milliseconds(options_.heartbeat_ms);
-  while (true) {
-    bool done = false;
-    if (!text.empty()) {
-      if (mg_send_chunk(conn, text.data(), unsigned(text.size())) < 0) break;  // the client left
-      metrics_->SseBytes(text.size());
-      last_write = Clock::now();
-      // Writing at most every interval is what lets views that came meanwhile
-      // replace each other: a fast game costs a spectator a few views a second.
-      if (interval.count() > 0) std::this_thread::sleep_for(interval);
-    }
-    if (stopping_) break;
-    // Wakes at least every second to notice a stop.
-    const auto until = std::min(Clock::now() + std::chrono::seconds(1), last_write + heartbeat);
-    text = events->Take(until, &done);
-    if (text.empty() && Clock::now() >= last_write + heartbeat) text = ": keep-alive\n\n";
-    if (done) {
-      if (!text.empty() && mg_send_chunk(conn, text.data(), unsigned(text.size())) >= 0)
-        metrics_->SseBytes(text.size());
-      break;
-    }
-  }
-  mg_send_chunk(conn, "", 0);  // the last chunk: the stream ends cleanly
-}
-
-int HttpServer::ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route) {
-  const mg_request_info* info = mg_get_request_info(conn);
-  const Parts parts = PartsFor(request.method);
-  HttpResponse response;
-  std::string body;
-  if (info->content_length > int64_t(kMaxBodyBytes)) {
-    *route = "body_refused";
-    response = ErrorResponse(
-        MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
+  MHD_Response* response = nullptr;
+  ResponseKind kind = ResponseKind::kFile;
+  int status = 200;
+  if (Header(conn, "If-None-Match") == file.etag) {
+    kind = ResponseKind::kNotModified;
+    status = 304;
+    response = MHD_create_response_from_buffer(0, nullptr, MHD_RESPMEM_PERSISTENT);
   } else {
-    // The length may be unknown (chunked): read one byte past the limit to tell.
-    char buffer[4096];
-    int n = 0;
-    while (body.size() <= kMaxBodyBytes && (n = mg_read(conn, buffer, sizeof buffer)) > 0) body.append(buffer, n);
-    if (body.size() > kMaxBodyBytes) {
-      *route = "body_refused";
-      response = ErrorResponse(
-          MakeError(413, "PAYLOAD_TOO_LARGE", "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes"));
-    } else {
-      request.body = body;
-      try {
-        response = play_->Handle(request, route);
-      } catch (const std::exception& e) {
-        services::LogError("request failed", {{"path", std::string(request.path.substr(0, 200))}, {"error", e.what()}});
-        response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
-      }
+    const int fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+      if (fd >= 0) ::close(fd);
+      return Answer(conn, x, ErrorResponse(NotFound("no file " + x->path.substr(0, 200))));
     }
+    // The file's own descriptor: the server sends it (sendfile over plain
+    // HTTP) and closes it; a HEAD gets its length and no body.
+    response = MHD_create_response_from_fd64(uint64_t(st.st_size), fd);
+    if (!response) ::close(fd);
   }
-  if (!response.backend.empty()) metrics_->BackendError(response.backend, response.grpc_status);
-  // Counted once, by Handle, as every request is.
-  return Send(conn, response, parts);
+  if (!response) return MHD_NO;
+  x->state = Exchange::State::kDone;
+  for (const auto& [name, value] : ResponseHeaders(kind, x->path, r))
+    MHD_add_response_header(response, name.c_str(), value.c_str());
+  const MHD_Result queued = MHD_queue_response(conn, unsigned(status), response);
+  MHD_destroy_response(response);
+  metrics_->Request(x->route, status, Since(x->start));
+  return queued;
 }
 
-int HttpServer::ServePlay(mg_connection* conn, const HttpRequest& request) {
-  const auto start = Clock::now();
-  const std::string route = "/api/v1/play/{}/events";
-  PlayEventsRequest prepared;
-  ApiError error;
-  if (!play_->PrepareEvents(request, &prepared, &error)) {
-    if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
-    const int status = Send(conn, ErrorResponse(error), Parts::kWhole);
-    metrics_->Request(route, status, std::chrono::duration<double>(Clock::now() - start).count());
-    return status;
+int HttpServer::StartStream(MHD_Connection* conn, Exchange* x) {
+  const bool live = x->opened->spectator != nullptr;
+  std::shared_ptr<Spectator> events = live ? x->opened->spectator : x->opened->play->out;
+  // Nothing of a seat's stream may be merged, and a person waits on each decision.
+  const auto interval = std::chrono::milliseconds(live ? options_.stream_interval_ms : 0);
+  auto s = std::make_shared<Stream>(conn, SsePump(events, interval, std::chrono::milliseconds(options_.heartbeat_ms)));
+  x->stream = s;
+  if (!live) metrics_->PlayStreams(++play_streams_);
+  {
+    std::lock_guard lock(streams_mutex_);
+    streams_.insert(s);
   }
-  std::shared_ptr<PlayStream> stream = play_->OpenEvents(prepared);
-  StartEventStream(conn);
-  metrics_->Request(route, 200, std::chrono::duration<double>(Clock::now() - start).count());
-  metrics_->PlayStreams(++play_streams_);
-  PumpEvents(conn, stream->out.get(), std::chrono::milliseconds(0));
-  play_->CloseEvents(stream);
-  metrics_->PlayStreams(--play_streams_);
-  return 200;
+  std::weak_ptr<Stream> weak = s;
+  events->SetWaker([weak, this] {
+    if (const auto stream = weak.lock()) stream->Wake(&suspended_);
+  });
+  auto* holder = new std::pair<HttpServer*, std::shared_ptr<Stream>>(this, s);
+  MHD_Response* response = MHD_create_response_from_callback(
+      MHD_SIZE_UNKNOWN, kStreamBlock, &ServerCallbacks::ReadStream, holder, &ServerCallbacks::FreeStream);
+  if (!response) {
+    delete holder;
+    return MHD_NO;
+  }
+  for (const auto& [name, value] : ResponseHeaders(ResponseKind::kEventStream, x->path, {}))
+    MHD_add_response_header(response, name.c_str(), value.c_str());
+  const MHD_Result queued = MHD_queue_response(conn, 200, response);
+  MHD_destroy_response(response);
+  metrics_->Request(x->route, 200, Since(x->start));
+  return queued;
+}
+
+void HttpServer::Completed(Exchange* x) {
+  // A stream opened by a worker is undone here, served or not (the client may
+  // have left, or the response failed to start).
+  if (x->opened) {
+    const Exchange::Opened& o = *x->opened;
+    Spectator* events = o.spectator ? o.spectator.get() : o.play->out.get();
+    // After this returns no waker runs any more; after `finished`, no timer resumes.
+    events->SetWaker(nullptr);
+    if (x->stream) {
+      {
+        std::lock_guard lock(x->stream->mutex);
+        x->stream->finished = true;
+      }
+      std::lock_guard lock(streams_mutex_);
+      streams_.erase(x->stream);
+    }
+    if (o.spectator) {
+      hub_->Unsubscribe(o.game_id, o.spectator);
+      metrics_->Spectators(hub_->spectators(), hub_->games());
+    } else {
+      play_->CloseEvents(o.play);
+      if (x->stream) metrics_->PlayStreams(--play_streams_);
+    }
+  }
+  delete x;
 }
 
 }  // namespace metropolis::gateway

@@ -1,13 +1,17 @@
-// The HTTP server: civetweb moving requests to the API, the live streams and the
-// web app's files. Civetweb serves each connection on a thread of its own, so a
-// live stream holds a thread as long as it is open: the server runs
-// --max-spectators threads for streams beside --threads for everything else,
-// and refuses a stream beyond that limit before it takes a thread from the rest
-// (docs/GATEWAY.md, "Why civetweb").
+// The HTTP server: an event loop (libmicrohttpd on epoll) moving requests to the
+// API, the live streams and the web app's files. No connection holds a thread:
+// an event stream waits suspended until its spectator has something (or its
+// heartbeat is due), and a request whose answer needs a service waits suspended
+// while a worker thread makes the gRPC call. So the number of open streams is
+// bounded by memory and --max-connections, not by threads (docs/GATEWAY.md,
+// "The HTTP server").
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,23 +22,24 @@
 #include "services/gateway/metrics.h"
 #include "services/gateway/play_api.h"
 #include "services/gateway/public_reads.h"
+#include "services/gateway/workers.h"
 
-struct mg_context;
-struct mg_connection;
+struct MHD_Daemon;
+struct MHD_Connection;
 
 namespace metropolis::gateway {
 
 struct ServerOptions {
-  std::string listen = "127.0.0.1:8080";  // host:port
+  std::string listen = "127.0.0.1:8080";  // host:port ([v6]:port)
   std::string web_root;                   // canonical; empty: no files
-  int threads = 32;                       // for requests other than live streams
-  int max_spectators = 2000;              // threads for live streams
+  int threads = 32;                       // workers for requests that call a service
+  int loop_threads = 2;                   // event loops (connections are spread over them)
+  int max_connections = 12000;            // open connections, streams included
   int stream_interval_ms = 100;           // a live stream writes at most this often
   int heartbeat_ms = 15000;               // a comment line on an idle stream
-  int io_timeout_ms = 10000;              // a client that does not read for this long is dropped
-  // HTTPS: a PEM file holding the certificate chain and its private key (what
-  // civetweb reads at start); empty: plain HTTP.
-  std::string tls_pem_file;
+  int io_timeout_ms = 10000;              // a client that neither sends nor reads for this long is dropped
+  // HTTPS: the private key and the certificate chain, PEM; empty: plain HTTP.
+  std::string tls_key_pem, tls_cert_pem;
   // Requests per client address (ClientAddresses: the TCP peer, or behind a
   // trusted proxy the address it names), beyond which 429 with Retry-After;
   // /healthz and /readyz are not limited.
@@ -53,32 +58,27 @@ class HttpServer {
 
   bool Start(std::string* error);
   int port() const { return port_; }
-  // Ends the live streams, then stops accepting and waits for every handler.
+  // Ends the event streams, answers what the workers hold, then stops.
   void Stop();
 
+  // Internals of server.cc, named here for its callbacks.
+  struct Exchange;
+  struct Stream;
+
  private:
-  // Every request, from civetweb's begin_request callback: part of mg_start's
-  // configuration, so it serves the first request the port accepts (a handler
-  // set with mg_set_request_handler after mg_start left a window in which
-  // civetweb answered 404 itself, seen by a test that called at once).
-  static int BeginRequest(mg_connection* conn);
-  static int LogMessage(const mg_connection* conn, const char* message);
-  // Civetweb's own error answers (a malformed or oversized request) as JSON errors.
-  static int HttpError(mg_connection* conn, int status, const char* message);
-  int Handle(mg_connection* conn);
-  int ServeLive(mg_connection* conn, std::string_view path, std::string_view query, std::string* route);
-  int ServePlay(mg_connection* conn, const HttpRequest& request);
-  int ServePlayApi(mg_connection* conn, HttpRequest request, std::string* route);
-  // Writes a stream's events until it ends, the client leaves or the server
-  // stops, at most every `interval` (0 for a seat's stream: nothing in it may
-  // be merged, and a person waits on each decision).
-  void PumpEvents(mg_connection* conn, Spectator* events, std::chrono::milliseconds interval);
-  // What a response carries: kHeadersOnly answers a HEAD request (the headers
-  // a GET would get, Content-Length included, and no body).
-  enum class Parts { kWhole, kHeadersOnly };
-  static Parts PartsFor(std::string_view method) { return method == "HEAD" ? Parts::kHeadersOnly : Parts::kWhole; }
-  int ServeFile(mg_connection* conn, std::string_view path, Parts parts);
-  int Send(mg_connection* conn, const HttpResponse& response, Parts parts);
+  friend struct ServerCallbacks;
+
+  // The first call for a request, its headers read.
+  int Begin(MHD_Connection* conn, Exchange* x);
+  // The request (and its body, if any) is complete: answers it, or hands it to a worker.
+  int Dispatch(MHD_Connection* conn, Exchange* x);
+  // Runs `job` on a worker with the connection suspended; 503 when they are all busy.
+  int Defer(MHD_Connection* conn, Exchange* x, std::function<void()> job);
+  int Answer(MHD_Connection* conn, Exchange* x, const HttpResponse& response);
+  int ServeFile(MHD_Connection* conn, Exchange* x);
+  int StartStream(MHD_Connection* conn, Exchange* x);
+  // The request is over (answered, or the connection closed): undoes what it opened.
+  void Completed(Exchange* x);
 
   const ServerOptions options_;
   Api* const api_;
@@ -86,12 +86,17 @@ class HttpServer {
   PlayApi* const play_;
   LiveHub* const hub_;
   GatewayMetrics* const metrics_;
-  mg_context* context_ = nullptr;
+  MHD_Daemon* daemon_ = nullptr;
   int port_ = 0;
   std::atomic<bool> stopping_{false};
   services::RateLimiter limiter_;
   const ClientAddresses clients_;
   std::atomic<size_t> play_streams_{0};
+  std::unique_ptr<Workers> workers_;
+  std::unique_ptr<Timers> timers_;
+  std::mutex streams_mutex_;
+  std::set<std::shared_ptr<Stream>> streams_;  // open event streams, for Stop
+  std::atomic<int> suspended_{0};              // connections waiting on a worker or a stream
 };
 
 }  // namespace metropolis::gateway

@@ -257,7 +257,7 @@ req 404 /api/v1/live/no-such-game/events && ok
 # Stream 1 from before the start; stream 2 joins mid-game and asks for the
 # earlier events. Seat 0 thinks 60 ms a decision (a floor, whatever the load), so
 # the game lasts well over five seconds after step 50, when stream 2 connects.
-curl -sSN --max-time 120 "$gw/api/v1/live/$live/events" >"$work/sse-1.txt" 2>"$work/sse-1.err" &
+curl -sSN --max-time 120 -D "$work/sse-1.head" "$gw/api/v1/live/$live/events" >"$work/sse-1.txt" 2>"$work/sse-1.err" &
 sse1=$!
 for _ in $(seq 1 50); do grep -q '^event: view' "$work/sse-1.txt" && break; sleep 0.1; done
 "$build/botkits/cpp/metropolis-bot" --host "$METROPOLIS_GAMEHOST" --game "$live" --token "$seat_token" \
@@ -400,19 +400,51 @@ grep -q . <(curl -sS -D - -o /dev/null -X DELETE "$gw/api/v1/ladders" | grep -i 
   fail "405 without Allow"
 req 404 /api/v1/nothing && expect "j['error']['status'] == 'NOT_FOUND'" && ok
 req 414 "/api/v1/players?q=a&pad=$(head -c 3000 /dev/zero | tr '\0' a)" && ok
-code=$(curl -sS -o /dev/null -w '%{http_code}' -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$gw/healthz" || true)
-[[ $code == 413 || $code == 431 || $code == 400 ]] || fail "a 20 kB header got HTTP $code"
+code=$(curl -sS -o "$work/big.json" -w '%{http_code}' -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$gw/healthz" || true)
+[[ $code == 431 ]] && grep -q '"INVALID_ARGUMENT"' "$work/big.json" || fail "a 20 kB header got HTTP $code, not 431 with a JSON error"
 ok
 
 # ---- Security headers, and no changes from another site ------------------------------------------
 # Found by an outside client: no security headers, and sign-up accepted as
 # text/plain from any site's page (cross-site sign-ups, login CSRF).
-for path in /api/v1/ladders /index.html /nothing-here; do
-  curl -sS -D "$work/head" -o /dev/null "$gw$path" || fail "curl $path failed"
-  for header in 'X-Content-Type-Options: nosniff' 'X-Frame-Options: DENY' "Content-Security-Policy: default-src 'self'"; do
-    grep -qi "^$header" "$work/head" || fail "GET $path: no '$header' header"
+# Every kind of response carries them (response_layer.h): files, a file not
+# modified, a HEAD, API answers, the API's errors of every kind, a people's
+# endpoint, and an event stream (the live stream's head above).
+security_headers() {  # label, file of response headers
+  for header in 'X-Content-Type-Options: nosniff' 'X-Frame-Options: DENY' "Content-Security-Policy: default-src 'self'" \
+    'Referrer-Policy: same-origin'; do
+    grep -qi "^$header" "$2" || fail "$1: no '$header' header in $(tr -d '\r' <"$2" | head -c 600)"
   done
-done
+}
+etag=$(curl -sS -D - -o /dev/null "$gw/index.html" | tr -d '\r' | awk -F': ' 'tolower($1) == "etag" {print $2}')
+[[ -n $etag ]] || fail "index.html has no ETag"
+kind() {  # label, expected status, curl arguments...
+  local label=$1 expected=$2 code
+  shift 2
+  code=$(curl -sS -D "$work/head" -o /dev/null -w '%{http_code}' --max-time 10 "$@") || fail "$label: curl failed"
+  [[ $code == "$expected" ]] || fail "$label: HTTP $code, not $expected"
+  security_headers "$label" "$work/head"
+}
+kind "a file" 200 "$gw/index.html"
+kind "a file not modified" 304 -H "If-None-Match: $etag" "$gw/index.html"
+kind "HEAD of a file" 200 -I "$gw/index.html"
+kind "an API answer" 200 "$gw/api/v1/ladders"
+kind "HEAD of an API answer" 200 -I "$gw/api/v1/ladders"
+kind "a missing file" 404 "$gw/nothing-here.txt"
+kind "an API error" 404 "$gw/api/v1/nothing"
+kind "a method refused" 405 -X DELETE "$gw/api/v1/ladders"
+kind "a body refused" 413 -X GET --data-binary x "$gw/api/v1/ladders"
+kind "a request line too long" 414 "$gw/api/v1/games/$(head -c 20000 /dev/zero | tr '\0' x)"
+kind "headers too large" 431 -H "X-Big: $(head -c 20000 /dev/zero | tr '\0' a)" "$gw/healthz"
+kind "a people's endpoint" 401 "$gw/api/v1/session"
+security_headers "a live event stream" "$work/sse-1.head"
+grep -qi '^Content-Type: text/event-stream' "$work/sse-1.head" || fail "the live stream's head: $(cat "$work/sse-1.head")"
+# CORS: any site may read the public API (without credentials), nobody a person's.
+curl -sS -D "$work/head" -o /dev/null "$gw/api/v1/ladders"
+grep -qi '^Access-Control-Allow-Origin: \*' "$work/head" || fail "a public read without Access-Control-Allow-Origin: *"
+grep -qi '^Access-Control-Allow-Origin: \*' "$work/sse-1.head" || fail "a live stream without Access-Control-Allow-Origin: *"
+curl -sS -D "$work/head" -o /dev/null "$gw/api/v1/session"
+if grep -qi '^Access-Control-Allow' "$work/head"; then fail "a people's endpoint answered with CORS headers"; fi
 ok
 signup='{"name": "csrf-victim", "password": "a long enough password"}'
 req 415 /api/v1/session/signup -X POST -H 'Content-Type: text/plain' --data-binary "$signup"

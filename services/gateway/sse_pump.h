@@ -1,0 +1,42 @@
+// What an event stream writes next, apart from how it is written: the pace of
+// a live game's stream (at most one write per interval, so that views that come
+// meanwhile replace each other), the heartbeat on an idle stream, and its end.
+// The server's event loop asks it whenever the connection can take more; it
+// never blocks, and says when to ask again if there is nothing to write.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "services/gateway/live.h"
+
+namespace metropolis::gateway {
+
+class SsePump {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // `interval` 0: every event at once (a seat's stream, where a person waits on
+  // each decision).
+  SsePump(std::shared_ptr<Spectator> events, std::chrono::milliseconds interval, std::chrono::milliseconds heartbeat);
+
+  struct Step {
+    enum Kind { kWrite, kWait, kEnd } kind = kEnd;
+    std::string text;         // kWrite
+    Clock::time_point until;  // kWait: ask again then, or when the spectator wakes the stream
+  };
+  // `stopping`: the server shuts down, the stream ends now.
+  Step Next(Clock::time_point now, bool stopping);
+
+  Spectator* events() const { return events_.get(); }
+
+ private:
+  const std::shared_ptr<Spectator> events_;
+  const std::chrono::milliseconds interval_, heartbeat_;
+  // A browser's EventSource reconnects after this many milliseconds.
+  std::string first_ = "retry: 2000\n\n";
+  Clock::time_point last_write_ = Clock::time_point::min();
+  bool ended_ = false;
+};
+
+}  // namespace metropolis::gateway

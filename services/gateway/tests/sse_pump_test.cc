@@ -1,0 +1,118 @@
+// The pace of an event stream, apart from the server: what the event loop
+// writes, when it waits and until when, and when the stream ends.
+#include "services/gateway/sse_pump.h"
+
+#include <gtest/gtest.h>
+
+namespace metropolis::gateway {
+namespace {
+
+using std::chrono::milliseconds;
+using Kind = SsePump::Step::Kind;
+
+class SsePumpTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<Spectator> events_ = std::make_shared<Spectator>(1 << 20);
+  SsePump::Clock::time_point t0_ = SsePump::Clock::now();
+};
+
+TEST_F(SsePumpTest, StartsWithTheRetryHintThenWaitsForEvents) {
+  SsePump pump(events_, milliseconds(100), milliseconds(15000));
+  SsePump::Step first = pump.Next(t0_, false);
+  EXPECT_EQ(first.kind, Kind::kWrite);
+  EXPECT_EQ(first.text, "retry: 2000\n\n");
+  // The interval runs from that write.
+  SsePump::Step wait = pump.Next(t0_ + milliseconds(10), false);
+  EXPECT_EQ(wait.kind, Kind::kWait);
+  EXPECT_EQ(wait.until, t0_ + milliseconds(100));
+  // After it, nothing to write: wait for the heartbeat (or a wake).
+  wait = pump.Next(t0_ + milliseconds(150), false);
+  EXPECT_EQ(wait.kind, Kind::kWait);
+  EXPECT_EQ(wait.until, t0_ + milliseconds(15000));
+}
+
+TEST_F(SsePumpTest, ViewsThatComeWithinTheIntervalReplaceEachOther) {
+  SsePump pump(events_, milliseconds(100), milliseconds(15000));
+  pump.Next(t0_, false);
+  events_->PushView("event: view\ndata: 1\n\n");
+  events_->PushView("event: view\ndata: 2\n\n");
+  // Still within the interval of the first write: nothing yet.
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(50), false).kind, Kind::kWait);
+  SsePump::Step step = pump.Next(t0_ + milliseconds(100), false);
+  EXPECT_EQ(step.kind, Kind::kWrite);
+  EXPECT_EQ(step.text, "event: view\ndata: 2\n\n");
+}
+
+TEST_F(SsePumpTest, ASeatStreamWritesEveryEventAtOnce) {
+  SsePump pump(events_, milliseconds(0), milliseconds(15000));
+  pump.Next(t0_, false);
+  events_->PushOrdered("event: decision\ndata: {}\n\n");
+  SsePump::Step step = pump.Next(t0_, false);
+  EXPECT_EQ(step.kind, Kind::kWrite);
+  EXPECT_EQ(step.text, "event: decision\ndata: {}\n\n");
+}
+
+TEST_F(SsePumpTest, AnIdleStreamGetsAHeartbeat) {
+  SsePump pump(events_, milliseconds(100), milliseconds(1000));
+  pump.Next(t0_, false);
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(999), false).kind, Kind::kWait);
+  SsePump::Step beat = pump.Next(t0_ + milliseconds(1000), false);
+  EXPECT_EQ(beat.kind, Kind::kWrite);
+  EXPECT_EQ(beat.text, ": keep-alive\n\n");
+  // The next one a heartbeat later.
+  SsePump::Step wait = pump.Next(t0_ + milliseconds(1200), false);
+  EXPECT_EQ(wait.kind, Kind::kWait);
+  EXPECT_EQ(wait.until, t0_ + milliseconds(2000));
+}
+
+TEST_F(SsePumpTest, AClosedStreamWritesItsLastWordsThenEnds) {
+  SsePump pump(events_, milliseconds(0), milliseconds(15000));
+  pump.Next(t0_, false);
+  events_->Close("event: game_over\ndata: {}\n\n");
+  SsePump::Step last = pump.Next(t0_, false);
+  EXPECT_EQ(last.kind, Kind::kWrite);
+  EXPECT_EQ(last.text, "event: game_over\ndata: {}\n\n");
+  EXPECT_EQ(pump.Next(t0_, false).kind, Kind::kEnd);
+  EXPECT_EQ(pump.Next(t0_, false).kind, Kind::kEnd);
+}
+
+TEST_F(SsePumpTest, AStoppingServerEndsTheStreamWithWhatIsPending) {
+  SsePump pump(events_, milliseconds(0), milliseconds(15000));
+  pump.Next(t0_, false);
+  events_->PushOrdered("event: x\ndata: 1\n\n");
+  EXPECT_EQ(pump.Next(t0_, true).kind, Kind::kEnd);
+  EXPECT_EQ(pump.Next(t0_, false).kind, Kind::kEnd);
+}
+
+TEST(SpectatorWaker, RunsAfterEveryPushAndCloseUntilRemoved) {
+  Spectator events(1 << 20);
+  int wakes = 0;
+  events.SetWaker([&] { ++wakes; });
+  events.PushOrdered("a");
+  events.PushView("b");
+  EXPECT_EQ(wakes, 2);
+  bool done = false;
+  EXPECT_EQ(events.TakeNow(&done), "ab");
+  EXPECT_FALSE(done);
+  EXPECT_EQ(events.TakeNow(&done), "");  // nothing, and no wait
+  events.SetWaker(nullptr);
+  events.Close("c");
+  EXPECT_EQ(wakes, 2);
+  EXPECT_EQ(events.TakeNow(&done), "c");
+  EXPECT_TRUE(done);
+}
+
+TEST(SpectatorWaker, AnOverflowWakesWithTheErrorThatEndsTheStream) {
+  Spectator events(16);
+  int wakes = 0;
+  events.SetWaker([&] { ++wakes; });
+  events.PushOrdered(std::string(32, 'x'));
+  EXPECT_EQ(wakes, 1);
+  bool done = false;
+  const std::string text = events.TakeNow(&done);
+  EXPECT_TRUE(done);
+  EXPECT_NE(text.find("fell too far behind"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace metropolis::gateway

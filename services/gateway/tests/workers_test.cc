@@ -1,0 +1,80 @@
+// The gateway's workers (what may block, off the event loop) and timers.
+#include "services/gateway/workers.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+
+namespace metropolis::gateway {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Workers, RunEveryJobSubmittedBeforeTheStop) {
+  std::atomic<int> ran{0};
+  Workers workers(3, 1000);
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(workers.Submit([&] { ++ran; }));
+  workers.Stop();
+  EXPECT_EQ(ran, 200);
+  EXPECT_FALSE(workers.Submit([&] { ++ran; }));  // refused after the stop
+  EXPECT_EQ(ran, 200);
+}
+
+TEST(Workers, AFullQueueRefusesWork) {
+  Workers workers(1, 2);
+  std::promise<void> release;
+  std::shared_future<void> gate = release.get_future().share();
+  std::promise<void> started;
+  ASSERT_TRUE(workers.Submit([&] {
+    started.set_value();
+    gate.wait();
+  }));
+  started.get_future().wait();  // the only thread is busy
+  EXPECT_TRUE(workers.Submit([] {}));
+  EXPECT_TRUE(workers.Submit([] {}));
+  EXPECT_EQ(workers.queued(), 2u);
+  EXPECT_FALSE(workers.Submit([] {})) << "a third job beyond max_queued 2";
+  release.set_value();
+  workers.Stop();
+  EXPECT_EQ(workers.queued(), 0u);
+}
+
+TEST(Timers, RunInTheOrderOfTheirTimes) {
+  Timers timers;
+  std::mutex mutex;
+  std::vector<int> order;
+  std::promise<void> last;
+  const auto now = Timers::Clock::now();
+  timers.At(now + 60ms, [&] {
+    std::lock_guard lock(mutex);
+    order.push_back(3);
+    last.set_value();
+  });
+  timers.At(now + 20ms, [&] {
+    std::lock_guard lock(mutex);
+    order.push_back(1);
+  });
+  timers.At(now + 40ms, [&] {
+    std::lock_guard lock(mutex);
+    order.push_back(2);
+  });
+  ASSERT_EQ(last.get_future().wait_for(5s), std::future_status::ready);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
+TEST(Timers, NothingRunsAfterStop) {
+  std::atomic<int> ran{0};
+  Timers timers;
+  timers.At(Timers::Clock::now() + 50ms, [&] { ++ran; });
+  timers.Stop();
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(ran, 0);
+  timers.At(Timers::Clock::now(), [&] { ++ran; });
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(ran, 0);
+}
+
+}  // namespace
+}  // namespace metropolis::gateway
