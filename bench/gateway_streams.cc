@@ -748,14 +748,6 @@ void Program::Progress(const char* phase, int64_t second, const Sample& now, con
 
 int Program::Run() {
   const Settings& s = settings();
-  // Every stream is a socket.
-  if (rlimit files; getrlimit(RLIMIT_NOFILE, &files) == 0) {
-    files.rlim_cur = files.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &files);
-    getrlimit(RLIMIT_NOFILE, &files);
-    if (int64_t(files.rlim_cur) < s.streams + 256)
-      std::cerr << "gateway_streams: only " << files.rlim_cur << " open files allowed (the hard limit)\n";
-  }
   sockaddr_in gateway{};
   std::string error;
   if (!ResolveAddress(s.gateway, &gateway, &error)) {
@@ -780,6 +772,14 @@ int Program::Run() {
         s.streams > 0 ? s.streams / s.watch_games + (g < s.streams % s.watch_games ? 1 : 0) : s.watchers_per_game;
     target_ += w;
     wants[size_t(g % s.threads)].push_back(w);
+  }
+  // Every stream is a socket.
+  if (rlimit files; getrlimit(RLIMIT_NOFILE, &files) == 0) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+    getrlimit(RLIMIT_NOFILE, &files);
+    if (int64_t(files.rlim_cur) < target_ + 256)
+      std::cerr << "gateway_streams: only " << files.rlim_cur << " open files allowed (the hard limit)\n";
   }
   std::cerr << "gateway_streams: " << target_ << " streams to " << s.gateway << " over " << s.watch_games
             << " games, opened at " << s.ramp_per_s << "/s; reference: Spectate on " << s.host << "\n";
