@@ -58,7 +58,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "bench/gamehost_load_wire.h"
+#include "bench/live_reference.h"
 #include "bench/load_stats.h"
 #include "bench/sse_reader.h"
 #include "lib/flags/flags.h"
@@ -70,44 +70,6 @@ namespace {
 constexpr int64_t kSecond = 1'000'000'000;
 // Streams still open this long after their game ended on the host are cut.
 constexpr int64_t kEndGraceNs = 30 * kSecond;
-
-enum Count {
-  kAttempted,      // connections started
-  kOpened,         // answered 200
-  kRefused,        // answered another status
-  kNoAnswer,       // failed or closed before an answer's head
-  kEndedCleanly,   // game_over, then the stream's end
-  kDropped,        // ended by the gateway before the game's end
-  kCut,            // still open kEndGraceNs after the game ended on the host
-  kOpenAtStop,     // open when the program stopped
-  kMalformed,      // an answer this program could not read
-  kErrorEvents,    // "error" events
-  kEvents,         // "events" messages delivered
-  kViews,          // "view" messages delivered
-  kBytes,          // body bytes read
-  kMatched,        // delivery timed
-  kMatchedMerged,  // ... against a direct message that merged several steps
-  kGatewayFirst,   // ... where the gateway's copy came first (timed as 0)
-  kHistory,        // the direct stream had it before the gateway stream was opened: not timed
-  kUnmatched,      // never on the direct stream
-  kGamesWatched,   // direct streams that got their welcome
-  kDirectFailed,   // direct streams that ended without one
-  kNumCounts
-};
-using CountValues = std::array<uint64_t, kNumCounts>;
-
-class Counters {
- public:
-  void Add(Count c, uint64_t n = 1) { counts_[c].fetch_add(n, std::memory_order_relaxed); }
-  CountValues Values() const {
-    CountValues v;
-    for (int i = 0; i < kNumCounts; ++i) v[size_t(i)] = counts_[size_t(i)].load(std::memory_order_relaxed);
-    return v;
-  }
-
- private:
-  std::array<std::atomic<uint64_t>, kNumCounts> counts_{};
-};
 
 struct Settings {
   std::string gateway = "127.0.0.1:8080";
@@ -127,85 +89,11 @@ struct Settings {
   int64_t gateway_pid = 0;
 };
 
-struct Shared;
-
-// ---------------------------------------------------------------------------
-// A game watched directly on the host: when each step arrived, and the
-// gateway's deliveries that came before theirs.
-
-class Reference;
-using SpectateStub = grpc::TemplatedGenericStub<v1::SpectateRequest, grpc::ByteBuffer>;
-const std::string kSpectateMethod = "/metropolis.v1.GameHost/Spectate";
-
-// The direct stream (a bidi call on the wire of the server-streaming method:
-// the generic stub has no other streaming form). Deletes itself in OnDone.
-class DirectStream final : public grpc::ClientBidiReactor<v1::SpectateRequest, grpc::ByteBuffer> {
- public:
-  explicit DirectStream(std::shared_ptr<Reference> ref) : ref_(std::move(ref)) {}
-  void Start(SpectateStub* stub, const std::string& game_id, const std::string& token);
-  void Cancel() { context_.TryCancel(); }
-  void OnReadDone(bool ok) override;
-  void OnDone(const grpc::Status& status) override;
-
- private:
-  std::shared_ptr<Reference> ref_;
-  grpc::ClientContext context_;
-  v1::SpectateRequest request_;
-  grpc::ByteBuffer update_;
-};
-
-class Reference : public std::enable_shared_from_this<Reference> {
- public:
-  Reference(Shared* shared, std::string game_id) : shared_(shared), game_id_(std::move(game_id)) {}
-  void Start(SpectateStub* stub, const std::string& token);
-  void Cancel();
-
-  const std::string& game_id() const { return game_id_; }
-  bool live() const { return live_.load(std::memory_order_acquire); }    // the welcome came
-  bool over() const { return over_.load(std::memory_order_acquire); }    // game_over came
-  bool ended() const { return ended_.load(std::memory_order_acquire); }  // the stream is done
-  int64_t ended_ns() const { return ended_ns_.load(std::memory_order_acquire); }
-
-  // From a gateway stream opened at `opened_ns`.
-  void GatewayEvents(uint32_t step, int64_t at_ns, int64_t opened_ns);
-  void GatewayOver(int64_t at_ns, int64_t opened_ns);
-  // What is still waiting for the direct stream will not be matched.
-  void GiveUp();
-
-  // From the direct stream.
-  void DirectUpdate(const SpectateSummary& s, int64_t at_ns);
-  void DirectDone();
-  void Malformed();
-
- private:
-  struct Pending {
-    uint32_t step;
-    bool over;
-    int64_t at_ns, opened_ns;
-  };
-  void TimeLocked(const Pending& p, int64_t direct_ns, bool exact);
-
-  Shared* const shared_;
-  const std::string game_id_;
-  std::atomic<bool> live_{false}, over_{false}, ended_{false};
-  std::atomic<int64_t> ended_ns_{0};
-  std::mutex mutex_;
-  DirectStream* direct_ = nullptr;  // until its OnDone
-  uint32_t welcome_step_ = 0;
-  std::map<uint32_t, int64_t> arrivals_;  // step -> when the direct stream had it
-  int64_t over_ns_ = 0;
-  std::vector<Pending> pending_;  // gateway deliveries the direct stream has not had yet
-};
-
 // What every thread shares.
-struct Shared {
+struct Shared : Tally {
   explicit Shared(const Settings& s) : settings(s) {}
   const Settings settings;
-  Counters counters;
-  Histogram delivery;  // events messages
-  Histogram game_over;
   std::atomic<int64_t> open_streams{0};
-  std::atomic<int64_t> direct_running{0};
   std::atomic<bool> stopping{false};
   std::unique_ptr<SpectateStub> stub;
 
@@ -237,153 +125,6 @@ struct Shared {
     if (errors_logged.fetch_add(1) < 20) std::cerr << "gateway_streams: " << message << "\n";
   }
 };
-
-void DirectStream::Start(SpectateStub* stub, const std::string& game_id, const std::string& token) {
-  context_.AddMetadata("authorization", "Bearer " + token);
-  request_.set_game_id(game_id);
-  request_.set_from_start(false);  // what comes after the welcome is live
-  stub->PrepareBidiStreamingCall(&context_, kSpectateMethod, grpc::StubOptions(), this);
-  StartWriteLast(&request_, grpc::WriteOptions());
-  StartRead(&update_);
-  StartCall();
-}
-
-void DirectStream::OnReadDone(bool ok) {
-  if (!ok) return;  // OnDone follows
-  const int64_t now = NowNs();
-  SpectateSummary s;
-  if (SummarizeSpectate(update_, &s)) {
-    ref_->DirectUpdate(s, now);
-  } else {
-    ref_->Malformed();
-  }
-  update_.Clear();
-  StartRead(&update_);
-}
-
-void DirectStream::OnDone(const grpc::Status& status) {
-  if (!status.ok() && !ref_->live() && status.error_code() != grpc::StatusCode::CANCELLED) {
-    // Not watched at all: say why, once in a while.
-    static std::atomic<int> said{0};
-    if (said.fetch_add(1) < 5)
-      std::cerr << "gateway_streams: Spectate " << ref_->game_id() << " failed: " << int(status.error_code()) << " "
-                << status.error_message() << "\n";
-  }
-  ref_->DirectDone();
-  delete this;
-}
-
-void Reference::Start(SpectateStub* stub, const std::string& token) {
-  auto* direct = new DirectStream(shared_from_this());
-  {
-    std::lock_guard lock(mutex_);
-    direct_ = direct;
-  }
-  shared_->direct_running.fetch_add(1);
-  direct->Start(stub, game_id_, token);
-}
-
-void Reference::Cancel() {
-  std::lock_guard lock(mutex_);
-  if (direct_) direct_->Cancel();
-}
-
-void Reference::TimeLocked(const Pending& p, int64_t direct_ns, bool exact) {
-  Counters& c = shared_->counters;
-  if (direct_ns < p.opened_ns) {
-    c.Add(kHistory);
-    return;
-  }
-  int64_t latency = p.at_ns - direct_ns;
-  if (latency < 0) {
-    c.Add(kGatewayFirst);
-    latency = 0;
-  }
-  c.Add(kMatched);
-  if (!exact) c.Add(kMatchedMerged);
-  (p.over ? shared_->game_over : shared_->delivery).Record(latency);
-}
-
-void Reference::GatewayEvents(uint32_t step, int64_t at_ns, int64_t opened_ns) {
-  const Pending p{step, false, at_ns, opened_ns};
-  std::lock_guard lock(mutex_);
-  if (step <= welcome_step_) {  // before the direct stream began
-    shared_->counters.Add(kHistory);
-    return;
-  }
-  auto it = arrivals_.lower_bound(step);
-  if (it != arrivals_.end()) {
-    TimeLocked(p, it->second, it->first == step);
-  } else if (ended_ || over_ns_ != 0) {
-    shared_->counters.Add(kUnmatched);
-  } else {
-    pending_.push_back(p);
-  }
-}
-
-void Reference::GatewayOver(int64_t at_ns, int64_t opened_ns) {
-  const Pending p{0, true, at_ns, opened_ns};
-  std::lock_guard lock(mutex_);
-  if (over_ns_ != 0) {
-    TimeLocked(p, over_ns_, true);
-  } else if (ended_) {
-    shared_->counters.Add(kUnmatched);
-  } else {
-    pending_.push_back(p);
-  }
-}
-
-void Reference::DirectUpdate(const SpectateSummary& s, int64_t at_ns) {
-  std::lock_guard lock(mutex_);
-  switch (s.kind) {
-    case v1::SpectateUpdate::kWelcome:
-      welcome_step_ = s.step;
-      shared_->counters.Add(kGamesWatched);
-      live_.store(true, std::memory_order_release);
-      break;
-    case v1::SpectateUpdate::kEvents: {
-      arrivals_.emplace(s.step, at_ns);
-      // Gateway deliveries of this step or of steps merged into it.
-      std::erase_if(pending_, [&](const Pending& p) {
-        if (p.over || p.step > s.step) return false;
-        TimeLocked(p, at_ns, p.step == s.step);
-        return true;
-      });
-      break;
-    }
-    case v1::SpectateUpdate::kGameOver:
-      over_ns_ = at_ns;
-      over_.store(true, std::memory_order_release);
-      std::erase_if(pending_, [&](const Pending& p) {
-        if (!p.over) return false;
-        TimeLocked(p, at_ns, true);
-        return true;
-      });
-      break;
-    default:
-      break;
-  }
-}
-
-void Reference::Malformed() { shared_->counters.Add(kMalformed); }
-
-void Reference::GiveUp() {
-  std::lock_guard lock(mutex_);
-  shared_->counters.Add(kUnmatched, pending_.size());
-  pending_.clear();
-}
-
-void Reference::DirectDone() {
-  {
-    std::lock_guard lock(mutex_);
-    direct_ = nullptr;
-    if (!live_) shared_->counters.Add(kDirectFailed);
-    ended_ns_.store(NowNs(), std::memory_order_release);
-    ended_.store(true, std::memory_order_release);
-  }
-  GiveUp();
-  shared_->direct_running.fetch_sub(1);
-}
 
 // ---------------------------------------------------------------------------
 // The gateway's streams, on epoll
