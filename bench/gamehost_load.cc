@@ -15,6 +15,9 @@
 //   * with --host-pid, the host's CPU time (utime + stime from /proc/PID/stat)
 //     per applied decision and its resident memory.
 //
+// With --games-file it keeps a file listing the live games' ids, for a load
+// that watches them (bench/gateway_streams.sh).
+//
 // Threads: gRPC's callback threads run every reaction; one timer thread holds
 // the thinking seats in a heap (nothing sleeps in a reaction); the main thread
 // prints progress on stderr once a second. bench/gamehost_load.sh builds the
@@ -110,6 +113,7 @@ struct Settings {
   uint64_t seed = 1;
   int64_t host_pid = 0;
   std::string fallback_bot = "random";
+  std::string games_file;  // rewritten with the live games' ids as they change
   bool json = false;
 };
 
@@ -171,6 +175,7 @@ class ClientGame : public std::enable_shared_from_this<ClientGame> {
   void SeatDone();
 
   Load* load() const { return load_; }
+  const std::string& id() const { return id_; }
 
  private:
   Load* load_;
@@ -218,6 +223,7 @@ class Load {
   void MaybeCreate();
   void CreateOne(uint64_t index);
   size_t LiveGames();
+  void WriteGamesFile();
   void Report(const Sample& start, const Sample& end, const Sample& idle, double ramp_s);
 
   const Settings settings_;
@@ -234,6 +240,7 @@ class Load {
   uint64_t next_index_ = 0;
   std::atomic<bool> stopping_{false};
   std::atomic<int> errors_logged_{0};
+  std::mutex games_file_mutex_;  // taken before mutex_: the last list read is the last written
 };
 
 // --- Seat
@@ -446,6 +453,23 @@ size_t Load::LiveGames() {
   return live_.size();
 }
 
+// Written whole and renamed into place, so that a reader never sees half a list.
+void Load::WriteGamesFile() {
+  if (settings_.games_file.empty()) return;
+  std::lock_guard file_lock(games_file_mutex_);
+  std::string text;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [index, game] : live_) text += game->id() + "\n";
+  }
+  const std::string temp = settings_.games_file + ".new";
+  std::FILE* f = std::fopen(temp.c_str(), "w");
+  const bool written = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f) std::fclose(f);
+  if (!written || std::rename(temp.c_str(), settings_.games_file.c_str()) != 0)
+    LogError("cannot write " + settings_.games_file);
+}
+
 void Load::MaybeCreate() {
   std::vector<uint64_t> to_create;
   {
@@ -505,7 +529,10 @@ void Load::CreateOne(uint64_t index) {
         }
         counters_.Add(kGamesCreated);
         // A game created after the stop is left to the host's start timeout and fallback bots.
-        if (inserted) game->Start();
+        if (inserted) {
+          game->Start();
+          WriteGamesFile();
+        }
         MaybeCreate();
       });
 }
@@ -520,6 +547,7 @@ void Load::GameDone(uint64_t index) {
       live_.erase(it);
     }
   }
+  if (done) WriteGamesFile();
   MaybeCreate();
 }
 
@@ -616,24 +644,6 @@ int Load::Run() {
   }
   return 0;
 }
-
-std::string Thousands(uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
-  }
-  return out;
-}
-
-std::string Fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-std::string Micros(uint64_t ns) { return Fixed(double(ns) / 1000.0, ns < 10'000 ? 1 : 0); }
 
 void Load::Report(const Sample& start, const Sample& end, const Sample& idle, double ramp_s) {
   const double window_s = double(end.at_ns - start.at_ns) / 1e9;
@@ -747,6 +757,7 @@ int Main(int argc, char** argv) {
   add("create-concurrency", "N", "CreateGame calls in flight at most (default 32)");
   add("seed", "N", "seeds the games' chance (distinct per game) and the seats' choices (default 1)");
   add("host-pid", "PID", "the host's process: report its CPU (utime+stime) per decision and its RSS");
+  add("games-file", "FILE", "keep FILE listing the live games' ids, one per line (rewritten as games start and end)");
   add("json", "", "print the result as one JSON object instead of a table");
 
   std::string error;
@@ -769,6 +780,7 @@ int Main(int argc, char** argv) {
   s.host = flags.Get("host", s.host);
   s.admin_token = flags.Get("admin-token");
   s.fallback_bot = flags.Get("fallback-bot", s.fallback_bot);
+  s.games_file = flags.Get("games-file");
   s.json = flags.Has("json");
   auto int_flag = [&](const char* name, int64_t min, int64_t max, int64_t* out) {
     if (!flags.Has(name)) return true;

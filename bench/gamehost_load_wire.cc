@@ -53,17 +53,23 @@ bool ReadLegal(CodedInputStream* in, uint32_t tag, std::vector<uint64_t>* legal)
   });
 }
 
-}  // namespace
-
-bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out) {
+// Reads the one message of an update's oneof: *kind is its field number.
+template <typename Read>
+bool ReadOneof(const grpc::ByteBuffer& buffer, int* kind, Read read) {
   grpc::Slice slice;
   if (!buffer.TrySingleSlice(&slice).ok() && !buffer.DumpToSingleSlice(&slice).ok()) return false;
   CodedInputStream in(slice.begin(), int(slice.size()));
-  out->legal.clear();
   const uint32_t tag = in.ReadTag();
   if (WireFormatLite::GetTagWireType(tag) != WireFormatLite::WIRETYPE_LENGTH_DELIMITED) return false;
-  out->kind = WireFormatLite::GetTagFieldNumber(tag);
-  return ReadNested(&in, [out](CodedInputStream* msg) {
+  *kind = int(WireFormatLite::GetTagFieldNumber(tag));
+  return ReadNested(&in, read);
+}
+
+}  // namespace
+
+bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out) {
+  out->legal.clear();
+  return ReadOneof(buffer, &out->kind, [out](CodedInputStream* msg) {
     if (out->kind == v1::PlayUpdate::kDecision) {
       return ReadFields(msg, [msg, out](uint32_t t, bool* handled) {
         *handled = true;
@@ -93,6 +99,21 @@ bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out) {
       });
     }
     return true;  // the rest is not needed
+  });
+}
+
+bool SummarizeSpectate(const grpc::ByteBuffer& buffer, SpectateSummary* out) {
+  out->step = 0;
+  return ReadOneof(buffer, &out->kind, [out](CodedInputStream* msg) {
+    // The step is field 1 of Events and field 6 of Welcome; the rest is skipped.
+    int step_field = 0;
+    if (out->kind == v1::SpectateUpdate::kEvents) step_field = v1::Events::kStepFieldNumber;
+    if (out->kind == v1::SpectateUpdate::kWelcome) step_field = v1::Welcome::kStepFieldNumber;
+    if (step_field == 0) return true;
+    return ReadFields(msg, [msg, out, step_field](uint32_t t, bool* handled) {
+      *handled = t == WireFormatLite::MakeTag(step_field, WireFormatLite::WIRETYPE_VARINT);
+      return !*handled || msg->ReadVarint32(&out->step);
+    });
   });
 }
 

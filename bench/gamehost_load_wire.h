@@ -1,7 +1,8 @@
-// What gamehost_load reads of the host's updates, straight from the wire:
-// which message an update is and, for a decision, its step and legal actions.
-// A bot would parse the whole view; the load program skips it (half of its CPU
-// otherwise) to leave the cores to the host it measures.
+// What the load programs read of the host's updates, straight from the wire:
+// which message an update is and, for a decision, its step and legal actions
+// (gamehost_load); for a spectator, which message and its step
+// (gateway_streams). A bot would parse the whole view; the load programs skip
+// it (half of their CPU otherwise) to leave the cores to what they measure.
 #pragma once
 
 #include <cstdint>
@@ -23,5 +24,13 @@ struct UpdateSummary {
 
 // False when the bytes are not a PlayUpdate with one message set.
 bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out);
+
+struct SpectateSummary {
+  int kind = 0;       // the SpectateUpdate field set (v1::SpectateUpdate::MsgCase): 1 welcome, 2 view, 3 events, ...
+  uint32_t step = 0;  // welcome: actions applied so far; events: the game's step after them
+};
+
+// False when the bytes are not a SpectateUpdate with one message set.
+bool SummarizeSpectate(const grpc::ByteBuffer& buffer, SpectateSummary* out);
 
 }  // namespace metropolis::load

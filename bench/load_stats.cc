@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -114,6 +115,24 @@ std::string LoadAverage() {
   f >> a >> b >> c;
   return a + " " + b + " " + c;
 }
+
+std::string Thousands(uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+std::string Fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string Micros(uint64_t ns) { return Fixed(double(ns) / 1000.0, ns < 10'000 ? 1 : 0); }
 
 TimerThread::TimerThread() : thread_([this] { Loop(); }) {}
 

@@ -73,6 +73,12 @@ MachineSample SampleMachine();
 // /proc/loadavg's three figures.
 std::string LoadAverage();
 
+// Figures for the reports: 1,234,567; a fixed number of decimals; nanoseconds
+// as microseconds (one decimal below 10 µs).
+std::string Thousands(uint64_t v);
+std::string Fixed(double v, int digits);
+std::string Micros(uint64_t ns);
+
 // One thread running callbacks at steady-clock times, from a heap.
 class TimerThread {
  public:
