@@ -334,7 +334,9 @@ void Worker::OnBytes(Stream* s, std::string_view bytes, int64_t now) {
     s->head.append(bytes);
     HttpHead head;
     size_t head_bytes = 0;
-    if (!ParseHttpHead(s->head, &head, &head_bytes) || s->head.size() > 16384) {
+    // The first read may bring the head and much of the body: only a head
+    // still incomplete after 16 kB is malformed.
+    if (!ParseHttpHead(s->head, &head, &head_bytes) || (head_bytes == 0 && s->head.size() > 16384)) {
       c.Add(kMalformed);
       shared_->LogError("not an HTTP answer: " + s->head.substr(0, 80));
       Close(s, kNoAnswer);

@@ -59,15 +59,21 @@ ApiError BackendError(const grpc::Status& status, std::string_view backend) {
   return e;
 }
 
-Json ProtoToJson(const google::protobuf::Message& message) {
+namespace {
+
+std::string ProtoToJsonText(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.always_print_primitive_fields = true;
   options.preserve_proto_field_names = true;
   std::string text;
   // Printing a message of a linked-in type cannot fail (there are no Any fields).
   (void)google::protobuf::util::MessageToJsonString(message, &text, options);
-  return Json::parse(text);
+  return text;
 }
+
+}  // namespace
+
+Json ProtoToJson(const google::protobuf::Message& message) { return Json::parse(ProtoToJsonText(message)); }
 
 void AddActionTexts(google::protobuf::RepeatedPtrField<v1::Event>* events) {
   for (v1::Event& e : *events) {
@@ -426,11 +432,13 @@ std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
     case v1::SpectateUpdate::kWelcome:
       return SseEvent("welcome", Dump(ProtoToJson(update.welcome())));
     case v1::SpectateUpdate::kView:
-      return SseEvent("view", Dump(ProtoToJson(update.view())),
-                      std::to_string(update.view().position().action_count()));
+      // Views and events are most of a live game's updates: printed straight
+      // from the message, not parsed and printed again (they hold no text
+      // but the engine's own, so nothing a parse would have to repair).
+      return SseEvent("view", ProtoToJsonText(update.view()), std::to_string(update.view().position().action_count()));
     case v1::SpectateUpdate::kEvents:
       AddActionTexts(update.mutable_events()->mutable_events());
-      return SseEvent("events", Dump(ProtoToJson(update.events())));
+      return SseEvent("events", ProtoToJsonText(update.events()));
     case v1::SpectateUpdate::kGameOver:
       return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
     case v1::SpectateUpdate::kPaused:

@@ -10,15 +10,27 @@ namespace metropolis::gateway {
 
 // ---- Spectator -------------------------------------------------------------------
 
-std::string Spectator::Take(std::chrono::steady_clock::time_point until, bool* done) {
-  std::unique_lock lock(mutex_);
-  cv_.wait_until(lock, until, [&] { return closed_ || !ordered_.empty() || !view_.empty(); });
-  std::string out = std::move(ordered_);
-  out += view_;
+std::vector<SseText> Spectator::TakeLocked(bool* done) {
+  std::vector<SseText> out = std::move(ordered_);
   ordered_.clear();
-  view_.clear();
+  ordered_bytes_ = 0;
+  if (view_) out.push_back(std::move(view_));
+  view_.reset();
   *done = closed_;
   return out;
+}
+
+std::string Spectator::Take(std::chrono::steady_clock::time_point until, bool* done) {
+  std::unique_lock lock(mutex_);
+  cv_.wait_until(lock, until, [&] { return closed_ || !ordered_.empty() || view_; });
+  std::string out;
+  for (const SseText& text : TakeLocked(done)) out += *text;
+  return out;
+}
+
+std::vector<SseText> Spectator::TakeNow(bool* done) {
+  std::lock_guard lock(mutex_);
+  return TakeLocked(done);
 }
 
 void Spectator::SetWaker(std::function<void()> waker) {
@@ -35,31 +47,34 @@ void Spectator::Notify() {
 void Spectator::OverflowLocked() {
   // A spectator this far behind would only see stale positions: it is dropped,
   // and a browser's EventSource reconnects to the current position.
-  ordered_ = SseEvent("error", ErrorToJson(MakeError(503, "RESOURCE_EXHAUSTED",
-                                                     "this spectator fell too far behind the game; reconnect"))
-                                   .dump());
-  view_.clear();
+  ordered_.assign(1, std::make_shared<const std::string>(SseEvent(
+                         "error", ErrorToJson(MakeError(503, "RESOURCE_EXHAUSTED",
+                                                        "this spectator fell too far behind the game; reconnect"))
+                                      .dump())));
+  ordered_bytes_ = ordered_[0]->size();
+  view_.reset();
   closed_ = true;
 }
 
-void Spectator::PushOrdered(const std::string& sse) {
+void Spectator::PushOrdered(SseText sse) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
     // Events of a step are followed by the view after them: the view waiting
     // now is older than these events and would only show a stale position.
-    view_.clear();
-    ordered_ += sse;
-    if (ordered_.size() > max_pending_bytes_) OverflowLocked();
+    view_.reset();
+    ordered_bytes_ += sse->size();
+    ordered_.push_back(std::move(sse));
+    if (ordered_bytes_ > max_pending_bytes_) OverflowLocked();
   }
   Notify();
 }
 
-void Spectator::PushView(const std::string& sse) {
+void Spectator::PushView(SseText sse) {
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
-    view_ = sse;
+    view_ = std::move(sse);
   }
   Notify();
 }
@@ -69,9 +84,9 @@ void Spectator::Close(const std::string& final_sse) {
     std::lock_guard lock(mutex_);
     if (closed_) return;
     // The last view (the final position) before what ends the stream.
-    ordered_ += view_;
-    view_.clear();
-    ordered_ += final_sse;
+    if (view_) ordered_.push_back(std::move(view_));
+    view_.reset();
+    if (!final_sse.empty()) ordered_.push_back(std::make_shared<const std::string>(final_sse));
     closed_ = true;
   }
   Notify();
@@ -90,15 +105,16 @@ class LiveHub::Channel : public UpstreamSink {
       : hub_(hub), game_id_(std::move(game_id)), options_(options) {}
 
   void OnUpdate(const v1::SpectateUpdate& update) override {
-    // Rendered once for every spectator, outside the lock.
-    const std::string sse = SpectateUpdateToSse(update);
+    // Rendered once for every spectator, outside the lock, and shared by them.
+    const SseText shared = std::make_shared<const std::string>(SpectateUpdateToSse(update));
+    const std::string& sse = *shared;
     if (sse.empty()) return;
     std::lock_guard lock(mutex_);
     switch (update.msg_case()) {
       case v1::SpectateUpdate::kWelcome:
         welcome_ = sse;
         welcome_step_ = update.welcome().step();
-        for (auto& s : spectators_) s->PushOrdered(sse);
+        for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       case v1::SpectateUpdate::kView:
         // The host replays a game's events before its first view; none for a
@@ -107,7 +123,7 @@ class LiveHub::Channel : public UpstreamSink {
         if (!saw_view_ && history_.empty() && welcome_step_ > 0) history_complete_ = false;
         saw_view_ = true;
         view_ = sse;
-        for (auto& s : spectators_) s->PushView(sse);
+        for (auto& s : spectators_) s->PushView(shared);
         break;
       case v1::SpectateUpdate::kEvents:
         view_.clear();  // older than these events; the next view follows them
@@ -118,7 +134,7 @@ class LiveHub::Channel : public UpstreamSink {
           history_.clear();
           history_.shrink_to_fit();
         }
-        for (auto& s : spectators_) s->PushOrdered(sse);
+        for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       case v1::SpectateUpdate::kGameOver:
         final_ = sse;
@@ -126,7 +142,7 @@ class LiveHub::Channel : public UpstreamSink {
       case v1::SpectateUpdate::kPaused:
         // Kept while the pause lasts, for spectators who come during it.
         paused_ = update.paused().paused() ? sse : std::string();
-        for (auto& s : spectators_) s->PushOrdered(sse);
+        for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       default:
         break;

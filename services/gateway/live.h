@@ -25,7 +25,11 @@ class Status;
 
 namespace metropolis::gateway {
 
-// A spectator's connection: what it has not written yet.
+// An event's text, rendered once and shared by every stream it goes to.
+using SseText = std::shared_ptr<const std::string>;
+
+// A spectator's connection: what it has not written yet. Texts are shared, not
+// copied: ten thousand streams of one game hold one copy of each update.
 class Spectator {
  public:
   explicit Spectator(size_t max_pending_bytes) : max_pending_bytes_(max_pending_bytes) {}
@@ -33,16 +37,20 @@ class Spectator {
   // Waits until there is something to write, the stream ended, or `until`;
   // returns the text to write (empty at the timeout). *done: nothing follows.
   std::string Take(std::chrono::steady_clock::time_point until, bool* done);
-  // The same without waiting, for an event loop: empty when there is nothing.
-  std::string TakeNow(bool* done) { return Take(std::chrono::steady_clock::time_point::min(), done); }
+  // What there is to write now, in order, without waiting (for an event loop):
+  // empty when there is nothing. *done: nothing follows.
+  std::vector<SseText> TakeNow(bool* done);
   // Runs `waker` (on the pushing thread, outside the lock) after anything is
   // pushed or the stream is closed, so that an event loop need not poll; null
-  // to stop. It must be cheap and must not call back into this spectator.
+  // to stop: once SetWaker(nullptr) returns, the old waker is not running and
+  // never runs again. It must be cheap and must not call back into this spectator.
   void SetWaker(std::function<void()> waker);
 
   // For the hub (and tests).
-  void PushOrdered(const std::string& sse);  // welcome, events, game over: kept in order
-  void PushView(const std::string& sse);     // replaces a view not written yet
+  void PushOrdered(SseText sse);  // welcome, events, game over: kept in order
+  void PushView(SseText sse);     // replaces a view not written yet
+  void PushOrdered(const std::string& sse) { PushOrdered(std::make_shared<const std::string>(sse)); }
+  void PushView(const std::string& sse) { PushView(std::make_shared<const std::string>(sse)); }
   // Ends the stream after `final_sse` (may be empty).
   void Close(const std::string& final_sse);
   bool closed() const;
@@ -50,11 +58,14 @@ class Spectator {
  private:
   void OverflowLocked();
   void Notify();
+  std::vector<SseText> TakeLocked(bool* done);
 
   const size_t max_pending_bytes_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
-  std::string ordered_, view_;
+  std::vector<SseText> ordered_;
+  size_t ordered_bytes_ = 0;
+  SseText view_;
   bool closed_ = false;
   std::mutex waker_mutex_;  // apart from mutex_: the waker runs outside it
   std::function<void()> waker_;

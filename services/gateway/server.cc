@@ -130,18 +130,22 @@ struct HttpServer::Stream {
   Stream(MHD_Connection* conn, SsePump pump) : conn(conn), pump(std::move(pump)) {}
   MHD_Connection* const conn;
   SsePump pump;
-  std::string out;
-  size_t written = 0;
+  std::vector<SseText> out;  // what the pump gave, written from out[next] at offset
+  size_t next = 0, offset = 0;
 
   std::mutex mutex;  // guards the rest
   bool suspended = false, wake_pending = false, finished = false;
+  // Held back by the interval only: pushes need not wake it, the timer will.
+  bool interval_wait = false;
   std::optional<Clock::time_point> timer_at;  // the earliest timer set and not yet run
 
   // Resumes the connection if it waits, or makes the loop look again before
   // it waits. Never after the request completed: the connection is gone then.
-  void Wake(std::atomic<int>* suspended_count) {
+  // `pushed`: woken by the spectator, which the interval may ignore.
+  void Wake(std::atomic<int>* suspended_count, bool pushed = false) {
     std::lock_guard lock(mutex);
-    if (finished) return;
+    if (finished || (pushed && interval_wait)) return;
+    interval_wait = false;
     if (suspended) {
       suspended = false;
       --*suspended_count;
@@ -205,14 +209,22 @@ struct ServerCallbacks {
     HttpServer* self = holder->first;
     HttpServer::Stream& s = *holder->second;
     while (true) {
-      if (s.written < s.out.size()) {
-        const size_t n = std::min(max, s.out.size() - s.written);
-        std::memcpy(buffer, s.out.data() + s.written, n);
-        s.written += n;
-        return ssize_t(n);
+      // Fill the buffer from the texts, which may span calls.
+      size_t n = 0;
+      while (n < max && s.next < s.out.size()) {
+        const std::string& text = *s.out[s.next];
+        const size_t take = std::min(max - n, text.size() - s.offset);
+        std::memcpy(buffer + n, text.data() + s.offset, take);
+        n += take;
+        s.offset += take;
+        if (s.offset == text.size()) {
+          ++s.next;
+          s.offset = 0;
+        }
       }
+      if (n > 0) return ssize_t(n);
       s.out.clear();
-      s.written = 0;
+      s.next = 0;
       {
         std::lock_guard lock(s.mutex);
         s.wake_pending = false;
@@ -220,12 +232,15 @@ struct ServerCallbacks {
       SsePump::Step step = s.pump.Next(Clock::now(), self->stopping_);
       if (step.kind == SsePump::Step::kEnd) return MHD_CONTENT_READER_END_OF_STREAM;
       if (step.kind == SsePump::Step::kWrite) {
-        self->metrics_->SseBytes(step.text.size());
-        s.out = std::move(step.text);
+        size_t bytes = 0;
+        for (const SseText& text : step.texts) bytes += text->size();
+        self->metrics_->SseBytes(bytes);
+        s.out = std::move(step.texts);
         continue;
       }
       std::lock_guard lock(s.mutex);
       if (s.wake_pending) continue;  // woken meanwhile: look again
+      s.interval_wait = step.interval;
       if (!s.timer_at || step.until < *s.timer_at) {
         s.timer_at = step.until;
         std::weak_ptr<HttpServer::Stream> weak = holder->second;
@@ -287,9 +302,10 @@ bool HttpServer::Start(std::string* error) {
   if (tls) flags |= MHD_USE_TLS;
   if (v6) flags |= MHD_USE_IPv6;
   std::vector<MHD_OptionItem> items = {
+      // First, or the library logs its own way until it reaches this option.
+      {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&ServerCallbacks::Log), this},
       {MHD_OPTION_URI_LOG_CALLBACK, intptr_t(&ServerCallbacks::UriLog), this},
       {MHD_OPTION_NOTIFY_COMPLETED, intptr_t(&ServerCallbacks::Completed), this},
-      {MHD_OPTION_EXTERNAL_LOGGER, intptr_t(&ServerCallbacks::Log), this},
       {MHD_OPTION_SOCK_ADDR, 0, &address},
       {MHD_OPTION_THREAD_POOL_SIZE, options_.loop_threads, nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, options_.max_connections, nullptr},
@@ -590,7 +606,7 @@ int HttpServer::StartStream(MHD_Connection* conn, Exchange* x) {
   }
   std::weak_ptr<Stream> weak = s;
   events->SetWaker([weak, this] {
-    if (const auto stream = weak.lock()) stream->Wake(&suspended_);
+    if (const auto stream = weak.lock()) stream->Wake(&suspended_, /*pushed=*/true);
   });
   auto* holder = new std::pair<HttpServer*, std::shared_ptr<Stream>>(this, s);
   MHD_Response* response = MHD_create_response_from_callback(

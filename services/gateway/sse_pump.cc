@@ -1,6 +1,19 @@
 #include "services/gateway/sse_pump.h"
 
 namespace metropolis::gateway {
+namespace {
+
+// A browser's EventSource reconnects after this many milliseconds.
+const SseText kRetry = std::make_shared<const std::string>("retry: 2000\n\n");
+const SseText kHeartbeat = std::make_shared<const std::string>(": keep-alive\n\n");
+
+}  // namespace
+
+std::string SsePump::Step::Text() const {
+  std::string out;
+  for (const SseText& text : texts) out += *text;
+  return out;
+}
 
 SsePump::SsePump(std::shared_ptr<Spectator> events, std::chrono::milliseconds interval,
                  std::chrono::milliseconds heartbeat)
@@ -11,24 +24,25 @@ SsePump::Step SsePump::Next(Clock::time_point now, bool stopping) {
     ended_ = true;
     return {};
   }
-  if (!first_.empty()) {
+  if (!started_) {
+    started_ = true;
     last_write_ = now;
-    return {Step::kWrite, std::exchange(first_, {}), {}};
+    return {Step::kWrite, {kRetry}, {}};
   }
   // Writing at most every interval is what lets views that came meanwhile
   // replace each other: a fast game costs a spectator a few views a second.
-  if (interval_.count() > 0 && now < last_write_ + interval_) return {Step::kWait, {}, last_write_ + interval_};
+  if (interval_.count() > 0 && now < last_write_ + interval_) return {Step::kWait, {}, last_write_ + interval_, true};
   bool done = false;
-  std::string text = events_->TakeNow(&done);
+  std::vector<SseText> texts = events_->TakeNow(&done);
   if (done) ended_ = true;
-  if (!text.empty()) {
+  if (!texts.empty()) {
     last_write_ = now;
-    return {Step::kWrite, std::move(text), {}};
+    return {Step::kWrite, std::move(texts), {}};
   }
   if (ended_) return {};
   if (now >= last_write_ + heartbeat_) {
     last_write_ = now;
-    return {Step::kWrite, ": keep-alive\n\n", {}};
+    return {Step::kWrite, {kHeartbeat}, {}};
   }
   return {Step::kWait, {}, last_write_ + heartbeat_};
 }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "services/gateway/live.h"
 
@@ -22,9 +23,14 @@ class SsePump {
 
   struct Step {
     enum Kind { kWrite, kWait, kEnd } kind = kEnd;
-    std::string text;         // kWrite
-    Clock::time_point until;  // kWait: ask again then, or when the spectator wakes the stream
+    std::vector<SseText> texts;  // kWrite: to write in this order
+    Clock::time_point until;     // kWait: ask again then
+    // kWait: only the interval holds the stream back, so the spectator's
+    // pushes need not wake it before `until` (what they push waits anyway).
+    bool interval = false;
+    std::string Text() const;  // the texts as one (for tests and logs)
   };
+
   // `stopping`: the server shuts down, the stream ends now.
   Step Next(Clock::time_point now, bool stopping);
 
@@ -33,8 +39,7 @@ class SsePump {
  private:
   const std::shared_ptr<Spectator> events_;
   const std::chrono::milliseconds interval_, heartbeat_;
-  // A browser's EventSource reconnects after this many milliseconds.
-  std::string first_ = "retry: 2000\n\n";
+  bool started_ = false;
   Clock::time_point last_write_ = Clock::time_point::min();
   bool ended_ = false;
 };

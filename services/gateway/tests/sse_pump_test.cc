@@ -20,15 +20,17 @@ TEST_F(SsePumpTest, StartsWithTheRetryHintThenWaitsForEvents) {
   SsePump pump(events_, milliseconds(100), milliseconds(15000));
   SsePump::Step first = pump.Next(t0_, false);
   EXPECT_EQ(first.kind, Kind::kWrite);
-  EXPECT_EQ(first.text, "retry: 2000\n\n");
+  EXPECT_EQ(first.Text(), "retry: 2000\n\n");
   // The interval runs from that write.
   SsePump::Step wait = pump.Next(t0_ + milliseconds(10), false);
   EXPECT_EQ(wait.kind, Kind::kWait);
   EXPECT_EQ(wait.until, t0_ + milliseconds(100));
+  EXPECT_TRUE(wait.interval);
   // After it, nothing to write: wait for the heartbeat (or a wake).
   wait = pump.Next(t0_ + milliseconds(150), false);
   EXPECT_EQ(wait.kind, Kind::kWait);
   EXPECT_EQ(wait.until, t0_ + milliseconds(15000));
+  EXPECT_FALSE(wait.interval);  // a push must wake it
 }
 
 TEST_F(SsePumpTest, ViewsThatComeWithinTheIntervalReplaceEachOther) {
@@ -40,7 +42,7 @@ TEST_F(SsePumpTest, ViewsThatComeWithinTheIntervalReplaceEachOther) {
   EXPECT_EQ(pump.Next(t0_ + milliseconds(50), false).kind, Kind::kWait);
   SsePump::Step step = pump.Next(t0_ + milliseconds(100), false);
   EXPECT_EQ(step.kind, Kind::kWrite);
-  EXPECT_EQ(step.text, "event: view\ndata: 2\n\n");
+  EXPECT_EQ(step.Text(), "event: view\ndata: 2\n\n");
 }
 
 TEST_F(SsePumpTest, ASeatStreamWritesEveryEventAtOnce) {
@@ -49,7 +51,7 @@ TEST_F(SsePumpTest, ASeatStreamWritesEveryEventAtOnce) {
   events_->PushOrdered("event: decision\ndata: {}\n\n");
   SsePump::Step step = pump.Next(t0_, false);
   EXPECT_EQ(step.kind, Kind::kWrite);
-  EXPECT_EQ(step.text, "event: decision\ndata: {}\n\n");
+  EXPECT_EQ(step.Text(), "event: decision\ndata: {}\n\n");
 }
 
 TEST_F(SsePumpTest, AnIdleStreamGetsAHeartbeat) {
@@ -58,7 +60,7 @@ TEST_F(SsePumpTest, AnIdleStreamGetsAHeartbeat) {
   EXPECT_EQ(pump.Next(t0_ + milliseconds(999), false).kind, Kind::kWait);
   SsePump::Step beat = pump.Next(t0_ + milliseconds(1000), false);
   EXPECT_EQ(beat.kind, Kind::kWrite);
-  EXPECT_EQ(beat.text, ": keep-alive\n\n");
+  EXPECT_EQ(beat.Text(), ": keep-alive\n\n");
   // The next one a heartbeat later.
   SsePump::Step wait = pump.Next(t0_ + milliseconds(1200), false);
   EXPECT_EQ(wait.kind, Kind::kWait);
@@ -71,7 +73,7 @@ TEST_F(SsePumpTest, AClosedStreamWritesItsLastWordsThenEnds) {
   events_->Close("event: game_over\ndata: {}\n\n");
   SsePump::Step last = pump.Next(t0_, false);
   EXPECT_EQ(last.kind, Kind::kWrite);
-  EXPECT_EQ(last.text, "event: game_over\ndata: {}\n\n");
+  EXPECT_EQ(last.Text(), "event: game_over\ndata: {}\n\n");
   EXPECT_EQ(pump.Next(t0_, false).kind, Kind::kEnd);
   EXPECT_EQ(pump.Next(t0_, false).kind, Kind::kEnd);
 }
@@ -92,14 +94,28 @@ TEST(SpectatorWaker, RunsAfterEveryPushAndCloseUntilRemoved) {
   events.PushView("b");
   EXPECT_EQ(wakes, 2);
   bool done = false;
-  EXPECT_EQ(events.TakeNow(&done), "ab");
+  const std::vector<SseText> texts = events.TakeNow(&done);
+  ASSERT_EQ(texts.size(), 2u);
+  EXPECT_EQ(*texts[0] + *texts[1], "ab");
   EXPECT_FALSE(done);
-  EXPECT_EQ(events.TakeNow(&done), "");  // nothing, and no wait
+  EXPECT_TRUE(events.TakeNow(&done).empty());  // nothing, and no wait
   events.SetWaker(nullptr);
   events.Close("c");
   EXPECT_EQ(wakes, 2);
-  EXPECT_EQ(events.TakeNow(&done), "c");
+  const std::vector<SseText> last = events.TakeNow(&done);
+  ASSERT_EQ(last.size(), 1u);
+  EXPECT_EQ(*last[0], "c");
   EXPECT_TRUE(done);
+}
+
+TEST(SpectatorTexts, AreSharedNotCopied) {
+  Spectator a(1 << 20), b(1 << 20);
+  const SseText view = std::make_shared<const std::string>("event: view\ndata: {}\n\n");
+  a.PushView(view);
+  b.PushView(view);
+  bool done = false;
+  EXPECT_EQ(a.TakeNow(&done).at(0).get(), view.get());
+  EXPECT_EQ(b.TakeNow(&done).at(0).get(), view.get());
 }
 
 TEST(SpectatorWaker, AnOverflowWakesWithTheErrorThatEndsTheStream) {
@@ -109,7 +125,9 @@ TEST(SpectatorWaker, AnOverflowWakesWithTheErrorThatEndsTheStream) {
   events.PushOrdered(std::string(32, 'x'));
   EXPECT_EQ(wakes, 1);
   bool done = false;
-  const std::string text = events.TakeNow(&done);
+  const std::vector<SseText> texts = events.TakeNow(&done);
+  ASSERT_EQ(texts.size(), 1u);
+  const std::string& text = *texts[0];
   EXPECT_TRUE(done);
   EXPECT_NE(text.find("fell too far behind"), std::string::npos) << text;
 }
