@@ -44,11 +44,10 @@ fi
 build=$(cd "$build" && pwd)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gateway-load.XXXXXX")
-pids=()
+# The services' logs (start_service) beside the rest.
+METROPOLIS_SERVICE_LOGS=$work
 # shellcheck disable=SC2317 # the EXIT trap
 cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   stop_services >/dev/null
   rm -rf "$work"
 }
@@ -78,23 +77,6 @@ ANALYZE;
 SQL
 echo "gateway_load.sh: seeded in $(echo "$(date +%s.%N) - $seed_start" | bc) s" >&2
 
-start_service() {  # name port args...
-  local name=$1 port=$2
-  shift 2
-  "$@" >"$work/$name.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 1200); do
-    ss -Htln "sport = :$port" | grep -q . && return 0
-    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-      echo "gateway_load.sh: $name exited at start:" >&2
-      cat "$work/$name.log" >&2
-      exit 1
-    fi
-    sleep 0.05
-  done
-  echo "gateway_load.sh: $name did not listen on $port" >&2
-  exit 1
-}
 ports=()
 for _ in 1 2 3 4 5 6; do
   p=$(free_port)
@@ -123,7 +105,7 @@ start_service gateway "${ports[3]}" "$build/services/gateway/metropolis-gateway"
   --replays "$replays" --ratings "$ratings" --hosts "$host" \
   --gamehost-token "$spectator_token" --max-spectators "$max" --log-level warning \
   --rate-limit 0 --upstream-rate-limit 0 --public-cache-ms 0  # one address here, and every read timed to the services
-gateway_pid=${pids[-1]}
+gateway_pid=${METROPOLIS_SERVICE_PIDS[gateway]}
 echo "gateway_load.sh: gateway on $gateway ($max stream threads); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 proc() { awk -v k="$1:" '$1 == k {print $2, $3}' "/proc/$gateway_pid/status"; }
 echo "gateway at rest: $(proc VmRSS) resident, $(proc Threads) threads"

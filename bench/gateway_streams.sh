@@ -72,6 +72,8 @@ fi
 build=$(cd "$build" && pwd)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gateway-streams.XXXXXX")
+# The services' logs (start_service) beside the rest: the end checks the gateway's.
+METROPOLIS_SERVICE_LOGS=$work
 pids=()
 # shellcheck disable=SC2317 # the EXIT trap
 cleanup() {
@@ -92,23 +94,6 @@ spectator_token=spec-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 gateway_service_token=gw-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 (umask 077 && head -c 32 /dev/urandom >"$work/seat.key")
 
-start_service() {  # name port args...
-  local name=$1 port=$2
-  shift 2
-  "$@" >"$work/$name.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 1200); do
-    ss -Htln "sport = :$port" | grep -q . && return 0
-    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-      echo "gateway_streams.sh: $name exited at start:" >&2
-      cat "$work/$name.log" >&2
-      exit 1
-    fi
-    sleep 0.05
-  done
-  echo "gateway_streams.sh: $name did not listen on $port" >&2
-  exit 1
-}
 ports=()
 for _ in 1 2 3 4 5 6; do
   p=$(free_port)
@@ -144,7 +129,7 @@ gateway_flags+=(${GATEWAY_FLAGS:-})
 start_service gateway "${ports[3]}" "$build/services/gateway/metropolis-gateway" --listen "$gateway" \
   --metrics-listen "$metrics" --accounts "$accounts" --accounts-token "$gateway_service_token" \
   --replays "$replays" --ratings "$ratings" --hosts "$host" --gamehost-token "$spectator_token" "${gateway_flags[@]}"
-gateway_pid=${pids[-1]}
+gateway_pid=${METROPOLIS_SERVICE_PIDS[gateway]}
 
 # The games, for as long as both scenarios take (ramps, warm-ups and a margin).
 "$build/bench/gamehost_load" --host "$host" --admin-token "$host_admin" --games "$games" --think-ms "$think_ms" \

@@ -40,11 +40,10 @@ if [[ ${RESULTS_LOAD_BUILD:-1} != 0 ]]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/results-load.XXXXXX")
-pids=()
+# The services' logs (start_service) beside the rest.
+METROPOLIS_SERVICE_LOGS=$work
 # shellcheck disable=SC2317 # the EXIT trap
 cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   stop_services >/dev/null
   rm -rf "$work"
 }
@@ -69,23 +68,6 @@ while [[ $ratings_port == "$replays_port" ]]; do ratings_port=$(free_port); done
 accounts_port=$(free_port)
 while [[ $accounts_port == "$replays_port" || $accounts_port == "$ratings_port" ]]; do accounts_port=$(free_port); done
 
-start_service() {  # name port args...
-  local name=$1 port=$2
-  shift 2
-  "$@" >"$work/$name.log" 2>&1 &
-  pids+=($!)
-  for _ in $(seq 1 1200); do
-    ss -Htln "sport = :$port" | grep -q . && return 0
-    if ! kill -0 "${pids[-1]}" 2>/dev/null; then
-      echo "results_load.sh: $name exited at start:" >&2
-      cat "$work/$name.log" >&2
-      exit 1
-    fi
-    sleep 0.05
-  done
-  echo "results_load.sh: $name did not listen on $port" >&2
-  exit 1
-}
 # Accounts checks the services' callers' API tokens (the load uses the service token).
 start_service accounts "$accounts_port" "$build/services/accounts/metropolis-accounts" \
   --listen "127.0.0.1:$accounts_port" --pg "$METROPOLIS_PG_CONNINFO" --service-token "$token" --log-level warning
@@ -102,7 +84,7 @@ status=0
   --pg "$METROPOLIS_PG_CONNINFO" "$@" || status=$?
 # Where the machine's CPU went: the services and the database server.
 echo >&2
-echo "CPU seconds at the end: replays $(ps -o times= -p "${pids[1]}" | tr -d ' '), ratings $(ps -o times= -p "${pids[2]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
+echo "CPU seconds at the end: replays $(ps -o times= -p "${METROPOLIS_SERVICE_PIDS[replays]}" | tr -d ' '), ratings $(ps -o times= -p "${METROPOLIS_SERVICE_PIDS[ratings]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
   psql "$METROPOLIS_PG_CONNINFO" -c "SELECT calls, round(total_exec_time) AS total_ms,
       round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query

@@ -29,9 +29,19 @@
 # After a failover METROPOLIS_REDIS_ADDR and METROPOLIS_REDIS_CTL still name the first
 # server, a replica by then.
 #
+# Server programs of the project, for load scripts (after start_postgres and start_redis):
+#
+#   start_service NAME PORT COMMAND [ARGS...]   # in the background; returns when something
+#                                               # listens on PORT; its pid is
+#                                               # METROPOLIS_SERVICE_PIDS[NAME], its output
+#                                               # $METROPOLIS_SERVICE_LOGS/NAME.log
+#
 # Integration tests read those variables and fail when they are unset (never skip).
 
 METROPOLIS_SERVICES_DIR=${METROPOLIS_SERVICES_DIR:-}
+# -g: a caller may source this file inside a function. No "=()": sourcing it again
+# must not forget the services already started.
+declare -gA METROPOLIS_SERVICE_PIDS
 
 # Not called in a subshell: it sets the folder that stop_services removes.
 _ensure_services_dir() {
@@ -295,10 +305,43 @@ redis_failover() {
   return 1
 }
 
-# Stops whatever start_postgres and start_redis started and removes their data. Safe to
-# call more than once, and when nothing was started.
+# Starts COMMAND with its output in $METROPOLIS_SERVICE_LOGS/NAME.log (default: a folder
+# in the services' folder, which stop_services removes; a caller that wants the logs
+# beside its own files sets the variable), then waits up to 60 s for something to
+# listen on PORT: the servers bind their port once they are ready to serve. Fails if
+# COMMAND exits first (its log shown) or does not listen in time.
+start_service() {  # name port command args...
+  local name=$1 port=$2 logs pid
+  shift 2
+  _ensure_services_dir
+  logs=${METROPOLIS_SERVICE_LOGS:-$METROPOLIS_SERVICES_DIR/logs}
+  mkdir -p "$logs"
+  "$@" >"$logs/$name.log" 2>&1 &
+  pid=$!
+  METROPOLIS_SERVICE_PIDS[$name]=$pid
+  for _ in $(seq 1 1200); do
+    ss -Htln "sport = :$port" | grep -q . && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "start_service: $name exited at start:" >&2
+      cat "$logs/$name.log" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+  echo "start_service: $name did not listen on $port" >&2
+  return 1
+}
+
+# Stops whatever start_service, start_postgres and start_redis started and removes their
+# data. Safe to call more than once, and when nothing was started.
 stop_services() {
   local dir=$METROPOLIS_SERVICES_DIR bindir pid
+  # The server programs first, while the databases they use are still up: they finish
+  # their calls on the way out. All signalled, then all waited for, so that their
+  # shutdowns overlap. They are this shell's children: wait reaps them.
+  for pid in "${METROPOLIS_SERVICE_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${METROPOLIS_SERVICE_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  METROPOLIS_SERVICE_PIDS=()
   [[ -n $dir && -d $dir ]] || return 0
   if [[ -f $dir/pg/data/postmaster.pid ]] && bindir=$(_pg_bindir 2>/dev/null); then
     _as_pg_owner "$bindir/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null 2>&1 || true
