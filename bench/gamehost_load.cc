@@ -72,28 +72,12 @@ enum Count {
   kErrorCode0,        // + a status code: failed calls by code
   kNumCounts = kErrorCode0 + kStatusCodes,
 };
-using CountValues = std::array<uint64_t, kNumCounts>;
+using CountValues = Counters<Count>::Snapshot;
 
-class Counters {
- public:
-  void Add(Count c) { counts_[c].fetch_add(1, std::memory_order_relaxed); }
-  void AddError(grpc::StatusCode code) {
-    if (int(code) > 0 && int(code) < kStatusCodes) Add(Count(kErrorCode0 + int(code)));
-  }
-  CountValues Values() const {
-    CountValues v;
-    for (int i = 0; i < kNumCounts; ++i) v[size_t(i)] = counts_[size_t(i)].load(std::memory_order_relaxed);
-    return v;
-  }
-
- private:
-  std::array<std::atomic<uint64_t>, kNumCounts> counts_{};
-};
-
-CountValues Minus(const CountValues& later, const CountValues& earlier) {
-  CountValues d;
-  for (int i = 0; i < kNumCounts; ++i) d[size_t(i)] = later[size_t(i)] - earlier[size_t(i)];
-  return d;
+// Failed calls by status code (kErrorCode0 + code); OK and codes past
+// UNAUTHENTICATED have no count.
+void AddError(Counters<Count>& counters, grpc::StatusCode code) {
+  if (int(code) > 0 && int(code) < kStatusCodes) counters.Add(Count(kErrorCode0 + int(code)));
 }
 
 // ---------------------------------------------------------------------------
@@ -197,7 +181,7 @@ class Load {
   int Run();
 
   // For games and seats.
-  Counters& counters() { return counters_; }
+  Counters<Count>& counters() { return counters_; }
   Histogram& host_added() { return host_added_; }
   TimerThread& timers() { return timers_; }
   const Settings& settings() const { return settings_; }
@@ -229,7 +213,7 @@ class Load {
   const Settings settings_;
   std::vector<std::unique_ptr<v1::GameHost::Stub>> stubs_;  // CreateGame
   std::vector<std::unique_ptr<PlayStub>> play_stubs_;       // Play, on the same channels
-  Counters counters_;
+  Counters<Count> counters_;
   Histogram host_added_;
   TimerThread timers_;
   int64_t stream_deadline_ns_ = 0;
@@ -384,7 +368,7 @@ void Seat::OnDone(const grpc::Status& status) {
   Load* load = game_->load();
   if (!status.ok() && !load->stopping()) {
     load->counters().Add(kStreamErrors);
-    load->counters().AddError(status.error_code());
+    AddError(load->counters(), status.error_code());
     const int code = int(status.error_code());
     load->LogError("Play stream failed: " + std::to_string(code) + " " + status.error_message());
   }
@@ -520,7 +504,7 @@ void Load::CreateOne(uint64_t index) {
         }
         if (!game) {
           counters_.Add(kCreateErrors);
-          counters_.AddError(status.error_code());
+          AddError(counters_, status.error_code());
           const int code = int(status.error_code());
           LogError("CreateGame failed: " + std::to_string(code) + " " + status.error_message());
           // Not at once: a host that refuses would be asked in a tight loop.
@@ -554,7 +538,7 @@ void Load::GameDone(uint64_t index) {
 Load::Sample Load::TakeSample() {
   Sample s;
   s.at_ns = NowNs();
-  s.counters = counters_.Values();
+  s.counters = counters_.Take();
   s.host_added = host_added_.Take();
   s.lateness = timers_.lateness().Take();
   if (settings_.host_pid > 0) s.host = SampleProcess(settings_.host_pid);
@@ -579,7 +563,7 @@ int Load::Run() {
 
   // Ramp: until every game is live, then the warm-up, then the window.
   auto progress = [&](const char* phase, int64_t second, uint64_t* last_applied) {
-    const CountValues c = counters_.Values();
+    const CountValues c = counters_.Take();
     const ProcessSample h = settings_.host_pid > 0 ? SampleProcess(settings_.host_pid) : ProcessSample{};
     char line[256];
     std::snprintf(line, sizeof line,
@@ -647,7 +631,7 @@ int Load::Run() {
 
 void Load::Report(const Sample& start, const Sample& end, const Sample& idle, double ramp_s) {
   const double window_s = double(end.at_ns - start.at_ns) / 1e9;
-  const CountValues c = Minus(end.counters, start.counters);
+  const CountValues c = Counters<Count>::Difference(end.counters, start.counters);
   Histogram::Snapshot added = Histogram::Difference(end.host_added, start.host_added);
   Histogram::Snapshot late = Histogram::Difference(end.lateness, start.lateness);
   const double per_s = double(c[kDecisionsApplied]) / window_s;

@@ -247,7 +247,7 @@ void Worker::Tick(int64_t now) {
 }
 
 void Worker::Open(Slot* slot) {
-  Counters& c = shared_->counters;
+  Counters<Count>& c = shared_->counters;
   c.Add(kAttempted);
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
@@ -329,7 +329,7 @@ void Worker::OnReady(Stream* s, uint32_t events) {
 }
 
 void Worker::OnBytes(Stream* s, std::string_view bytes, int64_t now) {
-  Counters& c = shared_->counters;
+  Counters<Count>& c = shared_->counters;
   if (s->state == Stream::State::kHead) {
     s->head.append(bytes);
     HttpHead head;
@@ -462,7 +462,7 @@ Sample Program::TakeSample() {
   Sample s;
   s.at_ns = NowNs();
   s.open = shared_.open_streams.load();
-  s.counters = shared_.counters.Values();
+  s.counters = shared_.counters.Take();
   s.delivery = shared_.delivery.Take();
   s.game_over = shared_.game_over.Take();
   if (settings().gateway_pid > 0) s.gateway = SampleProcess(settings().gateway_pid);
@@ -603,9 +603,8 @@ void Program::Report(const Sample& start, const Sample& end, double ramp_s, cons
                      const std::vector<int64_t>& sample_ns) {
   const Settings& s = settings();
   const double window_s = double(end.at_ns - start.at_ns) / 1e9;
-  CountValues w;  // the window's
-  for (int i = 0; i < kNumCounts; ++i) w[size_t(i)] = end.counters[size_t(i)] - start.counters[size_t(i)];
-  const CountValues all = shared_.counters.Values();  // the whole run's, after the stop
+  const CountValues w = Counters<Count>::Difference(end.counters, start.counters);  // the window's
+  const CountValues all = shared_.counters.Take();                                  // the whole run's, after the stop
   const Histogram::Snapshot d = Histogram::Difference(end.delivery, start.delivery);
   const Histogram::Snapshot o = Histogram::Difference(end.game_over, start.game_over);
   const unsigned cores = std::thread::hardware_concurrency();

@@ -60,7 +60,7 @@ void Reference::Cancel() {
 }
 
 void Reference::TimeLocked(const Pending& p, int64_t direct_ns, bool exact) {
-  Counters& c = tally_->counters;
+  Counters<Count>& c = tally_->counters;
   if (direct_ns < p.opened_ns) {
     c.Add(kHistory);
     return;

@@ -45,24 +45,11 @@ enum Count {
   kDirectFailed,   // direct streams that ended without one
   kNumCounts
 };
-using CountValues = std::array<uint64_t, kNumCounts>;
-
-class Counters {
- public:
-  void Add(Count c, uint64_t n = 1) { counts_[c].fetch_add(n, std::memory_order_relaxed); }
-  CountValues Values() const {
-    CountValues v;
-    for (int i = 0; i < kNumCounts; ++i) v[size_t(i)] = counts_[size_t(i)].load(std::memory_order_relaxed);
-    return v;
-  }
-
- private:
-  std::array<std::atomic<uint64_t>, kNumCounts> counts_{};
-};
+using CountValues = Counters<Count>::Snapshot;
 
 // What the streams and the references count, from any thread.
 struct Tally {
-  Counters counters;
+  Counters<Count> counters;
   Histogram delivery;  // events messages
   Histogram game_over;
   std::atomic<int64_t> direct_running{0};  // direct streams not done yet

@@ -1,12 +1,13 @@
-// What the load programs measure with, apart from the games: a lock-free latency
-// histogram, CPU and memory samples from /proc, and the timer thread that
-// holds thinking seats.
+// What the load programs measure with, apart from the games: lock-free event
+// counters and latency histogram, CPU and memory samples from /proc, and the
+// timer thread that holds thinking seats.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -19,6 +20,33 @@ namespace metropolis::load {
 
 // Nanoseconds on the steady clock.
 int64_t NowNs();
+
+// A count per value of the unscoped enum Count below its enumerator kNumCounts,
+// added lock-free from any thread. As for a Histogram, a measurement window is
+// the difference of two snapshots.
+template <typename Count>
+class Counters {
+ public:
+  static constexpr size_t kSize = size_t(Count::kNumCounts);
+  using Snapshot = std::array<uint64_t, kSize>;
+
+  void Add(Count c, uint64_t n = 1) { counts_[size_t(c)].fetch_add(n, std::memory_order_relaxed); }
+  // Each count is read on its own: a snapshot taken while others add may hold
+  // one event and not another that happened before it.
+  Snapshot Take() const {
+    Snapshot v;
+    for (size_t i = 0; i < kSize; ++i) v[i] = counts_[i].load(std::memory_order_relaxed);
+    return v;
+  }
+  static Snapshot Difference(const Snapshot& later, const Snapshot& earlier) {
+    Snapshot d;
+    for (size_t i = 0; i < kSize; ++i) d[i] = later[i] - earlier[i];
+    return d;
+  }
+
+ private:
+  std::array<std::atomic<uint64_t>, kSize> counts_{};
+};
 
 // Durations in nanoseconds, log-linear buckets (32 per power of two, so a
 // quantile is within about 3 % of the truth), recorded lock-free from any
