@@ -10,7 +10,8 @@ namespace metropolis::gateway {
 
 // ---- Spectator -------------------------------------------------------------------
 
-std::vector<SseText> Spectator::TakeLocked(bool* done) {
+std::vector<SseText> Spectator::TakeNow(bool* done) {
+  std::lock_guard lock(mutex_);
   std::vector<SseText> out = std::move(ordered_);
   ordered_.clear();
   ordered_bytes_ = 0;
@@ -20,26 +21,12 @@ std::vector<SseText> Spectator::TakeLocked(bool* done) {
   return out;
 }
 
-std::string Spectator::Take(std::chrono::steady_clock::time_point until, bool* done) {
-  std::unique_lock lock(mutex_);
-  cv_.wait_until(lock, until, [&] { return closed_ || !ordered_.empty() || view_; });
-  std::string out;
-  for (const SseText& text : TakeLocked(done)) out += *text;
-  return out;
-}
-
-std::vector<SseText> Spectator::TakeNow(bool* done) {
-  std::lock_guard lock(mutex_);
-  return TakeLocked(done);
-}
-
 void Spectator::SetWaker(std::function<void()> waker) {
   std::lock_guard lock(waker_mutex_);
   waker_ = std::move(waker);
 }
 
 void Spectator::Notify() {
-  cv_.notify_one();
   std::lock_guard lock(waker_mutex_);
   if (waker_) waker_();
 }

@@ -6,7 +6,6 @@
 // costs memory bounded by the events of the game, never by its views.
 #pragma once
 
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -34,11 +33,9 @@ class Spectator {
  public:
   explicit Spectator(size_t max_pending_bytes) : max_pending_bytes_(max_pending_bytes) {}
 
-  // Waits until there is something to write, the stream ended, or `until`;
-  // returns the text to write (empty at the timeout). *done: nothing follows.
-  std::string Take(std::chrono::steady_clock::time_point until, bool* done);
-  // What there is to write now, in order, without waiting (for an event loop):
-  // empty when there is nothing. *done: nothing follows.
+  // What there is to write now, in order: empty when there is nothing. It never
+  // waits: the server's event loop learns of new texts from the waker.
+  // *done: nothing follows.
   std::vector<SseText> TakeNow(bool* done);
   // Runs `waker` (on the pushing thread, outside the lock) after anything is
   // pushed or the stream is closed, so that an event loop need not poll; null
@@ -58,11 +55,9 @@ class Spectator {
  private:
   void OverflowLocked();
   void Notify();
-  std::vector<SseText> TakeLocked(bool* done);
 
   const size_t max_pending_bytes_;
   mutable std::mutex mutex_;
-  std::condition_variable cv_;
   std::vector<SseText> ordered_;
   size_t ordered_bytes_ = 0;
   SseText view_;

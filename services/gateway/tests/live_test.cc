@@ -3,12 +3,13 @@
 #include <grpcpp/support/status.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "services/gateway/json.h"
+#include "services/gateway/tests/spectator_waits.h"
 
 namespace metropolis::gateway {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Upstreams driven by the test: it sends the updates and the end itself.
 struct FakeUpstreams {
@@ -60,8 +61,6 @@ v1::SpectateUpdate Welcome() {
   return u;
 }
 
-std::string TakeNow(Spectator& s, bool* done) { return s.Take(Clock::now(), done); }
-
 int Count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -109,7 +108,7 @@ TEST_F(LiveHubTest, OneUpstreamForManySpectatorsAndViewsMerge) {
   sink.OnUpdate(Events(2));
   sink.OnUpdate(View(2));
   bool done = false;
-  const std::string text = TakeNow(*a, &done);
+  const std::string text = TakeText(*a, &done);
   EXPECT_FALSE(done);
   // Every event in order, but only the newest view: the older ones came
   // before events and were never written.
@@ -118,26 +117,26 @@ TEST_F(LiveHubTest, OneUpstreamForManySpectatorsAndViewsMerge) {
   EXPECT_EQ(Count(text, "event: view"), 1);
   EXPECT_NE(text.find("id: 2\n"), std::string::npos);
   EXPECT_LT(text.find("event: events"), text.find("event: view"));
-  EXPECT_EQ(TakeNow(*a, &done), "");
+  EXPECT_EQ(TakeText(*a, &done), "");
 
   // A late spectator starts at the welcome and the current view...
   const auto c = Watch();
   ASSERT_TRUE(c);
-  const std::string late = TakeNow(*c, &done);
+  const std::string late = TakeText(*c, &done);
   EXPECT_EQ(Count(late, "event: welcome"), 1);
   EXPECT_EQ(Count(late, "event: events"), 0);
   EXPECT_EQ(Count(late, "event: view"), 1);
   // ... or, from the start, with every earlier event too.
   const auto d = Watch(/*from_start=*/true);
   ASSERT_TRUE(d);
-  EXPECT_EQ(Count(TakeNow(*d, &done), "event: events"), 2);
+  EXPECT_EQ(Count(TakeText(*d, &done), "event: events"), 2);
 
   v1::SpectateUpdate over;
   over.mutable_game_over()->mutable_result()->set_winner(1);
   sink.OnUpdate(over);
   EndUpstream(grpc::Status::OK);
   for (const auto& s : {a, b, c, d}) {
-    const std::string end = TakeNow(*s, &done);
+    const std::string end = TakeText(*s, &done);
     EXPECT_TRUE(done);
     EXPECT_EQ(Count(end, "event: game_over"), 1) << end;
   }
@@ -168,7 +167,7 @@ TEST_F(LiveHubTest, UpstreamFailureReachesSpectators) {
   ASSERT_TRUE(a);
   EndUpstream(grpc::Status(grpc::StatusCode::UNAVAILABLE, "connection refused"));
   bool done = false;
-  const std::string text = TakeNow(*a, &done);
+  const std::string text = TakeText(*a, &done);
   EXPECT_TRUE(done);
   EXPECT_NE(text.find("event: error"), std::string::npos);
   EXPECT_NE(text.find("\"grpc_status\":\"UNAVAILABLE\""), std::string::npos) << text;
@@ -187,9 +186,9 @@ TEST_F(LiveHubTest, FromStartSaysWhenTheHostKeptNoEvents) {
   const auto b = Watch(/*from_start=*/true);
   ASSERT_TRUE(b);
   bool done = false;
-  const std::string text = TakeNow(*b, &done);
+  const std::string text = TakeText(*b, &done);
   EXPECT_EQ(Count(text, "event: notice"), 1) << text;
-  EXPECT_EQ(Count(TakeNow(*a, &done), "event: notice"), 0);
+  EXPECT_EQ(Count(TakeText(*a, &done), "event: notice"), 0);
   hub_.Unsubscribe("g1", a);
   hub_.Unsubscribe("g1", b);
 }
@@ -219,7 +218,7 @@ TEST(Spectator, TheLastViewComesBeforeTheEnd) {
   s.PushView("view ");
   s.Close("game_over");
   bool done = false;
-  EXPECT_EQ(s.Take(Clock::now(), &done), "events view game_over");
+  EXPECT_EQ(TakeText(s, &done), "events view game_over");
   EXPECT_TRUE(done);
 }
 
@@ -230,22 +229,32 @@ TEST(Spectator, TooFarBehindIsDropped) {
   s.PushOrdered(std::string(60, 'y'));
   EXPECT_TRUE(s.closed());
   bool done = false;
-  const std::string text = s.Take(Clock::now(), &done);
+  const std::string text = TakeText(s, &done);
   EXPECT_TRUE(done);
   EXPECT_EQ(text.rfind("event: error", 0), 0u);
 }
 
-TEST(Spectator, WaitsUntilSomethingComes) {
+// What the server's event loop relies on: a push or the end from the upstream's
+// thread wakes it (the waker), and it then finds them. How long a stream waits
+// when nothing comes is SsePump's (tests/sse_pump_test.cc).
+TEST(Spectator, PushesAndTheEndFromAnotherThreadWakeTheReader) {
   Spectator s(1000);
+  WakeCounter wakes(s);
   bool done = false;
-  const auto start = Clock::now();
-  EXPECT_EQ(s.Take(start + std::chrono::milliseconds(20), &done), "");
-  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(20));
-  std::thread t([&] { s.PushView("v"); });
-  EXPECT_EQ(s.Take(Clock::now() + std::chrono::seconds(10), &done), "v");
-  t.join();
-  s.Close("end");
-  EXPECT_EQ(s.Take(Clock::now() + std::chrono::seconds(10), &done), "end");
+  EXPECT_EQ(TakeText(s, &done), "");
+  EXPECT_FALSE(done);
+  // The test waits as the event loop does, while another thread pushes.
+  std::thread pusher([&] { s.PushView("v"); });
+  bool woken = wakes.WaitFor(1);
+  pusher.join();
+  ASSERT_TRUE(woken);
+  EXPECT_EQ(TakeText(s, &done), "v");
+  EXPECT_FALSE(done);
+  std::thread closer([&] { s.Close("end"); });
+  woken = wakes.WaitFor(2);
+  closer.join();
+  ASSERT_TRUE(woken);
+  EXPECT_EQ(TakeText(s, &done), "end");
   EXPECT_TRUE(done);
 }
 

@@ -12,6 +12,7 @@
 #include <future>
 
 #include "services/gateway/backends.h"
+#include "services/gateway/tests/spectator_waits.h"
 
 namespace metropolis::gateway {
 namespace {
@@ -150,16 +151,6 @@ bool ReadHello(grpc::ServerContext* context, Stream* stream) {
   return auth != context->client_metadata().end() && auth->second == "Bearer seat-secret";
 }
 
-// Everything the browser is sent, until the stream ends.
-std::string Drain(Spectator& out) {
-  std::string all;
-  bool done = false;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!done && std::chrono::steady_clock::now() < until) all += out.Take(until, &done);
-  EXPECT_TRUE(done) << all;
-  return all;
-}
-
 TEST(PlayHubTest, AGameWhoseHostDiedIsPlayedOnWhereItWasTakenOver) {
   // The game was taken over by `live`; `other` redirects seats there, as any
   // host does; the seat's recorded host is gone (nothing listens on port 1).
@@ -192,7 +183,7 @@ TEST(PlayHubTest, AGameWhoseHostDiedIsPlayedOnWhereItWasTakenOver) {
 
   std::promise<void> game_over;
   auto stream = hub.Open("session", HeldSeat{"g-1", dead, "seat-secret", 2}, [&] { game_over.set_value(); });
-  const std::string sent = Drain(*stream->out);
+  const std::string sent = Drain(*stream->out);  // everything the browser is sent
   EXPECT_EQ(game_over.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
   EXPECT_NE(sent.find("event: welcome"), std::string::npos) << sent;
   EXPECT_NE(sent.find("event: game_over"), std::string::npos) << sent;
@@ -210,7 +201,7 @@ TEST(PlayHubTest, WhenNoHostCanBeReachedThePersonIsToldSo) {
   PlayHub hub(&backends, milliseconds(0), Quick());
   bool over = false;
   auto stream = hub.Open("session", HeldSeat{"g-1", dead, "seat-secret", 2}, [&] { over = true; });
-  const std::string sent = Drain(*stream->out);
+  const std::string sent = Drain(*stream->out);  // everything the browser is sent
   EXPECT_FALSE(over);
   EXPECT_NE(sent.find("event: error"), std::string::npos) << sent;
   EXPECT_NE(sent.find("UNAVAILABLE"), std::string::npos) << sent;
