@@ -142,14 +142,14 @@ struct HttpServer::Stream {
   // Resumes the connection if it waits, or makes the loop look again before
   // it waits. Never after the request completed: the connection is gone then.
   // `pushed`: woken by the spectator, which the interval may ignore.
-  void Wake(std::atomic<int>* suspended_count, bool pushed = false) {
+  void Wake(HttpServer* server, bool pushed = false) {
     std::lock_guard lock(mutex);
     if (finished || (pushed && interval_wait)) return;
     interval_wait = false;
     if (suspended) {
       suspended = false;
-      --*suspended_count;
       MHD_resume_connection(conn);
+      server->Resumed();
     } else {
       wake_pending = true;
     }
@@ -239,7 +239,10 @@ struct ServerCallbacks {
         continue;
       }
       std::lock_guard lock(s.mutex);
-      if (s.wake_pending) continue;  // woken meanwhile: look again
+      // Woken meanwhile: look again. Stopping: look again too, and the pump
+      // ends the stream; Stop wakes the streams once, then waits for the
+      // suspended connections to be resumed, so none may suspend after it.
+      if (s.wake_pending || self->stopping_) continue;
       s.interval_wait = step.interval;
       if (!s.timer_at || step.until < *s.timer_at) {
         s.timer_at = step.until;
@@ -251,7 +254,7 @@ struct ServerCallbacks {
             std::lock_guard lock(stream->mutex);
             if (stream->timer_at == when) stream->timer_at.reset();
           }
-          stream->Wake(&self->suspended_);
+          stream->Wake(self);
         });
       }
       s.suspended = true;
@@ -346,19 +349,20 @@ void HttpServer::Stop() {
   stopping_ = true;
   // Requests a worker holds are answered (their connections resumed)...
   workers_->Stop();
-  // ...and every stream ends: woken, its pump says so.
+  // ...and every stream ends: woken, its pump says so. A stream opened after
+  // this look sees stopping_ and ends without suspending (ReadStream).
   std::vector<std::shared_ptr<Stream>> open;
   {
     std::lock_guard lock(streams_mutex_);
     open.assign(streams_.begin(), streams_.end());
   }
-  for (const auto& s : open) s->Wake(&suspended_);
-  // A suspended connection must be resumed before the daemon stops: wait for
-  // the loop to have run them (a stream just opened may suspend once more).
-  for (int i = 0; i < 300 && suspended_ > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::lock_guard lock(streams_mutex_);
-    for (const auto& s : streams_) s->Wake(&suspended_);
+  for (const auto& s : open) s->Wake(this);
+  // libmicrohttpd refuses to stop with a connection suspended. Each has been
+  // resumed by now, or is being resumed by a timer's or a spectator's thread, or
+  // is a request the loop refuses at once (Defer): Resumed() signals the last.
+  {
+    std::unique_lock lock(resumed_mutex_);
+    all_resumed_.wait(lock, [this] { return suspended_ == 0; });
   }
   MHD_stop_daemon(daemon_);
   daemon_ = nullptr;
@@ -520,6 +524,14 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
   });
 }
 
+void HttpServer::Resumed() {
+  if (--suspended_ > 0) return;
+  // Under Stop's lock: it reads the count under it before waiting, so this
+  // cannot fall between its reading and its waiting.
+  std::lock_guard lock(resumed_mutex_);
+  all_resumed_.notify_all();
+}
+
 int HttpServer::Defer(MHD_Connection* conn, Exchange* x, std::function<void()> job) {
   x->state = Exchange::State::kWaiting;
   // Suspended before the job can resume it.
@@ -527,15 +539,15 @@ int HttpServer::Defer(MHD_Connection* conn, Exchange* x, std::function<void()> j
   MHD_suspend_connection(conn);
   const bool queued = workers_->Submit([this, conn, job = std::move(job)] {
     job();
-    --suspended_;
     MHD_resume_connection(conn);
+    Resumed();
   });
   if (!queued) {
     x->response = ErrorResponse(MakeError(
         503, "UNAVAILABLE", stopping_ ? "the gateway is shutting down" : "the gateway is overloaded; retry shortly"));
     x->response->headers.push_back({"Retry-After", "1"});
-    --suspended_;
     MHD_resume_connection(conn);
+    Resumed();
   }
   return MHD_YES;
 }
@@ -606,7 +618,7 @@ int HttpServer::StartStream(MHD_Connection* conn, Exchange* x) {
   }
   std::weak_ptr<Stream> weak = s;
   events->SetWaker([weak, this] {
-    if (const auto stream = weak.lock()) stream->Wake(&suspended_, /*pushed=*/true);
+    if (const auto stream = weak.lock()) stream->Wake(this, /*pushed=*/true);
   });
   auto* holder = new std::pair<HttpServer*, std::shared_ptr<Stream>>(this, s);
   MHD_Response* response = MHD_create_response_from_callback(

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -79,6 +80,8 @@ class HttpServer {
   int StartStream(MHD_Connection* conn, Exchange* x);
   // The request is over (answered, or the connection closed): undoes what it opened.
   void Completed(Exchange* x);
+  // After MHD_resume_connection: one fewer suspended connection.
+  void Resumed();
 
   const ServerOptions options_;
   Api* const api_;
@@ -97,6 +100,8 @@ class HttpServer {
   std::mutex streams_mutex_;
   std::set<std::shared_ptr<Stream>> streams_;  // open event streams, for Stop
   std::atomic<int> suspended_{0};              // connections waiting on a worker or a stream
+  std::mutex resumed_mutex_;                   // for Stop's wait until suspended_ is 0
+  std::condition_variable all_resumed_;
 };
 
 }  // namespace metropolis::gateway
