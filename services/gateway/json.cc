@@ -1,7 +1,5 @@
 #include "services/gateway/json.h"
 
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <map>
 
@@ -10,6 +8,7 @@
 #include "lib/common/grpc_util.h"
 #include "lib/protocol/convert.h"
 #include "lib/ranking/ranks.h"
+#include "services/gateway/proto_json.h"
 
 namespace metropolis::gateway {
 
@@ -59,21 +58,7 @@ ApiError BackendError(const grpc::Status& status, std::string_view backend) {
   return e;
 }
 
-namespace {
-
-std::string ProtoToJsonText(const google::protobuf::Message& message) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
-  std::string text;
-  // Printing a message of a linked-in type cannot fail (there are no Any fields).
-  (void)google::protobuf::util::MessageToJsonString(message, &text, options);
-  return text;
-}
-
-}  // namespace
-
-Json ProtoToJson(const google::protobuf::Message& message) { return Json::parse(ProtoToJsonText(message)); }
+Json ProtoToJson(const google::protobuf::Message& message) { return Json::parse(PrintProtoJson(message)); }
 
 void AddActionTexts(google::protobuf::RepeatedPtrField<v1::Event>* events) {
   for (v1::Event& e : *events) {
@@ -435,10 +420,10 @@ std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
       // Views and events are most of a live game's updates: printed straight
       // from the message, not parsed and printed again (they hold no text
       // but the engine's own, so nothing a parse would have to repair).
-      return SseEvent("view", ProtoToJsonText(update.view()), std::to_string(update.view().position().action_count()));
+      return SseEvent("view", PrintProtoJson(update.view()), std::to_string(update.view().position().action_count()));
     case v1::SpectateUpdate::kEvents:
       AddActionTexts(update.mutable_events()->mutable_events());
-      return SseEvent("events", ProtoToJsonText(update.events()));
+      return SseEvent("events", PrintProtoJson(update.events()));
     case v1::SpectateUpdate::kGameOver:
       return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
     case v1::SpectateUpdate::kPaused:
