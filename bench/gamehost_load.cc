@@ -91,6 +91,7 @@ struct Settings {
   int64_t warmup_s = 5;
   int64_t ramp_timeout_s = 120;
   int64_t think_ms = 0;
+  int64_t head_start = 0;  // the first games answer at once up to a step drawn below this
   int64_t decision_ms = 10'000;
   int64_t channels = 4;
   int64_t create_concurrency = 32;
@@ -148,6 +149,10 @@ class ClientGame : public std::enable_shared_from_this<ClientGame> {
  public:
   ClientGame(Load* load, uint64_t index, std::string id, const std::vector<std::string>& tokens);
   void Start();
+  // Steps its seats play at once before thinking (--head-start).
+  uint32_t head_start_steps() const { return head_start_steps_; }
+  // A decision for `step` arrived: the head start may be over.
+  void HeadStartCheck(uint32_t step);
   void Cancel() {
     for (auto& s : seats_) s->Cancel();
   }
@@ -167,6 +172,8 @@ class ClientGame : public std::enable_shared_from_this<ClientGame> {
   const std::string id_;
   const std::vector<std::string> tokens_;
   std::array<std::unique_ptr<Seat>, kSeats> seats_;
+  uint32_t head_start_steps_ = 0;
+  std::atomic<bool> head_start_pending_{false};
   // The answer written last and not yet seen applied: when, and its step.
   std::atomic<int64_t> answer_written_ns_{0};
   std::atomic<uint32_t> answer_step_{0};
@@ -192,6 +199,9 @@ class Load {
   void GameDone(uint64_t index);
   bool stopping() const { return stopping_.load(); }
   void LogError(const std::string& message);
+  // One of the first --games games is past its head start (or over): when
+  // all are, a line on stderr says so (bench/gateway_streams.sh waits for it).
+  void HeadStartDone();
 
  private:
   struct Sample {
@@ -217,6 +227,7 @@ class Load {
   Histogram host_added_;
   TimerThread timers_;
   int64_t stream_deadline_ns_ = 0;
+  std::atomic<int64_t> head_starts_left_{settings_.head_start > 0 ? settings_.games : 0};
 
   std::mutex mutex_;
   std::map<uint64_t, std::shared_ptr<ClientGame>> live_;
@@ -267,6 +278,7 @@ void Seat::OnReadDone(bool ok) {
     case v1::PlayUpdate::kDecision: {
       load->counters().Add(kDecisionsReceived);
       game_->DecisionArrived(summary_.step);
+      game_->HeadStartCheck(summary_.step);
       legal_.swap(summary_.legal);
       if (legal_.empty()) {
         load->counters().Add(kEmptyDecisions);
@@ -274,7 +286,7 @@ void Seat::OnReadDone(bool ok) {
       }
       const uint64_t code = PickLegal();
       const int64_t think_ms = load->settings().think_ms;
-      if (think_ms == 0) {
+      if (think_ms == 0 || summary_.step < game_->head_start_steps()) {
         Answer(summary_.step, code);
       } else {
         {
@@ -381,6 +393,14 @@ ClientGame::ClientGame(Load* load, uint64_t index, std::string id, const std::ve
     : load_(load), index_(index), id_(std::move(id)), tokens_(tokens) {
   uint64_t seed = load->settings().seed ^ (index * 0x100000001B3ull);
   for (int i = 0; i < kSeats; ++i) seats_[size_t(i)] = std::make_unique<Seat>(this, SplitMixNext(&seed));
+  // Only the first --games games: their replacements start at their own
+  // times, so the ages stay spread once the first ones are.
+  const auto head_start = uint64_t(load->settings().head_start);
+  if (head_start > 0 && index < uint64_t(load->settings().games)) {
+    head_start_steps_ = uint32_t(SplitMixNext(&seed) % head_start);
+    head_start_pending_ = head_start_steps_ > 0;
+    if (head_start_steps_ == 0) load->HeadStartDone();
+  }
 }
 
 void ClientGame::Start() {
@@ -401,8 +421,13 @@ void ClientGame::DecisionArrived(uint32_t step) {
   load_->host_added().Record(NowNs() - written);
 }
 
+void ClientGame::HeadStartCheck(uint32_t step) {
+  if (step >= head_start_steps_ && head_start_pending_.exchange(false)) load_->HeadStartDone();
+}
+
 void ClientGame::GameOver() {
   if (over_.exchange(true)) return;
+  if (head_start_pending_.exchange(false)) load_->HeadStartDone();
   // The last answer ended the game: applied, but no next decision to time.
   if (answer_written_ns_.exchange(0) != 0) load_->counters().Add(kDecisionsApplied);
   load_->counters().Add(kGamesFinished);
@@ -427,6 +452,10 @@ Load::Load(const Settings& settings) : settings_(settings) {
 }
 
 Load::~Load() = default;
+
+void Load::HeadStartDone() {
+  if (head_starts_left_.fetch_sub(1) == 1) std::cerr << "gamehost_load: every first game is past its head start\n";
+}
 
 void Load::LogError(const std::string& message) {
   if (errors_logged_.fetch_add(1) < 20) std::cerr << "gamehost_load: " << message << "\n";
@@ -735,6 +764,9 @@ int Main(int argc, char** argv) {
   add("warmup-s", "N", "unmeasured seconds after every game is live (default 5)");
   add("ramp-timeout-s", "N", "start measuring after this long even if not every game is live (default 120)");
   add("think-ms", "N", "each seat answers this long after its decision arrives; 0 = at once (default 0)");
+  add("head-start", "STEPS",
+      "the first --games games play a random number of steps below STEPS at once before thinking, so that\n"
+      "the live games are at spread ages from the start, as on a running ladder (default 0: all start together)");
   add("decision-ms", "N", "the games' per-decision limit, CreateGame deadlines (default 10000)");
   add("fallback-bot", "SPEC", "the seats' fallback bot (default random)");
   add("channels", "K", "spread the streams over K connections (default 4)");
@@ -772,8 +804,8 @@ int Main(int argc, char** argv) {
   };
   bool ok = int_flag("games", 1, 1'000'000, &s.games) && int_flag("duration-s", 1, 86'400, &s.duration_s) &&
             int_flag("warmup-s", 0, 3'600, &s.warmup_s) && int_flag("ramp-timeout-s", 1, 3'600, &s.ramp_timeout_s) &&
-            int_flag("think-ms", 0, 3'600'000, &s.think_ms) && int_flag("decision-ms", 1, 3'600'000, &s.decision_ms) &&
-            int_flag("channels", 1, 1'024, &s.channels) &&
+            int_flag("think-ms", 0, 3'600'000, &s.think_ms) && int_flag("head-start", 0, 1'000'000, &s.head_start) &&
+            int_flag("decision-ms", 1, 3'600'000, &s.decision_ms) && int_flag("channels", 1, 1'024, &s.channels) &&
             int_flag("create-concurrency", 1, 100'000, &s.create_concurrency) &&
             int_flag("host-pid", 1, int64_t(1) << 32, &s.host_pid);
   if (ok && flags.Has("seed")) ok = flags.GetUint64("seed", &s.seed, &error);

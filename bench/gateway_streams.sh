@@ -19,7 +19,12 @@
 #   bench/gateway_streams.sh --scenario a --duration-s 60       # one scenario only
 #
 # Flags: --games N (200), --watchers N (50), --streams N (10000), --fanout-games N (20),
-# --duration-s N (600), --think-ms N (250), --ramp-per-s R (200), --scenario a|b|both.
+# --duration-s N (600), --think-ms N (250), --ramp-per-s R (200), --scenario a|b|both,
+# --head-start STEPS (1500; 0 = off): the first games play a random number of steps
+# below STEPS at once, so that the live games are at spread ages, as on a running
+# ladder. Without it they all start together and the gateway's memory grows with
+# their histories (kept for spectators who watch from the start) until the first
+# ones end, which an RSS slope over the window would count as a leak.
 #
 # Environment:
 #   GATEWAY_STREAMS_BUILD=0         do not build; use what the build folder holds
@@ -34,7 +39,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/services.sh
 source scripts/lib/services.sh
 
-games=200 watchers=50 streams=10000 fanout_games=20 duration_s=600 think_ms=250 ramp=200 scenario=both
+games=200 watchers=50 streams=10000 fanout_games=20 duration_s=600 think_ms=250 ramp=200 scenario=both head_start=1500
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 number() {  # flag value: a positive integer, or exit 2
   [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "gateway_streams.sh: $1 wants a positive integer, not '$2'" >&2; exit 2; }
@@ -50,6 +55,9 @@ while [[ $# -gt 0 ]]; do
     --fanout-games) fanout_games=$(number "$1" "$2") ;;
     --duration-s) duration_s=$(number "$1" "$2") ;;
     --think-ms) think_ms=$(number "$1" "$2") ;;
+    --head-start)
+      [[ $2 =~ ^[0-9]+$ ]] || { echo "gateway_streams.sh: --head-start wants a number of steps, not '$2'" >&2; exit 2; }
+      head_start=$2 ;;
     --ramp-per-s) ramp=$(number "$1" "$2") ;;
     --scenario)
       [[ $2 == a || $2 == b || $2 == both ]] || { echo "gateway_streams.sh: --scenario is a, b or both, not '$2'" >&2; exit 2; }
@@ -133,7 +141,7 @@ gateway_pid=${METROPOLIS_SERVICE_PIDS[gateway]}
 
 # The games, for as long as both scenarios take (ramps, warm-ups and a margin).
 "$build/bench/gamehost_load" --host "$host" --admin-token "$host_admin" --games "$games" --think-ms "$think_ms" \
-  --games-file "$work/games" --warmup-s 0 --duration-s $((2 * duration_s + 1200)) >"$work/bots.log" 2>&1 &
+  --head-start "$head_start" --games-file "$work/games" --warmup-s 0 --duration-s $((2 * duration_s + 1200)) >"$work/bots.log" 2>&1 &
 pids+=($!)
 bots_pid=$!
 for _ in $(seq 1 1200); do
@@ -142,6 +150,13 @@ for _ in $(seq 1 1200); do
   sleep 0.1
 done
 echo "gateway_streams.sh: $(wc -l <"$work/games") games of four bots live (think $think_ms ms)" >&2
+if ((head_start > 0)); then
+  for _ in $(seq 1 1800); do
+    grep -q 'past its head start' "$work/bots.log" && break
+    sleep 0.1
+  done
+  echo "gateway_streams.sh: head starts played ($(grep -c . "$work/games") games live)" >&2
+fi
 
 echo
 echo "machine: $(nproc) cores, shared by the client, the game host, the bots, the services and the gateway;" \
