@@ -10,25 +10,36 @@ namespace metropolis::gateway {
 
 // ---- Spectator -------------------------------------------------------------------
 
-std::vector<SseText> Spectator::TakeNow(bool* done) {
+std::vector<SseText> Spectator::TakeNow(bool* done, bool* with_view) {
   std::lock_guard lock(mutex_);
   std::vector<SseText> out = std::move(ordered_);
   ordered_.clear();
   ordered_bytes_ = 0;
+  if (with_view) *with_view = view_ != nullptr;
   if (view_) out.push_back(std::move(view_));
   view_.reset();
   *done = closed_;
   return out;
 }
 
-void Spectator::SetWaker(std::function<void()> waker) {
+std::vector<SseText> Spectator::TakeOrdered(bool* done) {
+  std::lock_guard lock(mutex_);
+  std::vector<SseText> out = std::move(ordered_);
+  ordered_.clear();
+  ordered_bytes_ = 0;
+  // Close moves the last view among the ordered texts: closed, nothing stays.
+  *done = closed_;
+  return out;
+}
+
+void Spectator::SetWaker(Waker waker) {
   std::lock_guard lock(waker_mutex_);
   waker_ = std::move(waker);
 }
 
-void Spectator::Notify() {
+void Spectator::Notify(bool ordered) {
   std::lock_guard lock(waker_mutex_);
-  if (waker_) waker_();
+  if (waker_) waker_(ordered);
 }
 
 void Spectator::OverflowLocked() {
@@ -54,7 +65,7 @@ void Spectator::PushOrdered(SseText sse) {
     ordered_.push_back(std::move(sse));
     if (ordered_bytes_ > max_pending_bytes_) OverflowLocked();
   }
-  Notify();
+  Notify(/*ordered=*/true);
 }
 
 void Spectator::PushView(SseText sse) {
@@ -63,7 +74,7 @@ void Spectator::PushView(SseText sse) {
     if (closed_) return;
     view_ = std::move(sse);
   }
-  Notify();
+  Notify(/*ordered=*/false);
 }
 
 void Spectator::Close(const std::string& final_sse) {
@@ -76,7 +87,7 @@ void Spectator::Close(const std::string& final_sse) {
     if (!final_sse.empty()) ordered_.push_back(std::make_shared<const std::string>(final_sse));
     closed_ = true;
   }
-  Notify();
+  Notify(/*ordered=*/true);
 }
 
 bool Spectator::closed() const {

@@ -36,12 +36,19 @@ class Spectator {
   // What there is to write now, in order: empty when there is nothing. It never
   // waits: the server's event loop learns of new texts from the waker.
   // *done: nothing follows.
-  std::vector<SseText> TakeNow(bool* done);
+  // *with_view: the last text is a view.
+  std::vector<SseText> TakeNow(bool* done, bool* with_view = nullptr);
+  // The ordered texts only (events, the end): a view waiting stays, for it is
+  // newer than all of them (PushOrdered drops an older one).
+  std::vector<SseText> TakeOrdered(bool* done);
   // Runs `waker` (on the pushing thread, outside the lock) after anything is
-  // pushed or the stream is closed, so that an event loop need not poll; null
-  // to stop: once SetWaker(nullptr) returns, the old waker is not running and
-  // never runs again. It must be cheap and must not call back into this spectator.
-  void SetWaker(std::function<void()> waker);
+  // pushed or the stream is closed, so that an event loop need not poll; its
+  // argument says whether an ordered text came (or the end) rather than a view.
+  // Null to stop: once SetWaker(nullptr) returns, the old waker is not running
+  // and never runs again. It must be cheap and must not call back into this
+  // spectator.
+  using Waker = std::function<void(bool ordered)>;
+  void SetWaker(Waker waker);
 
   // For the hub (and tests).
   void PushOrdered(SseText sse);  // welcome, events, game over: kept in order
@@ -54,7 +61,7 @@ class Spectator {
 
  private:
   void OverflowLocked();
-  void Notify();
+  void Notify(bool ordered);
 
   const size_t max_pending_bytes_;
   mutable std::mutex mutex_;
@@ -63,7 +70,7 @@ class Spectator {
   SseText view_;
   bool closed_ = false;
   std::mutex waker_mutex_;  // apart from mutex_: the waker runs outside it
-  std::function<void()> waker_;
+  Waker waker_;
 };
 
 // What receives a watched game's upstream: updates, then one end.

@@ -58,7 +58,8 @@ void AddGatewaySettings(ms::Settings* settings) {
                 "open HTTP connections at once, streams included; more are not served until one closes");
   settings->Add("max-spectators", "N", "10000", "live streams at once; more are refused with 503");
   settings->Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
-  settings->Add("stream-interval-ms", "N", "100", "a live stream writes at most this often; views in between merge");
+  settings->Add("stream-interval-ms", "N", "100",
+                "a live stream writes a view at most this often (views in between merge; events go at once)");
   settings->Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
   ms::AddMetricsSetting(settings, "127.0.0.1:9467");
   settings->Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");

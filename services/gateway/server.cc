@@ -145,9 +145,11 @@ struct HttpServer::Stream {
   // Resumes the connection if it waits, or makes the loop look again before
   // it waits. Never after the request completed: the connection is gone then.
   // `pushed`: woken by the spectator, which the interval may ignore.
-  void Wake(HttpServer* server, bool pushed = false) {
+  // `view_only`: the spectator pushed a view and nothing else, which waits out
+  // the interval anyway.
+  void Wake(HttpServer* server, bool view_only = false) {
     std::lock_guard lock(mutex);
-    if (finished || (pushed && interval_wait)) return;
+    if (finished || (view_only && interval_wait)) return;
     interval_wait = false;
     if (suspended) {
       suspended = false;
@@ -620,8 +622,8 @@ int HttpServer::StartStream(MHD_Connection* conn, Exchange* x) {
     streams_.insert(s);
   }
   std::weak_ptr<Stream> weak = s;
-  events->SetWaker([weak, this] {
-    if (const auto stream = weak.lock()) stream->Wake(this, /*pushed=*/true);
+  events->SetWaker([weak, this](bool ordered) {
+    if (const auto stream = weak.lock()) stream->Wake(this, /*view_only=*/!ordered);
   });
   auto* holder = new std::pair<HttpServer*, std::shared_ptr<Stream>>(this, s);
   MHD_Response* response = MHD_create_response_from_callback(

@@ -29,14 +29,27 @@ SsePump::Step SsePump::Next(Clock::time_point now, bool stopping) {
     last_write_ = now;
     return {Step::kWrite, {kRetry}, {}};
   }
-  // Writing at most every interval is what lets views that came meanwhile
-  // replace each other: a fast game costs a spectator a few views a second.
-  if (interval_.count() > 0 && now < last_write_ + interval_) return {Step::kWait, {}, last_write_ + interval_, true};
   bool done = false;
-  std::vector<SseText> texts = events_->TakeNow(&done);
+  // Writing views at most every interval is what lets views that came
+  // meanwhile replace each other: a fast game costs a spectator a few views a
+  // second. Events are never merged, so holding them back would only delay
+  // them: they go at once, and the view after them waits out the interval.
+  if (interval_.count() > 0 && now < last_view_ + interval_) {
+    std::vector<SseText> texts = events_->TakeOrdered(&done);
+    if (done) ended_ = true;
+    if (!texts.empty()) {
+      last_write_ = now;
+      return {Step::kWrite, std::move(texts), {}};
+    }
+    if (ended_) return {};
+    return {Step::kWait, {}, last_view_ + interval_, true};
+  }
+  bool with_view = false;
+  std::vector<SseText> texts = events_->TakeNow(&done, &with_view);
   if (done) ended_ = true;
   if (!texts.empty()) {
     last_write_ = now;
+    if (with_view) last_view_ = now;
     return {Step::kWrite, std::move(texts), {}};
   }
   if (ended_) return {};

@@ -1,6 +1,7 @@
 // What an event stream writes next, apart from how it is written: the pace of
-// a live game's stream (at most one write per interval, so that views that come
-// meanwhile replace each other), the heartbeat on an idle stream, and its end.
+// a live game's stream (events at once; a view at most once per interval, so
+// that views that come meanwhile replace each other), the heartbeat on an idle
+// stream, and its end.
 // The server's event loop asks it whenever the connection can take more; it
 // never blocks, and says when to ask again if there is nothing to write.
 #pragma once
@@ -25,8 +26,8 @@ class SsePump {
     enum Kind { kWrite, kWait, kEnd } kind = kEnd;
     std::vector<SseText> texts;  // kWrite: to write in this order
     Clock::time_point until;     // kWait: ask again then
-    // kWait: only the interval holds the stream back, so the spectator's
-    // pushes need not wake it before `until` (what they push waits anyway).
+    // kWait: only the interval holds the stream back, so a view pushed need
+    // not wake it before `until` (it would wait anyway); events still do.
     bool interval = false;
     std::string Text() const;  // the texts as one (for tests and logs)
   };
@@ -40,7 +41,8 @@ class SsePump {
   const std::shared_ptr<Spectator> events_;
   const std::chrono::milliseconds interval_, heartbeat_;
   bool started_ = false;
-  Clock::time_point last_write_ = Clock::time_point::min();
+  Clock::time_point last_write_ = Clock::time_point::min();  // of anything: the heartbeat's clock
+  Clock::time_point last_view_ = Clock::time_point::min();   // of a view: the interval's clock
   bool ended_ = false;
 };
 

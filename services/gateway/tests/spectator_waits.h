@@ -17,7 +17,7 @@ namespace metropolis::gateway {
 class WakeCounter {
  public:
   explicit WakeCounter(Spectator& spectator) : spectator_(spectator) {
-    spectator_.SetWaker([this] {
+    spectator_.SetWaker([this](bool) {
       std::lock_guard lock(mutex_);
       ++wakes_;
       cv_.notify_all();

@@ -21,28 +21,51 @@ TEST_F(SsePumpTest, StartsWithTheRetryHintThenWaitsForEvents) {
   SsePump::Step first = pump.Next(t0_, false);
   EXPECT_EQ(first.kind, Kind::kWrite);
   EXPECT_EQ(first.Text(), "retry: 2000\n\n");
-  // The interval runs from that write.
+  // Nothing to write: wait for the heartbeat, or a push, which must wake it.
   SsePump::Step wait = pump.Next(t0_ + milliseconds(10), false);
   EXPECT_EQ(wait.kind, Kind::kWait);
-  EXPECT_EQ(wait.until, t0_ + milliseconds(100));
-  EXPECT_TRUE(wait.interval);
-  // After it, nothing to write: wait for the heartbeat (or a wake).
-  wait = pump.Next(t0_ + milliseconds(150), false);
-  EXPECT_EQ(wait.kind, Kind::kWait);
   EXPECT_EQ(wait.until, t0_ + milliseconds(15000));
-  EXPECT_FALSE(wait.interval);  // a push must wake it
+  EXPECT_FALSE(wait.interval);
 }
 
 TEST_F(SsePumpTest, ViewsThatComeWithinTheIntervalReplaceEachOther) {
   SsePump pump(events_, milliseconds(100), milliseconds(15000));
   pump.Next(t0_, false);
+  // The first view goes at once; the interval runs from its write.
   events_->PushView("event: view\ndata: 1\n\n");
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(10), false).Text(), "event: view\ndata: 1\n\n");
   events_->PushView("event: view\ndata: 2\n\n");
-  // Still within the interval of the first write: nothing yet.
-  EXPECT_EQ(pump.Next(t0_ + milliseconds(50), false).kind, Kind::kWait);
-  SsePump::Step step = pump.Next(t0_ + milliseconds(100), false);
+  events_->PushView("event: view\ndata: 3\n\n");
+  SsePump::Step wait = pump.Next(t0_ + milliseconds(50), false);
+  EXPECT_EQ(wait.kind, Kind::kWait);
+  EXPECT_EQ(wait.until, t0_ + milliseconds(110));
+  EXPECT_TRUE(wait.interval);  // a view pushed need not wake it
+  SsePump::Step step = pump.Next(t0_ + milliseconds(110), false);
   EXPECT_EQ(step.kind, Kind::kWrite);
-  EXPECT_EQ(step.Text(), "event: view\ndata: 2\n\n");
+  EXPECT_EQ(step.Text(), "event: view\ndata: 3\n\n");
+}
+
+// Events are never merged: within a view's interval they go at once (a live
+// game's delivery time is theirs), and the view after them waits its turn.
+TEST_F(SsePumpTest, EventsWithinTheIntervalGoAtOnceAndTheViewAfterThemWaits) {
+  SsePump pump(events_, milliseconds(100), milliseconds(15000));
+  pump.Next(t0_, false);
+  events_->PushView("event: view\ndata: 1\n\n");
+  pump.Next(t0_ + milliseconds(10), false);
+  events_->PushOrdered("event: events\ndata: 2\n\n");
+  events_->PushView("event: view\ndata: 2\n\n");
+  SsePump::Step step = pump.Next(t0_ + milliseconds(20), false);
+  EXPECT_EQ(step.kind, Kind::kWrite);
+  EXPECT_EQ(step.Text(), "event: events\ndata: 2\n\n");
+  SsePump::Step wait = pump.Next(t0_ + milliseconds(30), false);
+  EXPECT_EQ(wait.kind, Kind::kWait);
+  EXPECT_EQ(wait.until, t0_ + milliseconds(110));
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(110), false).Text(), "event: view\ndata: 2\n\n");
+  // The end, within an interval, is written at once too, the last view first.
+  events_->PushView("event: view\ndata: 3\n\n");
+  events_->Close("event: game_over\ndata: {}\n\n");
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(120), false).Text(), "event: view\ndata: 3\n\nevent: game_over\ndata: {}\n\n");
+  EXPECT_EQ(pump.Next(t0_ + milliseconds(130), false).kind, Kind::kEnd);
 }
 
 TEST_F(SsePumpTest, ASeatStreamWritesEveryEventAtOnce) {
@@ -88,11 +111,16 @@ TEST_F(SsePumpTest, AStoppingServerEndsTheStreamWithWhatIsPending) {
 
 TEST(SpectatorWaker, RunsAfterEveryPushAndCloseUntilRemoved) {
   Spectator events(1 << 20);
-  int wakes = 0;
-  events.SetWaker([&] { ++wakes; });
+  int wakes = 0, ordered_wakes = 0;
+  events.SetWaker([&](bool ordered) {
+    ++wakes;
+    ordered_wakes += ordered;
+  });
   events.PushOrdered("a");
+  EXPECT_EQ(ordered_wakes, 1);
   events.PushView("b");
   EXPECT_EQ(wakes, 2);
+  EXPECT_EQ(ordered_wakes, 1);  // a view: the stream may let it wait
   bool done = false;
   const std::vector<SseText> texts = events.TakeNow(&done);
   ASSERT_EQ(texts.size(), 2u);
@@ -108,6 +136,20 @@ TEST(SpectatorWaker, RunsAfterEveryPushAndCloseUntilRemoved) {
   EXPECT_TRUE(done);
 }
 
+TEST(SpectatorTexts, TakeOrderedLeavesTheViewAfterThem) {
+  Spectator events(1 << 20);
+  events.PushOrdered("e1");
+  events.PushView("v1");
+  bool done = true;
+  std::vector<SseText> texts = events.TakeOrdered(&done);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_EQ(*texts[0], "e1");
+  EXPECT_FALSE(done);
+  texts = events.TakeNow(&done);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_EQ(*texts[0], "v1");
+}
+
 TEST(SpectatorTexts, AreSharedNotCopied) {
   Spectator a(1 << 20), b(1 << 20);
   const SseText view = std::make_shared<const std::string>("event: view\ndata: {}\n\n");
@@ -121,7 +163,7 @@ TEST(SpectatorTexts, AreSharedNotCopied) {
 TEST(SpectatorWaker, AnOverflowWakesWithTheErrorThatEndsTheStream) {
   Spectator events(16);
   int wakes = 0;
-  events.SetWaker([&] { ++wakes; });
+  events.SetWaker([&](bool) { ++wakes; });
   events.PushOrdered(std::string(32, 'x'));
   EXPECT_EQ(wakes, 1);
   bool done = false;
