@@ -140,7 +140,12 @@ struct HttpServer::Stream {
   bool suspended = false, wake_pending = false, finished = false;
   // Held back by the interval only: pushes need not wake it, the timer will.
   bool interval_wait = false;
-  std::optional<Clock::time_point> timer_at;  // the earliest timer set and not yet run
+  // Its one timer: set for the earliest time the pump asked for, cancelled
+  // when an earlier one is wanted. When it runs and the pump has since asked
+  // for a later time (it wrote meanwhile), it is set again instead of waking
+  // the stream for nothing.
+  std::optional<Timers::Key> timer;
+  Clock::time_point wake_at;  // what the pump asked for when it last suspended
 
   // Resumes the connection if it waits, or makes the loop look again before
   // it waits. Never after the request completed: the connection is gone then.
@@ -249,24 +254,36 @@ struct ServerCallbacks {
       // suspended connections to be resumed, so none may suspend after it.
       if (s.wake_pending || self->stopping_) continue;
       s.interval_wait = step.interval;
-      if (!s.timer_at || step.until < *s.timer_at) {
-        s.timer_at = step.until;
-        std::weak_ptr<HttpServer::Stream> weak = holder->second;
-        self->timers_->At(step.until, [weak, self, when = step.until] {
-          const auto stream = weak.lock();
-          if (!stream) return;
-          {
-            std::lock_guard lock(stream->mutex);
-            if (stream->timer_at == when) stream->timer_at.reset();
-          }
-          stream->Wake(self);
-        });
-      }
+      s.wake_at = step.until;
+      if (!s.timer || step.until < s.timer->first) SetTimer(self, holder->second, step.until);
       s.suspended = true;
       ++self->suspended_;
       MHD_suspend_connection(s.conn);
       return 0;
     }
+  }
+
+  // Under the stream's lock.
+  static void SetTimer(HttpServer* self, const std::shared_ptr<HttpServer::Stream>& stream, Clock::time_point when) {
+    if (stream->timer) self->timers_->Cancel(*stream->timer);
+    std::weak_ptr<HttpServer::Stream> weak = stream;
+    // The key is stored before the lock is released, and the callback takes
+    // the lock first: it always finds its own key or a newer one.
+    stream->timer = self->timers_->At(when, [weak, self, when] {
+      const auto s = weak.lock();
+      if (!s) return;
+      {
+        std::lock_guard lock(s->mutex);
+        if (!s->timer || s->timer->first != when) return;  // cancelled as it ran
+        s->timer.reset();
+        if (s->finished) return;
+        if (s->suspended && s->wake_at > Clock::now()) {
+          SetTimer(self, s, s->wake_at);
+          return;
+        }
+      }
+      s->Wake(self);
+    });
   }
 
   static void FreeStream(void* cls) {
@@ -652,6 +669,8 @@ void HttpServer::Completed(Exchange* x) {
       {
         std::lock_guard lock(x->stream->mutex);
         x->stream->finished = true;
+        if (x->stream->timer) timers_->Cancel(*x->stream->timer);
+        x->stream->timer.reset();
       }
       std::lock_guard lock(streams_mutex_);
       streams_.erase(x->stream);

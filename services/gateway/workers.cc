@@ -53,15 +53,28 @@ Timers::Timers() : thread_([this] { Run(); }) {}
 
 Timers::~Timers() { Stop(); }
 
-void Timers::At(Clock::time_point when, std::function<void()> callback) {
+Timers::Key Timers::At(Clock::time_point when, std::function<void()> callback) {
   bool first;
+  Key key;
   {
     std::lock_guard lock(mutex_);
-    if (stopping_) return;
-    first = due_.empty() || when < due_.begin()->first;
-    due_.emplace(when, std::move(callback));
+    key = {when, next_id_++};
+    if (stopping_) return key;
+    first = due_.empty() || key < due_.begin()->first;
+    due_.emplace(key, std::move(callback));
   }
   if (first) cv_.notify_one();
+  return key;
+}
+
+void Timers::Cancel(const Key& key) {
+  std::lock_guard lock(mutex_);
+  due_.erase(key);
+}
+
+size_t Timers::pending() {
+  std::lock_guard lock(mutex_);
+  return due_.size();
 }
 
 void Timers::Stop() {
@@ -81,7 +94,7 @@ void Timers::Run() {
       cv_.wait(lock);
       continue;
     }
-    const auto when = due_.begin()->first;
+    const auto when = due_.begin()->first.first;
     if (Clock::now() < when) {
       cv_.wait_until(lock, when);
       continue;

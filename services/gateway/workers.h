@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace metropolis::gateway {
@@ -44,7 +46,15 @@ class Timers {
   Timers();
   ~Timers();  // Stop()
 
-  void At(Clock::time_point when, std::function<void()> callback);
+  // What names a timer set, to cancel it.
+  using Key = std::pair<Clock::time_point, uint64_t>;
+  Key At(Clock::time_point when, std::function<void()> callback);
+  // Drops the timer unless it has run or is running: a stream that wants
+  // another time cancels the one it set, so timers do not pile up (ten
+  // thousand streams each setting one a write would leave hundreds of
+  // thousands waiting out their heartbeats).
+  void Cancel(const Key& key);
+  size_t pending();
   // Drops what is left; no callback runs after it returns.
   void Stop();
 
@@ -53,7 +63,8 @@ class Timers {
 
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::multimap<Clock::time_point, std::function<void()>> due_;
+  std::map<Key, std::function<void()>> due_;
+  uint64_t next_id_ = 0;
   bool stopping_ = false;
   std::thread thread_;
 };

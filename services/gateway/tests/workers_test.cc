@@ -64,6 +64,28 @@ TEST(Timers, RunInTheOrderOfTheirTimes) {
   EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
 }
 
+// A stream that wants an earlier time cancels the timer it set: a cancelled
+// timer never runs and no longer waits in the queue.
+TEST(Timers, ACancelledTimerNeverRunsAndLeavesTheQueue) {
+  Timers timers;
+  std::atomic<int> cancelled_ran{0};
+  std::promise<void> kept;
+  const auto now = Timers::Clock::now();
+  const Timers::Key late = timers.At(now + 40ms, [&] { ++cancelled_ran; });
+  const Timers::Key far = timers.At(now + std::chrono::hours(1), [&] { ++cancelled_ran; });
+  EXPECT_EQ(timers.pending(), 2u);
+  timers.Cancel(far);
+  EXPECT_EQ(timers.pending(), 1u);
+  timers.Cancel(late);
+  timers.Cancel(late);  // twice: nothing
+  EXPECT_EQ(timers.pending(), 0u);
+  // A timer set after them, and after the cancelled one's time, runs: the
+  // thread was not left waiting for what was cancelled.
+  timers.At(now + 80ms, [&] { kept.set_value(); });
+  ASSERT_EQ(kept.get_future().wait_for(5s), std::future_status::ready);
+  EXPECT_EQ(cancelled_ran, 0);
+}
+
 TEST(Timers, NothingRunsAfterStop) {
   std::atomic<int> ran{0};
   Timers timers;
