@@ -52,9 +52,9 @@ ctl create-tournament dup --format duplicate --entrants tb1,tb2,tb3,tb4 --rounds
 ctl create-tournament rr --format round-robin --entrants tb1,tb2,tb3,tb4 --seed 11 --decision-ms 2000 >/dev/null ||
   fail "create-tournament rr"
 
-probe() {
-  local dir=$work/seen/$1 id
-  mkdir -p "$dir"
+# What anyone may ask about the tournaments as a whole, into folder $1.
+probe_all() {
+  local dir=$1
   for path in /api/v1/tournaments /api/v1/tournaments/dup /api/v1/tournaments/dup/games /api/v1/tournaments/rr/games \
     "/api/v1/games?tournament=dup" "/api/v1/games?tournament=rr" /api/v1/live /api/v1/players/tb1; do
     api "$path" >"$dir/http${path//[^a-z0-9]/_}"
@@ -67,18 +67,20 @@ probe() {
   as_entrant "$METROPOLIS_GAMEHOST" list-games >"$dir/rpc_list_games"
   as_entrant "$METROPOLIS_RATINGS" leaderboard --ladder open >"$dir/rpc_leaderboard"
   as_entrant "$METROPOLIS_MATCHMAKER" queue --ladder open >"$dir/rpc_queue"
-  for id in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id = 'dup' AND game_id IS NOT NULL"); do
-    for path in "/api/v1/games/$id" "/api/v1/games/$id/record" "/api/v1/games/$id/positions/0" "/api/v1/live/$id"; do
-      api "$path" >"$dir/http${path//[^a-z0-9]/_}"
-    done
-    as_entrant "$METROPOLIS_REPLAYS" export-game "$id" >"$dir/rpc_export_$id"
-    as_entrant "$METROPOLIS_GAMEHOST" get-game "$id" >"$dir/rpc_get_game_$id"
-    # Spectating, over gRPC and as server-sent events, from the start: refused for
-    # a hidden game, and cut after 2 s for any other.
-    timeout 2 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$entrant_token" watch "$id" \
-      --json >"$dir/rpc_watch_$id" 2>&1 || true
-    curl -s --max-time 2 "$METROPOLIS_GATEWAY/api/v1/live/$id/events?from_start=1" >"$dir/http_events_$id" || true
+}
+# What anyone may ask about game $2, into folder $1.
+probe_game() {
+  local dir=$1 id=$2
+  for path in "/api/v1/games/$id" "/api/v1/games/$id/record" "/api/v1/games/$id/positions/0" "/api/v1/live/$id"; do
+    api "$path" >"$dir/http${path//[^a-z0-9]/_}"
   done
+  as_entrant "$METROPOLIS_REPLAYS" export-game "$id" >"$dir/rpc_export_$id"
+  as_entrant "$METROPOLIS_GAMEHOST" get-game "$id" >"$dir/rpc_get_game_$id"
+  # Spectating, over gRPC and as server-sent events, from the start: refused for
+  # a hidden game, and cut after 2 s for any other.
+  timeout 2 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_GAMEHOST" --token "$entrant_token" watch "$id" \
+    --json >"$dir/rpc_watch_$id" 2>&1 || true
+  curl -s --max-time 2 "$METROPOLIS_GATEWAY/api/v1/live/$id/events?from_start=1" >"$dir/http_events_$id" || true
 }
 
 # The seeds of the duplicate sets' stored rotations that no reveal names yet.
@@ -89,18 +91,27 @@ unrevealed() {
 }
 # Probe until every rotation of every set has been played. A round's secrets are
 # the seeds unrevealed both before and after it: one revealed in between may be
-# served by right.
+# served by right. A round is the tournaments as a whole, or one game: a round of
+# every game at once took longer (4 s a live game) than a set stays hidden once its
+# first rotation is stored, and could miss every secret.
 mkdir -p "$work/secrets"
 rounds=0 with_secret=0 attacked=0
-for _ in $(seq 1 2400); do
-  [[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'dup' AND state <> 'finished'") == 0 ]] &&
-    break
+round() {  # what to probe and its arguments after the folder
   unrevealed >"$work/before"
-  probe "round$rounds"
+  mkdir -p "$work/seen/round$rounds"
+  "$1" "$work/seen/round$rounds" "${@:2}"
   unrevealed >"$work/after"
   comm -12 "$work/before" "$work/after" >"$work/secrets/round$rounds"
   [[ -s $work/secrets/round$rounds ]] && with_secret=$((with_secret + 1))
   rounds=$((rounds + 1))
+}
+for _ in $(seq 1 2400); do
+  [[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'dup' AND state <> 'finished'") == 0 ]] &&
+    break
+  round probe_all
+  for id in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id = 'dup' AND game_id IS NOT NULL"); do
+    round probe_game "$id"
+  done
   # The attack, once the round robin has a revealed game and games still to play.
   if ((attacked == 0)); then
     first=$(sql "SELECT g.id FROM games g JOIN game_reveals r ON r.tournament_id = g.tournament_id
