@@ -4,7 +4,6 @@
 // A live game's update is printed once and shared by all its watchers, so this
 // is the cost per update per game (docs/PERFORMANCE.md, "Gateway").
 #include <benchmark/benchmark.h>
-#include <google/protobuf/util/json_util.h>
 
 #include <cstdlib>
 #include <string>
@@ -17,6 +16,7 @@
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gateway/json.h"
 #include "services/gateway/proto_json.h"
+#include "services/gateway/tests/reference_json.h"
 
 namespace metropolis {
 namespace {
@@ -57,11 +57,8 @@ const Updates& Recorded() {
 }
 
 std::string ProtobufsJson(const google::protobuf::Message& m) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
   std::string text;
-  (void)google::protobuf::util::MessageToJsonString(m, &text, options);
+  if (!gateway::ReferenceJson(m, &text)) std::abort();
   return text;
 }
 

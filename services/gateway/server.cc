@@ -145,11 +145,11 @@ struct HttpServer::Stream {
   // for a later time (it wrote meanwhile), it is set again instead of waking
   // the stream for nothing.
   std::optional<Timers::Key> timer;
+  uint64_t timers_set = 0;    // names the timer set last, for its callback to know it is that one
   Clock::time_point wake_at;  // what the pump asked for when it last suspended
 
   // Resumes the connection if it waits, or makes the loop look again before
   // it waits. Never after the request completed: the connection is gone then.
-  // `pushed`: woken by the spectator, which the interval may ignore.
   // `view_only`: the spectator pushed a view and nothing else, which waits out
   // the interval anyway.
   void Wake(HttpServer* server, bool view_only = false) {
@@ -268,13 +268,15 @@ struct ServerCallbacks {
     if (stream->timer) self->timers_->Cancel(*stream->timer);
     std::weak_ptr<HttpServer::Stream> weak = stream;
     // The key is stored before the lock is released, and the callback takes
-    // the lock first: it always finds its own key or a newer one.
-    stream->timer = self->timers_->At(when, [weak, self, when] {
+    // the lock first: it always finds its own timer or a newer one, and tells
+    // them apart by the count (two timers may be set for the same time).
+    const uint64_t serial = ++stream->timers_set;
+    stream->timer = self->timers_->At(when, [weak, self, serial] {
       const auto s = weak.lock();
       if (!s) return;
       {
         std::lock_guard lock(s->mutex);
-        if (!s->timer || s->timer->first != when) return;  // cancelled as it ran
+        if (!s->timer || s->timers_set != serial) return;  // cancelled as it ran
         s->timer.reset();
         if (s->finished) return;
         if (s->suspended && s->wake_at > Clock::now()) {

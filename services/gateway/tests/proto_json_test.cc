@@ -8,7 +8,6 @@
 #include <google/protobuf/descriptor.pb.h>
 #include <google/protobuf/dynamic_message.h>
 #include <google/protobuf/message.h>
-#include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -25,6 +24,7 @@
 #include "lib/protocol/tests/random_games.h"
 #include "metropolis/v1/game.pb.h"
 #include "metropolis/v1/gamehost.pb.h"
+#include "services/gateway/tests/reference_json.h"
 
 namespace metropolis::gateway {
 namespace {
@@ -35,12 +35,8 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 std::string ProtobufsJson(const Message& m) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.preserve_proto_field_names = true;
-  std::string text;
-  const auto status = google::protobuf::util::MessageToJsonString(m, &text, options);
-  EXPECT_TRUE(status.ok()) << status.ToString();
+  std::string text, error;
+  EXPECT_TRUE(ReferenceJson(m, &text, &error)) << error;
   return text;
 }
 
