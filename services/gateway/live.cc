@@ -68,6 +68,24 @@ void Spectator::PushOrdered(SseText sse) {
   Notify(/*ordered=*/true);
 }
 
+void Spectator::PushStep(const std::vector<SseText>& events, SseText view) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    if (!events.empty()) view_.reset();  // older than these events
+    for (const SseText& sse : events) {
+      ordered_bytes_ += sse->size();
+      ordered_.push_back(sse);
+    }
+    if (ordered_bytes_ > max_pending_bytes_) {
+      OverflowLocked();
+    } else if (view) {
+      view_ = std::move(view);
+    }
+  }
+  Notify(/*ordered=*/!events.empty());
+}
+
 void Spectator::PushView(SseText sse) {
   {
     std::lock_guard lock(mutex_);
@@ -110,7 +128,8 @@ class LiveHub::Channel : public UpstreamSink {
     std::lock_guard lock(mutex_);
     switch (update.msg_case()) {
       case v1::SpectateUpdate::kWelcome:
-        welcome_ = sse;
+        FlushLocked(nullptr);
+        welcome_ = shared;
         welcome_step_ = update.welcome().step();
         for (auto& s : spectators_) s->PushOrdered(shared);
         break;
@@ -118,28 +137,26 @@ class LiveHub::Channel : public UpstreamSink {
         // The host replays a game's events before its first view; none for a
         // game past its start means the host no longer keeps them (it frees
         // them once the game is stored).
-        if (!saw_view_ && history_.empty() && welcome_step_ > 0) history_complete_ = false;
+        if (!saw_view_ && history_.empty() && pending_.empty() && welcome_step_ > 0) history_complete_ = false;
         saw_view_ = true;
-        view_ = sse;
-        for (auto& s : spectators_) s->PushView(shared);
+        FlushLocked(shared);
         break;
       case v1::SpectateUpdate::kEvents:
-        view_.clear();  // older than these events; the next view follows them
-        if (history_complete_ && history_.size() + sse.size() <= options_.max_history_bytes) {
-          history_ += sse;
-        } else {
-          history_complete_ = false;
-          history_.clear();
-          history_.shrink_to_fit();
-        }
-        for (auto& s : spectators_) s->PushOrdered(shared);
+        // The host follows every events message with the view after them
+        // (Game::Flush): held until it comes, the two reach each spectator in
+        // one push, so that its stream wakes and writes once a step, not
+        // twice (a send and a wake fewer per step for every stream).
+        view_.reset();  // older than these events; the next view follows them
+        pending_.push_back(shared);
         break;
       case v1::SpectateUpdate::kGameOver:
+        FlushLocked(nullptr);
         final_ = sse;
         break;
       case v1::SpectateUpdate::kPaused:
+        FlushLocked(nullptr);
         // Kept while the pause lasts, for spectators who come during it.
-        paused_ = update.paused().paused() ? sse : std::string();
+        paused_ = update.paused().paused() ? shared : nullptr;
         for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       default:
@@ -157,8 +174,13 @@ class LiveHub::Channel : public UpstreamSink {
                                  : BackendError(status, "gamehost");
         final_ = SseEvent("error", Dump(ErrorToJson(e)));
       }
+      FlushLocked(nullptr);  // events whose view never came
       ended_ = true;
       for (auto& s : spectators_) s->Close(final_);
+      // Nobody joins an ended game for its events (a spectator who comes
+      // before the hub forgets it is told they are not kept); and the hub
+      // may be gone once Ended returns.
+      DropHistoryLocked();
     }
     hub_->Ended(this);
   }
@@ -166,20 +188,27 @@ class LiveHub::Channel : public UpstreamSink {
   // Under the hub's lock.
   std::shared_ptr<Spectator> Add(bool from_start) {
     std::lock_guard lock(mutex_);
-    std::string start = welcome_;
+    std::vector<SseText> start;
+    size_t start_bytes = 0;
+    const auto add = [&](SseText text) {
+      if (!text || text->empty()) return;
+      start_bytes += text->size();
+      start.push_back(std::move(text));
+    };
+    add(welcome_);
     if (from_start) {
       if (!history_complete_) {
-        start += SseEvent("notice", Json({{"message",
-                                           "earlier events are not kept for this game: from the current "
-                                           "position on"}})
-                                        .dump());
+        add(std::make_shared<const std::string>(SseEvent(
+            "notice",
+            Json({{"message", "earlier events are not kept for this game: from the current position on"}}).dump())));
       }
-      start += history_;
+      for (const SseText& text : history_) add(text);
     }
-    start += paused_;
-    auto spectator = std::make_shared<Spectator>(options_.max_pending_bytes + start.size());
-    if (!start.empty()) spectator->PushOrdered(start);
-    if (!view_.empty()) spectator->PushView(view_);
+    add(paused_);
+    // Its history does not count against how far behind it may fall.
+    auto spectator = std::make_shared<Spectator>(options_.max_pending_bytes + start_bytes);
+    for (SseText& text : start) spectator->PushOrdered(std::move(text));
+    if (view_) spectator->PushView(view_);
     if (ended_) {
       spectator->Close(final_);
     } else {
@@ -203,8 +232,40 @@ class LiveHub::Channel : public UpstreamSink {
   const std::string game_id_;
   const LiveOptions& options_;
   std::mutex mutex_;
-  std::string welcome_, view_, history_, final_;
-  std::string paused_;  // the pause notice while a pause lasts
+  // The events held for their view go to every spectator, with `view` if not
+  // null, and into the history.
+  void FlushLocked(SseText view) {
+    for (const SseText& text : pending_) {
+      // The history holds the very texts the spectators were given: it
+      // costs a pointer an update, and a late spectator shares them too.
+      if (history_complete_ && history_bytes_ + text->size() <= options_.max_history_bytes) {
+        history_.push_back(text);
+        history_bytes_ += text->size();
+        hub_->HistoryBytes(ptrdiff_t(text->size()));
+      } else if (history_complete_) {
+        DropHistoryLocked();
+      }
+    }
+    if (view) view_ = view;
+    if (!pending_.empty() || view)
+      for (auto& s : spectators_) s->PushStep(pending_, view);
+    pending_.clear();
+  }
+
+  void DropHistoryLocked() {
+    history_complete_ = false;
+    hub_->HistoryBytes(-ptrdiff_t(history_bytes_));
+    history_bytes_ = 0;
+    history_.clear();
+    history_.shrink_to_fit();
+  }
+
+  std::string final_;
+  SseText welcome_, view_;
+  std::vector<SseText> history_;  // every events text pushed so far, while complete
+  std::vector<SseText> pending_;  // events waiting for the view after them
+  size_t history_bytes_ = 0;
+  SseText paused_;  // the pause notice while a pause lasts
   bool history_complete_ = true;
   bool saw_view_ = false;
   uint32_t welcome_step_ = 0;
@@ -214,7 +275,8 @@ class LiveHub::Channel : public UpstreamSink {
 
 // ---- LiveHub -------------------------------------------------------------------------
 
-LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory) : options_(options), factory_(std::move(factory)) {}
+LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(size_t)> on_history_bytes)
+    : options_(options), factory_(std::move(factory)), on_history_bytes_(std::move(on_history_bytes)) {}
 
 LiveHub::~LiveHub() {
   std::unique_lock lock(mutex_);
@@ -278,6 +340,11 @@ void LiveHub::Ended(Channel* channel) {
 size_t LiveHub::spectators() const {
   std::lock_guard lock(mutex_);
   return spectators_;
+}
+
+void LiveHub::HistoryBytes(ptrdiff_t change) {
+  const size_t total = history_bytes_.fetch_add(size_t(change)) + size_t(change);
+  if (on_history_bytes_) on_history_bytes_(total);
 }
 
 size_t LiveHub::games() const {

@@ -6,7 +6,9 @@
 // costs memory bounded by the events of the game, never by its views.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -53,6 +55,9 @@ class Spectator {
   // For the hub (and tests).
   void PushOrdered(SseText sse);  // welcome, events, game over: kept in order
   void PushView(SseText sse);     // replaces a view not written yet
+  // A step: its events, in order, and the view after them (may be null), with
+  // one wake.
+  void PushStep(const std::vector<SseText>& events, SseText view);
   void PushOrdered(const std::string& sse) { PushOrdered(std::make_shared<const std::string>(sse)); }
   void PushView(const std::string& sse) { PushView(std::make_shared<const std::string>(sse)); }
   // Ends the stream after `final_sse` (may be empty).
@@ -103,7 +108,9 @@ struct LiveOptions {
 
 class LiveHub {
  public:
-  LiveHub(LiveOptions options, UpstreamFactory factory);
+  // `on_history_bytes`: told the new history_bytes() whenever it changes (a
+  // gauge), on the thread that changed it.
+  LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(size_t)> on_history_bytes = nullptr);
   ~LiveHub();  // ends every stream and waits for the upstreams
 
   // Adds a spectator to `game_id` (run by `host`), watching it if nobody did.
@@ -116,10 +123,14 @@ class LiveHub {
 
   size_t spectators() const;
   size_t games() const;
+  // The events kept for spectators who watch from the start, over every game
+  // watched: memory that grows with each live game until it ends.
+  size_t history_bytes() const { return history_bytes_.load(); }
 
  private:
   class Channel;
   void Ended(Channel* channel);
+  void HistoryBytes(ptrdiff_t change);
 
   const LiveOptions options_;
   const UpstreamFactory factory_;
@@ -128,6 +139,8 @@ class LiveHub {
   std::map<std::string, std::shared_ptr<Channel>> channels_;
   size_t spectators_ = 0;
   size_t running_upstreams_ = 0;
+  std::atomic<size_t> history_bytes_{0};
+  const std::function<void(size_t)> on_history_bytes_;
 };
 
 }  // namespace metropolis::gateway

@@ -12,6 +12,7 @@ struct GatewayMetrics::Impl {
   prometheus::Family<prometheus::Histogram>* seconds;
   prometheus::Family<prometheus::Counter>* backend_errors;
   prometheus::Gauge* spectators;
+  prometheus::Gauge* history_bytes;
   prometheus::Gauge* watched_games;
   prometheus::Counter* refused;
   prometheus::Counter* sse_bytes;
@@ -41,6 +42,11 @@ GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique
   impl_->watched_games = &BuildGauge()
                               .Name("metropolis_gateway_watched_games")
                               .Help("live games watched upstream (one GameHost.Spectate stream each)")
+                              .Register(*r)
+                              .Add({});
+  impl_->history_bytes = &BuildGauge()
+                              .Name("metropolis_gateway_live_history_bytes")
+                              .Help("events of the watched games kept for spectators who watch from the start")
                               .Register(*r)
                               .Add({});
   impl_->refused = &BuildCounter()
@@ -84,6 +90,8 @@ void GatewayMetrics::Spectators(size_t spectators, size_t games) {
   impl_->spectators->Set(double(spectators));
   impl_->watched_games->Set(double(games));
 }
+
+void GatewayMetrics::LiveHistoryBytes(size_t bytes) { impl_->history_bytes->Set(double(bytes)); }
 
 void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
 

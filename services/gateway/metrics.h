@@ -20,6 +20,8 @@ class GatewayMetrics {
   void Request(const std::string& route, int status, double seconds);
   void BackendError(const std::string& backend, const std::string& code);
   void Spectators(size_t spectators, size_t games);
+  // The live games' events kept for spectators who watch from the start.
+  void LiveHistoryBytes(size_t bytes);
   void SpectatorRefused();
   void SseBytes(size_t bytes);
   // People's open play streams (GET /api/v1/play/{game}/events).

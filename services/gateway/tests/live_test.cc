@@ -193,6 +193,102 @@ TEST_F(LiveHubTest, FromStartSaysWhenTheHostKeptNoEvents) {
   hub_.Unsubscribe("g1", b);
 }
 
+// The gauge of what the live games' histories hold: it follows every events
+// text kept, and gives it all back when the history outgrows its bound or the
+// game ends, so that a benchmark can tell the histories from a leak.
+TEST_F(LiveHubTest, HistoryBytesCountTheKeptEventsUntilDroppedOrEnded) {
+  size_t gauge = 0;
+  const size_t one = SpectateUpdateToSse(Events(1)).size();  // as long for every step of one digit
+  LiveHub hub({.max_history_bytes = 3 * one}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  for (uint32_t step = 1; step <= 2; ++step) {
+    Upstream().OnUpdate(Events(step));
+    Upstream().OnUpdate(View(step));
+  }
+  EXPECT_EQ(hub.history_bytes(), 2 * one);
+  EXPECT_EQ(gauge, hub.history_bytes());
+  // A spectator from the start shares the kept texts.
+  const auto b = Watch(/*from_start=*/true, &hub);
+  ASSERT_TRUE(b);
+  bool done = false;
+  EXPECT_EQ(Count(TakeText(*b, &done), "event: events"), 2);
+
+  // Past the bound the history is dropped, and the gauge with it.
+  for (uint32_t step = 3; step <= 4; ++step) {
+    Upstream().OnUpdate(Events(step));
+    Upstream().OnUpdate(View(step));
+  }
+  EXPECT_EQ(hub.history_bytes(), 0u);
+  EXPECT_EQ(gauge, 0u);
+  const auto c = Watch(/*from_start=*/true, &hub);
+  ASSERT_TRUE(c);
+  const std::string late = TakeText(*c, &done);
+  EXPECT_EQ(Count(late, "event: notice"), 1) << late;
+  EXPECT_EQ(Count(late, "event: events"), 0) << late;
+  for (const auto& s : {a, b, c}) hub.Unsubscribe("g1", s);
+  EndUpstream(grpc::Status::OK);
+}
+
+TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheGameEnds) {
+  size_t gauge = 0;
+  LiveHub hub({}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  for (uint32_t step = 1; step <= 9; ++step) {  // ids of one digit
+    Upstream().OnUpdate(Events(step));
+    Upstream().OnUpdate(View(step));
+  }
+  EXPECT_EQ(hub.history_bytes(), 9 * SpectateUpdateToSse(Events(1)).size());
+  EXPECT_EQ(gauge, hub.history_bytes());
+  v1::SpectateUpdate over;
+  over.mutable_game_over()->mutable_result()->set_winner(1);
+  Upstream().OnUpdate(over);
+  EndUpstream(grpc::Status::OK);
+  EXPECT_EQ(hub.history_bytes(), 0u);
+  EXPECT_EQ(gauge, 0u);
+  hub.Unsubscribe("g1", a);
+}
+
+// The host follows a step's events with the view after them: the hub gives a
+// spectator both in one push, one wake, so its stream writes once a step.
+TEST_F(LiveHubTest, AStepsEventsAndViewWakeASpectatorOnce) {
+  const auto a = Watch();
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  Upstream().OnUpdate(View(0));
+  bool done = false;
+  TakeText(*a, &done);
+  WakeCounter wakes(*a);
+  Upstream().OnUpdate(Events(1));
+  EXPECT_EQ(wakes.wakes(), 0);  // held for its view
+  EXPECT_EQ(TakeText(*a, &done), "");
+  Upstream().OnUpdate(View(1));
+  EXPECT_EQ(wakes.wakes(), 1);
+  const std::string step = TakeText(*a, &done);
+  EXPECT_EQ(Count(step, "event: events"), 1) << step;
+  EXPECT_EQ(Count(step, "event: view"), 1) << step;
+  EXPECT_LT(step.find("event: events"), step.find("event: view")) << step;
+
+  // Events whose view never comes still go, when anything else comes or the
+  // upstream ends.
+  Upstream().OnUpdate(Events(2));
+  v1::SpectateUpdate paused;
+  paused.mutable_paused()->set_paused(true);
+  Upstream().OnUpdate(paused);
+  const std::string before_pause = TakeText(*a, &done);
+  EXPECT_LT(before_pause.find("event: events"), before_pause.find("event: paused")) << before_pause;
+  Upstream().OnUpdate(Events(3));
+  EndUpstream(grpc::Status::OK);
+  const std::string last = TakeText(*a, &done);
+  EXPECT_TRUE(done);
+  EXPECT_EQ(Count(last, "event: events"), 1) << last;
+  EXPECT_NE(last.find("\"step\":3"), std::string::npos) << last;
+  hub_.Unsubscribe("g1", a);
+}
+
 TEST_F(LiveHubTest, LimitsRefuseWith503) {
   LiveHub hub({.max_spectators = 2, .max_games = 1}, fake_.Factory());
   const auto a = Watch(false, &hub);
