@@ -22,7 +22,10 @@
 //   * streams opened, refused (by status), dropped by the gateway before their
 //     game ended, and ended cleanly (game_over then the last chunk);
 //   * its own CPU, and with --gateway-pid the gateway's CPU and resident memory
-//     each second: CPU seconds per second and the RSS slope (least squares).
+//     each second: CPU seconds per second and the RSS slope (least squares);
+//     with --gateway-metrics also the live games' histories (the gateway's
+//     metropolis_gateway_live_history_bytes), which grow with every game until
+//     it ends, and the RSS slope net of them.
 //
 // Threads: --threads epoll loops (non-blocking sockets, HTTP/1.1), each with
 // its share of the games; gRPC's callback threads read the direct streams; the
@@ -87,6 +90,7 @@ struct Settings {
   int64_t progress_s = 5;
   int64_t threads = 1;
   int64_t gateway_pid = 0;
+  std::string gateway_metrics;  // HOST:PORT of its metrics endpoint
 };
 
 // What every thread shares.
@@ -405,21 +409,45 @@ void Worker::Close(Stream* s, Count why) {
 // ---------------------------------------------------------------------------
 // The run
 
-bool ResolveAddress(const std::string& address, sockaddr_in* out, std::string* error) {
+bool ResolveAddress(const std::string& address, sockaddr_in* out, std::string* error,
+                    const std::string& flag = "--gateway") {
   const size_t colon = address.rfind(':');
   int64_t port = 0;
   if (colon == std::string::npos || !cli::ParseInt(std::string_view(address).substr(colon + 1), 1, 65535, &port))
-    return *error = "--gateway: '" + address + "' is not HOST:PORT", false;
+    return *error = flag + ": '" + address + "' is not HOST:PORT", false;
   addrinfo hints{};
   hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* found = nullptr;
   if (getaddrinfo(address.substr(0, colon).c_str(), nullptr, &hints, &found) != 0 || !found)
-    return *error = "--gateway: cannot resolve '" + address.substr(0, colon) + "' (IPv4)", false;
+    return *error = flag + ": cannot resolve '" + address.substr(0, colon) + "' (IPv4)", false;
   *out = *reinterpret_cast<sockaddr_in*>(found->ai_addr);
   out->sin_port = htons(uint16_t(port));
   freeaddrinfo(found);
   return true;
+}
+
+// A gauge's value from a Prometheus text endpoint (GET /metrics, blocking,
+// one second at most); -1 when it cannot be read.
+double ScrapeGauge(const sockaddr_in& at, const std::string& name) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  timeval limit{1, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  std::string answer;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&at), sizeof at) == 0) {
+    const std::string request = "GET /metrics HTTP/1.0\r\nHost: metrics\r\n\r\n";
+    if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == ssize_t(request.size())) {
+      char buffer[16384];
+      for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) answer.append(buffer, size_t(n));
+    }
+  }
+  ::close(fd);
+  const std::string line = "\n" + name + " ";
+  const size_t at_line = answer.find(line);
+  if (at_line == std::string::npos) return -1;
+  return std::strtod(answer.c_str() + at_line + line.size(), nullptr);
 }
 
 std::vector<std::string> ReadGamesFile(const std::string& path) {
@@ -438,9 +466,12 @@ struct Sample {
   CountValues counters{};
   Histogram::Snapshot delivery, game_over;
   ProcessSample gateway;
+  double history_bytes = -1;  // the gateway's gauge, -1 unread
   double own_cpu_s = 0;
   MachineSample machine;
 };
+
+const std::string kHistoryGauge = "metropolis_gateway_live_history_bytes";
 
 class Program {
  public:
@@ -451,11 +482,12 @@ class Program {
   Sample TakeSample();
   void Progress(const char* phase, int64_t second, const Sample& now, const Sample& last);
   void Report(const Sample& start, const Sample& end, double ramp_s, const std::vector<ProcessSample>& samples,
-              const std::vector<int64_t>& sample_ns);
+              const std::vector<double>& history, const std::vector<int64_t>& sample_ns);
   const Settings& settings() const { return shared_.settings; }
 
   Shared shared_;
   int64_t target_ = 0;
+  sockaddr_in metrics_{};
 };
 
 Sample Program::TakeSample() {
@@ -466,6 +498,7 @@ Sample Program::TakeSample() {
   s.delivery = shared_.delivery.Take();
   s.game_over = shared_.game_over.Take();
   if (settings().gateway_pid > 0) s.gateway = SampleProcess(settings().gateway_pid);
+  if (!settings().gateway_metrics.empty()) s.history_bytes = ScrapeGauge(metrics_, kHistoryGauge);
   s.own_cpu_s = OwnCpuSeconds();
   s.machine = SampleMachine();
   return s;
@@ -496,6 +529,17 @@ int Program::Run() {
   if (!ResolveAddress(s.gateway, &gateway, &error)) {
     std::cerr << "gateway_streams: " << error << "\n";
     return 2;
+  }
+  if (!s.gateway_metrics.empty()) {
+    if (!ResolveAddress(s.gateway_metrics, &metrics_, &error, "--gateway-metrics")) {
+      std::cerr << "gateway_streams: " << error << "\n";
+      return 2;
+    }
+    if (ScrapeGauge(metrics_, kHistoryGauge) < 0) {
+      std::cerr << "gateway_streams: --gateway-metrics: no " << kHistoryGauge << " at http://" << s.gateway_metrics
+                << "/metrics\n";
+      return 2;
+    }
   }
   if (s.gateway_pid > 0 && !SampleProcess(s.gateway_pid).ok) {
     std::cerr << "gateway_streams: cannot read /proc/" << s.gateway_pid << "/stat\n";
@@ -558,11 +602,13 @@ int Program::Run() {
   const Sample start = TakeSample();
   last = start;
   std::vector<ProcessSample> gateway_samples{start.gateway};
+  std::vector<double> history_samples{start.history_bytes};
   std::vector<int64_t> sample_ns{start.at_ns};
   for (int64_t i = 1; i <= s.duration_s; ++i) {
     tick("run", start.at_ns, i);
     if (s.gateway_pid > 0) {
       gateway_samples.push_back(SampleProcess(s.gateway_pid));
+      history_samples.push_back(s.gateway_metrics.empty() ? -1 : ScrapeGauge(metrics_, kHistoryGauge));
       sample_ns.push_back(NowNs());
     }
   }
@@ -573,7 +619,7 @@ int Program::Run() {
   const int64_t drain_deadline = NowNs() + 10 * kSecond;
   while (shared_.direct_running.load() > 0 && NowNs() < drain_deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  Report(start, end, ramp_s, gateway_samples, sample_ns);
+  Report(start, end, ramp_s, gateway_samples, history_samples, sample_ns);
   if (shared_.direct_running.load() > 0) {
     std::cerr << "gateway_streams: direct streams still open 10 s after cancelling them; exiting\n";
     std::fflush(stdout);
@@ -600,7 +646,7 @@ double Slope(const std::vector<double>& x, const std::vector<double>& y) {
 std::string Millis(uint64_t ns) { return Fixed(double(ns) / 1e6, ns < 10'000'000 ? 2 : 1); }
 
 void Program::Report(const Sample& start, const Sample& end, double ramp_s, const std::vector<ProcessSample>& samples,
-                     const std::vector<int64_t>& sample_ns) {
+                     const std::vector<double>& history, const std::vector<int64_t>& sample_ns) {
   const Settings& s = settings();
   const double window_s = double(end.at_ns - start.at_ns) / 1e9;
   const CountValues w = Counters<Count>::Difference(end.counters, start.counters);  // the window's
@@ -655,11 +701,17 @@ void Program::Report(const Sample& start, const Sample& end, double ramp_s, cons
   if (w[kErrorEvents] || w[kMalformed])
     row("error events / unreadable answers", Thousands(w[kErrorEvents]) + " / " + Thousands(w[kMalformed]));
   if (s.gateway_pid > 0 && start.gateway.ok && end.gateway.ok) {
-    std::vector<double> x, y;
+    // x in minutes, y in kB: the RSS, and where the gauge was read, the
+    // histories and the RSS without them.
+    std::vector<double> x, y, hx, hy, net;
     for (size_t i = 0; i < samples.size(); ++i) {
       if (!samples[i].ok) continue;
       x.push_back(double(sample_ns[i] - start.at_ns) / 60e9);
       y.push_back(double(samples[i].rss_kb));
+      if (history[i] < 0) continue;
+      hx.push_back(x.back());
+      hy.push_back(history[i] / 1024);
+      net.push_back(y.back() - hy.back());
     }
     const double gw_cpu = end.gateway.cpu_s - start.gateway.cpu_s;
     row("gateway CPU", Fixed(gw_cpu, 2) + " s = **" + Fixed(gw_cpu / window_s, 3) + " CPU s per s**; " +
@@ -669,6 +721,12 @@ void Program::Report(const Sample& start, const Sample& end, double ramp_s, cons
         Fixed(double(start.gateway.rss_kb) / 1024, 1) + " / " + Fixed(double(end.gateway.rss_kb) / 1024, 1));
     row("**gateway RSS slope** (least squares, " + std::to_string(x.size()) + " samples, 1 per s)",
         "**" + Fixed(Slope(x, y), 0) + " kB per minute**");
+    if (start.history_bytes >= 0 && end.history_bytes >= 0) {
+      row("live games' histories (" + kHistoryGauge + ") window start / end (MiB)",
+          Fixed(start.history_bytes / 1048576, 1) + " / " + Fixed(end.history_bytes / 1048576, 1));
+      row("histories' slope / **RSS slope net of the histories** (" + std::to_string(hx.size()) + " samples)",
+          Fixed(Slope(hx, hy), 0) + " / **" + Fixed(Slope(hx, net), 0) + " kB per minute**");
+    }
   }
   row("client CPU", Fixed(own_cpu, 2) + " s = " + Fixed(own_cpu / window_s, 3) + " CPU s per s");
   row("machine", std::to_string(cores) + " cores, " + Fixed(machine_busy * 100, 0) +
@@ -700,6 +758,9 @@ int Main(int argc, char** argv) {
   add("host", "HOST:PORT", "the game host, watched directly for the reference (default 127.0.0.1:50051)");
   add("spectator-token", "T", "the host's spectator token, for Spectate (required)");
   add("gateway-pid", "PID", "the gateway's process: its CPU and resident memory each second, the RSS slope");
+  add("gateway-metrics", "HOST:PORT",
+      "the gateway's metrics endpoint: with --gateway-pid, the live games' histories each second and the RSS slope "
+      "net of them");
   add("threads", "N", "epoll threads of this program (default 1)");
   add("progress-s", "N", "a progress line on stderr this often (default 5)");
 
@@ -722,6 +783,7 @@ int Main(int argc, char** argv) {
   s.host = flags.Get("host", s.host);
   s.spectator_token = flags.Get("spectator-token");
   s.games_file = flags.Get("games-file");
+  s.gateway_metrics = flags.Get("gateway-metrics");
   if (flags.Has("games")) {
     for (const std::string& id : cli::SplitCommas(flags.Get("games"))) {
       if (id.empty()) return fail("--games: an empty id in '" + flags.Get("games") + "'");

@@ -172,7 +172,8 @@ run() {  # title, then gateway_streams flags
   echo "== $title =="
   # shellcheck disable=SC2086 # GATEWAY_STREAMS_CLIENT is a list of words
   "$build/bench/gateway_streams" --gateway "$gateway" --host "$host" --spectator-token "$spectator_token" \
-    --games-file "$work/games" --gateway-pid "$gateway_pid" --ramp-per-s "$ramp" --duration-s "$duration_s" \
+    --games-file "$work/games" --gateway-pid "$gateway_pid" --gateway-metrics "$metrics" --ramp-per-s "$ramp" \
+    --duration-s "$duration_s" \
     "$@" ${GATEWAY_STREAMS_CLIENT:-} || status=$?
   # The gateway lets a game's upstream go once its last stream has: the next
   # scenario starts from the same rest.
