@@ -68,24 +68,6 @@ void Spectator::PushOrdered(SseText sse) {
   Notify(/*ordered=*/true);
 }
 
-void Spectator::PushStep(const std::vector<SseText>& events, SseText view) {
-  {
-    std::lock_guard lock(mutex_);
-    if (closed_) return;
-    if (!events.empty()) view_.reset();  // older than these events
-    for (const SseText& sse : events) {
-      ordered_bytes_ += sse->size();
-      ordered_.push_back(sse);
-    }
-    if (ordered_bytes_ > max_pending_bytes_) {
-      OverflowLocked();
-    } else if (view) {
-      view_ = std::move(view);
-    }
-  }
-  Notify(/*ordered=*/!events.empty());
-}
-
 void Spectator::PushView(SseText sse) {
   {
     std::lock_guard lock(mutex_);
@@ -128,7 +110,6 @@ class LiveHub::Channel : public UpstreamSink {
     std::lock_guard lock(mutex_);
     switch (update.msg_case()) {
       case v1::SpectateUpdate::kWelcome:
-        FlushLocked(nullptr);
         welcome_ = shared;
         welcome_step_ = update.welcome().step();
         for (auto& s : spectators_) s->PushOrdered(shared);
@@ -137,24 +118,20 @@ class LiveHub::Channel : public UpstreamSink {
         // The host replays a game's events before its first view; none for a
         // game past its start means the host no longer keeps them (it frees
         // them once the game is stored).
-        if (!saw_view_ && history_.empty() && pending_.empty() && welcome_step_ > 0) history_complete_ = false;
+        if (!saw_view_ && history_.empty() && welcome_step_ > 0) history_complete_ = false;
         saw_view_ = true;
-        FlushLocked(shared);
+        view_ = shared;
+        for (auto& s : spectators_) s->PushView(shared);
         break;
       case v1::SpectateUpdate::kEvents:
-        // The host follows every events message with the view after them
-        // (Game::Flush): held until it comes, the two reach each spectator in
-        // one push, so that its stream wakes and writes once a step, not
-        // twice (a send and a wake fewer per step for every stream).
         view_.reset();  // older than these events; the next view follows them
-        pending_.push_back(shared);
+        KeepLocked(shared);
+        for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       case v1::SpectateUpdate::kGameOver:
-        FlushLocked(nullptr);
         final_ = sse;
         break;
       case v1::SpectateUpdate::kPaused:
-        FlushLocked(nullptr);
         // Kept while the pause lasts, for spectators who come during it.
         paused_ = update.paused().paused() ? shared : nullptr;
         for (auto& s : spectators_) s->PushOrdered(shared);
@@ -174,7 +151,6 @@ class LiveHub::Channel : public UpstreamSink {
                                  : BackendError(status, "gamehost");
         final_ = SseEvent("error", Dump(ErrorToJson(e)));
       }
-      FlushLocked(nullptr);  // events whose view never came
       ended_ = true;
       for (auto& s : spectators_) s->Close(final_);
       // Nobody joins an ended game for its events (a spectator who comes
@@ -232,24 +208,16 @@ class LiveHub::Channel : public UpstreamSink {
   const std::string game_id_;
   const LiveOptions& options_;
   std::mutex mutex_;
-  // The events held for their view go to every spectator, with `view` if not
-  // null, and into the history.
-  void FlushLocked(SseText view) {
-    for (const SseText& text : pending_) {
-      // The history holds the very texts the spectators were given: it
-      // costs a pointer an update, and a late spectator shares them too.
-      if (history_complete_ && history_bytes_ + text->size() <= options_.max_history_bytes) {
-        history_.push_back(text);
-        history_bytes_ += text->size();
-        hub_->HistoryBytes(ptrdiff_t(text->size()));
-      } else if (history_complete_) {
-        DropHistoryLocked();
-      }
+  // The history holds the very texts the spectators were given: it costs a
+  // pointer an update, and a late spectator shares them too.
+  void KeepLocked(const SseText& text) {
+    if (history_complete_ && history_bytes_ + text->size() <= options_.max_history_bytes) {
+      history_.push_back(text);
+      history_bytes_ += text->size();
+      hub_->HistoryBytes(ptrdiff_t(text->size()));
+    } else if (history_complete_) {
+      DropHistoryLocked();
     }
-    if (view) view_ = view;
-    if (!pending_.empty() || view)
-      for (auto& s : spectators_) s->PushStep(pending_, view);
-    pending_.clear();
   }
 
   void DropHistoryLocked() {
@@ -262,8 +230,7 @@ class LiveHub::Channel : public UpstreamSink {
 
   std::string final_;
   SseText welcome_, view_;
-  std::vector<SseText> history_;  // every events text pushed so far, while complete
-  std::vector<SseText> pending_;  // events waiting for the view after them
+  std::vector<SseText> history_;  // every events text so far, while complete
   size_t history_bytes_ = 0;
   SseText paused_;  // the pause notice while a pause lasts
   bool history_complete_ = true;

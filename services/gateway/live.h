@@ -55,9 +55,6 @@ class Spectator {
   // For the hub (and tests).
   void PushOrdered(SseText sse);  // welcome, events, game over: kept in order
   void PushView(SseText sse);     // replaces a view not written yet
-  // A step: its events, in order, and the view after them (may be null), with
-  // one wake.
-  void PushStep(const std::vector<SseText>& events, SseText view);
   void PushOrdered(const std::string& sse) { PushOrdered(std::make_shared<const std::string>(sse)); }
   void PushView(const std::string& sse) { PushView(std::make_shared<const std::string>(sse)); }
   // Ends the stream after `final_sse` (may be empty).

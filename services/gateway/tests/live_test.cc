@@ -252,43 +252,6 @@ TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheGameEnds) {
   hub.Unsubscribe("g1", a);
 }
 
-// The host follows a step's events with the view after them: the hub gives a
-// spectator both in one push, one wake, so its stream writes once a step.
-TEST_F(LiveHubTest, AStepsEventsAndViewWakeASpectatorOnce) {
-  const auto a = Watch();
-  ASSERT_TRUE(a);
-  Upstream().OnUpdate(Welcome());
-  Upstream().OnUpdate(View(0));
-  bool done = false;
-  TakeText(*a, &done);
-  WakeCounter wakes(*a);
-  Upstream().OnUpdate(Events(1));
-  EXPECT_EQ(wakes.wakes(), 0);  // held for its view
-  EXPECT_EQ(TakeText(*a, &done), "");
-  Upstream().OnUpdate(View(1));
-  EXPECT_EQ(wakes.wakes(), 1);
-  const std::string step = TakeText(*a, &done);
-  EXPECT_EQ(Count(step, "event: events"), 1) << step;
-  EXPECT_EQ(Count(step, "event: view"), 1) << step;
-  EXPECT_LT(step.find("event: events"), step.find("event: view")) << step;
-
-  // Events whose view never comes still go, when anything else comes or the
-  // upstream ends.
-  Upstream().OnUpdate(Events(2));
-  v1::SpectateUpdate paused;
-  paused.mutable_paused()->set_paused(true);
-  Upstream().OnUpdate(paused);
-  const std::string before_pause = TakeText(*a, &done);
-  EXPECT_LT(before_pause.find("event: events"), before_pause.find("event: paused")) << before_pause;
-  Upstream().OnUpdate(Events(3));
-  EndUpstream(grpc::Status::OK);
-  const std::string last = TakeText(*a, &done);
-  EXPECT_TRUE(done);
-  EXPECT_EQ(Count(last, "event: events"), 1) << last;
-  EXPECT_NE(last.find("\"step\":3"), std::string::npos) << last;
-  hub_.Unsubscribe("g1", a);
-}
-
 TEST_F(LiveHubTest, LimitsRefuseWith503) {
   LiveHub hub({.max_spectators = 2, .max_games = 1}, fake_.Factory());
   const auto a = Watch(false, &hub);
