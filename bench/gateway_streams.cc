@@ -25,7 +25,8 @@
 //     each second: CPU seconds per second and the RSS slope (least squares);
 //     with --gateway-metrics also the live games' histories (the gateway's
 //     metropolis_gateway_live_history_bytes), which grow with every game until
-//     it ends, and the RSS slope net of them.
+//     it ends, the RSS slope net of them, and the slope of its heap in use
+//     (metropolis_process_heap_in_use_bytes): what a leak would grow.
 //
 // Threads: --threads epoll loops (non-blocking sockets, HTTP/1.1), each with
 // its share of the games; gRPC's callback threads read the direct streams; the
@@ -427,11 +428,11 @@ bool ResolveAddress(const std::string& address, sockaddr_in* out, std::string* e
   return true;
 }
 
-// A gauge's value from a Prometheus text endpoint (GET /metrics, blocking,
-// one second at most); -1 when it cannot be read.
-double ScrapeGauge(const sockaddr_in& at, const std::string& name) {
+// A Prometheus text endpoint's page (GET /metrics, blocking, one second at
+// most); empty when it cannot be read.
+std::string ScrapeMetrics(const sockaddr_in& at) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return -1;
+  if (fd < 0) return {};
   timeval limit{1, 0};
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
@@ -444,11 +445,22 @@ double ScrapeGauge(const sockaddr_in& at, const std::string& name) {
     }
   }
   ::close(fd);
-  const std::string line = "\n" + name + " ";
-  const size_t at_line = answer.find(line);
-  if (at_line == std::string::npos) return -1;
-  return std::strtod(answer.c_str() + at_line + line.size(), nullptr);
+  return answer;
 }
+
+// A gauge's value on such a page; -1 when it is not there.
+double GaugeOn(const std::string& page, const std::string& name) {
+  const std::string line = "\n" + name + " ";
+  const size_t at = page.find(line);
+  if (at == std::string::npos) return -1;
+  return std::strtod(page.c_str() + at + line.size(), nullptr);
+}
+
+// What the gateway's metrics say of its memory each second.
+struct MemorySample {
+  double history_bytes = -1;  // the live games' histories, -1 unread
+  double heap_bytes = -1;     // its heap in use (the C allocator's), -1 unread
+};
 
 std::vector<std::string> ReadGamesFile(const std::string& path) {
   std::vector<std::string> ids;
@@ -466,12 +478,13 @@ struct Sample {
   CountValues counters{};
   Histogram::Snapshot delivery, game_over;
   ProcessSample gateway;
-  double history_bytes = -1;  // the gateway's gauge, -1 unread
+  MemorySample memory;
   double own_cpu_s = 0;
   MachineSample machine;
 };
 
 const std::string kHistoryGauge = "metropolis_gateway_live_history_bytes";
+const std::string kHeapGauge = "metropolis_process_heap_in_use_bytes";
 
 class Program {
  public:
@@ -482,7 +495,8 @@ class Program {
   Sample TakeSample();
   void Progress(const char* phase, int64_t second, const Sample& now, const Sample& last);
   void Report(const Sample& start, const Sample& end, double ramp_s, const std::vector<ProcessSample>& samples,
-              const std::vector<double>& history, const std::vector<int64_t>& sample_ns);
+              const std::vector<MemorySample>& memory, const std::vector<int64_t>& sample_ns);
+  MemorySample SampleMemory() const;
   const Settings& settings() const { return shared_.settings; }
 
   Shared shared_;
@@ -498,10 +512,16 @@ Sample Program::TakeSample() {
   s.delivery = shared_.delivery.Take();
   s.game_over = shared_.game_over.Take();
   if (settings().gateway_pid > 0) s.gateway = SampleProcess(settings().gateway_pid);
-  if (!settings().gateway_metrics.empty()) s.history_bytes = ScrapeGauge(metrics_, kHistoryGauge);
+  s.memory = SampleMemory();
   s.own_cpu_s = OwnCpuSeconds();
   s.machine = SampleMachine();
   return s;
+}
+
+MemorySample Program::SampleMemory() const {
+  if (settings().gateway_metrics.empty()) return {};
+  const std::string page = ScrapeMetrics(metrics_);
+  return {GaugeOn(page, kHistoryGauge), GaugeOn(page, kHeapGauge)};
 }
 
 void Program::Progress(const char* phase, int64_t second, const Sample& now, const Sample& last) {
@@ -535,9 +555,10 @@ int Program::Run() {
       std::cerr << "gateway_streams: " << error << "\n";
       return 2;
     }
-    if (ScrapeGauge(metrics_, kHistoryGauge) < 0) {
-      std::cerr << "gateway_streams: --gateway-metrics: no " << kHistoryGauge << " at http://" << s.gateway_metrics
-                << "/metrics\n";
+    const MemorySample memory = SampleMemory();
+    if (memory.history_bytes < 0 || memory.heap_bytes < 0) {
+      std::cerr << "gateway_streams: --gateway-metrics: no " << kHistoryGauge << " and " << kHeapGauge << " at http://"
+                << s.gateway_metrics << "/metrics\n";
       return 2;
     }
   }
@@ -602,13 +623,13 @@ int Program::Run() {
   const Sample start = TakeSample();
   last = start;
   std::vector<ProcessSample> gateway_samples{start.gateway};
-  std::vector<double> history_samples{start.history_bytes};
+  std::vector<MemorySample> memory_samples{start.memory};
   std::vector<int64_t> sample_ns{start.at_ns};
   for (int64_t i = 1; i <= s.duration_s; ++i) {
     tick("run", start.at_ns, i);
     if (s.gateway_pid > 0) {
       gateway_samples.push_back(SampleProcess(s.gateway_pid));
-      history_samples.push_back(s.gateway_metrics.empty() ? -1 : ScrapeGauge(metrics_, kHistoryGauge));
+      memory_samples.push_back(SampleMemory());
       sample_ns.push_back(NowNs());
     }
   }
@@ -619,7 +640,7 @@ int Program::Run() {
   const int64_t drain_deadline = NowNs() + 10 * kSecond;
   while (shared_.direct_running.load() > 0 && NowNs() < drain_deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  Report(start, end, ramp_s, gateway_samples, history_samples, sample_ns);
+  Report(start, end, ramp_s, gateway_samples, memory_samples, sample_ns);
   if (shared_.direct_running.load() > 0) {
     std::cerr << "gateway_streams: direct streams still open 10 s after cancelling them; exiting\n";
     std::fflush(stdout);
@@ -646,7 +667,7 @@ double Slope(const std::vector<double>& x, const std::vector<double>& y) {
 std::string Millis(uint64_t ns) { return Fixed(double(ns) / 1e6, ns < 10'000'000 ? 2 : 1); }
 
 void Program::Report(const Sample& start, const Sample& end, double ramp_s, const std::vector<ProcessSample>& samples,
-                     const std::vector<double>& history, const std::vector<int64_t>& sample_ns) {
+                     const std::vector<MemorySample>& memory, const std::vector<int64_t>& sample_ns) {
   const Settings& s = settings();
   const double window_s = double(end.at_ns - start.at_ns) / 1e9;
   const CountValues w = Counters<Count>::Difference(end.counters, start.counters);  // the window's
@@ -701,17 +722,18 @@ void Program::Report(const Sample& start, const Sample& end, double ramp_s, cons
   if (w[kErrorEvents] || w[kMalformed])
     row("error events / unreadable answers", Thousands(w[kErrorEvents]) + " / " + Thousands(w[kMalformed]));
   if (s.gateway_pid > 0 && start.gateway.ok && end.gateway.ok) {
-    // x in minutes, y in kB: the RSS, and where the gauge was read, the
-    // histories and the RSS without them.
-    std::vector<double> x, y, hx, hy, net;
+    // x in minutes, y in kB: the RSS, and where the metrics were read, the
+    // histories, the RSS without them, and the heap in use.
+    std::vector<double> x, y, mx, hy, net, heap;
     for (size_t i = 0; i < samples.size(); ++i) {
       if (!samples[i].ok) continue;
       x.push_back(double(sample_ns[i] - start.at_ns) / 60e9);
       y.push_back(double(samples[i].rss_kb));
-      if (history[i] < 0) continue;
-      hx.push_back(x.back());
-      hy.push_back(history[i] / 1024);
+      if (memory[i].history_bytes < 0 || memory[i].heap_bytes < 0) continue;
+      mx.push_back(x.back());
+      hy.push_back(memory[i].history_bytes / 1024);
       net.push_back(y.back() - hy.back());
+      heap.push_back(memory[i].heap_bytes / 1024);
     }
     const double gw_cpu = end.gateway.cpu_s - start.gateway.cpu_s;
     row("gateway CPU", Fixed(gw_cpu, 2) + " s = **" + Fixed(gw_cpu / window_s, 3) + " CPU s per s**; " +
@@ -721,11 +743,15 @@ void Program::Report(const Sample& start, const Sample& end, double ramp_s, cons
         Fixed(double(start.gateway.rss_kb) / 1024, 1) + " / " + Fixed(double(end.gateway.rss_kb) / 1024, 1));
     row("**gateway RSS slope** (least squares, " + std::to_string(x.size()) + " samples, 1 per s)",
         "**" + Fixed(Slope(x, y), 0) + " kB per minute**");
-    if (start.history_bytes >= 0 && end.history_bytes >= 0) {
-      row("live games' histories (" + kHistoryGauge + ") window start / end (MiB)",
-          Fixed(start.history_bytes / 1048576, 1) + " / " + Fixed(end.history_bytes / 1048576, 1));
-      row("histories' slope / **RSS slope net of the histories** (" + std::to_string(hx.size()) + " samples)",
-          Fixed(Slope(hx, hy), 0) + " / **" + Fixed(Slope(hx, net), 0) + " kB per minute**");
+    if (start.memory.history_bytes >= 0 && end.memory.history_bytes >= 0) {
+      const MemorySample &a = start.memory, &b = end.memory;
+      row("live games' histories (" + kHistoryGauge + ") / heap in use (" + kHeapGauge + "), window start → end (MiB)",
+          Fixed(a.history_bytes / 1048576, 1) + " → " + Fixed(b.history_bytes / 1048576, 1) + " / " +
+              Fixed(a.heap_bytes / 1048576, 1) + " → " + Fixed(b.heap_bytes / 1048576, 1));
+      row("slopes (" + std::to_string(mx.size()) +
+              " samples): histories / **RSS net of the histories** / **heap in use**",
+          Fixed(Slope(mx, hy), 0) + " / **" + Fixed(Slope(mx, net), 0) + "** / **" + Fixed(Slope(mx, heap), 0) +
+              " kB per minute**");
     }
   }
   row("client CPU", Fixed(own_cpu, 2) + " s = " + Fixed(own_cpu / window_s, 3) + " CPU s per s");
@@ -759,8 +785,8 @@ int Main(int argc, char** argv) {
   add("spectator-token", "T", "the host's spectator token, for Spectate (required)");
   add("gateway-pid", "PID", "the gateway's process: its CPU and resident memory each second, the RSS slope");
   add("gateway-metrics", "HOST:PORT",
-      "the gateway's metrics endpoint: with --gateway-pid, the live games' histories each second and the RSS slope "
-      "net of them");
+      "the gateway's metrics endpoint: with --gateway-pid, the live games' histories and its heap in use each second, "
+      "and their slopes");
   add("threads", "N", "epoll threads of this program (default 1)");
   add("progress-s", "N", "a progress line on stderr this often (default 5)");
 

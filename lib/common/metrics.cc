@@ -2,12 +2,16 @@
 
 #include <grpcpp/server_builder.h>
 #include <grpcpp/support/server_interceptor.h>
+#include <malloc.h>
+#include <prometheus/collectable.h>
 #include <prometheus/counter.h>
 #include <prometheus/exposer.h>
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 
 #include "lib/common/grpc_util.h"
 #include "lib/common/settings.h"
@@ -64,6 +68,33 @@ class RpcMetricsFactory final : public grpc::experimental::ServerInterceptorFact
 
  private:
   ProcessMetrics* const metrics_;
+};
+
+// Read at each scrape: the process's resident memory, and how much of its heap
+// the allocator holds in use and free. A resident size that grows while the
+// heap in use does not is memory the allocator keeps, not a leak.
+class ProcessMemory final : public prometheus::Collectable {
+ public:
+  std::vector<prometheus::MetricFamily> Collect() const override {
+    std::vector<prometheus::MetricFamily> out;
+    auto gauge = [&](std::string name, std::string help, double value) {
+      prometheus::MetricFamily& f = out.emplace_back();
+      f.name = std::move(name);
+      f.help = std::move(help);
+      f.type = prometheus::MetricType::Gauge;
+      f.metric.emplace_back().gauge.value = value;
+    };
+    long pages = 0, resident = 0;
+    if (std::ifstream statm("/proc/self/statm"); statm >> pages >> resident)
+      gauge("process_resident_memory_bytes", "Resident memory size in bytes",
+            double(resident) * double(::sysconf(_SC_PAGESIZE)));
+    const struct mallinfo2 heap = ::mallinfo2();
+    gauge("metropolis_process_heap_in_use_bytes",
+          "Bytes the process has allocated and not freed (the C allocator's, mmapped blocks included)",
+          double(heap.uordblks + heap.hblkhd));
+    gauge("metropolis_process_heap_free_bytes", "Bytes freed but kept by the C allocator", double(heap.fordblks));
+    return out;
+  }
 };
 
 }  // namespace
@@ -155,6 +186,8 @@ bool MetricsEndpoint::Start(const std::string& address, std::shared_ptr<promethe
     return false;
   }
   exposer_->RegisterCollectable(registry);
+  memory_ = std::make_shared<ProcessMemory>();
+  exposer_->RegisterCollectable(memory_);
   return true;
 }
 

@@ -17,6 +17,7 @@ class ServerBuilder;
 }  // namespace grpc
 
 namespace prometheus {
+class Collectable;
 class Exposer;
 class Registry;
 }  // namespace prometheus
@@ -72,6 +73,7 @@ class MetricsEndpoint {
 
  private:
   std::unique_ptr<prometheus::Exposer> exposer_;
+  std::shared_ptr<prometheus::Collectable> memory_;  // the process's memory, read at each scrape
 };
 
 // Counts every call of the server being built in `metrics` (CallFinished), by

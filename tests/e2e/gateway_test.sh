@@ -462,6 +462,13 @@ grep -q 'metropolis_gateway_requests_total{code="200",route="/api/v1/ladders/{}/
   fail "no request metrics: $(grep requests_total "$work/metrics.txt" | head -3)"
 grep -q '^metropolis_gateway_sse_bytes_total [1-9]' "$work/metrics.txt" || fail "no live stream bytes counted"
 grep -q '^metropolis_gateway_spectators 0' "$work/metrics.txt" || fail "spectators left behind"
+# Nobody watches any more: the games' histories went with their upstreams.
+grep -q '^metropolis_gateway_live_history_bytes 0' "$work/metrics.txt" ||
+  fail "live histories left behind: $(grep live_history "$work/metrics.txt")"
+# The process's memory, read at the scrape (lib/common/metrics.cc).
+for gauge in process_resident_memory_bytes metropolis_process_heap_in_use_bytes; do
+  grep -qE "^$gauge [1-9]" "$work/metrics.txt" || fail "no $gauge: $(grep "$gauge" "$work/metrics.txt")"
+done
 ok
 
 # ---- One client's flood spends nobody's budget -----------------------------------------------------
