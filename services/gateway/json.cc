@@ -389,7 +389,12 @@ Json TournamentGamesToJson(const v1::Tournament& t, const v1::ListTournamentGame
 std::string Dump(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 std::string SseEvent(std::string_view event, std::string_view data, std::string_view id) {
-  std::string out = "event: ";
+  // Sized at once: grown by appends it would hold up to twice its length, and
+  // a live game keeps its events texts for as long as it lasts.
+  const size_t lines = 1 + size_t(std::count(data.begin(), data.end(), '\n'));
+  std::string out;
+  out.reserve(7 + event.size() + 1 + (id.empty() ? 0 : 4 + id.size() + 1) + data.size() + lines * 7 + 2);
+  out = "event: ";
   out.append(event);
   out.push_back('\n');
   if (!id.empty()) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/action.h"
 
 namespace metropolis::gateway {
@@ -155,6 +157,19 @@ TEST(Replay, ActionsWithText) {
   EXPECT_EQ(j["actions"][1]["text"], "");
   EXPECT_EQ(j["chance_seed"], "18446744073709551615");  // exact, as a string
   EXPECT_EQ(j["config"]["num_seats"], 4);               // protobuf's JSON, names as in the .proto
+}
+
+// A live game keeps every events text for spectators who watch from the start:
+// each holds about its own length, not the doubling that appends leave.
+TEST(Sse, EventTextsHoldAboutTheirLength) {
+  for (const std::string& data : {std::string(300, 'x'), std::string(4500, 'y'), std::string("a\nb\nc"), std::string(),
+                                  std::string(1000, '\n')}) {
+    for (const char* id : {"", "12345"}) {
+      const std::string text = SseEvent("events", data, id);
+      EXPECT_LE(text.capacity(), text.size() + size_t(std::count(data.begin(), data.end(), '\n')) + 16)
+          << data.size() << " bytes of data";
+    }
+  }
 }
 
 TEST(Sse, EventFraming) {
