@@ -193,6 +193,12 @@ class LiveHub::Channel : public UpstreamSink {
     return spectator;
   }
 
+  // Under the hub's lock.
+  void DropHistory() {
+    std::lock_guard lock(mutex_);
+    DropHistoryLocked();
+  }
+
   // Under the hub's lock; the spectators left.
   size_t Remove(const std::shared_ptr<Spectator>& spectator) {
     std::lock_guard lock(mutex_);
@@ -286,7 +292,8 @@ void LiveHub::Unsubscribe(const std::string& game_id, const std::shared_ptr<Spec
   if (it == channels_.end()) return;
   if (it->second->Remove(spectator) == 0) {
     // Nobody watches any more: the upstream ends (its OnEnd finds the channel
-    // gone from the map).
+    // gone from the map), and nobody can join for the history any more.
+    it->second->DropHistory();
     if (it->second->upstream) it->second->upstream->Cancel();
     channels_.erase(it);
   }

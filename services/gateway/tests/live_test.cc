@@ -231,6 +231,24 @@ TEST_F(LiveHubTest, HistoryBytesCountTheKeptEventsUntilDroppedOrEnded) {
   EndUpstream(grpc::Status::OK);
 }
 
+TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheLastSpectatorLeaves) {
+  size_t gauge = 0;
+  LiveHub hub({}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  Upstream().OnUpdate(Events(1));
+  Upstream().OnUpdate(View(1));
+  EXPECT_GT(hub.history_bytes(), 0u);
+  // At once, not when the cancelled upstream ends.
+  hub.Unsubscribe("g1", a);
+  EXPECT_EQ(hub.history_bytes(), 0u);
+  EXPECT_EQ(gauge, 0u);
+  Upstream().OnUpdate(Events(2));  // the upstream still running meanwhile keeps nothing
+  EXPECT_EQ(hub.history_bytes(), 0u);
+  EndUpstream(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+}
+
 TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheGameEnds) {
   size_t gauge = 0;
   LiveHub hub({}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
