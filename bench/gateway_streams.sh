@@ -12,7 +12,10 @@
 #
 # Each reports event delivery p50/p90/p99/max (target p99 <= 100 ms), the gateway's
 # CPU seconds per second and its RSS slope in kB per minute (target about 0 over
-# 10 minutes), streams refused or dropped, and the client's own CPU.
+# 10 minutes), with the slopes of the live games' histories and of its heap in use
+# (from its metrics) and the RSS slope net of the histories, streams refused or
+# dropped, and the client's own CPU. The gateway's memory at rest is printed before
+# the first scenario and after each: its heap in use back at rest is the leak check.
 #
 #   bench/gateway_streams.sh                                    # the full run: 2 x 10 minutes
 #   bench/gateway_streams.sh --games 20 --watchers 10 --streams 200 --fanout-games 4 --duration-s 60
@@ -162,7 +165,18 @@ echo
 echo "machine: $(nproc) cores, shared by the client, the game host, the bots, the services and the gateway;" \
   "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "gateway: pid $gateway_pid, flags ${gateway_flags[*]}"
-echo "gateway at rest: $(awk '$1 == "VmRSS:" {print $2, $3}' "/proc/$gateway_pid/status") resident"
+# What the gateway holds with no stream open: its resident memory, and its heap
+# in use (the C allocator's, from its metrics). The heap in use back at this
+# level once every stream has closed is the leak check; the resident size need
+# not come back, for the allocator keeps freed memory.
+at_rest() {
+  local page
+  page=$(curl -s "http://$metrics/metrics")
+  echo "$(awk '$1 == "VmRSS:" {print $2, $3}' "/proc/$gateway_pid/status") resident," \
+    "heap in use $(awk '$1 == "metropolis_process_heap_in_use_bytes" {printf "%.1f MiB", $2 / 1048576}' <<<"$page")," \
+    "live histories $(awk '$1 == "metropolis_gateway_live_history_bytes" {printf "%.1f MiB", $2 / 1048576}' <<<"$page")"
+}
+echo "gateway at rest: $(at_rest)"
 
 status=0
 run() {  # title, then gateway_streams flags
@@ -181,6 +195,7 @@ run() {  # title, then gateway_streams flags
     [[ $(curl -s "http://$metrics/metrics" | awk '$1 == "metropolis_gateway_spectators" {print $2}') == 0 ]] && break
     sleep 0.1
   done
+  echo "gateway at rest again: $(at_rest)"
 }
 if [[ $scenario != b ]]; then
   run "(a) bots' pace: $games games x $watchers watchers = $((games * watchers)) streams, $duration_s s" \
