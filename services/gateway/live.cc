@@ -248,7 +248,7 @@ class LiveHub::Channel : public UpstreamSink {
 
 // ---- LiveHub -------------------------------------------------------------------------
 
-LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(size_t)> on_history_bytes)
+LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(ptrdiff_t)> on_history_bytes)
     : options_(options), factory_(std::move(factory)), on_history_bytes_(std::move(on_history_bytes)) {}
 
 LiveHub::~LiveHub() {
@@ -317,8 +317,9 @@ size_t LiveHub::spectators() const {
 }
 
 void LiveHub::HistoryBytes(ptrdiff_t change) {
-  const size_t total = history_bytes_.fetch_add(size_t(change)) + size_t(change);
-  if (on_history_bytes_) on_history_bytes_(total);
+  if (change == 0) return;
+  history_bytes_.fetch_add(size_t(change));
+  if (on_history_bytes_) on_history_bytes_(change);
 }
 
 size_t LiveHub::games() const {

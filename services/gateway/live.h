@@ -105,9 +105,11 @@ struct LiveOptions {
 
 class LiveHub {
  public:
-  // `on_history_bytes`: told the new history_bytes() whenever it changes (a
-  // gauge), on the thread that changed it.
-  LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(size_t)> on_history_bytes = nullptr);
+  // `on_history_bytes`: told each change of history_bytes(), on the thread
+  // that made it. Changes, not totals: channels change it from their own
+  // threads, and totals set in the wrong order would leave a gauge stale.
+  LiveHub(LiveOptions options, UpstreamFactory factory,
+          std::function<void(ptrdiff_t change)> on_history_bytes = nullptr);
   ~LiveHub();  // ends every stream and waits for the upstreams
 
   // Adds a spectator to `game_id` (run by `host`), watching it if nobody did.
@@ -137,7 +139,7 @@ class LiveHub {
   size_t spectators_ = 0;
   size_t running_upstreams_ = 0;
   std::atomic<size_t> history_bytes_{0};
-  const std::function<void(size_t)> on_history_bytes_;
+  const std::function<void(ptrdiff_t)> on_history_bytes_;
 };
 
 }  // namespace metropolis::gateway

@@ -91,7 +91,12 @@ void GatewayMetrics::Spectators(size_t spectators, size_t games) {
   impl_->watched_games->Set(double(games));
 }
 
-void GatewayMetrics::LiveHistoryBytes(size_t bytes) { impl_->history_bytes->Set(double(bytes)); }
+void GatewayMetrics::LiveHistoryBytesChanged(ptrdiff_t change) {
+  if (change >= 0)
+    impl_->history_bytes->Increment(double(change));
+  else
+    impl_->history_bytes->Decrement(-double(change));
+}
 
 void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
 

@@ -1,6 +1,7 @@
 // The gateway's Prometheus metrics (docs/GATEWAY.md, "Metrics").
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -20,8 +21,9 @@ class GatewayMetrics {
   void Request(const std::string& route, int status, double seconds);
   void BackendError(const std::string& backend, const std::string& code);
   void Spectators(size_t spectators, size_t games);
-  // The live games' events kept for spectators who watch from the start.
-  void LiveHistoryBytes(size_t bytes);
+  // The live games' events kept for spectators who watch from the start grew
+  // (or shrank) by `change` bytes.
+  void LiveHistoryBytesChanged(ptrdiff_t change);
   void SpectatorRefused();
   void SseBytes(size_t bytes);
   // People's open play streams (GET /api/v1/play/{game}/events).

@@ -203,7 +203,7 @@ int RunGateway(const GatewayConfig& config) {
                     .secure_cookies = config.secure_cookies});
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},
-              backends.SpectateFactory(), [&metrics](size_t bytes) { metrics.LiveHistoryBytes(bytes); });
+              backends.SpectateFactory(), [&metrics](ptrdiff_t change) { metrics.LiveHistoryBytesChanged(change); });
   std::string error;
   HttpServer server({.listen = config.listen,
                      .web_root = config.web_root,

@@ -197,9 +197,9 @@ TEST_F(LiveHubTest, FromStartSaysWhenTheHostKeptNoEvents) {
 // text kept, and gives it all back when the history outgrows its bound or the
 // game ends, so that a benchmark can tell the histories from a leak.
 TEST_F(LiveHubTest, HistoryBytesCountTheKeptEventsUntilDroppedOrEnded) {
-  size_t gauge = 0;
+  size_t gauge = 0;                                          // as the gateway's gauge: the sum of the changes
   const size_t one = SpectateUpdateToSse(Events(1)).size();  // as long for every step of one digit
-  LiveHub hub({.max_history_bytes = 3 * one}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  LiveHub hub({.max_history_bytes = 3 * one}, fake_.Factory(), [&](ptrdiff_t change) { gauge += size_t(change); });
   const auto a = Watch(false, &hub);
   ASSERT_TRUE(a);
   Upstream().OnUpdate(Welcome());
@@ -232,8 +232,8 @@ TEST_F(LiveHubTest, HistoryBytesCountTheKeptEventsUntilDroppedOrEnded) {
 }
 
 TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheLastSpectatorLeaves) {
-  size_t gauge = 0;
-  LiveHub hub({}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  size_t gauge = 0;  // as the gateway's gauge: the sum of the changes
+  LiveHub hub({}, fake_.Factory(), [&](ptrdiff_t change) { gauge += size_t(change); });
   const auto a = Watch(false, &hub);
   ASSERT_TRUE(a);
   Upstream().OnUpdate(Welcome());
@@ -250,8 +250,8 @@ TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheLastSpectatorLeaves) {
 }
 
 TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheGameEnds) {
-  size_t gauge = 0;
-  LiveHub hub({}, fake_.Factory(), [&](size_t bytes) { gauge = bytes; });
+  size_t gauge = 0;  // as the gateway's gauge: the sum of the changes
+  LiveHub hub({}, fake_.Factory(), [&](ptrdiff_t change) { gauge += size_t(change); });
   const auto a = Watch(false, &hub);
   ASSERT_TRUE(a);
   Upstream().OnUpdate(Welcome());
