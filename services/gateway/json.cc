@@ -417,6 +417,8 @@ std::string SseEvent(std::string_view event, std::string_view data, std::string_
   return out;
 }
 
+std::string EventsToSse(const v1::Events& events) { return SseEvent("events", PrintProtoJson(events)); }
+
 std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
   switch (update.msg_case()) {
     case v1::SpectateUpdate::kWelcome:
@@ -428,7 +430,7 @@ std::string SpectateUpdateToSse(v1::SpectateUpdate update) {
       return SseEvent("view", PrintProtoJson(update.view()), std::to_string(update.view().position().action_count()));
     case v1::SpectateUpdate::kEvents:
       AddActionTexts(update.mutable_events()->mutable_events());
-      return SseEvent("events", PrintProtoJson(update.events()));
+      return EventsToSse(update.events());
     case v1::SpectateUpdate::kGameOver:
       return SseEvent("game_over", Dump(ProtoToJson(update.game_over())));
     case v1::SpectateUpdate::kPaused:

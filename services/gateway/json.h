@@ -104,6 +104,9 @@ std::string SseEvent(std::string_view event, std::string_view data, std::string_
 // A spectator's update as an event: welcome, view (id = the step), events,
 // game_over. Empty for a redirect, which the gateway follows itself.
 std::string SpectateUpdateToSse(v1::SpectateUpdate update);
+// Events whose action texts are filled (AddActionTexts) as an "events" event:
+// what SpectateUpdateToSse makes of them.
+std::string EventsToSse(const v1::Events& events);
 // A seat's decision: {"step", "view" (as the live stream's views), "legal":
 // [{"code", "text"}], "decision_ms_left", "time_bank_ms_left"}.
 Json DecisionToJson(const v1::Decision& decision);

@@ -104,7 +104,16 @@ class LiveHub::Channel : public UpstreamSink {
 
   void OnUpdate(const v1::SpectateUpdate& update) override {
     // Rendered once for every spectator, outside the lock, and shared by them.
-    const SseText shared = std::make_shared<const std::string>(SpectateUpdateToSse(update));
+    // Events keep their action texts for the history's next block.
+    v1::Events events;
+    SseText shared;
+    if (update.has_events()) {
+      events = update.events();
+      AddActionTexts(events.mutable_events());
+      shared = std::make_shared<const std::string>(EventsToSse(events));
+    } else {
+      shared = std::make_shared<const std::string>(SpectateUpdateToSse(update));
+    }
     const std::string& sse = *shared;
     if (sse.empty()) return;
     std::lock_guard lock(mutex_);
@@ -125,7 +134,7 @@ class LiveHub::Channel : public UpstreamSink {
         break;
       case v1::SpectateUpdate::kEvents:
         view_.reset();  // older than these events; the next view follows them
-        KeepLocked(shared);
+        KeepLocked(shared, std::move(events));
         for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       case v1::SpectateUpdate::kGameOver:
@@ -214,16 +223,38 @@ class LiveHub::Channel : public UpstreamSink {
   const std::string game_id_;
   const LiveOptions& options_;
   std::mutex mutex_;
-  // The history holds the very texts the spectators were given: it costs a
-  // pointer an update, and a late spectator shares them too.
-  void KeepLocked(const SseText& text) {
-    if (history_complete_ && history_bytes_ + text->size() <= options_.max_history_bytes) {
-      history_.push_back(text);
-      history_bytes_ += text->size();
-      hub_->HistoryBytes(ptrdiff_t(text->size()));
-    } else if (history_complete_) {
+  // The history holds the very texts the spectators were given, shared with
+  // them and with late spectators, until `history_block` of them are merged
+  // into one text: a long game keeps about one allocation per block, and each
+  // step's events without the framing of a message of their own.
+  void KeepLocked(const SseText& text, v1::Events events) {
+    if (!history_complete_) return;
+    if (history_bytes_ + text->size() > options_.max_history_bytes) {
       DropHistoryLocked();
+      return;
     }
+    history_.push_back(text);
+    history_bytes_ += text->size();
+    hub_->HistoryBytes(ptrdiff_t(text->size()));
+    if (options_.history_block <= 1) return;
+    for (v1::Event& event : *events.mutable_events()) *block_.add_events() = std::move(event);
+    block_.set_step(events.step());  // the step after the block's last events
+    block_texts_ += 1;
+    block_bytes_ += text->size();
+    if (block_texts_ >= options_.history_block) MergeBlockLocked();
+  }
+
+  // The last `block_texts_` texts of the history become one.
+  void MergeBlockLocked() {
+    SseText merged = std::make_shared<const std::string>(EventsToSse(block_));
+    history_.resize(history_.size() - block_texts_);
+    history_.push_back(merged);
+    const ptrdiff_t change = ptrdiff_t(merged->size()) - ptrdiff_t(block_bytes_);
+    history_bytes_ = size_t(ptrdiff_t(history_bytes_) + change);
+    hub_->HistoryBytes(change);
+    block_.Clear();
+    block_texts_ = 0;
+    block_bytes_ = 0;
   }
 
   void DropHistoryLocked() {
@@ -232,12 +263,17 @@ class LiveHub::Channel : public UpstreamSink {
     history_bytes_ = 0;
     history_.clear();
     history_.shrink_to_fit();
+    block_.Clear();
+    block_texts_ = 0;
+    block_bytes_ = 0;
   }
 
   std::string final_;
   SseText welcome_, view_;
   std::vector<SseText> history_;  // every events text so far, while complete
   size_t history_bytes_ = 0;
+  v1::Events block_;  // the events of the history's last texts, not merged yet
+  size_t block_texts_ = 0, block_bytes_ = 0;
   SseText paused_;  // the pause notice while a pause lasts
   bool history_complete_ = true;
   bool saw_view_ = false;

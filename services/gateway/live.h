@@ -101,6 +101,11 @@ struct LiveOptions {
   size_t max_games = 256;               // games watched at once (an upstream stream each)
   size_t max_pending_bytes = 8 << 20;   // beyond this a spectator is dropped as too slow
   size_t max_history_bytes = 32 << 20;  // a game's events kept for from_start
+  // A history's events messages are merged, this many at a time, into one (as
+  // the host replays a game's events): a step's own message costs its SSE and
+  // JSON framing and an allocation of its own, which a long game would keep
+  // for every step. 1 keeps every message as it came.
+  size_t history_block = 32;
 };
 
 class LiveHub {

@@ -231,6 +231,92 @@ TEST_F(LiveHubTest, HistoryBytesCountTheKeptEventsUntilDroppedOrEnded) {
   EndUpstream(grpc::Status::OK);
 }
 
+// Ends the upstreams still running as it goes: declared after a hub, it goes
+// first, so that a test an assertion ends early does not leave the hub's
+// destructor waiting for them.
+struct EndsUpstreams {
+  FakeUpstreams* fake;
+  ~EndsUpstreams() { fake->EndAll(); }
+};
+
+// The data of every "events" event in `text`, in order.
+std::vector<Json> EventsData(const std::string& text) {
+  std::vector<Json> out;
+  const std::string head = "event: events\ndata: ";
+  for (size_t at = text.find(head); at != std::string::npos; at = text.find(head, at + 1)) {
+    const size_t start = at + head.size();
+    out.push_back(Json::parse(text.substr(start, text.find('\n', start) - start)));
+  }
+  return out;
+}
+
+// A late spectator from the start gets the same events in the same order,
+// in fewer messages: each block of them merged into one, as the host replays
+// a game. The history holds less than the messages did, and one text a block.
+TEST_F(LiveHubTest, HistoryMergesEachBlockOfEventsMessagesIntoOne) {
+  size_t gauge = 0;
+  LiveHub hub({.history_block = 4}, fake_.Factory(), [&](ptrdiff_t change) { gauge += size_t(change); });
+  const EndsUpstreams ends{&fake_};
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  size_t sent_bytes = 0;
+  for (uint32_t step = 1; step <= 10; ++step) {
+    v1::SpectateUpdate update = Events(step);
+    update.mutable_events()->mutable_events(0)->set_seat(int32_t(step % 4));  // to tell them apart
+    sent_bytes += SpectateUpdateToSse(update).size();
+    Upstream().OnUpdate(update);
+    Upstream().OnUpdate(View(step));
+  }
+  EXPECT_LT(hub.history_bytes(), sent_bytes);
+  EXPECT_EQ(gauge, hub.history_bytes());
+  bool done = false;
+  EXPECT_EQ(EventsData(TakeText(*a, &done)).size(), 10u);  // live, one message a step
+
+  const auto b = Watch(/*from_start=*/true, &hub);
+  ASSERT_TRUE(b);
+  const std::vector<Json> messages = EventsData(TakeText(*b, &done));
+  ASSERT_EQ(messages.size(), 4u);  // steps 1-4, 5-8, then 9 and 10 not merged yet
+  const std::vector<uint32_t> steps = {4, 8, 9, 10};
+  const std::vector<size_t> sizes = {4, 4, 1, 1};
+  uint32_t step = 0;
+  for (size_t i = 0; i < messages.size(); ++i) {
+    EXPECT_EQ(messages[i]["step"], steps[i]) << messages[i];
+    ASSERT_EQ(messages[i]["events"].size(), sizes[i]) << messages[i];
+    for (const Json& event : messages[i]["events"]) {
+      ++step;
+      EXPECT_EQ(event["type"], "EVENT_BARBARIANS_ADVANCE");
+      EXPECT_EQ(event["seat"], int(step % 4)) << "event " << step << " out of order";
+    }
+  }
+  EXPECT_EQ(step, 10u);
+  for (const auto& s : {a, b}) hub.Unsubscribe("g1", s);
+  EXPECT_EQ(gauge, 0u);
+  EndUpstream(grpc::Status::OK);
+}
+
+// With blocks of one every message is kept as it came: the control for the
+// saving above.
+TEST_F(LiveHubTest, HistoryBlocksOfOneKeepEveryMessage) {
+  LiveHub hub({.history_block = 1}, fake_.Factory());
+  const EndsUpstreams ends{&fake_};
+  const auto a = Watch(false, &hub);
+  ASSERT_TRUE(a);
+  Upstream().OnUpdate(Welcome());
+  size_t sent_bytes = 0;
+  for (uint32_t step = 1; step <= 10; ++step) {
+    sent_bytes += SpectateUpdateToSse(Events(step)).size();
+    Upstream().OnUpdate(Events(step));
+  }
+  EXPECT_EQ(hub.history_bytes(), sent_bytes);
+  const auto b = Watch(/*from_start=*/true, &hub);
+  ASSERT_TRUE(b);
+  bool done = false;
+  EXPECT_EQ(EventsData(TakeText(*b, &done)).size(), 10u);
+  for (const auto& s : {a, b}) hub.Unsubscribe("g1", s);
+  EndUpstream(grpc::Status::OK);
+}
+
 TEST_F(LiveHubTest, HistoryBytesGoBackWhenTheLastSpectatorLeaves) {
   size_t gauge = 0;  // as the gateway's gauge: the sum of the changes
   LiveHub hub({}, fake_.Factory(), [&](ptrdiff_t change) { gauge += size_t(change); });
