@@ -208,7 +208,7 @@ fi
 
 echo
 echo "gateway metrics at the end (whole run):"
-curl -s "http://$metrics/metrics" | grep -E '^metropolis_gateway_(sse_bytes_total|spectators_refused_total)' |
+curl -s "http://$metrics/metrics" | grep -E '^metropolis_gateway_(sse_bytes_total|spectators_refused_total|stream_resumes_total|stream_resume_batches_total)' |
   sed 's/^/  /' || true
 grep -q ' level=error ' "$work/gateway.log" && {
   echo "gateway_streams.sh: the gateway logged errors; the first ones:" >&2

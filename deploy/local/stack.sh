@@ -16,6 +16,7 @@
 # METROPOLIS_RATINGS_REPLICAS=2 starts a second ratings replica (METROPOLIS_RATINGS2; with
 # METROPOLIS_RATINGS2_FLAGS added to its command line, split on spaces, e.g. its own
 # --redis-user), and the even-numbered game hosts rate their games through it;
+# METROPOLIS_GATEWAY_FLAGS is added to the gateway's command line the same way;
 # METROPOLIS_GAMEHOSTS=N starts N game hosts (their addresses in METROPOLIS_GAMEHOST_ADDRS,
 # the first in METROPOLIS_GAMEHOST; their pids in $METROPOLIS_STACK_DIR/gamehost<i>.pid). The stack keeps its
 # state in $METROPOLIS_STACK_DIR (default /tmp/metropolis-stack): data, logs
@@ -258,12 +259,13 @@ ENV
     gateway_port=$(free_port)
     gateway_metrics_port=$(free_port)
     while [[ $gateway_metrics_port == "$gateway_port" ]]; do gateway_metrics_port=$(free_port); done
+    # shellcheck disable=SC2086 # METROPOLIS_GATEWAY_FLAGS: flags, split on purpose
     start gateway "$gateway_port" "$build/services/gateway/metropolis-gateway" --listen "127.0.0.1:$gateway_port" \
       --metrics-listen "127.0.0.1:$gateway_metrics_port" \
       --accounts "$addr:$accounts_port" --accounts-token "$gateway_service_token" \
       --replays "$addr:$replays_port" --ratings "$addr:$ratings_port" --matchmaker "$addr:$mm_port" \
       --hosts "$(IFS=,; echo "${hosts[*]}")" --gamehost-token "$host_spectator" \
-      --gamehost-admin-token "$host_admin" "${web_args[@]}"
+      --gamehost-admin-token "$host_admin" "${web_args[@]}" ${METROPOLIS_GATEWAY_FLAGS:-}
     cat >>"$stack/stack.env" <<ENV
 export METROPOLIS_GATEWAY='http://127.0.0.1:$gateway_port'
 export METROPOLIS_GATEWAY_METRICS='127.0.0.1:$gateway_metrics_port'

@@ -244,7 +244,9 @@ class LiveHub::Channel : public UpstreamSink {
     if (block_texts_ >= options_.history_block) MergeBlockLocked();
   }
 
-  // The last `block_texts_` texts of the history become one.
+  // The last `block_texts_` texts of the history become one. Printed under
+  // the lock: once a block, some microseconds, and a spectator who joins
+  // meanwhile must see either the texts or the merged one, never neither.
   void MergeBlockLocked() {
     SseText merged = std::make_shared<const std::string>(EventsToSse(block_));
     history_.resize(history_.size() - block_texts_);
@@ -252,6 +254,10 @@ class LiveHub::Channel : public UpstreamSink {
     const ptrdiff_t change = ptrdiff_t(merged->size()) - ptrdiff_t(block_bytes_);
     history_bytes_ = size_t(ptrdiff_t(history_bytes_) + change);
     hub_->HistoryBytes(change);
+    ResetBlockLocked();
+  }
+
+  void ResetBlockLocked() {
     block_.Clear();
     block_texts_ = 0;
     block_bytes_ = 0;
@@ -263,9 +269,7 @@ class LiveHub::Channel : public UpstreamSink {
     history_bytes_ = 0;
     history_.clear();
     history_.shrink_to_fit();
-    block_.Clear();
-    block_texts_ = 0;
-    block_bytes_ = 0;
+    ResetBlockLocked();
   }
 
   std::string final_;

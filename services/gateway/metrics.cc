@@ -16,6 +16,7 @@ struct GatewayMetrics::Impl {
   prometheus::Gauge* watched_games;
   prometheus::Counter* refused;
   prometheus::Counter* sse_bytes;
+  prometheus::Counter *stream_resumes, *stream_resume_batches;
   prometheus::Gauge* play_streams;
   prometheus::Family<prometheus::Counter>* public_reads;
 };
@@ -59,6 +60,16 @@ GatewayMetrics::GatewayMetrics(prometheus::Registry* r) : impl_(std::make_unique
                           .Help("bytes written to live streams")
                           .Register(*r)
                           .Add({});
+  impl_->stream_resumes = &BuildCounter()
+                               .Name("metropolis_gateway_stream_resumes_total")
+                               .Help("waiting live and play streams resumed to write")
+                               .Register(*r)
+                               .Add({});
+  impl_->stream_resume_batches = &BuildCounter()
+                                      .Name("metropolis_gateway_stream_resume_batches_total")
+                                      .Help("batches the streams were resumed in (--stream-resume-batch-ms)")
+                                      .Register(*r)
+                                      .Add({});
   impl_->play_streams = &BuildGauge()
                              .Name("metropolis_gateway_play_streams")
                              .Help("people's open play streams (a GameHost.Play stream each)")
@@ -101,6 +112,11 @@ void GatewayMetrics::LiveHistoryBytesChanged(ptrdiff_t change) {
 void GatewayMetrics::SpectatorRefused() { impl_->refused->Increment(); }
 
 void GatewayMetrics::SseBytes(size_t bytes) { impl_->sse_bytes->Increment(double(bytes)); }
+
+void GatewayMetrics::StreamsResumed(size_t streams) {
+  impl_->stream_resumes->Increment(double(streams));
+  impl_->stream_resume_batches->Increment();
+}
 
 void GatewayMetrics::PublicRead(const std::string& outcome) {
   impl_->public_reads->Add({{"result", outcome}}).Increment();

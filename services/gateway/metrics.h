@@ -26,6 +26,9 @@ class GatewayMetrics {
   void LiveHistoryBytesChanged(ptrdiff_t change);
   void SpectatorRefused();
   void SseBytes(size_t bytes);
+  // Streams resumed to write, and the batches they were resumed in
+  // (HttpServer: one batch, one look of each event loop at its waiting streams).
+  void StreamsResumed(size_t streams);
   // People's open play streams (GET /api/v1/play/{game}/events).
   void PlayStreams(size_t streams);
   // An API read, by PublicReads::OutcomeName: hit, coalesced, miss, refused.

@@ -7,6 +7,7 @@
 
 #include "lib/common/clock.h"
 #include "lib/common/log.h"
+#include "lib/common/memory_trim.h"
 #include "lib/common/metrics.h"
 #include "lib/common/process_setup.h"
 #include "lib/common/server_main.h"
@@ -60,6 +61,12 @@ void AddGatewaySettings(ms::Settings* settings) {
   settings->Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
   settings->Add("stream-interval-ms", "N", "100",
                 "a live stream writes a view at most this often (views in between merge; events go at once)");
+  settings->Add("stream-resume-batch-ms", "N", "5",
+                "waiting streams are resumed in batches at most this long (0: each at once; fewer looks "
+                "through the waiting connections, less CPU)");
+  settings->Add("trim-memory-s", "N", "10",
+                "give the allocator's free memory back to the system this often (0: never); streams come and go "
+                "in waves, and glibc keeps what they freed");
   settings->Add("heartbeat-ms", "N", "15000", "a comment line on an idle live stream, to find clients that left");
   ms::AddMetricsSetting(settings, "127.0.0.1:9467");
   settings->Add("tls-cert", "FILE", "", "PEM certificate chain: serve HTTPS (with --tls-key; empty: plain HTTP)");
@@ -81,6 +88,7 @@ void AddGatewaySettings(ms::Settings* settings) {
 
 bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
   int64_t timeout_ms, threads, loop_threads, max_connections, max_spectators, max_games, interval_ms, heartbeat_ms;
+  int64_t resume_batch_ms, trim_memory_s;
   int64_t practice_decision_ms, practice_bank_ms, max_practice_games;
   int64_t public_cache_ms, upstream_rate, upstream_burst;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
@@ -90,6 +98,8 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, error) ||
+      !settings.GetInt("stream-resume-batch-ms", 0, 1000, &resume_batch_ms, error) ||
+      !settings.GetInt("trim-memory-s", 0, 86'400, &trim_memory_s, error) ||
       !settings.GetInt("heartbeat-ms", 100, 3'600'000, &heartbeat_ms, error) ||
       !settings.GetInt("session-ttl-hours", 1, 24 * 366, &config->session_ttl_hours, error) ||
       !settings.GetInt("practice-decision-ms", 1000, 86'400'000, &practice_decision_ms, error) ||
@@ -111,6 +121,8 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
   config->max_live_games = int(max_games);
   config->stream_interval_ms = int(interval_ms);
   config->heartbeat_ms = int(heartbeat_ms);
+  config->resume_batch_ms = int(resume_batch_ms);
+  config->trim_memory_s = int(trim_memory_s);
   config->practice_decision_ms = int(practice_decision_ms);
   config->practice_time_bank_ms = int(practice_bank_ms);
   config->max_practice_games = int(max_practice_games);
@@ -211,6 +223,7 @@ int RunGateway(const GatewayConfig& config) {
                      .loop_threads = config.loop_threads,
                      .max_connections = config.max_connections,
                      .stream_interval_ms = config.stream_interval_ms,
+                     .resume_batch_ms = config.resume_batch_ms,
                      .heartbeat_ms = config.heartbeat_ms,
                      .tls_key_pem = config.tls.key_pem,
                      .tls_cert_pem = config.tls.cert_pem,
@@ -219,6 +232,7 @@ int RunGateway(const GatewayConfig& config) {
                      .process_metrics = &process_metrics},
                     &api, &reads, &play_api, &hub, &metrics);
   if (!server.Start(&error)) return fail(error);
+  const ms::MemoryTrimmer trimmer(std::chrono::seconds(config.trim_memory_s));
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
                             {"tls", config.tls.enabled() ? "on" : "off"},
                             {"web_root", config.web_root.empty() ? "none" : config.web_root},

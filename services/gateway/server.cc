@@ -35,6 +35,14 @@ constexpr size_t kHeadMemory = 64 << 10;
 // HTTP/1.1 stream's chunks straight into the connection's own buffer and never
 // uses it), so with ten thousand streams a small one saves 120 MB.
 constexpr size_t kStreamBlock = 4 << 10;
+// What one call of a stream's reader writes at most. libmicrohttpd writes an
+// HTTP/1.1 stream's chunks into the connection's memory pool, from the start
+// of the space the request's read buffer gave up (zeroed then, so resident
+// anyway: about half the pool), and gives no page back while the connection
+// lasts. A first write as large as the pool (a long game's history, from the
+// start) made a stream keep all 64 kB; in pieces of this size it keeps what
+// every connection keeps.
+constexpr size_t kStreamWrite = 16 << 10;
 // Requests waiting for a worker beyond which 503: a stalled service must not
 // pile up connections without end.
 constexpr size_t kMaxQueued = 4096;
@@ -158,8 +166,7 @@ struct HttpServer::Stream {
     interval_wait = false;
     if (suspended) {
       suspended = false;
-      MHD_resume_connection(conn);
-      server->Resumed();
+      server->ResumeStream(conn);
     } else {
       wake_pending = true;
     }
@@ -218,6 +225,7 @@ struct ServerCallbacks {
     auto* holder = static_cast<std::pair<HttpServer*, std::shared_ptr<HttpServer::Stream>>*>(cls);
     HttpServer* self = holder->first;
     HttpServer::Stream& s = *holder->second;
+    max = std::min(max, kStreamWrite);
     while (true) {
       // Fill the buffer from the texts, which may span calls.
       size_t n = 0;
@@ -365,6 +373,7 @@ bool HttpServer::Start(std::string* error) {
   }
   const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
   port_ = info ? info->port : 0;
+  if (options_.resume_batch_ms > 0) resumer_ = std::thread([this] { ResumeLoop(); });
   return true;
 }
 
@@ -388,6 +397,12 @@ void HttpServer::Stop() {
     std::unique_lock lock(resumed_mutex_);
     all_resumed_.wait(lock, [this] { return suspended_ == 0; });
   }
+  {
+    std::lock_guard lock(resume_mutex_);
+    resumer_stop_ = true;
+  }
+  resume_cv_.notify_all();
+  if (resumer_.joinable()) resumer_.join();
   MHD_stop_daemon(daemon_);
   daemon_ = nullptr;
   timers_->Stop();
@@ -546,6 +561,49 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
       x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
     }
   });
+}
+
+void HttpServer::ResumeStream(MHD_Connection* conn) {
+  if (options_.resume_batch_ms <= 0) {
+    MHD_resume_connection(conn);
+    Resumed();
+    if (metrics_) metrics_->StreamsResumed(1);
+    return;
+  }
+  bool first = false;
+  {
+    std::lock_guard lock(resume_mutex_);
+    first = to_resume_.empty();
+    to_resume_.push_back(conn);
+  }
+  if (first) resume_cv_.notify_one();
+}
+
+// A batch starts with its first stream and closes resume_batch_ms later, or
+// at once while stopping. The connections are resumed one after another
+// without a pause: each wakes its loop, which may look before the batch is
+// all resumed, and look again for the rest; still a look or two a batch.
+void HttpServer::ResumeLoop() {
+  std::vector<MHD_Connection*> batch;
+  std::unique_lock lock(resume_mutex_);
+  while (true) {
+    resume_cv_.wait(lock, [this] { return !to_resume_.empty() || resumer_stop_; });
+    if (to_resume_.empty()) return;  // stopping, nothing left
+    if (!stopping_) {
+      lock.unlock();
+      std::this_thread::sleep_for(std::chrono::milliseconds(options_.resume_batch_ms));
+      lock.lock();
+    }
+    batch.swap(to_resume_);
+    lock.unlock();
+    for (MHD_Connection* conn : batch) {
+      MHD_resume_connection(conn);
+      Resumed();
+    }
+    if (metrics_) metrics_->StreamsResumed(batch.size());
+    batch.clear();
+    lock.lock();
+  }
 }
 
 void HttpServer::Resumed() {

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "lib/common/rate_limit.h"
@@ -37,8 +38,14 @@ struct ServerOptions {
   int loop_threads = 2;                   // event loops (connections are spread over them)
   int max_connections = 12000;            // open connections, streams included
   int stream_interval_ms = 100;           // a live stream writes at most this often
-  int heartbeat_ms = 15000;               // a comment line on an idle stream
-  int io_timeout_ms = 10000;              // a client that neither sends nor reads for this long is dropped
+  // Waiting streams are resumed in batches, at most this long after the first
+  // of a batch was woken (0: each at once). libmicrohttpd walks every waiting
+  // connection of a loop each time it looks for resumed ones; with thousands
+  // waiting, a look or two per batch instead of one per stream saves a third
+  // of the gateway's CPU (docs/PERFORMANCE.md).
+  int resume_batch_ms = 5;
+  int heartbeat_ms = 15000;   // a comment line on an idle stream
+  int io_timeout_ms = 10000;  // a client that neither sends nor reads for this long is dropped
   // HTTPS: the private key and the certificate chain, PEM; empty: plain HTTP.
   std::string tls_key_pem, tls_cert_pem;
   // Requests per client address (ClientAddresses: the TCP peer, or behind a
@@ -102,6 +109,15 @@ class HttpServer {
   std::atomic<int> suspended_{0};              // connections waiting on a worker or a stream
   std::mutex resumed_mutex_;                   // for Stop's wait until suspended_ is 0
   std::condition_variable all_resumed_;
+  // Resumes a waiting stream's connection, at once or with the next batch
+  // (ServerOptions::resume_batch_ms): ResumeLoop makes the batches.
+  void ResumeStream(MHD_Connection* conn);
+  void ResumeLoop();
+  std::mutex resume_mutex_;
+  std::condition_variable resume_cv_;
+  std::vector<MHD_Connection*> to_resume_;
+  bool resumer_stop_ = false;
+  std::thread resumer_;
 };
 
 }  // namespace metropolis::gateway

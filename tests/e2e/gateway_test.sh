@@ -465,6 +465,13 @@ grep -q '^metropolis_gateway_spectators 0' "$work/metrics.txt" || fail "spectato
 # Nobody watches any more: the games' histories went with their upstreams.
 grep -q '^metropolis_gateway_live_history_bytes 0' "$work/metrics.txt" ||
   fail "live histories left behind: $(grep live_history "$work/metrics.txt")"
+# The two live streams were woken by the same events and resumed together:
+# fewer batches than resumes (--stream-resume-batch-ms; at 0, one a resume).
+resumes=$(awk '$1 == "metropolis_gateway_stream_resumes_total" { print int($2) }' "$work/metrics.txt")
+batches=$(awk '$1 == "metropolis_gateway_stream_resume_batches_total" { print int($2) }' "$work/metrics.txt")
+[[ ${batches:-0} -ge 1 && ${batches:-0} -lt ${resumes:-0} ]] ||
+  fail "the streams were not resumed in batches: ${resumes:-none} resumes in ${batches:-none} batches"
+echo "streams resumed: $resumes in $batches batches"
 # The process's memory, read at the scrape (lib/common/metrics.cc).
 for gauge in process_resident_memory_bytes metropolis_process_heap_in_use_bytes; do
   grep -qE "^$gauge [1-9]" "$work/metrics.txt" || fail "no $gauge: $(grep "$gauge" "$work/metrics.txt")"

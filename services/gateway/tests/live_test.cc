@@ -250,6 +250,22 @@ std::vector<Json> EventsData(const std::string& text) {
   return out;
 }
 
+// The game's welcome, then ten steps of one event each, its seat the step's
+// remainder by 4 to tell them apart, each followed by a view when `views`.
+// Returns the bytes of the events messages as spectators were sent them.
+size_t PlayTenSteps(UpstreamSink& upstream, bool views) {
+  upstream.OnUpdate(Welcome());
+  size_t sent_bytes = 0;
+  for (uint32_t step = 1; step <= 10; ++step) {
+    v1::SpectateUpdate update = Events(step);
+    update.mutable_events()->mutable_events(0)->set_seat(int32_t(step % 4));
+    sent_bytes += SpectateUpdateToSse(update).size();
+    upstream.OnUpdate(update);
+    if (views) upstream.OnUpdate(View(step));
+  }
+  return sent_bytes;
+}
+
 // A late spectator from the start gets the same events in the same order,
 // in fewer messages: each block of them merged into one, as the host replays
 // a game. The history holds less than the messages did, and one text a block.
@@ -259,15 +275,7 @@ TEST_F(LiveHubTest, HistoryMergesEachBlockOfEventsMessagesIntoOne) {
   const EndsUpstreams ends{&fake_};
   const auto a = Watch(false, &hub);
   ASSERT_TRUE(a);
-  Upstream().OnUpdate(Welcome());
-  size_t sent_bytes = 0;
-  for (uint32_t step = 1; step <= 10; ++step) {
-    v1::SpectateUpdate update = Events(step);
-    update.mutable_events()->mutable_events(0)->set_seat(int32_t(step % 4));  // to tell them apart
-    sent_bytes += SpectateUpdateToSse(update).size();
-    Upstream().OnUpdate(update);
-    Upstream().OnUpdate(View(step));
-  }
+  const size_t sent_bytes = PlayTenSteps(Upstream(), /*views=*/true);
   EXPECT_LT(hub.history_bytes(), sent_bytes);
   EXPECT_EQ(gauge, hub.history_bytes());
   bool done = false;
@@ -302,12 +310,7 @@ TEST_F(LiveHubTest, HistoryBlocksOfOneKeepEveryMessage) {
   const EndsUpstreams ends{&fake_};
   const auto a = Watch(false, &hub);
   ASSERT_TRUE(a);
-  Upstream().OnUpdate(Welcome());
-  size_t sent_bytes = 0;
-  for (uint32_t step = 1; step <= 10; ++step) {
-    sent_bytes += SpectateUpdateToSse(Events(step)).size();
-    Upstream().OnUpdate(Events(step));
-  }
+  const size_t sent_bytes = PlayTenSteps(Upstream(), /*views=*/false);
   EXPECT_EQ(hub.history_bytes(), sent_bytes);
   const auto b = Watch(/*from_start=*/true, &hub);
   ASSERT_TRUE(b);
