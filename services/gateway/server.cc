@@ -391,8 +391,9 @@ void HttpServer::Stop() {
   }
   for (const auto& s : open) s->Wake(this);
   // libmicrohttpd refuses to stop with a connection suspended. Each has been
-  // resumed by now, or is being resumed by a timer's or a spectator's thread, or
-  // is a request the loop refuses at once (Defer): Resumed() signals the last.
+  // resumed by now, or is being resumed by a timer's or a spectator's thread or
+  // in the resume thread's batch (which no longer pauses), or is a request the
+  // loop refuses at once (Defer): Resumed() signals the last.
   {
     std::unique_lock lock(resumed_mutex_);
     all_resumed_.wait(lock, [this] { return suspended_ == 0; });
