@@ -7,30 +7,10 @@
 // holds. malloc_trim also returns the free pages inside the heaps.
 #pragma once
 
-#include <chrono>
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
-
 namespace metropolis::services {
 
 // Frees the allocator's free pages (malloc_trim(0)); true if any were returned.
+// The gateway calls it every --trim-memory-s, on its timers.
 bool TrimFreeMemory();
-
-class MemoryTrimmer {
- public:
-  // Calls `trim` every `every` until destroyed; `every` of zero: never.
-  explicit MemoryTrimmer(std::chrono::milliseconds every, std::function<bool()> trim = TrimFreeMemory);
-  ~MemoryTrimmer();  // stops at once, waiting at most for a trim under way
-  MemoryTrimmer(const MemoryTrimmer&) = delete;
-  MemoryTrimmer& operator=(const MemoryTrimmer&) = delete;
-
- private:
-  std::mutex mutex_;
-  std::condition_variable stop_cv_;
-  bool stop_ = false;
-  std::thread thread_;
-};
 
 }  // namespace metropolis::services

@@ -7,7 +7,6 @@
 
 #include "lib/common/clock.h"
 #include "lib/common/log.h"
-#include "lib/common/memory_trim.h"
 #include "lib/common/metrics.h"
 #include "lib/common/process_setup.h"
 #include "lib/common/server_main.h"
@@ -224,6 +223,7 @@ int RunGateway(const GatewayConfig& config) {
                      .max_connections = config.max_connections,
                      .stream_interval_ms = config.stream_interval_ms,
                      .resume_batch_ms = config.resume_batch_ms,
+                     .trim_memory_ms = config.trim_memory_s * 1000,
                      .heartbeat_ms = config.heartbeat_ms,
                      .tls_key_pem = config.tls.key_pem,
                      .tls_cert_pem = config.tls.cert_pem,
@@ -232,7 +232,6 @@ int RunGateway(const GatewayConfig& config) {
                      .process_metrics = &process_metrics},
                     &api, &reads, &play_api, &hub, &metrics);
   if (!server.Start(&error)) return fail(error);
-  const ms::MemoryTrimmer trimmer(std::chrono::seconds(config.trim_memory_s));
   ms::LogInfo("listening", {{"port", std::to_string(server.port())},
                             {"tls", config.tls.enabled() ? "on" : "off"},
                             {"web_root", config.web_root.empty() ? "none" : config.web_root},

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "lib/common/log.h"
+#include "lib/common/memory_trim.h"
 #include "lib/common/metrics.h"
 #include "services/gateway/request_guard.h"
 #include "services/gateway/response_layer.h"
@@ -35,14 +36,6 @@ constexpr size_t kHeadMemory = 64 << 10;
 // HTTP/1.1 stream's chunks straight into the connection's own buffer and never
 // uses it), so with ten thousand streams a small one saves 120 MB.
 constexpr size_t kStreamBlock = 4 << 10;
-// What one call of a stream's reader writes at most. libmicrohttpd writes an
-// HTTP/1.1 stream's chunks into the connection's memory pool, from the start
-// of the space the request's read buffer gave up (zeroed then, so resident
-// anyway: about half the pool), and gives no page back while the connection
-// lasts. A first write as large as the pool (a long game's history, from the
-// start) made a stream keep all 64 kB; in pieces of this size it keeps what
-// every connection keeps.
-constexpr size_t kStreamWrite = 16 << 10;
 // Requests waiting for a worker beyond which 503: a stalled service must not
 // pile up connections without end.
 constexpr size_t kMaxQueued = 4096;
@@ -141,8 +134,7 @@ struct HttpServer::Stream {
   Stream(MHD_Connection* conn, SsePump pump) : conn(conn), pump(std::move(pump)) {}
   MHD_Connection* const conn;
   SsePump pump;
-  std::vector<SseText> out;  // what the pump gave, written from out[next] at offset
-  size_t next = 0, offset = 0;
+  SseOutbox out;  // what the pump gave, not yet written
 
   std::mutex mutex;  // guards the rest
   bool suspended = false, wake_pending = false, finished = false;
@@ -225,24 +217,9 @@ struct ServerCallbacks {
     auto* holder = static_cast<std::pair<HttpServer*, std::shared_ptr<HttpServer::Stream>>*>(cls);
     HttpServer* self = holder->first;
     HttpServer::Stream& s = *holder->second;
-    max = std::min(max, kStreamWrite);
     while (true) {
-      // Fill the buffer from the texts, which may span calls.
-      size_t n = 0;
-      while (n < max && s.next < s.out.size()) {
-        const std::string& text = *s.out[s.next];
-        const size_t take = std::min(max - n, text.size() - s.offset);
-        std::memcpy(buffer + n, text.data() + s.offset, take);
-        n += take;
-        s.offset += take;
-        if (s.offset == text.size()) {
-          ++s.next;
-          s.offset = 0;
-        }
-      }
-      if (n > 0) return ssize_t(n);
-      s.out.clear();
-      s.next = 0;
+      // The texts may span calls.
+      if (const size_t n = s.out.Fill(buffer, max); n > 0) return ssize_t(n);
       {
         std::lock_guard lock(s.mutex);
         s.wake_pending = false;
@@ -253,7 +230,7 @@ struct ServerCallbacks {
         size_t bytes = 0;
         for (const SseText& text : step.texts) bytes += text->size();
         self->metrics_->SseBytes(bytes);
-        s.out = std::move(step.texts);
+        s.out.Set(std::move(step.texts));
         continue;
       }
       std::lock_guard lock(s.mutex);
@@ -373,7 +350,12 @@ bool HttpServer::Start(std::string* error) {
   }
   const MHD_DaemonInfo* info = MHD_get_daemon_info(daemon_, MHD_DAEMON_INFO_BIND_PORT);
   port_ = info ? info->port : 0;
-  if (options_.resume_batch_ms > 0) resumer_ = std::thread([this] { ResumeLoop(); });
+  if (options_.trim_memory_ms > 0)
+    timers_->Every(std::chrono::milliseconds(options_.trim_memory_ms), [this] {
+      // On a worker: with hundreds of megabytes of heap a trim may take
+      // milliseconds, which the timers' thread owes to the streams' wakes.
+      workers_->Submit([] { services::TrimFreeMemory(); });
+    });
   return true;
 }
 
@@ -390,20 +372,16 @@ void HttpServer::Stop() {
     open.assign(streams_.begin(), streams_.end());
   }
   for (const auto& s : open) s->Wake(this);
+  // The batch these wakes joined is resumed now, not when its timer is due;
+  // streams woken from here on are resumed at once (ResumeStream).
+  ResumeBatch();
   // libmicrohttpd refuses to stop with a connection suspended. Each has been
-  // resumed by now, or is being resumed by a timer's or a spectator's thread or
-  // in the resume thread's batch (which no longer pauses), or is a request the
-  // loop refuses at once (Defer): Resumed() signals the last.
+  // resumed by now, or is being resumed by a timer's or a spectator's thread,
+  // or is a request the loop refuses at once (Defer): Resumed() signals the last.
   {
     std::unique_lock lock(resumed_mutex_);
     all_resumed_.wait(lock, [this] { return suspended_ == 0; });
   }
-  {
-    std::lock_guard lock(resume_mutex_);
-    resumer_stop_ = true;
-  }
-  resume_cv_.notify_all();
-  if (resumer_.joinable()) resumer_.join();
   MHD_stop_daemon(daemon_);
   daemon_ = nullptr;
   timers_->Stop();
@@ -565,46 +543,36 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
 }
 
 void HttpServer::ResumeStream(MHD_Connection* conn) {
-  if (options_.resume_batch_ms <= 0) {
-    MHD_resume_connection(conn);
-    Resumed();
-    if (metrics_) metrics_->StreamsResumed(1);
-    return;
-  }
+  if (options_.resume_batch_ms <= 0 || stopping_) return ResumeAll({conn});
   bool first = false;
   {
     std::lock_guard lock(resume_mutex_);
     first = to_resume_.empty();
     to_resume_.push_back(conn);
   }
-  if (first) resume_cv_.notify_one();
+  // A batch closes resume_batch_ms after its first stream: each loop then
+  // looks for resumed connections once or twice per batch, not per stream.
+  if (first)
+    timers_->At(Timers::Clock::now() + std::chrono::milliseconds(options_.resume_batch_ms), [this] { ResumeBatch(); });
 }
 
-// A batch starts with its first stream and closes resume_batch_ms later, or
-// at once while stopping. The connections are resumed one after another
-// without a pause: each wakes its loop, which may look before the batch is
-// all resumed, and look again for the rest; still a look or two a batch.
-void HttpServer::ResumeLoop() {
+void HttpServer::ResumeBatch() {
   std::vector<MHD_Connection*> batch;
-  std::unique_lock lock(resume_mutex_);
-  while (true) {
-    resume_cv_.wait(lock, [this] { return !to_resume_.empty() || resumer_stop_; });
-    if (to_resume_.empty()) return;  // stopping, nothing left
-    if (!stopping_) {
-      lock.unlock();
-      std::this_thread::sleep_for(std::chrono::milliseconds(options_.resume_batch_ms));
-      lock.lock();
-    }
+  {
+    std::lock_guard lock(resume_mutex_);
     batch.swap(to_resume_);
-    lock.unlock();
-    for (MHD_Connection* conn : batch) {
-      MHD_resume_connection(conn);
-      Resumed();
-    }
-    if (metrics_) metrics_->StreamsResumed(batch.size());
-    batch.clear();
-    lock.lock();
   }
+  ResumeAll(batch);
+}
+
+// One after another without a pause: each wakes its loop, which may look
+// before the batch is all resumed, and look again for the rest.
+void HttpServer::ResumeAll(const std::vector<MHD_Connection*>& conns) {
+  for (MHD_Connection* conn : conns) {
+    MHD_resume_connection(conn);
+    Resumed();
+  }
+  if (metrics_ && !conns.empty()) metrics_->StreamsResumed(conns.size());
 }
 
 void HttpServer::Resumed() {

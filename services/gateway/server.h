@@ -14,7 +14,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "lib/common/rate_limit.h"
@@ -44,6 +43,10 @@ struct ServerOptions {
   // waiting, a look or two per batch instead of one per stream saves a third
   // of the gateway's CPU (docs/PERFORMANCE.md).
   int resume_batch_ms = 5;
+  // Every this long the allocator's free pages go back to the system
+  // (services::TrimFreeMemory, on a worker): streams come and go in waves, and
+  // without it the RSS stays at each wave's high-water mark. 0: never.
+  int trim_memory_ms = 10000;
   int heartbeat_ms = 15000;   // a comment line on an idle stream
   int io_timeout_ms = 10000;  // a client that neither sends nor reads for this long is dropped
   // HTTPS: the private key and the certificate chain, PEM; empty: plain HTTP.
@@ -110,14 +113,13 @@ class HttpServer {
   std::mutex resumed_mutex_;                   // for Stop's wait until suspended_ is 0
   std::condition_variable all_resumed_;
   // Resumes a waiting stream's connection, at once or with the next batch
-  // (ServerOptions::resume_batch_ms): ResumeLoop makes the batches.
+  // (ServerOptions::resume_batch_ms): the batch's first stream sets a timer
+  // that resumes the batch.
   void ResumeStream(MHD_Connection* conn);
-  void ResumeLoop();
+  void ResumeBatch();
+  void ResumeAll(const std::vector<MHD_Connection*>& conns);
   std::mutex resume_mutex_;
-  std::condition_variable resume_cv_;
   std::vector<MHD_Connection*> to_resume_;
-  bool resumer_stop_ = false;
-  std::thread resumer_;
 };
 
 }  // namespace metropolis::gateway

@@ -1,5 +1,8 @@
 #include "services/gateway/sse_pump.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace metropolis::gateway {
 namespace {
 
@@ -58,6 +61,32 @@ SsePump::Step SsePump::Next(Clock::time_point now, bool stopping) {
     return {Step::kWrite, {kHeartbeat}, {}};
   }
   return {Step::kWait, {}, last_write_ + heartbeat_};
+}
+
+void SseOutbox::Set(std::vector<SseText> texts) {
+  texts_ = std::move(texts);
+  next_ = offset_ = 0;
+}
+
+size_t SseOutbox::Fill(char* buffer, size_t max) {
+  max = std::min(max, kMaxWrite);
+  size_t n = 0;
+  while (n < max && next_ < texts_.size()) {
+    const std::string& text = *texts_[next_];
+    const size_t take = std::min(max - n, text.size() - offset_);
+    std::memcpy(buffer + n, text.data() + offset_, take);
+    n += take;
+    offset_ += take;
+    if (offset_ == text.size()) {
+      ++next_;
+      offset_ = 0;
+    }
+  }
+  if (next_ == texts_.size()) {  // all written: not held while the stream waits
+    texts_.clear();
+    next_ = 0;
+  }
+  return n;
 }
 
 }  // namespace metropolis::gateway

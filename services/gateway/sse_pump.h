@@ -46,4 +46,26 @@ class SsePump {
   bool ended_ = false;
 };
 
+// What a stream took from its pump and has not written yet, handed to the
+// connection in pieces of at most kMaxWrite bytes. libmicrohttpd writes an
+// HTTP/1.1 stream's chunks into the connection's memory pool, from the start
+// of the space the request's read buffer gave up (zeroed then, so resident
+// anyway: about half the pool), and gives no page back while the connection
+// lasts. A first write as large as the pool (a long game's history, from the
+// start) made a stream keep all 64 kB; in pieces of 16 kB it keeps what every
+// connection keeps.
+class SseOutbox {
+ public:
+  static constexpr size_t kMaxWrite = 16 << 10;
+  bool empty() const { return next_ == texts_.size(); }
+  // What to write next; what was there is dropped.
+  void Set(std::vector<SseText> texts);
+  // Copies the next bytes, at most min(max, kMaxWrite), to `buffer`: how many.
+  size_t Fill(char* buffer, size_t max);
+
+ private:
+  std::vector<SseText> texts_;  // written from texts_[next_] at offset_
+  size_t next_ = 0, offset_ = 0;
+};
+
 }  // namespace metropolis::gateway

@@ -1,5 +1,7 @@
 #include "services/gateway/workers.h"
 
+#include <memory>
+
 namespace metropolis::gateway {
 
 Workers::Workers(int threads, size_t max_queued) : max_queued_(max_queued) {
@@ -70,6 +72,21 @@ Timers::Key Timers::At(Clock::time_point when, std::function<void()> callback) {
 void Timers::Cancel(const Key& key) {
   std::lock_guard lock(mutex_);
   due_.erase(key);
+}
+
+void Timers::Every(Clock::duration period, std::function<void()> callback) {
+  // Re-arms itself after each run, from the time it ran: a late run does not
+  // bring on a burst of runs to catch up.
+  struct Repeat {
+    Timers* timers;
+    Clock::duration period;
+    std::shared_ptr<std::function<void()>> callback;
+    void operator()() const {
+      (*callback)();
+      timers->At(Clock::now() + period, *this);
+    }
+  };
+  At(Clock::now() + period, Repeat{this, period, std::make_shared<std::function<void()>>(std::move(callback))});
 }
 
 size_t Timers::pending() {

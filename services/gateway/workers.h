@@ -54,6 +54,10 @@ class Timers {
   // thousand streams each setting one a write would leave hundreds of
   // thousands waiting out their heartbeats).
   void Cancel(const Key& key);
+  // Runs `callback` every `period`, the first time one period from now, until
+  // Stop: the server's periodic chores (handing memory back) share this thread
+  // rather than each keeping one.
+  void Every(Clock::duration period, std::function<void()> callback);
   size_t pending();
   // Drops what is left; no callback runs after it returns.
   void Stop();

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -43,33 +42,6 @@ TEST(MemoryTrimTest, TrimReturnsTheFreeMemoryInsideTheHeap) {
   // Freeing alone returns almost nothing of the 64 MiB; the trim most of it.
   EXPECT_LT(kept, 16l << 20) << "the allocator returned the blocks itself: nothing left for the trim to show";
   EXPECT_GT(trimmed, 32l << 20);
-}
-
-TEST(MemoryTrimTest, TrimsEveryIntervalAndStopsWhenDestroyed) {
-  std::atomic<int> trims = 0;
-  {
-    MemoryTrimmer trimmer(std::chrono::milliseconds(5), [&] { return ++trims, true; });
-    while (trims < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  EXPECT_GE(trims, 3);
-}
-
-// Destroyed in the middle of a long interval it stops at once (waiting out
-// the interval would hang this test until its time-out).
-TEST(MemoryTrimTest, StopsWithoutWaitingOutTheInterval) {
-  std::atomic<int> trims = 0;
-  {
-    MemoryTrimmer trimmer(std::chrono::hours(1), [&] { return ++trims, true; });
-  }
-  EXPECT_EQ(trims, 0);
-}
-
-TEST(MemoryTrimTest, AnIntervalOfZeroNeverTrims) {
-  std::atomic<int> trims = 0;
-  {
-    MemoryTrimmer trimmer(std::chrono::milliseconds(0), [&] { return ++trims, true; });
-  }
-  EXPECT_EQ(trims, 0);
 }
 
 }  // namespace

@@ -174,5 +174,44 @@ TEST(SpectatorWaker, AnOverflowWakesWithTheErrorThatEndsTheStream) {
   EXPECT_NE(text.find("fell too far behind"), std::string::npos) << text;
 }
 
+SseText Text(std::string text) { return std::make_shared<const std::string>(std::move(text)); }
+
+// A long history from the start goes out in pieces of at most 16 kB, whatever
+// room the connection offers, and whole, in order, across the calls.
+TEST(SseOutbox, WritesInPiecesOfAtMostSixteenKilobytes) {
+  SseOutbox out;
+  EXPECT_TRUE(out.empty());
+  const std::string big(64 << 10, 'h'), small = "data: x\n\n";
+  out.Set({Text("retry: 2000\n\n"), Text(big), Text(small)});
+  std::vector<char> buffer(128 << 10);
+  std::string written;
+  std::vector<size_t> pieces;
+  while (!out.empty()) {
+    const size_t n = out.Fill(buffer.data(), buffer.size());
+    ASSERT_GT(n, 0u);
+    pieces.push_back(n);
+    written.append(buffer.data(), n);
+  }
+  EXPECT_EQ(written, "retry: 2000\n\n" + big + small);
+  for (size_t n : pieces) EXPECT_LE(n, size_t(16 << 10));
+  EXPECT_EQ(pieces.size(), 5u);  // 64 kB and 22 bytes: four full pieces and the rest
+  EXPECT_EQ(out.Fill(buffer.data(), buffer.size()), 0u);
+}
+
+// Less room than a text: the text spans calls, and nothing beyond `max` is written.
+TEST(SseOutbox, ATextSpansCallsWhenTheRoomIsSmall) {
+  SseOutbox out;
+  out.Set({Text("abcdef"), Text("gh")});
+  char buffer[4];
+  EXPECT_EQ(out.Fill(buffer, 4), 4u);
+  EXPECT_EQ(std::string(buffer, 4), "abcd");
+  EXPECT_EQ(out.Fill(buffer, 3), 3u);
+  EXPECT_EQ(std::string(buffer, 3), "efg");
+  EXPECT_FALSE(out.empty());
+  EXPECT_EQ(out.Fill(buffer, 4), 1u);
+  EXPECT_EQ(buffer[0], 'h');
+  EXPECT_TRUE(out.empty());
+}
+
 }  // namespace
 }  // namespace metropolis::gateway

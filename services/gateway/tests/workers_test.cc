@@ -98,5 +98,34 @@ TEST(Timers, NothingRunsAfterStop) {
   EXPECT_EQ(ran, 0);
 }
 
+// The memory trim runs this way: again and again, and never after Stop.
+TEST(Timers, EveryRunsAgainAndAgainUntilStop) {
+  std::atomic<int> ran{0};
+  Timers timers;
+  std::promise<void> thrice;
+  timers.Every(5ms, [&] {
+    if (++ran == 3) thrice.set_value();
+  });
+  ASSERT_EQ(thrice.get_future().wait_for(5s), std::future_status::ready);
+  EXPECT_LE(timers.pending(), 1u) << "one timer set for the next run, not a pile";
+  timers.Stop();
+  const int stopped_at = ran;
+  std::this_thread::sleep_for(30ms);
+  EXPECT_EQ(ran, stopped_at);
+}
+
+// Its first run is one period away: a server that trims every ten seconds
+// does not trim as it starts, and stops without waiting for the period.
+TEST(Timers, EveryWaitsOnePeriodBeforeItsFirstRun) {
+  std::atomic<int> ran{0};
+  Timers timers;
+  timers.Every(std::chrono::hours(1), [&] { ++ran; });
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(timers.pending(), 1u);
+  timers.Stop();
+  EXPECT_EQ(timers.pending(), 0u);
+}
+
 }  // namespace
 }  // namespace metropolis::gateway
