@@ -14,7 +14,9 @@ echo "==== setup: packages ===="
 scripts/setup.sh
 echo "==== release: configure and build ===="
 cmake --preset release
-cmake --build --preset release -j "${METROPOLIS_JOBS:-2}"
+# Only what the stack and the demo run (the `stack` target): the tests and
+# benchmarks are the test command's and the bench scripts' to build.
+cmake --build --preset release -j "${METROPOLIS_JOBS:-2}" --target stack
 echo "==== stack: start ===="
 if [[ -f $METROPOLIS_STACK_DIR/stack.env ]]; then deploy/local/stack.sh down; fi
 METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up build/release
