@@ -372,8 +372,8 @@ void HttpServer::Stop() {
     open.assign(streams_.begin(), streams_.end());
   }
   for (const auto& s : open) s->Wake(this);
-  // The batch these wakes joined is resumed now, not when its timer is due;
-  // streams woken from here on are resumed at once (ResumeStream).
+  // These wakes resume at once (stopping_ is set: ResumeStream); a batch that
+  // streams joined before is resumed now, not when its timer is due.
   ResumeBatch();
   // libmicrohttpd refuses to stop with a connection suspended. Each has been
   // resumed by now, or is being resumed by a timer's or a spectator's thread,

@@ -69,13 +69,20 @@ lines=$(wc -l <"$tmp/games.jsonl")
 [[ $lines == 20 ]] || fail "sim: $lines JSON lines, expected 20"
 head -c 40 "$tmp/games.jsonl" | grep -qF '{"rules_version":1,' || fail "sim: JSON lines start oddly"
 # Metropolises are counted by the action that places one (MET-2), not from
-# events (sim asks the engine for none when no seat keeps a tracker): the
-# table agrees with the games' own records.
-placed=$(grep -o '"place_metropolis [^"]*"' "$tmp/games.jsonl" | wc -l)
-[[ $placed -gt 0 ]] || fail "sim: no metropolis placed in 20 games: the check below would show nothing"
-want=$(awk -v n="$placed" 'BEGIN { printf "%.2f", n / 20 }')
-grep -qE "^metropolises placed per game +$want\$" "$tmp/sim.out" ||
-  fail "sim: the table's metropolises per game is not $want ($placed placed in the records)"
+# events: the table agrees with the games' own records, with a seat that keeps
+# a knowledge tracker (greedy: the engine is asked for events) and without
+# (random only: it is asked for none).
+check_metropolises() {  # NAME GAMES JSONL
+  local placed want
+  placed=$(grep -o '"place_metropolis [^"]*"' "$3" | wc -l)
+  [[ $placed -gt 0 ]] || fail "$1: no metropolis placed in $2 games: the check would show nothing"
+  want=$(awk -v n="$placed" -v g="$2" 'BEGIN { printf "%.2f", n / g }')
+  grep -qE "^metropolises placed per game +$want\$" "$tmp/$1.out" ||
+    fail "$1: the table's metropolises per game is not $want ($placed placed in the records)"
+}
+check_metropolises sim 20 "$tmp/games.jsonl"
+run sim-random 0 sim --games 40 --seed 1 --threads 2 --jsonl "$tmp/random.jsonl"
+check_metropolises sim-random 40 "$tmp/random.jsonl"
 
 # The same flags give the same games whatever the thread count.
 run sim1 0 "${sim_flags[@]}" --threads 1 --jsonl "$tmp/games1.jsonl"

@@ -182,7 +182,8 @@ TEST(SseOutbox, WritesInPiecesOfAtMostSixteenKilobytes) {
   SseOutbox out;
   EXPECT_TRUE(out.empty());
   const std::string big(64 << 10, 'h'), small = "data: x\n\n";
-  out.Set({Text("retry: 2000\n\n"), Text(big), Text(small)});
+  const SseText held = Text(big);  // shared, as a game's texts are by its watchers
+  out.Set({Text("retry: 2000\n\n"), held, Text(small)});
   std::vector<char> buffer(128 << 10);
   std::string written;
   std::vector<size_t> pieces;
@@ -193,6 +194,7 @@ TEST(SseOutbox, WritesInPiecesOfAtMostSixteenKilobytes) {
     written.append(buffer.data(), n);
   }
   EXPECT_EQ(written, "retry: 2000\n\n" + big + small);
+  EXPECT_EQ(held.use_count(), 1) << "a written stream keeps no text while it waits";
   for (size_t n : pieces) EXPECT_LE(n, size_t(16 << 10));
   EXPECT_EQ(pieces.size(), 5u);  // 64 kB and 22 bytes: four full pieces and the rest
   EXPECT_EQ(out.Fill(buffer.data(), buffer.size()), 0u);
