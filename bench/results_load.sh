@@ -2,8 +2,8 @@
 # Load test of the replays and ratings services: builds the release preset in
 # build/load, starts a PostgreSQL at its durable defaults (fsync and synchronous
 # commit on) and a Redis on free loopback ports, migrates, starts
-# metropolis-replays, metropolis-ratings and the Accounts service (in
-# metropolis-matchmaker) ratings reads ladders from, runs results_load against them with
+# metropolis-replays, metropolis-ratings and the Accounts service
+# (metropolis-accounts) ratings reads ladders from, runs results_load against them with
 # the arguments given here, and stops everything.
 #
 #   bench/results_load.sh                                  # 5000 games stored and rated; 1,000,000 players ranked
@@ -79,12 +79,37 @@ start_service ratings "$ratings_port" "$build/services/ratings/metropolis-rating
   --replays "127.0.0.1:$replays_port" --accounts "127.0.0.1:$accounts_port" --log-level warning
 
 echo "results_load.sh: replays on $replays_port, ratings on $ratings_port, $threads connections each; load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+# The write-ahead log's position before the load, for its bytes per game after it.
+wal_start=$(psql "$METROPOLIS_PG_CONNINFO" -qAtc "SELECT pg_current_wal_lsn()")
 status=0
 "$build/bench/results_load" --replays "127.0.0.1:$replays_port" --ratings "127.0.0.1:$ratings_port" --token "$token" \
   --pg "$METROPOLIS_PG_CONNINFO" "$@" || status=$?
 # Where the machine's CPU went: the services and the database server.
 echo >&2
 echo "CPU seconds at the end: replays $(ps -o times= -p "${METROPOLIS_SERVICE_PIDS[replays]}" | tr -d ' '), ratings $(ps -o times= -p "${METROPOLIS_SERVICE_PIDS[ratings]}" | tr -d ' '), postgres $(ps -C postgres -o times= | awk '{s += $1} END {print s}'), redis $(ps -C redis-server -o times= | awk '{s += $1} END {print s}')" >&2
+# What the stored games take on disk (docs/CAPACITY.md): each table with its
+# indexes and TOAST, per game stored, and the write-ahead log the load wrote. The
+# rank phase's seeded board and the identities are in it too: `--phases store,rate`
+# gives a figure of the games alone.
+stored=$(psql "$METROPOLIS_PG_CONNINFO" -qAtc "SELECT count(*) FROM games")
+if ((stored > 0)); then
+  echo >&2
+  echo "on disk after the load: $stored games stored" >&2
+  psql "$METROPOLIS_PG_CONNINFO" -c "SELECT c.relname AS \"table\", pg_size_pretty(pg_total_relation_size(c.oid)) AS total,
+      round(pg_total_relation_size(c.oid)::numeric / $stored) AS bytes_per_game
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+      AND pg_total_relation_size(c.oid) > 65536
+    ORDER BY pg_total_relation_size(c.oid) DESC" >&2
+  psql "$METROPOLIS_PG_CONNINFO" -qAt -F ' ' -c "SELECT
+      round(sum(pg_total_relation_size(c.oid))::numeric / $stored),
+      round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal_start')::numeric / $stored)
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')" |
+    while read -r tables wal; do
+      echo "all tables: $tables bytes per game stored; write-ahead log written: $wal bytes per game" >&2
+    done
+fi
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then
   psql "$METROPOLIS_PG_CONNINFO" -c "SELECT calls, round(total_exec_time) AS total_ms,
       round((total_exec_time / calls)::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
