@@ -111,9 +111,10 @@ validate() {  # json [--mutate fixture]
   (cd "$HERE" && node validate.mjs --objects "$@" "${help_args[@]}")
 }
 
-# --- 3. The chart, rendered three ways, must validate --------------------------------------------
+# --- 3. The chart, rendered four ways, must validate --------------------------------------------
 passed=0
-for case in "defaults:values-required.yaml" "test:values-test.yaml" "variant:values-required.yaml,values-variant.yaml"; do
+for case in "defaults:values-required.yaml" "test:values-test.yaml" "variant:values-required.yaml,values-variant.yaml" \
+  "capacity:values-required.yaml,../../helm/metropolis/values-100k.yaml"; do
   name=${case%%:*}
   IFS=, read -r -a files <<<"${case#*:}"
   paths=()
