@@ -5,7 +5,9 @@
 # sample reads every live game's keys (MEMORY USAGE of gh:{ID}:setup, log, seats,
 # fence and owner) and the actions in its log. Prints, per sample: the bytes of a
 # live game's keys, a least-squares fit bytes = a + b x actions, Redis's
-# used_memory per live game, and the append-only file's bytes per action logged.
+# used_memory per live game, and the append-only file's bytes per action logged
+# (the whole file, lease renewals included, over the live games' actions: high once
+# games have ended, whose writes stay in it until a rewrite).
 #
 #   bench/checkpoint_memory.sh                                     # 500 games, bots at 250 ms, samples at 30 s and 50 s
 #   bench/checkpoint_memory.sh --games 200 --think-ms 100 --samples 10,20
@@ -25,7 +27,7 @@ games=500 think_ms=250 samples=30,50
 number() { [[ $2 =~ ^[0-9]+$ ]] || { echo "checkpoint_memory.sh: $1 wants a whole number, not '$2'" >&2; exit 2; }; echo "$2"; }
 while (($#)); do
   case $1 in
-    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --games) games=$(number "$1" "${2-}"); shift 2 ;;
     --think-ms) think_ms=$(number "$1" "${2-}"); shift 2 ;;
     --samples)
@@ -41,6 +43,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/checkpoint-memory.XXXXXX")
 METROPOLIS_SERVICE_LOGS=$work
 # shellcheck disable=SC2317 # the EXIT trap
 cleanup() {
+  if [[ -n ${load-} ]] && kill -0 "$load" 2>/dev/null; then
+    kill "$load" 2>/dev/null || true
+    wait "$load" 2>/dev/null || true
+  fi
   stop_services >/dev/null
   rm -rf "$work"
 }
@@ -52,9 +58,9 @@ GAMEHOST_FLAGS="--checkpoint-redis $METROPOLIS_REDIS_ADDR --log-level warning ${
   bench/gamehost_load.sh --games "$games" --think-ms "$think_ms" --duration-s "$((last + 15))" --warmup-s 0 \
   >"$work/load.log" 2>&1 &
 load=$!
-# The games start once the host is up: count from the first checkpoint.
-for _ in $(seq 600); do
-  (($("${redis[@]}" SCARD gh:live) > 0)) && break
+# The games start once the host is up (after gamehost_load.sh's build, if it
+# builds): count from the first checkpoint.
+while (($("${redis[@]}" SCARD gh:live) == 0)); do
   kill -0 "$load" 2>/dev/null || { echo "checkpoint_memory.sh: the load ended before any game started:" >&2; cat "$work/load.log" >&2; exit 1; }
   sleep 0.1
 done
@@ -71,7 +77,8 @@ for t in "${at[@]}"; do
     echo "LLEN gh:{$id}:log"
     for part in setup log seats fence owner; do echo "MEMORY USAGE gh:{$id}:$part SAMPLES 0"; done
   done <"$work/live" | "${redis[@]}" >"$work/replies"
-  awk '{ v = ($0 == "" ? 0 : $0) } NR % 6 == 1 { n = v; b = 0; next } { b += v } NR % 6 == 0 { print n, b }' \
+  # A game that ended between the two reads has no keys left: not counted.
+  awk '{ v = ($0 == "" ? 0 : $0) } NR % 6 == 1 { n = v; b = 0; next } { b += v } NR % 6 == 0 && b > 0 { print n, b }' \
     "$work/replies" >"$work/rows"
   used=$("${redis[@]}" INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory" {print $2}')
   aof=$("${redis[@]}" INFO persistence | tr -d '\r' | awk -F: '$1 == "aof_current_size" {print $2}')

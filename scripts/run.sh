@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds the release preset, starts the
+# The main job: installs what is missing, builds the programs it runs (the stack
+# target of the release preset), starts the
 # whole stack on this machine (its own PostgreSQL and Redis in a throwaway
 # folder, accounts, replays, ratings, two matchmaker replicas and a game host), registers
 # built-in bots, plays a ladder of games through the matchmaker, and prints the
