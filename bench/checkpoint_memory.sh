@@ -24,12 +24,11 @@ cd "$(dirname "$0")/.."
 source scripts/lib/services.sh
 
 games=500 think_ms=250 samples=30,50
-number() { [[ $2 =~ ^[0-9]+$ ]] || { echo "checkpoint_memory.sh: $1 wants a whole number, not '$2'" >&2; exit 2; }; echo "$2"; }
 while (($#)); do
   case $1 in
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    --games) games=$(number "$1" "${2-}"); shift 2 ;;
-    --think-ms) think_ms=$(number "$1" "${2-}"); shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --games) games=$(flag_number checkpoint_memory.sh "$1" "${2-}"); shift 2 ;;
+    --think-ms) think_ms=$(flag_number checkpoint_memory.sh "$1" "${2-}" 0); shift 2 ;;
     --samples)
       [[ ${2-} =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "checkpoint_memory.sh: --samples wants seconds, as 30,50" >&2; exit 2; }
       samples=$2; shift 2 ;;

@@ -44,10 +44,7 @@ source scripts/lib/services.sh
 
 games=200 watchers=50 streams=10000 fanout_games=20 duration_s=600 think_ms=250 ramp=200 scenario=both head_start=1500
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-number() {  # flag value: a positive integer, or exit 2
-  [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "gateway_streams.sh: $1 wants a positive integer, not '$2'" >&2; exit 2; }
-  echo "$2"
-}
+number() { flag_number gateway_streams.sh "$1" "$2"; }  # a positive whole number, or exit 2
 while [[ $# -gt 0 ]]; do
   [[ $1 == -h || $1 == --help ]] && { usage; exit 0; }
   [[ $# -ge 2 ]] || { echo "gateway_streams.sh: $1 wants a value (see --help)" >&2; exit 2; }
@@ -58,9 +55,7 @@ while [[ $# -gt 0 ]]; do
     --fanout-games) fanout_games=$(number "$1" "$2") ;;
     --duration-s) duration_s=$(number "$1" "$2") ;;
     --think-ms) think_ms=$(number "$1" "$2") ;;
-    --head-start)
-      [[ $2 =~ ^[0-9]+$ ]] || { echo "gateway_streams.sh: --head-start wants a number of steps, not '$2'" >&2; exit 2; }
-      head_start=$2 ;;
+    --head-start) head_start=$(flag_number gateway_streams.sh "$1" "$2" 0) ;;
     --ramp-per-s) ramp=$(number "$1" "$2") ;;
     --scenario)
       [[ $2 == a || $2 == b || $2 == both ]] || { echo "gateway_streams.sh: --scenario is a, b or both, not '$2'" >&2; exit 2; }

@@ -51,6 +51,18 @@ _ensure_services_dir() {
   fi
 }
 
+# A flag's value as a whole number of at least MIN (default 1), or exit 2 naming
+# the program and the flag: value=$(flag_number PROGRAM FLAG VALUE [MIN]).
+flag_number() {
+  local min=${4:-1}
+  if [[ $3 =~ ^[0-9]+$ ]] && ((10#$3 >= min)); then
+    echo "$((10#$3))"
+    return
+  fi
+  echo "$1: $2 wants a whole number of at least $min, not '$3'" >&2
+  exit 2
+}
+
 # Prints a TCP port nobody listens on. Other programs may hold the usual ports.
 free_port() {
   local port low=32768
