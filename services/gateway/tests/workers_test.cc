@@ -120,16 +120,23 @@ TEST(Timers, EveryRunsAgainAndAgain) {
 // waiting (the next run would be set after Stop cleared the queue).
 TEST(Timers, EveryIsNotSetAgainByARunThatEndsAfterStop) {
   Timers timers;
-  std::promise<void> started;
+  std::promise<void> started, release;
+  std::shared_future<void> released = release.get_future().share();
   std::atomic<int> ran{0};
   timers.Every(1ms, [&] {
     if (++ran == 1) {
       started.set_value();
-      std::this_thread::sleep_for(50ms);  // Stop comes meanwhile
+      released.wait();  // until Stop is under way
     }
   });
+  // A far timer shows when Stop has begun: it drops what waits.
+  timers.At(Timers::Clock::now() + std::chrono::hours(1), [] {});
   ASSERT_EQ(started.get_future().wait_for(5s), std::future_status::ready);
-  timers.Stop();  // waits for the run, which then tries to set the next
+  ASSERT_EQ(timers.pending(), 1u);
+  std::thread stopper([&] { timers.Stop(); });  // waits for the run
+  while (timers.pending() != 0) std::this_thread::yield();
+  release.set_value();  // the run ends, and tries to set the next
+  stopper.join();
   EXPECT_EQ(timers.pending(), 0u);
   EXPECT_EQ(ran, 1);
 }
