@@ -60,6 +60,7 @@ constexpr int kStatusCodes = 17;  // grpc::StatusCode OK .. UNAUTHENTICATED
 // What the load counts, from any thread.
 enum Count {
   kDecisionsReceived,  // Decision messages
+  kUpdatesReceived,    // messages of any kind on the seats' streams (the host's writes)
   kAnswersWritten,
   kDecisionsApplied,  // answers the host applied
   kRejected,
@@ -274,6 +275,7 @@ void Seat::OnReadDone(bool ok) {
     load->LogError("an update could not be read");
     summary_ = UpdateSummary{};
   }
+  load->counters().Add(kUpdatesReceived);
   switch (summary_.kind) {
     case v1::PlayUpdate::kDecision: {
       load->counters().Add(kDecisionsReceived);
@@ -687,11 +689,12 @@ void Load::Report(const Sample& start, const Sample& end, const Sample& idle, do
       << ",\"ramp_s\":" << Fixed(ramp_s, 2) << ",\"warmup_s\":" << settings_.warmup_s
       << ",\"window_s\":" << Fixed(window_s, 3) << ",\"decisions_per_s\":" << Fixed(per_s, 1)
       << ",\"decisions_applied\":" << c[kDecisionsApplied] << ",\"decisions_received\":" << c[kDecisionsReceived]
-      << ",\"answers_written\":" << c[kAnswersWritten] << ",\"games_created\":" << c[kGamesCreated]
-      << ",\"games_finished\":" << c[kGamesFinished] << ",\"rejected\":" << c[kRejected]
-      << ",\"stream_errors\":" << c[kStreamErrors] << ",\"create_errors\":" << c[kCreateErrors]
-      << ",\"empty_decisions\":" << c[kEmptyDecisions] << ",\"malformed_updates\":" << c[kMalformedUpdates]
-      << ",\"host_added_us\":{\"count\":" << added.total << ",\"p50\":" << Fixed(double(added.Quantile(0.5)) / 1e3, 1)
+      << ",\"updates_received\":" << c[kUpdatesReceived] << ",\"answers_written\":" << c[kAnswersWritten]
+      << ",\"games_created\":" << c[kGamesCreated] << ",\"games_finished\":" << c[kGamesFinished]
+      << ",\"rejected\":" << c[kRejected] << ",\"stream_errors\":" << c[kStreamErrors]
+      << ",\"create_errors\":" << c[kCreateErrors] << ",\"empty_decisions\":" << c[kEmptyDecisions]
+      << ",\"malformed_updates\":" << c[kMalformedUpdates] << ",\"host_added_us\":{\"count\":" << added.total
+      << ",\"p50\":" << Fixed(double(added.Quantile(0.5)) / 1e3, 1)
       << ",\"p90\":" << Fixed(double(added.Quantile(0.9)) / 1e3, 1)
       << ",\"p99\":" << Fixed(double(added.Quantile(0.99)) / 1e3, 1) << ",\"max\":" << Fixed(double(added.max) / 1e3, 1)
       << "}"
@@ -720,6 +723,8 @@ void Load::Report(const Sample& start, const Sample& end, const Sample& idle, do
   row("decisions applied / answers written / decisions received", Thousands(c[kDecisionsApplied]) + " / " +
                                                                       Thousands(c[kAnswersWritten]) + " / " +
                                                                       Thousands(c[kDecisionsReceived]));
+  row("messages the seats received per decision (the host's writes)",
+      c[kDecisionsApplied] ? Fixed(double(c[kUpdatesReceived]) / double(c[kDecisionsApplied]), 2) : "-");
   row("games finished / created in the window", Thousands(c[kGamesFinished]) + " / " + Thousands(c[kGamesCreated]));
   row("rejected answers", Thousands(c[kRejected]));
   if (c[kEmptyDecisions] || c[kMalformedUpdates]) {

@@ -18,6 +18,8 @@
 # Environment:
 #   GAMEHOST_LOAD_BUILD=0         do not build; use what build/load holds (repeated runs of one binary)
 #   GAMEHOST_LOAD_BUILD_DIR=DIR   another build folder (default build/load)
+#   GAMEHOST_LOAD_CHECKPOINTS=1   checkpoint every game (--checkpoint-redis) in a throwaway Redis started
+#                                 here on a free loopback port, as a host in production does
 #   GAMEHOST_FLAGS="..."          more flags for the host, e.g. "--bot-threads 1 --log-level warning"
 #   GAMEHOST_LOAD_PERF=FILE       also record the host with `perf record -g` into FILE during the load
 #   GAMEHOST_LOAD_WRAPPER="..."   run the host under a wrapper, e.g.
@@ -48,6 +50,7 @@ load_bin=$build/bench/gamehost_load
 work=$(mktemp -d "${TMPDIR:-/tmp}/gamehost-load.XXXXXX")
 host_pid=
 perf_pid=
+redis_started=
 # shellcheck disable=SC2317 # called from the EXIT trap
 stop_host() {
   [[ -n $host_pid ]] || return 0
@@ -70,6 +73,7 @@ stop_host() {
 cleanup() {
   if [[ -n $perf_pid ]]; then kill -INT "$perf_pid" 2>/dev/null || true; wait "$perf_pid" 2>/dev/null || true; fi
   stop_host
+  [[ -z $redis_started ]] || stop_services >/dev/null
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -78,12 +82,23 @@ port=$(free_port)
 metrics_port=$(free_port)
 while [[ $metrics_port == "$port" ]]; do metrics_port=$(free_port); done
 token=load-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+checkpoint_flags=()
+if [[ ${GAMEHOST_LOAD_CHECKPOINTS:-0} != 0 ]]; then
+  # A folder of our own, even when the caller has services of its own running:
+  # the cleanup removes it.
+  # shellcheck disable=SC2034 # read by start_redis and stop_services (scripts/lib/services.sh)
+  METROPOLIS_SERVICES_DIR=
+  redis_started=1
+  start_redis >&2
+  checkpoint_flags=(--checkpoint-redis "$METROPOLIS_REDIS_ADDR")
+  echo "gamehost_load.sh: checkpoints in Redis at $METROPOLIS_REDIS_ADDR" >&2
+fi
 
 # Games wait for their four seats; --max-games leaves room for games being
 # finished while their replacements start.
 # shellcheck disable=SC2086 # GAMEHOST_FLAGS and GAMEHOST_LOAD_WRAPPER are lists of words
 ${GAMEHOST_LOAD_WRAPPER:-} "$host_bin" --listen "127.0.0.1:$port" --metrics-listen "127.0.0.1:$metrics_port" --admin-token "$token" \
-  --data-dir "$work/data" --max-games 100000 ${GAMEHOST_FLAGS:-} >"$work/host.log" 2>&1 &
+  --data-dir "$work/data" --max-games 100000 ${checkpoint_flags[@]+"${checkpoint_flags[@]}"} ${GAMEHOST_FLAGS:-} >"$work/host.log" 2>&1 &
 host_pid=$!
 for _ in $(seq 1 1200); do
   ss -Htln "sport = :$port" | grep -q . && break

@@ -24,7 +24,9 @@ struct Game::Seat {
   uint32_t fallback_in_a_row = 0;
   bool forfeited = false;
   int64_t bank_ms = 0;
-  std::vector<v1::Event> events;  // masked for this seat, not yet flushed
+  std::vector<v1::Event> events;  // masked for this seat, not yet released (Advance)
+  std::vector<v1::Event> held;    // released, waiting to be coalesced (GameEnv::coalesce_events_ms)
+  uint32_t held_step = 0;         // the step `held` brings the seat to
 };
 
 grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* out) {
@@ -237,6 +239,7 @@ std::shared_ptr<v1::SpectateUpdate> Game::SpectatorPausedUpdateLocked() const {
 }
 
 void Game::SendPausedLocked() {
+  SendAllHeldLocked();  // what was released before the pause goes first
   const auto update = PausedUpdateLocked();
   for (auto& s : seats_)
     if (s->stream) s->stream->Send(update);
@@ -247,6 +250,7 @@ void Game::SendPausedLocked() {
 }
 
 void Game::EndStreamsLocked(const grpc::Status& status) {
+  SendAllHeldLocked();
   for (auto& s : seats_) {
     if (!s->stream) continue;
     s->stream->Finish(status);
@@ -431,6 +435,7 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
               "seat " + std::to_string(seat) + " of game " + setup_.id +
                   " is already played by another stream (set take_over to replace it)"};
     }
+    SendHeldLocked(seat);  // the old stream hears what it was owed, then its end
     s.stream->Finish({grpc::StatusCode::ABORTED, "another stream took over seat " + std::to_string(seat)});
     services::LogInfo("seat taken over", {{"game", setup_.id}, {"seat", std::to_string(seat)}});
   }
@@ -438,6 +443,7 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   s.want_text = hello.want_text();
   s.ever_connected = true;
   s.events.clear();  // a new stream starts from where the game stands
+  s.held.clear();
 
   auto welcome = std::make_shared<v1::PlayUpdate>();
   Welcome(seat, welcome->mutable_welcome());
@@ -485,6 +491,7 @@ void Game::Disconnect(int seat, const SeatStream* stream) {
   if (s.stream.get() != stream) return;  // already replaced
   s.stream.reset();
   s.events.clear();
+  s.held.clear();
   if (!finished_ && !paused_ && started_ && state_.CurrentPlayer() == seat) RequestBot(seat, "disconnected");
 }
 
@@ -546,6 +553,9 @@ void Game::Reject(int seat, uint32_t step, const std::string& reason, const std:
   if (env_.metrics) env_.metrics->Rejected(reason);
   Seat& s = *seats_[seat];
   if (!s.stream) return;
+  // What the seat is owed goes first: the events that made its answer stale
+  // (a bot that retries on a refusal reads them to see the decision is gone).
+  SendHeldLocked(seat);
   auto update = std::make_shared<v1::PlayUpdate>();
   update->mutable_rejected()->set_step(step);
   update->mutable_rejected()->set_error(error);
@@ -609,23 +619,46 @@ void Game::Advance() {
   // Nothing below is released unless the store holds it (see game.h).
   if (finished_ || PersistLocked() != Persisted::kReleased) return;
   if (finish) FinishLocked();
-  Flush();
+  Flush(decide);
   // Unless it was sent already (a pause that ended takes it back: ResumeLocked).
   if (decide >= 0 && decision_sent_step_ != int64_t(step())) SendDecision(decide);
   if (bot >= 0) RequestBot(bot, bot_why);
 }
 
-void Game::Flush() {
+void Game::Flush(int decide) {
   const uint32_t now_step = step();
-  for (auto& seat : seats_) {
-    if (!seat->stream || seat->events.empty()) continue;
-    auto update = std::make_shared<v1::PlayUpdate>();
-    v1::Events* ev = update->mutable_events();
-    ev->set_step(now_step);
-    ev->mutable_events()->Reserve(int(seat->events.size()));
-    for (auto& e : seat->events) *ev->add_events() = std::move(e);
-    seat->events.clear();
-    seat->stream->Send(std::move(update));
+  // Hold only while steps come faster than the window: a game whose seats think
+  // (a step every quarter second) would gain nothing but the delay and a timer.
+  const services::Millis now = env_.clock->Now();
+  const bool hold = env_.coalesce_events_ms > 0 && !finished_ && last_flush_at_ >= 0 &&
+                    now - last_flush_at_ < env_.coalesce_events_ms;
+  last_flush_at_ = now;
+  bool waiting = false;
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    Seat& seat = *seats_[i];
+    if (!seat.stream) continue;
+    if (!seat.events.empty()) {
+      if (seat.held.empty()) {
+        seat.held.swap(seat.events);
+      } else {
+        for (auto& e : seat.events) seat.held.push_back(std::move(e));
+        seat.events.clear();
+      }
+      seat.held_step = now_step;
+    }
+    if (int(i) == decide || !hold) {
+      SendHeldLocked(int(i));
+    } else {
+      waiting = waiting || !seat.held.empty();
+    }
+  }
+  if (waiting && !held_timer_armed_) {
+    held_timer_armed_ = true;
+    AtTime(now + env_.coalesce_events_ms, [this] {
+      std::lock_guard lock(mutex_);
+      held_timer_armed_ = false;
+      SendAllHeldLocked();
+    });
   }
   if (!spectators_.empty() && !spectator_events_.empty()) {
     auto events = std::make_shared<v1::SpectateUpdate>();
@@ -639,6 +672,22 @@ void Game::Flush() {
     }
   }
   spectator_events_.clear();
+}
+
+void Game::SendHeldLocked(int seat_index) {
+  Seat& seat = *seats_[seat_index];
+  if (!seat.stream || seat.held.empty()) return;
+  auto update = std::make_shared<v1::PlayUpdate>();
+  v1::Events* ev = update->mutable_events();
+  ev->set_step(seat.held_step);
+  ev->mutable_events()->Reserve(int(seat.held.size()));
+  for (auto& e : seat.held) *ev->add_events() = std::move(e);
+  seat.held.clear();
+  seat.stream->Send(std::move(update));
+}
+
+void Game::SendAllHeldLocked() {
+  for (size_t i = 0; i < seats_.size(); ++i) SendHeldLocked(int(i));
 }
 
 namespace {
@@ -815,6 +864,7 @@ void Game::OnStored() {
   // The host keeps finished games only to answer GetGame; the stored record has
   // the rest, so the event log goes.
   std::vector<LoggedEvent>().swap(log_);
+  SendAllHeldLocked();  // nothing waits (the last step's Flush sent it all), but the end must come last
   auto over = std::make_shared<v1::PlayUpdate>();
   *over->mutable_game_over()->mutable_result() = result_;
   for (auto& s : seats_) {

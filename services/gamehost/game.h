@@ -119,6 +119,13 @@ struct GameEnv {
   // of the game voids it ("store lost steps") instead of being shown the game
   // rewound. Off only as a negative control (protection "seen_step").
   bool check_seen_step = true;
+  // Events for a seat that is not to act wait up to this long, so that the
+  // steps played meanwhile reach it in one message instead of one each (bots
+  // that answer at once play a step every few milliseconds); they wait only
+  // while the game's steps come faster than that. The seat to act hears its
+  // events at once, before its decision; a refusal, a pause, a stream's end
+  // and the game's end send what waits first. 0: every step's events at once.
+  services::Millis coalesce_events_ms = 0;
 };
 
 class Game : public std::enable_shared_from_this<Game> {
@@ -204,7 +211,12 @@ class Game : public std::enable_shared_from_this<Game> {
   void Advance();
   void AdvanceOnStrandLocked();
   void ApplyLocked(const Action& action);
-  void Flush();
+  // Sends the step's events: to `decide` (the seat to act, or -1) and, unless
+  // they are coalesced (GameEnv::coalesce_events_ms), to every seat; the
+  // others' wait for their next decision or the coalescing timer.
+  void Flush(int decide);
+  void SendHeldLocked(int seat);
+  void SendAllHeldLocked();
   void SendDecision(int seat);
   void RequestBot(int seat, const char* why);
   void OnBotDecision(int seat, uint32_t step, const Action& action);
@@ -290,6 +302,8 @@ class Game : public std::enable_shared_from_this<Game> {
   bool abandoned_ = false;             // fenced off: another host runs the game
   services::Millis grace_until_ = -1;  // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
+  bool held_timer_armed_ = false;        // the coalescing timer (GameEnv::coalesce_events_ms)
+  services::Millis last_flush_at_ = -1;  // when the last step's events were released
 };
 
 }  // namespace metropolis::gamehost

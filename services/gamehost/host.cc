@@ -431,6 +431,7 @@ GameEnv Host::MakeEnv() {
     OnVoided(game_id, reason, fence);
   };
   env.check_seen_step = options_.check_seen_step;
+  env.coalesce_events_ms = options_.coalesce_events_ms;
   if (checkpoints_) {
     env.checkpoints = checkpoints_;
     env.host = address();

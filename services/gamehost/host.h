@@ -43,6 +43,9 @@ struct HostOptions {
   // Whether a game's checkpoint is dropped once the sink kept it; false when
   // the outbox delivers it later and calls GameDelivered.
   bool done_when_stored = true;
+  // GameEnv::coalesce_events_ms: how long a seat that is not to act may wait
+  // for the events of the steps played meanwhile; 0: each step's at once.
+  services::Millis coalesce_events_ms = 0;
   // GameEnv::check_seen_step: off only as a negative control ("seen_step").
   bool check_seen_step = true;
   // The platform key the secret seeds of games that share a chance identity

@@ -112,6 +112,9 @@ void AddPlaySettings(services::Settings* settings) {
                 "threads that apply games' moves and write their checkpoints (each game in order, off the gRPC "
                 "threads)");
   settings->Add("max-games", "N", "10000", "live games the game host accepts");
+  settings->Add("coalesce-events-ms", "N", "20",
+                "a seat that is not to act hears the events of the steps played meanwhile at most this late, in one "
+                "message (the seat to act hears them at once, with its decision); 0: every step's events at once");
   settings->Add("forfeit-after", "N", "20", "fallback decisions in a row after which a seat forfeits; 0 = never");
   settings->Add(
       "checkpoint-redis", "ADDR", "",
@@ -134,7 +137,7 @@ void AddPlaySettings(services::Settings* settings) {
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
   int64_t decision_ms, bank_ms, start_ms, bot_threads, game_threads, max_games, forfeit_after, lease_ms, pause_limit_ms,
-      archive_keep, max_bot_think_ms;
+      archive_keep, max_bot_think_ms, coalesce_events_ms;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("max-bot-think-ms", 1, 3'600'000, &max_bot_think_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
@@ -145,7 +148,8 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
       !settings.GetInt("forfeit-after", 0, 1'000'000, &forfeit_after, error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error) ||
       !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error) ||
-      !settings.GetInt("archive-keep", 0, 100'000'000, &archive_keep, error))
+      !settings.GetInt("archive-keep", 0, 100'000'000, &archive_keep, error) ||
+      !settings.GetInt("coalesce-events-ms", 0, 1'000, &coalesce_events_ms, error))
     return false;
   config->archive_keep = size_t(archive_keep);
   config->checkpoint_redis = settings.Get("checkpoint-redis");
@@ -164,6 +168,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   options.start_timeout_ms = start_ms;
   options.max_live_games = size_t(max_games);
   options.forfeit_after = uint32_t(forfeit_after);
+  options.coalesce_events_ms = coalesce_events_ms;
   options.max_bot_think_ms = max_bot_think_ms;
   options.default_fallback_bot = settings.Get("fallback-bot");
   if (!bots::MakeBot(options.default_fallback_bot, error)) {

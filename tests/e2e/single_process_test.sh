@@ -27,6 +27,7 @@ refused "$server" "--fallback-bot" --pg x --redis 127.0.0.1:1 --fallback-bot nob
 refused "$server" "--fallback-bot: 'search:ms=5000' thinks up to 5000 ms per decision; this host's bots may think at \
 most 2000 ms (--max-bot-think-ms)" --pg x --redis 127.0.0.1:1 --fallback-bot search:ms=5000
 refused "$server" "--max-bot-think-ms" --pg x --redis 127.0.0.1:1 --max-bot-think-ms 0
+refused "$server" "--coalesce-events-ms" --pg x --redis 127.0.0.1:1 --coalesce-events-ms 5000
 refused "$server" "--redis: redis address 'y' is neither" --pg x --redis y
 refused "$server" "--redis: redis address 'sentinel:m@a': sentinel 'a' is not HOST:PORT" --pg x --redis sentinel:m@a
 # People keeps seat tokens only encrypted: a gateway token needs a seat key.

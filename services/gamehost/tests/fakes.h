@@ -170,7 +170,8 @@ struct TestHost {
   // With `strands`, games run their work on `work`, which the test (and
   // Settle) drains, as a host's game threads would; without, inline.
   explicit TestHost(std::string address = "host-a:1", GameDirectory* shared_directory = nullptr,
-                    bool check_seen_step = true, bool strands = false, std::string chance_key = {})
+                    bool check_seen_step = true, bool strands = false, std::string chance_key = {},
+                    services::Millis coalesce_events_ms = 0)
       : timers(&clock), directory(shared_directory ? shared_directory : &own_directory) {
     HostOptions options;
     options.check_seen_step = check_seen_step;
@@ -182,6 +183,7 @@ struct TestHost {
     options.default_fallback_bot = "random";
     options.start_timeout_ms = 5000;
     options.chance_key = std::move(chance_key);
+    options.coalesce_events_ms = coalesce_events_ms;
     host =
         std::make_unique<Host>(options, &clock, &timers, &bots, &sink, directory, &metrics, strands ? &work : nullptr);
   }

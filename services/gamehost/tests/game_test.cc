@@ -178,6 +178,176 @@ TEST(GameHost, WholeGameIsPlayedStoredAndReplays) {
   EXPECT_EQ(t.host->live_games(), 0u);
 }
 
+// What a seat heard, event by event: the texts of every Events message in order.
+std::vector<std::string> HeardEvents(const RecordingSeat& seat, int* messages) {
+  std::vector<std::string> heard;
+  *messages = 0;
+  for (const auto& u : seat.updates) {
+    if (!u->has_events()) continue;
+    ++*messages;
+    for (const auto& e : u->events().events()) heard.push_back(e.SerializeAsString());
+  }
+  return heard;
+}
+
+// GameEnv::coalesce_events_ms: a seat that is not to act hears the steps played
+// meanwhile in one message, at its next decision, and loses none of them.
+TEST(GameHost, EventsForSeatsNotToActWaitForTheirDecisionAndNoneIsLost) {
+  TestHost at_once;
+  TestHost coalescing("host-a:1", nullptr, true, false, {}, /*coalesce_events_ms=*/20);
+  Table plain(&at_once, 11), merged(&coalescing, 11);
+  plain.ConnectAll();
+  merged.ConnectAll();
+  // The clock does not move, so the coalescing timer never fires: only
+  // decisions and the end release what waits.
+  const int answers = plain.PlayOut(5);
+  ASSERT_EQ(merged.PlayOut(5), answers);
+  int plain_total = 0, merged_total = 0;
+  for (int i = 0; i < 4; ++i) {
+    int plain_messages = 0, merged_messages = 0;
+    const auto expected = HeardEvents(*plain.seats[i], &plain_messages);
+    const auto heard = HeardEvents(*merged.seats[i], &merged_messages);
+    EXPECT_EQ(heard.size(), expected.size()) << "seat " << i;
+    EXPECT_TRUE(heard == expected) << "seat " << i << " heard other events, or in another order";
+    plain_total += plain_messages;
+    merged_total += merged_messages;
+    // The seat to act still hears every event before its decision.
+    int64_t events_step = 0;
+    for (const auto& u : merged.seats[i]->updates) {
+      if (u->has_events()) events_step = u->events().step();
+      if (u->has_decision()) {
+        ASSERT_EQ(int64_t(u->decision().step()), events_step);
+      }
+    }
+    ASSERT_NE(merged.seats[i]->Last(Msg::kGameOver), nullptr);
+  }
+  // Four seats heard every step; coalesced, about one message per decision.
+  EXPECT_LT(merged_total * 2, plain_total) << plain_total << " messages at once, " << merged_total << " coalesced";
+  EXPECT_LE(merged_total, answers + 8);
+}
+
+// The timer releases what waits for a seat that is not to act, no later than
+// coalesce_events_ms after it was released, and brings it to the game's step.
+TEST(GameHost, CoalescedEventsGoOutWhenTheTimerFires) {
+  TestHost t("host-a:1", nullptr, true, false, {}, /*coalesce_events_ms=*/20);
+  Table table(&t, 3);
+  table.ConnectAll();
+  t.Settle();
+  // Play until some seat not to act has events waiting (the first setup step
+  // tells every seat what was placed).
+  table.PlayOut(9, [&, n = 0]() mutable { return ++n > 3; });
+  const int actor = table.Actor();
+  ASSERT_GE(actor, 0);
+  const int other = (actor + 1) % 4;
+  auto events_heard = [&](int seat) {
+    int n = 0;
+    for (const auto& u : table.seats[seat]->updates) n += u->has_events() ? 1 : 0;
+    return n;
+  };
+  const int before = events_heard(other);
+  const uint32_t step = table.seats[actor]->PendingDecision()->step();
+  t.timers.AdvanceTo(t.clock.Now() + 19);
+  t.Settle();
+  EXPECT_EQ(events_heard(other), before) << "released before the coalescing window ended";
+  t.timers.AdvanceTo(t.clock.Now() + 1);
+  t.Settle();
+  ASSERT_EQ(events_heard(other), before + 1);
+  const v1::PlayUpdate* last = table.seats[other]->Last(Msg::kEvents);
+  ASSERT_NE(last, nullptr);
+  EXPECT_EQ(last->events().step(), step);
+}
+
+// A seat that answers twice (a retry) is refused, and the events that made the
+// second answer stale reach it first: a bot that retries on a refusal reads
+// them to learn the decision is gone.
+TEST(GameHost, ARefusedAnswerComesAfterTheEventsHeldForTheSeat) {
+  TestHost t("host-a:1", nullptr, true, false, {}, /*coalesce_events_ms=*/20);
+  Table table(&t, 5);
+  table.ConnectAll();
+  t.Settle();
+  // Seat 0 places its settlement and its road at once; then seat 1 is to act
+  // and seat 0's events of the road's step wait (the clock has not moved).
+  for (int i = 0; i < 2; ++i) {
+    const v1::Decision d = *table.seats[0]->PendingDecision();
+    table.Answer(0, d.step(), d.view().legal(0));
+    t.Settle();
+  }
+  ASSERT_EQ(table.Actor(), 1);
+  const v1::Decision road = *table.seats[0]->PendingDecision();
+  const size_t before = table.seats[0]->updates.size();
+  table.Answer(0, road.step(), road.view().legal(0));  // the retry
+  t.Settle();
+  const auto& updates = table.seats[0]->updates;
+  ASSERT_EQ(updates.size(), before + 2) << "the held events, then the refusal";
+  ASSERT_TRUE(updates[before]->has_events());
+  EXPECT_GT(updates[before]->events().step(), road.step());
+  ASSERT_TRUE(updates[before + 1]->has_rejected());
+  EXPECT_NE(updates[before + 1]->rejected().error().find("not your decision"), std::string::npos);
+}
+
+// The last step's events are never held: every seat hears the whole game
+// before it hears the end, even while the finished game waits to be kept.
+TEST(GameHost, EverySeatHearsTheLastStepBeforeTheGameIsStored) {
+  TestHost at_once;
+  TestHost coalescing("host-a:1", nullptr, true, false, {}, /*coalesce_events_ms=*/20);
+  at_once.sink.Hold(true);
+  coalescing.sink.Hold(true);
+  Table plain(&at_once, 13), merged(&coalescing, 13);
+  plain.ConnectAll();
+  merged.ConnectAll();
+  // The seats never hear the end (it waits to be kept), so the play-out stops
+  // at the first answer refused because the game is over.
+  auto refused = [](Table* table) {
+    return [table] {
+      for (const auto& seat : table->seats)
+        if (seat->Last(Msg::kRejected)) return true;
+      return false;
+    };
+  };
+  ASSERT_EQ(merged.PlayOut(3, refused(&merged)), plain.PlayOut(3, refused(&plain)));
+  for (int i = 0; i < 4; ++i) {
+    const v1::PlayUpdate* r = merged.seats[i]->Last(Msg::kRejected);
+    if (r) {
+      EXPECT_NE(r->rejected().error().find("game is over"), std::string::npos) << r->rejected().error();
+    }
+  }
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_EQ(merged.seats[i]->Last(Msg::kGameOver), nullptr) << "the game is not stored yet";
+    const v1::PlayUpdate* expected = plain.seats[i]->Last(Msg::kEvents);
+    const v1::PlayUpdate* heard = merged.seats[i]->Last(Msg::kEvents);
+    ASSERT_NE(expected, nullptr);
+    ASSERT_NE(heard, nullptr);
+    EXPECT_EQ(heard->events().step(), expected->events().step()) << "seat " << i;
+  }
+  at_once.sink.Hold(false);
+  coalescing.sink.Hold(false);
+}
+
+// Steps that come slower than the window are not held: a game of bots that
+// think sends each step's events at once, as without coalescing.
+TEST(GameHost, EventsAreNotHeldWhenStepsComeSlowerThanTheWindow) {
+  TestHost t("host-a:1", nullptr, true, false, {}, /*coalesce_events_ms=*/20);
+  Table table(&t, 17);
+  table.ConnectAll();
+  int checked = 0, late = 0;
+  table.PlayOut(7, [&] {
+    // Before the clock moves: every seat has heard the step the game is at.
+    uint32_t newest = 0;
+    for (const auto& seat : table.seats)
+      if (const v1::PlayUpdate* e = seat->Last(Msg::kEvents)) newest = std::max(newest, e->events().step());
+    for (const auto& seat : table.seats) {
+      const v1::PlayUpdate* e = seat->Last(Msg::kEvents);
+      if (!e) continue;  // before the first step
+      ++checked;
+      if (e->events().step() < newest) ++late;
+    }
+    t.timers.AdvanceTo(t.clock.Now() + 25);  // the next answer comes 25 ms later
+    return false;
+  });
+  EXPECT_GT(checked, 400);
+  EXPECT_EQ(late, 0) << "seats heard a step only after the coalescing window";
+}
+
 TEST(GameHost, GameWaitsForEverySeatThenStartsAnywayAfterTheTimeout) {
   TestHost t;
   Table table(&t);
