@@ -2,8 +2,8 @@
 // a Redis that persists as in a deployment). It measures the matchmaker's logic
 // against that real Redis — RedisTicketStore and Matchmaker (services/matchmaker) —
 // with a fake GameCreator that creates every game at once: the game hosts are
-// not what is measured, nor the gRPC front (Enqueue streams, their heartbeats,
-// the ratings look-up).
+// not what is measured, nor the gRPC front (the streams phase measures the
+// Enqueue streams' reads of their tickets, not gRPC), nor the ratings look-up.
 //
 //   create  N tickets created by C client threads (a Redis connection each),
 //           random ratings (normal around 25, sd 5), distinct identities:
@@ -18,7 +18,12 @@
 //           60 apart) wait in the queue while tickets arrive beside them at a
 //           rate: the arrivals' time to match, and how long a round takes when
 //           it reads S tickets.
+//   streams (only when asked) N waiting Enqueue streams' tickets: polled one
+//           by one every 200 ms as the service did, then read together every
+//           500 ms by TicketWaiters as it does now: Redis's CPU either way,
+//           and the latency of the beat's one call.
 //
+// Replicas share the ladders out as the service's do (--ladders, --share).
 // Every phase checks that no ticket was seated twice (and that no ticket of the
 // wait phase's standing queue was seated at all), and that at most 1 % of the
 // tickets that can match were never seated: exit 1 otherwise.
@@ -41,6 +46,7 @@
 #include "lib/flags/flags.h"
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/redis_ticket_store.h"
+#include "services/matchmaker/waiters.h"
 
 namespace metropolis::load {
 namespace {
@@ -57,10 +63,15 @@ struct Settings {
   std::vector<std::string> phases = {"create", "drain", "steady", "wait"};
   int64_t tickets = 50'000, clients = 8;
   int64_t replicas = 2, round_ms = 100, hosts = 4;
+  // Ladders the tickets are spread over (identity mod ladders); whether the
+  // replicas share them out (MatchmakerOptions::replica) or all run every ladder.
+  int64_t ladders = 1;
+  bool share = true;
   int64_t queue = 40'000;
   int64_t rate = 6'000, seconds = 10;
   std::vector<int64_t> queue_sizes = {100, 1'000, 10'000};
   int64_t wait_rate = 1'000;
+  int64_t streams = 10'000;  // streams: waiting Enqueue streams
   bool json = false;
 };
 
@@ -187,17 +198,21 @@ class FakeCreator final : public GameCreator {
   std::atomic<int64_t> games_{0}, last_game_ns_{0};
 };
 
-// One phase's keys, ladder, hosts and records.
+// One phase's keys, ladders, hosts and records.
 struct Fixture {
   Fixture(const Settings& s, const std::string& phase, int64_t identities)
       : settings(s),
         prefix("mmload" + std::to_string(std::random_device{}() % 1'000'000) + "-" + phase),
         created_ns(size_t(identities) + 1),
         creator(identities) {
-    ladder.id = "bench";
-    ladder.season = 1;
-    ladder.options = DefaultOptions(Ruleset::kCitiesAndKnights);
-    // ladder.rules: the defaults (tables of 4, a window of 3 μ points widening by 0.5 a second).
+    for (int64_t l = 0; l < s.ladders; ++l) {
+      LadderConfig ladder;
+      ladder.id = s.ladders == 1 ? "bench" : "bench-" + std::to_string(l);
+      ladder.season = 1;
+      ladder.options = DefaultOptions(Ruleset::kCitiesAndKnights);
+      // ladder.rules: the defaults (tables of 4, a window of 3 μ points widening by 0.5 a second).
+      ladders.push_back(std::move(ladder));
+    }
     storage::RedisPool pool(s.redis, 1);
     RedisTicketStore store(&pool, prefix);
     for (int64_t h = 0; h < s.hosts; ++h)
@@ -210,15 +225,22 @@ struct Fixture {
 
   int64_t QueueSize() {
     storage::RedisPool pool(settings.redis, 1);
-    int64_t size = 0;
-    if (grpc::Status s = RedisTicketStore(&pool, prefix).QueueSize(ladder.id, &size); !s.ok())
-      Fail("QueueSize: " + s.error_message());
-    return size;
+    int64_t total = 0;
+    for (const LadderConfig& ladder : ladders) {
+      int64_t size = 0;
+      if (grpc::Status s = RedisTicketStore(&pool, prefix).QueueSize(ladder.id, &size); !s.ok())
+        Fail("QueueSize: " + s.error_message());
+      total += size;
+    }
+    return total;
   }
 
   const Settings& settings;
   const std::string prefix;
-  LadderConfig ladder;
+  // An identity's ladder.
+  const LadderConfig& LadderOf(int64_t identity) const { return ladders[size_t(identity) % ladders.size()]; }
+
+  std::vector<LadderConfig> ladders;
   std::vector<std::atomic<int64_t>> created_ns;
   FakeCreator creator;
 };
@@ -257,8 +279,8 @@ Created CreateTickets(Fixture& f, int64_t first, int64_t count, double rate,
         bool created = false;
         const int64_t t0 = NowNs();
         f.created_ns[size_t(identity)].store(t0);
-        if (grpc::Status s = store.Create(f.ladder.id, identity, "p" + std::to_string(identity), r, NowMs(), &id,
-                                          &existing, &created);
+        if (grpc::Status s = store.Create(f.LadderOf(identity).id, identity, "p" + std::to_string(identity), r, NowMs(),
+                                          &id, &existing, &created);
             !s.ok())
           Fail("Create: " + s.error_message());
         if (!created) Fail("identity " + std::to_string(identity) + " already had ticket " + existing);
@@ -323,8 +345,9 @@ class Replicas {
     // Nor does a claim look for a recent heartbeat; the hosts are still asked
     // which seats the players hold (the fake answers none), once per round.
     options.claim_fresh_ms = 0;
+    if (f_.settings.share) options.replica = "bench-replica-" + std::to_string(r);
     Matchmaker m(&store, &f_.creator, options);
-    const std::vector<LadderConfig> ladders = {f_.ladder};
+    const std::vector<LadderConfig>& ladders = f_.ladders;
     for (;;) {
       {
         std::lock_guard lock(mutex_);
@@ -423,6 +446,13 @@ Row PhaseCreate(const Settings& s) {
   return row;
 }
 
+// "2 replicas sharing 8 ladders", for the rows' notes.
+std::string ReplicasText(const Settings& s) {
+  return Format("%lld replicas %s %lld ladder%s", (long long)s.replicas,
+                s.replicas == 1 ? "running" : (s.share ? "sharing" : "each running every one of"), (long long)s.ladders,
+                s.ladders == 1 ? "" : "s");
+}
+
 Row PhaseDrain(const Settings& s) {
   std::fprintf(stderr, "drain: filling a queue of %lld tickets...\n", (long long)s.queue);
   Fixture f(s, "drain", s.queue);
@@ -440,9 +470,9 @@ Row PhaseDrain(const Settings& s) {
   CheckLeft("drain", s.queue - seated, s.queue);
   Row row{"drain", f.creator.games(), "tables", PlacingSeconds(f, replicas), "round", replicas.rounds().Take(), ""};
   row.note = Format(
-                 "queue of %lld, %lld replicas: %lld rounds, %lld claims lost to the other replicas, %lld tickets "
+                 "queue of %lld, %s: %lld rounds, %lld claims lost to the other replicas, %lld tickets "
                  "left for wider windows; ",
-                 (long long)s.queue, (long long)s.replicas, (long long)replicas.round_count(),
+                 (long long)s.queue, ReplicasText(s).c_str(), (long long)replicas.round_count(),
                  (long long)replicas.lost_races(), (long long)(s.queue - seated)) +
              cpu.Note();
   return row;
@@ -468,9 +498,9 @@ Row PhaseSteady(const Settings& s) {
   const Histogram::Snapshot rounds = replicas.rounds().Take();
   Row row{"steady", f.creator.games(), "tables", PlacingSeconds(f, replicas), "match", match, ""};
   row.note = Format(
-                 "%.0f arrivals/s achieved, %lld replicas, round p50 %.1f ms p99 %.1f ms, %lld claims lost, %lld "
+                 "%.0f arrivals/s achieved, %s, round p50 %.1f ms p99 %.1f ms, %lld claims lost, %lld "
                  "tickets left for wider windows; ",
-                 double(n) / c.seconds, (long long)s.replicas, double(rounds.Quantile(0.5)) / 1e6,
+                 double(n) / c.seconds, ReplicasText(s).c_str(), double(rounds.Quantile(0.5)) / 1e6,
                  double(rounds.Quantile(0.99)) / 1e6, (long long)replicas.lost_races(), (long long)(n - seated)) +
              cpu.Note();
   return row;
@@ -542,6 +572,118 @@ void Print(const std::vector<Row>& rows, const Settings& s, const std::string& a
               appendfsync.c_str(), load_before.c_str(), load_after.c_str());
 }
 
+// N waiting Enqueue streams, two ways, `seconds` each: as the service did
+// before (each stream polls its ticket every 200 ms: HGET and a script, from
+// `clients` threads standing in for the stream threads), and as it does now
+// (TicketWaiters: one PollMany of every ticket each 500 ms). Then PollMany's
+// own latency over all N, the call a beat makes.
+std::vector<Row> PhaseStreams(const Settings& s) {
+  const int64_t n = s.streams;
+  std::fprintf(stderr, "streams: %lld waiting tickets...\n", (long long)n);
+  Fixture f(s, "streams", n);
+  CreateTickets(f, 1, n, 0, Normal25, "streams fill");  // no replica runs: nobody is seated
+  std::vector<std::string> ids;
+  {
+    storage::RedisPool pool(s.redis, 1);
+    RedisTicketStore store(&pool, f.prefix);
+    for (const LadderConfig& ladder : f.ladders) {
+      std::vector<matchmaker::Ticket> queue;
+      if (grpc::Status st = store.Queue(ladder.id, &queue); !st.ok()) Fail("Queue: " + st.error_message());
+      for (const auto& t : queue) ids.push_back(t.id);
+    }
+  }
+  if (int64_t(ids.size()) != n)
+    Fail("streams: " + std::to_string(ids.size()) + " tickets queued, not " + std::to_string(n));
+  std::vector<Row> rows;
+
+  // Before: every stream polls its own ticket every 200 ms.
+  {
+    std::fprintf(stderr, "streams: each polling its ticket every 200 ms for %lld s...\n", (long long)s.seconds);
+    Histogram latency;
+    std::atomic<int64_t> polls{0};
+    std::atomic<bool> stop{false};
+    CpuMeter cpu(s.redis);
+    const int64_t start = NowNs();
+    std::vector<std::thread> threads;
+    for (int64_t t = 0; t < s.clients; ++t) {
+      threads.emplace_back([&, t] {
+        storage::RedisPool pool(s.redis, 1);
+        RedisTicketStore store(&pool, f.prefix);
+        for (int64_t round = 0; !stop.load(); ++round) {
+          const int64_t due = start + round * 200'000'000;
+          std::this_thread::sleep_until(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)));
+          for (size_t i = size_t(t); i < ids.size() && !stop.load(); i += size_t(s.clients)) {
+            matchmaker::TicketInfo info;
+            int64_t now = 0;
+            bool found = false;
+            const int64_t t0 = NowNs();
+            if (grpc::Status st = store.Now(&now); st.ok()) st = store.Poll(ids[i], now, &info, &found);
+            latency.Record(NowNs() - t0);
+            polls.fetch_add(1);
+          }
+        }
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(s.seconds));
+    stop = true;
+    for (auto& t : threads) t.join();
+    const double seconds = double(NowNs() - start) / 1e9;
+    rows.push_back({"streams polling", polls.load(), "polls", seconds, "Poll", latency.Take(),
+                    Format("%lld streams want %lld polls a second; %lld threads; ", (long long)n, (long long)(n * 5),
+                           (long long)s.clients) +
+                        cpu.Note()});
+  }
+
+  // Now: the waiters read every ticket at once each beat.
+  {
+    std::fprintf(stderr, "streams: read together every 500 ms for %lld s...\n", (long long)s.seconds);
+    storage::RedisPool pool(s.redis, 2);
+    RedisTicketStore store(&pool, f.prefix);
+    CpuMeter cpu(s.redis);
+    const int64_t start = NowNs();
+    int64_t readings = 0;
+    {
+      matchmaker::TicketWaiters waiters(&store, {.beat_ms = 500});
+      std::vector<std::unique_ptr<matchmaker::TicketWaiters::Watch>> watches;
+      for (const std::string& id : ids) watches.push_back(waiters.Add(id));
+      // One stream's readings, as its handler would take them.
+      const auto until = NowNs() + s.seconds * 1'000'000'000;
+      while (NowNs() < until) {
+        matchmaker::TicketReading r;
+        if (watches.back()->Next(std::chrono::milliseconds(100), &r)) {
+          if (!r.status.ok()) Fail("waiters: " + r.status.error_message());
+          ++readings;
+        }
+      }
+    }
+    const double seconds = double(NowNs() - start) / 1e9;
+    rows.push_back(
+        {"streams together", readings, "readings", seconds, "", Histogram().Take(),
+         Format("%lld streams; one stream's readings (a beat each 500 ms, and the first at once); ", (long long)n) +
+             cpu.Note()});
+  }
+
+  // The call each beat makes, timed alone.
+  {
+    storage::RedisPool pool(s.redis, 1);
+    RedisTicketStore store(&pool, f.prefix);
+    Histogram latency;
+    const int64_t start = NowNs();
+    for (int i = 0; i < 20; ++i) {
+      std::vector<matchmaker::TicketInfo> out;
+      int64_t now = 0;
+      const int64_t t0 = NowNs();
+      if (grpc::Status st = store.Now(&now); !st.ok() || !(st = store.PollMany(ids, now, &out)).ok())
+        Fail("PollMany: " + st.error_message());
+      latency.Record(NowNs() - t0);
+    }
+    rows.push_back({"streams beat", 20, "PollMany", double(NowNs() - start) / 1e9, "PollMany", latency.Take(),
+                    Format("every one of %lld tickets read and heartbeat in one call (%lld scripts pipelined)",
+                           (long long)n, (long long)((n + 255) / 256))});
+  }
+  return rows;
+}
+
 bool Wants(const Settings& s, const char* phase) { return std::count(s.phases.begin(), s.phases.end(), phase) > 0; }
 
 int Run(const Settings& s) {
@@ -557,6 +699,8 @@ int Run(const Settings& s) {
   if (Wants(s, "steady")) rows.push_back(PhaseSteady(s));
   if (Wants(s, "wait"))
     for (Row& r : PhaseWait(s)) rows.push_back(std::move(r));
+  if (Wants(s, "streams"))
+    for (Row& r : PhaseStreams(s)) rows.push_back(std::move(r));
   Print(rows, s, appendonly, appendfsync, load_before);
   if (g_failures.load()) {
     std::fprintf(stderr, "matchmaker_load: %lld failures (see above)\n", (long long)g_failures.load());
@@ -580,17 +724,21 @@ int main(int argc, char** argv) {
     flags.Add({.name = std::move(name), .value_name = std::move(value), .help = std::move(help)});
   };
   add("redis", "HOST:PORT", "the Redis (required)");
-  add("phases", "LIST", "create,drain,steady,wait (default all)");
+  add("phases", "LIST", "create,drain,steady,wait,streams (default all but streams)");
   add("tickets", "N", "create: tickets created (default 50000)");
   add("clients", "N", "threads creating tickets, a Redis connection each (default 8)");
   add("replicas", "N", "matchmaker replicas running rounds at once, a connection each (default 2)");
   add("round-ms", "N", "time between a replica's rounds, as the service's --round-ms (default 100)");
   add("hosts", "N", "game hosts registered, all with room (default 4)");
+  add("ladders", "N", "ladders the tickets are spread over, by identity (default 1)");
+  add("share", "0|1",
+      "1: the replicas share the ladders out, as the service's do; 0: each runs every ladder (default 1)");
   add("queue", "N", "drain: tickets in the queue before the replicas start (default 40000)");
   add("rate", "N", "steady: tickets arriving a second (default 6000)");
   add("seconds", "N", "steady and wait: how long tickets arrive (default 10)");
   add("queue-sizes", "LIST", "wait: tickets waiting in the queue (default 100,1000,10000)");
   add("wait-rate", "N", "wait: tickets arriving a second beside them (default 1000)");
+  add("streams", "N", "streams: waiting Enqueue streams, polled one by one and then read together (default 10000)");
   add("json", "", "one JSON line instead of the table");
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string error;
@@ -607,8 +755,8 @@ int main(int argc, char** argv) {
   s.json = flags.Has("json");
   if (flags.Has("phases")) s.phases = metropolis::cli::SplitCommas(flags.Get("phases"));
   for (const auto& p : s.phases) {
-    if (p != "create" && p != "drain" && p != "steady" && p != "wait") {
-      std::cerr << "matchmaker_load: --phases: '" << p << "' is not create, drain, steady or wait\n";
+    if (p != "create" && p != "drain" && p != "steady" && p != "wait" && p != "streams") {
+      std::cerr << "matchmaker_load: --phases: '" << p << "' is not create, drain, steady, wait or streams\n";
       return 2;
     }
   }
@@ -630,9 +778,18 @@ int main(int argc, char** argv) {
       !get("replicas", 1, 64, &s.replicas) || !get("round-ms", 0, 60'000, &s.round_ms) ||
       !get("hosts", 1, 10'000, &s.hosts) || !get("queue", 1, 100'000'000, &s.queue) ||
       !get("rate", 1, 10'000'000, &s.rate) || !get("seconds", 1, 3600, &s.seconds) ||
-      !get("wait-rate", 1, 10'000'000, &s.wait_rate)) {
+      !get("wait-rate", 1, 10'000'000, &s.wait_rate) || !get("ladders", 1, 10'000, &s.ladders) ||
+      !get("streams", 1, 10'000'000, &s.streams)) {
     std::cerr << "matchmaker_load: " << error << "\n";
     return 2;
+  }
+  if (flags.Has("share")) {
+    const std::string v = flags.Get("share");
+    if (v != "0" && v != "1") {
+      std::cerr << "matchmaker_load: --share: '" << v << "' is not 0 or 1\n";
+      return 2;
+    }
+    s.share = v == "1";
   }
   if (s.redis.empty()) {
     std::cerr << "matchmaker_load: --redis is required\n";

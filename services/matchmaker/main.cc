@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   settings.Add("host-forget-ms", "N", "60000",
                "a game host without a heartbeat for this long is forgotten: no longer listed to players or the "
                "gateway (it gets no games after 15 s already)");
+  settings.Add("share-ladders", "0|1", "1",
+               "1: the live replicas share the ladders out, each ladder's rounds on one of them; 0: this replica "
+               "runs every ladder's rounds, racing the others for tables (safe, but lost work)");
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
   if (!program.Parse(argc, argv)) return program.exit_code();
   metropolis::matchmaker::MatchmakerConfig config{.service_token = settings.Get("service-token"),
@@ -56,12 +59,15 @@ int main(int argc, char** argv) {
                                                   .gateway_token = settings.Get("gateway-token"),
                                                   .bot = settings.Get("bot")};
   std::string error;
+  int64_t share_ladders = 1;
   if (!settings.GetInt("round-ms", 1, 60'000, &config.round_ms, &error) ||
       !settings.GetInt("tournament-pass-ms", 10, 60'000, &config.pass_ms, &error) ||
       !settings.GetInt("lease-ms", 100, 600'000, &config.lease_ms, &error) ||
       !settings.GetInt("ticket-ttl-ms", 100, 3'600'000, &config.ticket_ttl_ms, &error) ||
-      !settings.GetInt("host-forget-ms", 15'000, 86'400'000, &config.host_forget_ms, &error))
+      !settings.GetInt("host-forget-ms", 15'000, 86'400'000, &config.host_forget_ms, &error) ||
+      !settings.GetInt("share-ladders", 0, 1, &share_ladders, &error))
     return program.Fail(error);
+  config.share_ladders = share_ladders == 1;
   // Every game it creates would carry a bad --bot to a host that refuses it: refused here, at start.
   if (!metropolis::bots::MakeBot(config.bot, &error)) return program.Fail("--bot: " + error);
   if (!program.Check()) return program.exit_code();

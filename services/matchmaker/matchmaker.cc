@@ -14,7 +14,36 @@
 #include "lib/protocol/convert.h"
 
 namespace metropolis::matchmaker {
-namespace {}  // namespace
+namespace {
+
+// 64-bit FNV-1a, then a SplitMix64 finalizer: the same on every replica and
+// build (std::hash is not promised to be), and well mixed for short names.
+uint64_t Hash(std::string_view a, std::string_view b) {
+  uint64_t h = 14695981039346656037ull;
+  const auto add = [&h](std::string_view s) {
+    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  };
+  add(a);
+  h = (h ^ 0xffu) * 1099511628211ull;  // a separator no name byte equals in UTF-8
+  add(b);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+}  // namespace
+
+std::string LadderOwner(std::string_view ladder, const std::vector<std::string>& replicas) {
+  const std::string* best = nullptr;
+  uint64_t best_hash = 0;
+  for (const std::string& r : replicas) {
+    const uint64_t h = Hash(ladder, r);
+    if (!best || h > best_hash || (h == best_hash && r < *best)) best = &r, best_hash = h;
+  }
+  return best ? *best : std::string();
+}
 
 bool ParseLadderOptions(const std::string& ruleset, const std::string& text, RulesOptions* out, std::string* error) {
   if (ruleset != "cities_and_knights" && ruleset != "base") {
@@ -301,6 +330,46 @@ grpc::Status Matchmaker::AssignCreated(const std::string& ladder, const std::str
   }
 }
 
+grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t now_ms,
+                               std::vector<const LadderConfig*>* mine, RoundStats* stats) {
+  mine->clear();
+  if (options_.replica.empty()) {
+    for (const LadderConfig& l : ladders) mine->push_back(&l);
+    stats->ladders = int(mine->size());
+    return grpc::Status::OK;
+  }
+  std::vector<std::string> live;
+  if (grpc::Status s = tickets_->ReplicaHeartbeat(options_.replica, now_ms, options_.replica_ttl_ms, &live); !s.ok())
+    return s;
+  // Itself, whatever the store answered (it has just been heard).
+  if (std::find(live.begin(), live.end(), options_.replica) == live.end()) live.push_back(options_.replica);
+  std::vector<std::string> owned;
+  for (const LadderConfig& l : ladders) {
+    if (LadderOwner(l.id, live) == options_.replica) {
+      mine->push_back(&l);
+      owned.push_back(l.id);
+    } else if (options_.metrics) {
+      // The owner reports the ladder's depth; the others 0, so max() (or sum())
+      // across replicas is the depth whoever owned it before.
+      options_.metrics->QueueDepth(l.id, 0);
+    }
+  }
+  stats->ladders = int(mine->size());
+  stats->replicas = int(live.size());
+  if (owned != owned_) {
+    std::string names;
+    for (const std::string& id : owned) names += (names.empty() ? "" : ",") + id;
+    services::LogInfo("ladders owned by this matchmaker replica changed",
+                      {{"replica", options_.replica},
+                       {"replicas", std::to_string(live.size())},
+                       {"ladders", std::to_string(owned.size()) + " of " + std::to_string(ladders.size())},
+                       {"owned", names.size() > 300 ? names.substr(0, 300) + "..." : names}});
+    owned_ = std::move(owned);
+  }
+  if (options_.metrics) options_.metrics->LaddersOwned(mine->size(), live.size());
+  return grpc::Status::OK;
+}
+
 RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_t now_ms) {
   RoundStats stats;
   // The hosts' registry is read once a second, to forget the hosts that went
@@ -319,7 +388,10 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     for (const HostInfo& h : hosts) alive += h.seen_ms >= now_ms - options_.host_ttl_ms;
     if (options_.metrics) options_.metrics->HostsKnown(alive);
   }
-  for (const LadderConfig& ladder : ladders) {
+  std::vector<const LadderConfig*> mine;
+  if (stats.error = Owned(ladders, now_ms, &mine, &stats); !stats.error.ok()) return stats;
+  for (const LadderConfig* owned : mine) {
+    const LadderConfig& ladder = *owned;
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {

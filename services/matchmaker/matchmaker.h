@@ -76,7 +76,8 @@ struct MatchmakerOptions {
   // ladder (so a ticket expires at most this late; 0: every round).
   int64_t expire_every_ms = 1'000;
   // A table is claimed only if each of its tickets had a heartbeat this recently
-  // (by Redis's clock; streams beat every 200 ms). A ticket a Redis failover put
+  // (by Redis's clock; a replica reads its waiting streams' tickets every 500 ms,
+  // waiters.h). A ticket a Redis failover put
   // back in the queue (its claim lost) has none: its player plays elsewhere, and
   // seating it again would put the player at two tables. 0: not checked (only
   // as a negative control, protection "fresh_claim").
@@ -86,11 +87,31 @@ struct MatchmakerOptions {
   // a player gets that seat again, and the rest of the table waits in the queue.
   // Off only as a negative control (protection "held_seats").
   bool check_held_seats = true;
+  // This replica's name among the matchmaker replicas sharing the ticket store.
+  // The live replicas share the ladders out (LadderOwner): each round runs only
+  // the ladders this one owns, so replicas add throughput instead of racing for
+  // the same tables. Empty: every ladder, every round (one replica, the tests).
+  // Sharing is for throughput only: claims stay atomic, so two replicas that
+  // both believe they own a ladder (one not yet told of the other) lose races,
+  // never seat a ticket twice.
+  std::string replica{};
+  // A replica not heard from for this long (by the store's clock) no longer
+  // owns ladders: the others take them over. Each round announces the replica.
+  int64_t replica_ttl_ms = 3'000;
   MatchmakerMetrics* metrics = nullptr;  // tables, placements, queues, hosts; null: nothing is counted
 };
 
+// The replica among `replicas` that runs `ladder`'s rounds: the one whose name
+// hashed with the ladder's is highest (rendezvous hashing), so every replica
+// computes the same owner from the same list, and a replica joining or leaving
+// moves only its own share of the ladders. "" when `replicas` is empty.
+std::string LadderOwner(std::string_view ladder, const std::vector<std::string>& replicas);
+
 struct RoundStats {
   int expired = 0, released = 0, tables = 0, placed = 0, failed = 0, lost_races = 0, stale = 0, reseated = 0;
+  // The ladders this round ran (those this replica owns) and the live replicas
+  // it shared them with (1 when the matchmaker has no replica name).
+  int ladders = 0, replicas = 1;
   // Not OK when the round stopped early because the ticket store did not answer
   // (UNAVAILABLE, or INTERNAL for a failed script; the counts above are then
   // incomplete); the next round starts over.
@@ -125,6 +146,9 @@ class Matchmaker {
   // get those seats again and the table is not seated (the rest back in the queue).
   grpc::Status SeatsHeld(const LadderConfig& ladder, const std::string& table_id, const std::vector<Ticket>& players,
                          const HeldSeats& held, RoundStats* stats, bool* holding);
+  // The ladders of `ladders` this replica owns now (all without a replica name).
+  grpc::Status Owned(const std::vector<LadderConfig>& ladders, int64_t now_ms, std::vector<const LadderConfig*>* mine,
+                     RoundStats* stats);
   // Assign with retries for options_.assign_retry_ms while the store is
   // UNAVAILABLE; answers what Assign answered after that.
   grpc::Status AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);
@@ -134,6 +158,7 @@ class Matchmaker {
   const MatchmakerOptions options_;
   std::unordered_map<std::string, int64_t> last_expiry_ms_;  // by ladder
   int64_t last_hosts_ms_ = INT64_MIN;                        // the hosts' registry last read (for metrics)
+  std::vector<std::string> owned_;                           // the ladders owned last round (logged when it changes)
 };
 
 }  // namespace metropolis::matchmaker

@@ -19,6 +19,8 @@ struct MatchmakerMetrics::Impl {
   prometheus::Counter* tournament_finished;
   prometheus::Counter* tournament_lost;
   prometheus::Gauge* leader;
+  prometheus::Gauge* ladders_owned;
+  prometheus::Gauge* replicas;
 };
 
 MatchmakerMetrics::MatchmakerMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>()) {
@@ -67,6 +69,16 @@ MatchmakerMetrics::MatchmakerMetrics(prometheus::Registry* r) : impl_(std::make_
                   .Help("1 while this replica holds the tournament scheduler's lease, else 0")
                   .Register(*r)
                   .Add({});
+  m.ladders_owned = &BuildGauge()
+                         .Name("metropolis_matchmaker_ladders_owned")
+                         .Help("Ladders whose matching rounds this replica runs (the replicas share them out)")
+                         .Register(*r)
+                         .Add({});
+  m.replicas = &BuildGauge()
+                    .Name("metropolis_matchmaker_replicas_live")
+                    .Help("Matchmaker replicas heard from lately, this one included, as of its last round")
+                    .Register(*r)
+                    .Add({});
 }
 
 MatchmakerMetrics::~MatchmakerMetrics() = default;
@@ -102,6 +114,11 @@ void MatchmakerMetrics::TournamentGames(int started, int finished, int lost) {
   if (started) impl_->tournament_started->Increment(started);
   if (finished) impl_->tournament_finished->Increment(finished);
   if (lost) impl_->tournament_lost->Increment(lost);
+}
+
+void MatchmakerMetrics::LaddersOwned(size_t ladders, size_t replicas) {
+  impl_->ladders_owned->Set(double(ladders));
+  impl_->replicas->Set(double(replicas));
 }
 
 void MatchmakerMetrics::Leader(bool leading) { impl_->leader->Set(leading ? 1 : 0); }

@@ -4,9 +4,10 @@
 // Calls by method and code, and PostgreSQL and Redis errors, are counted for
 // every service there.
 //
-// Every replica reports what it sees: queue depths and hosts are read from the
-// shared Redis, so replicas agree on them (take max() across replicas); counts
-// of tables and games are per replica (take sum()).
+// Every replica reports what it sees: hosts are read from the shared Redis, so
+// replicas agree on them (take max() across replicas); a ladder's queue depth is
+// reported by the replica that runs its rounds and as 0 by the others (max() or
+// sum()); counts of tables and games are per replica (take sum()).
 #pragma once
 
 #include <memory>
@@ -35,6 +36,8 @@ class MatchmakerMetrics {
   void TicketQueued(const std::string& ladder);
   // Game hosts seen lately (within the host heartbeat's time to live).
   void HostsKnown(size_t hosts);
+  // The ladders whose rounds this replica runs, and the live replicas sharing them.
+  void LaddersOwned(size_t ladders, size_t replicas);
   // Tournament games this replica's scheduler started, saw finish, found lost.
   void TournamentGames(int started, int finished, int lost);
   // Whether this replica holds the tournament scheduler's lease.

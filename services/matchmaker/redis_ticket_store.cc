@@ -1,5 +1,6 @@
 #include "services/matchmaker/redis_ticket_store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -54,23 +55,44 @@ redis.call('SET', KEYS[1], KEYS[2])
 return {1, KEYS[2]}
 )lua";
 
+// A ticket's heartbeat (when queued) and its fields, for Poll and PollMany:
+// false when there is no such ticket.
+constexpr char kPollOne[] = R"lua(
+local function poll_one(key, queue, now, beat)
+  local state = redis.call('HGET', key, 'state')
+  if not state then return false end
+  local position, size = -1, 0
+  if state == 'queued' then
+    redis.call('HSET', key, 'seen', now, 'beat', beat)
+    position = redis.call('ZRANK', queue, redis.call('HGET', key, 'id')) or -1
+    size = redis.call('ZCARD', queue)
+  end
+  local f = redis.call('HMGET', key, 'id', 'ladder', 'state', 'name', 'identity', 'rating', 'enqueued', 'seen',
+                       'game', 'host', 'token', 'seat', 'commitment')
+  for i = 1, #f do if not f[i] then f[i] = '' end end
+  f[#f + 1] = tostring(position)
+  f[#f + 1] = tostring(size)
+  return f
+end
+)lua";
+
 // KEYS: ticket, queue. ARGV: now. Heartbeat and read.
 constexpr char kPoll[] = R"lua(
-local state = redis.call('HGET', KEYS[1], 'state')
-if not state then return false end
-local position, size = -1, 0
-if state == 'queued' then
-  redis.call('HSET', KEYS[1], 'seen', clock(ARGV[1]), 'beat', redis_now())
-  position = redis.call('ZRANK', KEYS[2], redis.call('HGET', KEYS[1], 'id')) or -1
-  size = redis.call('ZCARD', KEYS[2])
-end
-local f = redis.call('HMGET', KEYS[1], 'id', 'ladder', 'state', 'name', 'identity', 'rating', 'enqueued', 'seen',
-                     'game', 'host', 'token', 'seat', 'commitment')
-for i = 1, #f do if not f[i] then f[i] = '' end end
-f[#f + 1] = tostring(position)
-f[#f + 1] = tostring(size)
-return f
+return poll_one(KEYS[1], KEYS[2], clock(ARGV[1]), redis_now())
 )lua";
+
+// KEYS: tickets. ARGV: now, queue key prefix. Poll for each.
+constexpr char kPollMany[] = R"lua(
+local now, beat, out = clock(ARGV[1]), redis_now(), {}
+for i = 1, #KEYS do
+  local ladder = redis.call('HGET', KEYS[i], 'ladder')
+  out[i] = ladder and poll_one(KEYS[i], ARGV[2] .. ladder, now, beat) or false
+end
+return out
+)lua";
+
+// PollMany's tickets a script: a few milliseconds of Redis's time at most.
+constexpr size_t kPollBatch = 256;
 
 // KEYS: ticket, queue, who. Leaves the queue if queued ('ok'); else returns the state.
 constexpr char kCancel[] = R"lua(
@@ -124,7 +146,9 @@ end
 return 1
 )lua";
 
-// KEYS: matched, then each ticket's key and its identity's. ARGV: ttl, the
+// KEYS: matched, then each ticket's key and its identity's, then the stream of
+// assignments (AwaitAssigned reads it: the waiting streams hear their seats at
+// once instead of at their next poll). ARGV: ttl, the
 // identity's resume ttl, the table, then each ticket's game, host, token, seat
 // and the game's chance commitment.
 // A ticket no longer matched for this table is skipped: its claim lapsed and it
@@ -133,7 +157,7 @@ return 1
 // identity keeps the ticket until Delivered.
 constexpr char kAssign[] = R"lua(
 local assigned = 0
-for i = 2, #KEYS, 2 do
+for i = 2, #KEYS - 1, 2 do
   local key, who, a = KEYS[i], KEYS[i + 1], 4 + (i - 2) / 2 * 5
   local f = redis.call('HMGET', key, 'state', 'table')
   if f[1] == 'matched' and (ARGV[3] == '' or f[2] == ARGV[3]) then
@@ -142,6 +166,7 @@ for i = 2, #KEYS, 2 do
     redis.call('ZREM', KEYS[1], redis.call('HGET', key, 'id'))
     redis.call('EXPIRE', key, ARGV[1])
     if redis.call('GET', who) == key then redis.call('EXPIRE', who, ARGV[2]) end
+    redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', '10000', '*', 't', redis.call('HGET', key, 'id'))
     assigned = assigned + 1
   end
 end
@@ -219,14 +244,24 @@ end
 return gone
 )lua";
 
+// KEYS: replicas. ARGV: now, replica, ttl (ms). The live replicas.
+constexpr char kReplicaHeartbeat[] = R"lua(
+local now, ttl = clock(ARGV[1]), tonumber(ARGV[3])
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - 10 * ttl))
+return redis.call('ZRANGEBYSCORE', KEYS[1], now - ttl, '+inf')
+)lua";
+
 const std::string kCreateScript = std::string(kRedisNow) + kCreate;
-const std::string kPollScript = std::string(kRedisNow) + kPoll;
+const std::string kPollScript = std::string(kRedisNow) + kPollOne + kPoll;
+const std::string kPollManyScript = std::string(kRedisNow) + kPollOne + kPollMany;
 const std::string kClaimScript = std::string(kRedisNow) + kClaim;
 const std::string kExpireScript = std::string(kRedisNow) + kExpire;
 const std::string kReleaseStuckScript = std::string(kRedisNow) + kReleaseStuck;
 const std::string kHostHeartbeatScript = std::string(kRedisNow) + kHostHeartbeat;
 const std::string kPickHostScript = std::string(kRedisNow) + kPickHost;
 const std::string kForgetHostsScript = std::string(kRedisNow) + kForgetHosts;
+const std::string kReplicaHeartbeatScript = std::string(kRedisNow) + kReplicaHeartbeat;
 
 std::string Exact(double v) {
   char buffer[32];
@@ -235,6 +270,28 @@ std::string Exact(double v) {
 }
 
 int64_t ToInt(const std::string& s) { return s.empty() ? 0 : std::strtoll(s.c_str(), nullptr, 10); }
+
+// What poll_one answered: false (nil) when there was no such ticket.
+bool ParseTicket(const RedisReply& r, TicketInfo* out) {
+  const auto& f = r.elements;
+  if (f.size() != 15) return false;
+  out->id = f[0].str;
+  out->ladder = f[1].str;
+  out->state = f[2].str;
+  out->name = f[3].str;
+  out->identity_id = ToInt(f[4].str);
+  out->rating = std::strtod(f[5].str.c_str(), nullptr);
+  out->enqueued_ms = ToInt(f[6].str);
+  out->seen_ms = ToInt(f[7].str);
+  out->game_id = f[8].str;
+  out->host = f[9].str;
+  out->seat_token = f[10].str;
+  out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
+  out->chance_commitment = f[12].str;
+  out->position = ToInt(f[13].str);
+  out->queue_size = ToInt(f[14].str);
+  return true;
+}
 
 }  // namespace
 
@@ -319,24 +376,62 @@ grpc::Status RedisTicketStore::Poll(const std::string& id, int64_t now_ms, Ticke
     redis_->With([&](storage::RedisConnection& c) { ladder = c.Run({"HGET", TicketKey(id), "ladder"}); });
     if (ladder.is_nil()) return;
     const RedisReply r = Eval({"EVAL", kPollScript, "2", TicketKey(id), QueueKey(ladder.str), NowArg(now_ms)});
-    const auto& f = r.elements;
-    if (f.size() != 15) return;
-    out->id = f[0].str;
-    out->ladder = f[1].str;
-    out->state = f[2].str;
-    out->name = f[3].str;
-    out->identity_id = ToInt(f[4].str);
-    out->rating = std::strtod(f[5].str.c_str(), nullptr);
-    out->enqueued_ms = ToInt(f[6].str);
-    out->seen_ms = ToInt(f[7].str);
-    out->game_id = f[8].str;
-    out->host = f[9].str;
-    out->seat_token = f[10].str;
-    out->seat = f[11].str.empty() ? -1 : int(ToInt(f[11].str));
-    out->chance_commitment = f[12].str;
-    out->position = ToInt(f[13].str);
-    out->queue_size = ToInt(f[14].str);
-    *found = true;
+    *found = ParseTicket(r, out);
+  });
+}
+
+grpc::Status RedisTicketStore::PollMany(const std::vector<std::string>& ids, int64_t now_ms,
+                                        std::vector<TicketInfo>* out) {
+  out->assign(ids.size(), TicketInfo{});
+  if (ids.empty()) return grpc::Status::OK;
+  std::vector<storage::RedisCommand> scripts;
+  for (size_t first = 0; first < ids.size(); first += kPollBatch) {
+    const size_t n = std::min(kPollBatch, ids.size() - first);
+    storage::RedisCommand command = {"EVAL", kPollManyScript, std::to_string(n)};
+    for (size_t i = first; i < first + n; ++i) command.push_back(TicketKey(ids[i]));
+    command.push_back(NowArg(now_ms));
+    command.push_back(Key("queue:"));
+    scripts.push_back(std::move(command));
+  }
+  return storage::RunRedis(kWhat, [&] {
+    std::vector<RedisReply> replies;
+    redis_->With([&](storage::RedisConnection& c) { replies = c.Pipeline(scripts); });
+    size_t i = 0;
+    for (const RedisReply& r : replies) {
+      if (r.is_error()) throw storage::RedisCommandError("matchmaker script failed: " + r.str);
+      for (const RedisReply& ticket : r.elements) {
+        if (i < out->size() && !ParseTicket(ticket, &(*out)[i])) (*out)[i] = TicketInfo{};
+        ++i;
+      }
+    }
+  });
+}
+
+grpc::Status RedisTicketStore::AwaitAssigned(int64_t wait_ms, std::string* cursor, std::vector<std::string>* ids) {
+  ids->clear();
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) {
+      if (cursor->empty()) {
+        // From now on: the newest entry's id ("$" in each XREAD would miss what
+        // was added between two of them).
+        const RedisReply last = c.Run({"XREVRANGE", Key("assigned"), "+", "-", "COUNT", "1"});
+        *cursor = last.elements.empty() || last.elements[0].elements.empty() ? "0-0" : last.elements[0].elements[0].str;
+      }
+      const RedisReply r =
+          c.Run({"XREAD", "COUNT", "4096", "BLOCK", std::to_string(std::clamp<int64_t>(wait_ms, 1, 1000)), "STREAMS",
+                 Key("assigned"), *cursor});
+      if (r.is_error()) throw storage::RedisCommandError("reading the assignments failed: " + r.str);
+      // [[stream, [[id, [field, value, ...]], ...]]]; nil when none came.
+      for (const RedisReply& stream : r.elements) {
+        if (stream.elements.size() != 2) continue;
+        for (const RedisReply& entry : stream.elements[1].elements) {
+          if (entry.elements.size() != 2) continue;
+          *cursor = entry.elements[0].str;
+          const auto& fields = entry.elements[1].elements;
+          for (size_t f = 0; f + 1 < fields.size(); f += 2) ids->push_back(fields[f + 1].str);
+        }
+      }
+    });
   });
 }
 
@@ -468,11 +563,12 @@ grpc::Status RedisTicketStore::Assign(const std::string& ladder, const std::stri
                                       const std::vector<Seating>& seats, int* assigned) {
   *assigned = 0;
   if (seats.empty()) return grpc::Status::OK;
-  storage::RedisCommand command = {"EVAL", kAssign, std::to_string(1 + 2 * seats.size()), MatchedKey(ladder)};
+  storage::RedisCommand command = {"EVAL", kAssign, std::to_string(2 + 2 * seats.size()), MatchedKey(ladder)};
   for (const Seating& s : seats) {
     command.push_back(TicketKey(s.ticket));
     command.push_back(WhoKey(s.identity_id));
   }
+  command.push_back(Key("assigned"));
   command.push_back(kFinishedTtlSeconds);
   command.push_back(kUndeliveredTtlSeconds);
   command.push_back(check_table_ ? table_id : std::string());
@@ -584,6 +680,23 @@ grpc::Status RedisTicketStore::Hosts(std::vector<HostInfo>* out) {
         out->push_back(h);
       }
     });
+  });
+}
+
+grpc::Status RedisTicketStore::ReplicaHeartbeat(const std::string& replica, int64_t now_ms, int64_t ttl_ms,
+                                                std::vector<std::string>* live) {
+  live->clear();
+  return storage::RunRedis(kWhat, [&] {
+    const RedisReply r =
+        Eval({"EVAL", kReplicaHeartbeatScript, "1", Key("replicas"), NowArg(now_ms), replica, std::to_string(ttl_ms)});
+    for (const RedisReply& e : r.elements) live->push_back(e.str);
+    std::sort(live->begin(), live->end());
+  });
+}
+
+grpc::Status RedisTicketStore::ReplicaLeave(const std::string& replica) {
+  return storage::RunRedis(kWhat, [&] {
+    redis_->With([&](storage::RedisConnection& c) { c.Run({"ZREM", Key("replicas"), replica}); });
   });
 }
 

@@ -41,6 +41,11 @@ class RedisTicketStore final : public TicketStore {
   grpc::Status Create(const std::string& ladder, int64_t identity_id, const std::string& name, double rating,
                       int64_t now_ms, std::string* id, std::string* existing, bool* created) override;
   grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) override;
+  // One script per kPollBatch tickets, all sent in one pipeline.
+  grpc::Status PollMany(const std::vector<std::string>& ids, int64_t now_ms, std::vector<TicketInfo>* out) override;
+  // Assign appends the tickets to a stream (kept to about 10,000 entries); this
+  // reads it with XREAD BLOCK.
+  grpc::Status AwaitAssigned(int64_t wait_ms, std::string* cursor, std::vector<std::string>* ids) override;
   grpc::Status Cancel(const std::string& id, std::string* state, bool* cancelled) override;
   grpc::Status ActiveTicket(int64_t identity_id, std::string* id) override;
   // A ticket's fields are read from Redis once; later calls read only the
@@ -59,6 +64,9 @@ class RedisTicketStore final : public TicketStore {
   grpc::Status Release(const std::string& ladder, const std::string& table_id, const std::vector<std::string>& tickets,
                        int* released) override;
   grpc::Status ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms, int* released) override;
+  grpc::Status ReplicaHeartbeat(const std::string& replica, int64_t now_ms, int64_t ttl_ms,
+                                std::vector<std::string>* live) override;
+  grpc::Status ReplicaLeave(const std::string& replica) override;
 
   grpc::Status HostHeartbeat(const HostInfo& host) override;
   grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) override;

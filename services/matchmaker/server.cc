@@ -9,6 +9,7 @@
 #include "lib/common/log.h"
 #include "lib/common/metrics.h"
 #include "lib/common/negative_control.h"
+#include "lib/common/secret.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -31,9 +32,19 @@ ServiceOptions MakeServiceOptions(MatchmakerMetrics* metrics) {
   return options;
 }
 
-MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, MatchmakerMetrics* metrics) {
+// Unique among the replicas, and readable in logs: host, process, and a
+// random part for a process that restarts with the same pid.
+std::string ReplicaName() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(host[0] ? host : "replica") + ":" + std::to_string(getpid()) + "-" + ms::RandomSecretHex(3);
+}
+
+MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, const std::string& replica,
+                                        MatchmakerMetrics* metrics) {
   MatchmakerOptions options;
   options.metrics = metrics;
+  if (config.share_ladders) options.replica = replica;
   options.ticket_ttl_ms = config.ticket_ttl_ms;
   options.host_forget_ms = config.host_forget_ms;
   options.bot = config.bot;
@@ -53,6 +64,7 @@ RunnerOptions MakeRunnerOptions(const MatchmakerConfig& config) {
 MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* redis, const MatchmakerConfig& config,
                                    ms::ProcessMetrics* metrics)
     : config_(config),
+      replica_(ReplicaName()),
       metrics_(metrics->registry()),
       account_lookup_(config.accounts, config.service_token),
       auth_(&account_lookup_,
@@ -64,7 +76,7 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ladders_(config.accounts, config.service_token),
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
-      matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config, &metrics_)),
+      matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config, replica_, &metrics_)),
       service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, MakeServiceOptions(&metrics_)),
       tournament_store_(pool),
       results_(config.replays, config.service_token),
@@ -80,7 +92,10 @@ void MatchmakerServer::Register(grpc::ServerBuilder* builder) {
   builder->RegisterService(&tournaments_);
 }
 
-void MatchmakerServer::Listening(int port, services::LogFieldList*) { port_ = port; }
+void MatchmakerServer::Listening(int port, services::LogFieldList* fields) {
+  port_ = port;
+  fields->push_back({"replica", replica_});
+}
 
 void MatchmakerServer::Start() {
   rounds_ = std::thread([this] { Rounds(); });
@@ -89,7 +104,13 @@ void MatchmakerServer::Start() {
 
 void MatchmakerServer::Stop(int) {
   stopping_ = true;
-  if (rounds_.joinable()) rounds_.join();
+  if (rounds_.joinable()) {
+    rounds_.join();
+    // The other replicas take this one's ladders at their next round.
+    if (const grpc::Status s = tickets_.ReplicaLeave(replica_); !s.ok())
+      ms::LogWarning("leaving the matchmaker replicas failed; they take its ladders when its heartbeat lapses",
+                     {{"error", s.error_message()}});
+  }
   if (scheduler_.joinable()) scheduler_.join();
 }
 
@@ -115,8 +136,7 @@ void MatchmakerServer::Rounds() {
 
 // One replica at a time schedules tournaments: the one holding the lease.
 void MatchmakerServer::Schedule() {
-  const std::string replica =
-      std::to_string(getpid()) + "@" + std::to_string(port_) + "-" + std::to_string(clock_.UnixMillis());
+  const std::string& replica = replica_;
   bool leading = false;
   while (!stopping_) {
     bool lead = false;

@@ -47,7 +47,10 @@ struct MatchmakerConfig {
   int64_t lease_ms = 5000;  // the scheduler's lease
   int64_t ticket_ttl_ms = 10'000;
   int64_t host_forget_ms = 60'000;  // a host silent this long leaves the registry
-  std::string bot = "heuristic";    // fills seats and plays for absent players
+  // The live replicas share the ladders out (MatchmakerOptions::replica); false:
+  // this one runs every ladder's rounds.
+  bool share_ladders = true;
+  std::string bot = "heuristic";  // fills seats and plays for absent players
   // Calls per identity at the Matchmaker and Tournaments services
   // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
@@ -74,6 +77,8 @@ class MatchmakerServer final : public services::Component {
   void Schedule();
 
   const MatchmakerConfig config_;
+  // This replica's name in Redis: the ladders' share-out and the scheduler's lease.
+  const std::string replica_;
   services::SystemClock clock_;  // the Compete streams' heartbeats (the rest is on the ticket store's clock)
   MatchmakerMetrics metrics_;
   auth::GrpcAccountLookup account_lookup_;

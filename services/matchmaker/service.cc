@@ -9,10 +9,19 @@
 #include "lib/common/request_id.h"
 
 namespace metropolis::matchmaker {
+namespace {
+constexpr int64_t kCancelCheckMs = 200;
+}  // namespace
 
 MatchmakerService::MatchmakerService(TicketStore* tickets, LadderSource* ladders, RatingSource* ratings,
                                      auth::Authenticator* auth, GameCreator* games, ServiceOptions options)
-    : tickets_(tickets), ladders_(ladders), ratings_(ratings), auth_(auth), games_(games), options_(options) {}
+    : tickets_(tickets),
+      ladders_(ladders),
+      ratings_(ratings),
+      auth_(auth),
+      games_(games),
+      options_(options),
+      waiters_(tickets, {.beat_ms = options.poll_ms, .wake = options.wake_on_assign}) {}
 
 grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context, auth::Principal* out) {
   return auth_->Authenticate(services::BearerToken(context), out);
@@ -94,6 +103,9 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
   }
   int64_t last_sent = -1;
   uint32_t last_position = UINT32_MAX;
+  // The ticket is read with every other waiting stream's, and at once when it is
+  // assigned (waiters.h); this stream only waits for the readings.
+  const std::unique_ptr<TicketWaiters::Watch> watch = waiters_.Add(id);
   for (;;) {
     if (context->IsCancelled()) {
       std::string state;
@@ -102,12 +114,14 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       tickets_->Cancel(id, &state, &cancelled);
       return {grpc::StatusCode::CANCELLED, "the client left the queue"};
     }
-    TicketInfo info;
-    int64_t now = 0;
-    bool found = false;
-    if (grpc::Status s = tickets_->Now(&now); !s.ok()) return s;  // Redis's clock: it may have to ask
-    if (grpc::Status s = tickets_->Poll(id, now, &info, &found); !s.ok()) return s;
-    if (!found) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
+    TicketReading reading;
+    // Nothing tells a synchronous handler that its client left: it looks again
+    // this often (no call to the store).
+    if (!watch->Next(std::chrono::milliseconds(kCancelCheckMs), &reading)) continue;
+    if (!reading.status.ok()) return reading.status;
+    if (!reading.found) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
+    const TicketInfo& info = reading.info;
+    const int64_t now = reading.now_ms;
     if (info.state == "assigned") {
       v1::EnqueueUpdate update;
       v1::Assignment* a = update.mutable_assignment();
@@ -154,7 +168,6 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
       last_sent = now;
       last_position = uint32_t(info.position);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
   }
 }
 

@@ -9,6 +9,7 @@
 #include "lib/auth/authenticator.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/waiters.h"
 
 namespace metropolis::matchmaker {
 
@@ -30,7 +31,12 @@ class RatingSource {
 };
 
 struct ServiceOptions {
-  int64_t poll_ms = 200;             // how often a waiting stream reads its ticket (and heartbeats)
+  // How often the waiting streams' tickets are read, all in one call (it is
+  // their heartbeat too; waiters.h). A seat is heard at once whatever this is.
+  int64_t poll_ms = 500;
+  // A stream hears its seat as soon as it is assigned (the store's notice).
+  // Off: at the next read (tests only).
+  bool wake_on_assign = true;
   int64_t progress_every_ms = 1000;  // a Queued update at least this often
   // Before a seat is handed out again (a resumed assigned ticket), its host is
   // asked whether the game is over. Off only as a negative control.
@@ -66,6 +72,7 @@ class MatchmakerService final : public v1::Matchmaker::Service {
   auth::Authenticator* auth_;
   GameCreator* games_;
   const ServiceOptions options_;
+  TicketWaiters waiters_;  // the tickets of the streams waiting here
 };
 
 }  // namespace metropolis::matchmaker

@@ -68,6 +68,15 @@ class TicketStore : public HostRegistry {
   // Reads a ticket and, when it is queued, records the heartbeat. *found false
   // when there is no such ticket.
   virtual grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) = 0;
+  // Poll for many tickets in one call (one round trip): what a replica's waiting
+  // streams need every beat, however many they are (waiters.h). (*out)[i] is
+  // ids[i]'s ticket; its `id` is empty when there is no such ticket.
+  virtual grpc::Status PollMany(const std::vector<std::string>& ids, int64_t now_ms, std::vector<TicketInfo>* out) = 0;
+  // Waits at most `wait_ms` (≤ 1000) for tickets assigned after *cursor (empty
+  // the first time: from now on); their ids in *ids, and *cursor moves past
+  // them. A notice may be lost (a Redis failover): it only makes a waiter hear
+  // sooner what its next Poll would tell it.
+  virtual grpc::Status AwaitAssigned(int64_t wait_ms, std::string* cursor, std::vector<std::string>* ids) = 0;
   // Leaves the queue (*cancelled). Else *state says why: the ticket is no longer
   // queued ("matched": being seated, "assigned", ...; "missing" when there is none).
   virtual grpc::Status Cancel(const std::string& id, std::string* state, bool* cancelled) = 0;
@@ -108,6 +117,16 @@ class TicketStore : public HostRegistry {
                                const std::vector<std::string>& tickets, int* released) = 0;
   // Releases tickets matched more than `timeout_ms` ago and never assigned.
   virtual grpc::Status ReleaseStuck(const std::string& ladder, int64_t now_ms, int64_t timeout_ms, int* released) = 0;
+
+  // Matchmaker replicas share the ladders out (matchmaker.h: one replica runs a
+  // ladder's rounds). A replica announces itself, heard at `now_ms`; *live: the
+  // replicas heard within `ttl_ms` (itself too), sorted by name. A replica
+  // silent ten times that long is forgotten.
+  virtual grpc::Status ReplicaHeartbeat(const std::string& replica, int64_t now_ms, int64_t ttl_ms,
+                                        std::vector<std::string>* live) = 0;
+  // A replica that stops leaves at once: the others take its ladders in their
+  // next round instead of after `ttl_ms`.
+  virtual grpc::Status ReplicaLeave(const std::string& replica) = 0;
 };
 
 }  // namespace metropolis::matchmaker

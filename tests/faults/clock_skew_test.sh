@@ -8,7 +8,9 @@
 # stored and rated once (the checker), no live ticket expires, the host is never
 # taken for full, and the replica ahead takes part (it forms tables). On the
 # replicas' own clocks the one ahead expires the other's live tickets, takes the
-# host for gone, and may release tables the other is still placing.
+# host for gone, and may release tables the other is still placing. Both replicas
+# run the ladder's rounds (--share-ladders 0): sharing the ladders out would leave
+# the one ladder to one of them, and the other would judge nothing of it.
 # protection: one_clock   (tests/faults/run.sh --negative switches it off)
 #
 #   tests/faults/clock_skew_test.sh BUILD_DIR
@@ -27,7 +29,8 @@ faketime_lib=$(compgen -G "/usr/lib/*/faketime/libfaketimeMT.so.1" | head -1 || 
 skewed=(env "LD_PRELOAD=$faketime_lib" FAKETIME=+60s)
 ahead=$(($(date -d "$("${skewed[@]}" date -Iseconds)" +%s) - $(date +%s)))
 ((ahead >= 55)) || fail "libfaketime does not move the clock ($ahead s)"
-stack_up METROPOLIS_MATCHMAKERS=2 METROPOLIS_MATCHMAKER2_WRAPPER="${skewed[*]}"
+stack_up METROPOLIS_MATCHMAKERS=2 METROPOLIS_MATCHMAKER2_WRAPPER="${skewed[*]}" \
+  METROPOLIS_MATCHMAKER_FLAGS="--share-ladders 0"
 mm2=$(cat "$METROPOLIS_STACK_DIR/matchmaker2.pid")
 tr '\0' '\n' <"/proc/$mm2/environ" | grep -q '^LD_PRELOAD=.*faketime' ||
   fail "the second matchmaker does not run with libfaketime"

@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -36,6 +38,15 @@ class FakeTicketStore final : public TicketStore {
   std::atomic<bool> fail_scripts{false};
   // The store's own clock (Redis's TIME): Now(), and the heartbeats Claim judges.
   std::atomic<int64_t> clock_ms{0};
+  // Assign tells AwaitAssigned (off: the notices are lost, as in a failover).
+  std::atomic<bool> notify_assigned{true};
+  // Poll's calls, counted.
+  std::atomic<int> poll_calls{0};
+  // How many tickets each PollMany call read, in order.
+  std::vector<size_t> PollManySizes() {
+    std::lock_guard lock(mutex_);
+    return poll_many_sizes_;
+  }
 
   // How long an assigned ticket whose seat was not delivered is resumed
   // (kUndeliveredTtlSeconds in the Redis store).
@@ -76,25 +87,36 @@ class FakeTicketStore final : public TicketStore {
 
   grpc::Status Poll(const std::string& id, int64_t now_ms, TicketInfo* out, bool* found) override {
     *found = false;
+    ++poll_calls;
     if (grpc::Status s = Reach(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     auto it = tickets_.find(id);
     if (it == tickets_.end()) return grpc::Status::OK;
     if (grpc::Status s = Script(); !s.ok()) return s;
-    Fake& t = it->second;
-    *out = t.info;
-    out->state = t.state;
-    out->position = -1;
-    out->queue_size = 0;
-    if (t.state == "queued") {
-      t.info.seen_ms = out->seen_ms = now_ms;
-      t.beat_ms = clock_ms.load();
-      const std::vector<const Fake*> queue = QueueOf(t.info.ladder);
-      out->queue_size = int64_t(queue.size());
-      for (size_t i = 0; i < queue.size(); ++i)
-        if (queue[i] == &t) out->position = int64_t(i);
-    }
+    PollLocked(it->second, now_ms, out);
     *found = true;
+    return grpc::Status::OK;
+  }
+
+  grpc::Status PollMany(const std::vector<std::string>& ids, int64_t now_ms, std::vector<TicketInfo>* out) override {
+    out->assign(ids.size(), TicketInfo{});
+    if (grpc::Status s = Script(); !s.ok()) return s;
+    std::lock_guard lock(mutex_);
+    poll_many_sizes_.push_back(ids.size());
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (auto it = tickets_.find(ids[i]); it != tickets_.end()) PollLocked(it->second, now_ms, &(*out)[i]);
+    return grpc::Status::OK;
+  }
+
+  // The tickets Assign assigned, in order; the cursor is how many were read.
+  grpc::Status AwaitAssigned(int64_t wait_ms, std::string* cursor, std::vector<std::string>* ids) override {
+    ids->clear();
+    if (grpc::Status s = Reach(); !s.ok()) return s;
+    std::unique_lock lock(mutex_);
+    size_t from = cursor->empty() ? assigned_.size() : size_t(std::stoull(*cursor));
+    assigned_cv_.wait_for(lock, std::chrono::milliseconds(wait_ms), [&] { return assigned_.size() > from; });
+    ids->assign(assigned_.begin() + std::ptrdiff_t(std::min(from, assigned_.size())), assigned_.end());
+    *cursor = std::to_string(assigned_.size());
     return grpc::Status::OK;
   }
 
@@ -199,8 +221,10 @@ class FakeTicketStore final : public TicketStore {
       t.info.chance_commitment = s.assignment.chance_commitment;
       if (auto w = who_.find(s.identity_id); w != who_.end() && w->second.ticket == s.ticket)
         w->second.until_ms = clock_ms.load() + kUndeliveredMs;
+      if (notify_assigned) assigned_.push_back(s.ticket);
       ++*assigned;
     }
+    assigned_cv_.notify_all();
     return grpc::Status::OK;
   }
 
@@ -309,6 +333,30 @@ class FakeTicketStore final : public TicketStore {
     return grpc::Status::OK;
   }
 
+  grpc::Status ReplicaHeartbeat(const std::string& replica, int64_t now_ms, int64_t ttl_ms,
+                                std::vector<std::string>* live) override {
+    live->clear();
+    if (grpc::Status s = Script(); !s.ok()) return s;
+    std::lock_guard lock(mutex_);
+    replicas_[replica] = now_ms;
+    for (auto it = replicas_.begin(); it != replicas_.end();) {
+      if (it->second < now_ms - 10 * ttl_ms) {
+        it = replicas_.erase(it);
+        continue;
+      }
+      if (it->second >= now_ms - ttl_ms) live->push_back(it->first);
+      ++it;
+    }
+    return grpc::Status::OK;
+  }
+
+  grpc::Status ReplicaLeave(const std::string& replica) override {
+    if (grpc::Status s = Reach(); !s.ok()) return s;
+    std::lock_guard lock(mutex_);
+    replicas_.erase(replica);
+    return grpc::Status::OK;
+  }
+
   // What a test reads: a ticket's state ("" when there is none).
   std::string StateOf(const std::string& id) {
     std::lock_guard lock(mutex_);
@@ -383,10 +431,29 @@ class FakeTicketStore final : public TicketStore {
     return out;
   }
 
+  void PollLocked(Fake& t, int64_t now_ms, TicketInfo* out) {
+    *out = t.info;
+    out->state = t.state;
+    out->position = -1;
+    out->queue_size = 0;
+    if (t.state == "queued") {
+      t.info.seen_ms = out->seen_ms = now_ms;
+      t.beat_ms = clock_ms.load();
+      const std::vector<const Fake*> queue = QueueOf(t.info.ladder);
+      out->queue_size = int64_t(queue.size());
+      for (size_t i = 0; i < queue.size(); ++i)
+        if (queue[i] == &t) out->position = int64_t(i);
+    }
+  }
+
   std::mutex mutex_;
   std::map<std::string, Fake> tickets_;
   std::map<int64_t, Who> who_;
   std::map<std::string, Host> hosts_;
+  std::map<std::string, int64_t> replicas_;  // matchmaker replicas by name: last heard
+  std::vector<size_t> poll_many_sizes_;
+  std::vector<std::string> assigned_;  // every ticket Assign assigned, in order
+  std::condition_variable assigned_cv_;
   uint64_t next_id_ = 0;
 };
 

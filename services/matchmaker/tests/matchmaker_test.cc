@@ -388,6 +388,113 @@ TEST_F(RoundTest, BotsFillSeatsAfterTheLaddersWait) {
   EXPECT_EQ(bots, 3);
 }
 
+// Replicas share the ladders out (MatchmakerOptions::replica): each runs the
+// rounds of its own, so none loses a claim to another and their work adds up.
+class SharedLaddersTest : public RoundTest {
+ protected:
+  // `n` ladders, each with a table of 4 queued at `now` (identities first + 100·l + 1..4).
+  std::vector<LadderConfig> Ladders(int n, int64_t now, int64_t first = 0) {
+    std::vector<LadderConfig> ladders;
+    EXPECT_TRUE(tickets_->HostHeartbeat({"h1:1", 1000, 0, now}).ok());
+    for (int l = 0; l < n; ++l) {
+      LadderConfig ladder = ladder_;
+      ladder.id = "ladder-" + std::to_string(l);
+      for (int i = 1; i <= 4; ++i) {
+        std::string id, existing;
+        bool created = false;
+        EXPECT_TRUE(tickets_->Create(ladder.id, first + 100 * l + i, "p", 25, now, &id, &existing, &created).ok() &&
+                    created);
+      }
+      ladders.push_back(std::move(ladder));
+    }
+    return ladders;
+  }
+  static std::multiset<std::string> LaddersOf(const FakeCreator& creator) {
+    std::multiset<std::string> out;
+    for (const auto& game : creator.games) out.insert(game.ladder());
+    return out;
+  }
+};
+
+TEST_F(SharedLaddersTest, EachReplicaRunsOnlyTheLaddersItOwns) {
+  FakeCreator creator_a, creator_b;
+  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a"});
+  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b"});
+  // Both announce themselves before there is anything to seat.
+  EXPECT_EQ(a.RunRound({}, 1000).replicas, 1);
+  EXPECT_EQ(b.RunRound({}, 1000).replicas, 2);
+  const std::vector<LadderConfig> ladders = Ladders(16, 1000);
+  const RoundStats sa = a.RunRound(ladders, 1100), sb = b.RunRound(ladders, 1100);
+  EXPECT_EQ(sa.replicas, 2);
+  EXPECT_EQ(sa.ladders + sb.ladders, 16);
+  EXPECT_GT(sa.ladders, 0);
+  EXPECT_GT(sb.ladders, 0);
+  EXPECT_EQ(sa.placed, sa.ladders);
+  EXPECT_EQ(sb.placed, sb.ladders);
+  EXPECT_EQ(sa.lost_races + sb.lost_races, 0);
+  // Every ladder seated once, by its owner.
+  for (const std::string& ladder : LaddersOf(creator_a))
+    EXPECT_EQ(LadderOwner(ladder, {"replica-a", "replica-b"}), "replica-a") << ladder;
+  for (const std::string& ladder : LaddersOf(creator_b))
+    EXPECT_EQ(LadderOwner(ladder, {"replica-a", "replica-b"}), "replica-b") << ladder;
+  std::multiset<std::string> all = LaddersOf(creator_a);
+  all.merge(LaddersOf(creator_b));
+  EXPECT_EQ(all.size(), 16u);
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), 16u);
+}
+
+// A replica that stops announcing itself (it died, or lost its link to Redis)
+// keeps its ladders only for the time to live; one that leaves (it stopped)
+// hands them over at the others' next round.
+TEST_F(SharedLaddersTest, ASilentReplicasLaddersGoToTheOthers) {
+  FakeCreator creator_a, creator_b;
+  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a", .replica_ttl_ms = 3000});
+  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b", .replica_ttl_ms = 3000});
+  b.RunRound({}, 1000);
+  const std::vector<LadderConfig> ladders = Ladders(16, 1000);
+  const RoundStats first = a.RunRound(ladders, 2000);
+  EXPECT_LT(first.placed, 16);
+  EXPECT_EQ(a.RunRound(ladders, 4000).placed, 0) << "replica-b was heard 3,000 ms ago: its ladders are still its";
+  const RoundStats later = a.RunRound(ladders, 4001);
+  EXPECT_EQ(later.replicas, 1);
+  EXPECT_EQ(later.ladders, 16);
+  EXPECT_EQ(first.placed + later.placed, 16);
+  EXPECT_TRUE(creator_b.games.empty());
+
+  // replica-b is back: it owns its share again; then it leaves.
+  const std::vector<LadderConfig> more = Ladders(16, 5000, 10'000);
+  const RoundStats back = b.RunRound(more, 5000);
+  EXPECT_EQ(back.replicas, 2);
+  EXPECT_EQ(back.placed, back.ladders);
+  ASSERT_TRUE(tickets_->ReplicaLeave("replica-b").ok());
+  EXPECT_EQ(a.RunRound(more, 5001).placed, 16 - back.placed);
+}
+
+// Rendezvous hashing: the ladders spread evenly, and a replica that joins takes
+// ladders only for itself (no ladder moves between the replicas already there).
+TEST(LadderOwnerTest, LaddersSpreadEvenlyAndAJoiningReplicaMovesOnlyItsShare) {
+  const std::vector<std::string> three = {"mm-0:17-a1", "mm-1:17-b2", "mm-2:18-c3"};
+  std::vector<std::string> four = three;
+  four.push_back("mm-3:20-d4");
+  std::map<std::string, int> owned;
+  int moved = 0;
+  for (int l = 0; l < 3000; ++l) {
+    const std::string ladder = "ladder-" + std::to_string(l);
+    const std::string before = LadderOwner(ladder, three), after = LadderOwner(ladder, four);
+    ++owned[before];
+    if (before != after) {
+      EXPECT_EQ(after, four.back()) << ladder << " moved from " << before << " to " << after;
+      ++moved;
+    }
+    // The order the replicas are listed in does not matter.
+    EXPECT_EQ(LadderOwner(ladder, {four[3], four[1], four[0], four[2]}), after);
+  }
+  ASSERT_EQ(owned.size(), 3u);
+  for (const auto& [replica, n] : owned) EXPECT_NEAR(n, 1000, 150) << replica;
+  EXPECT_NEAR(moved, 750, 150);
+  EXPECT_EQ(LadderOwner("ladder-0", {}), "");
+}
+
 // The contract the Redis store's scripts keep (tests/ticket_store_contract.h,
 // held against Redis in ticket_store_redis_test.cc), over the fake the rounds
 // above run over; and the fake's own cases the contract leaves out.

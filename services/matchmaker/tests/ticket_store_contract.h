@@ -130,6 +130,27 @@ TYPED_TEST_P(TicketStoreContract, SilentHostsAreForgotten) {
   EXPECT_EQ(hosts[1].live, 1);
 }
 
+// The replicas that share the ladders: those heard within the time to live,
+// by name; one that left, or that has been silent ten times that long, is gone.
+TYPED_TEST_P(TicketStoreContract, LiveReplicasAreThoseHeardLately) {
+  auto& tickets = *this->tickets_;
+  std::vector<std::string> live;
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r2", 1000, 3000, &live).ok());
+  EXPECT_EQ(live, std::vector<std::string>{"r2"});
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r1", 2000, 3000, &live).ok());
+  EXPECT_EQ(live, (std::vector<std::string>{"r1", "r2"}));
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r3", 2500, 3000, &live).ok());
+  EXPECT_EQ(live, (std::vector<std::string>{"r1", "r2", "r3"}));
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r1", 4001, 3000, &live).ok());
+  EXPECT_EQ(live, (std::vector<std::string>{"r1", "r3"})) << "r2 was heard 3,001 ms ago";
+  ASSERT_TRUE(tickets.ReplicaLeave("r3").ok());
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r1", 4100, 3000, &live).ok());
+  EXPECT_EQ(live, std::vector<std::string>{"r1"});
+  // r2 comes back after a pause shorter than ten times the time to live.
+  ASSERT_TRUE(tickets.ReplicaHeartbeat("r2", 5000, 3000, &live).ok());
+  EXPECT_EQ(live, (std::vector<std::string>{"r1", "r2"}));
+}
+
 TYPED_TEST_P(TicketStoreContract, AClaimTakesAllOfATableOrNothing) {
   auto& tickets = *this->tickets_;
   const std::string a = this->Create(1, 25, 0), b = this->Create(2, 25, 0), c = this->Create(3, 25, 0),
@@ -169,6 +190,8 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
   std::vector<Ticket> queue;
   std::vector<HostInfo> hosts;
   std::vector<std::string> forgotten;
+  std::vector<TicketInfo> infos;
+  std::string cursor;
   // Set, to see that every call clears the flags it answers with.
   bool created = true, found = true, cancelled = true, claimed = true, stale = true, spent = true, picked = true;
   const Seating seat{"ticket-1", 7, {"game-1", "h1:1", "token", 0, ""}};
@@ -176,6 +199,8 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
       {"Now", tickets->Now(&now)},
       {"Create", tickets->Create("open", 7, "p7", 25, 1000, &id, &existing, &created)},
       {"Poll", tickets->Poll("ticket-1", 1000, &info, &found)},
+      {"PollMany", tickets->PollMany({"ticket-1"}, 1000, &infos)},
+      {"AwaitAssigned", tickets->AwaitAssigned(10, &cursor, &forgotten)},
       {"Cancel", tickets->Cancel("ticket-1", &state, &cancelled)},
       {"ActiveTicket", tickets->ActiveTicket(7, &id)},
       {"Queue", tickets->Queue("open", &queue)},
@@ -191,7 +216,9 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
       {"PickHost", tickets->PickHost(1000, 15'000, &host, &picked)},
       {"MarkHostDown", tickets->MarkHostDown("h1:1")},
       {"Hosts", tickets->Hosts(&hosts)},
-      {"ForgetHosts", tickets->ForgetHosts(1000, 60'000, &forgotten)}};
+      {"ForgetHosts", tickets->ForgetHosts(1000, 60'000, &forgotten)},
+      {"ReplicaHeartbeat", tickets->ReplicaHeartbeat("r1", 1000, 3000, &forgotten)},
+      {"ReplicaLeave", tickets->ReplicaLeave("r1")}};
   for (const auto& [call, s] : answers) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
     EXPECT_TRUE(s.error_message().starts_with("ticket store unavailable: ")) << call << ": " << s.error_message();
@@ -207,7 +234,7 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
 }
 
 REGISTER_TYPED_TEST_SUITE_P(TicketStoreContract, AnIdentityHoldsOneActiveTicket, TicketsWithoutHeartbeatsExpire,
-                            SilentHostsAreForgotten, AClaimTakesAllOfATableOrNothing,
+                            SilentHostsAreForgotten, LiveReplicasAreThoseHeardLately, AClaimTakesAllOfATableOrNothing,
                             EveryCallToAnUnreachableStoreAnswersUnavailable);
 
 }  // namespace metropolis::matchmaker

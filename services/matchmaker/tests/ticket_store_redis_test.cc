@@ -18,6 +18,7 @@
 #include "services/matchmaker/tests/fake_creator.h"
 #include "services/matchmaker/tests/ticket_store_contract.h"
 #include "services/matchmaker/tests/ticket_store_fixture.h"
+#include "services/matchmaker/waiters.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -64,6 +65,73 @@ TEST_F(TicketsTest, AFailedScriptIsAnInternalErrorNotAnOutage) {
   // unreachable store).
   int64_t now = 0;
   EXPECT_EQ(UnreachableTickets()->Now(&now).error_code(), grpc::StatusCode::UNAVAILABLE);
+}
+
+// PollMany is Poll for many tickets in one pipeline (three scripts here): each
+// ticket's fields and place, its heartbeat written, nothing for an unknown id.
+TEST_F(TicketsTest, PollManyReadsEveryTicketAndRecordsItsHeartbeat) {
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 600; ++i) ids.push_back(Create(i, 25, 1000 + i));
+  ids.insert(ids.begin() + 300, "no-such-ticket");
+  std::vector<TicketInfo> read;
+  ASSERT_TRUE(tickets_->PollMany(ids, 9000, &read).ok());
+  ASSERT_EQ(read.size(), 601u);
+  EXPECT_TRUE(read[300].id.empty());
+  for (size_t i = 0; i < read.size(); ++i) {
+    if (i == 300) continue;
+    const int64_t n = int64_t(i < 300 ? i : i - 1);  // place in the queue
+    ASSERT_EQ(read[i].id, ids[i]);
+    EXPECT_EQ(read[i].state, "queued");
+    EXPECT_EQ(read[i].identity_id, n + 1);
+    EXPECT_EQ(read[i].position, n);
+    EXPECT_EQ(read[i].queue_size, 600);
+    EXPECT_EQ(read[i].enqueued_ms, 1001 + n);
+    EXPECT_EQ(read[i].seen_ms, 9000) << "the read is the ticket's heartbeat";
+  }
+  // What Poll reads of the same ticket.
+  TicketInfo one;
+  ASSERT_TRUE(Polled(ids[42], 9001, &one));
+  EXPECT_EQ(one.name, read[42].name);
+  EXPECT_EQ(one.rating, read[42].rating);
+  EXPECT_EQ(one.position, read[42].position);
+}
+
+// A seat assigned by one replica is heard at once by the streams waiting on
+// another (waiters.h over Redis: the assignment's stream of notices), not at
+// their next beat, which here is an hour away. Negative control: with
+// WaitersOptions::wake off this test fails at its limit.
+TEST_F(TicketsTest, AnotherReplicasWaitingStreamHearsItsSeatAtOnce) {
+  storage::RedisPool other_pool(address_, 4);
+  RedisTicketStore other(&other_pool, prefix_, TicketClock::kCaller);
+  const std::vector<std::string> ids = FourQueued();
+  TicketWaiters waiters(&other, {.beat_ms = 3'600'000});
+  const auto watch = waiters.Add(ids[1]);
+  TicketReading r;
+  ASSERT_TRUE(watch->Next(std::chrono::seconds(10), &r));
+  ASSERT_TRUE(r.status.ok()) << r.status.error_message();
+  EXPECT_EQ(r.info.state, "queued");
+  FakeCreator creator;
+  Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
+  // The waiters listen from their first wait on: a round before it could be missed
+  // (then only the beat would tell). Rounds until one places the table.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  bool heard = false;
+  int placed = 0;
+  while (!heard && std::chrono::steady_clock::now() < until) {
+    if (placed == 0) placed = matchmaker.RunRound({ladder_}, 2000).placed;
+    heard = watch->Next(std::chrono::milliseconds(100), &r) && r.info.state == "assigned";
+  }
+  ASSERT_TRUE(heard) << "state " << r.info.state;
+  ASSERT_EQ(creator.games.size(), 1u);
+  EXPECT_EQ(r.info.game_id, creator.games[0].game_id());
+  // The notices, read from the start of the stream: the table's four tickets.
+  std::string cursor = "0-0";
+  std::vector<std::string> assigned;
+  ASSERT_TRUE(other.AwaitAssigned(10, &cursor, &assigned).ok());
+  EXPECT_EQ(std::set<std::string>(assigned.begin(), assigned.end()), std::set<std::string>(ids.begin(), ids.end()));
+  EXPECT_NE(cursor, "0-0");
+  ASSERT_TRUE(other.AwaitAssigned(10, &cursor, &assigned).ok());
+  EXPECT_TRUE(assigned.empty()) << "read once";
 }
 
 // Queue reads a ticket's fields once; later reads follow the queue itself.
