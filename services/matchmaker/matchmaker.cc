@@ -336,6 +336,7 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
   if (options_.replica.empty()) {
     for (const LadderConfig& l : ladders) mine->push_back(&l);
     stats->ladders = int(mine->size());
+    if (options_.metrics) options_.metrics->LaddersOwned(mine->size(), 1);
     return grpc::Status::OK;
   }
   std::vector<std::string> live;

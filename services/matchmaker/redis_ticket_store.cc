@@ -397,10 +397,15 @@ grpc::Status RedisTicketStore::PollMany(const std::vector<std::string>& ids, int
     std::vector<RedisReply> replies;
     redis_->With([&](storage::RedisConnection& c) { replies = c.Pipeline(scripts); });
     size_t i = 0;
-    for (const RedisReply& r : replies) {
+    for (size_t b = 0; b < replies.size(); ++b) {
+      const RedisReply& r = replies[b];
       if (r.is_error()) throw storage::RedisCommandError("matchmaker script failed: " + r.str);
+      const size_t n = std::min(kPollBatch, ids.size() - b * kPollBatch);
+      if (r.elements.size() != n)
+        throw storage::RedisCommandError("matchmaker script answered " + std::to_string(r.elements.size()) +
+                                         " tickets for " + std::to_string(n));
       for (const RedisReply& ticket : r.elements) {
-        if (i < out->size() && !ParseTicket(ticket, &(*out)[i])) (*out)[i] = TicketInfo{};
+        if (!ParseTicket(ticket, &(*out)[i])) (*out)[i] = TicketInfo{};
         ++i;
       }
     }

@@ -45,6 +45,9 @@ MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, const st
   MatchmakerOptions options;
   options.metrics = metrics;
   if (config.share_ladders) options.replica = replica;
+  // A replica is heard once a round: a few rounds' silence, not one slow round,
+  // hands its ladders over.
+  options.replica_ttl_ms = std::max<int64_t>(options.replica_ttl_ms, 3 * config.round_ms);
   options.ticket_ttl_ms = config.ticket_ttl_ms;
   options.host_forget_ms = config.host_forget_ms;
   options.bot = config.bot;

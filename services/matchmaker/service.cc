@@ -105,7 +105,7 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
   uint32_t last_position = UINT32_MAX;
   // The ticket is read with every other waiting stream's, and at once when it is
   // assigned (waiters.h); this stream only waits for the readings.
-  const std::unique_ptr<TicketWaiters::Watch> watch = waiters_.Add(id);
+  std::unique_ptr<TicketWaiters::Watch> watch = waiters_.Add(id);
   for (;;) {
     if (context->IsCancelled()) {
       std::string state;
@@ -122,6 +122,10 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
     if (!reading.found) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
     const TicketInfo& info = reading.info;
     const int64_t now = reading.now_ms;
+    // Its heartbeats stop as soon as its seat is read, as a polling stream's
+    // did: a ticket a lost write puts back in the queue (a Redis failover) must
+    // look abandoned to the claims (docs/FAILURES.md, "Redis failover").
+    if (info.state == "assigned") watch.reset();
     if (info.state == "assigned") {
       v1::EnqueueUpdate update;
       v1::Assignment* a = update.mutable_assignment();

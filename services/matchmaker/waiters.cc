@@ -21,12 +21,16 @@ TicketWaiters::~TicketWaiters() {
     stopping_ = true;
   }
   work_.notify_all();
-  readings_.notify_all();
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, e] : entries_) e.changed.notify_all();
+  }
   if (beats_.joinable()) beats_.join();
   if (wakes_.joinable()) wakes_.join();
 }
 
 std::unique_ptr<TicketWaiters::Watch> TicketWaiters::Add(const std::string& ticket_id) {
+  uint64_t seen = 0;
   {
     std::lock_guard lock(mutex_);
     Entry& e = entries_[ticket_id];
@@ -37,9 +41,17 @@ std::unique_ptr<TicketWaiters::Watch> TicketWaiters::Add(const std::string& tick
     } else if (e.watches == 1) {
       due_.push_back(ticket_id);  // a new entry starts due
     }
+    // A second watch on a ticket waits for the read it asked for, not the
+    // reading (perhaps an old error) the first one had.
+    seen = e.generation;
   }
   work_.notify_all();
-  return std::unique_ptr<Watch>(new Watch(this, ticket_id));
+  return std::unique_ptr<Watch>(new Watch(this, ticket_id, seen));
+}
+
+bool TicketWaiters::listening() const {
+  std::lock_guard lock(mutex_);
+  return listening_;
 }
 
 size_t TicketWaiters::watched() const {
@@ -58,7 +70,7 @@ TicketWaiters::Watch::~Watch() { owner_->Remove(id_); }
 bool TicketWaiters::Watch::Next(std::chrono::milliseconds timeout, TicketReading* out) {
   std::unique_lock lock(owner_->mutex_);
   const auto it = owner_->entries_.find(id_);  // stays valid while this watch lives
-  if (!owner_->readings_.wait_for(lock, timeout, [&] { return owner_->stopping_ || it->second.generation > seen_; }))
+  if (!it->second.changed.wait_for(lock, timeout, [&] { return owner_->stopping_ || it->second.generation > seen_; }))
     return false;
   if (owner_->stopping_) {
     *out = {};
@@ -106,6 +118,11 @@ void TicketWaiters::Wakes() {
     {
       std::unique_lock lock(mutex_);
       // Nobody waits: nothing to ask the store.
+      if (entries_.empty()) {
+        // Listening again later starts from then, not from notices long read.
+        cursor.clear();
+        listening_ = false;
+      }
       work_.wait(lock, [&] { return stopping_ || !entries_.empty(); });
       if (stopping_) return;
     }
@@ -114,12 +131,14 @@ void TicketWaiters::Wakes() {
       // The beats still find the seats; try again after a while, from now on.
       cursor.clear();
       std::unique_lock lock(mutex_);
+      listening_ = false;
       work_.wait_for(lock, std::chrono::milliseconds(kAwaitMs), [&] { return stopping_; });
       continue;
     }
     bool any = false;
     {
       std::lock_guard lock(mutex_);
+      listening_ = true;
       for (const std::string& id : assigned) {
         auto it = entries_.find(id);
         if (it == entries_.end() || it->second.due) continue;
@@ -132,36 +151,42 @@ void TicketWaiters::Wakes() {
   }
 }
 
+// Only the beats thread reads, so readings of a ticket come in the order read.
 void TicketWaiters::Read(const std::vector<std::string>& ids) {
-  uint64_t seq = 0;
-  {
-    std::lock_guard lock(mutex_);
-    seq = ++next_read_seq_;
-  }
   int64_t now = 0;
   std::vector<TicketInfo> infos;
   grpc::Status status = tickets_->Now(&now);
   if (status.ok()) status = tickets_->PollMany(ids, now, &infos);
-  if (!status.ok())
-    services::LogWarning("reading the waiting tickets failed",
-                         {{"tickets", std::to_string(ids.size())}, {"error", status.error_message()}});
-  {
-    std::lock_guard lock(mutex_);
+  std::vector<grpc::Status> statuses(ids.size(), status);
+  std::vector<bool> found(ids.size(), false);
+  if (status.ok()) {
+    for (size_t i = 0; i < ids.size(); ++i) found[i] = i < infos.size() && !infos[i].id.empty();
+  } else if (status.error_code() == grpc::StatusCode::INTERNAL) {
+    // A script failed (one damaged ticket fails the script that reads it, and
+    // its 255 neighbours): each ticket alone, so that only the damaged one's
+    // stream ends.
+    infos.assign(ids.size(), TicketInfo{});
     for (size_t i = 0; i < ids.size(); ++i) {
-      auto it = entries_.find(ids[i]);
-      // A read that started before the one that made the entry's reading (a wake
-      // overtaking a beat) would put an older state back.
-      if (it == entries_.end() || it->second.read_seq > seq) continue;
-      Entry& e = it->second;
-      e.read_seq = seq;
-      e.reading.status = status;
-      e.reading.now_ms = now;
-      e.reading.found = status.ok() && i < infos.size() && !infos[i].id.empty();
-      e.reading.info = e.reading.found ? infos[i] : TicketInfo{};
-      ++e.generation;
+      bool f = false;
+      statuses[i] = tickets_->Poll(ids[i], now, &infos[i], &f);
+      found[i] = statuses[i].ok() && f;
     }
   }
-  readings_.notify_all();
+  if (!status.ok())
+    services::LogWarning("reading the waiting tickets together failed",
+                         {{"tickets", std::to_string(ids.size())}, {"error", status.error_message()}});
+  std::lock_guard lock(mutex_);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    auto it = entries_.find(ids[i]);
+    if (it == entries_.end()) continue;
+    Entry& e = it->second;
+    e.reading.status = statuses[i];
+    e.reading.now_ms = now;
+    e.reading.found = found[i];
+    e.reading.info = found[i] ? infos[i] : TicketInfo{};
+    ++e.generation;
+    e.changed.notify_all();
+  }
 }
 
 }  // namespace metropolis::matchmaker

@@ -58,22 +58,25 @@ class TicketWaiters {
 
    private:
     friend class TicketWaiters;
-    Watch(TicketWaiters* owner, std::string id) : owner_(owner), id_(std::move(id)) {}
+    Watch(TicketWaiters* owner, std::string id, uint64_t seen) : owner_(owner), id_(std::move(id)), seen_(seen) {}
     TicketWaiters* owner_;
     const std::string id_;
-    uint64_t seen_ = 0;  // the generation Next last returned
+    uint64_t seen_;  // the generation Next last returned
   };
   std::unique_ptr<Watch> Add(const std::string& ticket_id);
 
   size_t watched() const;
+  // Whether the store's notices are being listened to: a notice written after
+  // this is true is heard (tests wait for it before they assign).
+  bool listening() const;
 
  private:
   struct Entry {
     int watches = 0;          // several streams may wait on one ticket (a resumed one)
     bool due = true;          // to be read at once, not at the next beat
     uint64_t generation = 0;  // readings delivered
-    uint64_t read_seq = 0;    // the read that made the reading (an older read never replaces a newer)
     TicketReading reading;
+    std::condition_variable changed;  // a new reading, or stopping: its watches' Next
   };
 
   void Beats();  // reads every ticket each beat, and the due ones at once
@@ -84,12 +87,11 @@ class TicketWaiters {
   TicketStore* const tickets_;
   const WaitersOptions options_;
   mutable std::mutex mutex_;
-  std::condition_variable work_;      // Beats: a ticket is due, or stopping
-  std::condition_variable readings_;  // Watch::Next: a new reading
+  std::condition_variable work_;  // Beats and Wakes: a ticket is due, one is watched, or stopping
   std::map<std::string, Entry> entries_;
   std::vector<std::string> due_;  // the entries to read at once (those with `due` set)
-  uint64_t next_read_seq_ = 0;
   bool stopping_ = false;
+  bool listening_ = false;  // Wakes holds a cursor into the notices
   std::thread beats_, wakes_;
 };
 

@@ -112,15 +112,16 @@ TEST_F(TicketsTest, AnotherReplicasWaitingStreamHearsItsSeatAtOnce) {
   EXPECT_EQ(r.info.state, "queued");
   FakeCreator creator;
   Matchmaker matchmaker(tickets_.get(), &creator, Unhurried());
-  // The waiters listen from their first wait on: a round before it could be missed
-  // (then only the beat would tell). Rounds until one places the table.
+  // A notice written before the waiters listen would be missed (only the beat
+  // would tell): the round waits for them.
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!waiters.listening() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(waiters.listening());
+  ASSERT_EQ(matchmaker.RunRound({ladder_}, 2000).placed, 1);
   bool heard = false;
-  int placed = 0;
-  while (!heard && std::chrono::steady_clock::now() < until) {
-    if (placed == 0) placed = matchmaker.RunRound({ladder_}, 2000).placed;
+  while (!heard && std::chrono::steady_clock::now() < until)
     heard = watch->Next(std::chrono::milliseconds(100), &r) && r.info.state == "assigned";
-  }
   ASSERT_TRUE(heard) << "state " << r.info.state;
   ASSERT_EQ(creator.games.size(), 1u);
   EXPECT_EQ(r.info.game_id, creator.games[0].game_id());
@@ -132,6 +133,28 @@ TEST_F(TicketsTest, AnotherReplicasWaitingStreamHearsItsSeatAtOnce) {
   EXPECT_NE(cursor, "0-0");
   ASSERT_TRUE(other.AwaitAssigned(10, &cursor, &assigned).ok());
   EXPECT_TRUE(assigned.empty()) << "read once";
+}
+
+// A damaged ticket fails the script that reads it with 255 others: each is then
+// read alone, and only the damaged one's stream hears the error.
+TEST_F(TicketsTest, ADamagedTicketEndsOnlyItsOwnWait) {
+  std::vector<std::string> ids;
+  for (int i = 1; i <= 300; ++i) ids.push_back(Create(i, 25, 1000 + i));
+  redis_->With([&](storage::RedisConnection& c) { c.Run({"SET", prefix_ + ":{mm}:t:" + ids[7], "damaged"}); });
+  TicketWaiters waiters(tickets_.get(), {.beat_ms = 3'600'000, .wake = false});
+  std::vector<std::unique_ptr<TicketWaiters::Watch>> watches;
+  for (const std::string& id : ids) watches.push_back(waiters.Add(id));
+  for (size_t i = 0; i < ids.size(); ++i) {
+    TicketReading r;
+    ASSERT_TRUE(watches[i]->Next(std::chrono::seconds(10), &r)) << i;
+    if (i == 7) {
+      EXPECT_EQ(r.status.error_code(), grpc::StatusCode::INTERNAL) << r.status.error_message();
+      continue;
+    }
+    ASSERT_TRUE(r.status.ok()) << i << ": " << r.status.error_message();
+    ASSERT_TRUE(r.found) << i;
+    EXPECT_EQ(r.info.state, "queued");
+  }
 }
 
 // Queue reads a ticket's fields once; later reads follow the queue itself.

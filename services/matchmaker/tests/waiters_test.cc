@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/tests/fake_creator.h"
@@ -30,6 +31,14 @@ bool ReadUntil(TicketWaiters::Watch& watch, const std::function<bool(const Ticke
     if (watch.Next(std::chrono::milliseconds(100), out) && done(*out)) return true;
   }
   return false;
+}
+
+// Until the waiters listen to the store's notices (false when kLimit passed).
+bool WaitListening(const TicketWaiters& waiters) {
+  const auto until = std::chrono::steady_clock::now() + kLimit;
+  while (!waiters.listening() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return waiters.listening();
 }
 
 TEST(WaitersTest, ManyWaitingStreamsAreReadAndHeartbeatTogether) {
@@ -86,6 +95,9 @@ TEST(WaitersTest, AnAssignedTicketIsReadAtOnceNotAtTheNextBeat) {
   ASSERT_TRUE(ReadUntil(
       *watch, [](const TicketReading& r) { return r.found; }, &r));
   EXPECT_EQ(r.info.state, "queued");
+  // A notice written before the waiters listen would be missed (the beat would
+  // tell, an hour later): the round waits for them.
+  ASSERT_TRUE(WaitListening(waiters));
   LadderConfig ladder;
   ladder.id = "open";
   ladder.options = DefaultOptions(Ruleset::kCitiesAndKnights);
