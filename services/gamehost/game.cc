@@ -444,6 +444,14 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   s.ever_connected = true;
   s.events.clear();  // a new stream starts from where the game stands
   s.held.clear();
+  if (paused_) {
+    // ... which, while paused, is the last released step (Welcome): the steps
+    // held back since reach it with everyone's, when they are released.
+    size_t first = log_.size();
+    while (first > 0 && log_[first - 1].step > persisted_) --first;
+    for (size_t i = first; i < log_.size(); ++i)
+      protocol::EventToProto(MaskEvent(log_[i].event, seat), &s.events.emplace_back(), {.want_text = s.want_text});
+  }
 
   auto welcome = std::make_shared<v1::PlayUpdate>();
   Welcome(seat, welcome->mutable_welcome());

@@ -137,6 +137,55 @@ TEST_F(PauseTest, NothingIsReleasedWhileTheStoreCannotBeWrittenAndTheGameGoesOnW
   EXPECT_EQ(a.host->CreateGame(kAdmin, request, &response).error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
+// A seat whose client reconnects while the game is paused is welcomed at the last
+// released step, and hears the events of the steps held back when they are
+// released: its old stream's events and its new one's are every event, as a seat
+// connected throughout hears them. (Before, the new stream started from the
+// game's own step, and never heard the held steps' events.)
+TEST_F(PauseTest, ASeatThatReconnectsDuringAPauseHearsTheHeldStepsOnceReleased) {
+  CreateOnA();
+  Seats seats(&a, &created);
+  seats.Connect();
+  seats.Play(20);
+  const size_t logged = Logged();
+  a_link.cut = true;
+  EXPECT_EQ(seats.Play(5), 1);
+  ASSERT_TRUE(seats.game->paused());
+  const int seat = (seats.Actor() + 1) % 4;
+  const std::shared_ptr<RecordingSeat> old = seats.streams[seat];
+  auto fresh = std::make_shared<RecordingSeat>();
+  v1::PlayHello hello;
+  hello.set_game_id(created.game_id());
+  hello.set_take_over(true);
+  ASSERT_TRUE(seats.game->Connect(seat, hello, fresh).ok());
+  ASSERT_FALSE(fresh->updates.empty());
+  EXPECT_EQ(fresh->updates.front()->welcome().step(), logged);
+  EXPECT_TRUE(old->finished);
+  seats.streams[seat] = fresh;
+
+  a_link.cut = false;
+  Wait(a, kLease);
+  ASSERT_FALSE(seats.game->paused());
+  seats.Play(100000);
+  ASSERT_EQ(a.sink.games.size(), 1u);
+  const auto events = [](const RecordingSeat& s) {
+    int n = 0;
+    for (const auto& u : s.updates)
+      if (u->has_events()) n += u->events().events_size();
+    return n;
+  };
+  const int other = (seat + 1) % 4;
+  EXPECT_GT(events(*old), 0);
+  EXPECT_EQ(events(*old) + events(*fresh), events(*seats.streams[other]));
+  // The first events the new stream hears are those of the first step it was not
+  // welcomed at.
+  for (const auto& u : fresh->updates) {
+    if (!u->has_events()) continue;
+    EXPECT_GT(u->events().step(), logged);
+    break;
+  }
+}
+
 TEST_F(PauseTest, ACutOffHostWhoseGameWasTakenOverStopsAndNoSeatSawAStepTheNewHostLacks) {
   CreateOnA();
   Seats on_a(&a, &created);
