@@ -1,5 +1,7 @@
 #include "services/matchmaker/waiters.h"
 
+#include <algorithm>
+
 #include "lib/common/log.h"
 
 namespace metropolis::matchmaker {
@@ -86,12 +88,14 @@ void TicketWaiters::Beats() {
   auto next_beat = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.beat_ms);
   for (;;) {
     std::vector<std::string> ids;
+    bool beat = false;
     {
       std::unique_lock lock(mutex_);
       work_.wait_until(lock, next_beat, [&] { return stopping_ || !due_.empty(); });
       if (stopping_) return;
       const auto now = std::chrono::steady_clock::now();
       if (now >= next_beat) {
+        beat = true;
         // Every watched ticket: their heartbeat, and what a lost notice missed.
         for (auto& [id, e] : entries_) {
           ids.push_back(id);
@@ -109,6 +113,12 @@ void TicketWaiters::Beats() {
       due_.clear();
     }
     if (!ids.empty()) Read(ids);
+    // Half a beat of rest at least after a beat's read: with more tickets than
+    // Redis reads in a beat, back-to-back reads would leave it no time for the
+    // rounds. The beat then stretches (the claims' 2 s freshness is the limit).
+    if (beat)
+      next_beat =
+          std::max(next_beat, std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.beat_ms / 2));
   }
 }
 
