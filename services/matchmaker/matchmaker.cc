@@ -357,6 +357,8 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
   }
   stats->ladders = int(mine->size());
   stats->replicas = int(live.size());
+  live_ = live;
+  live_read_at_ = std::chrono::steady_clock::now();
   if (owned != owned_) {
     std::string names;
     for (const std::string& id : owned) names += (names.empty() ? "" : ",") + id;
@@ -368,6 +370,21 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
     owned_ = std::move(owned);
   }
   if (options_.metrics) options_.metrics->LaddersOwned(mine->size(), live.size());
+  return grpc::Status::OK;
+}
+
+grpc::Status Matchmaker::StillOwned(const LadderConfig& ladder, int64_t now_ms, bool* owned) {
+  *owned = true;
+  if (options_.replica.empty() || options_.recheck_owners_ms < 0) return grpc::Status::OK;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - live_read_at_ < std::chrono::milliseconds(options_.recheck_owners_ms)) return grpc::Status::OK;
+  std::vector<std::string> live;
+  if (grpc::Status s = tickets_->ReplicaHeartbeat(options_.replica, now_ms, options_.replica_ttl_ms, &live); !s.ok())
+    return s;
+  if (std::find(live.begin(), live.end(), options_.replica) == live.end()) live.push_back(options_.replica);
+  live_ = std::move(live);
+  live_read_at_ = now;
+  *owned = LadderOwner(ladder.id, live_) == options_.replica;
   return grpc::Status::OK;
 }
 
@@ -393,6 +410,12 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
   if (stats.error = Owned(ladders, now_ms, &mine, &stats); !stats.error.ok()) return stats;
   for (const LadderConfig* owned : mine) {
     const LadderConfig& ladder = *owned;
+    bool still = true;
+    if (stats.error = StillOwned(ladder, now_ms, &still); !stats.error.ok()) return stats;
+    if (!still) {
+      --stats.ladders;  // another replica's now: it runs it from its next round
+      continue;
+    }
     auto last_expiry = last_expiry_ms_.try_emplace(ladder.id, INT64_MIN).first;
     if (last_expiry->second == INT64_MIN || now_ms < last_expiry->second ||
         now_ms - last_expiry->second >= options_.expire_every_ms) {
@@ -420,8 +443,14 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
     for (const Ticket& t : queue) by_id.emplace(t.id, &t);
     HeldSeats held;
     if (stats.error = AskHeldSeats(ladder, tables, by_id, now_ms, &held); !stats.error.ok()) return stats;
-    for (const Table& table : tables)
+    for (const Table& table : tables) {
+      // A ladder's tables may take seconds to place (thousands of them after an
+      // outage): a replica that joined meanwhile and owns the ladder now seats
+      // the rest, instead of both racing for every table.
+      if (stats.error = StillOwned(ladder, now_ms, &still); !stats.error.ok()) return stats;
+      if (!still) break;
       if (stats.error = Place(ladder, table, by_id, held, now_ms, &stats); !stats.error.ok()) return stats;
+    }
   }
   return stats;
 }

@@ -8,6 +8,7 @@
 
 #include <grpcpp/support/status.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -98,6 +99,11 @@ struct MatchmakerOptions {
   // A replica not heard from for this long (by the store's clock) no longer
   // owns ladders: the others take them over. Each round announces the replica.
   int64_t replica_ttl_ms = 3'000;
+  // A round that runs longer than this asks again which replicas are live before
+  // each further ladder and table, and leaves the ladders another replica now
+  // owns (a replica that joined meanwhile). 0: every time; -1: never (a negative
+  // control).
+  int64_t recheck_owners_ms = 100;
   MatchmakerMetrics* metrics = nullptr;  // tables, placements, queues, hosts; null: nothing is counted
 };
 
@@ -149,6 +155,9 @@ class Matchmaker {
   // The ladders of `ladders` this replica owns now (all without a replica name).
   grpc::Status Owned(const std::vector<LadderConfig>& ladders, int64_t now_ms, std::vector<const LadderConfig*>* mine,
                      RoundStats* stats);
+  // Whether this replica still owns `ladder`, asked again when the round has run
+  // longer than recheck_owners_ms since the replicas were last read.
+  grpc::Status StillOwned(const LadderConfig& ladder, int64_t now_ms, bool* owned);
   // Assign with retries for options_.assign_retry_ms while the store is
   // UNAVAILABLE; answers what Assign answered after that.
   grpc::Status AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);
@@ -159,6 +168,8 @@ class Matchmaker {
   std::unordered_map<std::string, int64_t> last_expiry_ms_;  // by ladder
   int64_t last_hosts_ms_ = INT64_MIN;                        // the hosts' registry last read (for metrics)
   std::vector<std::string> owned_;                           // the ladders owned last round (logged when it changes)
+  std::vector<std::string> live_;                            // the live replicas, as last read
+  std::chrono::steady_clock::time_point live_read_at_;       // ... when
 };
 
 }  // namespace metropolis::matchmaker

@@ -470,6 +470,51 @@ TEST_F(SharedLaddersTest, ASilentReplicasLaddersGoToTheOthers) {
   EXPECT_EQ(a.RunRound(more, 5001).placed, 16 - back.placed);
 }
 
+// A replica that joins while another is in a long round takes its share at
+// once: the round asks again who is live (here before every ladder) and leaves
+// the ladders that are now the newcomer's. Negative control: with the re-check
+// off (recheck_owners_ms -1) the old replica seats every ladder.
+TEST_F(SharedLaddersTest, ALongRoundLeavesTheLaddersOfAReplicaThatJoinedMeanwhile) {
+  for (const int64_t recheck : {int64_t(0), int64_t(-1)}) {
+    SCOPED_TRACE("recheck_owners_ms " + std::to_string(recheck));
+    tickets_ = std::make_unique<FakeTicketStore>();
+    // The first game created (the round's first table) is when replica-b joins.
+    struct Joining final : GameCreator {
+      FakeTicketStore* store = nullptr;
+      FakeCreator inner;
+      bool joined = false;
+      grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
+                          v1::CreateGameResponse* response) override {
+        if (!joined) {
+          std::vector<std::string> live;
+          EXPECT_TRUE(store->ReplicaHeartbeat("replica-b", 1000, 3000, &live).ok());
+          joined = true;
+        }
+        return inner.Create(host, request, response);
+      }
+    } creator;
+    creator.store = tickets_.get();
+    Matchmaker a(tickets_.get(), &creator, {.replica = "replica-a", .recheck_owners_ms = recheck});
+    const std::vector<LadderConfig> ladders = Ladders(16, 1000);
+    const RoundStats round = a.RunRound(ladders, 1000);
+    int b_owned_after_first = 0;  // the ladders after the first table that replica-b owns
+    const std::string first = creator.inner.games.at(0).ladder();
+    for (const LadderConfig& l : ladders)
+      b_owned_after_first += l.id != first && LadderOwner(l.id, {"replica-a", "replica-b"}) == "replica-b";
+    ASSERT_GT(b_owned_after_first, 0);
+    if (recheck == 0) {
+      EXPECT_EQ(round.placed, 16 - b_owned_after_first);
+      for (const auto& game : creator.inner.games) {
+        if (game.ladder() != first) {
+          EXPECT_EQ(LadderOwner(game.ladder(), {"replica-a", "replica-b"}), "replica-a");
+        }
+      }
+    } else {
+      EXPECT_EQ(round.placed, 16);
+    }
+  }
+}
+
 // Rendezvous hashing: the ladders spread evenly, and a replica that joins takes
 // ladders only for itself (no ladder moves between the replicas already there).
 TEST(LadderOwnerTest, LaddersSpreadEvenlyAndAJoiningReplicaMovesOnlyItsShare) {
