@@ -378,6 +378,9 @@ grpc::Status Matchmaker::StillOwned(const LadderConfig& ladder, int64_t now_ms, 
   if (options_.replica.empty() || options_.recheck_owners_ms < 0) return grpc::Status::OK;
   const auto now = std::chrono::steady_clock::now();
   if (now - live_read_at_ < std::chrono::milliseconds(options_.recheck_owners_ms)) return grpc::Status::OK;
+  // The store's time now, not the round's start (which a store on the caller's
+  // clock would take for this replica's last word).
+  if (grpc::Status s = tickets_->Now(&now_ms); !s.ok()) return s;
   std::vector<std::string> live;
   if (grpc::Status s = tickets_->ReplicaHeartbeat(options_.replica, now_ms, options_.replica_ttl_ms, &live); !s.ok())
     return s;

@@ -90,7 +90,7 @@ local now, beat, out, sizes = clock(ARGV[1]), redis_now(), {}, {}
 for i = 1, #KEYS do
   local f = redis.call('HMGET', KEYS[i], 'id', 'ladder', 'state', 'name', 'identity', 'rating', 'enqueued', 'seen',
                        'game', 'host', 'token', 'seat', 'commitment')
-  if not f[3] then
+  if not f[3] or not f[2] then
     out[i] = false
   else
     local position, size = -1, 0

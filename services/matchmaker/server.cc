@@ -32,12 +32,13 @@ ServiceOptions MakeServiceOptions(MatchmakerMetrics* metrics) {
   return options;
 }
 
-// Unique among the replicas, and readable in logs: host, process, and a
-// random part for a process that restarts with the same pid.
+// Unique among the replicas, and readable in logs: "pid@host-random" (the
+// random part for a process that restarts with the same pid). The scheduler's
+// lease names its holder so; an operator (and a fault test) finds its process.
 std::string ReplicaName() {
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return std::string(host[0] ? host : "replica") + ":" + std::to_string(getpid()) + "-" + ms::RandomSecretHex(3);
+  return std::to_string(getpid()) + "@" + std::string(host[0] ? host : "replica") + "-" + ms::RandomSecretHex(3);
 }
 
 MatchmakerOptions MakeMatchmakerOptions(const MatchmakerConfig& config, const std::string& replica,

@@ -172,14 +172,29 @@ void TicketWaiters::Read(const std::vector<std::string>& ids) {
   if (status.ok()) {
     for (size_t i = 0; i < ids.size(); ++i) found[i] = i < infos.size() && !infos[i].id.empty();
   } else if (status.error_code() == grpc::StatusCode::INTERNAL) {
-    // A script failed (one damaged ticket fails the script that reads it, and
-    // its 255 neighbours): each ticket alone, so that only the damaged one's
-    // stream ends.
+    // A script failed (one damaged ticket fails the call that reads it with
+    // its neighbours): the tickets again a batch at a time, and each ticket of
+    // a batch that fails alone, so that only the damaged one's stream ends.
     infos.assign(ids.size(), TicketInfo{});
-    for (size_t i = 0; i < ids.size(); ++i) {
-      bool f = false;
-      statuses[i] = tickets_->Poll(ids[i], now, &infos[i], &f);
-      found[i] = statuses[i].ok() && f;
+    constexpr size_t kBatch = 256;
+    for (size_t first = 0; first < ids.size(); first += kBatch) {
+      const size_t n = std::min(kBatch, ids.size() - first);
+      const std::vector<std::string> batch(ids.begin() + std::ptrdiff_t(first),
+                                           ids.begin() + std::ptrdiff_t(first + n));
+      std::vector<TicketInfo> read;
+      if (tickets_->PollMany(batch, now, &read).ok() && read.size() == n) {
+        for (size_t i = 0; i < n; ++i) {
+          statuses[first + i] = grpc::Status::OK;
+          found[first + i] = !read[i].id.empty();
+          infos[first + i] = std::move(read[i]);
+        }
+        continue;
+      }
+      for (size_t i = first; i < first + n; ++i) {
+        bool f = false;
+        statuses[i] = tickets_->Poll(ids[i], now, &infos[i], &f);
+        found[i] = statuses[i].ok() && f;
+      }
     }
   }
   if (!status.ok())

@@ -41,7 +41,7 @@ end_leader_pause_test() {
 }
 trap end_leader_pause_test EXIT
 
-# The leader: the replica whose pid the lease names ("pid@port-started").
+# The leader: the replica whose pid the lease names ("pid@host-random").
 for _ in $(seq 1 100); do
   holder=$(rcli get "metropolis:{tournaments}:leader")
   [[ -n $holder ]] && break
