@@ -339,11 +339,8 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
     if (options_.metrics) options_.metrics->LaddersOwned(mine->size(), 1);
     return grpc::Status::OK;
   }
-  std::vector<std::string> live;
-  if (grpc::Status s = tickets_->ReplicaHeartbeat(options_.replica, now_ms, options_.replica_ttl_ms, &live); !s.ok())
-    return s;
-  // Itself, whatever the store answered (it has just been heard).
-  if (std::find(live.begin(), live.end(), options_.replica) == live.end()) live.push_back(options_.replica);
+  if (grpc::Status s = ReadLive(now_ms); !s.ok()) return s;
+  const std::vector<std::string>& live = live_;
   std::vector<std::string> owned;
   for (const LadderConfig& l : ladders) {
     if (LadderOwner(l.id, live) == options_.replica) {
@@ -357,8 +354,6 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
   }
   stats->ladders = int(mine->size());
   stats->replicas = int(live.size());
-  live_ = live;
-  live_read_at_ = std::chrono::steady_clock::now();
   if (owned != owned_) {
     std::string names;
     for (const std::string& id : owned) names += (names.empty() ? "" : ",") + id;
@@ -373,20 +368,27 @@ grpc::Status Matchmaker::Owned(const std::vector<LadderConfig>& ladders, int64_t
   return grpc::Status::OK;
 }
 
-grpc::Status Matchmaker::StillOwned(const LadderConfig& ladder, int64_t now_ms, bool* owned) {
-  *owned = true;
-  if (options_.replica.empty() || options_.recheck_owners_ms < 0) return grpc::Status::OK;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - live_read_at_ < std::chrono::milliseconds(options_.recheck_owners_ms)) return grpc::Status::OK;
-  // The store's time now, not the round's start (which a store on the caller's
-  // clock would take for this replica's last word).
-  if (grpc::Status s = tickets_->Now(&now_ms); !s.ok()) return s;
+grpc::Status Matchmaker::ReadLive(int64_t now_ms) {
   std::vector<std::string> live;
   if (grpc::Status s = tickets_->ReplicaHeartbeat(options_.replica, now_ms, options_.replica_ttl_ms, &live); !s.ok())
     return s;
+  // Itself, whatever the store answered (it has just been heard).
   if (std::find(live.begin(), live.end(), options_.replica) == live.end()) live.push_back(options_.replica);
   live_ = std::move(live);
-  live_read_at_ = now;
+  live_read_at_ = std::chrono::steady_clock::now();
+  return grpc::Status::OK;
+}
+
+grpc::Status Matchmaker::StillOwned(const LadderConfig& ladder, bool* owned) {
+  *owned = true;
+  if (options_.replica.empty() || options_.recheck_owners_ms < 0) return grpc::Status::OK;
+  if (std::chrono::steady_clock::now() - live_read_at_ < std::chrono::milliseconds(options_.recheck_owners_ms))
+    return grpc::Status::OK;
+  // The store's time now, not the round's start (which a store on the caller's
+  // clock would take for this replica's last word).
+  int64_t now_ms = 0;
+  if (grpc::Status s = tickets_->Now(&now_ms); !s.ok()) return s;
+  if (grpc::Status s = ReadLive(now_ms); !s.ok()) return s;
   *owned = LadderOwner(ladder.id, live_) == options_.replica;
   return grpc::Status::OK;
 }
@@ -414,7 +416,7 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
   for (const LadderConfig* owned : mine) {
     const LadderConfig& ladder = *owned;
     bool still = true;
-    if (stats.error = StillOwned(ladder, now_ms, &still); !stats.error.ok()) return stats;
+    if (stats.error = StillOwned(ladder, &still); !stats.error.ok()) return stats;
     if (!still) {
       --stats.ladders;  // another replica's now: it runs it from its next round
       continue;
@@ -450,7 +452,7 @@ RoundStats Matchmaker::RunRound(const std::vector<LadderConfig>& ladders, int64_
       // A ladder's tables may take seconds to place (thousands of them after an
       // outage): a replica that joined meanwhile and owns the ladder now seats
       // the rest, instead of both racing for every table.
-      if (stats.error = StillOwned(ladder, now_ms, &still); !stats.error.ok()) return stats;
+      if (stats.error = StillOwned(ladder, &still); !stats.error.ok()) return stats;
       if (!still) break;
       if (stats.error = Place(ladder, table, by_id, held, now_ms, &stats); !stats.error.ok()) return stats;
     }

@@ -155,9 +155,11 @@ class Matchmaker {
   // The ladders of `ladders` this replica owns now (all without a replica name).
   grpc::Status Owned(const std::vector<LadderConfig>& ladders, int64_t now_ms, std::vector<const LadderConfig*>* mine,
                      RoundStats* stats);
+  // Announces this replica and reads the live ones into live_ (itself included).
+  grpc::Status ReadLive(int64_t now_ms);
   // Whether this replica still owns `ladder`, asked again when the round has run
   // longer than recheck_owners_ms since the replicas were last read.
-  grpc::Status StillOwned(const LadderConfig& ladder, int64_t now_ms, bool* owned);
+  grpc::Status StillOwned(const LadderConfig& ladder, bool* owned);
   // Assign with retries for options_.assign_retry_ms while the store is
   // UNAVAILABLE; answers what Assign answered after that.
   grpc::Status AssignCreated(const std::string& ladder, const std::string& table_id, const std::vector<Seating>& seats);

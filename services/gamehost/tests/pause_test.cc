@@ -33,6 +33,16 @@ class PauseTest : public ::testing::Test {
     std::lock_guard lock(store.mutex);
     return store.games.count(created.game_id()) ? store.games[created.game_id()].log.size() : 0;
   }
+  // The seats, connected on A, play 20 decisions; then A's link is cut, and the
+  // next answer is applied on A but never released. Returns the steps written.
+  size_t PlayThenCut(Seats& seats) {
+    seats.Connect();
+    seats.Play(20);
+    const size_t logged = Logged();
+    a_link.cut = true;
+    EXPECT_EQ(seats.Play(5), 1);
+    return logged;
+  }
   void Wait(TestHost& host, services::Millis ms) {
     host.timers.AdvanceTo(host.clock.Now() + ms);
     host.Settle();
@@ -145,11 +155,7 @@ TEST_F(PauseTest, NothingIsReleasedWhileTheStoreCannotBeWrittenAndTheGameGoesOnW
 TEST_F(PauseTest, ASeatThatReconnectsDuringAPauseHearsTheHeldStepsOnceReleased) {
   CreateOnA();
   Seats seats(&a, &created);
-  seats.Connect();
-  seats.Play(20);
-  const size_t logged = Logged();
-  a_link.cut = true;
-  EXPECT_EQ(seats.Play(5), 1);
+  const size_t logged = PlayThenCut(seats);
   ASSERT_TRUE(seats.game->paused());
   const int seat = (seats.Actor() + 1) % 4;
   const std::shared_ptr<RecordingSeat> old = seats.streams[seat];
@@ -189,11 +195,7 @@ TEST_F(PauseTest, ASeatThatReconnectsDuringAPauseHearsTheHeldStepsOnceReleased) 
 TEST_F(PauseTest, ACutOffHostWhoseGameWasTakenOverStopsAndNoSeatSawAStepTheNewHostLacks) {
   CreateOnA();
   Seats on_a(&a, &created);
-  on_a.Connect();
-  on_a.Play(20);
-  const size_t logged = Logged();
-  a_link.cut = true;
-  EXPECT_EQ(on_a.Play(5), 1);  // applied on A, never released
+  const size_t logged = PlayThenCut(on_a);  // the last answer applied on A, never released
 
   // A's lease lapses unrenewed; B takes the game over from the written log.
   store.Pass(kLease + 1);
