@@ -418,8 +418,11 @@ class SharedLaddersTest : public RoundTest {
 
 TEST_F(SharedLaddersTest, EachReplicaRunsOnlyTheLaddersItOwns) {
   FakeCreator creator_a, creator_b;
-  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a"});
-  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b"});
+  // Rounds on the test's times, not the fake's clock: no re-check mid-round (a
+  // round slowed past 100 ms on a busy machine would read the replicas at the
+  // fake's own time). ALongRoundLeaves... is about the re-check.
+  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a", .recheck_owners_ms = -1});
+  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b", .recheck_owners_ms = -1});
   // Both announce themselves before there is anything to seat.
   EXPECT_EQ(a.RunRound({}, 1000).replicas, 1);
   EXPECT_EQ(b.RunRound({}, 1000).replicas, 2);
@@ -448,8 +451,9 @@ TEST_F(SharedLaddersTest, EachReplicaRunsOnlyTheLaddersItOwns) {
 // hands them over at the others' next round.
 TEST_F(SharedLaddersTest, ASilentReplicasLaddersGoToTheOthers) {
   FakeCreator creator_a, creator_b;
-  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a", .replica_ttl_ms = 3000});
-  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b", .replica_ttl_ms = 3000});
+  // No re-check mid-round, as above.
+  Matchmaker a(tickets_.get(), &creator_a, {.replica = "replica-a", .replica_ttl_ms = 3000, .recheck_owners_ms = -1});
+  Matchmaker b(tickets_.get(), &creator_b, {.replica = "replica-b", .replica_ttl_ms = 3000, .recheck_owners_ms = -1});
   b.RunRound({}, 1000);
   const std::vector<LadderConfig> ladders = Ladders(16, 1000);
   const RoundStats first = a.RunRound(ladders, 2000);
