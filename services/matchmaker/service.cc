@@ -1,7 +1,6 @@
 #include "services/matchmaker/service.h"
 
 #include <chrono>
-#include <thread>
 
 #include "lib/auth/roles.h"
 #include "lib/common/grpc_util.h"
@@ -122,11 +121,11 @@ grpc::Status MatchmakerService::Enqueue(grpc::ServerContext* context, const v1::
     if (!reading.found) return {grpc::StatusCode::ABORTED, "ticket " + id + " disappeared"};
     const TicketInfo& info = reading.info;
     const int64_t now = reading.now_ms;
-    // Its heartbeats stop as soon as its seat is read, as a polling stream's
-    // did: a ticket a lost write puts back in the queue (a Redis failover) must
-    // look abandoned to the claims (docs/FAILURES.md, "Redis failover").
-    if (info.state == "assigned") watch.reset();
     if (info.state == "assigned") {
+      // Its heartbeats stop as soon as its seat is read, as a polling stream's
+      // did: a ticket a lost write puts back in the queue (a Redis failover)
+      // must look abandoned to the claims (docs/FAILURES.md, "Redis failover").
+      watch.reset();
       v1::EnqueueUpdate update;
       v1::Assignment* a = update.mutable_assignment();
       a->set_ticket_id(id);
