@@ -6,7 +6,8 @@
 
 namespace metropolis::bots {
 
-GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, uint64_t chance_seed) {
+GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, uint64_t chance_seed,
+                     std::vector<Action>* actions) {
   GameOutcome out;
   State state(config);
   if (!NewGame(config, &state, &out.error)) return out;
@@ -37,6 +38,7 @@ GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, u
                   (player == kChancePlayer ? std::string("chance") : "seat " + std::to_string(player)) + ": " + e;
       break;
     }
+    if (actions) actions->push_back(action);
     if (action.type == ActionType::kTradeOffer) ++out.offers[size_t(player)];
     if (action.type == ActionType::kTradeCounter) ++out.counters[size_t(player)];
     for (const Event& e : events) {

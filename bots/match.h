@@ -36,7 +36,9 @@ struct GameOutcome {
 
 // Plays a game from `config` to the end (or the length cap). Every action is
 // checked; an illegal one stops the game with *error set.
-GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, uint64_t chance_seed);
+// With `actions`, every applied action is appended there: the game's record.
+GameOutcome PlayGame(const GameConfig& config, const std::vector<Seat>& seats, uint64_t chance_seed,
+                     std::vector<Action>* actions = nullptr);
 
 // Wilson score interval for `successes` out of `trials` at the normal quantile
 // z (1.96 for 95%).

@@ -354,6 +354,7 @@ std::string SearchBot::name() const {
 }
 
 Action SearchBot::Choose(const View& view, uint64_t* rng) {
+  last_root_.clear();
   if (view.legal.size() == 1 && !MayOfferOrCounter(view, options_.trade)) return view.legal[0];
   const auto start = std::chrono::steady_clock::now();
 
@@ -425,12 +426,15 @@ Action SearchBot::Choose(const View& view, uint64_t* rng) {
   }
 
   std::vector<int64_t> visits(candidates.size(), 0);
+  std::vector<double> values(candidates.size(), 0);
   int64_t iterations = 0;
   for (const ThreadResult& r : results) {
     iterations += r.iterations;
     stats_.cpu_seconds += r.cpu_seconds;
-    for (size_t i = 0; i < r.visits.size(); ++i) visits[i] += r.visits[i];
+    for (size_t i = 0; i < r.visits.size(); ++i) visits[i] += r.visits[i], values[i] += r.value[i];
   }
+  for (size_t i = 0; i < candidates.size(); ++i)
+    last_root_.push_back({candidates[i], visits[i], visits[i] ? values[i] / double(visits[i]) : 0});
   size_t best = 0;
   for (size_t i = 1; i < candidates.size(); ++i)
     if (visits[i] > visits[best] || (visits[i] == visits[best] && candidate_scores[i] > candidate_scores[best]))

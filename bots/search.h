@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bots/bot.h"
 #include "bots/trading.h"
@@ -65,6 +66,15 @@ struct SearchStats {
   double cpu_seconds = 0;  // CPU time of the searching threads (what a loaded machine cannot take away)
 };
 
+// A root candidate of the last search: how often it was tried and the mean
+// value of its playouts (NormalizedValue, in [0, 1]). The analysis reads it
+// to tell a costly difference from a matter of taste.
+struct RootChoice {
+  Action action;
+  int64_t visits = 0;
+  double mean = 0;  // 0 when never visited
+};
+
 class SearchBot : public Bot {
  public:
   explicit SearchBot(const SearchOptions& options) : options_(options) {}
@@ -74,10 +84,14 @@ class SearchBot : public Bot {
   void LimitThinking(double ms) override { options_.max_ms = ms; }
   const SearchOptions& options() const { return options_; }
   SearchStats stats() const { return stats_; }
+  // The candidates of the last decision that was searched; empty when it was
+  // forced, a trade, or not searched at all.
+  const std::vector<RootChoice>& last_root() const { return last_root_; }
 
  private:
   SearchOptions options_;
   SearchStats stats_;
+  std::vector<RootChoice> last_root_;
 };
 
 // The fast default policy of playouts: builds first (city, settlement,

@@ -307,6 +307,7 @@ struct RulesImpl {
   static void AdvanceSteps(State& s, Events* ev);
   static void RunEvent(State& s, Events* ev);
   static void RunProduction(State& s, Events* ev);
+  static std::array<int, kMaxSeats> ProducedBy(const State& s, int sum);  // CardsProducedBy (production.h)
   static void RunAttack(State& s, Events* ev);
   static void EndTurn(State& s, Events* ev);
   static void GiveProgress(State& s, int seat, int card, Events* ev);

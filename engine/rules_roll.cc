@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/production.h"
 #include "engine/rules_internal.h"
 
 namespace metropolis {
@@ -90,8 +91,7 @@ void RulesImpl::AdvanceSteps(State& s, Events* ev) {
         Pop(s);
         for (int k = s.num_seats_ - 1; k >= 0; --k) {
           const int q = SeatAfter(s, s.current_, k);
-          const int level = s.players_[q].level[track];
-          if (level >= 1 && s.dice_red_ <= s.options_.red_die_table[level - 1]) Push(s, PendingKind::kDraw, q, track);
+          if (DrawsProgress(s, q, s.dice_red_, track + 1)) Push(s, PendingKind::kDraw, q, track);
         }
         break;
       }
@@ -367,5 +367,26 @@ void RulesImpl::EndTurn(State& s, Events* /*ev*/) {
   ++s.turn_;
   // TRN-1 is CheckWin, which runs after every step.
 }
+
+std::array<int, kMaxSeats> RulesImpl::ProducedBy(const State& s, int sum) {
+  std::array<int, kMaxSeats> cards{};
+  if (sum < 2 || sum > 12 || sum == 7) return cards;
+  State copy = s;
+  copy.dice_yellow_ = std::min(6, sum - 1);  // any split of the sum produces the same
+  copy.dice_red_ = sum - copy.dice_yellow_;
+  RulesImpl::Events events;
+  RulesImpl::RunProduction(copy, &events);
+  for (const Event& e : events)
+    if (e.type == EventType::kProduced) cards[e.seat] += e.a;
+  return cards;
+}
+
+bool DrawsProgress(const State& s, int seat, int red, int event) {
+  if (event == kEventShip || event <= 0 || event > kNumTracks) return false;
+  const int level = s.player(seat).level[event - 1];
+  return level >= 1 && red <= s.options().red_die_table[level - 1];
+}
+
+std::array<int, kMaxSeats> CardsProducedBy(const State& s, int sum) { return RulesImpl::ProducedBy(s, sum); }
 
 }  // namespace metropolis

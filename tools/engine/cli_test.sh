@@ -114,6 +114,23 @@ sed -n 1p "$tmp/games.jsonl" | sed 's/"actions":\["[^"]*"/"actions":["end_turn"/
 run replay-illegal 1 replay --file "$tmp/illegal.json"
 expect replay-illegal err "step 1: end_turn: "
 
+# ---- analyse -----------------------------------------------------------------
+run analyse 0 analyse --file "$tmp/games.jsonl" --line 3 --positions 12 --search-iterations 50
+expect analyse out "production rolls"
+expect analyse out "luck (cards)"
+expect analyse out "chance of winning, seat by seat"
+expect analyse out "13 positions of "
+run analyse-json 0 analyse --file "$tmp/games.jsonl" --line 3 --positions 12 --search-iterations 50 --json
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); assert len(a["graph"]) == 13 and len(a["luck"]["seats"]) == 4' \
+  "$tmp/analyse-json.out" || fail "analyse --json: not the expected JSON"
+run analyse-illegal 1 analyse --file "$tmp/illegal.json"
+expect analyse-illegal err "step 1: end_turn: "
+run analyse-bad-flag 2 analyse --file "$tmp/illegal.json" --positions 0
+expect analyse-bad-flag err "--positions"
+run analyse-calibrate-file 2 analyse --calibrate 3 --file "$tmp/illegal.json"
+run analyse-calibrate 0 analyse --calibrate 3 --positions 5
+expect analyse-calibrate out "(best fit)"
+
 # ---- apply -------------------------------------------------------------------
 run apply-new 0 apply --new
 expect apply-new out "position: "

@@ -15,5 +15,6 @@ int RunArena(const std::vector<std::string>& args);
 int RunGolden(const std::vector<std::string>& args);
 int RunSeaMap(const std::vector<std::string>& args);
 int RunVerify(const std::vector<std::string>& args);
+int RunAnalyse(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli
