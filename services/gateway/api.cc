@@ -10,6 +10,7 @@
 #include "lib/common/credentials.h"
 #include "lib/common/grpc_util.h"
 #include "lib/flags/flags.h"
+#include "services/gateway/analysis.h"
 #include "services/gateway/verification.h"
 
 namespace metropolis::gateway {
@@ -83,6 +84,7 @@ HttpResponse Api::Get(std::string_view path, std::string_view raw_query, std::st
        {"ladder", "season", "player", "tournament", "after", "before", "limit", "page_token"}},
       {"/api/v1/games/{}", &Api::Game, {}},
       {"/api/v1/games/{}/record", &Api::GameRecordFile, {}},
+      {"/api/v1/games/{}/analysis", &Api::Analysis, {}},
       {"/api/v1/games/{}/positions/{}", &Api::Position, {"viewer"}},
       {"/api/v1/live", &Api::LiveGames, {}},
       {"/api/v1/live/{}", &Api::LiveGame, {}},
@@ -429,11 +431,11 @@ bool Api::GameRecordFile(const Args& args, const Query&, Json* out, ApiError* er
   v1::ExportGameResponse response;
   auto context = backends_->Context();
   if (!Backend(backends_->replays().ExportGame(context.get(), request, &response), "replays", error)) return false;
-  *out = Json::parse(response.record_json(), nullptr, /*allow_exceptions=*/false);
-  if (!out->is_object())
-    return Fail(error,
-                {502, "INTERNAL", "game " + args[0] + ": the replays service's record is not JSON", "", "replays", ""});
-  return true;
+  return RecordToJson(args[0], response, out, error);
+}
+
+bool Api::Analysis(const Args& args, const Query&, Json* out, ApiError* error) {
+  return AnalysisCall(backends_, args[0], /*request=*/false, out, error);
 }
 
 bool Api::Position(const Args& args, const Query& q, Json* out, ApiError* error) {

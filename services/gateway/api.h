@@ -80,6 +80,7 @@ class Api {
   bool Games(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Game(const Args& args, const Query& q, Json* out, ApiError* error);
   bool GameRecordFile(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool Analysis(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Position(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGames(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGame(const Args& args, const Query& q, Json* out, ApiError* error);

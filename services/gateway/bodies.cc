@@ -110,4 +110,10 @@ bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error) {
   return true;
 }
 
+bool ReadNothing(std::string_view body, ApiError* error) {
+  if (body.empty()) return true;
+  Json json;
+  return ParseBody(body, {}, &json, error);
+}
+
 }  // namespace metropolis::gateway

@@ -31,5 +31,7 @@ bool ReadQueueJoin(std::string_view body, std::string* ladder, ApiError* error);
 // code as a decimal string: JSON numbers lose precision past 2^53) and "text"
 // (an action's text); the action is checked to name an action.
 bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error);
+// A POST that takes nothing (asking for a game's analysis): no body, or {}.
+bool ReadNothing(std::string_view body, ApiError* error);
 
 }  // namespace metropolis::gateway

@@ -5,6 +5,7 @@
 
 #include "engine/hex.h"
 #include "lib/common/secret.h"
+#include "services/gateway/analysis.h"
 #include "services/gateway/backends.h"
 
 namespace metropolis::gateway {
@@ -31,6 +32,18 @@ bool PlayApi::Handles(std::string_view path) {
   return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
          MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args);
+}
+
+namespace {
+
+constexpr std::string_view kAnalysisRoute = "/api/v1/games/{}/analysis";
+
+}  // namespace
+
+bool PlayApi::Takes(std::string_view method, std::string_view path) {
+  if (Handles(path)) return true;
+  std::vector<std::string> args;
+  return method != "GET" && method != "HEAD" && MatchRoute(kAnalysisRoute, path, &args);
 }
 
 bool PlayApi::IsPlayStream(std::string_view path) {
@@ -61,10 +74,14 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"POST"}, "POST");
   else if (IsPlayStream(path))
     refused = only({"GET"}, "GET");  // an event stream has no HEAD
+  else if (MatchRoute(kAnalysisRoute, path, &args))
+    refused = only({"POST"}, "GET, HEAD, POST");  // the GET is Api's
   if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     *route = "/api/v1/play/{}/answer";
   else if (IsPlayStream(path))
     *route = "/api/v1/play/{}/events";
+  else if (MatchRoute(kAnalysisRoute, path, &args))
+    *route = kAnalysisRoute;
   else
     *route = path;
   if (!refused.empty()) return MethodNotAllowed(m, refused);
@@ -84,7 +101,22 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (path == "/api/v1/practice") return Practice(session, request);
   if (path == "/api/v1/queue") return Queue(session, request);
   if (MatchRoute("/api/v1/play/{}/answer", path, &args)) return Answer(session, args[0], request);
+  if (MatchRoute(kAnalysisRoute, path, &args)) return RequestAnalysis(args[0], request);
   return ErrorResponse(NotFound("no endpoint " + path.substr(0, 200)));
+}
+
+// Signed in only: each request may queue a game for the replays service's
+// worker, so it is a person's, like every other POST here (docs/GATEWAY.md).
+HttpResponse PlayApi::RequestAnalysis(const std::string& game_id, const HttpRequest& request) {
+  ApiError error;
+  Json out;
+  if (!ReadNothing(request.body, &error) || !AnalysisCall(backends_, game_id, /*request=*/true, &out, &error)) {
+    HttpResponse r = ErrorResponse(error);
+    if (error.grpc_status == "RESOURCE_EXHAUSTED") r.headers.push_back({"Retry-After", "30"});
+    return r;
+  }
+  // Queued is accepted, not done: the answer to poll is GET's.
+  return JsonResponse(out["state"] == "queued" ? 202 : 200, out);
 }
 
 HttpResponse PlayApi::SignUp(const HttpRequest& request) {

@@ -52,8 +52,13 @@ class PlayApi {
   PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options)
       : api_(api), backends_(backends), people_(people), queue_(queue), play_(play), options_(std::move(options)) {}
 
-  // Whether `path` is one of these endpoints (all under /api/v1).
+  // Whether `path` is one of these endpoints (all under /api/v1), whatever the
+  // method: the people's own paths, which no other site may read.
   static bool Handles(std::string_view path);
+  // Whether this request is for these endpoints: any method of Handles' paths,
+  // and asking for a game's analysis (POST /api/v1/games/{id}/analysis), whose
+  // GET is a public read of Api's.
+  static bool Takes(std::string_view method, std::string_view path);
   // True for GET /api/v1/play/{game}/events.
   static bool IsPlayStream(std::string_view path);
 
@@ -73,6 +78,7 @@ class PlayApi {
   HttpResponse Practice(const Session& session, const HttpRequest& request);
   HttpResponse Queue(const Session& session, const HttpRequest& request);
   HttpResponse Answer(const Session& session, const std::string& game_id, const HttpRequest& request);
+  HttpResponse RequestAnalysis(const std::string& game_id, const HttpRequest& request);
 
   bool Authenticate(const HttpRequest& request, Session* out, ApiError* error);
   // The person's seat in the game: 403 when the game exists and the seat is

@@ -412,7 +412,7 @@ int HttpServer::Begin(MHD_Connection* conn, Exchange* x) {
   const std::string length = Header(conn, "Content-Length");
   const bool has_body = (!length.empty() && length != "0") || !Header(conn, "Transfer-Encoding").empty();
   const bool read = x->method == "GET" || x->method == "HEAD";
-  if (play_ && PlayApi::Handles(x->path) && !read) {
+  if (play_ && PlayApi::Takes(x->method, x->path) && !read) {
     const std::string content_type = Header(conn, "Content-Type"), origin = Header(conn, "Origin"),
                       host = Header(conn, "Host");
     ApiError refused;
@@ -429,7 +429,7 @@ int HttpServer::Begin(MHD_Connection* conn, Exchange* x) {
     x->state = Exchange::State::kReceiving;  // the body comes in the next calls
     return MHD_YES;
   }
-  if (!read && !(play_ && PlayApi::Handles(x->path))) {
+  if (!read && !(play_ && PlayApi::Takes(x->method, x->path))) {
     x->route = "method_not_allowed";
     HttpResponse r = ErrorResponse(
         MakeError(405, "METHOD_NOT_ALLOWED", "method " + x->method.substr(0, 20) + ": only GET and HEAD"));
@@ -445,11 +445,14 @@ int HttpServer::Begin(MHD_Connection* conn, Exchange* x) {
 
 int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
   const std::string_view path = x->path;
+  // Asking for a game's analysis is a person's POST, but one that makes the
+  // replays service work: the address's rate limit below counts it too.
+  const bool analysis_request = play_ && PlayApi::Takes(x->method, path) && !PlayApi::Handles(path);
   if (play_ && PlayApi::Handles(path)) {
-    // HttpRequest holds views: of the exchange's strings, which outlive the job.
-    x->cookie = Header(conn, "Cookie");
-    const HttpRequest request{x->method, x->path, x->query, {}, x->cookie, x->client};
     if (PlayApi::IsPlayStream(path) && x->method == "GET") {
+      // HttpRequest holds views: of the exchange's strings, which outlive the job.
+      x->cookie = Header(conn, "Cookie");
+      const HttpRequest request{x->method, x->path, x->query, {}, x->cookie, x->client};
       x->route = "/api/v1/play/{}/events";
       return Defer(conn, x, [this, x, request] {
         PlayEventsRequest prepared;
@@ -462,23 +465,7 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
         x->opened = Exchange::Opened{{}, nullptr, play_->OpenEvents(prepared)};
       });
     }
-    if (x->body_too_large) {
-      x->route = "body_refused";
-      return Answer(conn, x,
-                    ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE",
-                                            "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes")));
-    }
-    return Defer(conn, x, [this, x, request] {
-      HttpRequest with_body = request;
-      with_body.body = x->body;  // complete: the job runs after the last upload call
-      try {
-        x->response = play_->Handle(with_body, &x->route);
-      } catch (const std::exception& e) {
-        services::LogError("request failed", {{"path", x->path.substr(0, 200)}, {"error", e.what()}});
-        x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
-      }
-      if (!x->response->backend.empty()) metrics_->BackendError(x->response->backend, x->response->grpc_status);
-    });
+    return DeferPlay(conn, x);
   }
   if (path == "/healthz") {
     x->route = "/healthz";
@@ -503,6 +490,7 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
     r.headers.push_back({"Retry-After", std::to_string((retry_ms + 999) / 1000)});
     return Answer(conn, x, r);
   }
+  if (analysis_request) return DeferPlay(conn, x);
   if (path.substr(0, 5) != "/api/") {
     x->route = "static";
     return ServeFile(conn, x);
@@ -539,6 +527,28 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
       services::LogError("request failed", {{"path", x->path.substr(0, 200)}, {"error", e.what()}});
       x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
     }
+  });
+}
+
+int HttpServer::DeferPlay(MHD_Connection* conn, Exchange* x) {
+  if (x->body_too_large) {
+    x->route = "body_refused";
+    return Answer(conn, x,
+                  ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE",
+                                          "a body is at most " + std::to_string(kMaxBodyBytes) + " bytes")));
+  }
+  x->cookie = Header(conn, "Cookie");
+  return Defer(conn, x, [this, x] {
+    // Views of the exchange's strings, which outlive the job; the body is
+    // complete, as the job runs after the last upload call.
+    const HttpRequest request{x->method, x->path, x->query, x->body, x->cookie, x->client};
+    try {
+      x->response = play_->Handle(request, &x->route);
+    } catch (const std::exception& e) {
+      services::LogError("request failed", {{"path", x->path.substr(0, 200)}, {"error", e.what()}});
+      x->response = ErrorResponse(MakeError(500, "INTERNAL", "the gateway failed on this request"));
+    }
+    if (!x->response->backend.empty()) metrics_->BackendError(x->response->backend, x->response->grpc_status);
   });
 }
 

@@ -85,6 +85,8 @@ class HttpServer {
   int Dispatch(MHD_Connection* conn, Exchange* x);
   // Runs `job` on a worker with the connection suspended; 503 when they are all busy.
   int Defer(MHD_Connection* conn, Exchange* x, std::function<void()> job);
+  // Hands a request of the people's endpoints (PlayApi::Takes) to a worker.
+  int DeferPlay(MHD_Connection* conn, Exchange* x);
   int Answer(MHD_Connection* conn, Exchange* x, const HttpResponse& response);
   int ServeFile(MHD_Connection* conn, Exchange* x);
   int StartStream(MHD_Connection* conn, Exchange* x);
