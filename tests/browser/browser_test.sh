@@ -5,8 +5,9 @@
 # tests/browser/run.mjs then drives Chromium (playwright-core from web/'s
 # lockfile): leaderboard -> player -> replay stepped to the end with every piece
 # and score checked against the positions the gateway reports, a step link
-# opened directly, the game browser, tournament standings, and the live game
-# followed to its end. Screenshots go to BUILD_DIR/test-artifacts/browser/.
+# opened directly, the game browser, tournament standings, the replay's analysis
+# asked for by a person and computed by the replays service (its marks and
+# points move the replay), and the live game followed to its end. Screenshots go to BUILD_DIR/test-artifacts/browser/.
 #
 #   tests/browser/browser_test.sh BUILD_DIR
 #

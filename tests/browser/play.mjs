@@ -12,9 +12,12 @@
 // there, the prompt's or the panel's buttons for the rest. Nothing is answered
 // through the API. The board is compared, at several steps, with the stored
 // game's positions as the seat saw them, which the replays service computes
-// with the engine. Timings are printed, never asserted.
+// with the engine. The practice game's analysis, computed by the replays
+// service as the game is stored, must come to its game-over screen
+// (analysis.mjs waits for it). Timings are printed, never asserted.
 import { join } from 'node:path';
 import { browserTest, DESKTOP, PHONE, sleep, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
+import { waitForAnalysis, checkDrawn } from './analysis.mjs';
 
 const t = browserTest('play_test');
 const { env, expect, expectSame, get, ok } = t;
@@ -277,6 +280,17 @@ async function main() {
       `ann made ${trades.offered} offers, ${trades.accepted} accepted and ${trades.countered} countered by a bot`);
     expect(trades.received >= 1, 'no bot made ann an offer in a whole practice game');
     expect(trades.countered >= 1, `no bot countered any of ann's ${trades.offered} offers`);
+
+    // The game-over screen shows the game's analysis: a person sat at the table, so
+    // the replays service analyses it as it is stored, and the page waits for it.
+    // A point of its chart opens the replay at that step.
+    const practiceAnalysis = await waitForAnalysis(t, ann, practiceId);
+    await checkDrawn(t, ann, practiceId, practiceAnalysis, practice.players);
+    await ann.screenshot({ path: join(ARTIFACTS, 'play-over-analysis.png'), fullPage: true });
+    const point = practiceAnalysis.graph[Math.floor(practiceAnalysis.graph.length / 2)].step;
+    await ann.click(`[data-analysis="${practiceId}"] svg[data-chart="win"] rect.win-hit[data-step="${point}"]`);
+    await ann.waitForSelector(`.viewer[data-game="${practiceId}"][data-step="${point}"]`);
+    expect(new URL(ann.url()).pathname === `/games/${practiceId}`, `a point of the game-over chart opened ${ann.url()}`);
 
     // ---- (2) Two people queued on a ladder with two network bots, matched at one table --------------
     const bea = opened(await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage());

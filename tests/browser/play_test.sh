@@ -4,7 +4,8 @@
 # queue; then tests/browser/play.mjs signs people up and plays by clicking only
 # what the page offers: a whole practice game against three built-in bots (its
 # board compared with the stored game's positions, a reload in the middle, offers
-# from the bots answered and a bot's counter to one of the person's offers), and
+# from the bots answered and a bot's counter to one of the person's offers, and
+# its analysis on the game-over screen once the replays service made it), and
 # two people matched with the two bots on the ladder, one offering a trade the
 # other accepts, both playing on to the end; then the game's result on the
 # ladder's leaderboard page and its replay. Screenshots go to

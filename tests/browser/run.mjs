@@ -10,6 +10,9 @@
 //                          once the page follows the game
 //   METROPOLIS_TOURNAMENT  a finished tournament
 //
+// A replay's analysis is asked for with the page's button and computed by the
+// replays service's worker: the check waits for it (analysis.mjs).
+//
 // Every piece the board draws carries data attributes (web/app/js/board/render.js);
 // the checks compare them, and every seat's score, with the position the
 // gateway's position endpoint reports, which the replays service computes with
@@ -17,6 +20,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
+import { checkReplayAnalysis, waitForAnalysis } from './analysis.mjs';
 
 const t = browserTest('browser_test');
 const { env, expect, expectSame, get } = t;
@@ -179,6 +183,24 @@ async function main() {
     expectSame(bars, tournament.standings.map((s) => `${s.name} ${s.score} ${s.ci_low ?? ''} ${s.ci_high ?? ''}`), 'standings');
     expect(tournament.standings.every((s) => s.ci_low !== null), 'an entrant of the finished tournament has no interval');
     await page.screenshot({ path: join(ARTIFACTS, 'tournament.png'), fullPage: true });
+
+    // ---- The replay's analysis ----------------------------------------------------------------------
+    // A game of bots is analysed when someone asks: a person signs up (in a
+    // context of their own, which asks for less motion) and presses the button;
+    // the replays service's worker computes it. Its marks and points then move
+    // the replay. On a phone the page still does not scroll sideways.
+    const analyst = await browser.newContext({ ...DESKTOP, reducedMotion: 'reduce' });
+    const analysis = await checkReplayAnalysis(t, analyst, game.game_id, watch, { checkStep, shots: ARTIFACTS });
+    await analyst.close();
+    const phoneAgain = await browser.newContext(PHONE);
+    const small = watch(await phoneAgain.newPage());
+    await small.goto(`${GATEWAY}/games/${game.game_id}`);
+    await waitForAnalysis(t, small, game.game_id);
+    const wide = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(wide <= 1, `the replay with its analysis scrolls sideways by ${wide}px on a phone`);
+    await small.screenshot({ path: join(ARTIFACTS, 'analysis-phone.png'), fullPage: true });
+    await phoneAgain.close();
+    console.log(`browser_test: game ${game.game_id} analysed on request: ${analysis.graph.length} points, ${analysis.marks.length} marks`);
 
     // ---- A live game, followed to its end ----------------------------------------------------------
     // Created now, not before the test: a seat that waits too long is played by

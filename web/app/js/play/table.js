@@ -11,6 +11,7 @@ import { session } from '../session.js';
 import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.js';
+import { analysisSection } from '../analysis/section.js';
 
 // The log shows what happened; the viewer's "this step" box stays empty here.
 const NO_EVENTS = [];
@@ -21,6 +22,7 @@ export async function render(gameId) {
     const back = `/play/${enc(gameId)}`;
     return pageOf(html`<h1>Game ${gameId}</h1><p data-need-signin><a href="/signin?next=${back}">Sign in</a> to play your seat.</p>`, `Game ${gameId}`);
   }
+  const me = s.player.name;
   return new Promise((resolve, reject) => {
     let source = null;
     let viewer = null;
@@ -38,6 +40,7 @@ export async function render(gameId) {
     let ticker = 0;
     let loggedStep = -1;
     let answersSent = 0; // answers the gateway took (202)
+    let analysis = null; // the analysis section, once the game is over
     const el = {};
 
     const seatName = (s) => (viewer ? viewer.seatName(s) : `seat ${SEAT_LETTERS[s]}`);
@@ -399,6 +402,13 @@ export async function render(gameId) {
         done.innerHTML = html`Game over: ${result.winner >= 0 ? `won by ${seatName(result.winner)}${result.winner === seat ? ' (you)' : ''}` : 'no winner'} after ${result.turns} turns.
           <a href="/games/${enc(gameId)}">Open the replay</a> (once stored) · <a href="/play">Play again</a>`.__raw;
         viewer.element.querySelector('.board-pane').append(done);
+        // The game's analysis follows once the host has stored it (a game with
+        // a person at the table is analysed as it is stored); its marks open
+        // the replay at their step.
+        if (!analysis) {
+          analysis = analysisSection(gameId, viewer.players, config.num_seats || viewer.players.length, { storedBy: me });
+          viewer.element.querySelector('.board-pane').append(analysis.element);
+        }
         draw();
       });
       source.addEventListener('error', (e) => {
@@ -445,6 +455,7 @@ export async function render(gameId) {
     }
 
     function cleanup() {
+      analysis?.stop();
       spectator?.close();
       source?.close();
       clearInterval(ticker);

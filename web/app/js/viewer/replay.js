@@ -8,6 +8,7 @@ import { api, enc } from '../api.js';
 import { html, raw, SEAT_LETTERS, formatDate } from '../names.js';
 import { GameViewer } from './viewer.js';
 import * as chance from './chance.js';
+import { analysisSection, reducedMotion } from '../analysis/section.js';
 
 const SPEEDS = [1, 2, 5, 10, 20, 50];
 const PREFETCH = 8;
@@ -88,6 +89,7 @@ export async function render(gameId, q) {
 
   let wanted = step;
   let timings = [];
+  let analysis = null; // the analysis section, made once the first position is in
   // Shows step s: fetched (or cached), then drawn if it is still the step
   // wanted (scrubbing asks for many; only the last one is drawn).
   async function goTo(s, { measure = false } = {}) {
@@ -102,6 +104,7 @@ export async function render(gameId, q) {
     scrub.value = String(s);
     counter.textContent = String(s);
     stepLink.href = hrefFor(s);
+    analysis?.setStep(s);
     if (measure) {
       // Style and layout are part of a step's cost: reading a size forces them now.
       void el.offsetHeight;
@@ -176,6 +179,8 @@ export async function render(gameId, q) {
 
   const onKey = (e) => {
     if (e.target.closest('input, select, textarea') || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === ' ' && e.target.closest('button, a')) return; // space presses the focused button
+
     const keys = { ArrowLeft: act.prev, ArrowRight: act.next, Home: act.first, End: act.last, ' ': togglePlay };
     const f = keys[e.key];
     if (!f) return;
@@ -184,6 +189,23 @@ export async function render(gameId, q) {
     f();
   };
   document.addEventListener('keydown', onKey);
+
+  const first = await fetchPosition(step);
+  // The finished game's analysis, under the replay: its marks and the chart's
+  // points move the replay to their step, and bring the board into view when
+  // it scrolled away (at once when the person prefers less motion).
+  analysis = analysisSection(game.game_id, game.players, game.config.num_seats || game.players.length, {
+    onStep(s) {
+      stopPlaying();
+      goTo(s);
+      const pane = el.querySelector('.board-pane');
+      const box = pane.getBoundingClientRect();
+      if (box.bottom < 120 || box.top > window.innerHeight) pane.scrollIntoView({ block: 'start', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    },
+  });
+  const page = document.createElement('div');
+  page.className = 'replay-page';
+  page.append(el, analysis.element);
 
   // The browser tests drive and time the viewer through this handle.
   const handle = {
@@ -204,17 +226,18 @@ export async function render(gameId, q) {
     },
   };
 
-  const first = await fetchPosition(step);
   return {
-    element: el,
+    element: page,
     title: `Replay ${game.game_id} step ${step}`,
     ready() {
       view.show(first.view, step, first.events);
       counter.textContent = String(step);
       stepLink.href = hrefFor(step);
+      analysis.setStep(step);
       window.metropolisViewer = handle;
     },
     cleanup() {
+      analysis.stop();
       stopPlaying();
       clearTimeout(urlTimer);
       document.removeEventListener('keydown', onKey);
