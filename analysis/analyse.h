@@ -21,6 +21,11 @@
 
 namespace metropolis::analysis {
 
+// The method's version, stored with every analysis: raised whenever a change
+// would give a stored game a different analysis (the luck account's rules, the
+// estimate's constants, the marks' threshold, the defaults below).
+inline constexpr uint32_t kAnalysisMethodVersion = 1;
+
 struct AnalysisOptions {
   int positions = 40;               // graph points before the final one (at most one per decision)
   WinOptions win;                   // how each seat's chance is estimated

@@ -26,6 +26,14 @@ class ReplaysMetrics {
   // A read: "list", "replay", "position" or "export".
   void Read(const std::string& kind);
 
+  // The analysis worker (analysis_worker.h): jobs waiting in a line ("stored",
+  // "requested"); a job dropped from a full line; a job done with `result`
+  // "analysed" (costing `cpu_seconds`), "bots_only" (a stored game without a
+  // person, left for a request) or "failed".
+  void AnalysisWaiting(const std::string& line, size_t jobs);
+  void AnalysisDropped(const std::string& line);
+  void AnalysisDone(const std::string& result, double cpu_seconds);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -92,6 +92,9 @@ grpc::Status Replays::Store(const v1::CompletedGameRecord& game, v1::StoreGameRe
   }
   if (!prepared.has_compact)
     services::LogWarning("no compact form", {{"game", game.game_id()}, {"error", prepared.compact_error}});
+  // Stored for the first time: the worker decides whether to analyse it (a
+  // game stored again was offered when it was first stored).
+  if (scheduler_) scheduler_->Stored(game);
   out->set_compact_bytes(uint32_t(prepared.compact.size()));
   return grpc::Status::OK;
 }
@@ -145,6 +148,50 @@ grpc::Status Replays::Export(const std::string& game_id, v1::ExportGameResponse*
   record.winner = game.result().winner();
   for (const auto& seat : game.seats()) record.players.push_back(seat.name());
   out->set_record_json(GameRecordToJson(record));
+  if (analyses_) {
+    StoredAnalysis analysis;
+    bool found = false;
+    if (grpc::Status s = analyses_->Get(game_id, &analysis, &found); !s.ok()) return s;
+    if (found) out->set_analysis_json(analysis.json);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::AnalysisOfShown(const std::string& game_id, v1::GameAnalysis* out) {
+  out->Clear();
+  out->set_game_id(game_id);
+  StoredAnalysis analysis;
+  bool found = false;
+  if (grpc::Status s = analyses_->Get(game_id, &analysis, &found); !s.ok()) return s;
+  if (found) {
+    out->set_state(v1::ANALYSIS_READY);
+    out->set_analysis_json(analysis.json);
+    out->set_method_version(analysis.method_version);
+    out->set_cpu_seconds(analysis.cpu_seconds);
+    out->set_analysed_unix_ms(analysis.analysed_unix_ms);
+  } else {
+    out->set_state(scheduler_->Pending(game_id) ? v1::ANALYSIS_QUEUED : v1::ANALYSIS_NOT_ANALYSED);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::Analysis(const std::string& game_id, v1::GameAnalysis* out) {
+  if (!analyses_ || !scheduler_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
+  return AnalysisOfShown(game_id, out);
+}
+
+grpc::Status Replays::RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out) {
+  if (!analyses_ || !scheduler_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
+  if (grpc::Status s = AnalysisOfShown(game_id, out); !s.ok() || out->state() == v1::ANALYSIS_READY) return s;
+  // Offered even when queued: a game queued as stored may be one the worker
+  // would leave alone (no person at the table); the request makes it count.
+  if (scheduler_->Request(game_id) == AnalysisQueue::Offered::kFull)
+    return {grpc::StatusCode::RESOURCE_EXHAUSTED, "the analysis queue is full; ask again later"};
+  out->set_state(v1::ANALYSIS_QUEUED);
   return grpc::Status::OK;
 }
 

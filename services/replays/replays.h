@@ -9,6 +9,8 @@
 #include <string>
 
 #include "metropolis/v1/replays.pb.h"
+#include "services/replays/analysis_store.h"
+#include "services/replays/analysis_worker.h"
 #include "services/replays/replay_store.h"
 #include "services/replays/reveal_store.h"
 
@@ -16,7 +18,11 @@ namespace metropolis::replays {
 
 class Replays {
  public:
-  Replays(ReplayStore* store, RevealStore* reveals) : store_(store), reveals_(reveals) {}
+  // Without `analyses` and `scheduler` no game is analysed: GetAnalysis and
+  // RequestAnalysis answer UNIMPLEMENTED.
+  Replays(ReplayStore* store, RevealStore* reveals, AnalysisStore* analyses = nullptr,
+          AnalysisScheduler* scheduler = nullptr)
+      : store_(store), reveals_(reveals), analyses_(analyses), scheduler_(scheduler) {}
 
   // Checks the record (PrepareRecord), then stores it. Storing the same game
   // again is OK with already_stored; another game under a stored id is
@@ -39,14 +45,25 @@ class Replays {
   // The stored games among the ids, hidden ones included. INVALID_ARGUMENT for
   // no ids, more than 500, or one that is not a game id.
   grpc::Status Results(const v1::GetResultsRequest& request, v1::GetResultsResponse* out);
+  // A shown game's analysis (READY), or whether it waits (QUEUED) or not
+  // (NOT_ANALYSED); Load's errors for a game that is not shown.
+  grpc::Status Analysis(const std::string& game_id, v1::GameAnalysis* out);
+  // Analysis, after queueing a shown game that is neither analysed nor
+  // waiting; RESOURCE_EXHAUSTED (nothing queued) when the line is full.
+  grpc::Status RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out);
 
  private:
   // Whether a game stored under `tournament` may be shown (*shown), from the
   // reveals the store holds.
   grpc::Status Shows(const std::string& game_id, const std::string& tournament, bool* shown);
 
+  // Analysis without loading the game again: `game_id` is shown.
+  grpc::Status AnalysisOfShown(const std::string& game_id, v1::GameAnalysis* out);
+
   ReplayStore* store_;
   RevealStore* reveals_;
+  AnalysisStore* analyses_;
+  AnalysisScheduler* scheduler_;
 };
 
 }  // namespace metropolis::replays

@@ -11,7 +11,11 @@ ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config,
     : metrics_(metrics->registry()),
       store_(pool),
       reveals_(pool),
-      replays_(&store_, &reveals_),
+      analyses_(pool),
+      people_(config.accounts, config.store_token),
+      worker_(&store_, &analyses_, &people_, &metrics_, config.analysis),
+      analysing_(config.analysis.threads > 0),
+      replays_(&store_, &reveals_, analysing_ ? &analyses_ : nullptr, analysing_ ? &worker_ : nullptr),
       accounts_(config.accounts, config.store_token),
       auth_(&accounts_,
             {{config.store_token, std::string(auth::kGameHostRole)},
@@ -21,5 +25,13 @@ ReplaysServer::ReplaysServer(storage::PgPool* pool, const ReplaysConfig& config,
       service_(&replays_, &limited_auth_, &metrics_) {}
 
 void ReplaysServer::Register(grpc::ServerBuilder* builder) { builder->RegisterService(&service_); }
+
+void ReplaysServer::Start() {
+  if (analysing_) worker_.Start();
+}
+
+// The analyses in progress finish (a game takes a fraction of a second); those
+// still waiting are found again by the next start's look-back.
+void ReplaysServer::Stop(int) { worker_.Stop(); }
 
 }  // namespace metropolis::replays

@@ -10,6 +10,9 @@
 #include "lib/auth/rate_limited.h"
 #include "lib/auth/token_authenticator.h"
 #include "lib/common/server_main.h"
+#include "services/replays/analysis_worker.h"
+#include "services/replays/people.h"
+#include "services/replays/pg_analysis_store.h"
 #include "services/replays/pg_replay_store.h"
 #include "services/replays/pg_reveal_store.h"
 #include "services/replays/replays.h"
@@ -30,6 +33,9 @@ struct ReplaysConfig {
   std::string gateway_token;
   // Calls per identity (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
+  // Games' analyses (docs/ANALYSIS.md): worker threads (0: none, and the
+  // analysis calls answer UNIMPLEMENTED), the queue, the analysis itself.
+  AnalysisWorkerOptions analysis;
 };
 
 class ReplaysServer final : public services::Component {
@@ -39,11 +45,18 @@ class ReplaysServer final : public services::Component {
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Replays"}; }
   void Register(grpc::ServerBuilder* builder) override;
+  void Start() override;
+  void Stop(int signal) override;
 
  private:
   ReplaysMetrics metrics_;
   PgReplayStore store_;
   PgRevealStore reveals_;
+  PgAnalysisStore analyses_;
+  // Which seats are people: Accounts, asked with the store token.
+  GrpcPeople people_;
+  AnalysisWorker worker_;
+  const bool analysing_;
   Replays replays_;
   // Reads take any API token the Accounts service knows.
   auth::GrpcAccountLookup accounts_;

@@ -115,4 +115,21 @@ grpc::Status ReplaysService::ConfirmGame(grpc::ServerContext* context, const v1:
   return grpc::Status::OK;
 }
 
+grpc::Status ReplaysService::GetAnalysis(grpc::ServerContext* context, const v1::GetAnalysisRequest* request,
+                                         v1::GameAnalysis* response) {
+  services::CallLogContext call(*context, request->game_id());
+  if (metrics_) metrics_->Read("analysis");
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
+  return replays_->Analysis(request->game_id(), response);
+}
+
+grpc::Status ReplaysService::RequestAnalysis(grpc::ServerContext* context, const v1::RequestAnalysisRequest* request,
+                                             v1::GameAnalysis* response) {
+  services::CallLogContext call(*context, request->game_id());
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
+  grpc::Status s = replays_->RequestAnalysis(request->game_id(), response);
+  if (s.ok() && response->state() == v1::ANALYSIS_QUEUED) services::LogInfo("analysis requested", {});
+  return s;
+}
+
 }  // namespace metropolis::replays

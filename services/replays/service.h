@@ -38,6 +38,10 @@ class ReplaysService final : public v1::Replays::Service {
                           v1::GetResultsResponse* response) override;
   grpc::Status ConfirmGame(grpc::ServerContext* context, const v1::ConfirmGameRequest* request,
                            v1::ConfirmGameResponse* response) override;
+  grpc::Status GetAnalysis(grpc::ServerContext* context, const v1::GetAnalysisRequest* request,
+                           v1::GameAnalysis* response) override;
+  grpc::Status RequestAnalysis(grpc::ServerContext* context, const v1::RequestAnalysisRequest* request,
+                               v1::GameAnalysis* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) const;

@@ -6,8 +6,10 @@ The layers, each allowed to use those before it:
   engine/            the rules: the C++ standard library and nothing else
   lib/<name>/        what several programs share; each names what it may use (LIB_USES)
   bots/              the built-in players: the engine and the chance streams
+  analysis/          finished games' luck accounts and win-probability graphs: the
+                     engine and the bots
   proto/             the public API (generated code, included as "metropolis/v1/...")
-  services/<name>/   one service: engine, bots, lib, proto and its own folder, never
+  services/<name>/   one service: engine, bots, analysis, lib, proto and its own folder, never
                      another service's folder or library, never a tool
   tools/<name>/      programs that are not services: anything above, and other tools
   botkits/           clients that play seats: engine, bots, lib, proto
@@ -81,7 +83,7 @@ syncstream system_error thread tuple type_traits typeindex typeinfo unordered_ma
 variant vector version
 """.split())
 
-PROJECT_ROOTS = ("engine/", "lib/", "bots/", "services/", "tools/", "botkits/", "python/", "bench/", "tests/")
+PROJECT_ROOTS = ("engine/", "lib/", "bots/", "analysis/", "services/", "tools/", "botkits/", "python/", "bench/", "tests/")
 DB_CLIENT_INCLUDE = re.compile(r"^(pqxx|hiredis|libpq-fe\.h|postgresql)")
 STORAGE_POOLS = {"lib/storage/pg_pool.h", "lib/storage/redis.h", "lib/storage/migrations.h",
                  "lib/storage/server_storage.h"}
@@ -103,6 +105,8 @@ def component(path):
         return "engine"
     if parts[0] == "bots":
         return "bots"
+    if parts[0] == "analysis":
+        return "analysis"
     if parts[0] == "botkits":
         return "botkits"
     if parts[0] == "python":
@@ -149,10 +153,12 @@ def allowed(frm, to):
         return False  # a lib folder nobody described: say what it uses in LIB_USES
     if frm == "bots":
         return to in ("engine", "lib/chance")
+    if frm == "analysis":
+        return to in ("engine", "bots", "lib/chance")
     if frm == "proto":
         return False
     if frm.startswith("services/"):
-        return to in ("engine", "bots", "proto") or to.startswith("lib/")
+        return to in ("engine", "bots", "analysis", "proto") or to.startswith("lib/")
     if frm.startswith("tools/"):
         return to not in ("tests", "botkits", "python")
     if frm == "botkits":
@@ -242,7 +248,7 @@ class Report:
 
 
 def source_files(root):
-    for top in ("engine", "lib", "bots", "services", "tools", "botkits", "python"):
+    for top in ("engine", "lib", "bots", "analysis", "services", "tools", "botkits", "python"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
             dirnames[:] = [d for d in dirnames if d not in ("node_modules", "build")]
             for name in sorted(filenames):

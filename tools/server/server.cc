@@ -80,7 +80,9 @@ Parts::Parts(storage::Pools* pools, const PartsConfig& config, services::Process
                {.store_token = config.tokens.service,
                 .accounts = config.self,
                 .gateway_token = config.gateway_token,
-                .rate_limit = config.rate_limit},
+                .rate_limit = config.rate_limit,
+                // One thread analysing finished games, with the defaults of metropolis-replays.
+                .analysis = {}},
                metrics),
       ratings_(pools->pg(), pools->redis(),
                {.service_token = config.tokens.service,

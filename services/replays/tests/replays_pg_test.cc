@@ -2,8 +2,8 @@
 // only the database shows — a game stored once and read back as it was, keyset
 // paging in its order, the 64-bit seeds in a signed BIGINT, the digest kept in
 // games.digest (and computed once for games stored before that column), the
-// reveals' table. The logic's cases run over in-memory stores in
-// replays_test.cc.
+// reveals' table, games' analyses kept once and found again after a restart. The logic's cases run over in-memory
+// stores in replays_test.cc.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,7 +16,9 @@
 #include "lib/chance/verifiable.h"
 #include "lib/storage/pg_pool.h"
 #include "lib/storage/tests/test_database.h"
+#include "services/replays/analysis_worker.h"
 #include "services/replays/digest.h"
+#include "services/replays/pg_analysis_store.h"
 #include "services/replays/pg_replay_rows.h"
 #include "services/replays/pg_replay_store.h"
 #include "services/replays/pg_reveal_store.h"
@@ -24,6 +26,7 @@
 #include "services/replays/replays.h"
 #include "services/replays/service.h"
 #include "services/replays/tests/client.h"
+#include "services/replays/tests/fake_analysis_store.h"
 #include "services/replays/tests/games.h"
 #include "services/replays/tests/service_fixture.h"
 
@@ -234,6 +237,77 @@ TEST_F(ReplaysTest, SeatKindsRoundTripAndSeatsWithoutOneKeepTheirDigest) {
   ASSERT_TRUE(ReadStoredGame(tx, "g-kinds", &read));
   EXPECT_EQ(CanonicalEncoding(read).find("\nkind "), std::string::npos);
   EXPECT_EQ(GameDigest(read), before.digest);
+}
+
+// game_analyses (docs/ANALYSIS.md): an analysis is kept once, a second write
+// keeps the first; an analysis of no stored game is NOT_FOUND; the games still
+// owed are those with an identity at the table and no analysis, newest first,
+// within the look-back; a worker that starts analyses them.
+TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
+  int64_t ana = 0;
+  {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    ana = tx.exec1("INSERT INTO identities (kind, name) VALUES ('player', 'ana') RETURNING id")[0].as<int64_t>();
+    tx.commit();
+  }
+  auto with_ana = [&](uint64_t seed, const std::string& id, int64_t finished_ms) {
+    auto g = PlayGame(seed, id, "", finished_ms);
+    g.mutable_seats(1)->set_identity_id(ana);
+    g.mutable_seats(1)->set_name("ana");
+    g.mutable_seats(1)->set_kind(v1::SEAT_KIND_NETWORK);
+    return g;
+  };
+  const int64_t now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  ASSERT_TRUE(Store(with_ana(31, "g-old", now - 30LL * 24 * 3600 * 1000)).ok());  // before the look-back
+  ASSERT_TRUE(Store(with_ana(32, "g-a", now - 2000)).ok());
+  ASSERT_TRUE(Store(with_ana(33, "g-b", now - 1000)).ok());
+  ASSERT_TRUE(Store(PlayGame(34, "g-bots", "", now - 500)).ok());  // nobody with an identity
+
+  PgAnalysisStore analyses(pool_.get());
+  std::vector<Unanalysed> owed;
+  ASSERT_TRUE(analyses.Missing(now - 7LL * 24 * 3600 * 1000, 10, &owed).ok());
+  ASSERT_EQ(owed.size(), 2u);
+  EXPECT_EQ(owed[0].game_id, "g-b");  // newest first
+  EXPECT_EQ(owed[1].game_id, "g-a");
+  EXPECT_EQ(owed[0].identity_ids, std::vector<int64_t>{ana});
+  EXPECT_EQ(owed[0].names, std::vector<std::string>{"ana"});
+
+  ASSERT_TRUE(analyses.Put("g-a", {"{\"first\":1}", 1, 0.25, 0}).ok());
+  ASSERT_TRUE(analyses.Put("g-a", {"{\"second\":2}", 1, 0.5, 0}).ok());
+  StoredAnalysis read;
+  bool found = false;
+  ASSERT_TRUE(analyses.Get("g-a", &read, &found).ok());
+  ASSERT_TRUE(found);
+  EXPECT_EQ(read.json, "{\"first\":1}");
+  EXPECT_EQ(read.cpu_seconds, 0.25);
+  EXPECT_GT(read.analysed_unix_ms, now - 60'000);
+  EXPECT_EQ(analyses.Put("g-nothing", {"{}", 1, 0, 0}).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(analyses.Get("g-b", &read, &found).ok());
+  EXPECT_FALSE(found);
+  owed.clear();
+  ASSERT_TRUE(analyses.Missing(now - 7LL * 24 * 3600 * 1000, 10, &owed).ok());
+  ASSERT_EQ(owed.size(), 1u);
+  EXPECT_EQ(owed[0].game_id, "g-b");
+
+  // A worker starting now owes g-b (ana is a person) and analyses it.
+  testing::FakePeople people;
+  people.people = {ana};
+  AnalysisWorkerOptions options;
+  options.analysis.positions = 5;
+  options.analysis.search_iterations = 10;
+  AnalysisWorker worker(store_.get(), &analyses, &people, nullptr, options);
+  worker.Start();
+  for (int i = 0; i < 120'000 && !found; ++i) {
+    ASSERT_TRUE(analyses.Get("g-b", &read, &found).ok());
+    if (!found) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  worker.Stop();
+  ASSERT_TRUE(found);
+  EXPECT_TRUE(read.json.starts_with("{\"luck\":")) << read.json.substr(0, 60);
+  EXPECT_EQ(read.method_version, analysis::kAnalysisMethodVersion);
 }
 
 // A seat's identity is a foreign key: one the database does not know is the

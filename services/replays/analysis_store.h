@@ -1,0 +1,47 @@
+// Where the replays service keeps games' analyses (docs/ANALYSIS.md): the table
+// game_analyses in PostgreSQL (pg_analysis_store.h) or an in-memory fake
+// (tests/). An analysis is derived from its stored game, written once by the
+// worker (analysis_worker.h) and never changed. Every call answers UNAVAILABLE
+// when the store cannot be reached.
+#pragma once
+
+#include <grpcpp/support/status.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace metropolis::replays {
+
+struct StoredAnalysis {
+  std::string json;  // AnalysisToJson's object
+  uint32_t method_version = 0;
+  double cpu_seconds = 0;
+  int64_t analysed_unix_ms = 0;  // set by the store
+};
+
+// A stored game the worker may still owe an analysis: its id and the
+// identities at its table (seats without one are built-in bots or anonymous).
+struct Unanalysed {
+  std::string game_id;
+  std::vector<int64_t> identity_ids;
+  std::vector<std::string> names;  // the seats' names, in the same order
+};
+
+class AnalysisStore {
+ public:
+  virtual ~AnalysisStore() = default;
+
+  // Keeps the analysis of a stored game; a game analysed already keeps its
+  // first analysis and the call is OK (two workers may race on one game).
+  // NOT_FOUND when no game has the id.
+  virtual grpc::Status Put(const std::string& game_id, const StoredAnalysis& analysis) = 0;
+  // *found false when the game has no analysis (or there is no such game).
+  virtual grpc::Status Get(const std::string& game_id, StoredAnalysis* out, bool* found) = 0;
+  // Games finished at or after `since_unix_ms` without an analysis and with at
+  // least one seat that has an identity, newest first, at most `limit`: what a
+  // worker that restarted looks at again.
+  virtual grpc::Status Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) = 0;
+};
+
+}  // namespace metropolis::replays

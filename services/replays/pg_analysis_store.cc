@@ -1,0 +1,63 @@
+#include "services/replays/pg_analysis_store.h"
+
+#include <pqxx/pqxx>
+
+#include "lib/storage/pg_pool.h"
+#include "lib/storage/pg_status.h"
+
+namespace metropolis::replays {
+
+grpc::Status PgAnalysisStore::Put(const std::string& game_id, const StoredAnalysis& a) {
+  return storage::RunPg(pool_, "store analysis", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    try {
+      tx.exec_params(
+          "INSERT INTO game_analyses (game_id, method_version, analysis, cpu_seconds) VALUES ($1, $2, $3, $4) "
+          "ON CONFLICT (game_id) DO NOTHING",
+          game_id, int64_t(a.method_version), a.json, a.cpu_seconds);
+      tx.commit();
+    } catch (const pqxx::foreign_key_violation&) {
+      return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgAnalysisStore::Get(const std::string& game_id, StoredAnalysis* out, bool* found) {
+  return storage::RunPg(pool_, "read analysis", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT analysis, method_version, cpu_seconds, (extract(epoch FROM analysed_at) * 1000)::bigint "
+        "FROM game_analyses WHERE game_id = $1",
+        game_id);
+    *found = !r.empty();
+    if (*found)
+      *out = {r[0][0].as<std::string>(), uint32_t(r[0][1].as<int64_t>()), r[0][2].as<double>(), r[0][3].as<int64_t>()};
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgAnalysisStore::Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) {
+  return storage::RunPg(pool_, "games without analysis", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    // The newest first: after a long outage the most recent games, which
+    // people are most likely to open, come back first.
+    const pqxx::result r = tx.exec_params(
+        "SELECT g.id, s.identity_id, s.name FROM games g JOIN game_seats s ON s.game_id = g.id "
+        "WHERE g.id IN (SELECT g2.id FROM games g2 WHERE g2.finished_unix_ms >= $1 "
+        "  AND NOT EXISTS (SELECT 1 FROM game_analyses a WHERE a.game_id = g2.id) "
+        "  AND EXISTS (SELECT 1 FROM game_seats s2 WHERE s2.game_id = g2.id AND s2.identity_id IS NOT NULL) "
+        "  ORDER BY g2.finished_unix_ms DESC, g2.id DESC LIMIT $2::int) "
+        "AND s.identity_id IS NOT NULL ORDER BY g.finished_unix_ms DESC, g.id DESC, s.seat",
+        since_unix_ms, limit);
+    for (const pqxx::row& row : r) {
+      const std::string id = row[0].as<std::string>();
+      if (out->empty() || out->back().game_id != id) out->push_back({id, {}, {}});
+      out->back().identity_ids.push_back(row[1].as<int64_t>());
+      out->back().names.push_back(row[2].as<std::string>());
+    }
+    return grpc::Status::OK;
+  });
+}
+
+}  // namespace metropolis::replays
