@@ -2,7 +2,8 @@
 # End to end through real services (label e2e): the local stack with the gateway
 # and a small web root, 4 bots playing real ladder games, then every endpoint of
 # the gateway with curl — bad parameters included — the live stream of a game
-# played meanwhile, the web app's files, metrics, and a backend that goes down.
+# played meanwhile, a game's analysis asked for and computed by the replays
+# service, the web app's files, metrics, and a backend that goes down.
 #
 #   tests/e2e/gateway_test.sh BUILD_DIR
 set -euo pipefail
@@ -453,13 +454,66 @@ req 403 /api/v1/session/signup -X POST -H 'Content-Type: application/json' -H 'O
   --data-binary "$signup"
 expect "j['error']['status'] == 'PERMISSION_DENIED'" && ok
 # Neither refusal created the account: the name is still free.
-req 201 /api/v1/session/signup -X POST -H 'Content-Type: application/json' -H "Origin: $gw" --data-binary "$signup" && ok
+req 201 /api/v1/session/signup -X POST -H 'Content-Type: application/json' -H "Origin: $gw" --data-binary "$signup" \
+  -D "$work/signup.head" && ok
+person=$(grep -i '^Set-Cookie: metropolis_session=' "$work/signup.head" | sed 's/^[^:]*: //; s/;.*//' | tr -d '\r')
+
+# ---- A game's analysis (docs/ANALYSIS.md) -------------------------------------------------------------
+# The ladder's games are bots': not analysed until someone asks. Reading is
+# public; asking is a signed-in person's POST, refused from another site like
+# every other; the replays service's worker then computes it (a bounded wait).
+req 200 "/api/v1/games/$game/analysis"
+expect "j == {'game_id': '$game', 'state': 'not_analysed', 'analysis': None, 'method_version': None, 'cpu_seconds': None, 'analysed_unix_ms': None}" && ok
+curl -sS -D "$work/head" -o /dev/null "$gw/api/v1/games/$game/analysis"
+grep -qi '^Access-Control-Allow-Origin: \*' "$work/head" || fail "the analysis is a public read without Access-Control-Allow-Origin: *"
+bad /api/v1/games/bad.id/analysis game_id && ok
+req 404 /api/v1/games/no-such-game/analysis && expect "j['error']['backend'] == 'replays'" && ok
+bad "/api/v1/games/$game/analysis?now=1" now && ok
+req 401 "/api/v1/games/$game/analysis" -X POST && expect "j['error']['message'] == 'not signed in'" && ok
+req 403 "/api/v1/games/$game/analysis" -X POST -H "Cookie: $person" -H 'Origin: https://evil.example' && ok
+req 405 "/api/v1/games/$game/analysis" -X DELETE -H "Cookie: $person" && ok
+req 400 "/api/v1/games/$game/analysis" -X POST -H "Cookie: $person" -H 'Content-Type: application/json' \
+  --data-binary '{"priority": 1}' && expect "j['error']['parameter'] == 'priority'" && ok
+req 404 /api/v1/games/no-such-game/analysis -X POST -H "Cookie: $person" && ok
+req 200 "/api/v1/games/$game/analysis" && expect "j['state'] == 'not_analysed'" && ok # nothing refused was queued
+req 202 "/api/v1/games/$game/analysis" -X POST -H "Cookie: $person" -H "Origin: $gw" && expect "j['state'] == 'queued'" && ok
+state=queued
+for _ in $(seq 1 360); do
+  req 200 "/api/v1/games/$game/analysis"
+  state=$(value "j['state']")
+  [[ $state == queued ]] || break
+  sleep 0.5
+done
+[[ $state == ready ]] || fail "game $game's analysis is '$state' 180 s after it was asked for (the replays service's worker computes it)"
+expect "j['method_version'] >= 1 and j['cpu_seconds'] > 0 and j['analysed_unix_ms'] > 0" && ok
+expect "len(j['analysis']['luck']['seats']) == 4 and all(len(p['win']) == 4 for p in j['analysis']['graph'])" && ok
+expect "j['analysis']['graph'][-1]['step'] == $steps and j['analysis']['graph'][-1]['actor'] == -1" && ok
+cp "$body" "$work/analysis.json"
+# Asked again: the analysis, at once (200, not queued again).
+req 200 "/api/v1/games/$game/analysis" -X POST -H "Cookie: $person" && expect "j['state'] == 'ready'" && ok
+# The record file carries it beside the actions, and the engine's verify still reads the file.
+req 200 "/api/v1/games/$game/record"
+python3 - "$body" "$work/analysis.json" <<'EOF_ANALYSIS' || fail "the record's analysis: $(head -c 400 "$body")"
+import json, sys
+record, answer = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sys.exit(0 if record["analysis"] == answer["analysis"] and record["actions"] else 1)
+EOF_ANALYSIS
+cp "$body" "$work/record-analysed.json"
+"$build/tools/engine/metropolis-engine" verify --file "$work/record-analysed.json" >"$work/verify.out" ||
+  fail "metropolis-engine verify refused a record with its analysis: $(cat "$work/verify.out")"
+"$build/tools/engine/metropolis-engine" replay --file "$work/record-analysed.json" >/dev/null ||
+  fail "metropolis-engine replay refused a record with its analysis"
+ok
 
 # ---- Metrics ----------------------------------------------------------------------------------------
 
 curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics" >"$work/metrics.txt" || fail "no metrics"
 grep -q 'metropolis_gateway_requests_total{code="200",route="/api/v1/ladders/{}/leaderboard"}' "$work/metrics.txt" ||
   fail "no request metrics: $(grep requests_total "$work/metrics.txt" | head -3)"
+# A request for an analysis is counted by its route, never by its game's id.
+grep -q 'metropolis_gateway_requests_total{code="202",route="/api/v1/games/{}/analysis"}' "$work/metrics.txt" ||
+  fail "the analysis request is not counted by route: $(grep analysis "$work/metrics.txt" | head -3)"
+grep -q "$game" "$work/metrics.txt" && fail "a game id is a metrics label"
 grep -q '^metropolis_gateway_sse_bytes_total [1-9]' "$work/metrics.txt" || fail "no live stream bytes counted"
 grep -q '^metropolis_gateway_spectators 0' "$work/metrics.txt" || fail "spectators left behind"
 # Nobody watches any more: the games' histories went with their upstreams.

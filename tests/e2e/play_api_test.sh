@@ -4,8 +4,8 @@
 # played to its end over the play API by a small client (tests/e2e/lib/play_client.py)
 # with a reload in the middle; a ladder game found through the queue against
 # three network bots and played to its end, after which the person is on the
-# ladder's leaderboard; and bad requests, each a precise error that changes
-# nothing.
+# ladder's leaderboard; the practice game's analysis, made unasked as it was
+# stored; and bad requests, each a precise error that changes nothing.
 #
 #   tests/e2e/play_api_test.sh BUILD_DIR
 set -euo pipefail
@@ -186,6 +186,24 @@ rated=$(sql "SELECT coalesce((SELECT rated::text FROM rated_games WHERE game_id 
 [[ $rated != true ]] || fail "the practice game was rated"
 call 200 "GET" "/api/v1/games?player=alice"
 expect "[g['game_id'] for g in j['games']] == ['$practice'] and j['games'][0]['ladder'] is None" && ok
+# A person sat at the table, so the replays service analyses the game as it is
+# stored, unasked (docs/ANALYSIS.md): the gateway shows it once ready, and its
+# record file carries it, which the engine's verify still reads.
+state=none
+for _ in $(seq 1 360); do
+  call 200 GET "/api/v1/games/$practice/analysis"
+  state=$(value "j['state']")
+  [[ $state == ready ]] && break
+  sleep 0.5
+done
+[[ $state == ready ]] || fail "the practice game's analysis is '$state' 180 s after the game was stored"
+expect "len(j['analysis']['luck']['seats']) == 3 and j['analysis']['decisions'] > 0 and j['method_version'] >= 1" && ok
+call 200 GET "/api/v1/games/$practice/record"
+expect "j['analysis']['luck']['seats'][0]['seat'] == 0 and j['actions']" && ok
+cp "$body" "$work/practice-record.json"
+"$build/tools/engine/metropolis-engine" verify --file "$work/practice-record.json" >"$work/verify.out" ||
+  fail "metropolis-engine verify refused the record with its analysis: $(cat "$work/verify.out")"
+ok
 call 200 GET /api/v1/session "" "$alice"
 expect "j['active_game'] is None" && ok
 # Route patterns label the requests, never game ids.
