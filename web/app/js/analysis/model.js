@@ -6,7 +6,7 @@ import { SEAT_LETTERS } from '../names.js';
 import { describeAction } from '../play/legal.js';
 
 // The chart's size in SVG units and its margins (the axes' labels live there).
-export const CHART = { width: 640, height: 240, left: 44, right: 12, top: 10, bottom: 30 };
+export const CHART = { width: 640, height: 240, left: 60, right: 12, top: 10, bottom: 30 };
 
 const clamp01 = (p) => Math.max(0, Math.min(1, Number(p) || 0));
 const round1 = (v) => Math.round(v * 10) / 10;

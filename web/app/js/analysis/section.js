@@ -43,7 +43,6 @@ export function analysisSection(gameId, players, numSeats, { onStep = null, stor
   element.dataset.analysis = gameId;
   element.setAttribute('aria-labelledby', `analysis-${gameId}`);
   const body = document.createElement('div');
-  body.setAttribute('aria-live', 'polite');
   element.innerHTML = html`<h2 id="analysis-${gameId}">Analysis</h2>`.__raw;
   element.append(body);
 
@@ -74,7 +73,7 @@ export function analysisSection(gameId, players, numSeats, { onStep = null, stor
             return show('error', html`<p class="notice" data-analysis-error>The game is not stored yet: its analysis will
               be on <a href="/games/${enc(gameId)}">its replay</a>.</p>`);
           }
-          show('storing', html`<p class="in-progress">The game is being stored; its analysis follows…</p>`);
+          show('storing', html`<p class="in-progress" role="status">The game is being stored; its analysis follows…</p>`);
           return later();
         }
         waitingToBeStored = false;
@@ -86,7 +85,7 @@ export function analysisSection(gameId, players, numSeats, { onStep = null, stor
   }
 
   function failed(e, asking) {
-    show('error', html`<p class="notice" data-analysis-error>${politeError(e, asking)}</p>
+    show('error', html`<p class="notice" role="status" data-analysis-error>${politeError(e, asking)}</p>
       <button type="button" data-analysis-retry>Try again</button>`);
   }
 
@@ -94,7 +93,7 @@ export function analysisSection(gameId, players, numSeats, { onStep = null, stor
     if (stopped) return;
     if (a.state === 'ready') return showReady(a);
     if (a.state === 'queued') {
-      show('queued', html`<p class="in-progress">Analysis in progress…</p>`);
+      show('queued', html`<p class="in-progress" role="status">Analysis in progress…</p>`);
       return later();
     }
     // Not analysed: asking is a signed-in person's (docs/GATEWAY.md).
