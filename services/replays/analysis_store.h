@@ -28,6 +28,12 @@ struct Unanalysed {
   std::vector<std::string> names;  // the seats' names, in the same order
 };
 
+// A player's luck over their analysed games that readers may see.
+struct LuckTotals {
+  uint32_t games = 0;
+  double luck_cards = 0, dice_surplus = 0, draw_surplus = 0, place = 0, adjusted_place = 0;  // means
+};
+
 class AnalysisStore {
  public:
   virtual ~AnalysisStore() = default;
@@ -42,6 +48,9 @@ class AnalysisStore {
   // least one seat that has an identity, newest first, at most `limit`: what a
   // worker that restarted looks at again.
   virtual grpc::Status Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) = 0;
+  // The means of the identity's seats over its analysed games, leaving out a
+  // tournament's games not revealed (visibility.h).
+  virtual grpc::Status Luck(int64_t identity_id, LuckTotals* out) = 0;
 };
 
 }  // namespace metropolis::replays

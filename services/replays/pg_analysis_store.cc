@@ -60,4 +60,31 @@ grpc::Status PgAnalysisStore::Missing(int64_t since_unix_ms, int limit, std::vec
   });
 }
 
+grpc::Status PgAnalysisStore::Luck(int64_t identity_id, LuckTotals* out) {
+  return storage::RunPg(pool_, "luck summary", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    // The seat's entry of the analysis's luck account (analysis/analyse.cc,
+    // AnalysisToJson); a tournament's game counts once revealed, as it is shown.
+    const pqxx::result r = tx.exec_params(
+        "WITH seat AS (SELECT (a.analysis::jsonb -> 'luck' -> 'seats' -> s.seat::int) AS x "
+        "  FROM game_seats s JOIN game_analyses a ON a.game_id = s.game_id JOIN games g ON g.id = s.game_id "
+        "  WHERE s.identity_id = $1 AND (coalesce(g.tournament_id, '') = '' OR EXISTS ("
+        "    SELECT 1 FROM game_reveals r WHERE r.tournament_id = g.tournament_id "
+        "    AND (r.game_id = '' OR r.game_id = g.id)))) "
+        "SELECT count(*), coalesce(avg((x ->> 'luck_cards')::float8), 0), "
+        "  coalesce(avg((x ->> 'dice_cards')::float8 - (x ->> 'expected_cards')::float8), 0), "
+        "  coalesce(avg((x ->> 'draws')::float8 - (x ->> 'expected_draws')::float8), 0), "
+        "  coalesce(avg((x ->> 'place')::float8), 0), coalesce(avg((x ->> 'adjusted_place')::float8), 0) "
+        "FROM seat WHERE x IS NOT NULL",
+        identity_id);
+    *out = {uint32_t(r[0][0].as<int64_t>()),
+            r[0][1].as<double>(),
+            r[0][2].as<double>(),
+            r[0][3].as<double>(),
+            r[0][4].as<double>(),
+            r[0][5].as<double>()};
+    return grpc::Status::OK;
+  });
+}
+
 }  // namespace metropolis::replays

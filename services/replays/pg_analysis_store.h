@@ -17,6 +17,7 @@ class PgAnalysisStore final : public AnalysisStore {
   grpc::Status Put(const std::string& game_id, const StoredAnalysis& analysis) override;
   grpc::Status Get(const std::string& game_id, StoredAnalysis* out, bool* found) override;
   grpc::Status Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) override;
+  grpc::Status Luck(int64_t identity_id, LuckTotals* out) override;
 
  private:
   storage::PgPool* pool_;

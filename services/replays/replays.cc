@@ -182,6 +182,21 @@ grpc::Status Replays::Analysis(const std::string& game_id, v1::GameAnalysis* out
   return AnalysisOfShown(game_id, out);
 }
 
+grpc::Status Replays::LuckSummary(int64_t identity_id, v1::LuckSummary* out) {
+  if (!analyses_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  if (identity_id < 1) return Invalid("identity_id: at least 1");
+  LuckTotals totals;
+  if (grpc::Status s = analyses_->Luck(identity_id, &totals); !s.ok()) return s;
+  out->set_identity_id(identity_id);
+  out->set_games(totals.games);
+  out->set_luck_cards(totals.luck_cards);
+  out->set_dice_surplus(totals.dice_surplus);
+  out->set_draw_surplus(totals.draw_surplus);
+  out->set_place(totals.place);
+  out->set_adjusted_place(totals.adjusted_place);
+  return grpc::Status::OK;
+}
+
 grpc::Status Replays::RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out) {
   if (!analyses_ || !scheduler_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
   v1::CompletedGameRecord game;

@@ -51,6 +51,7 @@ class Replays {
   // Analysis, after queueing a shown game that is neither analysed nor
   // waiting; RESOURCE_EXHAUSTED (nothing queued) when the line is full.
   grpc::Status RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out);
+  grpc::Status LuckSummary(int64_t identity_id, v1::LuckSummary* out);
 
  private:
   // Whether a game stored under `tournament` may be shown (*shown), from the

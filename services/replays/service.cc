@@ -132,4 +132,12 @@ grpc::Status ReplaysService::RequestAnalysis(grpc::ServerContext* context, const
   return s;
 }
 
+grpc::Status ReplaysService::GetLuckSummary(grpc::ServerContext* context, const v1::GetLuckSummaryRequest* request,
+                                            v1::LuckSummary* response) {
+  services::CallLogContext call(*context);
+  if (metrics_) metrics_->Read("luck");
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
+  return replays_->LuckSummary(request->identity_id(), response);
+}
+
 }  // namespace metropolis::replays

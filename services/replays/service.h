@@ -42,6 +42,8 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::GameAnalysis* response) override;
   grpc::Status RequestAnalysis(grpc::ServerContext* context, const v1::RequestAnalysisRequest* request,
                                v1::GameAnalysis* response) override;
+  grpc::Status GetLuckSummary(grpc::ServerContext* context, const v1::GetLuckSummaryRequest* request,
+                              v1::LuckSummary* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) const;

@@ -271,5 +271,17 @@ TEST_F(AnalysisWorkerTest, HiddenUnknownAndMalformedGamesAreRefusedAsEveryRead) 
   EXPECT_EQ(without.Analysis("g-hidden", &out).error_code(), grpc::StatusCode::UNIMPLEMENTED);
 }
 
+TEST_F(AnalysisWorkerTest, ALuckSummaryNeedsAnIdentity) {
+  Make(100, /*start=*/false);
+  analyses_.luck = {3, 1.5, 1.0, 0.25, 2.0, 2.5};
+  v1::LuckSummary out;
+  EXPECT_EQ(replays_->LuckSummary(0, &out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  ASSERT_TRUE(replays_->LuckSummary(kPerson, &out).ok());
+  EXPECT_EQ(out.identity_id(), kPerson);
+  EXPECT_EQ(out.games(), 3u);
+  EXPECT_EQ(out.luck_cards(), 1.5);
+  EXPECT_EQ(out.adjusted_place(), 2.5);
+}
+
 }  // namespace
 }  // namespace metropolis::replays

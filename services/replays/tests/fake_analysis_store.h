@@ -45,6 +45,15 @@ class FakeAnalysisStore final : public AnalysisStore {
     return grpc::Status::OK;
   }
 
+  // Not modelled: the fake cannot read the seats' entries out of the JSON
+  // (the SQL is tested against PostgreSQL); it answers what `luck` holds.
+  grpc::Status Luck(int64_t, LuckTotals* out) override {
+    std::lock_guard lock(mutex_);
+    *out = luck;
+    return grpc::Status::OK;
+  }
+  LuckTotals luck;
+
   void AddOwed(Unanalysed game) {
     std::lock_guard lock(mutex_);
     owed_.push_back(std::move(game));

@@ -308,6 +308,25 @@ TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
   ASSERT_TRUE(found);
   EXPECT_TRUE(read.json.starts_with("{\"luck\":")) << read.json.substr(0, 60);
   EXPECT_EQ(read.method_version, analysis::kAnalysisMethodVersion);
+
+  // Ana's luck over her analysed games: g-b (g-a's row is no analysis of this
+  // method and has no luck account); a tournament's game counts once revealed.
+  LuckTotals luck;
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 1u);
+  EXPECT_GE(luck.place, 1);
+  EXPECT_LE(luck.adjusted_place, 4);
+  auto hidden = with_ana(35, "g-t", now - 100);
+  hidden.set_tournament("t-luck");
+  ASSERT_TRUE(Store(hidden).ok());
+  ASSERT_TRUE(analyses.Put("g-t", read).ok());
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 1u);
+  ASSERT_TRUE(reveals_->Add("t-luck", false, {"g-t"}).ok());
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 2u);
+  ASSERT_TRUE(analyses.Luck(ana + 1000, &luck).ok());
+  EXPECT_EQ(luck.games, 0u);
 }
 
 // A seat's identity is a foreign key: one the database does not know is the
