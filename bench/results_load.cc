@@ -22,6 +22,7 @@
 #include <pqxx/pqxx>
 #include <random>
 #include <thread>
+#include <unordered_map>
 
 #include "bench/load_stats.h"
 #include "bots/bot.h"
@@ -211,6 +212,14 @@ int Run(const Settings& s) {
     std::fprintf(stderr, "seeding %lld players and playing %lld games of %s bots...\n", (long long)s.players,
                  (long long)s.distinct, s.bot.c_str());
     const auto players = SeedPlayers(db, "bench", "bench-", s.players, false);
+    // Seats carry their identity's name, as a game host's records do (the
+    // replays service's analysis asks Accounts by name who is a person).
+    std::unordered_map<int64_t, std::string> names;
+    {
+      pqxx::read_transaction tx(db);
+      for (const pqxx::row& r : tx.exec("SELECT id, name FROM identities WHERE name LIKE 'bench-%'"))
+        names[r[0].as<int64_t>()] = r[1].as<std::string>();
+    }
     std::vector<v1::CompletedGameRecord> records;
     for (int64_t i = 0; i < s.distinct; ++i) records.push_back(PlayGame(s.bot, uint64_t(i + 1)));
     std::vector<v1::StoreGameRequest> requests(size_t(s.games));
@@ -233,7 +242,7 @@ int Run(const Settings& s) {
       for (int seat = 0; seat < 4; ++seat) {
         v1::SeatRecord* r = g->add_seats();
         r->set_seat(uint32_t(seat));
-        r->set_name("bench-player");
+        r->set_name(names[seat_ids[size_t(seat)]]);
         r->set_identity_id(seat_ids[size_t(seat)]);
       }
       ids.push_back(g->game_id());
