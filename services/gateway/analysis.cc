@@ -78,6 +78,15 @@ bool AnalysisCall(Backends* backends, const std::string& game_id, bool request, 
   return AnalysisToJson(analysis, out, error);
 }
 
+Json LuckSummaryToJson(const v1::LuckSummary& s) {
+  return {{"games", s.games()},
+          {"luck_cards", s.luck_cards()},
+          {"dice_surplus", s.dice_surplus()},
+          {"draw_surplus", s.draw_surplus()},
+          {"place", s.place()},
+          {"adjusted_place", s.adjusted_place()}};
+}
+
 bool RecordToJson(const std::string& game_id, const v1::ExportGameResponse& exported, Json* out, ApiError* error) {
   *out = Json::parse(exported.record_json(), nullptr, /*allow_exceptions=*/false);
   if (!out->is_object()) return Fail(error, BadAnswer("game " + game_id + ": the record is not JSON"));

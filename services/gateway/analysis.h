@@ -3,7 +3,8 @@
 // as JSON, with the analysis itself parsed into the answer rather than passed
 // on as a string, and the game's record with its analysis beside the actions.
 // Both the public GET (api.h) and a person's POST (play_api.h) answer with
-// AnalysisCall.
+// AnalysisCall. A player's luck over their analysed games (GET
+// /api/v1/players/{name}/luck) is LuckSummaryToJson.
 #pragma once
 
 #include <string>
@@ -34,5 +35,11 @@ bool AnalysisCall(Backends* backends, const std::string& game_id, bool request, 
 // 502 blaming replays) when the record, or a non-empty analysis, is not a JSON
 // object.
 bool RecordToJson(const std::string& game_id, const v1::ExportGameResponse& exported, Json* out, ApiError* error);
+
+// {"games", "luck_cards", "dice_surplus", "draw_surplus", "place",
+// "adjusted_place"}: Replays.GetLuckSummary's means, a game each, as they are
+// (no games: all zero). The service's identity_id is left out: the endpoint
+// names the player by name.
+Json LuckSummaryToJson(const v1::LuckSummary& summary);
 
 }  // namespace metropolis::gateway

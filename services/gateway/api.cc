@@ -79,6 +79,7 @@ HttpResponse Api::Get(std::string_view path, std::string_view raw_query, std::st
       {"/api/v1/players", &Api::Players, {"q", "limit"}},
       {"/api/v1/players/{}", &Api::Player, {"ladder", "season", "games", "history"}},
       {"/api/v1/players/{}/history", &Api::PlayerHistory, {"ladder", "season", "limit", "page_token"}},
+      {"/api/v1/players/{}/luck", &Api::PlayerLuck, {}},
       {"/api/v1/games",
        &Api::Games,
        {"ladder", "season", "player", "tournament", "after", "before", "limit", "page_token"}},
@@ -366,6 +367,22 @@ bool Api::PlayerHistory(const Args& args, const Query& q, Json* out, ApiError* e
   for (const auto& e : h.entries()) entries.push_back(HistoryEntryToJson(e));
   *out = {{"player", player.name}, {"ladder", q.Get("ladder")}, {"entries", entries}};
   (*out)["next_page_token"] = h.next_page_token().empty() ? Json(nullptr) : Json(h.next_page_token());
+  return true;
+}
+
+// A read of its own rather than a part of the player page: the page stays whole
+// when the replays service analyses no games or cannot say, and the luck
+// panel alone is missing.
+bool Api::PlayerLuck(const Args& args, const Query&, Json* out, ApiError* error) {
+  PlayerRow player;
+  if (!FindPlayer(args[0], "name", &player, error)) return false;
+  v1::GetLuckSummaryRequest request;
+  request.set_identity_id(player.id);
+  v1::LuckSummary summary;
+  auto context = backends_->Context();
+  if (!Backend(backends_->replays().GetLuckSummary(context.get(), request, &summary), "replays", error)) return false;
+  *out = LuckSummaryToJson(summary);
+  (*out)["player"] = player.name;
   return true;
 }
 

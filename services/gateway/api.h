@@ -77,6 +77,7 @@ class Api {
   bool Players(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Player(const Args& args, const Query& q, Json* out, ApiError* error);
   bool PlayerHistory(const Args& args, const Query& q, Json* out, ApiError* error);
+  bool PlayerLuck(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Games(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Game(const Args& args, const Query& q, Json* out, ApiError* error);
   bool GameRecordFile(const Args& args, const Query& q, Json* out, ApiError* error);

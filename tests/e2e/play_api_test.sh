@@ -5,7 +5,8 @@
 # with a reload in the middle; a ladder game found through the queue against
 # three network bots and played to its end, after which the person is on the
 # ladder's leaderboard; the practice game's analysis, made unasked as it was
-# stored; and bad requests, each a precise error that changes nothing.
+# stored, and the person's luck summary over it; and bad requests, each a
+# precise error that changes nothing.
 #
 #   tests/e2e/play_api_test.sh BUILD_DIR
 set -euo pipefail
@@ -126,6 +127,7 @@ call 400 POST /api/v1/practice '{"bots": 2, "strength": "grandmaster"}' "$alice"
 expect "j['error']['parameter'] == 'strength'" && ok
 call 201 POST /api/v1/practice '{"bots": 2, "strength": "heuristic"}' "$alice"
 practice=$(value "j['game_id']")
+practice_seat=$(value "j['seat']")
 expect "j['seat'] in (0, 1, 2)" && ok
 call 200 GET /api/v1/session "" "$alice"
 expect "j['active_game'] == {'game_id': '$practice', 'seat': $(value "j['active_game']['seat']")}" && ok
@@ -198,6 +200,30 @@ for _ in $(seq 1 360); do
 done
 [[ $state == ready ]] || fail "the practice game's analysis is '$state' 180 s after the game was stored"
 expect "len(j['analysis']['luck']['seats']) == 3 and j['analysis']['decisions'] > 0 and j['method_version'] >= 1" && ok
+luck_seat=$work/practice-luck-seat.json
+python3 - "$body" "$practice_seat" "$luck_seat" <<'PY'
+import json, sys
+seats = json.load(open(sys.argv[1]))["analysis"]["luck"]["seats"]
+json.dump(next(s for s in seats if s["seat"] == int(sys.argv[2])), open(sys.argv[3], "w"))
+PY
+# The analysis counts on alice's profile at once: her luck summary is over her one
+# analysed game (the practice game is her only stored game so far), so its means
+# are her seat's own figures.
+call 200 GET /api/v1/players/ALICE/luck
+expect "j['player'] == 'alice' and j['games'] == 1" && ok
+python3 - "$body" "$luck_seat" <<'PY' || fail "alice's luck summary is not her seat's luck account: $(cat "$body") vs $(cat "$luck_seat")"
+import json, sys
+j, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+want = {"luck_cards": s["luck_cards"], "dice_surplus": s["dice_cards"] - s["expected_cards"],
+        "draw_surplus": s["draws"] - s["expected_draws"], "place": s["place"], "adjusted_place": s["adjusted_place"]}
+sys.exit(0 if all(abs(j[k] - v) < 1e-6 for k, v in want.items()) else 1)
+PY
+ok
+# A player without an analysed game has a summary of zeros; an unknown name is 404.
+admin create-player dora >/dev/null
+call 200 GET /api/v1/players/dora/luck
+expect "j == {'player': 'dora', 'games': 0, 'luck_cards': 0, 'dice_surplus': 0, 'draw_surplus': 0, 'place': 0, 'adjusted_place': 0}" && ok
+call 404 GET /api/v1/players/nobody/luck && ok
 call 200 GET "/api/v1/games/$practice/record"
 expect "j['analysis']['luck']['seats'][0]['seat'] == 0 and j['actions']" && ok
 cp "$body" "$work/practice-record.json"
@@ -210,6 +236,7 @@ expect "j['active_game'] is None" && ok
 metrics=$(curl -sS "http://$METROPOLIS_GATEWAY_METRICS/metrics") || fail "no metrics"
 grep -q '^metropolis_gateway_play_streams ' <<<"$metrics" || fail "no play streams gauge"
 grep -q 'route="/api/v1/play/{}/answer"' <<<"$metrics" || fail "answers are not counted by route pattern"
+grep -q 'route="/api/v1/players/{}/luck"' <<<"$metrics" || fail "luck summaries are not counted by route pattern"
 grep -q "$practice" <<<"$metrics" && fail "a game id is a metrics label"
 # Each request is counted once (people's requests were once counted twice).
 sessions_counted() {

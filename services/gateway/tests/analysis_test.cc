@@ -1,7 +1,9 @@
 // A game's analysis through the gateway (docs/GATEWAY.md, "A game's analysis"):
 // the JSON made of the replays service's answers, and both endpoints against a
 // fake replays service on loopback — the public GET through Api, a person's POST
-// through PlayApi — with the record file carrying the analysis beside the actions.
+// through PlayApi — with the record file carrying the analysis beside the actions;
+// and a player's luck over their analysed games (GET /api/v1/players/{name}/luck),
+// the name resolved by a fake accounts service.
 #include "services/gateway/analysis.h"
 
 #include <grpcpp/security/server_credentials.h>
@@ -10,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cctype>
 
 #include "engine/game.h"
 #include "lib/common/tests/fake_clock.h"
@@ -146,9 +149,29 @@ TEST(AnalysisRoutes, OnlyTheAnalysisPostIsAPersonsRequest) {
   EXPECT_FALSE(PlayApi::Handles("/api/v1/games/g-1/analysis"));
 }
 
+TEST(LuckSummaryJson, TheMeansAsTheServiceGaveThem) {
+  v1::LuckSummary s;
+  s.set_identity_id(7);
+  s.set_games(3);
+  s.set_luck_cards(1.8333333333333333);
+  s.set_dice_surplus(-0.5);
+  s.set_draw_surplus(1.1666666666666667);
+  s.set_place(2.0);
+  s.set_adjusted_place(2.6666666666666665);
+  EXPECT_EQ(LuckSummaryToJson(s),
+            Json::parse(R"({"games":3,"luck_cards":1.8333333333333333,"dice_surplus":-0.5,)"
+                        R"("draw_surplus":1.1666666666666667,"place":2.0,"adjusted_place":2.6666666666666665})"));
+  // No analysed game: every field there, all zero.
+  EXPECT_EQ(
+      LuckSummaryToJson(v1::LuckSummary()),
+      Json::parse(R"({"games":0,"luck_cards":0,"dice_surplus":0,"draw_surplus":0,"place":0,"adjusted_place":0})"));
+}
+
 // The replays service's analysis side, on loopback: g-ready is analysed,
 // g-queued waits, g-plain is not analysed until asked, g-hidden is a hidden
 // tournament game; any other id is unknown. `queue_full` refuses requests.
+// Luck summaries: identity 7 has two analysed games, any other valid identity
+// none; `luck_failure` (a gRPC status code, 0 for none) fails them.
 class FakeReplays final : public v1::Replays::Service {
  public:
   FakeReplays() {
@@ -179,9 +202,29 @@ class FakeReplays final : public v1::Replays::Service {
     return grpc::Status::OK;
   }
 
+  grpc::Status GetLuckSummary(grpc::ServerContext*, const v1::GetLuckSummaryRequest* request,
+                              v1::LuckSummary* response) override {
+    ++luck_calls;
+    last_luck_identity = request->identity_id();
+    if (luck_failure != 0) return {grpc::StatusCode(luck_failure.load()), "the luck summary failed here"};
+    if (request->identity_id() < 1) return {grpc::StatusCode::INVALID_ARGUMENT, "identity_id: at least 1"};
+    response->set_identity_id(request->identity_id());
+    if (request->identity_id() != 7) return grpc::Status::OK;
+    response->set_games(2);
+    response->set_luck_cards(1.75);
+    response->set_dice_surplus(0.5);
+    response->set_draw_surplus(0.625);
+    response->set_place(1.5);
+    response->set_adjusted_place(2.0);
+    return grpc::Status::OK;
+  }
+
   std::atomic<bool> queue_full{false};
   std::atomic<bool> plain_queued{false};
   std::atomic<int> requests{0};
+  std::atomic<int> luck_failure{0};
+  std::atomic<int> luck_calls{0};
+  std::atomic<int64_t> last_luck_identity{0};
 
  private:
   grpc::Status Answer(const std::string& id, v1::GameAnalysis* response) {
@@ -355,6 +398,138 @@ TEST_F(AnalysisEndpointsTest, TheRecordFileCarriesTheAnalysisOnceThereIsOne) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_FALSE(Body(r).contains("analysis"));
   EXPECT_EQ(Get("/api/v1/games/g-unknown/record").status, 404);
+}
+
+// The accounts service's names, on loopback: ana is identity 7 (two analysed
+// games), bo identity 8 (none); names match regardless of case, as the
+// service's do. `down` answers UNAVAILABLE.
+class FakeAccounts final : public v1::Accounts::Service {
+ public:
+  FakeAccounts() {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(this);
+    server_ = builder.BuildAndStart();
+  }
+  ~FakeAccounts() override { server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5)); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+  grpc::Status GetIdentity(grpc::ServerContext*, const v1::GetIdentityRequest* request,
+                           v1::Identity* response) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "accounts are down"};
+    std::string lower = request->name();
+    for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (lower != "ana" && lower != "bo")
+      return {grpc::StatusCode::NOT_FOUND, "player '" + request->name() + "' does not exist"};
+    response->set_id(lower == "ana" ? 7 : 8);
+    response->set_kind("player");
+    response->set_name(lower);
+    response->set_created_unix_ms(1'700'000'000'000);
+    return grpc::Status::OK;
+  }
+
+  std::atomic<bool> down{false};
+
+ private:
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+class PlayerLuckTest : public ::testing::Test {
+ protected:
+  PlayerLuckTest()
+      : backends_(Options(replays_.address(), accounts_.address())),
+        catalog_(&backends_),
+        api_(&catalog_, &backends_) {}
+
+  static BackendOptions Options(const std::string& replays, const std::string& accounts) {
+    BackendOptions o;
+    o.replays = replays;
+    o.accounts = accounts;
+    o.ratings = "127.0.0.1:1";  // nothing here reaches it
+    return o;
+  }
+  HttpResponse Get(std::string_view path, std::string_view query = "") { return api_.Get(path, query, &route_); }
+  static Json Body(const HttpResponse& r) { return Json::parse(r.body); }
+
+  FakeReplays replays_;
+  FakeAccounts accounts_;
+  Backends backends_;
+  Catalog catalog_;
+  Api api_;
+  std::string route_;
+};
+
+TEST_F(PlayerLuckTest, ThePlayersMeansByTheirIdentity) {
+  HttpResponse r = Get("/api/v1/players/ana/luck");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(route_, "/api/v1/players/{}/luck");  // the metrics' label: never the name
+  EXPECT_EQ(Body(r), Json::parse(R"({"player":"ana","games":2,"luck_cards":1.75,"dice_surplus":0.5,)"
+                                 R"("draw_surplus":0.625,"place":1.5,"adjusted_place":2.0})"));
+  EXPECT_EQ(replays_.last_luck_identity, 7);
+  // Any spelling of the name is the same player, answered under its own.
+  r = Get("/api/v1/players/ANA/luck");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r)["player"], "ana");
+  EXPECT_EQ(Body(r)["games"], 2);
+}
+
+TEST_F(PlayerLuckTest, NoAnalysedGameIsAllZero) {
+  HttpResponse r = Get("/api/v1/players/bo/luck");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(replays_.last_luck_identity, 8);
+  EXPECT_EQ(Body(r), Json::parse(R"({"player":"bo","games":0,"luck_cards":0,"dice_surplus":0,)"
+                                 R"("draw_surplus":0,"place":0,"adjusted_place":0})"));
+}
+
+TEST_F(PlayerLuckTest, AnUnknownOrMalformedNameIsRefusedBeforeTheReplaysService) {
+  HttpResponse r = Get("/api/v1/players/nobody/luck");
+  EXPECT_EQ(r.status, 404);
+  // As the player page says it: the name is the client's, no service failed.
+  EXPECT_EQ(Body(r)["error"]["message"], "player 'nobody' does not exist");
+  EXPECT_TRUE(Body(r)["error"]["backend"].is_null());
+  r = Get("/api/v1/players/no body/luck");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "name");
+  r = Get("/api/v1/players/ana/luck", "ladder=open");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "ladder");
+  EXPECT_EQ(replays_.luck_calls, 0);
+}
+
+TEST_F(PlayerLuckTest, AServiceThatCannotAnswerIsTheUsualError) {
+  replays_.luck_failure = int(grpc::StatusCode::UNAVAILABLE);
+  HttpResponse r = Get("/api/v1/players/ana/luck");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.backend, "replays");  // counted against the replays service
+  EXPECT_EQ(r.grpc_status, "UNAVAILABLE");
+  EXPECT_EQ(Body(r)["error"]["message"], "replays: the luck summary failed here");
+  // A replays service that analyses no games says UNIMPLEMENTED: not the client's doing.
+  replays_.luck_failure = int(grpc::StatusCode::UNIMPLEMENTED);
+  r = Get("/api/v1/players/ana/luck");
+  EXPECT_EQ(r.status, 502);
+  EXPECT_EQ(Body(r)["error"]["backend"], "replays");
+  replays_.luck_failure = 0;
+  accounts_.down = true;
+  r = Get("/api/v1/players/ana/luck");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.backend, "accounts");
+  EXPECT_EQ(replays_.luck_calls, 2);  // not called without the player's identity
+}
+
+TEST(PlayerLuckDown, AReplaysServiceThatIsNotThereIs503) {
+  FakeAccounts accounts;
+  BackendOptions o;
+  o.replays = o.ratings = "127.0.0.1:1";  // nothing listens there
+  o.accounts = accounts.address();
+  Backends backends(o);
+  Catalog catalog(&backends);
+  Api api(&catalog, &backends);
+  std::string route;
+  const HttpResponse r = api.Get("/api/v1/players/ana/luck", "", &route);
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_EQ(Json::parse(r.body)["error"]["backend"], "replays");
+  EXPECT_EQ(Json::parse(r.body)["error"]["grpc_status"], "UNAVAILABLE");
 }
 
 }  // namespace
