@@ -14,7 +14,8 @@
 // game's positions as the seat saw them, which the replays service computes
 // with the engine. The practice game's analysis, computed by the replays
 // service as the game is stored, must come to its game-over screen
-// (analysis.mjs waits for it). Timings are printed, never asserted.
+// (analysis.mjs waits for it), and then count in the luck panel of the
+// player's page (on a phone too). Timings are printed, never asserted.
 import { join } from 'node:path';
 import { browserTest, DESKTOP, PHONE, sleep, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
 import { waitForAnalysis, checkDrawn } from './analysis.mjs';
@@ -292,12 +293,39 @@ async function main() {
     await ann.waitForSelector(`.viewer[data-game="${practiceId}"][data-step="${point}"]`);
     expect(new URL(ann.url()).pathname === `/games/${practiceId}`, `a point of the game-over chart opened ${ann.url()}`);
 
+    // The analysis counts on ann's page at once: her luck panel is over her one
+    // analysed game, the practice game, with the API's figures.
+    const luck = await get('/api/v1/players/ann/luck');
+    expect(luck.games === 1, `ann's luck summary is over ${luck.games} games, not her practice game`);
+    await ann.goto(`${GATEWAY}/players/ann`);
+    await ann.waitForSelector('[data-luck-panel]:not([data-luck-state="loading"])');
+    const panel = await ann.$eval('[data-luck-panel]', (p) => ({
+      state: p.dataset.luckState,
+      games: p.querySelector('[data-luck-games]')?.dataset.luckGames,
+      cards: p.querySelector('[data-luck-cards]')?.dataset.luckCards,
+      place: p.querySelector('[data-luck-place]')?.textContent,
+      text: p.textContent.replace(/\s+/g, ' '),
+    }));
+    expect(panel.state === 'ready' && panel.games === '1', `ann's luck panel shows ${JSON.stringify(panel)}`);
+    const cards = Math.abs(luck.luck_cards).toFixed(1);
+    expect(panel.cards === (Number(cards) === 0 ? cards : `${luck.luck_cards > 0 ? '+' : '−'}${cards}`),
+      `ann's luck panel shows ${panel.cards} cards a game, the API ${luck.luck_cards}`);
+    expect(panel.place === luck.place.toFixed(2), `ann's luck panel shows the mean place ${panel.place}, the API ${luck.place}`);
+    expect(/1 analysed game\b/.test(panel.text) && /luck taken out/.test(panel.text), `ann's luck panel says "${panel.text}"`);
+    await ann.screenshot({ path: join(ARTIFACTS, 'player-luck.png'), fullPage: true });
+
     // ---- (2) Two people queued on a ladder with two network bots, matched at one table --------------
     const bea = opened(await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage());
     const phone = await browser.newContext(PHONE);
     const cal = opened(await phone.newPage());
     watch(bea);
     watch(cal);
+    // ann's page on a phone: the luck panel is there, and the page does not scroll sideways.
+    await cal.goto(`${GATEWAY}/players/ann`);
+    await cal.waitForSelector('[data-luck-panel][data-luck-state="ready"] [data-luck-games="1"]');
+    const luckOverflow = await cal.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(luckOverflow <= 1, `a player's page with the luck panel scrolls sideways on a phone by ${luckOverflow}px`);
+    await cal.screenshot({ path: join(ARTIFACTS, 'player-luck-phone.png'), fullPage: true });
     // Not signed in, a game's page asks to sign in (and the sign-in comes back to it).
     await cal.goto(`${GATEWAY}/play/${practiceId}`);
     await cal.waitForSelector(`[data-need-signin] a[href="/signin?next=/play/${practiceId}"]`);

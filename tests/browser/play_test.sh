@@ -5,7 +5,8 @@
 # what the page offers: a whole practice game against three built-in bots (its
 # board compared with the stored game's positions, a reload in the middle, offers
 # from the bots answered and a bot's counter to one of the person's offers, and
-# its analysis on the game-over screen once the replays service made it), and
+# its analysis on the game-over screen once the replays service made it, then
+# in the luck panel of the player's page), and
 # two people matched with the two bots on the ladder, one offering a trade the
 # other accepts, both playing on to the end; then the game's result on the
 # ladder's leaderboard page and its replay. Screenshots go to

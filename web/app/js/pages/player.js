@@ -1,9 +1,27 @@
-// A player's page: ratings on each ladder, the rating-history chart, recent
-// games and results against frequent opponents.
+// A player's page: ratings on each ladder, the rating-history chart, their
+// luck over their analysed games, recent games and results against frequent
+// opponents.
 import { api, enc } from '../api.js';
 import { html, raw, pageOf, fixed, formatDate } from '../names.js';
 import { ratingChart } from '../chart.js';
+import { luckPanelMarkup, luckErrorMarkup } from '../analysis/summary.js';
 import { gamesTable } from './games.js';
+
+// The luck panel is filled by a read of its own once the page shows: the rest
+// of the page does not wait for it, and stays whole when it fails.
+// data-luck-state says where it stands: loading, ready, error.
+async function fillLuck(name, panel, signal) {
+  const body = panel.querySelector('[data-luck-body]');
+  try {
+    const summary = await api(`/players/${enc(name)}/luck`, {}, { signal });
+    body.innerHTML = String(luckPanelMarkup(summary));
+    panel.dataset.luckState = 'ready';
+  } catch (e) {
+    if (e.name === 'AbortError') return;
+    body.innerHTML = String(luckErrorMarkup());
+    panel.dataset.luckState = 'error';
+  }
+}
 
 export async function renderSearch(q) {
   const query = (q.get('q') || '').trim();
@@ -39,10 +57,15 @@ export async function render(name, q) {
     <h2>Ratings</h2>
     ${ratings.length ? html`<div class="table-wrap"><table class="ratings"><thead><tr><th>Ladder</th><th class="num">Rank</th><th class="num">Rating</th><th class="num">μ</th><th class="num">σ</th><th class="num">Games</th></tr></thead><tbody>${ratings}</tbody></table></div>` : html`<p>Not rated yet.</p>`}
     ${history ? html`<h2>Rating history: ${history.ladder}, season ${history.season}</h2>${raw(ratingChart(history.entries))}` : ''}
+    <section class="luck-summary" data-luck-panel data-luck-state="loading" aria-labelledby="luck-heading">
+      <h2 id="luck-heading">Luck</h2><div data-luck-body aria-live="polite"><p class="loading">Loading…</p></div></section>
     <h2>Recent games</h2>
     ${gamesTable(p.recent_games, p.name)}
     <h2>Against frequent opponents</h2>
     <p class="meta">Over the latest ${p.opponents.games_considered} games, ranked games only.</p>
     ${opponents.length ? html`<div class="table-wrap"><table class="opponents"><thead><tr><th>Opponent</th><th class="num">Games</th><th class="num">Ahead</th><th class="num">Behind</th><th class="num">Level</th><th>Share</th></tr></thead><tbody>${opponents}</tbody></table></div>` : html`<p>No opponents yet.</p>`}`;
-  return pageOf(markup, p.name);
+  const abort = new AbortController();
+  const page = pageOf(markup, p.name, { cleanup: () => abort.abort() });
+  fillLuck(p.name, page.element.querySelector('[data-luck-panel]'), abort.signal);
+  return page;
 }
