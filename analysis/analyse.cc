@@ -34,10 +34,13 @@ bool IsOfferOrCounter(const Action& a) {
   return a.type == ActionType::kTradeOffer || a.type == ActionType::kTradeCounter;
 }
 
-// The value the search saw lost by the played action against its choice: -1
-// when it did not consider the played action. False when there is nothing to
-// compare (the decision was forced, a trade, or the search did not run).
-bool MarkCost(const std::vector<bots::RootChoice>& root, const Action& played, const Action& suggested, double* cost) {
+// Whether the played action deserves a mark against the search's choice:
+// the search did not consider it at all (*cost -1), or valued it at least
+// `threshold` below its choice (*cost that gap). The search picks by visits,
+// not by mean, so its choice may have the lower mean: no mark then. False too
+// when there is nothing to compare (a forced decision, a trade, no search).
+bool Marked(const std::vector<bots::RootChoice>& root, const Action& played, const Action& suggested, double threshold,
+            double* cost) {
   const bots::RootChoice* mine = nullptr;
   const bots::RootChoice* best = nullptr;
   for (const bots::RootChoice& c : root) {
@@ -45,8 +48,12 @@ bool MarkCost(const std::vector<bots::RootChoice>& root, const Action& played, c
     if (c.action == suggested) best = &c;
   }
   if (best == nullptr || best->visits == 0) return false;
-  *cost = mine == nullptr || mine->visits == 0 ? -1 : best->mean - mine->mean;
-  return true;
+  if (mine == nullptr || mine->visits == 0) {
+    *cost = -1;
+    return true;
+  }
+  *cost = best->mean - mine->mean;
+  return *cost >= threshold;
 }
 
 std::string Number(double x, int digits) {
@@ -158,7 +165,7 @@ bool AnalyseGame(const GameRecord& record, const AnalysisOptions& options, GameA
         const Action suggested = search.Choose(view, &rng);
         if (!(suggested == played)) {
           double cost = 0;
-          if (MarkCost(search.last_root(), played, suggested, &cost) && (cost < 0 || cost >= options.mark_threshold))
+          if (Marked(search.last_root(), played, suggested, options.mark_threshold, &cost))
             out->marks.push_back({int(v.step), seat, ActionToString(played), ActionToString(suggested), cost});
         }
       }

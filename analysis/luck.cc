@@ -56,6 +56,7 @@ void AddLuckOfStep(const State& before, const Action& action, const std::vector<
     ++account->production_rolls;
     for (int s = 0; s < n; ++s) {
       SeatLuck& seat = account->seats[size_t(s)];
+      if (seat.start_vp < 0) seat.start_vp = before.player(s).vp;
       ++seat.rolls;
       seat.expected_cards += expected[size_t(s)];
       seat.dice_cards += got[size_t(s)];
@@ -90,7 +91,7 @@ void AddLuckOfStep(const State& before, const Action& action, const std::vector<
 void FinishLuck(const State& final_state, LuckAccount* account) {
   const int n = final_state.num_seats();
   account->num_seats = n;
-  int total_cards = 0, total_vp = 0;
+  int total_cards = 0, total_vp = 0;  // the points scored after the first roll
   std::array<int, kMaxSeats> vp{};
   for (int s = 0; s < n; ++s) {
     SeatLuck& seat = account->seats[size_t(s)];
@@ -98,7 +99,7 @@ void FinishLuck(const State& final_state, LuckAccount* account) {
     seat.luck_cards =
         (seat.dice_cards - seat.expected_cards) + kCardsPerProgressCard * (seat.draws - seat.expected_draws);
     total_cards += seat.dice_cards;
-    total_vp += seat.vp;
+    total_vp += std::max(0, seat.vp - std::max(0, seat.start_vp));
   }
   account->cards_per_vp = total_vp > 0 ? double(total_cards) / total_vp : 0;
   std::array<double, kMaxSeats> adjusted{};

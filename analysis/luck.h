@@ -17,7 +17,8 @@
 // The seat's luck in cards is its dice surplus plus its draw surplus valued at
 // kCardsPerProgressCard. The luck-adjusted result takes that luck out of the
 // seat's victory points at the game's own exchange rate (every card the dice
-// handed out against every point scored), and ranks the seats again.
+// handed out against every point scored after the first roll: the setup's
+// points cost no card), and ranks the seats again.
 // docs/ANALYSIS.md explains the method and its limits.
 #pragma once
 
@@ -44,6 +45,7 @@ struct SeatLuck {
   int cards_discarded = 0;  // on a 7
   int cities_pillaged = 0;  // by the barbarians
   int defender_points = 0;  // Defender of Catan cards won
+  int start_vp = -1;        // VP at the first production roll (-1: none seen)
   // Derived (Finish): luck in cards, final and luck-adjusted VP and places
   // (1 = first; seats on equal points share a place, the winner is first).
   double luck_cards = 0;
@@ -55,7 +57,7 @@ struct SeatLuck {
 
 struct LuckAccount {
   int num_seats = 0;
-  int production_rolls = 0;  // rolls whose production was left to the dice
+  int production_rolls = 0;  // production rolls, Alchemist rolls included (they add no luck)
   int barbarian_attacks = 0;
   double cards_per_vp = 0;  // the game's exchange rate (0 when nobody scored)
   std::array<SeatLuck, kMaxSeats> seats{};

@@ -54,9 +54,7 @@ TEST(WinProbabilityTest, ASeatsEstimateDependsOnlyOnWhatItMaySee) {
     uint64_t r1 = 7, r2 = 7;
     const double seen_a = EstimateWinProbability(MakeView(a, 1), options, &r1);
     const double seen_b = EstimateWinProbability(MakeView(b, 1), options, &r2);
-    if (playouts == 0) {
-      EXPECT_NE(seen_a, seen_b);  // seat 1 sees its own hand change
-    }
+    EXPECT_NE(seen_a, seen_b) << playouts;  // seat 1 sees its own hand change
   }
   // Without playouts the estimate reads no guess of the hidden cards: every
   // sample of the view gives the same number.
@@ -98,6 +96,9 @@ TEST_F(AnalyseTest, TheGraphSpansTheGameAndEndsWithTheResult) {
     for (const GraphPoint& p : analysis.graph) found |= p.step == m.step && p.actor == m.seat;
     EXPECT_TRUE(found) << m.step;
     EXPECT_NE(m.played, m.suggested);
+    // Not considered (-1), or valued at least the threshold lower: never a
+    // move the search liked as well or better.
+    EXPECT_TRUE(m.cost == -1 || m.cost >= options.mark_threshold) << m.step << " " << m.cost;
   }
   EXPECT_GT(analysis.cpu_seconds, 0);
   EXPECT_EQ(analysis.luck.seats[size_t(*record_->winner)].place, 1);

@@ -114,6 +114,27 @@ TEST(LuckTest, TheAdjustedResultTakesLuckOutAtTheGamesOwnRate) {
   EXPECT_EQ(account.seats[2].place, 3);  // equal points share a place
   EXPECT_EQ(account.seats[3].place, 3);
   EXPECT_EQ(account.seats[0].adjusted_place, 1);
+
+  // Points held at the first roll cost no card: with seat 0 at 2 VP and seat 1
+  // at 1 VP then, 40 cards bought 1 point, and 10 cards of luck are a quarter.
+  account.seats[0].start_vp = 2;
+  account.seats[1].start_vp = 1;
+  FinishLuck(s, &account);
+  EXPECT_DOUBLE_EQ(account.cards_per_vp, 40.0);
+  EXPECT_DOUBLE_EQ(account.seats[0].adjusted_vp, 2.75);
+}
+
+TEST(LuckTest, TheFirstRollRecordsTheSetupsPoints) {
+  State s = Pos(kPosition);  // seat 0: a city and a settlement, 3 VP
+  Play(s, "roll");
+  const State before = s;
+  const Action roll = test_util::A("dice 3 3 ship");
+  std::vector<Event> events;
+  Play(s, roll, &events);
+  LuckAccount account;
+  AddLuckOfStep(before, roll, events, &account);
+  EXPECT_EQ(account.seats[0].start_vp, 3);
+  EXPECT_EQ(account.seats[1].start_vp, 1);
 }
 
 TEST(LuckTest, OverAWholeGameLuckSumsToTheDiceAndStealsBalance) {

@@ -12,3 +12,13 @@ CREATE TABLE game_analyses (
   cpu_seconds    DOUBLE PRECISION NOT NULL CHECK (cpu_seconds >= 0),
   analysed_at    TIMESTAMPTZ NOT NULL DEFAULT now()
 );
+
+-- The games the worker looked at and left without analysis: 'no_person' (nobody at
+-- the table is a person: the game waits for someone to ask) or 'dropped' (its line
+-- was full). A starting worker does not queue them again, and a read says they are
+-- not analysed rather than queued; asking for one analyses it all the same.
+CREATE TABLE game_analysis_skips (
+  game_id    TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+  reason     TEXT NOT NULL CHECK (reason IN ('no_person', 'dropped')),
+  skipped_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);

@@ -6,6 +6,7 @@ namespace metropolis::replays {
 
 AnalysisQueue::Offered AnalysisQueue::Offer(AnalysisJob job) {
   std::lock_guard lock(mutex_);
+  if (stopped_) return Offered::kClosed;
   if (auto it = held_.find(job.game_id); it != held_.end()) {
     if (job.line == AnalysisLine::kRequested) it->second = true;
     return Offered::kAlreadyQueued;
@@ -21,7 +22,9 @@ AnalysisQueue::Offered AnalysisQueue::Offer(AnalysisJob job) {
 
 bool AnalysisQueue::Take(AnalysisJob* out) {
   std::unique_lock lock(mutex_);
+  ++takers_;
   ready_.wait(lock, [&] { return stopped_ || !lines_[0].empty() || !lines_[1].empty(); });
+  --takers_;
   if (stopped_) return false;
   std::deque<AnalysisJob>& line = lines_[0].empty() ? lines_[1] : lines_[0];
   *out = std::move(line.front());
@@ -49,6 +52,11 @@ bool AnalysisQueue::Holds(const std::string& game_id) const {
 size_t AnalysisQueue::waiting(AnalysisLine line) const {
   std::lock_guard lock(mutex_);
   return lines_[int(line)].size();
+}
+
+int AnalysisQueue::takers() const {
+  std::lock_guard lock(mutex_);
+  return takers_;
 }
 
 void AnalysisQueue::Stop() {

@@ -33,7 +33,8 @@ struct AnalysisJob {
 
 class AnalysisQueue {
  public:
-  enum class Offered { kQueued, kAlreadyQueued, kFull };
+  // kClosed: stopped, nothing is queued any more.
+  enum class Offered { kQueued, kAlreadyQueued, kFull, kClosed };
 
   explicit AnalysisQueue(size_t capacity_per_line) : capacity_(capacity_per_line) {}
 
@@ -48,7 +49,9 @@ class AnalysisQueue {
   // Offered and not finished: waiting or being worked on.
   bool Holds(const std::string& game_id) const;
   size_t waiting(AnalysisLine line) const;
-  // Wakes every Take, which then return false.
+  // Threads waiting in Take (tests).
+  int takers() const;
+  // Wakes every Take, which then return false; later offers are kClosed.
   void Stop();
 
  private:
@@ -60,6 +63,7 @@ class AnalysisQueue {
   // held from the stored line.
   std::map<std::string, bool> held_;
   bool stopped_ = false;
+  int takers_ = 0;
 };
 
 }  // namespace metropolis::replays

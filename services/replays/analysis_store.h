@@ -44,9 +44,16 @@ class AnalysisStore {
   virtual grpc::Status Put(const std::string& game_id, const StoredAnalysis& analysis) = 0;
   // *found false when the game has no analysis (or there is no such game).
   virtual grpc::Status Get(const std::string& game_id, StoredAnalysis* out, bool* found) = 0;
-  // Games finished at or after `since_unix_ms` without an analysis and with at
-  // least one seat that has an identity, newest first, at most `limit`: what a
-  // worker that restarted looks at again.
+  // Records that the worker left the game without analysis: "no_person" or
+  // "dropped" (its line was full). Idempotent; NOT_FOUND for no stored game.
+  virtual grpc::Status Skip(const std::string& game_id, const std::string& reason) = 0;
+  // Whether some worker still owes the game an analysis: a seat has an identity
+  // and was not the host's built-in bot, and the game has neither an analysis
+  // nor a skip. What a read says is queued when the worker asked holds no job
+  // for it (another replica does, or a restart will).
+  virtual grpc::Status Owed(const std::string& game_id, bool* owed) = 0;
+  // The games Owed that finished at or after `since_unix_ms`, newest first, at
+  // most `limit`: what a worker that restarted looks at again.
   virtual grpc::Status Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) = 0;
   // The means of the identity's seats over its analysed games, leaving out a
   // tournament's games not revealed (visibility.h).

@@ -62,8 +62,13 @@ void AnalysisWorker::Stored(const v1::CompletedGameRecord& game) {
     job.names.push_back(seat.name());
   }
   if (job.identity_ids.empty()) return;  // nobody with an account: bots, or anonymous seats
-  if (Offer(std::move(job)) == AnalysisQueue::Offered::kFull)
-    services::LogWarning("analysis queue full: a stored game is not analysed", {{"game", game.game_id()}});
+  if (Offer(std::move(job)) != AnalysisQueue::Offered::kFull) return;  // closed: the next start finds it
+  services::LogWarning("analysis queue full: a stored game is not analysed", {{"game", game.game_id()}});
+  // Said, so that reads answer "not analysed" (a request may still ask) and a
+  // starting worker does not queue it again.
+  if (grpc::Status s = analyses_->Skip(game.game_id(), "dropped"); !s.ok())
+    services::LogWarning("analysis: cannot record a dropped game",
+                         {{"game", game.game_id()}, {"error", s.error_message()}});
 }
 
 AnalysisQueue::Offered AnalysisWorker::Request(const std::string& game_id) {
@@ -100,12 +105,23 @@ void AnalysisWorker::Run(bool recover_first) {
   AnalysisJob job;
   while (queue_.Take(&job)) {
     if (metrics_) metrics_->AnalysisWaiting(LineName(job.line), queue_.waiting(job.line));
-    Work(job);
+    Guarded(job);
     // Asked for while it was held as a stored game: a game of bots is analysed now.
     while (queue_.Finish(job.game_id)) {
       job.line = AnalysisLine::kRequested;
-      Work(job);
+      Guarded(job);
     }
+  }
+}
+
+// A job that throws (out of memory, a bug) fails alone: the worker, and the
+// service around it, go on.
+void AnalysisWorker::Guarded(const AnalysisJob& job) {
+  try {
+    Work(job);
+  } catch (const std::exception& e) {
+    if (metrics_) metrics_->AnalysisDone("failed", 0);
+    services::LogError("analysis failed", {{"game", job.game_id}, {"error", e.what()}});
   }
 }
 
@@ -135,6 +151,8 @@ void AnalysisWorker::Work(const AnalysisJob& job) {
   if (found) return;  // analysed already (a request, or a look-back after a restart)
   if (job.line == AnalysisLine::kStored && !AnyPerson(job)) {
     if (metrics_) metrics_->AnalysisDone("bots_only", 0);
+    // Left for a request; not queued again by a starting worker.
+    if (grpc::Status s = analyses_->Skip(id, "no_person"); !s.ok()) return fail("skip", s);
     return;
   }
   v1::CompletedGameRecord stored;

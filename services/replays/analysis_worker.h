@@ -72,6 +72,7 @@ class AnalysisWorker final : public AnalysisScheduler {
   void Recover();
   void Run(bool recover_first);
   void Work(const AnalysisJob& job);
+  void Guarded(const AnalysisJob& job);
   // Whether a person sat at the table; an identity the directory cannot place
   // counts as one (the analysis is then done rather than lost).
   bool AnyPerson(const AnalysisJob& job);

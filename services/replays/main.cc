@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   if (!settings.GetInt("analysis-threads", 0, 64, &threads, &error) ||
       !settings.GetInt("analysis-queue", 1, 1'000'000, &queue, &error) ||
       !settings.GetInt("analysis-positions", 1, 1000, &positions, &error) ||
-      !settings.GetInt("analysis-search-iterations", 0, 1'000'000, &iterations, &error))
+      !settings.GetInt("analysis-search-iterations", 0, 100'000, &iterations, &error))
     return program.Fail(error);
   analysis.threads = int(threads);
   analysis.queue = size_t(queue);

@@ -37,18 +37,51 @@ grpc::Status PgAnalysisStore::Get(const std::string& game_id, StoredAnalysis* ou
   });
 }
 
+namespace {
+
+// A game some worker owes an analysis (AnalysisStore::Owed), `g` its games row.
+constexpr const char* kOwed =
+    "NOT EXISTS (SELECT 1 FROM game_analyses a WHERE a.game_id = g.id) "
+    "AND NOT EXISTS (SELECT 1 FROM game_analysis_skips k WHERE k.game_id = g.id) "
+    "AND EXISTS (SELECT 1 FROM game_seats s2 WHERE s2.game_id = g.id AND s2.identity_id IS NOT NULL "
+    "  AND s2.kind IS DISTINCT FROM 1)";
+
+}  // namespace
+
+grpc::Status PgAnalysisStore::Skip(const std::string& game_id, const std::string& reason) {
+  return storage::RunPg(pool_, "skip analysis", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    try {
+      tx.exec_params("INSERT INTO game_analysis_skips (game_id, reason) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                     game_id, reason);
+      tx.commit();
+    } catch (const pqxx::foreign_key_violation&) {
+      return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgAnalysisStore::Owed(const std::string& game_id, bool* owed) {
+  return storage::RunPg(pool_, "analysis owed", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    *owed = !tx.exec_params(std::string("SELECT 1 FROM games g WHERE g.id = $1 AND ") + kOwed, game_id).empty();
+    return grpc::Status::OK;
+  });
+}
+
 grpc::Status PgAnalysisStore::Missing(int64_t since_unix_ms, int limit, std::vector<Unanalysed>* out) {
   return storage::RunPg(pool_, "games without analysis", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
     // The newest first: after a long outage the most recent games, which
     // people are most likely to open, come back first.
     const pqxx::result r = tx.exec_params(
-        "SELECT g.id, s.identity_id, s.name FROM games g JOIN game_seats s ON s.game_id = g.id "
-        "WHERE g.id IN (SELECT g2.id FROM games g2 WHERE g2.finished_unix_ms >= $1 "
-        "  AND NOT EXISTS (SELECT 1 FROM game_analyses a WHERE a.game_id = g2.id) "
-        "  AND EXISTS (SELECT 1 FROM game_seats s2 WHERE s2.game_id = g2.id AND s2.identity_id IS NOT NULL) "
-        "  ORDER BY g2.finished_unix_ms DESC, g2.id DESC LIMIT $2::int) "
-        "AND s.identity_id IS NOT NULL ORDER BY g.finished_unix_ms DESC, g.id DESC, s.seat",
+        std::string("SELECT o.id, s.identity_id, s.name FROM (SELECT g.id, g.finished_unix_ms FROM games g "
+                    "  WHERE g.finished_unix_ms >= $1 AND ") +
+            kOwed +
+            "  ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $2::int) o "
+            "JOIN game_seats s ON s.game_id = o.id AND s.identity_id IS NOT NULL AND s.kind IS DISTINCT FROM 1 "
+            "ORDER BY o.finished_unix_ms DESC, o.id DESC, s.seat",
         since_unix_ms, limit);
     for (const pqxx::row& row : r) {
       const std::string id = row[0].as<std::string>();

@@ -160,6 +160,10 @@ grpc::Status Replays::Export(const std::string& game_id, v1::ExportGameResponse*
 grpc::Status Replays::AnalysisOfShown(const std::string& game_id, v1::GameAnalysis* out) {
   out->Clear();
   out->set_game_id(game_id);
+  // Pending first: a job that ends between the two reads has written its
+  // analysis before it stopped being pending, so the game never reads as
+  // neither.
+  const bool pending = scheduler_->Pending(game_id);
   StoredAnalysis analysis;
   bool found = false;
   if (grpc::Status s = analyses_->Get(game_id, &analysis, &found); !s.ok()) return s;
@@ -170,7 +174,11 @@ grpc::Status Replays::AnalysisOfShown(const std::string& game_id, v1::GameAnalys
     out->set_cpu_seconds(analysis.cpu_seconds);
     out->set_analysed_unix_ms(analysis.analysed_unix_ms);
   } else {
-    out->set_state(scheduler_->Pending(game_id) ? v1::ANALYSIS_QUEUED : v1::ANALYSIS_NOT_ANALYSED);
+    // Not held here: another replica may hold it, or a restart will queue it.
+    bool owed = pending;
+    if (!owed)
+      if (grpc::Status s = analyses_->Owed(game_id, &owed); !s.ok()) return s;
+    out->set_state(owed ? v1::ANALYSIS_QUEUED : v1::ANALYSIS_NOT_ANALYSED);
   }
   return grpc::Status::OK;
 }
@@ -204,8 +212,14 @@ grpc::Status Replays::RequestAnalysis(const std::string& game_id, v1::GameAnalys
   if (grpc::Status s = AnalysisOfShown(game_id, out); !s.ok() || out->state() == v1::ANALYSIS_READY) return s;
   // Offered even when queued: a game queued as stored may be one the worker
   // would leave alone (no person at the table); the request makes it count.
-  if (scheduler_->Request(game_id) == AnalysisQueue::Offered::kFull)
-    return {grpc::StatusCode::RESOURCE_EXHAUSTED, "the analysis queue is full; ask again later"};
+  switch (scheduler_->Request(game_id)) {
+    case AnalysisQueue::Offered::kFull:
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "the analysis queue is full; ask again later"};
+    case AnalysisQueue::Offered::kClosed:
+      return {grpc::StatusCode::UNAVAILABLE, "the replays service is stopping; ask again"};
+    default:
+      break;
+  }
   out->set_state(v1::ANALYSIS_QUEUED);
   return grpc::Status::OK;
 }

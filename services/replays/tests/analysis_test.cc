@@ -67,16 +67,20 @@ TEST(AnalysisQueueTest, AFullLineRefusesAndAGameIsHeldOnce) {
   EXPECT_EQ(queue.Offer(Job("a", AnalysisLine::kRequested)), AnalysisQueue::Offered::kQueued);
 }
 
-TEST(AnalysisQueueTest, StopWakesAWaitingTake) {
+TEST(AnalysisQueueTest, StopWakesAWaitingTakeAndClosesTheQueue) {
   AnalysisQueue queue(2);
   bool taken = true;
   std::thread waiter([&] {
     AnalysisJob job;
     taken = queue.Take(&job);
   });
+  // Take waits before Stop: a Stop first would make Take return at once and
+  // test nothing of the wake-up.
+  while (queue.takers() == 0) std::this_thread::yield();
   queue.Stop();
   waiter.join();
   EXPECT_FALSE(taken);
+  EXPECT_EQ(queue.Offer(Job("late", AnalysisLine::kRequested)), AnalysisQueue::Offered::kClosed);
 }
 
 // ---- the worker ----------------------------------------------------------------------------
@@ -138,7 +142,7 @@ class AnalysisWorkerTest : public ::testing::Test {
   ReplaysMetrics metrics_{&registry_};
   testing::FakeReplayStore games_;
   testing::FakeRevealStore reveals_;
-  testing::FakeAnalysisStore analyses_;
+  testing::FakeAnalysisStore analyses_{&games_};
   testing::FakePeople people_;
   std::unique_ptr<AnalysisWorker> worker_;
   std::unique_ptr<Replays> replays_;
@@ -167,6 +171,7 @@ TEST_F(AnalysisWorkerTest, AGameOfBotsWaitsForARequest) {
   Store(GameOf(5, "g-bots", kBot));
   Settle("g-bots");
   EXPECT_EQ(Metric(&registry_, "metropolis_replays_analyses_total", "bots_only"), 1);
+  EXPECT_EQ(analyses_.skipped("g-bots"), "no_person");  // not queued again at a start
   EXPECT_EQ(Analysis("g-bots").state(), v1::ANALYSIS_NOT_ANALYSED);
   v1::GameAnalysis requested;
   ASSERT_TRUE(replays_->RequestAnalysis("g-bots", &requested).ok());
@@ -211,6 +216,9 @@ TEST_F(AnalysisWorkerTest, AFullQueueDropsCountsAndRefusesARequest) {
   Store(GameOf(9, "g-1", kPerson));
   Store(GameOf(10, "g-2", kPerson));  // the stored line holds one: dropped
   EXPECT_FALSE(worker_->Pending("g-2"));
+  EXPECT_EQ(analyses_.skipped("g-2"), "dropped");
+  EXPECT_EQ(Analysis("g-2").state(), v1::ANALYSIS_NOT_ANALYSED);  // a request may ask
+  EXPECT_EQ(Analysis("g-1").state(), v1::ANALYSIS_QUEUED);
   EXPECT_EQ(Metric(&registry_, "metropolis_replays_analysis_dropped_total", "stored"), 1);
   EXPECT_EQ(Metric(&registry_, "metropolis_replays_analysis_waiting", "stored"), 1);
   Store(GameOf(11, "g-3", kBot));
@@ -269,6 +277,31 @@ TEST_F(AnalysisWorkerTest, HiddenUnknownAndMalformedGamesAreRefusedAsEveryRead) 
   EXPECT_EQ(replays_->Analysis("not an id!", &out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   Replays without(&games_, &reveals_);
   EXPECT_EQ(without.Analysis("g-hidden", &out).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+}
+
+// Another replica holds the job (or a restart will): a game with a person at
+// the table and neither an analysis nor a skip reads as queued everywhere.
+TEST_F(AnalysisWorkerTest, AGameOwedElsewhereReadsAsQueued) {
+  Make(100, /*start=*/false);
+  Replays other_replica(&games_, &reveals_);  // stored there, queued there
+  v1::StoreGameResponse response;
+  ASSERT_TRUE(other_replica.Store(GameOf(18, "g-elsewhere", kPerson), &response).ok());
+  EXPECT_FALSE(worker_->Pending("g-elsewhere"));
+  EXPECT_EQ(Analysis("g-elsewhere").state(), v1::ANALYSIS_QUEUED);
+  ASSERT_TRUE(other_replica.Store(GameOf(19, "g-built-in", 0), &response).ok());
+  EXPECT_EQ(Analysis("g-built-in").state(), v1::ANALYSIS_NOT_ANALYSED);
+}
+
+// Once stopped, nothing more is queued: a request is told to ask again rather
+// than told "queued" for work that would never run.
+TEST_F(AnalysisWorkerTest, AfterStopARequestIsUnavailable) {
+  Make();
+  Store(GameOf(20, "g-late", kBot));
+  Settle("g-late");
+  worker_->Stop();
+  v1::GameAnalysis out;
+  EXPECT_EQ(replays_->RequestAnalysis("g-late", &out).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_FALSE(worker_->Pending("g-late"));
 }
 
 TEST_F(AnalysisWorkerTest, ALuckSummaryNeedsAnIdentity) {

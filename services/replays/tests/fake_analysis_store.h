@@ -2,7 +2,8 @@
 // logic without PostgreSQL. Put keeps the first analysis of a game, as the
 // table's primary key does; `put_failures` makes that many Puts UNAVAILABLE
 // first; WaitFor waits (bounded) until a game has an analysis. Missing is
-// answered from the games listed with AddOwed (the fake cannot join tables).
+// answered from the games listed with AddOwed, less those analysed or skipped
+// (the fake cannot join tables); Owed from the games of the store it is given.
 #pragma once
 
 #include <chrono>
@@ -15,11 +16,15 @@
 
 #include "services/replays/analysis_store.h"
 #include "services/replays/people.h"
+#include "services/replays/replay_store.h"
 
 namespace metropolis::replays::testing {
 
 class FakeAnalysisStore final : public AnalysisStore {
  public:
+  // With `games`, Owed answers from their seats; without, nothing is owed.
+  explicit FakeAnalysisStore(ReplayStore* games = nullptr) : games_(games) {}
+
   grpc::Status Put(const std::string& game_id, const StoredAnalysis& analysis) override {
     std::lock_guard lock(mutex_);
     ++puts_;
@@ -38,11 +43,34 @@ class FakeAnalysisStore final : public AnalysisStore {
     if (*found) *out = it->second;
     return grpc::Status::OK;
   }
+  grpc::Status Skip(const std::string& game_id, const std::string& reason) override {
+    std::lock_guard lock(mutex_);
+    skips_.emplace(game_id, reason);
+    return grpc::Status::OK;
+  }
+  // Owed as the table would answer, when the fake knows the games.
+  grpc::Status Owed(const std::string& game_id, bool* owed) override {
+    *owed = false;
+    if (games_ == nullptr) return grpc::Status::OK;
+    v1::CompletedGameRecord g;
+    if (!games_->Load(game_id, &g).ok()) return grpc::Status::OK;
+    std::lock_guard lock(mutex_);
+    if (rows_.count(game_id) || skips_.count(game_id)) return grpc::Status::OK;
+    for (const v1::SeatRecord& seat : g.seats())
+      if (seat.identity_id() != 0 && seat.kind() != v1::SEAT_KIND_BUILT_IN) *owed = true;
+    return grpc::Status::OK;
+  }
   grpc::Status Missing(int64_t, int limit, std::vector<Unanalysed>* out) override {
     std::lock_guard lock(mutex_);
     for (const Unanalysed& u : owed_)
-      if (!rows_.count(u.game_id) && int(out->size()) < limit) out->push_back(u);
+      if (!rows_.count(u.game_id) && !skips_.count(u.game_id) && int(out->size()) < limit) out->push_back(u);
     return grpc::Status::OK;
+  }
+  // The reason a game was skipped for, or "".
+  std::string skipped(const std::string& game_id) const {
+    std::lock_guard lock(mutex_);
+    auto it = skips_.find(game_id);
+    return it == skips_.end() ? "" : it->second;
   }
 
   // Not modelled: the fake cannot read the seats' entries out of the JSON
@@ -79,7 +107,9 @@ class FakeAnalysisStore final : public AnalysisStore {
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
+  ReplayStore* games_;
   std::map<std::string, StoredAnalysis> rows_;
+  std::map<std::string, std::string> skips_;
   std::vector<std::string> order_;
   std::vector<Unanalysed> owed_;
   int puts_ = 0;

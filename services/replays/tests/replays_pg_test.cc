@@ -287,6 +287,26 @@ TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
   EXPECT_EQ(analyses.Put("g-nothing", {"{}", 1, 0, 0}).error_code(), grpc::StatusCode::NOT_FOUND);
   ASSERT_TRUE(analyses.Get("g-b", &read, &found).ok());
   EXPECT_FALSE(found);
+  bool is_owed = false;
+  ASSERT_TRUE(analyses.Owed("g-b", &is_owed).ok());
+  EXPECT_TRUE(is_owed);
+  ASSERT_TRUE(analyses.Owed("g-a", &is_owed).ok());
+  EXPECT_FALSE(is_owed);  // analysed
+  ASSERT_TRUE(analyses.Owed("g-bots", &is_owed).ok());
+  EXPECT_FALSE(is_owed);  // nobody with an identity
+  // A game whose only identity is the host's built-in bot is owed nothing; a
+  // skipped one neither, and a starting worker leaves both alone.
+  auto built_in = with_ana(36, "g-built-in", now - 300);
+  built_in.mutable_seats(1)->set_kind(v1::SEAT_KIND_BUILT_IN);
+  ASSERT_TRUE(Store(built_in).ok());
+  ASSERT_TRUE(analyses.Owed("g-built-in", &is_owed).ok());
+  EXPECT_FALSE(is_owed);
+  ASSERT_TRUE(Store(with_ana(37, "g-skipped", now - 200)).ok());
+  ASSERT_TRUE(analyses.Skip("g-skipped", "no_person").ok());
+  ASSERT_TRUE(analyses.Skip("g-skipped", "dropped").ok());  // idempotent: the first stays
+  ASSERT_TRUE(analyses.Owed("g-skipped", &is_owed).ok());
+  EXPECT_FALSE(is_owed);
+  EXPECT_EQ(analyses.Skip("g-nothing", "dropped").error_code(), grpc::StatusCode::NOT_FOUND);
   owed.clear();
   ASSERT_TRUE(analyses.Missing(now - 7LL * 24 * 3600 * 1000, 10, &owed).ok());
   ASSERT_EQ(owed.size(), 1u);
@@ -322,9 +342,21 @@ TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
   ASSERT_TRUE(analyses.Put("g-t", read).ok());
   ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
   EXPECT_EQ(luck.games, 1u);
+  ASSERT_TRUE(reveals_->Add("t-luck", false, {"g-other"}).ok());  // another game of the tournament
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 1u);
   ASSERT_TRUE(reveals_->Add("t-luck", false, {"g-t"}).ok());
   ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
   EXPECT_EQ(luck.games, 2u);
+  auto whole = with_ana(38, "g-w", now - 50);
+  whole.set_tournament("t-whole");
+  ASSERT_TRUE(Store(whole).ok());
+  ASSERT_TRUE(analyses.Put("g-w", read).ok());
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 2u);
+  ASSERT_TRUE(reveals_->Add("t-whole", true, {}).ok());  // the whole tournament
+  ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
+  EXPECT_EQ(luck.games, 3u);
   ASSERT_TRUE(analyses.Luck(ana + 1000, &luck).ok());
   EXPECT_EQ(luck.games, 0u);
 }
