@@ -43,6 +43,8 @@
 // its seat key, and seals those it finds in the clear (services/accounts/pg_people_store.h).
 // "bound_seats" — a sealed seat token is bound to its row (identity, game, seat,
 // host), so that one copied to another row does not open (the same file).
+// "write_before_release" — a game whose append is with the checkpoint writer
+// releases nothing of its steps until the store answered (services/gamehost/game.h).
 // "analysis_bound" — the replays service's analysis queue refuses (and counts)
 // jobs beyond its bound instead of queueing them (services/replays/analysis_queue.h).
 #pragma once

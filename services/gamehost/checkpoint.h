@@ -95,6 +95,19 @@ std::string TokenHash(const std::string& token);
 // result="unavailable" still fires when Redis refuses the scripts.
 const char* CheckpointResultName(const grpc::Status& status);
 
+// One game's Append among many (CheckpointStore::AppendMany): the log's entries
+// from `from` on, the seats' progress and the phase, under `fence`.
+struct AppendRequest {
+  std::string game_id;
+  uint64_t fence = 0;
+  std::string host;
+  services::Millis lease_ms = 0;
+  uint32_t from = 0;
+  std::vector<Action> tail;  // the log's entries from..from+tail.size()
+  std::vector<SeatProgress> seats;
+  GamePhase phase;
+};
+
 // Every call answers with a grpc::Status, as the project's other stores do; its
 // message says what happened. The codes, and what the host does with each:
 //   OK
@@ -118,6 +131,9 @@ const char* CheckpointResultName(const grpc::Status& status);
 //                        still acts as for UNAVAILABLE (pauses, and retries on its own
 //                        schedule), as nothing better can be done with the game
 //   DATA_LOSS            TakeOver, Reclaim: the checkpoint read back does not parse
+//   OUT_OF_RANGE         AppendMany: the log holds fewer than `from` entries (the
+//                        store lost its last writes); the caller appends again with
+//                        the whole log (Append writes back from where the store's ends)
 class CheckpointStore {
  public:
   virtual ~CheckpointStore() = default;
@@ -132,6 +148,11 @@ class CheckpointStore {
   virtual grpc::Status Append(const std::string& game_id, uint64_t fence, const std::string& host,
                               services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
                               const std::vector<SeatProgress>& seats, GamePhase phase) = 0;
+  // Append for several games at once, one status each, in order (the Redis store
+  // sends them as one pipeline: one round trip for every game waiting to write).
+  // Each is answered as Append would, except OUT_OF_RANGE where Append would
+  // write back what the store lost: AppendMany holds only the tails.
+  virtual std::vector<grpc::Status> AppendMany(const std::vector<AppendRequest>& requests) = 0;
   // Writes a game's whole checkpoint again under `fence` when the store has none and
   // the game is not done (NOT_FOUND from Append: Redis lost the writes that created
   // it); ABORTED when a token or a done mark exists meanwhile.

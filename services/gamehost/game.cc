@@ -8,6 +8,7 @@
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
 #include "lib/protocol/convert.h"
+#include "services/gamehost/checkpoint_writer.h"
 
 namespace metropolis::gamehost {
 
@@ -124,7 +125,8 @@ bool Game::paused() const {
 }
 
 grpc::Status Game::RenewLease() {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  WaitWrittenLocked(lock);
   if (abandoned_ || !env_.checkpoints) return grpc::Status::OK;
   // A paused game renews by writing what it holds back: that is its way on.
   if (paused_) {
@@ -174,15 +176,59 @@ std::vector<SeatProgress> Game::ProgressLocked() const {
 Game::Persisted Game::PersistLocked() {
   if (abandoned_) return Persisted::kFenced;
   if (!env_.checkpoints) return Persisted::kReleased;
-  std::vector<SeatProgress> progress = ProgressLocked();
-  const services::Millis started = env_.clock->Now();
-  const bool written = persisted_ == step() && persisted_started_ == started_ && progress == persisted_seats_ &&
+  Written w{.step = step(),
+            .started = started_,
+            .finished_unix_ms = finished_unix_ms_,
+            .seats = ProgressLocked(),
+            .at = env_.clock->Now()};
+  const bool written = persisted_ == w.step && persisted_started_ == started_ && w.seats == persisted_seats_ &&
                        persisted_finished_ == finished_unix_ms_;
-  const GamePhase phase(started_, finished_unix_ms_);
   // Up to date and holding the lease by our own clock: nothing to write.
-  if (written && !paused_ && started < lease_until_) return Persisted::kReleased;
+  if (written && !paused_ && w.at < lease_until_) return Persisted::kReleased;
+  const GamePhase phase(started_, finished_unix_ms_);
+  if (env_.writer && env_.work && OnStrand()) {
+    // Handed to the writer: the strand parks until its reply (OnWritten).
+    AppendRequest request{.game_id = setup_.id,
+                          .fence = fence_,
+                          .host = env_.host,
+                          .lease_ms = env_.lease_ms,
+                          .from = persisted_,
+                          .tail = {actions_.begin() + persisted_, actions_.end()},
+                          .seats = w.seats,
+                          .phase = phase};
+    if (services::ProtectionRemoved("write_before_release")) {
+      // Negative control only: release the steps while their append is still out.
+      env_.writer->Submit(std::move(request), [](const grpc::Status&) {});
+      return Persisted::kReleased;
+    }
+    writing_ = true;
+    {
+      std::lock_guard strand(strand_mutex_);
+      strand_parked_ = true;
+    }
+    env_.writer->Submit(std::move(request), [weak = weak_from_this(), w = std::move(w)](grpc::Status status) mutable {
+      auto game = weak.lock();
+      if (!game) return;  // the host dropped it: nobody waits for the reply
+      Executor* work = game->env_.work;
+      work->Post([game = std::move(game), status = std::move(status), w = std::move(w)]() mutable {
+        game->OnWritten(std::move(status), std::move(w));
+      });
+    });
+    return Persisted::kWriting;
+  }
   grpc::Status status =
-      env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_, progress, phase);
+      env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_, w.seats, phase);
+  return AfterWriteLocked(std::move(status), std::move(w));
+}
+
+Game::Persisted Game::AfterWriteLocked(grpc::Status status, Written w) {
+  const GamePhase phase(w.started, w.finished_unix_ms);
+  if (status.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
+    // The store lost its last writes: the writer's append holds only the new
+    // steps, Append the whole log, from which it writes back what was lost.
+    status =
+        env_.checkpoints->Append(setup_.id, fence_, env_.host, env_.lease_ms, persisted_, actions_, w.seats, phase);
+  }
   if (status.error_code() == grpc::StatusCode::NOT_FOUND && services::ProtectionRemoved("rewrite_lost")) {
     // Negative control only: take a missing checkpoint for a game that is gone.
     status = {grpc::StatusCode::ABORTED, status.error_message() + " (protection \"rewrite_lost\" removed)"};
@@ -192,18 +238,18 @@ Game::Persisted Game::PersistLocked() {
     // crash or a failover) while this host plays it: the host holds the whole game,
     // so it writes it again under its token rather than lose it.
     services::LogWarning("the game's checkpoint is missing from Redis; writing it again whole",
-                         {{"game", setup_.id}, {"step", std::to_string(step())}, {"error", status.error_message()}});
+                         {{"game", setup_.id}, {"step", std::to_string(w.step)}, {"error", status.error_message()}});
     status = env_.checkpoints->Recreate(setup_.id, fence_, env_.host, env_.lease_ms,
-                                        CheckpointSetupBytes(setup_, created_unix_ms_), actions_, progress, phase);
+                                        CheckpointSetupBytes(setup_, created_unix_ms_), actions_, w.seats, phase);
   }
   if (env_.metrics) env_.metrics->CheckpointWrite(CheckpointResultName(status));
   switch (status.error_code()) {
     case grpc::StatusCode::OK:
-      persisted_ = step();
-      persisted_started_ = started_;
-      persisted_finished_ = finished_unix_ms_;
-      persisted_seats_ = std::move(progress);
-      lease_until_ = started + env_.lease_ms;
+      persisted_ = w.step;
+      persisted_started_ = w.started;
+      persisted_finished_ = w.finished_unix_ms;
+      persisted_seats_ = std::move(w.seats);
+      lease_until_ = w.at + env_.lease_ms;
       if (paused_) ResumeLocked();
       return Persisted::kReleased;
     case grpc::StatusCode::ABORTED:
@@ -219,6 +265,44 @@ Game::Persisted Game::PersistLocked() {
       PauseLocked(status.error_message());
       return Persisted::kPaused;
   }
+}
+
+namespace {
+// The game whose strand this thread is draining, if any (Game::OnStrand).
+thread_local const Game* strand_game = nullptr;
+
+struct StrandScope {
+  explicit StrandScope(const Game* game) : previous(strand_game) { strand_game = game; }
+  ~StrandScope() { strand_game = previous; }
+  const Game* previous;
+};
+}  // namespace
+
+bool Game::OnStrand() const { return strand_game == this; }
+
+void Game::OnWritten(grpc::Status status, Written w) {
+  bool again = false;
+  {
+    std::unique_lock lock(mutex_);
+    StrandScope scope(this);
+    writing_ = false;
+    written_cv_.notify_all();
+    // The steps the append carried are released as Advance would have, had the
+    // write been made in place; a failure pauses the game or gives it up.
+    if (AfterWriteLocked(std::move(status), std::move(w)) == Persisted::kReleased && !finished_)
+      ReleaseLocked(release_after_write_);
+    again = writing_;  // what was released wrote again (a bot's step played inline)
+  }
+  if (again) return;  // that append's reply drains on
+  {
+    std::lock_guard strand(strand_mutex_);
+    strand_parked_ = false;
+  }
+  DrainStrand();  // strand_running_ stayed set while parked: this thread is its drainer
+}
+
+void Game::WaitWrittenLocked(std::unique_lock<std::mutex>& lock) const {
+  written_cv_.wait(lock, [this] { return !writing_; });
 }
 
 std::shared_ptr<v1::PlayUpdate> Game::PausedUpdateLocked() const {
@@ -383,6 +467,7 @@ void Game::DrainStrand() {
     std::function<void()> task;
     {
       std::lock_guard lock(strand_mutex_);
+      if (strand_parked_) return;  // an append is out: its reply drains on (OnWritten)
       if (strand_.empty()) {
         strand_running_ = false;
         return;
@@ -390,6 +475,7 @@ void Game::DrainStrand() {
       task = std::move(strand_.front());
       strand_.pop_front();
     }
+    StrandScope scope(this);
     task();
   }
 }
@@ -414,7 +500,8 @@ bool Game::SeatPlaysItself(int seat) const {
 }
 
 grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr<SeatStream> stream) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  WaitWrittenLocked(lock);
   if (hello.has_last_step_seen() && hello.last_step_seen() > step() && !finished_ && env_.check_seen_step) {
     // The seat was shown steps that this copy of the game lacks: the store lost
     // them (acknowledged writes gone in a crash or a failover) and this host took
@@ -494,7 +581,8 @@ void Game::AdvanceOnStrandLocked() {
 }
 
 void Game::Disconnect(int seat, const SeatStream* stream) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  WaitWrittenLocked(lock);
   Seat& s = *seats_[seat];
   if (s.stream.get() != stream) return;  // already replaced
   s.stream.reset();
@@ -590,6 +678,7 @@ void Game::ApplyLocked(const Action& action) {
 // Plays chance and bots' moves until a seat's stream must answer (or the
 // game ends), then tells everyone what happened.
 void Game::Advance() {
+  if (writing_) return;      // what the append's reply releases (OnWritten) covers this step
   int decide = -1;           // the seat whose stream is to decide, after the events
   int bot = -1;              // the seat whose fallback bot is asked, after the events
   const char* bot_why = "";  // and why
@@ -624,13 +713,27 @@ void Game::Advance() {
   // The end is written with the last step: a host that takes the finished game
   // over stores it as finished then.
   if (finish && finished_unix_ms_ == 0) finished_unix_ms_ = env_.clock->UnixMillis();
-  // Nothing below is released unless the store holds it (see game.h).
-  if (finished_ || PersistLocked() != Persisted::kReleased) return;
-  if (finish) FinishLocked();
-  Flush(decide);
+  if (finished_) return;
+  // Nothing is released unless the store holds it (see game.h).
+  const Release release{decide, bot, bot_why, finish};
+  switch (PersistLocked()) {
+    case Persisted::kReleased:
+      return ReleaseLocked(release);
+    case Persisted::kWriting:
+      release_after_write_ = release;  // OnWritten releases it
+      return;
+    case Persisted::kFenced:
+    case Persisted::kPaused:
+      return;
+  }
+}
+
+void Game::ReleaseLocked(const Release& r) {
+  if (r.finish) FinishLocked();
+  Flush(r.decide);
   // Unless it was sent already (a pause that ended takes it back: ResumeLocked).
-  if (decide >= 0 && decision_sent_step_ != int64_t(step())) SendDecision(decide);
-  if (bot >= 0) RequestBot(bot, bot_why);
+  if (r.decide >= 0 && decision_sent_step_ != int64_t(step())) SendDecision(r.decide);
+  if (r.bot >= 0) RequestBot(r.bot, r.bot_why);
 }
 
 void Game::Flush(int decide) {
@@ -935,7 +1038,8 @@ void Game::Welcome(int seat, v1::Welcome* out) const {
 }
 
 void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  WaitWrittenLocked(lock);
   auto welcome = std::make_shared<v1::SpectateUpdate>();
   Welcome(kNoSeat, welcome->mutable_welcome());
   stream->Send(std::move(welcome));
@@ -980,7 +1084,8 @@ void Game::RemoveSpectator(const SpectatorStream* stream) {
 }
 
 void Game::Info(v1::GameInfo* out) const {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
+  WaitWrittenLocked(lock);
   out->set_game_id(setup_.id);
   out->set_status(stored_ ? v1::GAME_STATUS_FINISHED : v1::GAME_STATUS_LIVE);
   for (size_t i = 0; i < seats_.size(); ++i) {

@@ -19,7 +19,12 @@
 // the game's own ordered queue (its strand) on the host's game threads
 // (GameEnv::work): a write to the store, which may wait on a slow or
 // unreachable Redis, never blocks a gRPC callback thread, the timer thread or a
-// bot thread, and a game's work runs in the order it came. Bot decisions are
+// bot thread, and a game's work runs in the order it came. With a checkpoint
+// writer (GameEnv::writer) it does not block a game thread either: the strand
+// parks while its write is out — later work waits its turn, as it would behind
+// a write made in place — and the writer's reply goes on from there. What reads
+// the game from outside the strand (a seat connecting, a spectator, GetGame, the
+// lease keeper) waits for the reply, as it would wait for the game's lock. Bot decisions are
 // computed outside the lock on the bot executor and applied only if the game is
 // still at the step they were computed for; deadlines work the same way, so
 // nothing ever needs cancelling.
@@ -28,6 +33,7 @@
 #include <grpcpp/support/status.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -81,6 +87,7 @@ struct GameSetup {
 };
 
 class Game;
+class CheckpointWriter;
 
 // What a game needs from its host.
 struct GameEnv {
@@ -101,6 +108,10 @@ struct GameEnv {
   CheckpointStore* checkpoints = nullptr;
   std::string host;  // this host's address, which the lease names
   services::Millis lease_ms = 0;
+  // With `work`: appends go through this writer (checkpoint_writer.h), many
+  // games' in one round trip, and no game thread waits on them; null: each
+  // game thread writes its games' appends itself.
+  CheckpointWriter* writer = nullptr;
   // The game was fenced off (another host took it over): it has ended its
   // streams and stopped; the host forgets it. Called with the game's lock held.
   std::function<void(const std::string& game_id)> on_fenced;
@@ -208,7 +219,16 @@ class Game : public std::enable_shared_from_this<Game> {
   void AtTime(services::Millis at, std::function<void()> fn);
 
   // All of these run with mutex_ held.
+  // What a step releases once the store holds it (Advance): the seat to decide,
+  // the seat whose fallback bot is asked and why, and whether the game is over.
+  struct Release {
+    int decide = -1;
+    int bot = -1;
+    const char* bot_why = "";
+    bool finish = false;
+  };
   void Advance();
+  void ReleaseLocked(const Release& release);
   void AdvanceOnStrandLocked();
   void ApplyLocked(const Action& action);
   // Sends the step's events: to `decide` (the seat to act, or -1) and, unless
@@ -228,8 +248,23 @@ class Game : public std::enable_shared_from_this<Game> {
   void FinishLocked();
   // Writes what the checkpoint lacks (or renews the lease when it lapsed on our
   // own clock): kReleased when the store holds every step, so they may be sent.
-  enum class Persisted { kReleased, kFenced, kPaused };
+  // kWriting: the writer has the append; OnWritten goes on (the strand is parked).
+  enum class Persisted { kReleased, kFenced, kPaused, kWriting };
   Persisted PersistLocked();
+  // What an append wrote, to record once the store says it holds it.
+  struct Written {
+    uint32_t step = 0;
+    bool started = false;
+    int64_t finished_unix_ms = 0;
+    std::vector<SeatProgress> seats;
+    services::Millis at = 0;  // when it was sent: the lease runs from then
+  };
+  Persisted AfterWriteLocked(grpc::Status status, Written written);
+  // The writer's reply to the append PersistLocked handed it, on a game thread.
+  void OnWritten(grpc::Status status, Written written);
+  // Waits until no append of this game is out (outside the strand: see the top).
+  void WaitWrittenLocked(std::unique_lock<std::mutex>& lock) const;
+  bool OnStrand() const;
   void PauseLocked(const std::string& error);
   void ResumeLocked();
   void ScheduleRetryLocked();
@@ -252,6 +287,11 @@ class Game : public std::enable_shared_from_this<Game> {
   std::mutex strand_mutex_;
   std::deque<std::function<void()>> strand_;
   bool strand_running_ = false;
+  bool strand_parked_ = false;  // an append is out: OnWritten drains on
+  // An append is out (the writer has it); under mutex_, and written_cv_ says when it is back.
+  bool writing_ = false;
+  mutable std::condition_variable written_cv_;
+  Release release_after_write_;  // what the append's steps release
   // Tokens handed out again, per seat (GiveSeatAgain); its own lock, so that
   // finding a seat never waits on the game.
   mutable std::mutex tokens_mutex_;

@@ -434,6 +434,7 @@ GameEnv Host::MakeEnv() {
   env.coalesce_events_ms = options_.coalesce_events_ms;
   if (checkpoints_) {
     env.checkpoints = checkpoints_;
+    env.writer = writer_;
     env.host = address();
     env.lease_ms = options_.lease_ms;
     env.pause_limit_ms = options_.pause_limit_ms;
@@ -443,8 +444,9 @@ GameEnv Host::MakeEnv() {
   return env;
 }
 
-void Host::SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping) {
+void Host::SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping, CheckpointWriter* writer) {
   checkpoints_ = store;
+  writer_ = writer;
   if (keeping == LeaseKeeping::kBackgroundThread) lease_thread_ = std::thread([this] { LeaseLoop(); });
 }
 

@@ -71,7 +71,9 @@ class Host {
   // leases lapse (checkpoint.h). Call once, before the first game. With
   // kCallerDrives, leases are kept only when KeepLeases is called (tests).
   enum class LeaseKeeping { kBackgroundThread, kCallerDrives };
-  void SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping = LeaseKeeping::kBackgroundThread);
+  // `writer` (null: none): the games' appends go through it (game.h, GameEnv::writer).
+  void SetCheckpoints(CheckpointStore* store, LeaseKeeping keeping = LeaseKeeping::kBackgroundThread,
+                      CheckpointWriter* writer = nullptr);
   // Renews this host's leases, then takes over lapsed games while there is
   // room. The lease thread calls it every lease_ms / 3; tests call it directly.
   void KeepLeases();
@@ -132,6 +134,7 @@ class Host {
   Timers* timers_;
   Executor* bots_;
   Executor* work_;
+  CheckpointWriter* writer_ = nullptr;
   CompletedGameSink* sink_;
   GameDirectory* directory_;
   HostMetrics* metrics_;

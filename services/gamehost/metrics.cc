@@ -24,6 +24,7 @@ struct HostMetrics::Impl {
   prometheus::Gauge* outbox_refused;
   prometheus::Family<prometheus::Counter>* delivery_failures;
   prometheus::Family<prometheus::Counter>* checkpoint_writes;
+  prometheus::Histogram* checkpoint_batch;
   prometheus::Family<prometheus::Counter>* takeovers;
   prometheus::Gauge* paused_games;
   prometheus::Counter* pauses;
@@ -99,6 +100,11 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                              .Name("metropolis_gamehost_checkpoint_writes_total")
                              .Help("Checkpoint writes of live games, by result (ok, fenced, unavailable)")
                              .Register(*r);
+  m.checkpoint_batch = &BuildHistogram()
+                            .Name("metropolis_gamehost_checkpoint_batch_games")
+                            .Help("Games' appends carried by one round trip of the checkpoint writer")
+                            .Register(*r)
+                            .Add({}, Histogram::BucketBoundaries{1, 2, 4, 8, 16, 32, 64, 128, 256, 512});
   m.takeovers = &BuildCounter()
                      .Name("metropolis_gamehost_takeovers_total")
                      .Help("Games taken over from a host whose lease lapsed (in) or by another host (out)")
@@ -165,6 +171,10 @@ void HostMetrics::DeliveryFailed(const std::string& to, const std::string& code)
 
 void HostMetrics::CheckpointWrite(const std::string& result) {
   if (impl_) impl_->checkpoint_writes->Add({{"result", result}}).Increment();
+}
+
+void HostMetrics::CheckpointBatch(size_t games) {
+  if (impl_) impl_->checkpoint_batch->Observe(double(games));
 }
 
 void HostMetrics::GameTakenOver() {

@@ -38,6 +38,9 @@ class HostMetrics {
   // "ok", "fenced", "unavailable", ...); games taken over from a host whose lease lapsed ("in") and
   // games another host took from this one ("out").
   void CheckpointWrite(const std::string& result);
+  // One round trip of the checkpoint writer (checkpoint_writer.h): how many games'
+  // appends it carried.
+  void CheckpointBatch(size_t games);
   void GameTakenOver();
   void GameLost();
   // Pauses (game.h): a game stopped releasing steps because the store could not

@@ -1,5 +1,6 @@
 #include "services/gamehost/redis_checkpoints.h"
 
+#include <algorithm>
 #include <string>
 
 #include "lib/common/log.h"
@@ -166,28 +167,57 @@ grpc::Status RedisCheckpointStore::Create(const std::string& game_id, const std:
   return grpc::Status::OK;
 }
 
+storage::RedisCommand RedisCheckpointStore::AppendCommand(const std::string& game_id, uint64_t fence,
+                                                          const std::string& host, services::Millis lease_ms,
+                                                          uint32_t from, const Action* begin, const Action* end,
+                                                          const std::vector<SeatProgress>& seats,
+                                                          GamePhase phase) const {
+  storage::RedisCommand command = {"EVAL",
+                                   kAppend,
+                                   "6",
+                                   Key(game_id, "fence"),
+                                   Key(game_id, "owner"),
+                                   Key(game_id, "log"),
+                                   Key(game_id, "seats"),
+                                   Key(game_id, "setup"),
+                                   Key(game_id, "done"),
+                                   std::to_string(fence),
+                                   std::to_string(fence) + " " + host,
+                                   std::to_string(lease_ms),
+                                   std::to_string(from),
+                                   EncodePhase(phase),
+                                   EncodeProgress(seats)};
+  command.reserve(command.size() + size_t(end - begin));
+  for (const Action* a = begin; a != end; ++a) command.push_back(EncodeLogEntry(*a));
+  return command;
+}
+
+// The kAppend script's answer as a status; a short log is OUT_OF_RANGE (the caller decides).
+grpc::Status RedisCheckpointStore::AppendStatus(const std::string& game_id, uint64_t fence, const RedisReply& r) {
+  if (r.is_error()) return {grpc::StatusCode::INTERNAL, "checkpoint store: redis: " + r.str};
+  if (r.type == RedisReply::Type::kArray && r.elements.size() == 2)
+    return {grpc::StatusCode::OUT_OF_RANGE, "game " + game_id + ": the checkpoint's log holds " +
+                                                std::to_string(r.elements[1].integer) + " entries, fewer than written"};
+  if (r.integer == -2)
+    return {grpc::StatusCode::ABORTED,
+            "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence)};
+  if (r.integer == -4)
+    return {grpc::StatusCode::NOT_FOUND, "game " + game_id + " has no checkpoint in Redis (its creation was lost)"};
+  return grpc::Status::OK;
+}
+
 grpc::Status RedisCheckpointStore::Append(const std::string& game_id, uint64_t fence, const std::string& host,
                                           services::Millis lease_ms, uint32_t from, const std::vector<Action>& actions,
                                           const std::vector<SeatProgress>& seats, GamePhase phase) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    storage::RedisCommand command = {"EVAL",
-                                     kAppend,
-                                     "6",
-                                     Key(game_id, "fence"),
-                                     Key(game_id, "owner"),
-                                     Key(game_id, "log"),
-                                     Key(game_id, "seats"),
-                                     Key(game_id, "setup"),
-                                     Key(game_id, "done"),
-                                     std::to_string(fence),
-                                     std::to_string(fence) + " " + host,
-                                     std::to_string(lease_ms),
-                                     std::to_string(from),
-                                     EncodePhase(phase),
-                                     EncodeProgress(seats)};
-    for (size_t i = from; i < actions.size(); ++i) command.push_back(EncodeLogEntry(actions[i]));
+    const Action* base = actions.data();
     RedisReply r;
-    if (grpc::Status s = Run(command, &r); !s.ok()) return s;
+    if (grpc::Status s =
+            Run(AppendCommand(game_id, fence, host, lease_ms, from, base + std::min<size_t>(from, actions.size()),
+                              base + actions.size(), seats, phase),
+                &r);
+        !s.ok())
+      return s;
     if (r.type == RedisReply::Type::kArray && r.elements.size() == 2) {
       // Redis lost its last writes (a restart with append-only fsynced every
       // second, or a failover to a replica that was behind) while this host kept
@@ -204,16 +234,28 @@ grpc::Status RedisCheckpointStore::Append(const std::string& game_id, uint64_t f
       from = kept;
       continue;
     }
-    if (r.integer == -2)
-      return {grpc::StatusCode::ABORTED,
-              "game " + game_id + " is held by a newer fencing token than " + std::to_string(fence)};
-    if (r.integer == -4)
-      return {grpc::StatusCode::NOT_FOUND, "game " + game_id + " has no checkpoint in Redis (its creation was lost)"};
-    return grpc::Status::OK;
+    return AppendStatus(game_id, fence, r);
   }
   // Redis lost writes again while this host wrote them back (a failover in the
   // middle): the next write tries again.
   return {grpc::StatusCode::UNAVAILABLE, "game " + game_id + ": the checkpoint's log is shorter than expected twice"};
+}
+
+std::vector<grpc::Status> RedisCheckpointStore::AppendMany(const std::vector<AppendRequest>& requests) {
+  std::vector<storage::RedisCommand> commands;
+  commands.reserve(requests.size());
+  for (const AppendRequest& q : requests) {
+    commands.push_back(AppendCommand(q.game_id, q.fence, q.host, q.lease_ms, q.from, q.tail.data(),
+                                     q.tail.data() + q.tail.size(), q.seats, q.phase));
+  }
+  std::vector<RedisReply> replies;
+  const grpc::Status sent = storage::RunRedis(
+      kWhat, [&] { pool_.With([&](storage::RedisConnection& c) { replies = c.Pipeline(commands); }); });
+  std::vector<grpc::Status> out;
+  out.reserve(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i)
+    out.push_back(sent.ok() ? AppendStatus(requests[i].game_id, requests[i].fence, replies[i]) : sent);
+  return out;
 }
 
 grpc::Status RedisCheckpointStore::Recreate(const std::string& game_id, uint64_t fence, const std::string& host,

@@ -33,6 +33,7 @@ class RedisCheckpointStore final : public CheckpointStore {
   grpc::Status Append(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                       uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                       GamePhase phase) override;
+  std::vector<grpc::Status> AppendMany(const std::vector<AppendRequest>& requests) override;
   grpc::Status Recreate(const std::string& game_id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                         const std::string& setup, const std::vector<Action>& actions,
                         const std::vector<SeatProgress>& seats, GamePhase phase) override;
@@ -51,6 +52,10 @@ class RedisCheckpointStore final : public CheckpointStore {
   // Runs one command: UNAVAILABLE when Redis cannot be reached or take writes
   // now, INTERNAL for any other error reply (a failed script, NOPERM).
   grpc::Status Run(const storage::RedisCommand& command, storage::RedisReply* reply);
+  storage::RedisCommand AppendCommand(const std::string& game_id, uint64_t fence, const std::string& host,
+                                      services::Millis lease_ms, uint32_t from, const Action* begin, const Action* end,
+                                      const std::vector<SeatProgress>& seats, GamePhase phase) const;
+  static grpc::Status AppendStatus(const std::string& game_id, uint64_t fence, const storage::RedisReply& reply);
   grpc::Status Take(const std::string& game_id, const std::string& host, services::Millis lease_ms, bool reclaim,
                     uint64_t* fence, Checkpoint* out);
 

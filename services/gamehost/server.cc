@@ -61,6 +61,10 @@ GameHostServer::GameHostServer(const GameHostConfig& config, ms::ProcessMetrics*
                        : std::make_unique<RedisCheckpointStore>(
                              config.checkpoint_redis,
                              RedisCheckpointOptions{.takeover_guard = !services::ProtectionRemoved("redis_clock")})),
+      checkpoint_writer_(
+          checkpoints_ && config.checkpoint_batch > 0
+              ? std::make_unique<CheckpointWriter>(checkpoints_.get(), &metrics_, size_t(config.checkpoint_batch))
+              : nullptr),
       directory_(checkpoints_
                      ? std::unique_ptr<GameDirectory>(std::make_unique<CheckpointDirectory>(checkpoints_.get()))
                      : std::make_unique<InMemoryDirectory>()),
@@ -121,6 +125,10 @@ void AddPlaySettings(services::Settings* settings) {
       "checkpoint every live game in this Redis (host:port or sentinel:NAME@HOST:PORT,...; append-only) and take "
       "over the games of hosts "
       "that die; empty: games live in this host only");
+  settings->Add("checkpoint-batch", "N", "256",
+                "with --checkpoint-redis: the checkpoint writer sends the appends of every game waiting to write in "
+                "one round trip, at most N of them, and no game thread waits on Redis; 0: each game thread writes its "
+                "games' appends itself");
   settings->Add("lease-ms", "N", "3000",
                 "a game's lease: how long after its host stops renewing it another host "
                 "may take the game over");
@@ -137,7 +145,7 @@ void AddPlaySettings(services::Settings* settings) {
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
   int64_t decision_ms, bank_ms, start_ms, bot_threads, game_threads, max_games, forfeit_after, lease_ms, pause_limit_ms,
-      archive_keep, max_bot_think_ms, coalesce_events_ms;
+      archive_keep, max_bot_think_ms, coalesce_events_ms, checkpoint_batch;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("max-bot-think-ms", 1, 3'600'000, &max_bot_think_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
@@ -149,9 +157,11 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
       !settings.GetInt("lease-ms", 100, 600'000, &lease_ms, error) ||
       !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error) ||
       !settings.GetInt("archive-keep", 0, 100'000'000, &archive_keep, error) ||
-      !settings.GetInt("coalesce-events-ms", 0, 1'000, &coalesce_events_ms, error))
+      !settings.GetInt("coalesce-events-ms", 0, 1'000, &coalesce_events_ms, error) ||
+      !settings.GetInt("checkpoint-batch", 0, 10'000, &checkpoint_batch, error))
     return false;
   config->archive_keep = size_t(archive_keep);
+  config->checkpoint_batch = int(checkpoint_batch);
   config->checkpoint_redis = settings.Get("checkpoint-redis");
   if (!config->checkpoint_redis.empty()) {
     if (std::string bad = storage::RedisAddressError(config->checkpoint_redis); !bad.empty()) {
@@ -205,7 +215,8 @@ void GameHostServer::Listening(int port, services::LogFieldList* fields) {
   if (address_.empty()) address_ = config_.listen.substr(0, config_.listen.rfind(':')) + ":" + std::to_string(port);
   host_.SetAddress(address_);
   // Leases name the address, so checkpoints start once it is known.
-  if (checkpoints_) host_.SetCheckpoints(checkpoints_.get());
+  if (checkpoints_)
+    host_.SetCheckpoints(checkpoints_.get(), Host::LeaseKeeping::kBackgroundThread, checkpoint_writer_.get());
   fields->emplace_back("address", address_);
   fields->emplace_back("checkpoints", config_.checkpoint_redis.empty() ? "off" : config_.checkpoint_redis);
   fields->emplace_back("metrics", config_.metrics_listen.empty() ? "off" : config_.metrics_listen);

@@ -12,6 +12,7 @@
 
 #include "lib/common/server_main.h"
 #include "lib/common/settings.h"
+#include "services/gamehost/checkpoint_writer.h"
 #include "services/gamehost/directory.h"
 #include "services/gamehost/executor.h"
 #include "services/gamehost/host.h"
@@ -41,6 +42,9 @@ struct GameHostConfig {
   std::string matchmaker;        // announce the host to this matchmaker; empty: to none
   std::string matchmaker_token;  // the game hosts' service token there
   std::string checkpoint_redis;  // checkpoint live games in this Redis and take over lapsed ones; empty: off
+  // Appends per round trip of the checkpoint writer (checkpoint_writer.h); 0: no
+  // writer, each game thread writes its games' appends itself.
+  int checkpoint_batch = 256;
   // Calls per seat token (Play streams, Spectate, GetGame, ListGames); the
   // administrator and spectator tokens are not limited.
   services::RateLimit rate_limit{.per_second = 20, .burst = 40};
@@ -90,6 +94,7 @@ class GameHostServer final : public services::Component {
   FairPool bots_;  // one game's bot backlog never holds the others' decisions
   ThreadPool games_;
   std::unique_ptr<CheckpointStore> checkpoints_;
+  std::unique_ptr<CheckpointWriter> checkpoint_writer_;  // null without checkpoints or with --checkpoint-batch 0
   std::unique_ptr<GameDirectory> directory_;
   Host host_;
   GameHostService service_;

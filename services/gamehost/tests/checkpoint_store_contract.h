@@ -42,7 +42,19 @@ TYPED_TEST_P(CheckpointStoreContract, EveryCallToAnUnreachableStoreAnswersUnavai
       {"Orphans", store->Orphans(10, lease, &orphans)},
       {"TakeOver", store->TakeOver("g", "host-b", lease, &fence, &taken)},
       {"Reclaim", store->Reclaim("g", "host-a", lease, &fence, &taken)}};
-  for (const auto& [call, s] : answers) {
+  std::vector<std::pair<std::string, grpc::Status>> all = answers;
+  const AppendRequest request{.game_id = "g",
+                              .fence = 1,
+                              .host = "host-a",
+                              .lease_ms = lease,
+                              .from = 0,
+                              .tail = {},
+                              .seats = seats,
+                              .phase = true};
+  const std::vector<grpc::Status> many = store->AppendMany({request, request});
+  ASSERT_EQ(many.size(), 2u);
+  for (const grpc::Status& s : many) all.emplace_back("AppendMany", s);
+  for (const auto& [call, s] : all) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
     EXPECT_TRUE(s.error_message().starts_with("checkpoint store unavailable: ")) << call << ": " << s.error_message();
   }

@@ -66,6 +66,40 @@ class MemoryCheckpointStore final : public CheckpointStore {
     ++appends;
     return grpc::Status::OK;
   }
+  std::vector<grpc::Status> AppendMany(const std::vector<AppendRequest>& requests) override {
+    std::lock_guard lock(mutex);
+    ++batches;
+    std::vector<grpc::Status> out;
+    for (const AppendRequest& q : requests) {
+      if (down) {
+        out.push_back(Down());
+        continue;
+      }
+      auto it = games.find(q.game_id);
+      if (it == games.end() && !done.count(q.game_id)) {
+        out.push_back(Missing(q.game_id));
+        continue;
+      }
+      if (it == games.end() || it->second.fence != q.fence) {
+        out.push_back(Fenced(q.game_id));
+        continue;
+      }
+      Entry& e = it->second;
+      if (e.log.size() < q.from) {
+        out.push_back(
+            {grpc::StatusCode::OUT_OF_RANGE, "game " + q.game_id + ": the log is shorter than written (test)"});
+        continue;
+      }
+      for (size_t i = e.log.size() - q.from; i < q.tail.size(); ++i) e.log.push_back(q.tail[i]);
+      e.seats = q.seats;
+      e.phase = q.phase;
+      e.owner = q.host;
+      e.lease_until = now + q.lease_ms;
+      ++appends;
+      out.push_back(grpc::Status::OK);
+    }
+    return out;
+  }
   grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                         const std::string& setup, const std::vector<Action>& actions,
                         const std::vector<SeatProgress>& seats, GamePhase phase) override {
@@ -150,6 +184,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
   services::Millis now = 0;
   bool down = false;
   int appends = 0;
+  int batches = 0;  // AppendMany calls
   int recreated = 0;
   int guarded = 0;  // takeovers the guard refused
   bool takeover_guard = true;
@@ -188,6 +223,10 @@ class CuttableStore final : public CheckpointStore {
                       uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                       GamePhase phase) override {
     return cut ? Cut() : inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase);
+  }
+  std::vector<grpc::Status> AppendMany(const std::vector<AppendRequest>& requests) override {
+    if (cut) return std::vector<grpc::Status>(requests.size(), Cut());
+    return inner_->AppendMany(requests);
   }
   grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
                         const std::string& setup, const std::vector<Action>& actions,

@@ -105,6 +105,56 @@ TEST_F(RedisCheckpointsTest, ALogThatLostItsLastWritesIsWrittenAgain) {
   EXPECT_EQ(taken.actions, First(6));
 }
 
+// The checkpoint writer's pipeline (checkpoint_writer.h): one status per game, each
+// as Append would answer it, whatever the others' answers in the same round trip.
+TEST_F(RedisCheckpointsTest, AppendManyAnswersEachGameOnItsOwn) {
+  uint64_t fence_a = 0, fence_b = 0, fence_c = 0, fence_lost = 0;
+  ASSERT_TRUE(Answers(store_->Create("m-a", "s", "host-a", 60'000, &fence_a), grpc::StatusCode::OK));
+  ASSERT_TRUE(Answers(store_->Create("m-b", "s", "host-a", 60'000, &fence_b), grpc::StatusCode::OK));
+  ASSERT_TRUE(Answers(store_->Create("m-c", "s", "host-a", 60'000, &fence_c), grpc::StatusCode::OK));
+  ASSERT_TRUE(Answers(store_->Create("m-lost", "s", "host-a", 60'000, &fence_lost), grpc::StatusCode::OK));
+  ASSERT_TRUE(
+      Answers(store_->Append("m-c", fence_c, "host-a", 60'000, 0, First(4), seats_, true), grpc::StatusCode::OK));
+  storage::RedisConnection redis(address_, 2000);
+  redis.Run({"LTRIM", prefix_ + ":{m-c}:log", "0", "1"});  // Redis lost m-c's last two entries
+  redis.Run({"DEL", prefix_ + ":{m-lost}:fence", prefix_ + ":{m-lost}:setup", prefix_ + ":{m-lost}:owner"});
+
+  auto request = [&](const std::string& id, uint64_t fence, uint32_t from, size_t to) {
+    return AppendRequest{.game_id = id,
+                         .fence = fence,
+                         .host = "host-a",
+                         .lease_ms = 60'000,
+                         .from = from,
+                         .tail = {actions_.begin() + from, actions_.begin() + long(to)},
+                         .seats = seats_,
+                         .phase = true};
+  };
+  const std::vector<grpc::Status> answers = store_->AppendMany(
+      {request("m-a", fence_a, 0, 3), request("m-b", fence_b + 1, 0, 2),  // a stale token
+       request("m-c", fence_c, 4, 6), request("m-lost", fence_lost, 0, 1), request("m-a", fence_a, 3, 5)});
+  ASSERT_EQ(answers.size(), 5u);
+  EXPECT_TRUE(Answers(answers[0], grpc::StatusCode::OK));
+  EXPECT_TRUE(Answers(answers[1], grpc::StatusCode::ABORTED));
+  EXPECT_TRUE(Answers(answers[2], grpc::StatusCode::OUT_OF_RANGE));
+  EXPECT_TRUE(Answers(answers[3], grpc::StatusCode::NOT_FOUND));
+  EXPECT_TRUE(Answers(answers[4], grpc::StatusCode::OK));
+  // An answer lost on its way back: the same append again changes nothing.
+  EXPECT_TRUE(Answers(store_->AppendMany({request("m-a", fence_a, 3, 5)})[0], grpc::StatusCode::OK));
+
+  Checkpoint taken;
+  uint64_t next = 0;
+  ASSERT_TRUE(Answers(store_->Reclaim("m-a", "host-a", 60'000, &next, &taken), grpc::StatusCode::OK));
+  EXPECT_EQ(taken.actions, First(5));
+  EXPECT_EQ(taken.seats, seats_);
+  ASSERT_TRUE(Answers(store_->Reclaim("m-b", "host-a", 60'000, &next, &taken), grpc::StatusCode::OK));
+  EXPECT_TRUE(taken.actions.empty());
+  // m-c's short log is written back by Append, which holds the whole log.
+  ASSERT_TRUE(
+      Answers(store_->Append("m-c", fence_c, "host-a", 60'000, 4, First(6), seats_, true), grpc::StatusCode::OK));
+  ASSERT_TRUE(Answers(store_->Reclaim("m-c", "host-a", 60'000, &next, &taken), grpc::StatusCode::OK));
+  EXPECT_EQ(taken.actions, First(6));
+}
+
 TEST_F(RedisCheckpointsTest, AGameWhoseCreationWasLostIsWrittenAgainWholeUnderItsToken) {
   uint64_t fence = 0;
   ASSERT_TRUE(Answers(store_->Create("g4", "setup-4", "host-a", 60'000, &fence), grpc::StatusCode::OK));
