@@ -291,6 +291,12 @@ void Game::OnWritten(grpc::Status status, Written w) {
     // write been made in place; a failure pauses the game or gives it up.
     if (AfterWriteLocked(std::move(status), std::move(w)) == Persisted::kReleased && !finished_)
       ReleaseLocked(release_after_write_);
+    if (answer_metric_.waiting && env_.metrics) {
+      env_.metrics->DecisionAnswered(
+          answer_metric_.round_trip_s,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - answer_metric_.processing_start).count());
+    }
+    answer_metric_.waiting = false;
     again = writing_;  // what was released wrote again (a bot's step played inline)
   }
   if (again) return;  // that append's reply drains on
@@ -639,9 +645,14 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
   ApplyLocked(action);
   Advance();
   if (env_.metrics && answered_decision) {
-    using Seconds = std::chrono::duration<double>;
-    env_.metrics->DecisionAnswered(Seconds(round_trip).count(),
-                                   Seconds(std::chrono::steady_clock::now() - processing_start).count());
+    const double round_trip_s = std::chrono::duration<double>(round_trip).count();
+    // With its append out, the answer's processing ends when the reply releases it (OnWritten).
+    if (writing_) {
+      answer_metric_ = {true, round_trip_s, processing_start};
+    } else {
+      env_.metrics->DecisionAnswered(
+          round_trip_s, std::chrono::duration<double>(std::chrono::steady_clock::now() - processing_start).count());
+    }
   }
 }
 

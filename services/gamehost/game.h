@@ -292,6 +292,12 @@ class Game : public std::enable_shared_from_this<Game> {
   bool writing_ = false;
   mutable std::condition_variable written_cv_;
   Release release_after_write_;  // what the append's steps release
+  // An answer whose append is out: its metrics (DecisionAnswered) wait for the reply.
+  struct AnswerMetric {
+    bool waiting = false;
+    double round_trip_s = 0;
+    std::chrono::steady_clock::time_point processing_start;
+  } answer_metric_;
   // Tokens handed out again, per seat (GiveSeatAgain); its own lock, so that
   // finding a seat never waits on the game.
   mutable std::mutex tokens_mutex_;
