@@ -125,8 +125,12 @@ bool Game::paused() const {
 }
 
 grpc::Status Game::RenewLease() {
-  std::unique_lock lock(mutex_);
-  WaitWrittenLocked(lock);
+  std::lock_guard lock(mutex_);
+  // The append out renews the lease when it is written (and pauses the game
+  // when it is not): the lease keeper does not wait for it, so that one slow
+  // reply, or one never delivered at shutdown (GameHostServer::Drain), holds up
+  // no other game's lease.
+  if (writing_) return grpc::Status::OK;
   if (abandoned_ || !env_.checkpoints) return grpc::Status::OK;
   // A paused game renews by writing what it holds back: that is its way on.
   if (paused_) {
@@ -281,7 +285,6 @@ struct StrandScope {
 bool Game::OnStrand() const { return strand_game == this; }
 
 void Game::OnWritten(grpc::Status status, Written w) {
-  bool again = false;
   {
     std::unique_lock lock(mutex_);
     StrandScope scope(this);
@@ -297,14 +300,18 @@ void Game::OnWritten(grpc::Status status, Written w) {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - answer_metric_.processing_start).count());
     }
     answer_metric_.waiting = false;
-    again = writing_;  // what was released wrote again (a bot's step played inline)
   }
-  if (again) return;  // that append's reply drains on
+  // The hand-off (see DrainStrand): the thread that parked the strand may not
+  // have left it yet — its task released the lock but has not returned — and
+  // then it drains on itself; only once it has left does this thread drain.
+  bool drain = false;
   {
     std::lock_guard strand(strand_mutex_);
     strand_parked_ = false;
+    drain = drainer_left_;
+    drainer_left_ = false;
   }
-  DrainStrand();  // strand_running_ stayed set while parked: this thread is its drainer
+  if (drain) DrainStrand();  // strand_running_ stayed set while parked: this thread is its drainer now
 }
 
 void Game::WaitWrittenLocked(std::unique_lock<std::mutex>& lock) const {
@@ -473,7 +480,10 @@ void Game::DrainStrand() {
     std::function<void()> task;
     {
       std::lock_guard lock(strand_mutex_);
-      if (strand_parked_) return;  // an append is out: its reply drains on (OnWritten)
+      if (strand_parked_) {
+        drainer_left_ = true;  // an append is out: its reply drains on (OnWritten)
+        return;
+      }
       if (strand_.empty()) {
         strand_running_ = false;
         return;
@@ -1112,7 +1122,8 @@ void Game::Info(v1::GameInfo* out) const {
     p->set_identity_id(s.setup.identity_id);
   }
   out->set_chance_commitment(commitment_);
-  out->set_step(step());
+  // While paused, the steps not yet written are not released, not even their count (as Welcome).
+  out->set_step(paused_ ? persisted_ : step());
   out->set_turn(uint32_t(state_.turn_number()));
   const View pub = MakeView(state_, kNoSeat);
   for (int i = 0; i < state_.num_seats(); ++i) out->add_vp(pub.state.player(i).vp);

@@ -287,7 +287,12 @@ class Game : public std::enable_shared_from_this<Game> {
   std::mutex strand_mutex_;
   std::deque<std::function<void()>> strand_;
   bool strand_running_ = false;
-  bool strand_parked_ = false;  // an append is out: OnWritten drains on
+  // An append is out: no task of the strand runs until its reply (OnWritten).
+  // The thread draining the strand leaves it once its task returns
+  // (drainer_left_); the reply drains on only then, so that two threads never
+  // drain one strand.
+  bool strand_parked_ = false;
+  bool drainer_left_ = false;
   // An append is out (the writer has it); under mutex_, and written_cv_ says when it is back.
   bool writing_ = false;
   mutable std::condition_variable written_cv_;

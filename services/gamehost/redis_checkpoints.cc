@@ -194,7 +194,8 @@ storage::RedisCommand RedisCheckpointStore::AppendCommand(const std::string& gam
 
 // The kAppend script's answer as a status; a short log is OUT_OF_RANGE (the caller decides).
 grpc::Status RedisCheckpointStore::AppendStatus(const std::string& game_id, uint64_t fence, const RedisReply& r) {
-  if (r.is_error()) return {grpc::StatusCode::INTERNAL, "checkpoint store: redis: " + r.str};
+  // As Run's: the same status, and the same log line, as a failed script's anywhere.
+  if (r.is_error()) return storage::RedisErrorStatus(kWhat, storage::RedisCommandError("redis: " + r.str));
   if (r.type == RedisReply::Type::kArray && r.elements.size() == 2)
     return {grpc::StatusCode::OUT_OF_RANGE, "game " + game_id + ": the checkpoint's log holds " +
                                                 std::to_string(r.elements[1].integer) + " entries, fewer than written"};

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "bots/bot.h"
 #include "lib/common/credentials.h"
@@ -259,8 +260,21 @@ void GameHostServer::Stop(int signal) {
 }
 
 void GameHostServer::Drain() {
-  bots_.Shutdown();   // before the host goes: bot tasks call into games
+  bots_.Shutdown();  // before the host goes: bot tasks call into games
+  if (checkpoint_writer_) {
+    // The appends out, and the games' work that makes more, finish first: a
+    // reply posted to stopped game threads would be dropped, and its steps
+    // never released here (the next host to take the game releases them).
+    // Bounded: a Redis that does not answer leaves its games paused anyway.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int quiet = 0;
+    while (quiet < 2 && std::chrono::steady_clock::now() < until) {
+      quiet = checkpoint_writer_->pending() == 0 && games_.QueueSize() == 0 ? quiet + 1 : 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
   games_.Shutdown();  // runs the games' queued work (bots' last moves among it)
+  if (checkpoint_writer_) checkpoint_writer_->Stop();
   host_.WaitStored();
 }
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -235,6 +236,8 @@ class WriterGameTest : public ::testing::Test {
     seats->Connect();
     Settle();
   }
+  // A failed assertion with the gate closed must not leave the writer waiting.
+  void TearDown() override { store.Open(); }
   // Runs the games' work until nothing moves and no append is out.
   void Settle() {
     for (int i = 0; i < 100000; ++i) {
@@ -313,6 +316,7 @@ TEST_F(WriterGameTest, AGameWhoseAppendFailsPausesAndGoesOnOnceItIsWritten) {
     Settle();
   }
   const uint32_t seen = LastSeen();
+  const size_t batches = store.batches().size();
   {
     std::lock_guard lock(memory.mutex);
     memory.down = true;
@@ -330,6 +334,7 @@ TEST_F(WriterGameTest, AGameWhoseAppendFailsPausesAndGoesOnOnceItIsWritten) {
   host.timers.AdvanceTo(host.clock.Now());
   Settle();
   EXPECT_FALSE(seats->game->paused());
+  EXPECT_GE(store.batches().size(), batches + 2);  // the failed append and its retry went through the writer
   EXPECT_GT(LastSeen(), seen);
   EXPECT_EQ(Logged(), LastSeen());
   EXPECT_GE(seats->Actor(), 0);
@@ -343,11 +348,49 @@ TEST_F(WriterGameTest, AGameFencedOffByAnotherHostStopsAtItsLastWrittenStep) {
     std::lock_guard lock(memory.mutex);
     ++memory.games[created.game_id()].fence;  // another host took it over
   }
+  const size_t batches = store.batches().size();
   Answer();
   Settle();
+  EXPECT_EQ(store.batches().size(), batches + 1);  // refused in the writer's round trip
   EXPECT_TRUE(seats->game->abandoned());
   EXPECT_EQ(LastSeen(), seen);
   for (const auto& s : seats->streams) EXPECT_TRUE(s->finished);
+}
+
+// What reads the game from outside its strand (GetGame, a spectator) while an
+// append is out waits for the reply, as it waited for the game's lock during a
+// write in place: it never sees a step the store does not hold.
+TEST_F(WriterGameTest, ReadersOutsideTheStrandWaitForTheAppendOut) {
+  for (int i = 0; i < 5; ++i) {
+    Answer();
+    Settle();
+  }
+  store.Close();
+  const int entered = store.entered();
+  Answer();
+  host.work.RunAll();
+  ASSERT_TRUE(store.WaitEntered(entered + 1));
+  std::atomic<bool> read{false};
+  uint32_t info_step = 0, welcome_step = 0;
+  auto spectator = std::make_shared<RecordingSpectator>();
+  std::thread reader([&] {
+    v1::GameInfo info;
+    seats->game->Info(&info);
+    info_step = info.step();
+    seats->game->AddSpectator(false, spectator);
+    welcome_step = spectator->updates.at(0)->welcome().step();
+    read = true;
+  });
+  // Not answered while the append is out (the reader would have read the step
+  // the store does not hold yet).
+  for (int i = 0; i < 50 && !read; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  EXPECT_FALSE(read) << "GetGame answered while the game's append was out";
+  store.Open();
+  Settle();
+  reader.join();
+  EXPECT_TRUE(read);
+  EXPECT_EQ(info_step, Logged());
+  EXPECT_EQ(welcome_step, Logged());
 }
 
 }  // namespace
