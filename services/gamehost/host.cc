@@ -233,7 +233,7 @@ grpc::Status Host::Locate(const std::string& game_id, Target* out) {
     bool reclaim = owner.has_value();
     if (reclaim) {
       std::lock_guard lock(mutex_);
-      reclaim = !awaiting_delivery_.count(game_id) && !void_pending_.count(game_id);
+      reclaim = !awaiting_delivery_.count(game_id) && !undropped_.count(game_id);
     }
     const grpc::Status taken = TakeOver(game_id, reclaim ? Claim::kLapsedOrMine : Claim::kLapsed);
     {
@@ -393,9 +393,14 @@ void Host::WaitStored() { sink_->WaitStored(); }
 // The sink holds the game for good: it leaves the live games, and only now do
 // its seats hear it is over.
 void Host::OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndReason reason) {
+  // Read before taking mutex_: a game calls into the host (OnFenced) under its own lock.
+  const uint64_t fence = game->fence();
   {
     std::lock_guard lock(mutex_);
     live_.erase(id);
+    // In the same step, so that the lease renewal (KeepLeases) always finds the
+    // game in one of the two: a renewal skipped here could let its lease lapse.
+    if (checkpoints_ && !options_.done_when_stored) awaiting_delivery_[id] = fence;
     finished_[id] = game;
     finished_order_.push_back(id);
     while (finished_order_.size() > options_.finished_games_kept) {
@@ -404,10 +409,9 @@ void Host::OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndR
     }
   }
   if (metrics_) metrics_->GameFinished(reason == EndReason::kWon ? "won" : "length_cap");
-  if (checkpoints_ && options_.done_when_stored) MarkDone(id);
-  if (checkpoints_ && !options_.done_when_stored) {
+  if (checkpoints_ && options_.done_when_stored && !MarkDone(id)) {
     std::lock_guard lock(mutex_);
-    awaiting_delivery_[id] = game->fence();
+    undropped_[id] = {.fence = fence};
   }
   game->OnStored();
 }
@@ -475,19 +479,23 @@ void Host::KeepLeases() {
   const auto failed = [](const grpc::Status& s) {
     return s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::INTERNAL;
   };
-  std::map<std::string, uint64_t> voided;
+  // Games over here whose checkpoint is still to be dropped: their leases are
+  // renewed before anything else, then Done is tried again.
+  std::map<std::string, Undropped> undropped;
   {
     std::lock_guard lock(mutex_);
-    voided = void_pending_;
+    undropped = undropped_;
   }
-  for (const auto& [id, fence] : voided) {
-    const grpc::Status renewed = checkpoints_->Renew(id, fence, address(), options_.lease_ms);
+  for (const auto& [id, over] : undropped) {
+    const grpc::Status renewed = checkpoints_->Renew(id, over.fence, address(), options_.lease_ms);
     if (failed(renewed)) continue;
+    // Fenced: taken over, or dropped already (a Done whose reply was lost).
     const bool fenced = renewed.error_code() == grpc::StatusCode::ABORTED;
-    if (fenced) services::LogError("a void game was taken over before its checkpoint could be dropped", {{"game", id}});
+    if (fenced && over.void_game)
+      services::LogError("a void game was taken over before its checkpoint could be dropped", {{"game", id}});
     if (fenced || MarkDone(id)) {
       std::lock_guard lock(mutex_);
-      void_pending_.erase(id);
+      undropped_.erase(id);
     }
   }
   for (const auto& game : games) {
@@ -593,14 +601,13 @@ void Host::OnVoided(const std::string& game_id, const std::string& reason, uint6
   // Never to be taken over and played: until its checkpoint is gone, its lease is kept.
   if (checkpoints_ && !MarkDone(game_id)) {
     std::lock_guard lock(mutex_);
-    void_pending_[game_id] = fence;
+    undropped_[game_id] = {.fence = fence, .void_game = true};
   }
 }
 
 bool Host::MarkDone(const std::string& game_id) {
   if (const grpc::Status s = checkpoints_->Done(game_id); !s.ok()) {
-    // Its lease lapses; the host that takes it over finds it finished and
-    // stores it again, which stores nothing twice.
+    // The caller keeps its lease and tries again (undropped_) when it holds one.
     services::LogWarning("dropping a game's checkpoint failed", {{"game", game_id}, {"error", s.error_message()}});
     return false;
   }
@@ -609,9 +616,18 @@ bool Host::MarkDone(const std::string& game_id) {
 
 void Host::GameDelivered(const std::string& game_id) {
   if (!checkpoints_) return;
-  MarkDone(game_id);
+  const bool dropped = MarkDone(game_id);
   std::lock_guard lock(mutex_);
-  awaiting_delivery_.erase(game_id);
+  const auto it = awaiting_delivery_.find(game_id);
+  // Not ours to keep: a previous run's game (its lease lapsed long ago), or one
+  // whose checkpoint was taken over or went meanwhile (KeepLeases).
+  if (it == awaiting_delivery_.end()) return;
+  // Delivered while Redis could not be reached (storing and rating need none): were
+  // its lease left to lapse, the other host's first scan once Redis has served a
+  // lease would take the finished game over and store it a second time. It is
+  // kept, and the checkpoint dropped at the next renewal that reaches Redis.
+  if (!dropped) undropped_[game_id] = {.fence = it->second};
+  awaiting_delivery_.erase(it);
 }
 
 }  // namespace metropolis::gamehost

@@ -146,9 +146,15 @@ class Host {
 
   CheckpointStore* checkpoints_ = nullptr;
   std::map<std::string, uint64_t> awaiting_delivery_;  // stored, leases kept until delivered (under mutex_)
-  // Void games whose checkpoint could not be dropped yet: their leases are kept
-  // (so that no host takes one over and plays it) until it is (under mutex_).
-  std::map<std::string, uint64_t> void_pending_;
+  // Games over here whose checkpoint could not be dropped yet (Redis unreachable
+  // when Done was due): a void game, or one stored (and delivered). Their leases
+  // are kept, and Done tried again, at every lease renewal until it succeeds, so
+  // that no host takes one over to play it, or to store it a second time (under mutex_).
+  struct Undropped {
+    uint64_t fence = 0;
+    bool void_game = false;
+  };
+  std::map<std::string, Undropped> undropped_;
   std::mutex takeover_mutex_;
   std::mutex lease_mutex_;
   std::condition_variable lease_cv_;
