@@ -83,7 +83,24 @@ if ((failed > 0)); then
   exit 1
 fi
 sleep 1  # the last games' hand-off to replays and ratings
+# The closing reads: a service of the stack may be restarting (stack.sh brings a
+# crashed one back), so a read that fails is tried again for 30 s, saying why,
+# before the demo gives up.
+show() {  # host ctl-args...: metropolisctl's answer, or its last error after 30 s
+  local host=$1 out
+  shift
+  for attempt in $(seq 1 30); do
+    if out=$(ctl --host "$host" "$@" 2>&1); then
+      echo "$out"
+      return 0
+    fi
+    ((attempt == 1)) && echo "ladder_demo: $1 failed, trying again for 30 s: $out" >&2
+    sleep 1
+  done
+  echo "$out" >&2
+  return 1
+}
 echo
-ctl --host "$METROPOLIS_RATINGS" leaderboard --ladder "$ladder" --limit 20
+show "$METROPOLIS_RATINGS" leaderboard --ladder "$ladder" --limit 20
 echo
-ctl --host "$METROPOLIS_REPLAYS" stored-games --ladder "$ladder" --limit 5
+show "$METROPOLIS_REPLAYS" stored-games --ladder "$ladder" --limit 5

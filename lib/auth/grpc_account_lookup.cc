@@ -7,15 +7,13 @@
 
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
-#include "lib/common/reconnect.h"
 
 namespace metropolis::auth {
 
 GrpcAccountLookup::GrpcAccountLookup(const std::string& address, std::string service_token, int64_t deadline_ms)
     // Reconnecting within a second: while Accounts is unreachable every API token
     // not cached is refused, so it must be used again as soon as it is back.
-    : GrpcAccountLookup(v1::Accounts::NewStub(services::DialReconnectingWithin(address, 1000)),
-                        std::move(service_token), deadline_ms) {}
+    : GrpcAccountLookup(v1::Accounts::NewStub(services::Dial(address)), std::move(service_token), deadline_ms) {}
 
 GrpcAccountLookup::GrpcAccountLookup(std::unique_ptr<v1::Accounts::StubInterface> stub, std::string service_token,
                                      int64_t deadline_ms)

@@ -165,13 +165,14 @@ void AllowKeepalivePings(grpc::ServerBuilder* builder) {
 }
 
 std::shared_ptr<grpc::Channel> Dial(const std::string& address) {
-  return grpc::CreateCustomChannel(address, ProcessCredentials(), KeepaliveChannelArguments());
+  return DialReconnectingWithin(address, kReconnectBackoffCapMs);
 }
 
 std::shared_ptr<grpc::Channel> DialReconnectingWithin(const std::string& address, int max_backoff_ms) {
   grpc::ChannelArguments args = KeepaliveChannelArguments();
   // gRPC's reconnect backoff grows to 120 s: a peer back after a restart would
-  // stay unreachable that long from a channel that failed often meanwhile.
+  // stay unreachable that long from a channel that failed often meanwhile, and
+  // calls made on it in that time fail at once with the last connect error.
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, std::min(max_backoff_ms, 100));
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, std::min(max_backoff_ms, 100));
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, max_backoff_ms);

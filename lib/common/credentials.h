@@ -59,8 +59,17 @@ grpc::ChannelArguments KeepaliveChannelArguments();
 // Lets a server accept those pings, and ping its own callers (server_main.cc).
 void AllowKeepalivePings(grpc::ServerBuilder* builder);
 
-// A channel to `address` with the process's credentials (SetChannelTls) and
-// keepalive pings (KeepaliveChannelArguments).
+// How long, at most, a Dial()ed channel whose peer is down waits between two
+// connection attempts. gRPC's own backoff grows to 2 minutes, for fleets where
+// thousands of clients would stampede a peer that comes back; here a peer is one
+// of a few services, and a ladder must not stay cut off from Accounts or Ratings
+// for minutes after they restarted (a fresh connection attempt every second is
+// nothing to a service that is up).
+inline constexpr int kReconnectBackoffCapMs = 1000;
+
+// A channel to `address` with the process's credentials (SetChannelTls),
+// keepalive pings (KeepaliveChannelArguments) and its reconnect backoff capped
+// at kReconnectBackoffCapMs (DialReconnectingWithin, reconnect.h).
 std::shared_ptr<grpc::Channel> Dial(const std::string& address);
 
 }  // namespace metropolis::services

@@ -5,7 +5,6 @@
 
 #include "lib/common/credentials.h"
 #include "lib/common/log.h"
-#include "lib/common/reconnect.h"
 #include "lib/common/request_id.h"
 
 namespace metropolis::matchmaker {
@@ -29,11 +28,7 @@ LadderConfig ToLadderConfig(const v1::Ladder& s, std::string* error) {
 }
 
 GrpcLadderSource::GrpcLadderSource(const std::string& address, std::string token, int64_t refresh_ms)
-    // Reconnecting within a second, so that ladders are read again soon after
-    // Accounts is back (gRPC's own backoff grows to 2 minutes).
-    : stub_(v1::Accounts::NewStub(services::DialReconnectingWithin(address, 1000))),
-      token_(std::move(token)),
-      refresh_ms_(refresh_ms) {}
+    : stub_(v1::Accounts::NewStub(services::Dial(address))), token_(std::move(token)), refresh_ms_(refresh_ms) {}
 
 std::vector<LadderConfig> GrpcLadderSource::Ladders(Read read) {
   // A fresh read reflects the configuration at least as new as the call: it
@@ -167,7 +162,7 @@ grpc::Status GrpcGameCreator::SeatsOf(const std::string& host, const v1::SeatsOf
 }
 
 GrpcEntrantDirectory::GrpcEntrantDirectory(const std::string& address, std::string token)
-    : names_(services::DialReconnectingWithin(address, 1000), std::move(token)) {}
+    : names_(services::Dial(address), std::move(token)) {}
 
 grpc::Status GrpcEntrantDirectory::Names(const std::vector<int64_t>& ids,
                                          std::unordered_map<int64_t, std::string>* out) {

@@ -1,12 +1,16 @@
-// DialReconnectingWithin (reconnect.h): a channel whose peer keeps refusing it
-// tries again at least every `max_backoff_ms`, where gRPC's own backoff grows
-// (1 s, 1.6 s, 2.6 s, ... up to 120 s). Seen by the peer: a listener that accepts
+// DialReconnectingWithin (reconnect.h) and Dial (credentials.h): a channel whose
+// peer keeps refusing it tries again at least every `max_backoff_ms` (Dial: every
+// kReconnectBackoffCapMs), where gRPC's own backoff grows (1 s, 1.6 s, 2.6 s, ...
+// up to 120 s). Seen by the peer: a listener that accepts
 // each connection and closes it at once counts the attempts, so the backoff is
 // observed from outside, not read back from the channel's arguments.
 #include "lib/common/reconnect.h"
 
 #include <arpa/inet.h>
 #include <grpcpp/channel.h>
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+#include <grpcpp/support/channel_arguments.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -85,7 +89,7 @@ void WantConnected(grpc::Channel& channel, std::chrono::milliseconds total) {
   while (Clock::now() < end) channel.WaitForConnected(std::chrono::system_clock::now() + std::chrono::milliseconds(50));
 }
 
-constexpr std::chrono::milliseconds kFrom{2000}, kTo{5000};
+constexpr std::chrono::milliseconds kFrom{2000}, kTo{5000}, kLongTo{8000};
 
 // With the backoff capped at 300 ms, the 3 s from 2 s to 5 s after the first
 // attempt hold about ten; four is far below that and far above what gRPC's own
@@ -98,14 +102,30 @@ TEST(ReconnectTest, ACappedChannelKeepsTryingAtLeastEveryCap) {
   EXPECT_GE(peer.AttemptsBetween(start, kFrom, kTo), 4);
 }
 
-// The negative control: a channel with gRPC's own backoff (Dial) tries at about
-// 1 s, 2.6 s and 5.2 s (±20 %): at most two in the same window.
-TEST(ReconnectTest, NegativeControlAnUncappedChannelWaitsLongerAndLonger) {
+// Every channel the services make is Dial()ed, capped at kReconnectBackoffCapMs
+// (1 s): the 6 s from 2 s to 8 s after the first attempt hold about six; four is
+// far below that and twice what gRPC's own backoff allows (next test). Ratings'
+// channel to Accounts was once left uncapped, and a leaderboard read 3 s after
+// Accounts came back still failed with the connect error of the outage.
+TEST(ReconnectTest, EveryDialedChannelKeepsTryingAboutEverySecond) {
   RefusingPeer peer;
   std::shared_ptr<grpc::Channel> channel = Dial(peer.address());
   const Clock::time_point start = Clock::now();
-  WantConnected(*channel, kTo + std::chrono::milliseconds(200));
+  WantConnected(*channel, kLongTo + std::chrono::milliseconds(200));
+  EXPECT_GE(peer.AttemptsBetween(start, kFrom, kLongTo), 4);
+}
+
+// The negative control: a channel with gRPC's own backoff (what Dial made before
+// the cap) tries at about 1 s, 2.6 s, 5.2 s and 9.3 s (±20 %): at most two in
+// either window.
+TEST(ReconnectTest, NegativeControlAnUncappedChannelWaitsLongerAndLonger) {
+  RefusingPeer peer;
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(peer.address(), grpc::InsecureChannelCredentials(), KeepaliveChannelArguments());
+  const Clock::time_point start = Clock::now();
+  WantConnected(*channel, kLongTo + std::chrono::milliseconds(200));
   EXPECT_LE(peer.AttemptsBetween(start, kFrom, kTo), 2);
+  EXPECT_LE(peer.AttemptsBetween(start, kFrom, kLongTo), 2);
 }
 
 }  // namespace
