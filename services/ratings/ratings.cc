@@ -224,7 +224,7 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   return grpc::Status::OK;
 }
 
-grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
+grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out, Staleness staleness) {
   const services::Millis now = clock_->Now();
   {
     std::lock_guard lock(mutex_);
@@ -235,7 +235,18 @@ grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
     }
   }
   if (grpc::Status s = accounts_->Ladder(ladder, out); !s.ok()) {
-    if (s.error_code() == grpc::StatusCode::NOT_FOUND) return s;
+    if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+      std::lock_guard lock(mutex_);
+      ladders_.erase(ladder);  // deleted: not served stale either
+      return s;
+    }
+    if (staleness == Staleness::kStaleWhenUnavailable) {
+      std::lock_guard lock(mutex_);
+      if (auto it = ladders_.find(ladder); it != ladders_.end()) {
+        *out = it->second.info;  // left expired: the next read asks Accounts again
+        return grpc::Status::OK;
+      }
+    }
     return {grpc::StatusCode::UNAVAILABLE, "accounts could not give ladder '" + ladder + "' (" +
                                                services::StatusCodeName(s.error_code()) + ": " + s.error_message() +
                                                ")"};
@@ -249,7 +260,7 @@ grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out) {
 grpc::Status Ratings::Resolve(const std::string& ladder, uint32_t season, Board* out) {
   if (ladder.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "ladder: required"};
   LadderInfo info;
-  if (grpc::Status s = LadderOf(ladder, &info); !s.ok()) {
+  if (grpc::Status s = LadderOf(ladder, &info, Staleness::kStaleWhenUnavailable); !s.ok()) {
     if (s.error_code() == grpc::StatusCode::NOT_FOUND) return NotFound("ladder '" + ladder + "' does not exist");
     return s;
   }

@@ -73,6 +73,10 @@ class FakeLadders final : public LadderDirectory {
     std::lock_guard lock(mutex_);
     ladders_[id] = info;
   }
+  void RemoveLadder(const std::string& id) {
+    std::lock_guard lock(mutex_);
+    ladders_.erase(id);
+  }
   void AddName(int64_t id, const std::string& name) {
     std::lock_guard lock(mutex_);
     names_[id] = name;

@@ -19,6 +19,7 @@
 
 #include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
+#include "lib/common/tests/fake_clock.h"
 #include "services/ratings/metrics.h"
 #include "services/ratings/rate.h"
 #include "services/ratings/service.h"
@@ -287,6 +288,46 @@ TEST_F(RatingsLogicTest, PeersUnavailableAreRetryableAndWriteNothing) {
   ExpectNothingWritten();
   accounts_.unavailable = false;
   EXPECT_TRUE(Rate("g").rated());
+}
+
+// Accounts down after a ladder was read: its leaderboard stays readable from
+// the ladder last read, however old (the reads' staleness), while rating a game
+// still needs Accounts to answer (a season begun meanwhile must not be missed)
+// and a ladder never read is UNAVAILABLE. Without the stale fallback the read 5 s
+// later fails like the ladder never read (the last expectation group).
+TEST_F(RatingsLogicTest, LeaderboardsStayReadableWhileAccountsIsDown) {
+  services::testing::FakeClock clock;
+  Ratings ratings(&store_, &cache_, &replays_, &accounts_, {.metrics = &metrics_, .clock = &clock});
+  AddLadder("open", 0);
+  AddLadder("quiet", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g1", "open", 1, 0, {10, 7, 6}, p);
+  AddGame("g2", "open", 1, 1, {7, 10, 6}, p);
+  Rate("g1", &ratings);
+  ASSERT_EQ(Top("open", &ratings).entries_size(), 3);
+
+  accounts_.unavailable = true;
+  clock.Advance(60'000);  // far past the few seconds a ladder is reused
+  const v1::Leaderboard board = Top("open", &ratings);
+  EXPECT_EQ(board.entries_size(), 3);
+  v1::RateGameResponse response;
+  EXPECT_EQ(ratings.RateGame(requests_.at("g2"), &response).error_code(), grpc::StatusCode::UNAVAILABLE);
+  v1::GetLeaderboardRequest never_read;
+  never_read.set_ladder("quiet");
+  v1::Leaderboard empty;
+  const grpc::Status s = ratings.GetLeaderboard(never_read, &empty);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
+
+  accounts_.unavailable = false;
+  EXPECT_TRUE(Rate("g2", &ratings).rated());
+  // A ladder Accounts no longer knows is not served from what was read before.
+  accounts_.RemoveLadder("open");
+  clock.Advance(60'000);
+  v1::GetLeaderboardRequest gone;
+  gone.set_ladder("open");
+  EXPECT_EQ(ratings.GetLeaderboard(gone, &empty).error_code(), grpc::StatusCode::NOT_FOUND);
+  accounts_.unavailable = true;
+  EXPECT_EQ(ratings.GetLeaderboard(gone, &empty).error_code(), grpc::StatusCode::UNAVAILABLE);
 }
 
 // Malformed results are refused before anyone is asked.
