@@ -343,6 +343,8 @@ Json TournamentToJson(const v1::Tournament& t) {
   for (const auto& e : t.entrants())
     entrants.push_back({{"index", e.index()}, {"identity_id", e.identity_id()}, {"name", e.name()}});
   out["entrants"] = entrants;
+  // Duplicate: score and interval are per complete set (Standing.sets).
+  const bool duplicate = t.format() == "duplicate";
   Json standings = Json::array();
   for (const auto& s : t.standings()) {
     Json st = {{"rank", s.rank()},
@@ -350,12 +352,28 @@ Json TournamentToJson(const v1::Tournament& t) {
                {"name", s.name()},
                {"games", s.games()},
                {"wins", s.wins()}};
-    st["score"] = s.games() > 0 ? Json(s.score()) : Json(nullptr);
-    st["ci_low"] = s.games() >= 2 ? Json(s.ci_low()) : Json(nullptr);
-    st["ci_high"] = s.games() >= 2 ? Json(s.ci_high()) : Json(nullptr);
+    const uint32_t counted = duplicate ? s.sets() : s.games();
+    st["sets"] = duplicate ? Json(s.sets()) : Json(nullptr);
+    st["score"] = counted > 0 ? Json(s.score()) : Json(nullptr);
+    st["ci_low"] = counted >= 2 ? Json(s.ci_low()) : Json(nullptr);
+    st["ci_high"] = counted >= 2 ? Json(s.ci_high()) : Json(nullptr);
     standings.push_back(std::move(st));
   }
   out["standings"] = standings;
+  Json pairs = Json::array();
+  for (const auto& p : t.pairs()) {
+    Json pair = {{"a", {{"identity_id", p.a_identity_id()}, {"name", p.a_name()}}},
+                 {"b", {{"identity_id", p.b_identity_id()}, {"name", p.b_name()}}},
+                 {"shared", p.shared()},
+                 {"difference", p.difference()},
+                 {"better", p.better()},
+                 {"sprt", p.sprt()},
+                 {"sprt_llr", p.sprt_llr()}};
+    pair["ci_low"] = p.shared() >= 2 ? Json(p.ci_low()) : Json(nullptr);
+    pair["ci_high"] = p.shared() >= 2 ? Json(p.ci_high()) : Json(nullptr);
+    pairs.push_back(std::move(pair));
+  }
+  out["pairs"] = pairs;
   return out;
 }
 

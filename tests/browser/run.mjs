@@ -182,6 +182,10 @@ async function main() {
     );
     expectSame(bars, tournament.standings.map((s) => `${s.name} ${s.score} ${s.ci_low ?? ''} ${s.ci_high ?? ''}`), 'standings');
     expect(tournament.standings.every((s) => s.ci_low !== null), 'an entrant of the finished tournament has no interval');
+    // Every pair of the four entrants met at the one table, in all four games.
+    const pairs = await page.$$eval('table.pairs tr[data-pair]', (rows) => rows.map((r) => r.dataset.pair));
+    expectSame(pairs, tournament.pairs.map((p) => `${p.a.name} ${p.b.name}`), 'pairs');
+    expect(tournament.pairs.length === 6 && tournament.pairs.every((p) => p.shared === 4), 'the pairs of a round robin of four');
     await page.screenshot({ path: join(ARTIFACTS, 'tournament.png'), fullPage: true });
 
     // ---- The replay's analysis ----------------------------------------------------------------------

@@ -205,13 +205,43 @@ std::string IntervalBar(double low, double mean, double high, int width) {
 }
 
 std::string StandingsTable(const v1::Tournament& t) {
-  std::vector<std::vector<std::string>> rows = {
-      {"rank", "entrant", "games", "wins", "score", "95% CI", "0" + std::string(20, ' ') + "1"}};
+  // Duplicate: score and interval are per complete set, so the sets are shown.
+  const bool sets = t.format() == "duplicate";
+  std::vector<std::string> header = {"rank", "entrant", "games", "wins"};
+  if (sets) header.push_back("sets");
+  for (const char* h : {"score", "95% CI"}) header.push_back(h);
+  header.push_back("0" + std::string(20, ' ') + "1");
+  std::vector<std::vector<std::string>> rows = {header};
   for (const v1::Standing& s : t.standings()) {
-    rows.push_back({std::to_string(s.rank()), s.name().empty() ? std::to_string(s.identity_id()) : s.name(),
-                    std::to_string(s.games()), std::to_string(s.wins()), Fixed(s.score(), 3),
-                    s.games() ? Fixed(s.ci_low(), 3) + "-" + Fixed(s.ci_high(), 3) : "-",
-                    s.games() ? IntervalBar(s.ci_low(), s.score(), s.ci_high(), 20) : ""});
+    const bool counted = sets ? s.sets() > 0 : s.games() > 0;
+    std::vector<std::string> row = {std::to_string(s.rank()),
+                                    s.name().empty() ? std::to_string(s.identity_id()) : s.name(),
+                                    std::to_string(s.games()), std::to_string(s.wins())};
+    if (sets) row.push_back(std::to_string(s.sets()));
+    row.push_back(counted ? Fixed(s.score(), 3) : "-");
+    row.push_back(counted ? Fixed(s.ci_low(), 3) + "-" + Fixed(s.ci_high(), 3) : "-");
+    row.push_back(counted ? IntervalBar(s.ci_low(), s.score(), s.ci_high(), 20) : "");
+    rows.push_back(std::move(row));
+  }
+  return FormatTable(rows);
+}
+
+// The pairs after the standings, a blank line between; nothing without pairs.
+static std::string PairsGap(const v1::Tournament& t) {
+  const std::string pairs = PairsTable(t);
+  return pairs.empty() ? "" : "\n" + pairs;
+}
+
+std::string PairsTable(const v1::Tournament& t) {
+  if (t.pairs().empty()) return "";
+  auto name = [](const std::string& n, int64_t id) { return n.empty() ? std::to_string(id) : n; };
+  std::vector<std::vector<std::string>> rows = {{"ahead", "behind", t.format() == "duplicate" ? "sets" : "games",
+                                                 "difference", "95% CI", "separated", "SPRT", "LLR"}};
+  for (const v1::PairComparison& p : t.pairs()) {
+    rows.push_back({name(p.a_name(), p.a_identity_id()), name(p.b_name(), p.b_identity_id()),
+                    std::to_string(p.shared()), Fixed(p.difference(), 3),
+                    p.shared() >= 2 ? Fixed(p.ci_low(), 3) + " to " + Fixed(p.ci_high(), 3) : "-",
+                    p.better() ? "yes" : "no", p.sprt(), Fixed(p.sprt_llr(), 2)});
   }
   return FormatTable(rows);
 }
@@ -298,8 +328,9 @@ int RunTournaments(const std::vector<std::string>& args, const GetEnv& env) {
 int RunStandings(const std::vector<std::string>& args, const GetEnv& env) {
   Invocation inv{cli::Flags("", "", ""), {}};
   if (int code = ParseIdCommand("standings",
-                                "Prints a tournament's progress and standings: mean score per game (1 first, 0 last)\n"
-                                "with its 95 % confidence interval, drawn on a 0..1 scale.",
+                                "Prints a tournament's progress and standings: mean score per game (1 first, 0 last;\n"
+                                "duplicate: per complete set) with its 95 % confidence interval, drawn on a 0..1\n"
+                                "scale; then every pair of entrants compared over the sets or games both played.",
                                 args, env, &inv);
       code >= 0)
     return code;
@@ -309,7 +340,7 @@ int RunStandings(const std::vector<std::string>& args, const GetEnv& env) {
     std::cout << MessageJson(t) << "\n";
     return kExitOk;
   }
-  std::cout << ProgressLine(t) << "\n\n" << StandingsTable(t);
+  std::cout << ProgressLine(t) << "\n\n" << StandingsTable(t) << PairsGap(t);
   return kExitOk;
 }
 
@@ -348,7 +379,7 @@ int RunWatchTournament(const std::vector<std::string>& args, const GetEnv& env) 
       last = line;
     }
     if (t.state() != "running") {
-      if (!inv.global.json) std::cout << (tty ? "\n\n" : "\n") << StandingsTable(t);
+      if (!inv.global.json) std::cout << (tty ? "\n\n" : "\n") << StandingsTable(t) << PairsGap(t);
       return kExitOk;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(interval));

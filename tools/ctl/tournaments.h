@@ -33,6 +33,11 @@ std::string ProgressLine(const v1::Tournament& t);
 // The standings as a table, with each mean score and its 95 % confidence
 // interval drawn on a 0..1 scale: "|   [--*--]     |".
 std::string StandingsTable(const v1::Tournament& t);
+// Every pair of entrants compared over what both played (Tournament.pairs): the
+// entrant ahead, the one behind, how many sets (duplicate) or games, the mean
+// difference of their scores with its 95 % interval, whether it separates them,
+// and the sequential test's verdict. Empty when the tournament has no pairs.
+std::string PairsTable(const v1::Tournament& t);
 // "|   [--*--]     |": `width` cells for 0..1, the interval in brackets and
 // dashes, the mean as '*'.
 std::string IntervalBar(double low, double mean, double high, int width);

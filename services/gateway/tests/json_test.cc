@@ -301,6 +301,42 @@ TEST(Tournaments, StandingsWithIntervals) {
   EXPECT_EQ(j["standings"][1]["ci_low"], nullptr);
   EXPECT_EQ(j["standings"][2]["score"], nullptr);
   EXPECT_EQ(j["standings"][2]["ci_high"], nullptr);
+  EXPECT_EQ(j["standings"][0]["sets"], nullptr);  // not duplicate
+  EXPECT_TRUE(j["pairs"].empty());
+}
+
+// Duplicate: score and interval per complete set, so a standing with one set
+// has a score and no interval whatever its games; and the pairs.
+TEST(Tournaments, DuplicateStandingsBySetAndPairs) {
+  v1::Tournament t = SampleTournament();
+  t.set_format("duplicate");
+  t.mutable_standings(0)->set_sets(1);
+  v1::PairComparison* p = t.add_pairs();
+  p->set_a_identity_id(100);
+  p->set_a_name("tb1");
+  p->set_b_identity_id(101);
+  p->set_shared(2);
+  p->set_difference(0.5);
+  p->set_ci_low(0.25);
+  p->set_ci_high(0.75);
+  p->set_better(true);
+  p->set_sprt("continue");
+  p->set_sprt_llr(1.5);
+  v1::PairComparison* once = t.add_pairs();
+  once->set_shared(1);
+  const Json j = TournamentToJson(t);
+  EXPECT_EQ(j["standings"][0]["sets"], 1);
+  EXPECT_EQ(j["standings"][0]["score"], 0.75);
+  EXPECT_EQ(j["standings"][0]["ci_low"], nullptr);  // 3 games, but one set
+  EXPECT_EQ(j["standings"][1]["score"], nullptr);   // one game, no complete set
+  ASSERT_EQ(j["pairs"].size(), 2u);
+  EXPECT_EQ(j["pairs"][0]["a"]["name"], "tb1");
+  EXPECT_EQ(j["pairs"][0]["b"]["identity_id"], 101);
+  EXPECT_EQ(j["pairs"][0]["difference"], 0.5);
+  EXPECT_EQ(j["pairs"][0]["ci_low"], 0.25);
+  EXPECT_EQ(j["pairs"][0]["better"], true);
+  EXPECT_EQ(j["pairs"][0]["sprt"], "continue");
+  EXPECT_EQ(j["pairs"][1]["ci_low"], nullptr);
 }
 
 TEST(Tournaments, GamesNameTheirSeats) {

@@ -139,6 +139,15 @@ std::vector<std::vector<int>> SwissRound(const SwissInput& input, int seats, std
   return tables;
 }
 
+double SeatScore(const std::vector<int>& places, int seat) {
+  const int seats = int(places.size());
+  const int place = places[size_t(seat)];
+  const int tied = int(std::count(places.begin(), places.end(), place));
+  double score = 0;
+  for (int k = 0; k < tied; ++k) score += PlaceScore(place + k, seats);
+  return score / tied;
+}
+
 std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& games) {
   std::vector<Standing> out(static_cast<size_t>(entrants));
   std::vector<std::vector<double>> scores(static_cast<size_t>(entrants));
@@ -146,16 +155,10 @@ std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& ga
   for (const GameOutcome& g : games) {
     const int seats = int(g.entrants.size());
     for (int s = 0; s < seats; ++s) {
-      // A tie spans places p .. p + k - 1: its score is their mean.
-      const int place = g.places[size_t(s)];
-      const int tied = int(std::count(g.places.begin(), g.places.end(), place));
-      double score = 0;
-      for (int k = 0; k < tied; ++k) score += PlaceScore(place + k, seats);
-      score /= tied;
       Standing& st = out[size_t(g.entrants[size_t(s)])];
       ++st.games;
-      st.wins += place == 1;
-      scores[size_t(g.entrants[size_t(s)])].push_back(score);
+      st.wins += g.places[size_t(s)] == 1;
+      scores[size_t(g.entrants[size_t(s)])].push_back(SeatScore(g.places, s));
     }
   }
   for (int e = 0; e < entrants; ++e) {
@@ -177,10 +180,15 @@ std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& ga
       st.ci_high = std::min(1.0, st.score + half);
     }
   }
+  RankStandings(&out);
+  return out;
+}
+
+void RankStandings(std::vector<Standing>* standings) {
+  std::vector<Standing>& out = *standings;
   std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) { return a.score > b.score; });
   for (size_t i = 0; i < out.size(); ++i)
     out[i].rank = (i > 0 && out[i].score == out[i - 1].score) ? out[i - 1].rank : int(i) + 1;
-  return out;
 }
 
 std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, const std::vector<bool>& forfeited) {

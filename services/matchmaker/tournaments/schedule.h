@@ -74,13 +74,19 @@ struct Standing {
   double ci_low = 0;  // 95 % confidence interval of the mean score
   double ci_high = 1;
   int rank = 0;  // 1-based, by mean score; equal scores share a rank
+  int sets = 0;  // duplicate: the complete sets behind score and interval (set_stats.h)
 };
 
 // One standing per entrant, best first.
 std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& games);
+// Orders standings by score, best first (stable), equal scores sharing a rank.
+void RankStandings(std::vector<Standing>* standings);
 
 // The score of a place at a table of `seats` (1 for first, 0 for last).
 double PlaceScore(int place, int seats);
+// The score of `seat` in a game placed `places` (by seat): its place's score,
+// or for a tie spanning places p .. p + k - 1 the mean of their scores.
+double SeatScore(const std::vector<int>& places, int seat);
 
 // The places of a finished game, by seat: the winner first, the others by
 // victory points (equal points share a place), seats that forfeited last

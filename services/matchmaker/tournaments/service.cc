@@ -9,6 +9,7 @@
 #include "lib/common/secret.h"
 #include "lib/storage/redis_status.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tournaments/set_stats.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -43,6 +44,8 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, Tournam
   return grpc::Status::OK;
 }
 
+// Pairs are listed up to this many entrants (C(64, 2) = 2,016 pairs).
+constexpr int kMaxEntrantsCompared = 64;
 void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGameRow>& games, v1::Tournament* out) {
   const TournamentSpec& spec = row.spec;
   out->set_id(spec.id);
@@ -66,26 +69,52 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
     if (e < row.names.size()) entrant->set_name(row.names[e]);
   }
   std::vector<GameOutcome> outcomes;
+  std::vector<SetGame> finished;  // duplicate: by set; otherwise each game its own set
   uint32_t playing = 0, round = 0;
+  const bool duplicate = spec.format == TournamentFormat::kDuplicate;
   for (const TournamentGameRow& g : games) {
     round = std::max(round, uint32_t(g.game.round));
     if (g.state == "playing" || g.state == "starting") ++playing;
-    if (g.state == "finished") outcomes.push_back({g.game.entrants, g.places});
+    if (g.state != "finished") continue;
+    outcomes.push_back({g.game.entrants, g.places});
+    finished.push_back({duplicate ? g.game.set : g.number, g.game.entrants, g.places});
   }
   out->set_games_total(uint32_t(games.size()));
   out->set_games_playing(playing);
   out->set_games_finished(uint32_t(outcomes.size()));
   out->set_current_round(round);
-  for (const Standing& s : Standings(int(spec.entrants.size()), outcomes)) {
+  const int entrants = int(spec.entrants.size());
+  const auto sets = CompleteSets(finished, duplicate ? spec.seats : 1);
+  std::vector<Standing> standings = Standings(entrants, outcomes);
+  if (duplicate) UseSetScores(SetStandings(entrants, sets), &standings);
+  auto name_of = [&](int e) { return size_t(e) < row.names.size() ? row.names[size_t(e)] : std::string(); };
+  for (const Standing& s : standings) {
     v1::Standing* st = out->add_standings();
     st->set_rank(uint32_t(s.rank));
     st->set_identity_id(spec.entrants[size_t(s.entrant)]);
-    if (size_t(s.entrant) < row.names.size()) st->set_name(row.names[size_t(s.entrant)]);
+    st->set_name(name_of(s.entrant));
     st->set_games(uint32_t(s.games));
     st->set_wins(uint32_t(s.wins));
     st->set_score(s.score);
     st->set_ci_low(s.ci_low);
     st->set_ci_high(s.ci_high);
+    st->set_sets(uint32_t(s.sets));
+  }
+  if (entrants > kMaxEntrantsCompared) return;
+  for (const PairComparison& c : PairComparisons(entrants, sets)) {
+    v1::PairComparison* p = out->add_pairs();
+    p->set_a_identity_id(spec.entrants[size_t(c.a)]);
+    p->set_a_name(name_of(c.a));
+    p->set_b_identity_id(spec.entrants[size_t(c.b)]);
+    p->set_b_name(name_of(c.b));
+    p->set_shared(uint32_t(c.difference.n));
+    p->set_difference(c.difference.mean);
+    p->set_ci_low(c.difference.ci_low);
+    p->set_ci_high(c.difference.ci_high);
+    p->set_better(c.better);
+    const SprtState sprt = Sprt(c.differences, SprtOptions{});
+    p->set_sprt(SprtVerdictName(sprt.verdict));
+    p->set_sprt_llr(sprt.llr);
   }
 }
 

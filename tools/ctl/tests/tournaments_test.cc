@@ -87,6 +87,30 @@ TEST(CtlTournaments, ProgressAndStandingsForPeople) {
   EXPECT_NE(table.find("0.500-1.000"), std::string::npos);
 }
 
+// Duplicate: the sets column, and the pairs below.
+TEST(CtlTournaments, DuplicateStandingsShowSetsAndPairs) {
+  v1::Tournament t = Sample();
+  t.set_format("duplicate");
+  t.mutable_standings(0)->set_sets(2);
+  auto* p = t.add_pairs();
+  p->set_a_name("alice");
+  p->set_b_identity_id(8);
+  p->set_shared(16);
+  p->set_difference(0.25);
+  p->set_ci_low(0.125);
+  p->set_ci_high(0.375);
+  p->set_better(true);
+  p->set_sprt("H1");
+  p->set_sprt_llr(3.75);
+  const std::string standings = StandingsTable(t);
+  EXPECT_NE(standings.find("sets"), std::string::npos);
+  const std::string pairs = PairsTable(t);
+  for (const char* want : {"ahead", "alice", "8 ", "16", "0.250", "0.125 to 0.375", "yes", "H1", "3.75"})
+    EXPECT_NE(pairs.find(want), std::string::npos) << want << " in\n" << pairs;
+  t.clear_pairs();
+  EXPECT_EQ(PairsTable(t), "");
+}
+
 TEST(CtlTournaments, GamesAsCsv) {
   const v1::Tournament t = Sample();
   v1::ListTournamentGamesResponse games;

@@ -194,6 +194,29 @@ TEST_F(SchedulerTest, RoundRobinPlaysEveryPairingOnceAndRanksByPlace) {
   }
   EXPECT_EQ(t.standings(0).wins(), 16u);
   EXPECT_EQ(t.standings(0).ci_low(), 1.0);  // no spread: the same score every game
+  EXPECT_EQ(t.standings(0).sets(), 0u);     // not duplicate
+
+  // Every pair, over the games both played: 3 tables of 4 hold both, 4
+  // rotations each. The entrant listed first is always ahead, by one place
+  // more for each entrant between them at the table: separated, and too few
+  // games for the sequential test (15).
+  auto index_of = [&](int64_t id) {
+    return std::find(spec.entrants.begin(), spec.entrants.end(), id) - spec.entrants.begin();
+  };
+  ASSERT_EQ(t.pairs_size(), 10);
+  for (const v1::PairComparison& p : t.pairs()) {
+    EXPECT_LT(index_of(p.a_identity_id()), index_of(p.b_identity_id())) << "the entrant ahead is a";
+    EXPECT_EQ(p.shared(), 12u);
+    const auto a = index_of(p.a_identity_id()), b = index_of(p.b_identity_id());
+    double total = 0;  // per table without entrant `out`: the entrants between a and b, plus one
+    for (int out = 0; out < 5; ++out)
+      if (out != a && out != b) total += 4 * (double(b - a - 1 - (out > a && out < b)) + 1) / 3;
+    EXPECT_NEAR(p.difference(), total / 12, 1e-12);
+    EXPECT_LE(p.ci_low(), p.difference());
+    EXPECT_GT(p.ci_low(), 0);
+    EXPECT_TRUE(p.better());
+    EXPECT_EQ(p.sprt(), "continue");
+  }
 }
 
 TEST_F(SchedulerTest, DuplicateSetSharesSeedsAndIsHidden) {
@@ -219,6 +242,27 @@ TEST_F(SchedulerTest, DuplicateSetSharesSeedsAndIsHidden) {
   for (const auto& g : Games("dup")) {
     EXPECT_EQ(g.game.set, 0);
     EXPECT_EQ(g.state, "finished");
+  }
+  // Standings per set: one complete set, so the scores are the set's and no
+  // interval yet; every pair shared it, none is separated by one set.
+  v1::Tournament t;
+  TournamentRow row;
+  ASSERT_TRUE(store_->Get("dup", &row).ok());
+  TournamentToProto(row, Games("dup"), &t);
+  ASSERT_EQ(t.standings_size(), 4);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(t.standings(k).identity_id(), spec.entrants[size_t(k)]);
+    EXPECT_EQ(t.standings(k).sets(), 1u);
+    EXPECT_EQ(t.standings(k).games(), 4u);
+    EXPECT_NEAR(t.standings(k).score(), PlaceScore(k + 1, 4), 1e-12);
+    EXPECT_EQ(t.standings(k).ci_low(), 0.0);
+    EXPECT_EQ(t.standings(k).ci_high(), 1.0);
+  }
+  ASSERT_EQ(t.pairs_size(), 6);
+  for (const v1::PairComparison& p : t.pairs()) {
+    EXPECT_EQ(p.shared(), 1u);
+    EXPECT_FALSE(p.better());
+    EXPECT_EQ(p.sprt(), "continue");
   }
   // The pass that saw the last rotation finish revealed the set, by its games.
   EXPECT_EQ(replays_.revealed,

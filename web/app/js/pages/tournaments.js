@@ -36,11 +36,31 @@ function intervalBar(s) {
     ${interval}<circle class="point" cx="${x(s.score).toFixed(1)}" cy="11" r="4.5"/></svg>`);
 }
 
+// Every pair of entrants over the sets (duplicate) or games both played: the
+// one ahead, by how much, whether the interval separates them, and the
+// sequential test's verdict in words.
+const SPRT_WORDS = { H1: 'better', H0: 'no difference', continue: 'undecided' };
+function pairsTable(t) {
+  if (!t.pairs.length) return '';
+  const unit = t.format === 'duplicate' ? 'Sets' : 'Games';
+  const rows = t.pairs.map(
+    (p) => html`<tr data-pair="${p.a.name} ${p.b.name}"><td>${p.a.name || `#${p.a.identity_id}`}</td><td>${p.b.name || `#${p.b.identity_id}`}</td>
+      <td class="num">${p.shared}</td><td class="num">${p.difference.toFixed(3)}</td>
+      <td class="num">${p.ci_low === null ? '–' : `${p.ci_low.toFixed(3)} – ${p.ci_high.toFixed(3)}`}</td>
+      <td>${p.better ? 'yes' : 'no'}</td><td title="log-likelihood ratio ${p.sprt_llr.toFixed(2)}">${SPRT_WORDS[p.sprt] ?? p.sprt}</td></tr>`,
+  );
+  return html`<h2>Pairs</h2>
+    <div class="table-wrap"><table class="pairs"><thead><tr><th>Ahead</th><th>Behind</th><th class="num">${unit}</th><th class="num">Difference</th>
+      <th class="num">95% interval</th><th>Separated</th><th>Sequential test</th></tr></thead><tbody>${rows}</tbody></table></div>
+    <p class="hint">Each pair over the ${unit.toLowerCase()} both played: the mean of the score of the one ahead minus the other's, so that the luck they both met cancels. Separated: the interval lies above 0. The sequential test stops at 5% error rates for a difference of 0.1 (at least 15 ${unit.toLowerCase()}).</p>`;
+}
+
 export async function render(id) {
   const [t, schedule] = await Promise.all([api(`/tournaments/${enc(id)}`), api(`/tournaments/${enc(id)}/games`)]);
+  const duplicate = t.format === 'duplicate';
   const standings = t.standings.map(
     (s) => html`<tr data-standing="${s.name}"><td class="num">${s.rank}</td><td><a href="/players/${enc(s.name)}">${s.name}</a></td>
-      <td class="num">${s.games}</td><td class="num">${s.wins}</td><td class="num">${s.score === null ? '–' : s.score.toFixed(3)}</td>
+      <td class="num">${s.games}</td><td class="num">${s.wins}</td>${duplicate ? html`<td class="num">${s.sets}</td>` : ''}<td class="num">${s.score === null ? '–' : s.score.toFixed(3)}</td>
       <td class="num">${s.ci_low === null ? '–' : `${s.ci_low.toFixed(3)} – ${s.ci_high.toFixed(3)}`}</td><td>${intervalBar(s)}</td></tr>`,
   );
   const games = schedule.games.map(
@@ -56,8 +76,9 @@ export async function render(id) {
       · <a href="/games?tournament=${enc(t.id)}">stored games</a></p>
     <h2>Standings</h2>
     <div class="table-wrap"><table class="standings"><thead><tr><th class="num">Rank</th><th>Entrant</th><th class="num">Games</th><th class="num">Wins</th>
-      <th class="num">Score</th><th class="num">95% interval</th><th>0 (last) … 1 (first)</th></tr></thead><tbody>${standings}</tbody></table></div>
-    <p class="hint">A game scores 1 for first place and 0 for last, ties sharing; the bar is the 95% confidence interval of the mean score.</p>
+      ${duplicate ? html`<th class="num">Sets</th>` : ''}<th class="num">Score</th><th class="num">95% interval</th><th>0 (last) … 1 (first)</th></tr></thead><tbody>${standings}</tbody></table></div>
+    <p class="hint">A game scores 1 for first place and 0 for last, ties sharing; the bar is the 95% confidence interval of the mean score${duplicate ? html` per complete set (a set's score is the mean over its rotations, which share board and dice)` : ''}.</p>
+    ${pairsTable(t)}
     <h2>Games</h2>
     <div class="table-wrap"><table class="schedule"><thead><tr><th class="num">#</th><th class="num">Round</th><th>Seats</th><th>State</th><th></th></tr></thead><tbody>${games}</tbody></table></div>`;
   return pageOf(markup, t.title || t.id);

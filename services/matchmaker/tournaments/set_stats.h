@@ -1,0 +1,108 @@
+// Statistics of duplicate play, as pure logic (docs/TOURNAMENTS.md, "Sets and
+// pairs"). In a duplicate set every entrant at the table plays the same board,
+// dice and decks from every seat, so the set, not the game, is the unit of
+// evidence: its games share their luck, and an interval that treated them as
+// independent would be too wide (the luck the set cancels counted as spread).
+//
+// An entrant's set score is the mean of its place scores over the set's
+// rotations (PlaceScore, schedule.h). Only complete sets count: a set with a
+// rotation missing has not cancelled its luck. Intervals come from the spread
+// between sets, with Student's t for the few sets of a small tournament.
+//
+// A pairwise comparison takes the sets two entrants both sat in and the
+// difference of their set scores in each: the pairing removes both the luck and
+// whatever the set's table did to both. The sequential test (Sprt) reads those
+// same differences.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "services/matchmaker/tournaments/schedule.h"
+
+namespace metropolis::matchmaker {
+
+// A finished game of a set: the entrants by seat and their places (1-based).
+struct SetGame {
+  int set = -1;
+  std::vector<int> entrants;
+  std::vector<int> places;
+};
+
+// The games of complete sets, by set: a set is complete when it holds
+// `rotations` finished games (a duplicate set has one per seat). Incomplete
+// sets are left out.
+std::vector<std::vector<SetGame>> CompleteSets(const std::vector<SetGame>& games, int rotations);
+
+// entrant -> its set score, for every entrant of a complete set.
+std::vector<std::pair<int, double>> SetScores(const std::vector<SetGame>& set);
+
+// A mean with its 95 % confidence interval (Student's t on n - 1 degrees of
+// freedom); with fewer than two values the interval is [lo, hi] as given.
+struct MeanInterval {
+  int n = 0;
+  double mean = 0;
+  double ci_low = 0;
+  double ci_high = 0;
+};
+MeanInterval MeanWithInterval(const std::vector<double>& values, double lo, double hi);
+
+// The 97.5th percentile of Student's t with `df` degrees of freedom (the
+// half-width factor of a two-sided 95 % interval): exact to 3 decimals.
+double StudentT975(int df);
+
+struct SetStanding {
+  int entrant = 0;
+  MeanInterval score;  // over complete sets, in [0, 1]
+};
+// One per entrant (in entrant order), those in no complete set with n = 0 and
+// the interval [0, 1].
+std::vector<SetStanding> SetStandings(int entrants, const std::vector<std::vector<SetGame>>& sets);
+
+// Duplicate standings: each entrant's score and interval replaced by its set
+// standing's (entrants in no complete set score 0 with the interval [0, 1]),
+// `sets` filled in, and the standings ranked again. Games and wins stay per game.
+void UseSetScores(const std::vector<SetStanding>& sets, std::vector<Standing>* standings);
+
+// Entrant a against entrant b over the sets they both sat in, a being the one
+// ahead: the mean of (a's set score - b's), in [0, 1], and its interval.
+// `better` is true when the interval lies above 0 (with two sets or more).
+struct PairComparison {
+  int a = 0, b = 0;
+  MeanInterval difference;
+  bool better = false;
+  std::vector<double> differences;  // per shared set, in set order: what Sprt reads
+};
+// Every pair with at least one shared set, ordered by the lower entrant index,
+// then the higher; equal means put the lower index first.
+std::vector<PairComparison> PairComparisons(int entrants, const std::vector<std::vector<SetGame>>& sets);
+
+// A sequential probability ratio test on paired set differences d (a - b), as
+// engine testing runs one on paired game results: H0, the mean difference is
+// `mu0`, against H1, it is `mu1` (mu1 > mu0), with the differences taken as
+// normal of the variance observed so far. Stops for H1 when the log-likelihood
+// ratio reaches log((1 - beta) / alpha), for H0 when it falls to
+// log(beta / (1 - alpha)); Wald's bounds keep the error rates near alpha (H1
+// accepted when H0 holds) and beta (H0 accepted when H1 holds).
+//
+// The defaults are those of a tournament's pairs, each tested in the direction
+// of the entrant ahead, so that a pair with no difference is called separated
+// in either direction at most about 2 · alpha = 5 % of the time
+// (set_stats_test.cc measures the rates by drawing sets).
+struct SprtOptions {
+  double mu0 = 0;
+  double mu1 = 0.1;  // a tenth of the score range: a set won half a place better
+  double alpha = 0.025;
+  double beta = 0.05;
+  int min_sets = 15;  // the variance of fewer differences is too rough to decide on
+};
+enum class SprtVerdict { kContinue, kAcceptH0, kAcceptH1 };
+struct SprtState {
+  double llr = 0;
+  double lower = 0, upper = 0;  // the bounds
+  SprtVerdict verdict = SprtVerdict::kContinue;
+};
+SprtState Sprt(const std::vector<double>& differences, const SprtOptions& options);
+const char* SprtVerdictName(SprtVerdict verdict);  // "continue", "H0", "H1"
+
+}  // namespace metropolis::matchmaker

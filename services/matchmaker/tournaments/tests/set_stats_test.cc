@@ -1,0 +1,236 @@
+// Statistics of duplicate play (set_stats.h): set scores, intervals from the
+// spread between sets, pairwise comparisons, and the sequential test's error
+// rates by simulation.
+#include "services/matchmaker/tournaments/set_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+namespace metropolis::matchmaker {
+namespace {
+
+// A duplicate set of four rotations of `table`, seat s of rotation r being
+// entrant table[(s + r) % 4], each game placing the entrants by `place_of`
+// (entrant, rotation) -> place.
+template <typename PlaceOf>
+std::vector<SetGame> Set(int set, const std::vector<int>& table, PlaceOf place_of) {
+  std::vector<SetGame> out;
+  for (int r = 0; r < 4; ++r) {
+    SetGame g;
+    g.set = set;
+    for (int s = 0; s < 4; ++s) {
+      g.entrants.push_back(table[size_t((s + r) % 4)]);
+      g.places.push_back(place_of(g.entrants.back(), r));
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+TEST(StudentT, MatchesTheTablesToThreeDecimals) {
+  // Two-sided 95 % critical values of Student's t.
+  const std::vector<std::pair<int, double>> known = {{1, 12.706}, {2, 4.303},  {4, 2.776},   {10, 2.228},  {29, 2.045},
+                                                     {40, 2.021}, {60, 2.000}, {120, 1.980}, {1000, 1.962}};
+  for (const auto& [df, t] : known) EXPECT_NEAR(StudentT975(df), t, 1e-3) << "df " << df;
+}
+
+TEST(SetStats, OnlyCompleteSetsCount) {
+  auto place = [](int entrant, int) { return entrant + 1; };
+  std::vector<SetGame> games = Set(0, {0, 1, 2, 3}, place);
+  std::vector<SetGame> second = Set(1, {0, 1, 2, 3}, place);
+  second.pop_back();  // a rotation still playing
+  games.insert(games.end(), second.begin(), second.end());
+  SetGame stray;  // a game of no set
+  stray.entrants = {0, 1, 2, 3};
+  stray.places = {1, 2, 3, 4};
+  games.push_back(stray);
+  const auto sets = CompleteSets(games, 4);
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets[0].size(), 4u);
+  EXPECT_EQ(sets[0][0].set, 0);
+}
+
+// A set score is the mean of the entrant's place scores over the rotations,
+// ties sharing the mean of the places they span (TOURNAMENTS.md).
+TEST(SetStats, ASetScoreIsTheMeanOverItsRotations) {
+  // Entrant 0 wins rotations 0 and 1 and comes last in 2 and 3; 1 and 2 tie for
+  // second throughout; 3 is last, then first.
+  auto place = [](int entrant, int r) {
+    if (entrant == 0) return r < 2 ? 1 : 4;
+    if (entrant == 3) return r < 2 ? 4 : 1;
+    return 2;
+  };
+  const auto scores = SetScores(Set(0, {0, 1, 2, 3}, place));
+  ASSERT_EQ(scores.size(), 4u);
+  EXPECT_DOUBLE_EQ(scores[0].second, 0.5);
+  EXPECT_DOUBLE_EQ(scores[1].second, 0.5);  // places 2 and 3 shared: (2/3 + 1/3) / 2
+  EXPECT_DOUBLE_EQ(scores[2].second, 0.5);
+  EXPECT_DOUBLE_EQ(scores[3].second, 0.5);
+}
+
+// The point of duplicate play: the luck a set shares cancels in its score. Here
+// every set is a coin the rotations flip (who wins depends on the rotation, the
+// same in every set), so each entrant's games swing from first to last while
+// every set score is the same: the per-game interval is wide, the set interval
+// has no width at all.
+TEST(SetStats, TheIntervalIsFromTheSpreadBetweenSets) {
+  auto place = [](int entrant, int r) { return (entrant + r) % 4 + 1; };
+  std::vector<std::vector<SetGame>> sets;
+  std::vector<GameOutcome> games;
+  for (int s = 0; s < 6; ++s) {
+    sets.push_back(Set(s, {0, 1, 2, 3}, place));
+    for (const SetGame& g : sets.back()) games.push_back({g.entrants, g.places});
+  }
+  const auto by_set = SetStandings(4, sets);
+  for (const SetStanding& st : by_set) {
+    EXPECT_EQ(st.score.n, 6);
+    EXPECT_DOUBLE_EQ(st.score.mean, 0.5);
+    EXPECT_DOUBLE_EQ(st.score.ci_low, 0.5);
+    EXPECT_DOUBLE_EQ(st.score.ci_high, 0.5);
+  }
+  for (const Standing& st : Standings(4, games)) EXPECT_GT(st.ci_high - st.ci_low, 0.3);
+
+  // Set scores 1, 0.5, 0.75 (and the mirror for the others): mean 0.75, the
+  // interval 0.75 ± t(2) · s / √3 with s = 0.25.
+  std::vector<std::vector<SetGame>> three;
+  const std::vector<std::vector<int>> places = {{1, 1, 1, 1}, {1, 1, 4, 4}, {1, 1, 1, 4}};
+  for (int s = 0; s < 3; ++s)
+    three.push_back(Set(s, {0, 1, 2, 3}, [&](int entrant, int r) {
+      if (entrant == 0) return places[size_t(s)][size_t(r)];
+      return entrant + (entrant == 3 || places[size_t(s)][size_t(r)] == 4 ? 0 : 1);
+    }));
+  const MeanInterval m = SetStandings(4, three)[0].score;
+  EXPECT_DOUBLE_EQ(m.mean, 0.75);
+  const double half = 4.303 * 0.25 / std::sqrt(3.0);
+  EXPECT_NEAR(m.ci_low, 0.75 - half, 1e-3);
+  EXPECT_DOUBLE_EQ(m.ci_high, 1.0);  // clipped
+}
+
+TEST(SetStats, DuplicateStandingsAreRankedBySetScore) {
+  auto place = [](int entrant, int) { return 4 - entrant; };  // 3 first ... 0 last
+  std::vector<std::vector<SetGame>> sets = {Set(0, {0, 1, 2, 3}, place), Set(1, {0, 1, 2, 3}, place)};
+  std::vector<GameOutcome> games;
+  for (const auto& set : sets)
+    for (const SetGame& g : set) games.push_back({g.entrants, g.places});
+  std::vector<Standing> standings = Standings(5, games);  // entrant 4 never played
+  UseSetScores(SetStandings(5, sets), &standings);
+  ASSERT_EQ(standings.size(), 5u);
+  EXPECT_EQ(standings[0].entrant, 3);
+  EXPECT_EQ(standings[0].sets, 2);
+  EXPECT_EQ(standings[0].games, 8);
+  EXPECT_DOUBLE_EQ(standings[0].score, 1.0);
+  EXPECT_EQ(standings[3].entrant, 0);
+  EXPECT_EQ(standings[4].entrant, 4);  // ranked with 0: both score 0
+  EXPECT_EQ(standings[4].sets, 0);
+  EXPECT_EQ(standings[4].rank, standings[3].rank);
+  EXPECT_DOUBLE_EQ(standings[4].ci_high, 1.0);
+}
+
+// Pairs: the differences of the shared sets only, the entrant ahead first, and
+// separated when the interval lies above 0.
+TEST(SetStats, PairsCompareTheSetsBothPlayed) {
+  // Entrants 0..4; sets of tables {0,1,2,3} and {0,1,2,4}: 3 and 4 never meet.
+  // Entrant 1 is ahead of 0 by a varying margin; 2 and 0 are level on average.
+  std::vector<std::vector<SetGame>> sets;
+  for (int s = 0; s < 4; ++s) {
+    const std::vector<int> table = s % 2 ? std::vector<int>{0, 1, 2, 4} : std::vector<int>{0, 1, 2, 3};
+    sets.push_back(Set(s, table, [&](int entrant, int r) {
+      const bool lucky = (r + s) % 2 == 0;  // 0 and 2 trade second and third
+      if (entrant == 1) return 1;
+      if (entrant == 0) return lucky ? 2 : (s == 3 ? 2 : 3);
+      if (entrant == 2) return lucky ? 3 : (s == 3 ? 3 : 2);
+      return 4;
+    }));
+  }
+  const auto pairs = PairComparisons(5, sets);
+  auto find = [&](int a, int b) -> const PairComparison* {
+    for (const auto& p : pairs)
+      if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return &p;
+    return nullptr;
+  };
+  EXPECT_EQ(find(3, 4), nullptr);
+  const PairComparison* one_zero = find(1, 0);
+  ASSERT_NE(one_zero, nullptr);
+  EXPECT_EQ(one_zero->a, 1);  // ahead
+  EXPECT_EQ(one_zero->difference.n, 4);
+  EXPECT_GT(one_zero->difference.mean, 0.3);
+  EXPECT_TRUE(one_zero->better);
+  const PairComparison* zero_two = find(0, 2);
+  ASSERT_NE(zero_two, nullptr);
+  EXPECT_GE(zero_two->difference.mean, 0);
+  EXPECT_LT(zero_two->difference.ci_low, 0);  // level: not separated
+  EXPECT_FALSE(zero_two->better);
+  const PairComparison* three_zero = find(3, 0);
+  ASSERT_NE(three_zero, nullptr);
+  EXPECT_EQ(three_zero->difference.n, 2);  // sets 0 and 2 only
+  EXPECT_EQ(three_zero->a, 0);
+}
+
+TEST(Sprt, DecidesOnlyPastTheBoundsAndTheMinimum) {
+  const SprtOptions o;
+  EXPECT_NEAR(Sprt({}, o).upper, std::log(0.95 / 0.025), 1e-12);
+  EXPECT_NEAR(Sprt({}, o).lower, std::log(0.05 / 0.975), 1e-12);
+  std::vector<double> strong;
+  for (int i = 0; i < 14; ++i) strong.push_back(i % 2 ? 0.5 : 0.6);
+  EXPECT_GT(Sprt(strong, o).llr, Sprt(strong, o).upper);
+  EXPECT_EQ(Sprt(strong, o).verdict, SprtVerdict::kContinue);  // fewer than 15
+  strong.push_back(0.55);
+  const SprtState s = Sprt(strong, o);
+  EXPECT_EQ(s.verdict, SprtVerdict::kAcceptH1);
+  EXPECT_GT(s.llr, s.upper);
+  EXPECT_EQ(Sprt(std::vector<double>(15, 0.0), o).verdict, SprtVerdict::kAcceptH0);  // alike: the variance floor
+  std::vector<double> level;
+  for (int i = 0; i < 15; ++i) level.push_back(i % 2 ? 0.3 : -0.25);
+  EXPECT_EQ(Sprt(level, o).verdict, SprtVerdict::kContinue);
+}
+
+// The error rates by simulation, as a tournament's pairs are tested: set
+// differences drawn with a spread like that of real sets (σ = 0.3, clipped to
+// [-1, 1]), the test run after every set in the direction of whoever is ahead,
+// until it stops. With no difference it must call the pair separated (H1) at
+// most about 2 · alpha of the time; with a difference of mu1 it must call it
+// level (H0) at most about beta of the time. Wald's bounds are approximate for
+// a variance estimated as it goes, so the bound checked is 3 percentage points
+// over, on 2,000 runs each.
+TEST(Sprt, ErrorRatesByDrawingSetsAreNearAlphaAndBeta) {
+  const SprtOptions o;
+  std::mt19937_64 rng(20261206);
+  std::normal_distribution<double> noise(0, 0.3);
+  auto run = [&](double mu, int* sets) {
+    std::vector<double> d;
+    double sum = 0;
+    for (int n = 0; n < 5000; ++n) {
+      d.push_back(std::clamp(mu + noise(rng), -1.0, 1.0));
+      sum += d.back();
+      std::vector<double> ahead = d;  // oriented as PairComparisons does
+      if (sum < 0)
+        for (double& x : ahead) x = -x;
+      const SprtVerdict v = Sprt(ahead, o).verdict;
+      if (v != SprtVerdict::kContinue) {
+        *sets += n + 1;
+        return v;
+      }
+    }
+    return SprtVerdict::kContinue;
+  };
+  const int runs = 2000;
+  int false_h1 = 0, false_h0 = 0, sets_h0 = 0, sets_h1 = 0;
+  for (int i = 0; i < runs; ++i) false_h1 += run(0, &sets_h0) == SprtVerdict::kAcceptH1;
+  for (int i = 0; i < runs; ++i) false_h0 += run(o.mu1, &sets_h1) == SprtVerdict::kAcceptH0;
+  const double alpha = double(false_h1) / runs, beta = double(false_h0) / runs;
+  std::printf(
+      "SPRT, sigma 0.3, mu1 0.1: separated with no difference %.3f (%.1f sets on average), level with "
+      "a difference of mu1 %.3f (%.1f sets)\n",
+      alpha, double(sets_h0) / runs, beta, double(sets_h1) / runs);
+  EXPECT_LE(alpha, 2 * o.alpha + 0.03);
+  EXPECT_LE(beta, o.beta + 0.03);
+  // And it saves sets: a fixed-size test with the same error rates needs about
+  // ((1.96 + 1.645) · 0.3 / 0.1)^2 = 117 sets; the SPRT, on average, fewer.
+  EXPECT_LT(double(sets_h0) / runs, 117);
+  EXPECT_LT(double(sets_h1) / runs, 117);
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker
