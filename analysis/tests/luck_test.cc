@@ -23,16 +23,23 @@ using test_util::Pos;
 // Seat 0 draws on a science gate (1/6) with red 1 or 2 (2/6): 1/18 (PD-1).
 constexpr std::string_view kPosition = "phase=before_roll current=0 turn=9 c0=8 s0=27 s1=15 lvl0=001";
 
-TEST(LuckTest, Prd1DiceLuckIsWhatTheRollGaveAgainstTheMeanOfEveryOutcome) {
-  State s = Pos(kPosition);
-  Play(s, "roll");
-  ASSERT_TRUE(s.IsChanceNode());
+// The luck account of one step: the dice `roll_text` played from `s`, a chance
+// node.
+LuckAccount LuckOfRoll(State s, std::string_view roll_text) {
   const State before = s;
-  const Action roll = test_util::A("dice 3 3 ship");  // a 6: seat 0 gets 3, seat 1 nothing
+  const Action roll = test_util::A(roll_text);
   std::vector<Event> events;
   Play(s, roll, &events);
   LuckAccount account;
   AddLuckOfStep(before, roll, events, &account);
+  return account;
+}
+
+TEST(LuckTest, Prd1DiceLuckIsWhatTheRollGaveAgainstTheMeanOfEveryOutcome) {
+  State s = Pos(kPosition);
+  Play(s, "roll");
+  ASSERT_TRUE(s.IsChanceNode());
+  const LuckAccount account = LuckOfRoll(s, "dice 3 3 ship");  // a 6: seat 0 gets 3, seat 1 nothing
   EXPECT_EQ(account.production_rolls, 1);
   EXPECT_NEAR(account.seats[0].expected_cards, 29.0 / 36, 1e-12);
   EXPECT_EQ(account.seats[0].dice_cards, 3);
@@ -47,12 +54,7 @@ TEST(LuckTest, Prd1DiceLuckIsWhatTheRollGaveAgainstTheMeanOfEveryOutcome) {
 TEST(LuckTest, Pd1AGateThatAdmitsTheRedDieIsADraw) {
   State s = Pos(kPosition);
   Play(s, "roll");
-  const State before = s;
-  const Action roll = test_util::A("dice 2 1 science");  // red 1: seat 0 draws; a 3 produces nothing here
-  std::vector<Event> events;
-  Play(s, roll, &events);
-  LuckAccount account;
-  AddLuckOfStep(before, roll, events, &account);
+  const LuckAccount account = LuckOfRoll(s, "dice 2 1 science");  // red 1: seat 0 draws; a 3 produces nothing here
   EXPECT_EQ(account.seats[0].draws, 1);
   EXPECT_EQ(account.seats[0].dice_cards, 0);
   EXPECT_EQ(account.seats[1].draws, 0);
@@ -63,12 +65,7 @@ TEST(LuckTest, Cs1DiceFixedByAnAlchemistAreAChoiceNotLuck) {
   // the Alchemist's 2 + 3 gives one ore, and one ore is all it could give.
   State s = Pos("phase=before_roll current=0 turn=8 s0=45 r0=58 prog0=alchemist deck_science=1212222122");
   Play(s, "play alchemist 2 3");
-  const State before = s;
-  const Action roll = test_util::A("dice - - ship");
-  std::vector<Event> events;
-  Play(s, roll, &events);
-  LuckAccount account;
-  AddLuckOfStep(before, roll, events, &account);
+  const LuckAccount account = LuckOfRoll(s, "dice - - ship");
   EXPECT_EQ(account.seats[0].dice_cards, 1);
   EXPECT_NEAR(account.seats[0].expected_cards, 1.0, 1e-12);
 }
@@ -127,12 +124,7 @@ TEST(LuckTest, TheAdjustedResultTakesLuckOutAtTheGamesOwnRate) {
 TEST(LuckTest, TheFirstRollRecordsTheSetupsPoints) {
   State s = Pos(kPosition);  // seat 0: a city and a settlement, 3 VP
   Play(s, "roll");
-  const State before = s;
-  const Action roll = test_util::A("dice 3 3 ship");
-  std::vector<Event> events;
-  Play(s, roll, &events);
-  LuckAccount account;
-  AddLuckOfStep(before, roll, events, &account);
+  const LuckAccount account = LuckOfRoll(s, "dice 3 3 ship");
   EXPECT_EQ(account.seats[0].start_vp, 3);
   EXPECT_EQ(account.seats[1].start_vp, 1);
 }
