@@ -336,10 +336,14 @@ TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
   EXPECT_EQ(luck.games, 1u);
   EXPECT_GE(luck.place, 1);
   EXPECT_LE(luck.adjusted_place, 4);
-  auto hidden = with_ana(35, "g-t", now - 100);
-  hidden.set_tournament("t-luck");
-  ASSERT_TRUE(Store(hidden).ok());
-  ASSERT_TRUE(analyses.Put("g-t", read).ok());
+  // A game of ana's in a tournament, stored with g-b's analysis.
+  auto store_analysed = [&](uint64_t seed, const std::string& id, int64_t finished_ms, const std::string& tournament) {
+    auto game = with_ana(seed, id, finished_ms);
+    game.set_tournament(tournament);
+    ASSERT_TRUE(Store(game).ok());
+    ASSERT_TRUE(analyses.Put(id, read).ok());
+  };
+  ASSERT_NO_FATAL_FAILURE(store_analysed(35, "g-t", now - 100, "t-luck"));
   ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
   EXPECT_EQ(luck.games, 1u);
   ASSERT_TRUE(reveals_->Add("t-luck", false, {"g-other"}).ok());  // another game of the tournament
@@ -348,10 +352,7 @@ TEST_F(ReplaysTest, AnalysesAreKeptOnceAndAStartingWorkerFindsTheGamesItOwes) {
   ASSERT_TRUE(reveals_->Add("t-luck", false, {"g-t"}).ok());
   ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
   EXPECT_EQ(luck.games, 2u);
-  auto whole = with_ana(38, "g-w", now - 50);
-  whole.set_tournament("t-whole");
-  ASSERT_TRUE(Store(whole).ok());
-  ASSERT_TRUE(analyses.Put("g-w", read).ok());
+  ASSERT_NO_FATAL_FAILURE(store_analysed(38, "g-w", now - 50, "t-whole"));
   ASSERT_TRUE(analyses.Luck(ana, &luck).ok());
   EXPECT_EQ(luck.games, 2u);
   ASSERT_TRUE(reveals_->Add("t-whole", true, {}).ok());  // the whole tournament
