@@ -65,8 +65,6 @@ class AnalysisWorker final : public AnalysisScheduler {
   AnalysisQueue::Offered Request(const std::string& game_id) override;
   bool Pending(const std::string& game_id) const override;
 
-  size_t waiting(AnalysisLine line) const { return queue_.waiting(line); }
-
  private:
   AnalysisQueue::Offered Offer(AnalysisJob job);
   void Recover();
