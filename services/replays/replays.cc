@@ -24,6 +24,10 @@ constexpr int kMaxIds = 500;
 
 grpc::Status Invalid(std::string message) { return {grpc::StatusCode::INVALID_ARGUMENT, std::move(message)}; }
 
+// The analysis calls of a replays service started without an analysis store
+// or worker.
+grpc::Status NoAnalyses() { return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"}; }
+
 grpc::Status CheckIds(const google::protobuf::RepeatedPtrField<std::string>& ids, const char* field) {
   if (ids.size() > kMaxIds) return Invalid(std::string(field) + ": more than 500");
   for (int i = 0; i < ids.size(); ++i)
@@ -184,14 +188,14 @@ grpc::Status Replays::AnalysisOfShown(const std::string& game_id, v1::GameAnalys
 }
 
 grpc::Status Replays::Analysis(const std::string& game_id, v1::GameAnalysis* out) {
-  if (!analyses_ || !scheduler_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  if (!analyses_ || !scheduler_) return NoAnalyses();
   v1::CompletedGameRecord game;
   if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
   return AnalysisOfShown(game_id, out);
 }
 
 grpc::Status Replays::LuckSummary(int64_t identity_id, v1::LuckSummary* out) {
-  if (!analyses_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  if (!analyses_) return NoAnalyses();
   if (identity_id < 1) return Invalid("identity_id: at least 1");
   LuckTotals totals;
   if (grpc::Status s = analyses_->Luck(identity_id, &totals); !s.ok()) return s;
@@ -206,7 +210,7 @@ grpc::Status Replays::LuckSummary(int64_t identity_id, v1::LuckSummary* out) {
 }
 
 grpc::Status Replays::RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out) {
-  if (!analyses_ || !scheduler_) return {grpc::StatusCode::UNIMPLEMENTED, "this replays service analyses no games"};
+  if (!analyses_ || !scheduler_) return NoAnalyses();
   v1::CompletedGameRecord game;
   if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
   if (grpc::Status s = AnalysisOfShown(game_id, out); !s.ok() || out->state() == v1::ANALYSIS_READY) return s;
