@@ -51,53 +51,15 @@ class MemoryCheckpointStore final : public CheckpointStore {
                       uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
                       GamePhase phase) override {
     std::lock_guard lock(mutex);
-    if (down) return Down();
-    auto it = games.find(id);
-    if (it == games.end() && !done.count(id)) return Missing(id);
-    if (it == games.end() || it->second.fence != fence) return Fenced(id);
-    Entry& e = it->second;
-    if (e.log.size() < from)
-      return {grpc::StatusCode::UNAVAILABLE, "game " + id + ": the log is shorter than written (test)"};
-    for (size_t i = e.log.size(); i < actions.size(); ++i) e.log.push_back(actions[i]);
-    e.seats = seats;
-    e.phase = phase;
-    e.owner = host;
-    e.lease_until = now + lease_ms;
-    ++appends;
-    return grpc::Status::OK;
+    return AppendLocked(id, fence, host, lease_ms, from, 0, actions, seats, phase, grpc::StatusCode::UNAVAILABLE);
   }
   std::vector<grpc::Status> AppendMany(const std::vector<AppendRequest>& requests) override {
     std::lock_guard lock(mutex);
     ++batches;
     std::vector<grpc::Status> out;
-    for (const AppendRequest& q : requests) {
-      if (down) {
-        out.push_back(Down());
-        continue;
-      }
-      auto it = games.find(q.game_id);
-      if (it == games.end() && !done.count(q.game_id)) {
-        out.push_back(Missing(q.game_id));
-        continue;
-      }
-      if (it == games.end() || it->second.fence != q.fence) {
-        out.push_back(Fenced(q.game_id));
-        continue;
-      }
-      Entry& e = it->second;
-      if (e.log.size() < q.from) {
-        out.push_back(
-            {grpc::StatusCode::OUT_OF_RANGE, "game " + q.game_id + ": the log is shorter than written (test)"});
-        continue;
-      }
-      for (size_t i = e.log.size() - q.from; i < q.tail.size(); ++i) e.log.push_back(q.tail[i]);
-      e.seats = q.seats;
-      e.phase = q.phase;
-      e.owner = q.host;
-      e.lease_until = now + q.lease_ms;
-      ++appends;
-      out.push_back(grpc::Status::OK);
-    }
+    for (const AppendRequest& q : requests)
+      out.push_back(AppendLocked(q.game_id, q.fence, q.host, q.lease_ms, q.from, q.from, q.tail, q.seats, q.phase,
+                                 grpc::StatusCode::OUT_OF_RANGE));
     return out;
   }
   grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
@@ -196,6 +158,27 @@ class MemoryCheckpointStore final : public CheckpointStore {
     if (last_touch < 0 || now < last_touch || now - last_touch >= lease_ms / 2) serving_since = now;
     last_touch = now;
     return now - serving_since;
+  }
+  // One append, under the lock: `entries` are the log's from index `first` on
+  // (Append's whole log, AppendMany's tail); a log shorter than `from` is
+  // answered with `shorter` (UNAVAILABLE from Append, OUT_OF_RANGE from
+  // AppendMany, as checkpoint.h says).
+  grpc::Status AppendLocked(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
+                            uint32_t from, size_t first, const std::vector<Action>& entries,
+                            const std::vector<SeatProgress>& seats, const GamePhase& phase, grpc::StatusCode shorter) {
+    if (down) return Down();
+    auto it = games.find(id);
+    if (it == games.end() && !done.count(id)) return Missing(id);
+    if (it == games.end() || it->second.fence != fence) return Fenced(id);
+    Entry& e = it->second;
+    if (e.log.size() < from) return {shorter, "game " + id + ": the log is shorter than written (test)"};
+    for (size_t i = e.log.size() - first; i < entries.size(); ++i) e.log.push_back(entries[i]);
+    e.seats = seats;
+    e.phase = phase;
+    e.owner = host;
+    e.lease_until = now + lease_ms;
+    ++appends;
+    return grpc::Status::OK;
   }
   // RedisCheckpointStore's statuses (checkpoint.h), in words of the test's.
   static grpc::Status Down() {
