@@ -29,10 +29,11 @@ namespace metropolis::gamehost::testing {
 namespace {
 
 // A memory store whose AppendMany waits while the test holds the gate closed,
-// and records how many appends each call carried.
-class GatedStore final : public CheckpointStore {
+// and records how many appends each call carried. Never cut: every other call
+// goes straight through.
+class GatedStore final : public CuttableStore {
  public:
-  explicit GatedStore(MemoryCheckpointStore* inner) : inner_(inner) {}
+  explicit GatedStore(MemoryCheckpointStore* inner) : CuttableStore(inner) {}
 
   void Close() {
     std::lock_guard lock(mutex_);
@@ -67,42 +68,10 @@ class GatedStore final : public CheckpointStore {
       cv_.notify_all();
       cv_.wait(lock, [this] { return open_; });
     }
-    return inner_->AppendMany(requests);
+    return CuttableStore::AppendMany(requests);
   }
-  grpc::Status Create(const std::string& id, const std::string& setup, const std::string& host,
-                      services::Millis lease_ms, uint64_t* fence) override {
-    return inner_->Create(id, setup, host, lease_ms, fence);
-  }
-  grpc::Status Append(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                      uint32_t from, const std::vector<Action>& actions, const std::vector<SeatProgress>& seats,
-                      GamePhase phase) override {
-    return inner_->Append(id, fence, host, lease_ms, from, actions, seats, phase);
-  }
-  grpc::Status Recreate(const std::string& id, uint64_t fence, const std::string& host, services::Millis lease_ms,
-                        const std::string& setup, const std::vector<Action>& actions,
-                        const std::vector<SeatProgress>& seats, GamePhase phase) override {
-    return inner_->Recreate(id, fence, host, lease_ms, setup, actions, seats, phase);
-  }
-  grpc::Status Renew(const std::string& id, uint64_t fence, const std::string& host,
-                     services::Millis lease_ms) override {
-    return inner_->Renew(id, fence, host, lease_ms);
-  }
-  grpc::Status Done(const std::string& id) override { return inner_->Done(id); }
-  grpc::Status Orphans(size_t limit, services::Millis lease_ms, std::vector<std::string>* ids) override {
-    return inner_->Orphans(limit, lease_ms, ids);
-  }
-  grpc::Status TakeOver(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                        Checkpoint* out) override {
-    return inner_->TakeOver(id, host, lease_ms, fence, out);
-  }
-  grpc::Status Reclaim(const std::string& id, const std::string& host, services::Millis lease_ms, uint64_t* fence,
-                       Checkpoint* out) override {
-    return inner_->Reclaim(id, host, lease_ms, fence, out);
-  }
-  std::optional<std::string> Owner(const std::string& id) override { return inner_->Owner(id); }
 
  private:
-  MemoryCheckpointStore* inner_;
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   bool open_ = true;

@@ -193,8 +193,9 @@ class MemoryCheckpointStore final : public CheckpointStore {
 };
 
 // One host's way to a shared store, which the test can cut: a partition between
-// that host and Redis only, while the other hosts still reach it.
-class CuttableStore final : public CheckpointStore {
+// that host and Redis only, while the other hosts still reach it. Not final: a
+// test may wrap one of its calls (a store never cut forwards every call).
+class CuttableStore : public CheckpointStore {
  public:
   explicit CuttableStore(CheckpointStore* inner) : inner_(inner) {}
 
