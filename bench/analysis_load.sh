@@ -54,14 +54,7 @@ if [[ ${ANALYSIS_LOAD_BUILD:-1} != 0 ]]; then
   cmake --build "$build" -j2 --target metropolis-accounts metropolis-replays metropolis-migrate results_load
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/analysis-load.XXXXXX")
-METROPOLIS_SERVICE_LOGS=$work
-# shellcheck disable=SC2317 # the EXIT trap
-cleanup() {
-  stop_services >/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+services_workspace analysis-load
 
 start_postgres >&2
 "$build/tools/migrate/metropolis-migrate" --pg "$METROPOLIS_PG_CONNINFO" >&2

@@ -43,15 +43,7 @@ if [[ ${GATEWAY_LOAD_BUILD:-1} != 0 ]]; then
 fi
 build=$(cd "$build" && pwd)
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/gateway-load.XXXXXX")
-# The services' logs (start_service) beside the rest.
-METROPOLIS_SERVICE_LOGS=$work
-# shellcheck disable=SC2317 # the EXIT trap
-cleanup() {
-  stop_services >/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+services_workspace gateway-load
 
 start_postgres >&2
 start_redis >&2

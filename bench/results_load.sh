@@ -39,15 +39,7 @@ if [[ ${RESULTS_LOAD_BUILD:-1} != 0 ]]; then
   cmake --build "$build" -j2 --target metropolis-accounts metropolis-replays metropolis-ratings metropolis-migrate results_load
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/results-load.XXXXXX")
-# The services' logs (start_service) beside the rest.
-METROPOLIS_SERVICE_LOGS=$work
-# shellcheck disable=SC2317 # the EXIT trap
-cleanup() {
-  stop_services >/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
+services_workspace results-load
 
 export METROPOLIS_PG_DURABLE=1
 if [[ ${RESULTS_LOAD_PGSS:-0} == 1 ]]; then

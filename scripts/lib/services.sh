@@ -35,6 +35,9 @@
 #                                               # listens on PORT; its pid is
 #                                               # METROPOLIS_SERVICE_PIDS[NAME], its output
 #                                               # $METROPOLIS_SERVICE_LOGS/NAME.log
+#   services_workspace PREFIX                   # $work, the run's temporary folder, which
+#                                               # also takes the services' logs; at exit the
+#                                               # services are stopped and it is removed
 #
 # Integration tests read those variables and fail when they are unset (never skip).
 
@@ -342,6 +345,22 @@ start_service() {  # name port command args...
   done
   echo "start_service: $name did not listen on $port" >&2
   return 1
+}
+
+# For load scripts: makes the run's temporary folder PREFIX.XXXXXX as $work, has
+# start_service write the services' logs there beside the rest, and sets an EXIT
+# trap (in place of the caller's) that stops the services and removes the folder.
+# Not called in a subshell: it sets $work and the trap.
+services_workspace() {  # prefix
+  work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+  METROPOLIS_SERVICE_LOGS=$work
+  trap _remove_workspace EXIT
+}
+
+# shellcheck disable=SC2317 # the EXIT trap
+_remove_workspace() {
+  stop_services >/dev/null
+  rm -rf "$work"
 }
 
 # Stops whatever start_service, start_postgres and start_redis started and removes their
