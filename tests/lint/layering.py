@@ -61,6 +61,7 @@ LIB_USES = {
     "lib/flags": set(),
     "lib/chance": {"engine"},
     "lib/ranking": set(),
+    "lib/stats": set(),
     "lib/common": {"lib/flags", "proto", "engine"},
     "lib/protocol": {"engine", "proto"},
     "lib/storage": {"lib/common"},

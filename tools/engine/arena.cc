@@ -23,6 +23,8 @@
 #include "bots/match.h"
 #include "bots/search.h"
 #include "engine/json_text.h"
+#include "lib/ranking/places.h"
+#include "lib/stats/intervals.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
 #include "tools/engine/rng.h"
@@ -39,6 +41,7 @@ struct ArenaSettings {
   uint64_t seed = 1;
   int threads = 1;
   bool default_board = false;
+  bool independent = false;  // every game its own board and chance seed: no sets share anything
   RulesOptions options;
   std::string json;
 };
@@ -53,7 +56,11 @@ struct ArenaGame {
 void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
   const int64_t set = index / s.seats;
   const int rotation = int(index % s.seats);
-  const uint64_t set_seed = SplitMixHash(s.seed + uint64_t(set));
+  // A set's games share the board and the chance streams; --independent gives
+  // every game its own, as a round robin plays its games: the control for what
+  // the sharing saves (docs/TOURNAMENTS.md, "Duplicate play measured").
+  const uint64_t set_seed = s.independent ? SplitMixHash(SplitMixHash(s.seed) ^ (uint64_t(index) << 1 | 1))
+                                          : SplitMixHash(s.seed + uint64_t(set));
   GameConfig config;
   config.num_seats = s.seats;
   config.board = s.default_board ? DefaultBoard() : RandomBoard(set_seed);
@@ -62,9 +69,11 @@ void PlayArenaGame(const ArenaSettings& s, int64_t index, ArenaGame* out) {
   std::vector<std::unique_ptr<bots::Bot>> players(size_t(s.seats));
   std::vector<bots::Seat> seats(size_t(s.seats));
   std::string error;
-  int next_opponent = 0;
+  // A cyclic rotation: the candidate in seat `rotation`, opponent k in the k-th
+  // seat after it, so that within a set every bot sits in every seat once.
   for (int seat = 0; seat < s.seats; ++seat) {
-    const std::string& spec = seat == rotation ? s.candidate : s.opponents[size_t(next_opponent++)];
+    const int after = (seat - rotation + s.seats) % s.seats;  // 0: the candidate
+    const std::string& spec = after == 0 ? s.candidate : s.opponents[size_t(after - 1)];
     players[size_t(seat)] = bots::MakeBot(spec, &error);  // specs were checked when the flags were read
     bots::Seat& x = seats[size_t(seat)];
     x.seed = GamePlayerSeed(s.seed, uint64_t(index), seat);
@@ -120,12 +129,65 @@ struct Summary {
   std::vector<int64_t> seat_games, seat_wins;
   std::vector<int64_t> opponent_wins;  // by opponent spec position
   bots::SearchStats search;
+  // Per complete set (every rotation played without error), in set order: the
+  // candidate's win share, and its margin, its mean place score (1 first, 0
+  // last, ties sharing) minus the opponents' mean. The set is the unit whose
+  // spread gives the interval when its games share their luck.
+  std::vector<double> set_shares, set_margins;
+  // The margin's variance per game, when games are taken as independent.
+  double game_margin_variance = 0;
 };
+
+// The by-set view of the win share: the mean of the sets' shares with a t
+// interval, and the design effect, the variance of the mean by sets over what
+// independent games of the same share would give (1 when sharing changes
+// nothing; under 1 when the sets' shared luck cancels).
+struct BySet {
+  stats::MeanInterval share, margin;
+  double design_effect = 0, margin_design_effect = 0;
+};
+BySet BySetOf(const ArenaSettings& s, const Summary& m) {
+  BySet b;
+  b.share = stats::MeanWithInterval(m.set_shares, 0, 1);
+  b.margin = stats::MeanWithInterval(m.set_margins, -1, 1);
+  const double p = b.share.mean, n = double(b.share.n);
+  const double per_game = p * (1 - p) / (n * s.seats);
+  if (b.share.n >= 2 && per_game > 0) b.design_effect = stats::SampleVariance(m.set_shares, p) / n / per_game;
+  const double margin_per_game = m.game_margin_variance / (n * s.seats);
+  if (b.margin.n >= 2 && margin_per_game > 0)
+    b.margin_design_effect = stats::SampleVariance(m.set_margins, b.margin.mean) / n / margin_per_game;
+  return b;
+}
 
 Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
   Summary m;
   m.seat_games.assign(size_t(s.seats), 0);
   m.seat_wins.assign(size_t(s.seats), 0);
+  std::vector<double> game_margins;
+  for (size_t first = 0; first + size_t(s.seats) <= games.size(); first += size_t(s.seats)) {
+    int won = 0;
+    double margin = 0;
+    bool complete = true;
+    for (size_t i = first; i < first + size_t(s.seats); ++i) {
+      const ArenaGame& g = games[i];
+      complete = complete && g.done && g.outcome.error.empty();
+      if (!complete) break;
+      won += g.outcome.winner == g.candidate_seat;
+      const std::vector<int> places = ranking::PlacesOf(
+          g.outcome.winner, std::vector<int>(g.outcome.vp.begin(), g.outcome.vp.begin() + s.seats), {});
+      double others = 0;
+      for (int seat = 0; seat < s.seats; ++seat)
+        if (seat != g.candidate_seat) others += ranking::SeatScore(places, seat);
+      game_margins.push_back(ranking::SeatScore(places, g.candidate_seat) - others / (s.seats - 1));
+      margin += game_margins.back();
+    }
+    if (!complete) continue;
+    m.set_shares.push_back(double(won) / s.seats);
+    m.set_margins.push_back(margin / s.seats);
+  }
+  double mean = 0;
+  for (double x : game_margins) mean += x / double(game_margins.size());
+  m.game_margin_variance = stats::SampleVariance(game_margins, mean);
   for (const ArenaGame& g : games) {
     if (!g.done) continue;
     if (!g.outcome.error.empty()) {
@@ -167,7 +229,10 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
   for (size_t i = 0; i < s.opponents.size(); ++i) opponents += (i ? "," : "") + s.opponents[i];
   out << "arena: " << s.candidate << " vs " << opponents << ", " << m.games << " games (" << m.games / s.seats
       << (m.games / s.seats == 1 ? " set of " : " sets of ") << s.seats << " seat rotations), seed " << s.seed << ", "
-      << (s.default_board ? "default board" : "a random board per set") << "\n";
+      << (s.independent     ? "every game its own board and dice"
+          : s.default_board ? "default board"
+                            : "a random board per set")
+      << "\n";
   std::string options = OptionsToString(s.options);
   if (!options.empty()) out << "options: " << options << "\n";
   out << "\n";
@@ -176,6 +241,16 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
   t.AddRow({"candidate wins", std::to_string(m.wins)});
   t.AddRow({"win share", FormatFixed(100 * share, 1) + "%"});
   t.AddRow({"95% Wilson interval", FormatFixed(100 * ci.low, 1) + "% .. " + FormatFixed(100 * ci.high, 1) + "%"});
+  const BySet by_set = BySetOf(s, m);
+  if (by_set.share.n >= 2) {
+    t.AddRow({"95% interval by set (t, " + std::to_string(by_set.share.n) + " sets)",
+              FormatFixed(100 * by_set.share.ci_low, 1) + "% .. " + FormatFixed(100 * by_set.share.ci_high, 1) + "%"});
+    t.AddRow({"design effect (variance by set / independent)", FormatFixed(by_set.design_effect, 2)});
+    t.AddRow({"place-score margin over opponents", FormatFixed(by_set.margin.mean, 3)});
+    t.AddRow({"its 95% interval by set",
+              FormatFixed(by_set.margin.ci_low, 3) + " .. " + FormatFixed(by_set.margin.ci_high, 3)});
+    t.AddRow({"its design effect", FormatFixed(by_set.margin_design_effect, 2)});
+  }
   t.AddRow({"fair share", FormatFixed(100 * fair, 1) + "%"});
   t.AddRow({"z against the fair share", FormatFixed(bots::ZScore(share, m.games, fair), 2)});
   t.AddRow({"candidate mean VP", FormatFixed(m.candidate_vp / n, 2)});
@@ -220,10 +295,17 @@ std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
   for (size_t i = 0; i < s.opponents.size(); ++i) j += (i ? "," : "") + JsonString(s.opponents[i]);
   j += "],\"seats\":" + std::to_string(s.seats) + ",\"seed\":" + std::to_string(s.seed);
   j += ",\"options\":" + JsonString(OptionsToString(s.options));
-  j += ",\"board\":" + JsonString(s.default_board ? "default" : "random per set");
+  j += ",\"board\":" + JsonString(s.independent ? "random per game" : s.default_board ? "default" : "random per set");
+  j += ",\"independent\":" + std::string(s.independent ? "true" : "false");
   j += ",\"games\":" + std::to_string(m.games) + ",\"wins\":" + std::to_string(m.wins);
   j += ",\"win_share\":" + FormatFixed(share, 4) + ",\"wilson95\":[" + FormatFixed(ci.low, 4) + "," +
        FormatFixed(ci.high, 4) + "]";
+  const BySet by_set = BySetOf(s, m);
+  j += ",\"sets\":" + std::to_string(by_set.share.n) + ",\"set_share_ci95\":[" + FormatFixed(by_set.share.ci_low, 4) +
+       "," + FormatFixed(by_set.share.ci_high, 4) + "],\"design_effect\":" + FormatFixed(by_set.design_effect, 4);
+  j += ",\"margin\":" + FormatFixed(by_set.margin.mean, 4) + ",\"margin_ci95\":[" +
+       FormatFixed(by_set.margin.ci_low, 4) + "," + FormatFixed(by_set.margin.ci_high, 4) +
+       "],\"margin_design_effect\":" + FormatFixed(by_set.margin_design_effect, 4);
   j += ",\"fair_share\":" + FormatFixed(fair, 4) + ",\"z\":" + FormatFixed(bots::ZScore(share, m.games, fair), 3);
   j += ",\"candidate_mean_vp\":" + FormatFixed(m.candidate_vp / n, 3);
   j += ",\"opponent_mean_vp\":" + FormatFixed(m.opponent_vp / (n * (s.seats - 1)), 3);
@@ -251,7 +333,8 @@ Flags MakeFlags() {
   Flags flags("arena", "[flags]",
               "Plays a candidate bot against opponents with seat rotation and common random numbers\n"
               "(every game of a set has the same board and chance streams, the candidate in another\n"
-              "seat) on all cores, and reports its win share with a Wilson 95% interval.");
+              "seat) on all cores, and reports its win share with a Wilson 95% interval (games taken as\n"
+              "independent) and with the interval from the spread between sets, which share their luck.");
   flags.Add({.name = "candidate",
              .value_name = "BOT",
              .help = "the bot measured: random, greedy, heuristic, search[:ms=50,threads=1,...] (default heuristic)"});
@@ -264,6 +347,10 @@ Flags MakeFlags() {
   flags.Add({.name = "seed", .value_name = "S", .help = "set j uses board and chance seeds from S+j (default 1)"});
   flags.Add({.name = "threads", .value_name = "T", .help = "games played at once (default: all cores)"});
   flags.Add({.name = "default-board", .value_name = "", .help = "play every set on the default board"});
+  flags.Add({.name = "independent",
+             .value_name = "",
+             .help = "every game its own random board and dice (no common random numbers): the control\n"
+                     "for what duplicate sets save"});
   AddOptionFlags(&flags);
   AddMaxActionsFlag(&flags);
   flags.Add({.name = "json", .value_name = "FILE", .help = "also write the summary as JSON"});
@@ -304,6 +391,11 @@ bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
   }
   s->threads = int(std::min<int64_t>(s->threads, s->games));
   s->default_board = flags.Has("default-board");
+  s->independent = flags.Has("independent");
+  if (s->independent && s->default_board) {
+    *error = "--independent draws a board per game: it cannot be combined with --default-board";
+    return false;
+  }
   if (!ReadOptionFlags(flags, &s->options, error)) return false;
   if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
   s->json = flags.Get("json");

@@ -190,6 +190,16 @@ run arena-base 0 arena --ruleset base --candidate heuristic --opponents random -
 expect arena-base out "candidate wins"
 expect arena-base out "options: ruleset=base"
 grep -qE '^games at the length cap +0$' "$tmp/arena-base.out" || fail "arena-base: base games hit the length cap"
+expect arena-base out "95% interval by set (t, 2 sets)"
+expect arena-base out "design effect"
+# --independent: every game its own board and dice (the control for duplicate sets).
+run arena-independent 0 arena --ruleset base --candidate heuristic --opponents random --games 8 --seed 1 --threads 2 \
+  --independent --json "$tmp/arena-independent.json"
+expect arena-independent out "every game its own board and dice"
+grep -qF '"independent":true' "$tmp/arena-independent.json" || fail "arena-independent: the JSON does not say so"
+grep -qF '"sets":2,' "$tmp/arena-independent.json" || fail "arena-independent: the JSON has no sets"
+run arena-independent-board 2 arena --independent --default-board --games 4
+expect arena-independent-board err "cannot be combined with --default-board"
 
 # ---- Seafarers (RULES.md 23): refused as a ruleset, its maps printed ---------
 run sim-seafarers 2 sim --games 1 --ruleset seafarers

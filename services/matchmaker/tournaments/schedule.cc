@@ -41,8 +41,6 @@ const char* TournamentFormatName(TournamentFormat format) {
   return "?";
 }
 
-double PlaceScore(int place, int seats) { return seats <= 1 ? 1.0 : double(seats - place) / double(seats - 1); }
-
 std::vector<ScheduledGame> RoundRobin(int entrants, int seats, uint64_t seed) {
   std::vector<ScheduledGame> games;
   if (entrants < seats || seats < 2) return games;
@@ -139,15 +137,6 @@ std::vector<std::vector<int>> SwissRound(const SwissInput& input, int seats, std
   return tables;
 }
 
-double SeatScore(const std::vector<int>& places, int seat) {
-  const int seats = int(places.size());
-  const int place = places[size_t(seat)];
-  const int tied = int(std::count(places.begin(), places.end(), place));
-  double score = 0;
-  for (int k = 0; k < tied; ++k) score += PlaceScore(place + k, seats);
-  return score / tied;
-}
-
 std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& games) {
   std::vector<Standing> out(static_cast<size_t>(entrants));
   std::vector<std::vector<double>> scores(static_cast<size_t>(entrants));
@@ -189,20 +178,6 @@ void RankStandings(std::vector<Standing>* standings) {
   std::stable_sort(out.begin(), out.end(), [](const Standing& a, const Standing& b) { return a.score > b.score; });
   for (size_t i = 0; i < out.size(); ++i)
     out[i].rank = (i > 0 && out[i].score == out[i - 1].score) ? out[i - 1].rank : int(i) + 1;
-}
-
-std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, const std::vector<bool>& forfeited) {
-  const size_t n = victory_points.size();
-  // A sort key per seat, greater is better: forfeits below everyone, the winner above.
-  auto key = [&](size_t s) -> int64_t {
-    if (s < forfeited.size() && forfeited[s]) return INT64_MIN;
-    if (int(s) == winner) return INT64_MAX;
-    return victory_points[s];
-  };
-  std::vector<int> places(n, 1);
-  for (size_t s = 0; s < n; ++s)
-    for (size_t o = 0; o < n; ++o) places[s] += key(o) > key(s);
-  return places;
 }
 
 int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int rounds) {

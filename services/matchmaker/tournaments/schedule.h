@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/ranking/places.h"
+
 namespace metropolis::matchmaker {
 
 enum class TournamentFormat { kRoundRobin, kSwiss, kDuplicate };
@@ -82,17 +84,10 @@ std::vector<Standing> Standings(int entrants, const std::vector<GameOutcome>& ga
 // Orders standings by score, best first (stable), equal scores sharing a rank.
 void RankStandings(std::vector<Standing>* standings);
 
-// The score of a place at a table of `seats` (1 for first, 0 for last).
-double PlaceScore(int place, int seats);
-// The score of `seat` in a game placed `places` (by seat): its place's score,
-// or for a tie spanning places p .. p + k - 1 the mean of their scores.
-double SeatScore(const std::vector<int>& places, int seat);
-
-// The places of a finished game, by seat: the winner first, the others by
-// victory points (equal points share a place), seats that forfeited last
-// (sharing it). Places are "1224": 1 + the number of seats ahead. A game that
-// ended without a winner (the length cap) is placed by points alone.
-std::vector<int> PlacesOf(int winner, const std::vector<int>& victory_points, const std::vector<bool>& forfeited);
+// Places and their scores (lib/ranking/places.h): PlacesOf, PlaceScore, SeatScore.
+using ranking::PlaceScore;
+using ranking::PlacesOf;
+using ranking::SeatScore;
 
 // The largest schedule a tournament may have: a round robin grows as
 // entrants^seats, and a schedule nobody can finish is a mistake to refuse.

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lib/stats/intervals.h"
 #include "services/matchmaker/tournaments/schedule.h"
 
 namespace metropolis::matchmaker {
@@ -37,19 +38,7 @@ std::vector<std::vector<SetGame>> CompleteSets(const std::vector<SetGame>& games
 // entrant -> its set score, for every entrant of a complete set.
 std::vector<std::pair<int, double>> SetScores(const std::vector<SetGame>& set);
 
-// A mean with its 95 % confidence interval (Student's t on n - 1 degrees of
-// freedom); with fewer than two values the interval is [lo, hi] as given.
-struct MeanInterval {
-  int n = 0;
-  double mean = 0;
-  double ci_low = 0;
-  double ci_high = 0;
-};
-MeanInterval MeanWithInterval(const std::vector<double>& values, double lo, double hi);
-
-// The 97.5th percentile of Student's t with `df` degrees of freedom (the
-// half-width factor of a two-sided 95 % interval): exact to 3 decimals.
-double StudentT975(int df);
+using stats::MeanInterval;
 
 struct SetStanding {
   int entrant = 0;

@@ -29,11 +29,12 @@ std::vector<SetGame> Set(int set, const std::vector<int>& table, PlaceOf place_o
   return out;
 }
 
+// lib/stats/intervals.h, which the set statistics stand on.
 TEST(StudentT, MatchesTheTablesToThreeDecimals) {
   // Two-sided 95 % critical values of Student's t.
   const std::vector<std::pair<int, double>> known = {{1, 12.706}, {2, 4.303},  {4, 2.776},   {10, 2.228},  {29, 2.045},
                                                      {40, 2.021}, {60, 2.000}, {120, 1.980}, {1000, 1.962}};
-  for (const auto& [df, t] : known) EXPECT_NEAR(StudentT975(df), t, 1e-3) << "df " << df;
+  for (const auto& [df, t] : known) EXPECT_NEAR(stats::StudentT975(df), t, 1e-3) << "df " << df;
 }
 
 TEST(SetStats, OnlyCompleteSetsCount) {
