@@ -84,20 +84,20 @@ if ((failed > 0)); then
 fi
 sleep 1  # the last games' hand-off to replays and ratings
 # The closing reads: a service of the stack may be restarting (stack.sh brings a
-# crashed one back), so a read that fails is tried again for 30 s, saying why,
-# before the demo gives up.
-show() {  # host ctl-args...: metropolisctl's answer, or its last error after 30 s
-  local host=$1 out
+# crashed one back), so a read that fails is tried again, 30 times 1 s apart,
+# saying why, before the demo gives up.
+show() {  # host ctl-args...: metropolisctl's answer, or its last error after 30 tries
+  local host=$1 out attempt
   shift
   for attempt in $(seq 1 30); do
-    if out=$(ctl --host "$host" "$@" 2>&1); then
+    if out=$(ctl --host "$host" "$@" 2>"$work/show.err"); then
       echo "$out"
       return 0
     fi
-    ((attempt == 1)) && echo "ladder_demo: $1 failed, trying again for 30 s: $out" >&2
+    ((attempt == 1)) && echo "ladder_demo: $1 failed, trying again (30 tries, 1 s apart): $(cat "$work/show.err")" >&2
     sleep 1
   done
-  echo "$out" >&2
+  cat "$work/show.err" >&2
   return 1
 }
 echo

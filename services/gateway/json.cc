@@ -368,7 +368,8 @@ Json TournamentToJson(const v1::Tournament& t) {
                  {"difference", p.difference()},
                  {"better", p.better()},
                  {"sprt", p.sprt()},
-                 {"sprt_llr", p.sprt_llr()}};
+                 {"sprt_llr", p.sprt_llr()},
+                 {"sprt_sets", p.sprt_sets()}};
     pair["ci_low"] = p.shared() >= 2 ? Json(p.ci_low()) : Json(nullptr);
     pair["ci_high"] = p.shared() >= 2 ? Json(p.ci_high()) : Json(nullptr);
     pairs.push_back(std::move(pair));

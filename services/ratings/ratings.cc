@@ -224,8 +224,9 @@ grpc::Status Ratings::RateGame(const v1::RateGameRequest& request, v1::RateGameR
   return grpc::Status::OK;
 }
 
-grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out, Staleness staleness) {
+grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out, Staleness staleness, bool* stale) {
   const services::Millis now = clock_->Now();
+  if (stale) *stale = false;
   {
     std::lock_guard lock(mutex_);
     auto it = ladders_.find(ladder);
@@ -244,6 +245,7 @@ grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out, Stale
       std::lock_guard lock(mutex_);
       if (auto it = ladders_.find(ladder); it != ladders_.end()) {
         *out = it->second.info;  // left expired: the next read asks Accounts again
+        if (stale) *stale = true;
         return grpc::Status::OK;
       }
     }
@@ -260,13 +262,21 @@ grpc::Status Ratings::LadderOf(const std::string& ladder, LadderInfo* out, Stale
 grpc::Status Ratings::Resolve(const std::string& ladder, uint32_t season, Board* out) {
   if (ladder.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "ladder: required"};
   LadderInfo info;
-  if (grpc::Status s = LadderOf(ladder, &info, Staleness::kStaleWhenUnavailable); !s.ok()) {
+  bool stale = false;
+  if (grpc::Status s = LadderOf(ladder, &info, Staleness::kStaleWhenUnavailable, &stale); !s.ok()) {
     if (s.error_code() == grpc::StatusCode::NOT_FOUND) return NotFound("ladder '" + ladder + "' does not exist");
     return s;
   }
-  if (season == 0 && info.latest_season == 0) return NotFound("ladder '" + ladder + "' has no season yet");
+  // A season missing from a stale copy may have begun since: only Accounts can
+  // say it does not exist.
+  auto no_season = [&](const std::string& message) {
+    if (!stale) return NotFound(message);
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                        message + " in the copy read before Accounts became unreachable; retry");
+  };
+  if (season == 0 && info.latest_season == 0) return no_season("ladder '" + ladder + "' has no season yet");
   if (int64_t(season) > info.latest_season)
-    return NotFound("ladder '" + ladder + "' has no season " + std::to_string(season));
+    return no_season("ladder '" + ladder + "' has no season " + std::to_string(season));
   out->ladder = ladder;
   out->season = season ? int(season) : info.latest_season;
   out->params = info.params;

@@ -67,10 +67,12 @@ class Ratings {
   // ladder, UNAVAILABLE when Accounts did not answer. kStaleWhenUnavailable (the
   // reads): when Accounts does not answer, the last ladder it gave is used
   // however old, so that leaderboards stay readable through an Accounts outage;
-  // a ladder never read is UNAVAILABLE. Rating a game never uses a stale ladder
-  // (a season begun meanwhile would be missed): the host retries it.
+  // a ladder never read is UNAVAILABLE; *stale (when given) says a stale copy
+  // answered. Rating a game never uses a stale ladder (a season begun
+  // meanwhile would be missed): the host retries it.
   enum class Staleness { kFresh, kStaleWhenUnavailable };
-  grpc::Status LadderOf(const std::string& ladder, LadderInfo* out, Staleness staleness = Staleness::kFresh);
+  grpc::Status LadderOf(const std::string& ladder, LadderInfo* out, Staleness staleness = Staleness::kFresh,
+                        bool* stale = nullptr);
   // The checked request as the store takes it; INVALID_ARGUMENT when malformed.
   grpc::Status Prepare(const v1::RateGameRequest& request, ResultToRate* out) const;
   // A read of Redis: *version is the version the board reflects, -1 when the

@@ -236,12 +236,12 @@ std::string PairsTable(const v1::Tournament& t) {
   if (t.pairs().empty()) return "";
   auto name = [](const std::string& n, int64_t id) { return n.empty() ? std::to_string(id) : n; };
   std::vector<std::vector<std::string>> rows = {{"ahead", "behind", t.format() == "duplicate" ? "sets" : "games",
-                                                 "difference", "95% CI", "separated", "SPRT", "LLR"}};
+                                                 "difference", "95% CI", "separated", "SPRT", "LLR", "at"}};
   for (const v1::PairComparison& p : t.pairs()) {
     rows.push_back({name(p.a_name(), p.a_identity_id()), name(p.b_name(), p.b_identity_id()),
                     std::to_string(p.shared()), Fixed(p.difference(), 3),
                     p.shared() >= 2 ? Fixed(p.ci_low(), 3) + " to " + Fixed(p.ci_high(), 3) : "-",
-                    p.better() ? "yes" : "no", p.sprt(), Fixed(p.sprt_llr(), 2)});
+                    p.better() ? "yes" : "no", p.sprt(), Fixed(p.sprt_llr(), 2), std::to_string(p.sprt_sets())});
   }
   return FormatTable(rows);
 }

@@ -3,10 +3,13 @@
 //
 // Games come in sets of one game per seat: set j has its own board (unless
 // --default-board) and chance seed, and its games put the candidate in seat
-// 0, 1, ... in turn with the opponents filling the other seats in order. The
-// chance streams (lib/chance/chance.h) make every game of a set meet the same
-// start player, dice and, while the decks agree, draws, so what differs
-// between them is who sits where: seat advantage and luck cancel out.
+// 0, 1, ... in turn, opponent k in the k-th seat after it (a cyclic rotation:
+// every bot sits in every seat once per set). The chance streams
+// (lib/chance/chance.h) make every game of a set meet the same start player,
+// dice and, while the decks agree, draws, so what differs between them is who
+// sits where. Whether that makes the set's results less spread than
+// independent games' is measured, not assumed: the report's design effect
+// (docs/TOURNAMENTS.md, "Duplicate play measured").
 
 #include <unistd.h>
 
@@ -163,11 +166,12 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
   Summary m;
   m.seat_games.assign(size_t(s.seats), 0);
   m.seat_wins.assign(size_t(s.seats), 0);
-  std::vector<double> game_margins;
+  std::vector<double> game_margins;  // of complete sets only, as the sets' own
   for (size_t first = 0; first + size_t(s.seats) <= games.size(); first += size_t(s.seats)) {
     int won = 0;
     double margin = 0;
     bool complete = true;
+    std::vector<double> margins_of_set;  // per game
     for (size_t i = first; i < first + size_t(s.seats); ++i) {
       const ArenaGame& g = games[i];
       complete = complete && g.done && g.outcome.error.empty();
@@ -178,10 +182,11 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
       double others = 0;
       for (int seat = 0; seat < s.seats; ++seat)
         if (seat != g.candidate_seat) others += ranking::SeatScore(places, seat);
-      game_margins.push_back(ranking::SeatScore(places, g.candidate_seat) - others / (s.seats - 1));
-      margin += game_margins.back();
+      margins_of_set.push_back(ranking::SeatScore(places, g.candidate_seat) - others / (s.seats - 1));
+      margin += margins_of_set.back();
     }
     if (!complete) continue;
+    game_margins.insert(game_margins.end(), margins_of_set.begin(), margins_of_set.end());
     m.set_shares.push_back(double(won) / s.seats);
     m.set_margins.push_back(margin / s.seats);
   }
@@ -301,11 +306,18 @@ std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
   j += ",\"win_share\":" + FormatFixed(share, 4) + ",\"wilson95\":[" + FormatFixed(ci.low, 4) + "," +
        FormatFixed(ci.high, 4) + "]";
   const BySet by_set = BySetOf(s, m);
-  j += ",\"sets\":" + std::to_string(by_set.share.n) + ",\"set_share_ci95\":[" + FormatFixed(by_set.share.ci_low, 4) +
-       "," + FormatFixed(by_set.share.ci_high, 4) + "],\"design_effect\":" + FormatFixed(by_set.design_effect, 4);
-  j += ",\"margin\":" + FormatFixed(by_set.margin.mean, 4) + ",\"margin_ci95\":[" +
-       FormatFixed(by_set.margin.ci_low, 4) + "," + FormatFixed(by_set.margin.ci_high, 4) +
-       "],\"margin_design_effect\":" + FormatFixed(by_set.margin_design_effect, 4);
+  // Intervals and design effects need two sets: null with fewer.
+  const bool spread = by_set.share.n >= 2;
+  auto pair = [&](double lo, double hi) {
+    return spread ? "[" + FormatFixed(lo, 4) + "," + FormatFixed(hi, 4) + "]" : std::string("null");
+  };
+  auto number = [&](double v) { return spread ? FormatFixed(v, 4) : std::string("null"); };
+  j += ",\"sets\":" + std::to_string(by_set.share.n) +
+       ",\"set_share_ci95\":" + pair(by_set.share.ci_low, by_set.share.ci_high) +
+       ",\"design_effect\":" + number(by_set.design_effect);
+  j += ",\"margin\":" + FormatFixed(by_set.margin.mean, 4) +
+       ",\"margin_ci95\":" + pair(by_set.margin.ci_low, by_set.margin.ci_high) +
+       ",\"margin_design_effect\":" + number(by_set.margin_design_effect);
   j += ",\"fair_share\":" + FormatFixed(fair, 4) + ",\"z\":" + FormatFixed(bots::ZScore(share, m.games, fair), 3);
   j += ",\"candidate_mean_vp\":" + FormatFixed(m.candidate_vp / n, 3);
   j += ",\"opponent_mean_vp\":" + FormatFixed(m.opponent_vp / (n * (s.seats - 1)), 3);
@@ -344,13 +356,14 @@ Flags MakeFlags() {
   flags.Add(
       {.name = "games", .value_name = "N", .help = "games, rounded up to whole sets of seat rotations (default 100)"});
   flags.Add({.name = "seats", .value_name = "3|4", .help = "number of seats (default 4)"});
-  flags.Add({.name = "seed", .value_name = "S", .help = "set j uses board and chance seeds from S+j (default 1)"});
+  flags.Add({.name = "seed",
+             .value_name = "S",
+             .help = "set j uses board and chance seeds from S+j (--independent: game i from S and i; default 1)"});
   flags.Add({.name = "threads", .value_name = "T", .help = "games played at once (default: all cores)"});
   flags.Add({.name = "default-board", .value_name = "", .help = "play every set on the default board"});
   flags.Add({.name = "independent",
              .value_name = "",
-             .help = "every game its own random board and dice (no common random numbers): the control\n"
-                     "for what duplicate sets save"});
+             .help = "every game its own random board and dice: the control for what duplicate sets save"});
   AddOptionFlags(&flags);
   AddMaxActionsFlag(&flags);
   flags.Add({.name = "json", .value_name = "FILE", .help = "also write the summary as JSON"});

@@ -322,6 +322,7 @@ TEST(Tournaments, DuplicateStandingsBySetAndPairs) {
   p->set_better(true);
   p->set_sprt("continue");
   p->set_sprt_llr(1.5);
+  p->set_sprt_sets(2);
   v1::PairComparison* once = t.add_pairs();
   once->set_shared(1);
   const Json j = TournamentToJson(t);
@@ -336,6 +337,7 @@ TEST(Tournaments, DuplicateStandingsBySetAndPairs) {
   EXPECT_EQ(j["pairs"][0]["ci_low"], 0.25);
   EXPECT_EQ(j["pairs"][0]["better"], true);
   EXPECT_EQ(j["pairs"][0]["sprt"], "continue");
+  EXPECT_EQ(j["pairs"][0]["sprt_sets"], 2);
   EXPECT_EQ(j["pairs"][1]["ci_low"], nullptr);
 }
 

@@ -112,9 +112,11 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
     p->set_ci_low(c.difference.ci_low);
     p->set_ci_high(c.difference.ci_high);
     p->set_better(c.better);
-    const SprtState sprt = Sprt(c.differences, SprtOptions{});
-    p->set_sprt(SprtVerdictName(sprt.verdict));
-    p->set_sprt_llr(sprt.llr);
+    const PairTest test = SequentialPairTest(c.differences, SprtOptions{});
+    // H1 for b: the test stopped for the entrant now behind (a later reversal).
+    p->set_sprt(test.direction < 0 ? "H1_B" : SprtVerdictName(test.verdict));
+    p->set_sprt_llr(test.llr);
+    p->set_sprt_sets(uint32_t(test.sets));
   }
 }
 

@@ -105,6 +105,39 @@ SprtState Sprt(const std::vector<double>& differences, const SprtOptions& o) {
   return out;
 }
 
+PairTest SequentialPairTest(const std::vector<double>& differences, const SprtOptions& o) {
+  PairTest out;
+  const double upper = std::log((1 - o.beta) / o.alpha), lower = std::log(o.beta / (1 - o.alpha));
+  // Welford's running mean and sum of squared deviations: one pass however
+  // many sets, and equal differences give exactly no spread.
+  double mean = 0, m2 = 0;
+  size_t n = 0;
+  for (double d : differences) {
+    ++n;
+    const double delta = d - mean;
+    mean += delta / double(n);
+    m2 += delta * (d - mean);
+    out.sets = int(n);
+    if (n < 2) continue;
+    // As in Sprt: the variance so far, floored; each direction's ratio.
+    const double variance = std::max(m2 / double(n - 1), 1e-4);
+    const double half = (o.mu0 + o.mu1) / 2, step = double(n) * (o.mu1 - o.mu0) / variance;
+    const double a_better = step * (mean - half), b_better = step * (-mean - half);
+    out.llr = std::max(a_better, b_better);
+    if (int(n) < o.min_sets) continue;
+    if (a_better >= upper || b_better >= upper) {
+      out.verdict = SprtVerdict::kAcceptH1;
+      out.direction = a_better >= upper ? 1 : -1;
+      return out;
+    }
+    if (a_better <= lower && b_better <= lower) {
+      out.verdict = SprtVerdict::kAcceptH0;
+      return out;
+    }
+  }
+  return out;
+}
+
 const char* SprtVerdictName(SprtVerdict verdict) {
   switch (verdict) {
     case SprtVerdict::kAcceptH0:

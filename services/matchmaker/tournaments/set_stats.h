@@ -5,13 +5,13 @@
 // independent would be too wide (the luck the set cancels counted as spread).
 //
 // An entrant's set score is the mean of its place scores over the set's
-// rotations (PlaceScore, schedule.h). Only complete sets count: a set with a
+// rotations (SeatScore, lib/ranking/places.h). Only complete sets count: a set with a
 // rotation missing has not cancelled its luck. Intervals come from the spread
 // between sets, with Student's t for the few sets of a small tournament.
 //
 // A pairwise comparison takes the sets two entrants both sat in and the
 // difference of their set scores in each: the pairing removes both the luck and
-// whatever the set's table did to both. The sequential test (Sprt) reads those
+// whatever the set's table did to both. The sequential test (SequentialPairTest) reads those
 // same differences.
 #pragma once
 
@@ -74,13 +74,12 @@ std::vector<PairComparison> PairComparisons(int entrants, const std::vector<std:
 // log(beta / (1 - alpha)); Wald's bounds keep the error rates near alpha (H1
 // accepted when H0 holds) and beta (H0 accepted when H1 holds).
 //
-// The defaults are those of a tournament's pairs, each tested in the direction
-// of the entrant ahead, so that a pair with no difference is called separated
-// in either direction at most about 2 · alpha = 5 % of the time
-// (set_stats_test.cc measures the rates by drawing sets).
+// The defaults are those of a tournament's pairs (PairTest below): 2.5 % for
+// each direction of H1, so about 5 % in all that a pair with no difference is
+// called separated (measured: 6.8 %, docs/TOURNAMENTS.md).
 struct SprtOptions {
   double mu0 = 0;
-  double mu1 = 0.1;  // a tenth of the score range: a set won half a place better
+  double mu1 = 0.1;  // a tenth of the score range: about a third of a place at a table of four
   double alpha = 0.025;
   double beta = 0.05;
   int min_sets = 15;  // the variance of fewer differences is too rough to decide on
@@ -91,7 +90,22 @@ struct SprtState {
   double lower = 0, upper = 0;  // the bounds
   SprtVerdict verdict = SprtVerdict::kContinue;
 };
+// The one-sided test at the full count.
 SprtState Sprt(const std::vector<double>& differences, const SprtOptions& options);
 const char* SprtVerdictName(SprtVerdict verdict);  // "continue", "H0", "H1"
+
+// The test a tournament's pair gets, as it would run while the sets come in:
+// after each shared set, in set order, both directions are tested (a better
+// than b, b better than a) on the differences so far; the first bound crossed
+// decides and the verdict stays, whatever later sets show: H1 for the side
+// whose ratio reached the upper bound, H0 once both ratios are at the lower
+// one. Without a verdict, `llr` is the larger of the two ratios now.
+struct PairTest {
+  SprtVerdict verdict = SprtVerdict::kContinue;
+  int direction = 0;  // H1: +1 when a is the better, -1 when b is
+  int sets = 0;       // the shared sets when it stopped, or all of them
+  double llr = 0;
+};
+PairTest SequentialPairTest(const std::vector<double>& differences, const SprtOptions& options);
 
 }  // namespace metropolis::matchmaker

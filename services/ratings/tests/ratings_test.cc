@@ -292,9 +292,10 @@ TEST_F(RatingsLogicTest, PeersUnavailableAreRetryableAndWriteNothing) {
 
 // Accounts down after a ladder was read: its leaderboard stays readable from
 // the ladder last read, however old (the reads' staleness), while rating a game
-// still needs Accounts to answer (a season begun meanwhile must not be missed)
-// and a ladder never read is UNAVAILABLE. Without the stale fallback the read 5 s
-// later fails like the ladder never read (the last expectation group).
+// still needs Accounts to answer (a season begun meanwhile must not be missed),
+// a season the stale copy does not have is UNAVAILABLE (not NOT_FOUND: it may
+// have begun since), and a ladder never read is UNAVAILABLE. Without the stale
+// fallback the read a minute later fails like the ladder never read.
 TEST_F(RatingsLogicTest, LeaderboardsStayReadableWhileAccountsIsDown) {
   services::testing::FakeClock clock;
   Ratings ratings(&store_, &cache_, &replays_, &accounts_, {.metrics = &metrics_, .clock = &clock});
@@ -312,6 +313,12 @@ TEST_F(RatingsLogicTest, LeaderboardsStayReadableWhileAccountsIsDown) {
   EXPECT_EQ(board.entries_size(), 3);
   v1::RateGameResponse response;
   EXPECT_EQ(ratings.RateGame(requests_.at("g2"), &response).error_code(), grpc::StatusCode::UNAVAILABLE);
+  v1::GetLeaderboardRequest next_season;
+  next_season.set_ladder("open");
+  next_season.set_season(2);
+  v1::Leaderboard none;
+  const grpc::Status later = ratings.GetLeaderboard(next_season, &none);
+  EXPECT_EQ(later.error_code(), grpc::StatusCode::UNAVAILABLE) << later.error_message();
   v1::GetLeaderboardRequest never_read;
   never_read.set_ladder("quiet");
   v1::Leaderboard empty;

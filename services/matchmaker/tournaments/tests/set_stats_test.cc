@@ -187,44 +187,69 @@ TEST(Sprt, DecidesOnlyPastTheBoundsAndTheMinimum) {
   EXPECT_EQ(Sprt(level, o).verdict, SprtVerdict::kContinue);
 }
 
-// The error rates by simulation, as a tournament's pairs are tested: set
+// The pair test over the sets as they came: the first crossing decides and
+// stays, in either direction.
+TEST(Sprt, APairsVerdictIsTheFirstCrossingInSetOrder) {
+  const SprtOptions o;
+  std::vector<double> d;
+  for (int i = 0; i < 15; ++i) d.push_back(i % 2 ? 0.5 : 0.6);  // a far ahead: H1 at 15
+  const PairTest early = SequentialPairTest(d, o);
+  EXPECT_EQ(early.verdict, SprtVerdict::kAcceptH1);
+  EXPECT_EQ(early.direction, 1);
+  EXPECT_EQ(early.sets, 15);
+  for (int i = 0; i < 200; ++i) d.push_back(-0.3);  // b ahead later: the verdict stays
+  const PairTest later = SequentialPairTest(d, o);
+  EXPECT_EQ(later.verdict, SprtVerdict::kAcceptH1);
+  EXPECT_EQ(later.sets, 15);
+  EXPECT_DOUBLE_EQ(later.llr, early.llr);
+  for (double& x : d) x = -x;  // the mirror: b is the better
+  EXPECT_EQ(SequentialPairTest(d, o).direction, -1);
+  const PairTest level = SequentialPairTest(std::vector<double>(20, 0.0), o);
+  EXPECT_EQ(level.verdict, SprtVerdict::kAcceptH0);
+  EXPECT_EQ(level.sets, 15);
+  const PairTest few = SequentialPairTest({0.5, 0.6, 0.5}, o);
+  EXPECT_EQ(few.verdict, SprtVerdict::kContinue);
+  EXPECT_EQ(few.sets, 3);
+  EXPECT_GT(few.llr, 0);
+}
+
+// The error rates by simulation, of the test a tournament's pairs get: set
 // differences drawn with a spread like that of real sets (σ = 0.3, clipped to
-// [-1, 1]), the test run after every set in the direction of whoever is ahead,
-// until it stops. With no difference it must call the pair separated (H1) at
-// most about 2 · alpha of the time; with a difference of mu1 it must call it
-// level (H0) at most about beta of the time. Wald's bounds are approximate for
-// a variance estimated as it goes, so the bound checked is 3 percentage points
-// over, on 2,000 runs each.
+// [-1, 1]), SequentialPairTest over them in set order. With no difference it
+// must call the pair separated (H1, either direction) at most about 2 · alpha
+// of the time; with a difference of mu1 it must call it level (H0) or the
+// other entrant better at most about beta of the time. Wald's bounds are
+// approximate for a variance estimated as it goes, so the bound checked is 3
+// percentage points over, on 2,000 runs each.
 TEST(Sprt, ErrorRatesByDrawingSetsAreNearAlphaAndBeta) {
   const SprtOptions o;
   std::mt19937_64 rng(20261206);
   std::normal_distribution<double> noise(0, 0.3);
   auto run = [&](double mu, int* sets) {
-    std::vector<double> d;
-    double sum = 0;
-    for (int n = 0; n < 5000; ++n) {
-      d.push_back(std::clamp(mu + noise(rng), -1.0, 1.0));
-      sum += d.back();
-      std::vector<double> ahead = d;  // oriented as PairComparisons does
-      if (sum < 0)
-        for (double& x : ahead) x = -x;
-      const SprtVerdict v = Sprt(ahead, o).verdict;
-      if (v != SprtVerdict::kContinue) {
-        *sets += n + 1;
-        return v;
-      }
-    }
-    return SprtVerdict::kContinue;
+    std::vector<double> d(3000);
+    for (double& x : d) x = std::clamp(mu + noise(rng), -1.0, 1.0);
+    const PairTest t = SequentialPairTest(d, o);
+    *sets += t.sets;
+    return t;
   };
   const int runs = 2000;
-  int false_h1 = 0, false_h0 = 0, sets_h0 = 0, sets_h1 = 0;
-  for (int i = 0; i < runs; ++i) false_h1 += run(0, &sets_h0) == SprtVerdict::kAcceptH1;
-  for (int i = 0; i < runs; ++i) false_h0 += run(o.mu1, &sets_h1) == SprtVerdict::kAcceptH0;
+  int false_h1 = 0, false_h0 = 0, sets_h0 = 0, sets_h1 = 0, undecided = 0;
+  for (int i = 0; i < runs; ++i) {
+    const PairTest t = run(0, &sets_h0);
+    false_h1 += t.verdict == SprtVerdict::kAcceptH1;
+    undecided += t.verdict == SprtVerdict::kContinue;
+  }
+  for (int i = 0; i < runs; ++i) {
+    const PairTest t = run(o.mu1, &sets_h1);
+    false_h0 += t.verdict == SprtVerdict::kAcceptH0 || t.direction < 0;
+    undecided += t.verdict == SprtVerdict::kContinue;
+  }
   const double alpha = double(false_h1) / runs, beta = double(false_h0) / runs;
   std::printf(
       "SPRT, sigma 0.3, mu1 0.1: separated with no difference %.3f (%.1f sets on average), level with "
       "a difference of mu1 %.3f (%.1f sets)\n",
       alpha, double(sets_h0) / runs, beta, double(sets_h1) / runs);
+  EXPECT_EQ(undecided, 0);  // 3,000 sets always decide
   EXPECT_LE(alpha, 2 * o.alpha + 0.03);
   EXPECT_LE(beta, o.beta + 0.03);
   // And it saves sets: a fixed-size test with the same error rates needs about

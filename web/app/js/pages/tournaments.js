@@ -22,14 +22,16 @@ function intervalBar(s) {
   const W = 240;
   const H = 22;
   const x = (v) => 8 + v * (W - 16);
-  if (s.score === null) return raw('<span class="meta">no games yet</span>');
+  // Duplicate standings count complete sets (s.sets), the others games.
+  const unit = s.sets === null || s.sets === undefined ? 'game' : 'set';
+  if (s.score === null) return raw(`<span class="meta">no complete ${unit} yet</span>`);
   const interval =
     s.ci_low === null
       ? ''
       : `<line class="ci" x1="${x(s.ci_low).toFixed(1)}" x2="${x(s.ci_high).toFixed(1)}" y1="11" y2="11"/>` +
         `<line class="ci-end" x1="${x(s.ci_low).toFixed(1)}" x2="${x(s.ci_low).toFixed(1)}" y1="5" y2="17"/>` +
         `<line class="ci-end" x1="${x(s.ci_high).toFixed(1)}" x2="${x(s.ci_high).toFixed(1)}" y1="5" y2="17"/>`;
-  const label = s.ci_low === null ? `score ${s.score.toFixed(3)}, one game: no interval` : `score ${s.score.toFixed(3)}, 95% interval ${s.ci_low.toFixed(3)} to ${s.ci_high.toFixed(3)}`;
+  const label = s.ci_low === null ? `score ${s.score.toFixed(3)}, one ${unit}: no interval` : `score ${s.score.toFixed(3)}, 95% interval ${s.ci_low.toFixed(3)} to ${s.ci_high.toFixed(3)}`;
   return raw(`<svg class="interval" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${label}"
       data-score="${s.score}" data-ci-low="${s.ci_low ?? ''}" data-ci-high="${s.ci_high ?? ''}">
     <line class="axis" x1="${x(0)}" x2="${x(1)}" y1="11" y2="11"/><line class="mid" x1="${x(0.5)}" x2="${x(0.5)}" y1="3" y2="19"/>
@@ -39,20 +41,20 @@ function intervalBar(s) {
 // Every pair of entrants over the sets (duplicate) or games both played: the
 // one ahead, by how much, whether the interval separates them, and the
 // sequential test's verdict in words.
-const SPRT_WORDS = { H1: 'better', H0: 'no difference', continue: 'undecided' };
+const SPRT_WORDS = { H1: 'better', H1_B: 'the other better', H0: 'no difference', continue: 'undecided' };
 function pairsTable(t) {
-  if (!t.pairs.length) return '';
+  if (!t.pairs?.length) return '';
   const unit = t.format === 'duplicate' ? 'Sets' : 'Games';
   const rows = t.pairs.map(
     (p) => html`<tr data-pair="${p.a.name} ${p.b.name}"><td>${p.a.name || `#${p.a.identity_id}`}</td><td>${p.b.name || `#${p.b.identity_id}`}</td>
       <td class="num">${p.shared}</td><td class="num">${p.difference.toFixed(3)}</td>
       <td class="num">${p.ci_low === null ? '–' : `${p.ci_low.toFixed(3)} – ${p.ci_high.toFixed(3)}`}</td>
-      <td>${p.better ? 'yes' : 'no'}</td><td title="log-likelihood ratio ${p.sprt_llr.toFixed(2)}">${SPRT_WORDS[p.sprt] ?? p.sprt}</td></tr>`,
+      <td>${p.better ? 'yes' : 'no'}</td><td title="log-likelihood ratio ${p.sprt_llr.toFixed(2)} after ${p.sprt_sets} ${unit.toLowerCase()}">${SPRT_WORDS[p.sprt] ?? p.sprt}</td></tr>`,
   );
   return html`<h2>Pairs</h2>
     <div class="table-wrap"><table class="pairs"><thead><tr><th>Ahead</th><th>Behind</th><th class="num">${unit}</th><th class="num">Difference</th>
       <th class="num">95% interval</th><th>Separated</th><th>Sequential test</th></tr></thead><tbody>${rows}</tbody></table></div>
-    <p class="hint">Each pair over the ${unit.toLowerCase()} both played: the mean of the score of the one ahead minus the other's, so that the luck they both met cancels. Separated: the interval lies above 0. The sequential test stops at 5% error rates for a difference of 0.1 (at least 15 ${unit.toLowerCase()}).</p>`;
+    <p class="hint">Each pair over the ${unit.toLowerCase()} both played: the mean of the score of the one ahead minus the other's, so that the luck they both met cancels. Separated: the interval lies above 0. The sequential test (about 5% error rates for a difference of 0.1, at least 15 ${unit.toLowerCase()}) is reported as it would have stopped; the tournament plays on.</p>`;
 }
 
 export async function render(id) {
