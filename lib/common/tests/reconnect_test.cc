@@ -7,6 +7,7 @@
 #include "lib/common/reconnect.h"
 
 #include <arpa/inet.h>
+#include <grpc/grpc.h>
 #include <grpcpp/channel.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
@@ -82,6 +83,59 @@ class RefusingPeer {
   std::thread thread_;
 };
 
+// Accepts connections on a loopback port and answers each, after `delay`, with
+// an HTTP/2 server preface (an empty SETTINGS frame): a peer whose handshake is
+// slow, as any is on a loaded machine. Counts the connections it was offered.
+class SlowHandshakePeer {
+ public:
+  explicit SlowHandshakePeer(std::chrono::milliseconds delay) : delay_(delay) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 16) != 0 ||
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
+      throw std::runtime_error("SlowHandshakePeer: cannot listen on loopback");
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~SlowHandshakePeer() {
+    stop_ = true;
+    thread_.join();
+    for (std::thread& t : answers_) t.join();
+    for (int c : connections_) ::close(c);
+    ::close(fd_);
+  }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  int accepted() const { return accepted_.load(); }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      ++accepted_;
+      connections_.push_back(c);
+      answers_.emplace_back([this, c] {
+        std::this_thread::sleep_for(delay_);
+        static constexpr char kSettings[9] = {0, 0, 0, 4, 0, 0, 0, 0, 0};
+        (void)!::send(c, kSettings, sizeof kSettings, MSG_NOSIGNAL);
+      });
+    }
+  }
+  const std::chrono::milliseconds delay_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> accepted_{0};
+  std::vector<int> connections_;
+  std::vector<std::thread> answers_;
+  std::thread thread_;
+};
+
 // Keeps asking `channel` to connect for `total`, as a caller with calls to make
 // would; returns when the window is over.
 void WantConnected(grpc::Channel& channel, std::chrono::milliseconds total) {
@@ -128,6 +182,32 @@ TEST(ReconnectTest, NegativeControlAnUncappedChannelWaitsLongerAndLonger) {
   WantConnected(*channel, kLongTo + std::chrono::milliseconds(200));
   EXPECT_LE(peer.AttemptsBetween(start, kFrom, kTo), 2);
   EXPECT_LE(peer.AttemptsBetween(start, kFrom, kLongTo), 2);
+}
+
+// A reconnect backoff of 100 ms must not also be a connection attempt's time to
+// finish its handshake: a peer answering in 400 ms is connected at the first
+// attempt. The negative control sets GRPC_ARG_MIN_RECONNECT_BACKOFF_MS to 100 ms
+// as Dial once did, which gRPC takes as the attempt's timeout: the first attempts
+// are given up before the peer answers (a tournament's first game once failed so
+// on a loaded machine: "connection attempt timed out before receiving SETTINGS
+// frame").
+TEST(ReconnectTest, ASlowHandshakeConnectsAtTheFirstAttempt) {
+  SlowHandshakePeer peer(std::chrono::milliseconds(400));
+  std::shared_ptr<grpc::Channel> channel = Dial(peer.address());
+  EXPECT_TRUE(channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(5)));
+  EXPECT_EQ(peer.accepted(), 1);
+}
+
+TEST(ReconnectTest, NegativeControlAHundredMillisecondConnectTimeoutGivesUpSlowHandshakes) {
+  SlowHandshakePeer peer(std::chrono::milliseconds(400));
+  grpc::ChannelArguments args = KeepaliveChannelArguments();
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 100);
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, kReconnectBackoffCapMs);
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(peer.address(), grpc::InsecureChannelCredentials(), args);
+  channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  EXPECT_GE(peer.accepted(), 2);
 }
 
 }  // namespace
