@@ -176,7 +176,8 @@ void MatchmakerServer::Schedule() {
         continue;
       }
       metrics_.TournamentGames(s.started, s.finished, s.lost);
-      if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished) {
+      if (s.started || s.finished || s.lost || s.failed || s.rounds || s.tournaments_finished ||
+          s.tournaments_started || s.tournaments_cancelled) {
         ms::LogDebug("tournament pass", {{"started", std::to_string(s.started)},
                                          {"finished", std::to_string(s.finished)},
                                          {"lost", std::to_string(s.lost)},

@@ -16,7 +16,9 @@ const char* kTournamentColumns =
     "t.id, t.title, t.format, t.ruleset, t.options, t.seats, t.rounds, t.seed, t.max_games_per_entrant, "
     "t.decision_ms, t.time_bank_ms, t.state, (extract(epoch FROM t.created_at) * 1000)::bigint, "
     "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
-    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id)";
+    "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
+    "(extract(epoch FROM t.starts_at) * 1000)::bigint, t.max_entrants, t.repeat_every_ms, t.series, t.occurrence, "
+    "t.reason";
 
 // Names come as a PostgreSQL text array; array_parser unquotes them.
 std::vector<std::string> ParseTextArray(const pqxx::field& field) {
@@ -47,6 +49,12 @@ TournamentRow ReadTournament(const pqxx::row& r) {
   // Identity ids fit an int only while there are fewer than 2^31 accounts;
   // read them as text to stay exact.
   for (const std::string& id : ParseTextArray(r[14])) t.spec.entrants.push_back(std::stoll(id));
+  t.spec.starts_ms = r[15].as<int64_t>();
+  t.spec.max_entrants = r[16].as<int>();
+  t.spec.repeat_every_ms = r[17].as<int64_t>();
+  t.spec.series = r[18].as<std::string>();
+  t.spec.occurrence = r[19].as<int>();
+  t.reason = r[20].as<std::string>();
   return t;
 }
 
@@ -92,29 +100,157 @@ grpc::Status PgTournamentStore::TakeFence(int64_t* fence) {
   });
 }
 
+namespace {
+
+// Inserts the tournament and its entrants, "registering" when it has a start;
+// false when the id is taken.
+bool InsertTournament(pqxx::work& tx, const TournamentSpec& spec) {
+  const pqxx::result inserted = tx.exec_params(
+      "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
+      "decision_ms, time_bank_ms, state, starts_at, max_entrants, repeat_every_ms, series, occurrence) "
+      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+      "CASE WHEN $13::bigint > 0 THEN to_timestamp($13::bigint / 1000.0) ELSE now() END, $14, $15, $16, $17) "
+      "ON CONFLICT (id) DO NOTHING RETURNING id",
+      spec.id, spec.title, TournamentFormatName(spec.format), spec.ruleset, spec.options, spec.seats, spec.rounds,
+      int64_t(spec.seed), spec.max_games_per_entrant, int64_t(spec.decision_ms), int64_t(spec.time_bank_ms),
+      spec.registration() ? "registering" : "running", spec.starts_ms, spec.max_entrants, spec.repeat_every_ms,
+      spec.series, spec.occurrence);
+  if (inserted.empty()) return false;
+  for (size_t i = 0; i < spec.entrants.size(); ++i)
+    tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)", spec.id,
+                   int(i), spec.entrants[i]);
+  return true;
+}
+
+void InsertGames(pqxx::work& tx, const std::string& id, int first, const std::vector<ScheduledGame>& games) {
+  int number = first;
+  for (const ScheduledGame& g : games)
+    tx.exec_params(
+        "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, chance_seed, "
+        "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
+        id, number++, g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed), int64_t(g.board_seed));
+}
+
+// The tournament's state under its row lock, which orders registration
+// against the start; empty when there is no such tournament. A registering
+// tournament whose start has passed (on the database's clock) is "starting":
+// it takes no entry while the scheduler makes its schedule.
+std::string LockedState(pqxx::work& tx, const std::string& id) {
+  const pqxx::result r = tx.exec_params(
+      "SELECT CASE WHEN state = 'registering' AND starts_at <= now() THEN 'starting' ELSE state END "
+      "FROM tournaments WHERE id = $1 FOR UPDATE",
+      id);
+  return r.empty() ? std::string() : r[0][0].as<std::string>();
+}
+
+}  // namespace
+
 grpc::Status PgTournamentStore::Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) {
   return RunPg(pool_, "create tournament", [&](pqxx::connection& c) {
     pqxx::work tx(c);
-    const pqxx::result inserted = tx.exec_params(
-        "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
-        "decision_ms, time_bank_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-        "ON CONFLICT (id) DO NOTHING RETURNING id",
-        spec.id, spec.title, TournamentFormatName(spec.format), spec.ruleset, spec.options, spec.seats, spec.rounds,
-        int64_t(spec.seed), spec.max_games_per_entrant, int64_t(spec.decision_ms), int64_t(spec.time_bank_ms));
-    if (inserted.empty())
+    if (!InsertTournament(tx, spec))
       return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "tournament " + spec.id + " exists already");
-    for (size_t i = 0; i < spec.entrants.size(); ++i)
-      tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)",
-                     spec.id, int(i), spec.entrants[i]);
-    for (size_t n = 0; n < games.size(); ++n) {
-      const ScheduledGame& g = games[n];
-      tx.exec_params(
-          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, chance_seed, "
-          "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
-          spec.id, int(n), g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed),
-          int64_t(g.board_seed));
+    InsertGames(tx, spec.id, 0, games);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgTournamentStore::Join(const std::string& id, int64_t identity, bool* joined) {
+  *joined = false;
+  return RunPg(pool_, "join tournament", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const std::string state = LockedState(tx, id);
+    if (state.empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no tournament " + id);
+    const pqxx::row r = tx.exec_params1(
+        "SELECT count(*), count(*) FILTER (WHERE identity_id = $2), "
+        "(SELECT max_entrants FROM tournaments WHERE id = $1) FROM tournament_entrants WHERE tournament_id = $1",
+        id, identity);
+    if (r[1].as<int64_t>() > 0) return grpc::Status::OK;
+    if (state != "registering")
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "tournament " + id + " is " + state + ": registration closed at its start");
+    if (r[0].as<int64_t>() >= r[2].as<int64_t>())
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "tournament " + id + " is full (" + r[2].as<std::string>() + " entrants)");
+    tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)", id,
+                   r[0].as<int>(), identity);
+    tx.commit();
+    *joined = true;
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgTournamentStore::Leave(const std::string& id, int64_t identity) {
+  return RunPg(pool_, "leave tournament", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    const std::string state = LockedState(tx, id);
+    if (state.empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no tournament " + id);
+    if (state != "registering")
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "tournament " + id + " is " + state + ": registration closed at its start");
+    const pqxx::result gone = tx.exec_params(
+        "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND identity_id = $2 RETURNING entrant", id,
+        identity);
+    if (gone.empty())
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          "identity " + std::to_string(identity) + " is not entered in tournament " + id);
+    // The later entrants move up one, in two steps through numbers no entrant
+    // has (at most 1,000 entrants), so that the primary key never sees two
+    // rows with one number.
+    const int left = gone[0][0].as<int>();
+    tx.exec_params("UPDATE tournament_entrants SET entrant = entrant + 10000 WHERE tournament_id = $1 AND entrant > $2",
+                   id, left);
+    tx.exec_params(
+        "UPDATE tournament_entrants SET entrant = entrant - 10001 WHERE tournament_id = $1 AND entrant >= 10000", id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgTournamentStore::DueToStart(std::vector<std::string>* ids, int64_t* now_ms) {
+  return RunPg(pool_, "tournaments due to start", [&](pqxx::connection& c) {
+    pqxx::read_transaction tx(c);
+    ids->clear();
+    *now_ms = tx.exec1("SELECT (extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
+    for (const auto& r : tx.exec("SELECT id FROM tournaments WHERE state = 'registering' AND starts_at <= now() "
+                                 "ORDER BY starts_at, id"))
+      ids->push_back(r[0].as<std::string>());
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgTournamentStore::Start(const std::string& id, int entrants, const std::vector<ScheduledGame>& games,
+                                      const std::string& reason, const TournamentSpec* next, bool* started) {
+  *started = false;
+  return RunPg(pool_, "start tournament", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
+    if (LockedState(tx, id) != "starting") return grpc::Status::OK;
+    if (tx.exec_params1("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", id)[0].as<int>() !=
+        entrants)
+      return grpc::Status::OK;
+    if (games.empty()) {
+      tx.exec_params("UPDATE tournaments SET state = 'cancelled', reason = $2, finished_at = now() WHERE id = $1", id,
+                     reason);
+    } else {
+      tx.exec_params("UPDATE tournaments SET state = 'running', starts_at = now() WHERE id = $1", id);
+      InsertGames(tx, id, 0, games);
+    }
+    if (next) {
+      // The entrants of the next occurrence are this one's at its start: the
+      // spec's list is what the scheduler read, and an entry since is in the
+      // table under the row lock held here.
+      TournamentSpec entered = *next;
+      entered.entrants.clear();
+      if (InsertTournament(tx, entered))
+        tx.exec_params(
+            "INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) "
+            "SELECT $2, entrant, identity_id FROM tournament_entrants WHERE tournament_id = $1",
+            id, next->id);
     }
     tx.commit();
+    *started = true;
     return grpc::Status::OK;
   });
 }
@@ -181,14 +317,15 @@ grpc::Status PgTournamentStore::Running(std::vector<std::string>* ids) {
   });
 }
 
-grpc::Status PgTournamentStore::SetState(const std::string& id, const std::string& state) {
+grpc::Status PgTournamentStore::SetState(const std::string& id, const std::string& state, const std::string& reason) {
   return RunPg(pool_, "tournament state", [&](pqxx::connection& c) {
     pqxx::work tx(c);
     // Finishing is the scheduler's change; cancelling, an administrator's.
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_, state == "finished"); !f.ok()) return f;
     const pqxx::result r = tx.exec_params(
-        "UPDATE tournaments SET state = $2, finished_at = now() WHERE id = $1 AND state = 'running' RETURNING id", id,
-        state);
+        "UPDATE tournaments SET state = $2, reason = $3, finished_at = now() WHERE id = $1 "
+        "AND (state = 'running' OR (state = 'registering' AND $2 = 'cancelled')) RETURNING id",
+        id, state, reason);
     if (r.empty()) {
       const pqxx::result now = tx.exec_params("SELECT state FROM tournaments WHERE id = $1", id);
       if (now.empty()) return grpc::Status(grpc::StatusCode::NOT_FOUND, "no tournament " + id);
@@ -280,14 +417,7 @@ grpc::Status PgTournamentStore::AddRound(const std::string& id, int round, const
         "WHERE tournament_id = $1",
         id, round);
     if (r[0][1].as<int64_t>() > 0) return grpc::Status::OK;
-    int number = r[0][0].as<int>();
-    for (const ScheduledGame& g : games) {
-      tx.exec_params(
-          "INSERT INTO tournament_games (tournament_id, number, round, set_no, rotation, entrants, chance_seed, "
-          "board_seed) VALUES ($1, $2, $3, $4, $5, $6::smallint[], $7, $8)",
-          id, number++, g.round, g.set, g.rotation, IntArray(g.entrants), int64_t(g.chance_seed),
-          int64_t(g.board_seed));
-    }
+    InsertGames(tx, id, r[0][0].as<int>(), games);
     tx.commit();
     return grpc::Status::OK;
   });

@@ -28,7 +28,12 @@ class PgTournamentStore final : public TournamentStore {
   grpc::Status List(std::vector<TournamentRow>* out) override;
   grpc::Status Games(const std::string& id, std::vector<TournamentGameRow>* out) override;
   grpc::Status Running(std::vector<std::string>* ids) override;
-  grpc::Status SetState(const std::string& id, const std::string& state) override;
+  grpc::Status SetState(const std::string& id, const std::string& state, const std::string& reason) override;
+  grpc::Status Join(const std::string& id, int64_t identity, bool* joined) override;
+  grpc::Status Leave(const std::string& id, int64_t identity) override;
+  grpc::Status DueToStart(std::vector<std::string>* ids, int64_t* now_ms) override;
+  grpc::Status Start(const std::string& id, int entrants, const std::vector<ScheduledGame>& games,
+                     const std::string& reason, const TournamentSpec* next, bool* started) override;
   grpc::Status Finish(const std::string& id, int number, const std::string& game_id, const std::vector<int>& places,
                       bool* finished) override;
   grpc::Status Claim(const std::string& id, int number, const std::string& host, std::string* game_id,

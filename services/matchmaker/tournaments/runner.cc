@@ -65,6 +65,7 @@ v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament,
 
 RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   RunnerStats stats;
+  OpenDue(&stats);
   std::vector<std::string> ids;
   if (!store_->Running(&ids).ok()) return stats;
   std::vector<Loaded> running;
@@ -98,6 +99,45 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   for (auto it = probes_.begin(); it != probes_.end();)
     it = playing.count(it->first) ? std::next(it) : probes_.erase(it);
   return stats;
+}
+
+void TournamentRunner::OpenDue(RunnerStats* stats) {
+  std::vector<std::string> ids;
+  int64_t now_ms = 0;
+  if (!store_->DueToStart(&ids, &now_ms).ok()) return;
+  for (const std::string& id : ids) {
+    TournamentRow row;
+    if (!store_->Get(id, &row).ok()) continue;
+    const TournamentSpec& spec = row.spec;
+    const int entrants = int(spec.entrants.size());
+    std::vector<ScheduledGame> games;
+    std::string reason;
+    if (entrants < spec.seats) {
+      reason = "too few entrants: " + std::to_string(entrants) + " entered by the start, a table needs " +
+               std::to_string(spec.seats);
+    } else {
+      // Bounded at creation: max_entrants keeps the schedule within kMaxScheduledGames.
+      games = InitialSchedule(spec.format, entrants, spec.seats, spec.rounds, spec.seed);
+    }
+    TournamentSpec next;
+    if (spec.repeat_every_ms > 0) next = NextOccurrence(spec, now_ms, DrawTournamentSeed());
+    bool started = false;
+    if (!store_->Start(id, entrants, games, reason, spec.repeat_every_ms > 0 ? &next : nullptr, &started).ok() ||
+        !started)
+      continue;
+    if (games.empty()) {
+      ++stats->tournaments_cancelled;
+      services::LogWarning("tournament cancelled at its start", {{"tournament", id}, {"reason", reason}});
+    } else {
+      ++stats->tournaments_started;
+      services::LogInfo(
+          "tournament started",
+          {{"tournament", id}, {"entrants", std::to_string(entrants)}, {"games", std::to_string(games.size())}});
+    }
+    if (spec.repeat_every_ms > 0)
+      services::LogInfo("next occurrence open",
+                        {{"tournament", next.id}, {"starts_unix_ms", std::to_string(next.starts_ms)}});
+  }
 }
 
 bool TournamentRunner::Collect(Loaded& t, RunnerStats* stats) {
@@ -327,7 +367,7 @@ void TournamentRunner::Advance(Loaded& t, RunnerStats* stats) {
     }
     return;
   }
-  if (store_->SetState(spec.id, "finished").ok()) {
+  if (store_->SetState(spec.id, "finished", "").ok()) {
     ++stats->tournaments_finished;
     services::LogInfo("tournament finished", {{"tournament", spec.id}, {"games", std::to_string(t.games.size())}});
   }

@@ -1,5 +1,8 @@
 // The tournament scheduler: one pass over every running tournament, run by the
 // replica that holds the lease (roster_store.h). Each pass
+//   0. starts the registering tournaments whose start has come (on the
+//      database's clock): the schedule made from those entered, or cancelled
+//      with fewer than a table; a recurring one opens its next occurrence;
 //   1. marks games whose result the replays service holds as finished (asked
 //      by RPC, GameResults);
 //   2. sends back to pending the games lost with their host (the host has not
@@ -40,6 +43,7 @@ struct RunnerOptions {
 
 struct RunnerStats {
   int started = 0, finished = 0, lost = 0, failed = 0, rounds = 0, tournaments_finished = 0, revealed = 0;
+  int tournaments_started = 0, tournaments_cancelled = 0;  // at their start (registration)
   // Not OK when the pass stopped early because the roster or the host registry
   // did not answer (the counts above are then incomplete); the next pass starts
   // over.
@@ -63,6 +67,7 @@ class TournamentRunner {
 
  private:
   struct Loaded;
+  void OpenDue(RunnerStats* stats);
   bool Collect(Loaded& t, RunnerStats* stats);
   // Whether the replays service is known not to hold the game (false when it
   // does, or cannot answer: a game is requeued only when surely not stored).

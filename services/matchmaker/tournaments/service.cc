@@ -1,7 +1,6 @@
 #include "services/matchmaker/tournaments/service.h"
 
 #include <chrono>
-#include <random>
 #include <thread>
 
 #include "lib/common/grpc_util.h"
@@ -16,9 +15,13 @@ namespace {
 
 grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
 
+// Every seed of a tournament derives from its own, so the seed stays with the
+// administrators until the games are over: while it registers and runs.
+bool Secret(const std::string& state) { return state == "registering" || state == "running"; }
+
 }  // namespace
 
-grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, TournamentSpec* out) {
+grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t now_ms, TournamentSpec* out) {
   TournamentSpec spec;
   spec.id = request.id();
   spec.title = request.title();
@@ -29,14 +32,20 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, Tournam
   spec.seats = request.seats() ? int(request.seats()) : 4;
   spec.rounds = request.rounds() ? int(std::min<uint32_t>(request.rounds(), 100'000))
                                  : (spec.format == TournamentFormat::kSwiss ? 3 : 1);
-  spec.seed = request.seed();
-  while (spec.seed == 0) spec.seed = std::random_device{}() * 0x100000001ull ^ std::random_device{}();
+  spec.seed = request.seed() ? request.seed() : DrawTournamentSeed();
   spec.max_games_per_entrant =
       request.max_games_per_entrant() ? int(std::min<uint32_t>(request.max_games_per_entrant(), 1000)) : 1;
   if (request.decision_ms()) spec.decision_ms = request.decision_ms();
   if (request.time_bank_ms()) spec.time_bank_ms = request.time_bank_ms();
   spec.entrants.assign(request.entrants().begin(), request.entrants().end());
-  if (grpc::Status s = CheckTournamentSpec(spec); !s.ok()) return s;
+  if (request.starts_unix_ms() < 0) return Invalid("starts_unix_ms: negative");
+  if (request.repeat_every_ms() < 0) return Invalid("repeat_every_ms: negative");
+  spec.starts_ms = request.starts_unix_ms();
+  spec.repeat_every_ms = request.repeat_every_ms();
+  spec.max_entrants = request.max_entrants() ? int(std::min<uint32_t>(request.max_entrants(), 100'000))
+                                             : std::max(kDefaultMaxEntrants, int(spec.entrants.size()));
+  if (!spec.registration()) spec.max_entrants = int(spec.entrants.size());
+  if (grpc::Status s = CheckTournamentSpec(spec, now_ms); !s.ok()) return s;
   RulesOptions options;
   std::string error;
   if (!ParseLadderOptions(spec.ruleset, spec.options, &options, &error)) return Invalid(error);
@@ -59,6 +68,12 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   out->set_max_games_per_entrant(uint32_t(spec.max_games_per_entrant));
   out->set_decision_ms(spec.decision_ms);
   out->set_time_bank_ms(spec.time_bank_ms);
+  out->set_starts_unix_ms(spec.starts_ms);
+  out->set_max_entrants(uint32_t(spec.max_entrants));
+  out->set_repeat_every_ms(spec.repeat_every_ms);
+  out->set_series(spec.series.empty() && spec.repeat_every_ms > 0 ? spec.id : spec.series);
+  out->set_occurrence(uint32_t(spec.occurrence));
+  out->set_reason(row.reason);
   out->set_state(row.state);
   out->set_created_unix_ms(row.created_ms);
   out->set_finished_unix_ms(row.finished_ms);
@@ -141,22 +156,65 @@ grpc::Status TournamentsService::CreateTournament(grpc::ServerContext* context,
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (!who.admin) return {grpc::StatusCode::PERMISSION_DENIED, "creating a tournament needs an administrator's token"};
   TournamentSpec spec;
-  if (grpc::Status s = SpecFromRequest(*request, &spec); !s.ok()) return s;
-  // Counted before it is built: the largest schedules would not fit in memory.
-  const int64_t size = ScheduleSize(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds);
-  if (size > kMaxScheduledGames)
-    return Invalid("the schedule would have " + (size == INT64_MAX ? std::string("too many") : std::to_string(size)) +
-                   " games, more than " + std::to_string(kMaxScheduledGames) +
-                   ": fewer entrants or rounds, or a Swiss tournament");
-  const std::vector<ScheduledGame> games =
-      InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
+  if (grpc::Status s = SpecFromRequest(*request, clock_->UnixMillis(), &spec); !s.ok()) return s;
+  std::vector<ScheduledGame> games;
+  if (!spec.registration()) {
+    // Counted before it is built: the largest schedules would not fit in
+    // memory. A registering tournament's largest was checked with the spec.
+    const int64_t size = ScheduleSize(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds);
+    if (size > kMaxScheduledGames)
+      return Invalid("the schedule would have " + (size == INT64_MAX ? std::string("too many") : std::to_string(size)) +
+                     " games, more than " + std::to_string(kMaxScheduledGames) +
+                     ": fewer entrants or rounds, or a Swiss tournament");
+    games = InitialSchedule(spec.format, int(spec.entrants.size()), spec.seats, spec.rounds, spec.seed);
+  }
   if (grpc::Status s = CheckEntrants(entrants_, spec); !s.ok()) return s;
   if (grpc::Status s = store_->Create(spec, games); !s.ok()) return s;
   services::LogInfo("tournament created", {{"tournament", spec.id},
                                            {"format", TournamentFormatName(spec.format)},
                                            {"entrants", std::to_string(spec.entrants.size())},
-                                           {"games", std::to_string(games.size())}});
+                                           {"games", std::to_string(games.size())},
+                                           {"starts_unix_ms", std::to_string(spec.starts_ms)}});
   return Describe(spec.id, response);
+}
+
+grpc::Status TournamentsService::Register(grpc::ServerContext* context, const std::string& id, int64_t identity_id,
+                                          bool join, v1::Tournament* response) {
+  auth::Principal who;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
+  if (id.empty()) return Invalid("id is empty");
+  if (identity_id < 0) return Invalid("identity_id: not an identity id");
+  const int64_t entrant = identity_id ? identity_id : who.identity_id;
+  if (entrant == 0)
+    return Invalid("identity_id: an administrator's token enters another identity, named by identity_id");
+  // A bot or a player enters itself; only administrators enter others (a
+  // person entering their own bots comes with self-service bots).
+  if (entrant != who.identity_id && !who.admin)
+    return {grpc::StatusCode::PERMISSION_DENIED, "entering another identity needs an administrator's token"};
+  if (join) {
+    TournamentSpec one;
+    one.entrants = {entrant};
+    if (grpc::Status s = CheckEntrants(entrants_, one); !s.ok()) return s;
+    bool joined = false;
+    if (grpc::Status s = store_->Join(id, entrant, &joined); !s.ok()) return s;
+    if (joined) services::LogInfo("tournament entry", {{"tournament", id}, {"identity", std::to_string(entrant)}});
+  } else {
+    if (grpc::Status s = store_->Leave(id, entrant); !s.ok()) return s;
+    services::LogInfo("tournament withdrawal", {{"tournament", id}, {"identity", std::to_string(entrant)}});
+  }
+  grpc::Status s = Describe(id, response);
+  if (s.ok() && !who.admin && Secret(response->state())) response->clear_seed();
+  return s;
+}
+
+grpc::Status TournamentsService::JoinTournament(grpc::ServerContext* context, const v1::JoinTournamentRequest* request,
+                                                v1::Tournament* response) {
+  return Register(context, request->id(), request->identity_id(), true, response);
+}
+
+grpc::Status TournamentsService::LeaveTournament(grpc::ServerContext* context,
+                                                 const v1::LeaveTournamentRequest* request, v1::Tournament* response) {
+  return Register(context, request->id(), request->identity_id(), false, response);
 }
 
 grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
@@ -165,7 +223,7 @@ grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, con
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (request->id().empty()) return Invalid("id is empty");
   grpc::Status s = Describe(request->id(), response);
-  if (s.ok() && !who.admin && response->state() == "running") response->clear_seed();
+  if (s.ok() && !who.admin && Secret(response->state())) response->clear_seed();
   return s;
 }
 
@@ -181,7 +239,7 @@ grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, c
   for (const TournamentRow& row : rows) {
     v1::Tournament* t = response->add_tournaments();
     TournamentToProto(row, {}, t);
-    if (!who.admin && row.state == "running") t->clear_seed();
+    if (!who.admin && Secret(row.state)) t->clear_seed();
   }
   return grpc::Status::OK;
 }
@@ -205,7 +263,7 @@ grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* contex
     // Every seed derives from the tournament's through a bijection, so one
     // seed shown while the tournament runs would tell every board and dice
     // still to come: only administrators see them before the end.
-    if (who.admin || row.state != "running") {
+    if (who.admin || !Secret(row.state)) {
       out->set_chance_seed(g.game.chance_seed);
       out->set_board_seed(g.game.board_seed);
     }
@@ -224,7 +282,7 @@ grpc::Status TournamentsService::CancelTournament(grpc::ServerContext* context,
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (!who.admin)
     return {grpc::StatusCode::PERMISSION_DENIED, "cancelling a tournament needs an administrator's token"};
-  if (grpc::Status s = store_->SetState(request->id(), "cancelled"); !s.ok()) return s;
+  if (grpc::Status s = store_->SetState(request->id(), "cancelled", "cancelled by an administrator"); !s.ok()) return s;
   services::LogInfo("tournament cancelled", {{"tournament", request->id()}});
   return Describe(request->id(), response);
 }

@@ -37,8 +37,15 @@ class TournamentsService final : public v1::Tournaments::Service {
                                 v1::Tournament* response) override;
   grpc::Status Compete(grpc::ServerContext* context, const v1::CompeteRequest* request,
                        grpc::ServerWriter<v1::CompeteUpdate>* writer) override;
+  grpc::Status JoinTournament(grpc::ServerContext* context, const v1::JoinTournamentRequest* request,
+                              v1::Tournament* response) override;
+  grpc::Status LeaveTournament(grpc::ServerContext* context, const v1::LeaveTournamentRequest* request,
+                               v1::Tournament* response) override;
 
  private:
+  // JoinTournament and LeaveTournament.
+  grpc::Status Register(grpc::ServerContext* context, const std::string& id, int64_t identity_id, bool join,
+                        v1::Tournament* response);
   grpc::Status Describe(const std::string& id, v1::Tournament* out);
 
   TournamentStore* store_;
@@ -50,8 +57,9 @@ class TournamentsService final : public v1::Tournaments::Service {
 };
 
 // The request as a spec with every default filled in; INVALID_ARGUMENT naming
-// the field when it cannot be one. A seed of 0 is drawn.
-grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, TournamentSpec* out);
+// the field when it cannot be one. A seed of 0 is drawn; a start must be after
+// `now_ms`.
+grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t now_ms, TournamentSpec* out);
 
 // The message of a tournament and its games: progress and standings.
 void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGameRow>& games, v1::Tournament* out);

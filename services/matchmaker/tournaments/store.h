@@ -22,7 +22,8 @@ namespace metropolis::matchmaker {
 
 struct TournamentRow {
   TournamentSpec spec;
-  std::string state;               // running, finished, cancelled
+  std::string state;               // registering, running, finished, cancelled
+  std::string reason;              // why it was cancelled
   std::vector<std::string> names;  // by entrant, from the EntrantDirectory (entrants.h), not the store
   int64_t created_ms = 0, finished_ms = 0;
 };
@@ -64,16 +65,41 @@ class TournamentStore {
   virtual void ClearFence() = 0;
 
   // Writes the tournament, its entrants and its first games in one
-  // transaction. ALREADY_EXISTS for a taken id. The entrants are checked
-  // before (CheckEntrants, entrants.h).
+  // transaction: "running", or "registering" (no games) when the spec has a
+  // start. ALREADY_EXISTS for a taken id. The entrants are checked before
+  // (CheckEntrants, entrants.h).
   virtual grpc::Status Create(const TournamentSpec& spec, const std::vector<ScheduledGame>& games) = 0;
+
+  // Registration. Join enters `identity` last; *joined false when it is
+  // entered already. FAILED_PRECONDITION when the tournament is not
+  // registering or holds max_entrants; NOT_FOUND for an unknown id. Leave
+  // withdraws it (the later entrants move up one); NOT_FOUND when it is not
+  // entered. Neither is fenced: they are the entrants' own calls, and the start
+  // (below) takes the tournament's row lock, so an entry lands before the
+  // start or is refused after it.
+  virtual grpc::Status Join(const std::string& id, int64_t identity, bool* joined) = 0;
+  virtual grpc::Status Leave(const std::string& id, int64_t identity) = 0;
+  // The registering tournaments whose start has come, and the time now, on the
+  // database's clock: one clock for every replica, whatever theirs say. From
+  // its start on a tournament takes no entry (Join and Leave refuse).
+  virtual grpc::Status DueToStart(std::vector<std::string>* ids, int64_t* now_ms) = 0;
+  // The scheduler's start of a registering tournament, in one transaction:
+  // registering → running with `games`, or → cancelled with `reason` when
+  // `games` is empty; and, when `next` is given, the next occurrence created
+  // registering with the tournament's entrants (unless its id exists).
+  // *started false, changing nothing, when the tournament is not registering
+  // (another scheduler started it) or has not `entrants` entrants (an entry
+  // that began before the start committed after the scheduler read the list:
+  // the next pass starts it). Fenced.
+  virtual grpc::Status Start(const std::string& id, int entrants, const std::vector<ScheduledGame>& games,
+                             const std::string& reason, const TournamentSpec* next, bool* started) = 0;
   virtual grpc::Status Get(const std::string& id, TournamentRow* out) = 0;
   virtual grpc::Status List(std::vector<TournamentRow>* out) = 0;                              // newest first
   virtual grpc::Status Games(const std::string& id, std::vector<TournamentGameRow>* out) = 0;  // by number
   virtual grpc::Status Running(std::vector<std::string>* ids) = 0;
-  // running → `state` (finished or cancelled); FAILED_PRECONDITION when it is
-  // not running.
-  virtual grpc::Status SetState(const std::string& id, const std::string& state) = 0;
+  // running → finished, or running or registering → cancelled (with
+  // `reason`); FAILED_PRECONDITION when it is in neither.
+  virtual grpc::Status SetState(const std::string& id, const std::string& state, const std::string& reason) = 0;
 
   // A starting or playing game whose result the replays service holds becomes
   // finished with its places; *finished false when the game is no longer

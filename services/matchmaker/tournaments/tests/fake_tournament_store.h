@@ -75,12 +75,93 @@ class FakeTournamentStore final : public TournamentStore {
     if (db_->unavailable) return Unavailable();
     auto [it, inserted] = db_->state.tournaments.try_emplace(spec.id);
     if (!inserted) return {grpc::StatusCode::ALREADY_EXISTS, "tournament " + spec.id + " exists already"};
+    Insert(it->second, spec);
+    for (const ScheduledGame& g : games) Append(it->second, g);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Join(const std::string& id, int64_t identity, bool* joined) override {
+    *joined = false;
+    std::lock_guard lock(db_->mutex);
+    if (db_->unavailable) return Unavailable();
+    auto it = db_->state.tournaments.find(id);
+    if (it == db_->state.tournaments.end()) return {grpc::StatusCode::NOT_FOUND, "no tournament " + id};
+    TournamentRow& row = it->second.row;
+    std::vector<int64_t>& entrants = row.spec.entrants;
+    if (std::count(entrants.begin(), entrants.end(), identity)) return grpc::Status::OK;
+    if (const std::string state = State(row); state != "registering")
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "tournament " + id + " is " + state + ": registration closed at its start"};
+    if (int(entrants.size()) >= row.spec.max_entrants)
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "tournament " + id + " is full (" + std::to_string(row.spec.max_entrants) + " entrants)"};
+    entrants.push_back(identity);
+    *joined = true;
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Leave(const std::string& id, int64_t identity) override {
+    std::lock_guard lock(db_->mutex);
+    if (db_->unavailable) return Unavailable();
+    auto it = db_->state.tournaments.find(id);
+    if (it == db_->state.tournaments.end()) return {grpc::StatusCode::NOT_FOUND, "no tournament " + id};
+    TournamentRow& row = it->second.row;
+    if (const std::string state = State(row); state != "registering")
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "tournament " + id + " is " + state + ": registration closed at its start"};
+    std::vector<int64_t>& entrants = row.spec.entrants;
+    auto at = std::find(entrants.begin(), entrants.end(), identity);
+    if (at == entrants.end())
+      return {grpc::StatusCode::NOT_FOUND,
+              "identity " + std::to_string(identity) + " is not entered in tournament " + id};
+    entrants.erase(at);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status DueToStart(std::vector<std::string>* ids, int64_t* now_ms) override {
+    std::lock_guard lock(db_->mutex);
+    if (db_->unavailable) return Unavailable();
+    ids->clear();
+    *now_ms = db_->clock_ms;
+    std::vector<const FakeTournamentDb::Tournament*> due;
+    for (const auto& [id, t] : db_->state.tournaments)
+      if (t.row.state == "registering" && t.row.spec.starts_ms <= db_->clock_ms) due.push_back(&t);
+    std::stable_sort(due.begin(), due.end(),
+                     [](auto* a, auto* b) { return a->row.spec.starts_ms < b->row.spec.starts_ms; });
+    for (const FakeTournamentDb::Tournament* t : due) ids->push_back(t->row.spec.id);
+    return grpc::Status::OK;
+  }
+
+  grpc::Status Start(const std::string& id, int entrants, const std::vector<ScheduledGame>& games,
+                     const std::string& reason, const TournamentSpec* next, bool* started) override {
+    *started = false;
+    std::lock_guard lock(db_->mutex);
+    if (db_->unavailable) return Unavailable();
+    if (grpc::Status f = Fenced(); !f.ok()) return f;
+    auto it = db_->state.tournaments.find(id);
+    if (it == db_->state.tournaments.end() || State(it->second.row) != "starting" ||
+        int(it->second.row.spec.entrants.size()) != entrants)
+      return grpc::Status::OK;
     FakeTournamentDb::Tournament& t = it->second;
-    t.row.spec = spec;
-    t.row.state = "running";
-    t.row.created_ms = db_->clock_ms;
-    t.created = ++db_->state.created;
-    for (const ScheduledGame& g : games) Append(t, g);
+    if (games.empty()) {
+      t.row.state = "cancelled";
+      t.row.reason = reason;
+      t.row.finished_ms = db_->clock_ms;
+    } else {
+      t.row.state = "running";
+      t.row.spec.starts_ms = db_->clock_ms;
+      for (const ScheduledGame& g : games) Append(t, g);
+    }
+    if (next) {
+      auto [at, inserted] = db_->state.tournaments.try_emplace(next->id);
+      if (inserted) {
+        TournamentSpec entered = *next;
+        entered.entrants = t.row.spec.entrants;  // as they are under the lock, not as the scheduler read them
+        Insert(at->second, entered);
+      }
+    }
+    Commit();
+    *started = true;
     return grpc::Status::OK;
   }
 
@@ -125,7 +206,7 @@ class FakeTournamentStore final : public TournamentStore {
     return grpc::Status::OK;
   }
 
-  grpc::Status SetState(const std::string& id, const std::string& state) override {
+  grpc::Status SetState(const std::string& id, const std::string& state, const std::string& reason) override {
     std::lock_guard lock(db_->mutex);
     if (db_->unavailable) return Unavailable();
     // Finishing is the scheduler's change; cancelling, an administrator's.
@@ -133,9 +214,10 @@ class FakeTournamentStore final : public TournamentStore {
     auto it = db_->state.tournaments.find(id);
     if (it == db_->state.tournaments.end()) return {grpc::StatusCode::NOT_FOUND, "no tournament " + id};
     TournamentRow& row = it->second.row;
-    if (row.state != "running")
+    if (row.state != "running" && !(row.state == "registering" && state == "cancelled"))
       return {grpc::StatusCode::FAILED_PRECONDITION, "tournament " + id + " is " + row.state + ", not running"};
     row.state = state;
+    row.reason = reason;
     row.finished_ms = db_->clock_ms;
     Commit();
     return grpc::Status::OK;
@@ -253,6 +335,21 @@ class FakeTournamentStore final : public TournamentStore {
   }
 
  private:
+  // As PgTournamentStore's LockedState: a registering tournament whose start
+  // has passed is "starting".
+  std::string State(const TournamentRow& row) const {
+    return row.state == "registering" && row.spec.starts_ms <= db_->clock_ms ? "starting" : row.state;
+  }
+
+  // As PgTournamentStore's InsertTournament: "registering" when it has a start.
+  void Insert(FakeTournamentDb::Tournament& t, const TournamentSpec& spec) {
+    t.row.spec = spec;
+    t.row.state = spec.registration() ? "registering" : "running";
+    t.row.created_ms = db_->clock_ms;
+    if (!spec.registration()) t.row.spec.starts_ms = db_->clock_ms;
+    t.created = ++db_->state.created;
+  }
+
   static grpc::Status Unavailable() { return {grpc::StatusCode::UNAVAILABLE, "fake tournament store: unavailable"}; }
 
   // As PgTournamentStore's Fenced: whether this view may change the database,

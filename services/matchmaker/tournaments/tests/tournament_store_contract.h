@@ -5,12 +5,15 @@
 // current attempt's negative controls ("tournament_fence", "current_attempt")
 // make its cases fail. Each instantiates TournamentStoreContract with a fixture
 // derived from testing::TournamentsFixture (tests/fixture.h) that also has
-// NewScheduler(): another scheduler's store on the same database, and
-// UnreachableRoster(): a roster that cannot be reached.
+// NewScheduler(): another scheduler's store on the same database,
+// UnreachableRoster(): a roster that cannot be reached, DatabaseNowMs(): the
+// database's clock, and WaitUntilDatabaseTime(ms): until that clock reads at
+// least `ms` (the fake's is set; PostgreSQL's is waited for).
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -20,6 +23,7 @@
 
 #include "services/matchmaker/tournaments/roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
+#include "services/matchmaker/tournaments/spec.h"
 #include "services/matchmaker/tournaments/store.h"
 
 namespace metropolis::matchmaker {
@@ -191,8 +195,106 @@ TYPED_TEST_P(TournamentStoreContract, EveryCallToAnUnreachableRosterAnswersUnava
   EXPECT_FALSE(leading);
 }
 
+// Registration and the start (docs/TOURNAMENTS.md, "Registration and recurring
+// tournaments"): entries up to the maximum, each once, in order of entry, a
+// withdrawal moving the later ones up; nothing enters or leaves once the start
+// has come on the database's clock; the start happens once, only with the
+// entrants the scheduler read, and opens the next occurrence with them in the
+// same transaction; too few entrants cancel it with the reason; a stale
+// scheduler cannot start it.
+TYPED_TEST_P(TournamentStoreContract, RegistrationClosesAtTheStartAndTheStartHappensOnce) {
+  TournamentSpec spec = this->Spec("open", TournamentFormat::kRoundRobin, 1);
+  spec.starts_ms = this->DatabaseNowMs() + 400;
+  spec.max_entrants = 5;
+  spec.repeat_every_ms = 3'600'000;
+  ASSERT_TRUE(this->store_->Create(spec, {}).ok());
+  TournamentSpec thin = this->Spec("thin", TournamentFormat::kSwiss, 2);
+  thin.starts_ms = spec.starts_ms;
+  thin.max_entrants = 8;
+  ASSERT_TRUE(this->store_->Create(thin, {}).ok());
+  auto row = [&](const std::string& id) {
+    TournamentRow r;
+    EXPECT_TRUE(this->store_->Get(id, &r).ok()) << id;
+    return r;
+  };
+  EXPECT_EQ(row("open").state, "registering");
+  EXPECT_LE(std::abs(row("open").spec.starts_ms - spec.starts_ms), 1);  // PostgreSQL keeps microseconds
+  EXPECT_TRUE(this->Games("open").empty());
+  std::vector<std::string> due;
+  int64_t now = 0;
+  ASSERT_TRUE(this->store_->DueToStart(&due, &now).ok());
+  EXPECT_TRUE(due.empty());
+
+  bool joined = false;
+  for (int64_t id : {102, 103, 104, 105}) {
+    ASSERT_TRUE(this->store_->Join("open", id, &joined).ok()) << id;
+    EXPECT_TRUE(joined) << id;
+  }
+  ASSERT_TRUE(this->store_->Join("open", 103, &joined).ok());
+  EXPECT_FALSE(joined) << "entered twice";
+  const grpc::Status full = this->store_->Join("open", 106, &joined);
+  EXPECT_EQ(full.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(full.error_message().find("full"), std::string::npos) << full.error_message();
+  ASSERT_TRUE(this->store_->Leave("open", 103).ok());
+  EXPECT_EQ(this->store_->Leave("open", 103).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(this->store_->Join("open", 106, &joined).ok());
+  EXPECT_EQ(row("open").spec.entrants, (std::vector<int64_t>{101, 102, 104, 105, 106}));
+  EXPECT_EQ(this->store_->Join("none", 106, &joined).error_code(), grpc::StatusCode::NOT_FOUND);
+  bool started = true;
+  const auto games = InitialSchedule(spec.format, 5, spec.seats, spec.rounds, spec.seed);
+  ASSERT_TRUE(this->store_->Start("open", 5, games, "", nullptr, &started).ok());
+  EXPECT_FALSE(started) << "started before its start";
+
+  this->WaitUntilDatabaseTime(spec.starts_ms);
+  ASSERT_TRUE(this->store_->DueToStart(&due, &now).ok());
+  EXPECT_EQ(due, (std::vector<std::string>{"open", "thin"}));
+  EXPECT_GE(now, spec.starts_ms);
+  EXPECT_EQ(this->store_->Join("open", 107, &joined).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(this->store_->Leave("open", 101).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  // A scheduler that read four entrants starts nothing; a stale one neither.
+  const TournamentSpec next = NextOccurrence(row("open").spec, now, 99);
+  ASSERT_TRUE(this->store_->Start("open", 4, games, "", &next, &started).ok());
+  EXPECT_FALSE(started);
+  const auto stale = this->NewScheduler();
+  int64_t fence = 0;
+  ASSERT_TRUE(stale->TakeFence(&fence).ok());
+  ASSERT_TRUE(this->store_->TakeFence(&fence).ok());
+  EXPECT_EQ(stale->Start("open", 5, games, "", &next, &started).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(row("open").state, "registering");
+  TournamentRow absent;
+  EXPECT_EQ(this->store_->Get(next.id, &absent).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  ASSERT_TRUE(this->store_->Start("open", 5, games, "", &next, &started).ok());
+  EXPECT_TRUE(started);
+  EXPECT_EQ(row("open").state, "running");
+  EXPECT_EQ(this->Games("open").size(), games.size());
+  ASSERT_TRUE(this->store_->Start("open", 5, games, "", &next, &started).ok());
+  EXPECT_FALSE(started) << "started twice";
+  EXPECT_EQ(this->Games("open").size(), games.size());
+  const TournamentRow second = row("open-2");
+  EXPECT_EQ(second.state, "registering");
+  EXPECT_EQ(second.spec.series, "open");
+  EXPECT_EQ(second.spec.occurrence, 2);
+  EXPECT_EQ(second.spec.seed, 99u);
+  EXPECT_LE(std::abs(second.spec.starts_ms - (spec.starts_ms + spec.repeat_every_ms)), 1);
+  EXPECT_EQ(second.spec.entrants, (std::vector<int64_t>{101, 102, 104, 105, 106}));
+  ASSERT_TRUE(this->store_->Leave("open-2", 101).ok()) << "the next occurrence takes registrations";
+
+  ASSERT_TRUE(this->store_->Start("thin", 2, {}, "too few entrants", nullptr, &started).ok());
+  EXPECT_TRUE(started);
+  EXPECT_EQ(row("thin").state, "cancelled");
+  EXPECT_EQ(row("thin").reason, "too few entrants");
+  ASSERT_TRUE(this->store_->DueToStart(&due, &now).ok());
+  EXPECT_TRUE(due.empty());
+  // An administrator cancels a registering tournament.
+  ASSERT_TRUE(this->store_->SetState("open-2", "cancelled", "not tonight").ok());
+  EXPECT_EQ(row("open-2").reason, "not tonight");
+  EXPECT_EQ(this->store_->SetState("open-2", "finished", "").error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
                             AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff,
-                            EveryCallToAnUnreachableRosterAnswersUnavailable);
+                            EveryCallToAnUnreachableRosterAnswersUnavailable,
+                            RegistrationClosesAtTheStartAndTheStartHappensOnce);
 
 }  // namespace metropolis::matchmaker

@@ -8,6 +8,7 @@
 // service's own tests run over the fakes in tournaments_test.cc.
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
 #include <thread>
 
 #include "lib/storage/pg_pool.h"
@@ -46,6 +47,21 @@ class TournamentsTest : public testing::TournamentsFixture<PgTournamentStore, Re
   std::unique_ptr<RosterStore> UnreachableRoster() {
     if (!dead_redis_) dead_redis_ = std::make_unique<storage::RedisPool>("127.0.0.1:1", 1, 200);
     return std::make_unique<RedisRosterStore>(dead_redis_.get(), prefix_);
+  }
+
+  int64_t DatabaseNowMs() {
+    int64_t now = 0;
+    EXPECT_TRUE(storage::RunPg(pool_.get(), "now", [&](pqxx::connection& c) {
+                  pqxx::read_transaction tx(c);
+                  now = tx.exec1("SELECT (extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
+                  return grpc::Status::OK;
+                }).ok());
+    return now;
+  }
+  // Waits, bounded, for the database's clock: the start is its to decide.
+  void WaitUntilDatabaseTime(int64_t ms) {
+    for (int i = 0; i < 500 && DatabaseNowMs() < ms; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_GE(DatabaseNowMs(), ms);
   }
 
   storage::testing::TestDatabase db_;

@@ -59,6 +59,8 @@ class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, Fa
     roster->unavailable = true;
     return roster;
   }
+  int64_t DatabaseNowMs() { return db_.clock_ms; }
+  void WaitUntilDatabaseTime(int64_t ms) { db_.clock_ms = std::max<int64_t>(db_.clock_ms, ms); }
   // A runner that asks the hosts about their games every second and takes a
   // game they have not known for 5 s as lost.
   static RunnerOptions Probing() {
@@ -496,6 +498,63 @@ INSTANTIATE_TYPED_TEST_SUITE_P(Fake, TournamentStoreContract, SchedulerTest);
 class FakeTournamentStoreTest : public SchedulerTest {};
 
 // The lease has one holder at a time, on the roster's clock.
+// A tournament with a registration window starts at its start on the
+// database's clock, not the scheduler's (a replica whose clock runs hours ahead
+// starts nothing early), with those entered by then; a recurring one opens its
+// next occurrence with the same entrants; with fewer entrants than a table it
+// is cancelled, saying why, and its next occurrence opens all the same.
+TEST_F(SchedulerTest, ARegisteringTournamentStartsAtItsStartWithThoseEntered) {
+  db_.clock_ms = kNow;
+  TournamentSpec spec = Spec("nightly", TournamentFormat::kRoundRobin, 1);
+  spec.starts_ms = kNow + 60'000;
+  spec.max_entrants = 8;
+  spec.repeat_every_ms = 86'400'000;
+  ASSERT_TRUE(store_->Create(spec, {}).ok());
+  TournamentSpec small = Spec("small", TournamentFormat::kDuplicate, 2);
+  small.starts_ms = kNow + 60'000;
+  small.max_entrants = 8;
+  ASSERT_TRUE(store_->Create(small, {}).ok());
+  bool joined = false;
+  for (size_t i = 1; i < 5; ++i) ASSERT_TRUE(store_->Join("nightly", identities_[i], &joined).ok() && joined);
+  auto runner = Runner();
+  RunnerStats stats = runner->Pass(kNow + 10 * 3'600'000);  // this replica's clock: ten hours ahead
+  EXPECT_EQ(stats.tournaments_started + stats.tournaments_cancelled, 0);
+  EXPECT_EQ(State("nightly"), "registering");
+  EXPECT_TRUE(host_.created.empty());
+  // What that pass took as lapsed (the host's heartbeat, the entrants') is back.
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 1000, 0, kNow}).ok());
+  Available(std::vector<int64_t>(identities_.begin(), identities_.begin() + 5));
+
+  db_.clock_ms = spec.starts_ms;
+  stats = runner->Pass(kNow);
+  EXPECT_EQ(stats.tournaments_started, 1);
+  EXPECT_EQ(stats.tournaments_cancelled, 1);
+  EXPECT_EQ(State("nightly"), "running");
+  EXPECT_EQ(Games("nightly").size(), 20u) << "a round robin of the five entered";
+  EXPECT_FALSE(host_.created.empty()) << "its first games start in the same pass";
+  TournamentRow row;
+  ASSERT_TRUE(store_->Get("small", &row).ok());
+  EXPECT_EQ(row.state, "cancelled");
+  EXPECT_EQ(row.reason, "too few entrants: 2 entered by the start, a table needs 4");
+  ASSERT_TRUE(store_->Get("nightly-2", &row).ok());
+  EXPECT_EQ(row.state, "registering");
+  EXPECT_EQ(row.spec.starts_ms, spec.starts_ms + spec.repeat_every_ms);
+  EXPECT_EQ(row.spec.entrants, std::vector<int64_t>(identities_.begin(), identities_.begin() + 5));
+  EXPECT_NE(row.spec.seed, spec.seed) << "each occurrence its own seed";
+  EXPECT_EQ(PlayOut(*runner, "nightly", identities_) > 0, true);
+  EXPECT_EQ(State("nightly"), "finished");
+
+  // A scheduler that was down for three days opens the next occurrence still
+  // ahead, not a backlog.
+  db_.clock_ms = spec.starts_ms + 3 * spec.repeat_every_ms + 1000;
+  runner->Pass(kNow);
+  ASSERT_TRUE(store_->Get("nightly-5", &row).ok());
+  EXPECT_EQ(row.state, "registering");
+  EXPECT_EQ(row.spec.occurrence, 5);
+  EXPECT_GT(row.spec.starts_ms, db_.clock_ms);
+  EXPECT_EQ(State("nightly-2"), "running");
+}
+
 TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {
   EXPECT_TRUE(Leads("a", 300));
   EXPECT_FALSE(Leads("b", 300));
@@ -655,6 +714,91 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
   grpc::ClientContext cancel3;
   cancel3.AddMetadata("authorization", "Bearer " + admin_token_);
   EXPECT_EQ(stub_->CancelTournament(&cancel3, cup, &out).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+// Registration through the service: a start in the future opens it; bots and
+// players enter and withdraw themselves, only administrators others; bad
+// registration settings are refused and write nothing.
+TEST_F(TournamentsServiceTest, EntrantsRegisterThemselvesUntilTheStart) {
+  v1::Tournament out;
+  v1::CreateTournamentRequest open = Request();
+  open.clear_entrants();
+  open.set_starts_unix_ms(kNow + 60'000);
+  open.set_max_entrants(6);
+  open.set_repeat_every_ms(86'400'000);
+  struct Case {
+    std::function<void(v1::CreateTournamentRequest*)> change;
+    std::string mentions;
+  };
+  const std::vector<Case> cases = {
+      {[](auto* r) { r->set_starts_unix_ms(kNow - 1); }, "starts_unix_ms"},
+      {[](auto* r) { r->set_starts_unix_ms(-5); }, "starts_unix_ms"},
+      {[](auto* r) { r->set_starts_unix_ms(kNow + 100LL * 86'400'000); }, "90 days"},
+      {[](auto* r) { r->set_max_entrants(40); }, "max_entrants"},
+      {[](auto* r) { r->set_max_entrants(3); }, "max_entrants"},
+      {[](auto* r) { r->set_repeat_every_ms(60'000); }, "repeat_every_ms"},
+      {[](auto* r) { r->set_starts_unix_ms(0); }, "repeat_every_ms"},
+      {[](auto* r) { r->set_id(std::string(33, 'n')); }, "32"},
+  };
+  for (const Case& c : cases) {
+    v1::CreateTournamentRequest r = open;
+    c.change(&r);
+    const grpc::Status s = CreateRpc(r, admin_token_, &out);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << c.mentions << ": " << s.error_message();
+    EXPECT_NE(s.error_message().find(c.mentions), std::string::npos) << s.error_message();
+  }
+  EXPECT_EQ(Count("tournaments"), 0);
+  ASSERT_TRUE(CreateRpc(open, admin_token_, &out).ok());
+  EXPECT_EQ(out.state(), "registering");
+  EXPECT_EQ(out.starts_unix_ms(), kNow + 60'000);
+  EXPECT_EQ(out.max_entrants(), 6u);
+  EXPECT_EQ(out.series(), "cup");
+  EXPECT_EQ(out.games_total(), 0u);
+  EXPECT_EQ(Count("tournament_games"), 0);
+
+  auto call = [&](bool join, const std::string& token, const std::string& id, int64_t identity) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + token);
+    out.Clear();
+    if (join) {
+      v1::JoinTournamentRequest r;
+      r.set_id(id);
+      r.set_identity_id(identity);
+      return stub_->JoinTournament(&context, r, &out);
+    }
+    v1::LeaveTournamentRequest r;
+    r.set_id(id);
+    r.set_identity_id(identity);
+    return stub_->LeaveTournament(&context, r, &out);
+  };
+  ASSERT_TRUE(call(true, player_token_, "cup", 0).ok());
+  ASSERT_EQ(out.entrants_size(), 1);
+  EXPECT_EQ(out.entrants(0).name(), "bot1");
+  EXPECT_EQ(out.seed(), 0u) << "the seed is the administrators' until the end";
+  EXPECT_TRUE(call(true, player_token_, "cup", 0).ok()) << "entering twice changes nothing";
+  EXPECT_EQ(out.entrants_size(), 1);
+  EXPECT_EQ(call(true, player_token_, "cup", identities_[2]).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(call(false, player_token_, "cup", identities_[2]).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(call(true, admin_token_, "cup", 999999).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(call(true, admin_token_, "cup", -3).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(call(true, player_token_, "nope", 0).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(call(true, "", "cup", 0).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  for (size_t i = 2; i < 7; ++i) ASSERT_TRUE(call(true, admin_token_, "cup", identities_[i]).ok()) << i;
+  EXPECT_EQ(out.entrants_size(), 6);
+  const grpc::Status full = call(true, admin_token_, "cup", identities_[7]);
+  EXPECT_EQ(full.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(full.error_message().find("full"), std::string::npos) << full.error_message();
+  ASSERT_TRUE(call(false, player_token_, "cup", 0).ok());
+  EXPECT_EQ(out.entrants_size(), 5);
+  EXPECT_EQ(out.entrants(0).name(), "bot2") << "the later entrants move up";
+  EXPECT_EQ(call(false, player_token_, "cup", 0).error_code(), grpc::StatusCode::NOT_FOUND);
+
+  // Once the start has come on the database's clock, registration is closed.
+  db_.clock_ms = kNow + 60'000;
+  const grpc::Status closed = call(true, player_token_, "cup", 0);
+  EXPECT_EQ(closed.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(closed.error_message().find("registration closed"), std::string::npos) << closed.error_message();
+  EXPECT_EQ(call(false, admin_token_, "cup", identities_[2]).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
 }
 
 TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversItsGames) {
