@@ -20,7 +20,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,27 +34,56 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Accepts and drops every connection on a loopback port, noting when each came.
-class RefusingPeer {
+// Listens on a loopback port and hands every connection it accepts to
+// `on_accept`, on its own thread, until Stop() or destruction. Whoever holds it
+// declares it after the state `on_accept` touches, so that it stops first.
+class LoopbackListener {
  public:
-  RefusingPeer() {
+  explicit LoopbackListener(std::function<void(int connection)> on_accept) : on_accept_(std::move(on_accept)) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof addr;
     if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 16) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
-      throw std::runtime_error("RefusingPeer: cannot listen on loopback");
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+      ::close(fd_);
+      throw std::runtime_error("LoopbackListener: cannot listen on loopback");
+    }
     port_ = ntohs(addr.sin_port);
     thread_ = std::thread([this] { Serve(); });
   }
-  ~RefusingPeer() {
-    stop_ = true;
-    thread_.join();
+  ~LoopbackListener() {
+    Stop();
     ::close(fd_);
   }
+  // Returns once no more connections will be handed over.
+  void Stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
   std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 20) <= 0) continue;
+      const int c = ::accept(fd_, nullptr, nullptr);
+      if (c >= 0) on_accept_(c);
+    }
+  }
+  const std::function<void(int)> on_accept_;
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// Accepts and drops every connection on a loopback port, noting when each came.
+class RefusingPeer {
+ public:
+  std::string address() const { return listener_.address(); }
   // How many attempts came between `from` and `to` after `start`.
   int AttemptsBetween(Clock::time_point start, std::chrono::milliseconds from, std::chrono::milliseconds to) {
     std::lock_guard lock(mu_);
@@ -62,25 +93,15 @@ class RefusingPeer {
   }
 
  private:
-  void Serve() {
-    while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      const int c = ::accept(fd_, nullptr, nullptr);
-      if (c < 0) continue;
-      {
-        std::lock_guard lock(mu_);
-        attempts_.push_back(Clock::now());
-      }
-      ::close(c);
-    }
-  }
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::vector<Clock::time_point> attempts_;
-  std::thread thread_;
+  LoopbackListener listener_{[this](int c) {
+    {
+      std::lock_guard lock(mu_);
+      attempts_.push_back(Clock::now());
+    }
+    ::close(c);
+  }};
 };
 
 // Accepts connections on a loopback port and answers each, after `delay`, with
@@ -88,52 +109,29 @@ class RefusingPeer {
 // slow, as any is on a loaded machine. Counts the connections it was offered.
 class SlowHandshakePeer {
  public:
-  explicit SlowHandshakePeer(std::chrono::milliseconds delay) : delay_(delay) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) != 0 || ::listen(fd_, 16) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0)
-      throw std::runtime_error("SlowHandshakePeer: cannot listen on loopback");
-    port_ = ntohs(addr.sin_port);
-    thread_ = std::thread([this] { Serve(); });
-  }
+  explicit SlowHandshakePeer(std::chrono::milliseconds delay) : delay_(delay) {}
   ~SlowHandshakePeer() {
-    stop_ = true;
-    thread_.join();
+    listener_.Stop();  // no more answers_ or connections_ after this
     for (std::thread& t : answers_) t.join();
     for (int c : connections_) ::close(c);
-    ::close(fd_);
   }
-  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  std::string address() const { return listener_.address(); }
   int accepted() const { return accepted_.load(); }
 
  private:
-  void Serve() {
-    while (!stop_) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      const int c = ::accept(fd_, nullptr, nullptr);
-      if (c < 0) continue;
-      ++accepted_;
-      connections_.push_back(c);
-      answers_.emplace_back([this, c] {
-        std::this_thread::sleep_for(delay_);
-        static constexpr char kSettings[9] = {0, 0, 0, 4, 0, 0, 0, 0, 0};
-        (void)!::send(c, kSettings, sizeof kSettings, MSG_NOSIGNAL);
-      });
-    }
-  }
   const std::chrono::milliseconds delay_;
-  int fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
   std::atomic<int> accepted_{0};
   std::vector<int> connections_;
   std::vector<std::thread> answers_;
-  std::thread thread_;
+  LoopbackListener listener_{[this](int c) {
+    ++accepted_;
+    connections_.push_back(c);
+    answers_.emplace_back([this, c] {
+      std::this_thread::sleep_for(delay_);
+      static constexpr char kSettings[9] = {0, 0, 0, 4, 0, 0, 0, 0, 0};
+      (void)!::send(c, kSettings, sizeof kSettings, MSG_NOSIGNAL);
+    });
+  }};
 };
 
 // Keeps asking `channel` to connect for `total`, as a caller with calls to make
