@@ -60,7 +60,7 @@ struct PairComparison {
   int a = 0, b = 0;
   MeanInterval difference;
   bool better = false;
-  std::vector<double> differences;  // per shared set, in set order: what Sprt reads
+  std::vector<double> differences;  // per shared set, in set order: what SequentialPairTest reads
 };
 // Every pair with at least one shared set, ordered by the lower entrant index,
 // then the higher; equal means put the lower index first.
@@ -76,7 +76,7 @@ std::vector<PairComparison> PairComparisons(int entrants, const std::vector<std:
 //
 // The defaults are those of a tournament's pairs (PairTest below): 2.5 % for
 // each direction of H1, so about 5 % in all that a pair with no difference is
-// called separated (measured: 6.8 %, docs/TOURNAMENTS.md).
+// called separated (measured: 5.8 %, docs/TOURNAMENTS.md).
 struct SprtOptions {
   double mu0 = 0;
   double mu1 = 0.1;  // a tenth of the score range: about a third of a place at a table of four
@@ -85,13 +85,6 @@ struct SprtOptions {
   int min_sets = 15;  // the variance of fewer differences is too rough to decide on
 };
 enum class SprtVerdict { kContinue, kAcceptH0, kAcceptH1 };
-struct SprtState {
-  double llr = 0;
-  double lower = 0, upper = 0;  // the bounds
-  SprtVerdict verdict = SprtVerdict::kContinue;
-};
-// The one-sided test at the full count.
-SprtState Sprt(const std::vector<double>& differences, const SprtOptions& options);
 const char* SprtVerdictName(SprtVerdict verdict);  // "continue", "H0", "H1"
 
 // The test a tournament's pair gets, as it would run while the sets come in:

@@ -169,27 +169,53 @@ TEST(SetStats, PairsCompareTheSetsBothPlayed) {
   EXPECT_EQ(three_zero->a, 0);
 }
 
-TEST(Sprt, DecidesOnlyPastTheBoundsAndTheMinimum) {
+// Wald's bounds: H1 once a ratio reaches log((1 - beta) / alpha), H0 once both
+// are down to log(beta / (1 - alpha)), and no verdict before min_sets.
+TEST(SequentialPairTest, DecidesOnlyPastTheBoundsAndTheMinimum) {
   const SprtOptions o;
-  EXPECT_NEAR(Sprt({}, o).upper, std::log(0.95 / 0.025), 1e-12);
-  EXPECT_NEAR(Sprt({}, o).lower, std::log(0.05 / 0.975), 1e-12);
+  const double upper = std::log(0.95 / 0.025), lower = std::log(0.05 / 0.975);
   std::vector<double> strong;
   for (int i = 0; i < 14; ++i) strong.push_back(i % 2 ? 0.5 : 0.6);
-  EXPECT_GT(Sprt(strong, o).llr, Sprt(strong, o).upper);
-  EXPECT_EQ(Sprt(strong, o).verdict, SprtVerdict::kContinue);  // fewer than 15
+  const PairTest fourteen = SequentialPairTest(strong, o);
+  EXPECT_GT(fourteen.llr, upper);
+  EXPECT_EQ(fourteen.verdict, SprtVerdict::kContinue);  // fewer than 15
+  EXPECT_EQ(fourteen.sets, 14);
   strong.push_back(0.55);
-  const SprtState s = Sprt(strong, o);
+  const PairTest s = SequentialPairTest(strong, o);
   EXPECT_EQ(s.verdict, SprtVerdict::kAcceptH1);
-  EXPECT_GT(s.llr, s.upper);
-  EXPECT_EQ(Sprt(std::vector<double>(15, 0.0), o).verdict, SprtVerdict::kAcceptH0);  // alike: the variance floor
+  EXPECT_EQ(s.direction, 1);
+  EXPECT_GT(s.llr, upper);
+  // All alike: the variance floor keeps the ratios finite, far below the bound.
+  EXPECT_EQ(SequentialPairTest(std::vector<double>(15, 0.0), o).verdict, SprtVerdict::kAcceptH0);
   std::vector<double> level;
   for (int i = 0; i < 15; ++i) level.push_back(i % 2 ? 0.3 : -0.25);
-  EXPECT_EQ(Sprt(level, o).verdict, SprtVerdict::kContinue);
+  const PairTest between = SequentialPairTest(level, o);
+  EXPECT_EQ(between.verdict, SprtVerdict::kContinue);
+  EXPECT_GT(between.llr, lower);
+  EXPECT_LT(between.llr, upper);
+
+  // The bounds are where the verdict turns: alpha put so that the upper bound
+  // is just above, then just below, the ratio `strong` ends with; beta so for
+  // the lower bound and the ratio of `level`.
+  auto upper_at = [&](double bound) {
+    SprtOptions at = o;
+    at.alpha = (1 - at.beta) / std::exp(bound);
+    return SequentialPairTest(strong, at).verdict;
+  };
+  EXPECT_EQ(upper_at(s.llr * (1 + 1e-9)), SprtVerdict::kContinue);
+  EXPECT_EQ(upper_at(s.llr * (1 - 1e-9)), SprtVerdict::kAcceptH1);
+  auto lower_at = [&](double bound) {
+    SprtOptions at = o;
+    at.beta = (1 - at.alpha) * std::exp(bound);
+    return SequentialPairTest(level, at).verdict;
+  };
+  EXPECT_EQ(lower_at(between.llr * (1 + 1e-9)), SprtVerdict::kContinue);  // below: the ratio is negative
+  EXPECT_EQ(lower_at(between.llr * (1 - 1e-9)), SprtVerdict::kAcceptH0);
 }
 
 // The pair test over the sets as they came: the first crossing decides and
 // stays, in either direction.
-TEST(Sprt, APairsVerdictIsTheFirstCrossingInSetOrder) {
+TEST(SequentialPairTest, APairsVerdictIsTheFirstCrossingInSetOrder) {
   const SprtOptions o;
   std::vector<double> d;
   for (int i = 0; i < 15; ++i) d.push_back(i % 2 ? 0.5 : 0.6);  // a far ahead: H1 at 15
@@ -221,7 +247,7 @@ TEST(Sprt, APairsVerdictIsTheFirstCrossingInSetOrder) {
 // other entrant better at most about beta of the time. Wald's bounds are
 // approximate for a variance estimated as it goes, so the bound checked is 3
 // percentage points over, on 2,000 runs each.
-TEST(Sprt, ErrorRatesByDrawingSetsAreNearAlphaAndBeta) {
+TEST(SequentialPairTest, ErrorRatesByDrawingSetsAreNearAlphaAndBeta) {
   const SprtOptions o;
   std::mt19937_64 rng(20261206);
   std::normal_distribution<double> noise(0, 0.3);
