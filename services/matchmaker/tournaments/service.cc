@@ -99,9 +99,10 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   out->set_games_finished(uint32_t(outcomes.size()));
   out->set_current_round(round);
   const int entrants = int(spec.entrants.size());
-  const auto sets = CompleteSets(finished, duplicate ? spec.seats : 1);
+  // Once, for both the standings and the pairs.
+  const std::vector<SetScoreList> set_scores = ScoresBySet(CompleteSets(finished, duplicate ? spec.seats : 1));
   std::vector<Standing> standings = Standings(entrants, outcomes);
-  if (duplicate) UseSetScores(SetStandings(entrants, sets), &standings);
+  if (duplicate) UseSetScores(SetStandings(entrants, set_scores), &standings);
   auto name_of = [&](int e) { return size_t(e) < row.names.size() ? row.names[size_t(e)] : std::string(); };
   for (const Standing& s : standings) {
     v1::Standing* st = out->add_standings();
@@ -116,7 +117,7 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
     st->set_sets(uint32_t(s.sets));
   }
   if (entrants > kMaxEntrantsCompared) return;
-  for (const PairComparison& c : PairComparisons(entrants, sets)) {
+  for (const PairComparison& c : PairComparisons(entrants, set_scores)) {
     v1::PairComparison* p = out->add_pairs();
     p->set_a_identity_id(spec.entrants[size_t(c.a)]);
     p->set_a_name(name_of(c.a));

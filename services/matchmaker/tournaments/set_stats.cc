@@ -17,7 +17,7 @@ std::vector<std::vector<SetGame>> CompleteSets(const std::vector<SetGame>& games
   return out;
 }
 
-std::vector<std::pair<int, double>> SetScores(const std::vector<SetGame>& set) {
+SetScoreList SetScores(const std::vector<SetGame>& set) {
   std::map<int, std::pair<double, int>> sums;  // entrant -> (sum, games)
   for (const SetGame& g : set)
     for (size_t s = 0; s < g.entrants.size(); ++s) {
@@ -25,17 +25,24 @@ std::vector<std::pair<int, double>> SetScores(const std::vector<SetGame>& set) {
       sum += SeatScore(g.places, int(s));
       ++n;
     }
-  std::vector<std::pair<int, double>> out;
+  SetScoreList out;
   for (const auto& [entrant, sn] : sums) out.push_back({entrant, sn.first / sn.second});
+  return out;
+}
+
+std::vector<SetScoreList> ScoresBySet(const std::vector<std::vector<SetGame>>& sets) {
+  std::vector<SetScoreList> out;
+  out.reserve(sets.size());
+  for (const auto& set : sets) out.push_back(SetScores(set));
   return out;
 }
 
 using stats::MeanWithInterval;
 
-std::vector<SetStanding> SetStandings(int entrants, const std::vector<std::vector<SetGame>>& sets) {
+std::vector<SetStanding> SetStandings(int entrants, const std::vector<SetScoreList>& scores_by_set) {
   std::vector<std::vector<double>> scores(size_t(std::max(entrants, 0)));
-  for (const auto& set : sets)
-    for (const auto& [entrant, score] : SetScores(set))
+  for (const SetScoreList& set : scores_by_set)
+    for (const auto& [entrant, score] : set)
       if (entrant >= 0 && entrant < entrants) scores[size_t(entrant)].push_back(score);
   std::vector<SetStanding> out;
   for (int e = 0; e < entrants; ++e) out.push_back({e, MeanWithInterval(scores[size_t(e)], 0, 1)});
@@ -54,10 +61,9 @@ void UseSetScores(const std::vector<SetStanding>& sets, std::vector<Standing>* s
   RankStandings(standings);
 }
 
-std::vector<PairComparison> PairComparisons(int entrants, const std::vector<std::vector<SetGame>>& sets) {
+std::vector<PairComparison> PairComparisons(int entrants, const std::vector<SetScoreList>& scores_by_set) {
   std::map<std::pair<int, int>, std::vector<double>> differences;
-  for (const auto& set : sets) {
-    const auto scores = SetScores(set);  // by entrant, ascending
+  for (const SetScoreList& scores : scores_by_set) {  // by entrant, ascending
     for (size_t i = 0; i < scores.size(); ++i)
       for (size_t j = i + 1; j < scores.size(); ++j)
         if (scores[j].first < entrants)

@@ -35,8 +35,13 @@ struct SetGame {
 // sets are left out.
 std::vector<std::vector<SetGame>> CompleteSets(const std::vector<SetGame>& games, int rotations);
 
-// entrant -> its set score, for every entrant of a complete set.
-std::vector<std::pair<int, double>> SetScores(const std::vector<SetGame>& set);
+// entrant -> its set score, for every entrant of a complete set, by entrant
+// ascending.
+using SetScoreList = std::vector<std::pair<int, double>>;
+SetScoreList SetScores(const std::vector<SetGame>& set);
+// Each set's scores, in set order: computed once for a tournament and read by
+// both SetStandings and PairComparisons.
+std::vector<SetScoreList> ScoresBySet(const std::vector<std::vector<SetGame>>& sets);
 
 using stats::MeanInterval;
 
@@ -44,9 +49,9 @@ struct SetStanding {
   int entrant = 0;
   MeanInterval score;  // over complete sets, in [0, 1]
 };
-// One per entrant (in entrant order), those in no complete set with n = 0 and
-// the interval [0, 1].
-std::vector<SetStanding> SetStandings(int entrants, const std::vector<std::vector<SetGame>>& sets);
+// One per entrant (in entrant order), from the complete sets' scores
+// (ScoresBySet), those in no complete set with n = 0 and the interval [0, 1].
+std::vector<SetStanding> SetStandings(int entrants, const std::vector<SetScoreList>& scores_by_set);
 
 // Duplicate standings: each entrant's score and interval replaced by its set
 // standing's (entrants in no complete set score 0 with the interval [0, 1]),
@@ -62,9 +67,10 @@ struct PairComparison {
   bool better = false;
   std::vector<double> differences;  // per shared set, in set order: what SequentialPairTest reads
 };
-// Every pair with at least one shared set, ordered by the lower entrant index,
-// then the higher; equal means put the lower index first.
-std::vector<PairComparison> PairComparisons(int entrants, const std::vector<std::vector<SetGame>>& sets);
+// Every pair with at least one shared set, from the complete sets' scores
+// (ScoresBySet), ordered by the lower entrant index, then the higher; equal
+// means put the lower index first.
+std::vector<PairComparison> PairComparisons(int entrants, const std::vector<SetScoreList>& scores_by_set);
 
 // A sequential probability ratio test on paired set differences d (a - b), as
 // engine testing runs one on paired game results: H0, the mean difference is

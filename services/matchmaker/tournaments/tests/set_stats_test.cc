@@ -71,6 +71,21 @@ TEST(SetStats, ASetScoreIsTheMeanOverItsRotations) {
   EXPECT_DOUBLE_EQ(scores[3].second, 0.5);
 }
 
+// The scores the standings and the pairs share: each set's, in set order.
+TEST(SetStats, ScoresBySetAreEachSetsInSetOrder) {
+  const std::vector<std::vector<SetGame>> sets = {
+      Set(0, {0, 1, 2, 3}, [](int entrant, int) { return entrant + 1; }),
+      Set(1, {0, 1, 2, 4}, [](int entrant, int) { return entrant == 4 ? 1 : entrant + 2; })};
+  const auto by_set = ScoresBySet(sets);
+  ASSERT_EQ(by_set.size(), 2u);
+  EXPECT_EQ(by_set[0], SetScores(sets[0]));
+  EXPECT_EQ(by_set[1], SetScores(sets[1]));
+  EXPECT_EQ(by_set[1].back().first, 4);  // by entrant, ascending
+  EXPECT_DOUBLE_EQ(by_set[1].back().second, 1.0);
+  EXPECT_DOUBLE_EQ(by_set[0].front().second, 1.0);
+  EXPECT_TRUE(ScoresBySet({}).empty());
+}
+
 // The point of duplicate play: the luck a set shares cancels in its score. Here
 // every set is a coin the rotations flip (who wins depends on the rotation, the
 // same in every set), so each entrant's games swing from first to last while
@@ -84,7 +99,7 @@ TEST(SetStats, TheIntervalIsFromTheSpreadBetweenSets) {
     sets.push_back(Set(s, {0, 1, 2, 3}, place));
     for (const SetGame& g : sets.back()) games.push_back({g.entrants, g.places});
   }
-  const auto by_set = SetStandings(4, sets);
+  const auto by_set = SetStandings(4, ScoresBySet(sets));
   for (const SetStanding& st : by_set) {
     EXPECT_EQ(st.score.n, 6);
     EXPECT_DOUBLE_EQ(st.score.mean, 0.5);
@@ -102,7 +117,7 @@ TEST(SetStats, TheIntervalIsFromTheSpreadBetweenSets) {
       if (entrant == 0) return places[size_t(s)][size_t(r)];
       return entrant + (entrant == 3 || places[size_t(s)][size_t(r)] == 4 ? 0 : 1);
     }));
-  const MeanInterval m = SetStandings(4, three)[0].score;
+  const MeanInterval m = SetStandings(4, ScoresBySet(three))[0].score;
   EXPECT_DOUBLE_EQ(m.mean, 0.75);
   const double half = 4.303 * 0.25 / std::sqrt(3.0);
   EXPECT_NEAR(m.ci_low, 0.75 - half, 1e-3);
@@ -116,7 +131,7 @@ TEST(SetStats, DuplicateStandingsAreRankedBySetScore) {
   for (const auto& set : sets)
     for (const SetGame& g : set) games.push_back({g.entrants, g.places});
   std::vector<Standing> standings = Standings(5, games);  // entrant 4 never played
-  UseSetScores(SetStandings(5, sets), &standings);
+  UseSetScores(SetStandings(5, ScoresBySet(sets)), &standings);
   ASSERT_EQ(standings.size(), 5u);
   EXPECT_EQ(standings[0].entrant, 3);
   EXPECT_EQ(standings[0].sets, 2);
@@ -145,7 +160,7 @@ TEST(SetStats, PairsCompareTheSetsBothPlayed) {
       return 4;
     }));
   }
-  const auto pairs = PairComparisons(5, sets);
+  const auto pairs = PairComparisons(5, ScoresBySet(sets));
   auto find = [&](int a, int b) -> const PairComparison* {
     for (const auto& p : pairs)
       if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return &p;
