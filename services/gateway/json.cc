@@ -324,8 +324,15 @@ Json TournamentSummaryToJson(const v1::Tournament& t) {
               {"rounds", t.rounds()},
               {"state", t.state()},
               {"entrant_count", t.entrants_size()},
-              {"created_unix_ms", t.created_unix_ms()}};
+              {"created_unix_ms", t.created_unix_ms()},
+              {"starts_unix_ms", t.starts_unix_ms()},
+              {"max_entrants", t.max_entrants()},
+              {"occurrence", t.occurrence()}};
   out["finished_unix_ms"] = t.finished_unix_ms() ? Json(t.finished_unix_ms()) : Json(nullptr);
+  // A recurring tournament's period and series; null for one held once.
+  out["repeat_every_ms"] = t.repeat_every_ms() ? Json(t.repeat_every_ms()) : Json(nullptr);
+  out["series"] = t.series().empty() ? Json(nullptr) : Json(t.series());
+  out["reason"] = t.reason().empty() ? Json(nullptr) : Json(t.reason());
   return out;
 }
 

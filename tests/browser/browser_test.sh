@@ -38,6 +38,12 @@ for _ in $(seq 1 1200); do
 done
 [[ $(sql "SELECT state FROM tournaments WHERE id = 'cup'") == finished ]] || fail "the tournament did not finish"
 stop_bots
+# A nightly tournament taking registrations, one bot entered by an administrator.
+ctl_mm() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
+ctl_mm create-tournament nightly --format duplicate --starts-in 1d --repeat 1d --title "Nightly cup" \
+  >"$work/nightly.log" 2>&1 || { cat "$work/nightly.log" >&2; fail "create-tournament nightly failed"; }
+ctl_mm join-tournament nightly --identity cup1 --accounts "$METROPOLIS_ACCOUNTS" >/dev/null ||
+  fail "an administrator could not enter cup1"
 
 # The live game, which run.mjs creates when it is ready to follow it: seat 0 waits
 # for its player, whom run.mjs then starts; built-in bots play the other seats.
@@ -50,4 +56,5 @@ live_bot=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$buil
 # ---- The browser ------------------------------------------------------------------------
 
 browser_checks run.mjs "the browser checks" \
-  METROPOLIS_LIVE_CREATE="$live_create" METROPOLIS_LIVE_BOT="$live_bot" METROPOLIS_TOURNAMENT=cup
+  METROPOLIS_LIVE_CREATE="$live_create" METROPOLIS_LIVE_BOT="$live_bot" METROPOLIS_TOURNAMENT=cup \
+  METROPOLIS_REGISTERING=nightly

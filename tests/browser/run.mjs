@@ -9,6 +9,7 @@
 //   METROPOLIS_LIVE_BOT    JSON: the command that plays a seat, given --game ID --token T; started
 //                          once the page follows the game
 //   METROPOLIS_TOURNAMENT  a finished tournament
+//   METROPOLIS_REGISTERING a recurring tournament taking registrations, one entrant in
 //
 // A replay's analysis is asked for with the page's button and computed by the
 // replays service's worker: the check waits for it (analysis.mjs).
@@ -187,6 +188,20 @@ async function main() {
     expectSame(pairs, tournament.pairs.map((p) => `${p.a.name} ${p.b.name}`), 'pairs');
     expect(tournament.pairs.length === 6 && tournament.pairs.every((p) => p.shared === 4), 'the pairs of a round robin of four');
     await page.screenshot({ path: join(ARTIFACTS, 'tournament.png'), fullPage: true });
+    // A tournament taking registrations: listed with its start and period, and
+    // its page says who entered, the room left and how to enter.
+    const registeringId = env('METROPOLIS_REGISTERING');
+    const registering = await get(`/api/v1/tournaments/${registeringId}`);
+    await page.goto(`${GATEWAY}/tournaments`);
+    const listed = await page.$eval(`tr[data-tournament="${registeringId}"]`, (r) => r.textContent);
+    expect(/registering/.test(listed) && /every 1 day/.test(listed), `the list row of a recurring registration: ${listed}`);
+    await page.click(`tr[data-tournament="${registeringId}"] a`);
+    await page.waitForSelector(`section[data-registration="${registeringId}"]`);
+    const section = await page.$eval('section[data-registration]', (s) => s.textContent);
+    expect(section.includes(`1 of ${registering.max_entrants}`) && section.includes('join-tournament') && section.includes('recurs every 1 day'),
+      `the registration section: ${section}`);
+    expectSame(await page.$$eval('section[data-registration] ul.entrants li', (items) => items.map((i) => i.textContent)),
+      registering.entrants.map((e) => e.name), 'the entrants of the registration');
 
     // ---- The replay's analysis ----------------------------------------------------------------------
     // A game of bots is analysed when someone asks: a person signs up (in a

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tournaments end to end (label e2e): the whole stack, five bots competing
 # (metropolis-bot --compete), a round robin of 4-seat tables and a duplicate set
-# created with metropolisctl. The matchmaker is killed with SIGKILL in the
+# created with metropolisctl, then a tournament the bots enter themselves during
+# its registration window. The matchmaker is killed with SIGKILL in the
 # middle of the round robin and started again; the bots reconnect. Checked:
 # both tournaments finish; every pairing of the round robin is played exactly
 # once, each game seated as scheduled; the duplicate set shares its board and
@@ -170,5 +171,39 @@ for game in $(sql "SELECT game_id FROM tournament_games WHERE tournament_id IN (
   "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_REPLAYS" --token "$METROPOLIS_ADMIN_TOKEN" \
     export-game "$game" >/dev/null || fail "revealed game $game is not served"
 done
+# Registration (docs/TOURNAMENTS.md, "Registration and recurring tournaments"): a
+# tournament that takes entrants until its start. The bots enter themselves with
+# their own tokens; the fifth finds it full; one withdraws and the fifth enters;
+# a bot cannot enter another; at the start the schedule is made from those
+# entered, and nobody enters after it.
+as_bot() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "${bot_tokens[$1]}" "${@:2}"; }
+ctl create-tournament open --format round-robin --starts-in 30s --max-entrants 4 --decision-ms 2000 \
+  >"$work/open.log" || { cat "$work/open.log" >&2; fail "create-tournament open --starts-in 30s"; }
+grep -q "taking entrants until" "$work/open.log" || fail "no registration announced: $(cat "$work/open.log")"
+for i in 0 1 2 3; do as_bot "$i" join-tournament open >/dev/null || fail "tb$((i + 1)) could not enter"; done
+if as_bot 4 join-tournament open 2>"$work/full.err"; then fail "a fifth entrant entered a tournament of at most 4"; fi
+grep -q "FAILED_PRECONDITION.*full" "$work/full.err" || fail "the fifth entry's refusal: $(cat "$work/full.err")"
+as_bot 1 leave-tournament open >/dev/null || fail "tb2 could not withdraw"
+as_bot 4 join-tournament open >/dev/null || fail "tb5 could not enter after tb2 withdrew"
+if as_bot 0 join-tournament open --identity tb2 --accounts "$METROPOLIS_ACCOUNTS" 2>"$work/other.err"; then
+  fail "a bot entered another identity"
+fi
+grep -q "PERMISSION_DENIED" "$work/other.err" || fail "entering another identity: $(cat "$work/other.err")"
+[[ $(sql "SELECT string_agg(i.name, ',' ORDER BY e.entrant) FROM tournament_entrants e JOIN identities i
+          ON i.id = e.identity_id WHERE e.tournament_id = 'open'") == "tb1,tb3,tb4,tb5" ]] ||
+  fail "the entrants are not tb1,tb3,tb4,tb5 in order of entry"
+[[ $(sql "SELECT state || '/' || (SELECT count(*) FROM tournament_games WHERE tournament_id = 'open')
+          FROM tournaments WHERE id = 'open'") == "registering/0" ]] || fail "the tournament did not wait for its start"
+timeout 400 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+  watch-tournament open --interval-ms 500 >"$work/open-watch.log" 2>&1 || { cat "$work/open-watch.log" >&2; fail "watching open"; }
+grep -q "registering): 4/4 entered" "$work/open-watch.log" || fail "watch-tournament did not show the registration"
+grep -q "4/4 games finished" "$work/open-watch.log" || fail "the registered tournament did not finish: $(tail -3 "$work/open-watch.log")"
+[[ $(sql "SELECT count(DISTINCT s.identity_id) || '/' || count(*) FILTER (WHERE i.name = 'tb2') FROM tournament_games tg
+          JOIN game_seats s ON s.game_id = tg.game_id JOIN identities i ON i.id = s.identity_id
+          WHERE tg.tournament_id = 'open'") == "4/0" ]] || fail "the games of 'open' are not those of its four entrants"
+if as_bot 1 join-tournament open 2>"$work/late.err"; then fail "an entry after the start was accepted"; fi
+grep -q "registration closed" "$work/late.err" || fail "the late entry's refusal: $(cat "$work/late.err")"
+echo "tournament_test: a tournament with a registration window started with its four entrants and finished"
+
 stop_compete_bots
 echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"

@@ -37,14 +37,17 @@ const std::string kHelp =
     std::string(kAccountsHelp) + std::string(kUpdateLadderHelp) + std::string(kSeasonsHelp) +
     "\n"
     "tournaments (the Tournaments service, hosted by the matchmaker):\n"
-    "  create-tournament ID --format F --entrants A,B,...\n"
-    "                                  schedule a round-robin, swiss or duplicate tournament (administrator)\n"
+    "  create-tournament ID --format F --entrants A,B,... | --starts-in 1h [--repeat 1d]\n"
+    "                                  schedule a round-robin, swiss or duplicate tournament, or open one\n"
+    "                                  for registration until its start (administrator)\n"
     "  tournaments                     list tournaments\n"
     "  standings ID                    progress and standings with 95 % confidence intervals\n"
     "  watch-tournament ID             follow a tournament live until it ends\n"
     "  tournament-games ID             every game of the schedule, with places\n"
     "  export-tournament ID [--csv]    the tournament and its games, as JSON or CSV\n"
     "  cancel-tournament ID            stop scheduling its games (administrator)\n"
+    "  join-tournament ID              enter a tournament that takes registrations (the token's identity)\n"
+    "  leave-tournament ID             withdraw before its start\n"
     "\n"
     "global flags (also accepted after the command):\n"
     "  --host ADDR       the server, HOST:PORT, plaintext (env METROPOLIS_HOST; default 127.0.0.1:50051)\n"
@@ -107,6 +110,8 @@ int main(int argc, char** argv) {
   if (command == "tournament-games") return RunTournamentGames(command_args, env);
   if (command == "export-tournament") return RunExportTournament(command_args, env);
   if (command == "cancel-tournament") return RunCancelTournament(command_args, env);
+  if (command == "join-tournament") return RunJoinTournament(command_args, env);
+  if (command == "leave-tournament") return RunLeaveTournament(command_args, env);
   std::cerr << "metropolisctl: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }

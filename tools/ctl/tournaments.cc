@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <thread>
 
@@ -83,13 +84,47 @@ int GetTournamentAndGames(const Invocation& inv, v1::Tournament* t, v1::ListTour
   return -1;
 }
 
+// Identities by name, from the Accounts service (--accounts, or env
+// METROPOLIS_ACCOUNTS, or --host), which runs apart from the matchmaker; -1,
+// or the exit code after printing the error.
+int IdsByName(const Invocation& inv, const GetEnv& env, std::map<std::string, int64_t>* out) {
+  std::string address = inv.flags.Has("accounts") ? inv.flags.Get("accounts") : "";
+  if (address.empty() && env)
+    if (const char* v = env("METROPOLIS_ACCOUNTS")) address = v;
+  auto accounts = v1::Accounts::NewStub(MakeChannel(inv.global, address));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::ListIdentitiesResponse identities;
+  if (grpc::Status s = accounts->ListIdentities(&context, v1::ListIdentitiesRequest(), &identities); !s.ok())
+    return RpcError(inv, "ListIdentities (to find identities by name)", s);
+  for (const auto& i : identities.identities()) (*out)[i.name()] = i.id();
+  return -1;
+}
+
+// "1d", "2h 30m", "45s": the largest units, at most two.
+std::string DurationText(int64_t ms) {
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1000}};
+  std::string out;
+  int parts = 0;
+  for (const auto& [unit, size] : kUnits) {
+    if (ms >= size && parts < 2) {
+      out += (out.empty() ? "" : " ") + std::to_string(ms / size) + unit;
+      ms %= size;
+      ++parts;
+    }
+  }
+  return out.empty() ? std::to_string(ms) + "ms" : out;
+}
+
 }  // namespace
 
 cli::Flags CreateTournamentFlags() {
-  cli::Flags f("create-tournament", "ID --format F --entrants A,B,... [flags]",
+  cli::Flags f("create-tournament", "ID --format F (--entrants A,B,... | --starts-in DURATION) [flags]",
                "Creates a tournament at the matchmaker (--host; an administrator's token). Its games start as\n"
                "the entrants' bots become available (metropolis-bot --compete); follow it with\n"
-               "watch-tournament ID.");
+               "watch-tournament ID. With a start (--starts-in, --starts-at) it takes registrations until\n"
+               "then (join-tournament) and makes its schedule from those entered.");
   f.AllowPositionals();
   f.Add({.name = "format", .value_name = "F", .help = "round-robin, swiss or duplicate"});
   f.Add({.name = "entrants", .value_name = "LIST", .help = "identities, by id or name, comma-separated"});
@@ -110,7 +145,54 @@ cli::Flags CreateTournamentFlags() {
   f.Add({.name = "max-games", .value_name = "N", .help = "games at once per entrant (default 1)"});
   f.Add({.name = "decision-ms", .value_name = "N", .help = "time per decision (default 10000)"});
   f.Add({.name = "time-bank-ms", .value_name = "N", .help = "time bank per seat (default 60000)"});
+  f.Add({.name = "starts-in",
+         .value_name = "DURATION",
+         .help = "open registration and start then, e.g. 30m, 2h, 1d (entrants join with join-tournament)"});
+  f.Add({.name = "starts-at", .value_name = "TIME", .help = "as --starts-in, at a UTC time: 2026-12-24T18:00:00Z"});
+  f.Add({.name = "max-entrants", .value_name = "N", .help = "with a start: the most entrants taken (default 16)"});
+  f.Add({.name = "repeat",
+         .value_name = "DURATION",
+         .help =
+             "with a start: recur this often (e.g. 1d, at least 10m), the next occurrences named <ID>-2, <ID>-3, ..."});
   return f;
+}
+
+bool ParseDurationMs(const std::string& text, int64_t* out) {
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}, {"d", 86'400'000}};
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 9) return false;
+  const int64_t n = std::stoll(text.substr(0, digits));
+  for (const auto& [unit, ms] : kUnits) {
+    if (text.substr(digits) == unit) {
+      *out = n * ms;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ParseUtcTimeMs(const std::string& text, int64_t* out) {
+  std::tm tm{};
+  int consumed = 0;
+  // "YYYY-MM-DDTHH:MM[:SS]Z"; the T may be a space.
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &consumed) != 5)
+    return false;
+  std::string rest = text.substr(size_t(consumed));
+  if (rest.size() >= 3 && rest[0] == ':') {
+    if (std::sscanf(rest.c_str(), ":%2d%n", &tm.tm_sec, &consumed) != 1) return false;
+    rest = rest.substr(size_t(consumed));
+  }
+  if (rest != "Z") return false;
+  if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+      tm.tm_sec > 60)
+    return false;
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  *out = int64_t(timegm(&tm)) * 1000;
+  return true;
 }
 
 bool EntrantsNeedNames(const std::string& list) {
@@ -120,7 +202,7 @@ bool EntrantsNeedNames(const std::string& list) {
 }
 
 bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::string, int64_t>& ids_by_name,
-                                  v1::CreateTournamentRequest* out, std::string* error) {
+                                  int64_t now_ms, v1::CreateTournamentRequest* out, std::string* error) {
   v1::CreateTournamentRequest r;
   if (flags.positionals().size() != 1) {
     *error = "expected one tournament id";
@@ -132,9 +214,43 @@ bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::s
     return false;
   }
   r.set_format(flags.Get("format"));
+  const bool registration = flags.Has("starts-in") || flags.Has("starts-at");
+  if (flags.Has("starts-in") && flags.Has("starts-at")) {
+    *error = "--starts-in and --starts-at: give one";
+    return false;
+  }
+  if (flags.Has("starts-in")) {
+    int64_t in = 0;
+    if (!ParseDurationMs(flags.Get("starts-in"), &in) || in <= 0) {
+      *error = "--starts-in: '" + flags.Get("starts-in") + "' is not a duration such as 90s, 30m, 2h or 1d";
+      return false;
+    }
+    r.set_starts_unix_ms(now_ms + in);
+  }
+  if (flags.Has("starts-at")) {
+    int64_t at = 0;
+    if (!ParseUtcTimeMs(flags.Get("starts-at"), &at)) {
+      *error = "--starts-at: '" + flags.Get("starts-at") + "' is not a UTC time such as 2026-12-24T18:00:00Z";
+      return false;
+    }
+    r.set_starts_unix_ms(at);
+  }
+  if (flags.Has("repeat")) {
+    int64_t every = 0;
+    if (!registration || !ParseDurationMs(flags.Get("repeat"), &every) || every <= 0) {
+      *error = registration ? "--repeat: '" + flags.Get("repeat") + "' is not a duration such as 1d or 12h"
+                            : "--repeat needs a start (--starts-in or --starts-at)";
+      return false;
+    }
+    r.set_repeat_every_ms(every);
+  }
+  if (flags.Has("max-entrants") && !registration) {
+    *error = "--max-entrants needs a start (--starts-in or --starts-at)";
+    return false;
+  }
   const std::vector<std::string> entrants = SplitCommas(flags.Get("entrants"));
-  if (entrants.empty()) {
-    *error = "--entrants is required: identities by id or name, comma-separated";
+  if (entrants.empty() && !registration) {
+    *error = "--entrants is required (or a start, to take registrations): identities by id or name, comma-separated";
     return false;
   }
   for (const std::string& e : entrants) {
@@ -163,6 +279,7 @@ bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::s
       {"max-games", 1, 64, &v1::CreateTournamentRequest::set_max_games_per_entrant},
       {"decision-ms", 100, 3'600'000, &v1::CreateTournamentRequest::set_decision_ms},
       {"time-bank-ms", 0, 86'400'000, &v1::CreateTournamentRequest::set_time_bank_ms},
+      {"max-entrants", 3, 1000, &v1::CreateTournamentRequest::set_max_entrants},
   };
   for (const IntFlag& f : ints) {
     if (!flags.Has(f.name)) continue;
@@ -186,6 +303,10 @@ std::string ProgressLine(const v1::Tournament& t) {
   std::string bar(size_t(filled), '#');
   bar.append(size_t(kWidth - filled), '.');
   std::string line = t.id() + " (" + t.format() + ", " + t.state() + "): ";
+  if (t.state() == "registering")
+    return line + std::to_string(t.entrants_size()) + "/" + std::to_string(t.max_entrants()) + " entered, starts " +
+           FormatUnixMs(t.starts_unix_ms());
+  if (t.state() == "cancelled" && !t.reason().empty()) line += t.reason() + "; ";
   if (t.format() == "swiss")
     line += "round " + std::to_string(t.current_round() + 1) + " of " + std::to_string(t.rounds()) + ", ";
   line += std::to_string(done) + "/" + std::to_string(total) + " games finished, " + std::to_string(t.games_playing()) +
@@ -268,22 +389,15 @@ int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env)
   Invocation inv{CreateTournamentFlags(), {}};
   if (int code = ParseInvocation(args, env, &inv); code >= 0) return code;
   std::map<std::string, int64_t> ids_by_name;
-  if (EntrantsNeedNames(inv.flags.Get("entrants"))) {
-    // Names are the Accounts service's, which runs apart from the matchmaker.
-    std::string address = inv.flags.Has("accounts") ? inv.flags.Get("accounts") : "";
-    if (address.empty() && env)
-      if (const char* v = env("METROPOLIS_ACCOUNTS")) address = v;
-    auto accounts = v1::Accounts::NewStub(MakeChannel(inv.global, address));
-    grpc::ClientContext context;
-    PrepareContext(inv.global, &context);
-    v1::ListIdentitiesResponse identities;
-    if (grpc::Status s = accounts->ListIdentities(&context, v1::ListIdentitiesRequest(), &identities); !s.ok())
-      return RpcError(inv, "ListIdentities (to find the entrants by name)", s);
-    for (const auto& i : identities.identities()) ids_by_name[i.name()] = i.id();
-  }
+  if (EntrantsNeedNames(inv.flags.Get("entrants")))
+    if (int code = IdsByName(inv, env, &ids_by_name); code >= 0) return code;
   v1::CreateTournamentRequest request;
   std::string error;
-  if (!BuildCreateTournamentRequest(inv.flags, ids_by_name, &request, &error)) return UsageError(inv.flags, error);
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  if (!BuildCreateTournamentRequest(inv.flags, ids_by_name, now_ms, &request, &error))
+    return UsageError(inv.flags, error);
   auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
   grpc::ClientContext context;
   PrepareContext(inv.global, &context);
@@ -292,6 +406,15 @@ int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env)
     return RpcError(inv, "CreateTournament", s);
   if (inv.global.json) {
     std::cout << MessageJson(t) << "\n";
+    return kExitOk;
+  }
+  if (t.state() == "registering") {
+    std::cout << "created tournament " << t.id() << ": " << t.format() << ", " << t.seats()
+              << " seats, taking entrants until " << FormatUnixMs(t.starts_unix_ms()) << " (" << t.entrants_size()
+              << " of at most " << t.max_entrants() << " entered)"
+              << (t.repeat_every_ms() ? ", recurring every " + DurationText(t.repeat_every_ms()) : "") << "\n"
+              << "entrants join with their own token:\n"
+              << "  metropolisctl --token $BOT_TOKEN join-tournament " << t.id() << "\n";
     return kExitOk;
   }
   std::cout << "created tournament " << t.id() << ": " << t.format() << ", " << t.entrants_size() << " entrants, "
@@ -317,10 +440,14 @@ int RunTournaments(const std::vector<std::string>& args, const GetEnv& env) {
     std::cout << MessageJson(list) << "\n";
     return kExitOk;
   }
-  std::vector<std::vector<std::string>> rows = {{"id", "format", "state", "entrants", "seats", "title", "created"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"id", "format", "state", "entrants", "seats", "title", "starts", "recurs"}};
   for (const auto& t : list.tournaments())
-    rows.push_back({t.id(), t.format(), t.state(), std::to_string(t.entrants_size()), std::to_string(t.seats()),
-                    t.title(), FormatUnixMs(t.created_unix_ms())});
+    rows.push_back(
+        {t.id(), t.format(), t.state(),
+         std::to_string(t.entrants_size()) + (t.state() == "registering" ? "/" + std::to_string(t.max_entrants()) : ""),
+         std::to_string(t.seats()), t.title(), FormatUnixMs(t.starts_unix_ms()),
+         t.repeat_every_ms() ? "every " + DurationText(t.repeat_every_ms()) : "-"});
   std::cout << FormatTable(rows);
   return kExitOk;
 }
@@ -378,7 +505,7 @@ int RunWatchTournament(const std::vector<std::string>& args, const GetEnv& env) 
         std::cout << line << std::endl;
       last = line;
     }
-    if (t.state() != "running") {
+    if (t.state() != "running" && t.state() != "registering") {
       if (!inv.global.json) std::cout << (tty ? "\n\n" : "\n") << StandingsTable(t) << PairsGap(t);
       return kExitOk;
     }
@@ -458,6 +585,68 @@ int RunCancelTournament(const std::vector<std::string>& args, const GetEnv& env)
   else
     std::cout << "cancelled " << t.id() << ": " << ProgressLine(t) << "\n";
   return kExitOk;
+}
+
+int RunRegistration(const std::vector<std::string>& args, const GetEnv& env, bool join) {
+  Invocation inv{cli::Flags("", "", ""), {}};
+  const std::string name = join ? "join-tournament" : "leave-tournament";
+  if (int code = ParseIdCommand(
+          name,
+          join ? "Enters a tournament that takes registrations: the token's own identity (a bot's or a player's),\n"
+                 "or with an administrator's token --identity. Entering twice changes nothing."
+               : "Withdraws from a tournament before its start: the token's own identity, or with an\n"
+                 "administrator's token --identity.",
+          args, env, &inv,
+          {{.name = "identity", .value_name = "NAME|ID", .help = "another identity (an administrator's token)"},
+           {.name = "accounts",
+            .value_name = "ADDR",
+            .help = "the Accounts service, where --identity's name is looked up (env METROPOLIS_ACCOUNTS; default "
+                    "--host)"}});
+      code >= 0)
+    return code;
+  int64_t identity = 0;
+  if (const std::string who = inv.flags.Get("identity"); !who.empty()) {
+    if (IsNumber(who) && who.size() <= 18) {
+      identity = std::stoll(who);
+    } else {
+      std::map<std::string, int64_t> ids_by_name;
+      if (int code = IdsByName(inv, env, &ids_by_name); code >= 0) return code;
+      auto it = ids_by_name.find(who);
+      if (it == ids_by_name.end()) return UsageError(inv.flags, "--identity: no identity named '" + who + "'");
+      identity = it->second;
+    }
+  }
+  auto stub = v1::Tournaments::NewStub(MakeChannel(inv.global));
+  grpc::ClientContext context;
+  PrepareContext(inv.global, &context);
+  v1::Tournament t;
+  grpc::Status s;
+  if (join) {
+    v1::JoinTournamentRequest request;
+    request.set_id(inv.flags.positionals()[0]);
+    request.set_identity_id(identity);
+    s = stub->JoinTournament(&context, request, &t);
+  } else {
+    v1::LeaveTournamentRequest request;
+    request.set_id(inv.flags.positionals()[0]);
+    request.set_identity_id(identity);
+    s = stub->LeaveTournament(&context, request, &t);
+  }
+  if (!s.ok()) return RpcError(inv, join ? "JoinTournament" : "LeaveTournament", s);
+  if (inv.global.json) {
+    std::cout << MessageJson(t) << "\n";
+    return kExitOk;
+  }
+  std::cout << (join ? "entered " : "withdrawn from ") << t.id() << ": " << ProgressLine(t) << "\n";
+  return kExitOk;
+}
+
+int RunJoinTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  return RunRegistration(args, env, true);
+}
+
+int RunLeaveTournament(const std::vector<std::string>& args, const GetEnv& env) {
+  return RunRegistration(args, env, false);
 }
 
 }  // namespace metropolis::ctl

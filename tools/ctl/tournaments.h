@@ -18,13 +18,21 @@ int RunWatchTournament(const std::vector<std::string>& args, const GetEnv& env);
 int RunTournamentGames(const std::vector<std::string>& args, const GetEnv& env);
 int RunExportTournament(const std::vector<std::string>& args, const GetEnv& env);
 int RunCancelTournament(const std::vector<std::string>& args, const GetEnv& env);
+int RunJoinTournament(const std::vector<std::string>& args, const GetEnv& env);
+int RunLeaveTournament(const std::vector<std::string>& args, const GetEnv& env);
 
 // create-tournament's flags, and the request they describe. Entrants are a
 // comma-separated list of identity ids or names; `ids_by_name` resolves names
-// (an unknown name is an error naming it). False with *error naming the flag.
+// (an unknown name is an error naming it); --starts-in counts from `now_ms`.
+// False with *error naming the flag.
 cli::Flags CreateTournamentFlags();
 bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::string, int64_t>& ids_by_name,
-                                  v1::CreateTournamentRequest* out, std::string* error);
+                                  int64_t now_ms, v1::CreateTournamentRequest* out, std::string* error);
+// "90s", "30m", "2h", "1d", "1500ms" as milliseconds; false for anything else.
+bool ParseDurationMs(const std::string& text, int64_t* out);
+// "2026-12-24T18:00:00Z" (seconds optional, 'T' or a space) as Unix ms; false
+// for anything else, a time not in UTC included.
+bool ParseUtcTimeMs(const std::string& text, int64_t* out);
 // True when the list names an identity by name (so names must be looked up).
 bool EntrantsNeedNames(const std::string& list);
 

@@ -286,6 +286,31 @@ TEST(Tournaments, SummaryHasNoProgress) {
   EXPECT_FALSE(j.contains("games_total"));
 }
 
+// Registration: the start, the room, the recurrence; a cancellation's reason.
+TEST(Tournaments, RegistrationAndRecurrence) {
+  v1::Tournament t = SampleTournament();
+  Json j = TournamentSummaryToJson(t);
+  EXPECT_EQ(j["repeat_every_ms"], nullptr);
+  EXPECT_EQ(j["series"], nullptr);
+  EXPECT_EQ(j["reason"], nullptr);
+  t.set_state("registering");
+  t.set_starts_unix_ms(1'800'000'000'000);
+  t.set_max_entrants(16);
+  t.set_repeat_every_ms(86'400'000);
+  t.set_series("nightly");
+  t.set_occurrence(3);
+  j = TournamentSummaryToJson(t);
+  EXPECT_EQ(j["state"], "registering");
+  EXPECT_EQ(j["starts_unix_ms"], 1'800'000'000'000);
+  EXPECT_EQ(j["max_entrants"], 16);
+  EXPECT_EQ(j["repeat_every_ms"], 86'400'000);
+  EXPECT_EQ(j["series"], "nightly");
+  EXPECT_EQ(j["occurrence"], 3);
+  t.set_state("cancelled");
+  t.set_reason("too few entrants: 2 entered by the start, a table needs 4");
+  EXPECT_EQ(TournamentToJson(t)["reason"], "too few entrants: 2 entered by the start, a table needs 4");
+}
+
 TEST(Tournaments, StandingsWithIntervals) {
   const Json j = TournamentToJson(SampleTournament());
   EXPECT_EQ(j["seed"], "18446744073709551615");

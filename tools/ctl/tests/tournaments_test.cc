@@ -9,10 +9,12 @@
 namespace metropolis::ctl {
 namespace {
 
+constexpr int64_t kNow = 1'800'000'000'000;
+
 bool Build(std::vector<std::string> args, v1::CreateTournamentRequest* out, std::string* error) {
   cli::Flags flags = CreateTournamentFlags();
   if (!flags.Parse(args, error)) return false;
-  return BuildCreateTournamentRequest(flags, {{"alice", 7}, {"bob", 9}}, out, error);
+  return BuildCreateTournamentRequest(flags, {{"alice", 7}, {"bob", 9}}, kNow, out, error);
 }
 
 TEST(CtlTournaments, FlagsBecomeTheRequest) {
@@ -32,6 +34,68 @@ TEST(CtlTournaments, FlagsBecomeTheRequest) {
   EXPECT_EQ(r.options(), "vp_to_win=10");
   EXPECT_TRUE(EntrantsNeedNames("1,alice"));
   EXPECT_FALSE(EntrantsNeedNames("1,2,3"));
+}
+
+// Registration: a start from now or at a UTC time, a maximum, a recurrence;
+// entrants optional then, and each registration flag refused without a start.
+TEST(CtlTournaments, AStartOpensRegistration) {
+  v1::CreateTournamentRequest r;
+  std::string error;
+  ASSERT_TRUE(Build({"nightly", "--format", "duplicate", "--starts-in", "2h", "--max-entrants", "8", "--repeat", "1d"},
+                    &r, &error))
+      << error;
+  EXPECT_EQ(r.starts_unix_ms(), kNow + 7'200'000);
+  EXPECT_EQ(r.max_entrants(), 8u);
+  EXPECT_EQ(r.repeat_every_ms(), 86'400'000);
+  EXPECT_EQ(r.entrants_size(), 0);
+  ASSERT_TRUE(
+      Build({"cup", "--format", "swiss", "--starts-at", "2027-01-15T18:30:00Z", "--entrants", "alice"}, &r, &error))
+      << error;
+  EXPECT_EQ(r.starts_unix_ms(), 1'800'037'800'000);  // date -u -d 2027-01-15T18:30:00Z +%s
+  EXPECT_EQ(r.entrants_size(), 1);
+  int64_t ms = 0;
+  EXPECT_TRUE(ParseDurationMs("90s", &ms));
+  EXPECT_EQ(ms, 90'000);
+  EXPECT_TRUE(ParseDurationMs("1500ms", &ms));
+  EXPECT_EQ(ms, 1500);
+  EXPECT_TRUE(ParseUtcTimeMs("2027-01-15 18:30Z", &ms));
+  EXPECT_EQ(ms, 1'800'037'800'000);
+  for (const char* bad : {"", "h", "5", "5y", "-5m", "1.5h", "9999999999s"})
+    EXPECT_FALSE(ParseDurationMs(bad, &ms)) << bad;
+  for (const char* bad :
+       {"2027-01-15", "2027-01-15T18:30:00", "2027-01-15T18:30:00+01:00", "2027-13-15T18:30Z", "tomorrow"})
+    EXPECT_FALSE(ParseUtcTimeMs(bad, &ms)) << bad;
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"cup", "--format", "swiss", "--starts-in", "soon"}, "--starts-in"},
+      {{"cup", "--format", "swiss", "--starts-in", "1h", "--starts-at", "2027-01-15T18:30Z"}, "give one"},
+      {{"cup", "--format", "swiss", "--starts-at", "2027-01-15T18:30+02:00"}, "--starts-at"},
+      {{"cup", "--format", "swiss", "--entrants", "1,2,3,4", "--repeat", "1d"}, "--repeat needs a start"},
+      {{"cup", "--format", "swiss", "--starts-in", "1h", "--repeat", "daily"}, "--repeat"},
+      {{"cup", "--format", "swiss", "--entrants", "1,2,3,4", "--max-entrants", "8"}, "--max-entrants needs a start"},
+      {{"cup", "--format", "swiss"}, "--entrants is required"},
+  };
+  for (const auto& [args, mentions] : refused) {
+    error.clear();
+    EXPECT_FALSE(Build(args, &r, &error)) << mentions;
+    EXPECT_NE(error.find(mentions), std::string::npos) << error;
+  }
+}
+
+TEST(CtlTournaments, RegisteringTournamentsShowEntriesAndTheStart) {
+  v1::Tournament t;
+  t.set_id("nightly");
+  t.set_format("duplicate");
+  t.set_state("registering");
+  t.set_max_entrants(8);
+  t.set_starts_unix_ms(1'800'037'800'000);
+  t.add_entrants()->set_name("alpha");
+  t.add_entrants()->set_name("beta");
+  EXPECT_EQ(ProgressLine(t),
+            "nightly (duplicate, registering): 2/8 entered, starts " + FormatUnixMs(1'800'037'800'000));
+  t.set_state("cancelled");
+  t.set_reason("too few entrants: 2 entered by the start, a table needs 4");
+  EXPECT_NE(ProgressLine(t).find("cancelled): too few entrants"), std::string::npos) << ProgressLine(t);
 }
 
 TEST(CtlTournaments, BadFlagsNameWhatIsWrong) {

@@ -8,13 +8,35 @@ export async function renderList() {
   const rows = tournaments.map(
     (t) => html`<tr data-tournament="${t.id}"><td><a href="/tournaments/${enc(t.id)}">${t.title || t.id}</a></td><td>${t.format}</td>
       <td class="num">${t.entrant_count}</td><td class="num">${t.seats}</td><td><span class="state state-${t.state}">${t.state}</span></td>
-      <td>${formatDate(t.created_unix_ms)}</td></tr>`,
+      <td>${formatDate(t.starts_unix_ms)}${t.repeat_every_ms ? html` <span class="hint">(every ${every(t.repeat_every_ms)})</span>` : ''}</td></tr>`,
   );
   return pageOf(
     html`<h1>Tournaments</h1>
-    ${rows.length ? html`<div class="table-wrap"><table class="tournaments"><thead><tr><th>Tournament</th><th>Format</th><th class="num">Entrants</th><th class="num">Seats</th><th>State</th><th>Created</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p>No tournaments yet.</p>`}`,
+    ${rows.length ? html`<div class="table-wrap"><table class="tournaments"><thead><tr><th>Tournament</th><th>Format</th><th class="num">Entrants</th><th class="num">Seats</th><th>State</th><th>Starts</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p>No tournaments yet.</p>`}`,
     'Tournaments',
   );
+}
+
+// "1 day", "12 hours", "30 minutes": a recurring tournament's period.
+function every(ms) {
+  for (const [unit, size] of [['day', 86400000], ['hour', 3600000], ['minute', 60000]]) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}${ms === size ? '' : 's'}`;
+  }
+  return `${Math.round(ms / 60000)} minutes`;
+}
+
+// Before the start: who has entered, the room left, how to enter; after a
+// cancellation, why.
+function registration(t) {
+  if (t.state === 'registering') {
+    return html`<section class="registration" data-registration="${t.id}"><h2>Registration open</h2>
+      <p><strong>${t.entrant_count} of ${t.max_entrants}</strong> entered · starts ${formatDate(t.starts_unix_ms)}${t.repeat_every_ms ? ` · recurs every ${every(t.repeat_every_ms)}` : ''}.
+      At the start the schedule is made from those entered; with fewer than ${t.seats} it is cancelled.</p>
+      <p class="hint">A bot enters with its own token: <code>metropolisctl --token $BOT_TOKEN join-tournament ${t.id}</code>, and withdraws with <code>leave-tournament</code> until the start.</p>
+      ${t.entrants.length ? html`<ul class="entrants">${t.entrants.map((e) => html`<li><a href="/players/${enc(e.name)}">${e.name}</a></li>`)}</ul>` : ''}</section>`;
+  }
+  if (t.state === 'cancelled' && t.reason) return html`<p class="notice" data-reason>Cancelled: ${t.reason}</p>`;
+  return '';
 }
 
 // Scores run from 0 (always last) to 1 (always first): the bars share that scale.
@@ -74,8 +96,9 @@ export async function render(id) {
   const markup = html`
     <h1>${t.title || t.id}</h1>
     <p class="meta">${t.format}, ${t.seats} seats, ${t.entrant_count} entrants · <span class="state state-${t.state}">${t.state}</span> ·
-      ${t.games_finished} of ${t.games_total} games finished${t.games_playing ? `, ${t.games_playing} playing` : ''} · created ${formatDate(t.created_unix_ms)}
-      · <a href="/games?tournament=${enc(t.id)}">stored games</a></p>
+      ${t.games_finished} of ${t.games_total} games finished${t.games_playing ? `, ${t.games_playing} playing` : ''} · ${t.state === 'registering' ? 'starts' : 'started'} ${formatDate(t.starts_unix_ms)}
+      ${t.series ? `· occurrence ${t.occurrence} of the series ${t.series}` : ''} · <a href="/games?tournament=${enc(t.id)}">stored games</a></p>
+    ${registration(t)}
     <h2>Standings</h2>
     <div class="table-wrap"><table class="standings"><thead><tr><th class="num">Rank</th><th>Entrant</th><th class="num">Games</th><th class="num">Wins</th>
       ${duplicate ? html`<th class="num">Sets</th>` : ''}<th class="num">Score</th><th class="num">95% interval</th><th>0 (last) … 1 (first)</th></tr></thead><tbody>${standings}</tbody></table></div>
