@@ -333,6 +333,8 @@ Json TournamentSummaryToJson(const v1::Tournament& t) {
   out["repeat_every_ms"] = t.repeat_every_ms() ? Json(t.repeat_every_ms()) : Json(nullptr);
   out["series"] = t.series().empty() ? Json(nullptr) : Json(t.series());
   out["reason"] = t.reason().empty() ? Json(nullptr) : Json(t.reason());
+  // An arena pairs until its end; the other formats have none.
+  out["arena_ends_unix_ms"] = t.arena_ms() ? Json(t.starts_unix_ms() + t.arena_ms()) : Json(nullptr);
   return out;
 }
 

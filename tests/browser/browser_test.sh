@@ -44,6 +44,9 @@ ctl_mm create-tournament nightly --format duplicate --starts-in 1d --repeat 1d -
   >"$work/nightly.log" 2>&1 || { cat "$work/nightly.log" >&2; fail "create-tournament nightly failed"; }
 ctl_mm join-tournament nightly --identity cup1 --accounts "$METROPOLIS_ACCOUNTS" >/dev/null ||
   fail "an administrator could not enter cup1"
+# An arena of the cup's bots, which have stopped: it runs, waiting for them.
+ctl_mm create-tournament evening --format arena --arena 2h --entrants cup1,cup2,cup3,cup4 --accounts "$METROPOLIS_ACCOUNTS" \
+  >"$work/evening.log" 2>&1 || { cat "$work/evening.log" >&2; fail "create-tournament evening --format arena failed"; }
 
 # The live game, which run.mjs creates when it is ready to follow it: seat 0 waits
 # for its player, whom run.mjs then starts; built-in bots play the other seats.
@@ -57,4 +60,4 @@ live_bot=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$buil
 
 browser_checks run.mjs "the browser checks" \
   METROPOLIS_LIVE_CREATE="$live_create" METROPOLIS_LIVE_BOT="$live_bot" METROPOLIS_TOURNAMENT=cup \
-  METROPOLIS_REGISTERING=nightly
+  METROPOLIS_REGISTERING=nightly METROPOLIS_ARENA=evening

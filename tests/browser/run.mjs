@@ -10,6 +10,7 @@
 //                          once the page follows the game
 //   METROPOLIS_TOURNAMENT  a finished tournament
 //   METROPOLIS_REGISTERING a recurring tournament taking registrations, one entrant in
+//   METROPOLIS_ARENA       a running arena
 //
 // A replay's analysis is asked for with the page's button and computed by the
 // replays service's worker: the check waits for it (analysis.mjs).
@@ -202,6 +203,13 @@ async function main() {
       `the registration section: ${section}`);
     expectSame(await page.$$eval('section[data-registration] ul.entrants li', (items) => items.map((i) => i.textContent)),
       registering.entrants.map((e) => e.name), 'the entrants of the registration');
+    // An arena says until when it pairs, not a count of games to come.
+    const arenaId = env('METROPOLIS_ARENA');
+    const arena = await get(`/api/v1/tournaments/${arenaId}`);
+    expect(arena.format === 'arena' && arena.arena_ends_unix_ms > arena.starts_unix_ms, `the arena's end: ${arena.arena_ends_unix_ms}`);
+    await page.goto(`${GATEWAY}/tournaments/${arenaId}`);
+    const arenaMeta = await page.$eval('p.meta', (p) => p.textContent);
+    expect(/pairing until/.test(arenaMeta) && !/of 0 games/.test(arenaMeta), `the arena's progress: ${arenaMeta}`);
 
     // ---- The replay's analysis ----------------------------------------------------------------------
     // A game of bots is analysed when someone asks: a person signs up (in a

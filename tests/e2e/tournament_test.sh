@@ -2,7 +2,7 @@
 # Tournaments end to end (label e2e): the whole stack, five bots competing
 # (metropolis-bot --compete), a round robin of 4-seat tables and a duplicate set
 # created with metropolisctl, then a tournament the bots enter themselves during
-# its registration window. The matchmaker is killed with SIGKILL in the
+# its registration window and, meanwhile, a one-minute arena. The matchmaker is killed with SIGKILL in the
 # middle of the round robin and started again; the bots reconnect. Checked:
 # both tournaments finish; every pairing of the round robin is played exactly
 # once, each game seated as scheduled; the duplicate set shares its board and
@@ -177,6 +177,9 @@ done
 # a bot cannot enter another; at the start the schedule is made from those
 # entered, and nobody enters after it.
 as_bot() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "${bot_tokens[$1]}" "${@:2}"; }
+# Meanwhile an arena of the five: paired as they become free, for a minute.
+ctl create-tournament blitz --format arena --arena 1m --entrants tb1,tb2,tb3,tb4,tb5 --decision-ms 2000 \
+  >"$work/blitz.log" || { cat "$work/blitz.log" >&2; fail "create-tournament blitz --format arena"; }
 ctl create-tournament open --format round-robin --starts-in 30s --max-entrants 4 --decision-ms 2000 \
   >"$work/open.log" || { cat "$work/open.log" >&2; fail "create-tournament open --starts-in 30s"; }
 grep -q "taking entrants until" "$work/open.log" || fail "no registration announced: $(cat "$work/open.log")"
@@ -204,6 +207,24 @@ grep -q "4/4 games finished" "$work/open-watch.log" || fail "the registered tour
 if as_bot 1 join-tournament open 2>"$work/late.err"; then fail "an entry after the start was accepted"; fi
 grep -q "registration closed" "$work/late.err" || fail "the late entry's refusal: $(cat "$work/late.err")"
 echo "tournament_test: a tournament with a registration window started with its four entrants and finished"
+timeout 300 "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" \
+  watch-tournament blitz --interval-ms 500 >"$work/blitz-watch.log" 2>&1 || { cat "$work/blitz-watch.log" >&2; fail "watching blitz"; }
+grep -q "(arena, finished): paired until" "$work/blitz-watch.log" || fail "the arena did not finish: $(tail -3 "$work/blitz-watch.log")"
+blitz_games=$(sql "SELECT count(*) FROM tournament_games tg JOIN games g ON g.id = tg.game_id
+                   WHERE tg.tournament_id = 'blitz' AND tg.state = 'finished' AND g.tournament_id = 'blitz'")
+((blitz_games >= 2)) || fail "the arena played $blitz_games stored games in its minute"
+# Each pairing is a table of four distinct entrants of the five.
+[[ $(sql "SELECT count(*) FROM tournament_games WHERE tournament_id = 'blitz' AND
+          (SELECT count(DISTINCT e) FROM unnest(entrants) e WHERE e BETWEEN 0 AND 4) <> 4") == 0 ]] ||
+  fail "an arena game is not a table of four distinct entrants"
+ctl --json standings blitz >"$work/blitz.json" || fail "standings blitz"
+python3 - "$work/blitz.json" "$blitz_games" <<'PY' || fail "the arena's standings do not count its games"
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["format"] == "arena" and t["arena_ms"] == "60000", (t["format"], t.get("arena_ms"))
+assert sum(s["games"] for s in t["standings"]) == 4 * int(sys.argv[2]), t["standings"]
+PY
+echo "tournament_test: the arena paired the five for a minute: $blitz_games games"
 
 stop_compete_bots
 echo "tournament_test: passed ($(sql "SELECT count(*) FROM games") games; $at_kill finished before the restart)"

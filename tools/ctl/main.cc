@@ -38,7 +38,7 @@ const std::string kHelp =
     "\n"
     "tournaments (the Tournaments service, hosted by the matchmaker):\n"
     "  create-tournament ID --format F --entrants A,B,... | --starts-in 1h [--repeat 1d]\n"
-    "                                  schedule a round-robin, swiss or duplicate tournament, or open one\n"
+    "                                  schedule a round-robin, swiss, duplicate or arena tournament, or open one\n"
     "                                  for registration until its start (administrator)\n"
     "  tournaments                     list tournaments\n"
     "  standings ID                    progress and standings with 95 % confidence intervals\n"

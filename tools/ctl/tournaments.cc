@@ -126,7 +126,10 @@ cli::Flags CreateTournamentFlags() {
                "watch-tournament ID. With a start (--starts-in, --starts-at) it takes registrations until\n"
                "then (join-tournament) and makes its schedule from those entered.");
   f.AllowPositionals();
-  f.Add({.name = "format", .value_name = "F", .help = "round-robin, swiss or duplicate"});
+  f.Add({.name = "format", .value_name = "F", .help = "round-robin, swiss, duplicate or arena (with --arena)"});
+  f.Add({.name = "arena",
+         .value_name = "DURATION",
+         .help = "arena: pair entrants as they become free for this long from the start (1m to 7d), e.g. 30m"});
   f.Add({.name = "entrants", .value_name = "LIST", .help = "identities, by id or name, comma-separated"});
   f.Add(
       {.name = "accounts",
@@ -210,7 +213,7 @@ bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::s
   }
   r.set_id(flags.positionals()[0]);
   if (flags.Get("format").empty()) {
-    *error = "--format is required (round-robin, swiss or duplicate)";
+    *error = "--format is required (round-robin, swiss, duplicate or arena)";
     return false;
   }
   r.set_format(flags.Get("format"));
@@ -243,6 +246,17 @@ bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::s
       return false;
     }
     r.set_repeat_every_ms(every);
+  }
+  if (flags.Has("arena")) {
+    int64_t length = 0;
+    if (!ParseDurationMs(flags.Get("arena"), &length) || length <= 0) {
+      *error = "--arena: '" + flags.Get("arena") + "' is not a duration such as 30m or 2h";
+      return false;
+    }
+    r.set_arena_ms(length);
+  } else if (flags.Get("format") == "arena") {
+    *error = "--format arena needs --arena DURATION (how long entrants are paired)";
+    return false;
   }
   if (flags.Has("max-entrants") && !registration) {
     *error = "--max-entrants needs a start (--starts-in or --starts-at)";
@@ -307,6 +321,10 @@ std::string ProgressLine(const v1::Tournament& t) {
     return line + std::to_string(t.entrants_size()) + "/" + std::to_string(t.max_entrants()) + " entered, starts " +
            FormatUnixMs(t.starts_unix_ms());
   if (t.state() == "cancelled" && !t.reason().empty()) line += t.reason() + "; ";
+  if (t.format() == "arena")
+    return line + (t.state() == "running" ? "pairing until " : "paired until ") +
+           FormatUnixMs(t.starts_unix_ms() + t.arena_ms()) + ", " + std::to_string(done) + " games finished, " +
+           std::to_string(t.games_playing()) + " playing";
   if (t.format() == "swiss")
     line += "round " + std::to_string(t.current_round() + 1) + " of " + std::to_string(t.rounds()) + ", ";
   line += std::to_string(done) + "/" + std::to_string(total) + " games finished, " + std::to_string(t.games_playing()) +

@@ -293,6 +293,11 @@ TEST(Tournaments, RegistrationAndRecurrence) {
   EXPECT_EQ(j["repeat_every_ms"], nullptr);
   EXPECT_EQ(j["series"], nullptr);
   EXPECT_EQ(j["reason"], nullptr);
+  EXPECT_EQ(j["arena_ends_unix_ms"], nullptr);
+  t.set_format("arena");
+  t.set_starts_unix_ms(1'800'000'000'000);
+  t.set_arena_ms(1'800'000);
+  EXPECT_EQ(TournamentSummaryToJson(t)["arena_ends_unix_ms"], 1'800'001'800'000);
   t.set_state("registering");
   t.set_starts_unix_ms(1'800'000'000'000);
   t.set_max_entrants(16);

@@ -18,7 +18,7 @@ const char* kTournamentColumns =
     "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
     "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
     "(extract(epoch FROM t.starts_at) * 1000)::bigint, t.max_entrants, t.repeat_every_ms, t.series, t.occurrence, "
-    "t.reason";
+    "t.reason, t.arena_ms";
 
 // Names come as a PostgreSQL text array; array_parser unquotes them.
 std::vector<std::string> ParseTextArray(const pqxx::field& field) {
@@ -55,6 +55,7 @@ TournamentRow ReadTournament(const pqxx::row& r) {
   t.spec.series = r[18].as<std::string>();
   t.spec.occurrence = r[19].as<int>();
   t.reason = r[20].as<std::string>();
+  t.spec.arena_ms = r[21].as<int64_t>();
   return t;
 }
 
@@ -107,14 +108,14 @@ namespace {
 bool InsertTournament(pqxx::work& tx, const TournamentSpec& spec) {
   const pqxx::result inserted = tx.exec_params(
       "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
-      "decision_ms, time_bank_ms, state, starts_at, max_entrants, repeat_every_ms, series, occurrence) "
+      "decision_ms, time_bank_ms, state, starts_at, max_entrants, repeat_every_ms, series, occurrence, arena_ms) "
       "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-      "CASE WHEN $13::bigint > 0 THEN to_timestamp($13::bigint / 1000.0) ELSE now() END, $14, $15, $16, $17) "
+      "CASE WHEN $13::bigint > 0 THEN to_timestamp($13::bigint / 1000.0) ELSE now() END, $14, $15, $16, $17, $18) "
       "ON CONFLICT (id) DO NOTHING RETURNING id",
       spec.id, spec.title, TournamentFormatName(spec.format), spec.ruleset, spec.options, spec.seats, spec.rounds,
       int64_t(spec.seed), spec.max_games_per_entrant, int64_t(spec.decision_ms), int64_t(spec.time_bank_ms),
       spec.registration() ? "registering" : "running", spec.starts_ms, spec.max_entrants, spec.repeat_every_ms,
-      spec.series, spec.occurrence);
+      spec.series, spec.occurrence, spec.arena_ms);
   if (inserted.empty()) return false;
   for (size_t i = 0; i < spec.entrants.size(); ++i)
     tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)", spec.id,

@@ -65,7 +65,7 @@ v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament,
 
 RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   RunnerStats stats;
-  OpenDue(&stats);
+  const int64_t db_now_ms = OpenDue(&stats);
   std::vector<std::string> ids;
   if (!store_->Running(&ids).ok()) return stats;
   std::vector<Loaded> running;
@@ -90,7 +90,7 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
     FindLost(t, now_ms, &stats);
     Start(t, free, now_ms, &stats);
     if (!stats.error.ok()) return stats;
-    Advance(t, &stats);
+    Advance(t, free, db_now_ms, &stats);
     for (const TournamentGameRow& g : t.games)
       if (g.state == "playing" || g.state == "starting") playing.insert(g.game_id);
   }
@@ -101,10 +101,10 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   return stats;
 }
 
-void TournamentRunner::OpenDue(RunnerStats* stats) {
+int64_t TournamentRunner::OpenDue(RunnerStats* stats) {
   std::vector<std::string> ids;
   int64_t now_ms = 0;
-  if (!store_->DueToStart(&ids, &now_ms).ok()) return;
+  if (!store_->DueToStart(&ids, &now_ms).ok()) return 0;
   for (const std::string& id : ids) {
     TournamentRow row;
     if (!store_->Get(id, &row).ok()) continue;
@@ -138,6 +138,7 @@ void TournamentRunner::OpenDue(RunnerStats* stats) {
       services::LogInfo("next occurrence open",
                         {{"tournament", next.id}, {"starts_unix_ms", std::to_string(next.starts_ms)}});
   }
+  return now_ms;
 }
 
 bool TournamentRunner::Collect(Loaded& t, RunnerStats* stats) {
@@ -345,8 +346,13 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
   }
 }
 
-void TournamentRunner::Advance(Loaded& t, RunnerStats* stats) {
+void TournamentRunner::Advance(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms,
+                               RunnerStats* stats) {
   const TournamentSpec& spec = t.row.spec;
+  if (spec.format == TournamentFormat::kArena) {
+    AdvanceArena(t, free, db_now_ms, stats);
+    return;
+  }
   int last_round = -1;
   for (const TournamentGameRow& g : t.games) {
     if (g.state != "finished") return;  // something still to play
@@ -370,6 +376,64 @@ void TournamentRunner::Advance(Loaded& t, RunnerStats* stats) {
   if (store_->SetState(spec.id, "finished", "").ok()) {
     ++stats->tournaments_finished;
     services::LogInfo("tournament finished", {{"tournament", spec.id}, {"games", std::to_string(t.games.size())}});
+  }
+}
+
+void TournamentRunner::AdvanceArena(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms,
+                                    RunnerStats* stats) {
+  const TournamentSpec& spec = t.row.spec;
+  if (db_now_ms == 0) return;  // the database's clock unknown this pass: neither pair nor end
+  const int entrants = int(spec.entrants.size());
+  std::vector<int> open(size_t(entrants), 0), games(size_t(entrants), 0);
+  std::vector<double> total(size_t(entrants), 0);
+  std::vector<int> finished(size_t(entrants), 0);
+  int next_round = 0;
+  bool playing = false;
+  for (const TournamentGameRow& g : t.games) {
+    next_round = std::max(next_round, g.game.round + 1);
+    const bool live = g.state == "starting" || g.state == "playing";
+    playing = playing || live;
+    const std::vector<int> places = g.state == "finished" ? g.places : std::vector<int>();
+    for (size_t s = 0; s < g.game.entrants.size(); ++s) {
+      const size_t e = size_t(g.game.entrants[s]);
+      ++games[e];
+      if (g.state != "finished") ++open[e];
+      if (s < places.size()) {
+        total[e] += SeatScore(places, int(s));
+        ++finished[e];
+      }
+    }
+  }
+  if (db_now_ms >= spec.starts_ms + spec.arena_ms) {
+    // Time is up: no more pairings; the arena ends once the games under way
+    // have. A pairing that never started (its entrants did not come back)
+    // is void: it counts for nobody.
+    if (playing) return;
+    if (store_->SetState(spec.id, "finished", "").ok()) {
+      ++stats->tournaments_finished;
+      services::LogInfo("arena finished", {{"tournament", spec.id}, {"games", std::to_string(t.games.size())}});
+    }
+    return;
+  }
+  if (int(t.games.size()) >= kMaxScheduledGames) return;
+  // Free: available on a Compete stream with room after this pass's starts,
+  // and below the tournament's games at once.
+  std::vector<ArenaEntrant> ready;
+  for (int e = 0; e < entrants; ++e) {
+    const auto room = free.find(spec.entrants[size_t(e)]);
+    if (room == free.end() || room->second <= 0 || open[size_t(e)] >= spec.max_games_per_entrant) continue;
+    ready.push_back({.entrant = e,
+                     .score = finished[size_t(e)] ? total[size_t(e)] / finished[size_t(e)] : 0.5,
+                     .games = games[size_t(e)]});
+  }
+  const std::vector<ScheduledGame> pairing =
+      ArenaPairing(std::move(ready), spec.seats, next_round, int(t.games.size()), spec.seed);
+  if (pairing.empty()) return;
+  if (store_->AddRound(spec.id, next_round, pairing).ok()) {
+    ++stats->rounds;
+    services::LogInfo(
+        "arena pairing",
+        {{"tournament", spec.id}, {"round", std::to_string(next_round)}, {"tables", std::to_string(pairing.size())}});
   }
 }
 

@@ -11,6 +11,7 @@
 //      limit of games at once, on the host with the most room, and sends each
 //      entrant its seat (roster inbox → its Compete stream);
 //   4. Swiss: adds the next round once every game of the last one finished;
+//      arena: pairs the entrants free now, while its time lasts;
 //   5. marks a tournament finished when every game of its last round is;
 //   6. tells the replays service what it may show (the whole of a tournament
 //      that is not duplicate, each duplicate set once all its games finished),
@@ -67,7 +68,8 @@ class TournamentRunner {
 
  private:
   struct Loaded;
-  void OpenDue(RunnerStats* stats);
+  // Step 0; the database's time now (0 when it could not be asked).
+  int64_t OpenDue(RunnerStats* stats);
   bool Collect(Loaded& t, RunnerStats* stats);
   // Whether the replays service is known not to hold the game (false when it
   // does, or cannot answer: a game is requeued only when surely not stored).
@@ -75,7 +77,10 @@ class TournamentRunner {
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
   // Stops at a host registry that does not answer, its status in stats->error.
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
-  void Advance(Loaded& t, RunnerStats* stats);
+  void Advance(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms, RunnerStats* stats);
+  // Arena: pairs the entrants free now while its time lasts, on the
+  // database's clock; then finishes once the games under way have.
+  void AdvanceArena(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms, RunnerStats* stats);
   void Reveal(RunnerStats* stats);
 
   TournamentStore* store_;

@@ -24,6 +24,8 @@ bool ParseTournamentFormat(const std::string& text, TournamentFormat* out) {
     *out = TournamentFormat::kSwiss;
   else if (text == "duplicate")
     *out = TournamentFormat::kDuplicate;
+  else if (text == "arena")
+    *out = TournamentFormat::kArena;
   else
     return false;
   return true;
@@ -37,6 +39,8 @@ const char* TournamentFormatName(TournamentFormat format) {
       return "swiss";
     case TournamentFormat::kDuplicate:
       return "duplicate";
+    case TournamentFormat::kArena:
+      return "arena";
   }
   return "?";
 }
@@ -65,6 +69,33 @@ std::vector<ScheduledGame> RoundRobin(int entrants, int seats, uint64_t seed) {
     if (i < 0) break;
     ++pick[size_t(i)];
     for (int j = i + 1; j < seats; ++j) pick[size_t(j)] = pick[size_t(j - 1)] + 1;
+  }
+  return games;
+}
+
+std::vector<ScheduledGame> ArenaPairing(std::vector<ArenaEntrant> free, int seats, int round, int first_number,
+                                        uint64_t seed) {
+  std::vector<ScheduledGame> games;
+  if (seats < 2 || int(free.size()) < seats) return games;
+  // Who plays: those who played least; then who with whom: by score.
+  std::stable_sort(free.begin(), free.end(), [](const ArenaEntrant& a, const ArenaEntrant& b) {
+    return a.games != b.games ? a.games < b.games : a.entrant < b.entrant;
+  });
+  free.resize(free.size() / size_t(seats) * size_t(seats));
+  std::stable_sort(free.begin(), free.end(), [](const ArenaEntrant& a, const ArenaEntrant& b) {
+    return a.score != b.score ? a.score > b.score : a.entrant < b.entrant;
+  });
+  for (size_t at = 0; at < free.size(); at += size_t(seats)) {
+    std::vector<int> table;
+    for (size_t s = at; s < at + size_t(seats); ++s) table.push_back(free[s].entrant);
+    ScheduledGame g;
+    g.round = round;
+    g.entrants = Rotate(table, round % seats);
+    g.rotation = round % seats;
+    const uint64_t n = uint64_t(first_number) + uint64_t(games.size());
+    g.chance_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 1));
+    g.board_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 2));
+    games.push_back(std::move(g));
   }
   return games;
 }
@@ -181,7 +212,7 @@ void RankStandings(std::vector<Standing>* standings) {
 }
 
 int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int rounds) {
-  if (entrants < seats || seats < 1 || rounds < 1) return 0;
+  if (entrants < seats || seats < 1 || rounds < 1 || format == TournamentFormat::kArena) return 0;
   if (format == TournamentFormat::kSwiss) return int64_t(entrants / seats) * rounds;
   // C(entrants, seats) × seats rotations × rounds, saturating.
   constexpr int64_t kMax = INT64_MAX;
@@ -198,6 +229,7 @@ int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int round
 std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants, int seats, int rounds,
                                            uint64_t seed) {
   std::vector<ScheduledGame> games;
+  if (format == TournamentFormat::kArena) return games;
   if (format == TournamentFormat::kSwiss) return NextSwissRound(entrants, seats, 0, seed, {}, {});
   for (int rep = 0; rep < rounds; ++rep) {
     const uint64_t rep_seed = rep == 0 ? seed : SplitMixHash(seed ^ SplitMixHash(0x5eed0000u + uint64_t(rep)));

@@ -10,7 +10,9 @@
 //                each other, avoiding table-mates they already met where they can;
 //   duplicate    each table becomes a set of `seats` games on the same board
 //                with the same dice and decks (the same chance seed), the seats
-//                rotated, so luck cancels out within the set.
+//                rotated, so luck cancels out within the set;
+//   arena        for a fixed time, entrants who are free are paired again and
+//                again as they finish (ArenaPairing), scored by their results.
 //
 // Standings score each game by place: (seats - place) / (seats - 1), so a win
 // is 1 and last is 0 (a tie shares the mean of the places it spans), and
@@ -25,8 +27,9 @@
 
 namespace metropolis::matchmaker {
 
-enum class TournamentFormat { kRoundRobin, kSwiss, kDuplicate };
-bool ParseTournamentFormat(const std::string& text, TournamentFormat* out);  // "round-robin", "swiss", "duplicate"
+enum class TournamentFormat { kRoundRobin, kSwiss, kDuplicate, kArena };
+// "round-robin", "swiss", "duplicate", "arena"
+bool ParseTournamentFormat(const std::string& text, TournamentFormat* out);
 const char* TournamentFormatName(TournamentFormat format);
 
 // One game of a tournament. entrants[s] plays seat s; the indices are into the
@@ -89,18 +92,33 @@ using ranking::PlaceScore;
 using ranking::PlacesOf;
 using ranking::SeatScore;
 
+// Arena: the tables of the next pairing among the entrants free now. When
+// they do not fill whole tables, those who played most sit out (they are paired
+// at a later pass); the others are seated by mean score, best first, so that
+// entrants of like strength meet, and each table's seats are rotated by the
+// round so that no entrant always moves first. Game `first_number + i` gets
+// its own chance number from `seed`, as the other formats' games do.
+struct ArenaEntrant {
+  int entrant = 0;
+  double score = 0.5;  // mean score so far (0.5 before the first game)
+  int games = 0;       // games played or being played
+};
+std::vector<ScheduledGame> ArenaPairing(std::vector<ArenaEntrant> free, int seats, int round, int first_number,
+                                        uint64_t seed);
+
 // The largest schedule a tournament may have: a round robin grows as
 // entrants^seats, and a schedule nobody can finish is a mistake to refuse.
 inline constexpr int kMaxScheduledGames = 20'000;
 
 // How many games the whole schedule holds (Swiss: every round), computed
 // without building it and saturating at INT64_MAX: a round robin of 1,000
-// entrants would not fit in memory.
+// entrants would not fit in memory. An arena's is not known ahead: 0 (it stops
+// pairing at kMaxScheduledGames).
 int64_t ScheduleSize(TournamentFormat format, int entrants, int seats, int rounds);
 
 // The games a tournament starts with: round robin and duplicate their whole
 // schedule, played `rounds` times over with fresh seeds (round = repetition);
-// Swiss its first round. Game numbers are positions in the result.
+// Swiss its first round; an arena none (it pairs as it runs). Game numbers are positions in the result.
 std::vector<ScheduledGame> InitialSchedule(TournamentFormat format, int entrants, int seats, int rounds, uint64_t seed);
 
 // Swiss: the games of `round` from those scheduled so far and their outcomes

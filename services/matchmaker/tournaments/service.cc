@@ -26,7 +26,7 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t
   spec.id = request.id();
   spec.title = request.title();
   if (!ParseTournamentFormat(request.format(), &spec.format))
-    return Invalid("format: " + services::Quoted(request.format()) + " is not round-robin, swiss or duplicate");
+    return Invalid("format: " + services::Quoted(request.format()) + " is not round-robin, swiss, duplicate or arena");
   if (!request.ruleset().empty()) spec.ruleset = request.ruleset();
   spec.options = request.options();
   spec.seats = request.seats() ? int(request.seats()) : 4;
@@ -41,6 +41,10 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t
   if (request.starts_unix_ms() < 0) return Invalid("starts_unix_ms: negative");
   if (request.repeat_every_ms() < 0) return Invalid("repeat_every_ms: negative");
   spec.starts_ms = request.starts_unix_ms();
+  if (request.arena_ms() < 0) return Invalid("arena_ms: negative");
+  spec.arena_ms = request.arena_ms();
+  if (spec.format == TournamentFormat::kArena && request.rounds() > 1)
+    return Invalid("rounds: an arena has no rounds to set (it pairs for arena_ms)");
   spec.repeat_every_ms = request.repeat_every_ms();
   spec.max_entrants = request.max_entrants() ? int(std::min<uint32_t>(request.max_entrants(), 100'000))
                                              : std::max(kDefaultMaxEntrants, int(spec.entrants.size()));
@@ -74,6 +78,7 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   out->set_series(spec.series.empty() && spec.repeat_every_ms > 0 ? spec.id : spec.series);
   out->set_occurrence(uint32_t(spec.occurrence));
   out->set_reason(row.reason);
+  out->set_arena_ms(spec.arena_ms);
   out->set_state(row.state);
   out->set_created_unix_ms(row.created_ms);
   out->set_finished_unix_ms(row.finished_ms);

@@ -25,6 +25,12 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec, int64_t now_ms) {
     return Invalid("max_games_per_entrant: must be 1 to 64");
   if (spec.decision_ms < 100 || spec.decision_ms > 3'600'000) return Invalid("decision_ms: must be 100 to 3600000");
   if (spec.time_bank_ms > 86'400'000) return Invalid("time_bank_ms: more than a day");
+  if (spec.format == TournamentFormat::kArena) {
+    if (spec.arena_ms < 60'000 || spec.arena_ms > 7 * 86'400'000LL)
+      return Invalid("arena_ms: an arena lasts 1 minute to 7 days");
+  } else if (spec.arena_ms != 0) {
+    return Invalid("arena_ms: only an arena has a duration");
+  }
   if (spec.registration()) {
     if (spec.starts_ms <= now_ms) return Invalid("starts_unix_ms: " + std::to_string(spec.starts_ms) + " has passed");
     if (spec.starts_ms - now_ms > kMaxStartAheadMs) return Invalid("starts_unix_ms: more than 90 days ahead");

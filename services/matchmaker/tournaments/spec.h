@@ -32,6 +32,8 @@ struct TournamentSpec {
   int64_t repeat_every_ms = 0;
   std::string series;
   int occurrence = 1;
+  // Arena: how long entrants are paired from the start.
+  int64_t arena_ms = 0;
 
   bool registration() const { return starts_ms > 0; }
 };

@@ -82,6 +82,28 @@ TEST(CtlTournaments, AStartOpensRegistration) {
   }
 }
 
+TEST(CtlTournaments, AnArenaHasADuration) {
+  v1::CreateTournamentRequest r;
+  std::string error;
+  ASSERT_TRUE(Build({"blitz", "--format", "arena", "--arena", "30m", "--entrants", "1,2,3,4"}, &r, &error)) << error;
+  EXPECT_EQ(r.arena_ms(), 1'800'000);
+  EXPECT_FALSE(Build({"blitz", "--format", "arena", "--entrants", "1,2,3,4"}, &r, &error));
+  EXPECT_NE(error.find("--arena"), std::string::npos) << error;
+  EXPECT_FALSE(Build({"blitz", "--format", "arena", "--arena", "long", "--entrants", "1,2,3,4"}, &r, &error));
+  EXPECT_NE(error.find("--arena"), std::string::npos) << error;
+  v1::Tournament t;
+  t.set_id("blitz");
+  t.set_format("arena");
+  t.set_state("running");
+  t.set_starts_unix_ms(1'800'000'000'000);
+  t.set_arena_ms(1'800'000);
+  t.set_games_total(9);
+  t.set_games_finished(7);
+  t.set_games_playing(2);
+  EXPECT_EQ(ProgressLine(t), "blitz (arena, running): pairing until " + FormatUnixMs(1'800'001'800'000) +
+                                 ", 7 games finished, 2 playing");
+}
+
 TEST(CtlTournaments, RegisteringTournamentsShowEntriesAndTheStart) {
   v1::Tournament t;
   t.set_id("nightly");

@@ -292,9 +292,35 @@ TYPED_TEST_P(TournamentStoreContract, RegistrationClosesAtTheStartAndTheStartHap
   EXPECT_EQ(this->store_->SetState("open-2", "finished", "").error_code(), grpc::StatusCode::FAILED_PRECONDITION);
 }
 
+// An arena is kept with its duration, starts when it is created (on the
+// database's clock), and grows a pairing at a time.
+TYPED_TEST_P(TournamentStoreContract, AnArenaKeepsItsDurationAndGrowsByPairings) {
+  TournamentSpec spec = this->Spec("blitz", TournamentFormat::kArena, 6);
+  spec.arena_ms = 600'000;
+  const int64_t before = this->DatabaseNowMs();
+  this->CreateTournament(spec);
+  TournamentRow row;
+  ASSERT_TRUE(this->store_->Get("blitz", &row).ok());
+  EXPECT_EQ(row.spec.format, TournamentFormat::kArena);
+  EXPECT_EQ(row.spec.arena_ms, 600'000);
+  EXPECT_EQ(row.state, "running");
+  EXPECT_GE(row.spec.starts_ms, before - 1);
+  EXPECT_LE(row.spec.starts_ms, this->DatabaseNowMs() + 1);
+  EXPECT_TRUE(this->Games("blitz").empty());
+  const std::vector<ArenaEntrant> free = {{0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}, {3, 0.5, 0}};
+  ASSERT_TRUE(this->store_->AddRound("blitz", 0, ArenaPairing(free, 4, 0, 0, spec.seed)).ok());
+  ASSERT_TRUE(this->store_->AddRound("blitz", 1, ArenaPairing(free, 4, 1, 1, spec.seed)).ok());
+  ASSERT_TRUE(this->store_->AddRound("blitz", 1, ArenaPairing(free, 4, 1, 1, spec.seed)).ok());
+  const auto games = this->Games("blitz");
+  ASSERT_EQ(games.size(), 2u) << "a pairing is added once";
+  EXPECT_EQ(games[1].number, 1);
+  EXPECT_EQ(games[1].game.entrants, (std::vector<int>{1, 2, 3, 0}));
+}
+
 REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
                             AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff,
                             EveryCallToAnUnreachableRosterAnswersUnavailable,
-                            RegistrationClosesAtTheStartAndTheStartHappensOnce);
+                            RegistrationClosesAtTheStartAndTheStartHappensOnce,
+                            AnArenaKeepsItsDurationAndGrowsByPairings);
 
 }  // namespace metropolis::matchmaker

@@ -555,6 +555,56 @@ TEST_F(SchedulerTest, ARegisteringTournamentStartsAtItsStartWithThoseEntered) {
   EXPECT_EQ(State("nightly-2"), "running");
 }
 
+// Arena: entrants are paired as they become free, those who played least
+// first, for the arena's time on the database's clock; then no more pairings,
+// and it finishes once the games under way have. Scored by results like a
+// round robin.
+TEST_F(SchedulerTest, AnArenaPairsFreeEntrantsUntilItsTimeIsUp) {
+  db_.clock_ms = kNow;
+  TournamentSpec spec = Spec("blitz", TournamentFormat::kArena, 6);
+  spec.arena_ms = 60'000;
+  CreateTournament(spec);
+  EXPECT_TRUE(Games("blitz").empty());
+  Available(spec.entrants, 1);
+  auto runner = Runner();
+  size_t stored = 0;
+  int before_end = 0;
+  for (int pass = 1; pass <= 60 && State("blitz") == "running"; ++pass) {
+    if (pass == 30) {
+      before_end = int(Games("blitz").size());
+      db_.clock_ms = kNow + 60'000;  // the arena's time is up
+    }
+    runner->Pass(kNow);
+    for (; stored < host_.created.size(); ++stored) Store(host_.created[stored], identities_);
+  }
+  EXPECT_EQ(State("blitz"), "finished");
+  const std::vector<TournamentGameRow> games = Games("blitz");
+  EXPECT_GE(before_end, 6) << "pairings go on while the arena lasts";
+  EXPECT_LE(int(games.size()), before_end + 1) << "at most the pairing under way at the end is added";
+  std::map<int, int> played;
+  std::set<uint64_t> chances;
+  for (const TournamentGameRow& g : games) {
+    EXPECT_EQ(g.state, "finished");
+    EXPECT_EQ(g.game.round, g.number) << "one table a pairing with six entrants at tables of four";
+    for (int e : g.game.entrants) ++played[e];
+    chances.insert(g.game.chance_seed);
+  }
+  EXPECT_EQ(chances.size(), games.size()) << "every arena game has its own chance";
+  ASSERT_EQ(played.size(), 6u);
+  int fewest = 1 << 30, most = 0;
+  for (const auto& [e, n] : played) {
+    fewest = std::min(fewest, n);
+    most = std::max(most, n);
+  }
+  EXPECT_LE(most - fewest, 1) << "those who played least are paired first";
+  TournamentRow row;
+  ASSERT_TRUE(store_->Get("blitz", &row).ok());
+  v1::Tournament t;
+  TournamentToProto(row, games, &t);
+  EXPECT_EQ(t.standings(0).identity_id(), identities_[0]) << "the first in every game's order ranks first";
+  EXPECT_EQ(t.arena_ms(), 60'000);
+}
+
 TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {
   EXPECT_TRUE(Leads("a", 300));
   EXPECT_FALSE(Leads("b", 300));
@@ -643,6 +693,14 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
       {[this](auto* r) { r->set_entrants(1, identities_[0]); }, grpc::StatusCode::INVALID_ARGUMENT, "twice"},
       {[](auto* r) { r->add_entrants(999999); }, grpc::StatusCode::NOT_FOUND, "999999"},
       {[](auto* r) { r->set_decision_ms(5); }, grpc::StatusCode::INVALID_ARGUMENT, "decision_ms"},
+      {[](auto* r) { r->set_format("arena"); }, grpc::StatusCode::INVALID_ARGUMENT, "arena_ms"},
+      {[](auto* r) { r->set_arena_ms(600'000); }, grpc::StatusCode::INVALID_ARGUMENT, "only an arena"},
+      {[](auto* r) {
+         r->set_format("arena");
+         r->set_arena_ms(600'000);
+         r->set_rounds(3);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "rounds"},
   };
   for (const Case& c : cases) {
     v1::CreateTournamentRequest r = Request();
