@@ -347,6 +347,8 @@ Json TournamentToJson(const v1::Tournament& t) {
   out["games_total"] = t.games_total();
   out["games_playing"] = t.games_playing();
   out["games_finished"] = t.games_finished();
+  out["games_void"] = t.games_void();
+  out["sequential_stop"] = t.sequential_stop();
   out["current_round"] = t.current_round();
   Json entrants = Json::array();
   for (const auto& e : t.entrants())

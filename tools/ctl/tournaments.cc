@@ -148,6 +148,10 @@ cli::Flags CreateTournamentFlags() {
   f.Add({.name = "max-games", .value_name = "N", .help = "games at once per entrant (default 1)"});
   f.Add({.name = "decision-ms", .value_name = "N", .help = "time per decision (default 10000)"});
   f.Add({.name = "time-bank-ms", .value_name = "N", .help = "time bank per seat (default 60000)"});
+  f.Add(
+      {.name = "sequential-stop",
+       .value_name = "",
+       .help = "duplicate, round robin: stop once the sequential test decides every pair (give --rounds as the cap)"});
   f.Add({.name = "starts-in",
          .value_name = "DURATION",
          .help = "open registration and start then, e.g. 30m, 2h, 1d (entrants join with join-tournament)"});
@@ -247,6 +251,7 @@ bool BuildCreateTournamentRequest(const cli::Flags& flags, const std::map<std::s
     }
     r.set_repeat_every_ms(every);
   }
+  r.set_sequential_stop(flags.Has("sequential-stop"));
   if (flags.Has("arena")) {
     int64_t length = 0;
     if (!ParseDurationMs(flags.Get("arena"), &length) || length <= 0) {
@@ -329,6 +334,7 @@ std::string ProgressLine(const v1::Tournament& t) {
     line += "round " + std::to_string(t.current_round() + 1) + " of " + std::to_string(t.rounds()) + ", ";
   line += std::to_string(done) + "/" + std::to_string(total) + " games finished, " + std::to_string(t.games_playing()) +
           " playing  [" + bar + "] " + std::to_string(total ? done * 100 / total : 0) + " %";
+  if (t.games_void()) line += " (" + std::to_string(t.games_void()) + " void: stopped early)";
   return line;
 }
 

@@ -321,6 +321,8 @@ TEST(Tournaments, StandingsWithIntervals) {
   EXPECT_EQ(j["seed"], "18446744073709551615");
   EXPECT_EQ(j["games_total"], 5);
   EXPECT_EQ(j["games_finished"], 3);
+  EXPECT_EQ(j["games_void"], 0);
+  EXPECT_EQ(j["sequential_stop"], false);
   ASSERT_EQ(j["entrants"].size(), 5u);
   EXPECT_EQ(j["entrants"][4]["name"], "tb5");
   ASSERT_EQ(j["standings"].size(), 3u);

@@ -18,7 +18,7 @@ const char* kTournamentColumns =
     "coalesce((extract(epoch FROM t.finished_at) * 1000)::bigint, 0), "
     "(SELECT array_agg(e.identity_id ORDER BY e.entrant) FROM tournament_entrants e WHERE e.tournament_id = t.id), "
     "(extract(epoch FROM t.starts_at) * 1000)::bigint, t.max_entrants, t.repeat_every_ms, t.series, t.occurrence, "
-    "t.reason, t.arena_ms";
+    "t.reason, t.arena_ms, t.sequential_stop";
 
 // Names come as a PostgreSQL text array; array_parser unquotes them.
 std::vector<std::string> ParseTextArray(const pqxx::field& field) {
@@ -56,6 +56,7 @@ TournamentRow ReadTournament(const pqxx::row& r) {
   t.spec.occurrence = r[19].as<int>();
   t.reason = r[20].as<std::string>();
   t.spec.arena_ms = r[21].as<int64_t>();
+  t.spec.sequential_stop = r[22].as<bool>();
   return t;
 }
 
@@ -108,14 +109,15 @@ namespace {
 bool InsertTournament(pqxx::work& tx, const TournamentSpec& spec) {
   const pqxx::result inserted = tx.exec_params(
       "INSERT INTO tournaments (id, title, format, ruleset, options, seats, rounds, seed, max_games_per_entrant, "
-      "decision_ms, time_bank_ms, state, starts_at, max_entrants, repeat_every_ms, series, occurrence, arena_ms) "
+      "decision_ms, time_bank_ms, state, starts_at, max_entrants, repeat_every_ms, series, occurrence, arena_ms, "
+      "sequential_stop) "
       "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-      "CASE WHEN $13::bigint > 0 THEN to_timestamp($13::bigint / 1000.0) ELSE now() END, $14, $15, $16, $17, $18) "
+      "CASE WHEN $13::bigint > 0 THEN to_timestamp($13::bigint / 1000.0) ELSE now() END, $14, $15, $16, $17, $18, $19) "
       "ON CONFLICT (id) DO NOTHING RETURNING id",
       spec.id, spec.title, TournamentFormatName(spec.format), spec.ruleset, spec.options, spec.seats, spec.rounds,
       int64_t(spec.seed), spec.max_games_per_entrant, int64_t(spec.decision_ms), int64_t(spec.time_bank_ms),
       spec.registration() ? "registering" : "running", spec.starts_ms, spec.max_entrants, spec.repeat_every_ms,
-      spec.series, spec.occurrence, spec.arena_ms);
+      spec.series, spec.occurrence, spec.arena_ms, spec.sequential_stop);
   if (inserted.empty()) return false;
   for (size_t i = 0; i < spec.entrants.size(); ++i)
     tx.exec_params("INSERT INTO tournament_entrants (tournament_id, entrant, identity_id) VALUES ($1, $2, $3)", spec.id,
@@ -402,6 +404,22 @@ grpc::Status PgTournamentStore::Requeue(const std::string& id, int number, const
         "UPDATE tournament_games SET state = 'pending', game_id = NULL, host = NULL, state_since = now() "
         "WHERE tournament_id = $1 AND number = $2 AND game_id = $3 AND state IN ('starting', 'playing')",
         id, number, game_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgTournamentStore::VoidUnstarted(const std::string& id, int* voided) {
+  *voided = 0;
+  return RunPg(pool_, "void unstarted games", [&](pqxx::connection& c) {
+    pqxx::work tx(c);
+    if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
+    *voided = int(tx.exec_params("UPDATE tournament_games SET state = 'void', state_since = now() "
+                                 "WHERE tournament_id = $1 AND state = 'pending' AND (set_no < 0 OR set_no NOT IN "
+                                 "(SELECT set_no FROM tournament_games WHERE tournament_id = $1 AND set_no >= 0 "
+                                 " AND state <> 'pending'))",
+                                 id)
+                      .affected_rows());
     tx.commit();
     return grpc::Status::OK;
   });

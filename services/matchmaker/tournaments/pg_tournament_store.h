@@ -31,6 +31,7 @@ class PgTournamentStore final : public TournamentStore {
   grpc::Status SetState(const std::string& id, const std::string& state, const std::string& reason) override;
   grpc::Status Join(const std::string& id, int64_t identity, bool* joined) override;
   grpc::Status Leave(const std::string& id, int64_t identity) override;
+  grpc::Status VoidUnstarted(const std::string& id, int* voided) override;
   grpc::Status DueToStart(std::vector<std::string>* ids, int64_t* now_ms) override;
   grpc::Status Start(const std::string& id, int entrants, const std::vector<ScheduledGame>& games,
                      const std::string& reason, const TournamentSpec* next, bool* started) override;

@@ -8,6 +8,7 @@
 #include "lib/common/request_id.h"
 #include "lib/protocol/convert.h"
 #include "metropolis/v1/matchmaker.pb.h"
+#include "services/matchmaker/tournaments/evidence.h"
 
 namespace metropolis::matchmaker {
 
@@ -353,9 +354,25 @@ void TournamentRunner::Advance(Loaded& t, const std::unordered_map<int64_t, int>
     AdvanceArena(t, free, db_now_ms, stats);
     return;
   }
-  int last_round = -1;
+  int last_round = -1, voided = 0;
+  bool pending = false;
   for (const TournamentGameRow& g : t.games) {
-    if (g.state != "finished") return;  // something still to play
+    voided += g.state == "void";
+    pending = pending || g.state == "pending";
+  }
+  // Stopping early: once the sequential test has decided every pair, what has
+  // not begun is void; the games under way finish, and with them the
+  // tournament at a later pass.
+  if (spec.sequential_stop && pending &&
+      EveryPairDecided(int(spec.entrants.size()), TournamentSetScores(spec, t.games), SprtOptions{})) {
+    int now_void = 0;
+    if (store_->VoidUnstarted(spec.id, &now_void).ok() && now_void > 0)
+      services::LogInfo("tournament stopped early: every pair decided",
+                        {{"tournament", spec.id}, {"void", std::to_string(now_void)}});
+    return;
+  }
+  for (const TournamentGameRow& g : t.games) {
+    if (g.state != "finished" && g.state != "void") return;  // something still to play
     last_round = std::max(last_round, g.game.round);
   }
   if (spec.format == TournamentFormat::kSwiss && last_round + 1 < spec.rounds) {
@@ -373,7 +390,9 @@ void TournamentRunner::Advance(Loaded& t, const std::unordered_map<int64_t, int>
     }
     return;
   }
-  if (store_->SetState(spec.id, "finished", "").ok()) {
+  const std::string reason =
+      voided ? "stopped early: the sequential test decided every pair (" + std::to_string(voided) + " games void)" : "";
+  if (store_->SetState(spec.id, "finished", reason).ok()) {
     ++stats->tournaments_finished;
     services::LogInfo("tournament finished", {{"tournament", spec.id}, {"games", std::to_string(t.games.size())}});
   }

@@ -8,7 +8,7 @@
 #include "lib/common/secret.h"
 #include "lib/storage/redis_status.h"
 #include "services/matchmaker/matchmaker.h"
-#include "services/matchmaker/tournaments/set_stats.h"
+#include "services/matchmaker/tournaments/evidence.h"
 
 namespace metropolis::matchmaker {
 namespace {
@@ -43,6 +43,7 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t
   spec.starts_ms = request.starts_unix_ms();
   if (request.arena_ms() < 0) return Invalid("arena_ms: negative");
   spec.arena_ms = request.arena_ms();
+  spec.sequential_stop = request.sequential_stop();
   if (spec.format == TournamentFormat::kArena && request.rounds() > 1)
     return Invalid("rounds: an arena has no rounds to set (it pairs for arena_ms)");
   spec.repeat_every_ms = request.repeat_every_ms();
@@ -57,8 +58,7 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t
   return grpc::Status::OK;
 }
 
-// Pairs are listed up to this many entrants (C(64, 2) = 2,016 pairs).
-constexpr int kMaxEntrantsCompared = 64;
+// Pairs are listed up to kMaxEntrantsCompared entrants (C(64, 2) = 2,016 pairs).
 void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGameRow>& games, v1::Tournament* out) {
   const TournamentSpec& spec = row.spec;
   out->set_id(spec.id);
@@ -79,6 +79,7 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
   out->set_occurrence(uint32_t(spec.occurrence));
   out->set_reason(row.reason);
   out->set_arena_ms(spec.arena_ms);
+  out->set_sequential_stop(spec.sequential_stop);
   out->set_state(row.state);
   out->set_created_unix_ms(row.created_ms);
   out->set_finished_unix_ms(row.finished_ms);
@@ -89,23 +90,23 @@ void TournamentToProto(const TournamentRow& row, const std::vector<TournamentGam
     if (e < row.names.size()) entrant->set_name(row.names[e]);
   }
   std::vector<GameOutcome> outcomes;
-  std::vector<SetGame> finished;  // duplicate: by set; otherwise each game its own set
-  uint32_t playing = 0, round = 0;
+  uint32_t playing = 0, round = 0, voided = 0;
   const bool duplicate = spec.format == TournamentFormat::kDuplicate;
   for (const TournamentGameRow& g : games) {
     round = std::max(round, uint32_t(g.game.round));
     if (g.state == "playing" || g.state == "starting") ++playing;
+    if (g.state == "void") ++voided;
     if (g.state != "finished") continue;
     outcomes.push_back({g.game.entrants, g.places});
-    finished.push_back({duplicate ? g.game.set : g.number, g.game.entrants, g.places});
   }
-  out->set_games_total(uint32_t(games.size()));
+  out->set_games_total(uint32_t(games.size()) - voided);
+  out->set_games_void(voided);
   out->set_games_playing(playing);
   out->set_games_finished(uint32_t(outcomes.size()));
   out->set_current_round(round);
   const int entrants = int(spec.entrants.size());
   // Once, for both the standings and the pairs.
-  const std::vector<SetScoreList> set_scores = ScoresBySet(CompleteSets(finished, duplicate ? spec.seats : 1));
+  const std::vector<SetScoreList> set_scores = TournamentSetScores(spec, games);
   std::vector<Standing> standings = Standings(entrants, outcomes);
   if (duplicate) UseSetScores(SetStandings(entrants, set_scores), &standings);
   auto name_of = [&](int e) { return size_t(e) < row.names.size() ? row.names[size_t(e)] : std::string(); };

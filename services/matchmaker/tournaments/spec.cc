@@ -1,5 +1,6 @@
 #include "services/matchmaker/tournaments/spec.h"
 
+#include <algorithm>
 #include <random>
 #include <regex>
 
@@ -30,6 +31,12 @@ grpc::Status CheckTournamentSpec(const TournamentSpec& spec, int64_t now_ms) {
       return Invalid("arena_ms: an arena lasts 1 minute to 7 days");
   } else if (spec.arena_ms != 0) {
     return Invalid("arena_ms: only an arena has a duration");
+  }
+  if (spec.sequential_stop) {
+    if (spec.format != TournamentFormat::kDuplicate && spec.format != TournamentFormat::kRoundRobin)
+      return Invalid("sequential_stop: only a duplicate or round-robin tournament stops early");
+    if (std::max(int(spec.entrants.size()), spec.max_entrants) > kMaxEntrantsCompared)
+      return Invalid("sequential_stop: pairs are tested for at most 64 entrants");
   }
   if (spec.registration()) {
     if (spec.starts_ms <= now_ms) return Invalid("starts_unix_ms: " + std::to_string(spec.starts_ms) + " has passed");

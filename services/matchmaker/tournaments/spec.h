@@ -34,6 +34,8 @@ struct TournamentSpec {
   int occurrence = 1;
   // Arena: how long entrants are paired from the start.
   int64_t arena_ms = 0;
+  // Stop once the sequential test has decided every pair (duplicate, round robin).
+  bool sequential_stop = false;
 
   bool registration() const { return starts_ms > 0; }
 };
@@ -43,6 +45,7 @@ inline constexpr int kDefaultMaxEntrants = 16;
 inline constexpr int64_t kMinRepeatMs = 10 * 60'000;            // recurring: at least every 10 minutes
 inline constexpr int64_t kMaxStartAheadMs = 90 * 86'400'000LL;  // a start at most 90 days ahead
 inline constexpr size_t kMaxSeriesIdLength = 32;                // room for "-<occurrence>"
+inline constexpr int kMaxEntrantsCompared = 64;  // pairs are compared (and tested) up to this many entrants
 
 // The next occurrence of a recurring tournament that starts (or was due) at
 // `spec.starts_ms`: the same settings and entrants, the next id, a start

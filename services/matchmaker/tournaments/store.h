@@ -31,7 +31,7 @@ struct TournamentRow {
 struct TournamentGameRow {
   ScheduledGame game;
   int number = 0;
-  std::string state;  // pending, starting, playing, finished
+  std::string state;  // pending, starting, playing, finished, void
   std::string game_id, host;
   int attempts = 0;
   int64_t state_age_ms = 0;  // time since the last change of state
@@ -118,6 +118,11 @@ class TournamentStore {
   // caller asks the replays service first whether the game is stored (then it
   // counts and is not requeued).
   virtual grpc::Status Requeue(const std::string& id, int number, const std::string& game_id) = 0;
+  // Stopping early: every pending game that has not begun becomes "void" —
+  // in a duplicate tournament only whole sets none of whose rotations has
+  // begun (a set once begun is played out, or it would cancel no luck).
+  // *voided counts them. Fenced.
+  virtual grpc::Status VoidUnstarted(const std::string& id, int* voided) = 0;
   // Appends `games` as round `round` unless that round exists already.
   virtual grpc::Status AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) = 0;
 

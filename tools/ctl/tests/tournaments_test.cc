@@ -82,6 +82,26 @@ TEST(CtlTournaments, AStartOpensRegistration) {
   }
 }
 
+TEST(CtlTournaments, ASequentialStopIsAskedFor) {
+  v1::CreateTournamentRequest r;
+  std::string error;
+  ASSERT_TRUE(Build({"dup", "--format", "duplicate", "--entrants", "1,2,3,4", "--rounds", "200", "--sequential-stop"},
+                    &r, &error))
+      << error;
+  EXPECT_TRUE(r.sequential_stop());
+  ASSERT_TRUE(Build({"dup", "--format", "duplicate", "--entrants", "1,2,3,4"}, &r, &error)) << error;
+  EXPECT_FALSE(r.sequential_stop());
+  v1::Tournament t;
+  t.set_id("dup");
+  t.set_format("duplicate");
+  t.set_state("finished");
+  t.set_games_total(64);
+  t.set_games_finished(64);
+  t.set_games_void(736);
+  EXPECT_NE(ProgressLine(t).find("64/64 games finished, 0 playing"), std::string::npos) << ProgressLine(t);
+  EXPECT_NE(ProgressLine(t).find("(736 void: stopped early)"), std::string::npos) << ProgressLine(t);
+}
+
 TEST(CtlTournaments, AnArenaHasADuration) {
   v1::CreateTournamentRequest r;
   std::string error;

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,25 @@ class FakeTournamentStore final : public TournamentStore {
       g.row.game_id.clear();
       g.row.host.clear();
     });
+  }
+
+  grpc::Status VoidUnstarted(const std::string& id, int* voided) override {
+    *voided = 0;
+    std::lock_guard lock(db_->mutex);
+    if (db_->unavailable) return Unavailable();
+    if (grpc::Status f = Fenced(); !f.ok()) return f;
+    auto it = db_->state.tournaments.find(id);
+    if (it == db_->state.tournaments.end()) return grpc::Status::OK;
+    std::set<int> begun;  // duplicate sets with a rotation that is not pending
+    for (const FakeTournamentDb::Game& g : it->second.games)
+      if (g.row.game.set >= 0 && g.row.state != "pending") begun.insert(g.row.game.set);
+    for (FakeTournamentDb::Game& g : it->second.games) {
+      if (g.row.state != "pending" || begun.count(g.row.game.set)) continue;
+      Move(g, "void");
+      ++*voided;
+    }
+    Commit();
+    return grpc::Status::OK;
   }
 
   grpc::Status AddRound(const std::string& id, int round, const std::vector<ScheduledGame>& games) override {

@@ -317,10 +317,32 @@ TYPED_TEST_P(TournamentStoreContract, AnArenaKeepsItsDurationAndGrowsByPairings)
   EXPECT_EQ(games[1].game.entrants, (std::vector<int>{1, 2, 3, 0}));
 }
 
+// Stopping early voids what has not begun: whole duplicate sets none of
+// whose rotations has begun, and nothing of a set under way.
+TYPED_TEST_P(TournamentStoreContract, VoidingLeavesEverySetWholeOrUntouched) {
+  this->CreateTournament(this->Spec("stop", TournamentFormat::kDuplicate, 4, 3));  // three sets of four
+  std::string id;
+  bool ok = false;
+  ASSERT_TRUE(this->store_->Claim("stop", 5, "hostA:1", &id, &ok).ok() && ok);  // set 1 under way
+  int voided = 0;
+  ASSERT_TRUE(this->store_->VoidUnstarted("stop", &voided).ok());
+  EXPECT_EQ(voided, 8) << "sets 0 and 2";
+  for (const TournamentGameRow& g : this->Games("stop")) {
+    if (g.game.set == 1)
+      EXPECT_NE(g.state, "void") << g.number;
+    else
+      EXPECT_EQ(g.state, "void") << g.number;
+  }
+  ASSERT_TRUE(this->store_->VoidUnstarted("stop", &voided).ok());
+  EXPECT_EQ(voided, 0);
+  ASSERT_TRUE(this->store_->Claim("stop", 0, "hostA:1", &id, &ok).ok());
+  EXPECT_FALSE(ok) << "a void game is not started";
+}
+
 REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
                             AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff,
                             EveryCallToAnUnreachableRosterAnswersUnavailable,
                             RegistrationClosesAtTheStartAndTheStartHappensOnce,
-                            AnArenaKeepsItsDurationAndGrowsByPairings);
+                            AnArenaKeepsItsDurationAndGrowsByPairings, VoidingLeavesEverySetWholeOrUntouched);
 
 }  // namespace metropolis::matchmaker

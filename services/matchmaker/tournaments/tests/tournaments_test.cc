@@ -605,6 +605,39 @@ TEST_F(SchedulerTest, AnArenaPairsFreeEntrantsUntilItsTimeIsUp) {
   EXPECT_EQ(t.arena_ms(), 60'000);
 }
 
+// Stopping early: a duplicate tournament of a hundred sets whose entrants
+// finish in the same order every game is decided after the sequential test's
+// minimum of 15 sets; the sets not begun are void, whole, and the tournament
+// finishes saying why. Without the option all hundred would be played.
+TEST_F(SchedulerTest, ASequentialStopEndsTheTournamentOnceEveryPairIsDecided) {
+  TournamentSpec spec = Spec("sprt", TournamentFormat::kDuplicate, 4, 100);
+  spec.sequential_stop = true;
+  CreateTournament(spec);
+  Available(spec.entrants);
+  auto runner = Runner();
+  EXPECT_GT(PlayOut(*runner, "sprt", identities_), 0);
+  EXPECT_EQ(State("sprt"), "finished");
+  std::map<int, std::set<std::string>> states_by_set;
+  int finished = 0, voided = 0;
+  for (const TournamentGameRow& g : Games("sprt")) {
+    states_by_set[g.game.set].insert(g.state);
+    finished += g.state == "finished";
+    voided += g.state == "void";
+  }
+  EXPECT_GE(finished, 15 * 4) << "no verdict before 15 sets";
+  EXPECT_LE(finished, 17 * 4) << "stopped soon after the verdict";
+  EXPECT_EQ(finished + voided, 400);
+  for (const auto& [set, states] : states_by_set) EXPECT_EQ(states.size(), 1u) << "set " << set << " split";
+  TournamentRow row;
+  ASSERT_TRUE(store_->Get("sprt", &row).ok());
+  EXPECT_NE(row.reason.find("stopped early"), std::string::npos) << row.reason;
+  v1::Tournament t;
+  TournamentToProto(row, Games("sprt"), &t);
+  EXPECT_EQ(t.games_void(), uint32_t(voided));
+  EXPECT_EQ(t.games_total(), uint32_t(finished));
+  for (const v1::PairComparison& p : t.pairs()) EXPECT_EQ(p.sprt(), "H1") << p.a_name() << " " << p.b_name();
+}
+
 TEST_F(FakeTournamentStoreTest, LeaseHasOneHolderAtATime) {
   EXPECT_TRUE(Leads("a", 300));
   EXPECT_FALSE(Leads("b", 300));
@@ -695,6 +728,11 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
       {[](auto* r) { r->set_decision_ms(5); }, grpc::StatusCode::INVALID_ARGUMENT, "decision_ms"},
       {[](auto* r) { r->set_format("arena"); }, grpc::StatusCode::INVALID_ARGUMENT, "arena_ms"},
       {[](auto* r) { r->set_arena_ms(600'000); }, grpc::StatusCode::INVALID_ARGUMENT, "only an arena"},
+      {[](auto* r) {
+         r->set_format("swiss");
+         r->set_sequential_stop(true);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "sequential_stop"},
       {[](auto* r) {
          r->set_format("arena");
          r->set_arena_ms(600'000);

@@ -36,6 +36,8 @@ function registration(t) {
       ${t.entrants.length ? html`<ul class="entrants">${t.entrants.map((e) => html`<li><a href="/players/${enc(e.name)}">${e.name}</a></li>`)}</ul>` : ''}</section>`;
   }
   if (t.state === 'cancelled' && t.reason) return html`<p class="notice" data-reason>Cancelled: ${t.reason}</p>`;
+  if (t.reason) return html`<p class="notice" data-reason>${t.reason[0].toUpperCase()}${t.reason.slice(1)}.</p>`;
+  if (t.sequential_stop && t.state === 'running') return html`<p class="hint">Stops early once the sequential test has decided every pair.</p>`;
   return '';
 }
 
