@@ -233,7 +233,7 @@ grpc::Status PgTournamentStore::Start(const std::string& id, int entrants, const
     if (tx.exec_params1("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", id)[0].as<int>() !=
         entrants)
       return grpc::Status::OK;
-    if (games.empty()) {
+    if (!reason.empty()) {
       tx.exec_params("UPDATE tournaments SET state = 'cancelled', reason = $2, finished_at = now() WHERE id = $1", id,
                      reason);
     } else {

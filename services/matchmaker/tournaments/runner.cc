@@ -126,7 +126,7 @@ int64_t TournamentRunner::OpenDue(RunnerStats* stats) {
     if (!store_->Start(id, entrants, games, reason, spec.repeat_every_ms > 0 ? &next : nullptr, &started).ok() ||
         !started)
       continue;
-    if (games.empty()) {
+    if (!reason.empty()) {
       ++stats->tournaments_cancelled;
       services::LogWarning("tournament cancelled at its start", {{"tournament", id}, {"reason", reason}});
     } else {

@@ -84,8 +84,8 @@ class TournamentStore {
   // its start on a tournament takes no entry (Join and Leave refuse).
   virtual grpc::Status DueToStart(std::vector<std::string>* ids, int64_t* now_ms) = 0;
   // The scheduler's start of a registering tournament, in one transaction:
-  // registering → running with `games`, or → cancelled with `reason` when
-  // `games` is empty; and, when `next` is given, the next occurrence created
+  // registering → running with `games` (an arena's are none), or → cancelled
+  // with `reason` when one is given; and, when `next` is given, the next occurrence created
   // registering with the tournament's entrants (unless its id exists).
   // *started false, changing nothing, when the tournament is not registering
   // (another scheduler started it) or has not `entrants` entrants (an entry

@@ -144,7 +144,7 @@ class FakeTournamentStore final : public TournamentStore {
         int(it->second.row.spec.entrants.size()) != entrants)
       return grpc::Status::OK;
     FakeTournamentDb::Tournament& t = it->second;
-    if (games.empty()) {
+    if (!reason.empty()) {
       t.row.state = "cancelled";
       t.row.reason = reason;
       t.row.finished_ms = db_->clock_ms;

@@ -603,6 +603,21 @@ TEST_F(SchedulerTest, AnArenaPairsFreeEntrantsUntilItsTimeIsUp) {
   TournamentToProto(row, games, &t);
   EXPECT_EQ(t.standings(0).identity_id(), identities_[0]) << "the first in every game's order ranks first";
   EXPECT_EQ(t.arena_ms(), 60'000);
+
+  // An arena that takes registrations starts with no games, pairing from its
+  // start on; it is not taken for one that could not start.
+  spec.id = "evening";
+  spec.entrants.assign(identities_.begin(), identities_.begin() + 4);
+  spec.starts_ms = db_.clock_ms + 1000;
+  spec.max_entrants = 8;
+  ASSERT_TRUE(store_->Create(spec, {}).ok());
+  db_.clock_ms = spec.starts_ms;
+  RunnerStats stats = runner->Pass(kNow);
+  EXPECT_EQ(stats.tournaments_started, 1);
+  EXPECT_EQ(State("evening"), "running");
+  ASSERT_TRUE(store_->Get("evening", &row).ok());
+  EXPECT_EQ(row.reason, "");
+  EXPECT_EQ(Games("evening").size(), 1u) << "its first pairing in the pass that started it";
 }
 
 // Stopping early: a duplicate tournament of a hundred sets whose entrants
