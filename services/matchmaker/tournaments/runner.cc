@@ -89,9 +89,10 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
   std::unordered_set<std::string> playing;
   for (Loaded& t : running) {
     FindLost(t, now_ms, &stats);
+    StopEarly(t);  // before Start: no set is begun once the evidence is in
     Start(t, free, now_ms, &stats);
     if (!stats.error.ok()) return stats;
-    Advance(t, free, db_now_ms, &stats);
+    Advance(t, free, db_now_ms, now_ms, &stats);
     for (const TournamentGameRow& g : t.games)
       if (g.state == "playing" || g.state == "starting") playing.insert(g.game_id);
   }
@@ -347,30 +348,30 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
   }
 }
 
-void TournamentRunner::Advance(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms,
+void TournamentRunner::StopEarly(Loaded& t) {
+  const TournamentSpec& spec = t.row.spec;
+  if (!spec.sequential_stop) return;
+  if (std::none_of(t.games.begin(), t.games.end(), [](const TournamentGameRow& g) { return g.state == "pending"; }))
+    return;
+  if (!EveryPairDecided(int(spec.entrants.size()), TournamentSetScores(spec, t.games), SprtOptions{})) return;
+  int voided = 0;
+  // Read back, so that this pass starts nothing that is now void.
+  if (!store_->VoidUnstarted(spec.id, &voided).ok() || !store_->Games(spec.id, &t.games).ok()) return;
+  if (voided > 0)
+    services::LogInfo("tournament stopped early: every pair decided",
+                      {{"tournament", spec.id}, {"void", std::to_string(voided)}});
+}
+
+void TournamentRunner::Advance(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t db_now_ms, int64_t now_ms,
                                RunnerStats* stats) {
   const TournamentSpec& spec = t.row.spec;
   if (spec.format == TournamentFormat::kArena) {
-    AdvanceArena(t, free, db_now_ms, stats);
+    AdvanceArena(t, free, db_now_ms, now_ms, stats);
     return;
   }
   int last_round = -1, voided = 0;
-  bool pending = false;
-  for (const TournamentGameRow& g : t.games) {
-    voided += g.state == "void";
-    pending = pending || g.state == "pending";
-  }
-  // Stopping early: once the sequential test has decided every pair, what has
-  // not begun is void; the games under way finish, and with them the
-  // tournament at a later pass.
-  if (spec.sequential_stop && pending &&
-      EveryPairDecided(int(spec.entrants.size()), TournamentSetScores(spec, t.games), SprtOptions{})) {
-    int now_void = 0;
-    if (store_->VoidUnstarted(spec.id, &now_void).ok() && now_void > 0)
-      services::LogInfo("tournament stopped early: every pair decided",
-                        {{"tournament", spec.id}, {"void", std::to_string(now_void)}});
-    return;
-  }
+  for (const TournamentGameRow& g : t.games) voided += g.state == "void";
+
   for (const TournamentGameRow& g : t.games) {
     if (g.state != "finished" && g.state != "void") return;  // something still to play
     last_round = std::max(last_round, g.game.round);
@@ -398,35 +399,46 @@ void TournamentRunner::Advance(Loaded& t, const std::unordered_map<int64_t, int>
   }
 }
 
-void TournamentRunner::AdvanceArena(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms,
-                                    RunnerStats* stats) {
+void TournamentRunner::AdvanceArena(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t db_now_ms,
+                                    int64_t now_ms, RunnerStats* stats) {
   const TournamentSpec& spec = t.row.spec;
   if (db_now_ms == 0) return;  // the database's clock unknown this pass: neither pair nor end
+  // A pairing this pass could not start (Start ran first: an entrant's stream
+  // went away, or is busy in another tournament) is void: its table-mates are
+  // paired again rather than held for an entrant who may not come back.
+  if (std::any_of(t.games.begin(), t.games.end(), [](const TournamentGameRow& g) { return g.state == "pending"; })) {
+    int voided = 0;
+    if (!store_->VoidUnstarted(spec.id, &voided).ok()) return;
+    for (TournamentGameRow& g : t.games)
+      if (g.state == "pending") g.state = "void";
+  }
   const int entrants = int(spec.entrants.size());
-  std::vector<int> open(size_t(entrants), 0), games(size_t(entrants), 0);
+  std::vector<ArenaEntrant> all(static_cast<size_t>(entrants));
+  std::vector<int> live(size_t(entrants), 0), finished(size_t(entrants), 0);
   std::vector<double> total(size_t(entrants), 0);
-  std::vector<int> finished(size_t(entrants), 0);
   int next_round = 0;
   bool playing = false;
   for (const TournamentGameRow& g : t.games) {
     next_round = std::max(next_round, g.game.round + 1);
-    const bool live = g.state == "starting" || g.state == "playing";
-    playing = playing || live;
-    const std::vector<int> places = g.state == "finished" ? g.places : std::vector<int>();
+    if (g.state == "void") continue;
+    playing = playing || g.state == "starting" || g.state == "playing";
     for (size_t s = 0; s < g.game.entrants.size(); ++s) {
-      const size_t e = size_t(g.game.entrants[s]);
-      ++games[e];
-      if (g.state != "finished") ++open[e];
-      if (s < places.size()) {
-        total[e] += SeatScore(places, int(s));
-        ++finished[e];
+      ArenaEntrant& a = all[size_t(g.game.entrants[s])];
+      ++a.games;
+      if (a.seats.size() <= s) a.seats.resize(size_t(spec.seats), 0);
+      ++a.seats[s];
+      if (g.state != "finished") ++live[size_t(g.game.entrants[s])];
+      if (g.state == "finished" && s < g.places.size()) {
+        total[size_t(g.game.entrants[s])] += SeatScore(g.places, int(s));
+        ++finished[size_t(g.game.entrants[s])];
       }
     }
   }
+  std::unordered_map<int64_t, int64_t>& waiting = arena_waiting_[spec.id];
   if (db_now_ms >= spec.starts_ms + spec.arena_ms) {
     // Time is up: no more pairings; the arena ends once the games under way
-    // have. A pairing that never started (its entrants did not come back)
-    // is void: it counts for nobody.
+    // have (what was paired and never started is void, above).
+    arena_waiting_.erase(spec.id);
     if (playing) return;
     if (store_->SetState(spec.id, "finished", "").ok()) {
       ++stats->tournaments_finished;
@@ -438,18 +450,35 @@ void TournamentRunner::AdvanceArena(Loaded& t, const std::unordered_map<int64_t,
   // Free: available on a Compete stream with room after this pass's starts,
   // and below the tournament's games at once.
   std::vector<ArenaEntrant> ready;
+  int64_t longest_wait = 0;
   for (int e = 0; e < entrants; ++e) {
-    const auto room = free.find(spec.entrants[size_t(e)]);
-    if (room == free.end() || room->second <= 0 || open[size_t(e)] >= spec.max_games_per_entrant) continue;
-    ready.push_back({.entrant = e,
-                     .score = finished[size_t(e)] ? total[size_t(e)] / finished[size_t(e)] : 0.5,
-                     .games = games[size_t(e)]});
+    const int64_t identity = spec.entrants[size_t(e)];
+    const auto room = free.find(identity);
+    if (room == free.end() || room->second <= 0 || live[size_t(e)] >= spec.max_games_per_entrant) {
+      waiting.erase(identity);
+      continue;
+    }
+    ArenaEntrant a = all[size_t(e)];
+    a.entrant = e;
+    a.score = finished[size_t(e)] ? total[size_t(e)] / finished[size_t(e)] : 0.5;
+    ready.push_back(std::move(a));
+    longest_wait = std::max(longest_wait, now_ms - waiting.try_emplace(identity, now_ms).first->second);
   }
+  // Pairing the moment a table frees up would seat the same table again and
+  // again: the field waits, briefly, for more of itself (or for the whole of a
+  // small one) so that tables mix.
+  const int enough = std::min(entrants, 2 * spec.seats);
+  if (int(ready.size()) < enough && longest_wait < options_.arena_wait_ms) return;
   const std::vector<ScheduledGame> pairing =
       ArenaPairing(std::move(ready), spec.seats, next_round, int(t.games.size()), spec.seed);
   if (pairing.empty()) return;
   if (store_->AddRound(spec.id, next_round, pairing).ok()) {
     ++stats->rounds;
+    for (const ScheduledGame& g : pairing)
+      for (int e : g.entrants) {
+        --free[spec.entrants[size_t(e)]];  // not paired twice in one pass, here or in another tournament
+        waiting.erase(spec.entrants[size_t(e)]);
+      }
     services::LogInfo(
         "arena pairing",
         {{"tournament", spec.id}, {"round", std::to_string(next_round)}, {"tables", std::to_string(pairing.size())}});

@@ -40,6 +40,9 @@ struct RunnerOptions {
   int64_t lost_after_ms = 30'000;   // a game its host does not know for this long is played again
   int max_starts_per_pass = 64;     // bounds a pass, so the lease is renewed in time
   int max_reveals_per_pass = 100;   // likewise
+  // Arena: free entrants are paired once twice a table's seats are free (or
+  // the whole field, when smaller), or once one has waited this long.
+  int64_t arena_wait_ms = 5'000;
 };
 
 struct RunnerStats {
@@ -77,10 +80,16 @@ class TournamentRunner {
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
   // Stops at a host registry that does not answer, its status in stats->error.
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
-  void Advance(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms, RunnerStats* stats);
-  // Arena: pairs the entrants free now while its time lasts, on the
-  // database's clock; then finishes once the games under way have.
-  void AdvanceArena(Loaded& t, const std::unordered_map<int64_t, int>& free, int64_t db_now_ms, RunnerStats* stats);
+  // A tournament with sequential_stop whose pairs are all decided: what has
+  // not begun becomes void (store.h, VoidUnstarted).
+  void StopEarly(Loaded& t);
+  void Advance(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t db_now_ms, int64_t now_ms,
+               RunnerStats* stats);
+  // Arena: voids what the last pairing could not start, pairs the entrants
+  // free now while its time lasts (on the database's clock), taking them from
+  // `free`; then finishes once the games under way have.
+  void AdvanceArena(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t db_now_ms, int64_t now_ms,
+                    RunnerStats* stats);
   void Reveal(RunnerStats* stats);
 
   TournamentStore* store_;
@@ -95,6 +104,9 @@ class TournamentRunner {
     int64_t asked_ms = 0, failing_since_ms = 0;
   };
   std::unordered_map<std::string, Probe> probes_;
+  // Arena: since when each free entrant has waited for a pairing, by
+  // tournament (on this replica's clock; a new leader starts the waits over).
+  std::unordered_map<std::string, std::unordered_map<int64_t, int64_t>> arena_waiting_;
 };
 
 }  // namespace metropolis::matchmaker

@@ -88,10 +88,22 @@ std::vector<ScheduledGame> ArenaPairing(std::vector<ArenaEntrant> free, int seat
   for (size_t at = 0; at < free.size(); at += size_t(seats)) {
     std::vector<int> table;
     for (size_t s = at; s < at + size_t(seats); ++s) table.push_back(free[s].entrant);
+    // The rotation whose seats these entrants have sat in least.
+    auto sat = [&](int by) {
+      int64_t n = 0;
+      for (int s = 0; s < seats; ++s) {
+        const ArenaEntrant& a = free[at + size_t((s + by) % seats)];
+        n += size_t(s) < a.seats.size() ? a.seats[size_t(s)] : 0;
+      }
+      return n;
+    };
+    int best = round % seats;
+    for (int by = 0; by < seats; ++by)
+      if (sat(by) < sat(best)) best = by;
     ScheduledGame g;
     g.round = round;
-    g.entrants = Rotate(table, round % seats);
-    g.rotation = round % seats;
+    g.entrants = Rotate(table, best);
+    g.rotation = best;
     const uint64_t n = uint64_t(first_number) + uint64_t(games.size());
     g.chance_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 1));
     g.board_seed = SplitMixHash(seed ^ SplitMixHash(2 * n + 2));

@@ -95,13 +95,15 @@ using ranking::SeatScore;
 // Arena: the tables of the next pairing among the entrants free now. When
 // they do not fill whole tables, those who played most sit out (they are paired
 // at a later pass); the others are seated by mean score, best first, so that
-// entrants of like strength meet, and each table's seats are rotated by the
-// round so that no entrant always moves first. Game `first_number + i` gets
+// entrants of like strength meet, and each table takes the rotation of its
+// seats that puts its entrants where they have sat least (ties: rotated by
+// the round), so that no entrant always moves first. Game `first_number + i` gets
 // its own chance number from `seed`, as the other formats' games do.
 struct ArenaEntrant {
   int entrant = 0;
-  double score = 0.5;  // mean score so far (0.5 before the first game)
-  int games = 0;       // games played or being played
+  double score = 0.5;      // mean score so far (0.5 before the first game)
+  int games = 0;           // games played or being played
+  std::vector<int> seats;  // games so far in each seat (may be empty: none)
 };
 std::vector<ScheduledGame> ArenaPairing(std::vector<ArenaEntrant> free, int seats, int round, int first_number,
                                         uint64_t seed);

@@ -49,7 +49,11 @@ grpc::Status SpecFromRequest(const v1::CreateTournamentRequest& request, int64_t
   spec.repeat_every_ms = request.repeat_every_ms();
   spec.max_entrants = request.max_entrants() ? int(std::min<uint32_t>(request.max_entrants(), 100'000))
                                              : std::max(kDefaultMaxEntrants, int(spec.entrants.size()));
-  if (!spec.registration()) spec.max_entrants = int(spec.entrants.size());
+  if (!spec.registration()) {
+    if (request.max_entrants())
+      return Invalid("max_entrants: only a tournament that takes registrations (starts_unix_ms) has a maximum");
+    spec.max_entrants = int(spec.entrants.size());
+  }
   if (grpc::Status s = CheckTournamentSpec(spec, now_ms); !s.ok()) return s;
   RulesOptions options;
   std::string error;
@@ -192,8 +196,10 @@ grpc::Status TournamentsService::Register(grpc::ServerContext* context, const st
   if (id.empty()) return Invalid("id is empty");
   if (identity_id < 0) return Invalid("identity_id: not an identity id");
   const int64_t entrant = identity_id ? identity_id : who.identity_id;
-  if (entrant == 0)
+  if (entrant == 0) {
+    if (!who.admin) return {grpc::StatusCode::PERMISSION_DENIED, "entering needs a bot's or a player's API token"};
     return Invalid("identity_id: an administrator's token enters another identity, named by identity_id");
+  }
   // A bot or a player enters itself; only administrators enter others (a
   // person entering their own bots comes with self-service bots).
   if (entrant != who.identity_id && !who.admin)

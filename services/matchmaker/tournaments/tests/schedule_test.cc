@@ -125,14 +125,14 @@ TEST(Standings, TheIntervalNarrowsWithGamesAndHoldsTheMean) {
 // sit out; the four seated are ordered by score, rotated by the round; every
 // game has its own chance number, derived from the game's number.
 TEST(ArenaPairing, TheLeastPlayedAreSeatedBestFirstEachGameItsOwnChance) {
-  std::vector<ArenaEntrant> free = {{0, 0.9, 5}, {1, 0.2, 1}, {2, 0.5, 0}, {3, 0.7, 2},
-                                    {4, 0.1, 6}, {5, 0.4, 2}, {6, 0.8, 7}};
+  std::vector<ArenaEntrant> free = {{0, 0.9, 5, {}}, {1, 0.2, 1, {}}, {2, 0.5, 0, {}}, {3, 0.7, 2, {}},
+                                    {4, 0.1, 6, {}}, {5, 0.4, 2, {}}, {6, 0.8, 7, {}}};
   const std::vector<ScheduledGame> games = ArenaPairing(free, 4, 0, 10, 42);
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].entrants, (std::vector<int>{3, 2, 5, 1})) << "least played 2, 1, 3, 5; by score 3, 2, 5, 1";
   EXPECT_EQ(ArenaPairing(free, 4, 1, 10, 42)[0].entrants, (std::vector<int>{2, 5, 1, 3})) << "rotated by the round";
   // Eight free: two tables, the best four together.
-  free.push_back({7, 0.95, 0});
+  free.push_back({7, 0.95, 0, {}});
   const std::vector<ScheduledGame> two = ArenaPairing(free, 4, 0, 10, 42);
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].entrants, (std::vector<int>{7, 0, 6, 3}));
@@ -140,7 +140,12 @@ TEST(ArenaPairing, TheLeastPlayedAreSeatedBestFirstEachGameItsOwnChance) {
   EXPECT_NE(two[0].chance_seed, two[1].chance_seed);
   EXPECT_EQ(two[1].chance_seed, ArenaPairing(free, 4, 3, 11, 42)[0].chance_seed) << "game 11's chance, whoever plays";
   EXPECT_NE(two[0].chance_seed, ArenaPairing(free, 4, 0, 10, 43)[0].chance_seed) << "another seed, other chance";
-  EXPECT_TRUE(ArenaPairing({{0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}}, 4, 0, 0, 42).empty()) << "three free: no table";
+  EXPECT_TRUE(ArenaPairing({{0, 0.5, 0, {}}, {1, 0.5, 0, {}}, {2, 0.5, 0, {}}}, 4, 0, 0, 42).empty())
+      << "three free: no table";
+  // Seats: an entrant who has sat first three times is seated elsewhere.
+  const std::vector<ArenaEntrant> seated = {
+      {0, 0.5, 3, {3, 0, 0, 0}}, {1, 0.5, 3, {}}, {2, 0.5, 3, {}}, {3, 0.5, 3, {}}};
+  EXPECT_EQ(ArenaPairing(seated, 4, 0, 0, 42)[0].entrants, (std::vector<int>{1, 2, 3, 0}));
   EXPECT_TRUE(InitialSchedule(TournamentFormat::kArena, 8, 4, 1, 42).empty());
   EXPECT_EQ(ScheduleSize(TournamentFormat::kArena, 8, 4, 1), 0);
 }

@@ -580,7 +580,7 @@ TEST_F(SchedulerTest, AnArenaPairsFreeEntrantsUntilItsTimeIsUp) {
   EXPECT_EQ(State("blitz"), "finished");
   const std::vector<TournamentGameRow> games = Games("blitz");
   EXPECT_GE(before_end, 6) << "pairings go on while the arena lasts";
-  EXPECT_LE(int(games.size()), before_end + 1) << "at most the pairing under way at the end is added";
+  EXPECT_EQ(int(games.size()), before_end) << "no pairing after the end";
   std::map<int, int> played;
   std::set<uint64_t> chances;
   for (const TournamentGameRow& g : games) {
@@ -604,10 +604,38 @@ TEST_F(SchedulerTest, AnArenaPairsFreeEntrantsUntilItsTimeIsUp) {
   EXPECT_EQ(t.standings(0).identity_id(), identities_[0]) << "the first in every game's order ranks first";
   EXPECT_EQ(t.arena_ms(), 60'000);
 
+  // An entrant whose stream goes away between a pairing and its start: the
+  // pairing is void and its table-mates are paired again without it (the four
+  // left are fewer than the field of five: after the field's brief wait).
+  spec.id = "dropout";
+  spec.entrants.assign(identities_.begin(), identities_.begin() + 5);
+  CreateTournament(spec);
+  Available(spec.entrants, 4);
+  runner->Pass(kNow);  // pairs four of the five
+  std::vector<TournamentGameRow> paired = Games("dropout");
+  ASSERT_EQ(paired.size(), 1u);
+  const int64_t gone = spec.entrants[size_t(paired[0].game.entrants[0])];
+  ASSERT_TRUE(roster_->Leave(gone, "c").ok());
+  runner->Pass(kNow + 1000);
+  paired = Games("dropout");
+  EXPECT_EQ(paired.size(), 1u) << "four of five free: the field waits";
+  EXPECT_EQ(paired[0].state, "void");
+  runner->Pass(kNow + 6000);
+  paired = Games("dropout");
+  ASSERT_EQ(paired.size(), 2u);
+  EXPECT_EQ(paired[0].state, "void");
+  EXPECT_EQ(std::count(paired[1].game.entrants.begin(), paired[1].game.entrants.end(),
+                       std::find(spec.entrants.begin(), spec.entrants.end(), gone) - spec.entrants.begin()),
+            0)
+      << "the entrant who left is not paired";
+  runner->Pass(kNow + 6000);
+  EXPECT_EQ(Games("dropout")[1].state, "playing");
+
   // An arena that takes registrations starts with no games, pairing from its
   // start on; it is not taken for one that could not start.
   spec.id = "evening";
-  spec.entrants.assign(identities_.begin(), identities_.begin() + 4);
+  spec.entrants.assign(identities_.begin() + 4, identities_.begin() + 8);
+  Available(spec.entrants, 4);
   spec.starts_ms = db_.clock_ms + 1000;
   spec.max_entrants = 8;
   ASSERT_TRUE(store_->Create(spec, {}).ok());
@@ -750,6 +778,12 @@ TEST_F(TournamentsServiceTest, BadRequestsAreRefusedAndWriteNothing) {
        grpc::StatusCode::INVALID_ARGUMENT, "sequential_stop"},
       {[](auto* r) {
          r->set_format("arena");
+         r->set_arena_ms(-1);
+       },
+       grpc::StatusCode::INVALID_ARGUMENT, "arena_ms"},
+      {[](auto* r) { r->set_max_entrants(8); }, grpc::StatusCode::INVALID_ARGUMENT, "max_entrants"},
+      {[](auto* r) {
+         r->set_format("arena");
          r->set_arena_ms(600'000);
          r->set_rounds(3);
        },
@@ -848,8 +882,17 @@ TEST_F(TournamentsServiceTest, EntrantsRegisterThemselvesUntilTheStart) {
       {[](auto* r) { r->set_max_entrants(40); }, "max_entrants"},
       {[](auto* r) { r->set_max_entrants(3); }, "max_entrants"},
       {[](auto* r) { r->set_repeat_every_ms(60'000); }, "repeat_every_ms"},
-      {[](auto* r) { r->set_starts_unix_ms(0); }, "repeat_every_ms"},
+      {[](auto* r) {
+         r->set_starts_unix_ms(0);
+         r->set_max_entrants(0);
+       },
+       "repeat_every_ms"},
       {[](auto* r) { r->set_id(std::string(33, 'n')); }, "32"},
+      {[](auto* r) {
+         r->set_max_entrants(65);
+         r->set_sequential_stop(true);
+       },
+       "at most 64"},
   };
   for (const Case& c : cases) {
     v1::CreateTournamentRequest r = open;

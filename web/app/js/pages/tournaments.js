@@ -25,6 +25,13 @@ function every(ms) {
   return `${Math.round(ms / 60000)} minutes`;
 }
 
+// An arena pairs for a while from its start: for how long while it registers,
+// until when once it runs.
+function arenaTime(t) {
+  if (t.state === 'registering') return `pairs for ${every(t.arena_ends_unix_ms - t.starts_unix_ms)} from its start`;
+  return `pairing ${t.state === 'running' ? 'until' : 'ended'} ${formatDate(t.arena_ends_unix_ms)}`;
+}
+
 // Before the start: who has entered, the room left, how to enter; after a
 // cancellation, why.
 function registration(t) {
@@ -98,7 +105,7 @@ export async function render(id) {
   const markup = html`
     <h1>${t.title || t.id}</h1>
     <p class="meta">${t.format}, ${t.seats} seats, ${t.entrant_count} entrants · <span class="state state-${t.state}">${t.state}</span> ·
-      ${t.arena_ends_unix_ms ? `pairing ${t.state === 'running' ? 'until' : 'ended'} ${formatDate(t.arena_ends_unix_ms)}, ${t.games_finished} games finished` : `${t.games_finished} of ${t.games_total} games finished`}${t.games_playing ? `, ${t.games_playing} playing` : ''} · ${t.state === 'registering' ? 'starts' : 'started'} ${formatDate(t.starts_unix_ms)}
+      ${t.arena_ends_unix_ms ? `${arenaTime(t)}, ${t.games_finished} games finished` : `${t.games_finished} of ${t.games_total} games finished`}${t.games_playing ? `, ${t.games_playing} playing` : ''} · ${t.state === 'registering' ? 'starts' : 'started'} ${formatDate(t.starts_unix_ms)}
       ${t.series ? `· occurrence ${t.occurrence} of the series ${t.series}` : ''} · <a href="/games?tournament=${enc(t.id)}">stored games</a></p>
     ${registration(t)}
     <h2>Standings</h2>
