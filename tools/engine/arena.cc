@@ -10,12 +10,18 @@
 // sits where. Whether that makes the set's results less spread than
 // independent games' is measured, not assumed: the report's design effect
 // (docs/TOURNAMENTS.md, "Duplicate play measured").
+//
+// --sprt-runs measures the tournament's sequential test on these sets: the
+// candidate's set differences against each opponent bot are the pool, and
+// runs of the test draw sets from it with replacement (docs/TOURNAMENTS.md,
+// "Sets and pairs").
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -28,6 +34,7 @@
 #include "engine/json_text.h"
 #include "lib/ranking/places.h"
 #include "lib/stats/intervals.h"
+#include "lib/stats/sequential.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
 #include "tools/engine/rng.h"
@@ -47,7 +54,27 @@ struct ArenaSettings {
   bool independent = false;  // every game its own board and chance seed: no sets share anything
   RulesOptions options;
   std::string json;
+  int sprt_runs = 0;  // 0: no sequential-test measurement
+  int sprt_cap = 1000;
 };
+
+// The opponent bots, each once, in the order --opponents first names them,
+// with the opponent positions (0 the first seat after the candidate) each
+// holds.
+struct OpponentKind {
+  std::string spec;
+  std::vector<int> positions;
+};
+std::vector<OpponentKind> OpponentKinds(const ArenaSettings& s) {
+  std::vector<OpponentKind> kinds;
+  for (int k = 0; k < int(s.opponents.size()); ++k) {
+    auto it = std::find_if(kinds.begin(), kinds.end(),
+                           [&](const OpponentKind& o) { return o.spec == s.opponents[size_t(k)]; });
+    if (it == kinds.end()) it = kinds.insert(kinds.end(), {s.opponents[size_t(k)], {}});
+    it->positions.push_back(k);
+  }
+  return kinds;
+}
 
 struct ArenaGame {
   bool done = false;
@@ -137,6 +164,12 @@ struct Summary {
   // last, ties sharing) minus the opponents' mean. The set is the unit whose
   // spread gives the interval when its games share their luck.
   std::vector<double> set_shares, set_margins;
+  // Per complete set, by opponent kind (OpponentKinds): the candidate's set
+  // score (its mean place score over the set) minus the mean of the set scores
+  // of that kind's seats, the difference a tournament's pair takes between two
+  // entrants; with one opponent kind it is the margin above. `first_seat_differences`
+  // is against the kind's first seat alone, an exact tournament pair.
+  std::vector<std::vector<double>> set_differences, first_seat_differences;
   // The margin's variance per game, when games are taken as independent.
   double game_margin_variance = 0;
 };
@@ -167,11 +200,18 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
   m.seat_games.assign(size_t(s.seats), 0);
   m.seat_wins.assign(size_t(s.seats), 0);
   std::vector<double> game_margins;  // of complete sets only, as the sets' own
+  const std::vector<OpponentKind> kinds = OpponentKinds(s);
+  m.set_differences.resize(kinds.size());
+  m.first_seat_differences.resize(kinds.size());
   for (size_t first = 0; first + size_t(s.seats) <= games.size(); first += size_t(s.seats)) {
     int won = 0;
     double margin = 0;
     bool complete = true;
     std::vector<double> margins_of_set;  // per game
+    // Set scores, summed over the set's games: the candidate's, and each
+    // opponent position's.
+    double candidate_sum = 0;
+    std::vector<double> opponent_sums(s.opponents.size(), 0.0);
     for (size_t i = first; i < first + size_t(s.seats); ++i) {
       const ArenaGame& g = games[i];
       complete = complete && g.done && g.outcome.error.empty();
@@ -183,12 +223,22 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
       for (int seat = 0; seat < s.seats; ++seat)
         if (seat != g.candidate_seat) others += ranking::SeatScore(places, seat);
       margins_of_set.push_back(ranking::SeatScore(places, g.candidate_seat) - others / (s.seats - 1));
+      candidate_sum += ranking::SeatScore(places, g.candidate_seat);
+      for (int k = 0; k < int(s.opponents.size()); ++k)  // opponent k sits k + 1 seats after the candidate
+        opponent_sums[size_t(k)] += ranking::SeatScore(places, (g.candidate_seat + k + 1) % s.seats);
       margin += margins_of_set.back();
     }
     if (!complete) continue;
     game_margins.insert(game_margins.end(), margins_of_set.begin(), margins_of_set.end());
     m.set_shares.push_back(double(won) / s.seats);
     m.set_margins.push_back(margin / s.seats);
+    for (size_t kind = 0; kind < kinds.size(); ++kind) {
+      double theirs = 0;
+      for (int k : kinds[kind].positions) theirs += opponent_sums[size_t(k)];
+      const double mine = candidate_sum / s.seats;
+      m.set_differences[kind].push_back(mine - theirs / double(kinds[kind].positions.size()) / s.seats);
+      m.first_seat_differences[kind].push_back(mine - opponent_sums[size_t(kinds[kind].positions[0])] / s.seats);
+    }
   }
   double mean = 0;
   for (double x : game_margins) mean += x / double(game_margins.size());
@@ -225,7 +275,56 @@ Summary Summarise(const ArenaSettings& s, const std::vector<ArenaGame>& games) {
   return m;
 }
 
-void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostream& out) {
+// The sequential test measured on the arena's sets (--sprt-runs): for each
+// opponent kind and each way of pairing (against the mean of its seats, and,
+// when it holds several, against its first seat alone), the pool of set
+// differences three ways: as played; centred, its mean taken off so that no
+// difference holds by construction (the false "separated" rate on the pool's
+// own spread and shape); and centred plus mu1, a difference of exactly mu1 (the
+// test's misses).
+struct SprtRow {
+  std::string opponent;
+  std::string versus;  // "mean of 3 seats", "first seat", "its seat"
+  std::string pool;    // "played", "centred", "centred+0.1"
+  stats::BootstrapResult result;
+};
+std::vector<SprtRow> MeasureSprt(const ArenaSettings& s, const Summary& m) {
+  std::vector<SprtRow> rows;
+  if (s.sprt_runs <= 0) return rows;
+  const stats::SprtOptions sprt;  // a tournament pair's test
+  const std::vector<OpponentKind> kinds = OpponentKinds(s);
+  for (size_t kind = 0; kind < kinds.size(); ++kind) {
+    const int holds = int(kinds[kind].positions.size());
+    std::vector<std::pair<std::string, const std::vector<double>*>> pairings = {
+        {holds > 1 ? "mean of " + std::to_string(holds) + " seats" : "its seat", &m.set_differences[kind]}};
+    if (holds > 1) pairings.push_back({"first seat", &m.first_seat_differences[kind]});
+    for (const auto& [versus, played] : pairings) {
+      double mean = 0;
+      for (double d : *played) mean += d / double(played->size());
+      std::vector<double> centred = *played, shifted = *played;
+      for (double& d : centred) d -= mean;
+      for (double& d : shifted) d += sprt.mu1 - mean;
+      for (const auto& [name, pool] : {std::pair<std::string, const std::vector<double>*>{"played", played},
+                                       {"centred", &centred},
+                                       {"centred+" + FormatFixed(sprt.mu1, 1), &shifted}}) {
+        stats::BootstrapOptions o;
+        o.runs = s.sprt_runs;
+        o.cap = s.sprt_cap;
+        // Each row its own draws, all from --seed.
+        o.seed = SplitMixHash(SplitMixHash(s.seed ^ 0x5E9E47A1ull) + uint64_t(rows.size()));
+        rows.push_back({kinds[kind].spec, versus, name, stats::BootstrapSequentialTests(*pool, sprt, o)});
+      }
+    }
+  }
+  return rows;
+}
+
+std::string Percent(int count, int runs) {
+  return FormatFixed(100.0 * double(count) / double(std::max(runs, 1)), 1) + "%";
+}
+
+void Report(const ArenaSettings& s, const Summary& m, const std::vector<SprtRow>& sprt, double seconds,
+            std::ostream& out) {
   const double n = double(std::max<int64_t>(1, m.games));
   const double fair = 1.0 / s.seats;
   const double share = double(m.wins) / n;
@@ -288,9 +387,26 @@ void Report(const ArenaSettings& s, const Summary& m, double seconds, std::ostre
              100.0 * double(m.seat_wins[size_t(seat)]) / double(std::max<int64_t>(1, m.seat_games[size_t(seat)])), 1) +
              "%"});
   out << seats.ToString();
+  if (sprt.empty()) return;
+  const stats::SprtOptions o;
+  out << "\nsequential test (H1: a difference of " << FormatFixed(o.mu1, 1) << ", alpha "
+      << FormatFixed(100 * o.alpha, 1) << "% per direction, beta " << FormatFixed(100 * o.beta, 0) << "%, from "
+      << o.min_sets << " sets), " << s.sprt_runs << " runs per row drawing sets with replacement, at most "
+      << s.sprt_cap << " each\n";
+  Table tests({"opponent", "versus", "pool", "sets", "mean difference", "H1 candidate", "H1 opponent", "H0",
+               "no verdict", "sets to verdict (mean / median)"});
+  for (const SprtRow& row : sprt) {
+    const stats::BootstrapResult& r = row.result;
+    tests.AddRow({row.opponent, row.versus, row.pool, std::to_string(r.pool),
+                  FormatFixed(std::abs(r.pool_mean) < 5e-4 ? 0.0 : r.pool_mean, 3),  // no "-0.000" for a centred pool
+
+                  Percent(r.h1_a, r.runs), Percent(r.h1_b, r.runs), Percent(r.h0, r.runs), Percent(r.undecided, r.runs),
+                  FormatFixed(r.mean_sets, 1) + " / " + FormatFixed(r.median_sets, 0)});
+  }
+  out << tests.ToString();
 }
 
-std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
+std::string ToJson(const ArenaSettings& s, const Summary& m, const std::vector<SprtRow>& sprt, double seconds) {
   const double n = double(std::max<int64_t>(1, m.games));
   const double fair = 1.0 / s.seats;
   const double share = double(m.wins) / n;
@@ -337,6 +453,24 @@ std::string ToJson(const ArenaSettings& s, const Summary& m, double seconds) {
          ",\"playouts_per_cpu_second\":" +
          FormatFixed(m.search.cpu_seconds > 0 ? double(m.search.iterations) / m.search.cpu_seconds : 0, 0);
   }
+  if (!sprt.empty()) {
+    const stats::SprtOptions o;
+    j += ",\"sprt\":{\"runs\":" + std::to_string(s.sprt_runs) + ",\"cap\":" + std::to_string(s.sprt_cap) +
+         ",\"mu1\":" + FormatFixed(o.mu1, 3) + ",\"alpha\":" + FormatFixed(o.alpha, 3) +
+         ",\"beta\":" + FormatFixed(o.beta, 3) + ",\"min_sets\":" + std::to_string(o.min_sets) + ",\"rows\":[";
+    for (size_t i = 0; i < sprt.size(); ++i) {
+      const stats::BootstrapResult& r = sprt[i].result;
+      const double runs = double(std::max(r.runs, 1));
+      j += std::string(i ? "," : "") + "{\"opponent\":" + JsonString(sprt[i].opponent) +
+           ",\"versus\":" + JsonString(sprt[i].versus) + ",\"pool\":" + JsonString(sprt[i].pool) +
+           ",\"sets\":" + std::to_string(r.pool) + ",\"mean_difference\":" + FormatFixed(r.pool_mean, 4) +
+           ",\"h1_candidate\":" + FormatFixed(r.h1_a / runs, 4) + ",\"h1_opponent\":" + FormatFixed(r.h1_b / runs, 4) +
+           ",\"h0\":" + FormatFixed(r.h0 / runs, 4) + ",\"no_verdict\":" + FormatFixed(r.undecided / runs, 4) +
+           ",\"mean_sets_to_verdict\":" + FormatFixed(r.mean_sets, 1) +
+           ",\"median_sets_to_verdict\":" + FormatFixed(r.median_sets, 1) + "}";
+    }
+    j += "]}";
+  }
   j += ",\"seconds\":" + FormatFixed(seconds, 1) + "}";
   return j;
 }
@@ -366,6 +500,12 @@ Flags MakeFlags() {
              .help = "every game its own random board and dice: the control for what duplicate sets save"});
   AddOptionFlags(&flags);
   AddMaxActionsFlag(&flags);
+  flags.Add({.name = "sprt-runs",
+             .value_name = "N",
+             .help = "after the games, run the tournament's sequential test N times on sets drawn with\n"
+                     "replacement from the candidate's set differences against each opponent bot, as\n"
+                     "played, centred (no difference) and centred plus 0.1 (default 0: none)"});
+  flags.Add({.name = "sprt-cap", .value_name = "N", .help = "sets drawn at most per sequential test (default 1000)"});
   flags.Add({.name = "json", .value_name = "FILE", .help = "also write the summary as JSON"});
   return flags;
 }
@@ -412,6 +552,14 @@ bool ReadSettings(const Flags& flags, ArenaSettings* s, std::string* error) {
   if (!ReadOptionFlags(flags, &s->options, error)) return false;
   if (!ReadMaxActionsFlag(flags, &s->options, error)) return false;
   s->json = flags.Get("json");
+  if (flags.Has("sprt-runs")) {
+    if (!flags.GetInt("sprt-runs", 0, 1000000, &v, error)) return false;
+    s->sprt_runs = int(v);
+  }
+  if (flags.Has("sprt-cap")) {
+    if (!flags.GetInt("sprt-cap", 1, 1000000, &v, error)) return false;
+    s->sprt_cap = int(v);
+  }
   return true;
 }
 
@@ -473,10 +621,11 @@ int RunArena(const std::vector<std::string>& args) {
   int shown = 0;
   for (const ArenaGame& g : games)
     if (!g.outcome.error.empty() && shown++ < 10) std::cerr << "metropolis-engine arena: " << g.outcome.error << "\n";
-  Report(s, m, seconds, std::cout);
+  const std::vector<SprtRow> sprt = MeasureSprt(s, m);
+  Report(s, m, sprt, seconds, std::cout);
   if (!s.json.empty()) {
     std::ofstream out(s.json, std::ios::binary | std::ios::trunc);
-    out << ToJson(s, m, seconds) << "\n";
+    out << ToJson(s, m, sprt, seconds) << "\n";
     if (!out) return Fail(flags, "cannot write '" + s.json + "'", kExitRefused);
   }
   if (m.errors) return Fail(flags, std::to_string(m.errors) + " games stopped on an illegal action", kExitEngineBug);

@@ -200,6 +200,13 @@ grep -qF '"independent":true' "$tmp/arena-independent.json" || fail "arena-indep
 grep -qF '"sets":2,' "$tmp/arena-independent.json" || fail "arena-independent: the JSON has no sets"
 run arena-independent-board 2 arena --independent --default-board --games 4
 expect arena-independent-board err "cannot be combined with --default-board"
+# --sprt-runs: the tournament's sequential test run on sets drawn from the arena's.
+run arena-sprt 0 arena --ruleset base --candidate heuristic --opponents random --games 8 --seed 1 --threads 2 \
+  --sprt-runs 20 --sprt-cap 50 --json "$tmp/arena-sprt.json"
+grep -qE '^random +mean of 3 seats +played +2 ' "$tmp/arena-sprt.out" || fail "arena-sprt: no row for the played pool"
+expect arena-sprt out "centred+0.1"
+grep -qF '"sprt":{"runs":20,"cap":50,' "$tmp/arena-sprt.json" || fail "arena-sprt: the JSON has no sequential test"
+run arena-sprt-bad 2 arena --games 4 --sprt-runs -1
 
 # ---- Seafarers (RULES.md 23): refused as a ruleset, its maps printed ---------
 run sim-seafarers 2 sim --games 1 --ruleset seafarers

@@ -1,7 +1,6 @@
 #include "services/matchmaker/tournaments/set_stats.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -84,60 +83,6 @@ std::vector<PairComparison> PairComparisons(int entrants, const std::vector<SetS
     out.push_back(std::move(c));
   }
   return out;
-}
-
-PairTest SequentialPairTest(const std::vector<double>& differences, const SprtOptions& o) {
-  PairTest out;
-  const double upper = std::log((1 - o.beta) / o.alpha), lower = std::log(o.beta / (1 - o.alpha));
-  // Welford's running mean and sum of squared deviations: one pass however
-  // many sets, and equal differences give exactly no spread.
-  double mean = 0, m2 = 0;
-  size_t n = 0;
-  for (double d : differences) {
-    ++n;
-    const double delta = d - mean;
-    mean += delta / double(n);
-    m2 += delta * (d - mean);
-    out.sets = int(n);
-    if (n < 2) continue;
-    // The variance of the sets so far stands in for the unknown one (as engine
-    // testing's normalized SPRT does). While few sets are in it is often too
-    // small and the ratio overshoots: hence min_sets (by simulation, alpha 5 %
-    // asked and 10 % got with 5 sets at least). The generalized ratio, each
-    // hypothesis with its own variance, does not overshoot but barely moves when
-    // the difference is far beyond mu1 (0.8 every set: 27 sets to decide). The
-    // floor keeps sets that all came out alike (two copies of one deterministic
-    // bot) finite.
-    const double variance = std::max(m2 / double(n - 1), 1e-4);
-    // Sum over the sets of log N(d; mu1, var) - log N(d; mu0, var), for each
-    // direction: d as it is (a better) and negated (b better).
-    const double half = (o.mu0 + o.mu1) / 2, step = double(n) * (o.mu1 - o.mu0) / variance;
-    const double a_better = step * (mean - half), b_better = step * (-mean - half);
-    out.llr = std::max(a_better, b_better);
-    if (int(n) < o.min_sets) continue;
-    if (a_better >= upper || b_better >= upper) {
-      out.verdict = SprtVerdict::kAcceptH1;
-      out.direction = a_better >= upper ? 1 : -1;
-      return out;
-    }
-    if (a_better <= lower && b_better <= lower) {
-      out.verdict = SprtVerdict::kAcceptH0;
-      return out;
-    }
-  }
-  return out;
-}
-
-const char* SprtVerdictName(SprtVerdict verdict) {
-  switch (verdict) {
-    case SprtVerdict::kAcceptH0:
-      return "H0";
-    case SprtVerdict::kAcceptH1:
-      return "H1";
-    case SprtVerdict::kContinue:
-      break;
-  }
-  return "continue";
 }
 
 }  // namespace metropolis::matchmaker

@@ -11,14 +11,15 @@
 //
 // A pairwise comparison takes the sets two entrants both sat in and the
 // difference of their set scores in each: the pairing removes both the luck and
-// whatever the set's table did to both. The sequential test (SequentialPairTest) reads those
-// same differences.
+// whatever the set's table did to both. The sequential test (SequentialPairTest,
+// lib/stats/sequential.h) reads those same differences.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "lib/stats/intervals.h"
+#include "lib/stats/sequential.h"
 #include "services/matchmaker/tournaments/schedule.h"
 
 namespace metropolis::matchmaker {
@@ -72,39 +73,14 @@ struct PairComparison {
 // means put the lower index first.
 std::vector<PairComparison> PairComparisons(int entrants, const std::vector<SetScoreList>& scores_by_set);
 
-// A sequential probability ratio test on paired set differences d (a - b), as
-// engine testing runs one on paired game results: H0, the mean difference is
-// `mu0`, against H1, it is `mu1` (mu1 > mu0), with the differences taken as
-// normal of the variance observed so far. Stops for H1 when the log-likelihood
-// ratio reaches log((1 - beta) / alpha), for H0 when it falls to
-// log(beta / (1 - alpha)); Wald's bounds keep the error rates near alpha (H1
-// accepted when H0 holds) and beta (H0 accepted when H1 holds).
-//
-// The defaults are those of a tournament's pairs (PairTest below): 2.5 % for
-// each direction of H1, so about 5 % in all that a pair with no difference is
-// called separated (measured: 5.8 %, docs/TOURNAMENTS.md).
-struct SprtOptions {
-  double mu0 = 0;
-  double mu1 = 0.1;  // a tenth of the score range: about a third of a place at a table of four
-  double alpha = 0.025;
-  double beta = 0.05;
-  int min_sets = 15;  // the variance of fewer differences is too rough to decide on
-};
-enum class SprtVerdict { kContinue, kAcceptH0, kAcceptH1 };
-const char* SprtVerdictName(SprtVerdict verdict);  // "continue", "H0", "H1"
-
-// The test a tournament's pair gets, as it would run while the sets come in:
-// after each shared set, in set order, both directions are tested (a better
-// than b, b better than a) on the differences so far; the first bound crossed
-// decides and the verdict stays, whatever later sets show: H1 for the side
-// whose ratio reached the upper bound, H0 once both ratios are at the lower
-// one. Without a verdict, `llr` is the larger of the two ratios now.
-struct PairTest {
-  SprtVerdict verdict = SprtVerdict::kContinue;
-  int direction = 0;  // H1: +1 when a is the better, -1 when b is
-  int sets = 0;       // the shared sets when it stopped, or all of them
-  double llr = 0;
-};
-PairTest SequentialPairTest(const std::vector<double>& differences, const SprtOptions& options);
+// The sequential test the pairs report (SequentialPairTest on
+// PairComparison::differences) lives in lib/stats, where the engine's arena
+// measures its error rates on the sets of built-in bots without the
+// matchmaker.
+using stats::PairTest;
+using stats::SequentialPairTest;
+using stats::SprtOptions;
+using stats::SprtVerdict;
+using stats::SprtVerdictName;
 
 }  // namespace metropolis::matchmaker
