@@ -20,7 +20,8 @@ namespace metropolis::stats {
 //
 // The defaults are those of a tournament's pairs (PairTest below): 2.5 % for
 // each direction of H1, so about 5 % in all that a pair with no difference is
-// called separated (measured: 5.8 %, docs/TOURNAMENTS.md).
+// called separated (measured: 5.8 % on simulated normal sets, 5.8-7.2 % on the
+// sets of built-in bots; docs/TOURNAMENTS.md).
 struct SprtOptions {
   double mu0 = 0;
   double mu1 = 0.1;  // a tenth of the score range: about a third of a place at a table of four
