@@ -196,7 +196,9 @@ async function main() {
     await page.goto(`${GATEWAY}/tournaments`);
     const listed = await page.$eval(`tr[data-tournament="${registeringId}"]`, (r) => r.textContent);
     expect(/registering/.test(listed) && /every 1 day/.test(listed), `the list row of a recurring registration: ${listed}`);
-    await page.click(`tr[data-tournament="${registeringId}"] a`);
+    expect((await page.$eval(`tr[data-tournament="${registeringId}"] a`, (a) => a.getAttribute('href'))) === `/tournaments/${registeringId}`,
+      'the registering tournament links to its page');
+    await page.goto(`${GATEWAY}/tournaments/${registeringId}`);
     await page.waitForSelector(`section[data-registration="${registeringId}"]`);
     const section = await page.$eval('section[data-registration]', (s) => s.textContent);
     expect(section.includes(`1 of ${registering.max_entrants}`) && section.includes('join-tournament') && section.includes('recurs every 1 day'),
