@@ -47,6 +47,8 @@
 // releases nothing of its steps until the store answered (services/gamehost/game.h).
 // "analysis_bound" — the replays service's analysis queue refuses (and counts)
 // jobs beyond its bound instead of queueing them (services/replays/analysis_queue.h).
+// "lockstep" — a game host holds back a duplicate set's rotation that is more than
+// a few chance draws ahead of the slowest (services/gamehost/lockstep.h).
 #pragma once
 
 #include <string_view>

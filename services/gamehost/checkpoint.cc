@@ -37,6 +37,7 @@ std::string CheckpointSetupBytes(const GameSetup& setup, int64_t created_unix_ms
   p.set_forfeit_after(setup.forfeit_after);
   p.set_request_id(setup.request_id);
   p.set_created_unix_ms(created_unix_ms);
+  p.set_lockstep(setup.lockstep);
   return p.SerializeAsString();
 }
 
@@ -60,6 +61,7 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
   setup->season = p.season();
   setup->tournament = p.tournament();
   setup->hidden = p.hidden();
+  setup->lockstep = p.lockstep();
   setup->seats.clear();
   for (const v1::CheckpointSeat& s : p.seats()) {
     SeatSetup seat;

@@ -72,6 +72,7 @@ grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms,
       if (!(drawn == action))
         return data_loss(
             i, "the log says " + ActionToString(action) + ", the chance streams draw " + ActionToString(drawn));
+      ++g.draws_;
     } else if (const std::string error = g.state_.CheckAction(action); !error.empty()) {
       return data_loss(i, error);
     }
@@ -413,6 +414,7 @@ void Game::OnRetry() {
 
 void Game::VoidLocked(const std::string& reason, grpc::Status status) {
   finished_ = true;
+  if (lockstep_) lockstep_->Leave();
   if (paused_ && env_.metrics) env_.metrics->GameResumed(double(env_.clock->Now() - paused_at_) / 1000.0);
   paused_ = false;
   // One message for every void game, with why: the checker and the alerts count
@@ -425,7 +427,8 @@ void Game::VoidLocked(const std::string& reason, grpc::Status status) {
 void Game::AbandonLocked(const std::string& why) {
   if (abandoned_) return;
   abandoned_ = true;
-  finished_ = true;  // nothing more happens here
+  finished_ = true;                   // nothing more happens here
+  if (lockstep_) lockstep_->Leave();  // its set goes on without it here
   services::LogWarning("game taken over by another host; stopped here",
                        {{"game", setup_.id}, {"step", std::to_string(step())}, {"reason", why}});
   const grpc::Status moved(grpc::StatusCode::UNAVAILABLE,
@@ -505,6 +508,9 @@ void Game::AtTime(services::Millis at, std::function<void()> fn) {
 
 void Game::Start() {
   std::lock_guard lock(mutex_);
+  // Joined here, not at Create: only a game the host accepted counts in its group.
+  if (setup_.lockstep > 1 && env_.lockstep && !commitment_.empty() && !finished_)
+    lockstep_ = env_.lockstep->Join(commitment_, int(setup_.lockstep), setup_.id, draws_);
   AtTime(env_.clock->Now() + setup_.start_timeout_ms, [this] { OnStartTimeout(); });
   started_ = started_ || std::all_of(seats_.begin(), seats_.end(), [](const auto& s) { return s->setup.built_in; });
   AdvanceOnStrandLocked();
@@ -711,7 +717,20 @@ void Game::Advance() {
       break;
     }
     if (player == kChancePlayer) {
+      if (lockstep_ && !lockstep_->MayDraw(draws_ + 1)) {
+        // Ahead of its set: it waits (sending nothing, asking nobody) and looks again.
+        if (!lockstep_timer_armed_) {
+          lockstep_timer_armed_ = true;
+          AtTime(env_.clock->Now() + env_.lockstep_poll_ms, [this] {
+            std::lock_guard lock(mutex_);
+            lockstep_timer_armed_ = false;
+            Advance();
+          });
+        }
+        break;
+      }
       ApplyLocked(chance_.Sample(state_));
+      if (lockstep_) lockstep_->Drew(++draws_);
       continue;
     }
     if (!SeatPlaysItself(player)) {
@@ -960,6 +979,7 @@ void Game::FinishLocked() {
   // while storing the game leaves one the next host finishes again (storing is
   // idempotent on the id).
   finished_ = true;
+  if (lockstep_) lockstep_->Leave();
   const int winner = state_.Winner();
   protocol::ResultToProto(state_, &result_);
   CompletedGame done;

@@ -49,6 +49,7 @@
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gamehost/checkpoint.h"
 #include "services/gamehost/executor.h"
+#include "services/gamehost/lockstep.h"
 #include "services/gamehost/metrics.h"
 #include "services/gamehost/sink.h"
 #include "services/gamehost/streams.h"
@@ -84,6 +85,10 @@ struct GameSetup {
   // The request that created the game (lib/common/request_id.h): its
   // storing and rating go on under the same id.
   std::string request_id;
+  // Games played in lockstep with this one, itself included (the rotations of a
+  // duplicate set, CreateGameRequest.lockstep); 0 or 1: none. Its group is the
+  // games with the same chance commitment (lockstep.h).
+  uint32_t lockstep = 0;
 };
 
 class Game;
@@ -137,6 +142,10 @@ struct GameEnv {
   // events at once, before its decision; a refusal, a pause, a stream's end
   // and the game's end send what waits first. 0: every step's events at once.
   services::Millis coalesce_events_ms = 0;
+  // The host's lockstep groups (lockstep.h); null: games with
+  // GameSetup::lockstep are not held. A held game looks again this often.
+  LockstepGroups* lockstep = nullptr;
+  services::Millis lockstep_poll_ms = 20;
 };
 
 class Game : public std::enable_shared_from_this<Game> {
@@ -353,7 +362,12 @@ class Game : public std::enable_shared_from_this<Game> {
   bool abandoned_ = false;             // fenced off: another host runs the game
   services::Millis grace_until_ = -1;  // taken over: seats may reconnect until then
   bool grace_timer_armed_ = false;
-  bool held_timer_armed_ = false;        // the coalescing timer (GameEnv::coalesce_events_ms)
+  bool held_timer_armed_ = false;  // the coalescing timer (GameEnv::coalesce_events_ms)
+  // Lockstep (lockstep.h): the game's place in its group (from Start), the
+  // chance draws made, and whether a look again is armed while it is held.
+  std::shared_ptr<LockstepGroups::Member> lockstep_;
+  uint32_t draws_ = 0;
+  bool lockstep_timer_armed_ = false;
   services::Millis last_flush_at_ = -1;  // when the last step's events were released
 };
 

@@ -22,6 +22,7 @@ constexpr uint32_t kMaxTimeBankMs = 86'400'000;
 constexpr size_t kMaxGameIdLength = 64;
 constexpr size_t kMaxNameLength = 100;
 constexpr size_t kMaxChanceIdentity = 200;
+constexpr uint32_t kMaxLockstep = 8;
 constexpr uint32_t kMaxPageSize = 1000;
 constexpr std::string_view kPageTokenPrefix = "after:";
 constexpr int kMaxSeatsOf = 4096;  // identities per SeatsOf
@@ -56,7 +57,8 @@ Host::Host(HostOptions options, const services::Clock* clock, Timers* timers, Ex
       work_(work),
       sink_(sink),
       directory_(directory),
-      metrics_(metrics) {
+      metrics_(metrics),
+      lockstep_({options_.lockstep_lead, options_.lockstep_missing_wait_ms}, clock) {
   if (options_.chance_key.empty()) options_.chance_key = std::string(chance::AsBytes(chance::RandomSeed()));
 }
 
@@ -139,6 +141,11 @@ grpc::Status Host::CreateGame(const std::string& token, const v1::CreateGameRequ
   setup.season = request.season();
   setup.tournament = request.tournament();
   setup.hidden = request.hidden();
+  if (request.lockstep() > kMaxLockstep)
+    return Invalid("lockstep: at most " + std::to_string(kMaxLockstep) + " games, a duplicate set's rotations");
+  if (request.lockstep() > 1 && (request.chance_identity().empty() || request.chance_seed() != 0))
+    return Invalid("lockstep: needs a chance_identity and verifiable chance (chance_seed 0)");
+  setup.lockstep = request.lockstep();
   setup.forfeit_after = options_.forfeit_after;
   if (!request.game_id().empty() && !ValidGameId(request.game_id())) {
     return Invalid("game_id: " + services::Quoted(request.game_id()) + " must be 1 to 64 letters, digits, '-' or '_'");
@@ -428,6 +435,8 @@ GameEnv Host::MakeEnv() {
   env.max_bot_think_ms = options_.max_bot_think_ms;
   env.work = work_;
   env.metrics = metrics_;
+  env.lockstep = &lockstep_;
+  env.lockstep_poll_ms = options_.lockstep_poll_ms;
   env.on_complete = [this](std::shared_ptr<Game> game, CompletedGame done) {
     OnComplete(std::move(game), std::move(done));
   };

@@ -53,6 +53,12 @@ struct HostOptions {
   // so that a duplicate set's rotations meet the same chance on any host, and
   // it never leaves the hosts. Empty: a random key for this host only.
   std::string chance_key;
+  // Rotations in lockstep (lockstep.h): how many chance draws a rotation may be
+  // ahead of the slowest of its set, how often a held one looks again, and how
+  // long a rotation not on this host is waited for.
+  uint32_t lockstep_lead = 2;
+  services::Millis lockstep_poll_ms = 20;
+  services::Millis lockstep_missing_wait_ms = 60'000;
 };
 
 // Empty when `spec` makes a bot that thinks at most `max_think_ms` per decision
@@ -114,6 +120,8 @@ class Host {
   // The address this host advertises, when it is known only after binding.
   void SetAddress(const std::string& address);
   std::string address() const;
+  // The duplicate sets' lockstep here (tests read its figures).
+  const LockstepGroups& lockstep() const { return lockstep_; }
 
  private:
   // What a call needs of its token: the spectator token or better, or the
@@ -138,6 +146,7 @@ class Host {
   CompletedGameSink* sink_;
   GameDirectory* directory_;
   HostMetrics* metrics_;
+  LockstepGroups lockstep_;  // before the games: theirs refer to it
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Game>> live_;      // by id

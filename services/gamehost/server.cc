@@ -139,6 +139,9 @@ void AddPlaySettings(services::Settings* settings) {
   settings->Add("pause-limit-ms", "N", "600000",
                 "a game whose checkpoint cannot be written pauses; after this long paused it is void "
                 "(\"store unavailable\"); 0 = wait as long as it takes");
+  settings->Add("lockstep-lead", "N", "2",
+                "a duplicate set's rotation more than N chance draws ahead of the slowest other rotation waits "
+                "(docs/TOURNAMENTS.md, \"Rotations in lockstep\")");
   settings->Add("chance-key-file", "FILE", "",
                 "the platform key (at least 32 bytes; the same on every host) that the secret chance seeds of a "
                 "duplicate set's games derive from (docs/CHANCE.md); empty: a random key for this process only");
@@ -146,7 +149,7 @@ void AddPlaySettings(services::Settings* settings) {
 
 bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config, std::string* error) {
   int64_t decision_ms, bank_ms, start_ms, bot_threads, game_threads, max_games, forfeit_after, lease_ms, pause_limit_ms,
-      archive_keep, max_bot_think_ms, coalesce_events_ms, checkpoint_batch;
+      archive_keep, max_bot_think_ms, coalesce_events_ms, checkpoint_batch, lockstep_lead;
   if (!settings.GetInt("decision-ms", 1, 3'600'000, &decision_ms, error) ||
       !settings.GetInt("max-bot-think-ms", 1, 3'600'000, &max_bot_think_ms, error) ||
       !settings.GetInt("time-bank-ms", 0, 86'400'000, &bank_ms, error) ||
@@ -159,7 +162,8 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
       !settings.GetInt("pause-limit-ms", 0, 86'400'000, &pause_limit_ms, error) ||
       !settings.GetInt("archive-keep", 0, 100'000'000, &archive_keep, error) ||
       !settings.GetInt("coalesce-events-ms", 0, 1'000, &coalesce_events_ms, error) ||
-      !settings.GetInt("checkpoint-batch", 0, 10'000, &checkpoint_batch, error))
+      !settings.GetInt("checkpoint-batch", 0, 10'000, &checkpoint_batch, error) ||
+      !settings.GetInt("lockstep-lead", 1, 1'000, &lockstep_lead, error))
     return false;
   config->archive_keep = size_t(archive_keep);
   config->checkpoint_batch = int(checkpoint_batch);
@@ -180,6 +184,7 @@ bool ReadPlaySettings(const services::Settings& settings, GameHostConfig* config
   options.max_live_games = size_t(max_games);
   options.forfeit_after = uint32_t(forfeit_after);
   options.coalesce_events_ms = coalesce_events_ms;
+  options.lockstep_lead = uint32_t(lockstep_lead);
   options.max_bot_think_ms = max_bot_think_ms;
   options.default_fallback_bot = settings.Get("fallback-bot");
   if (!bots::MakeBot(options.default_fallback_bot, error)) {
