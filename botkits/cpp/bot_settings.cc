@@ -8,13 +8,15 @@
 namespace metropolis::botkit {
 
 cli::Flags BotFlags() {
-  cli::Flags f("metropolis-bot",
-               "--host ADDR --game ID --token T --bot SPEC [flags]\n"
-               "       metropolis-bot --ladder ID --matchmaker ADDR --api-token T --bot SPEC [--games N] [flags]\n"
-               "       metropolis-bot --compete --matchmaker ADDR --api-token T --bot SPEC [--capacity N] [--games N]",
-               "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
-               "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
-               "when the game is over.");
+  cli::Flags f(
+      "metropolis-bot",
+      "--host ADDR --game ID --token T --bot SPEC [flags]\n"
+      "       metropolis-bot --ladder ID --matchmaker ADDR --api-token T --bot SPEC [--games N] [flags]\n"
+      "       metropolis-bot --compete --matchmaker ADDR --api-token T --bot SPEC [--capacity N] [--sessions N] "
+      "[--games N]",
+      "Plays one seat of a game on a Metropolis game host with a built-in bot, reconnecting when the\n"
+      "stream drops (the host's fallback bot plays the seat meanwhile), and prints one summary line\n"
+      "when the game is over.");
   f.Add({.name = "host", .value_name = "ADDR", .help = "the game host, HOST:PORT (env METROPOLIS_HOST)"});
   f.Add({.name = "tls-ca",
          .value_name = "FILE",
@@ -35,6 +37,11 @@ cli::Flags BotFlags() {
          .value_name = "",
          .help = "tournament mode: stay available to the matchmaker and play every tournament game it sends"});
   f.Add({.name = "capacity", .value_name = "N", .help = "compete mode: games at once (1..16, default 1)"});
+  f.Add({.name = "sessions",
+         .value_name = "N",
+         .help = "compete mode: hold N Compete streams, each with --capacity; a duplicate set's rotations go to "
+                 "separate streams, one each while there are enough (1..16, default 1; with N > 1 it plays "
+                 "until stopped)"});
   f.Add({.name = "game", .value_name = "ID", .help = "the game id"});
   f.Add({.name = "token", .value_name = "T", .help = "the seat's token from CreateGame (env METROPOLIS_TOKEN)"});
   f.Add({.name = "bot",
@@ -105,6 +112,7 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.ladder.ladder = flags.Get("ladder");
   s.compete = flags.Has("compete");
   if (flags.Has("capacity") && !s.compete) return fail("--capacity needs --compete");
+  if (flags.Has("sessions") && !s.compete) return fail("--sessions needs --compete");
   if (s.compete) {
     if (!s.ladder.ladder.empty()) return fail("--compete and --ladder exclude each other");
     s.compete_options.matchmaker = flag_or_env("matchmaker", "METROPOLIS_MATCHMAKER");
@@ -118,6 +126,11 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
     int64_t games = 0, capacity = 1;
     if (flags.Has("games") && !flags.GetInt("games", 1, 1'000'000, &games, error)) return false;
     if (flags.Has("capacity") && !flags.GetInt("capacity", 1, 16, &capacity, error)) return false;
+    int64_t sessions = 1;
+    if (flags.Has("sessions") && !flags.GetInt("sessions", 1, 16, &sessions, error)) return false;
+    // Stopping after N games would leave the other streams waiting for a seat.
+    if (sessions > 1 && flags.Has("games")) return fail("--games needs one session (--sessions 1)");
+    s.sessions = int(sessions);
     s.games = int(games);
     s.compete_options.capacity = int(capacity);
   } else if (!s.ladder.ladder.empty()) {

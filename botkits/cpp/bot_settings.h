@@ -23,6 +23,7 @@ struct BotSettings {
   // `games` 0 means until stopped.
   bool compete = false;
   CompeteOptions compete_options;
+  int sessions = 1;  // Compete streams held at once (--sessions)
   int games = 1;
   std::string tls_ca_pem;  // --tls-ca's certificates: SetChannelTls; empty: plaintext
   std::string bot;         // a MakeBot spec, checked

@@ -62,40 +62,54 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
   std::condition_variable done;
   int started = 0, playing = 0, failed = 0;
   std::vector<std::thread> games;
-  const grpc::Status status = Compete(
-      settings.compete_options,
-      [&](const v1::Assignment& seat) {
-        std::unique_lock lock(mutex);
-        const int number = ++started;
-        ++playing;
-        if (!settings.quiet)
-          LogLine("seated in game " + seat.game_id() + " of tournament " + seat.tournament() + " on " + seat.host());
-        games.emplace_back([&, seat, number] {
-          std::string error;
-          std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);
-          uint64_t rng = bots::MixSeed(seed, uint64_t(number));  // a stream of its own for each game
-          Options options = settings.client;
-          options.host = seat.host();
-          options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
-          options.game_id = seat.game_id();
-          options.token = seat.seat_token();
-          Client client;
-          const grpc::Status played = client.Run(options, BuiltinDecider(bot.get(), &rng), callbacks);
-          std::lock_guard guard(mutex);
-          if (played.ok()) {
-            AppendRecord(settings.record_path, client);
-            std::cout << Summary(options.game_id, client.stats()) << std::endl;
-          } else {
-            ++failed;
-            std::cerr << "metropolis-bot: game " << seat.game_id() << ": " << StatusCodeName(played.error_code())
-                      << ": " << played.error_message() << "\n";
-          }
-          --playing;
-          done.notify_all();
-        });
-        return settings.games == 0 || started < settings.games;
-      },
-      [&](const std::string& why) { LogLine("competing again after: " + why); });
+  const auto on_seat = [&](const v1::Assignment& seat) {
+    std::unique_lock lock(mutex);
+    const int number = ++started;
+    ++playing;
+    if (!settings.quiet)
+      LogLine("seated in game " + seat.game_id() + " of tournament " + seat.tournament() + " on " + seat.host());
+    games.emplace_back([&, seat, number] {
+      std::string error;
+      std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);
+      uint64_t rng = bots::MixSeed(seed, uint64_t(number));  // a stream of its own for each game
+      Options options = settings.client;
+      options.host = seat.host();
+      options.other_hosts.assign(seat.other_hosts().begin(), seat.other_hosts().end());
+      options.game_id = seat.game_id();
+      options.token = seat.seat_token();
+      Client client;
+      const grpc::Status played = client.Run(options, BuiltinDecider(bot.get(), &rng), callbacks);
+      std::lock_guard guard(mutex);
+      if (played.ok()) {
+        AppendRecord(settings.record_path, client);
+        std::cout << Summary(options.game_id, client.stats()) << std::endl;
+      } else {
+        ++failed;
+        std::cerr << "metropolis-bot: game " << seat.game_id() << ": " << StatusCodeName(played.error_code()) << ": "
+                  << played.error_message() << "\n";
+      }
+      --playing;
+      done.notify_all();
+    });
+    return settings.games == 0 || started < settings.games;
+  };
+  const auto on_retry = [&](const std::string& why) { LogLine("competing again after: " + why); };
+  // Each session its own stream: the matchmaker sends a duplicate set's
+  // rotations to separate ones (docs/TOURNAMENTS.md, "Rotations in lockstep").
+  grpc::Status status;
+  std::vector<std::thread> sessions;
+  std::mutex status_mutex;
+  for (int i = 1; i < settings.sessions; ++i)
+    sessions.emplace_back([&] {
+      const grpc::Status s = Compete(settings.compete_options, on_seat, on_retry);
+      std::lock_guard lock(status_mutex);
+      if (!s.ok()) status = s;
+    });
+  if (const grpc::Status s = Compete(settings.compete_options, on_seat, on_retry); !s.ok()) {
+    std::lock_guard lock(status_mutex);
+    status = s;
+  }
+  for (std::thread& t : sessions) t.join();
   {
     std::unique_lock lock(mutex);
     done.wait(lock, [&] { return playing == 0; });

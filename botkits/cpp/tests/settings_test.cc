@@ -119,6 +119,12 @@ TEST(BotSettings, CompeteModeTakesItsSeatsFromTheMatchmaker) {
   EXPECT_NE(Parse(with({"--game", "g"}), &s).find("--compete"), std::string::npos);
   EXPECT_NE(Parse({"--compete", "--api-token", "k", "--bot", "random"}, &s).find("--matchmaker"), std::string::npos);
   EXPECT_NE(Parse(With({"--capacity", "2"}), &s).find("--capacity needs --compete"), std::string::npos);
+  // Separate sessions: one stream each, played until stopped.
+  ASSERT_EQ(Parse(with({"--sessions", "4"}), &s), "");
+  EXPECT_EQ(s.sessions, 4);
+  EXPECT_NE(Parse(with({"--sessions", "4", "--games", "3"}), &s).find("--games needs one session"), std::string::npos);
+  EXPECT_NE(Parse(with({"--sessions", "17"}), &s).find("sessions"), std::string::npos);
+  EXPECT_NE(Parse(With({"--sessions", "2"}), &s).find("--sessions needs --compete"), std::string::npos);
   EXPECT_EQ(SplitAddresses("a:1,,b:2,"), (std::vector<std::string>{"a:1", "b:2"}));
 }
 
