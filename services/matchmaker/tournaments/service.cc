@@ -332,12 +332,13 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
     std::string bytes;
     bool open = true, found = false;
     while (open) {
-      if (result = roster_->Receive(who.identity_id, &bytes, &found); !result.ok() || !found) break;
+      if (result = roster_->Receive(who.identity_id, connection, &bytes, &found); !result.ok() || !found) break;
       update.Clear();
       if (!update.mutable_assignment()->ParseFromString(bytes)) continue;
       if (!writer->Write(update)) {
-        // The stream broke after the game was taken from the inbox: put it
-        // back for the next stream.
+        // The stream broke after the game was taken from an inbox: put it in
+        // the identity's, for another stream of the identity (the rest of this
+        // connection's own inbox follows at Leave).
         result = roster_->Send(who.identity_id, bytes);
         open = false;
       } else {
@@ -348,7 +349,8 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
     if (!open || !result.ok()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(options_.poll_ms));
   }
-  // A failed Leave changes nothing: the connection's heartbeat lapses by itself.
+  // A failed Leave changes nothing: the connection's heartbeat lapses by itself,
+  // and its inbox is handed on then.
   roster_->Leave(who.identity_id, connection);
   return result;
 }

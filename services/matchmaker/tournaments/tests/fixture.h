@@ -69,6 +69,11 @@ class TournamentsFixture : public ::testing::Test {
     EXPECT_TRUE(roster_->Available(now_ms, &out).ok());
     return out;
   }
+  std::unordered_map<int64_t, std::vector<RosterConnection>> ConnectionsAt(int64_t now_ms) {
+    std::unordered_map<int64_t, std::vector<RosterConnection>> out;
+    EXPECT_TRUE(roster_->Connections(now_ms, &out).ok());
+    return out;
+  }
   bool Leads(const std::string& replica, int64_t ttl_ms) {
     bool leading = false;
     EXPECT_TRUE(roster_->Lead(replica, ttl_ms, &leading).ok());

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -30,6 +31,24 @@ namespace metropolis::matchmaker {
 
 template <typename Fixture>
 class TournamentStoreContract : public Fixture {};
+
+inline void PrintTo(const RosterConnection& c, std::ostream* os) { *os << c.connection << "=" << c.capacity; }
+
+// What `connection` of `identity` receives until its inboxes are empty (at most
+// 100 messages).
+inline std::vector<std::string> ReceiveAll(RosterStore& roster, int64_t identity, const std::string& connection) {
+  std::vector<std::string> out;
+  std::string message;
+  bool found = false;
+  while (out.size() < 100) {
+    const grpc::Status s = roster.Receive(identity, connection, &message, &found);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    if (!s.ok() || !found) break;
+    out.push_back(message);
+  }
+  return out;
+}
+using Messages = std::vector<std::string>;
 
 TYPED_TEST_SUITE_P(TournamentStoreContract);
 
@@ -181,18 +200,131 @@ TYPED_TEST_P(TournamentStoreContract, AStaleSchedulerIsFencedOff) {
 TYPED_TEST_P(TournamentStoreContract, EveryCallToAnUnreachableRosterAnswersUnavailable) {
   std::unique_ptr<RosterStore> roster = this->UnreachableRoster();
   std::unordered_map<int64_t, int> available;
+  std::unordered_map<int64_t, std::vector<RosterConnection>> connections;
   std::string assignment;
   bool found = true, leading = true;
   const std::vector<std::pair<std::string, grpc::Status>> answers = {
-      {"Heartbeat", roster->Heartbeat(101, "c", 1, this->kNow + 1000)}, {"Leave", roster->Leave(101, "c")},
-      {"Available", roster->Available(this->kNow, &available)},         {"Send", roster->Send(101, "game")},
-      {"Receive", roster->Receive(101, &assignment, &found)},           {"Lead", roster->Lead("a", 300, &leading)}};
+      {"Heartbeat", roster->Heartbeat(101, "c", 1, this->kNow + 1000)},
+      {"Leave", roster->Leave(101, "c")},
+      {"Connections", roster->Connections(this->kNow, &connections)},
+      {"Available", roster->Available(this->kNow, &available)},
+      {"Send", roster->Send(101, "game")},
+      {"SendTo", roster->SendTo(101, "c", "game")},
+      {"Receive", roster->Receive(101, "c", &assignment, &found)},
+      {"Lead", roster->Lead("a", 300, &leading)}};
   for (const auto& [call, s] : answers) {
     EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << call << ": " << s.error_message();
     EXPECT_TRUE(s.error_message().starts_with("roster unavailable: ")) << call << ": " << s.error_message();
   }
   EXPECT_FALSE(found);
   EXPECT_FALSE(leading);
+}
+
+// A game sent to one connection reaches that connection only: neither another
+// connection of the same identity nor another identity's connection of the
+// same name takes it (a duplicate set's rotations go to different sessions).
+TYPED_TEST_P(TournamentStoreContract, SendToReachesOnlyThatConnection) {
+  RosterStore& roster = *this->roster_;
+  const int64_t until = this->kNow + 60'000;
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 1, until).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 1, until).ok());
+  ASSERT_TRUE(roster.Heartbeat(102, "a", 1, until).ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "for-a").ok());
+  ASSERT_TRUE(roster.SendTo(101, "b", "for-b").ok());
+  EXPECT_EQ(ReceiveAll(roster, 102, "a"), Messages{}) << "another identity's connection took it";
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), Messages{"for-b"});
+  EXPECT_EQ(ReceiveAll(roster, 101, "a"), Messages{"for-a"});
+}
+
+// A connection takes from its own inbox first, oldest first, then from its
+// identity's, which any connection of the identity takes from.
+TYPED_TEST_P(TournamentStoreContract, ReceiveTakesTheOwnInboxFirstThenTheIdentitys) {
+  RosterStore& roster = *this->roster_;
+  const int64_t until = this->kNow + 60'000;
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 1, until).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 1, until).ok());
+  ASSERT_TRUE(roster.Send(101, "shared-1").ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "own-1").ok());
+  ASSERT_TRUE(roster.Send(101, "shared-2").ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "own-2").ok());
+  std::string message;
+  bool found = false;
+  ASSERT_TRUE(roster.Receive(101, "b", &message, &found).ok());
+  EXPECT_TRUE(found);
+  EXPECT_EQ(message, "shared-1");
+  EXPECT_EQ(ReceiveAll(roster, 101, "a"), (Messages{"own-1", "own-2", "shared-2"}));
+  ASSERT_TRUE(roster.Receive(101, "b", &message, &found).ok());
+  EXPECT_FALSE(found);
+}
+
+// A game sent to a connection that left (or was never there) goes to the
+// identity's inbox, where its other connections find it.
+TYPED_TEST_P(TournamentStoreContract, SendToAConnectionThatLeftLandsInTheIdentitysInbox) {
+  RosterStore& roster = *this->roster_;
+  const int64_t until = this->kNow + 60'000;
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 1, until).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 1, until).ok());
+  ASSERT_TRUE(roster.Leave(101, "a").ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "after-leave").ok());
+  ASSERT_TRUE(roster.SendTo(101, "never", "unknown").ok());
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), (Messages{"after-leave", "unknown"}));
+  EXPECT_EQ(this->ConnectionsAt(this->kNow),
+            (std::unordered_map<int64_t, std::vector<RosterConnection>>{{101, {{"b", 1}}}}));
+}
+
+// What a connection had not read when it leaves goes to its identity's inbox,
+// in order and ahead of what was already there.
+TYPED_TEST_P(TournamentStoreContract, LeaveReturnsUnreadAssignmentsToTheIdentitysInbox) {
+  RosterStore& roster = *this->roster_;
+  const int64_t until = this->kNow + 60'000;
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 1, until).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 1, until).ok());
+  ASSERT_TRUE(roster.Send(101, "shared").ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "own-1").ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "own-2").ok());
+  ASSERT_TRUE(roster.Leave(101, "a").ok());
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), (Messages{"own-1", "own-2", "shared"}));
+  EXPECT_EQ(ReceiveAll(roster, 101, "a"), Messages{}) << "read twice";
+}
+
+// A connection whose heartbeat lapsed is removed by Connections and by
+// Available alike, and what it had not read goes to its identity's inbox; a
+// game sent to it afterwards too.
+TYPED_TEST_P(TournamentStoreContract, ALapsedConnectionsUnreadAssignmentsAreReturned) {
+  RosterStore& roster = *this->roster_;
+  const int64_t now = this->kNow;
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 1, now + 1000).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "c", 2, now + 3000).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 4, now + 60'000).ok());
+  ASSERT_TRUE(roster.SendTo(101, "a", "for-a").ok());
+  ASSERT_TRUE(roster.SendTo(101, "c", "for-c").ok());
+  ASSERT_TRUE(roster.Send(101, "shared").ok());
+  EXPECT_EQ(this->ConnectionsAt(now + 2000),
+            (std::unordered_map<int64_t, std::vector<RosterConnection>>{{101, {{"b", 4}, {"c", 2}}}}));
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), (Messages{"for-a", "shared"}));
+  EXPECT_EQ(this->AvailableAt(now + 4000), (std::unordered_map<int64_t, int>{{101, 4}}));
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), Messages{"for-c"});
+  ASSERT_TRUE(roster.SendTo(101, "a", "late").ok());
+  EXPECT_EQ(ReceiveAll(roster, 101, "b"), Messages{"late"});
+}
+
+// Each identity's live connections with their capacities (the latest
+// heartbeat's), in order of connection; Available sums them.
+TYPED_TEST_P(TournamentStoreContract, ConnectionsListsCapacitiesPerConnection) {
+  RosterStore& roster = *this->roster_;
+  const int64_t now = this->kNow;
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 2, now + 5000).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "a", 3, now + 9000).ok());
+  ASSERT_TRUE(roster.Heartbeat(101, "c", 1, now + 1000).ok());
+  ASSERT_TRUE(roster.Heartbeat(102, "z", 5, now + 9000).ok());
+  ASSERT_TRUE(roster.Heartbeat(103, "x", 1, now + 1000).ok());
+  using Listed = std::unordered_map<int64_t, std::vector<RosterConnection>>;
+  EXPECT_EQ(this->ConnectionsAt(now),
+            (Listed{{101, {{"a", 3}, {"b", 2}, {"c", 1}}}, {102, {{"z", 5}}}, {103, {{"x", 1}}}}));
+  EXPECT_EQ(this->ConnectionsAt(now + 2000), (Listed{{101, {{"a", 3}, {"b", 2}}}, {102, {{"z", 5}}}}));
+  ASSERT_TRUE(roster.Heartbeat(101, "b", 7, now + 9000).ok());
+  EXPECT_EQ(this->ConnectionsAt(now + 2000), (Listed{{101, {{"a", 3}, {"b", 7}}}, {102, {{"z", 5}}}}));
+  EXPECT_EQ(this->AvailableAt(now + 2000), (std::unordered_map<int64_t, int>{{101, 10}, {102, 5}}));
 }
 
 // Registration and the start (docs/TOURNAMENTS.md, "Registration and recurring
@@ -341,7 +473,11 @@ TYPED_TEST_P(TournamentStoreContract, VoidingLeavesEverySetWholeOrUntouched) {
 
 REGISTER_TYPED_TEST_SUITE_P(TournamentStoreContract, CreatedTournamentsAndTheirDueReveals,
                             AReplayedGameAndItsFirstAttemptNeverBothCount, AStaleSchedulerIsFencedOff,
-                            EveryCallToAnUnreachableRosterAnswersUnavailable,
+                            EveryCallToAnUnreachableRosterAnswersUnavailable, SendToReachesOnlyThatConnection,
+                            ReceiveTakesTheOwnInboxFirstThenTheIdentitys,
+                            SendToAConnectionThatLeftLandsInTheIdentitysInbox,
+                            LeaveReturnsUnreadAssignmentsToTheIdentitysInbox,
+                            ALapsedConnectionsUnreadAssignmentsAreReturned, ConnectionsListsCapacitiesPerConnection,
                             RegistrationClosesAtTheStartAndTheStartHappensOnce,
                             AnArenaKeepsItsDurationAndGrowsByPairings, VoidingLeavesEverySetWholeOrUntouched);
 

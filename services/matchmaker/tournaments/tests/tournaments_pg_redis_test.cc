@@ -3,8 +3,9 @@
 // contract (tests/tournament_store_contract.h), which the fakes keep too: the
 // fence that keeps a stale scheduler off and the check that only a game's current
 // attempt counts (with their negative controls, "tournament_fence" and
-// "current_attempt"), and creating tournaments and the reveals due; the lease's
-// one holder on Redis's clock, and PostgreSQL's arrays. The scheduler's and the
+// "current_attempt"), creating tournaments and the reveals due, and the
+// roster's inboxes per connection, handed on when one leaves or lapses; the
+// lease's one holder on Redis's clock, and PostgreSQL's arrays. The scheduler's and the
 // service's own tests run over the fakes in tournaments_test.cc.
 #include <gtest/gtest.h>
 

@@ -5,7 +5,8 @@
 // set and a Swiss tournament through a fake game host, standings come out right,
 // games wait for their entrants and their limits, a game lost with its host is
 // played again, reveals wait for their sets and are sent until acknowledged, and
-// the gRPC service refuses bad requests without writing anything. The stores'
+// the gRPC service refuses bad requests without writing anything and delivers
+// a game sent to one Compete stream's connection to that stream. The stores'
 // contract (tests/tournament_store_contract.h) runs here over the fakes, and in
 // tournaments_pg_redis_test.cc over PostgreSQL and Redis, with what only they
 // show (the fence's and the current attempt's negative controls, the lease).
@@ -100,12 +101,12 @@ class SchedulerTest : public testing::TournamentsFixture<FakeTournamentStore, Fa
     EXPECT_TRUE(store_->Get(id, &row).ok());
     return row.state;
   }
-  // Assignments waiting in an identity's inbox.
+  // Assignments waiting in an identity's inbox (and its connection "c"'s).
   std::vector<v1::Assignment> Inbox(int64_t identity) {
     std::vector<v1::Assignment> out;
     std::string bytes;
     bool found = false;
-    while (roster_->Receive(identity, &bytes, &found).ok() && found) {
+    while (roster_->Receive(identity, "c", &bytes, &found).ok() && found) {
       out.emplace_back();
       EXPECT_TRUE(out.back().ParseFromString(bytes));
     }
@@ -988,6 +989,53 @@ TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversIt
   auto refused = stub_->Compete(&bad, request);
   EXPECT_FALSE(refused->Read(&update));
   EXPECT_EQ(refused->Finish().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+// Each Compete stream is a connection of the roster with its own inbox: a game
+// sent to one connection reaches that stream, not another of the same identity
+// (which would otherwise take whatever it polls first).
+TEST_F(TournamentsServiceTest, CompeteStreamsReceiveWhatIsSentToTheirOwnConnection) {
+  const int64_t me = identities_[1];
+  struct Stream {
+    grpc::ClientContext context;
+    std::unique_ptr<grpc::ClientReader<v1::CompeteUpdate>> reader;
+    std::string connection;
+  };
+  Stream streams[2];
+  std::set<std::string> known;
+  for (Stream& stream : streams) {
+    stream.context.AddMetadata("authorization", "Bearer " + player_token_);
+    stream.context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    stream.reader = stub_->Compete(&stream.context, v1::CompeteRequest());
+    v1::CompeteUpdate update;
+    ASSERT_TRUE(stream.reader->Read(&update));
+    ASSERT_TRUE(update.has_status());
+    // The stream's heartbeat came before its status: its connection is listed.
+    std::set<std::string> listed;
+    const auto connections = ConnectionsAt(kNow);
+    ASSERT_TRUE(connections.count(me));
+    for (const RosterConnection& c : connections.at(me)) listed.insert(c.connection);
+    ASSERT_EQ(listed.size(), known.size() + 1);
+    for (const std::string& c : listed)
+      if (!known.count(c)) stream.connection = c;
+    known = listed;
+  }
+  for (int i : {1, 0}) {
+    v1::Assignment a;
+    a.set_game_id("t-x-0-" + std::to_string(i));
+    ASSERT_TRUE(roster_->SendTo(me, streams[i].connection, a.SerializeAsString()).ok());
+  }
+  for (int i : {0, 1}) {
+    v1::CompeteUpdate update;
+    do {
+      ASSERT_TRUE(streams[i].reader->Read(&update)) << "stream " << i;
+    } while (!update.has_assignment());
+    EXPECT_EQ(update.assignment().game_id(), "t-x-0-" + std::to_string(i)) << "stream " << i;
+  }
+  for (Stream& stream : streams) {
+    stream.context.TryCancel();
+    stream.reader->Finish();
+  }
 }
 
 }  // namespace
