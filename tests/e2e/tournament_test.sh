@@ -6,7 +6,8 @@
 # middle of the round robin and started again; the bots reconnect. Checked:
 # both tournaments finish; every pairing of the round robin is played exactly
 # once, each game seated as scheduled; the duplicate set shares its board and
-# dice; the standings metropolisctl prints are those recomputed here from the
+# dice and its rotations are played at once, each on a session of its own; the
+# standings metropolisctl prints are those recomputed here from the
 # stored games; every game is stored once.
 #
 #   tests/e2e/tournament_test.sh BUILD_DIR
@@ -21,8 +22,9 @@ source "$METROPOLIS_STACK_DIR/stack.env"
 ctl() { "$build/tools/ctl/metropolisctl" --host "$METROPOLIS_MATCHMAKER" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 bot_pids=() bot_tokens=()
-# Capacity 2: one game of each tournament at once (each allows one per entrant).
-start_compete_bots tb 5 "$METROPOLIS_MATCHMAKER" 2
+# Four sessions (Compete streams) of capacity 2 each: a round-robin game and the
+# duplicate set's four rotations at once, each rotation on a session of its own.
+start_compete_bots tb 5 "$METROPOLIS_MATCHMAKER" 2 4
 trap 'stop_compete_bots; stack_test_end' EXIT
 
 ctl create-tournament rr --format round-robin --entrants tb1,tb2,tb3,tb4,tb5 --seed 11 --decision-ms 2000 \
@@ -102,6 +104,15 @@ misseated=$(sql "SELECT count(*) FROM tournament_games tg JOIN game_seats s ON s
   fail "not every tournament game is stored under its tournament"
 [[ $(sql "SELECT count(DISTINCT (verifiable_seed, config)) FROM games WHERE tournament_id = 'dup'") == 1 ]] ||
   fail "the duplicate set's games do not share board and dice"
+# Rotations in lockstep (docs/TOURNAMENTS.md): the set's four games were played at
+# the same time, and each bot played its four on four separate sessions.
+[[ $(sql "SELECT max(created_at) < min(finished_at) FROM games WHERE tournament_id = 'dup'") == t ]] ||
+  fail "the duplicate set's rotations were not played at the same time"
+grep -h 'msg="tournament seat sent"' "$METROPOLIS_STACK_DIR"/logs/matchmaker*.log | grep 'game=t-dup-' |
+  sed -E 's/.*identity=([0-9]+).*connection=([0-9a-f]+).*/\1 \2/' | sort -u | awk '{n[$1]++} END {for (i in n) print n[i]}' |
+  sort -u >"$work/dup_sessions.txt"
+[[ $(cat "$work/dup_sessions.txt") == 4 ]] ||
+  fail "a bot's rotations of the duplicate set did not go to four separate sessions: $(tr '\n' ' ' <"$work/dup_sessions.txt")"
 # Verifiable chance (docs/CHANCE.md, CHANCE-2): every stored game has a secret seed
 # and its commitment, none a known 64-bit one.
 [[ $(sql "SELECT count(*) FROM games WHERE tournament_id IN ('rr', 'dup') AND

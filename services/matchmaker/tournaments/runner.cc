@@ -33,7 +33,7 @@ std::string TournamentRunner::ChanceIdentity(const std::string& tournament, uint
 }
 
 v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
-                                                const std::string& game_id, const std::string& bot) {
+                                                const std::string& game_id, const std::string& bot, int lockstep) {
   v1::CreateGameRequest request;
   GameConfig config;
   config.num_seats = tournament.spec.seats;
@@ -61,6 +61,7 @@ v1::CreateGameRequest TournamentRunner::GameFor(const TournamentRow& tournament,
   request.set_game_id(game_id);
   request.set_tournament(tournament.spec.id);
   request.set_hidden(game.game.set >= 0);
+  request.set_lockstep(uint32_t(lockstep));
   return request;
 }
 
@@ -83,9 +84,10 @@ RunnerStats TournamentRunner::Pass(int64_t now_ms) {
         for (int e : g.game.entrants) ++busy[t.row.spec.entrants[size_t(e)]];
     running.push_back(std::move(t));
   }
+  // Each live connection with its capacity; free: by identity, what is left.
+  if (stats.error = roster_->Connections(now_ms, &connections_); !stats.error.ok()) return stats;
   std::unordered_map<int64_t, int> free;
-  if (stats.error = roster_->Available(now_ms, &free); !stats.error.ok()) return stats;
-  for (auto& [identity, capacity] : free) capacity -= busy[identity];
+  for (const auto& [identity, conns] : connections_) free[identity] = Capacity(identity) - busy[identity];
   std::unordered_set<std::string> playing;
   for (Loaded& t : running) {
     FindLost(t, now_ms, &stats);
@@ -263,89 +265,149 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
   for (const TournamentGameRow& g : t.games)
     if (g.state == "starting" || g.state == "playing")
       for (int e : g.game.entrants) ++mine[size_t(e)];
+  const auto id_of = [&](int e) { return spec.entrants[size_t(e)]; };
+  const auto free_of = [&](int e) {
+    auto it = free.find(id_of(e));
+    return it == free.end() ? 0 : it->second;
+  };
+  // Duplicate sets whose rotations start together (true) or one at a time
+  // (false: an entrant cannot hold them all at once), decided once per pass.
+  std::unordered_map<int, bool> together;
   for (TournamentGameRow& g : t.games) {
     if (stats->started + stats->failed >= options_.max_starts_per_pass) return;
     if (g.state != "pending") continue;
-    bool ready = true;
-    for (int e : g.game.entrants) {
-      auto it = free.find(spec.entrants[size_t(e)]);
-      ready &= it != free.end() && it->second > 0 && mine[size_t(e)] < spec.max_games_per_entrant;
+    std::vector<TournamentGameRow*> batch{&g};
+    if (g.game.set >= 0) {
+      auto [it, first] = together.emplace(g.game.set, false);
+      if (!first && it->second) continue;  // waits with its set
+      if (first) {
+        std::vector<TournamentGameRow*> set;
+        for (TournamentGameRow& o : t.games)
+          if (o.game.set == g.game.set && o.state == "pending") set.push_back(&o);
+        const int k = int(set.size());
+        // Together only when every entrant's connections can hold the whole
+        // set; a bot that competes with less plays it one rotation at a time,
+        // as before lockstep (docs/TOURNAMENTS.md, "Rotations in lockstep").
+        bool fits = k > 1;
+        for (int e : g.game.entrants) fits &= Capacity(id_of(e)) >= k;
+        it->second = fits;
+        if (fits) {
+          bool ready = true;
+          for (int e : g.game.entrants)
+            ready &= free_of(e) >= k && (mine[size_t(e)] == 0 || mine[size_t(e)] + k <= spec.max_games_per_entrant);
+          if (!ready) continue;
+          batch = std::move(set);
+        }
+      }
     }
-    if (!ready) continue;
-    std::string host, game_id;
+    if (batch.size() == 1) {
+      bool ready = true;
+      for (int e : g.game.entrants) ready &= free_of(e) > 0 && mine[size_t(e)] < spec.max_games_per_entrant;
+      if (!ready) continue;
+    }
+    std::string host;
     bool picked = false;
     if (stats->error = hosts_->PickHost(now_ms, options_.host_ttl_ms, &host, &picked); !stats->error.ok()) return;
     if (!picked) return;  // no room anywhere: next pass
-    bool claimed = false;
-    if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) continue;
-    // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.
-    services::LogContext log_context(services::NewRequestId(), game_id);
-    const v1::CreateGameRequest request = GameFor(t.row, g, game_id, options_.bot);
-    v1::CreateGameResponse response;
-    const grpc::Status s = creator_->Create(host, request, &response);
-    if (!s.ok()) {
-      services::LogWarning("creating a tournament game failed; it waits for the next pass",
-                           {{"tournament", spec.id},
-                            {"game", game_id},
-                            {"host", host},
-                            {"code", services::StatusCodeName(s.error_code())},
-                            {"error", s.error_message()}});
-      if (stats->error = hosts_->MarkHostDown(host); !stats->error.ok()) return;
-      store_->Requeue(spec.id, g.number, game_id);
-      ++stats->failed;
-      continue;
-    }
-    const std::string at = response.host().empty() ? host : response.host();
-    // Where seats go if `at` dies (Assignment.other_hosts): only a help, so
-    // none when the registry does not answer.
-    std::vector<std::string> others;
-    std::vector<HostInfo> hosts;
-    if (hosts_->Hosts(&hosts).ok())
-      for (const HostInfo& h : hosts)
-        if (h.address != at) others.push_back(h.address);
-    // The seats go out before the game counts as playing: a leader that dies in
-    // between leaves it `starting`, and a later pass starts it again (this
-    // attempt is void), rather than a counted game with seats nobody received.
-    grpc::Status sent = grpc::Status::OK;
-    for (size_t seat = 0; seat < g.game.entrants.size() && sent.ok(); ++seat) {
-      v1::Assignment a;
-      a.set_game_id(game_id);
-      a.set_host(at);
-      for (const std::string& other : others) a.add_other_hosts(other);
-      a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
-      a.set_seat(uint32_t(seat));
-      a.set_tournament(spec.id);
-      a.set_chance_commitment(response.chance_commitment());
-      sent = roster_->Send(spec.entrants[size_t(g.game.entrants[seat])], a.SerializeAsString());
-    }
-    if (!sent.ok()) {
-      services::LogWarning("sending a tournament game's seats failed; it starts again",
-                           {{"tournament", spec.id}, {"game", game_id}, {"error", sent.error_message()}});
-      store_->Requeue(spec.id, g.number, game_id);
-      ++stats->failed;
-      continue;
-    }
-    bool marked = false;
-    if (!store_->MarkPlaying(spec.id, g.number, game_id, &marked).ok() || !marked) {
-      // Another leader found this attempt lost meanwhile: it is void.
-      services::LogWarning("tournament game no longer starting; this attempt is void",
-                           {{"tournament", spec.id}, {"game", game_id}});
-      continue;
-    }
-    g.state = "playing";
-    g.game_id = game_id;
-    g.host = at;
-    for (int e : g.game.entrants) {
-      --free[spec.entrants[size_t(e)]];
-      ++mine[size_t(e)];
-    }
-    ++stats->started;
-    services::LogInfo("tournament game started", {{"tournament", spec.id},
-                                                  {"game", game_id},
-                                                  {"host", at},
-                                                  {"round", std::to_string(g.game.round)},
-                                                  {"number", std::to_string(g.number)}});
+    // A set's rotations on one host: its lockstep is kept there (lockstep.h).
+    const int lockstep = batch.size() > 1 ? int(batch.size()) : 0;
+    for (size_t r = 0; r < batch.size(); ++r)
+      if (!StartOne(t, *batch[r], host, lockstep, int(r), mine, free, stats)) return;
   }
+}
+
+int TournamentRunner::Capacity(int64_t identity) const {
+  auto it = connections_.find(identity);
+  if (it == connections_.end()) return 0;
+  int total = 0;
+  for (const RosterConnection& c : it->second) total += c.capacity;
+  return total;
+}
+
+bool TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::string& host, int lockstep, int rotation,
+                                std::vector<int>& mine, std::unordered_map<int64_t, int>& free, RunnerStats* stats) {
+  const TournamentSpec& spec = t.row.spec;
+  std::string game_id;
+  bool claimed = false;
+  if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) return true;
+  // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.
+  services::LogContext log_context(services::NewRequestId(), game_id);
+  const v1::CreateGameRequest request = GameFor(t.row, g, game_id, options_.bot, lockstep);
+  v1::CreateGameResponse response;
+  const grpc::Status s = creator_->Create(host, request, &response);
+  if (!s.ok()) {
+    services::LogWarning("creating a tournament game failed; it waits for the next pass",
+                         {{"tournament", spec.id},
+                          {"game", game_id},
+                          {"host", host},
+                          {"code", services::StatusCodeName(s.error_code())},
+                          {"error", s.error_message()}});
+    if (stats->error = hosts_->MarkHostDown(host); !stats->error.ok()) return false;
+    store_->Requeue(spec.id, g.number, game_id);
+    ++stats->failed;
+    return true;
+  }
+  const std::string at = response.host().empty() ? host : response.host();
+  // Where seats go if `at` dies (Assignment.other_hosts): only a help, so
+  // none when the registry does not answer.
+  std::vector<std::string> others;
+  std::vector<HostInfo> hosts;
+  if (hosts_->Hosts(&hosts).ok())
+    for (const HostInfo& h : hosts)
+      if (h.address != at) others.push_back(h.address);
+  // The seats go out before the game counts as playing: a leader that dies in
+  // between leaves it `starting`, and a later pass starts it again (this
+  // attempt is void), rather than a counted game with seats nobody received.
+  grpc::Status sent = grpc::Status::OK;
+  for (size_t seat = 0; seat < g.game.entrants.size() && sent.ok(); ++seat) {
+    v1::Assignment a;
+    a.set_game_id(game_id);
+    a.set_host(at);
+    for (const std::string& other : others) a.add_other_hosts(other);
+    a.set_seat_token(int(seat) < response.seat_tokens_size() ? response.seat_tokens(int(seat)) : "");
+    a.set_seat(uint32_t(seat));
+    a.set_tournament(spec.id);
+    a.set_chance_commitment(response.chance_commitment());
+    const int64_t identity = spec.entrants[size_t(g.game.entrants[seat])];
+    // A set's rotations go to separate connections of the entrant, one each
+    // while it has enough: separate sessions, which remember nothing of the
+    // others' games unless their author makes them talk.
+    auto conns = connections_.find(identity);
+    if (lockstep > 1 && conns != connections_.end() && conns->second.size() > 1)
+      sent = roster_->SendTo(identity, conns->second[size_t(rotation) % conns->second.size()].connection,
+                             a.SerializeAsString());
+    else
+      sent = roster_->Send(identity, a.SerializeAsString());
+  }
+  if (!sent.ok()) {
+    services::LogWarning("sending a tournament game's seats failed; it starts again",
+                         {{"tournament", spec.id}, {"game", game_id}, {"error", sent.error_message()}});
+    store_->Requeue(spec.id, g.number, game_id);
+    ++stats->failed;
+    return true;
+  }
+  bool marked = false;
+  if (!store_->MarkPlaying(spec.id, g.number, game_id, &marked).ok() || !marked) {
+    // Another leader found this attempt lost meanwhile: it is void.
+    services::LogWarning("tournament game no longer starting; this attempt is void",
+                         {{"tournament", spec.id}, {"game", game_id}});
+    return true;
+  }
+  g.state = "playing";
+  g.game_id = game_id;
+  g.host = at;
+  for (int e : g.game.entrants) {
+    --free[spec.entrants[size_t(e)]];
+    ++mine[size_t(e)];
+  }
+  ++stats->started;
+  services::LogInfo("tournament game started", {{"tournament", spec.id},
+                                                {"game", game_id},
+                                                {"host", at},
+                                                {"round", std::to_string(g.game.round)},
+                                                {"number", std::to_string(g.number)},
+                                                {"lockstep", std::to_string(lockstep)}});
+  return true;
 }
 
 void TournamentRunner::StopEarly(Loaded& t) {

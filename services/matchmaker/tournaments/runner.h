@@ -66,8 +66,9 @@ class TournamentRunner {
   // What the games of one chance number of a tournament share
   // (CreateGameRequest.chance_identity).
   static std::string ChanceIdentity(const std::string& tournament, uint64_t chance_number);
+  // `lockstep`: the games of its duplicate set started with it (0: none).
   static v1::CreateGameRequest GameFor(const TournamentRow& tournament, const TournamentGameRow& game,
-                                       const std::string& game_id, const std::string& bot);
+                                       const std::string& game_id, const std::string& bot, int lockstep = 0);
 
  private:
   struct Loaded;
@@ -79,7 +80,15 @@ class TournamentRunner {
   bool SurelyNotStored(const std::string& game_id);
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
   // Stops at a host registry that does not answer, its status in stats->error.
+  // A duplicate set's pending rotations start together on one host, in
+  // lockstep, when every entrant's connections can hold them all; each
+  // entrant's rotations go to separate connections while it has enough.
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
+  // Claims, creates and seats one game on `host`; false when the pass must stop.
+  bool StartOne(Loaded& t, TournamentGameRow& g, const std::string& host, int lockstep, int rotation,
+                std::vector<int>& mine, std::unordered_map<int64_t, int>& free, RunnerStats* stats);
+  // An identity's capacity over its live connections, this pass.
+  int Capacity(int64_t identity) const;
   // A tournament with sequential_stop whose pairs are all decided: what has
   // not begun becomes void (store.h, VoidUnstarted).
   void StopEarly(Loaded& t);
@@ -107,6 +116,8 @@ class TournamentRunner {
   // Arena: since when each free entrant has waited for a pairing, by
   // tournament (on this replica's clock; a new leader starts the waits over).
   std::unordered_map<std::string, std::unordered_map<int64_t, int64_t>> arena_waiting_;
+  // The roster's live connections, read at the start of each pass.
+  std::unordered_map<int64_t, std::vector<RosterConnection>> connections_;
 };
 
 }  // namespace metropolis::matchmaker

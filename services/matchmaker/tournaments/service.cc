@@ -342,8 +342,9 @@ grpc::Status TournamentsService::Compete(grpc::ServerContext* context, const v1:
         result = roster_->Send(who.identity_id, bytes);
         open = false;
       } else {
-        services::LogInfo("tournament seat sent",
-                          {{"identity", std::to_string(who.identity_id)}, {"game", update.assignment().game_id()}});
+        services::LogInfo("tournament seat sent", {{"identity", std::to_string(who.identity_id)},
+                                                   {"game", update.assignment().game_id()},
+                                                   {"connection", connection}});
       }
     }
     if (!open || !result.ok()) break;

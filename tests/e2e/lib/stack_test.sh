@@ -51,12 +51,12 @@ fail() {
 sql() { psql "$METROPOLIS_PG" -Atc "$1"; }
 
 # Bots competing in tournaments (metropolis-bot --compete, random play):
-#   start_compete_bots PREFIX N MATCHMAKER CAPACITY
+#   start_compete_bots PREFIX N MATCHMAKER CAPACITY [SESSIONS]
 # creates the player "owner" and its bots PREFIX1 … PREFIXN, each with an API token
 # (appended to bot_tokens), and starts them on MATCHMAKER, each recording every
 # message it receives in $work/bots/PREFIX<i>.record; their pids go to bot_pids.
 start_compete_bots() {
-  local prefix=$1 n=$2 matchmaker=$3 capacity=$4 i token
+  local prefix=$1 n=$2 matchmaker=$3 capacity=$4 sessions=${5:-1} i token
   local admin=("$build/tools/admin/metropolis-admin" --pg "$METROPOLIS_PG")
   "${admin[@]}" create-player owner >/dev/null
   mkdir -p "$work/bots"
@@ -66,7 +66,7 @@ start_compete_bots() {
       python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
     bot_tokens+=("$token")
     "$build/botkits/cpp/metropolis-bot" --compete --matchmaker "$matchmaker" --api-token "$token" --bot random \
-      --capacity "$capacity" --record "$work/bots/$prefix$i.record" \
+      --capacity "$capacity" --sessions "$sessions" --record "$work/bots/$prefix$i.record" \
       >"$work/bots/$prefix$i.out" 2>"$work/bots/$prefix$i.err" &
     bot_pids+=($!)
   done

@@ -27,6 +27,7 @@ class FakeHost final : public GameCreator {
       return {grpc::StatusCode::UNAVAILABLE, "host down"};
     }
     created.push_back(request);
+    hosts.push_back(host);
     response->set_game_id(request.game_id());
     response->set_host(host);
     for (int s = 0; s < request.seats_size(); ++s)
@@ -37,6 +38,7 @@ class FakeHost final : public GameCreator {
 
   std::mutex mutex;
   std::vector<v1::CreateGameRequest> created;
+  std::vector<std::string> hosts;  // where each of `created` was asked for
   int fail_creates = 0;
   grpc::Status probe = grpc::Status::OK;
 };

@@ -272,6 +272,87 @@ TEST_F(SchedulerTest, DuplicateSetSharesSeedsAndIsHidden) {
             (std::set<std::string>{"dup/t-dup-0-1", "dup/t-dup-1-1", "dup/t-dup-2-1", "dup/t-dup-3-1"}));
 }
 
+// Rotations in lockstep (docs/TOURNAMENTS.md): a duplicate set's rotations start
+// together on one host, each created with lockstep 4, and each entrant's four go
+// to four separate connections (sessions) of it, one each.
+TEST_F(SchedulerTest, DuplicateSetStartsWholeOnOneHostWithEachRotationOnItsOwnConnection) {
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostB:1", 1000, 0, kNow}).ok());
+  const std::vector<std::string> sessions = {"s0", "s1", "s2", "s3"};
+  for (int64_t id : spec.entrants)
+    for (const std::string& c : sessions) ASSERT_TRUE(roster_->Heartbeat(id, c, 1, kNow + 3'600'000).ok());
+  const auto runner = Runner();
+  runner->Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 4u) << "the whole set at once";
+  for (size_t i = 0; i < host_.created.size(); ++i) {
+    EXPECT_EQ(host_.created[i].lockstep(), 4u);
+    EXPECT_EQ(host_.hosts[i], host_.hosts[0]) << "a set's rotations on one host";
+  }
+  for (int64_t id : spec.entrants) {
+    std::set<std::string> games;
+    for (const std::string& c : sessions) {
+      std::string bytes;
+      bool found = false;
+      ASSERT_TRUE(roster_->Receive(id, c, &bytes, &found).ok());
+      ASSERT_TRUE(found) << "identity " << id << " connection " << c << " got no rotation";
+      v1::Assignment a;
+      ASSERT_TRUE(a.ParseFromString(bytes));
+      games.insert(a.game_id());
+      ASSERT_TRUE(roster_->Receive(id, c, &bytes, &found).ok());
+      EXPECT_FALSE(found) << "connection " << c << " got two rotations";
+    }
+    EXPECT_EQ(games.size(), 4u) << "identity " << id << ": one rotation per connection";
+  }
+}
+
+// The set waits until every entrant can hold it whole: one entrant busy with a
+// game elsewhere holds back all four rotations, not three of them.
+TEST_F(SchedulerTest, DuplicateSetWaitsUntilEveryEntrantCanHoldItWhole) {
+  // Its entrants also play a round robin (ids sort first, so it is scheduled
+  // first in a pass), one game at a time: each has three places left meanwhile.
+  CreateTournament(Spec("a-rr", TournamentFormat::kRoundRobin, 4));
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  Available(spec.entrants, /*capacity=*/4);
+  const auto runner = Runner();
+  size_t stored = 0, dup_games = 0;
+  bool overlapped = false;
+  for (int pass = 0; pass < 50 && dup_games < 4; ++pass) {
+    runner->Pass(kNow);
+    dup_games = 0;
+    bool rr_playing = false;
+    for (const auto& g : host_.created) dup_games += g.tournament() == "dup";
+    for (const auto& g : Games("a-rr")) rr_playing |= g.state == "playing";
+    overlapped |= rr_playing && dup_games > 0;
+    EXPECT_TRUE(dup_games == 0 || dup_games == 4) << "part of a set started: " << dup_games << " of 4 rotations";
+    // Only the round robin's games end.
+    for (; stored < host_.created.size(); ++stored)
+      if (host_.created[stored].tournament() == "a-rr") Store(host_.created[stored], spec.entrants);
+  }
+  EXPECT_EQ(dup_games, 4u);
+  EXPECT_FALSE(overlapped) << "the set started while an entrant had a round-robin game";
+  for (const auto& g : host_.created) {
+    if (g.tournament() == "dup") {
+      EXPECT_EQ(g.lockstep(), 4u);
+    }
+  }
+}
+
+// A bot that competes with fewer places than the set has rotations plays them
+// one at a time, as before lockstep, rather than never.
+TEST_F(SchedulerTest, DuplicateSetTooBigForAnEntrantIsPlayedOneRotationAtATime) {
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  Available(spec.entrants, /*capacity=*/1);
+  const auto runner = Runner();
+  runner->Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 1u);
+  EXPECT_EQ(host_.created[0].lockstep(), 0u);
+  PlayOut(*runner, "dup", spec.entrants);
+  EXPECT_EQ(host_.created.size(), 4u);
+}
+
 // A duplicate set is revealed only once all its rotations have finished, by the
 // ids of the games that count (never a void attempt), and the reveal is sent
 // again at every pass until the replays service acknowledges it — also after
