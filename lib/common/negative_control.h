@@ -47,6 +47,8 @@
 // releases nothing of its steps until the store answered (services/gamehost/game.h).
 // "analysis_bound" — the replays service's analysis queue refuses (and counts)
 // jobs beyond its bound instead of queueing them (services/replays/analysis_queue.h).
+// "start_entrants" — a tournament starts only with the entrants its scheduler read
+// (services/matchmaker/tournaments/pg_tournament_store.cc, Start).
 // "lockstep" — a game host holds back a duplicate set's rotation that is more than
 // a few chance draws ahead of the slowest (services/gamehost/lockstep.h).
 #pragma once

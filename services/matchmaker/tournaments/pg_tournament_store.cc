@@ -90,7 +90,8 @@ grpc::Status Fenced(pqxx::work& tx, std::atomic<int64_t>* fence, bool check, boo
 PgTournamentStore::PgTournamentStore(storage::PgPool* pool)
     : pool_(pool),
       check_fence_(!services::ProtectionRemoved("tournament_fence")),
-      check_attempt_(!services::ProtectionRemoved("current_attempt")) {}
+      check_attempt_(!services::ProtectionRemoved("current_attempt")),
+      check_entrants_(!services::ProtectionRemoved("start_entrants")) {}
 
 grpc::Status PgTournamentStore::TakeFence(int64_t* fence) {
   return RunPg(pool_, "take the scheduler's fence", [&](pqxx::connection& c) {
@@ -230,8 +231,11 @@ grpc::Status PgTournamentStore::Start(const std::string& id, int entrants, const
     pqxx::work tx(c);
     if (grpc::Status f = Fenced(tx, &fence_, check_fence_); !f.ok()) return f;
     if (LockedState(tx, id) != "starting") return grpc::Status::OK;
-    if (tx.exec_params1("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", id)[0].as<int>() !=
-        entrants)
+    // Started only with the entrants the scheduler made the schedule for: one
+    // who entered after it read them makes the next pass start it instead.
+    if (check_entrants_ &&
+        tx.exec_params1("SELECT count(*) FROM tournament_entrants WHERE tournament_id = $1", id)[0].as<int>() !=
+            entrants)
       return grpc::Status::OK;
     if (!reason.empty()) {
       tx.exec_params("UPDATE tournaments SET state = 'cancelled', reason = $2, finished_at = now() WHERE id = $1", id,

@@ -48,8 +48,9 @@ class PgTournamentStore final : public TournamentStore {
  private:
   storage::PgPool* pool_;
   std::atomic<int64_t> fence_{0};
-  const bool check_fence_;    // off only as the negative control "tournament_fence"
-  const bool check_attempt_;  // off only as the negative control "current_attempt"
+  const bool check_fence_;     // off only as the negative control "tournament_fence"
+  const bool check_attempt_;   // off only as the negative control "current_attempt"
+  const bool check_entrants_;  // off only as the negative control "start_entrants"
 };
 
 }  // namespace metropolis::matchmaker
