@@ -138,7 +138,9 @@ int64_t TournamentRunner::OpenDue(RunnerStats* stats) {
           "tournament started",
           {{"tournament", id}, {"entrants", std::to_string(entrants)}, {"games", std::to_string(games.size())}});
     }
-    if (spec.repeat_every_ms > 0)
+    // The store opens it only when no occurrence of that id exists already.
+    if (TournamentRow opened; spec.repeat_every_ms > 0 && store_->Get(next.id, &opened).ok() &&
+                              opened.spec.seed == next.seed)
       services::LogInfo("next occurrence open",
                         {{"tournament", next.id}, {"starts_unix_ms", std::to_string(next.starts_ms)}});
   }
