@@ -387,6 +387,19 @@ void Report(const ArenaSettings& s, const Summary& m, const std::vector<SprtRow>
              100.0 * double(m.seat_wins[size_t(seat)]) / double(std::max<int64_t>(1, m.seat_games[size_t(seat)])), 1) +
              "%"});
   out << seats.ToString();
+  // Pairs as a tournament takes them: the candidate's set score minus one
+  // opponent seat's. Their spread per set, against --independent's, is what
+  // duplicate play saves on a pair: games needed go with the variance.
+  const std::vector<OpponentKind> kinds = OpponentKinds(s);
+  Table pairs({"pair (candidate minus)", "sets", "mean difference", "sd per set", "95% half-width"});
+  for (size_t kind = 0; kind < kinds.size(); ++kind) {
+    const stats::MeanInterval d = stats::MeanWithInterval(m.first_seat_differences[kind], -1, 1);
+    if (d.n < 2) continue;
+    const double sd = std::sqrt(stats::SampleVariance(m.first_seat_differences[kind], d.mean));
+    pairs.AddRow({kinds[kind].spec + (kinds[kind].positions.size() > 1 ? " (first seat)" : ""), std::to_string(d.n),
+                  FormatFixed(d.mean, 3), FormatFixed(sd, 3), FormatFixed((d.ci_high - d.ci_low) / 2, 3)});
+  }
+  out << "\n" << pairs.ToString();
   if (sprt.empty()) return;
   const stats::SprtOptions o;
   out << "\nsequential test (H1: a difference of " << FormatFixed(o.mu1, 1) << ", alpha "
@@ -443,6 +456,16 @@ std::string ToJson(const ArenaSettings& s, const Summary& m, const std::vector<S
        ",\"trades\":" + std::to_string(m.trades) + ",\"opponent_offers\":" + std::to_string(m.opponent_offers) +
        ",\"opponent_counters\":" + std::to_string(m.opponent_counters) +
        ",\"opponent_trades\":" + std::to_string(m.opponent_trades);
+  j += ",\"pairs\":[";
+  const std::vector<OpponentKind> kinds = OpponentKinds(s);
+  for (size_t kind = 0; kind < kinds.size(); ++kind) {
+    const std::vector<double>& diffs = m.first_seat_differences[kind];
+    const stats::MeanInterval d = stats::MeanWithInterval(diffs, -1, 1);
+    j += std::string(kind ? "," : "") + "{\"opponent\":" + JsonString(kinds[kind].spec) +
+         ",\"sets\":" + std::to_string(d.n) + ",\"mean\":" + FormatFixed(d.mean, 4) +
+         ",\"sd\":" + (d.n >= 2 ? FormatFixed(std::sqrt(stats::SampleVariance(diffs, d.mean)), 4) : "null") + "}";
+  }
+  j += "]";
   j += ",\"seat_wins\":[";
   for (int seat = 0; seat < s.seats; ++seat) j += (seat ? "," : "") + std::to_string(m.seat_wins[size_t(seat)]);
   j += "]";

@@ -198,6 +198,10 @@ run arena-independent 0 arena --ruleset base --candidate heuristic --opponents r
 expect arena-independent out "every game its own board and dice"
 grep -qF '"independent":true' "$tmp/arena-independent.json" || fail "arena-independent: the JSON does not say so"
 grep -qF '"sets":2,' "$tmp/arena-independent.json" || fail "arena-independent: the JSON has no sets"
+# The pairs a tournament takes: the candidate minus one opponent seat, per set.
+grep -qE '^random \(first seat\) +2 +' "$tmp/arena-independent.out" || fail "arena-independent: no pair row"
+grep -qE '"pairs":\[\{"opponent":"random","sets":2,"mean":[0-9.-]+,"sd":[0-9.]+\}\]' "$tmp/arena-independent.json" ||
+  fail "arena-independent: the JSON has no pairs"
 run arena-independent-board 2 arena --independent --default-board --games 4
 expect arena-independent-board err "cannot be combined with --default-board"
 # --sprt-runs: the tournament's sequential test run on sets drawn from the arena's.
