@@ -25,13 +25,6 @@ std::string Summary(std::string_view what) {
 
 std::string Bool(bool b) { return b ? "true" : "false"; }
 
-// Milliseconds for people, exactly: "10s", "1500ms"; -1 is "never".
-std::string Duration(int64_t ms) {
-  if (ms < 0) return "never";
-  if (ms != 0 && ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
-  return std::to_string(ms) + "ms";
-}
-
 // Six digits are enough in a table; JSON and the one-ladder text are exact.
 std::string Short(double v) {
   char buf[32];
@@ -182,8 +175,10 @@ std::string LaddersTable(const v1::ListLaddersResponse& list) {
     rows.push_back({l.id(), l.title().empty() ? "-" : l.title(), l.ruleset(), std::to_string(l.seats()),
                     std::to_string(l.placement_games()), Short(l.mu()), Short(l.sigma()), Short(l.beta()),
                     Short(l.kappa()), Short(l.tau()), l.season() ? std::to_string(l.season()) : "-",
-                    FormatUnixMs(l.season_started_unix_ms()), Duration(l.decision_ms()), Duration(l.time_bank_ms()),
-                    Duration(l.allow_three_after_ms()), Duration(l.bot_fill_after_ms()),
+                    FormatUnixMs(l.season_started_unix_ms()), FormatDurationMs(l.decision_ms(), DurationStyle::kExact),
+                    FormatDurationMs(l.time_bank_ms(), DurationStyle::kExact),
+                    FormatDurationMs(l.allow_three_after_ms(), DurationStyle::kExact),
+                    FormatDurationMs(l.bot_fill_after_ms(), DurationStyle::kExact),
                     l.options().empty() ? "-" : l.options()});
   }
   return FormatTable(rows);
@@ -196,10 +191,10 @@ std::string LadderText(const v1::Ladder& l) {
       {"ruleset", l.ruleset()},
       {"options", l.options().empty() ? "-" : l.options()},
       {"seats", std::to_string(l.seats())},
-      {"tables of 3 after", Duration(l.allow_three_after_ms())},
-      {"bots fill after", Duration(l.bot_fill_after_ms())},
-      {"decision", Duration(l.decision_ms())},
-      {"time bank", Duration(l.time_bank_ms())},
+      {"tables of 3 after", FormatDurationMs(l.allow_three_after_ms(), DurationStyle::kExact)},
+      {"bots fill after", FormatDurationMs(l.bot_fill_after_ms(), DurationStyle::kExact)},
+      {"decision", FormatDurationMs(l.decision_ms(), DurationStyle::kExact)},
+      {"time bank", FormatDurationMs(l.time_bank_ms(), DurationStyle::kExact)},
       {"placement games", std::to_string(l.placement_games())},
       {"rating", "mu " + JsonNumber(l.mu()) + ", sigma " + JsonNumber(l.sigma()) + ", beta " + JsonNumber(l.beta()) +
                      ", kappa " + JsonNumber(l.kappa()) + ", tau " + JsonNumber(l.tau())},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <ctime>
 #include <iostream>
+#include <utility>
 
 #include "lib/common/credentials.h"
 #include "tools/ctl/ctl.h"
@@ -197,6 +198,26 @@ std::string FormatUnixMs(int64_t unix_ms) {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
   return buf;
+}
+
+std::string FormatDurationMs(int64_t ms, DurationStyle style) {
+  if (style == DurationStyle::kExact) {
+    if (ms < 0) return "never";
+    if (ms != 0 && ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+    return std::to_string(ms) + "ms";
+  }
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1000}};
+  std::string out;
+  int parts = 0;
+  for (const auto& [unit, size] : kUnits) {
+    if (ms >= size && parts < 2) {
+      out += (out.empty() ? "" : " ") + std::to_string(ms / size) + unit;
+      ms %= size;
+      ++parts;
+    }
+  }
+  return out.empty() ? std::to_string(ms) + "ms" : out;
 }
 
 }  // namespace metropolis::ctl

@@ -97,5 +97,13 @@ std::string MessageJson(const google::protobuf::Message& message);
 std::string FormatTable(const std::vector<std::vector<std::string>>& rows);
 // "2024-05-01 12:00:00 UTC" for Unix milliseconds; "-" for 0.
 std::string FormatUnixMs(int64_t unix_ms);
+// Milliseconds for people, in one of two styles. kExact drops nothing: whole
+// seconds when they are whole, else milliseconds ("10s", "1500ms", "0ms"), and
+// a negative value, a limit that never applies, is "never" (the ladder
+// commands, as metropolis-admin prints them). kRounded gives the two largest
+// units and drops the rest ("1d", "2h 30m", "1h 1s"), under a second in
+// milliseconds ("500ms").
+enum class DurationStyle { kExact, kRounded };
+std::string FormatDurationMs(int64_t ms, DurationStyle style);
 
 }  // namespace metropolis::ctl

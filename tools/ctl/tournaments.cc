@@ -101,22 +101,6 @@ int IdsByName(const Invocation& inv, const GetEnv& env, std::map<std::string, in
   return -1;
 }
 
-// "1d", "2h 30m", "45s": the largest units, at most two.
-std::string DurationText(int64_t ms) {
-  static const std::pair<const char*, int64_t> kUnits[] = {
-      {"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1000}};
-  std::string out;
-  int parts = 0;
-  for (const auto& [unit, size] : kUnits) {
-    if (ms >= size && parts < 2) {
-      out += (out.empty() ? "" : " ") + std::to_string(ms / size) + unit;
-      ms %= size;
-      ++parts;
-    }
-  }
-  return out.empty() ? std::to_string(ms) + "ms" : out;
-}
-
 }  // namespace
 
 cli::Flags CreateTournamentFlags() {
@@ -436,7 +420,10 @@ int RunCreateTournament(const std::vector<std::string>& args, const GetEnv& env)
     std::cout << "created tournament " << t.id() << ": " << t.format() << ", " << t.seats()
               << " seats, taking entrants until " << FormatUnixMs(t.starts_unix_ms()) << " (" << t.entrants_size()
               << " of at most " << t.max_entrants() << " entered)"
-              << (t.repeat_every_ms() ? ", recurring every " + DurationText(t.repeat_every_ms()) : "") << "\n"
+              << (t.repeat_every_ms()
+                      ? ", recurring every " + FormatDurationMs(t.repeat_every_ms(), DurationStyle::kRounded)
+                      : "")
+              << "\n"
               << "entrants join with their own token:\n"
               << "  metropolisctl --token $BOT_TOKEN join-tournament " << t.id() << "\n";
     return kExitOk;
@@ -471,7 +458,7 @@ int RunTournaments(const std::vector<std::string>& args, const GetEnv& env) {
         {t.id(), t.format(), t.state(),
          std::to_string(t.entrants_size()) + (t.state() == "registering" ? "/" + std::to_string(t.max_entrants()) : ""),
          std::to_string(t.seats()), t.title(), FormatUnixMs(t.starts_unix_ms()),
-         t.repeat_every_ms() ? "every " + DurationText(t.repeat_every_ms()) : "-"});
+         t.repeat_every_ms() ? "every " + FormatDurationMs(t.repeat_every_ms(), DurationStyle::kRounded) : "-"});
   std::cout << FormatTable(rows);
   return kExitOk;
 }

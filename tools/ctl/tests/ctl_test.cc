@@ -254,6 +254,31 @@ TEST(CtlOutput, Tables) {
   EXPECT_EQ(FormatUnixMs(86'400'000), "1970-01-02 00:00:00 UTC");
 }
 
+// The ladder commands' durations are exact, as metropolis-admin prints them; the
+// tournament commands' (a recurrence) are rounded to their two largest units.
+TEST(CtlOutput, DurationsExactAndRounded) {
+  const struct {
+    int64_t ms;
+    std::string exact, rounded;
+  } cases[] = {
+      {-1, "never", "-1ms"},
+      {0, "0ms", "0ms"},
+      {500, "500ms", "500ms"},
+      {1500, "1500ms", "1s"},
+      {10'000, "10s", "10s"},
+      {60'000, "60s", "1m"},
+      {90'000, "90s", "1m 30s"},
+      {3'601'000, "3601s", "1h 1s"},
+      {9'000'000, "9000s", "2h 30m"},
+      {86'400'000, "86400s", "1d"},
+      {90'061'500, "90061500ms", "1d 1h"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(FormatDurationMs(c.ms, DurationStyle::kExact), c.exact) << c.ms;
+    EXPECT_EQ(FormatDurationMs(c.ms, DurationStyle::kRounded), c.rounded) << c.ms;
+  }
+}
+
 TEST(CtlWatch, EventsAreLinesOfTheEnginesText) {
   v1::SpectateUpdate update;
   update.mutable_events()->set_step(5);
