@@ -478,26 +478,27 @@ void TournamentRunner::AdvanceArena(Loaded& t, std::unordered_map<int64_t, int>&
   }
   const int entrants = int(spec.entrants.size());
   std::vector<ArenaEntrant> all(static_cast<size_t>(entrants));
-  std::vector<int> live(size_t(entrants), 0), finished(size_t(entrants), 0);
-  std::vector<double> total(size_t(entrants), 0);
+  std::vector<int> live(size_t(entrants), 0);
+  std::vector<GameOutcome> outcomes;
   int next_round = 0;
   bool playing = false;
   for (const TournamentGameRow& g : t.games) {
     next_round = std::max(next_round, g.game.round + 1);
     if (g.state == "void") continue;
     playing = playing || g.state == "starting" || g.state == "playing";
+    if (g.state == "finished") outcomes.push_back({g.game.entrants, g.places});
     for (size_t s = 0; s < g.game.entrants.size(); ++s) {
       ArenaEntrant& a = all[size_t(g.game.entrants[s])];
       ++a.games;
       if (a.seats.size() <= s) a.seats.resize(size_t(spec.seats), 0);
       ++a.seats[s];
       if (g.state != "finished") ++live[size_t(g.game.entrants[s])];
-      if (g.state == "finished" && s < g.places.size()) {
-        total[size_t(g.game.entrants[s])] += SeatScore(g.places, int(s));
-        ++finished[size_t(g.game.entrants[s])];
-      }
     }
   }
+  // Paired by the mean scores the standings show (TournamentToProto); 0.5
+  // before an entrant's first finished game.
+  for (const Standing& st : Standings(entrants, outcomes))
+    if (st.games > 0) all[size_t(st.entrant)].score = st.score;
   std::unordered_map<int64_t, int64_t>& waiting = arena_waiting_[spec.id];
   if (db_now_ms >= spec.starts_ms + spec.arena_ms) {
     // Time is up: no more pairings; the arena ends once the games under way
@@ -524,7 +525,6 @@ void TournamentRunner::AdvanceArena(Loaded& t, std::unordered_map<int64_t, int>&
     }
     ArenaEntrant a = all[size_t(e)];
     a.entrant = e;
-    a.score = finished[size_t(e)] ? total[size_t(e)] / finished[size_t(e)] : 0.5;
     ready.push_back(std::move(a));
     longest_wait = std::max(longest_wait, now_ms - waiting.try_emplace(identity, now_ms).first->second);
   }
