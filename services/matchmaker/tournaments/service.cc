@@ -15,9 +15,17 @@ namespace {
 
 grpc::Status Invalid(const std::string& message) { return {grpc::StatusCode::INVALID_ARGUMENT, message}; }
 
-// Every seed of a tournament derives from its own, so the seed stays with the
-// administrators until the games are over: while it registers and runs.
-bool Secret(const std::string& state) { return state == "registering" || state == "running"; }
+// Every seed of a tournament derives from its own, so the seeds (the
+// tournament's and its games') stay with the administrators until the games are
+// over: while it registers and runs.
+bool SeedsHidden(const auth::Principal& who, const std::string& state) {
+  return !who.admin && (state == "registering" || state == "running");
+}
+
+// The tournament as `who` may see it: without its seed while that is hidden.
+void HideSeed(const auth::Principal& who, v1::Tournament* t) {
+  if (SeedsHidden(who, t->state())) t->clear_seed();
+}
 
 }  // namespace
 
@@ -216,7 +224,7 @@ grpc::Status TournamentsService::Register(grpc::ServerContext* context, const st
     services::LogInfo("tournament withdrawal", {{"tournament", id}, {"identity", std::to_string(entrant)}});
   }
   grpc::Status s = Describe(id, response);
-  if (s.ok() && !who.admin && Secret(response->state())) response->clear_seed();
+  if (s.ok()) HideSeed(who, response);
   return s;
 }
 
@@ -236,7 +244,7 @@ grpc::Status TournamentsService::GetTournament(grpc::ServerContext* context, con
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &who); !s.ok()) return s;
   if (request->id().empty()) return Invalid("id is empty");
   grpc::Status s = Describe(request->id(), response);
-  if (s.ok() && !who.admin && Secret(response->state())) response->clear_seed();
+  if (s.ok()) HideSeed(who, response);
   return s;
 }
 
@@ -252,7 +260,7 @@ grpc::Status TournamentsService::ListTournaments(grpc::ServerContext* context, c
   for (const TournamentRow& row : rows) {
     v1::Tournament* t = response->add_tournaments();
     TournamentToProto(row, {}, t);
-    if (!who.admin && Secret(row.state)) t->clear_seed();
+    HideSeed(who, t);
   }
   return grpc::Status::OK;
 }
@@ -276,7 +284,7 @@ grpc::Status TournamentsService::ListTournamentGames(grpc::ServerContext* contex
     // Every seed derives from the tournament's through a bijection, so one
     // seed shown while the tournament runs would tell every board and dice
     // still to come: only administrators see them before the end.
-    if (who.admin || !Secret(row.state)) {
+    if (!SeedsHidden(who, row.state)) {
       out->set_chance_seed(g.game.chance_seed);
       out->set_board_seed(g.game.board_seed);
     }

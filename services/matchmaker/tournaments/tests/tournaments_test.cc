@@ -16,7 +16,9 @@
 #include <grpcpp/server_builder.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -1035,6 +1037,101 @@ TEST_F(TournamentsServiceTest, EntrantsRegisterThemselvesUntilTheStart) {
   EXPECT_EQ(closed.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_NE(closed.error_message().find("registration closed"), std::string::npos) << closed.error_message();
   EXPECT_EQ(call(false, admin_token_, "cup", identities_[2]).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+}
+
+// The seeds, the tournament's and its games', are the administrators' while it
+// registers and runs, through every RPC that shows them to anyone else: Get,
+// List, ListTournamentGames, Join and Leave. Once it has finished or was
+// cancelled, everyone sees them.
+TEST_F(TournamentsServiceTest, SeedsAreHiddenUntilTheEndThroughEveryRpc) {
+  auto with = [](const std::string& token) {
+    auto context = std::make_unique<grpc::ClientContext>();
+    context->AddMetadata("authorization", "Bearer " + token);
+    return context;
+  };
+  // The tournament's seed as `token` sees it through GetTournament and through
+  // ListTournaments: the two must agree.
+  auto seed = [&](const std::string& token, const std::string& id) -> uint64_t {
+    v1::GetTournamentRequest get;
+    get.set_id(id);
+    v1::Tournament one;
+    EXPECT_TRUE(stub_->GetTournament(with(token).get(), get, &one).ok()) << id;
+    v1::ListTournamentsResponse all;
+    EXPECT_TRUE(stub_->ListTournaments(with(token).get(), v1::ListTournamentsRequest(), &all).ok());
+    const auto listed = std::find_if(all.tournaments().begin(), all.tournaments().end(),
+                                     [&](const v1::Tournament& t) { return t.id() == id; });
+    if (listed == all.tournaments().end()) {
+      ADD_FAILURE() << id << " is not listed";
+    } else {
+      EXPECT_EQ(listed->seed(), one.seed()) << id;
+    }
+    return one.seed();
+  };
+  // Whether `token` sees the games' seeds (every game's, or none).
+  auto game_seeds = [&](const std::string& token, const std::string& id) {
+    v1::ListTournamentGamesRequest request;
+    request.set_id(id);
+    v1::ListTournamentGamesResponse games;
+    EXPECT_TRUE(stub_->ListTournamentGames(with(token).get(), request, &games).ok()) << id;
+    EXPECT_GT(games.games_size(), 0) << id;
+    int shown = 0;
+    for (const v1::TournamentGame& g : games.games()) shown += g.chance_seed() != 0 && g.board_seed() != 0;
+    EXPECT_TRUE(shown == 0 || shown == games.games_size()) << shown << " of " << games.games_size();
+    return shown > 0;
+  };
+  // The tournament's seed in Join's or Leave's answer.
+  auto registered = [&](bool join, const std::string& token, int64_t identity) -> uint64_t {
+    v1::Tournament out;
+    grpc::Status s;
+    if (join) {
+      v1::JoinTournamentRequest r;
+      r.set_id("open");
+      r.set_identity_id(identity);
+      s = stub_->JoinTournament(with(token).get(), r, &out);
+    } else {
+      v1::LeaveTournamentRequest r;
+      r.set_id("open");
+      r.set_identity_id(identity);
+      s = stub_->LeaveTournament(with(token).get(), r, &out);
+    }
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return out.seed();
+  };
+
+  v1::Tournament out;
+  v1::CreateTournamentRequest open = Request();
+  open.set_id("open");
+  open.clear_entrants();
+  open.set_starts_unix_ms(kNow + 60'000);
+  open.set_seed(7);
+  ASSERT_TRUE(CreateRpc(open, admin_token_, &out).ok());
+  EXPECT_EQ(out.seed(), 7u) << "an administrator's own tournament";
+  v1::CreateTournamentRequest cup = Request();
+  cup.set_seed(9);
+  ASSERT_TRUE(CreateRpc(cup, admin_token_, &out).ok());
+  EXPECT_EQ(out.seed(), 9u);
+
+  // Registering.
+  EXPECT_EQ(seed(player_token_, "open"), 0u);
+  EXPECT_EQ(seed(admin_token_, "open"), 7u);
+  EXPECT_EQ(registered(true, player_token_, 0), 0u);
+  EXPECT_EQ(registered(true, admin_token_, identities_[2]), 7u);
+  EXPECT_EQ(registered(false, player_token_, 0), 0u);
+  EXPECT_EQ(registered(false, admin_token_, identities_[2]), 7u);
+  // Running.
+  EXPECT_EQ(seed(player_token_, "cup"), 0u);
+  EXPECT_FALSE(game_seeds(player_token_, "cup"));
+  EXPECT_EQ(seed(admin_token_, "cup"), 9u);
+  EXPECT_TRUE(game_seeds(admin_token_, "cup"));
+
+  // Finished and cancelled: everyone's.
+  ASSERT_TRUE(store_->SetState("cup", "finished", "").ok());
+  ASSERT_TRUE(store_->SetState("open", "cancelled", "cancelled by an administrator").ok());
+  for (const std::string& token : {player_token_, admin_token_}) {
+    EXPECT_EQ(seed(token, "cup"), 9u);
+    EXPECT_TRUE(game_seeds(token, "cup"));
+    EXPECT_EQ(seed(token, "open"), 7u);
+  }
 }
 
 TEST_F(TournamentsServiceTest, CompeteStreamMakesTheCallerAvailableAndDeliversItsGames) {
