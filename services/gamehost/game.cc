@@ -724,13 +724,16 @@ void Game::Advance() {
           AtTime(env_.clock->Now() + env_.lockstep_poll_ms, [this] {
             std::lock_guard lock(mutex_);
             lockstep_timer_armed_ = false;
-            Advance();
+            // A paused game goes on by its own retries (ScheduleRetryLocked),
+            // whose back-off a look every 20 ms would defeat.
+            if (!paused_) Advance();
           });
         }
         break;
       }
       ApplyLocked(chance_.Sample(state_));
-      if (lockstep_) lockstep_->Drew(++draws_);
+      ++draws_;  // also before Start (a seat that reconnects to a game taken over): counted when it joins
+      if (lockstep_) lockstep_->Drew(draws_);
       continue;
     }
     if (!SeatPlaysItself(player)) {

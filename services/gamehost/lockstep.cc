@@ -11,6 +11,8 @@ struct LockstepGroups::Group {
   int size = 0;
   services::Millis created_at = 0;
   std::map<std::string, Seat> seats;  // by game id
+  bool wait_for_missing = true;
+  uint64_t generations = 0;
 };
 
 LockstepGroups::LockstepGroups(Options options, const services::Clock* clock) : options_(options), clock_(clock) {}
@@ -28,17 +30,20 @@ std::shared_ptr<LockstepGroups::Member> LockstepGroups::Join(const std::string& 
       group = std::make_shared<Group>();
       group->size = size;
       group->created_at = clock_->Now();
+      group->wait_for_missing = draws == 0;
       slot = group;
     }
   }
+  uint64_t generation = 0;
   {
     std::lock_guard lock(group->mutex);
     Seat& seat = group->seats[game_id];
     seat.draws = draws;
     seat.done = false;
     seat.late = clock_->Now() - group->created_at >= options_.missing_wait_ms;
+    seat.generation = generation = ++group->generations;
   }
-  return std::shared_ptr<Member>(new Member(this, std::move(group), game_id));
+  return std::shared_ptr<Member>(new Member(this, std::move(group), game_id, generation));
 }
 
 bool LockstepGroups::SlowestOther(const Group& group, const std::string& game_id, uint32_t* slowest) const {
@@ -50,7 +55,8 @@ bool LockstepGroups::SlowestOther(const Group& group, const std::string& game_id
     least = std::min(least, seat.draws);
   }
   // A rotation not here yet is at its start, while it is still waited for.
-  if (int(group.seats.size()) < group.size && clock_->Now() - group.created_at < options_.missing_wait_ms) {
+  if (group.wait_for_missing && int(group.seats.size()) < group.size &&
+      clock_->Now() - group.created_at < options_.missing_wait_ms) {
     any = true;
     least = 0;
   }
@@ -100,7 +106,8 @@ void LockstepGroups::Member::Drew(uint32_t draws) {
 
 void LockstepGroups::Member::Leave() {
   std::lock_guard lock(group_->mutex);
-  group_->seats[game_id_].done = true;
+  Seat& seat = group_->seats[game_id_];
+  if (seat.generation == generation_) seat.done = true;
 }
 
 }  // namespace metropolis::gamehost

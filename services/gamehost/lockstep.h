@@ -10,7 +10,9 @@
 // A rotation missing from the host (not yet created, or created elsewhere after
 // its host failed) counts as at draw 0 for `missing_wait_ms` from the group's
 // first game; after that the group goes on without it, and a rotation that
-// joins so late is not waited for. Groups live in one host's memory: a set
+// joins so late is not waited for. A group begun by a game that has drawn
+// already (taken over from a failed host) waits for no missing rotation: the
+// others are elsewhere, or over. Groups live in one host's memory: a set
 // split across hosts by a takeover is in lockstep only per host (documented).
 #pragma once
 
@@ -40,9 +42,9 @@ class LockstepGroups {
 
   // The largest lead any game had over the slowest other game of its group
   // when it drew, over this host's life: at most `lead` while the protection
-  // holds (tests and the host's metrics read it).
+  // holds (the tests read it).
   uint32_t max_lead() const;
-  // Draws refused so far (each a hold until the others catch up).
+  // Draws refused so far: a held game is refused again at each look.
   uint64_t holds() const;
   size_t groups() const;
 
@@ -51,7 +53,8 @@ class LockstepGroups {
   struct Seat {
     uint32_t draws = 0;
     bool done = false;
-    bool late = false;  // joined after the wait for it ended: nobody waits for it
+    bool late = false;        // joined after the wait for it ended: nobody waits for it
+    uint64_t generation = 0;  // of its last Join: an older Member of the same game leaves nothing
   };
   friend class Member;
   // The smallest draw count among `group`'s other games still counted, and
@@ -80,11 +83,12 @@ class LockstepGroups::Member {
 
  private:
   friend class LockstepGroups;
-  Member(LockstepGroups* groups, std::shared_ptr<Group> group, std::string game_id)
-      : groups_(groups), group_(std::move(group)), game_id_(std::move(game_id)) {}
+  Member(LockstepGroups* groups, std::shared_ptr<Group> group, std::string game_id, uint64_t generation)
+      : groups_(groups), group_(std::move(group)), game_id_(std::move(game_id)), generation_(generation) {}
   LockstepGroups* groups_;
   std::shared_ptr<Group> group_;
   std::string game_id_;
+  uint64_t generation_;
 };
 
 }  // namespace metropolis::gamehost

@@ -29,10 +29,11 @@ class HostRegistry {
 
   // Game hosts: heartbeats with their capacity and live games (heard at
   // `host.seen_ms`); the host with the most room among those heard from within
-  // `ttl_ms`, its live count raised by one (reserved) — *picked false when none
-  // has room.
+  // `ttl_ms` and room for `places` games, its live count raised by `places`
+  // (reserved) — *picked false when none has that room. A duplicate set takes
+  // as many places as it has rotations: they are played on one host.
   virtual grpc::Status HostHeartbeat(const HostInfo& host) = 0;
-  virtual grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) = 0;
+  virtual grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, int places, std::string* address, bool* picked) = 0;
   // A host that failed to create a game gets no new ones until its next heartbeat.
   virtual grpc::Status MarkHostDown(const std::string& address) = 0;
   virtual grpc::Status Hosts(std::vector<HostInfo>* out) = 0;

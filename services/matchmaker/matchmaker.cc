@@ -132,7 +132,7 @@ grpc::Status Matchmaker::Place(const LadderConfig& ladder, const Table& table,
   if (grpc::Status s = SeatsHeld(ladder, table_id, players, held, stats, &holding); !s.ok() || holding) return s;
   std::string host;
   bool picked = false;
-  if (grpc::Status s = tickets_->PickHost(now_ms, options_.host_ttl_ms, &host, &picked); !s.ok()) return s;
+  if (grpc::Status s = tickets_->PickHost(now_ms, options_.host_ttl_ms, 1, &host, &picked); !s.ok()) return s;
   int released = 0;
   if (!picked) {
     services::LogWarning("no game host has room; the table waits", {{"ladder", ladder.id}});

@@ -242,17 +242,17 @@ redis.call('ZADD', KEYS[1], clock(ARGV[4]), ARGV[1])
 return 1
 )lua";
 
-// KEYS: hosts. ARGV: now, host key prefix, ttl (ms). The host with the most room
-// among those heard from within the ttl.
+// KEYS: hosts. ARGV: now, host key prefix, ttl (ms), places. The host with the
+// most room among those heard from within the ttl, if it has room for `places`.
 constexpr char kPickHost[] = R"lua(
-local best, room = nil, 0
+local best, room = nil, tonumber(ARGV[4]) - 1
 for _, address in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], clock(ARGV[1]) - tonumber(ARGV[3]), '+inf')) do
   local h = redis.call('HMGET', ARGV[2] .. address, 'capacity', 'live')
   local free = tonumber(h[1] or '0') - tonumber(h[2] or '0')
   if free > room then best, room = address, free end
 end
 if not best then return false end
-redis.call('HINCRBY', ARGV[2] .. best, 'live', 1)
+redis.call('HINCRBY', ARGV[2] .. best, 'live', tonumber(ARGV[4]))
 return best
 )lua";
 
@@ -665,11 +665,12 @@ grpc::Status RedisTicketStore::HostHeartbeat(const HostInfo& host) {
   });
 }
 
-grpc::Status RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) {
+grpc::Status RedisTicketStore::PickHost(int64_t now_ms, int64_t ttl_ms, int places, std::string* address,
+                                        bool* picked) {
   *picked = false;
   return storage::RunRedis(kWhat, [&] {
-    const RedisReply r =
-        Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"), std::to_string(ttl_ms)});
+    const RedisReply r = Eval({"EVAL", kPickHostScript, "1", Key("hosts"), NowArg(now_ms), Key("host:"),
+                               std::to_string(ttl_ms), std::to_string(std::max(places, 1))});
     if (r.is_nil()) return;
     *address = r.str;
     *picked = true;

@@ -69,7 +69,7 @@ class RedisTicketStore final : public TicketStore {
   grpc::Status ReplicaLeave(const std::string& replica) override;
 
   grpc::Status HostHeartbeat(const HostInfo& host) override;
-  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) override;
+  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, int places, std::string* address, bool* picked) override;
   grpc::Status ForgetHosts(int64_t now_ms, int64_t silent_ms, std::vector<std::string>* forgotten) override;
   grpc::Status MarkHostDown(const std::string& address) override;
   grpc::Status Hosts(std::vector<HostInfo>* out) override;

@@ -73,7 +73,9 @@ TEST(Lockstep, GroupHoldsTheGameAheadUntilTheSlowestCatchesUp) {
 TEST(Lockstep, ARotationThatNeverComesIsWaitedForOnlySoLong) {
   FakeClock clock;
   LockstepGroups groups({.lead = 2, .missing_wait_ms = 1000}, &clock);
-  auto a = groups.Join("set", 2, "a", 2);
+  auto a = groups.Join("set", 2, "a", 0);
+  a->Drew(1);
+  a->Drew(2);
   EXPECT_FALSE(a->MayDraw(3));
   clock.Set(1000);
   EXPECT_TRUE(a->MayDraw(3)) << "the missing rotation is no longer waited for";
@@ -81,9 +83,30 @@ TEST(Lockstep, ARotationThatNeverComesIsWaitedForOnlySoLong) {
   auto late = groups.Join("set", 2, "late", 0);
   EXPECT_TRUE(a->MayDraw(4)) << "a rotation joining after the wait is not waited for";
   // Other sets are apart.
-  auto other = groups.Join("other set", 2, "x", 2);
+  auto other = groups.Join("other set", 2, "x", 0);
+  other->Drew(1);
+  other->Drew(2);
   EXPECT_FALSE(other->MayDraw(3));
   EXPECT_EQ(groups.groups(), 2u);
+}
+
+TEST(Lockstep, AGameTakenOverWaitsForNoMissingRotationAndAnOldCopyLeavesNothing) {
+  FakeClock clock;
+  LockstepGroups groups({.lead = 2, .missing_wait_ms = 1000}, &clock);
+  // Taken over at draw 150 on a host where none of its set plays: not held.
+  auto resumed = groups.Join("set", 4, "r", 150);
+  EXPECT_TRUE(resumed->MayDraw(151));
+  // A game that left this host (fenced) and came back: the old copy's member,
+  // destroyed later, does not count the new copy out.
+  auto a = groups.Join("other", 2, "a", 0);
+  auto old_b = groups.Join("other", 2, "b", 0);
+  auto new_b = groups.Join("other", 2, "b", 0);
+  old_b.reset();
+  a->Drew(1);
+  a->Drew(2);
+  EXPECT_FALSE(a->MayDraw(3)) << "b's new copy is still waited for";
+  new_b.reset();
+  EXPECT_TRUE(a->MayDraw(3));
 }
 
 TEST(Lockstep, CreateGameChecksTheLockstepRequest) {

@@ -286,18 +286,18 @@ class FakeTicketStore final : public TicketStore {
     return grpc::Status::OK;
   }
 
-  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, std::string* address, bool* picked) override {
+  grpc::Status PickHost(int64_t now_ms, int64_t ttl_ms, int places, std::string* address, bool* picked) override {
     *picked = false;
     if (grpc::Status s = Script(); !s.ok()) return s;
     std::lock_guard lock(mutex_);
     Host* best = nullptr;
-    int64_t room = 0;
+    int64_t room = std::max(places, 1) - 1;
     for (Host* h : Listed()) {
       if (h->info.seen_ms < now_ms - ttl_ms) continue;
       if (h->info.capacity - h->info.live > room) best = h, room = h->info.capacity - h->info.live;
     }
     if (!best) return grpc::Status::OK;
-    ++best->info.live;
+    best->info.live += std::max(places, 1);
     *address = best->info.address;
     *picked = true;
     return grpc::Status::OK;

@@ -58,7 +58,7 @@ class OneClockTest : public ::testing::Test {
     Judgements out;
     std::string host;
     EXPECT_TRUE(b.ExpireStale("open", b_now(), 10'000, &out.expired).ok());    // the matchmaker's ticket_ttl_ms
-    EXPECT_TRUE(b.PickHost(b_now(), 15'000, &host, &out.picked).ok());         // host_ttl_ms
+    EXPECT_TRUE(b.PickHost(b_now(), 15'000, 1, &host, &out.picked).ok());      // host_ttl_ms
     EXPECT_TRUE(b.ReleaseStuck("open", b_now(), 30'000, &out.released).ok());  // matched_timeout_ms
     return out;
   }

@@ -130,6 +130,30 @@ TYPED_TEST_P(TicketStoreContract, SilentHostsAreForgotten) {
   EXPECT_EQ(hosts[1].live, 1);
 }
 
+// A host is picked only with room for all the places asked (a duplicate set's
+// rotations, played on one host), and all of them are reserved at once.
+TYPED_TEST_P(TicketStoreContract, APickReservesAllThePlacesItAsksFor) {
+  auto& tickets = *this->tickets_;
+  ASSERT_TRUE(tickets.HostHeartbeat({"small:1", 5, 3, 1000}).ok());  // room for 2
+  ASSERT_TRUE(tickets.HostHeartbeat({"big:1", 10, 5, 1000}).ok());   // room for 5
+  std::string host;
+  bool picked = false;
+  ASSERT_TRUE(tickets.PickHost(1000, 15'000, 6, &host, &picked).ok());
+  EXPECT_FALSE(picked) << "no host has room for 6";
+  ASSERT_TRUE(tickets.PickHost(1000, 15'000, 4, &host, &picked).ok());
+  ASSERT_TRUE(picked);
+  EXPECT_EQ(host, "big:1");
+  ASSERT_TRUE(tickets.PickHost(1000, 15'000, 2, &host, &picked).ok());
+  ASSERT_TRUE(picked);
+  EXPECT_EQ(host, "small:1") << "big:1 has room for one now";
+  std::vector<HostInfo> hosts;
+  ASSERT_TRUE(tickets.Hosts(&hosts).ok());
+  for (const HostInfo& h : hosts) EXPECT_EQ(h.live, h.address == "big:1" ? 9 : 5) << h.address << ": places reserved";
+  ASSERT_TRUE(tickets.PickHost(1000, 15'000, 1, &host, &picked).ok());
+  EXPECT_TRUE(picked) << "big:1 had one place left";
+  EXPECT_EQ(host, "big:1");
+}
+
 // The replicas that share the ladders: those heard within the time to live,
 // by name; one that left, or that has been silent ten times that long, is gone.
 TYPED_TEST_P(TicketStoreContract, LiveReplicasAreThoseHeardLately) {
@@ -213,7 +237,7 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
       {"Release", tickets->Release("open", "t1", {"ticket-1"}, &count)},
       {"ReleaseStuck", tickets->ReleaseStuck("open", 1000, 0, &count)},
       {"HostHeartbeat", tickets->HostHeartbeat({"h1:1", 10, 0, 1000})},
-      {"PickHost", tickets->PickHost(1000, 15'000, &host, &picked)},
+      {"PickHost", tickets->PickHost(1000, 15'000, 1, &host, &picked)},
       {"MarkHostDown", tickets->MarkHostDown("h1:1")},
       {"Hosts", tickets->Hosts(&hosts)},
       {"ForgetHosts", tickets->ForgetHosts(1000, 60'000, &forgotten)},
@@ -234,7 +258,8 @@ TYPED_TEST_P(TicketStoreContract, EveryCallToAnUnreachableStoreAnswersUnavailabl
 }
 
 REGISTER_TYPED_TEST_SUITE_P(TicketStoreContract, AnIdentityHoldsOneActiveTicket, TicketsWithoutHeartbeatsExpire,
-                            SilentHostsAreForgotten, LiveReplicasAreThoseHeardLately, AClaimTakesAllOfATableOrNothing,
+                            SilentHostsAreForgotten, APickReservesAllThePlacesItAsksFor,
+                            LiveReplicasAreThoseHeardLately, AClaimTakesAllOfATableOrNothing,
                             EveryCallToAnUnreachableStoreAnswersUnavailable);
 
 }  // namespace metropolis::matchmaker

@@ -139,8 +139,8 @@ int64_t TournamentRunner::OpenDue(RunnerStats* stats) {
           {{"tournament", id}, {"entrants", std::to_string(entrants)}, {"games", std::to_string(games.size())}});
     }
     // The store opens it only when no occurrence of that id exists already.
-    if (TournamentRow opened; spec.repeat_every_ms > 0 && store_->Get(next.id, &opened).ok() &&
-                              opened.spec.seed == next.seed)
+    if (TournamentRow opened;
+        spec.repeat_every_ms > 0 && store_->Get(next.id, &opened).ok() && opened.spec.seed == next.seed)
       services::LogInfo("next occurrence open",
                         {{"tournament", next.id}, {"starts_unix_ms", std::to_string(next.starts_ms)}});
   }
@@ -279,42 +279,67 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
     if (stats->started + stats->failed >= options_.max_starts_per_pass) return;
     if (g.state != "pending") continue;
     std::vector<TournamentGameRow*> batch{&g};
+    std::string host;  // where a set under way plays: its rotations left join it there
+    int lockstep = 0;
     if (g.game.set >= 0) {
       auto [it, first] = together.emplace(g.game.set, false);
       if (!first && it->second) continue;  // waits with its set
       if (first) {
-        std::vector<TournamentGameRow*> set;
-        for (TournamentGameRow& o : t.games)
-          if (o.game.set == g.game.set && o.state == "pending") set.push_back(&o);
-        const int k = int(set.size());
+        std::vector<TournamentGameRow*> pending;
+        const TournamentGameRow* under_way = nullptr;
+        for (TournamentGameRow& o : t.games) {
+          if (o.game.set != g.game.set) continue;
+          if (o.state == "pending") pending.push_back(&o);
+          if ((o.state == "starting" || o.state == "playing") && !o.host.empty()) under_way = &o;
+        }
+        int size = int(pending.size());
+        for (const TournamentGameRow& o : t.games)
+          size += o.game.set == g.game.set && (o.state == "starting" || o.state == "playing");
         // Together only when every entrant's connections can hold the whole
         // set; a bot that competes with less plays it one rotation at a time,
         // as before lockstep (docs/TOURNAMENTS.md, "Rotations in lockstep").
-        bool fits = k > 1;
-        for (int e : g.game.entrants) fits &= Capacity(id_of(e)) >= k;
+        bool fits = size > 1;
+        for (int e : g.game.entrants) fits &= Capacity(id_of(e)) >= size;
         it->second = fits;
         if (fits) {
+          const int k = int(pending.size());
           bool ready = true;
           for (int e : g.game.entrants)
-            ready &= free_of(e) >= k && (mine[size_t(e)] == 0 || mine[size_t(e)] + k <= spec.max_games_per_entrant);
+            ready &= free_of(e) >= k &&
+                     (under_way || mine[size_t(e)] == 0 || mine[size_t(e)] + k <= spec.max_games_per_entrant);
           if (!ready) continue;
-          batch = std::move(set);
+          batch = std::move(pending);
+          lockstep = size;
+          // Rotations of a set already playing (one could not be created with
+          // the others) go where the others play, within their group's wait.
+          if (under_way) host = under_way->host;
         }
       }
     }
-    if (batch.size() == 1) {
+    if (batch.size() == 1 && lockstep == 0) {
       bool ready = true;
       for (int e : g.game.entrants) ready &= free_of(e) > 0 && mine[size_t(e)] < spec.max_games_per_entrant;
       if (!ready) continue;
     }
-    std::string host;
-    bool picked = false;
-    if (stats->error = hosts_->PickHost(now_ms, options_.host_ttl_ms, &host, &picked); !stats->error.ok()) return;
-    if (!picked) return;  // no room anywhere: next pass
-    // A set's rotations on one host: its lockstep is kept there (lockstep.h).
-    const int lockstep = batch.size() > 1 ? int(batch.size()) : 0;
-    for (size_t r = 0; r < batch.size(); ++r)
-      if (!StartOne(t, *batch[r], host, lockstep, int(r), mine, free, stats)) return;
+    if (host.empty()) {
+      bool picked = false;
+      // A set's rotations on one host, with room for all of them: its
+      // lockstep is kept there (lockstep.h).
+      if (stats->error = hosts_->PickHost(now_ms, options_.host_ttl_ms, int(batch.size()), &host, &picked);
+          !stats->error.ok())
+        return;
+      if (!picked) {
+        if (batch.size() > 1) continue;  // a smaller game may still fit somewhere
+        return;                          // no room anywhere: next pass
+      }
+    }
+    // A set stops at its first rotation not started: the rest stay pending and
+    // join the others on their host at the next pass.
+    for (size_t r = 0; r < batch.size(); ++r) {
+      const Started started = StartOne(t, *batch[r], host, lockstep, int(r), mine, free, stats);
+      if (started == Started::kStop) return;
+      if (started == Started::kNot) break;
+    }
   }
 }
 
@@ -326,12 +351,13 @@ int TournamentRunner::Capacity(int64_t identity) const {
   return total;
 }
 
-bool TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::string& host, int lockstep, int rotation,
-                                std::vector<int>& mine, std::unordered_map<int64_t, int>& free, RunnerStats* stats) {
+TournamentRunner::Started TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::string& host,
+                                                     int lockstep, int rotation, std::vector<int>& mine,
+                                                     std::unordered_map<int64_t, int>& free, RunnerStats* stats) {
   const TournamentSpec& spec = t.row.spec;
   std::string game_id;
   bool claimed = false;
-  if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) return true;
+  if (!store_->Claim(spec.id, g.number, host, &game_id, &claimed).ok() || !claimed) return Started::kNot;
   // The game's story starts here (docs/OBSERVABILITY.md): its lines carry this id.
   services::LogContext log_context(services::NewRequestId(), game_id);
   const v1::CreateGameRequest request = GameFor(t.row, g, game_id, options_.bot, lockstep);
@@ -344,10 +370,12 @@ bool TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::stri
                           {"host", host},
                           {"code", services::StatusCodeName(s.error_code())},
                           {"error", s.error_message()}});
-    if (stats->error = hosts_->MarkHostDown(host); !stats->error.ok()) return false;
+    // A host that is full is not down: it refused this one game.
+    if (s.error_code() != grpc::StatusCode::RESOURCE_EXHAUSTED)
+      if (stats->error = hosts_->MarkHostDown(host); !stats->error.ok()) return Started::kStop;
     store_->Requeue(spec.id, g.number, game_id);
     ++stats->failed;
-    return true;
+    return Started::kNot;
   }
   const std::string at = response.host().empty() ? host : response.host();
   // Where seats go if `at` dies (Assignment.other_hosts): only a help, so
@@ -386,14 +414,14 @@ bool TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::stri
                          {{"tournament", spec.id}, {"game", game_id}, {"error", sent.error_message()}});
     store_->Requeue(spec.id, g.number, game_id);
     ++stats->failed;
-    return true;
+    return Started::kNot;
   }
   bool marked = false;
   if (!store_->MarkPlaying(spec.id, g.number, game_id, &marked).ok() || !marked) {
     // Another leader found this attempt lost meanwhile: it is void.
     services::LogWarning("tournament game no longer starting; this attempt is void",
                          {{"tournament", spec.id}, {"game", game_id}});
-    return true;
+    return Started::kNot;
   }
   g.state = "playing";
   g.game_id = game_id;
@@ -409,7 +437,7 @@ bool TournamentRunner::StartOne(Loaded& t, TournamentGameRow& g, const std::stri
                                                 {"round", std::to_string(g.game.round)},
                                                 {"number", std::to_string(g.number)},
                                                 {"lockstep", std::to_string(lockstep)}});
-  return true;
+  return Started::kStarted;
 }
 
 void TournamentRunner::StopEarly(Loaded& t) {

@@ -80,13 +80,17 @@ class TournamentRunner {
   bool SurelyNotStored(const std::string& game_id);
   void FindLost(Loaded& t, int64_t now_ms, RunnerStats* stats);
   // Stops at a host registry that does not answer, its status in stats->error.
-  // A duplicate set's pending rotations start together on one host, in
-  // lockstep, when every entrant's connections can hold them all; each
-  // entrant's rotations go to separate connections while it has enough.
+  // A duplicate set's pending rotations start together on one host with room
+  // for all of them, in lockstep, when every entrant's connections can hold
+  // them all; each entrant's rotations go to separate connections while it
+  // has enough. A set that could not start whole (a create refused) has its
+  // other rotations started on the host where the first ones play.
   void Start(Loaded& t, std::unordered_map<int64_t, int>& free, int64_t now_ms, RunnerStats* stats);
-  // Claims, creates and seats one game on `host`; false when the pass must stop.
-  bool StartOne(Loaded& t, TournamentGameRow& g, const std::string& host, int lockstep, int rotation,
-                std::vector<int>& mine, std::unordered_map<int64_t, int>& free, RunnerStats* stats);
+  // Claims, creates and seats one game on `host`: kNot when it did not start
+  // (it waits for a later pass), kStop when the pass must stop.
+  enum class Started { kStarted, kNot, kStop };
+  Started StartOne(Loaded& t, TournamentGameRow& g, const std::string& host, int lockstep, int rotation,
+                   std::vector<int>& mine, std::unordered_map<int64_t, int>& free, RunnerStats* stats);
   // An identity's capacity over its live connections, this pass.
   int Capacity(int64_t identity) const;
   // A tournament with sequential_stop whose pairs are all decided: what has

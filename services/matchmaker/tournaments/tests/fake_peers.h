@@ -26,6 +26,10 @@ class FakeHost final : public GameCreator {
       --fail_creates;
       return {grpc::StatusCode::UNAVAILABLE, "host down"};
     }
+    if (refuse_when_created >= 0 && created.size() == size_t(refuse_when_created)) {
+      refuse_when_created = -1;
+      return refusal;
+    }
     created.push_back(request);
     hosts.push_back(host);
     response->set_game_id(request.game_id());
@@ -40,6 +44,9 @@ class FakeHost final : public GameCreator {
   std::vector<v1::CreateGameRequest> created;
   std::vector<std::string> hosts;  // where each of `created` was asked for
   int fail_creates = 0;
+  // Refuses the create that comes once this many games were created, once.
+  int refuse_when_created = -1;
+  grpc::Status refusal{grpc::StatusCode::RESOURCE_EXHAUSTED, "this host runs 2 games, its limit"};
   grpc::Status probe = grpc::Status::OK;
 };
 

@@ -308,6 +308,46 @@ TEST_F(SchedulerTest, DuplicateSetStartsWholeOnOneHostWithEachRotationOnItsOwnCo
   }
 }
 
+// A set whose third rotation the host refuses (full) stops there; the host is
+// not marked down, and the next pass starts the two left on the same host, in
+// the same lockstep group, while the first two play.
+TEST_F(SchedulerTest, ARotationRefusedMidSetJoinsItsSetOnItsHost) {
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostB:1", 1000, 0, kNow}).ok());
+  Available(spec.entrants, /*capacity=*/4);
+  host_.refuse_when_created = 2;
+  const auto runner = Runner();
+  runner->Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 2u) << "the set stops at the refused rotation";
+  int pending = 0;
+  for (const auto& g : Games("dup")) pending += g.state == "pending";
+  EXPECT_EQ(pending, 2);
+  runner->Pass(kNow);
+  ASSERT_EQ(host_.created.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(host_.hosts[i], host_.hosts[0]) << "rotation " << i << " on another host";
+    EXPECT_EQ(host_.created[i].lockstep(), 4u);
+  }
+  std::vector<HostInfo> hosts;
+  ASSERT_TRUE(hosts_->Hosts(&hosts).ok());
+  EXPECT_EQ(hosts.size(), 2u) << "a full host was marked down";
+}
+
+// A set is placed only on a host with room for all its rotations.
+TEST_F(SchedulerTest, ASetWaitsForAHostWithRoomForAllItsRotations) {
+  const TournamentSpec spec = Spec("dup", TournamentFormat::kDuplicate, 4);
+  CreateTournament(spec);
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 3, 0, kNow}).ok());  // room for three
+  Available(spec.entrants, /*capacity=*/4);
+  const auto runner = Runner();
+  runner->Pass(kNow);
+  EXPECT_TRUE(host_.created.empty()) << "part of a set placed on a host without room for it";
+  ASSERT_TRUE(hosts_->HostHeartbeat({"hostA:1", 4, 0, kNow}).ok());
+  runner->Pass(kNow);
+  EXPECT_EQ(host_.created.size(), 4u);
+}
+
 // The set waits until every entrant can hold it whole: one entrant busy with a
 // game elsewhere holds back all four rotations, not three of them.
 TEST_F(SchedulerTest, DuplicateSetWaitsUntilEveryEntrantCanHoldItWhole) {
