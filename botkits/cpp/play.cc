@@ -1,5 +1,6 @@
 #include "botkits/cpp/play.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <fstream>
 #include <iostream>
@@ -61,14 +62,26 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
   std::mutex mutex;
   std::condition_variable done;
   int started = 0, playing = 0, failed = 0;
-  std::vector<std::thread> games;
+  // Each game's thread and whether it is over: finished ones are joined as new
+  // seats come, so a bot that competes for days does not keep them all.
+  struct GameThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> over = std::make_shared<std::atomic<bool>>(false);
+  };
+  std::vector<GameThread> games;
   const auto on_seat = [&](const v1::Assignment& seat) {
     std::unique_lock lock(mutex);
     const int number = ++started;
     ++playing;
     if (!settings.quiet)
       LogLine("seated in game " + seat.game_id() + " of tournament " + seat.tournament() + " on " + seat.host());
-    games.emplace_back([&, seat, number] {
+    std::erase_if(games, [](GameThread& g) {
+      if (!g.over->load()) return false;
+      g.thread.join();
+      return true;
+    });
+    GameThread& game = games.emplace_back();
+    game.thread = std::thread([&, seat, number, over = game.over] {
       std::string error;
       std::unique_ptr<bots::Bot> bot = bots::MakeBot(settings.bot, &error);
       uint64_t rng = bots::MixSeed(seed, uint64_t(number));  // a stream of its own for each game
@@ -89,6 +102,7 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
                   << played.error_message() << "\n";
       }
       --playing;
+      over->store(true);
       done.notify_all();
     });
     return settings.games == 0 || started < settings.games;
@@ -114,7 +128,7 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
     std::unique_lock lock(mutex);
     done.wait(lock, [&] { return playing == 0; });
   }
-  for (std::thread& t : games) t.join();
+  for (GameThread& g : games) g.thread.join();
   if (!status.ok()) {
     std::cerr << "metropolis-bot: competing: " << StatusCodeName(status.error_code()) << ": " << status.error_message()
               << "\n";
