@@ -719,6 +719,8 @@ void Game::Advance() {
     if (player == kChancePlayer) {
       if (lockstep_ && !lockstep_->MayDraw(draws_ + 1)) {
         // Ahead of its set: it waits (sending nothing, asking nobody) and looks again.
+        if (!lockstep_held_ && env_.metrics) env_.metrics->LockstepHold();
+        lockstep_held_ = true;
         if (!lockstep_timer_armed_) {
           lockstep_timer_armed_ = true;
           AtTime(env_.clock->Now() + env_.lockstep_poll_ms, [this] {
@@ -732,6 +734,7 @@ void Game::Advance() {
         break;
       }
       ApplyLocked(chance_.Sample(state_));
+      lockstep_held_ = false;
       ++draws_;  // also before Start (a seat that reconnects to a game taken over): counted when it joins
       if (lockstep_) lockstep_->Drew(draws_);
       continue;

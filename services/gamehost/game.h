@@ -368,6 +368,7 @@ class Game : public std::enable_shared_from_this<Game> {
   std::shared_ptr<LockstepGroups::Member> lockstep_;
   uint32_t draws_ = 0;
   bool lockstep_timer_armed_ = false;
+  bool lockstep_held_ = false;           // refused at its next draw, not yet made (a hold counted once)
   services::Millis last_flush_at_ = -1;  // when the last step's events were released
 };
 

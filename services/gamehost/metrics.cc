@@ -29,6 +29,7 @@ struct HostMetrics::Impl {
   prometheus::Gauge* paused_games;
   prometheus::Counter* pauses;
   prometheus::Histogram* pause_seconds;
+  prometheus::Counter* lockstep_holds;
 };
 
 HostMetrics::HostMetrics() = default;
@@ -124,6 +125,15 @@ HostMetrics::HostMetrics(prometheus::Registry* r) : impl_(std::make_unique<Impl>
                          .Help("How long paused games waited for the store before going on")
                          .Register(*r)
                          .Add({}, Histogram::BucketBoundaries{0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900});
+  m.lockstep_holds = &BuildCounter()
+                          .Name("metropolis_gamehost_lockstep_holds_total")
+                          .Help("Times a duplicate set's rotation waited at a chance draw for the slowest of its set")
+                          .Register(*r)
+                          .Add({});
+}
+
+void HostMetrics::LockstepHold() {
+  if (impl_) impl_->lockstep_holds->Increment();
 }
 
 void HostMetrics::GameCreated() {

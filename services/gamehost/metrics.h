@@ -47,6 +47,9 @@ class HostMetrics {
   // be written, and went on when it could again after `seconds`.
   void GamePaused();
   void GameResumed(double seconds);
+  // Lockstep (lockstep.h): a duplicate set's rotation held at a chance draw
+  // until the slowest of its set caught up (once per hold, however long).
+  void LockstepHold();
 
  private:
   struct Impl;

@@ -3,6 +3,8 @@
 // whose timers and bot executor the test drives by hand.
 #pragma once
 
+#include <prometheus/registry.h>
+
 #include <algorithm>
 #include <condition_variable>
 #include <deque>
@@ -203,8 +205,17 @@ struct TestHost {
   MemorySink sink;
   InMemoryDirectory own_directory;
   GameDirectory* directory;
-  HostMetrics metrics;
+  prometheus::Registry registry;  // the host's metrics, for the tests that read them
+  HostMetrics metrics{&registry};
   std::unique_ptr<Host> host;
+
+  // The value of a counter or gauge without labels; -1 when it is not there.
+  double Metric(const std::string& name) {
+    for (const prometheus::MetricFamily& f : registry.Collect())
+      if (f.name == name && !f.metric.empty())
+        return f.type == prometheus::MetricType::Counter ? f.metric[0].counter.value : f.metric[0].gauge.value;
+    return -1;
+  }
 };
 
 }  // namespace metropolis::gamehost::testing

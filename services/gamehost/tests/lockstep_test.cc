@@ -139,6 +139,8 @@ TEST(Lockstep, ARotationOfBuiltInBotsWaitsForTheRotationPlayedByItsSeats) {
   EXPECT_FALSE(Stored(t, "fast")) << "the rotation of bots ran ahead of its set";
   EXPECT_LE(t.host->lockstep().max_lead(), 2u);
   EXPECT_GT(t.host->lockstep().holds(), 0u);
+  // One hold so far, counted once however many times it looked again.
+  EXPECT_EQ(t.Metric("metropolis_gamehost_lockstep_holds_total"), 1);
 
   // Its players connect and answer one decision per 20 ms: both rotations end,
   // never more than two draws apart.
