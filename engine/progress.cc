@@ -28,6 +28,26 @@ int ProgressCardCount(int card, const RulesOptions& options) {
 
 std::string_view ProgressCardName(int card) { return card >= 0 && card < kNumProgressKinds ? kNames[card] : "?"; }
 
+namespace {
+
+// RULES.md section 13: each card's id and its name as the rulebook writes it.
+constexpr std::string_view kRules[kNumProgressKinds] = {
+    "C-S1", "C-S2", "C-S3", "C-S4", "C-S5", "C-S6", "C-S7", "C-S8", "C-S9", "C-S10", "C-P1", "C-P2", "C-P3",
+    "C-P4", "C-P5", "C-P6", "C-P7", "C-P8", "C-P9", "C-T1", "C-T2", "C-T3", "C-T4",  "C-T5", "C-T6",
+};
+constexpr std::string_view kTitles[kNumProgressKinds] = {
+    "Alchemist",       "Crane",        "Engineer",       "Inventor",          "Irrigation",
+    "Medicine",        "Mining",       "Printer",        "Road Building",     "Smith",
+    "Bishop",          "Constitution", "Deserter",       "Diplomat",          "Intrigue",
+    "Saboteur",        "Spy",          "Warlord",        "Wedding",           "Commercial Harbor",
+    "Master Merchant", "Merchant",     "Merchant Fleet", "Resource Monopoly", "Trade Monopoly",
+};
+
+}  // namespace
+
+std::string_view ProgressCardRule(int card) { return card >= 0 && card < kNumProgressKinds ? kRules[card] : "PC-5"; }
+std::string_view ProgressCardTitle(int card) { return card >= 0 && card < kNumProgressKinds ? kTitles[card] : "?"; }
+
 int ProgressCardFromName(std::string_view name) {
   for (int card = 0; card < kNumProgressKinds; ++card)
     if (kNames[card] == name) return card;

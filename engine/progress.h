@@ -61,5 +61,7 @@ int ProgressCardCount(int card, const RulesOptions& options);
 
 std::string_view ProgressCardName(int card);      // "alchemist", "commercial_harbor", ...
 int ProgressCardFromName(std::string_view name);  // -1 if unknown
+std::string_view ProgressCardRule(int card);      // its id in RULES.md section 13: "C-S1", ..., "C-T6"
+std::string_view ProgressCardTitle(int card);     // its name as the rulebook writes it: "Alchemist", "Road Building"
 
 }  // namespace metropolis

@@ -24,6 +24,17 @@ std::string MissingCards(const CardCounts& hand, const CardCounts& cost) {
   return s;
 }
 
+// "1 brick + 1 lumber": a cost as the rulebook's table writes it.
+std::string CardList(const CardCounts& cost) {
+  std::string s;
+  for (int c = 0; c < kNumCardTypes; ++c) {
+    if (cost[c] == 0) continue;
+    if (!s.empty()) s += " + ";
+    s += std::to_string(cost[c]) + " " + std::string(CardName(c));
+  }
+  return s;
+}
+
 bool SameDecision(ActionType submitted, PendingKind pending) {
   switch (pending) {
     case PendingKind::kDiscard:
@@ -286,31 +297,45 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
   }
   if (s.phase_ == Phase::kBeforeRoll) {
     if (RulesImpl::IsBase(s)) return "TRN-2: before the roll you may only roll (or play a development card, BG-5)";
-    if (a.type == ActionType::kPlayProgress && a.a == kAlchemist)
-      return "C-S1: you do not hold an Alchemist, or its dice are not 1..6";
+    if (a.type == ActionType::kPlayProgress && a.a == kAlchemist) {
+      bool held = false;
+      for (int i = 0; i < s.players_[s.current_].num_progress; ++i)
+        held |= s.players_[s.current_].progress[i] == kAlchemist;
+      if (!held) return "C-S1: you do not hold an Alchemist";
+      return "C-S1: the Alchemist's dice are each 1..6";
+    }
+    if (a.type == ActionType::kPlayProgress && a.a < kNumProgressKinds)
+      return "TRN-2: before the roll you may only roll (or play an Alchemist); " + std::string(ProgressCardTitle(a.a)) +
+             " (" + std::string(ProgressCardRule(a.a)) + ") is played after it (PC-5)";
     return "TRN-2: before the roll you may only roll (or play an Alchemist)";
   }
 
   const int seat = s.current_;
   const PlayerState& ps = s.players_[seat];
   const Topology& topo = GetTopology();
-  auto cost_error = [&](const char* rule, const CardCounts& cost) -> std::string {
+  // COST-1: what the action costs, and what is missing; the supply (SUP-1) is checked first.
+  auto cost_error = [&](const char* what, const CardCounts& cost) -> std::string {
     if (ps.hand.Contains(cost)) return {};
-    return std::string(rule) + ": not enough cards (missing " + MissingCards(ps.hand, cost) + ")";
+    return std::string("COST-1: ") + what + " costs " + CardList(cost) + " (missing " + MissingCards(ps.hand, cost) +
+           ")";
   };
+  // D10 PLAY_OR_DISCARD: with 5 progress cards only a play or a discard is listed.
+  if (s.options_.progress_hand_limit == ProgressHandLimit::kPlayOrDiscard && ps.num_progress >= 5 &&
+      a.type != ActionType::kPlayProgress && a.type != ActionType::kDiscardProgress)
+    return "PC-4: you hold 5 progress cards; play or discard one first (progress_hand_limit=PLAY_OR_DISCARD, D10)";
   std::string e;
   switch (a.type) {
     case ActionType::kRoll:
       return "TRN-3: the dice were already rolled this turn";
     case ActionType::kBuildRoad:
-      if (ps.roads_left == 0) return "1.4: no road left in supply";
-      if (!(e = cost_error("7.1", kRoadCost)).empty()) return e;
+      if (ps.roads_left == 0) return "SUP-1: no road left in your supply";
+      if (!(e = cost_error("a road", kRoadCost)).empty()) return e;
       if (s.road_owner_[a.a] != kNoSeat) return "BLD-1: " + Edge(a.a) + " already has a road";
       return "BLD-1: " + Edge(a.a) +
              " touches none of your buildings, nor a road of yours at an unblocked intersection";
     case ActionType::kBuildSettlement:
-      if (ps.settlements_left <= 0) return "1.4: no settlement left in supply";
-      if (!(e = cost_error("7.1", kSettlementCost)).empty()) return e;
+      if (ps.settlements_left <= 0) return "SUP-1: no settlement left in your supply";
+      if (!(e = cost_error("a settlement", kSettlementCost)).empty()) return e;
       if (s.building_[a.a] != kNoBuilding || s.knight_owner_[a.a] != kNoSeat)
         return "BLD-2: " + Node(a.a) + " is not empty";
       for (int i = 0; i < 3; ++i) {
@@ -319,28 +344,28 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
       }
       return "BLD-2: " + Node(a.a) + " touches none of your roads";
     case ActionType::kBuildCity:
-      if (ps.cities_left == 0) return "1.4: no city left in supply";
-      if (!(e = cost_error("7.1", kCityCost)).empty()) return e;
+      if (ps.cities_left == 0) return "SUP-1: no city left in your supply";
+      if (!(e = cost_error("a city", kCityCost)).empty()) return e;
       return "BLD-3: " + Node(a.a) + " holds no settlement of yours";
     case ActionType::kBuildWall:
       if (ps.walls_left == 0) return "BLD-4: you already have 3 walls";
-      if (!(e = cost_error("7.1", kWallCost)).empty()) return e;
+      if (!(e = cost_error("a city wall", kWallCost)).empty()) return e;
       return "BLD-4: " + Node(a.a) + " is not one of your cities without a wall";
     case ActionType::kRecruitKnight:
       if (ps.knights_left[0] == 0) return "KN-3: both basic knights are on the board";
-      if (!(e = cost_error("7.1", kKnightCost)).empty()) return e;
+      if (!(e = cost_error("recruiting a knight", kKnightCost)).empty()) return e;
       return "KN-3: " + Node(a.a) + " is not an empty intersection at one of your roads";
     case ActionType::kActivateKnight:
-      if (!(e = cost_error("7.1", kActivateCost)).empty()) return e;
+      if (!(e = cost_error("activating a knight", kActivateCost)).empty()) return e;
       return "KN-4: " + Node(a.a) + " holds no inactive knight of yours";
     case ActionType::kPromoteKnight: {
-      if (!(e = cost_error("7.1", kKnightCost)).empty()) return e;
       if (s.knight_owner_[a.a] != seat) return "KN-5: " + Node(a.a) + " holds no knight of yours";
       const int level = s.knight_level_[a.a];
       if (level >= kMaxKnightLevel) return "KN-5: a mighty knight cannot be promoted";
+      if (ps.knights_left[level] == 0) return "KN-5: no knight of the next level left in your supply (SUP-1)";
+      if (!(e = cost_error("promoting a knight", kKnightCost)).empty()) return e;
       if (s.knight_flags_[a.a] & kKnightPromoted) return "KN-5: a knight is promoted at most once per turn";
-      if (level == 2 && ps.level[kPolitics] < 3) return "KN-5: strong to mighty needs the Fortress (politics 3)";
-      return "KN-5: no knight of the next level left in supply";
+      return "KN-5: strong to mighty needs the Fortress (politics 3)";
     }
     case ActionType::kMoveKnight:
     case ActionType::kDisplaceKnight:
@@ -390,15 +415,18 @@ std::string RulesImpl::Explain(const State& s, const Action& a) {
       if (a.a >= kNumProgressKinds) return "PC-5: no such progress card";
       bool held = false;
       for (int i = 0; i < ps.num_progress; ++i) held |= ps.progress[i] == a.a;
-      if (IsVictoryPointCard(a.a)) return "PD-4: victory point cards are never played";
-      if (!held) return "PC-5: you do not hold " + std::string(ProgressCardName(a.a));
+      if (IsVictoryPointCard(a.a))
+        return "PD-4: the " + std::string(ProgressCardTitle(a.a)) + " (" + std::string(ProgressCardRule(a.a)) +
+               ") is a victory point card, never played";
+      if (!held)
+        return "PC-5: you do not hold " + std::string(ProgressCardTitle(a.a)) + " (" +
+               std::string(ProgressCardRule(a.a)) + ")";
       if (a.a == kAlchemist) return "C-S1: the Alchemist is played before the roll only";
-      return "PC-7: the preconditions of " + std::string(ProgressCardName(a.a)) +
-             " do not hold with these parameters (docs/PROGRESS_CARDS.md)";
+      return RulesImpl::ExplainPlay(s, a);
     }
     case ActionType::kRepairCity:
       if (s.options_.saboteur != Saboteur::kSabotageCity) return "C-P6: cities are sabotaged only under SABOTAGE_CITY";
-      if (!(e = cost_error("7.1",
+      if (!(e = cost_error("repairing a city",
                            [] {
                              CardCounts c;
                              c[kLumber] = 1;

@@ -252,6 +252,8 @@ struct RulesImpl {
 
   // ---- Checking (rules_check.cc) -------------------------------------------
   static std::string Explain(const State& s, const Action& a);
+  // A refused PLAY_PROGRESS of a held card: its id and the failing condition (rules_check_progress.cc).
+  static std::string ExplainPlay(const State& s, const Action& a);
   static std::string CheckTrade(const State& s, const Action& a);
 
   // ---- Applying -------------------------------------------------------------

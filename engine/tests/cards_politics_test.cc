@@ -137,7 +137,7 @@ TEST(PoliticsCardsTest, Cp1BishopResourcesOnlyUnderProgressTakesResourcesOnly) {
 TEST(PoliticsCardsTest, Cp1BishopToTheDesertAndNeverOntoTheRobbersHex) {
   // ROB-2: the desert is allowed for the Bishop; nobody lives there.
   State s = Pos(std::string(kBishop) + "robber=7");
-  ExpectRefused(s, "play bishop h7", "PC-7");
+  ExpectRefused(s, "play bishop h7", "C-P1");
   EXPECT_EQ(Play(s, "play bishop h9"), (Texts{"seat 0: play bishop h9"}));
   ExpectPosition(s,
                  "phase=action current=0 turn=9 actions=1 attacks=1 s0=0 r0=0 s1=16,27 r1=23,33 hand1=2b1c c2=28 "
@@ -169,8 +169,8 @@ TEST(PoliticsCardsTest, Rob1IntriguePlayableButBishopNotWhileTheRobberIsLocked) 
   const State s = Pos(kIntrigue);
   ASSERT_FALSE(s.first_attack_done());
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play intrigue n33"}));
-  ExpectRefused(s, "play bishop h7", "PC-7");
-  ExpectRefused(s, "play bishop h9", "PC-7");
+  ExpectRefused(s, "play bishop h7", "C-P1");
+  ExpectRefused(s, "play bishop h9", "C-P1");
   // The lock lifts with the first attack (ROB-1).
   const State unlocked = Pos(std::string(kIntrigue) + "attacks=1");
   EXPECT_EQ(LegalTexts(unlocked, "play").size(), 18u + 1u);
@@ -178,7 +178,7 @@ TEST(PoliticsCardsTest, Rob1IntriguePlayableButBishopNotWhileTheRobberIsLocked) 
 
 TEST(PoliticsCardsTest, Rob1BishopNotUnderTheLockButFreeWithTheOptionOff) {
   const std::string fields = "phase=action current=0 turn=9 prog0=bishop c1=28 hand1=1b deck_politics=112222322";
-  ExpectRefused(Pos(fields), "play bishop h7", "PC-7");
+  ExpectRefused(Pos(fields), "play bishop h7", "C-P1");
   // robber_locked_until_first_attack=false (D01): the Bishop is playable at once.
   State s = Pos("opts=[robber_locked_until_first_attack=false] " + fields);
   Play(s, "play bishop h7");
@@ -236,8 +236,8 @@ TEST(PoliticsCardsTest, Cp3DeserterVictimChoosesThenSameLevelSameStateNotReady) 
   State s = Pos(kDeserter);
   // PC-7: an opponent with a knight on the board.
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play deserter 1", "play deserter 3"}));
-  ExpectRefused(s, "play deserter 2", "PC-7");  // no knight
-  ExpectRefused(s, "play deserter 0", "PC-7");  // not an opponent
+  ExpectRefused(s, "play deserter 2", "C-P3");  // no knight
+  ExpectRefused(s, "play deserter 0", "C-P3");  // not an opponent
 
   EXPECT_EQ(Play(s, "play deserter 1"), (Texts{"seat 0: play deserter 1"}));
   // Step 1: seat 1 chooses which of his knights deserts (section 19).
@@ -401,14 +401,14 @@ constexpr std::string_view kDiplomat =
 TEST(PoliticsCardsTest, Cp4DiplomatOnlyOpenRoads) {
   const State s = Pos(kDiplomat);
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play diplomat e6", "play diplomat e57"}));
-  ExpectRefused(s, "play diplomat e0", "PC-7");   // closed at both ends
-  ExpectRefused(s, "play diplomat e39", "PC-7");  // closed by an own knight (DEF-8)
-  ExpectRefused(s, "play diplomat e49", "PC-7");
-  ExpectRefused(s, "play diplomat e58", "PC-7");
-  ExpectRefused(s, "play diplomat e10", "PC-7");  // no road at all
+  ExpectRefused(s, "play diplomat e0", "C-P4");   // closed at both ends
+  ExpectRefused(s, "play diplomat e39", "C-P4");  // closed by an own knight (DEF-8)
+  ExpectRefused(s, "play diplomat e49", "C-P4");
+  ExpectRefused(s, "play diplomat e58", "C-P4");
+  ExpectRefused(s, "play diplomat e10", "C-P4");  // no road at all
   // Nobody has an open road: no Diplomat.
   ExpectRefused(Pos("phase=action current=0 turn=9 s0=0 r0=0,6 k0=7:1 prog0=diplomat deck_politics=212122322"),
-                "play diplomat e0", "PC-7");
+                "play diplomat e0", "C-P4");
 }
 
 TEST(PoliticsCardsTest, Cp4DiplomatRemovesAnOpponentsRoad) {
@@ -464,7 +464,7 @@ TEST(PoliticsCardsTest, Cp4DiplomatAllOpenRoadsOption) {
   const std::string opts = "opts=[diplomat_scope=ALL_OPEN_ROADS] ";
   State s = Pos(opts + std::string(kDiplomat));
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play diplomat e0"}));
-  ExpectRefused(s, "play diplomat e6", "PC-7");
+  ExpectRefused(s, "play diplomat e6", "C-P4");
   EXPECT_EQ(Play(s, "play diplomat e0"), (Texts{"seat 0: play diplomat e0", "seat 0's road at e6 went back to supply",
                                                 "seat 2's road at e57 went back to supply"}));
   ExpectPosition(s, opts +
@@ -491,9 +491,9 @@ TEST(PoliticsCardsTest, Kn13DiplomatLeavesAnIsolatedKnightStanding) {
 TEST(PoliticsCardsTest, Cp5IntrigueOwnerRelocatesAlongHisRoads) {
   State s = Pos(kIntrigue);
   // Only an opponent's knight on an intersection where seat 0 has a road.
-  ExpectRefused(s, "play intrigue n27", "PC-7");  // seat 0's own knight
-  ExpectRefused(s, "play intrigue n12", "PC-7");  // seat 2's knight, no road of seat 0 there
-  ExpectRefused(s, "play intrigue n39", "PC-7");  // no knight
+  ExpectRefused(s, "play intrigue n27", "C-P5");  // seat 0's own knight
+  ExpectRefused(s, "play intrigue n12", "C-P5");  // seat 2's knight, no road of seat 0 there
+  ExpectRefused(s, "play intrigue n39", "C-P5");  // no knight
 
   EXPECT_EQ(Play(s, "play intrigue n33"), (Texts{"seat 0: play intrigue n33"}));
   // KN-8 step 2: seat 1 moves it along his roads (past his own settlement on
@@ -552,7 +552,7 @@ constexpr std::string_view kSaboteur =
 TEST(PoliticsCardsTest, Cp6SaboteurEqualOrMoreVpDiscardHalfRoundedDown) {
   State s = Pos(kSaboteur);
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play saboteur"}));
-  ExpectRefused(s, "play saboteur n12", "PC-7");  // a city is named only under SABOTAGE_CITY
+  ExpectRefused(s, "play saboteur n12", "C-P6");  // a city is named only under SABOTAGE_CITY
   // Seat 1 (equal): 5 cards, discards 2; seat 3 (more): 3 cards, discards 1;
   // seat 2 (fewer) and the player himself, never.
   EXPECT_EQ(Play(s, "play saboteur"),
@@ -605,10 +605,10 @@ constexpr std::string_view kSabotage =
 TEST(PoliticsCardsTest, Cp6SabotageCityTargets) {
   const State s = Pos(kSabotage);
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play saboteur n12"}));
-  ExpectRefused(s, "play saboteur n40", "PC-7");  // a metropolis (E20)
-  ExpectRefused(s, "play saboteur n50", "PC-7");  // already sabotaged
-  ExpectRefused(s, "play saboteur n38", "PC-7");  // a settlement
-  ExpectRefused(s, "play saboteur", "PC-7");      // n0: his own city
+  ExpectRefused(s, "play saboteur n40", "C-P6");  // a metropolis (E20)
+  ExpectRefused(s, "play saboteur n50", "C-P6");  // already sabotaged
+  ExpectRefused(s, "play saboteur n38", "C-P6");  // a settlement
+  ExpectRefused(s, "play saboteur", "C-P6");      // n0: his own city
 }
 
 TEST(PoliticsCardsTest, Cp6SabotageCityKeepsItsVpAndWall) {
@@ -644,7 +644,7 @@ TEST(PoliticsCardsTest, Cp6SabotagedCityRepairedForOneLumberOneOre) {
                                                "seat 1's city at n12 was repaired"}));
   ExpectPosition(s, opts + "phase=action current=1 turn=10 actions=1 c1=12,45");
   // Without the cards; on someone else's city; outside SABOTAGE_CITY.
-  ExpectRefused(Pos(opts + "phase=action current=1 turn=10 c1=12x hand1=1l"), "repair_city n12", "7.1");
+  ExpectRefused(Pos(opts + "phase=action current=1 turn=10 c1=12x hand1=1l"), "repair_city n12", "COST-1");
   ExpectRefused(Pos(opts + "phase=action current=0 turn=10 c1=12x hand0=1l1o"), "repair_city n12", "C-P6");
   ExpectRefused(Pos("phase=action current=1 turn=10 c1=12 hand1=1l1o"), "repair_city n12", "C-P6");
 }
@@ -678,9 +678,9 @@ constexpr std::string_view kSpy =
 TEST(PoliticsCardsTest, Cp7SpySeesTheCardsAndTakesOneVpCardsOutOfReach) {
   State s = Pos(kSpy);
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play spy 1"}));
-  ExpectRefused(s, "play spy 2", "PC-7");  // only a revealed VP card (PC-3)
-  ExpectRefused(s, "play spy 3", "PC-7");  // no progress card
-  ExpectRefused(s, "play spy 0", "PC-7");  // not an opponent
+  ExpectRefused(s, "play spy 2", "C-P7");  // only a revealed VP card (PC-3)
+  ExpectRefused(s, "play spy 3", "C-P7");  // no progress card
+  ExpectRefused(s, "play spy 0", "C-P7");  // not an opponent
 
   std::vector<Event> events;
   EXPECT_EQ(Play(s, "play spy 1", &events),

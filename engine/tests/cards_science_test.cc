@@ -213,7 +213,7 @@ TEST(ScienceCardsTest, Cs2CitiesAreNeverDiscounted) {
           "deck_science=2112222122/crane");
   ExpectRefused(Pos("phase=action current=0 turn=8 crane_discounts=1 cranes_played=1 c0=20 s0=13 r0=31 hand0=2g2o "
                     "deck_science=2112222122/crane"),
-                "build_city n13", "7.1");
+                "build_city n13", "COST-1");
   EXPECT_EQ(Play(s, "build_city n13"), (Texts{"seat 0: build_city n13", "seat 0 paid 2 grain", "seat 0 paid 3 ore"}));
   ExpectPosition(s,
                  "phase=action current=0 turn=8 actions=1 crane_discounts=1 cranes_played=1 c0=13,20 r0=31 "
@@ -236,10 +236,10 @@ TEST(ScienceCardsTest, Cs2OptionCraneLimitOnePerTurn) {
   ExpectPosition(s,
                  "opts=[crane_limit=ONE_PER_TURN] phase=action current=0 turn=8 actions=1 crane_discounts=1 "
                  "cranes_played=1 c0=20 r0=31 prog0=crane deck_science=2012222122/crane");
-  ExpectRefused(s, "play crane", "PC-7");
+  ExpectRefused(s, "play crane", "C-S2");
   // The discount once used, the second Crane still waits for the next turn.
   Play(s, "buy_improvement science");
-  ExpectRefused(s, "play crane", "PC-7");
+  ExpectRefused(s, "play crane", "C-S2");
   // Under the default, a second Crane is fine.
   State d = Pos("phase=action current=0 turn=8 c0=20 r0=31 prog0=crane,crane deck_science=2012222122");
   Play(d, "play crane");
@@ -249,11 +249,11 @@ TEST(ScienceCardsTest, Cs2OptionCraneLimitOnePerTurn) {
 TEST(ScienceCardsTest, Cs2CranePreconditions) {
   // No city (a settlement is not enough).
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=20 r0=31 prog0=crane deck_science=2112222122"), "play crane",
-                "PC-7");
+                "C-S2");
   // Every track complete: the three metropolises on seat 0's cities.
   ExpectRefused(Pos("phase=action current=0 turn=8 c0=11T,20P,45S r0=31 lvl0=555 prog0=crane "
                     "deck_science=2112222122"),
-                "play crane", "PC-7");
+                "play crane", "C-S2");
   // Not held.
   ExpectRefused(Pos("phase=action current=0 turn=8 c0=20 r0=31 prog0=smith deck_science=2212222121"), "play crane",
                 "PC-5");
@@ -276,16 +276,16 @@ TEST(ScienceCardsTest, Cs3EngineerPreconditions) {
       Pos("phase=action current=0 turn=8 c0=20w,45 s0=13 r0=31,58 c1=2 r1=5 prog0=engineer "
           "deck_science=2202222122");
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play engineer n45"}));
-  ExpectRefused(s, "play engineer n20", "PC-7");  // already walled
-  ExpectRefused(s, "play engineer n13", "PC-7");  // a settlement
-  ExpectRefused(s, "play engineer n2", "PC-7");   // an opponent's city
-  ExpectRefused(s, "play engineer n30", "PC-7");  // nothing there
+  ExpectRefused(s, "play engineer n20", "C-S3");  // already walled
+  ExpectRefused(s, "play engineer n13", "C-S3");  // a settlement
+  ExpectRefused(s, "play engineer n2", "C-S3");   // an opponent's city
+  ExpectRefused(s, "play engineer n30", "C-S3");  // nothing there
   // Three walls on the board already.
   const State full =
       Pos("phase=action current=0 turn=8 c0=2w,11w,20w,45 r0=31,58 prog0=engineer "
           "deck_science=2202222122");
   EXPECT_EQ(LegalTexts(full, "play"), Texts{});
-  ExpectRefused(full, "play engineer n45", "PC-7");
+  ExpectRefused(full, "play engineer n45", "C-S3");
 }
 
 // ---- C-S4 Inventor --------------------------------------------------------------
@@ -319,14 +319,14 @@ TEST(ScienceCardsTest, Cs4ProductionFollowsTheSwappedTokens) {
 
 TEST(ScienceCardsTest, Cs4InventorForbiddenTokens) {
   const State s = Pos("phase=action current=0 turn=8 prog0=inventor deck_science=2211222122");
-  ExpectRefused(s, "play inventor h0 h4", "PC-7");   // 6
-  ExpectRefused(s, "play inventor h0 h7", "PC-7");   // 6
-  ExpectRefused(s, "play inventor h0 h8", "PC-7");   // 2
-  ExpectRefused(s, "play inventor h0 h9", "PC-7");   // the desert has no token
-  ExpectRefused(s, "play inventor h0 h11", "PC-7");  // 8
-  ExpectRefused(s, "play inventor h0 h14", "PC-7");  // 8
-  ExpectRefused(s, "play inventor h0 h16", "PC-7");  // 12
-  ExpectRefused(s, "play inventor h4 h7", "PC-7");   // 6 and 6
+  ExpectRefused(s, "play inventor h0 h4", "C-S4");   // 6
+  ExpectRefused(s, "play inventor h0 h7", "C-S4");   // 6
+  ExpectRefused(s, "play inventor h0 h8", "C-S4");   // 2
+  ExpectRefused(s, "play inventor h0 h9", "C-S4");   // the desert has no token
+  ExpectRefused(s, "play inventor h0 h11", "C-S4");  // 8
+  ExpectRefused(s, "play inventor h0 h14", "C-S4");  // 8
+  ExpectRefused(s, "play inventor h0 h16", "C-S4");  // 12
+  ExpectRefused(s, "play inventor h4 h7", "C-S4");   // 6 and 6
   // The same hex twice, or out of order, is no action at all.
   State copy = s;
   EXPECT_TRUE(copy.Apply(Action::Play(kInventor, 1, 0)).starts_with("malformed action"));
@@ -396,18 +396,18 @@ TEST(ScienceCardsTest, Cs6MedicinePreconditions) {
       Pos("phase=action current=0 turn=8 s0=13 c0=41 r0=20,60 s1=2 r1=5 hand0=2o1g prog0=medicine "
           "deck_science=2212212122");
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play medicine n13"}));
-  ExpectRefused(s, "play medicine n41", "PC-7");  // already a city
-  ExpectRefused(s, "play medicine n2", "PC-7");   // an opponent's settlement
-  ExpectRefused(s, "play medicine n30", "PC-7");  // nothing there
+  ExpectRefused(s, "play medicine n41", "C-S6");  // already a city
+  ExpectRefused(s, "play medicine n2", "C-S6");   // an opponent's settlement
+  ExpectRefused(s, "play medicine n30", "C-S6");  // nothing there
   // Not enough ore, not enough grain.
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=13 r0=20 hand0=1o5g prog0=medicine deck_science=2212212122"),
-                "play medicine n13", "PC-7");
+                "play medicine n13", "C-S6");
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=13 r0=20 hand0=5o prog0=medicine deck_science=2212212122"),
-                "play medicine n13", "PC-7");
+                "play medicine n13", "C-S6");
   // No city piece in supply: four cities on the board.
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=13 c0=0,20,45,51 r0=20 hand0=2o1g prog0=medicine "
                     "deck_science=2212212122"),
-                "play medicine n13", "PC-7");
+                "play medicine n13", "C-S6");
 }
 
 TEST(ScienceCardsTest, Cs6MedicineCityCanWinTheGame) {
@@ -516,11 +516,11 @@ TEST(ScienceCardsTest, Cs9RoadBuildingPreconditions) {
   // No road in supply.
   ExpectRefused(Pos("phase=action current=0 turn=8 longest=0 s0=0 r0=0,1,2,3,4,5,6,9,10,17,18,22,23,32,33 "
                     "prog0=road_building deck_science=2212222112"),
-                "play road_building", "PC-7");
+                "play road_building", "C-S9");
   // No legal edge: both edges at node 0 are taken.
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=0 s1=8 r1=1,7 s2=7 r2=0,6 prog0=road_building "
                     "deck_science=2212222112"),
-                "play road_building", "PC-7");
+                "play road_building", "C-S9");
 }
 
 // ---- C-S10 Smith ----------------------------------------------------------------
@@ -579,20 +579,20 @@ TEST(ScienceCardsTest, Cs10SmithPromotionIsTheKnightsPromotionThisTurn) {
 TEST(ScienceCardsTest, Cs10SmithPreconditions) {
   const std::string head = std::string("phase=action current=0 turn=8 ") + std::string(kSmithBase);
   // No knight at all.
-  ExpectRefused(Pos(head + "prog0=smith deck_science=2212222121"), "play smith", "PC-7");
+  ExpectRefused(Pos(head + "prog0=smith deck_science=2212222121"), "play smith", "C-S10");
   // Already promoted this turn (KN-5).
-  ExpectRefused(Pos(head + "k0=27:1p prog0=smith deck_science=2212222121"), "play smith", "PC-7");
+  ExpectRefused(Pos(head + "k0=27:1p prog0=smith deck_science=2212222121"), "play smith", "C-S10");
   // A mighty knight.
-  ExpectRefused(Pos(head + "k0=27:3 prog0=smith deck_science=2212222121"), "play smith", "PC-7");
+  ExpectRefused(Pos(head + "k0=27:3 prog0=smith deck_science=2212222121"), "play smith", "C-S10");
   // Strong to mighty without the Fortress.
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=21 c0=45 r0=23,24,33,58 lvl0=020 k0=27:2 prog0=smith "
                     "deck_science=2212222121"),
-                "play smith", "PC-7");
+                "play smith", "C-S10");
   // No piece of the next level in supply: both strong knights on the board
   // and no Fortress for them.
   ExpectRefused(Pos("phase=action current=0 turn=8 s0=21 c0=45 r0=23,24,33,58 lvl0=020 k0=16:2,22:2,27:1 "
                     "prog0=smith deck_science=2212222121"),
-                "play smith", "PC-7");
+                "play smith", "C-S10");
 }
 
 // ---- PC-5: only the current player, in his action phase ---------------------------

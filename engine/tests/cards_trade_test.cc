@@ -137,8 +137,8 @@ TEST(TradeCardsTest, Ct2MasterMerchantTakesTwoCardsOfHisChoice) {
                 "hand1=2b1c1p hand2=3o hand3=2g prog0=master_merchant deck_trade=216242");
   // Only against a player with more VP.
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play master_merchant 1"}));
-  ExpectRefused(s, "play master_merchant 2", "PC-7");  // as many VP
-  ExpectRefused(s, "play master_merchant 3", "PC-7");  // fewer VP
+  ExpectRefused(s, "play master_merchant 2", "C-T2");  // as many VP
+  ExpectRefused(s, "play master_merchant 3", "C-T2");  // fewer VP
   std::vector<Event> events;
   EXPECT_EQ(Play(s, "play master_merchant 1", &events),
             // The whole hand, every card type, so others learn nothing from the count of events.
@@ -205,8 +205,8 @@ TEST(TradeCardsTest, Ct3MerchantMovesFromThePreviousOwnerWithVpAndRate) {
   // Hexes next to seat 0's buildings, the desert excepted (E08).
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play merchant h4", "play merchant h5", "play merchant h14",
                                           "play merchant h17", "play merchant h18"}));
-  ExpectRefused(s, "play merchant h9", "PC-7");         // the desert
-  ExpectRefused(s, "play merchant h0", "PC-7");         // not next to seat 0
+  ExpectRefused(s, "play merchant h9", "C-T3");         // the desert
+  ExpectRefused(s, "play merchant h0", "C-T3");         // not next to seat 0
   ExpectRefused(s, "bank_trade grain brick", "TRD-2");  // 4:1 without it
   EXPECT_EQ(s.player(0).vp, 3);
   EXPECT_EQ(s.player(1).vp, 2);
@@ -260,9 +260,9 @@ TEST(TradeCardsTest, Ct3OptionMerchantAdjacencySettlementOnly) {
   const State s = Pos(std::string("opts=[merchant_adjacency=SETTLEMENT_ONLY] phase=action current=0 turn=8 ") +
                       std::string(kMerchant) + "prog0=merchant deck_trade=225242");
   EXPECT_EQ(LegalTexts(s, "play"), (Texts{"play merchant h4", "play merchant h5"}));
-  ExpectRefused(s, "play merchant h17", "PC-7");  // next to the city only
+  ExpectRefused(s, "play merchant h17", "C-T3");  // next to the city only
   // Without buildings there is nowhere to put it.
-  ExpectRefused(Pos("phase=action current=0 turn=8 prog0=merchant deck_trade=225242"), "play merchant h5", "PC-7");
+  ExpectRefused(Pos("phase=action current=0 turn=8 prog0=merchant deck_trade=225242"), "play merchant h5", "C-T3");
 }
 
 // ---- C-T4 Merchant Fleet ------------------------------------------------------------

@@ -164,7 +164,7 @@ TEST(RuleOptionsTest, RobberLockedUntilFirstAttackD01) {
   EXPECT_EQ(locked.pending_size(), 0);
   EXPECT_EQ(locked.robber_hex(), 9);
   EXPECT_TRUE(IsLegal(locked, "end_turn"));
-  ExpectRefused(locked, "play bishop h8", "PC-7");
+  ExpectRefused(locked, "play bishop h8", "C-P1");
   ExpectRefused(locked, "chase_robber n23", "ROB-1");
 
   State free = Under("robber_locked_until_first_attack=false", kSeven);
@@ -195,7 +195,7 @@ TEST(RuleOptionsTest, SaboteurD02) {
       "deck_politics=212221322";
 
   State ge = Under("saboteur=HALF_HAND_VP_GE", kSabotage);
-  ExpectRefused(ge, "play saboteur n34", "PC-7");
+  ExpectRefused(ge, "play saboteur n34", "C-P6");
   State repair = ge;
   EXPECT_EQ(repair.Apply(A("repair_city n12")), "C-P6: cities are sabotaged only under SABOTAGE_CITY");
   Play(ge, "play saboteur");
@@ -208,7 +208,7 @@ TEST(RuleOptionsTest, SaboteurD02) {
   EXPECT_EQ(Decisions(gt), Strings({"discard@2"}));  // only strictly more VP
 
   State city = Under("saboteur=SABOTAGE_CITY", kSabotage);
-  ExpectRefused(city, "play saboteur", "PC-7");
+  ExpectRefused(city, "play saboteur", "C-P6");
   EXPECT_TRUE(IsLegal(city, "play saboteur n40"));
   Play(city, "play saboteur n34");
   EXPECT_TRUE(Decisions(city).empty());
@@ -449,13 +449,13 @@ TEST(RuleOptionsTest, DiplomatScopeD11) {
       "phase=action current=0 turn=9 s0=40 prog0=diplomat s1=0 r1=1 s2=53 r2=71 deck_politics=212122322";
   State one = Under("diplomat_scope=ONE_ROAD", kRoads);
   EXPECT_TRUE(IsLegal(one, "play diplomat e71"));
-  ExpectRefused(one, "play diplomat e0", "PC-7");
+  ExpectRefused(one, "play diplomat e0", "C-P4");
   Play(one, "play diplomat e1");
   EXPECT_EQ(one.road_owner(1), kNoSeat);
   EXPECT_EQ(one.road_owner(71), 2);
 
   State all = Under("diplomat_scope=ALL_OPEN_ROADS", kRoads);
-  ExpectRefused(all, "play diplomat e1", "PC-7");
+  ExpectRefused(all, "play diplomat e1", "C-P4");
   Play(all, "play diplomat e0");
   EXPECT_EQ(all.road_owner(1), kNoSeat);
   EXPECT_EQ(all.road_owner(71), kNoSeat);
@@ -601,7 +601,7 @@ TEST(RuleOptionsTest, MerchantAdjacencyD17) {
   const State settlement = Under("merchant_adjacency=SETTLEMENT_ONLY", kMarket);
   EXPECT_EQ(LegalTexts(settlement),
             Strings({"end_turn", "play merchant h13", "play merchant h14", "play merchant h17"}));
-  ExpectRefused(settlement, "play merchant h4", "PC-7");
+  ExpectRefused(settlement, "play merchant h4", "C-T3");
 
   ExpectBadValueRefused("merchant_adjacency", "CITY_ONLY");
 }
@@ -640,7 +640,7 @@ TEST(RuleOptionsTest, CraneLimitD19) {
   State per_turn = Under("crane_limit=ONE_PER_TURN", kCranes);
   Play(per_turn, "play crane");
   Play(per_turn, "buy_improvement trade");
-  ExpectRefused(per_turn, "play crane", "PC-7");
+  ExpectRefused(per_turn, "play crane", "C-S2");
   Play(per_turn, "buy_improvement politics");
   EXPECT_EQ(per_turn.player(0).hand[kCoin], 0);  // paid in full
   EXPECT_EQ(per_turn.player(0).hand[kCloth], 1);

@@ -215,10 +215,10 @@ TEST(BarbariansTest, Bar10SixthSettlementOnTheBoardBlocksSettlementBuilding) {
   EXPECT_EQ(s.player(3).settlements_left, -1);
   EXPECT_EQ(s.Validate(), "");
   // 46 is empty, at his road 36-41-46, away from other buildings.
-  ExpectRefused(s, "build_settlement n46", "1.4");
+  ExpectRefused(s, "build_settlement n46", "SUP-1");
   Play(s, "build_city n2");
   EXPECT_EQ(s.player(3).settlements_left, 0);
-  ExpectRefused(s, "build_settlement n46", "1.4");
+  ExpectRefused(s, "build_settlement n46", "SUP-1");
   Play(s, "build_city n4");
   EXPECT_EQ(s.player(3).settlements_left, 1);
   Play(s, "build_settlement n46");

@@ -75,18 +75,19 @@ TEST(RulesBuildTest, Costs71OneCardShortIsRefused) {
       std::string text;
       for (int k = 0; k < kNumResources; ++k)
         if (hand[k]) text += std::to_string(hand[k]) + CardLetter(k);
-      ExpectRefused(Position(std::string(kShop) + (text.empty() ? "" : "hand0=" + text)), c.action, "7.1");
+      ExpectRefused(Position(std::string(kShop) + (text.empty() ? "" : "hand0=" + text)), c.action, "COST-1");
     }
   }
 }
 
 TEST(RulesBuildTest, Costs71CommoditiesNeverPayForBuilding) {
   // A hand rich in commodities but one resource short of each price.
-  ExpectRefused(Position(std::string(kShop) + "hand0=1b3c3m3p"), Action::BuildRoad(27), "7.1");
-  ExpectRefused(Position(std::string(kShop) + "hand0=1b1l1w3c3m3p"), Action::BuildSettlement(23), "7.1");
-  ExpectRefused(Position(std::string(kShop) + "hand0=2g2o3c3m3p"), Action::BuildCity(0), "7.1");
-  ExpectRefused(Position(std::string(kShop) + "hand0=1b3c3m3p"), Action::Make(ActionType::kBuildWall, 12), "7.1");
-  ExpectRefused(Position(std::string(kShop) + "hand0=1w3c3m3p"), Action::Make(ActionType::kRecruitKnight, 17), "7.1");
+  ExpectRefused(Position(std::string(kShop) + "hand0=1b3c3m3p"), Action::BuildRoad(27), "COST-1");
+  ExpectRefused(Position(std::string(kShop) + "hand0=1b1l1w3c3m3p"), Action::BuildSettlement(23), "COST-1");
+  ExpectRefused(Position(std::string(kShop) + "hand0=2g2o3c3m3p"), Action::BuildCity(0), "COST-1");
+  ExpectRefused(Position(std::string(kShop) + "hand0=1b3c3m3p"), Action::Make(ActionType::kBuildWall, 12), "COST-1");
+  ExpectRefused(Position(std::string(kShop) + "hand0=1w3c3m3p"), Action::Make(ActionType::kRecruitKnight, 17),
+                "COST-1");
 }
 
 // ---- BLD-1 roads -----------------------------------------------------------------------
@@ -176,7 +177,7 @@ TEST(RulesBuildTest, Bld1Supply14NoRoadLeft) {
   const State s =
       Position("phase=action current=0 turn=9 longest=0 s0=0 r0=1,7,12,19,25,34,40,39,33,23,18,10,6,2,11 hand0=1b1l");
   ASSERT_EQ(s.player(0).roads_left, 0);
-  ExpectRefused(s, Action::BuildRoad(26), "1.4");
+  ExpectRefused(s, Action::BuildRoad(26), "SUP-1");
 }
 
 // ---- BLD-2 settlements --------------------------------------------------------------------
@@ -225,7 +226,20 @@ TEST(RulesBuildTest, Bld2SettlementNeedsOwnRoad) {
 TEST(RulesBuildTest, Bld2Supply14NoSettlementLeft) {
   const State s = Position("phase=action current=0 turn=9 s0=0,2,12,21,26 r0=19,25 hand0=1b1l1w1g");
   ASSERT_EQ(s.player(0).settlements_left, 0);
-  ExpectRefused(s, Action::BuildSettlement(22), "1.4");
+  ExpectRefused(s, Action::BuildSettlement(22), "SUP-1");
+}
+
+TEST(RulesBuildTest, Sup1TheEmptySupplyIsNamedBeforeTheMissingCards) {
+  // No settlement left and no cards at all: the supply is the reason given, then the cost with its rule id.
+  const State none = Position("phase=action current=0 turn=9 s0=0,2,12,21,26 r0=19,25");
+  EXPECT_EQ(ExpectRefused(none, Action::BuildSettlement(22), "SUP-1"), "SUP-1: no settlement left in your supply");
+  const State poor = Position("phase=action current=0 turn=9 s0=12 r0=19,25 hand0=1b");
+  EXPECT_EQ(ExpectRefused(poor, Action::BuildRoad(27), "COST-1"),
+            "COST-1: a road costs 1 brick + 1 lumber (missing 1 lumber)");
+  // Both strong knights on the board, and no wool or ore: KN-5's piece first.
+  const State knights = Position("phase=action current=0 turn=9 r0=23,24,33,39 c0=21 k0=16:2,22:2,27:1");
+  EXPECT_EQ(ExpectRefused(knights, Action::Make(ActionType::kPromoteKnight, 27), "KN-5"),
+            "KN-5: no knight of the next level left in your supply (SUP-1)");
 }
 
 // ---- BLD-3 cities -----------------------------------------------------------------------
@@ -250,7 +264,7 @@ TEST(RulesBuildTest, Bld3OnlyOnOwnSettlement) {
 TEST(RulesBuildTest, Bld3Supply14NoCityLeft) {
   const State s = Position("phase=action current=0 turn=9 c0=0,2,21,26 s0=12 r0=19 hand0=2g3o");
   ASSERT_EQ(s.player(0).cities_left, 0);
-  ExpectRefused(s, Action::BuildCity(12), "1.4");
+  ExpectRefused(s, Action::BuildCity(12), "SUP-1");
 }
 
 // ---- BLD-4 walls ------------------------------------------------------------------------

@@ -70,7 +70,7 @@ TEST(KnightsTest, Kn3RecruitRefusals) {
                 "recruit_knight n27", "KN-3");
   // Missing the wool (costs 7.1).
   ExpectRefused(Pos("phase=action current=0 turn=9 r0=33,39 s0=21 hand0=1o r1=40,49 s1=38"), "recruit_knight n27",
-                "7.1");
+                "COST-1");
   // Before the roll nothing but the roll (TRN-2).
   ExpectRefused(Pos("phase=before_roll current=0 turn=9 r0=33,39 s0=21 hand0=1w1o r1=40,49 s1=38"),
                 "recruit_knight n27", "TRN-2");
@@ -86,7 +86,7 @@ TEST(KnightsTest, Kn4ActivateAnyLevelForOneGrainNotReady) {
   EXPECT_FALSE(s.knight_flags(27) & kKnightReady);
   ExpectRefused(s, "activate_knight n27", "KN-4");  // already active
   ExpectRefused(s, "activate_knight n16", "KN-4");  // no knight there
-  ExpectRefused(Pos("phase=action current=0 turn=9 r0=33,39 s0=21 k0=27:1 hand0=1w"), "activate_knight n27", "7.1");
+  ExpectRefused(Pos("phase=action current=0 turn=9 r0=33,39 s0=21 k0=27:1 hand0=1w"), "activate_knight n27", "COST-1");
 }
 
 TEST(KnightsTest, Kn4Kn6RecruitedThisTurnMayBeActivatedButNotAct) {
