@@ -136,4 +136,39 @@ std::string EventToString(const Event& e) {
   return "unknown event " + std::to_string(int(e.type));
 }
 
+std::vector<std::string> StepEventTexts(const std::vector<Event>& events) {
+  std::vector<std::string> out;
+  out.reserve(events.size());
+  const Event* step = !events.empty() && events[0].type == EventType::kAction ? &events[0] : nullptr;
+  const bool discard = step && step->action.type == ActionType::kDiscard;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    std::string text = EventToString(e);
+    if (e.type == EventType::kAction && e.seat == -2) {
+      // The outcome's own event, later in the step, names the seats.
+      for (size_t j = i + 1; j < events.size(); ++j) {
+        const Event& f = events[j];
+        if (f.type == EventType::kProgressDrawn && e.action.type == ActionType::kChanceDraw) {
+          text += " (" + SeatText(f.seat) + " draws from the " + std::string(TrackName(f.a)) + " deck)";
+          break;
+        }
+        if (f.type == EventType::kStole && e.action.type == ActionType::kChanceSteal) {
+          text += " (" + SeatText(f.seat) + " steals from " + SeatText(f.other) + ")";
+          break;
+        }
+      }
+    } else if (e.type == EventType::kPaid && discard) {
+      text = SeatText(e.seat) + " discarded " + std::to_string(e.a) + " " + CardText(e.b);
+    } else if (e.type == EventType::kBarbarianAttack) {
+      std::string defenders;
+      for (size_t j = i + 1; j < events.size(); ++j)
+        if (events[j].type == EventType::kDefender)
+          defenders += (defenders.empty() ? "" : ", ") + SeatText(events[j].seat);
+      if (!defenders.empty()) text += "; defended best: " + defenders;
+    }
+    out.push_back(std::move(text));
+  }
+  return out;
+}
+
 }  // namespace metropolis

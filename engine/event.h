@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/action.h"
 
@@ -71,5 +72,12 @@ Event MaskEvent(const Event& e, int viewer);
 // The one list: clients that decode masked events (lib/protocol) ask this too.
 bool ActionHidesCard(ActionType t);
 std::string EventToString(const Event& e);
+
+// The events of one step (as Apply appends them, the kAction first), each as
+// text in the context of the step: a chance outcome says whom it concerns (who
+// draws a progress card, who steals from whom), cards paid for a DISCARD read
+// as discarded, and a barbarian attack names the seats that defended. One
+// string per event, in order; the events may be masked for a viewer first.
+std::vector<std::string> StepEventTexts(const std::vector<Event>& events);
 
 }  // namespace metropolis

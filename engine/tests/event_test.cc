@@ -239,5 +239,31 @@ TEST(EventTest, ProgressEventsToString) {
     for (int viewer : kViewers) ExpectSameEvent(MaskEvent(e, viewer), e, EventToString(e));
 }
 
+// The text of a step's events in the context of the step (issue: events that say who and why).
+TEST(EventTest, StepTextsSayWhoDrawsWhoStealsAndWhatIsDiscarded) {
+  // A progress-card draw: the chance line names the drawer, also masked for the public.
+  Event drawn = Make(EventType::kProgressDrawn, 3, kPolitics, kWarlord, 0, 1 << 3);
+  const std::vector<Event> draw = {ActionEvent(-2, Action::Make(ActionType::kChanceDraw, kWarlord), 1 << 3), drawn};
+  std::vector<Event> masked;
+  for (const Event& e : draw) masked.push_back(MaskEvent(e, kNoSeat));
+  EXPECT_EQ(StepEventTexts(masked), (std::vector<std::string>{"chance: draw ? (seat 3 draws from the politics deck)",
+                                                              "seat 3 drew ? from the politics deck"}));
+  // A random steal: thief and victim.
+  Event stole = Make(EventType::kStole, 0, 0, kWool, 0, 0b101);
+  stole.other = 2;
+  EXPECT_EQ(StepEventTexts({ActionEvent(-2, Action::Make(ActionType::kChanceSteal, kWool), 0b101), stole})[0],
+            "chance: steal wool (seat 0 steals from seat 2)");
+  // Cards paid for a DISCARD are discarded; for a build they are paid.
+  EXPECT_EQ(
+      StepEventTexts({ActionEvent(1, Action::Make(ActionType::kDiscard, kOre)), Make(EventType::kPaid, 1, 1, kOre)})[1],
+      "seat 1 discarded 1 ore");
+  EXPECT_EQ(StepEventTexts({ActionEvent(1, Action::BuildRoad(17)), Make(EventType::kPaid, 1, 1, kBrick)})[1],
+            "seat 1 paid 1 brick");
+  // A won attack names the defender.
+  EXPECT_EQ(StepEventTexts({ActionEvent(-2, Action::Dice(1, 2, 0)), Make(EventType::kBarbarianAttack, -1, 4, 6, 1),
+                            Make(EventType::kDefender, 2)})[1],
+            "barbarians attack: barbarians 4 vs Catan 6, Catan wins; defended best: seat 2");
+}
+
 }  // namespace
 }  // namespace metropolis

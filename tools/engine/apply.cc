@@ -71,8 +71,9 @@ int RunApply(const std::vector<std::string>& args) {
       return Fail(flags, where + ": Validate() failed after it (an engine bug): " + e, kExitEngineBug);
     std::cout << "action " << i + 1 << " (" << DescribePlayer(actor) << "): " << ActionToString(*action) << "\n";
     // The kAction event repeats the line above.
-    for (const Event& e : events)
-      if (e.type != EventType::kAction) std::cout << "  " << EventToString(e) << "\n";
+    const std::vector<std::string> texts = StepEventTexts(events);
+    for (size_t k = 0; k < events.size(); ++k)
+      if (events[k].type != EventType::kAction) std::cout << "  " << texts[k] << "\n";
   }
   if (!actions.empty()) std::cout << "\n";
   std::cout << BoardPicture(state) << "\n";

@@ -407,15 +407,23 @@ int RunGolden(const std::vector<std::string>& args) {
       std::cout << out.str();
       return Fail(flags, "after step " + std::to_string(step + 1) + ": " + e, kExitEngineBug);
     }
-    for (const Event& e : events) {
-      const std::string pub_text = EventToString(MaskEvent(e, kNoSeat));
+    // Each event's text in the context of its step, as the public and each seat see them.
+    std::vector<std::vector<std::string>> step_texts;
+    for (int viewer = kNoSeat; viewer < s.seats; ++viewer) {
+      std::vector<Event> masked;
+      for (const Event& e : events) masked.push_back(MaskEvent(e, viewer));
+      step_texts.push_back(StepEventTexts(masked));
+    }
+    for (size_t k = 0; k < events.size(); ++k) {
+      const Event& e = events[k];
+      const std::string& pub_text = step_texts[0][k];
       // The action itself was printed as chosen; repeat it only when the
       // public sees less of it (a steal, a draw, a card handed over).
       if (e.type != EventType::kAction || pub_text != EventToString(e)) out << "  " << pub_text << "\n";
       // Seats that see the same more, on one line: "seats 1,2 see: ...".
       std::vector<std::pair<std::string, std::string>> seen;  // text, seats
       for (int seat = 0; seat < s.seats; ++seat) {
-        std::string text = EventToString(MaskEvent(e, seat));
+        const std::string& text = step_texts[size_t(seat) + 1][k];
         if (text == pub_text) continue;
         auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& x) { return x.first == text; });
         if (it == seen.end())

@@ -34,8 +34,9 @@ struct Snapshot {
 
 // The step's kAction event repeats the action the caller already printed.
 void PrintConsequences(const std::vector<Event>& events, const char* indent) {
-  for (const Event& e : events)
-    if (e.type != EventType::kAction) std::cout << indent << EventToString(e) << "\n";
+  const std::vector<std::string> texts = StepEventTexts(events);
+  for (size_t k = 0; k < events.size(); ++k)
+    if (events[k].type != EventType::kAction) std::cout << indent << texts[k] << "\n";
 }
 
 }  // namespace
