@@ -102,7 +102,7 @@ std::string BoardPicture(const State& s) {
     out += "seat " + std::to_string(p) + ": " + std::to_string(ps.vp) + " VP, hand " +
            (ps.hand.Total() ? CardsText(ps.hand) : "-") + ", " + std::to_string(ps.num_progress) +
            " progress, levels t" + std::to_string(ps.level[kTrade]) + " p" + std::to_string(ps.level[kPolitics]) +
-           " s" + std::to_string(ps.level[kScience]) + "\n";
+           " s" + std::to_string(ps.level[kScience]) + ", longest road " + std::to_string(ps.road_length) + "\n";
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "engine/json_text.h"
 #include "engine/notation.h"
 #include "tools/engine/commands.h"
 #include "tools/engine/common.h"
@@ -16,6 +17,9 @@ Flags MakeFlags() {
               "and the legal actions of whoever acts next (or the chance outcomes). An illegal action\n"
               "stops with exit code 1 and the rule it breaks.");
   AddPositionFlags(&flags);
+  flags.Add({.name = "json",
+             .value_name = "",
+             .help = "one JSON object instead: steps, events, refusal, position, seats, next actions"});
   flags.Add({.name = "actions-file",
              .value_name = "FILE",
              .help = "read actions from FILE, one per line ('#' starts a comment), before the positional ones"});
@@ -40,6 +44,60 @@ bool ReadActionsFile(const std::string& path, std::vector<std::string>* out, std
   return true;
 }
 
+struct JsonStep {
+  std::string action, actor;
+  std::vector<std::string> events;
+};
+
+// apply --json: {"steps": [...], "refused": null | {"index", "action", "error"}, "position", "phase", "seats": [...],
+// "next": {"player", "legal": [...]} | {"player", "chance": [{"action", "probability"}]} | {"player": "game over"}}.
+std::string ApplyJson(const State& state, const std::vector<JsonStep>& steps, int refused_index,
+                      const std::string& refused_action, const std::string& refused_error) {
+  std::string o = "{\"steps\":[";
+  for (size_t i = 0; i < steps.size(); ++i) {
+    o += std::string(i ? "," : "") + "{\"action\":" + JsonString(steps[i].action) +
+         ",\"actor\":" + JsonString(steps[i].actor) + ",\"events\":[";
+    for (size_t k = 0; k < steps[i].events.size(); ++k) o += (k ? "," : "") + JsonString(steps[i].events[k]);
+    o += "]}";
+  }
+  o += "],\"refused\":";
+  if (refused_index < 0) {
+    o += "null";
+  } else {
+    o += "{\"index\":" + std::to_string(refused_index + 1) + ",\"action\":" + JsonString(refused_action) +
+         ",\"error\":" + JsonString(refused_error) + "}";
+  }
+  o += ",\"position\":" + JsonString(ToNotation(state));
+  o += ",\"turn\":" + std::to_string(state.turn_number()) + ",\"current_seat\":" + std::to_string(state.current_seat());
+  o += ",\"longest_road_holder\":" + std::to_string(state.longest_road_holder()) + ",\"seats\":[";
+  for (int p = 0; p < state.num_seats(); ++p) {
+    const PlayerState& ps = state.player(p);
+    o += std::string(p ? "," : "") + "{\"seat\":" + std::to_string(p) + ",\"vp\":" + std::to_string(ps.vp) +
+         ",\"longest_road\":" + std::to_string(ps.road_length) + ",\"cards\":" + std::to_string(ps.hand.Total()) +
+         ",\"progress_cards\":" + std::to_string(ps.num_progress) + "}";
+  }
+  o += "],\"next\":{\"player\":" + JsonString(state.IsTerminal() ? "game over" : DescribePlayer(state.CurrentPlayer()));
+  if (state.IsChanceNode()) {
+    o += ",\"chance\":[";
+    bool first = true;
+    for (const ChanceOutcome& c : state.ChanceOutcomes()) {
+      o += std::string(first ? "" : ",") + "{\"action\":" + JsonString(ActionToString(c.action)) +
+           ",\"probability\":" + std::to_string(c.probability) + "}";
+      first = false;
+    }
+    o += "]";
+  } else if (!state.IsTerminal()) {
+    o += ",\"legal\":[";
+    bool first = true;
+    for (const Action& a : state.LegalActions()) {
+      o += std::string(first ? "" : ",") + JsonString(ActionToString(a));
+      first = false;
+    }
+    o += "]";
+  }
+  return o + "}}";
+}
+
 }  // namespace
 
 int RunApply(const std::vector<std::string>& args) {
@@ -58,22 +116,42 @@ int RunApply(const std::vector<std::string>& args) {
   if (std::string e = state.Validate(); !e.empty())
     return Fail(flags, "the position is inconsistent: " + e, kExitRefused);
 
+  const bool json = flags.Has("json");
+  std::vector<JsonStep> steps;
+  // With --json a refused action is reported in the object (exit code 1 all the same).
+  auto refuse = [&](size_t i, const std::string& text, const std::string& where, const std::string& e) {
+    if (!json) return Fail(flags, where + ": " + e, kExitRefused);
+    std::cout << ApplyJson(state, steps, int(i), text, e) << "\n";
+    return kExitRefused;
+  };
   std::vector<Event> events;
   for (size_t i = 0; i < actions.size(); ++i) {
     const std::string& text = actions[i];
     std::string where = "action " + std::to_string(i + 1) + " '" + text + "'";
     std::optional<Action> action = ParseAction(text, &error);
-    if (!action) return Fail(flags, where + ": " + error, kExitRefused);
+    if (!action) return refuse(i, text, where, error);
     int actor = state.CurrentPlayer();
     events.clear();
-    if (std::string e = state.Apply(*action, &events); !e.empty()) return Fail(flags, where + ": " + e, kExitRefused);
+    if (std::string e = state.Apply(*action, &events); !e.empty()) return refuse(i, text, where, e);
     if (std::string e = state.Validate(); !e.empty())
       return Fail(flags, where + ": Validate() failed after it (an engine bug): " + e, kExitEngineBug);
+    if (json) {
+      JsonStep step{ActionToString(*action), DescribePlayer(actor), {}};
+      const std::vector<std::string> texts = StepEventTexts(events);
+      for (size_t k = 0; k < events.size(); ++k)
+        if (events[k].type != EventType::kAction) step.events.push_back(texts[k]);
+      steps.push_back(std::move(step));
+      continue;
+    }
     std::cout << "action " << i + 1 << " (" << DescribePlayer(actor) << "): " << ActionToString(*action) << "\n";
     // The kAction event repeats the line above.
     const std::vector<std::string> texts = StepEventTexts(events);
     for (size_t k = 0; k < events.size(); ++k)
       if (events[k].type != EventType::kAction) std::cout << "  " << texts[k] << "\n";
+  }
+  if (json) {
+    std::cout << ApplyJson(state, steps, -1, "", "") << "\n";
+    return kExitOk;
   }
   if (!actions.empty()) std::cout << "\n";
   std::cout << BoardPicture(state) << "\n";

@@ -152,6 +152,24 @@ run apply-bad-position 1 apply --position "not a position"
 expect apply-bad-position err "position: "
 run apply-two-sources 2 apply --new --position "$position"
 expect apply-two-sources err "give exactly one of --position, --position-file and --new"
+# --json: the steps, the position and the next actions as one object; a refusal in it too (exit 1).
+run apply-json 0 apply --new --json "$first"
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["refused"] is None and len(o["steps"]) == 1 and o["steps"][0]["action"] == sys.argv[2] and o["next"]["legal"] and len(o["seats"]) == 4 and "longest_road" in o["seats"][0], o' \
+  "$tmp/apply-json.out" "$first" || fail "apply --json: unexpected object"
+run apply-json-refused 1 apply --new --json end_turn
+python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); assert o["refused"]["index"] == 1 and o["refused"]["error"].startswith("SET-2: "), o' \
+  "$tmp/apply-json-refused.out" || fail "apply --json: the refusal is not in the object"
+# --option with a position replaces that option in it; what cannot apply is refused precisely.
+run apply-position-option 0 apply --position "$position" --option victory_points=12
+expect apply-position-option out "opts=[victory_points=12]"
+run apply-position-ruleset 2 apply --position "$position" --option ruleset=base
+expect apply-position-ruleset err "--option ruleset=base: a position's ruleset is the second word of its notation"
+run apply-position-seats 2 apply --position "$position" --seats 3
+expect apply-position-seats err "--seats only applies with --new"
+run apply-position-bad-option 2 apply --position "$position" --option victory_points=banana # rulebook-lint: not a rules value
+expect apply-position-bad-option err "--option victory_points=banana: " # rulebook-lint: not a rules value
+# The text picture gives each seat's longest road.
+expect apply-position out ", longest road "
 
 # ---- perft -------------------------------------------------------------------
 run perft 0 perft --new --depth 2 --divide

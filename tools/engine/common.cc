@@ -138,6 +138,42 @@ bool ReadNewGameConfig(const Flags& flags, GameConfig* config, std::string* erro
   return ReadOptionFlags(flags, &config->options, error);
 }
 
+// --option with a position: the options replace the position's own (its opts
+// field), and the position is read again, so that the notation's checks hold
+// it to them (a victory_points below a seat's VP, a bank that holds too few
+// cards, ... are refused as for any position). The ruleset is the notation's
+// second word and never changes under a position.
+bool ApplyOptionsToPosition(const Flags& flags, State* state, std::string* error, bool* usage_error) {
+  RulesOptions options = state->options();
+  for (const std::string& o : flags.GetAll("option")) {
+    if (o.starts_with("ruleset=")) {
+      *usage_error = true;
+      *error = "--option " + o + ": a position's ruleset is the second word of its notation and cannot change";
+      return false;
+    }
+    if (std::string e = ParseOption(o, &options); !e.empty()) {
+      *usage_error = true;
+      *error = "--option " + o + ": " + e;
+      return false;
+    }
+  }
+  std::string text = ToNotation(*state);
+  const size_t board = text.find(" board=");
+  const size_t seats_end = text.find(' ', text.find(" seats=") + 1);
+  std::string opts = OptionsToString(options);
+  if (opts.starts_with("ruleset=")) {
+    const size_t space = opts.find(' ');
+    opts = space == std::string::npos ? "" : opts.substr(space + 1);
+  }
+  text = text.substr(0, seats_end) + (opts.empty() ? "" : " opts=[" + opts + "]") + text.substr(board);
+  std::string e;
+  if (!FromNotation(text, state, &e)) {
+    *error = "--option: the position does not hold under these options: " + e;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* usage_error) {
@@ -157,9 +193,11 @@ bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* us
     }
     return NewGame(config, state, error);
   }
-  for (const char* f : {"seats", "board", "option", "ruleset"}) {
+  for (const char* f : {"seats", "board", "ruleset"}) {
     if (flags.Has(f)) {
-      *error = std::string("--") + f + " only applies with --new (a position carries its own configuration)";
+      *error = std::string("--") + f +
+               " only applies with --new (a position carries its own seats, board and ruleset; --option may change "
+               "its rules options)";
       return false;
     }
   }
@@ -173,7 +211,7 @@ bool LoadPosition(const Flags& flags, State* state, std::string* error, bool* us
     *error = "position: " + e;
     return false;
   }
-  return true;
+  return flags.GetAll("option").empty() || ApplyOptionsToPosition(flags, state, error, usage_error);
 }
 
 std::vector<std::string> SplitBotSpecs(std::string_view list) {
