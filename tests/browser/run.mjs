@@ -210,6 +210,9 @@ async function main() {
     const arena = await get(`/api/v1/tournaments/${arenaId}`);
     expect(arena.format === 'arena' && arena.arena_ends_unix_ms > arena.starts_unix_ms, `the arena's end: ${arena.arena_ends_unix_ms}`);
     await page.goto(`${GATEWAY}/tournaments/${arenaId}`);
+    // The page draws itself once the tournament is fetched: wait for it (on a
+    // loaded machine the fetch outlasted the navigation).
+    await page.waitForSelector('p.meta');
     const arenaMeta = await page.$eval('p.meta', (p) => p.textContent);
     expect(/pairing until/.test(arenaMeta) && !/of 0 games/.test(arenaMeta), `the arena's progress: ${arenaMeta}`);
 
