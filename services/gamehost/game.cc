@@ -640,6 +640,14 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
         seat, answer.step(), "stale",
         "step " + std::to_string(answer.step()) + " is not the decision now (step " + std::to_string(step()) + ")");
   }
+  // An answer without an action would decode as code 0, the start player roll
+  // for seat 0 (a chance action no seat sends), and be refused as illegal with
+  // a rule the bot never asked about: say what is missing instead.
+  if (!answer.has_action() || (answer.action().code() == 0 && answer.action().text().empty())) {
+    return Reject(seat, answer.step(), "empty",
+                  "empty answer: it carries no action (action.code is 0 and action.text is empty); send one of "
+                  "the decision's view.legal codes or an action's text");
+  }
   Action action;
   std::string error;
   if (!protocol::ActionFromProto(answer.action(), &action, &error)) {

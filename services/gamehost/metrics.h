@@ -24,7 +24,7 @@ class HostMetrics {
   void DecisionAnswered(double round_trip_seconds, double host_seconds);
   void FallbackDecision(const std::string& why);  // "timeout", "disconnected", "built_in"
   void Timeout();
-  void Rejected(const std::string& reason);  // "illegal", "malformed", "stale", "not_your_turn", "game_over"
+  void Rejected(const std::string& reason);  // "illegal", "malformed", "empty", "stale", "not_your_turn", ...
   void StreamsChanged(int seat_delta, int spectator_delta);
   // The durable outbox (forwarder.h): completed games waiting to reach the
   // replays and ratings services, and deliveries that failed ("replays" or

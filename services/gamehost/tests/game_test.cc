@@ -401,8 +401,20 @@ TEST(GameHost, WrongAnswersAreRejectedAndChangeNothing) {
   ASSERT_EQ(rejections(0), 2);
   EXPECT_EQ(table.seats[0]->Last(Msg::kRejected)->rejected().error().rfind("malformed action: ", 0), 0u);
 
+  // An empty answer is refused as empty, not as the chance action code 0 names.
+  for (bool with_action : {false, true}) {
+    v1::PlayAnswer empty;
+    empty.set_step(d.step());
+    if (with_action) empty.mutable_action();
+    const int before = rejections(0);
+    table.Find(0)->Answer(0, table.seats[0].get(), empty, t.clock.Now());
+    ASSERT_EQ(rejections(0), before + 1);
+    const std::string error = table.seats[0]->Last(Msg::kRejected)->rejected().error();
+    EXPECT_EQ(error.rfind("empty answer: ", 0), 0u) << error;
+  }
+
   table.Answer(0, d.step() + 5, d.view().legal(0));
-  ASSERT_EQ(rejections(0), 3);
+  ASSERT_EQ(rejections(0), 5);
   EXPECT_NE(table.seats[0]->Last(Msg::kRejected)->rejected().error().find("is not the decision now"),
             std::string::npos);
 
@@ -415,7 +427,7 @@ TEST(GameHost, WrongAnswersAreRejectedAndChangeNothing) {
   EXPECT_EQ(table.seats[0]->PendingDecision()->step(), d.step());
   table.Answer(0, d.step(), d.view().legal(0));
   t.Settle();
-  EXPECT_EQ(rejections(0), 3);
+  EXPECT_EQ(rejections(0), 5);
   EXPECT_EQ(table.Actor(), 0);  // the road of the first settlement
   EXPECT_EQ(table.seats[0]->PendingDecision()->step(), d.step() + 1);
 }
