@@ -132,6 +132,8 @@ std::string EventToString(const Event& e) {
       return e.seat < 0 ? "nobody holds Largest Army" : SeatText(e.seat) + " holds Largest Army";
     case EventType::kDevRevealed:
       return SeatText(e.seat) + " shows " + std::to_string(e.a) + " victory point card(s)";
+    case EventType::kBarbarianShare:
+      return SeatText(e.seat) + " defended with strength " + std::to_string(e.a);
   }
   return "unknown event " + std::to_string(int(e.type));
 }

@@ -50,6 +50,10 @@ enum class EventType : uint8_t {
   // The base game (RULES.md 22).
   kLargestArmy,  // seat (or -1) now holds Largest Army (BG-6)
   kDevRevealed,  // the game ended: seat shows a victory point cards (BG-9)
+  // After kBarbarianAttack, one per seat in seat order: the seat's share of
+  // Catan's strength, a = its active (under fiesepeter, committed) knights'
+  // strength (BAR-3). The attack's victims and defenders follow from these.
+  kBarbarianShare,
 };
 
 struct Event {

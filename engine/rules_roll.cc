@@ -169,6 +169,7 @@ void RulesImpl::RunAttack(State& s, Events* ev) {
   }
   const bool catan_wins = catan >= barbarians;  // BAR-4
   Emit(ev, EventType::kBarbarianAttack, -1, barbarians, catan, catan_wins ? 1 : 0);
+  for (int p = 0; p < n; ++p) Emit(ev, EventType::kBarbarianShare, p, strength[p]);
 
   // Decisions are pushed so that the first in turn order (from the current
   // player) is on top.

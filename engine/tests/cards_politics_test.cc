@@ -656,7 +656,9 @@ TEST(PoliticsCardsTest, Cp6SabotagedCityCountsForTheBarbariansAndIsPillagedToASe
   State s = Pos("opts=[saboteur=SABOTAGE_CITY] phase=before_roll current=0 turn=9 barbarians=6 c1=12wx s1=38");
   Play(s, "roll");
   EXPECT_EQ(Play(s, "dice 1 1 ship"), (Texts{"chance: dice 1 1 ship", "barbarians advance to 7",
-                                             "barbarians attack: barbarians 1 vs Catan 0, barbarians win"}));
+                                             "barbarians attack: barbarians 1 vs Catan 0, barbarians win",
+                                             "seat 0 defended with strength 0", "seat 1 defended with strength 0",
+                                             "seat 2 defended with strength 0", "seat 3 defended with strength 0"}));
   EXPECT_EQ(LegalTexts(s), (Texts{"pillage_city n12"}));
   EXPECT_EQ(Play(s, "pillage_city n12"), (Texts{"seat 1: pillage_city n12", "seat 1 lost the city at n12"}));
   ExpectPosition(s,

@@ -45,6 +45,7 @@ TEST(EventTest, PublicEventsAreSeenWhole) {
   const std::vector<Event> events = {
       Make(EventType::kProduced, 2, 2, kOre),
       Make(EventType::kBarbarianAttack, -1, 3, 4, 1),
+      Make(EventType::kBarbarianShare, 1, 2),
       Make(EventType::kVictoryCardRevealed, 1, 0, kPrinter),
       ActionEvent(0, Action::BuildRoad(17)),
       ActionEvent(-2, Action::Dice(4, 3, kEventShip)),
@@ -130,6 +131,7 @@ TEST(EventTest, ToString) {
   EXPECT_EQ(EventToString(Make(EventType::kBarbarianAttack, -1, 5, 4, 0)),
             "barbarians attack: barbarians 5 vs Catan 4, barbarians win");
   EXPECT_EQ(EventToString(Make(EventType::kDefender, 0)), "seat 0 receives a Defender of Catan card");
+  EXPECT_EQ(EventToString(Make(EventType::kBarbarianShare, 2, 3)), "seat 2 defended with strength 3");
   EXPECT_EQ(EventToString(Make(EventType::kCityPillaged, 3, 12)), "seat 3 lost the city at n12");
   EXPECT_EQ(EventToString(Make(EventType::kMustDiscard, 1, 4)), "seat 1 must discard 4 cards");
   EXPECT_EQ(EventToString(Make(EventType::kMustDiscard, 1, 1)), "seat 1 must discard 1 card");

@@ -58,15 +58,23 @@ TEST(BarbariansTest, Bar2To5TieGoesToCatanAndTheStrongestIsDefender) {
                  "lvl1=400 s2=38 k2=43:1 c3=13 k3=19:3 lvl3=030");
   EXPECT_EQ(s.player(0).vp, 5);
   EXPECT_TRUE(s.first_attack_done());
-  ASSERT_EQ(events.size(), 4u);
+  ASSERT_EQ(events.size(), 8u);
   EXPECT_EQ(events[1].type, EventType::kBarbariansAdvance);
   EXPECT_EQ(events[1].a, 7);
   EXPECT_EQ(events[2].type, EventType::kBarbarianAttack);
   EXPECT_EQ(events[2].a, 4);  // B
   EXPECT_EQ(events[2].b, 4);  // K
   EXPECT_EQ(events[2].c, 1);  // Catan wins
-  EXPECT_EQ(events[3].type, EventType::kDefender);
-  EXPECT_EQ(events[3].seat, 0);
+  // BAR-3: each seat's share of K, in seat order; seat 3's knight is inactive.
+  const int shares[] = {2, 1, 1, 0};
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_EQ(events[3 + p].type, EventType::kBarbarianShare) << p;
+    EXPECT_EQ(events[3 + p].seat, p);
+    EXPECT_EQ(events[3 + p].a, shares[p]) << p;
+  }
+  EXPECT_EQ(events[7].type, EventType::kDefender);
+  EXPECT_EQ(events[7].seat, 0);
+  EXPECT_EQ(StepEventTexts(events)[3], "seat 0 defended with strength 2");
 }
 
 TEST(BarbariansTest, Bar4OneStrengthShortAndTheBarbariansWin) {
@@ -143,9 +151,14 @@ TEST(BarbariansTest, Bar7NoCitiesNoKnightsNothingAwarded) {
   std::vector<Event> events;
   Play(s, "dice 1 1 ship", &events);
   ExpectPosition(s, "phase=action current=0 turn=9 actions=2 attacks=1 dice=1,1,ship s0=0 s1=13");
-  ASSERT_EQ(events.size(), 3u);
+  ASSERT_EQ(events.size(), 7u);  // the attack, then each of the four seats' share: 0 (BAR-3)
   EXPECT_EQ(events[2].type, EventType::kBarbarianAttack);
   EXPECT_EQ(events[2].c, 1);
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_EQ(events[3 + p].type, EventType::kBarbarianShare);
+    EXPECT_EQ(events[3 + p].seat, p);
+    EXPECT_EQ(events[3 + p].a, 0);
+  }
 }
 
 // ---- BAR-8 who loses a city --------------------------------------------------------
@@ -274,6 +287,13 @@ TEST(BarbariansTest, Bar12CommittedKnightsOnlyCountAndOnlyTheyAreDeactivated) {
   ASSERT_GE(events.size(), 2u);
   EXPECT_EQ(events[1].type, EventType::kBarbarianAttack);
   EXPECT_EQ(events[1].b, 2);
+  // The shares count committed knights only: seat 0's uncommitted n3, seat 3's n19 are 0.
+  ASSERT_GE(events.size(), 6u);
+  const int shares[] = {2, 0, 0, 0};
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_EQ(events[2 + p].type, EventType::kBarbarianShare) << p;
+    EXPECT_EQ(events[2 + p].a, shares[p]) << p;
+  }
   ExpectPosition(s,
                  "opts=[fiesepeter=true] phase=action current=2 turn=9 actions=5 attacks=1 dice=1,1,ship c0=0 "
                  "k0=3:1a,7:2 def0=1 c3=13 k3=19:1a");

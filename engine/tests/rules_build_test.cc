@@ -322,7 +322,9 @@ TEST(RulesBuildTest, Bld5PillagedCityLosesItsWallWhichMayBeRebuilt) {
   // 6 + 6 = 12 (hex 16): nobody produces.
   EXPECT_EQ(Play(s, Action::Dice(6, 6, kEventShip)),
             (std::vector<std::string>{"chance: dice 6 6 ship", "barbarians advance to 7",
-                                      "barbarians attack: barbarians 2 vs Catan 0, barbarians win"}));
+                                      "barbarians attack: barbarians 2 vs Catan 0, barbarians win",
+                                      "seat 0 defended with strength 0", "seat 1 defended with strength 0",
+                                      "seat 2 defended with strength 0", "seat 3 defended with strength 0"}));
   ASSERT_EQ(s.CurrentPlayer(), 0);
   EXPECT_EQ(s.LegalActions(), (std::vector<Action>{Action::Make(ActionType::kPillageCity, 12),
                                                    Action::Make(ActionType::kPillageCity, 40)}));

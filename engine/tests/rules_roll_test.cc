@@ -442,7 +442,9 @@ TEST(RulesRollTest, Rob1E04LockLiftsInTheRollOfTheFirstAttack) {
   State s = Position("phase=before_roll current=0 turn=9 barbarians=6 s0=8 s1=14 hand1=1w");
   EXPECT_EQ(Roll(s, 3, 4, kEventShip),
             (std::vector<std::string>{"chance: dice 3 4 ship", "barbarians advance to 7",
-                                      "barbarians attack: barbarians 0 vs Catan 0, Catan wins"}));
+                                      "barbarians attack: barbarians 0 vs Catan 0, Catan wins",
+                                      "seat 0 defended with strength 0", "seat 1 defended with strength 0",
+                                      "seat 2 defended with strength 0", "seat 3 defended with strength 0"}));
   EXPECT_TRUE(s.first_attack_done());
   ASSERT_EQ(s.CurrentPlayer(), 0);
   ExpectPosition(s,

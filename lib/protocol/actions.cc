@@ -22,7 +22,8 @@ using internal::Reader;
 static_assert(int(EventType::kAction) == v1::EVENT_ACTION);
 static_assert(int(EventType::kTradeExecuted) == v1::EVENT_TRADE_EXECUTED);
 static_assert(int(EventType::kDevRevealed) == v1::EVENT_DEV_REVEALED);
-static_assert(int(EventType::kDevRevealed) == v1::EventType_MAX, "a new event type needs its number in game.proto");
+static_assert(int(EventType::kBarbarianShare) == v1::EVENT_BARBARIAN_SHARE);
+static_assert(int(EventType::kBarbarianShare) == v1::EventType_MAX, "a new event type needs its number in game.proto");
 
 bool Fail(std::string* error, std::string message) {
   if (error != nullptr) *error = std::move(message);
@@ -91,7 +92,7 @@ void EventToProto(const Event& e, v1::Event* out, const ToProtoOptions& options)
 bool EventFromProto(const v1::Event& in, Event* out, std::string* error) {
   Reader r;
   Event e;
-  r.Int("event.type", int64_t(in.type()), Range{0, int64_t(EventType::kDevRevealed)}, &e.type);
+  r.Int("event.type", int64_t(in.type()), Range{0, int64_t(EventType::kBarbarianShare)}, &e.type);
   r.Int("event.seat", in.seat(), Range{kChancePlayer, kMaxSeats - 1, "a seat"}, &e.seat);
   r.Int("event.other", in.other(), Range{kNoSeat, kMaxSeats - 1, "a seat"}, &e.other);
   r.Int("event.a", in.a(), kByte, &e.a);

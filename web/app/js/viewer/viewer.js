@@ -26,6 +26,8 @@ export function describeEvent(e, seatName) {
       return `the barbarians advance to ${e.a} of 7`;
     case 'EVENT_BARBARIAN_ATTACK':
       return `the barbarians attack with ${e.a} against ${e.b}: Catan ${e.c ? 'holds' : 'loses'}`;
+    case 'EVENT_BARBARIAN_SHARE':
+      return `${who(e.seat)} defends with strength ${e.a}`;
     case 'EVENT_DEFENDER':
       return `${who(e.seat)} is a Defender of Catan`;
     case 'EVENT_CITY_PILLAGED':
