@@ -3,54 +3,64 @@
 namespace metropolis {
 namespace {
 
-constexpr std::string_view kNames[kNumProgressKinds] = {
-    "alchemist",       "crane",        "engineer",       "inventor",          "irrigation",
-    "medicine",        "mining",       "printer",        "road_building",     "smith",
-    "bishop",          "constitution", "deserter",       "diplomat",          "intrigue",
-    "saboteur",        "spy",          "warlord",        "wedding",           "commercial_harbor",
-    "master_merchant", "merchant",     "merchant_fleet", "resource_monopoly", "trade_monopoly",
+// One row per card, in card order: its notation name, its name as the
+// rulebook writes it, its rule id (RULES.md section 13) and how many the deck
+// holds (RULES.md 1.7; the Engineer's count is an option, D12).
+struct CardInfo {
+  std::string_view name;
+  std::string_view title;
+  std::string_view rule;
+  uint8_t count;
 };
 
-// RULES.md 1.7; the Engineer's count is an option (D12).
-constexpr uint8_t kCounts[kNumProgressKinds] = {
-    2, 2, 1, 2, 2, 2, 2, 1, 2, 2,  // science
-    2, 1, 2, 2, 2, 2, 3, 2, 2,     // politics
-    2, 2, 6, 2, 4, 2,              // trade
+constexpr CardInfo kCards[kNumProgressKinds] = {
+    // science
+    {"alchemist", "Alchemist", "C-S1", 2},
+    {"crane", "Crane", "C-S2", 2},
+    {"engineer", "Engineer", "C-S3", 1},
+    {"inventor", "Inventor", "C-S4", 2},
+    {"irrigation", "Irrigation", "C-S5", 2},
+    {"medicine", "Medicine", "C-S6", 2},
+    {"mining", "Mining", "C-S7", 2},
+    {"printer", "Printer", "C-S8", 1},
+    {"road_building", "Road Building", "C-S9", 2},
+    {"smith", "Smith", "C-S10", 2},
+    // politics
+    {"bishop", "Bishop", "C-P1", 2},
+    {"constitution", "Constitution", "C-P2", 1},
+    {"deserter", "Deserter", "C-P3", 2},
+    {"diplomat", "Diplomat", "C-P4", 2},
+    {"intrigue", "Intrigue", "C-P5", 2},
+    {"saboteur", "Saboteur", "C-P6", 2},
+    {"spy", "Spy", "C-P7", 3},
+    {"warlord", "Warlord", "C-P8", 2},
+    {"wedding", "Wedding", "C-P9", 2},
+    // trade
+    {"commercial_harbor", "Commercial Harbor", "C-T1", 2},
+    {"master_merchant", "Master Merchant", "C-T2", 2},
+    {"merchant", "Merchant", "C-T3", 6},
+    {"merchant_fleet", "Merchant Fleet", "C-T4", 2},
+    {"resource_monopoly", "Resource Monopoly", "C-T5", 4},
+    {"trade_monopoly", "Trade Monopoly", "C-T6", 2},
 };
+
+bool Known(int card) { return card >= 0 && card < kNumProgressKinds; }
 
 }  // namespace
 
 int ProgressCardCount(int card, const RulesOptions& options) {
-  if (card < 0 || card >= kNumProgressKinds) return 0;
+  if (!Known(card)) return 0;
   if (card == kEngineer) return options.green_engineer_count;
-  return kCounts[card];
+  return kCards[card].count;
 }
 
-std::string_view ProgressCardName(int card) { return card >= 0 && card < kNumProgressKinds ? kNames[card] : "?"; }
-
-namespace {
-
-// RULES.md section 13: each card's id and its name as the rulebook writes it.
-constexpr std::string_view kRules[kNumProgressKinds] = {
-    "C-S1", "C-S2", "C-S3", "C-S4", "C-S5", "C-S6", "C-S7", "C-S8", "C-S9", "C-S10", "C-P1", "C-P2", "C-P3",
-    "C-P4", "C-P5", "C-P6", "C-P7", "C-P8", "C-P9", "C-T1", "C-T2", "C-T3", "C-T4",  "C-T5", "C-T6",
-};
-constexpr std::string_view kTitles[kNumProgressKinds] = {
-    "Alchemist",       "Crane",        "Engineer",       "Inventor",          "Irrigation",
-    "Medicine",        "Mining",       "Printer",        "Road Building",     "Smith",
-    "Bishop",          "Constitution", "Deserter",       "Diplomat",          "Intrigue",
-    "Saboteur",        "Spy",          "Warlord",        "Wedding",           "Commercial Harbor",
-    "Master Merchant", "Merchant",     "Merchant Fleet", "Resource Monopoly", "Trade Monopoly",
-};
-
-}  // namespace
-
-std::string_view ProgressCardRule(int card) { return card >= 0 && card < kNumProgressKinds ? kRules[card] : "PC-5"; }
-std::string_view ProgressCardTitle(int card) { return card >= 0 && card < kNumProgressKinds ? kTitles[card] : "?"; }
+std::string_view ProgressCardName(int card) { return Known(card) ? kCards[card].name : "?"; }
+std::string_view ProgressCardRule(int card) { return Known(card) ? kCards[card].rule : "PC-5"; }
+std::string_view ProgressCardTitle(int card) { return Known(card) ? kCards[card].title : "?"; }
 
 int ProgressCardFromName(std::string_view name) {
   for (int card = 0; card < kNumProgressKinds; ++card)
-    if (kNames[card] == name) return card;
+    if (kCards[card].name == name) return card;
   return -1;
 }
 
