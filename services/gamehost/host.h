@@ -54,8 +54,11 @@ struct HostOptions {
   // it never leaves the hosts. Empty: a random key for this host only.
   std::string chance_key;
   // Rotations in lockstep (lockstep.h): how many chance draws a rotation may be
-  // ahead of the slowest of its set, how often a held one looks again, and how
-  // long a rotation not on this host is waited for.
+  // ahead of the slowest of its set (--lockstep-lead), how often a held one
+  // looks again, and how long a rotation not on this host is waited for. The
+  // last two have no flag: the scheduler starts a set's rotations together on
+  // one host, so the wait covers only a rotation refused or still being
+  // created, and a minute is long for that and short next to a game.
   uint32_t lockstep_lead = 2;
   services::Millis lockstep_poll_ms = 20;
   services::Millis lockstep_missing_wait_ms = 60'000;

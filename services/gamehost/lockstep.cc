@@ -69,11 +69,6 @@ uint32_t LockstepGroups::max_lead() const {
   return max_lead_;
 }
 
-uint64_t LockstepGroups::holds() const {
-  std::lock_guard lock(stats_mutex_);
-  return holds_;
-}
-
 size_t LockstepGroups::groups() const {
   std::lock_guard lock(mutex_);
   return size_t(std::count_if(groups_.begin(), groups_.end(), [](const auto& e) { return !e.second.expired(); }));
@@ -86,10 +81,7 @@ bool LockstepGroups::Member::MayDraw(uint32_t next) {
   std::lock_guard lock(group_->mutex);
   uint32_t slowest = 0;
   if (!groups_->SlowestOther(*group_, game_id_, &slowest)) return true;
-  if (next <= slowest + groups_->options_.lead) return true;
-  std::lock_guard stats(groups_->stats_mutex_);
-  ++groups_->holds_;
-  return false;
+  return next <= slowest + groups_->options_.lead;
 }
 
 void LockstepGroups::Member::Drew(uint32_t draws) {

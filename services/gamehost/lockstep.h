@@ -44,8 +44,6 @@ class LockstepGroups {
   // when it drew, over this host's life: at most `lead` while the protection
   // holds (the tests read it).
   uint32_t max_lead() const;
-  // Draws refused so far: a held game is refused again at each look.
-  uint64_t holds() const;
   size_t groups() const;
 
  private:
@@ -67,7 +65,6 @@ class LockstepGroups {
   std::map<std::string, std::weak_ptr<Group>> groups_;
   mutable std::mutex stats_mutex_;
   uint32_t max_lead_ = 0;
-  uint64_t holds_ = 0;
 };
 
 // One game's place in its group; leaving (or destroying it) counts the game out.
