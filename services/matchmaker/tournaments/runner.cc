@@ -285,16 +285,19 @@ void TournamentRunner::Start(Loaded& t, std::unordered_map<int64_t, int>& free, 
       auto [it, first] = together.emplace(g.game.set, false);
       if (!first && it->second) continue;  // waits with its set
       if (first) {
+        // The set's size counts its rotations pending and playing.
         std::vector<TournamentGameRow*> pending;
         const TournamentGameRow* under_way = nullptr;
+        int playing = 0;
         for (TournamentGameRow& o : t.games) {
           if (o.game.set != g.game.set) continue;
           if (o.state == "pending") pending.push_back(&o);
-          if ((o.state == "starting" || o.state == "playing") && !o.host.empty()) under_way = &o;
+          if (o.state == "starting" || o.state == "playing") {
+            ++playing;
+            if (!o.host.empty()) under_way = &o;
+          }
         }
-        int size = int(pending.size());
-        for (const TournamentGameRow& o : t.games)
-          size += o.game.set == g.game.set && (o.state == "starting" || o.state == "playing");
+        const int size = int(pending.size()) + playing;
         // Together only when every entrant's connections can hold the whole
         // set; a bot that competes with less plays it one rotation at a time,
         // as before lockstep (docs/TOURNAMENTS.md, "Rotations in lockstep").
