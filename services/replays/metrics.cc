@@ -41,7 +41,7 @@ ReplaysMetrics::ReplaysMetrics(prometheus::Registry* r) : impl_(std::make_unique
                                                                    0.5, 1, 2.5, 5, 10});
   impl_->reads = &BuildCounter()
                       .Name("metropolis_replays_reads_total")
-                      .Help("Reads of stored games, by kind (list, replay, position, export, analysis)")
+                      .Help("Reads of stored games, by kind (list, replay, position, export, export_games, analysis)")
                       .Register(*r);
   impl_->analysis_waiting = &BuildGauge()
                                  .Name("metropolis_replays_analysis_waiting")

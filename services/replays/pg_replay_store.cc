@@ -159,7 +159,12 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
 grpc::Status PgReplayStore::ListPage(const ListFilter& filter, const ListCursor& after, int limit, Summaries* out) {
   return Run(pool_, "list games", [&](pqxx::connection& c) -> grpc::Status {
     pqxx::read_transaction tx(c);
-    // Newest first; the cursor is the last row's (finished time, id).
+    // Newest first (or oldest first); the cursor is the last row's (finished time, id).
+    const char* const order = filter.oldest_first
+                                  ? " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) > ($8::bigint, $9::text)) "
+                                    "ORDER BY g.finished_unix_ms, g.id LIMIT $10::int"
+                                  : " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
+                                    "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int";
     const pqxx::result rows = tx.exec_params(
         std::string("SELECT ") + kSummaryColumns +
             " FROM games g "
@@ -167,9 +172,8 @@ grpc::Status PgReplayStore::ListPage(const ListFilter& filter, const ListCursor&
             "$1)) "
             " AND ($2::text = '' OR g.ladder_id = $2) AND ($3::int = 0 OR g.season = $3) "
             " AND ($4::text = '' OR g.tournament_id = $4) "
-            " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) "
-            " AND (NOT $7::boolean OR (g.finished_unix_ms, g.id) < ($8::bigint, $9::text)) "
-            "ORDER BY g.finished_unix_ms DESC, g.id DESC LIMIT $10::int",
+            " AND ($5::bigint = 0 OR g.finished_unix_ms >= $5) AND ($6::bigint = 0 OR g.finished_unix_ms < $6) " +
+            order,
         filter.identity_id, filter.ladder, int(filter.season), filter.tournament, filter.finished_after_unix_ms,
         filter.finished_before_unix_ms, after.set, after.finished_unix_ms, after.game_id, limit);
     Summaries page;

@@ -24,11 +24,13 @@ struct ListFilter {
   std::string tournament;
   int64_t finished_after_unix_ms = 0;   // at or after
   int64_t finished_before_unix_ms = 0;  // before
+  // The order: newest first (the listing), or oldest first (the bulk export).
+  bool oldest_first = false;
 };
 
 // Where a listing resumes: strictly after this game in its order.
 struct ListCursor {
-  bool set = false;  // false: from the newest game
+  bool set = false;  // false: from the first game in the order
   int64_t finished_unix_ms = 0;
   std::string game_id;
 };
@@ -52,8 +54,9 @@ class ReplayStore {
   virtual grpc::Status Load(const std::string& game_id, v1::CompletedGameRecord* out) = 0;
 
   // Appends up to `limit` games matching `filter` after `after`, newest first (finished
-  // time, then id, both descending), each with its seats (seat, identity, name;
-  // not their outcome). Hidden games are included: the caller filters them.
+  // time, then id, both descending; both ascending with filter.oldest_first), each
+  // with its seats (seat, identity, name; not their outcome). Hidden games are
+  // included: the caller filters them.
   virtual grpc::Status ListPage(const ListFilter& filter, const ListCursor& after, int limit, Summaries* out) = 0;
 
   // The digest kept for the stored game (*found false when there is none).

@@ -1,5 +1,6 @@
 #include "services/replays/replays.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -69,6 +70,40 @@ grpc::Status Replayable(const v1::CompletedGameRecord& game, GameConfig* config,
   if (grpc::Status s = CheckRecord(game, config, actions); !s.ok())
     return {grpc::StatusCode::DATA_LOSS, "stored game " + game.game_id() + " no longer replays: " + s.error_message()};
   return grpc::Status::OK;
+}
+
+// The engine's game record of a stored game (ExportGame's record_json).
+grpc::Status RecordJson(const v1::CompletedGameRecord& game, std::string* out) {
+  GameRecord record;
+  if (grpc::Status s = Replayable(game, &record.config, &record.actions); !s.ok()) return s;
+  if (game.verifiable_seed().empty()) {
+    record.seed = game.chance_seed();
+  } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
+    record.verifiable_seed = chance::ToHex(game.verifiable_seed());
+    record.chance_commitment = chance::ToHex(game.chance_commitment());
+  }
+  record.winner = game.result().winner();
+  for (const auto& seat : game.seats()) record.players.push_back(seat.name());
+  *out = GameRecordToJson(record);
+  return grpc::Status::OK;
+}
+
+// The bulk export's cursor: "e" and ListGames' token of the game it follows
+// (oldest first), so that neither is taken for the other.
+std::string ExportCursor(int64_t finished_ms, const std::string& id) { return "e" + PageToken(finished_ms, id); }
+bool ParseExportCursor(const std::string& cursor, ListCursor* out) {
+  if (cursor.size() < 2 || cursor[0] != 'e') return false;
+  out->set = ParsePageToken(cursor.substr(1), &out->finished_unix_ms, &out->game_id);
+  return out->set;
+}
+
+// A ladder's or a tournament's id as the export takes it: what ListGames
+// filters on, 1 to 64 bytes without control characters.
+bool ValidScopeId(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (unsigned char c : id)
+    if (c < 0x20 || c == 0x7f) return false;
+  return true;
 }
 
 }  // namespace
@@ -141,17 +176,7 @@ grpc::Status Replays::Position(const v1::GetPositionRequest& request, v1::Positi
 grpc::Status Replays::Export(const std::string& game_id, v1::ExportGameResponse* out) {
   v1::CompletedGameRecord game;
   if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
-  GameRecord record;
-  if (grpc::Status s = Replayable(game, &record.config, &record.actions); !s.ok()) return s;
-  if (game.verifiable_seed().empty()) {
-    record.seed = game.chance_seed();
-  } else {  // docs/CHANCE.md: what `metropolis-engine verify` checks
-    record.verifiable_seed = chance::ToHex(game.verifiable_seed());
-    record.chance_commitment = chance::ToHex(game.chance_commitment());
-  }
-  record.winner = game.result().winner();
-  for (const auto& seat : game.seats()) record.players.push_back(seat.name());
-  out->set_record_json(GameRecordToJson(record));
+  if (grpc::Status s = RecordJson(game, out->mutable_record_json()); !s.ok()) return s;
   if (analyses_) {
     StoredAnalysis analysis;
     bool found = false;
@@ -269,6 +294,86 @@ grpc::Status Replays::List(const v1::ListStoredGamesRequest& request, v1::ListSt
     const v1::StoredGameSummary& last = out->games(int(page) - 1);
     out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
   }
+  return grpc::Status::OK;
+}
+
+grpc::Status Replays::ShownGames(const ListFilter& filter, ListCursor after, uint32_t count, Summaries* out,
+                                 bool* more) {
+  *more = false;
+  // Hidden games (visibility.h) are dropped after they are read: batches are
+  // read until `count` shown games and one more are found or the games run out.
+  const int batch = int(std::max<uint32_t>(count + 1, 50));
+  uint32_t found = 0;
+  while (true) {
+    Summaries rows;
+    if (grpc::Status s = store_->ListPage(filter, after, batch, &rows); !s.ok()) return s;
+    std::set<std::string> tournaments;
+    for (const v1::StoredGameSummary& g : rows)
+      if (!g.tournament().empty()) tournaments.insert(g.tournament());
+    RevealRows reveals;
+    if (!tournaments.empty())
+      if (grpc::Status s = reveals_->Reveals(tournaments, &reveals); !s.ok()) return s;
+    for (v1::StoredGameSummary& g : rows) {
+      if (!Shown(g.game_id(), g.tournament(), reveals)) continue;
+      if (found == count) {
+        *more = true;
+        return grpc::Status::OK;
+      }
+      ++found;
+      *out->Add() = std::move(g);
+    }
+    if (rows.size() < batch) return grpc::Status::OK;
+    const v1::StoredGameSummary& last = rows[batch - 1];
+    after = {.set = true, .finished_unix_ms = last.finished_unix_ms(), .game_id = last.game_id()};
+  }
+}
+
+grpc::Status Replays::ExportMany(const v1::ExportGamesRequest& request, v1::ExportGamesResponse* out) {
+  const bool by_ladder = !request.ladder().empty(), by_tournament = !request.tournament().empty();
+  if (by_ladder == by_tournament) return Invalid("ladder, tournament: exactly one of the two is required");
+  if (by_ladder && !ValidScopeId(request.ladder())) return Invalid("ladder: 1 to 64 bytes, no control characters");
+  if (by_tournament && !ValidScopeId(request.tournament()))
+    return Invalid("tournament: 1 to 64 bytes, no control characters");
+  if (request.page_size() > kMaxPage) return Invalid("page_size: at most 500");
+  const uint32_t page = request.page_size() ? request.page_size() : kDefaultPage;
+  ListCursor cursor;
+  if (!request.cursor().empty() && !ParseExportCursor(request.cursor(), &cursor))
+    return Invalid("cursor: not a cursor this service gave");
+  const ListFilter filter{.ladder = request.ladder(), .tournament = request.tournament(), .oldest_first = true};
+  Summaries shown;
+  bool more = false;
+  if (grpc::Status s = ShownGames(filter, cursor, page, &shown, &more); !s.ok()) return s;
+  if (shown.empty()) {
+    // Nothing after the cursor: an export at its end, unless nothing is shown
+    // at all. Hidden games count as none, so this says nothing of them.
+    Summaries first;
+    bool ignored = false;
+    if (cursor.set)
+      if (grpc::Status s = ShownGames(filter, {}, 1, &first, &ignored); !s.ok()) return s;
+    if (first.empty())
+      return {grpc::StatusCode::NOT_FOUND,
+              by_ladder ? "no game of ladder '" + request.ladder() + "' is stored"
+                        : "no game of tournament '" + request.tournament() + "' is stored, or none is revealed yet"};
+  }
+  std::string next = request.cursor();
+  for (const v1::StoredGameSummary& g : shown) {
+    v1::CompletedGameRecord game;
+    // Load's DATA_LOSS (a stored game that no longer reads) fails the page:
+    // leaving the game out would be a gap the caller cannot see.
+    v1::ExportedGame* exported = out->add_games();
+    exported->set_game_id(g.game_id());
+    exported->set_finished_unix_ms(g.finished_unix_ms());
+    grpc::Status s = store_->Load(g.game_id(), &game);
+    if (s.ok()) s = RecordJson(game, exported->mutable_record_json());
+    if (!s.ok()) {
+      out->Clear();
+      return s;
+    }
+    next = ExportCursor(g.finished_unix_ms(), g.game_id());
+    exported->set_cursor(next);
+  }
+  out->set_next_cursor(next);
+  out->set_more(more);
   return grpc::Status::OK;
 }
 

@@ -35,6 +35,13 @@ class Replays {
   // Load, then the position at a step, or the engine's game record.
   grpc::Status Position(const v1::GetPositionRequest& request, v1::PositionResponse* out);
   grpc::Status Export(const std::string& game_id, v1::ExportGameResponse* out);
+  // A ladder's or a tournament's shown games, oldest first, each as Export's
+  // record with the cursor after it (replays.proto, ExportGames): a page
+  // filled past hidden games, resumed strictly after the request's cursor.
+  // INVALID_ARGUMENT (nothing read) for neither or both of ladder and
+  // tournament, a malformed cursor or page_size above 500; NOT_FOUND when the
+  // ladder or tournament has no shown game.
+  grpc::Status ExportMany(const v1::ExportGamesRequest& request, v1::ExportGamesResponse* out);
   // Whether the stored game `game_id` has this digest (digest.h); NOT_FOUND
   // when no game has the id. Hidden games are confirmed too: nothing is shown.
   grpc::Status Confirm(const std::string& game_id, const std::string& digest, bool* confirmed);
@@ -57,6 +64,10 @@ class Replays {
   // Whether a game stored under `tournament` may be shown (*shown), from the
   // reveals the store holds.
   grpc::Status Shows(const std::string& game_id, const std::string& tournament, bool* shown);
+  // Appends to *out up to `count` shown games matching `filter` after `after`
+  // in the filter's order, reading past hidden ones; *more: whether a shown
+  // game follows the last one appended (read only when `count` were found).
+  grpc::Status ShownGames(const ListFilter& filter, ListCursor after, uint32_t count, Summaries* out, bool* more);
 
   // Analysis without loading the game again: `game_id` is shown.
   grpc::Status AnalysisOfShown(const std::string& game_id, v1::GameAnalysis* out);

@@ -71,6 +71,14 @@ grpc::Status ReplaysService::ExportGame(grpc::ServerContext* context, const v1::
   return replays_->Export(request->game_id(), response);
 }
 
+grpc::Status ReplaysService::ExportGames(grpc::ServerContext* context, const v1::ExportGamesRequest* request,
+                                         v1::ExportGamesResponse* response) {
+  services::CallLogContext call(*context);
+  if (metrics_) metrics_->Read("export_games");
+  if (grpc::Status s = Authorize(*context, auth::ResultsAccess::kRead); !s.ok()) return s;
+  return replays_->ExportMany(*request, response);
+}
+
 grpc::Status ReplaysService::AuthorizeService(const grpc::ServerContext& context) const {
   auth::Principal principal;
   if (grpc::Status s = auth_->Authenticate(services::BearerToken(context), &principal); !s.ok()) return s;

@@ -32,6 +32,8 @@ class ReplaysService final : public v1::Replays::Service {
                            v1::PositionResponse* response) override;
   grpc::Status ExportGame(grpc::ServerContext* context, const v1::ExportGameRequest* request,
                           v1::ExportGameResponse* response) override;
+  grpc::Status ExportGames(grpc::ServerContext* context, const v1::ExportGamesRequest* request,
+                           v1::ExportGamesResponse* response) override;
   grpc::Status RevealGames(grpc::ServerContext* context, const v1::RevealGamesRequest* request,
                            v1::RevealGamesResponse* response) override;
   grpc::Status GetResults(grpc::ServerContext* context, const v1::GetResultsRequest* request,

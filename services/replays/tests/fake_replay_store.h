@@ -1,6 +1,6 @@
 // ReplayStore in memory, for tests of the replays logic without PostgreSQL.
 // It keeps what PgReplayStore's tables would hold and answers as they do
-// (insert once, keyset pages newest first, seats by seat); `unavailable`
+// (insert once, keyset pages newest or oldest first, seats by seat); `unavailable`
 // makes every call UNAVAILABLE, as a database that cannot be reached.
 // Not modelled: seats' identities as foreign keys (any identity_id is taken).
 #pragma once
@@ -60,12 +60,14 @@ class FakeReplayStore final : public ReplayStore {
     std::vector<const v1::CompletedGameRecord*> page;
     for (const auto& [id, stored] : games_) {
       const v1::CompletedGameRecord& g = stored.record;
-      if (Matches(filter, g) && (!after.set || std::make_pair(g.finished_unix_ms(), id) <
-                                                   std::make_pair(after.finished_unix_ms, after.game_id)))
-        page.push_back(&g);
+      const auto key = std::make_pair(g.finished_unix_ms(), id);
+      const auto cursor = std::make_pair(after.finished_unix_ms, after.game_id);
+      if (Matches(filter, g) && (!after.set || (filter.oldest_first ? cursor < key : key < cursor))) page.push_back(&g);
     }
-    std::sort(page.begin(), page.end(), [](const auto* a, const auto* b) {
-      return std::make_pair(a->finished_unix_ms(), a->game_id()) > std::make_pair(b->finished_unix_ms(), b->game_id());
+    std::sort(page.begin(), page.end(), [&](const auto* a, const auto* b) {
+      const auto ka = std::make_pair(a->finished_unix_ms(), a->game_id());
+      const auto kb = std::make_pair(b->finished_unix_ms(), b->game_id());
+      return filter.oldest_first ? ka < kb : ka > kb;
     });
     if (page.size() > size_t(limit)) page.resize(size_t(limit));
     for (const auto* g : page) *out->Add() = SummaryOf(*g, /*outcome=*/false);

@@ -2,7 +2,8 @@
 // only the database shows — a game stored once and read back as it was, keyset
 // paging in its order, the 64-bit seeds in a signed BIGINT, the digest kept in
 // games.digest (and computed once for games stored before that column), the
-// reveals' table, games' analyses kept once and found again after a restart. The logic's cases run over in-memory
+// reveals' table, games' analyses kept once and found again after a restart, the bulk
+// export's order and its hidden duplicate set. The logic's cases run over in-memory
 // stores in replays_test.cc.
 #include <gtest/gtest.h>
 
@@ -422,6 +423,17 @@ TEST_F(ReplaysTest, RevealsAndResultsRoundTripThroughTheTables) {
   EXPECT_TRUE(response.games(0).seats(2).forfeited());
   EXPECT_EQ(response.games(0).seats(1).fallback_decisions(), 4u);
   EXPECT_EQ(response.games(0).result().winner(), hidden.result().winner());
+}
+
+// The bulk export in the tables' order (finished time, then id, ascending),
+// the reveals read from game_reveals: see CheckBulkExport.
+TEST_F(ReplaysTest, BulkExportGivesEachShownGameOnceOldestFirstAndLeavesOutAHiddenDuplicateSet) {
+  CheckBulkExport([](uint64_t seed, const std::string& id, const std::string& ladder, const std::string& tournament,
+                     int64_t finished_ms) {
+    auto g = PlayGame(seed, id, ladder, finished_ms);
+    g.set_tournament(tournament);
+    return g;
+  });
 }
 
 }  // namespace

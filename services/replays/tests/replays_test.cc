@@ -1,7 +1,8 @@
 // The replays service's logic and wiring over in-memory stores (no database):
 // storing returns the digest ConfirmGame confirms; malformed and unauthorised
 // requests are refused with precise statuses and store nothing; any step of a
-// stored game and its export; verifiable chance; tournaments' hidden games.
+// stored game and its export; verifiable chance; tournaments' hidden games;
+// the bulk export of a ladder's or a tournament's games.
 // What only PostgreSQL can show is in replays_pg_test.cc.
 #include "services/replays/replays.h"
 
@@ -447,6 +448,61 @@ TEST_F(HiddenGamesTest, RevealsAndResultsTakeTheServiceTokenAndCheckTheirInput) 
   v1::GetResultsRequest empty;
   EXPECT_EQ(Call(&v1::Replays::Stub::GetResults, empty, &response, kStoreToken).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+// A finished game for CheckBulkExport (service_fixture.h).
+v1::CompletedGameRecord ExportableGame(uint64_t seed, const std::string& id, const std::string& ladder,
+                                       const std::string& tournament, int64_t finished_ms) {
+  auto g = PlayGame(seed, id, ladder, finished_ms);
+  g.set_tournament(tournament);
+  return g;
+}
+
+// The negative control "hidden_games" fails this too: the duplicate set shows
+// before its reveal.
+TEST_F(ReplaysTest, BulkExportGivesEachShownGameOnceOldestFirstAndLeavesOutAHiddenDuplicateSet) {
+  CheckBulkExport(ExportableGame);
+}
+
+// Bad requests are refused with precise statuses before anything is read;
+// NOT_FOUND for a ladder or tournament without a shown game; a store that is
+// down is UNAVAILABLE, and no token no export.
+TEST_F(ReplaysTest, BulkExportRefusesBadRequestsPrecisely) {
+  ASSERT_TRUE(Store(PlayGame(20, "g-e1", "weekly", 1'800'000'000'000)).ok());
+  ASSERT_TRUE(Store(PlayGame(21, "g-e2", "weekly", 1'800'000'001'000)).ok());
+  v1::ExportGamesResponse page;
+  const auto refused = [&](const std::string& ladder, const std::string& tournament, const std::string& cursor,
+                           uint32_t page_size) {
+    page.Clear();
+    const grpc::Status s = ExportPage(ladder, tournament, cursor, page_size, &page);
+    EXPECT_EQ(page.games_size(), 0);
+    return s.error_code() == grpc::StatusCode::INVALID_ARGUMENT ? s.error_message() : "not INVALID_ARGUMENT";
+  };
+  EXPECT_EQ(refused("", "", "", 0), "ladder, tournament: exactly one of the two is required");
+  EXPECT_EQ(refused("weekly", "dup", "", 0), "ladder, tournament: exactly one of the two is required");
+  EXPECT_EQ(refused("weekly", "", "", 501), "page_size: at most 500");
+  EXPECT_EQ(refused(std::string(65, 'w'), "", "", 0), "ladder: 1 to 64 bytes, no control characters");
+  for (const std::string bad : {"x", "e", "e1800000000000", "e/g-e1", "eabc/g-e1", "e1800000000000/no spaces",
+                                "1800000000000/g-e1" /* a ListGames page token */})
+    EXPECT_EQ(refused("weekly", "", bad, 0), "cursor: not a cursor this service gave") << bad;
+
+  EXPECT_EQ(ExportPage("nobody-plays", "", "", 0, &page).error_code(), grpc::StatusCode::NOT_FOUND);
+  v1::ExportGamesResponse first;
+  ASSERT_TRUE(ExportPage("weekly", "", "", 1, &first).ok());
+  // A real cursor on a ladder without games: NOT_FOUND, not an empty end.
+  EXPECT_EQ(ExportPage("nobody-plays", "", first.next_cursor(), 0, &page).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(ExportPage("weekly", "", first.next_cursor(), 0, &page, "forged").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  store_.unavailable = true;
+  EXPECT_EQ(ExportPage("weekly", "", first.next_cursor(), 0, &page).error_code(), grpc::StatusCode::UNAVAILABLE);
+  store_.unavailable = false;
+  reveals_.unavailable = true;
+  ASSERT_TRUE(Store(InTournament("dup", "t-dup-0-1", 22)).ok());
+  EXPECT_EQ(ExportPage("", "dup", "", 0, &page).error_code(), grpc::StatusCode::UNAVAILABLE);
+  reveals_.unavailable = false;
+  ASSERT_TRUE(ExportPage("weekly", "", first.next_cursor(), 0, &page).ok());
+  ASSERT_EQ(page.games_size(), 1);
+  EXPECT_EQ(page.games(0).game_id(), "g-e2");
 }
 
 }  // namespace
