@@ -30,6 +30,8 @@ int RunEnqueue(const std::vector<std::string>& args, const GetEnv& env);
 // enqueue (enqueue.cc): "queued on ticket T: position 2 of 5, waited 3 s (rating 25)"
 std::string QueuedLine(const v1::Queued& queued);
 int RunExportGame(const std::vector<std::string>& args, const GetEnv& env);
+// export-games (export_games.cc): a ladder's or a tournament's games as JSON lines.
+int RunExportGames(const std::vector<std::string>& args, const GetEnv& env);
 // The Accounts service (accounts.cc): metropolis-admin's commands over gRPC.
 int RunCreatePlayer(const std::vector<std::string>& args, const GetEnv& env);
 int RunCreateBot(const std::vector<std::string>& args, const GetEnv& env);

@@ -32,6 +32,7 @@ const std::string kHelp =
         "  queue         a ladder's queue and the game hosts (matchmaker)\n"
         "  enqueue       queue on a ladder as the token's identity and wait for a seat (matchmaker)\n"
         "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
+        "  export-games  a ladder's or a tournament's games as JSON lines of records, resumable (replays service)\n"
         "\n"
         "accounts (the Accounts service, metropolis-accounts; an administrator's token):\n") +
     std::string(kAccountsHelp) + std::string(kUpdateLadderHelp) + std::string(kSeasonsHelp) +
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
   if (command == "queue") return RunQueue(command_args, env);
   if (command == "enqueue") return RunEnqueue(command_args, env);
   if (command == "export-game") return RunExportGame(command_args, env);
+  if (command == "export-games") return RunExportGames(command_args, env);
   if (command == "create-player") return RunCreatePlayer(command_args, env);
   if (command == "create-bot") return RunCreateBot(command_args, env);
   if (command == "identities") return RunIdentities(command_args, env);
