@@ -94,6 +94,13 @@ HttpResponse Api::Get(std::string_view path, std::string_view raw_query, std::st
       {"/api/v1/tournaments/{}/games", &Api::TournamentGames, {}},
   };
   Args args;
+  // The bulk export answers JSON lines rather than one JSON value.
+  for (const auto& [pattern, tournament] : {std::pair<std::string_view, bool>{"/api/v1/ladders/{}/games.jsonl", false},
+                                            {"/api/v1/tournaments/{}/games.jsonl", true}}) {
+    if (!MatchRoute(pattern, path, &args)) continue;
+    *route = pattern;
+    return GamesJsonLines(args[0], tournament, raw_query);
+  }
   for (const Route& r : kRoutes) {
     if (!MatchRoute(r.pattern, path, &args)) continue;
     *route = r.pattern;
@@ -633,6 +640,35 @@ bool Api::TournamentGames(const Args& args, const Query&, Json* out, ApiError* e
     return false;
   *out = TournamentGamesToJson(t, games);
   return true;
+}
+
+HttpResponse Api::GamesJsonLines(const std::string& id, bool tournament, std::string_view raw_query) {
+  Query q;
+  ApiError error;
+  int64_t limit = 0;
+  if (!Query::Parse(raw_query, &q, &error) || !q.OnlyThese({"cursor", "limit"}, &error) ||
+      !q.Int("limit", 100, 1, 500, &limit, &error) ||
+      !(tournament ? CheckTournament(id, &error) : CheckLadder(id, "ladder", &error)))
+    return ErrorResponse(error);
+  v1::ExportGamesRequest request;
+  (tournament ? request.mutable_tournament() : request.mutable_ladder())->assign(id);
+  request.set_cursor(q.Get("cursor"));
+  request.set_page_size(uint32_t(limit));
+  v1::ExportGamesResponse response;
+  auto context = backends_->Context();
+  const grpc::Status s = backends_->replays().ExportGames(context.get(), request, &response);
+  if (!Backend(s, "replays", &error)) {
+    if (s.error_message().rfind("cursor", 0) == 0) error.parameter = "cursor";
+    return ErrorResponse(error);
+  }
+  HttpResponse r;
+  r.content_type = "application/x-ndjson";
+  for (const v1::ExportedGame& g : response.games()) {
+    r.body += g.record_json();
+    r.body += '\n';
+  }
+  r.headers = {{"Metropolis-Cursor", response.next_cursor()}, {"Metropolis-More", response.more() ? "true" : "false"}};
+  return r;
 }
 
 Json Api::Readiness(bool* all_serving) {

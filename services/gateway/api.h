@@ -81,6 +81,9 @@ class Api {
   bool Games(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Game(const Args& args, const Query& q, Json* out, ApiError* error);
   bool GameRecordFile(const Args& args, const Query& q, Json* out, ApiError* error);
+  // GET /api/v1/ladders/{id}/games.jsonl and /api/v1/tournaments/{id}/games.jsonl:
+  // a page of Replays.ExportGames as JSON lines, its cursor in the headers.
+  HttpResponse GamesJsonLines(const std::string& id, bool tournament, std::string_view raw_query);
   bool Analysis(const Args& args, const Query& q, Json* out, ApiError* error);
   bool Position(const Args& args, const Query& q, Json* out, ApiError* error);
   bool LiveGames(const Args& args, const Query& q, Json* out, ApiError* error);
