@@ -3,6 +3,7 @@
 #include "lib/common/grpc_util.h"
 #include "lib/common/log.h"
 #include "services/accounts/authenticator.h"
+#include "services/accounts/token.h"
 
 namespace metropolis::accounts {
 namespace {
@@ -26,6 +27,13 @@ grpc::Status CheckSha256(const std::string& sha256) {
 grpc::Status CheckGameId(const std::string& game_id) {
   if (!game_id.empty() && game_id.size() <= 64) return grpc::Status::OK;
   return Invalid("game_id: required, at most 64 bytes");
+}
+
+// A bot is named as a player is; a malformed name cannot be one of the person's.
+grpc::Status CheckBotName(const std::string& field, const std::string& name) {
+  if (ValidIdentityName(name)) return grpc::Status::OK;
+  return Invalid(field + ": " + services::Quoted(name) +
+                 " is not a name (1 to 64 letters, digits, '-', '_' or '.', not dots alone)");
 }
 
 void PersonToProto(const Person& in, v1::Person* out) {
@@ -225,6 +233,95 @@ grpc::Status PeopleService::RevokePersonToken(grpc::ServerContext* context, cons
   if (request->token_id() <= 0)
     return Invalid("token_id: " + std::to_string(request->token_id()) + " is not a token id (a positive integer)");
   return people_->RevokePersonToken(request->identity_id(), request->token_id());
+}
+
+grpc::Status PeopleService::CreatePersonBot(grpc::ServerContext* context, const v1::CreatePersonBotRequest* request,
+                                            v1::PersonBot* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckBotName("name", request->name()); !s.ok()) return s;
+  PersonBot bot;
+  if (grpc::Status s = people_->CreatePersonBot(request->identity_id(), request->name(), quotas_.max_bots, &bot);
+      !s.ok())
+    return s;
+  services::LogInfo(
+      "person created a bot",
+      {{"identity_id", std::to_string(request->identity_id())}, {"bot", bot.name}, {"bot_id", std::to_string(bot.id)}});
+  response->set_identity_id(bot.id);
+  response->set_name(bot.name);
+  response->set_created_unix_ms(bot.created_unix_ms);
+  response->set_live_tokens(uint32_t(bot.live_tokens));
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::ListPersonBots(grpc::ServerContext* context, const v1::ListPersonBotsRequest* request,
+                                           v1::ListPersonBotsResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  std::vector<PersonBot> bots;
+  if (grpc::Status s = people_->ListPersonBots(request->identity_id(), &bots); !s.ok()) return s;
+  for (const PersonBot& bot : bots) {
+    v1::PersonBot* out = response->add_bots();
+    out->set_identity_id(bot.id);
+    out->set_name(bot.name);
+    out->set_created_unix_ms(bot.created_unix_ms);
+    out->set_live_tokens(uint32_t(bot.live_tokens));
+  }
+  response->set_max_bots(uint32_t(quotas_.max_bots));
+  response->set_max_tokens_per_bot(uint32_t(quotas_.max_tokens_per_bot));
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::IssueBotToken(grpc::ServerContext* context, const v1::IssueBotTokenRequest* request,
+                                          v1::IssueBotTokenResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckBotName("bot", request->bot()); !s.ok()) return s;
+  if (grpc::Status s = CheckTokenLabel(request->label()); !s.ok()) return s;
+  std::string token = NewToken();
+  int64_t id = 0;
+  if (grpc::Status s = people_->InsertBotToken(request->identity_id(), request->bot(), Sha256(token), request->label(),
+                                               quotas_.max_tokens_per_bot, &id);
+      !s.ok())
+    return s;
+  services::LogInfo("person issued a bot token", {{"identity_id", std::to_string(request->identity_id())},
+                                                  {"bot", request->bot()},
+                                                  {"token_id", std::to_string(id)}});
+  response->set_token_id(id);
+  response->set_token(std::move(token));
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::ListBotTokens(grpc::ServerContext* context, const v1::ListBotTokensRequest* request,
+                                          v1::ListBotTokensResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckBotName("bot", request->bot()); !s.ok()) return s;
+  std::vector<TokenInfo> tokens;
+  if (grpc::Status s = people_->ListBotTokens(request->identity_id(), request->bot(), &tokens); !s.ok()) return s;
+  for (const TokenInfo& t : tokens) {
+    v1::BotToken* out = response->add_tokens();
+    out->set_id(t.id);
+    out->set_label(t.label);
+    out->set_created_unix_ms(t.created_unix_ms);
+    out->set_revoked_unix_ms(t.revoked_unix_ms);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::RevokeBotToken(grpc::ServerContext* context, const v1::RevokeBotTokenRequest* request,
+                                           v1::RevokeBotTokenResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (grpc::Status s = CheckBotName("bot", request->bot()); !s.ok()) return s;
+  if (request->token_id() <= 0)
+    return Invalid("token_id: " + std::to_string(request->token_id()) + " is not a token id (a positive integer)");
+  if (grpc::Status s = people_->RevokeBotToken(request->identity_id(), request->bot(), request->token_id()); !s.ok())
+    return s;
+  services::LogInfo("person revoked a bot token", {{"identity_id", std::to_string(request->identity_id())},
+                                                   {"bot", request->bot()},
+                                                   {"token_id", std::to_string(request->token_id())}});
+  return grpc::Status::OK;
 }
 
 }  // namespace metropolis::accounts

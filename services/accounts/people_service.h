@@ -18,11 +18,20 @@ namespace metropolis::accounts {
 // Password rules: 8 to 128 bytes (any bytes: a passphrase in any script).
 inline constexpr size_t kMinPasswordBytes = 8, kMaxPasswordBytes = 128;
 
+// What a person may own of bots and tokens (people.proto, "Self-service bots"):
+// metropolis-accounts' --max-bots-per-person and --max-tokens-per-bot.
+struct BotQuotas {
+  int max_bots = 10;           // bots per person
+  int max_tokens_per_bot = 5;  // unrevoked tokens per bot
+};
+inline constexpr int kMaxBotQuota = 10'000;  // the highest either flag takes
+
 // Every call needs the gateway's service token (roles.h, MayServePeople).
 class PeopleService final : public v1::People::Service {
  public:
-  PeopleService(PeopleStore* people, AccountStore* accounts, PasswordHasher* hasher, Authenticator* auth)
-      : people_(people), accounts_(accounts), hasher_(hasher), auth_(auth) {}
+  PeopleService(PeopleStore* people, AccountStore* accounts, PasswordHasher* hasher, Authenticator* auth,
+                BotQuotas quotas = {})
+      : people_(people), accounts_(accounts), hasher_(hasher), auth_(auth), quotas_(quotas) {}
 
   grpc::Status SignUp(grpc::ServerContext* context, const v1::SignUpRequest* request, v1::Person* response) override;
   grpc::Status CheckPassword(grpc::ServerContext* context, const v1::CheckPasswordRequest* request,
@@ -49,6 +58,16 @@ class PeopleService final : public v1::People::Service {
                                 v1::IssuePersonTokenResponse* response) override;
   grpc::Status RevokePersonToken(grpc::ServerContext* context, const v1::RevokePersonTokenRequest* request,
                                  v1::RevokePersonTokenResponse* response) override;
+  grpc::Status CreatePersonBot(grpc::ServerContext* context, const v1::CreatePersonBotRequest* request,
+                               v1::PersonBot* response) override;
+  grpc::Status ListPersonBots(grpc::ServerContext* context, const v1::ListPersonBotsRequest* request,
+                              v1::ListPersonBotsResponse* response) override;
+  grpc::Status IssueBotToken(grpc::ServerContext* context, const v1::IssueBotTokenRequest* request,
+                             v1::IssueBotTokenResponse* response) override;
+  grpc::Status ListBotTokens(grpc::ServerContext* context, const v1::ListBotTokensRequest* request,
+                             v1::ListBotTokensResponse* response) override;
+  grpc::Status RevokeBotToken(grpc::ServerContext* context, const v1::RevokeBotTokenRequest* request,
+                              v1::RevokeBotTokenResponse* response) override;
 
  private:
   // OK when the caller is the gateway; UNAUTHENTICATED or PERMISSION_DENIED.
@@ -58,6 +77,7 @@ class PeopleService final : public v1::People::Service {
   AccountStore* const accounts_;
   PasswordHasher* const hasher_;
   Authenticator* const auth_;
+  const BotQuotas quotas_;
   // Verified against when a name is unknown, so that an unknown name costs the
   // same time as a wrong password and timing does not tell which names exist.
   std::once_flag dummy_once_;

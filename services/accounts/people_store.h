@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "lib/common/people.h"
+#include "services/accounts/store.h"
 
 namespace metropolis::accounts {
 
@@ -22,6 +23,14 @@ using people::OpenPracticeSeat;
 using people::Person;
 using people::Rename;
 using people::WebSession;
+
+// One of a person's own bots.
+struct PersonBot {
+  int64_t id = 0;
+  std::string name;
+  int64_t created_unix_ms = 0;
+  int live_tokens = 0;  // tokens not revoked
+};
 
 // A person who may be the one signing in, and the hash to try.
 struct PasswordCandidate {
@@ -71,6 +80,30 @@ class PeopleStore {
   // Revokes the person's token `token_id`: NOT_FOUND when it is not theirs,
   // FAILED_PRECONDITION when revoked already.
   virtual grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id) = 0;
+
+  // A person's own bots and their tokens (people.proto, "Self-service bots").
+  // Each call reaches only what `person_id` owns: a bot of another's is
+  // NOT_FOUND "you own no bot named 'x'", as one that does not exist, and so is
+  // a token of another bot. NOT_FOUND for a `person_id` that is not a person
+  // (a player with a password). Names and labels are the caller's to check.
+  //
+  // A bot owned by the person unless they own `max_bots` already
+  // (RESOURCE_EXHAUSTED): the person's row is locked while their bots are
+  // counted, so two creations at once never pass the quota. ALREADY_EXISTS for
+  // a name taken in any letter case.
+  virtual grpc::Status CreatePersonBot(int64_t person_id, const std::string& name, int max_bots, PersonBot* out) = 0;
+  // The person's bots by name.
+  virtual grpc::Status ListPersonBots(int64_t person_id, std::vector<PersonBot>* out) = 0;
+  // A token of the person's bot `bot`, kept as its hash, unless the bot has
+  // `max_live` unrevoked tokens already (RESOURCE_EXHAUSTED): counted under a
+  // lock of the bot's row. Never an administrator's.
+  virtual grpc::Status InsertBotToken(int64_t person_id, const std::string& bot, const std::string& sha256,
+                                      const std::string& label, int max_live, int64_t* token_id) = 0;
+  // The bot's tokens by id, revoked ones included.
+  virtual grpc::Status ListBotTokens(int64_t person_id, const std::string& bot, std::vector<TokenInfo>* out) = 0;
+  // Revokes the bot's token `token_id`: NOT_FOUND when it is not the bot's,
+  // FAILED_PRECONDITION when revoked already.
+  virtual grpc::Status RevokeBotToken(int64_t person_id, const std::string& bot, int64_t token_id) = 0;
 };
 
 }  // namespace metropolis::accounts

@@ -1,6 +1,7 @@
 #include "services/accounts/pg_people_store.h"
 
 #include <algorithm>
+#include <optional>
 #include <pqxx/pqxx>
 
 #include "lib/common/negative_control.h"
@@ -24,6 +25,30 @@ void StoreSealed(pqxx::transaction_base& tx, int64_t identity_id, const std::str
                  const std::string& sealed) {
   tx.exec_params("UPDATE web_seats SET seat_token = $3 WHERE identity_id = $1 AND game_id = $2 AND seat_token = $4",
                  identity_id, game_id, sealed, clear);
+}
+
+// Timestamps leave the database as Unix milliseconds.
+std::string Ms(const std::string& column) { return "(extract(epoch FROM " + column + ") * 1000)::bigint"; }
+
+grpc::Status NoPerson(int64_t person_id) {
+  return {grpc::StatusCode::NOT_FOUND, "no person with identity id " + std::to_string(person_id)};
+}
+
+// Another's bot is as unknown as none: the caller learns nothing of it.
+grpc::Status NoBot(const std::string& bot) {
+  return {grpc::StatusCode::NOT_FOUND, "you own no bot named '" + bot + "'"};
+}
+
+// The id of `person_id`'s bot `bot`, its row locked when `lock`; null when the
+// person owns no such bot (or is no person).
+std::optional<int64_t> OwnBotId(pqxx::transaction_base& tx, int64_t person_id, const std::string& bot, bool lock) {
+  const pqxx::result r = tx.exec_params(
+      "SELECT b.id FROM identities b JOIN player_passwords p ON p.identity_id = b.owner_id "
+      "WHERE b.kind = 'bot' AND b.name = $1 AND b.owner_id = $2" +
+          std::string(lock ? " FOR UPDATE OF b" : ""),
+      bot, person_id);
+  if (r.empty()) return std::nullopt;
+  return r[0][0].as<int64_t>();
 }
 
 grpc::Status NoSeatKey() {
@@ -278,6 +303,118 @@ grpc::Status PgPeopleStore::RevokePersonToken(int64_t identity_id, int64_t token
     if (r.empty())
       return {grpc::StatusCode::NOT_FOUND,
               "identity " + std::to_string(identity_id) + " has no token with id " + std::to_string(token_id)};
+    if (r[0][0].as<bool>())
+      return {grpc::StatusCode::FAILED_PRECONDITION, "token " + std::to_string(token_id) + " was already revoked"};
+    tx.exec_params("UPDATE api_tokens SET revoked_at = now() WHERE id = $1", token_id);
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::CreatePersonBot(int64_t person_id, const std::string& name, int max_bots, PersonBot* out) {
+  return storage::RunPg(pool_, "create person bot", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // The person's row is the lock: a second creation of theirs waits here
+    // until this one is committed, then counts its bot.
+    if (tx.exec_params("SELECT 1 FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
+                       "WHERE i.id = $1 AND i.kind = 'player' FOR UPDATE OF i",
+                       person_id)
+            .empty())
+      return NoPerson(person_id);
+    const int64_t owned =
+        tx.exec_params1("SELECT count(*) FROM identities WHERE owner_id = $1", person_id)[0].as<int64_t>();
+    if (owned >= max_bots)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "you own " + std::to_string(owned) + " bots, the most a person may own is " + std::to_string(max_bots)};
+    const pqxx::result taken = tx.exec_params("SELECT name FROM identities WHERE lower(name) = lower($1)", name);
+    if (!taken.empty()) {
+      const std::string other = taken[0][0].as<std::string>();
+      return {grpc::StatusCode::ALREADY_EXISTS,
+              "name '" + name + "' is taken" + (other == name ? "" : " (by '" + other + "')")};
+    }
+    pqxx::row row;
+    try {
+      row = tx.exec_params1(
+          "INSERT INTO identities (kind, name, owner_id) VALUES ('bot', $1, $2) RETURNING id, " + Ms("created_at"),
+          name, person_id);
+    } catch (const pqxx::unique_violation&) {  // created meanwhile by another call
+      return {grpc::StatusCode::ALREADY_EXISTS, "name '" + name + "' is taken"};
+    }
+    tx.commit();
+    *out = {row[0].as<int64_t>(), name, row[1].as<int64_t>(), 0};
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::ListPersonBots(int64_t person_id, std::vector<PersonBot>* out) {
+  return storage::RunPg(pool_, "list person bots", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    if (tx.exec_params("SELECT 1 FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
+                       "WHERE i.id = $1 AND i.kind = 'player'",
+                       person_id)
+            .empty())
+      return NoPerson(person_id);
+    out->clear();
+    for (const auto& r :
+         tx.exec_params("SELECT b.id, b.name, " + Ms("b.created_at") +
+                            ", (SELECT count(*) FROM api_tokens t WHERE t.identity_id = b.id AND t.revoked_at IS NULL) "
+                            "FROM identities b WHERE b.owner_id = $1 AND b.kind = 'bot' ORDER BY b.name",
+                        person_id))
+      out->push_back({r[0].as<int64_t>(), r[1].as<std::string>(), r[2].as<int64_t>(), r[3].as<int>()});
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::InsertBotToken(int64_t person_id, const std::string& bot, const std::string& sha256,
+                                           const std::string& label, int max_live, int64_t* token_id) {
+  return storage::RunPg(pool_, "issue bot token", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // The bot's row is the lock: a second issue for it waits here until this
+    // one is committed, then counts its token.
+    const std::optional<int64_t> bot_id = OwnBotId(tx, person_id, bot, /*lock=*/true);
+    if (!bot_id) return NoBot(bot);
+    const int64_t live =
+        tx.exec_params1("SELECT count(*) FROM api_tokens WHERE identity_id = $1 AND revoked_at IS NULL", *bot_id)[0]
+            .as<int64_t>();
+    if (live >= max_live)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "bot '" + bot + "' has " + std::to_string(live) +
+                                                        " unrevoked tokens, the most a bot may have is " +
+                                                        std::to_string(max_live) + ": revoke one first"};
+    const pqxx::row row = tx.exec_params1(
+        "INSERT INTO api_tokens (identity_id, token_sha256, label, is_admin) VALUES ($1, $2, $3, false) RETURNING id",
+        *bot_id, pqxx::binarystring(sha256), label);
+    tx.commit();
+    *token_id = row[0].as<int64_t>();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::ListBotTokens(int64_t person_id, const std::string& bot, std::vector<TokenInfo>* out) {
+  return storage::RunPg(pool_, "list bot tokens", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const std::optional<int64_t> bot_id = OwnBotId(tx, person_id, bot, /*lock=*/false);
+    if (!bot_id) return NoBot(bot);
+    out->clear();
+    for (const auto& r :
+         tx.exec_params("SELECT id, label, is_admin, " + Ms("created_at") + ", coalesce(" + Ms("revoked_at") +
+                            ", 0) FROM api_tokens WHERE identity_id = $1 ORDER BY id",
+                        *bot_id))
+      out->push_back(
+          {r[0].as<int64_t>(), r[1].as<std::string>(), r[2].as<bool>(), r[3].as<int64_t>(), r[4].as<int64_t>()});
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::RevokeBotToken(int64_t person_id, const std::string& bot, int64_t token_id) {
+  return storage::RunPg(pool_, "revoke bot token", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    const std::optional<int64_t> bot_id = OwnBotId(tx, person_id, bot, /*lock=*/false);
+    if (!bot_id) return NoBot(bot);
+    const pqxx::result r =
+        tx.exec_params("SELECT revoked_at IS NOT NULL FROM api_tokens WHERE id = $1 AND identity_id = $2 FOR UPDATE",
+                       token_id, *bot_id);
+    if (r.empty())
+      return {grpc::StatusCode::NOT_FOUND, "bot '" + bot + "' has no token with id " + std::to_string(token_id)};
     if (r[0][0].as<bool>())
       return {grpc::StatusCode::FAILED_PRECONDITION, "token " + std::to_string(token_id) + " was already revoked"};
     tx.exec_params("UPDATE api_tokens SET revoked_at = now() WHERE id = $1", token_id);

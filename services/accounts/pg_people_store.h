@@ -37,6 +37,12 @@ class PgPeopleStore final : public PeopleStore {
   grpc::Status ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) override;
   grpc::Status OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) override;
   grpc::Status RevokePersonToken(int64_t identity_id, int64_t token_id) override;
+  grpc::Status CreatePersonBot(int64_t person_id, const std::string& name, int max_bots, PersonBot* out) override;
+  grpc::Status ListPersonBots(int64_t person_id, std::vector<PersonBot>* out) override;
+  grpc::Status InsertBotToken(int64_t person_id, const std::string& bot, const std::string& sha256,
+                              const std::string& label, int max_live, int64_t* token_id) override;
+  grpc::Status ListBotTokens(int64_t person_id, const std::string& bot, std::vector<TokenInfo>* out) override;
+  grpc::Status RevokeBotToken(int64_t person_id, const std::string& bot, int64_t token_id) override;
 
   // Seals every seat token still stored in the clear (written before tokens were
   // sealed, or by a replica of an older version meanwhile), a batch of rows per

@@ -24,6 +24,24 @@ bool ReadSeatKeySetting(const services::Settings& settings, const std::string& g
   return ReadSeatKeyFile(path, seat_key, error);
 }
 
+void AddBotQuotaSettings(services::Settings* settings) {
+  const BotQuotas defaults;
+  settings->Add("max-bots-per-person", "N", std::to_string(defaults.max_bots),
+                "bots a person may create for themselves (People.CreatePersonBot; the web app's \"My bots\")");
+  settings->Add("max-tokens-per-bot", "N", std::to_string(defaults.max_tokens_per_bot),
+                "unrevoked API tokens a person may hold for each of their bots (People.IssueBotToken)");
+}
+
+bool ReadBotQuotaSettings(const services::Settings& settings, BotQuotas* quotas, std::string* error) {
+  int64_t bots = 0, tokens = 0;
+  if (!settings.GetInt("max-bots-per-person", 1, kMaxBotQuota, &bots, error) ||
+      !settings.GetInt("max-tokens-per-bot", 1, kMaxBotQuota, &tokens, error))
+    return false;
+  quotas->max_bots = int(bots);
+  quotas->max_tokens_per_bot = int(tokens);
+  return true;
+}
+
 AccountsServer::AccountsServer(storage::PgPool* pool, const AccountsConfig& config, services::ProcessMetrics* metrics)
     : accounts_(pool),
       ladders_(pool),
@@ -34,7 +52,7 @@ AccountsServer::AccountsServer(storage::PgPool* pool, const AccountsConfig& conf
       service_(&accounts_, &ladders_, &limited_auth_, &catalog_),
       sealer_(config.seat_key.empty() ? nullptr : std::make_unique<SeatSealer>(config.seat_key)),
       people_store_(pool, sealer_.get()),
-      people_service_(&people_store_, &accounts_, &hasher_, &limited_auth_) {}
+      people_service_(&people_store_, &accounts_, &hasher_, &limited_auth_, config.bot_quotas) {}
 
 void AccountsServer::Register(grpc::ServerBuilder* builder) {
   builder->RegisterService(&service_);

@@ -38,7 +38,15 @@ struct AccountsConfig {
   std::string seat_key;
   // Calls per identity (service tokens are not limited); RESOURCE_EXHAUSTED beyond.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
+  // What a person may own of bots and bot tokens (People.CreatePersonBot,
+  // People.IssueBotToken).
+  BotQuotas bot_quotas;
 };
+
+// --max-bots-per-person and --max-tokens-per-bot, for metropolis-accounts.
+void AddBotQuotaSettings(services::Settings* settings);
+// False with *error when either is not a number in 1..kMaxBotQuota.
+bool ReadBotQuotaSettings(const services::Settings& settings, BotQuotas* quotas, std::string* error);
 
 // --seat-key-file, for metropolis-accounts and metropolis-server.
 void AddSeatKeySetting(services::Settings* settings);

@@ -33,6 +33,15 @@ bool ValidIdentityName(std::string_view name) {
   return true;
 }
 
+grpc::Status CheckTokenLabel(std::string_view label) {
+  if (label.size() > kMaxLabelLength)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "label: longer than " + std::to_string(kMaxLabelLength) + " bytes"};
+  // Tables print labels one per line.
+  if (HasControlCharacters(label))
+    return {grpc::StatusCode::INVALID_ARGUMENT, "label: control characters are not allowed"};
+  return grpc::Status::OK;
+}
+
 grpc::Status AccountStore::NoIdentity(const std::string& name) {
   return {grpc::StatusCode::NOT_FOUND, "no identity named '" + name + "'"};
 }
@@ -53,11 +62,7 @@ grpc::Status AccountStore::CreateIdentity(const std::string& kind, const std::st
 
 grpc::Status AccountStore::IssueToken(const std::string& identity_name, const std::string& label, bool admin,
                                       IssuedToken* out) {
-  if (label.size() > kMaxLabelLength)
-    return {grpc::StatusCode::INVALID_ARGUMENT, "label: longer than " + std::to_string(kMaxLabelLength) + " bytes"};
-  // Tables print labels one per line.
-  if (HasControlCharacters(label))
-    return {grpc::StatusCode::INVALID_ARGUMENT, "label: control characters are not allowed"};
+  if (grpc::Status s = CheckTokenLabel(label); !s.ok()) return s;
   std::string token = NewToken();
   int64_t id = 0;
   if (grpc::Status s = InsertToken(identity_name, Sha256(token), label, admin, &id); !s.ok()) return s;

@@ -42,6 +42,9 @@ struct TokenInfo {
 // Letters, digits, '-', '_' and '.', 1 to 64 of them.
 bool ValidIdentityName(std::string_view name);
 inline constexpr size_t kMaxLabelLength = 200;
+// OK, or INVALID_ARGUMENT for a token label over kMaxLabelLength or with
+// control characters.
+grpc::Status CheckTokenLabel(std::string_view label);
 
 // A token's row, found by its SHA-256.
 struct StoredToken {

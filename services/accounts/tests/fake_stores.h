@@ -506,8 +506,94 @@ class FakePeopleStore final : public PeopleStore {
     it->second.revoked_ms = db_->Now();
     return grpc::Status::OK;
   }
+  grpc::Status CreatePersonBot(int64_t person_id, const std::string& name, int max_bots, PersonBot* out) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    if (!IsPerson(person_id)) return NoPerson(person_id);
+    int owned = 0;
+    for (const auto& [id, row] : db_->identities) owned += row.owner_id == person_id;
+    if (owned >= max_bots)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED,
+              "you own " + std::to_string(owned) + " bots, the most a person may own is " + std::to_string(max_bots)};
+    if (const auto* other = db_->ByNameAnyCase(name))
+      return {grpc::StatusCode::ALREADY_EXISTS,
+              "name '" + name + "' is taken" + (other->name == name ? "" : " (by '" + other->name + "')")};
+    const int64_t id = db_->AddIdentity("bot", name, person_id);
+    *out = {id, name, db_->identities.at(id).created_ms, 0};
+    return grpc::Status::OK;
+  }
+  grpc::Status ListPersonBots(int64_t person_id, std::vector<PersonBot>* out) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    if (!IsPerson(person_id)) return NoPerson(person_id);
+    out->clear();
+    for (const auto& [id, row] : db_->identities) {
+      if (row.owner_id != person_id || row.kind != "bot") continue;
+      int live = 0;
+      for (const auto& [token_id, t] : db_->tokens) live += t.identity_id == id && t.revoked_ms == 0;
+      out->push_back({id, row.name, row.created_ms, live});
+    }
+    std::sort(out->begin(), out->end(), [](const PersonBot& a, const PersonBot& b) { return a.name < b.name; });
+    return grpc::Status::OK;
+  }
+  grpc::Status InsertBotToken(int64_t person_id, const std::string& bot, const std::string& sha256,
+                              const std::string& label, int max_live, int64_t* token_id) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    const int64_t bot_id = OwnBot(person_id, bot);
+    if (bot_id == 0) return NoBot(bot);
+    int live = 0;
+    for (const auto& [id, t] : db_->tokens) live += t.identity_id == bot_id && t.revoked_ms == 0;
+    if (live >= max_live)
+      return {grpc::StatusCode::RESOURCE_EXHAUSTED, "bot '" + bot + "' has " + std::to_string(live) +
+                                                        " unrevoked tokens, the most a bot may have is " +
+                                                        std::to_string(max_live) + ": revoke one first"};
+    const int64_t id = db_->next_token++;
+    db_->tokens[id] = {id, bot_id, sha256, label, false, db_->Now(), 0};
+    *token_id = id;
+    return grpc::Status::OK;
+  }
+  grpc::Status ListBotTokens(int64_t person_id, const std::string& bot, std::vector<TokenInfo>* out) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    const int64_t bot_id = OwnBot(person_id, bot);
+    if (bot_id == 0) return NoBot(bot);
+    out->clear();
+    for (const auto& [id, t] : db_->tokens)
+      if (t.identity_id == bot_id) out->push_back({id, t.label, t.admin, t.created_ms, t.revoked_ms});
+    return grpc::Status::OK;
+  }
+  grpc::Status RevokeBotToken(int64_t person_id, const std::string& bot, int64_t token_id) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    const int64_t bot_id = OwnBot(person_id, bot);
+    if (bot_id == 0) return NoBot(bot);
+    auto it = db_->tokens.find(token_id);
+    if (it == db_->tokens.end() || it->second.identity_id != bot_id)
+      return {grpc::StatusCode::NOT_FOUND, "bot '" + bot + "' has no token with id " + std::to_string(token_id)};
+    if (it->second.revoked_ms != 0)
+      return {grpc::StatusCode::FAILED_PRECONDITION, "token " + std::to_string(token_id) + " was already revoked"};
+    it->second.revoked_ms = db_->Now();
+    return grpc::Status::OK;
+  }
 
  private:
+  // Under the lock.
+  bool IsPerson(int64_t id) const {
+    auto it = db_->identities.find(id);
+    return it != db_->identities.end() && it->second.kind == "player" && db_->passwords.count(id);
+  }
+  int64_t OwnBot(int64_t person_id, const std::string& bot) const {
+    const auto* row = db_->ByName(bot);
+    return row && row->kind == "bot" && row->owner_id == person_id && IsPerson(person_id) ? row->id : 0;
+  }
+  static grpc::Status NoPerson(int64_t id) {
+    return {grpc::StatusCode::NOT_FOUND, "no person with identity id " + std::to_string(id)};
+  }
+  static grpc::Status NoBot(const std::string& bot) {
+    return {grpc::StatusCode::NOT_FOUND, "you own no bot named '" + bot + "'"};
+  }
+
   FakeAccountsDb* db_;
 };
 

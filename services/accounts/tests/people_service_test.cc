@@ -527,6 +527,278 @@ TEST_F(PeopleServiceTest, PersonTokensAreNeverAdminsAndOnlyForPeople) {
             grpc::StatusCode::FAILED_PRECONDITION);
 }
 
+// A person's own bots ("Self-service bots"): helpers over the five calls.
+class PersonBotsTest : public PeopleServiceTest {
+ protected:
+  grpc::Status CreateBot(int64_t person, const std::string& name, v1::PersonBot* out = nullptr) {
+    v1::CreatePersonBotRequest request;
+    request.set_identity_id(person);
+    request.set_name(name);
+    v1::PersonBot bot;
+    const grpc::Status s = People(&v1::People::Stub::CreatePersonBot, request, &bot);
+    if (out) *out = bot;
+    return s;
+  }
+  v1::ListPersonBotsResponse Bots(int64_t person) {
+    v1::ListPersonBotsRequest request;
+    request.set_identity_id(person);
+    v1::ListPersonBotsResponse out;
+    const grpc::Status s = People(&v1::People::Stub::ListPersonBots, request, &out);
+    EXPECT_TRUE(s.ok()) << s.error_message();
+    return out;
+  }
+  grpc::Status IssueFor(int64_t person, const std::string& bot, const std::string& label,
+                        v1::IssueBotTokenResponse* out = nullptr) {
+    v1::IssueBotTokenRequest request;
+    request.set_identity_id(person);
+    request.set_bot(bot);
+    request.set_label(label);
+    v1::IssueBotTokenResponse response;
+    const grpc::Status s = People(&v1::People::Stub::IssueBotToken, request, &response);
+    if (out) *out = response;
+    return s;
+  }
+  grpc::Status TokensOf(int64_t person, const std::string& bot, v1::ListBotTokensResponse* out) {
+    v1::ListBotTokensRequest request;
+    request.set_identity_id(person);
+    request.set_bot(bot);
+    return People(&v1::People::Stub::ListBotTokens, request, out);
+  }
+  grpc::Status Revoke(int64_t person, const std::string& bot, int64_t token_id) {
+    v1::RevokeBotTokenRequest request;
+    request.set_identity_id(person);
+    request.set_bot(bot);
+    request.set_token_id(token_id);
+    v1::RevokeBotTokenResponse ignored;
+    return People(&v1::People::Stub::RevokeBotToken, request, &ignored);
+  }
+};
+
+TEST_F(PersonBotsTest, APersonCreatesBotsAndTokensThatAuthenticateAsTheBot) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  v1::PersonBot bot;
+  ASSERT_TRUE(CreateBot(alice.identity_id(), "alice-bot", &bot).ok());
+  EXPECT_EQ(bot.name(), "alice-bot");
+  EXPECT_GT(bot.identity_id(), 0);
+  EXPECT_GT(bot.created_unix_ms(), 0);
+  // An identity like any other bot: owned by alice, for everyone to read.
+  v1::GetIdentityRequest get;
+  get.set_name("alice-bot");
+  v1::Identity identity;
+  ASSERT_TRUE(On(*reads_stub_, &v1::Accounts::Stub::GetIdentity, get, &identity).ok());
+  EXPECT_EQ(identity.kind(), "bot");
+  EXPECT_EQ(identity.owner(), "alice");
+
+  v1::IssueBotTokenResponse issued;
+  ASSERT_TRUE(IssueFor(alice.identity_id(), "alice-bot", "laptop", &issued).ok());
+  Principal who;
+  ASSERT_TRUE(accounts_->Authenticate(issued.token(), &who).ok());
+  EXPECT_EQ(who.name, "alice-bot");
+  EXPECT_EQ(who.kind, "bot");
+  EXPECT_FALSE(who.admin);
+  EXPECT_EQ(who.token_id, issued.token_id());
+
+  const v1::ListPersonBotsResponse listed = Bots(alice.identity_id());
+  ASSERT_EQ(listed.bots_size(), 1);
+  EXPECT_EQ(listed.bots(0).name(), "alice-bot");
+  EXPECT_EQ(listed.bots(0).live_tokens(), 1u);
+  EXPECT_EQ(listed.max_bots(), 10u);  // the defaults
+  EXPECT_EQ(listed.max_tokens_per_bot(), 5u);
+
+  v1::ListBotTokensResponse tokens;
+  ASSERT_TRUE(TokensOf(alice.identity_id(), "alice-bot", &tokens).ok());
+  ASSERT_EQ(tokens.tokens_size(), 1);
+  EXPECT_EQ(tokens.tokens(0).id(), issued.token_id());
+  EXPECT_EQ(tokens.tokens(0).label(), "laptop");
+  EXPECT_GT(tokens.tokens(0).created_unix_ms(), 0);
+  EXPECT_EQ(tokens.tokens(0).revoked_unix_ms(), 0);
+
+  ASSERT_TRUE(Revoke(alice.identity_id(), "alice-bot", issued.token_id()).ok());
+  EXPECT_FALSE(accounts_->Authenticate(issued.token(), &who).ok());
+  ASSERT_TRUE(TokensOf(alice.identity_id(), "alice-bot", &tokens).ok());
+  ASSERT_EQ(tokens.tokens_size(), 1);
+  EXPECT_GT(tokens.tokens(0).revoked_unix_ms(), 0);
+  EXPECT_EQ(Revoke(alice.identity_id(), "alice-bot", issued.token_id()).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Bots(alice.identity_id()).bots(0).live_tokens(), 0u);
+}
+
+TEST_F(PersonBotsTest, BadAndTakenNamesAndLabelsAreRefusedAndChangeNothing) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(CreateBot(alice.identity_id(), "Helper").ok());
+  const int64_t ops = Player("ops").id();
+  const std::string before = PeopleSnapshot();
+  for (const std::string& name : std::vector<std::string>{"", "..", "has space", std::string(65, 'x'), "a/b"}) {
+    const grpc::Status s = CreateBot(alice.identity_id(), name);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
+    EXPECT_NE(s.error_message().find("name:"), std::string::npos) << s.error_message();
+  }
+  EXPECT_EQ(CreateBot(alice.identity_id(), "alice").error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  const grpc::Status taken = CreateBot(alice.identity_id(), "helper");
+  EXPECT_EQ(taken.error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  EXPECT_EQ(taken.error_message(), "name 'helper' is taken (by 'Helper')");
+  EXPECT_EQ(IssueFor(alice.identity_id(), "Helper", std::string(201, 'l')).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(IssueFor(alice.identity_id(), "Helper", "two\nlines").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // Spelt as created: another spelling is no bot of hers.
+  EXPECT_EQ(IssueFor(alice.identity_id(), "helper", "x").error_code(), grpc::StatusCode::NOT_FOUND);
+  // Only a person's: an administrator-made player has no password.
+  EXPECT_EQ(CreateBot(ops, "ops-bot").error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(CreateBot(0, "zero").error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+TEST_F(PersonBotsTest, NobodyReachesAnotherPersonsBotsOrTokens) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "correct horse", &bob).ok());
+  ASSERT_TRUE(CreateBot(alice.identity_id(), "alice-bot").ok());
+  v1::IssueBotTokenResponse issued;
+  ASSERT_TRUE(IssueFor(alice.identity_id(), "alice-bot", "mine", &issued).ok());
+  // A bot an administrator gave bob is his, but alice's calls do not reach it.
+  Bot("ops-made", "bob");
+  const std::string before = PeopleSnapshot();
+
+  const grpc::Status issue = IssueFor(bob.identity_id(), "alice-bot", "stolen");
+  EXPECT_EQ(issue.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(issue.error_message(), "you own no bot named 'alice-bot'");
+  v1::ListBotTokensResponse tokens;
+  EXPECT_EQ(TokensOf(bob.identity_id(), "alice-bot", &tokens).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(tokens.tokens_size(), 0);
+  EXPECT_EQ(Revoke(bob.identity_id(), "alice-bot", issued.token_id()).error_code(), grpc::StatusCode::NOT_FOUND);
+  // Nor through a bot of his own: the token is alice-bot's.
+  EXPECT_EQ(Revoke(bob.identity_id(), "ops-made", issued.token_id()).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(PeopleSnapshot(), before);
+  ASSERT_TRUE(CreateBot(bob.identity_id(), "bob-bot").ok());
+  EXPECT_EQ(Revoke(bob.identity_id(), "bob-bot", issued.token_id()).error_code(), grpc::StatusCode::NOT_FOUND);
+  // Nor a person's own identity, which is a player, nor a bot by its owner's id.
+  EXPECT_EQ(IssueFor(alice.identity_id(), "alice", "x").error_code(), grpc::StatusCode::NOT_FOUND);
+  Principal who;
+  EXPECT_TRUE(accounts_->Authenticate(issued.token(), &who).ok());  // bob's tries left it valid
+  EXPECT_EQ(TokensOf(alice.identity_id(), "alice-bot", &tokens).error_code(), grpc::StatusCode::OK);
+  EXPECT_EQ(tokens.tokens_size(), 1);
+
+  // Each lists their own only.
+  const v1::ListPersonBotsResponse alices = Bots(alice.identity_id());
+  ASSERT_EQ(alices.bots_size(), 1);
+  EXPECT_EQ(alices.bots(0).name(), "alice-bot");
+  const v1::ListPersonBotsResponse bobs = Bots(bob.identity_id());
+  ASSERT_EQ(bobs.bots_size(), 2);
+  EXPECT_EQ(bobs.bots(0).name(), "bob-bot");
+  EXPECT_EQ(bobs.bots(1).name(), "ops-made");
+}
+
+TEST_F(PersonBotsTest, QuotasOfBotsAndLiveTokensAreEnforcedAndChangeNothingBeyond) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(CreateBot(alice.identity_id(), "b" + std::to_string(i)).ok()) << i;
+  std::string before = PeopleSnapshot();
+  grpc::Status s = CreateBot(alice.identity_id(), "b10");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(s.error_message(), "you own 10 bots, the most a person may own is 10");
+  EXPECT_EQ(PeopleSnapshot(), before);
+
+  std::vector<int64_t> ids;
+  for (int i = 0; i < 5; ++i) {
+    v1::IssueBotTokenResponse issued;
+    ASSERT_TRUE(IssueFor(alice.identity_id(), "b0", "t" + std::to_string(i), &issued).ok()) << i;
+    ids.push_back(issued.token_id());
+  }
+  before = PeopleSnapshot();
+  s = IssueFor(alice.identity_id(), "b0", "one too many");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_EQ(s.error_message(), "bot 'b0' has 5 unrevoked tokens, the most a bot may have is 5: revoke one first");
+  EXPECT_EQ(PeopleSnapshot(), before);
+  // Per bot: another bot of hers has its own five.
+  EXPECT_TRUE(IssueFor(alice.identity_id(), "b1", "other").ok());
+  // A revoked token no longer counts.
+  ASSERT_TRUE(Revoke(alice.identity_id(), "b0", ids[2]).ok());
+  EXPECT_TRUE(IssueFor(alice.identity_id(), "b0", "replacement").ok());
+  EXPECT_EQ(IssueFor(alice.identity_id(), "b0", "again too many").error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+}
+
+// Creations and issues at once never pass the quotas: counted under a lock.
+TEST_F(PersonBotsTest, ConcurrentCreationsAndIssuesStayWithinTheQuotas) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(CreateBot(alice.identity_id(), "b" + std::to_string(i)).ok());
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(IssueFor(alice.identity_id(), "b0", "early").ok());
+  std::atomic<int> created{0}, refused_bots{0}, issued{0}, refused_tokens{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      const grpc::Status s = CreateBot(alice.identity_id(), "race" + std::to_string(i));
+      if (s.ok()) ++created;
+      if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) ++refused_bots;
+      const grpc::Status t = IssueFor(alice.identity_id(), "b0", "race");
+      if (t.ok()) ++issued;
+      if (t.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) ++refused_tokens;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(created, 3);
+  EXPECT_EQ(refused_bots, 5);
+  EXPECT_EQ(issued, 3);
+  EXPECT_EQ(refused_tokens, 5);
+  EXPECT_EQ(Bots(alice.identity_id()).bots_size(), 10);
+}
+
+TEST_F(PersonBotsTest, OnlyTheGatewayMayCall) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  const std::string before = PeopleSnapshot();
+  v1::CreatePersonBotRequest request;
+  request.set_identity_id(alice.identity_id());
+  request.set_name("sneaky");
+  v1::PersonBot bot;
+  EXPECT_EQ(People(&v1::People::Stub::CreatePersonBot, request, &bot, "").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(People(&v1::People::Stub::CreatePersonBot, request, &bot, admin_token_).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(People(&v1::People::Stub::CreatePersonBot, request, &bot, testing::kGameHostToken).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+// Quotas other than the defaults, as the flags set them.
+TEST_F(PersonBotsTest, ConfiguredQuotasApply) {
+  PeopleService small(people_store_.get(), accounts_.get(), &hasher_, gateway_auth_.get(),
+                      BotQuotas{.max_bots = 1, .max_tokens_per_bot = 1});
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&small);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  ASSERT_NE(port, 0);
+  auto stub =
+      v1::People::NewStub(grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  v1::CreatePersonBotRequest create;
+  create.set_identity_id(alice.identity_id());
+  create.set_name("only");
+  v1::PersonBot bot;
+  ASSERT_TRUE(On(*stub, &v1::People::Stub::CreatePersonBot, create, &bot).ok());
+  create.set_name("second");
+  EXPECT_EQ(On(*stub, &v1::People::Stub::CreatePersonBot, create, &bot).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  v1::IssueBotTokenRequest issue;
+  issue.set_identity_id(alice.identity_id());
+  issue.set_bot("only");
+  v1::IssueBotTokenResponse issued;
+  ASSERT_TRUE(On(*stub, &v1::People::Stub::IssueBotToken, issue, &issued).ok());
+  EXPECT_EQ(On(*stub, &v1::People::Stub::IssueBotToken, issue, &issued).error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  v1::ListPersonBotsRequest list;
+  list.set_identity_id(alice.identity_id());
+  v1::ListPersonBotsResponse listed;
+  ASSERT_TRUE(On(*stub, &v1::People::Stub::ListPersonBots, list, &listed).ok());
+  EXPECT_EQ(listed.max_bots(), 1u);
+  EXPECT_EQ(listed.max_tokens_per_bot(), 1u);
+  server->Shutdown();
+}
+
 TEST_F(PeopleServiceTest, PublicReadsTakeAnyValidToken) {
   const v1::Identity alice = Player("Alice");
   Bot("alicebot", "Alice");
