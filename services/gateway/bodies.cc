@@ -81,6 +81,18 @@ bool ReadQueueJoin(std::string_view body, std::string* ladder, ApiError* error) 
   return ParseBody(body, {"ladder"}, &json, error) && StringField(json, "ladder", ladder, error);
 }
 
+bool ReadBotCreate(std::string_view body, std::string* name, ApiError* error) {
+  Json json;
+  return ParseBody(body, {"name"}, &json, error) && StringField(json, "name", name, error);
+}
+
+bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* error) {
+  Json json;
+  if (!ParseBody(body.empty() ? std::string_view("{}") : body, {"label"}, &json, error)) return false;
+  label->clear();
+  return !json.contains("label") || StringField(json, "label", label, error);
+}
+
 bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error) {
   Json json;
   int64_t step = 0;

@@ -31,6 +31,10 @@ bool ReadQueueJoin(std::string_view body, std::string* ladder, ApiError* error);
 // code as a decimal string: JSON numbers lose precision past 2^53) and "text"
 // (an action's text); the action is checked to name an action.
 bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error);
+// A person's new bot: {"name": string}.
+bool ReadBotCreate(std::string_view body, std::string* name, ApiError* error);
+// A token for a person's bot: {"label": string} (may be empty) or no field.
+bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* error);
 // A POST that takes nothing (asking for a game's analysis): no body, or {}.
 bool ReadNothing(std::string_view body, ApiError* error);
 

@@ -31,7 +31,8 @@ bool PlayApi::Handles(std::string_view path) {
   std::vector<std::string> args;
   return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
-         MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args);
+         MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args) ||
+         IsBotsPath(path);
 }
 
 namespace {
@@ -76,7 +77,11 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"GET"}, "GET");  // an event stream has no HEAD
   else if (MatchRoute(kAnalysisRoute, path, &args))
     refused = only({"POST"}, "GET, HEAD, POST");  // the GET is Api's
-  if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+  else if (const std::string allow = BotsMethods(path); !allow.empty())
+    refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD", "POST"}, allow);
+  if (IsBotsPath(path))
+    *route = BotsRoute(path);
+  else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     *route = "/api/v1/play/{}/answer";
   else if (IsPlayStream(path))
     *route = "/api/v1/play/{}/events";
@@ -102,6 +107,10 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (path == "/api/v1/queue") return Queue(session, request);
   if (MatchRoute("/api/v1/play/{}/answer", path, &args)) return Answer(session, args[0], request);
   if (MatchRoute(kAnalysisRoute, path, &args)) return RequestAnalysis(args[0], request);
+  if (IsBotsPath(path)) {
+    if (!bots_) return ErrorResponse(MakeError(503, "UNAVAILABLE", "this gateway keeps no bots"));
+    return HandleBots(bots_, session, m, path, request.body);
+  }
   return ErrorResponse(NotFound("no endpoint " + path.substr(0, 200)));
 }
 

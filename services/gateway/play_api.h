@@ -11,6 +11,7 @@
 
 #include "services/gateway/api.h"
 #include "services/gateway/bodies.h"
+#include "services/gateway/bots.h"
 #include "services/gateway/people.h"
 #include "services/gateway/play.h"
 #include "services/gateway/queue.h"
@@ -49,8 +50,16 @@ struct PlayEventsRequest {
 
 class PlayApi {
  public:
-  PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options)
-      : api_(api), backends_(backends), people_(people), queue_(queue), play_(play), options_(std::move(options)) {}
+  // `bots`: the person's own bots (bots.h); null answers their paths 503.
+  PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options,
+          BotStore* bots = nullptr)
+      : api_(api),
+        backends_(backends),
+        people_(people),
+        queue_(queue),
+        play_(play),
+        options_(std::move(options)),
+        bots_(bots) {}
 
   // Whether `path` is one of these endpoints (all under /api/v1), whatever the
   // method: the people's own paths, which no other site may read.
@@ -101,6 +110,7 @@ class PlayApi {
   QueueHub* const queue_;
   PlayHub* const play_;
   const PlayApiOptions options_;
+  BotStore* const bots_;
 };
 
 }  // namespace metropolis::gateway
