@@ -40,7 +40,7 @@ struct AccountsConfig {
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};
   // What a person may own of bots and bot tokens (People.CreatePersonBot,
   // People.IssueBotToken).
-  BotQuotas bot_quotas;
+  BotQuotas bot_quotas{};
 };
 
 // --max-bots-per-person and --max-tokens-per-bot, for metropolis-accounts.
