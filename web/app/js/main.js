@@ -12,6 +12,7 @@ import * as live from './pages/live.js';
 import * as replay from './viewer/replay.js';
 import * as account from './pages/account.js';
 import * as play from './pages/play.js';
+import * as bots from './pages/bots.js';
 import * as table from './play/table.js';
 import { session } from './session.js';
 
@@ -30,6 +31,7 @@ const ROUTES = [
   [/^\/signup$/, (m, q) => account.renderSignUp(q), 'signup'],
   [/^\/signin$/, (m, q) => account.renderSignIn(q), 'signin'],
   [/^\/play$/, (m, q) => play.render(q), 'play'],
+  [/^\/bots$/, () => bots.render(), 'bots'],
   [/^\/play\/([^/]+)$/, (m) => table.render(m[1]), 'play'],
 ];
 
