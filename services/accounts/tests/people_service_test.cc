@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <thread>
 
 #include "services/accounts/authenticator.h"
@@ -743,6 +744,43 @@ TEST_F(PersonBotsTest, ConcurrentCreationsAndIssuesStayWithinTheQuotas) {
   EXPECT_EQ(refused_tokens, 5);
   EXPECT_EQ(Bots(alice.identity_id()).bots_size(), 10);
 }
+
+#ifdef METROPOLIS_ACCOUNTS_ON_POSTGRES
+// The race the quotas must not lose, made certain: another transaction holds the
+// row the count is made under and fills the quota meanwhile. A call that counted
+// without waiting for it would pass the quota; one that waits counts what it
+// committed and is refused.
+TEST_F(PersonBotsTest, AQuotaIsCountedAfterAConcurrentTransactionCommits) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(CreateBot(alice.identity_id(), "b0").ok());
+  const int64_t bot = Bots(alice.identity_id()).bots(0).identity_id();
+  for (const bool tokens : {false, true}) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec_params1("SELECT 1 FROM identities WHERE id = $1 FOR UPDATE", tokens ? bot : alice.identity_id());
+    std::future<grpc::Status> call = std::async(std::launch::async, [&] {
+      return tokens ? IssueFor(alice.identity_id(), "b0", "late") : CreateBot(alice.identity_id(), "late");
+    });
+    EXPECT_EQ(call.wait_for(std::chrono::milliseconds(500)), std::future_status::timeout)
+        << (tokens ? "IssueBotToken" : "CreatePersonBot") << " did not wait for the row's lock";
+    if (tokens)
+      tx.exec_params(
+          "INSERT INTO api_tokens (identity_id, token_sha256, label, is_admin) SELECT $1, "
+          "decode(md5('t' || n) || md5('u' || n), 'hex'), 'planted', false FROM generate_series(1, 5) n",
+          bot);
+    else
+      tx.exec_params(
+          "INSERT INTO identities (kind, name, owner_id) SELECT 'bot', 'planted' || n, $1 FROM generate_series(1, 9) n",
+          alice.identity_id());
+    tx.commit();
+    const grpc::Status s = call.get();
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  }
+  EXPECT_EQ(Bots(alice.identity_id()).bots_size(), 10);
+  EXPECT_EQ(Bots(alice.identity_id()).bots(0).live_tokens(), 5u);
+}
+#endif
 
 TEST_F(PersonBotsTest, OnlyTheGatewayMayCall) {
   v1::Person alice;
