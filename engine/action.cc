@@ -93,7 +93,7 @@ constexpr TypeInfo kTypes[] = {
     {ActionType::kPlayDev, "play_dev", {F::kDev, F::kDevArgs, F::kDevArgs}},
 };
 
-// PLAY_PROGRESS's b and c per card (action.h); kNone for a card without them,
+// PLAY_PROGRESS's b and c per card (docs/PROTOCOL.md); kNone for a card without them,
 // so that stray bytes name no action.
 constexpr std::array<std::array<Field, 2>, kNumProgressKinds> kPlayFields = [] {
   std::array<std::array<Field, 2>, kNumProgressKinds> f{};
@@ -118,7 +118,7 @@ constexpr std::array<std::array<Field, 2>, kNumProgressKinds> kPlayFields = [] {
   return f;
 }();
 
-// PLAY_DEV's b and c per development card (action.h). A victory point card is
+// PLAY_DEV's b and c per development card (docs/PROTOCOL.md). A victory point card is
 // never played, so it takes no parameters and names no legal action.
 constexpr std::array<std::array<Field, 2>, kNumDevKinds> kDevFields = {{
     {F::kNone, F::kNone},          // knight
@@ -652,6 +652,78 @@ std::optional<Action> Decode(uint64_t code) {
 std::string_view ActionTypeName(ActionType t) {
   const TypeInfo* info = FindType(uint8_t(t));
   return info ? info->name : "?";
+}
+
+std::array<std::string_view, 3> ActionFieldKinds(ActionType t, int card) {
+  std::array<std::string_view, 3> kinds{};
+  const TypeInfo* info = FindType(uint8_t(t));
+  if (!info) return kinds;
+  const bool per_card = info->fields[1] == F::kPlayArgs || info->fields[1] == F::kDevArgs;
+  const std::array<Field, 3> fields = card >= 0 ? FieldsOf(*info, card) : info->fields;
+  for (int i = 0; i < 3; ++i) {
+    switch (fields[i]) {
+      case F::kNone:
+        kinds[i] = "";
+        break;
+      case F::kNode:
+        kinds[i] = "node";
+        break;
+      case F::kEdge:
+        kinds[i] = "edge";
+        break;
+      case F::kHex:
+        kinds[i] = "hex";
+        break;
+      case F::kCard:
+        kinds[i] = "card";
+        break;
+      case F::kResource:
+        kinds[i] = "resource";
+        break;
+      case F::kTrack:
+        kinds[i] = "track";
+        break;
+      case F::kSeat:
+        kinds[i] = "seat";
+        break;
+      case F::kDie:
+        kinds[i] = "die";
+        break;
+      case F::kEventFace:
+        kinds[i] = "event_face";
+        break;
+      case F::kProgress:
+        kinds[i] = "progress";
+        break;
+      case F::kVictim:
+        kinds[i] = "victim";
+        break;
+      case F::kCards:
+        kinds[i] = "cards";
+        break;
+      case F::kDieValue:
+        kinds[i] = "die_value";
+        break;
+      case F::kLevel:
+        kinds[i] = "level";
+        break;
+      case F::kCommodity:
+        kinds[i] = "commodity";
+        break;
+      case F::kCityOrNone:
+        kinds[i] = "city_or_none";
+        break;
+      case F::kDev:
+        kinds[i] = "dev";
+        break;
+      case F::kPlayArgs:
+      case F::kDevArgs:
+        kinds[i] = "per_card";
+        break;
+    }
+  }
+  if (per_card && card < 0) kinds[1] = kinds[2] = "per_card";
+  return kinds;
 }
 
 std::string ActionToString(const Action& a) {

@@ -6,83 +6,25 @@
 //
 //     code = type << 56 | payload
 //
-// with the payload per type given in the table below (a, b, c are bytes at
-// bits 16, 8 and 0, so that codes sort by a, then b, then c). Trade offers and counters are the only actions that carry
-// cards: `give` and `want` are packed 3 bits per card type (brick first), at
+// with the payload per type (a, b, c are bytes at bits 16, 8 and 0, so that
+// codes sort by a, then b, then c). Trade offers and counters are the only
+// actions that carry cards: `give` and `want` are packed 3 bits per card type (brick first), at
 // bits 0..23 and 24..47, and the addressee mask of an offer sits at bits
 // 48..51. Legal actions are returned sorted by their code, so the order of
 // legal actions is part of the rules version too.
 //
-//   type                      payload                  who / when
-//   ------------------------  -----------------------  ----------------------------
-//   CHANCE_START_PLAYER   0   a = seat                 chance, SET-1 (start_player=ROLL)
-//   CHANCE_DICE           1   a = yellow, b = red,     chance, TRN-3; yellow/red are
-//                             c = event face           0 when an Alchemist fixed them
-//   CHANCE_STEAL          2   a = card                 chance, ROB-3 (random card)
-//   CHANCE_DRAW           3   a = progress card        chance, PD-2 (top of an unseen deck)
-//   CHANCE_DEV            4   a = development card     chance, BG-4 (base: top of the dev deck)
-//   ROLL                 10   -                        current player, TRN-3
-//   END_TURN             11   -                        current player, TRN-7
-//   BUILD_ROAD           12   a = edge                 BLD-1, SET-2/3
-//   BUILD_SETTLEMENT     13   a = node                 BLD-2, SET-2
-//   BUILD_CITY           14   a = node                 BLD-3, SET-3
-//   BUILD_WALL           15   a = node                 BLD-4
-//   RECRUIT_KNIGHT       16   a = node                 KN-3
-//   ACTIVATE_KNIGHT      17   a = node                 KN-4
-//   PROMOTE_KNIGHT       18   a = node                 KN-5
-//   MOVE_KNIGHT          19   a = from, b = to         KN-7
-//   DISPLACE_KNIGHT      20   a = from, b = to         KN-8
-//   CHASE_ROBBER         21   a = knight node          KN-9
-//   BUY_IMPROVEMENT      22   a = track                IMP-1
-//   BANK_TRADE           23   a = card given, b = card taken   TRD-2 (best rate)
-//   MOVE_ROBBER          30   a = hex, b = victim+1    ROB-2/ROB-3 (0: nobody to rob)
-//   DISCARD              31   a = card                 SEV-2, one card at a time
-//   RELOCATE_KNIGHT      32   a = node                 KN-8 step 2
-//   PILLAGE_CITY         33   a = node                 BAR-8
-//   AQUEDUCT             34   a = resource             PRD-5
-//   PLACE_METROPOLIS     35   a = node                 MET-2/MET-3
-//   COMMIT_KNIGHT        36   a = node                 BAR-12 (fiesepeter)
-//   COMMIT_DONE          37   -                        BAR-12
-//   DISCARD_PROGRESS     38   a = progress card        PC-4
-//   DEFENDER_DECK        39   a = track                BAR-6
-//   TRADE_OFFER          40   give, want, addressees   TRD-3 step 1 (not enumerated)
-//   TRADE_ACCEPT         41   -                        TRD-3 step 2
-//   TRADE_DECLINE        42   -                        TRD-3 step 2
-//   TRADE_COUNTER        43   give, want               TRD-3 step 2 (not enumerated)
-//   TRADE_CONFIRM        44   a = seat                 TRD-3 step 3
-//   TRADE_CANCEL         45   -                        TRD-3 step 3
-//
-//   PLAY_PROGRESS        50   a = card, b, c = parameters (below)   PC-5, section 13
-//   PROGRESS_STOP        51   -                        ends an optional card step
-//   REMOVE_KNIGHT        52   a = node                 C-P3 step 1 (the victim's choice)
-//   PLACE_KNIGHT         53   a = node, b = level      C-P3 step 2
-//   TAKE_PROGRESS        54   a = progress card        C-P7 Spy; BAR-6 ANY_CARD_OF_CHOSEN_DECK
-//   TAKE_CARD            55   a = card                 C-T2 Master Merchant's pick
-//   GIVE_CARD            56   a = card                 C-P9 Wedding gift, C-T1 commodity returned
-//   HARBOR_OFFER         57   a = opponent, b = resource   C-T1 Commercial Harbor
-//   REPAIR_CITY          58   a = node                 C-P6 under saboteur=SABOTAGE_CITY
-//
-// PLAY_PROGRESS parameters: alchemist b = yellow, c = red (1..6); engineer
-// b = city node; inventor b < c = the two hexes; medicine b = settlement node;
-// bishop b = hex; deserter, spy, master_merchant b = opponent seat; diplomat
-// b = road edge (0 under diplomat_scope=ALL_OPEN_ROADS); intrigue b = knight
-// node; saboteur b = city node under SABOTAGE_CITY, else 0; merchant b = hex;
-// merchant_fleet b = card type; resource_monopoly b = resource;
-// trade_monopoly b = commodity; every other card none. While a card's step is
-// pending, BUILD_ROAD (Road Building, Diplomat) and PROMOTE_KNIGHT (Smith)
-// place or promote for free.
-//
-// The base game's development cards (ruleset base, RULES.md 22):
-//
-//   BUY_DEV              70   -                        BG-4: 1 wool + 1 grain + 1 ore, then CHANCE_DEV
-//   PLAY_DEV             71   a = dev card, b, c       BG-5, at most one per turn, also before the roll
-//
-// PLAY_DEV parameters: knight and road_building none (the robber move and the
-// free roads follow as MOVE_ROBBER and BUILD_ROAD / PROGRESS_STOP decisions);
-// year_of_plenty b <= c = the two resources; monopoly b = resource.
-// victory_point cards are never played (BG-5).
+// The list of action types with their codes, payloads, text forms, who takes
+// them and the rules they apply is data: engine/protocol_reference.cc, printed
+// as docs/PROTOCOL.md by `metropolis-engine reference`. In short: chance
+// outcomes are types 0..9, a seat's own moves 10..23, answers to pending
+// decisions 30..45, progress cards and their steps 50..58, and the base game's
+// development cards 70..71 (ruleset base, RULES.md 22). PLAY_PROGRESS's and
+// PLAY_DEV's b and c depend on the card in a; while a card's step is pending,
+// BUILD_ROAD (Road Building, Diplomat) and PROMOTE_KNIGHT (Smith) place or
+// promote for free.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -204,5 +146,15 @@ inline bool operator<(const Action& x, const Action& y) { return Encode(x) < Enc
 std::string ActionToString(const Action& a);
 std::optional<Action> ParseAction(std::string_view text, std::string* error);
 std::string_view ActionTypeName(ActionType t);
+
+// The kind of value each payload byte a, b, c of type `t` holds, from the table
+// that drives Encode, Decode and the text form: "node", "edge", "hex", "card",
+// "resource", "commodity", "track", "seat", "victim", "die", "die_value",
+// "event_face", "progress", "level", "city_or_none", "dev", or "cards" for the
+// give/want/addressees of a trade (a only); empty for a byte the type does not
+// use. PLAY_PROGRESS's and PLAY_DEV's b and c depend on the card: given `card`
+// (the value of a) they are that card's; with card -1 they read "per_card".
+// For the protocol reference (engine/protocol_reference.h).
+std::array<std::string_view, 3> ActionFieldKinds(ActionType t, int card = -1);
 
 }  // namespace metropolis

@@ -71,6 +71,68 @@ Event MaskEvent(const Event& e, int viewer) {
   return masked;
 }
 
+std::string_view EventTypeName(EventType t) {
+  switch (t) {
+    case EventType::kAction:
+      return "action";
+    case EventType::kProduced:
+      return "produced";
+    case EventType::kBankShortage:
+      return "bank_shortage";
+    case EventType::kBarbariansAdvance:
+      return "barbarians_advance";
+    case EventType::kBarbarianAttack:
+      return "barbarian_attack";
+    case EventType::kDefender:
+      return "defender";
+    case EventType::kCityPillaged:
+      return "city_pillaged";
+    case EventType::kMustDiscard:
+      return "must_discard";
+    case EventType::kStole:
+      return "stole";
+    case EventType::kProgressDrawn:
+      return "progress_drawn";
+    case EventType::kVictoryCardRevealed:
+      return "victory_card_revealed";
+    case EventType::kKnightRemoved:
+      return "knight_removed";
+    case EventType::kLongestRoad:
+      return "longest_road";
+    case EventType::kMetropolis:
+      return "metropolis";
+    case EventType::kTradeExecuted:
+      return "trade_executed";
+    case EventType::kGameOver:
+      return "game_over";
+    case EventType::kPaid:
+      return "paid";
+    case EventType::kCardGiven:
+      return "card_given";
+    case EventType::kProgressSeen:
+      return "progress_seen";
+    case EventType::kHandSeen:
+      return "hand_seen";
+    case EventType::kProgressTaken:
+      return "progress_taken";
+    case EventType::kTokensSwapped:
+      return "tokens_swapped";
+    case EventType::kKnightDeserted:
+      return "knight_deserted";
+    case EventType::kRoadRemoved:
+      return "road_removed";
+    case EventType::kMerchantPlaced:
+      return "merchant_placed";
+    case EventType::kCitySabotaged:
+      return "city_sabotaged";
+    case EventType::kLargestArmy:
+      return "largest_army";
+    case EventType::kDevRevealed:
+      return "dev_revealed";
+  }
+  return "?";
+}
+
 std::string EventToString(const Event& e) {
   switch (e.type) {
     case EventType::kAction:

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/action.h"
@@ -55,6 +56,12 @@ enum class EventType : uint8_t {
   // strength (BAR-3). The attack's victims and defenders follow from these.
   kBarbarianShare,
 };
+// Event types are 0 .. kNumEventTypes - 1; a new one goes at the end, here, in
+// EventTypeName and in the protocol reference (engine/protocol_reference.cc).
+inline constexpr int kNumEventTypes = int(EventType::kDevRevealed) + 1;
+// "action", "produced", ..., "dev_revealed": the proto's EVENT_ names in lower
+// case without the prefix; "?" for a value that names no event type.
+std::string_view EventTypeName(EventType t);
 
 struct Event {
   EventType type = EventType::kAction;

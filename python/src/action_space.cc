@@ -45,7 +45,7 @@ constexpr uint8_t kBaseWide = kBase | kOther;
 using T = ActionType;
 
 // The table. Its order is the order of the indices: change it only with a new
-// rules version (docs/PYTHON.md lists it). Parameters follow engine/action.h.
+// rules version (docs/PYTHON.md lists it). Parameters follow docs/PROTOCOL.md.
 const std::vector<Entry>& Table() {
   static const std::vector<Entry> table = {
       {T::kRoll, -1, {None(), None(), None()}, kAll},
@@ -78,7 +78,7 @@ const std::vector<Entry>& Table() {
       {T::kTradeDecline, -1, {None(), None(), None()}, kAll},
       {T::kTradeConfirm, -1, {Seat(), None(), None()}, kAll},
       {T::kTradeCancel, -1, {None(), None(), None()}, kAll},
-      // Progress cards (PLAY_PROGRESS parameters in engine/action.h). The
+      // Progress cards (PLAY_PROGRESS parameters in docs/PROTOCOL.md). The
       // Printer and the Constitution are never played (PD-4).
       {T::kPlayProgress, kAlchemist, {None(), Die(), Die()}, kCkWide},
       {T::kPlayProgress, kCrane, {None(), None(), None()}, kCkWide},

@@ -16,5 +16,6 @@ int RunGolden(const std::vector<std::string>& args);
 int RunSeaMap(const std::vector<std::string>& args);
 int RunVerify(const std::vector<std::string>& args);
 int RunAnalyse(const std::vector<std::string>& args);
+int RunReference(const std::vector<std::string>& args);
 
 }  // namespace metropolis::cli

@@ -26,6 +26,7 @@ constexpr std::string_view kHelp =
     "  sea-map  print a Seafarers scenario's map and its numbering, or its geometry as JSON\n"
     "  verify   check a finished game's secret dice against the commitment it announced (docs/CHANCE.md)\n"
     "  analyse  a finished game's luck account and win-probability graph (docs/ANALYSIS.md)\n"
+    "  reference  the protocol reference: every action, pending decision and event (docs/PROTOCOL.md)\n"
     "\n"
     "'metropolis-engine COMMAND --help' describes a command's flags.\n";
 
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   if (command == "sea-map") return RunSeaMap(args);
   if (command == "verify") return RunVerify(args);
   if (command == "analyse" || command == "analyze") return RunAnalyse(args);
+  if (command == "reference") return RunReference(args);
   std::cerr << "metropolis-engine: unknown command '" << command << "'\n\n" << kHelp;
   return kExitUsage;
 }
