@@ -38,7 +38,7 @@ expect() {
 
 # ---- help and flag errors ----------------------------------------------------
 run help 0 --help
-for cmd in sim replay apply perft sea-map; do
+for cmd in sim replay apply perft sea-map reference; do
   expect help out "$cmd"
   run "help-$cmd" 0 "$cmd" --help
   expect "help-$cmd" out "usage: metropolis-engine $cmd"
@@ -242,6 +242,17 @@ expect sea-map-json out '{"scenario":"NEW_SHORES","seats":3,'
 run sea-map-bad 2 sea-map --scenario GREATER_CATAN
 expect sea-map-bad err "expected NEW_SHORES or THROUGH_THE_DESERT"
 run sea-map-bad-seats 2 sea-map --scenario NEW_SHORES --seats 5
+
+# ---- reference (docs/PROTOCOL.md; the test protocol_reference compares the whole) ----
+run reference-md 0 reference --markdown
+expect reference-md out "# Protocol reference"
+expect reference-md out '| 12 | `BUILD_ROAD` | `build_road e<edge>`'
+run reference-json 0 reference --json
+expect reference-json out '"constant": "MOVE_ROBBER"'
+run reference-none 2 reference
+expect reference-none err "give exactly one of --markdown and --json"
+run reference-both 2 reference --markdown --json
+expect reference-both err "give exactly one of --markdown and --json"
 
 if ((failures)); then
   echo "cli_test: $failures failures" >&2
