@@ -129,6 +129,8 @@ std::string_view EventTypeName(EventType t) {
       return "largest_army";
     case EventType::kDevRevealed:
       return "dev_revealed";
+    case EventType::kBarbarianShare:
+      return "barbarian_share";
   }
   return "?";
 }

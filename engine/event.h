@@ -58,7 +58,7 @@ enum class EventType : uint8_t {
 };
 // Event types are 0 .. kNumEventTypes - 1; a new one goes at the end, here, in
 // EventTypeName and in the protocol reference (engine/protocol_reference.cc).
-inline constexpr int kNumEventTypes = int(EventType::kDevRevealed) + 1;
+inline constexpr int kNumEventTypes = int(EventType::kBarbarianShare) + 1;
 // "action", "produced", ..., "dev_revealed": the proto's EVENT_ names in lower
 // case without the prefix; "?" for a value that names no event type.
 std::string_view EventTypeName(EventType t);

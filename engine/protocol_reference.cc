@@ -676,6 +676,12 @@ std::vector<EventReference> MakeEvents() {
        Ev(E::kCitySabotaged, 1, -1, 12, 1)},
       {E::kLargestArmy, {"the new holder, or -1 for nobody"}, "everyone", "BG-6", Ev(E::kLargestArmy, 2, -1, 0)},
       {E::kDevRevealed, {"the seat", "", "its victory point cards"}, "everyone", "BG-9", Ev(E::kDevRevealed, 1, -1, 2)},
+      {E::kBarbarianShare,
+       {"the seat (one event per seat, in seat order, after the attack)", "",
+        "its share of Catan's strength: its active knights' strength (under fiesepeter, its committed knights')"},
+       "everyone",
+       "BAR-3, BAR-12",
+       Ev(E::kBarbarianShare, 1, -1, 3)},
   };
 }
 
