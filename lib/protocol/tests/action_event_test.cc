@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/event.h"
 #include "lib/protocol/convert.h"
 #include "lib/protocol/tests/random_games.h"
 #include "metropolis/v1/game.pb.h"
@@ -181,7 +182,9 @@ TEST(ActionsAndEvents, MalformedEventsAreRefused) {
     void (*Break)(v1::Event*);
     std::string error;
   } cases[] = {
-      {"type", [](v1::Event* m) { m->set_type(v1::EventType(28)); }, "event.type: 28 is not one of 0..27"},
+      // The first number past the last event type (kNumEventTypes is 29 with the barbarian share).
+      {"type", [](v1::Event* m) { m->set_type(v1::EventType(kNumEventTypes)); },
+       "event.type: " + std::to_string(kNumEventTypes) + " is not one of 0.." + std::to_string(kNumEventTypes - 1)},
       {"seat", [](v1::Event* m) { m->set_seat(4); }, "event.seat: 4 is not a seat (-2..3)"},
       {"seat below", [](v1::Event* m) { m->set_seat(-3); }, "event.seat: -3 is not a seat (-2..3)"},
       {"other", [](v1::Event* m) { m->set_other(-2); }, "event.other: -2 is not a seat (-1..3)"},
