@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "lib/common/credentials.h"
 #include "lib/common/grpc_util.h"
@@ -78,11 +79,16 @@ bool ReadSecuritySettings(const Settings& settings, ServeOptions* options, std::
   return ReadChannelTlsSetting(settings, error);
 }
 
-int Serve(const ServeOptions& options, const std::vector<Component*>& components, ShutdownSignals* signals) {
+std::unique_ptr<grpc::Server> StartServer(const ServeOptions& options, const std::vector<Component*>& components,
+                                          int* port, std::string* error) {
   EnableHealthAndReflection();
   grpc::ServerBuilder builder;
-  int port = 0;
-  builder.AddListeningPort(options.listen, MakeServerCredentials(options.tls), &port);
+  // gRPC sets SO_REUSEPORT by default, so a second server on a port another one
+  // already listens on would start "successfully" and take half its connections.
+  // Without it the bind fails and the program says so.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  *port = 0;
+  builder.AddListeningPort(options.listen, MakeServerCredentials(options.tls), port);
   std::optional<grpc::ResourceQuota> quota;
   if (options.max_calls > 0) {
     quota.emplace(options.quota_name);
@@ -95,8 +101,22 @@ int Serve(const ServeOptions& options, const std::vector<Component*>& components
   for (Component* c : components) c->Register(&builder);
   if (options.metrics) InstallRpcMetrics(&builder, options.metrics);
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
-  if (!server || port == 0) {
-    std::cerr << options.program << ": cannot listen on " << options.listen << "\n";
+  if (!server || *port == 0) {
+    // gRPC logs the bind's own error (errno) but tells the caller only that no
+    // port was bound; a taken port is by far the usual reason.
+    *error = "cannot listen on " + options.listen +
+             ": the port is already taken by another process, or the address cannot be bound";
+    return nullptr;
+  }
+  return server;
+}
+
+int Serve(const ServeOptions& options, const std::vector<Component*>& components, ShutdownSignals* signals) {
+  int port = 0;
+  std::string error;
+  std::unique_ptr<grpc::Server> server = StartServer(options, components, &port, &error);
+  if (!server) {
+    std::cerr << options.program << ": " << error << "\n";
     return options.listen_failure_exit_code;
   }
   LogFieldList fields;

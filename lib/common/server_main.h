@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "lib/common/log.h"
 
 namespace grpc {
+class Server;
 class ServerBuilder;
 }  // namespace grpc
 
@@ -102,6 +104,13 @@ bool ReadSecuritySettings(const Settings& settings, ServeOptions* options, std::
 // certificate for HTTPS): declared, then read and applied (SetChannelTls).
 void AddChannelTlsSetting(Settings* settings);
 bool ReadChannelTlsSetting(const Settings& settings, std::string* error);
+
+// Builds and starts the gRPC server Serve runs: every component's services
+// registered, health and reflection on, listening on options.listen (*port: the
+// port bound). Null with *error naming the address when it cannot listen there,
+// also when another server already listens on that port (SO_REUSEPORT is off).
+std::unique_ptr<grpc::Server> StartServer(const ServeOptions& options, const std::vector<Component*>& components,
+                                          int* port, std::string* error);
 
 // Builds and starts one gRPC server with every component's services (health and
 // reflection on), says "listening", starts the components, waits for a signal,
