@@ -4,20 +4,13 @@
 
 #include "services/gateway/backends.h"
 #include "services/gateway/bodies.h"
+#include "services/gateway/people_call.h"
 
 namespace metropolis::gateway {
 namespace {
 
 constexpr std::string_view kBots = "/api/v1/me/bots", kTokens = "/api/v1/me/bots/{}/tokens",
                            kRevoke = "/api/v1/me/bots/{}/tokens/{}/revoke";
-
-template <typename Request, typename Response>
-grpc::Status Call(Backends* backends,
-                  grpc::Status (v1::People::Stub::*method)(grpc::ClientContext*, const Request&, Response*),
-                  const Request& request, Response* response) {
-  auto context = backends->AccountsContext();
-  return (backends->people().*method)(context.get(), request, response);
-}
 
 OwnBot BotFrom(const v1::PersonBot& b) {
   return {b.identity_id(), b.name(), b.created_unix_ms(), int(b.live_tokens())};
@@ -61,7 +54,7 @@ grpc::Status GrpcBotStore::CreateBot(int64_t person, const std::string& name, Ow
   request.set_identity_id(person);
   request.set_name(name);
   v1::PersonBot response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::CreatePersonBot, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::CreatePersonBot, request, &response); !s.ok()) return s;
   *out = BotFrom(response);
   return grpc::Status::OK;
 }
@@ -70,7 +63,7 @@ grpc::Status GrpcBotStore::ListBots(int64_t person, OwnBots* out) {
   v1::ListPersonBotsRequest request;
   request.set_identity_id(person);
   v1::ListPersonBotsResponse response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::ListPersonBots, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::ListPersonBots, request, &response); !s.ok()) return s;
   out->bots.clear();
   for (const v1::PersonBot& b : response.bots()) out->bots.push_back(BotFrom(b));
   out->max_bots = int(response.max_bots());
@@ -85,7 +78,7 @@ grpc::Status GrpcBotStore::IssueToken(int64_t person, const std::string& bot, co
   request.set_bot(bot);
   request.set_label(label);
   v1::IssueBotTokenResponse response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::IssueBotToken, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::IssueBotToken, request, &response); !s.ok()) return s;
   *token_id = response.token_id();
   *token = response.token();
   return grpc::Status::OK;
@@ -96,7 +89,7 @@ grpc::Status GrpcBotStore::ListTokens(int64_t person, const std::string& bot, st
   request.set_identity_id(person);
   request.set_bot(bot);
   v1::ListBotTokensResponse response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::ListBotTokens, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::ListBotTokens, request, &response); !s.ok()) return s;
   out->clear();
   for (const v1::BotToken& t : response.tokens())
     out->push_back({t.id(), t.label(), t.created_unix_ms(), t.revoked_unix_ms()});
@@ -109,7 +102,7 @@ grpc::Status GrpcBotStore::RevokeToken(int64_t person, const std::string& bot, i
   request.set_bot(bot);
   request.set_token_id(token_id);
   v1::RevokeBotTokenResponse response;
-  return Call(backends_, &v1::People::Stub::RevokeBotToken, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::RevokeBotToken, request, &response);
 }
 
 bool IsBotsPath(std::string_view path) { return !BotsRoute(path).empty(); }

@@ -1,6 +1,7 @@
 #include "services/gateway/people_client.h"
 
 #include "services/gateway/backends.h"
+#include "services/gateway/people_call.h"
 
 namespace metropolis::gateway {
 namespace {
@@ -13,15 +14,6 @@ Person PersonFrom(const v1::Person& p) {
 
 HeldSeat SeatFrom(const v1::WebSeat& s) { return {s.game_id(), s.host(), s.seat_token(), int(s.seat())}; }
 
-// One call with a fresh context: the gateway's accounts token and the deadline.
-template <typename Request, typename Response>
-grpc::Status Call(Backends* backends,
-                  grpc::Status (v1::People::Stub::*method)(grpc::ClientContext*, const Request&, Response*),
-                  const Request& request, Response* response) {
-  auto context = backends->AccountsContext();
-  return (backends->people().*method)(context.get(), request, response);
-}
-
 }  // namespace
 
 grpc::Status GrpcPeopleStore::CreatePerson(const std::string& name, const std::string& password, Person* out) {
@@ -29,7 +21,7 @@ grpc::Status GrpcPeopleStore::CreatePerson(const std::string& name, const std::s
   request.set_name(name);
   request.set_password(password);
   v1::Person response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::SignUp, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::SignUp, request, &response); !s.ok()) return s;
   *out = PersonFrom(response);
   return grpc::Status::OK;
 }
@@ -39,7 +31,7 @@ grpc::Status GrpcPeopleStore::CheckPassword(const std::string& name, const std::
   request.set_name(name);
   request.set_password(password);
   v1::Person response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::CheckPassword, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::CheckPassword, request, &response); !s.ok()) return s;
   *out = PersonFrom(response);
   return grpc::Status::OK;
 }
@@ -51,7 +43,7 @@ grpc::Status GrpcPeopleStore::CreateSession(const std::string& token_sha256, int
   request.set_identity_id(identity_id);
   request.set_expires_unix_ms(expires_unix_ms);
   v1::CreateSessionResponse response;
-  return Call(backends_, &v1::People::Stub::CreateSession, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::CreateSession, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) {
@@ -59,7 +51,7 @@ grpc::Status GrpcPeopleStore::FindSession(const std::string& token_sha256, int64
   request.set_token_sha256(token_sha256);
   request.set_now_unix_ms(now_unix_ms);
   v1::WebSession response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSession, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::FindSession, request, &response); !s.ok()) return s;
   *out = {PersonFrom(response.person()), response.token_sha256(), response.expires_unix_ms()};
   return grpc::Status::OK;
 }
@@ -68,7 +60,7 @@ grpc::Status GrpcPeopleStore::DeleteSession(const std::string& token_sha256) {
   v1::DeleteSessionRequest request;
   request.set_token_sha256(token_sha256);
   v1::DeleteSessionResponse response;
-  return Call(backends_, &v1::People::Stub::DeleteSession, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::DeleteSession, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
@@ -80,7 +72,7 @@ grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat
   s->set_seat_token(seat.seat_token);
   s->set_seat(uint32_t(seat.seat));
   v1::SaveSeatResponse response;
-  return Call(backends_, &v1::People::Stub::SaveSeat, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::SaveSeat, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) {
@@ -88,7 +80,7 @@ grpc::Status GrpcPeopleStore::FindSeat(int64_t identity_id, const std::string& g
   request.set_identity_id(identity_id);
   request.set_game_id(game_id);
   v1::WebSeat response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::FindSeat, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::FindSeat, request, &response); !s.ok()) return s;
   *out = SeatFrom(response);
   return grpc::Status::OK;
 }
@@ -97,7 +89,7 @@ grpc::Status GrpcPeopleStore::LatestOpenSeat(int64_t identity_id, HeldSeat* out)
   v1::LatestOpenSeatRequest request;
   request.set_identity_id(identity_id);
   v1::WebSeat response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::LatestOpenSeat, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::LatestOpenSeat, request, &response); !s.ok()) return s;
   *out = SeatFrom(response);
   return grpc::Status::OK;
 }
@@ -107,7 +99,7 @@ grpc::Status GrpcPeopleStore::MarkSeatFinished(int64_t identity_id, const std::s
   request.set_identity_id(identity_id);
   request.set_game_id(game_id);
   v1::FinishSeatResponse response;
-  return Call(backends_, &v1::People::Stub::FinishSeat, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::FinishSeat, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::ReservePracticeSeat(int64_t identity_id, const std::string& game_id, int max_open) {
@@ -116,14 +108,15 @@ grpc::Status GrpcPeopleStore::ReservePracticeSeat(int64_t identity_id, const std
   request.set_game_id(game_id);
   request.set_max_open(uint32_t(max_open));
   v1::ReservePracticeSeatResponse response;
-  return Call(backends_, &v1::People::Stub::ReservePracticeSeat, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::ReservePracticeSeat, request, &response);
 }
 
 grpc::Status GrpcPeopleStore::OpenPracticeSeats(int64_t identity_id, std::vector<OpenPracticeSeat>* out) {
   v1::OpenPracticeSeatsRequest request;
   request.set_identity_id(identity_id);
   v1::OpenPracticeSeatsResponse response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::OpenPracticeSeats, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::OpenPracticeSeats, request, &response); !s.ok())
+    return s;
   out->clear();
   for (const v1::OpenPracticeSeat& seat : response.seats())
     out->push_back({seat.game_id(), seat.host(), seat.age_ms()});
@@ -136,7 +129,8 @@ grpc::Status GrpcPeopleStore::IssueToken(int64_t identity_id, const std::string&
   request.set_identity_id(identity_id);
   request.set_label(label);
   v1::IssuePersonTokenResponse response;
-  if (grpc::Status s = Call(backends_, &v1::People::Stub::IssuePersonToken, request, &response); !s.ok()) return s;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::IssuePersonToken, request, &response); !s.ok())
+    return s;
   *token_id = response.token_id();
   *token = response.token();
   return grpc::Status::OK;
@@ -147,7 +141,7 @@ grpc::Status GrpcPeopleStore::RevokeToken(int64_t identity_id, int64_t token_id)
   request.set_identity_id(identity_id);
   request.set_token_id(token_id);
   v1::RevokePersonTokenResponse response;
-  return Call(backends_, &v1::People::Stub::RevokePersonToken, request, &response);
+  return CallPeople(backends_, &v1::People::Stub::RevokePersonToken, request, &response);
 }
 
 }  // namespace metropolis::gateway
