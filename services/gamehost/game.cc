@@ -28,6 +28,7 @@ struct Game::Seat {
   std::vector<v1::Event> events;  // masked for this seat, not yet released (Advance)
   std::vector<v1::Event> held;    // released, waiting to be coalesced (GameEnv::coalesce_events_ms)
   uint32_t held_step = 0;         // the step `held` brings the seat to
+  SeatDebugLog debug;             // what its streams said of their decisions (debug_log.h)
 };
 
 grpc::Status Game::Create(GameSetup setup, GameEnv env, std::shared_ptr<Game>* out) {
@@ -92,6 +93,8 @@ grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms,
   g.created_unix_ms_ = created_unix_ms;
   g.started_ = checkpoint.started;
   g.fence_ = fence;
+  // The notes of the steps before were in the stopped host's memory.
+  g.debug_from_step_ = g.step();
   g.persisted_ = g.step();
   g.persisted_started_ = g.started_;
   g.finished_unix_ms_ = g.persisted_finished_ = checkpoint.finished_unix_ms;
@@ -653,15 +656,22 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
   if (!protocol::ActionFromProto(answer.action(), &action, &error)) {
     return Reject(seat, answer.step(), "malformed", "malformed action: " + error);
   }
+  if (answer.has_debug()) {
+    if (error = CheckAnswerDebug(answer.debug()); !error.empty())
+      return Reject(seat, answer.step(), "debug", error + "; nothing was applied");
+  }
   error = state_.CheckAction(action);
   if (!error.empty()) return Reject(seat, answer.step(), "illegal", error);
 
   // Time: what went past the per-decision limit comes out of the bank.
   const bool answered_decision = decision_sent_step_ == int64_t(step());
+  const services::Millis think = answered_decision ? std::max<services::Millis>(0, received_at - decision_sent_at_) : 0;
   if (answered_decision) {
-    const services::Millis over = (received_at - decision_sent_at_) - services::Millis(setup_.decision_ms);
+    const services::Millis over = think - services::Millis(setup_.decision_ms);
     if (over > 0) s.bank_ms = std::max<int64_t>(0, s.bank_ms - over);
   }
+  s.debug.Record(step(), uint32_t(std::min<services::Millis>(think, UINT32_MAX)),
+                 answer.has_debug() ? &answer.debug() : nullptr);
   ++s.decisions;
   s.fallback_in_a_row = 0;
   deadline_ = -1;
@@ -1013,7 +1023,9 @@ void Game::FinishLocked() {
     done.identity_ids.push_back(s->setup.identity_id);
     done.built_in.push_back(s->setup.built_in);
     done.forfeited.push_back(s->forfeited);
+    done.debug.push_back(s->debug);
   }
+  done.debug_from_step = debug_from_step_;
   done.reason = EndReason(int(result_.reason()));
   for (int v : result_.vp()) done.vp.push_back(v);
   done.created_unix_ms = created_unix_ms_;

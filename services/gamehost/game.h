@@ -334,6 +334,7 @@ class Game : public std::enable_shared_from_this<Game> {
   bool finished_ = false;  // the engine says the game is over
   bool stored_ = false;    // the completed game is stored; streams heard game over
   int64_t created_unix_ms_ = 0;
+  uint32_t debug_from_step_ = 0;  // where the seats' debug logs begin: 0, or the step taken over at
   v1::GameResult result_;
   // The decision sent to a seat's stream, if any, for the current step.
   int64_t decision_sent_step_ = -1;

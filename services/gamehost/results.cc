@@ -42,6 +42,8 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
   out->set_created_unix_ms(g.created_unix_ms);
   out->set_finished_unix_ms(g.finished_unix_ms);
   out->set_chance_seed(g.record.seed.value_or(0));
+  for (size_t i = 0; i < g.debug.size(); ++i)
+    if (!g.debug[i].empty()) g.debug[i].ToProto(uint32_t(i), g.debug_from_step, out->add_debug());
   if (chance::Seed seed; chance::FromBytes(g.verifiable_seed, &seed)) {
     out->set_verifiable_seed(g.verifiable_seed);
     out->set_chance_commitment(std::string(chance::AsBytes(chance::CommitTo(seed))));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "services/gamehost/debug_log.h"
 
 namespace metropolis::gamehost {
 
@@ -35,6 +36,9 @@ struct CompletedGame {
   std::vector<bool> forfeited;  // per seat
   int64_t created_unix_ms = 0, finished_unix_ms = 0;
   std::string verifiable_seed;  // chance version 2 (GameSetup::verifiable_seed); record.seed is then empty
+  // Per seat: its debug channel (debug_log.h), recorded from debug_from_step on.
+  std::vector<SeatDebugLog> debug;
+  uint32_t debug_from_step = 0;
 };
 
 // The JSON line a completed game is stored as: the engine's GameRecord (so it

@@ -39,10 +39,11 @@ ReplaysMetrics::ReplaysMetrics(prometheus::Registry* r) : impl_(std::make_unique
                               .Register(*r)
                               .Add({}, Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                                                    0.5, 1, 2.5, 5, 10});
-  impl_->reads = &BuildCounter()
-                      .Name("metropolis_replays_reads_total")
-                      .Help("Reads of stored games, by kind (list, replay, position, export, export_games, analysis)")
-                      .Register(*r);
+  impl_->reads =
+      &BuildCounter()
+           .Name("metropolis_replays_reads_total")
+           .Help("Reads of stored games, by kind (list, replay, position, export, export_games, analysis, luck, debug)")
+           .Register(*r);
   impl_->analysis_waiting = &BuildGauge()
                                  .Name("metropolis_replays_analysis_waiting")
                                  .Help("Analysis jobs waiting, by line (stored: games just stored; requested)")

@@ -96,6 +96,10 @@ grpc::Status PgReplayStore::Insert(const PreparedGame& prepared, bool* already_s
       tx.exec_prepared("replays.insert_seat", game.game_id(), int(seat.seat()), seat.identity_id(), seat.name(),
                        int(seat.fallback_decisions()), seat.forfeited(), int(seat.kind()));
     }
+    for (const v1::SeatDebug& debug : game.debug()) {
+      tx.exec_params("INSERT INTO game_debug (game_id, seat, debug) VALUES ($1, $2, $3)", game.game_id(),
+                     int(debug.seat()), pqxx::binarystring(debug.SerializeAsString()));
+    }
     if (prepared.has_compact) {
       tx.exec_prepared("replays.insert_replay", game.game_id(), game.config().rules_version(),
                        pqxx::binarystring(prepared.codes), pqxx::binarystring(prepared.compact), int(kFormatVersion));
@@ -152,6 +156,20 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
     }
     BytesToCodes(pqxx::binarystring(tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game_id)[0]).str(),
                  out);
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgReplayStore::LoadDebug(const std::string& game_id, std::vector<v1::SeatDebug>* out) {
+  return Run(pool_, "load debug", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    out->clear();
+    for (const auto& row :
+         tx.exec_params("SELECT seat, debug FROM game_debug WHERE game_id = $1 ORDER BY seat", game_id)) {
+      if (!out->emplace_back().ParseFromString(pqxx::binarystring(row[1]).str()))
+        return {grpc::StatusCode::DATA_LOSS,
+                "game " + game_id + ": the stored debug of seat " + row[0].as<std::string>() + " does not parse"};
+    }
     return grpc::Status::OK;
   });
 }

@@ -17,6 +17,7 @@ class PgReplayStore final : public ReplayStore {
 
   grpc::Status Insert(const PreparedGame& game, bool* already_stored, std::string* stored_digest) override;
   grpc::Status Load(const std::string& game_id, v1::CompletedGameRecord* out) override;
+  grpc::Status LoadDebug(const std::string& game_id, std::vector<v1::SeatDebug>* out) override;
   grpc::Status ListPage(const ListFilter& filter, const ListCursor& after, int limit, Summaries* out) override;
   grpc::Status Digest(const std::string& game_id, std::string* digest, bool* found) override;
   grpc::Status Results(const std::vector<std::string>& ids, Summaries* out) override;

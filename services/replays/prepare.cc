@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "services/replays/codec/codec.h"
+#include "services/replays/debug.h"
 #include "services/replays/digest.h"
 #include "services/replays/record.h"
 
@@ -12,6 +13,7 @@ grpc::Status PrepareRecord(const v1::CompletedGameRecord& record, PreparedGame* 
   GameConfig config;
   std::vector<Action> actions;
   if (grpc::Status s = CheckShape(record, &config, &actions); !s.ok()) return s;
+  if (grpc::Status s = CheckDebug(record, config.num_seats); !s.ok()) return s;
   // Encoding is a checked replay; only when it fails does the plain replay run,
   // for its precise error, or to store a game the codec cannot compress.
   State final_state;

@@ -41,7 +41,7 @@ class ReplayStore {
  public:
   virtual ~ReplayStore() = default;
 
-  // Stores the game and its seats and codes at once, or nothing. A game
+  // Stores the game and its seats, codes and debug (record->debug) at once, or nothing. A game
   // already stored under its id: with the same codes, OK with *already_stored
   // and *stored_digest the digest kept for it; with other codes ALREADY_EXISTS.
   // INVALID_ARGUMENT when a seat names an identity the store does not know.
@@ -58,6 +58,11 @@ class ReplayStore {
   // with its seats (seat, identity, name; not their outcome). Hidden games are
   // included: the caller filters them.
   virtual grpc::Status ListPage(const ListFilter& filter, const ListCursor& after, int limit, Summaries* out) = 0;
+
+  // The debug stored with the game (replays.proto, SeatDebug; identity_id
+  // unset), by seat; none when it has none or is not stored (the caller has
+  // loaded the game first).
+  virtual grpc::Status LoadDebug(const std::string& game_id, std::vector<v1::SeatDebug>* out) = 0;
 
   // The digest kept for the stored game (*found false when there is none).
   virtual grpc::Status Digest(const std::string& game_id, std::string* digest, bool* found) = 0;

@@ -164,6 +164,21 @@ grpc::Status Replays::Load(const std::string& game_id, v1::CompletedGameRecord* 
   return loaded;
 }
 
+grpc::Status Replays::Debug(const std::string& game_id, const DebugReader& reader, v1::GameDebug* out) {
+  v1::CompletedGameRecord game;
+  if (grpc::Status s = Load(game_id, &game); !s.ok()) return s;
+  std::vector<v1::SeatDebug> stored;
+  if (grpc::Status s = store_->LoadDebug(game_id, &stored); !s.ok()) return s;
+  bool any_seat = false;
+  ReadableDebug(game, stored, reader, out, &any_seat);
+  if (!any_seat) {
+    out->Clear();
+    return {grpc::StatusCode::PERMISSION_DENIED,
+            "no seat of game " + game_id + " is yours: its debug is for its bots' authors only"};
+  }
+  return grpc::Status::OK;
+}
+
 grpc::Status Replays::Position(const v1::GetPositionRequest& request, v1::PositionResponse* out) {
   v1::CompletedGameRecord game;
   if (grpc::Status s = Load(request.game_id(), &game); !s.ok()) return s;

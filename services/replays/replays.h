@@ -11,6 +11,7 @@
 #include "metropolis/v1/replays.pb.h"
 #include "services/replays/analysis_store.h"
 #include "services/replays/analysis_worker.h"
+#include "services/replays/debug.h"
 #include "services/replays/replay_store.h"
 #include "services/replays/reveal_store.h"
 
@@ -59,6 +60,10 @@ class Replays {
   // waiting; RESOURCE_EXHAUSTED (nothing queued) when the line is full.
   grpc::Status RequestAnalysis(const std::string& game_id, v1::GameAnalysis* out);
   grpc::Status LuckSummary(int64_t identity_id, v1::LuckSummary* out);
+  // The debug of a shown game's seats that `reader` reads (debug.h); Load's
+  // errors for a game that is not shown; PERMISSION_DENIED when no seat of
+  // the game is the reader's.
+  grpc::Status Debug(const std::string& game_id, const DebugReader& reader, v1::GameDebug* out);
 
  private:
   // Whether a game stored under `tournament` may be shown (*shown), from the

@@ -153,4 +153,15 @@ grpc::Status ReplaysService::GetLuckSummary(grpc::ServerContext* context, const 
   return replays_->LuckSummary(request->identity_id(), response);
 }
 
+grpc::Status ReplaysService::GetDebug(grpc::ServerContext* context, const v1::GetDebugRequest* request,
+                                      v1::GameDebug* response) {
+  services::CallLogContext call(*context, request->game_id());
+  if (metrics_) metrics_->Read("debug");
+  auth::Principal principal;
+  if (grpc::Status s = auth_->Authenticate(services::BearerToken(*context), &principal); !s.ok()) return s;
+  DebugReader reader;
+  if (grpc::Status s = DebugReaderOf(principal, *request, &reader); !s.ok()) return s;
+  return replays_->Debug(request->game_id(), reader, response);
+}
+
 }  // namespace metropolis::replays

@@ -46,6 +46,9 @@ class ReplaysService final : public v1::Replays::Service {
                                v1::GameAnalysis* response) override;
   grpc::Status GetLuckSummary(grpc::ServerContext* context, const v1::GetLuckSummaryRequest* request,
                               v1::LuckSummary* response) override;
+  // Who reads which seats: debug.h (DebugReaderOf).
+  grpc::Status GetDebug(grpc::ServerContext* context, const v1::GetDebugRequest* request,
+                        v1::GameDebug* response) override;
 
  private:
   grpc::Status Authorize(const grpc::ServerContext& context, auth::ResultsAccess access) const;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 
+#include "metropolis/v1/replays.pb.h"
+#include "services/gamehost/results.h"
 #include "services/gamehost/tests/checkpoint_store_contract.h"
 #include "services/gamehost/tests/fakes.h"
 #include "services/gamehost/tests/memory_checkpoints.h"
@@ -170,6 +172,39 @@ TEST_F(CheckpointTest, AnotherHostResumesTheExactPositionAndTheFirstIsFencedOff)
   std::vector<std::string> orphans;
   EXPECT_TRUE(store.Orphans(10, kLease, &orphans).ok());
   EXPECT_TRUE(orphans.empty());
+}
+
+// The debug channel lives in the host's memory: a takeover keeps the game and
+// says from which step the notes were recorded, rather than pass off the half
+// it has as the whole.
+TEST_F(CheckpointTest, AGameTakenOverSaysFromWhichStepItsDebugNotesWereRecorded) {
+  CreateOnA();
+  const auto note = [](int, const v1::Decision& d, v1::PlayAnswer* answer) {
+    answer->mutable_debug()->set_note("at " + std::to_string(d.step()));
+  };
+  Seats on_a(&a, &created);
+  on_a.decorate = note;
+  on_a.Connect();
+  ASSERT_EQ(on_a.Play(120), 120);
+  const uint32_t taken_at = uint32_t(Logged());
+  LeasesLapse();
+  b.host->KeepLeases();
+  Seats on_b(&b, &created);
+  on_b.decorate = note;
+  on_b.Connect();
+  on_b.Play(100000);
+  ASSERT_EQ(b.sink.games.size(), 1u);
+  v1::CompletedGameRecord record;
+  CompletedGameToProto(b.sink.games[0], &record);
+  ASSERT_EQ(record.debug_size(), 4);
+  for (const v1::SeatDebug& d : record.debug()) {
+    EXPECT_EQ(d.recorded_from_step(), taken_at);
+    ASSERT_GT(d.steps_size(), 0);
+    for (const v1::StepDebug& s : d.steps()) {
+      EXPECT_GE(s.step(), taken_at);
+      EXPECT_EQ(s.note(), "at " + std::to_string(s.step()));
+    }
+  }
 }
 
 TEST_F(CheckpointTest, SeatsGetAFullDecisionLimitToReconnectAfterATakeover) {

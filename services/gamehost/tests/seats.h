@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "lib/protocol/seat_record.h"
 #include "services/gamehost/tests/fakes.h"
@@ -50,11 +51,15 @@ struct Seats {
       v1::PlayAnswer answer;
       answer.set_step(d.step());
       answer.mutable_action()->set_code(d.view().legal(played % d.view().legal_size()));
+      if (decorate) decorate(actor, d, &answer);
       game->Answer(actor, streams[actor].get(), answer, host->clock.Now());
     }
     host->Settle();
     return played;
   }
+
+  // Called on each answer before it is sent (a debug note, a delay on the clock).
+  std::function<void(int seat, const v1::Decision&, v1::PlayAnswer*)> decorate;
 
   TestHost* host;
   const v1::CreateGameResponse* created;

@@ -17,6 +17,7 @@ namespace metropolis::replays::testing {
 
 inline constexpr char kStoreToken[] = "store-secret";
 inline constexpr char kReadToken[] = "read-secret";
+inline constexpr char kGatewayToken[] = "gateway-secret";  // the gateway's service token (role "gateway")
 
 class ReplaysClient {
  public:

@@ -40,6 +40,10 @@ class FakeReplayStore final : public ReplayStore {
     result->set_actions(uint32_t(record.actions_size()));
     stored.codes = game.codes;
     stored.digest = game.digest;
+    stored.debug.assign(record.debug().begin(), record.debug().end());
+    std::sort(stored.debug.begin(), stored.debug.end(),
+              [](const auto& a, const auto& b) { return a.seat() < b.seat(); });
+    stored.record.clear_debug();  // kept apart, as in PostgreSQL
     *already_stored = false;
     *stored_digest = game.digest;
     return grpc::Status::OK;
@@ -51,6 +55,14 @@ class FakeReplayStore final : public ReplayStore {
     auto it = games_.find(game_id);
     if (it == games_.end()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
     *out = it->second.record;
+    return grpc::Status::OK;
+  }
+
+  grpc::Status LoadDebug(const std::string& game_id, std::vector<v1::SeatDebug>* out) override {
+    if (unavailable) return Down();
+    std::lock_guard lock(mutex_);
+    out->clear();
+    if (auto it = games_.find(game_id); it != games_.end()) *out = it->second.debug;
     return grpc::Status::OK;
   }
 
@@ -103,6 +115,7 @@ class FakeReplayStore final : public ReplayStore {
   struct Stored {
     v1::CompletedGameRecord record;
     std::string codes, digest;
+    std::vector<v1::SeatDebug> debug;  // by seat
   };
 
   static grpc::Status Down() { return {grpc::StatusCode::UNAVAILABLE, "database unavailable: the fake is down"}; }

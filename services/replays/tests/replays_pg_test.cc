@@ -27,6 +27,7 @@
 #include "services/replays/replays.h"
 #include "services/replays/service.h"
 #include "services/replays/tests/client.h"
+#include "services/replays/tests/debug_checks.h"
 #include "services/replays/tests/fake_analysis_store.h"
 #include "services/replays/tests/games.h"
 #include "services/replays/tests/service_fixture.h"
@@ -433,6 +434,19 @@ TEST_F(ReplaysTest, BulkExportGivesEachShownGameOnceOldestFirstAndLeavesOutAHidd
     auto g = PlayGame(seed, id, ladder, finished_ms);
     g.set_tournament(tournament);
     return g;
+  });
+}
+
+// The debug channel in game_debug, seats' identities from game_seats: see CheckDebugChannel.
+TEST_F(ReplaysTest, DebugIsStoredApartAndReadOnlyByItsBotsAuthors) {
+  CheckDebugChannel([&](const std::string& name) {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    const int64_t id =
+        tx.exec_params1("INSERT INTO identities (kind, name) VALUES ('player', $1) RETURNING id", name)[0]
+            .as<int64_t>();
+    tx.commit();
+    return id;
   });
 }
 

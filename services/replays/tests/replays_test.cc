@@ -20,6 +20,7 @@
 #include "lib/protocol/convert.h"
 #include "services/replays/service.h"
 #include "services/replays/tests/client.h"
+#include "services/replays/tests/debug_checks.h"
 #include "services/replays/tests/fake_replay_store.h"
 #include "services/replays/tests/fake_reveal_store.h"
 #include "services/replays/tests/games.h"
@@ -503,6 +504,12 @@ TEST_F(ReplaysTest, BulkExportRefusesBadRequestsPrecisely) {
   ASSERT_TRUE(ExportPage("weekly", "", first.next_cursor(), 0, &page).ok());
   ASSERT_EQ(page.games_size(), 1);
   EXPECT_EQ(page.games(0).game_id(), "g-e2");
+}
+
+// The debug channel over the fakes: see CheckDebugChannel (any identity is known).
+TEST_F(ReplaysTest, DebugIsStoredApartAndReadOnlyByItsBotsAuthors) {
+  int64_t next = 100;
+  CheckDebugChannel([&](const std::string&) { return next++; });
 }
 
 }  // namespace

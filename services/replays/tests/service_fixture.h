@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "lib/auth/tests/fake_account_lookup.h"
 #include "lib/auth/token_authenticator.h"
 #include "services/replays/replays.h"
 #include "services/replays/service.h"
@@ -26,7 +28,8 @@ class ReplaysServiceTest : public ::testing::Test {
   // accounts' tests' business.
   void Serve(ReplayStore* store, RevealStore* reveals) {
     auth_ = std::make_unique<auth::TokenAuthenticator>(
-        nullptr, std::vector<std::pair<std::string, std::string>>{{kStoreToken, "gamehost"}, {kReadToken, "reader"}});
+        &accounts_, std::vector<std::pair<std::string, std::string>>{
+                        {kStoreToken, "gamehost"}, {kReadToken, "reader"}, {kGatewayToken, "gateway"}});
     replays_ = std::make_unique<Replays>(store, reveals);
     service_ = std::make_unique<ReplaysService>(replays_.get(), auth_.get());
     client_ = std::make_unique<ReplaysClient>(service_.get());
@@ -166,6 +169,13 @@ class ReplaysServiceTest : public ::testing::Test {
     for (const auto& g : ExportIds("weekly", "", 500)) EXPECT_EQ(g.rfind("t-", 0), std::string::npos) << g;
   }
 
+  // The debug channel (debug_checks.h), with `identity(name)` a new identity
+  // the store knows: stored apart from the game and outside its digest, read
+  // only through GetDebug by whom it belongs to, hidden with its game, bounded.
+  void CheckDebugChannel(const std::function<int64_t(const std::string&)>& identity);
+
+  // API tokens of identities (players, bots, administrators) the tests issue.
+  auth::testing::FakeAccountLookup accounts_;
   std::unique_ptr<auth::TokenAuthenticator> auth_;
   std::unique_ptr<Replays> replays_;
   std::unique_ptr<ReplaysService> service_;
