@@ -51,6 +51,10 @@ cli::Flags BotFlags() {
   f.Add({.name = "take-over", .value_name = "", .help = "replace a stream that already plays the seat"});
   f.Add({.name = "quiet", .value_name = "", .help = "print only the summary line and errors"});
   f.Add({.name = "verbose", .value_name = "", .help = "also log every decision and event"});
+  f.Add({.name = "debug-notes",
+         .value_name = "",
+         .help = "send a note with each answer (what the bot chose, of how many), which the bot's author reads "
+                 "in the replay (docs/GAMEHOST.md, \"Debug notes\")"});
   f.Add({.name = "record",
          .value_name = "FILE",
          .help = "append one JSON line per finished game to FILE: what the seat saw (game, seat, steps, a digest "
@@ -161,6 +165,7 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.client.take_over = flags.Has("take-over");
   s.quiet = flags.Has("quiet");
   s.verbose = flags.Has("verbose");
+  s.debug_notes = flags.Has("debug-notes");
   s.record_path = flags.Get("record");
   if (flags.Has("record") && s.record_path.empty()) return fail("--record needs a file");
   if (s.quiet && s.verbose) return fail("--quiet and --verbose exclude each other");

@@ -29,9 +29,10 @@ struct BotSettings {
   std::string bot;         // a MakeBot spec, checked
   uint64_t seed = 0;       // the bot's random stream
   bool seed_given = false;
-  bool quiet = false;       // only the summary line and errors
-  bool verbose = false;     // also every decision and event
-  std::string record_path;  // --record: a JSON line per finished game (lib/protocol/seat_record.h)
+  bool quiet = false;        // only the summary line and errors
+  bool verbose = false;      // also every decision and event
+  bool debug_notes = false;  // --debug-notes: each answer carries a note for the bot's author
+  std::string record_path;   // --record: a JSON line per finished game (lib/protocol/seat_record.h)
 };
 
 // Exit codes of metropolis-bot.

@@ -13,9 +13,13 @@ Action ChooseExcluding(bots::Bot& bot, const View& view, const std::vector<Actio
   return bot.Choose(rest, rng);
 }
 
-DecisionFn BuiltinDecider(bots::Bot* bot, uint64_t* rng) {
-  return [bot, rng](const View& view, const DecisionInfo& info) {
-    return ChooseExcluding(*bot, view, info.rejected, rng);
+DecisionFn BuiltinDecider(bots::Bot* bot, uint64_t* rng, bool notes) {
+  return [bot, rng, notes](const View& view, const DecisionInfo& info) {
+    const Action action = ChooseExcluding(*bot, view, info.rejected, rng);
+    if (notes && info.note)
+      info.note->text =
+          bot->name() + " chose " + ActionToString(action) + " of " + std::to_string(view.legal.size()) + " legal";
+    return action;
   };
 }
 

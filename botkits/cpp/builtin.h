@@ -16,7 +16,8 @@ namespace metropolis::botkit {
 Action ChooseExcluding(bots::Bot& bot, const View& view, const std::vector<Action>& excluded, uint64_t* rng);
 
 // A DecisionFn playing `bot` with the random stream `*rng`; both must outlive
-// the Client's Run.
-DecisionFn BuiltinDecider(bots::Bot* bot, uint64_t* rng);
+// the Client's Run. With `notes`, each answer carries a debug note for the
+// bot's author ("heuristic chose build_road e12 of 7 legal"; --debug-notes).
+DecisionFn BuiltinDecider(bots::Bot* bot, uint64_t* rng, bool notes = false);
 
 }  // namespace metropolis::botkit

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 
 #include "lib/common/credentials.h"
 #include "lib/protocol/convert.h"
+#include "lib/protocol/debug_limits.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
 namespace metropolis::botkit {
@@ -49,6 +51,18 @@ void SleepMs(int ms) {
 }
 
 }  // namespace
+
+void AttachNote(const DecisionInfo::Note& note, v1::PlayAnswer* answer) {
+  const bool evaluation = note.evaluation && std::isfinite(*note.evaluation);
+  if (note.text.empty() && !evaluation) return;
+  size_t length = std::min(note.text.size(), protocol::kMaxNoteBytes);
+  // Back off continuation bytes (10xxxxxx) so the cut never splits a character.
+  if (length < note.text.size())
+    while (length > 0 && (static_cast<unsigned char>(note.text[length]) & 0xC0) == 0x80) --length;
+  v1::AnswerDebug* debug = answer->mutable_debug();
+  debug->set_note(note.text.substr(0, length));
+  if (evaluation) debug->set_evaluation(*note.evaluation);
+}
 
 struct Client::Stream {
   grpc::ClientContext context;
@@ -393,7 +407,10 @@ bool Client::HandleRejected(Stream& s, const v1::Rejected& rejected) {
 }
 
 bool Client::Answer(Stream& s) {
+  DecisionInfo::Note note;
+  s.info.note = &note;
   const Action action = decide_(*s.view, s.info);
+  s.info.note = nullptr;
   if (std::find(s.info.rejected.begin(), s.info.rejected.end(), action) != s.info.rejected.end()) {
     // Sending it again would be refused again, forever.
     Log("step " + std::to_string(s.info.step) + ": the bot chose " + ActionToString(action) +
@@ -406,6 +423,7 @@ bool Client::Answer(Stream& s) {
   v1::PlayRequest request;
   request.mutable_answer()->set_step(s.info.step);
   protocol::ActionToProto(action, request.mutable_answer()->mutable_action());
+  AttachNote(note, request.mutable_answer());
   // A failed write means the stream is gone; the next Read reports how.
   s.rw->Write(request);
   return true;

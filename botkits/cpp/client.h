@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,9 +94,23 @@ struct DecisionInfo {
   // leaves the decision to the host's fallback bot).
   std::vector<Action> rejected;
   std::string rejected_error;
+  // The debug channel (docs/GAMEHOST.md, "Debug notes"): what the decider
+  // writes here goes with its answer, for the bot's author alone to read after
+  // the game. Empty for each decision; a note past 256 bytes is cut at a
+  // character boundary (the host would refuse the answer).
+  struct Note {
+    std::string text;
+    std::optional<double> evaluation;  // finite, in the bot's own units
+  };
+  Note* note = nullptr;
 };
 
 using DecisionFn = std::function<Action(const View& view, const DecisionInfo& info)>;
+
+// Sets `answer`'s debug from `note` (nothing when it is empty): the text cut to
+// the host's 256 bytes at a UTF-8 character boundary, the evaluation only when
+// finite (the host refuses an answer with any other).
+void AttachNote(const DecisionInfo::Note& note, v1::PlayAnswer* answer);
 
 struct WelcomeInfo {
   std::string game_id;

@@ -91,7 +91,7 @@ int RunCompete(const BotSettings& settings, uint64_t seed, const Callbacks& call
       options.game_id = seat.game_id();
       options.token = seat.seat_token();
       Client client;
-      const grpc::Status played = client.Run(options, BuiltinDecider(bot.get(), &rng), callbacks);
+      const grpc::Status played = client.Run(options, BuiltinDecider(bot.get(), &rng, settings.debug_notes), callbacks);
       std::lock_guard guard(mutex);
       if (played.ok()) {
         AppendRecord(settings.record_path, client);
@@ -154,7 +154,7 @@ int PlayBot(const BotSettings& settings) {
     // The seed makes a run repeatable (but for a search on the clock).
     LogLine("bot " + bot->name() + ", seed " + std::to_string(seed) + ", host " + settings.client.host);
   }
-  DecisionFn decide = BuiltinDecider(bot.get(), &rng);
+  DecisionFn decide = BuiltinDecider(bot.get(), &rng, settings.debug_notes);
   if (settings.verbose) {
     decide = [inner = std::move(decide)](const View& view, const DecisionInfo& info) {
       const Action action = inner(view, info);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -165,6 +166,59 @@ TEST(Client, PlaysAGameAndAnswersAgainAfterARejection) {
   EXPECT_EQ(client.stats().result.winner(), 2);
   EXPECT_EQ(client.stats().decisions_answered, 1u);
   EXPECT_EQ(client.stats().rejections, 1u);
+}
+
+// The debug channel: what the decider writes in info.note goes with its
+// answer, and only with that answer.
+TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
+  std::vector<v1::PlayAnswer> answers;
+  std::mutex mu;
+  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
+    if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
+    stream->Write(Welcome());
+    v1::PlayRequest answer;
+    for (uint32_t step = 0; step < 2; ++step) {
+      stream->Write(Decision(step));
+      if (!stream->Read(&answer)) break;
+      std::lock_guard<std::mutex> lock(mu);
+      answers.push_back(answer.answer());
+    }
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(host.address()),
+                                         [&](const View& view, const DecisionInfo& info) {
+                                           EXPECT_NE(info.note, nullptr);
+                                           EXPECT_TRUE(info.note->text.empty()) << "a fresh note for each decision";
+                                           if (info.step == 0) {
+                                             info.note->text = "ore first";
+                                             info.note->evaluation = 0.75;
+                                           }
+                                           return view.legal[0];
+                                         },
+                                         {});
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].debug().note(), "ore first");
+  EXPECT_DOUBLE_EQ(answers[0].debug().evaluation(), 0.75);
+  EXPECT_FALSE(answers[1].has_debug());
+}
+
+TEST(Client, ANoteIsCutToTheHostsLimitAtACharacterBoundary) {
+  DecisionInfo::Note note;
+  note.text = std::string(255, 'a') + "\xc3\xa9tude";  // "é" straddles byte 256
+  v1::PlayAnswer answer;
+  AttachNote(note, &answer);
+  EXPECT_EQ(answer.debug().note(), std::string(255, 'a'));
+  note.text = std::string(300, 'b');
+  note.evaluation = std::nan("");
+  AttachNote(note, &answer);
+  EXPECT_EQ(answer.debug().note().size(), 256u);
+  EXPECT_FALSE(answer.debug().has_evaluation()) << "the host refuses an answer with a non-finite evaluation";
+  v1::PlayAnswer none;
+  AttachNote({}, &none);
+  EXPECT_FALSE(none.has_debug());
 }
 
 TEST(Client, NeverResendsARefusedAction) {
