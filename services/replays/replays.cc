@@ -281,32 +281,10 @@ grpc::Status Replays::List(const v1::ListStoredGamesRequest& request, v1::ListSt
                           .tournament = request.tournament(),
                           .finished_after_unix_ms = request.finished_after_unix_ms(),
                           .finished_before_unix_ms = request.finished_before_unix_ms()};
-  // Hidden games (visibility.h) are dropped after they are read, so a page is
-  // read in batches until it is full or the games run out; one game more than
-  // the page tells whether another page follows.
-  Summaries shown;
-  const int batch = int(page) + 1;
-  while (size_t(shown.size()) <= page) {
-    Summaries rows;
-    if (grpc::Status s = store_->ListPage(filter, cursor, batch, &rows); !s.ok()) return s;
-    std::set<std::string> tournaments;
-    for (const v1::StoredGameSummary& g : rows)
-      if (!g.tournament().empty()) tournaments.insert(g.tournament());
-    RevealRows reveals;
-    if (!tournaments.empty())
-      if (grpc::Status s = reveals_->Reveals(tournaments, &reveals); !s.ok()) return s;
-    const bool more = rows.size() == batch;
-    if (more) {  // the next batch starts after this one's last game, shown or not
-      const v1::StoredGameSummary& last = rows[batch - 1];
-      cursor = {.set = true, .finished_unix_ms = last.finished_unix_ms(), .game_id = last.game_id()};
-    }
-    for (v1::StoredGameSummary& g : rows)
-      if (size_t(shown.size()) <= page && Shown(g.game_id(), g.tournament(), reveals)) *shown.Add() = std::move(g);
-    if (!more) break;
-  }
-  for (int i = 0; i < shown.size() && i < int(page); ++i) *out->add_games() = std::move(shown[i]);
-  if (size_t(shown.size()) > page) {
-    const v1::StoredGameSummary& last = out->games(int(page) - 1);
+  bool more = false;
+  if (grpc::Status s = ShownGames(filter, cursor, page, out->mutable_games(), &more); !s.ok()) return s;
+  if (more) {
+    const v1::StoredGameSummary& last = out->games(out->games_size() - 1);
     out->set_next_page_token(PageToken(last.finished_unix_ms(), last.game_id()));
   }
   return grpc::Status::OK;
