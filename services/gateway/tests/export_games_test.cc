@@ -9,22 +9,13 @@
 #include <sstream>
 
 #include "services/gateway/api.h"
-#include "services/replays/tests/fake_replay_store.h"
-#include "services/replays/tests/fake_reveal_store.h"
-#include "services/replays/tests/games.h"
-#include "services/replays/tests/service_fixture.h"
+#include "services/replays/tests/export_fixture.h"
 
 namespace metropolis::gateway {
 namespace {
 
 namespace rt = replays::testing;
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using rt::Lines;
 
 std::string Header(const HttpResponse& r, const std::string& name) {
   for (const auto& [n, v] : r.headers)
@@ -32,27 +23,21 @@ std::string Header(const HttpResponse& r, const std::string& name) {
   return "<none>";
 }
 
-class GatewayExportTest : public rt::ReplaysServiceTest {
+class GatewayExportTest : public rt::ExportFixture {
  protected:
   void SetUp() override {
-    Serve(&store_, &reveals_);
+    rt::ExportFixture::SetUp();
     BackendOptions o;
     o.replays = "127.0.0.1:" + std::to_string(client_->port());
     o.ratings = o.accounts = "127.0.0.1:1";  // nothing here reaches them
     o.service_token = rt::kReadToken;
     backends_ = std::make_unique<Backends>(o);
     api_ = std::make_unique<Api>(nullptr, backends_.get());
-    for (int i = 0; i < 5; ++i)
-      ASSERT_TRUE(
-          Store(rt::PlayGame(90 + uint64_t(i), "g-w" + std::to_string(i), "weekly", 1'800'000'000'000 + i * 1000))
-              .ok());
-    for (const char* id : {"t-dup-0-1", "t-dup-1-1", "t-dup-0-0"})
-      ASSERT_TRUE(Store(rt::InTournament("dup", id, 95 + uint64_t(id[8] - '0'))).ok());
   }
   void TearDown() override {
     api_.reset();
     backends_.reset();
-    rt::ReplaysServiceTest::TearDown();
+    rt::ExportFixture::TearDown();
   }
 
   HttpResponse Get(std::string_view path, std::string_view query = "") {
@@ -61,20 +46,6 @@ class GatewayExportTest : public rt::ReplaysServiceTest {
     last_route_ = route;
     return r;
   }
-  std::vector<std::string> Records(const std::vector<std::string>& ids) {
-    std::vector<std::string> records;
-    for (const std::string& id : ids) {
-      v1::ExportGameRequest request;
-      request.set_game_id(id);
-      v1::ExportGameResponse response;
-      EXPECT_TRUE(Call(&v1::Replays::Stub::ExportGame, request, &response).ok()) << id;
-      records.push_back(response.record_json());
-    }
-    return records;
-  }
-
-  rt::FakeReplayStore store_;
-  rt::FakeRevealStore reveals_;
   std::unique_ptr<Backends> backends_;
   std::unique_ptr<Api> api_;
   std::string last_route_;

@@ -11,26 +11,18 @@
 #include <regex>
 #include <sstream>
 
-#include "services/replays/tests/fake_replay_store.h"
-#include "services/replays/tests/fake_reveal_store.h"
-#include "services/replays/tests/games.h"
-#include "services/replays/tests/service_fixture.h"
+#include "services/replays/tests/export_fixture.h"
 #include "tools/ctl/commands.h"
 
 namespace metropolis::replays {
 namespace {
 
+using testing::Lines;
+
 struct Outcome {
   int code = -1;
   std::string out, err;
 };
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -48,24 +40,16 @@ std::string LastCursor(const std::string& err) {
   return last;
 }
 
-class CtlExportTest : public testing::ReplaysServiceTest {
+class CtlExportTest : public testing::ExportFixture {
  protected:
   void SetUp() override {
-    Serve(&store_, &reveals_);
+    testing::ExportFixture::SetUp();
     path_ = ::testing::TempDir() + "export-games-" + std::to_string(getpid()) + ".jsonl";
     std::remove(path_.c_str());
-    // Ladder "weekly": five games; tournament "dup": a duplicate set's two
-    // rotations and a void attempt, all hidden.
-    for (int i = 0; i < 5; ++i)
-      ASSERT_TRUE(
-          Store(testing::PlayGame(60 + uint64_t(i), "g-w" + std::to_string(i), "weekly", 1'800'000'000'000 + i * 1000))
-              .ok());
-    for (const char* id : {"t-dup-0-1", "t-dup-1-1", "t-dup-0-0"})
-      ASSERT_TRUE(Store(testing::InTournament("dup", id, 70 + uint64_t(id[6]))).ok());
   }
   void TearDown() override {
     std::remove(path_.c_str());
-    ReplaysServiceTest::TearDown();
+    testing::ExportFixture::TearDown();
   }
 
   Outcome Run(std::vector<std::string> args) {
@@ -83,21 +67,6 @@ class CtlExportTest : public testing::ReplaysServiceTest {
     o.out = ::testing::internal::GetCapturedStdout();
     return o;
   }
-  // ExportGame's record of each game, in order: what each line must be.
-  std::vector<std::string> Records(const std::vector<std::string>& ids) {
-    std::vector<std::string> records;
-    for (const std::string& id : ids) {
-      v1::ExportGameRequest request;
-      request.set_game_id(id);
-      v1::ExportGameResponse response;
-      EXPECT_TRUE(Call(&v1::Replays::Stub::ExportGame, request, &response).ok()) << id;
-      records.push_back(response.record_json());
-    }
-    return records;
-  }
-
-  testing::FakeReplayStore store_;
-  testing::FakeRevealStore reveals_;
   std::string path_;
 };
 
