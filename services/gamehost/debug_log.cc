@@ -16,9 +16,7 @@ std::string CheckAnswerDebug(const v1::AnswerDebug& debug) {
 }
 
 void SeatDebugLog::Record(uint32_t step, uint32_t think_ms, const v1::AnswerDebug* debug) {
-  StepNote& s = steps_.emplace_back();
-  s.step = step;
-  s.think_ms = think_ms;
+  steps_.push_back({step, think_ms});
   if (!debug) return;
   const size_t cost = debug->note().size() + (debug->has_evaluation() ? kEvaluationBytes : 0);
   if (cost == 0) return;
@@ -27,8 +25,10 @@ void SeatDebugLog::Record(uint32_t step, uint32_t think_ms, const v1::AnswerDebu
     return;
   }
   bytes_ += cost;
-  s.note = debug->note();
-  if (debug->has_evaluation()) s.evaluation = debug->evaluation();
+  Note& n = notes_.emplace_back();
+  n.index = uint32_t(steps_.size() - 1);
+  n.text = debug->note();
+  if (debug->has_evaluation()) n.evaluation = debug->evaluation();
 }
 
 void SeatDebugLog::ToProto(uint32_t seat, uint32_t recorded_from_step, v1::SeatDebug* out) const {
@@ -36,12 +36,16 @@ void SeatDebugLog::ToProto(uint32_t seat, uint32_t recorded_from_step, v1::SeatD
   out->set_notes_dropped(dropped_);
   out->set_recorded_from_step(recorded_from_step);
   out->mutable_steps()->Reserve(int(steps_.size()));
-  for (const StepNote& s : steps_) {
+  auto note = notes_.begin();
+  for (size_t i = 0; i < steps_.size(); ++i) {
     v1::StepDebug* step = out->add_steps();
-    step->set_step(s.step);
-    step->set_think_ms(s.think_ms);
-    step->set_note(s.note);
-    if (s.evaluation) step->set_evaluation(*s.evaluation);
+    step->set_step(steps_[i].step);
+    step->set_think_ms(steps_[i].think_ms);
+    if (note != notes_.end() && note->index == i) {
+      step->set_note(note->text);
+      if (note->evaluation) step->set_evaluation(*note->evaluation);
+      ++note;
+    }
   }
 }
 

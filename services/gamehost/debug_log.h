@@ -29,13 +29,6 @@ using protocol::kMaxNoteBytes;
 // NaN, and a chart of the game could not draw it).
 std::string CheckAnswerDebug(const v1::AnswerDebug& debug);
 
-struct StepNote {
-  uint32_t step = 0;
-  uint32_t think_ms = 0;
-  std::string note;
-  std::optional<double> evaluation;
-};
-
 class SeatDebugLog {
  public:
   // Records an answered step; `debug` may be null (a think time alone). A
@@ -44,16 +37,30 @@ class SeatDebugLog {
   void Record(uint32_t step, uint32_t think_ms, const v1::AnswerDebug* debug);
 
   bool empty() const { return steps_.empty() && dropped_ == 0; }
-  const std::vector<StepNote>& steps() const { return steps_; }
+  size_t steps() const { return steps_.size(); }
+  size_t notes() const { return notes_.size(); }
   uint32_t dropped() const { return dropped_; }
   size_t bytes() const { return bytes_; }
 
-  // As Replays stores it (replays.proto, SeatDebug).
+  // As Replays stores it (replays.proto, SeatDebug): every step with its think
+  // time, and its note and evaluation if it kept them.
   void ToProto(uint32_t seat, uint32_t recorded_from_step, v1::SeatDebug* out) const;
 
  private:
-  std::vector<StepNote> steps_;
-  size_t bytes_ = 0;  // against kMaxDebugBytes
+  // Every answered step costs 8 bytes; only the steps with a note or an
+  // evaluation pay for them (a host holds thousands of games' logs).
+  struct Step {
+    uint32_t step = 0;
+    uint32_t think_ms = 0;
+  };
+  struct Note {
+    uint32_t index = 0;  // into steps_
+    std::string text;
+    std::optional<double> evaluation;
+  };
+  std::vector<Step> steps_;
+  std::vector<Note> notes_;  // in step order
+  size_t bytes_ = 0;         // against kMaxDebugBytes
   uint32_t dropped_ = 0;
 };
 

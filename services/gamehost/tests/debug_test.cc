@@ -126,28 +126,31 @@ TEST(SeatDebugLog, PastTheBudgetNotesAreDroppedAndCountedButEveryThinkTimeIsKept
   v1::AnswerDebug full;
   full.set_note(std::string(kMaxNoteBytes, 'n'));  // 256 of them fill the 64 KiB exactly
   for (uint32_t step = 0; step < 300; ++step) log.Record(step * 4, step, &full);
+  const uint32_t fit = kMaxDebugBytes / kMaxNoteBytes;
   EXPECT_EQ(log.bytes(), kMaxDebugBytes);
-  EXPECT_EQ(log.dropped(), 300u - kMaxDebugBytes / kMaxNoteBytes);
-  ASSERT_EQ(log.steps().size(), 300u);
-  for (uint32_t i = 0; i < 300; ++i) {
-    EXPECT_EQ(log.steps()[i].think_ms, i);
-    EXPECT_EQ(log.steps()[i].note.empty(), i >= kMaxDebugBytes / kMaxNoteBytes) << i;
-  }
+  EXPECT_EQ(log.dropped(), 300u - fit);
+  EXPECT_EQ(log.steps(), 300u);
+  EXPECT_EQ(log.notes(), fit);
   // An evaluation counts 8 bytes: none fits now; a step without debug costs nothing.
   v1::AnswerDebug evaluation;
   evaluation.set_evaluation(0.5);
   log.Record(2000, 1, &evaluation);
-  EXPECT_FALSE(log.steps().back().evaluation.has_value());
   log.Record(2004, 1, nullptr);
-  EXPECT_EQ(log.dropped(), 300u - kMaxDebugBytes / kMaxNoteBytes + 1);
+  EXPECT_EQ(log.dropped(), 300u - fit + 1);
 
   v1::SeatDebug proto;
   log.ToProto(3, 12, &proto);
   EXPECT_EQ(proto.seat(), 3u);
   EXPECT_EQ(proto.recorded_from_step(), 12u);
   EXPECT_EQ(proto.notes_dropped(), log.dropped());
-  EXPECT_EQ(proto.steps_size(), 302);
-  EXPECT_FALSE(proto.steps(301).has_evaluation());
+  ASSERT_EQ(proto.steps_size(), 302);
+  for (uint32_t i = 0; i < 300; ++i) {
+    EXPECT_EQ(proto.steps(int(i)).step(), i * 4);
+    EXPECT_EQ(proto.steps(int(i)).think_ms(), i);
+    EXPECT_EQ(proto.steps(int(i)).note().empty(), i >= fit) << i;
+  }
+  EXPECT_FALSE(proto.steps(300).has_evaluation());
+  EXPECT_EQ(proto.steps(301).step(), 2004u);
 }
 
 }  // namespace
