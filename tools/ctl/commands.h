@@ -12,6 +12,7 @@
 #include "metropolis/v1/gamehost.pb.h"
 #include "metropolis/v1/matchmaker.pb.h"
 #include "metropolis/v1/ratings.pb.h"
+#include "metropolis/v1/replays.pb.h"
 #include "tools/ctl/ctl.h"
 
 namespace metropolis::ctl {
@@ -32,6 +33,11 @@ std::string QueuedLine(const v1::Queued& queued);
 int RunExportGame(const std::vector<std::string>& args, const GetEnv& env);
 // export-games (export_games.cc): a ladder's or a tournament's games as JSON lines.
 int RunExportGames(const std::vector<std::string>& args, const GetEnv& env);
+// game-debug (game_debug.cc): a stored game's debug channel, for its bots' authors.
+int RunGameDebug(const std::vector<std::string>& args, const GetEnv& env);
+// Per seat a summary line (answers, think median/p90/max, notes, dropped) and a
+// table of its steps with a note or evaluation (with `every_step`, all of them).
+std::string GameDebugTable(const v1::GameDebug& debug, bool every_step);
 // The Accounts service (accounts.cc): metropolis-admin's commands over gRPC.
 int RunCreatePlayer(const std::vector<std::string>& args, const GetEnv& env);
 int RunCreateBot(const std::vector<std::string>& args, const GetEnv& env);

@@ -135,6 +135,15 @@ int UsageError(const cli::Flags& flags, std::string_view message) {
   return kExitUsage;
 }
 
+bool IntFlag(const Invocation& inv, const char* name, int64_t min, int64_t max, int64_t* out, int* code) {
+  std::string error;
+  if (inv.flags.Has(name) && !inv.flags.GetInt(name, min, max, out, &error)) {
+    *code = UsageError(inv.flags, error);
+    return false;
+  }
+  return true;
+}
+
 int RpcError(const Invocation& inv, std::string_view what, const grpc::Status& status) {
   std::cerr << "metropolisctl " << inv.flags.command() << ": " << what
             << " failed: " << StatusCodeName(status.error_code()) << ": " << status.error_message();

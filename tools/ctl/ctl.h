@@ -74,6 +74,9 @@ std::string CommandUsage(const cli::Flags& flags);
 
 // Prints "metropolisctl COMMAND: message" to stderr and returns kExitUsage.
 int UsageError(const cli::Flags& flags, std::string_view message);
+// Reads an optional integer flag into *out; false (after printing, *code the
+// exit code) on error.
+bool IntFlag(const Invocation& inv, const char* name, int64_t min, int64_t max, int64_t* out, int* code);
 // Prints "metropolisctl COMMAND: CODE: message" (with a hint for a missing
 // token) to stderr and returns kExitRpcFailed.
 int RpcError(const Invocation& inv, std::string_view what, const grpc::Status& status);

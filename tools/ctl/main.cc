@@ -33,6 +33,7 @@ const std::string kHelp =
         "  enqueue       queue on a ladder as the token's identity and wait for a seat (matchmaker)\n"
         "  export-game   a stored game as the engine's record, for metropolis-engine replay (replays service)\n"
         "  export-games  a ladder's or a tournament's games as JSON lines of records, resumable (replays service)\n"
+        "  game-debug    a stored game's think times and bot notes, for the bot's author (replays service)\n"
         "\n"
         "accounts (the Accounts service, metropolis-accounts; an administrator's token):\n") +
     std::string(kAccountsHelp) + std::string(kUpdateLadderHelp) + std::string(kSeasonsHelp) +
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   if (command == "enqueue") return RunEnqueue(command_args, env);
   if (command == "export-game") return RunExportGame(command_args, env);
   if (command == "export-games") return RunExportGames(command_args, env);
+  if (command == "game-debug") return RunGameDebug(command_args, env);
   if (command == "create-player") return RunCreatePlayer(command_args, env);
   if (command == "create-bot") return RunCreateBot(command_args, env);
   if (command == "identities") return RunIdentities(command_args, env);

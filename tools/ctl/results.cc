@@ -19,16 +19,6 @@ std::string Fixed(double v, int digits = 2) {
   return buffer;
 }
 
-// Reads an optional integer flag into *out; false (after printing) on error.
-bool IntFlag(const Invocation& inv, const char* name, int64_t min, int64_t max, int64_t* out, int* code) {
-  std::string error;
-  if (inv.flags.Has(name) && !inv.flags.GetInt(name, min, max, out, &error)) {
-    *code = UsageError(inv.flags, error);
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string LeaderboardTable(const v1::Leaderboard& board) {
