@@ -32,7 +32,7 @@ bool PlayApi::Handles(std::string_view path) {
   return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
          MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args) ||
-         IsBotsPath(path);
+         IsBotsPath(path) || IsDebugPath(path);
 }
 
 namespace {
@@ -79,8 +79,12 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"POST"}, "GET, HEAD, POST");  // the GET is Api's
   else if (const std::string allow = BotsMethods(path); !allow.empty())
     refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD", "POST"}, allow);
+  else if (IsDebugPath(path))
+    refused = only({"GET", "HEAD"}, "GET, HEAD");
   if (IsBotsPath(path))
     *route = BotsRoute(path);
+  else if (IsDebugPath(path))
+    *route = kDebugRoute;
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     *route = "/api/v1/play/{}/answer";
   else if (IsPlayStream(path))
@@ -92,8 +96,13 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (!refused.empty()) return MethodNotAllowed(m, refused);
   Query query;
   ApiError error;
-  // None of these reads a parameter: a stray one is an error, as elsewhere.
-  if (!Query::Parse(request.query, &query, &error) || !query.OnlyThese({}, &error)) return ErrorResponse(error);
+  // None of these reads a parameter but the debug notes' download: a stray one
+  // is an error, as elsewhere.
+  bool download = false;
+  if (!Query::Parse(request.query, &query, &error)) return ErrorResponse(error);
+  if (IsDebugPath(path) ? !query.OnlyThese({"download"}, &error) || !query.Bool("download", false, &download, &error)
+                        : !query.OnlyThese({}, &error))
+    return ErrorResponse(error);
   if (m != "POST" && !request.body.empty())
     return ErrorResponse(MakeError(413, "PAYLOAD_TOO_LARGE", "only POST requests carry a body"));
 
@@ -110,6 +119,10 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (IsBotsPath(path)) {
     if (!bots_) return ErrorResponse(MakeError(503, "UNAVAILABLE", "this gateway keeps no bots"));
     return HandleBots(bots_, session, m, path, request.body);
+  }
+  if (MatchRoute(kDebugRoute, path, &args)) {
+    if (!bots_ || !debug_) return ErrorResponse(MakeError(503, "UNAVAILABLE", "this gateway reads no debug notes"));
+    return HandleDebug(bots_, debug_, session, args[0], download);
   }
   return ErrorResponse(NotFound("no endpoint " + path.substr(0, 200)));
 }

@@ -12,6 +12,7 @@
 #include "services/gateway/api.h"
 #include "services/gateway/bodies.h"
 #include "services/gateway/bots.h"
+#include "services/gateway/debug_notes.h"
 #include "services/gateway/people.h"
 #include "services/gateway/play.h"
 #include "services/gateway/queue.h"
@@ -51,15 +52,18 @@ struct PlayEventsRequest {
 class PlayApi {
  public:
   // `bots`: the person's own bots (bots.h); null answers their paths 503.
+  // `debug`: their games' debug notes (debug_notes.h), read for the person's
+  // bots, so with `bots` only; null answers their path 503.
   PlayApi(Api* api, Backends* backends, People* people, QueueHub* queue, PlayHub* play, PlayApiOptions options,
-          BotStore* bots = nullptr)
+          BotStore* bots = nullptr, DebugSource* debug = nullptr)
       : api_(api),
         backends_(backends),
         people_(people),
         queue_(queue),
         play_(play),
         options_(std::move(options)),
-        bots_(bots) {}
+        bots_(bots),
+        debug_(debug) {}
 
   // Whether `path` is one of these endpoints (all under /api/v1), whatever the
   // method: the people's own paths, which no other site may read.
@@ -111,6 +115,7 @@ class PlayApi {
   PlayHub* const play_;
   const PlayApiOptions options_;
   BotStore* const bots_;
+  DebugSource* const debug_;
 };
 
 }  // namespace metropolis::gateway

@@ -209,12 +209,14 @@ int RunGateway(const GatewayConfig& config) {
   });
   // A person's own bots and their tokens: the Accounts service's (People).
   GrpcBotStore bot_store(&backends);
+  // Their games' debug notes: the Replays service's GetDebug.
+  GrpcDebugSource debug_source(&backends);
   PlayApi play_api(&api, &backends, &people, &queue, &play,
                    {.decision_ms = config.practice_decision_ms,
                     .time_bank_ms = config.practice_time_bank_ms,
                     .max_practice_games = config.max_practice_games,
                     .secure_cookies = config.secure_cookies},
-                   &bot_store);
+                   &bot_store, &debug_source);
   // Declared after the backends, whose stubs its upstreams use: it goes first.
   LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},
               backends.SpectateFactory(), [&metrics](ptrdiff_t change) { metrics.LiveHistoryBytesChanged(change); });
