@@ -9,6 +9,7 @@ import { html, raw, SEAT_LETTERS, formatDate } from '../names.js';
 import { GameViewer } from './viewer.js';
 import * as chance from './chance.js';
 import { analysisSection, reducedMotion } from '../analysis/section.js';
+import { notesPanel } from './notes.js';
 
 const SPEEDS = [1, 2, 5, 10, 20, 50];
 const PREFETCH = 8;
@@ -58,6 +59,9 @@ export async function render(gameId, q) {
   const viewerSelect = el.querySelector('[data-viewer]');
   const stepLink = el.querySelector('[data-step-link]');
   viewerSelect.value = String(viewer);
+  // The signed-in person's bots' notes, beside the seats; nothing for anyone else.
+  const notes = notesPanel(game);
+  el.querySelector('.side').insertBefore(notes.element, el.querySelector('.step-events'));
 
   // Positions by "viewer/step"; a promise while being fetched.
   const cache = new Map();
@@ -105,6 +109,7 @@ export async function render(gameId, q) {
     counter.textContent = String(s);
     stepLink.href = hrefFor(s);
     analysis?.setStep(s);
+    notes.setStep(s);
     if (measure) {
       // Style and layout are part of a step's cost: reading a size forces them now.
       void el.offsetHeight;
@@ -234,10 +239,12 @@ export async function render(gameId, q) {
       counter.textContent = String(step);
       stepLink.href = hrefFor(step);
       analysis.setStep(step);
+      notes.setStep(step);
       window.metropolisViewer = handle;
     },
     cleanup() {
       analysis.stop();
+      notes.stop();
       stopPlaying();
       clearTimeout(urlTimer);
       document.removeEventListener('keydown', onKey);
