@@ -15,7 +15,10 @@
 // and copies it from the page; a second token is issued and revoked, and over
 // the quota of five live tokens the page says why. Another person's session
 // reaches none of it. Then metropolis-bot plays one game on the ladder with the
-// copied token, and the game is stored with the bot in a seat.
+// copied token, sending a note with each answer (--debug-notes), and the game is
+// stored with the bot in a seat. Its replay shows the person "Your bot's notes"
+// and lets them download them; the other person is refused them (403) and the
+// public too (401), and neither sees the panel.
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,7 +57,7 @@ function playOneGame(token) {
   const log = env('METROPOLIS_BOT_LOG');
   const child = spawn(
     env('METROPOLIS_BOT'),
-    ['--matchmaker', env('METROPOLIS_MATCHMAKER'), '--api-token', token, '--ladder', LADDER, '--bot', 'heuristic', '--games', '1'],
+    ['--matchmaker', env('METROPOLIS_MATCHMAKER'), '--api-token', token, '--ladder', LADDER, '--bot', 'heuristic', '--games', '1', '--debug-notes'],
     { stdio: ['ignore', openSync(`${log}.out`, 'w'), openSync(`${log}.err`, 'w')] },
   );
   return new Promise((resolve) => {
@@ -64,6 +67,14 @@ function playOneGame(token) {
       resolve(code);
     });
   });
+}
+
+// GET `path` from the gateway as the person whose browser context `context` is
+// (its session cookie), or as the public without one: the status and the JSON.
+async function getAs(context, path) {
+  const cookie = context ? (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') : '';
+  const r = await fetch(GATEWAY + path, { headers: cookie ? { Cookie: cookie } : {} });
+  return { status: r.status, body: await r.json().catch(() => null) };
 }
 
 async function main() {
@@ -141,9 +152,55 @@ async function main() {
     expect(games.length === 1, `${games.length} stored games of ${BOT} on ${LADDER}`);
     const seat = games[0].players.find((p) => p.name === BOT);
     expect(seat && seat.played_by === 'network' && seat.identity_id > 0, `${BOT}'s seat: ${JSON.stringify(seat)}`);
-    await sam.goto(`${GATEWAY}/games/${games[0].game_id}`);
+    const gameId = games[0].game_id;
+    await sam.goto(`${GATEWAY}/games/${gameId}`);
     await sam.waitForSelector('.viewer[data-step="0"]');
     await sam.screenshot({ path: join(ARTIFACTS, 'bots-played.png'), fullPage: true });
+
+    // The bot's notes: only sam's seat, downloaded from the panel's link as JSON.
+    await sam.waitForSelector('.bot-notes[data-notes-state="shown"] [data-notes-download]');
+    const href = await sam.getAttribute('[data-notes-download]', 'href');
+    expect(href === `/api/v1/me/games/${gameId}/debug?download=1`, `the download link: ${href}`);
+    const download = await sam.evaluate(async (url) => {
+      const r = await fetch(url);
+      return { status: r.status, type: r.headers.get('Content-Type'), disposition: r.headers.get('Content-Disposition'), body: await r.json() };
+    }, href);
+    expect(download.status === 200 && download.type === 'application/json', `the download answers ${download.status} ${download.type}`);
+    expect(download.disposition === `attachment; filename="${gameId}-debug.json"`, `the download is a file: ${download.disposition}`);
+    const seats = download.body.seats;
+    expect(seats.length === 1 && seats[0].seat === seat.seat && seats[0].bot === BOT && seats[0].identity_id === seat.identity_id,
+      `the notes are of ${BOT}'s seat only: ${JSON.stringify(seats.map(({ steps, ...s }) => s))}`);
+    const noted = seats[0].steps.filter((s) => s.note.includes(' chose '));
+    expect(noted.length > 0 && noted.length === seats[0].steps.length, `${noted.length} of ${seats[0].steps.length} answers carry a note with " chose "`);
+    expect(seats[0].steps.every((s) => Number.isInteger(s.think_ms) && s.think_ms >= 0), 'every answer has its think time');
+
+    // At a step the bot answered, the panel shows that answer's note.
+    const at = noted[Math.floor(noted.length / 2)];
+    await sam.goto(`${GATEWAY}/games/${gameId}?step=${at.step}`);
+    await sam.waitForSelector(`.viewer[data-step="${at.step}"]`);
+    await sam.waitForSelector(`.bot-notes[data-notes-state="shown"] [data-notes-seat="${seat.seat}"] [data-note]`);
+    const shown = await sam.textContent(`[data-notes-seat="${seat.seat}"] [data-note]`);
+    expect(shown === at.note, `at step ${at.step} the panel shows "${shown}", not the note "${at.note}"`);
+    expect((await sam.textContent('.bot-notes h2')) === "Your bot's notes", 'the panel is titled');
+    const summary = (await sam.textContent('[data-notes-summary]')).replace(/\s+/g, ' ');
+    expect(summary.startsWith(`${seats[0].steps.length} answers · think time median `) && summary.includes(', max '), `the panel sums up the think times: ${summary}`);
+    await sam.screenshot({ path: join(ARTIFACTS, 'bots-notes.png'), fullPage: true });
+
+    // Another person is refused the notes, and the page shows no panel.
+    const idas = await getAs(ida.context(), `/api/v1/me/games/${gameId}/debug`);
+    expect(idas.status === 403 && !JSON.stringify(idas.body).includes(' chose '), `another person's request for the notes answers ${idas.status}`);
+    expect((await getAs(ida.context(), `/api/v1/me/games/${gameId}/debug?download=1`)).status === 403, 'nor does the download give them');
+    await ida.goto(`${GATEWAY}/games/${gameId}?step=${at.step}`);
+    await ida.waitForSelector(`.viewer[data-step="${at.step}"] .bot-notes[data-notes-state="none"]`, { state: 'attached' });
+    expect(!(await ida.isVisible('.bot-notes')) && !(await ida.content()).includes(at.note), 'the other person sees no notes');
+    // The public neither: 401, and no panel.
+    const pub = await getAs(null, `/api/v1/me/games/${gameId}/debug`);
+    expect(pub.status === 401, `the public's request for the notes answers ${pub.status}`);
+    const anyone = watch(await (await browser.newContext(DESKTOP)).newPage());
+    open.push(anyone);
+    await anyone.goto(`${GATEWAY}/games/${gameId}?step=${at.step}`);
+    await anyone.waitForSelector(`.viewer[data-step="${at.step}"] .bot-notes[data-notes-state="none"]`, { state: 'attached' });
+    expect(!(await anyone.isVisible('.bot-notes')) && !(await anyone.content()).includes(at.note), 'the public sees no notes');
 
     t.expectNoPageErrors();
     console.log(`bots_test: ${t.checks()} checks passed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${BOT} played on ${LADDER}`);

@@ -4,9 +4,10 @@
 # empty seats built-in bots fill; tests/browser/bots.mjs then signs a person up in
 # headless Chromium, creates a bot and its token on "My bots" (errors, quotas,
 # revocation and another person's requests checked on the way) and plays one
-# game with metropolis-bot and the token copied from the page. Then the stored
-# game is checked here: the person's bot held a seat of it. Screenshots go to
-# BUILD_DIR/test-artifacts/bots/.
+# game with metropolis-bot and the token copied from the page, with a note on
+# each answer, which the replay shows to the person only. Then the stored game is
+# checked here: the person's bot held a seat of it, and only that seat has debug
+# notes. Screenshots go to BUILD_DIR/test-artifacts/bots/.
 #
 #   tests/browser/bots_test.sh BUILD_DIR
 #
@@ -32,3 +33,8 @@ seats=$(sql "SELECT count(*) FROM game_seats s JOIN games g ON g.id = s.game_id 
              WHERE g.ladder_id = '$ladder' AND b.name = '$bot' AND b.kind = 'bot' AND o.name = 'sam'")
 [[ $seats == 1 ]] || fail "$bot holds $seats seats of stored games on $ladder, not 1"
 echo "$test_name: the stored game has $bot's seat"
+# The host kept notes for the seat played over the network only.
+noted=$(sql "SELECT string_agg(s.name, ',') FROM game_debug d JOIN games g ON g.id = d.game_id
+             JOIN game_seats s ON s.game_id = d.game_id AND s.seat = d.seat WHERE g.ladder_id = '$ladder'")
+[[ $noted == "$bot" ]] || fail "the stored game's debug notes are of '$noted', not of $bot alone"
+echo "$test_name: the stored game has $bot's notes only"
