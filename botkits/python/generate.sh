@@ -6,7 +6,8 @@
 #
 # Needs protoc and grpc_python_plugin (Debian: protobuf-compiler, protobuf-compiler-grpc).
 # The stubs import each other as `metropolis.v1.*`, so OUTDIR is what goes on sys.path
-# (random_bot.py --stubs OUTDIR, or METROPOLIS_PY_STUBS=OUTDIR).
+# (random_bot.py --stubs OUTDIR, or METROPOLIS_PY_STUBS=OUTDIR). The SDK (metropolis_bot/)
+# also reads OUTDIR/protocol.json, a copy of docs/protocol.json, for the protocol's names.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,5 +26,7 @@ done
 cd "$root"
 protoc -I proto --python_out="$out" --grpc_out="$out" \
   --plugin=protoc-gen-grpc="$(command -v grpc_python_plugin)" \
-  metropolis/v1/game.proto metropolis/v1/gamehost.proto
+  metropolis/v1/game.proto metropolis/v1/gamehost.proto metropolis/v1/matchmaker.proto \
+  metropolis/v1/tournaments.proto
+cp docs/protocol.json "$out/protocol.json"
 echo "generate.sh: stubs in $out/metropolis/v1"

@@ -1,0 +1,20 @@
+"""metropolis_bot: the Python SDK for Metropolis bots (botkits/README.md).
+
+Plays seats of games on Metropolis game hosts over gRPC: one game (Client), a ladder's
+queue (wait_for_seat) and tournaments (compete), with typed decisions and events. Pure
+Python over grpcio and protobuf; the stubs come from botkits/python/generate.sh.
+
+    from metropolis_bot import Client, Options
+    result = Client().run(Options(host="127.0.0.1:50051", game_id=GAME, token=TOKEN),
+                          lambda decision: decision.legal[0])
+"""
+
+from ._stubs import StubsMissing, use_stubs
+from .client import Client, Options, PlayError, RunStats, attach_note, channel, retryable_after_drop
+from .types import Action, Answer, Decision, Event, Pending, Result, Welcome, action_type, cut_note, make_code, names
+
+__all__ = [
+    "Action", "Answer", "Client", "Decision", "Event", "Options", "Pending", "PlayError", "Result", "RunStats",
+    "StubsMissing", "Welcome", "action_type", "attach_note", "channel", "cut_note", "make_code", "names",
+    "retryable_after_drop", "use_stubs",
+]
