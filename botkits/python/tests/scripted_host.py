@@ -153,3 +153,63 @@ def game_over(winner=2, vp=(13, 9, 8, 7)):
     u.game_over.result.actions = 1234
     u.game_over.result.turns = 56
     return u
+
+
+class ScriptedMatchmaker:
+    """A Matchmaker and Tournaments service whose Enqueue and Compete calls run
+    `enqueue(call, request, context)` and `compete(call, request, context)`, generators of
+    EnqueueUpdate and CompeteUpdate messages."""
+
+    def __init__(self, enqueue=None, compete=None):
+        m = stubs()
+        self.enqueue_calls = self.compete_calls = 0
+        self.requests = []
+        mm = self
+
+        class Matchmaker(m.matchmaker_pb2_grpc.MatchmakerServicer):
+            def Enqueue(self, request, context):
+                call = mm.enqueue_calls
+                mm.enqueue_calls += 1
+                mm.requests.append((request, dict(context.invocation_metadata())))
+                yield from enqueue(call, request, context)
+
+        class Tournaments(m.tournaments_pb2_grpc.TournamentsServicer):
+            def Compete(self, request, context):
+                call = mm.compete_calls
+                mm.compete_calls += 1
+                mm.requests.append((request, dict(context.invocation_metadata())))
+                yield from compete(call, request, context)
+
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+        m.matchmaker_pb2_grpc.add_MatchmakerServicer_to_server(Matchmaker(), self.server)
+        m.tournaments_pb2_grpc.add_TournamentsServicer_to_server(Tournaments(), self.server)
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.server.start()
+
+    @property
+    def address(self):
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.server.stop(0).wait()
+
+
+def queued(position, size):
+    u = stubs().matchmaker_pb2.EnqueueUpdate()
+    u.queued.position, u.queued.queue_size = position, size
+    return u
+
+
+def assignment(host, game_id, token, seat=0, other_hosts=(), tournament="", update="EnqueueUpdate"):
+    m = stubs()
+    u = (m.matchmaker_pb2.EnqueueUpdate if update == "EnqueueUpdate" else m.tournaments_pb2.CompeteUpdate)()
+    a = u.assignment
+    a.host, a.game_id, a.seat_token, a.seat, a.tournament = host, game_id, token, seat, tournament
+    a.other_hosts.extend(other_hosts)
+    return u
+
+
+def compete_status(identity=7, capacity=1):
+    u = stubs().tournaments_pb2.CompeteUpdate()
+    u.status.identity_id, u.status.capacity = identity, capacity
+    return u
