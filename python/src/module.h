@@ -1,6 +1,7 @@
-// What the two translation units of the Python module share. Only module.cc and
-// module_env.cc include this header: pybind11 stays out of every other header
-// of the project, so nothing else pays for its compile time.
+// What the translation units of the Python module share. Only module.cc,
+// module_env.cc and module_message.cc include this header: pybind11 stays out
+// of every other header of the project, so nothing else pays for its compile
+// time.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -49,7 +50,8 @@ py::array_t<T> ToNumpy(std::vector<T>&& values, std::vector<py::ssize_t> shape =
   return py::array_t<T>(shape, owner->data(), free);
 }
 
-void BindGame(py::module_& m);  // module.cc: actions, configurations, states, views, records, bots, spaces
-void BindEnv(py::module_& m);   // module_env.cc: sessions, batched games, self-play, arena, the policy
+void BindGame(py::module_& m);      // module.cc: actions, configurations, states, views, records, bots, spaces
+void BindEnv(py::module_& m);       // module_env.cc: sessions, batched games, self-play, arena, the policy
+void BindMessages(py::module_& m);  // module_message.cc: configurations and views from the host's messages
 
 }  // namespace metropolis::python

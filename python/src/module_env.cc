@@ -443,4 +443,5 @@ PYBIND11_MODULE(_core, m) {
   pybind11::register_exception<mp::IllegalAction>(m, "IllegalActionError", PyExc_ValueError);
   mp::BindGame(m);
   mp::BindEnv(m);
+  mp::BindMessages(m);
 }

@@ -88,9 +88,12 @@ def _int(p, flag, value, lo, hi):
     return n
 
 
-def parse(argv, env=os.environ):
-    """The settings from the command line and the environment; exits 2 on bad flags."""
+def parse(argv, env=os.environ, extra_flags=None):
+    """The settings from the command line and the environment; exits 2 on bad flags.
+    extra_flags(parser) may add a program's own flags (search_bot.py)."""
     p = parser()
+    if extra_flags:
+        extra_flags(p)
     a = p.parse_args(argv)
     given = {k for k, v in vars(a).items() if v not in (None, False)}
 
@@ -143,10 +146,14 @@ def parse(argv, env=os.environ):
     a.max_reconnects = _int(p, "max-reconnects", a.max_reconnects, 0, 1000) if a.max_reconnects is not None else 20
     if a.stubs:
         _stubs.use_stubs(a.stubs)
-    try:
-        a.make_decider = deciders(a.bot)
-    except ValueError as e:
-        p.error(f"--bot: {e}")
+    if not extra_flags:
+        try:
+            a.make_decider = deciders(a.bot)
+        except _stubs.StubsMissing:
+            a.make_decider = None  # main() says so
+        except ValueError as e:
+            p.error(f"--bot: {e}")
+    a.parser = p
     return a
 
 
@@ -154,7 +161,11 @@ def deciders(spec):
     """A factory of decide functions for --bot: make(seed, notes) -> decide(decision)."""
     if spec == "random":
         return random_decider
-    raise ValueError(f"unknown bot '{spec}' (random)")
+    from .engine import EngineMissing, engine_decider
+    try:
+        return engine_decider(spec)
+    except EngineMissing as e:
+        raise ValueError(f"'{spec}' is a bot of the local engine: {e}") from None
 
 
 def random_decider(seed, notes):
@@ -281,14 +292,22 @@ class Runner:
         return EXIT_FAILED if failed[0] else EXIT_OK
 
 
-def main(argv=None):
-    a = parse(sys.argv[1:] if argv is None else argv)
+def main(argv=None, extra_flags=None, make_decider=None):
+    """Runs the command line. A program with a bot of its own passes extra_flags(parser)
+    for its flags and make_decider(args, seed, notes) -> decide, which replaces --bot."""
+    a = parse(sys.argv[1:] if argv is None else argv, extra_flags=extra_flags)
     try:
         _stubs.modules()
         _stubs.protocol()
     except _stubs.StubsMissing as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return EXIT_USAGE
+    if make_decider:
+        try:
+            a.make_decider = lambda seed, notes: make_decider(a, seed, notes)
+            a.make_decider(0, False)  # refuses bad settings now, not at the first decision
+        except (ValueError, ImportError) as e:
+            a.parser.error(str(e))
     try:
         return Runner(a).run()
     except KeyboardInterrupt:
