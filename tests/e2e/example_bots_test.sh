@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# End to end: the example bots play one whole game against each other on a real game
-# host. Seat 0 is the Python bot, seat 1 the Node.js bot, seats 2 and 3 the C++ kit's
-# heuristic and random bots, all at once over gRPC on the loopback. Passes when every
-# bot exits 0 and the host reports the game finished with every seat having answered
-# its own decisions (none taken by the fallback bot).
+# End to end: the example bots play whole games against each other on a real game host,
+# two games at once over gRPC on the loopback. Game A: seat 0 the Python random bot,
+# seat 1 the Node.js bot, seats 2 and 3 the C++ kit's heuristic and random bots. Game B,
+# the Python SDK (botkits/python/metropolis_bot): seat 0 its example search_bot.py, which
+# searches with the local engine (with debug notes), seat 1 python3 -m metropolis_bot
+# --bot random, seat 2 python3 -m metropolis_bot --bot heuristic (the local engine's), seat
+# 3 the C++ random bot. Passes when every bot exits 0, the host reports both games finished
+# with every seat having answered its own decisions (none taken by the fallback bot), and
+# the checker finds that what each seat recorded is the stored game.
 #
 #   tests/e2e/example_bots_test.sh BUILD_DIR      (from anywhere; ctest runs it)
 #
-# Needs the build's metropolis-gamehost, metropolisctl and metropolis-bot, Python 3 with
-# grpcio and protobuf, protoc with grpc_python_plugin, and Node.js 20+ (the Node bot's
-# packages are installed with `npm ci` when botkits/node/node_modules lacks them).
+# Needs the build's metropolis-gamehost, metropolisctl, metropolis-bot, metropolis-check and
+# the engine's Python module (BUILD_DIR/python), Python 3 with grpcio and protobuf, protoc
+# with grpc_python_plugin, and Node.js 20+ (the Node bot's packages are installed with
+# `npm ci` when botkits/node/node_modules lacks them).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,6 +80,10 @@ for candidate in /usr/bin/python3 python3; do
   fi
 done
 [[ -n $PYTHON ]] || fail "no python3 with grpcio and protobuf (scripts/setup.sh installs python3-grpcio python3-protobuf)"
+# The SDK's seats import the SDK from the tree and the engine's module from the build.
+compgen -G "$BUILD/python/metropolis/_core*.so" >/dev/null ||
+  fail "$BUILD/python/metropolis has no _core module: build the target metropolis_python_module"
+SDK_PYTHONPATH=$ROOT/botkits/python:$BUILD/python
 
 command -v node >/dev/null 2>&1 || fail "node is missing (Node.js 20 or later)"
 node_major=$(node -p 'process.versions.node.split(".")[0]')
@@ -122,60 +131,82 @@ for attempt in 1 2 3; do
 done
 [[ -n $host_pid ]] || fail "the game host would not start"
 
-# --- The game ----------------------------------------------------------------------
+# --- The games ---------------------------------------------------------------------
 
 ctl() { "$CTL" --host "$ADDR" --token "$ADMIN" "$@"; }
 
-ctl create-game --seats python,node,cpp-heuristic,cpp-random --seed 7 --json >"$WORK/create.json" \
-  2>"$WORK/create.log" || fail "metropolisctl create-game failed"
-mapfile -t created < <("$PYTHON" -c '
+# Creates a game with these seat names and seed; sets GAME and tokens.
+create_game() {
+  local seats=$1 seed=$2 out=$WORK/create-$2.json
+  ctl create-game --seats "$seats" --seed "$seed" --json >"$out" 2>"$WORK/create-$seed.log" ||
+    fail "metropolisctl create-game failed"
+  mapfile -t created < <("$PYTHON" -c '
 import json, sys
 d = json.load(sys.stdin)
 print(d["game_id"])
 for token in d["seat_tokens"]:
     print(token)
-' <"$WORK/create.json") || fail "create-game printed no usable JSON: $(cat "$WORK/create.json")"
-GAME=${created[0]:-}
-tokens=("${created[@]:1}")
-[[ -n $GAME && ${#tokens[@]} -eq 4 ]] || fail "create-game printed no game id or not 4 tokens: $(cat "$WORK/create.json")"
-say "game $GAME created; the four bots start"
+' <"$out") || fail "create-game printed no usable JSON: $(cat "$out")"
+  GAME=${created[0]:-}
+  tokens=("${created[@]:1}")
+  [[ -n $GAME && ${#tokens[@]} -eq 4 ]] || fail "create-game printed no game id or not 4 tokens: $(cat "$out")"
+}
 
-names=(python node cpp-heuristic cpp-random)
-# The bot of each seat, seeded so that the game replays (no seat should ever time out).
+create_game python,node,cpp-heuristic,cpp-random 7
+GAME_A=$GAME
+tokens_a=("${tokens[@]}")
+create_game sdk-search,sdk-random,sdk-heuristic,cpp-random 8
+GAME_B=$GAME
+tokens_b=("${tokens[@]}")
+say "games $GAME_A and $GAME_B created; the eight bots start"
+
+# One entry per bot: game, seat, name. Seeded so that the games replay (no seat should
+# ever time out).
+players=("$GAME_A 0 python" "$GAME_A 1 node" "$GAME_A 2 cpp-heuristic" "$GAME_A 3 cpp-random"
+         "$GAME_B 0 sdk-search" "$GAME_B 1 sdk-random" "$GAME_B 2 sdk-heuristic" "$GAME_B 3 cpp-random")
+sdk=(env PYTHONPATH="$SDK_PYTHONPATH" METROPOLIS_PY_STUBS="$WORK/stubs" "$PYTHON")
 bot_command() {
   case $1 in
-    0) bot=("$PYTHON" "$ROOT/botkits/python/random_bot.py" --stubs "$WORK/stubs" --seed 1) ;;
-    1) bot=(node "$ROOT/botkits/node/random_bot.js" --seed 2) ;;
-    2) bot=("$CPP_BOT" --bot heuristic --seed 3) ;;
-    3) bot=("$CPP_BOT" --bot random --seed 4) ;;
+    python) bot=("$PYTHON" "$ROOT/botkits/python/random_bot.py" --stubs "$WORK/stubs" --seed 1) ;;
+    node) bot=(node "$ROOT/botkits/node/random_bot.js" --seed 2) ;;
+    cpp-heuristic) bot=("$CPP_BOT" --bot heuristic --seed 3) ;;
+    cpp-random) bot=("$CPP_BOT" --bot random --seed 4) ;;
+    sdk-search) bot=("${sdk[@]}" "$ROOT/botkits/python/search_bot.py" --iterations 100 --seed 5 --debug-notes) ;;
+    sdk-random) bot=("${sdk[@]}" -m metropolis_bot --bot random --seed 6) ;;
+    sdk-heuristic) bot=("${sdk[@]}" -m metropolis_bot --bot heuristic --seed 7) ;;
   esac
 }
-for seat in 0 1 2 3; do
-  bot_command "$seat"
-  timeout "$BOT_TIMEOUT_S" "${bot[@]}" --host "$ADDR" --game "$GAME" --token "${tokens[seat]}" \
-    --record "$WORK/bot-$seat.record" >"$WORK/bot-$seat-${names[seat]}.log" 2>&1 &
+for i in "${!players[@]}"; do
+  read -r game seat name <<<"${players[i]}"
+  if [[ $game == "$GAME_A" ]]; then token=${tokens_a[seat]}; else token=${tokens_b[seat]}; fi
+  bot_command "$name"
+  timeout "$BOT_TIMEOUT_S" "${bot[@]}" --host "$ADDR" --game "$game" --token "$token" \
+    --record "$WORK/bot-$i.record" >"$WORK/bot-$i-$name.log" 2>&1 &
   bot_pids+=($!)
 done
 
 failed=()
-for seat in 0 1 2 3; do
-  if wait "${bot_pids[seat]}"; then rc=0; else rc=$?; fi
+for i in "${!players[@]}"; do
+  read -r game seat name <<<"${players[i]}"
+  if wait "${bot_pids[i]}"; then rc=0; else rc=$?; fi
   if [[ $rc -eq 124 ]]; then
-    failed+=("seat $seat (${names[seat]}) timed out after $BOT_TIMEOUT_S s")
+    failed+=("game $game seat $seat ($name) timed out after $BOT_TIMEOUT_S s")
   elif [[ $rc -ne 0 ]]; then
-    failed+=("seat $seat (${names[seat]}) exited $rc")
+    failed+=("game $game seat $seat ($name) exited $rc")
   fi
 done
 bot_pids=()
-for seat in 0 1 2 3; do
-  say "seat $seat (${names[seat]}): $(tail -n 1 "$WORK/bot-$seat-${names[seat]}.log")"
+for i in "${!players[@]}"; do
+  read -r game seat name <<<"${players[i]}"
+  say "game $game seat $seat ($name): $(tail -n 1 "$WORK/bot-$i-$name.log")"
 done
 [[ ${#failed[@]} -eq 0 ]] || fail "$(printf '%s; ' "${failed[@]}")"
 
 # --- What the host says ------------------------------------------------------------
 
-ctl get-game "$GAME" --json >"$WORK/game.json" 2>"$WORK/get-game.log" || fail "metropolisctl get-game failed"
-"$PYTHON" - "$WORK/game.json" <<'EOF' || fail "the host's record of the game is not as expected"
+for GAME in "$GAME_A" "$GAME_B"; do
+  ctl get-game "$GAME" --json >"$WORK/game-$GAME.json" 2>"$WORK/get-game.log" || fail "metropolisctl get-game failed"
+  "$PYTHON" - "$WORK/game-$GAME.json" "$GAME" <<'EOF' || fail "the host's record of game $GAME is not as expected"
 import json, sys
 
 info = json.load(open(sys.argv[1]))
@@ -189,29 +220,30 @@ for p in players:
     seat = p.get("seat", 0)
     decisions = int(p.get("decisions", 0))
     fallback = int(p.get("fallback_decisions", p.get("fallbackDecisions", 0)))
-    print(f"example_bots_test: seat {seat} ({p.get('name')}): {decisions} decisions, {fallback} by the fallback bot")
+    print(f"example_bots_test: {sys.argv[2]} seat {seat} ({p.get('name')}): {decisions} decisions, {fallback} by the fallback bot")
     if decisions <= 0:
         problems.append(f"seat {seat} answered no decision")
     if fallback != 0:
         problems.append(f"seat {seat} had {fallback} decisions taken by the fallback bot")
 r = info.get("result", {})
-print(f"example_bots_test: result {r.get('reason')}, winner {r.get('winner')}, vp {r.get('vp')}, "
+print(f"example_bots_test: {sys.argv[2]} result {r.get('reason')}, winner {r.get('winner')}, vp {r.get('vp')}, "
       f"{r.get('actions')} actions, {r.get('turns')} turns")
 for problem in problems:
     print(f"example_bots_test: {problem}", file=sys.stderr)
 sys.exit(1 if problems else 0)
 EOF
+done
 
 # --- What each seat saw --------------------------------------------------------------
-# Every kit (Python, Node.js, C++) recorded its seat; the checker replays the game
+# Every kit (the Python example, the Python SDK, Node.js, C++) recorded its seat; the checker replays the game
 # the host stored and requires each seat's digest of the events it received to
-# match the stored game masked for it: the three kits hash the same lines.
+# match the stored game masked for it: the kits hash the same lines.
 checker=$BUILD/tests/checker/metropolis-check
 [[ -x $checker ]] || fail "$checker is not built"
 records=()
-for seat in 0 1 2 3; do
-  [[ -s $WORK/bot-$seat.record ]] || fail "seat $seat (${names[seat]}) wrote no record"
-  records+=(--records "$WORK/bot-$seat.record")
+for i in "${!players[@]}"; do
+  [[ -s $WORK/bot-$i.record ]] || fail "${players[i]} wrote no record"
+  records+=(--records "$WORK/bot-$i.record")
 done
 "$checker" --completed "$WORK/data/completed" "${records[@]}" --every-game-recorded --games-per-bot 1 \
   >"$WORK/check.out" 2>&1 || { cat "$WORK/check.out" >&2; fail "the checker found what the seats saw differs from the stored game"; }
