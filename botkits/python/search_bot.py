@@ -73,4 +73,4 @@ def make_decider(args, seed, notes):
 
 
 if __name__ == "__main__":
-    sys.exit(main(extra_flags=flags, make_decider=make_decider))
+    sys.exit(main(extra_flags=flags, make_decider=make_decider, name="search_bot.py"))

@@ -9,9 +9,18 @@ Python over grpcio and protobuf; the stubs come from botkits/python/generate.sh.
                           lambda decision: decision.legal[0])
 """
 
-from ._stubs import StubsMissing, use_stubs
-from .client import Client, Options, PlayError, RunStats, attach_note, channel, retryable_after_drop
-from .types import Action, Answer, Decision, Event, Pending, Result, Welcome, action_type, cut_note, make_code, names
+try:
+    import grpc  # noqa: F401
+    import google.protobuf  # noqa: F401
+except ImportError as e:
+    raise ImportError(f"metropolis_bot needs grpcio and protobuf ({e}): on Debian apt-get install python3-grpcio "
+                      "python3-protobuf, and run Debian's /usr/bin/python3 (a pyenv or virtualenv python3 does not "
+                      "see them)") from e
+
+from ._stubs import StubsMissing, use_stubs  # noqa: E402
+from .client import Client, Options, PlayError, RunStats, attach_note, channel, retryable_after_drop  # noqa: E402
+from .types import (Action, Answer, Decision, Event, Pending, Result, Welcome, action_type, cut_note,  # noqa: E402
+                    make_code, names)
 
 __all__ = [
     "Action", "Answer", "Client", "Decision", "Event", "Options", "Pending", "PlayError", "Result", "RunStats",

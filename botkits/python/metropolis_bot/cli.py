@@ -13,8 +13,6 @@ import random
 import sys
 import threading
 
-import grpc
-
 from . import _stubs
 from .client import Client, Options, PlayError
 from .ladder import compete, wait_for_seat
@@ -60,7 +58,7 @@ def parser():
     p.add_argument("--compete", action="store_true", help="tournament mode: stay available to the matchmaker and "
                    "play every tournament game it sends")
     p.add_argument("--capacity", metavar="N", help="compete mode: games at once (1..16, default 1)")
-    p.add_argument("--bot", metavar="SPEC", default="random", help="the bot: random (default, pure Python), or a "
+    p.add_argument("--bot", metavar="SPEC", help="the bot: random (default, pure Python), or a "
                    "spec of the local engine's bots (heuristic, search:iterations=200, ...; needs the engine's "
                    "Python module, docs/PYTHON.md)")
     p.add_argument("--seed", metavar="N", help="seed of the bot's random stream (default: unpredictable)")
@@ -88,13 +86,17 @@ def _int(p, flag, value, lo, hi):
     return n
 
 
-def parse(argv, env=os.environ, extra_flags=None):
+def parse(argv, env=os.environ, extra_flags=None, own_bot=False):
     """The settings from the command line and the environment; exits 2 on bad flags.
-    extra_flags(parser) may add a program's own flags (search_bot.py)."""
+    extra_flags(parser) may add a program's own flags (search_bot.py); own_bot: the
+    program decides itself, so --bot has no place."""
     p = parser()
     if extra_flags:
         extra_flags(p)
     a = p.parse_args(argv)
+    if own_bot and a.bot is not None:
+        p.error("--bot: this program plays its own bot")
+    a.bot = a.bot or "random"
     given = {k for k, v in vars(a).items() if v not in (None, False)}
 
     def flag_or_env(name, var):
@@ -146,7 +148,7 @@ def parse(argv, env=os.environ, extra_flags=None):
     a.max_reconnects = _int(p, "max-reconnects", a.max_reconnects, 0, 1000) if a.max_reconnects is not None else 20
     if a.stubs:
         _stubs.use_stubs(a.stubs)
-    if not extra_flags:
+    if not own_bot:
         try:
             a.make_decider = deciders(a.bot)
         except _stubs.StubsMissing:
@@ -292,10 +294,13 @@ class Runner:
         return EXIT_FAILED if failed[0] else EXIT_OK
 
 
-def main(argv=None, extra_flags=None, make_decider=None):
-    """Runs the command line. A program with a bot of its own passes extra_flags(parser)
-    for its flags and make_decider(args, seed, notes) -> decide, which replaces --bot."""
-    a = parse(sys.argv[1:] if argv is None else argv, extra_flags=extra_flags)
+def main(argv=None, extra_flags=None, make_decider=None, name=None):
+    """Runs the command line. A program with a bot of its own passes make_decider(args,
+    seed, notes) -> decide, which replaces --bot, its name for the log, and
+    extra_flags(parser) for flags of its own."""
+    a = parse(sys.argv[1:] if argv is None else argv, extra_flags=extra_flags, own_bot=make_decider is not None)
+    if make_decider:
+        a.bot = name or os.path.basename(sys.argv[0])
     try:
         _stubs.modules()
         _stubs.protocol()

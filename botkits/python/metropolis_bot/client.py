@@ -26,7 +26,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional
+from typing import List, Optional
 
 import grpc
 

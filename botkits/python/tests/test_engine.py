@@ -5,6 +5,7 @@ ones refused with the field named. Needs the engine's module (PYTHONPATH=build/<
 
 import base64
 import os
+import subprocess
 import sys
 import unittest
 
@@ -129,6 +130,18 @@ class EngineTest(unittest.TestCase):
             answer = bot.decide(d)
             self.assertIn(answer.action, list(d.view.legal))
             self.assertIn(f"of {len(d.legal)} legal", answer.note)
+
+    def test_the_example_search_bot_refuses_bad_flags(self):
+        from metropolis_bot import _stubs
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([KIT] + sys.path))
+        base = [sys.executable, os.path.join(KIT, "search_bot.py"), "--stubs", _stubs.stubs_folder(),
+                "--host", "h:1", "--game", "g", "--token", "t"]
+        for extra, error in ((["--bot", "random"], "--bot: this program plays its own bot"),
+                             (["--iterations", "0"], "--iterations: 0 is out of range (1..100000)"),
+                             (["--iterations", "many"], "--iterations: 'many' is not a number")):
+            r = subprocess.run(base + extra, capture_output=True, text=True, timeout=60, env=env)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn(error, r.stderr)
 
 
 if __name__ == "__main__":

@@ -149,6 +149,7 @@ class CommandLineTest(unittest.TestCase):
             (["--host", "h:1", "--game", "g", "--token", "t", "--seed", "-1"], "--seed: -1 is out of range"),
             (["--host", "h:1", "--game", "g", "--token", "t", "--bot", "nonsense"], "--bot: "),
             (["--host", "h:1", "--game", "g", "--token", "t", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+            (["--host", "h:1", "--game", "g", "--token", "t", "--bot", "search:iterations=x"], "--bot: "),
         ]
         for args, message in cases:
             with self.subTest(args=args):
