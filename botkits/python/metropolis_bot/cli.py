@@ -230,6 +230,11 @@ class Runner:
         except PlayError as e:
             print(f"{PROG}: game {options.game_id}: {e.code.name}: {e.message}", file=sys.stderr, flush=True)
             return False
+        except Exception as e:  # the bot's own bug: this game is lost, the others go on
+            import traceback
+            traceback.print_exc()
+            print(f"{PROG}: game {options.game_id}: the bot failed: {e!r}", file=sys.stderr, flush=True)
+            return False
         with self.lock:
             if a.record:
                 with open(a.record, "a") as f:

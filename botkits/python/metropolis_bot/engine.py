@@ -34,18 +34,13 @@ def engine():
     return metropolis
 
 
-_configs = {}  # id of a Welcome message -> its engine GameConfig: one per stream
-
-
 def local_config(welcome):
-    """The engine's GameConfig of the game (from the Welcome, which carries it complete)."""
-    key = id(welcome.message)
-    config = _configs.get(key)
-    if config is None or config[0] is not welcome.message:
-        _configs.clear()
-        config = (welcome.message, engine().config_from_message(welcome.message.config))
-        _configs[key] = config
-    return config[1]
+    """The engine's GameConfig of the game (from the Welcome, which carries it complete),
+    read once per stream and kept with the Welcome."""
+    config = getattr(welcome, "engine_config", None)
+    if config is None:
+        config = welcome.engine_config = engine().config_from_message(welcome.message.config)
+    return config
 
 
 def local_view(decision, exclude=()):

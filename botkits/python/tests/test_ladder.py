@@ -184,6 +184,17 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("game g1: UNAVAILABLE: ", r.stderr)
 
+    def test_a_bot_that_raises_loses_its_game_with_the_error(self):
+        host = self.start(ScriptedHost(seat_script("g1", [])))
+        program = ("import sys; from metropolis_bot.cli import main; "
+                   "sys.exit(main(make_decider=lambda args, seed, notes: (lambda d: 1 / 0), name='broken'))")
+        env = dict(os.environ, PYTHONPATH=KIT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        r = subprocess.run([sys.executable, "-c", program, "--stubs", _stubs.stubs_folder(), "--host", host.address,
+                            "--game", "g1", "--token", "t"], capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("game g1: the bot failed: ZeroDivisionError", r.stderr)
+        self.assertIn("bot broken, seed", r.stderr)
+
     def test_plays_ladder_games(self):
         answered = []
         host = self.start(ScriptedHost(seat_script(None, answered)))
