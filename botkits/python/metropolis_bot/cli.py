@@ -38,7 +38,7 @@ def parser():
         prog=f"python3 -m {PROG}",
         usage=(f"python3 -m {PROG} --host ADDR --game ID --token T [--bot SPEC] [flags]\n"
                f"       python3 -m {PROG} --ladder ID --matchmaker ADDR --api-token T [--games N] [flags]\n"
-               f"       python3 -m {PROG} --compete --matchmaker ADDR --api-token T [--capacity N] [--games N]"),
+               f"       python3 -m {PROG} --compete --matchmaker ADDR --api-token T [--capacity N] [--sessions N] [--games N]"),
         description="Plays one seat of a game on a Metropolis game host, reconnecting when the stream drops (the "
                     "host's fallback bot plays the seat meanwhile), and prints one summary line when the game is over.",
         epilog="exit status: 0 the game is over (whoever won), 1 it could not be played to its end (the gRPC status "
@@ -58,6 +58,9 @@ def parser():
     p.add_argument("--compete", action="store_true", help="tournament mode: stay available to the matchmaker and "
                    "play every tournament game it sends")
     p.add_argument("--capacity", metavar="N", help="compete mode: games at once (1..16, default 1)")
+    p.add_argument("--sessions", metavar="N", help="compete mode: hold N Compete streams, each with --capacity; a "
+                   "duplicate set's rotations go to separate streams, one each while there are enough (1..16, "
+                   "default 1; with N > 1 it plays until stopped)")
     p.add_argument("--bot", metavar="SPEC", help="the bot: random (default, pure Python), or a "
                    "spec of the local engine's bots (heuristic, search:iterations=200, ...; needs the engine's "
                    "Python module, docs/PYTHON.md)")
@@ -115,6 +118,8 @@ def parse(argv, env=os.environ, extra_flags=None, own_bot=False):
     a.token = flag_or_env("token", "METROPOLIS_TOKEN")
     if "capacity" in given and not a.compete:
         p.error("--capacity needs --compete")
+    if "sessions" in given and not a.compete:
+        p.error("--sessions needs --compete")
     if a.compete or a.ladder:
         mode = "--compete" if a.compete else "--ladder"
         if a.compete and a.ladder:
@@ -130,6 +135,10 @@ def parse(argv, env=os.environ, extra_flags=None, own_bot=False):
                     else "--game and --token come from the matchmaker with --ladder")
         a.games = _int(p, "games", a.games, 1, 1_000_000) if a.games is not None else (0 if a.compete else 1)
         a.capacity = _int(p, "capacity", a.capacity, 1, 16) if a.capacity is not None else 1
+        a.sessions = _int(p, "sessions", a.sessions, 1, 16) if a.sessions is not None else 1
+        # Stopping after N games would leave the other streams waiting for a seat.
+        if a.sessions > 1 and "games" in given:
+            p.error("--games needs one session (--sessions 1)")
     else:
         if given & {"games", "matchmaker", "api_token"}:
             p.error("--games, --matchmaker and --api-token need --ladder or --compete")
@@ -272,7 +281,7 @@ class Runner:
 
     def run_compete(self):
         a = self.a
-        started, failed, threads = [0], [0], []
+        started, failed, threads, errors = [0], [0], [], []
 
         def play(seat, number):
             if not self.play(self.options(seat.host, seat.game_id, seat.seat_token, seat.other_hosts), number):
@@ -280,22 +289,37 @@ class Runner:
                     failed[0] += 1
 
         def on_seat(seat):
-            started[0] += 1
+            with self.lock:
+                started[0] += 1
+                number = started[0]
             if not a.quiet:
                 log(f"seated in game {seat.game_id} of tournament {seat.tournament} on {seat.host}")
-            t = threading.Thread(target=play, args=(seat, started[0]), daemon=True)
+            t = threading.Thread(target=play, args=(seat, number), daemon=True)
             t.start()
             threads.append(t)
-            return a.games == 0 or started[0] < a.games
+            return a.games == 0 or number < a.games
 
-        try:
-            compete(a.matchmaker, a.api_token, on_seat, capacity=a.capacity,
-                    on_retry=lambda why: log(f"competing again after: {why}"), tls_ca=a.tls_ca_pem)
-        except PlayError as e:
-            print(f"{PROG}: competing: {e.code.name}: {e.message}", file=sys.stderr)
-            return EXIT_FAILED
+        def session():
+            try:
+                compete(a.matchmaker, a.api_token, on_seat, capacity=a.capacity,
+                        on_retry=lambda why: log(f"competing again after: {why}"), tls_ca=a.tls_ca_pem)
+            except PlayError as e:
+                errors.append(e)
+
+        # Each session its own stream: the matchmaker sends a duplicate set's rotations
+        # to separate ones (docs/TOURNAMENTS.md, "Rotations in lockstep").
+        sessions = [threading.Thread(target=session, daemon=True) for _ in range(a.sessions - 1)]
+        for t in sessions:
+            t.start()
+        session()
+        for t in sessions:
+            t.join()
         for t in threads:
             t.join()
+        if errors:
+            e = errors[0]
+            print(f"{PROG}: competing: {e.code.name}: {e.message}", file=sys.stderr)
+            return EXIT_FAILED
         return EXIT_FAILED if failed[0] else EXIT_OK
 
 

@@ -142,6 +142,9 @@ class CommandLineTest(unittest.TestCase):
             (["--compete", "--matchmaker", "m:1", "--api-token", "a", "--capacity", "17"],
              "--capacity: 17 is out of range (1..16)"),
             (["--host", "h:1", "--game", "g", "--token", "t", "--capacity", "2"], "--capacity needs --compete"),
+            (["--host", "h:1", "--game", "g", "--token", "t", "--sessions", "2"], "--sessions needs --compete"),
+            (["--compete", "--matchmaker", "m:1", "--api-token", "a", "--sessions", "2", "--games", "3"],
+             "--games needs one session (--sessions 1)"),
             (["--host", "h:1", "--game", "g", "--token", "t", "--tls-ca", "/nonexistent/ca.pem"],
              "--tls-ca: /nonexistent/ca.pem: No such file or directory"),
             (["--host", "h:1", "--game", "g", "--token", "t", "--quiet", "--verbose"],
@@ -230,6 +233,30 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(sorted(line.split()[3] for line in r.stdout.splitlines()), ["game=t-g0", "game=t-g1"])
         self.assertEqual(r.stderr, "")
+
+    def test_competes_on_several_sessions_until_stopped(self):
+        answered = []
+        host = self.start(ScriptedHost(seat_script(None, answered)))
+
+        def compete(call, request, context):
+            yield compete_status()
+            yield assignment(host.address, f"s{call}-g", f"tok{call}", tournament="t", update="CompeteUpdate")
+            while context.is_active():
+                time.sleep(0.05)
+
+        mm = self.start(ScriptedMatchmaker(compete=compete))
+        env = dict(os.environ, PYTHONPATH=KIT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        bot = subprocess.Popen([sys.executable, "-m", "metropolis_bot", "--stubs", _stubs.stubs_folder(), "--compete",
+                                "--matchmaker", mm.address, "--api-token", "api", "--sessions", "3", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 60
+        while len(answered) < 9 and time.monotonic() < deadline:  # three games of three decisions
+            time.sleep(0.05)
+        time.sleep(0.5)  # their summary lines
+        bot.terminate()
+        out, err = bot.communicate(timeout=30)
+        self.assertEqual(mm.compete_calls, 3, err)
+        self.assertEqual(sorted(line.split()[3] for line in out.splitlines()), ["game=s0-g", "game=s1-g", "game=s2-g"])
 
 
 if __name__ == "__main__":
