@@ -150,7 +150,10 @@ def _answer_key(action):
     if isinstance(action, str):
         return ("text", action)
     code = getattr(action, "code", action)
-    return ("code", int(code))
+    if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 2**64:
+        raise TypeError(f"decide returned {action!r}: return one of decision.legal, an action code, the action's "
+                        "text or an Answer")
+    return ("code", code)
 
 
 class _Stream:

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 import grpc
@@ -244,6 +245,18 @@ class PlayTest(unittest.TestCase):
         host = self.hosts.start(script)
         self.run_client(fast(host=host.address), lambda d: "roll")
         self.assertEqual((got[0].code, got[0].text), (0, "roll"))
+
+    def test_a_decide_that_returns_no_action_says_so(self):
+        def script(call, requests, context):
+            hello_of(requests)
+            yield welcome()
+            yield decision(1, [ROLL])
+            while context.is_active():
+                time.sleep(0.05)
+
+        host = self.hosts.start(script)
+        with self.assertRaisesRegex(TypeError, r"decide returned None: return one of decision\.legal"):
+            self.run_client(fast(host=host.address), lambda d: None)
 
 
 class ReconnectTest(unittest.TestCase):
