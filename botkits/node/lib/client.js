@@ -98,6 +98,41 @@ class Decision {
 
   // The legal action whose text is `text`, or undefined.
   find(text) { return this.legal.find((a) => a.text === text); }
+
+  // The engine's View of this decision (the engine addon, engine.js), for
+  // searching and for the built-in bots; read once, when first asked for.
+  get engineView() {
+    if (!this.cachedEngineView) {
+      Object.defineProperty(this, 'cachedEngineView', { value: require('./engine').viewOf(this), writable: true });
+    }
+    return this.cachedEngineView;
+  }
+}
+
+// The Decision of a decision update (PlayUpdate{decision} as read from the
+// wire): also how the arena (arena.js) shows a local game's decisions to a bot,
+// so that a bot decides on exactly what it would get from a host.
+function makeDecision(protocol, update, { seat, gameId, config, welcomeBytes }) {
+  const d = update.decision;
+  const texts = d.legal_text ?? [];
+  const legal = (d.view?.legal ?? []).map((code, i) => {
+    const action = protocol.action(code);
+    // The host's text when it sent it (want_text), else ours from the reference.
+    if (texts[i]) Object.defineProperty(action, 'text', { value: texts[i], enumerable: true });
+    return action;
+  });
+  const decision = new Decision({
+    step: d.step, seat, gameId, config, view: d.view, legal,
+    decisionMsLeft: d.decision_ms_left, timeBankMsLeft: d.time_bank_ms_left,
+    // Earlier answers to this decision the host refused, oldest first, and
+    // the reason it gave for the last one.
+    rejected: [], rejectedError: '',
+    // The serialized PlayUpdate and the welcome it belongs to, for the engine
+    // addon (engine.js: engineView).
+    bytes: update.raw ?? null, welcomeBytes,
+  });
+  Object.defineProperty(decision, 'protocol', { value: protocol });
+  return decision;
 }
 
 class Client {
@@ -413,24 +448,9 @@ class Client {
       this.log(`decision at step ${d.step} without legal actions: not answered`);
       return;
     }
-    const texts = d.legal_text ?? [];
-    const legal = codes.map((code, i) => {
-      const action = this.protocol.action(code);
-      // The host's text when it sent it (want_text), else ours from the reference.
-      if (texts[i]) Object.defineProperty(action, 'text', { value: texts[i], enumerable: true });
-      return action;
+    const decision = makeDecision(this.protocol, update, {
+      seat: this.stats.seat, gameId: o.gameId, config: this.config, welcomeBytes: this.welcomeBytes,
     });
-    const decision = new Decision({
-      step: d.step, seat: this.stats.seat, gameId: o.gameId, config: this.config, view: d.view, legal,
-      decisionMsLeft: d.decision_ms_left, timeBankMsLeft: d.time_bank_ms_left,
-      // Earlier answers to this decision the host refused, oldest first, and
-      // the reason it gave for the last one.
-      rejected: [], rejectedError: '',
-      // The serialized PlayUpdate and the welcome it belongs to, for the engine
-      // addon (engine.js: engineView).
-      bytes: update.raw ?? null, welcomeBytes: this.welcomeBytes,
-    });
-    Object.defineProperty(decision, 'protocol', { value: this.protocol });
     s.pending = decision;
     s.refused = new Set();  // the keys of decision.rejected
     this.answer(s, decision);
@@ -474,34 +494,36 @@ class Client {
     s.call.write(request);
   }
 
-  // What decide returned, as {action, key, wire, debug}: the Action (or {text}
-  // for a text that names no legal action), the key by which a refused answer
-  // is known again, the message's Action and the debug note.
-  toAnswer(result, decision) {
-    let note;
-    let evaluation;
-    let choice = result;
-    if (result && typeof result === 'object' && !(result instanceof Action) && 'action' in result) {
-      ({ action: choice, note, evaluation } = result);
-    }
-    const debug = answerDebug(note, evaluation);
-    let action;
-    if (choice instanceof Action) {
-      action = choice;
-    } else if (typeof choice === 'bigint' || typeof choice === 'number'
-      || (typeof choice === 'string' && /^(0x[0-9a-fA-F]{1,16}|\d{1,20})$/.test(choice))) {
-      action = this.protocol.action(toCode(choice));
-    } else if (typeof choice === 'string' && choice.trim()) {
-      const text = choice.trim().replace(/\s+/g, ' ');
-      action = decision.find(text);
-      // Not a listed action (a trade offer, say): the host parses the text
-      // (Action.text, read when code is 0).
-      if (!action) return { action: { text }, key: `text:${text}`, wire: { code: '0', text }, debug };
-    } else {
-      throw new TypeError(`not an action: ${String(choice)}`);
-    }
-    return { action, key: action.code.toString(), wire: { code: action.code.toString() }, debug };
-  }
+  toAnswer(result, decision) { return toAnswer(this.protocol, result, decision); }
 }
 
-module.exports = { Client, Decision, answerDebug, retryableAfterDrop, MAX_NOTE_BYTES };
+// What decide returned, as {action, key, wire, debug}: the Action (or {text}
+// for a text that names no legal action), the key by which a refused answer
+// is known again, the message's Action and the debug note.
+function toAnswer(protocol, result, decision) {
+  let note;
+  let evaluation;
+  let choice = result;
+  if (result && typeof result === 'object' && !(result instanceof Action) && 'action' in result) {
+    ({ action: choice, note, evaluation } = result);
+  }
+  const debug = answerDebug(note, evaluation);
+  let action;
+  if (choice instanceof Action) {
+    action = choice;
+  } else if (typeof choice === 'bigint' || typeof choice === 'number'
+    || (typeof choice === 'string' && /^(0x[0-9a-fA-F]{1,16}|\d{1,20})$/.test(choice))) {
+    action = protocol.action(toCode(choice));
+  } else if (typeof choice === 'string' && choice.trim()) {
+    const text = choice.trim().replace(/\s+/g, ' ');
+    action = decision.find(text);
+    // Not a listed action (a trade offer, say): the host parses the text
+    // (Action.text, read when code is 0).
+    if (!action) return { action: { text }, key: `text:${text}`, wire: { code: '0', text }, debug };
+  } else {
+    throw new TypeError(`not an action: ${String(choice)}`);
+  }
+  return { action, key: action.code.toString(), wire: { code: action.code.toString() }, debug };
+}
+
+module.exports = { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop, MAX_NOTE_BYTES };

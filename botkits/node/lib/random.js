@@ -36,9 +36,75 @@ class SplitMix64 {
   below(n) { return Number(((this.next() >> 32n) * BigInt(n)) >> 32n); }
 }
 
+// The same stream on two 32-bit halves, without BigInt: for playouts in
+// JavaScript, where BigInt arithmetic would cost more than the engine's step.
+class FastSplitMix64 {
+  constructor(seed) {
+    const s = BigInt.asUintN(64, BigInt(seed));
+    this.hi = Number(s >> 32n) >>> 0;
+    this.lo = Number(s & 0xffffffffn) >>> 0;
+    this.zh = 0;  // the last number drawn, high and low halves
+    this.zl = 0;
+  }
+
+  // (zh, zl) = (ah, al) * (bh, bl) mod 2^64: al * bl in 16-bit pieces (exact
+  // in doubles), the cross terms' low halves by Math.imul. No allocation: a
+  // playout draws once per action.
+  mul(ah, al, bh, bl) {
+    const a0 = al & 0xffff;
+    const a1 = al >>> 16;
+    const b0 = bl & 0xffff;
+    const b1 = bl >>> 16;
+    const p00 = a0 * b0;
+    const p01 = a0 * b1;
+    const p10 = a1 * b0;
+    const mid = (p00 >>> 16) + (p01 & 0xffff) + (p10 & 0xffff);
+    this.zl = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
+    this.zh = (a1 * b1 + (p01 >>> 16) + (p10 >>> 16) + (mid >>> 16) + Math.imul(ah, bl) + Math.imul(al, bh)) >>> 0;
+  }
+
+  // Draws the next number into (zh, zl).
+  draw() {
+    const lo = (this.lo + 0x7f4a7c15) >>> 0;
+    this.hi = (this.hi + 0x9e3779b9 + (lo < this.lo ? 1 : 0)) >>> 0;
+    this.lo = lo;
+    let h = this.hi;
+    let l = this.lo;
+    this.mul(h ^ (h >>> 30), (l ^ ((l >>> 30) | (h << 2))) >>> 0, 0xbf58476d, 0x1ce4e5b9);
+    h = this.zh;
+    l = this.zl;
+    this.mul(h ^ (h >>> 27), (l ^ ((l >>> 27) | (h << 5))) >>> 0, 0x94d049bb, 0x133111eb);
+    h = this.zh;
+    l = this.zl;
+    this.zh = (h ^ (h >>> 31)) >>> 0;
+    this.zl = (l ^ ((l >>> 31) | (h << 1))) >>> 0;
+  }
+
+  // The next number as [hi, lo].
+  next() {
+    this.draw();
+    return [this.zh, this.zl];
+  }
+
+  // Uniform in [0, 1): the top 53 bits, as the engine's Uniform().
+  uniform() {
+    this.draw();
+    return (this.zh * 2097152 + (this.zl >>> 11)) / 9007199254740992;
+  }
+
+  // next() mod n, for 0 < n < 2^21: what the bench signature's seats draw.
+  nextMod(n) {
+    this.draw();
+    return ((this.zh % n) * 4294967296 + this.zl) % n;
+  }
+
+  // The state as a BigInt, for the addon's streams.
+  get state() { return (BigInt(this.hi) << 32n) | BigInt(this.lo); }
+}
+
 // An unpredictable 64-bit seed.
 function randomSeed() {
   return require('node:crypto').randomBytes(8).readBigUInt64LE();
 }
 
-module.exports = { SplitMix64, splitMixHash, splitMixStep, mixSeed, randomSeed };
+module.exports = { SplitMix64, FastSplitMix64, splitMixHash, splitMixStep, mixSeed, randomSeed };
