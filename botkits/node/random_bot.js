@@ -30,5 +30,9 @@ function random({ rng, notes }) {
   };
 }
 
-main({ program: 'random_bot.js', deciders: { random }, defaultBot: 'random' })
-  .then((status) => { process.exitCode = status; });
+module.exports = { decider: random, deciders: { random }, defaultBot: 'random' };
+
+if (require.main === module) {
+  main({ program: 'random_bot.js', deciders: { random }, defaultBot: 'random' })
+    .then((status) => { process.exitCode = status; });
+}

@@ -183,7 +183,8 @@ function parseSettings(args, { env = process.env, specs = FLAGS, deciders = {}, 
     if (!s.client.gameId) throw new UsageError('--game is required');
     if (!s.client.token) throw new UsageError('--token (or METROPOLIS_TOKEN) is required');
   }
-  const kinds = Object.keys(deciders);
+  // "search:" stands for the kind with settings ("search:ms=50").
+  const kinds = [...new Set(Object.keys(deciders).map((k) => (k.endsWith(':') ? k.slice(0, -1) : k)))];
   if (!s.bot) throw new UsageError(`--bot is required (${kinds.join(', ')})`);
   const factory = deciderFor(deciders, s.bot);
   if (!factory) throw new UsageError(`--bot: unknown bot '${s.bot}' (${kinds.join(', ')})`);
@@ -243,7 +244,9 @@ async function main({ program, deciders, defaultBot = null, argv = process.argv.
     return EXIT_USAGE;
   }
   if (!settings) {
-    out(usage(program, FLAGS, Object.keys(deciders).map((k) => (k.endsWith(':') ? `${k}...` : k)).join(', ')).trimEnd());
+    const kinds = Object.keys(deciders).filter((k) => !deciders[`${k}:`] || k.endsWith(':'))
+      .map((k) => (k.endsWith(':') ? `${k.slice(0, -1)}[:settings]` : k));
+    out(usage(program, FLAGS, kinds.join(', ')).trimEnd());
     return EXIT_OK;
   }
   const log = (message) => { if (!settings.quiet) err(`${program}: ${message}`); };
