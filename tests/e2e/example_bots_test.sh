@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # End to end: the example bots play whole games against each other on a real game host,
-# two games at once over gRPC on the loopback. Game A: seat 0 the Python random bot,
-# seat 1 the Node.js bot, seats 2 and 3 the C++ kit's heuristic and random bots. Game B,
-# the Python SDK (botkits/python/metropolis_bot): seat 0 its example search_bot.py, which
-# searches with the local engine (with debug notes), seat 1 python3 -m metropolis_bot
+# three games at once over gRPC on the loopback. Game A: seat 0 the Python random bot,
+# seat 1 the Node.js random bot, seats 2 and 3 the C++ kit's heuristic and random bots.
+# Game B, the Python SDK (botkits/python/metropolis_bot): seat 0 its example search_bot.py,
+# which searches with the local engine (with debug notes), seat 1 python3 -m metropolis_bot
 # --bot random, seat 2 python3 -m metropolis_bot --bot heuristic (the local engine's), seat
-# 3 the C++ random bot. Passes when every bot exits 0, the host reports both games finished
-# with every seat having answered its own decisions (none taken by the fallback bot), and
-# the checker finds that what each seat recorded is the stored game.
+# 3 the C++ random bot. Game C, the Node.js kit: seat 0 engine_bot.js (the heuristic
+# through the engine addon, with debug notes), seat 1 random_bot.js, seats 2 and 3 the
+# Python and C++ random bots. Passes when every bot exits 0, the host reports the games
+# finished with every seat having answered its own decisions (none taken by the fallback
+# bot), no answer of the Node.js engine bot (each with a note) was refused, and the
+# checker finds that what each seat recorded is the stored game.
 #
 #   tests/e2e/example_bots_test.sh BUILD_DIR      (from anywhere; ctest runs it)
 #
-# Needs the build's metropolis-gamehost, metropolisctl, metropolis-bot, metropolis-check and
-# the engine's Python module (BUILD_DIR/python), Python 3 with grpcio and protobuf, protoc
-# with grpc_python_plugin, and Node.js 20+ (the Node bot's packages are installed with
-# `npm ci` when botkits/node/node_modules lacks them).
+# Needs the build's metropolis-gamehost, metropolisctl, metropolis-bot, metropolis-check,
+# the engine's Python module (BUILD_DIR/python) and Node.js addon
+# (BUILD_DIR/botkits/node), Python 3 with grpcio and protobuf, protoc with
+# grpc_python_plugin, and Node.js 20+ with botkits/node's npm packages (scripts/setup.sh
+# installs them).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +30,7 @@ BUILD=$(cd "$1" && pwd)
 GAMEHOST=$BUILD/services/gamehost/metropolis-gamehost
 CTL=$BUILD/tools/ctl/metropolisctl
 CPP_BOT=$BUILD/botkits/cpp/metropolis-bot
+NODE_ADDON=$BUILD/botkits/node/metropolis_engine.node
 BOT_TIMEOUT_S=300
 
 # shellcheck source=scripts/lib/services.sh
@@ -86,6 +91,7 @@ compgen -G "$BUILD/python/metropolis/_core*.so" >/dev/null ||
 SDK_PYTHONPATH=$ROOT/botkits/python:$BUILD/python
 
 command -v node >/dev/null 2>&1 || fail "node is missing (Node.js 20 or later)"
+[[ -f $NODE_ADDON ]] || fail "$NODE_ADDON is missing: build metropolis_node_addon (Node.js's headers are needed)"
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [[ $node_major -ge 20 ]] || fail "Node.js $(node --version) is too old: the Node bot needs 20 or later"
 
@@ -158,12 +164,16 @@ tokens_a=("${tokens[@]}")
 create_game sdk-search,sdk-random,sdk-heuristic,cpp-random 8
 GAME_B=$GAME
 tokens_b=("${tokens[@]}")
-say "games $GAME_A and $GAME_B created; the eight bots start"
+create_game node-engine,node-random,python,cpp-random 9
+GAME_C=$GAME
+tokens_c=("${tokens[@]}")
+say "games $GAME_A, $GAME_B and $GAME_C created; the twelve bots start"
 
 # One entry per bot: game, seat, name. Seeded so that the games replay (no seat should
 # ever time out).
 players=("$GAME_A 0 python" "$GAME_A 1 node" "$GAME_A 2 cpp-heuristic" "$GAME_A 3 cpp-random"
-         "$GAME_B 0 sdk-search" "$GAME_B 1 sdk-random" "$GAME_B 2 sdk-heuristic" "$GAME_B 3 cpp-random")
+         "$GAME_B 0 sdk-search" "$GAME_B 1 sdk-random" "$GAME_B 2 sdk-heuristic" "$GAME_B 3 cpp-random"
+         "$GAME_C 0 node-engine" "$GAME_C 1 node-random" "$GAME_C 2 python" "$GAME_C 3 cpp-random")
 sdk=(env PYTHONPATH="$SDK_PYTHONPATH" METROPOLIS_PY_STUBS="$WORK/stubs" "$PYTHON")
 bot_command() {
   case $1 in
@@ -174,11 +184,18 @@ bot_command() {
     sdk-search) bot=("${sdk[@]}" "$ROOT/botkits/python/search_bot.py" --iterations 100 --seed 5 --debug-notes) ;;
     sdk-random) bot=("${sdk[@]}" -m metropolis_bot --bot random --seed 6) ;;
     sdk-heuristic) bot=("${sdk[@]}" -m metropolis_bot --bot heuristic --seed 7) ;;
+    node-engine) bot=(env METROPOLIS_ENGINE_ADDON="$NODE_ADDON" node "$ROOT/botkits/node/engine_bot.js" --bot heuristic
+      --seed 8 --debug-notes) ;;
+    node-random) bot=(node "$ROOT/botkits/node/random_bot.js" --seed 9) ;;
   esac
 }
 for i in "${!players[@]}"; do
   read -r game seat name <<<"${players[i]}"
-  if [[ $game == "$GAME_A" ]]; then token=${tokens_a[seat]}; else token=${tokens_b[seat]}; fi
+  case $game in
+    "$GAME_A") token=${tokens_a[seat]} ;;
+    "$GAME_B") token=${tokens_b[seat]} ;;
+    *) token=${tokens_c[seat]} ;;
+  esac
   bot_command "$name"
   timeout "$BOT_TIMEOUT_S" "${bot[@]}" --host "$ADDR" --game "$game" --token "$token" \
     --record "$WORK/bot-$i.record" >"$WORK/bot-$i-$name.log" 2>&1 &
@@ -199,12 +216,17 @@ bot_pids=()
 for i in "${!players[@]}"; do
   read -r game seat name <<<"${players[i]}"
   say "game $game seat $seat ($name): $(tail -n 1 "$WORK/bot-$i-$name.log")"
+  # The host refuses an answer whose note is too long or whose evaluation is not a
+  # number: the engine bot's notes must all have gone through.
+  if [[ $name == node-engine ]] && ! tail -n 1 "$WORK/bot-$i-$name.log" | grep -q ' rejected=0 '; then
+    failed+=("game $game seat $seat ($name) had answers refused")
+  fi
 done
 [[ ${#failed[@]} -eq 0 ]] || fail "$(printf '%s; ' "${failed[@]}")"
 
 # --- What the host says ------------------------------------------------------------
 
-for GAME in "$GAME_A" "$GAME_B"; do
+for GAME in "$GAME_A" "$GAME_B" "$GAME_C"; do
   ctl get-game "$GAME" --json >"$WORK/game-$GAME.json" 2>"$WORK/get-game.log" || fail "metropolisctl get-game failed"
   "$PYTHON" - "$WORK/game-$GAME.json" "$GAME" <<'EOF' || fail "the host's record of game $GAME is not as expected"
 import json, sys
