@@ -1,5 +1,5 @@
 'use strict';
-// The Node.js bot kit (botkits/README.md, "The Node.js kit").
+// The Node.js bot kit (botkits/README.md, "Node.js").
 
 const { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop } = require('./client');
 const { Protocol, Action, toCode } = require('./protocol');
