@@ -7,36 +7,21 @@
 
 #include "services/accounts/tests/service_fixture.h"
 #include "tools/ctl/commands.h"
+#include "tools/ctl/tests/run_command.h"
 
 namespace metropolis::accounts {
 namespace {
 
+using ctl::testing::Outcome;
+using ctl::testing::RunFn;
 using testing::AccountsServiceTest;
-using RunFn = int (*)(const std::vector<std::string>& args, const ctl::GetEnv& env);
-
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
 
 class CtlAccountsTest : public AccountsServiceTest {
  protected:
   // Runs one command as metropolisctl's main would, with the server and `token`
   // from the environment.
   Outcome Run(RunFn run, std::vector<std::string> args, const std::string& token) {
-    std::map<std::string, std::string> vars = {{"METROPOLIS_HOST", address_}};
-    if (!token.empty()) vars["METROPOLIS_TOKEN"] = token;
-    const ctl::GetEnv env = [vars](const char* name) -> const char* {
-      auto it = vars.find(name);
-      return it == vars.end() ? nullptr : it->second.c_str();
-    };
-    Outcome o;
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    o.code = run(args, env);
-    o.err = ::testing::internal::GetCapturedStderr();
-    o.out = ::testing::internal::GetCapturedStdout();
-    return o;
+    return ctl::testing::RunCommand(run, args, address_, token);
   }
   Outcome Admin(RunFn run, std::vector<std::string> args) { return Run(run, std::move(args), admin_token_); }
 };

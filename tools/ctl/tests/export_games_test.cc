@@ -13,16 +13,14 @@
 
 #include "services/replays/tests/export_fixture.h"
 #include "tools/ctl/commands.h"
+#include "tools/ctl/tests/run_command.h"
 
 namespace metropolis::replays {
 namespace {
 
 using testing::Lines;
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
+using ctl::testing::Outcome;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -53,19 +51,8 @@ class CtlExportTest : public testing::ExportFixture {
   }
 
   Outcome Run(std::vector<std::string> args) {
-    const std::map<std::string, std::string> vars = {
-        {"METROPOLIS_HOST", "127.0.0.1:" + std::to_string(client_->port())}, {"METROPOLIS_TOKEN", testing::kReadToken}};
-    const ctl::GetEnv env = [vars](const char* name) -> const char* {
-      auto it = vars.find(name);
-      return it == vars.end() ? nullptr : it->second.c_str();
-    };
-    Outcome o;
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    o.code = ctl::RunExportGames(args, env);
-    o.err = ::testing::internal::GetCapturedStderr();
-    o.out = ::testing::internal::GetCapturedStdout();
-    return o;
+    return ctl::testing::RunCommand(ctl::RunExportGames, args, "127.0.0.1:" + std::to_string(client_->port()),
+                                    testing::kReadToken);
   }
   std::string path_;
 };

@@ -9,14 +9,12 @@
 #include "services/replays/tests/fake_replay_store.h"
 #include "services/replays/tests/fake_reveal_store.h"
 #include "tools/ctl/commands.h"
+#include "tools/ctl/tests/run_command.h"
 
 namespace metropolis::replays {
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out, err;
-};
+using ctl::testing::Outcome;
 
 class CtlGameDebugTest : public testing::ReplaysServiceTest {
  protected:
@@ -36,19 +34,7 @@ class CtlGameDebugTest : public testing::ReplaysServiceTest {
   }
 
   Outcome Run(std::vector<std::string> args, const std::string& token) {
-    const std::map<std::string, std::string> vars = {
-        {"METROPOLIS_HOST", "127.0.0.1:" + std::to_string(client_->port())}, {"METROPOLIS_TOKEN", token}};
-    const ctl::GetEnv env = [vars](const char* name) -> const char* {
-      auto it = vars.find(name);
-      return it == vars.end() ? nullptr : it->second.c_str();
-    };
-    Outcome o;
-    ::testing::internal::CaptureStdout();
-    ::testing::internal::CaptureStderr();
-    o.code = ctl::RunGameDebug(args, env);
-    o.err = ::testing::internal::GetCapturedStderr();
-    o.out = ::testing::internal::GetCapturedStdout();
-    return o;
+    return ctl::testing::RunCommand(ctl::RunGameDebug, args, "127.0.0.1:" + std::to_string(client_->port()), token);
   }
 
   testing::FakeReplayStore store_;
