@@ -216,7 +216,10 @@ grpc::Status PgTournamentStore::DueToStart(std::vector<std::string>* ids, int64_
   return RunPg(pool_, "tournaments due to start", [&](pqxx::connection& c) {
     pqxx::read_transaction tx(c);
     ids->clear();
-    *now_ms = tx.exec1("SELECT (extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
+    // floor, not a cast that rounds: a clock read half a millisecond before
+    // the start must not say the start has come while `starts_at <= now()`
+    // says it has not.
+    *now_ms = tx.exec1("SELECT floor(extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
     for (const auto& r : tx.exec("SELECT id FROM tournaments WHERE state = 'registering' AND starts_at <= now() "
                                  "ORDER BY starts_at, id"))
       ids->push_back(r[0].as<std::string>());

@@ -9,6 +9,7 @@
 // service's own tests run over the fakes in tournaments_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <pqxx/pqxx>
 #include <thread>
 
@@ -54,7 +55,7 @@ class TournamentsTest : public testing::TournamentsFixture<PgTournamentStore, Re
     int64_t now = 0;
     EXPECT_TRUE(storage::RunPg(pool_.get(), "now", [&](pqxx::connection& c) {
                   pqxx::read_transaction tx(c);
-                  now = tx.exec1("SELECT (extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
+                  now = tx.exec1("SELECT floor(extract(epoch FROM now()) * 1000)::bigint")[0].as<int64_t>();
                   return grpc::Status::OK;
                 }).ok());
     return now;
@@ -86,6 +87,25 @@ TEST_F(TournamentsTest, LeaseHasOneHolderAtATime) {
   }
   EXPECT_TRUE(b_leads);
   EXPECT_FALSE(Leads("a", 300));
+}
+
+// The clock DueToStart reports and the tournaments it finds agree: once it
+// says the start has come, the tournament is due in the same read. (A clock
+// rounded to the nearest millisecond said so half a millisecond early; the
+// contract's registration test failed on it under load.) Polled without pause
+// so that a read lands in the last half millisecond before each start.
+TEST_F(TournamentsTest, ClockAndDueTournamentsAgreeAtTheStart) {
+  for (int i = 0; i < 5; ++i) {
+    TournamentSpec spec = Spec("edge" + std::to_string(i), TournamentFormat::kRoundRobin, 1);
+    spec.starts_ms = DatabaseNowMs() + 200;
+    ASSERT_TRUE(store_->Create(spec, {}).ok());
+    std::vector<std::string> due;
+    int64_t now = 0;
+    for (int reads = 0; reads < 100'000 && now < spec.starts_ms; ++reads)
+      ASSERT_TRUE(store_->DueToStart(&due, &now).ok());
+    ASSERT_GE(now, spec.starts_ms);
+    EXPECT_NE(std::find(due.begin(), due.end(), spec.id), due.end()) << spec.id << " not due at " << now;
+  }
 }
 
 // PostgreSQL's text form of an integer array, as the store reads places.
