@@ -101,6 +101,7 @@ struct Settings {
   std::string fallback_bot = "random";
   std::string games_file;  // rewritten with the live games' ids as they change
   bool json = false;
+  bool events_in_decision = false;  // PlayHello capability CAPABILITY_EVENTS_IN_DECISION
 };
 
 class Load;
@@ -114,7 +115,8 @@ const std::string kPlayMethod = "/metropolis.v1.GameHost/Play";
 class Seat final : public grpc::ClientBidiReactor<v1::PlayRequest, grpc::ByteBuffer> {
  public:
   Seat(ClientGame* game, uint64_t rng_seed) : game_(game), rng_(rng_seed) {}
-  void Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns);
+  void Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns,
+             bool events_in_decision);
   void Cancel() { context_.TryCancel(); }
   // From the timer thread: the think time for `step` is up.
   void ThinkDone(uint32_t step, uint64_t code);
@@ -197,6 +199,7 @@ class Load {
     return play_stubs_[size_t((game * kSeats + uint64_t(seat)) % play_stubs_.size())].get();
   }
   int64_t stream_deadline_ns() const { return stream_deadline_ns_; }
+  bool events_in_decision() const { return settings_.events_in_decision; }
   void GameDone(uint64_t index);
   bool stopping() const { return stopping_.load(); }
   void LogError(const std::string& message);
@@ -241,12 +244,14 @@ class Load {
 
 // --- Seat
 
-void Seat::Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns) {
+void Seat::Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns,
+                 bool events_in_decision) {
   context_.AddMetadata("authorization", "Bearer " + token);
   context_.set_deadline(std::chrono::system_clock::now() + std::chrono::nanoseconds(deadline_ns - NowNs()));
   stub->PrepareBidiStreamingCall(&context_, kPlayMethod, grpc::StubOptions(), this);
   v1::PlayRequest hello;
   hello.mutable_hello()->set_game_id(game_id);
+  if (events_in_decision) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
   {
     std::lock_guard lock(mutex_);
     writing_ = true;
@@ -407,7 +412,8 @@ ClientGame::ClientGame(Load* load, uint64_t index, std::string id, const std::ve
 
 void ClientGame::Start() {
   for (int i = 0; i < kSeats; ++i) {
-    seats_[size_t(i)]->Start(load_->play_stub_for(index_, i), id_, tokens_[size_t(i)], load_->stream_deadline_ns());
+    seats_[size_t(i)]->Start(load_->play_stub_for(index_, i), id_, tokens_[size_t(i)], load_->stream_deadline_ns(),
+                             load_->events_in_decision());
   }
 }
 
@@ -779,6 +785,9 @@ int Main(int argc, char** argv) {
   add("seed", "N", "seeds the games' chance (distinct per game) and the seats' choices (default 1)");
   add("host-pid", "PID", "the host's process: report its CPU (utime+stime) per decision and its RSS");
   add("games-file", "FILE", "keep FILE listing the live games' ids, one per line (rewritten as games start and end)");
+  add("events-in-decision", "",
+      "ask for the events owed at a decision inside it (PlayHello capability EVENTS_IN_DECISION: one message\n"
+      "per decision instead of two)");
   add("json", "", "print the result as one JSON object instead of a table");
 
   std::string error;
@@ -803,6 +812,7 @@ int Main(int argc, char** argv) {
   s.fallback_bot = flags.Get("fallback-bot", s.fallback_bot);
   s.games_file = flags.Get("games-file");
   s.json = flags.Has("json");
+  s.events_in_decision = flags.Has("events-in-decision");
   auto int_flag = [&](const char* name, int64_t min, int64_t max, int64_t* out) {
     if (!flags.Has(name)) return true;
     return flags.GetInt(name, min, max, out, &error);

@@ -225,6 +225,7 @@ Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, g
   // is retried instead), and taking over unasked could evict another program.
   hello.mutable_hello()->set_take_over(options_.take_over);
   hello.mutable_hello()->set_want_text(options_.want_text);
+  if (options_.events_in_decision) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
   // How far this seat saw the game: a host whose copy is behind voids it rather
   // than show the seat a different game from there (PlayHello.last_step_seen).
   if (seat_log_.seen_any()) hello.mutable_hello()->set_last_step_seen(seat_log_.last_step());
@@ -303,23 +304,9 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
       if (callbacks_.on_welcome) callbacks_.on_welcome(info);
       return true;
     }
-    case v1::PlayUpdate::kEvents: {
-      seat_log_.OnEvents(update.events());
-      if (!callbacks_.on_events) return true;
-      std::vector<Event> events;
-      events.reserve(size_t(update.events().events_size()));
-      for (const v1::Event& e : update.events().events()) {
-        Event out;
-        std::string error;
-        // Events only inform; one we cannot read is reported, not fatal.
-        if (protocol::EventFromProto(e, &out, &error))
-          events.push_back(out);
-        else
-          Log("skipped an event we cannot read: " + error);
-      }
-      callbacks_.on_events(update.events().step(), events);
+    case v1::PlayUpdate::kEvents:
+      HandleEvents(update.events());
       return true;
-    }
     case v1::PlayUpdate::kDecision:
       return HandleDecision(s, update.decision(), status);
     case v1::PlayUpdate::kRejected:
@@ -351,7 +338,25 @@ bool Client::Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* statu
   return true;
 }
 
+void Client::HandleEvents(const v1::Events& events_msg) {
+  seat_log_.OnEvents(events_msg);
+  if (!callbacks_.on_events) return;
+  std::vector<Event> events;
+  events.reserve(size_t(events_msg.events_size()));
+  for (const v1::Event& e : events_msg.events()) {
+    Event out;
+    std::string error;
+    // Events only inform; one we cannot read is reported, not fatal.
+    if (protocol::EventFromProto(e, &out, &error))
+      events.push_back(out);
+    else
+      Log("skipped an event we cannot read: " + error);
+  }
+  callbacks_.on_events(events_msg.step(), events);
+}
+
 bool Client::HandleDecision(Stream& s, const v1::Decision& decision, grpc::Status* status) {
+  if (decision.has_events()) HandleEvents(decision.events());  // they happened before it
   ++stats_.decisions_received;
   seat_log_.OnStep(decision.step());
   s.pending = false;

@@ -51,6 +51,10 @@ struct Options {
   bool take_over = false;
   // Ask for the readable text of legal actions and events (DecisionInfo::legal_text).
   bool want_text = false;
+  // Ask for the events owed at a decision inside it (CAPABILITY_EVENTS_IN_DECISION):
+  // one message per decision instead of two. The callbacks see the same events
+  // in the same order either way.
+  bool events_in_decision = true;
 
   // Redirects followed in a row (without a welcome between) before giving up:
   // a host pointing at a host pointing back must not loop.
@@ -168,6 +172,7 @@ class Client {
   // Handles one update; false ends the stream (game over, redirect, or a
   // protocol error in *status).
   bool Handle(Stream& s, const v1::PlayUpdate& update, grpc::Status* status, std::string* redirect);
+  void HandleEvents(const v1::Events& events);
   bool HandleDecision(Stream& s, const v1::Decision& decision, grpc::Status* status);
   bool HandleRejected(Stream& s, const v1::Rejected& rejected);
   // Asks `decide_` for the pending decision and sends the answer, unless the

@@ -19,6 +19,7 @@ struct Game::Seat {
   KnowledgeTracker tracker;
   std::shared_ptr<SeatStream> stream;
   bool want_text = false;
+  bool events_in_decision = false;  // v1::CAPABILITY_EVENTS_IN_DECISION
   bool ever_connected = false;
   uint32_t decisions = 0;
   uint32_t fallback_decisions = 0;
@@ -553,6 +554,9 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   }
   s.stream = std::move(stream);
   s.want_text = hello.want_text();
+  s.events_in_decision = false;
+  for (int c : hello.capabilities())
+    if (c == v1::CAPABILITY_EVENTS_IN_DECISION) s.events_in_decision = true;
   s.ever_connected = true;
   s.events.clear();  // a new stream starts from where the game stands
   s.held.clear();
@@ -567,6 +571,7 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
 
   auto welcome = std::make_shared<v1::PlayUpdate>();
   Welcome(seat, welcome->mutable_welcome());
+  if (s.events_in_decision) welcome->mutable_welcome()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
   s.stream->Send(std::move(welcome));
   if (paused_) {
     // It hears the rest when the game goes on (or is void).
@@ -821,7 +826,9 @@ void Game::Flush(int decide) {
       }
       seat.held_step = now_step;
     }
-    if (int(i) == decide || !hold) {
+    if (int(i) == decide && seat.events_in_decision && decision_sent_step_ != int64_t(now_step)) {
+      // They go in the decision that follows (ReleaseLocked): one write, not two.
+    } else if (int(i) == decide || !hold) {
       SendHeldLocked(int(i));
     } else {
       waiting = waiting || !seat.held.empty();
@@ -889,6 +896,15 @@ void Game::SendDecision(int seat) {
   auto update = NewArenaUpdate();
   v1::Decision* d = update->mutable_decision();
   d->set_step(step());
+  if (s.events_in_decision && !s.held.empty()) {
+    v1::Events* ev = d->mutable_events();
+    ev->set_step(s.held_step);
+    ev->mutable_events()->Reserve(int(s.held.size()));
+    for (auto& e : s.held) *ev->add_events() = std::move(e);
+    s.held.clear();
+  } else {
+    SendHeldLocked(seat);  // the events come first, in their own update
+  }
   const View view = MakeView(state_, seat, &s.tracker);
   protocol::ViewToProto(view, d->mutable_view());
   if (s.want_text) {

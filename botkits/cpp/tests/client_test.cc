@@ -205,6 +205,54 @@ TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
   EXPECT_FALSE(answers[1].has_debug());
 }
 
+// CAPABILITY_EVENTS_IN_DECISION: the kit asks for it (unless told not to) and
+// hands a decision's events to on_events before it asks the decider.
+TEST(Client, EventsInADecisionReachOnEventsBeforeTheDecider) {
+  std::vector<int> capabilities;
+  std::mutex mu;
+  ScriptedHost host([&](int, grpc::ServerContext*, Stream* stream) {
+    v1::PlayRequest hello;
+    if (!stream->Read(&hello) || !hello.has_hello()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "no hello");
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      capabilities.assign(hello.hello().capabilities().begin(), hello.hello().capabilities().end());
+    }
+    stream->Write(Welcome());
+    v1::PlayUpdate decision = Decision(1);
+    decision.mutable_decision()->mutable_events()->set_step(1);
+    Event e;
+    e.type = EventType::kBarbariansAdvance;
+    e.a = 1;
+    protocol::EventToProto(e, decision.mutable_decision()->mutable_events()->add_events());
+    stream->Write(decision);
+    v1::PlayRequest answer;
+    stream->Read(&answer);
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  for (const bool ask : {true, false}) {
+    std::vector<std::string> order;
+    Callbacks callbacks;
+    callbacks.on_events = [&](uint32_t step, const std::vector<Event>& events) {
+      order.push_back("events " + std::to_string(step) + " x" + std::to_string(events.size()));
+    };
+    Options options = TestOptions(host.address());
+    options.events_in_decision = ask;
+    Client client;
+    const grpc::Status status = client.Run(
+        options,
+        [&](const View& view, const DecisionInfo& info) {
+          order.push_back("decide " + std::to_string(info.step));
+          return view.legal[0];
+        },
+        callbacks);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    EXPECT_EQ(order, (std::vector<std::string>{"events 1 x1", "decide 1"}));
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_EQ(capabilities, ask ? std::vector<int>{v1::CAPABILITY_EVENTS_IN_DECISION} : std::vector<int>{});
+  }
+}
+
 TEST(Client, ANoteIsCutToTheHostsLimitAtACharacterBoundary) {
   DecisionInfo::Note note;
   note.text = std::string(255, 'a') + "\xc3\xa9tude";  // "é" straddles byte 256

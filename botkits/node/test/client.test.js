@@ -77,6 +77,31 @@ test('plays a game and answers again after a rejection', async () => {
   });
 });
 
+test('events inside a decision reach onEvents before the decider (CAPABILITY_EVENTS_IN_DECISION)', async () => {
+  for (const ask of [true, false]) {
+    let capabilities = null;
+    const host = new ScriptedHost(async (_, s) => {
+      await readHello(s);
+      capabilities = s.hello.capabilities;
+      s.write(messages.welcome());
+      s.write(messages.decision(1, undefined, {
+        events: { step: 1, events: [{ type: 'EVENT_BARBARIANS_ADVANCE', seat: -1, a: 1 }] },
+      }));
+      await s.read();
+      s.write(messages.gameOver());
+    });
+    const order = [];
+    await withHosts([host], async () => {
+      await new Client(options(host.address, { eventsInDecision: ask })).run((d) => {
+        order.push(`decide ${d.step}`);
+        return d.legal[0];
+      }, { onEvents: (step, events) => order.push(`events ${step} ${events.map((e) => e.name).join(',')}`) });
+    });
+    assert.deepEqual(order, ['events 1 barbarians_advance', 'decide 1']);
+    assert.deepEqual(capabilities, ask ? ['CAPABILITY_EVENTS_IN_DECISION'] : []);
+  }
+});
+
 test('a note the decider returns goes with its answer, and only with that answer', async () => {
   const answers = [];
   const host = new ScriptedHost(async (_, s) => {

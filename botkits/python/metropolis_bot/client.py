@@ -45,6 +45,9 @@ class Options:
     other_hosts: List[str] = field(default_factory=list)
     take_over: bool = False  # replace a stream already playing the seat (PlayHello.take_over)
     want_text: bool = False  # also receive the text of every legal action (Action.text)
+    # Ask for the events owed at a decision inside it (CAPABILITY_EVENTS_IN_DECISION): one
+    # message per decision instead of two; on_events sees the same events in the same order.
+    events_in_decision: bool = True
     # PEM CA bundle (bytes): TLS, the host verified against it; None: plaintext.
     tls_ca: Optional[bytes] = None
     # Redirects followed in a row (without a welcome between) before giving up: a host
@@ -304,6 +307,8 @@ class Client:
             # How far this seat saw the game: a host whose copy is behind voids it rather
             # than show the seat a different game from there (PlayHello.last_step_seen).
             hello.last_step_seen = self.seat_log.last_step
+        if o.events_in_decision:
+            hello.capabilities.append(pb.CAPABILITY_EVENTS_IN_DECISION)
         s.send(pb.PlayRequest(hello=hello))
         with channel(host, o.tls_ca) as ch:
             stub = _stubs.modules().gamehost_pb2_grpc.GameHostStub(ch)
@@ -368,9 +373,7 @@ class Client:
             if self._on_welcome:
                 self._on_welcome(self.welcome)
         elif kind == "events":
-            self.seat_log.events(update.events)
-            if self._on_events:
-                self._on_events(update.events.step, [Event.from_message(e) for e in update.events.events])
+            self._handle_events(update.events)
         elif kind == "decision":
             return self._handle_decision(s, update.decision)
         elif kind == "rejected":
@@ -399,7 +402,14 @@ class Client:
         # A message kind newer than this kit (kind None): skipping it is what proto3 readers do.
         return True
 
+    def _handle_events(self, events):
+        self.seat_log.events(events)
+        if self._on_events:
+            self._on_events(events.step, [Event.from_message(e) for e in events.events])
+
     def _handle_decision(self, s, d):
+        if d.HasField("events"):
+            self._handle_events(d.events)  # they happened before it
         self.stats.decisions_received += 1
         self.seat_log.see(d.step)
         s.decision = None

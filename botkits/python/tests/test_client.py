@@ -127,6 +127,34 @@ class PlayTest(unittest.TestCase):
         self.assertEqual((s.seat, s.decisions_received, s.decisions_answered, s.rejections, s.reconnects),
                          (0, 2, 2, 0, 0))
 
+    def test_events_inside_a_decision_reach_on_events_before_decide(self):
+        """CAPABILITY_EVENTS_IN_DECISION: asked for unless turned off; a decision's events
+        are handed to on_events before decide, as an Events update's would be."""
+        pb = stubs().gamehost_pb2
+        for ask in (True, False):
+            seen = {}
+
+            def script(call, requests, context):
+                seen["capabilities"] = list(hello_of(requests).capabilities)
+                yield welcome(step=0, seat=0)
+                d = decision(3, [SETTLE, ROAD])
+                d.decision.events.CopyFrom(events(3, (0, -2, 0, code("dice", 4, 3))).events)
+                yield d
+                next(requests)
+                yield game_over()
+
+            host = self.hosts.start(script)
+            order = []
+
+            def decide(d):
+                order.append(f"decide {d.step}")
+                return d.legal[0].code
+
+            self.run_client(fast(host=host.address, events_in_decision=ask), decide,
+                            on_events=lambda step, evs: order.append(f"events {step} {[e.name for e in evs]}"))
+            self.assertEqual(order, ["events 3 ['action']", "decide 3"])
+            self.assertEqual(seen["capabilities"], [pb.CAPABILITY_EVENTS_IN_DECISION] if ask else [])
+
     def test_rejected_answer_asks_again_and_never_resends(self):
         got = {}
 

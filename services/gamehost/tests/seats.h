@@ -27,6 +27,7 @@ struct Seats {
       game = target.game;
       v1::PlayHello hello;
       hello.set_game_id(created->game_id());
+      for (v1::Capability c : capabilities) hello.add_capabilities(c);
       streams.push_back(std::make_shared<RecordingSeat>());
       ASSERT_TRUE(game->Connect(i, hello, streams.back()).ok());
     }
@@ -58,6 +59,8 @@ struct Seats {
     return played;
   }
 
+  // Asked for in every hello (PlayHello.capabilities).
+  std::vector<v1::Capability> capabilities;
   // Called on each answer before it is sent (a debug note, a delay on the clock).
   std::function<void(int seat, const v1::Decision&, v1::PlayAnswer*)> decorate;
 
