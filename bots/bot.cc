@@ -7,10 +7,11 @@
 namespace metropolis::bots {
 namespace {
 
-class RandomBot : public Bot {
+class RandomBot final : public Bot {
  public:
-  Action Choose(const View& view, uint64_t* rng) override {
-    return view.legal[RandomBelow(rng, uint32_t(view.legal.size()))];
+  Action Choose(const View& view, uint64_t* rng) override { return ChooseFromLegal(view.viewer, view.legal, rng); }
+  Action ChooseFromLegal(int /*viewer*/, std::span<const Action> legal, uint64_t* rng) override {
+    return legal[RandomBelow(rng, uint32_t(legal.size()))];
   }
   std::string name() const override { return "random"; }
   bool ReadsOnlyLegal() const override { return true; }
@@ -21,6 +22,13 @@ class RandomBot : public Bot {
 Bot::~Bot() = default;
 
 std::string Bot::name() const { return "bot"; }
+
+Action Bot::ChooseFromLegal(int viewer, std::span<const Action> legal, uint64_t* rng) {
+  View view{State()};  // its state is never read (ReadsOnlyLegal)
+  view.viewer = viewer;
+  view.legal.assign(legal.begin(), legal.end());
+  return Choose(view, rng);
+}
 
 std::unique_ptr<Bot> MakeBot(std::string_view spec, std::string* error) {
   const size_t colon = spec.find(':');

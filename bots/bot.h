@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,12 @@ class Bot {
   // same, and building a whole view per decision would be most of a random
   // game's time.
   virtual bool ReadsOnlyLegal() const { return false; }
+  // For a bot whose ReadsOnlyLegal() is true: the decision Choose makes on a
+  // view holding only `viewer` and `legal`, from the same stream state. A host
+  // may pass the engine's own list (State::LegalActions into an ActionList)
+  // and build no view at all. The default shows Choose such a view; the random
+  // bot chooses from the list directly.
+  virtual Action ChooseFromLegal(int viewer, std::span<const Action> legal, uint64_t* rng);
   // The wall time its spec lets it think per decision, in milliseconds: a
   // search's time budget. 0 when the spec sets none: the random, greedy and
   // heuristic bots decide in a few milliseconds, and a search with an

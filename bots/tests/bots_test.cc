@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
 
 #include "bots/bot.h"
 #include "bots/evaluation.h"
@@ -100,6 +101,73 @@ TEST(Bots, ABotReadingOnlyLegalDecidesTheSameOnABareView) {
     }
   }
   EXPECT_EQ(light, 1) << "only the random bot reads nothing but its legal actions";
+}
+
+// Such a bot chooses from the engine's own list (Bot::ChooseFromLegal, what
+// sim calls) exactly what it chooses from the whole view, drawing as much of
+// its stream, at every decision of whole random games.
+TEST(Bots, ABotReadingOnlyLegalChoosesTheSameFromTheEngineList) {
+  for (const char* spec : kSpecs) {
+    std::string error;
+    std::unique_ptr<Bot> bot = MakeBot(spec, &error);
+    if (!bot->ReadsOnlyLegal()) continue;
+    int64_t decisions = 0;
+    for (uint64_t game = 1; game <= 8; ++game) {
+      GameConfig config;
+      config.board = RandomBoard(game);
+      State s(config);
+      ASSERT_TRUE(NewGame(config, &s, &error)) << error;
+      uint64_t chance = game, rng_list = game * 7, rng_view = game * 7;
+      ActionList legal;
+      while (!s.IsTerminal()) {
+        if (s.IsChanceNode()) {
+          s.ApplyUnchecked(s.SampleChance(UniformRandom(&chance)));
+          continue;
+        }
+        const int seat = s.CurrentPlayer();
+        s.LegalActions(&legal);
+        const Action from_list =
+            bot->ChooseFromLegal(seat, std::span<const Action>(legal.begin(), legal.end()), &rng_list);
+        const Action from_view = bot->Choose(MakeView(s, seat), &rng_view);
+        ASSERT_EQ(from_list, from_view) << spec << ", game " << game << ", decision " << decisions;
+        ASSERT_EQ(rng_list, rng_view) << spec;
+        s.ApplyUnchecked(from_list);
+        ++decisions;
+      }
+    }
+    EXPECT_GT(decisions, 8 * 500) << spec;
+  }
+}
+
+// A bot reading only its legal actions that does not choose from the list
+// itself: the default shows its Choose the viewer and the list.
+class LastOfTheFirstFew : public Bot {
+ public:
+  Action Choose(const View& view, uint64_t* rng) override {
+    viewers.push_back(view.viewer);
+    const uint32_t few = uint32_t(std::min<size_t>(view.legal.size(), 3));
+    return view.legal[view.legal.size() - 1 - RandomBelow(rng, few)];
+  }
+  bool ReadsOnlyLegal() const override { return true; }
+  std::vector<int> viewers;
+};
+
+TEST(Bots, ChoosingFromTheLegalListByDefaultShowsChooseTheList) {
+  LastOfTheFirstFew bot;
+  std::vector<State> positions = Positions(100, 3, 17);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    const State& s = positions[i];
+    const int seat = s.CurrentPlayer();
+    ActionList legal;
+    s.LegalActions(&legal);
+    uint64_t rng_list = i, rng_view = i;
+    EXPECT_EQ(bot.ChooseFromLegal(seat, std::span<const Action>(legal.begin(), legal.end()), &rng_list),
+              bot.Choose(MakeView(s, seat), &rng_view))
+        << "position " << i;
+    EXPECT_EQ(rng_list, rng_view);
+    ASSERT_EQ(bot.viewers.size(), 2 * (i + 1));
+    EXPECT_EQ(bot.viewers[2 * i], seat);
+  }
 }
 
 TEST(Bots, OnlyLegalActions) {

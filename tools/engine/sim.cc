@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "bots/bot.h"
@@ -80,11 +81,11 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   std::vector<std::unique_ptr<bots::Bot>> players;
   std::vector<uint64_t> player_streams;
   std::vector<KnowledgeTracker> knowledge;
-  // Seats whose bot reads only its legal actions get a view of just those, and
-  // no tracker (Bot::ReadsOnlyLegal): random games stay as fast as the engine.
+  // Seats whose bot reads only its legal actions choose from the engine's list,
+  // with no view and no tracker (Bot::ReadsOnlyLegal, Bot::ChooseFromLegal):
+  // random games stay as fast as the engine.
   std::vector<bool> light;
-  View light_view(state);  // its state is never read: only viewer and legal
-  ActionList legal;        // light_view's list is copied from it, reusing both
+  ActionList legal;
   std::optional<View> view;
   bool any_tracker = false;  // events are asked of the engine only for trackers
   for (int seat = 0; seat < s.seats; ++seat) {
@@ -95,12 +96,12 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
     knowledge.emplace_back(seat);
     knowledge.back().Reset(state);
   }
-  auto view_of = [&](int seat) -> const View& {
-    if (!light[seat]) return view.emplace(MakeView(state, seat, &knowledge[seat]));
-    light_view.viewer = seat;
+  auto choose = [&](int seat) {
+    if (!light[seat])
+      return players[seat]->Choose(view.emplace(MakeView(state, seat, &knowledge[seat])), &player_streams[seat]);
     state.LegalActions(&legal);
-    light_view.legal.assign(legal.begin(), legal.end());
-    return light_view;
+    return players[seat]->ChooseFromLegal(seat, std::span<const Action>(legal.begin(), legal.end()),
+                                          &player_streams[seat]);
   };
   Rng chance(GameChanceSeed(s.seed, uint64_t(index)));
 
@@ -112,8 +113,7 @@ void PlayGame(const SimSettings& s, int64_t index, GameResult* out) {
   while (!state.IsTerminal() && steps < hard_cap) {
     int player = state.CurrentPlayer();
     if (player == kTerminalPlayer) break;
-    Action a = player == kChancePlayer ? state.SampleChance(chance.Uniform())
-                                       : players[player]->Choose(view_of(player), &player_streams[player]);
+    Action a = player == kChancePlayer ? state.SampleChance(chance.Uniform()) : choose(player);
     events.clear();
     // A trade offer or counter (TRD-3) is built by the bot, never picked from
     // the legal actions, so it is always applied with checking.
