@@ -102,6 +102,7 @@ struct Settings {
   std::string games_file;  // rewritten with the live games' ids as they change
   bool json = false;
   bool events_in_decision = false;  // PlayHello capability CAPABILITY_EVENTS_IN_DECISION
+  bool view_deltas = false;         // PlayHello capability CAPABILITY_VIEW_DELTAS
 };
 
 class Load;
@@ -116,7 +117,7 @@ class Seat final : public grpc::ClientBidiReactor<v1::PlayRequest, grpc::ByteBuf
  public:
   Seat(ClientGame* game, uint64_t rng_seed) : game_(game), rng_(rng_seed) {}
   void Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns,
-             bool events_in_decision);
+             bool events_in_decision, bool view_deltas);
   void Cancel() { context_.TryCancel(); }
   // From the timer thread: the think time for `step` is up.
   void ThinkDone(uint32_t step, uint64_t code);
@@ -138,6 +139,9 @@ class Seat final : public grpc::ClientBidiReactor<v1::PlayRequest, grpc::ByteBuf
   grpc::ByteBuffer update_;      // the read in flight
   UpdateSummary summary_;        // of the last update read
   std::vector<uint64_t> legal_;  // of the last decision
+  // With view deltas: the legal actions of the last decision answered (the
+  // base's), for a delta that does not list them.
+  std::vector<uint64_t> answered_legal_;
 
   std::mutex mutex_;
   v1::PlayRequest writing_request_;            // in flight while writing_
@@ -200,6 +204,7 @@ class Load {
   }
   int64_t stream_deadline_ns() const { return stream_deadline_ns_; }
   bool events_in_decision() const { return settings_.events_in_decision; }
+  bool view_deltas() const { return settings_.view_deltas; }
   void GameDone(uint64_t index);
   bool stopping() const { return stopping_.load(); }
   void LogError(const std::string& message);
@@ -245,13 +250,14 @@ class Load {
 // --- Seat
 
 void Seat::Start(PlayStub* stub, const std::string& game_id, const std::string& token, int64_t deadline_ns,
-                 bool events_in_decision) {
+                 bool events_in_decision, bool view_deltas) {
   context_.AddMetadata("authorization", "Bearer " + token);
   context_.set_deadline(std::chrono::system_clock::now() + std::chrono::nanoseconds(deadline_ns - NowNs()));
   stub->PrepareBidiStreamingCall(&context_, kPlayMethod, grpc::StubOptions(), this);
   v1::PlayRequest hello;
   hello.mutable_hello()->set_game_id(game_id);
   if (events_in_decision) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
+  if (view_deltas) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
   {
     std::lock_guard lock(mutex_);
     writing_ = true;
@@ -286,7 +292,11 @@ void Seat::OnReadDone(bool ok) {
       load->counters().Add(kDecisionsReceived);
       game_->DecisionArrived(summary_.step);
       game_->HeadStartCheck(summary_.step);
-      legal_.swap(summary_.legal);
+      if (summary_.view_delta && !summary_.legal_in_delta) {
+        legal_ = answered_legal_;
+      } else {
+        legal_.swap(summary_.legal);
+      }
       if (legal_.empty()) {
         load->counters().Add(kEmptyDecisions);
         break;
@@ -335,6 +345,7 @@ void Seat::ThinkDone(uint32_t step, uint64_t code) {
 }
 
 void Seat::Answer(uint32_t step, uint64_t code) {
+  if (game_->load()->settings().view_deltas) answered_legal_ = legal_;  // the host's next base
   v1::PlayRequest request;
   request.mutable_answer()->set_step(step);
   request.mutable_answer()->mutable_action()->set_code(code);
@@ -413,7 +424,7 @@ ClientGame::ClientGame(Load* load, uint64_t index, std::string id, const std::ve
 void ClientGame::Start() {
   for (int i = 0; i < kSeats; ++i) {
     seats_[size_t(i)]->Start(load_->play_stub_for(index_, i), id_, tokens_[size_t(i)], load_->stream_deadline_ns(),
-                             load_->events_in_decision());
+                             load_->events_in_decision(), load_->view_deltas());
   }
 }
 
@@ -788,6 +799,8 @@ int Main(int argc, char** argv) {
   add("events-in-decision", "",
       "ask for the events owed at a decision inside it (PlayHello capability EVENTS_IN_DECISION: one message\n"
       "per decision instead of two)");
+  add("view-deltas", "",
+      "ask for views as deltas against the last decision answered (PlayHello capability VIEW_DELTAS)");
   add("json", "", "print the result as one JSON object instead of a table");
 
   std::string error;
@@ -813,6 +826,7 @@ int Main(int argc, char** argv) {
   s.games_file = flags.Get("games-file");
   s.json = flags.Has("json");
   s.events_in_decision = flags.Has("events-in-decision");
+  s.view_deltas = flags.Has("view-deltas");
   auto int_flag = [&](const char* name, int64_t min, int64_t max, int64_t* out) {
     if (!flags.Has(name)) return true;
     return flags.GetInt(name, min, max, out, &error);

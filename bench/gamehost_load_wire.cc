@@ -69,17 +69,49 @@ bool ReadOneof(const grpc::ByteBuffer& buffer, int* kind, Read read) {
 
 bool SummarizeUpdate(const grpc::ByteBuffer& buffer, UpdateSummary* out) {
   out->legal.clear();
+  out->view_delta = out->legal_in_delta = false;
   return ReadOneof(buffer, &out->kind, [out](CodedInputStream* msg) {
     if (out->kind == v1::PlayUpdate::kDecision) {
       return ReadFields(msg, [msg, out](uint32_t t, bool* handled) {
         *handled = true;
         if (t == WireFormatLite::MakeTag(v1::Decision::kStepFieldNumber, WireFormatLite::WIRETYPE_VARINT))
           return msg->ReadVarint32(&out->step);
-        if (t == WireFormatLite::MakeTag(v1::Decision::kViewFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
-          return ReadNested(msg, [out](CodedInputStream* view) {
-            return ReadFields(view, [view, out](uint32_t v, bool* legal_field) {
-              *legal_field = WireFormatLite::GetTagFieldNumber(v) == v1::View::kLegalFieldNumber;
-              return !*legal_field || ReadLegal(view, v, &out->legal);
+        auto read_view = [out](CodedInputStream* view) {
+          return ReadFields(view, [view, out](uint32_t v, bool* legal_field) {
+            *legal_field = WireFormatLite::GetTagFieldNumber(v) == v1::View::kLegalFieldNumber;
+            return !*legal_field || ReadLegal(view, v, &out->legal);
+          });
+        };
+        if (t == WireFormatLite::MakeTag(v1::Decision::kViewFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED))
+          return ReadNested(msg, read_view);
+        if (t ==
+            WireFormatLite::MakeTag(v1::Decision::kViewDeltaFieldNumber, WireFormatLite::WIRETYPE_LENGTH_DELIMITED)) {
+          out->view_delta = true;
+          return ReadNested(msg, [out, &read_view](CodedInputStream* delta) {
+            return ReadFields(delta, [delta, out, &read_view](uint32_t d, bool* handled) {
+              *handled = true;
+              const int number = int(WireFormatLite::GetTagFieldNumber(d));
+              if (number == v1::ViewDelta::kChangedFieldNumber) return ReadNested(delta, read_view);
+              if (number != v1::ViewDelta::kFieldsFieldNumber) {
+                *handled = false;
+                return true;
+              }
+              auto note = [out](uint32_t field) {
+                if (field == v1::View::kLegalFieldNumber) out->legal_in_delta = true;
+              };
+              uint32_t field;
+              if (WireFormatLite::GetTagWireType(d) == WireFormatLite::WIRETYPE_VARINT) {  // unpacked
+                if (!delta->ReadVarint32(&field)) return false;
+                note(field);
+                return true;
+              }
+              return ReadNested(delta, [&](CodedInputStream* packed) {
+                while (packed->BytesUntilLimit() > 0) {
+                  if (!packed->ReadVarint32(&field)) return false;
+                  note(field);
+                }
+                return true;
+              });
             });
           });
         }

@@ -18,7 +18,9 @@ namespace metropolis::load {
 struct UpdateSummary {
   int kind = 0;       // the PlayUpdate field set (v1::PlayUpdate::MsgCase): 3 decision, 4 rejected, 5 game over, ...
   uint32_t step = 0;  // decision and rejected
-  std::vector<uint64_t> legal;  // decision: View.legal
+  std::vector<uint64_t> legal;  // decision: View.legal (of the delta's `changed`, if listed there)
+  bool view_delta = false;      // decision: the view came as a delta (CAPABILITY_VIEW_DELTAS) ...
+  bool legal_in_delta = false;  // ... that lists View.legal; if not, the base's legal actions stand
   std::string error;            // rejected
 };
 

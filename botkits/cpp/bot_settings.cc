@@ -55,6 +55,10 @@ cli::Flags BotFlags() {
          .value_name = "",
          .help = "send a note with each answer (what the bot chose, of how many), which the bot's author reads "
                  "in the replay (docs/GAMEHOST.md, \"Debug notes\")"});
+  f.Add({.name = "view-deltas",
+         .value_name = "",
+         .help = "ask the host for views as deltas against the last decision answered (about a sixth of the bytes; "
+                 "docs/GAMEHOST.md)"});
   f.Add({.name = "record",
          .value_name = "FILE",
          .help = "append one JSON line per finished game to FILE: what the seat saw (game, seat, steps, a digest "
@@ -166,6 +170,7 @@ bool ParseBotSettings(const std::vector<std::string>& args, const GetEnv& env, B
   s.quiet = flags.Has("quiet");
   s.verbose = flags.Has("verbose");
   s.debug_notes = flags.Has("debug-notes");
+  s.client.view_deltas = flags.Has("view-deltas");
   s.record_path = flags.Get("record");
   if (flags.Has("record") && s.record_path.empty()) return fail("--record needs a file");
   if (s.quiet && s.verbose) return fail("--quiet and --verbose exclude each other");

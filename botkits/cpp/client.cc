@@ -16,6 +16,7 @@
 #include "lib/common/credentials.h"
 #include "lib/protocol/convert.h"
 #include "lib/protocol/debug_limits.h"
+#include "lib/protocol/view_delta.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
 namespace metropolis::botkit {
@@ -79,6 +80,10 @@ struct Client::Stream {
   std::optional<View> view;
   DecisionInfo info;
   Action last_answer;
+  // CAPABILITY_VIEW_DELTAS: the view of the last decision this stream answered
+  // (the host's base for the next delta), and the one being answered.
+  v1::View delta_base, decision_view;
+  int64_t delta_base_step = -1;
 };
 
 std::string StatusCodeName(grpc::StatusCode code) {
@@ -226,6 +231,7 @@ Client::StreamEnd Client::PlayOnce(const std::string& host, bool reconnecting, g
   hello.mutable_hello()->set_take_over(options_.take_over);
   hello.mutable_hello()->set_want_text(options_.want_text);
   if (options_.events_in_decision) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
+  if (options_.view_deltas) hello.mutable_hello()->add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
   // How far this seat saw the game: a host whose copy is behind voids it rather
   // than show the seat a different game from there (PlayHello.last_step_seen).
   if (seat_log_.seen_any()) hello.mutable_hello()->set_last_step_seen(seat_log_.last_step());
@@ -375,9 +381,29 @@ bool Client::HandleDecision(Stream& s, const v1::Decision& decision, grpc::Statu
     s.drop_for_test = true;
     return false;
   }
-  View view{State()};
   std::string error;
-  if (!protocol::ViewFromProto(decision.view(), config_, &view, &error)) {
+  const v1::View* whole = &decision.view();
+  if (decision.has_view_delta()) {
+    const v1::ViewDelta& delta = decision.view_delta();
+    if (int64_t(delta.base_step()) != s.delta_base_step) {
+      *status = grpc::Status(grpc::StatusCode::INTERNAL,
+                             "decision at step " + std::to_string(decision.step()) + ": a view delta against step " +
+                                 std::to_string(delta.base_step()) + ", but the last decision answered was at step " +
+                                 std::to_string(s.delta_base_step));
+      return false;
+    }
+    s.decision_view = s.delta_base;
+    if (!protocol::ApplyViewDelta(delta, &s.decision_view, &error)) {
+      *status = grpc::Status(grpc::StatusCode::INTERNAL,
+                             "decision at step " + std::to_string(decision.step()) + ": " + error);
+      return false;
+    }
+    whole = &s.decision_view;
+  } else if (options_.view_deltas) {
+    s.decision_view = decision.view();
+  }
+  View view{State()};
+  if (!protocol::ViewFromProto(*whole, config_, &view, &error)) {
     *status = grpc::Status(grpc::StatusCode::INTERNAL,
                            "decision at step " + std::to_string(decision.step()) + ": cannot read the view: " + error);
     return false;
@@ -424,6 +450,11 @@ bool Client::Answer(Stream& s) {
     return true;
   }
   if (s.info.rejected.empty()) ++stats_.decisions_answered;
+  if (options_.view_deltas && s.delta_base_step != int64_t(s.info.step)) {
+    // Answering acknowledges the decision's view: the host's next delta is against it.
+    s.delta_base.Swap(&s.decision_view);
+    s.delta_base_step = s.info.step;
+  }
   s.last_answer = action;
   v1::PlayRequest request;
   request.mutable_answer()->set_step(s.info.step);

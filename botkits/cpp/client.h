@@ -55,6 +55,11 @@ struct Options {
   // one message per decision instead of two. The callbacks see the same events
   // in the same order either way.
   bool events_in_decision = true;
+  // Ask for views as deltas against the last decision answered
+  // (CAPABILITY_VIEW_DELTAS): about a sixth of the bytes, for more of the
+  // host's CPU (docs/PERFORMANCE.md); the kit rebuilds each whole view before
+  // the decider sees it. Off by default: whole views are the protocol's default.
+  bool view_deltas = false;
 
   // Redirects followed in a row (without a welcome between) before giving up:
   // a host pointing at a host pointing back must not loop.

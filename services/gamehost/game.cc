@@ -8,6 +8,7 @@
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
 #include "lib/protocol/convert.h"
+#include "lib/protocol/view_delta.h"
 #include "services/gamehost/checkpoint_writer.h"
 
 namespace metropolis::gamehost {
@@ -20,6 +21,11 @@ struct Game::Seat {
   std::shared_ptr<SeatStream> stream;
   bool want_text = false;
   bool events_in_decision = false;  // v1::CAPABILITY_EVENTS_IN_DECISION
+  bool view_deltas = false;         // v1::CAPABILITY_VIEW_DELTAS
+  // With view_deltas: the view of the last decision sent, and of the last one
+  // the stream answered (the next delta's base); -1: none on this stream.
+  protocol::WireView sent_view, acked_view;
+  int64_t sent_view_step = -1, acked_view_step = -1;
   bool ever_connected = false;
   uint32_t decisions = 0;
   uint32_t fallback_decisions = 0;
@@ -360,6 +366,7 @@ void Game::EndStreamsLocked(const grpc::Status& status) {
   }
   for (auto& sp : spectators_) sp->Finish(status);
   spectators_.clear();
+  delta_spectators_.clear();
 }
 
 void Game::PauseLocked(const std::string& error) {
@@ -554,9 +561,12 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   }
   s.stream = std::move(stream);
   s.want_text = hello.want_text();
-  s.events_in_decision = false;
-  for (int c : hello.capabilities())
+  s.events_in_decision = s.view_deltas = false;
+  s.sent_view_step = s.acked_view_step = -1;  // a new stream holds no view yet
+  for (int c : hello.capabilities()) {
     if (c == v1::CAPABILITY_EVENTS_IN_DECISION) s.events_in_decision = true;
+    if (c == v1::CAPABILITY_VIEW_DELTAS) s.view_deltas = true;
+  }
   s.ever_connected = true;
   s.events.clear();  // a new stream starts from where the game stands
   s.held.clear();
@@ -571,7 +581,13 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
 
   auto welcome = std::make_shared<v1::PlayUpdate>();
   Welcome(seat, welcome->mutable_welcome());
-  if (s.events_in_decision) welcome->mutable_welcome()->add_capabilities(v1::CAPABILITY_EVENTS_IN_DECISION);
+  for (int c : hello.capabilities()) {  // in the order asked, each once
+    const bool used = (c == v1::CAPABILITY_EVENTS_IN_DECISION && s.events_in_decision) ||
+                      (c == v1::CAPABILITY_VIEW_DELTAS && s.view_deltas);
+    const auto& listed = welcome->welcome().capabilities();
+    if (used && std::find(listed.begin(), listed.end(), c) == listed.end())
+      welcome->mutable_welcome()->add_capabilities(v1::Capability(c));
+  }
   s.stream->Send(std::move(welcome));
   if (paused_) {
     // It hears the rest when the game goes on (or is void).
@@ -632,6 +648,13 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
   std::lock_guard lock(mutex_);
   Seat& s = *seats_[seat];
   if (s.stream.get() != stream) return;  // a stream that was taken over
+  // An answer to the decision last sent, refused or not, says the stream holds
+  // its view: the base of the next delta (CAPABILITY_VIEW_DELTAS).
+  if (s.sent_view_step >= 0 && int64_t(answer.step()) == s.sent_view_step) {
+    s.acked_view.swap(s.sent_view);
+    s.acked_view_step = s.sent_view_step;
+    s.sent_view_step = -1;
+  }
   if (finished_) return Reject(seat, answer.step(), "game_over", "the game is over");
   if (!started_) return Reject(seat, answer.step(), "not_started", "the game has not started: seats are connecting");
   if (paused_) {
@@ -848,9 +871,28 @@ void Game::Flush(int decide) {
     for (auto& e : spectator_events_) *events->mutable_events()->add_events() = std::move(e);
     auto view = std::make_shared<v1::SpectateUpdate>();
     protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
+    // CAPABILITY_VIEW_DELTAS: one delta for every spectator that received the
+    // last view sent here; the others get the whole view, and the delta next time.
+    std::shared_ptr<v1::SpectateUpdate> delta;
+    protocol::WireView wire;
+    if (!delta_spectators_.empty()) wire.Set(view->view());
+    if (!delta_spectators_.empty() && public_view_step_ >= 0) {
+      delta = std::make_shared<v1::SpectateUpdate>();
+      protocol::MakeViewDelta(public_view_, uint32_t(public_view_step_), wire, delta->mutable_view_delta());
+    }
     for (auto& sp : spectators_) {
       sp->Send(events);
-      sp->Send(view);
+      const auto has_base = delta_spectators_.find(sp.get());
+      if (has_base != delta_spectators_.end() && has_base->second && delta) {
+        sp->Send(delta);
+      } else {
+        sp->Send(view);
+        if (has_base != delta_spectators_.end()) has_base->second = true;
+      }
+    }
+    if (!delta_spectators_.empty()) {
+      public_view_.swap(wire);
+      public_view_step_ = int64_t(now_step);
     }
   }
   spectator_events_.clear();
@@ -906,7 +948,18 @@ void Game::SendDecision(int seat) {
     SendHeldLocked(seat);  // the events come first, in their own update
   }
   const View view = MakeView(state_, seat, &s.tracker);
-  protocol::ViewToProto(view, d->mutable_view());
+  if (s.view_deltas) {
+    protocol::ViewToProto(view, &view_scratch_);  // reuses the scratch message's memory
+    s.sent_view.Set(view_scratch_);
+    s.sent_view_step = int64_t(step());
+    if (s.acked_view_step >= 0) {
+      protocol::MakeViewDelta(s.acked_view, uint32_t(s.acked_view_step), s.sent_view, d->mutable_view_delta());
+    } else {
+      *d->mutable_view() = view_scratch_;
+    }
+  } else {
+    protocol::ViewToProto(view, d->mutable_view());
+  }
   if (s.want_text) {
     for (const Action& a : view.legal) d->add_legal_text(ActionToString(a));
   }
@@ -1074,6 +1127,7 @@ void Game::OnStored() {
     sp->Finish(grpc::Status::OK);
   }
   spectators_.clear();
+  delta_spectators_.clear();
 }
 
 bool Game::IsSeatToken(int seat, const std::string& hash) const {
@@ -1120,12 +1174,15 @@ void Game::Welcome(int seat, v1::Welcome* out) const {
   out->set_chance_commitment(commitment_);
 }
 
-void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream) {
+void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream, bool view_deltas) {
   std::unique_lock lock(mutex_);
   WaitWrittenLocked(lock);
   auto welcome = std::make_shared<v1::SpectateUpdate>();
   Welcome(kNoSeat, welcome->mutable_welcome());
+  if (view_deltas) welcome->mutable_welcome()->add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
   stream->Send(std::move(welcome));
+  // Its first view is whole, and so is its first after the next step (Flush).
+  if (view_deltas && !stored_) delta_spectators_[stream.get()] = false;
   // While paused, only what was released: the rest follows when the game goes on.
   size_t released = log_.size();
   if (paused_) {
@@ -1164,6 +1221,7 @@ void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream
 void Game::RemoveSpectator(const SpectatorStream* stream) {
   std::lock_guard lock(mutex_);
   std::erase_if(spectators_, [stream](const auto& s) { return s.get() == stream; });
+  delta_spectators_.erase(stream);
 }
 
 void Game::Info(v1::GameInfo* out) const {

@@ -39,6 +39,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bots/bot.h"
@@ -46,6 +47,7 @@
 #include "engine/view.h"
 #include "lib/chance/chance.h"
 #include "lib/common/clock.h"
+#include "lib/protocol/view_delta.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gamehost/checkpoint.h"
 #include "services/gamehost/executor.h"
@@ -179,7 +181,9 @@ class Game : public std::enable_shared_from_this<Game> {
   // (on the game's strand: it may return before).
   void Answer(int seat, const SeatStream* stream, const v1::PlayAnswer& answer, services::Millis received_at);
 
-  void AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream);
+  // With `view_deltas` (SpectateRequest capability CAPABILITY_VIEW_DELTAS) the
+  // public views after the first two come as deltas.
+  void AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream, bool view_deltas = false);
   void RemoveSpectator(const SpectatorStream* stream);
 
   // Called by the host once the completed game is stored.
@@ -329,6 +333,12 @@ class Game : public std::enable_shared_from_this<Game> {
   std::vector<std::unique_ptr<Seat>> seats_;
   std::vector<std::shared_ptr<SpectatorStream>> spectators_;
   std::vector<v1::Event> spectator_events_;  // public events not yet flushed
+  // The spectators that asked for view deltas, and whether each has received
+  // public_view_, the last public view sent (the base of the next delta).
+  std::unordered_map<const SpectatorStream*, bool> delta_spectators_;
+  protocol::WireView public_view_;
+  int64_t public_view_step_ = -1;
+  v1::View view_scratch_;  // a seat's view for a delta, built in reused memory
 
   bool started_ = false;
   bool finished_ = false;  // the engine says the game is over

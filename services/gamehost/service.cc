@@ -1,5 +1,6 @@
 #include "services/gamehost/service.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "lib/common/grpc_util.h"
@@ -151,7 +152,9 @@ class SpectateReactor final : public grpc::ServerWriteReactor<v1::SpectateUpdate
       return;
     }
     game_ = std::move(target.game);
-    game_->AddSpectator(request.from_start(), stream_);
+    const auto& asked = request.capabilities();
+    const bool view_deltas = std::find(asked.begin(), asked.end(), v1::CAPABILITY_VIEW_DELTAS) != asked.end();
+    game_->AddSpectator(request.from_start(), stream_, view_deltas);
   }
 
   void OnWriteDone(bool ok) override { stream_->writer.WriteDone(ok); }

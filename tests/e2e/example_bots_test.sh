@@ -179,9 +179,9 @@ bot_command() {
   case $1 in
     python) bot=("$PYTHON" "$ROOT/botkits/python/random_bot.py" --stubs "$WORK/stubs" --seed 1) ;;
     node) bot=(node "$ROOT/botkits/node/random_bot.js" --seed 2) ;;
-    cpp-heuristic) bot=("$CPP_BOT" --bot heuristic --seed 3) ;;
+    cpp-heuristic) bot=("$CPP_BOT" --bot heuristic --seed 3 --view-deltas) ;;
     cpp-random) bot=("$CPP_BOT" --bot random --seed 4) ;;
-    sdk-search) bot=("${sdk[@]}" "$ROOT/botkits/python/search_bot.py" --iterations 100 --seed 5 --debug-notes) ;;
+    sdk-search) bot=("${sdk[@]}" "$ROOT/botkits/python/search_bot.py" --iterations 100 --seed 5 --debug-notes --view-deltas) ;;
     sdk-random) bot=("${sdk[@]}" -m metropolis_bot --bot random --seed 6) ;;
     sdk-heuristic) bot=("${sdk[@]}" -m metropolis_bot --bot heuristic --seed 7) ;;
     node-engine) bot=(env METROPOLIS_ENGINE_ADDON="$NODE_ADDON" node "$ROOT/botkits/node/engine_bot.js" --bot heuristic

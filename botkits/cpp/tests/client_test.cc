@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "lib/protocol/convert.h"
+#include "lib/protocol/view_delta.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 
 namespace metropolis::botkit {
@@ -238,6 +239,7 @@ TEST(Client, EventsInADecisionReachOnEventsBeforeTheDecider) {
     };
     Options options = TestOptions(host.address());
     options.events_in_decision = ask;
+    options.view_deltas = false;  // this test is about the events
     Client client;
     const grpc::Status status = client.Run(
         options,
@@ -250,6 +252,64 @@ TEST(Client, EventsInADecisionReachOnEventsBeforeTheDecider) {
     EXPECT_EQ(order, (std::vector<std::string>{"events 1 x1", "decide 1"}));
     std::lock_guard<std::mutex> lock(mu);
     EXPECT_EQ(capabilities, ask ? std::vector<int>{v1::CAPABILITY_EVENTS_IN_DECISION} : std::vector<int>{});
+  }
+}
+
+// CAPABILITY_VIEW_DELTAS: the kit asks for it, rebuilds a delta's view from
+// the last decision it answered, and ends the stream on a delta against a
+// view it does not hold instead of deciding on a wrong view.
+TEST(Client, ViewDeltasAreRebuiltFromTheLastDecisionAnswered) {
+  for (const bool wrong_base : {false, true}) {
+    std::vector<int> capabilities;
+    std::mutex mu;
+    ScriptedHost host([&](int, grpc::ServerContext*, Stream* stream) {
+      v1::PlayRequest request;
+      if (!stream->Read(&request) || !request.has_hello()) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "");
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        capabilities.assign(request.hello().capabilities().begin(), request.hello().capabilities().end());
+      }
+      stream->Write(Welcome());
+      const v1::PlayUpdate first = Decision(0);
+      stream->Write(first);
+      if (!stream->Read(&request)) return grpc::Status::OK;
+      v1::View next = first.decision().view();
+      next.mutable_legal()->erase(next.mutable_legal()->begin());  // the first spot is gone
+      v1::PlayUpdate second;
+      second.mutable_decision()->set_step(2);
+      protocol::MakeViewDelta(first.decision().view(), wrong_base ? 1 : 0, next,
+                              second.mutable_decision()->mutable_view_delta());
+      stream->Write(second);
+      if (stream->Read(&request)) stream->Write(GameOver());
+      return grpc::Status::OK;
+    });
+    std::vector<std::vector<Action>> legal_seen;
+    Options options = TestOptions(host.address());
+    options.max_reconnect_attempts = 0;
+    options.view_deltas = true;
+    Client client;
+    const grpc::Status status = client.Run(options, [&](const View& view, const DecisionInfo&) {
+      legal_seen.push_back(view.legal);
+      return view.legal[0];
+    });
+    const std::vector<Action> start = MakeView(State(), 0).legal;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      EXPECT_EQ(capabilities, (std::vector<int>{v1::CAPABILITY_EVENTS_IN_DECISION, v1::CAPABILITY_VIEW_DELTAS}));
+    }
+    if (wrong_base) {
+      EXPECT_EQ(status.error_code(), grpc::StatusCode::INTERNAL);
+      EXPECT_NE(
+          status.error_message().find("a view delta against step 1, but the last decision answered was at step 0"),
+          std::string::npos)
+          << status.error_message();
+      EXPECT_EQ(legal_seen.size(), 1u) << "decided on a view it could not rebuild";
+    } else {
+      ASSERT_TRUE(status.ok()) << status.error_message();
+      ASSERT_EQ(legal_seen.size(), 2u);
+      EXPECT_EQ(legal_seen[0], start);
+      EXPECT_EQ(legal_seen[1], std::vector<Action>(start.begin() + 1, start.end()));
+    }
   }
 }
 

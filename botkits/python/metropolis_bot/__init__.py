@@ -19,6 +19,7 @@ except ImportError as e:
 
 from ._stubs import StubsMissing, use_stubs  # noqa: E402
 from .client import Client, Options, PlayError, RunStats, attach_note, channel, retryable_after_drop  # noqa: E402
+from .view_delta import apply_view_delta  # noqa: E402,F401
 from .types import (Action, Answer, Decision, Event, Pending, Result, Welcome, action_type, cut_note,  # noqa: E402
                     make_code, names)
 

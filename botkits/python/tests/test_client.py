@@ -150,10 +150,62 @@ class PlayTest(unittest.TestCase):
                 order.append(f"decide {d.step}")
                 return d.legal[0].code
 
-            self.run_client(fast(host=host.address, events_in_decision=ask), decide,
+            self.run_client(fast(host=host.address, events_in_decision=ask, view_deltas=False), decide,
                             on_events=lambda step, evs: order.append(f"events {step} {[e.name for e in evs]}"))
             self.assertEqual(order, ["events 3 ['action']", "decide 3"])
             self.assertEqual(seen["capabilities"], [pb.CAPABILITY_EVENTS_IN_DECISION] if ask else [])
+
+    def test_view_deltas_are_rebuilt_from_the_last_decision_answered(self):
+        """CAPABILITY_VIEW_DELTAS: asked for; a delta is applied to the view of the last
+        decision answered; one against a view the client does not hold ends the run."""
+        pb = stubs().gamehost_pb2
+        for wrong_base in (False, True):
+            seen = {}
+
+            def script(call, requests, context):
+                seen["capabilities"] = list(hello_of(requests).capabilities)
+                yield welcome(step=0, seat=0)
+                first = decision(3, [SETTLE, ROAD])
+                first.decision.view.position.turn = 1
+                first.decision.view.hand_total.extend([4, 5, 6, 7])
+                yield first
+                next(requests)
+                second = decision(5, [])
+                d = second.decision
+                d.ClearField("view")
+                d.view_delta.base_step = 4 if wrong_base else 3
+                d.view_delta.fields.append(8)  # View.legal
+                d.view_delta.changed.legal.append(ROAD)
+                d.view_delta.position_fields.append(9)  # Position.turn
+                d.view_delta.changed.position.turn = 2
+                yield second
+                next(requests)
+                yield game_over()
+
+            host = self.hosts.start(script)
+            views = []
+
+            def decide(d):
+                views.append((d.step, list(d.view.legal), d.view.position.turn, list(d.view.hand_total)))
+                return d.legal[0].code
+
+            if wrong_base:
+                with self.assertRaises(mb.PlayError) as e:
+                    self.run_client(fast(host=host.address, view_deltas=True), decide)
+                self.assertIn("a view delta against step 4, but the last decision answered was at step 3",
+                              e.exception.message)
+                self.assertEqual(len(views), 1)
+            else:
+                self.run_client(fast(host=host.address, view_deltas=True), decide)
+                self.assertEqual(views, [(3, [SETTLE, ROAD], 1, [4, 5, 6, 7]), (5, [ROAD], 2, [4, 5, 6, 7])])
+            self.assertEqual(seen["capabilities"], [pb.CAPABILITY_EVENTS_IN_DECISION, pb.CAPABILITY_VIEW_DELTAS])
+
+    def test_a_view_delta_naming_an_unknown_field_is_refused(self):
+        view = stubs().game_pb2.View(viewer=1)
+        delta = stubs().game_pb2.ViewDelta(fields=[999])
+        with self.assertRaisesRegex(ValueError, "View has no field 999"):
+            mb.view_delta.apply_view_delta(view, delta)
+        self.assertEqual(view.viewer, 1)
 
     def test_rejected_answer_asks_again_and_never_resends(self):
         got = {}

@@ -15,6 +15,7 @@
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "lib/common/grpc_util.h"
+#include "lib/protocol/view_delta.h"
 #include "metropolis/v1/gamehost.grpc.pb.h"
 #include "services/gamehost/service.h"
 #include "services/gamehost/tests/fakes.h"
@@ -346,6 +347,64 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
   EXPECT_GE(views, 1);
   EXPECT_GT(events, 100);
   EXPECT_TRUE(over);
+}
+
+// SpectateRequest.capabilities: a spectator that asks for view deltas gets its
+// first views whole and the rest as deltas against the view before, which
+// rebuild public views step by step to the end.
+TEST(GameHostGrpc, SpectatorWithViewDeltasRebuildsEveryPublicView) {
+  LiveHost live;
+  const auto game = CreateGame(live);
+  std::promise<void> joined;
+  std::vector<BotPlan> plans(4);
+  plans[0].hold_after = 10;
+  plans[0].release = joined.get_future().share();
+  std::thread table([&] { PlayTable(live, game, plans); });
+  auto stub = live.Stub();
+  grpc::ClientContext context;
+  Authorize(&context, kSpectator);
+  v1::SpectateRequest request;
+  request.set_game_id(game.game_id());
+  request.add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
+  auto reader = stub->Spectate(&context, request);
+  v1::SpectateUpdate update;
+  std::vector<int> capabilities;
+  int wholes = 0, deltas = 0;
+  v1::View view;
+  bool released = false, over = false;
+  while (reader->Read(&update)) {
+    if (update.has_welcome()) {
+      capabilities.assign(update.welcome().capabilities().begin(), update.welcome().capabilities().end());
+      if (!released) joined.set_value();
+      released = true;
+    }
+    if (update.has_view()) {
+      ++wholes;
+      view = update.view();
+    }
+    if (update.has_view_delta()) {
+      ++deltas;
+      EXPECT_EQ(update.view_delta().base_step(), view.position().action_count()) << "not against the view before";
+      std::string error;
+      ASSERT_TRUE(protocol::ApplyViewDelta(update.view_delta(), &view, &error)) << error;
+    }
+    if (update.has_view() || update.has_view_delta()) {
+      EXPECT_EQ(view.viewer(), -1);
+      EXPECT_TRUE(view.legal().empty());
+    }
+    over |= update.has_game_over();
+  }
+  if (!released) joined.set_value();
+  EXPECT_TRUE(reader->Finish().ok());
+  table.join();
+  EXPECT_EQ(capabilities, std::vector<int>{v1::CAPABILITY_VIEW_DELTAS});
+  EXPECT_EQ(wholes, 2);
+  EXPECT_GT(deltas, 50);
+  EXPECT_TRUE(over);
+  // The last view rebuilt is the finished game's.
+  live.host->WaitStored();
+  ASSERT_EQ(live.sink.games.size(), 1u);
+  EXPECT_EQ(view.position().action_count(), live.sink.games[0].record.actions.size());
 }
 
 // A duplicate set's rotation is hidden: nobody may watch it or see it listed,
