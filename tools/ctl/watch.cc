@@ -54,6 +54,7 @@ std::vector<std::string> SpectateLines(const v1::SpectateUpdate& update) {
     case v1::SpectateUpdate::kPaused:
       return {update.paused().paused() ? "game paused: " + update.paused().reason() : "game goes on after a pause"};
     case v1::SpectateUpdate::kView:  // the position after each step: too much for a line
+    case v1::SpectateUpdate::kViewDelta:
     case v1::SpectateUpdate::MSG_NOT_SET:
       break;
   }
