@@ -19,16 +19,6 @@
 namespace metropolis::gamehost::testing {
 namespace {
 
-v1::CreateGameResponse CreateGame(TestHost* t, uint64_t seed) {
-  v1::CreateGameRequest request;
-  for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
-  request.set_chance_seed(seed);
-  v1::CreateGameResponse created;
-  const grpc::Status s = t->host->CreateGame(kAdmin, request, &created);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return created;
-}
-
 // What one seat's stream carried, read as a client reads it.
 struct Heard {
   std::vector<std::string> events;     // every event, from Events updates and decisions, in order

@@ -20,16 +20,6 @@ using Msg = v1::PlayUpdate::MsgCase;
 
 constexpr char kMark[] = "NOTE-MARK";
 
-v1::CreateGameResponse CreateGame(TestHost* t, uint64_t seed) {
-  v1::CreateGameRequest request;
-  for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
-  request.set_chance_seed(seed);
-  v1::CreateGameResponse created;
-  const grpc::Status s = t->host->CreateGame(kAdmin, request, &created);
-  EXPECT_TRUE(s.ok()) << s.error_message();
-  return created;
-}
-
 std::string NoteFor(int seat, uint32_t step) {
   return std::string(kMark) + " s" + std::to_string(seat) + " @" + std::to_string(step);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
 
 #include "lib/protocol/seat_record.h"
 #include "services/gamehost/tests/fakes.h"
@@ -69,6 +70,18 @@ struct Seats {
   std::shared_ptr<Game> game;
   std::vector<std::shared_ptr<RecordingSeat>> streams;
 };
+
+// A four-seat game (seats named p0..p3) with the given chance seed, created on
+// `t`'s host by the administrator.
+inline v1::CreateGameResponse CreateGame(TestHost* t, uint64_t seed) {
+  v1::CreateGameRequest request;
+  for (int i = 0; i < 4; ++i) request.add_seats()->set_name("p" + std::to_string(i));
+  request.set_chance_seed(seed);
+  v1::CreateGameResponse created;
+  const grpc::Status s = t->host->CreateGame(kAdmin, request, &created);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+  return created;
+}
 
 // The last step a seat's stream was told of (by a welcome, events or a decision).
 inline uint32_t LastStepSeen(const RecordingSeat& seat) {
