@@ -849,9 +849,12 @@ void Game::Flush(int decide) {
       }
       seat.held_step = now_step;
     }
-    if (int(i) == decide && seat.events_in_decision && decision_sent_step_ != int64_t(now_step)) {
-      // They go in the decision that follows (ReleaseLocked): one write, not two.
-    } else if (int(i) == decide || !hold) {
+    // The deciding seat's events go out now unless they ride in the decision that
+    // follows (ReleaseLocked): one write, not two.
+    const bool in_decision = seat.events_in_decision && decision_sent_step_ != int64_t(now_step);
+    if (int(i) == decide) {
+      if (!in_decision) SendHeldLocked(int(i));
+    } else if (!hold) {
       SendHeldLocked(int(i));
     } else {
       waiting = waiting || !seat.held.empty();
