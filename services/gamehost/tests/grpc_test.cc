@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <thread>
 
@@ -305,11 +306,12 @@ TEST(GameHostGrpc, BotDisconnectsMidGameAndComesBack) {
   ASSERT_EQ(live.sink.games.size(), 1u);
 }
 
-TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
-  LiveHost live;
+// Watches a new game on `live` whose seat 0 holds its 10th answer until this
+// spectator has read its welcome, so that it joins mid-game whatever the
+// machine's speed. Each update goes to `on_update` until the stream ends.
+grpc::Status SpectateMidGame(const LiveHost& live, v1::SpectateRequest request,
+                             const std::function<void(const v1::SpectateUpdate&)>& on_update) {
   const auto game = CreateGame(live);
-  // Seat 0 holds its 10th answer until the spectator has read its welcome: the
-  // spectator joins mid-game, whatever the machine's speed.
   std::promise<void> joined;
   std::vector<BotPlan> plans(4);
   plans[0].hold_after = 10;
@@ -318,20 +320,31 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
   auto stub = live.Stub();
   grpc::ClientContext context;
   Authorize(&context, kSpectator);
-  v1::SpectateRequest request;
   request.set_game_id(game.game_id());
-  request.set_from_start(true);
   auto reader = stub->Spectate(&context, request);
   v1::SpectateUpdate update;
-  int welcomes = 0, views = 0, events = 0;
-  bool over = false;
   bool released = false;
   while (reader->Read(&update)) {
-    welcomes += update.has_welcome();
     if (update.has_welcome() && !released) {
       joined.set_value();
       released = true;
     }
+    on_update(update);
+  }
+  if (!released) joined.set_value();  // let the table finish even if the test fails
+  const grpc::Status status = reader->Finish();
+  table.join();
+  return status;
+}
+
+TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
+  LiveHost live;
+  v1::SpectateRequest request;
+  request.set_from_start(true);
+  int welcomes = 0, views = 0, events = 0;
+  bool over = false;
+  const grpc::Status status = SpectateMidGame(live, request, [&](const v1::SpectateUpdate& update) {
+    welcomes += update.has_welcome();
     if (update.has_view()) {
       ++views;
       EXPECT_EQ(update.view().viewer(), -1);
@@ -339,10 +352,8 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
     }
     if (update.has_events()) events += update.events().events_size();
     over |= update.has_game_over();
-  }
-  if (!released) joined.set_value();  // let the table finish even if the test fails
-  EXPECT_TRUE(reader->Finish().ok());
-  table.join();
+  });
+  EXPECT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(welcomes, 1);
   EXPECT_GE(views, 1);
   EXPECT_GT(events, 100);
@@ -354,30 +365,15 @@ TEST(GameHostGrpc, SpectatorJoinsMidGameAndFollowsToTheEnd) {
 // rebuild public views step by step to the end.
 TEST(GameHostGrpc, SpectatorWithViewDeltasRebuildsEveryPublicView) {
   LiveHost live;
-  const auto game = CreateGame(live);
-  std::promise<void> joined;
-  std::vector<BotPlan> plans(4);
-  plans[0].hold_after = 10;
-  plans[0].release = joined.get_future().share();
-  std::thread table([&] { PlayTable(live, game, plans); });
-  auto stub = live.Stub();
-  grpc::ClientContext context;
-  Authorize(&context, kSpectator);
   v1::SpectateRequest request;
-  request.set_game_id(game.game_id());
   request.add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
-  auto reader = stub->Spectate(&context, request);
-  v1::SpectateUpdate update;
   std::vector<int> capabilities;
   int wholes = 0, deltas = 0;
   v1::View view;
-  bool released = false, over = false;
-  while (reader->Read(&update)) {
-    if (update.has_welcome()) {
+  bool over = false;
+  const grpc::Status status = SpectateMidGame(live, request, [&](const v1::SpectateUpdate& update) {
+    if (update.has_welcome())
       capabilities.assign(update.welcome().capabilities().begin(), update.welcome().capabilities().end());
-      if (!released) joined.set_value();
-      released = true;
-    }
     if (update.has_view()) {
       ++wholes;
       view = update.view();
@@ -393,10 +389,8 @@ TEST(GameHostGrpc, SpectatorWithViewDeltasRebuildsEveryPublicView) {
       EXPECT_TRUE(view.legal().empty());
     }
     over |= update.has_game_over();
-  }
-  if (!released) joined.set_value();
-  EXPECT_TRUE(reader->Finish().ok());
-  table.join();
+  });
+  EXPECT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(capabilities, std::vector<int>{v1::CAPABILITY_VIEW_DELTAS});
   EXPECT_EQ(wholes, 2);
   EXPECT_GT(deltas, 50);
