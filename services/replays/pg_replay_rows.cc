@@ -82,6 +82,7 @@ void SummaryFrom(const pqxx::row& r, v1::StoredGameSummary* s) {
   auto vp = r[8].as_array();
   for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
     if (e.first == pqxx::array_parser::string_value) s->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
+  s->mutable_result()->set_turns(r[9].as<uint32_t>());
 }
 
 void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1::StoredGameSummary>* games,

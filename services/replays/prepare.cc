@@ -18,9 +18,12 @@ grpc::Status PrepareRecord(const v1::CompletedGameRecord& record, PreparedGame* 
   // for its precise error, or to store a game the codec cannot compress.
   State final_state;
   out->has_compact = EncodeActions(config, actions, &out->compact, &out->compact_error, nullptr, &final_state);
-  if (grpc::Status s = out->has_compact ? CheckResult(record, final_state) : CheckRecord(record, &config, &actions);
+  if (grpc::Status s =
+          out->has_compact ? CheckResult(record, final_state) : CheckRecord(record, &config, &actions, &final_state);
       !s.ok())
     return s;
+  // From the replay, not the record's claim: listings show it without replaying.
+  out->turns = uint32_t(final_state.turn_number());
   if (grpc::Status s = CheckVerifiableChance(record, config, actions); !s.ok()) return s;
   out->record = &record;
   out->num_seats = config.num_seats;

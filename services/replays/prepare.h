@@ -24,6 +24,9 @@ struct PreparedGame {
   bool has_compact = false;
   std::string compact, compact_error;
   std::string digest;  // DigestOfRecord: the digest of the game as it will be stored
+  // The turns the replayed game took (GameResult.turns). Derived from the
+  // actions, so it is stored beside the game but left out of its digest.
+  uint32_t turns = 0;
 };
 
 // Checks `record` (shape, every action, the result it claims, its chance) and

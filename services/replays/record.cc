@@ -104,7 +104,8 @@ grpc::Status CheckVerifiableChance(const v1::CompletedGameRecord& record, const 
   return grpc::Status::OK;
 }
 
-grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions) {
+grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions,
+                         State* final_state) {
   if (grpc::Status s = CheckShape(record, config, actions); !s.ok()) return s;
   State state;
   std::string error;
@@ -115,7 +116,9 @@ grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* conf
     if (std::string e = state.Apply(a); !e.empty())
       return Invalid("game.actions[" + std::to_string(i) + "]: " + ActionToString(a) + ": " + e);
   }
-  return CheckResult(record, state);
+  grpc::Status result = CheckResult(record, state);
+  if (final_state) *final_state = std::move(state);
+  return result;
 }
 
 grpc::Status PositionAt(const GameConfig& config, const std::vector<Action>& actions, uint32_t step, int viewer,

@@ -19,7 +19,9 @@ namespace metropolis::replays {
 // The engine's configuration and actions of a record, after checking that the
 // record is well formed and that the game replays to its claimed result.
 // INVALID_ARGUMENT with the first problem otherwise.
-grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions);
+// `final_state`, when given, receives the state after the last action.
+grpc::Status CheckRecord(const v1::CompletedGameRecord& record, GameConfig* config, std::vector<Action>* actions,
+                         State* final_state = nullptr);
 
 // CheckRecord in parts, for a caller that replays the actions its own way (the
 // store encodes them, which is a checked replay): the record's shape and its

@@ -38,6 +38,7 @@ class FakeReplayStore final : public ReplayStore {
     v1::GameResult* result = stored.record.mutable_result();
     if (result->winner() < 0) result->set_winner(-1);
     result->set_actions(uint32_t(record.actions_size()));
+    result->set_turns(game.turns);
     stored.codes = game.codes;
     stored.digest = game.digest;
     stored.debug.assign(record.debug().begin(), record.debug().end());
@@ -138,6 +139,7 @@ class FakeReplayStore final : public ReplayStore {
     s.mutable_result()->set_reason(g.result().reason());
     s.mutable_result()->set_winner(g.result().winner());
     s.mutable_result()->set_actions(g.result().actions());
+    s.mutable_result()->set_turns(g.result().turns());
     *s.mutable_result()->mutable_vp() = g.result().vp();
     s.set_finished_unix_ms(g.finished_unix_ms());
     for (const v1::SeatRecord& seat : g.seats()) {

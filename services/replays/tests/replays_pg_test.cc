@@ -241,6 +241,36 @@ TEST_F(ReplaysTest, SeatKindsRoundTripAndSeatsWithoutOneKeepTheirDigest) {
   EXPECT_EQ(GameDigest(read), before.digest);
 }
 
+// Migration 0095: the turns a game took are stored from the replay, not from
+// the record's claim, and read back by GetReplay and ListGames; a game stored
+// before the column reads 0 (not known).
+TEST_F(ReplaysTest, TurnsComeFromTheReplayAndAreListed) {
+  auto game = PlayGame(25, "g-turns");
+  const uint32_t turns = game.result().turns();
+  ASSERT_GT(turns, 10u);
+  game.mutable_result()->set_turns(0);  // a record that does not say
+  ASSERT_TRUE(Store(game).ok());
+  v1::GetReplayRequest get;
+  get.set_game_id("g-turns");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  EXPECT_EQ(replay.game().result().turns(), turns);
+  v1::ListStoredGamesRequest list;
+  v1::ListStoredGamesResponse page;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+  ASSERT_EQ(page.games_size(), 1);
+  EXPECT_EQ(page.games(0).result().turns(), turns);
+  {
+    pqxx::connection db(database_.conninfo());
+    pqxx::work tx(db);
+    tx.exec("UPDATE games SET turns = NULL");  // as stored before migration 0095
+    tx.commit();
+  }
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+  ASSERT_EQ(page.games_size(), 1);
+  EXPECT_EQ(page.games(0).result().turns(), 0u);
+}
+
 // game_analyses (docs/ANALYSIS.md): an analysis is kept once, a second write
 // keeps the first; an analysis of no stored game is NOT_FOUND; the games still
 // owed are those with an identity at the table and no analysis, newest first,

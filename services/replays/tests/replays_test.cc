@@ -47,6 +47,32 @@ class ReplaysTest : public testing::ReplaysServiceTest {
 
 // docs/RESULTS.md: the digest is of what is stored, the same when the game is
 // stored again, and Replays confirms exactly that digest for that game.
+// GameResult.turns is the replay's, whatever the record claims, in the stored
+// game and in listings (a record claiming none, or too many).
+TEST_F(ReplaysTest, TurnsAreTheReplaysNotTheRecordsClaim) {
+  for (uint32_t claimed : {0u, 100000u}) {
+    const std::string id = "g-turns-" + std::to_string(claimed);
+    auto game = PlayGame(26, id);
+    const uint32_t turns = game.result().turns();
+    ASSERT_GT(turns, 10u);
+    game.mutable_result()->set_turns(claimed);
+    ASSERT_TRUE(Store(game).ok());
+    v1::GetReplayRequest get;
+    get.set_game_id(id);
+    v1::Replay replay;
+    ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+    EXPECT_EQ(replay.game().result().turns(), turns);
+    v1::ListStoredGamesRequest list;
+    v1::ListStoredGamesResponse page;
+    ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+    ASSERT_GE(page.games_size(), 1);
+    const auto listed = std::find_if(page.games().begin(), page.games().end(),
+                                     [&](const v1::StoredGameSummary& g) { return g.game_id() == id; });
+    ASSERT_NE(listed, page.games().end());
+    EXPECT_EQ(listed->result().turns(), turns);
+  }
+}
+
 TEST_F(ReplaysTest, StoringReturnsTheStoredGamesDigestWhichConfirmGameConfirms) {
   const auto game = PlayGame(4, "g-digest", "open");
   v1::StoreGameResponse first, second;

@@ -2,6 +2,7 @@
 import { api, enc } from '../api.js';
 import { html, raw, pageOf, formatDate, seatBadge, playedByTag } from '../names.js';
 import { navigate } from '../nav.js';
+import { resultText } from '../games/result.js';
 
 // A table of stored games (the gateway's game summaries); `me` is a player
 // whose place each row shows first.
@@ -17,7 +18,7 @@ export function gamesTable(games, me = '') {
       <td>${g.tournament ? raw(html`<a href="/tournaments/${enc(g.tournament)}">${g.tournament}</a>`) : `${g.ladder ?? '–'}${g.season ? ` s${g.season}` : ''}`}</td>
       ${raw(me ? html`<td class="num">${mine?.place ?? '–'}</td>` : '')}
       <td><ul class="players">${players}</ul></td>
-      <td>${g.result.reason === 'won' ? 'won' : g.result.reason.replace('_', ' ')} · ${g.result.turns ? `${g.result.turns} turns · ` : ''}${g.result.actions} steps</td>
+      <td>${resultText(g, me)}</td>
       <td><a class="button" href="/games/${enc(g.game_id)}">Replay</a></td></tr>`;
   });
   return html`<div class="table-wrap"><table class="games">

@@ -1,0 +1,20 @@
+// How a stored game ended, in words, for the games' tables. The record's end
+// reason "won" says that somebody reached the victory points, not who: a row
+// must name the winner, or a player who came 4th reads "won" beside their game.
+
+// `game` is a game summary of the gateway (result: reason, winner, turns,
+// actions; players: seat, name, place); `me` the player whose table it is, or ''.
+export function resultText(game, me = '') {
+  const { result } = game;
+  let ended;
+  if (result.reason === 'won') {
+    const winner = game.players.find((p) => p.seat === result.winner) ?? game.players.find((p) => p.place === 1);
+    ended = !winner ? 'won' : me && winner.name === me ? 'won by you' : `won by ${winner.name}`;
+  } else if (result.reason === 'length_cap') {
+    ended = 'no winner (length cap)';
+  } else {
+    ended = result.reason.replace('_', ' ');
+  }
+  const turns = result.turns ? `${result.turns} turns · ` : '';
+  return `${ended} · ${turns}${result.actions} steps`;
+}
