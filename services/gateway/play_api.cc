@@ -232,6 +232,10 @@ HttpResponse PlayApi::Practice(const Session& session, const HttpRequest& reques
   v1::CreateGameRequest create;
   create.set_game_id(game_id);
   create.mutable_config()->set_num_seats(uint32_t(seats));
+  // A board of its own for every game, as the ladders' (the matchmaker draws
+  // theirs from the game id): on the default board each game would start the
+  // same, and the bots would open the same way. Nonzero: 0 is "no random board".
+  create.mutable_config()->set_random_board_seed(((uint64_t(random()) << 32) | random()) | 1);
   create.mutable_deadlines()->set_decision_ms(uint32_t(options_.decision_ms));
   create.mutable_deadlines()->set_time_bank_ms(uint32_t(options_.time_bank_ms));
   // No ladder: the host stores the game, and the ratings service rates only

@@ -213,6 +213,7 @@ class FakeHost final : public v1::GameHost::Service {
     if (refuse) return {grpc::StatusCode::RESOURCE_EXHAUSTED, "this host runs all the games it may"};
     if (games_.count(request->game_id())) return {grpc::StatusCode::ALREADY_EXISTS, "exists"};
     games_[request->game_id()] = v1::GAME_STATUS_LIVE;
+    configs.push_back(request->config());
     response->set_game_id(request->game_id());
     for (int i = 0; i < request->seats_size(); ++i) response->add_seat_tokens("seat-" + std::to_string(i));
     return grpc::Status::OK;
@@ -230,6 +231,10 @@ class FakeHost final : public v1::GameHost::Service {
     std::lock_guard lock(mutex_);
     return games_.size();
   }
+  std::vector<v1::GameConfig> Configs() {
+    std::lock_guard lock(mutex_);
+    return configs;
+  }
   void Finish(const std::string& game_id) {
     std::lock_guard lock(mutex_);
     games_[game_id] = v1::GAME_STATUS_FINISHED;
@@ -245,6 +250,7 @@ class FakeHost final : public v1::GameHost::Service {
   std::unique_ptr<grpc::Server> server_;
   std::mutex mutex_;
   std::map<std::string, v1::GameStatus> games_;
+  std::vector<v1::GameConfig> configs;  // of every game created, in order
 };
 
 // Practice games per person (--max-practice-games): the slots are the People
@@ -299,6 +305,22 @@ class PracticeLimitTest : public ::testing::Test {
   PlayApi play_api_;
   Json last_;
 };
+
+// Every practice game is played on a board of its own (a random board from a
+// seed of its own), not on the default board, where each game would start the
+// same and the bots open the same way.
+TEST_F(PracticeLimitTest, EachPracticeGameHasABoardOfItsOwn) {
+  const std::string cookie = SignUp("ana");
+  ASSERT_EQ(Start(cookie).first, 201);
+  ASSERT_EQ(Start(cookie).first, 201);
+  const std::vector<v1::GameConfig> configs = host_.Configs();
+  ASSERT_EQ(configs.size(), 2u);
+  for (const v1::GameConfig& c : configs) {
+    EXPECT_FALSE(c.has_board()) << "a fixed board";
+    EXPECT_NE(c.random_board_seed(), 0u) << "the default board";
+  }
+  EXPECT_NE(configs[0].random_board_seed(), configs[1].random_board_seed());
+}
 
 TEST_F(PracticeLimitTest, AThirdUnfinishedGameIsRefusedAndNothingIsCreated) {
   const std::string alice = SignUp("alice"), bob = SignUp("bob");
