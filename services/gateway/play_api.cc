@@ -191,20 +191,37 @@ Json PlayApi::ActiveGame(const Session& session) {
   if (!people_->store()->LatestOpenSeat(session.person.id, &seat).ok()) return nullptr;
   // The host says whether it still runs; a game that ended while nobody
   // watched it is marked finished here.
-  v1::GameInfo info;
-  v1::GetGameRequest request;
-  request.set_game_id(seat.game_id);
-  auto context = backends_->HostContext();
-  const grpc::Status s = backends_->Host(seat.host)->GetGame(context.get(), request, &info);
-  if (s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED)) {
+  if (GameEnded(seat.game_id, seat.host)) {
     people_->store()->MarkSeatFinished(session.person.id, seat.game_id);
     return nullptr;
   }
   return {{"game_id", seat.game_id}, {"seat", seat.seat}};
 }
 
+bool PlayApi::GameEnded(const std::string& game_id, const std::string& host) {
+  v1::GameInfo info;
+  v1::GetGameRequest request;
+  request.set_game_id(game_id);
+  auto context = backends_->HostContext();
+  const grpc::Status s = backends_->Host(host)->GetGame(context.get(), request, &info);
+  return s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED);
+}
+
+QueueState PlayApi::CurrentQueue(const Session& session) {
+  QueueState q = queue_->Get(session.person.id);
+  if (q.state != "matched") return q;
+  HeldSeat seat;
+  const grpc::Status found = people_->store()->FindSeat(session.person.id, q.game_id, &seat);
+  // A seat that was never kept cannot be matched; one whose game is over is done.
+  if ((found.ok() && GameEnded(seat.game_id, seat.host)) || found.error_code() == grpc::StatusCode::NOT_FOUND) {
+    queue_->EndMatch(session.person.id, q.game_id);
+    q = queue_->Get(session.person.id);
+  }
+  return q;
+}
+
 HttpResponse PlayApi::GetSession(const Session& session) {
-  const QueueState q = queue_->Get(session.person.id);
+  const QueueState q = CurrentQueue(session);
   return JsonResponse(200, {{"player", PersonToJson(session.person)},
                             {"expires_at", session.expires_unix_ms},
                             {"active_game", ActiveGame(session)},
@@ -298,14 +315,8 @@ void PlayApi::FinishEndedPractice(const Session& session) {
     if (seat.host.empty()) {
       ended = seat.age_ms > options_.reservation_grace.count();
     } else {
-      // As ActiveGame: a host that does not know the game any more, or says it
-      // is over. An unreachable host proves nothing: its game keeps its slot.
-      v1::GameInfo info;
-      v1::GetGameRequest request;
-      request.set_game_id(seat.game_id);
-      auto context = backends_->HostContext();
-      const grpc::Status s = backends_->Host(seat.host)->GetGame(context.get(), request, &info);
-      ended = s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED);
+      // An unreachable host proves nothing: its game keeps its slot.
+      ended = GameEnded(seat.game_id, seat.host);
     }
     if (ended) people_->store()->MarkSeatFinished(session.person.id, seat.game_id);
   }
@@ -314,7 +325,7 @@ void PlayApi::FinishEndedPractice(const Session& session) {
 HttpResponse PlayApi::Queue(const Session& session, const HttpRequest& request) {
   ApiError error;
   if (request.method == "GET" || request.method == "HEAD")
-    return JsonResponse(200, QueueStateToJson(queue_->Get(session.person.id)));
+    return JsonResponse(200, QueueStateToJson(CurrentQueue(session)));
   if (request.method == "DELETE") {
     if (!queue_->Leave(session.person, &error)) return ErrorResponse(error);
     HttpResponse r;

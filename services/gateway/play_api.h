@@ -98,6 +98,12 @@ class PlayApi {
   // not theirs, 404 when no host knows the game.
   bool FindSeat(const Session& session, const std::string& game_id, HeldSeat* out, ApiError* error);
   Json ActiveGame(const Session& session);
+  // Whether the seat's game is over: its host says it finished, or no longer
+  // knows it. An unreachable host proves nothing: false.
+  bool GameEnded(const std::string& game_id, const std::string& host);
+  // The person's queue; a match whose game is over is done with (QueueHub::
+  // EndMatch), or the lobby would open the finished game again and again.
+  QueueState CurrentQueue(const Session& session);
   // Takes a practice slot for `game_id`: 429 when the person has
   // max_practice_games unfinished, after freeing those whose game ended unseen.
   bool ReservePractice(const Session& session, const std::string& game_id, ApiError* error);

@@ -97,6 +97,17 @@ QueueState QueueHub::Get(int64_t identity_id) {
   return q;
 }
 
+void QueueHub::EndMatch(int64_t identity_id, const std::string& game_id) {
+  std::lock_guard lock(mutex_);
+  auto it = tickets_.find(identity_id);
+  if (it == tickets_.end() || it->second->state.state != "matched" || it->second->state.game_id != game_id) return;
+  QueueState& q = it->second->state;
+  q.state = "none";
+  q.game_id.clear();
+  q.seat = -1;
+  q.error.clear();
+}
+
 bool QueueHub::Leave(const Person& person, ApiError* error) {
   std::shared_ptr<Ticket> ticket;
   {

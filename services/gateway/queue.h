@@ -52,6 +52,9 @@ class QueueHub {
   // matchmaker.
   bool Join(const Person& person, const std::string& ladder, QueueState* out, ApiError* error);
   QueueState Get(int64_t identity_id);
+  // The person's match to `game_id` is over: their queue reads "none" again
+  // (its ladder kept, for the lobby to offer). Nothing for another game.
+  void EndMatch(int64_t identity_id, const std::string& game_id);
   // Leaves the queue: 409 when not waiting (or already being seated).
   bool Leave(const Person& person, ApiError* error);
 

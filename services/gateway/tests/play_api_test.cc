@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "lib/common/tests/fake_clock.h"
+#include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "services/gateway/backends.h"
 #include "services/gateway/catalog.h"
 #include "services/gateway/tests/people_fakes.h"
@@ -239,6 +240,10 @@ class FakeHost final : public v1::GameHost::Service {
     std::lock_guard lock(mutex_);
     games_[game_id] = v1::GAME_STATUS_FINISHED;
   }
+  void Live(const std::string& game_id) {
+    std::lock_guard lock(mutex_);
+    games_[game_id] = v1::GAME_STATUS_LIVE;
+  }
   void Forget(const std::string& game_id) {
     std::lock_guard lock(mutex_);
     games_.erase(game_id);
@@ -380,6 +385,109 @@ TEST_F(PracticeLimitTest, AGameNoHostCreatedGivesItsSlotBack) {
   EXPECT_TRUE(store_.open_practice.empty());
   host_.refuse = false;
   EXPECT_EQ(Start(alice).first, 201) << last_;
+}
+
+// A matchmaker that seats every ticket at once, in game `game_id` on `host`.
+class SeatingMatchmaker final : public v1::Matchmaker::Service {
+ public:
+  SeatingMatchmaker(std::string game_id, std::string host) : game_id_(std::move(game_id)), host_(std::move(host)) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(this);
+    server_ = builder.BuildAndStart();
+  }
+  ~SeatingMatchmaker() override { server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5)); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+
+  grpc::Status Enqueue(grpc::ServerContext*, const v1::EnqueueRequest*,
+                       grpc::ServerWriter<v1::EnqueueUpdate>* writer) override {
+    v1::EnqueueUpdate update;
+    v1::Assignment* a = update.mutable_assignment();
+    a->set_game_id(game_id_);
+    a->set_host(host_);
+    a->set_seat_token("seat-2");
+    a->set_seat(2);
+    writer->Write(update);
+    return grpc::Status::OK;
+  }
+
+ private:
+  const std::string game_id_, host_;
+  int port_ = 0;
+  std::unique_ptr<grpc::Server> server_;
+};
+
+// A ladder match whose game is over is done with: the lobby reads the queue
+// as "none" again (its ladder kept), not "matched" to the finished game, which
+// sent a person back to that game after every ladder game.
+class LadderQueueTest : public ::testing::Test {
+ protected:
+  LadderQueueTest()
+      : matchmaker_("g-ladder-1", host_.address()),
+        backends_(Options(host_.address(), matchmaker_.address())),
+        api_(nullptr, &backends_),
+        people_(&store_, &clock_, NewSessionToken),
+        queue_(&backends_, &store_, &clock_),
+        play_(&backends_),
+        play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
+
+  static BackendOptions Options(const std::string& host, const std::string& matchmaker) {
+    BackendOptions o;
+    o.replays = o.ratings = o.accounts = "127.0.0.1:1";
+    o.matchmaker = matchmaker;
+    o.hosts = {host};
+    return o;
+  }
+  Json Call(std::string_view method, std::string_view path, std::string_view body, std::string_view cookie) {
+    std::string route;
+    const HttpResponse r = play_api_.Handle({method, path, "", body, cookie, "10.0.0.1"}, &route);
+    EXPECT_LT(r.status, 300) << method << " " << path << ": " << r.body;
+    return Json::parse(r.body.empty() ? "null" : r.body);
+  }
+  std::string SignUp(const std::string& name) {
+    std::string route;
+    const HttpResponse r =
+        play_api_.Handle({"POST", "/api/v1/session/signup", "",
+                          R"({"name": ")" + name + R"(", "password": "correct horse"})", "", "10.0.0.1"},
+                         &route);
+    for (const auto& [n, v] : r.headers)
+      if (n == "Set-Cookie") return v.substr(0, v.find(';'));
+    return "";
+  }
+
+  FakeHost host_;
+  SeatingMatchmaker matchmaker_;
+  services::testing::FakeClock clock_{0, 1'700'000'000'000};
+  FakeStore store_;
+  Backends backends_;
+  Api api_;
+  People people_;
+  QueueHub queue_;
+  PlayHub play_;
+  PlayApi play_api_;
+};
+
+TEST_F(LadderQueueTest, AMatchWhoseGameIsOverIsDoneWith) {
+  host_.Live("g-ladder-1");
+  const std::string cookie = SignUp("ana");
+  ASSERT_FALSE(cookie.empty());
+  Json q = Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie);
+  ASSERT_EQ(q["state"], "matched") << q;
+  // While the game runs the lobby is sent to it, by the queue and the session.
+  q = Call("GET", "/api/v1/queue", "", cookie);
+  EXPECT_EQ(q["state"], "matched") << q;
+  EXPECT_EQ(q["game_id"], "g-ladder-1");
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", cookie)["queue"]["state"], "matched");
+  host_.Finish("g-ladder-1");
+  q = Call("GET", "/api/v1/queue", "", cookie);
+  EXPECT_EQ(q["state"], "none") << q;
+  EXPECT_EQ(q["ladder"], "open");
+  EXPECT_TRUE(q["game_id"].is_null());
+  EXPECT_TRUE(q["error"].is_null());
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", cookie)["queue"]["state"], "none");
+  // And the person queues again.
+  host_.Live("g-ladder-1");
+  EXPECT_EQ(Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie)["state"], "matched");
 }
 
 }  // namespace
