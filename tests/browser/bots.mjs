@@ -34,11 +34,22 @@ const LABEL = 'laptop <img src=x onerror="window.pwned=1"> & co';
 
 async function signUp(page, name) {
   await page.goto(`${GATEWAY}/signup?next=/bots`);
+  // The password rule is said before the first try, and a short password is
+  // refused with it on the page, before any request.
+  await page.waitForSelector('[data-password-rule]');
+  expect((await page.textContent('[data-password-rule]')).includes('8 to 128 characters'), 'the sign-up form says the password rule');
   await page.fill('[data-account-form] input[name="name"]', name);
+  await page.fill('[data-account-form] input[name="password"]', 'short');
+  await page.fill('[data-account-form] input[name="again"]', 'short');
+  await page.click('[data-account-form] button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('[data-form-error]')?.textContent.includes('8 to 128 characters'));
+  expect((await page.getAttribute('[data-account-form] input[name="password"]', 'aria-invalid')) === 'true', 'a short password is marked invalid');
   await page.fill('[data-account-form] input[name="password"]', 'a long secret 1');
   await page.fill('[data-account-form] input[name="again"]', 'a long secret 1');
   await page.click('[data-account-form] button[type="submit"]');
   await page.waitForSelector(`[data-signed-in="${name}"]`);
+  // "Signed in as" links to the person's profile.
+  expect((await page.getAttribute(`[data-signed-in="${name}"] a[data-profile]`, 'href')) === `/players/${name}`, '"Signed in as" links to the profile');
   await page.waitForSelector('[data-bot-create]');
 }
 

@@ -7,6 +7,11 @@ import { navigate } from '../nav.js';
 import { refreshSession } from '../session.js';
 
 const NAME_RULE = /^[A-Za-z0-9._-]{1,64}$/;
+// The gateway's and the People service's rule (kMinPasswordBytes,
+// kMaxPasswordBytes): said before the first try, and checked here in bytes,
+// as they count.
+const PASSWORD_BYTES = { min: 8, max: 128 };
+const PASSWORD_RULE = `${PASSWORD_BYTES.min} to ${PASSWORD_BYTES.max} characters`;
 
 function form(kind, next) {
   const signup = kind === 'signup';
@@ -14,7 +19,8 @@ function form(kind, next) {
     html`<h1>${signup ? 'Sign up' : 'Sign in'}</h1>
     <form class="account-form" data-account-form="${kind}" novalidate>
       <label>Name <input name="name" autocomplete="username" required maxlength="64" aria-describedby="account-error"></label>
-      <label>Password <input name="password" type="password" autocomplete="${signup ? 'new-password' : 'current-password'}" required aria-describedby="account-error"></label>
+      <label>Password <input name="password" type="password" autocomplete="${signup ? 'new-password' : 'current-password'}" required aria-describedby="${signup ? 'password-rule account-error' : 'account-error'}"></label>
+      ${signup ? html`<p class="hint" id="password-rule" data-password-rule>Password: ${PASSWORD_RULE}.</p>` : ''}
       ${signup ? html`<label>Password again <input name="again" type="password" autocomplete="new-password" required aria-describedby="account-error"></label>` : ''}
       <p class="form-error" id="account-error" role="alert" data-form-error></p>
       <button type="submit">${signup ? 'Create the account' : 'Sign in'}</button>
@@ -36,6 +42,8 @@ function form(kind, next) {
     const password = f.elements.password.value;
     if (!NAME_RULE.test(name)) return fail('Name: 1 to 64 letters, digits, ".", "_" or "-".', 'name');
     if (!password) return fail('Password: required.', 'password');
+    const bytes = new TextEncoder().encode(password).length;
+    if (signup && (bytes < PASSWORD_BYTES.min || bytes > PASSWORD_BYTES.max)) return fail(`Password: ${PASSWORD_RULE}.`, 'password');
     if (signup && password !== f.elements.again.value) return fail('The two passwords differ.', 'again');
     const button = f.querySelector('button');
     button.disabled = true;
