@@ -164,6 +164,36 @@ async function compareWithStored(gameId, seat, snapshots) {
   return stored;
 }
 
+// The live list (/live) refreshes in place: the keyboard's focus stays on the
+// link it was on, and a host that does not answer is said in words, without
+// its address or the RPC's error. The list is the gateway's answer, made up
+// here, so that it has a dead host and a game that moves between refreshes.
+async function checkLiveList(page) {
+  const started = Date.now();
+  let served = 0;
+  const game = (id, vp) => ({
+    game_id: id, host: 'made-up', status: 'live', ladder: 'open', created_unix_ms: 1760000000000, step: 40 + served, turn: 5, vp: [vp, 2, 2, 2],
+    players: ['ann', 'bea', 'cal', 'dan'].map((name, seat) => ({ seat, name, built_in: true, connected: true })), result: null,
+  });
+  const dead = { code: 503, status: 'UNAVAILABLE', backend: 'gamehost', message: 'gamehost: failed to connect to all addresses; last error: UNAVAILABLE: ipv4:10.9.8.7:50051: Connection refused' };
+  await page.route('**/api/v1/live', (route) => {
+    ++served;
+    route.fulfill({ json: { games: [game('g-list-1', 3), game('g-list-2', served > 1 ? 6 : 4)], hosts: [{ address: '10.9.8.7:50051', live: 0, error: dead }, { address: 'made-up', live: 2 }] } });
+  });
+  await page.goto(`${GATEWAY}/live`);
+  await page.waitForSelector('tr[data-live-game="g-list-2"]');
+  const text = await page.textContent('main');
+  expect(/not answering/.test(text) && !/10\.9\.8\.7|failed to connect|UNAVAILABLE/.test(text), `the live list shows a dead host as: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+  await page.focus('tr[data-live-game="g-list-2"] a');
+  await page.evaluate(() => (window.focusedLink = document.activeElement));
+  // The next refresh (every 5 s) brings the second game's new score.
+  await page.waitForFunction(() => /6 VP/.test(document.querySelector('tr[data-live-game="g-list-2"]')?.textContent), null, { timeout: 15000 });
+  const kept = await page.evaluate(() => document.activeElement === window.focusedLink && window.focusedLink.isConnected);
+  expect(kept, `the live list's refresh took the keyboard focus away (now on ${await page.evaluate(() => document.activeElement?.tagName)})`);
+  await page.close();
+  console.log(`play_test: the live list kept the focus over a refresh and named no dead host, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 async function main() {
   // A 401 (the session asked for when there is none) the browser logs as an error: not the page's.
   const { browser, watch: watchErrors } = await t.launchChromium({ quiet: /401|Unauthorized/ });
@@ -179,6 +209,10 @@ async function main() {
     const desktop = await browser.newContext(DESKTOP);
     const ann = opened(await desktop.newPage());
     watch(ann);
+    const listPage = opened(await desktop.newPage());
+    watch(listPage);
+    await checkLiveList(listPage);
+    open.pop();
     // Signing in with a wrong password names the problem.
     await ann.goto(`${GATEWAY}/signin`);
     await ann.fill('[data-account-form] input[name="name"]', 'nobody-here');
@@ -336,6 +370,12 @@ async function main() {
       await p.selectOption('[data-queue-form] select[name="ladder"]', LADDER);
       await p.click('[data-queue-join]');
       await p.waitForSelector('[data-queue="waiting"], [data-queue="matched"]');
+      // While waiting the queue form is gone: no second join to click.
+      const form = await p.evaluate(() => {
+        const f = document.querySelector('[data-queue-form]');
+        return f && { display: getComputedStyle(f).display, button: !!f.querySelector('[data-queue-join]').offsetParent };
+      });
+      expect(!form || (form.display === 'none' && !form.button), `${p === bea ? 'bea' : 'cal'} is in the queue and its form still shows: ${JSON.stringify(form)}`);
     }
     // bea waited alone with the two bots: the page shows the queue's size and the wait.
     const size = await bea.getAttribute('[data-queue-size]', 'data-queue-size').catch(() => null);

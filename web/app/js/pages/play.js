@@ -13,6 +13,16 @@ const STRENGTHS = [
   ['search', 'search (the strongest)'],
 ];
 
+// What a refused queue request tells the person, in words rather than the API's:
+// a second join while waiting (409) says where they are.
+export function queueErrorText(e) {
+  if (e?.status === 409) return 'You are already waiting in a queue: leave it first to join another.';
+  if (e?.status === 404) return 'That ladder does not exist any more.';
+  if (e?.status === 401) return 'Your session has ended: sign in again to queue.';
+  if (e?.status >= 500 || !e?.status) return 'The queue is not answering; try again shortly.';
+  return e.message;
+}
+
 export async function render() {
   const s = await session();
   if (!s?.player) {
@@ -50,6 +60,7 @@ export async function render() {
   const stateEl = el.querySelector('[data-queue-state]');
   const queueForm = el.querySelector('[data-queue-form]');
   const queueError = el.querySelector('[data-queue-error]');
+  const joinButton = queueForm.querySelector('[data-queue-join]');
   let timer = 0;
   let stopped = false;
 
@@ -58,6 +69,7 @@ export async function render() {
       // A queue that ended without a seat says why.
       stateEl.innerHTML = q?.error ? html`<p class="form-error" data-queue-ended>The queue ended: ${q.error}</p>`.__raw : '';
       queueForm.hidden = false;
+      joinButton.disabled = false;
       return;
     }
     queueForm.hidden = true;
@@ -70,7 +82,7 @@ export async function render() {
       try {
         await send('DELETE', '/queue');
       } catch (e) {
-        queueError.textContent = e.message;
+        queueError.textContent = queueErrorText(e);
       }
       showQueue(null);
     });
@@ -88,18 +100,25 @@ export async function render() {
       }
       if (q.state === 'waiting') timer = setTimeout(poll, 1000);
     } catch (e) {
-      queueError.textContent = e.message;
+      queueError.textContent = queueErrorText(e);
       timer = setTimeout(poll, 2000);
     }
   };
   queueForm.addEventListener('submit', async (e) => {
     e.preventDefault();
+    // One join at a time: the button stays disabled until the queue's state
+    // hides the form, or the join fails.
+    if (joinButton.disabled) return;
+    joinButton.disabled = true;
     queueError.textContent = '';
     try {
       await send('POST', '/queue', { ladder: queueForm.elements.ladder.value });
       poll();
     } catch (err) {
-      queueError.textContent = err.message;
+      queueError.textContent = queueErrorText(err);
+      joinButton.disabled = false;
+      // Already waiting (joined from another tab): the page shows that queue.
+      if (err.status === 409) poll();
     }
   });
   const practiceForm = el.querySelector('[data-practice-form]');
