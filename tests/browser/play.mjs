@@ -164,6 +164,36 @@ async function compareWithStored(gameId, seat, snapshots) {
   return stored;
 }
 
+// Whether the elements matching `selector` lie wholly inside the window, as drawn now.
+function inViewport(page, selector) {
+  return page.$$eval(selector, (els) => els.length > 0 && els.every((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  }));
+}
+
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+// A move leaves the page where it was: the log scrolls inside its own box, and
+// the turn's buttons stay on the screen. Rolls from the top of the page, waits
+// for the next decision, and compares.
+async function rollKeepsScroll(page, o) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await frames(page);
+  expect(await inViewport(page, '[data-turn="roll"]'), `step ${o.step}: the Roll button is not on the screen at the top of the page`);
+  const logBefore = await page.$$eval('[data-log] li', (li) => li.length);
+  await decide(page, o);
+  // The roll's lines are in the log, and the log has had its frame to follow them.
+  await page.waitForFunction((n) => document.querySelectorAll('[data-log] li').length > n, logBefore);
+  await frames(page);
+  const after = await page.evaluate(() => window.scrollY);
+  expect(after === 0, `step ${o.step}: rolling scrolled the page to ${after}px`);
+  const next = await offered(page);
+  if (next.legal?.includes('end_turn') && !next.dialog) {
+    expect(await inViewport(page, '[data-turn="end_turn"]'), `step ${next.step}: after the roll End turn is off the screen`);
+  }
+}
+
 // The live list (/live) refreshes in place: the keyboard's focus stays on the
 // link it was on, and a host that does not answer is said in words, without
 // its address or the RPC's error. The list is the gateway's answer, made up
@@ -241,6 +271,8 @@ async function main() {
     // went a whole game uncountered in 1 game of 60, while one-for-two offers were
     // countered within 34 offers in each of 100.
     const trades = { received: 0, offered: 0, countered: 0, accepted: 0, thisTurn: 0 };
+    // What the page says before a commitment: rolls that keep the page still.
+    const told = { rolls: 0 };
     const t0 = Date.now();
     for (;;) {
       const o = await nextDecision(ann);
@@ -296,7 +328,12 @@ async function main() {
         await snapshot(ann, again, snapshots);
         continue;
       }
-      await decide(ann, o);
+      if (o.legal.includes('roll') && told.rolls < 3) {
+        ++told.rolls;
+        await rollKeepsScroll(ann, o);
+      } else {
+        await decide(ann, o);
+      }
       expect(Date.now() - t0 < 240000, 'the practice game took more than 4 minutes');
     }
     await ann.waitForSelector('[data-game-over]');
@@ -313,6 +350,8 @@ async function main() {
     expect(stats.clicks.board >= 4, `only ${stats.clicks.board} clicks on the board`);
     console.log(`play_test: trades in the practice game: ${trades.received} offers from the bots answered in the prompt; ` +
       `ann made ${trades.offered} offers, ${trades.accepted} accepted and ${trades.countered} countered by a bot`);
+    console.log(`play_test: before committing: ${told.rolls} rolls kept the page still`);
+    expect(told.rolls === 3, `only ${told.rolls} rolls were checked`);
     expect(trades.received >= 1, 'no bot made ann an offer in a whole practice game');
     expect(trades.countered >= 1, `no bot countered any of ann's ${trades.offered} offers`);
 
@@ -323,9 +362,23 @@ async function main() {
     await checkDrawn(t, ann, practiceId, practiceAnalysis, practice.players);
     await ann.screenshot({ path: join(ARTIFACTS, 'play-over-analysis.png'), fullPage: true });
     const point = practiceAnalysis.graph[Math.floor(practiceAnalysis.graph.length / 2)].step;
+    // On a laptop's screen the replay opens with its controls in view, without scrolling.
+    await ann.setViewportSize({ width: 1280, height: 800 });
     await ann.click(`[data-analysis="${practiceId}"] svg[data-chart="win"] rect.win-hit[data-step="${point}"]`);
     await ann.waitForSelector(`.viewer[data-game="${practiceId}"][data-step="${point}"]`);
     expect(new URL(ann.url()).pathname === `/games/${practiceId}`, `a point of the game-over chart opened ${ann.url()}`);
+    await frames(ann);
+    // A link followed opens the page at its top, whatever the page before was scrolled to ...
+    const openedAt = await ann.evaluate(() => window.scrollY);
+    expect(openedAt === 0, `the replay's page opened scrolled down by ${openedAt}px`);
+    // ... and there the controls are in view.
+    await ann.evaluate(() => window.scrollTo(0, 0));
+    await frames(ann);
+    for (const c of ['[data-act="prev"]', '[data-act="next"]', '[data-act="play"]', '[data-scrub]']) {
+      expect(await inViewport(ann, c), `the replay's ${c} is not on a 1280x800 screen at the top of the page`);
+    }
+    await ann.screenshot({ path: join(ARTIFACTS, 'replay-laptop.png') });
+    await ann.setViewportSize(DESKTOP.viewport);
 
     // The analysis counts on ann's page at once: her luck panel is over her one
     // analysed game, the practice game, with the API's figures.

@@ -41,8 +41,11 @@ let generation = 0;
 
 // Shows a page: its render function fills a fresh element and may return a
 // cleanup (the viewers stop timers, key handlers and live streams with it).
-async function route() {
+async function route(event) {
   const url = new URL(location.href);
+  // A link followed opens the new page at its top, as a browser's own
+  // navigation would; the page scrolled down stays where it was otherwise.
+  const toTop = event?.state?.navigated === true;
   const gen = ++generation;
   if (cleanup) {
     cleanup();
@@ -61,9 +64,10 @@ async function route() {
       }
       if (page?.redirect) {
         history.replaceState(null, '', page.redirect);
-        return route();
+        return route(event);
       }
       main.replaceChildren(page.element);
+      if (toTop) window.scrollTo(0, 0);
       // Which address the page shows, for tests waiting for a navigation to finish.
       main.dataset.shown = url.pathname + url.search;
       document.title = page.title ? `${page.title} · Metropolis` : 'Metropolis';

@@ -3,5 +3,7 @@
 export function navigate(href, { replace = false } = {}) {
   if (replace) history.replaceState(null, '', href);
   else history.pushState(null, '', href);
-  window.dispatchEvent(new PopStateEvent('popstate'));
+  // The state marks a move to a new page, which opens at its top (the router
+  // scrolls there); the browser's back and forward carry none.
+  window.dispatchEvent(new PopStateEvent('popstate', { state: { navigated: true } }));
 }

@@ -46,7 +46,9 @@ export async function render(gameId, q) {
       finished ${formatDate(game.finished_unix_ms)} · ${winner} · ${steps} steps ·
       keys: ← → step, space play, Home End</p>
     ${chance.panel(game)}`;
-  const view = new GameViewer(game.config, game.players, { title: String(title), controls: String(controls) });
+  // The controls above the board: on a laptop's screen the board fills the
+  // height, and controls under it would be below the fold.
+  const view = new GameViewer(game.config, game.players, { title: String(title), controls: String(controls), controlsFirst: true });
   view.setLog(game.actions.map((a) => a.text));
   const el = view.element;
   el.dataset.game = game.game_id;

@@ -94,7 +94,10 @@ export function actingSeat(p) {
 
 export class GameViewer {
   // players: [{seat, name}]; config: GameConfig (complete, with its board).
-  constructor(config, players, { title = '', controls = '' } = {}) {
+  // controlsFirst puts the controls between the title and the board (the
+  // replay's step buttons and slider, visible without scrolling); by default
+  // they follow the board.
+  constructor(config, players, { title = '', controls = '', controlsFirst = false } = {}) {
     this.players = players;
     this.numSeats = config.num_seats || 4;
     this.element = document.createElement('div');
@@ -102,9 +105,10 @@ export class GameViewer {
     this.element.innerHTML = html`
       <div class="board-pane">
         <div class="viewer-title">${raw(title)}</div>
+        ${raw(controlsFirst ? controls : '')}
         <div class="board-host"></div>
         <p class="status" aria-live="polite" data-status></p>
-        ${raw(controls)}
+        ${raw(controlsFirst ? '' : controls)}
       </div>
       <aside class="side">
         <section class="seats" aria-label="Seats" data-seats></section>
@@ -122,6 +126,7 @@ export class GameViewer {
     // The log box's size and scroll position, kept here: reading them from the
     // page at every step would force a layout of the whole log.
     this.logView = { top: 0, height: 0, line: 0 };
+    this.followFrame = 0;
     this.logBox.addEventListener('scroll', () => (this.logView.top = this.logBox.scrollTop), { passive: true });
     new ResizeObserver(([entry]) => (this.logView.height = entry.contentRect.height)).observe(this.logBox);
     this.seatName = (s) => `${SEAT_LETTERS[s] ?? '?'} ${this.players[s]?.name ?? ''}`.trim();
@@ -139,7 +144,22 @@ export class GameViewer {
     li.textContent = `${step}. ${text}`;
     this.logEl.append(li);
     if (this.logEl.children.length > 5000) this.logEl.firstElementChild.remove();
-    li.scrollIntoView({ block: 'nearest' });
+    this.followLog();
+  }
+
+  // Keeps the newest line in view by scrolling the log box alone: scrollIntoView
+  // would scroll the page as well, taking the board and the turn's buttons away
+  // at every move. The box follows only when it showed its end before the
+  // lines came (someone reading earlier lines keeps their place), and once per
+  // frame: a stream from the start appends thousands of lines at once.
+  followLog() {
+    if (this.followFrame) return;
+    const box = this.logBox;
+    const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 3 * (this.logView.line || 20);
+    this.followFrame = requestAnimationFrame(() => {
+      this.followFrame = 0;
+      if (atEnd) box.scrollTop = box.scrollHeight;
+    });
   }
 
   // Draws a view; `step` is its action count, `events` what its last action did.
