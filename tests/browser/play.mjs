@@ -194,6 +194,34 @@ async function rollKeepsScroll(page, o) {
   }
 }
 
+// Every bank trade the panel offers says its rate before it is sent, and the
+// first one is made: the hand pays what the button said.
+async function checkBankTrade(page, o, trade) {
+  const form = await page.evaluate(() => {
+    const f = document.querySelector('[data-bank-form]');
+    if (!f) return null;
+    const send = f.querySelector('[data-bank-send]');
+    return { gives: [...f.elements.give.options].map((x) => x.textContent), give: f.elements.give.value, take: f.elements.take.selectedOptions[0]?.textContent, button: send.textContent, rate: Number(send.dataset.bankRate) };
+  });
+  expect(form, `step ${o.step}: bank trades are legal but no bank form shows`);
+  expect(form.gives.every((g) => /^\w+ \([234]:1( or [234]:1)*\)$/.test(g)), `step ${o.step}: a card to give shows no rate: ${form.gives.join(', ')}`);
+  const m = form.button.match(/^Trade ([234]) (\w+) → 1 (\w+) \(([234]):1\)$/);
+  expect(m && m[1] === m[4] && Number(m[1]) === form.rate && m[2] === form.give && m[3] === form.take,
+    `step ${o.step}: the bank trade's button says "${form.button}" for ${form.give} -> ${form.take}`);
+  if (!trade || !o.legal.includes('end_turn') || o.dialog) return false;
+  const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
+  const give = names.indexOf(form.give);
+  const take = names.indexOf(form.take);
+  await page.click('[data-bank-send]');
+  await page.waitForFunction((step) => { const p = window.metropolisPlay; return p.over || (p.decision && p.decision.step !== step) || !document.querySelector('[data-rejected]').hidden; }, o.step);
+  const after = await offered(page);
+  expect(!after.rejected, `step ${o.step}: the bank trade was refused: ${after.rejected}`);
+  expect(after.hand[give] === o.hand[give] - form.rate && after.hand[take] === o.hand[take] + 1,
+    `step ${o.step}: "${form.button}" took the hand from ${o.hand.join(' ')} to ${after.hand.join(' ')}`);
+  console.log(`play_test: bank trade made in the practice game: ${form.button}`);
+  return true;
+}
+
 // The live list (/live) refreshes in place: the keyboard's focus stays on the
 // link it was on, and a host that does not answer is said in words, without
 // its address or the RPC's error. The list is the gateway's answer, made up
@@ -271,14 +299,36 @@ async function main() {
     // went a whole game uncountered in 1 game of 60, while one-for-two offers were
     // countered within 34 offers in each of 100.
     const trades = { received: 0, offered: 0, countered: 0, accepted: 0, thisTurn: 0 };
-    // What the page says before a commitment: rolls that keep the page still.
-    const told = { rolls: 0 };
+    // What the page says before a commitment: rolls that keep the page still,
+    // bank trades with their rates (one made), the prompts' words.
+    const told = { rolls: 0, bankForms: 0, bankTraded: false, discards: 0, blockedAccepts: 0 };
     const t0 = Date.now();
     for (;;) {
       const o = await nextDecision(ann);
       if (o.over) break;
       ++decisions;
       if (o.legal.includes('roll')) trades.thisTurn = 0;
+      if (o.dialog && o.legal.includes('decline') && !o.legal.includes('accept')) {
+        // An offer she cannot meet: a disabled Accept says which cards she lacks.
+        const blocked = await ann.evaluate(() => ({
+          disabled: document.querySelector('dialog[data-prompt][open] [data-accept-blocked]')?.disabled,
+          reason: document.querySelector('dialog[data-prompt][open] [data-accept-reason]')?.textContent ?? '',
+        }));
+        expect(blocked.disabled === true && /^You cannot accept: you do not have \d+ \w+/.test(blocked.reason), `step ${o.step}: an offer ann cannot meet shows ${JSON.stringify(blocked)}`);
+        if (!told.blockedAccepts++) await ann.screenshot({ path: join(ARTIFACTS, 'play-offer-not-met.png') });
+      }
+      if (o.dialog && o.legal.some((a) => a.startsWith('discard '))) {
+        const title = await ann.$eval('dialog[data-prompt][open] [data-prompt-title]', (e) => e.textContent);
+        expect(/^Discard (\d+ cards?: \d+ left to choose|\d+ more cards?) \(one at a time; you hold \d+ cards?\)\.$/.test(title), `step ${o.step}: the discard prompt says "${title}"`);
+        ++told.discards;
+      }
+      if (o.legal.some((a) => a.startsWith('bank_trade '))) {
+        ++told.bankForms;
+        if (await checkBankTrade(ann, o, !told.bankTraded)) {
+          told.bankTraded = true;
+          continue;
+        }
+      }
       if (o.legal.includes('accept')) {
         const title = await ann.evaluate(() => document.querySelector('dialog[data-prompt][open]')?.textContent ?? '(no prompt)');
         expect(/offers you/.test(title), `step ${o.step}: an offer to answer, but the prompt says "${title.trim().slice(0, 120)}"`);
@@ -350,7 +400,8 @@ async function main() {
     expect(stats.clicks.board >= 4, `only ${stats.clicks.board} clicks on the board`);
     console.log(`play_test: trades in the practice game: ${trades.received} offers from the bots answered in the prompt; ` +
       `ann made ${trades.offered} offers, ${trades.accepted} accepted and ${trades.countered} countered by a bot`);
-    console.log(`play_test: before committing: ${told.rolls} rolls kept the page still`);
+    console.log(`play_test: before committing: ${told.rolls} rolls kept the page still; ${told.bankForms} bank forms showed their rates` +
+      `${told.bankTraded ? ', one trade made at its rate' : ''}; ${told.discards} discard prompts counted; ${told.blockedAccepts} offers she could not meet said why`);
     expect(told.rolls === 3, `only ${told.rolls} rolls were checked`);
     expect(trades.received >= 1, 'no bot made ann an offer in a whole practice game');
     expect(trades.countered >= 1, `no bot countered any of ann's ${trades.offered} offers`);

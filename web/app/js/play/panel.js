@@ -79,6 +79,8 @@ export function panelMarkup({ view, seat, plan, config, waitingFor }) {
   });
   const bank = g.bank ?? [];
   const gives = [...new Set(bank.map((d) => d.give))];
+  // Each card given says its rate (table.js gives bank trades theirs, rates.js).
+  const giveRates = (c) => [...new Set(bank.filter((d) => d.give === c && d.rate).map((d) => `${d.rate}:1`))].join(' or ');
   const turn = (g.turn ?? []).map((d) => actionButton(d, ` data-turn="${d.verb}"`));
   // Whatever has no place of its own above (a card not in the hand's list, a
   // prompt's choice when no dialog is due) is still offered, as a button.
@@ -105,15 +107,22 @@ export function panelMarkup({ view, seat, plan, config, waitingFor }) {
     <table class="chart-table" data-improvements><tbody>${chart}</tbody></table>
     ${bank.length ? html`<h3>Bank and harbour trade</h3>
       <form class="bank-trade" data-bank-form>
-        <label>Give <select name="give">${gives.map((c) => html`<option value="${c}">${c}</option>`)}</select></label>
+        <label>Give <select name="give">${gives.map((c) => html`<option value="${c}">${c}${giveRates(c) ? ` (${giveRates(c)})` : ''}</option>`)}</select></label>
         <label>for <select name="take"></select></label>
-        <button type="submit">Trade with the bank</button>
+        <button type="submit" data-bank-send>Trade with the bank</button>
       </form>` : ''}
     ${offer ? html`<details class="offer" data-offer-box><summary>Offer a trade to other players</summary>${offerBuilderMarkup(view, seat)}</details>` : ''}`;
 }
 
-// What a prompt is about, in words: the top pending decision of the position.
-export function promptTitle(view, seat, plan, seatName) {
+// Cards in words with their count: "1 card", "3 cards".
+const cardCount = (n) => `${n} card${n === 1 ? '' : 's'}`;
+
+// What a prompt is about, in words: the top pending decision of the position
+// (docs/PROTOCOL.md, "Pending decisions": its kind, and what its a and b hold).
+// `discardTotal` is how many cards the seat was told to discard (the
+// must-discard event), when the page saw it: the pending decision holds only
+// how many are left.
+export function promptTitle(view, seat, plan, seatName, { discardTotal = 0 } = {}) {
   const p = view.position;
   const g = plan.groups;
   if (g.trade?.some((d) => d.verb === 'accept' || d.verb === 'decline')) {
@@ -125,15 +134,76 @@ export function promptTitle(view, seat, plan, seatName) {
     const answers = (t.answer ?? []).map((a, s) => (s === seat || !((t.addressees >> s) & 1) ? '' : `${seatName(s)} ${['has not answered', 'accepts', 'declines', `counters: gives ${cardsInWords(unpackCards(t.counter_give?.[s] ?? 0))} for ${cardsInWords(unpackCards(t.counter_want?.[s] ?? 0))}`][a] ?? a}`)).filter(Boolean);
     return `Your offer: ${cardsInWords(unpackCards(t.give))} for ${cardsInWords(unpackCards(t.want))}. ${answers.join('; ')}.`;
   }
+  const pending = p.pending ?? [];
+  const top = pending[pending.length - 1];
+  const text = top && top.seat === seat ? pendingText(view, seat, top, seatName, discardTotal) : '';
+  if (text) return text;
   const verbs = new Set(Object.values(g).flat().concat([...plan.places.values()].flat()).map((d) => d.verb));
-  if (verbs.has('discard')) return `Discard a card (the roll was a 7): ${view.hand_total[seat]} in hand.`;
+  if (verbs.has('discard')) return `Discard a card: ${cardCount(view.hand_total[seat])} in hand.`;
   if (verbs.has('relocate_knight')) return 'Your knight was displaced: choose where it goes on the board.';
   if (verbs.has('pillage_city')) return 'The barbarians won: choose on the board the city they take.';
   if (verbs.has('discard_progress')) return 'Too many progress cards: discard one.';
   if (verbs.has('defender_deck')) return 'Defender of Catan: choose a deck to draw from.';
   if (verbs.has('place_metropolis')) return 'Choose on the board the city for your metropolis.';
   if (verbs.has('commit_knight')) return 'Commit knights against the barbarians, on the board, then Done.';
-  return 'A decision for a progress card.';
+  return 'A decision for a progress card: choose one of the actions below.';
+}
+
+// The prompt of one pending decision of the seat's, by its kind; '' for a kind
+// without words of its own.
+function pendingText(view, seat, top, seatName, discardTotal) {
+  const p = view.position;
+  const a = Number(top.a ?? 0);
+  const b = Number(top.b ?? 0);
+  const hand = view.hand_total?.[seat] ?? 0;
+  switch (Number(top.kind)) {
+    case 9: { // discard: a = cards still to discard
+      const total = discardTotal >= a ? discardTotal : 0;
+      const what = total ? `Discard ${cardCount(total)}: ${a} left to choose` : `Discard ${a} more card${a === 1 ? '' : 's'}`;
+      return `${what} (one at a time; you hold ${cardCount(hand)}).`;
+    }
+    case 11: return 'Your knight was displaced: choose where it goes on the board.';
+    case 12: return 'The barbarians won: choose on the board the city they take.';
+    case 13: return 'Aqueduct: take one resource of your choice from the bank.';
+    case 14: return `Choose on the board the city for your ${TRACK_NAMES[a] ? `${TRACK_NAMES[a]} ` : ''}metropolis.`;
+    case 15: return 'Commit knights against the barbarians, on the board, then Done.';
+    case 16: return 'Too many progress cards: put one back under its deck.';
+    case 17: return 'Defender of Catan: choose the deck your progress card comes from.';
+    case 20: return 'Your turn ends above the progress-card limit: put one back under its deck.';
+    case 22: return `Road Building: place your free roads on the board (${a} left), or Stop.`;
+    case 23: return `Smith: promote your knights for free on the board (${a} left), or Stop.`;
+    case 24: return 'Diplomat: place your road again on the board, or Stop.';
+    case 25: return `Deserter: ${seatName(a)} takes one of your knights: choose which, on the board.`;
+    case 26: return `Deserter: place a knight of yours in place of the one removed (level ${a}) on the board, or Stop.`;
+    case 27: return `Spy: take one of ${seatName(a)}'s progress cards.`;
+    case 28: return `Master Merchant: take ${cardCount(b)} from ${seatName(a)}'s hand, one at a time.`;
+    case 29: return `Wedding: give ${seatName(a)} ${cardCount(b)} of your choice, one at a time.`;
+    case 30: {
+      const done = Number(p.effects?.harbor_partners ?? 0);
+      const met = [];
+      for (let s = 0; s < p.num_seats; ++s) if (s !== seat && (done >> s) & 1) met.push(seatName(s));
+      return 'Commercial Harbor: hold out one resource to each opponent, once each; one who has a commodity must give you one back, of their choosing. ' +
+        `Choose an offer, or Stop.${met.length ? ` Exchanged already: ${met.join(', ')}.` : ''}`;
+    }
+    case 31: return `Commercial Harbor: ${seatName(a)} gives you 1 ${CARD_NAMES[b] ?? 'resource'}: choose a commodity to give back.`;
+    case 32: return `Defender of Catan: take any card of the ${TRACK_NAMES[a] ? `${TRACK_NAMES[a]} ` : ''}deck.`;
+    default: return '';
+  }
+}
+
+// Why an offer made to the seat cannot be accepted: the cards it lacks ("you
+// do not have 2 ore"), or '' when it holds them. The engine lists accept only
+// when the seat holds the wanted cards; the prompt then shows a disabled
+// Accept with this reason, rather than no Accept at all.
+export function acceptBlocker(view, seat) {
+  const t = view.position.trade;
+  if (!t?.open) return '';
+  const want = unpackCards(t.want);
+  const hand = view.position.players[seat]?.hand ?? [];
+  const lacking = want.map((n, c) => (n > (hand[c] ?? 0) ? `${n} ${CARD_NAMES[c]}` : '')).filter(Boolean);
+  if (!lacking.length) return '';
+  const list = lacking.length === 1 ? lacking[0] : `${lacking.slice(0, -1).join(', ')} and ${lacking[lacking.length - 1]}`;
+  return `you do not have ${list}`;
 }
 
 // Prompts are due when the decision is not the turn's ordinary one: a

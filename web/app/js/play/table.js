@@ -10,8 +10,10 @@ import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
 import { session } from '../session.js';
 import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
-import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup } from './panel.js';
+import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
+import { rateBankTrades } from './rates.js';
 import { analysisSection } from '../analysis/section.js';
+import { liveErrorText } from '../pages/live.js';
 
 // The log shows what happened; the viewer's "this step" box stays empty here.
 const NO_EVENTS = [];
@@ -41,6 +43,7 @@ export async function render(gameId) {
     let loggedStep = -1;
     let answersSent = 0; // answers the gateway took (202)
     let analysis = null; // the analysis section, once the game is over
+    let discardTotal = 0; // the cards this seat was last told to discard (its prompt counts them down)
     const el = {};
 
     const seatName = (s) => (viewer ? viewer.seatName(s) : `seat ${SEAT_LETTERS[s]}`);
@@ -134,7 +137,7 @@ export async function render(gameId) {
       viewer.board.setTargets(targets, onPlace);
       // A decision made on the board is announced above it, not in a dialog,
       // which would cover the places to click.
-      const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName) : '';
+      const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName, { discardTotal }) : '';
       el.choice.hidden = !stage && !prompt;
       el.choice.innerHTML = stage
         ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
@@ -154,20 +157,37 @@ export async function render(gameId) {
       const g = plan.groups;
       const buttons = [...(g.prompt ?? []), ...(g.trade ?? []), ...(g.turn ?? []), ...(g.other ?? [])];
       const answering = (g.trade ?? []).some((d) => d.verb === 'decline');
-      el.dialog.innerHTML = html`<h2>Your decision</h2><p data-prompt-title>${promptTitle(lastView, seat, plan, seatName)}</p>
-        <div class="prompt-buttons">${buttons.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`)}</div>
+      // An offer the seat cannot meet has no accept among its legal actions:
+      // a disabled Accept says why instead of leaving it out without a word.
+      const blocked = answering && !g.trade.some((d) => d.verb === 'accept') ? acceptBlocker(lastView, seat) : '';
+      const cannot = blocked
+        ? html`<button type="button" disabled data-accept-blocked aria-describedby="accept-blocked">Accept the offer</button> <span class="hint" id="accept-blocked" data-accept-reason>You cannot accept: ${blocked}.</span>`
+        : '';
+      el.dialog.innerHTML = html`<h2>Your decision</h2><p data-prompt-title>${promptTitle(lastView, seat, plan, seatName, { discardTotal })}</p>
+        <div class="prompt-buttons">${cannot}${buttons.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`)}</div>
         ${answering ? html`<details data-counter-box><summary>Counter-offer</summary>${offerBuilderMarkup(lastView, seat, { counter: true })}</details>` : ''}
         <p class="countdown" data-prompt-countdown></p>`.__raw;
       if (!el.dialog.open) el.dialog.showModal();
     }
 
-    // The bank form's "for" list follows its "give" choice.
+    // The bank form's "for" list follows its "give" choice, and its button says
+    // the trade chosen with its rate ("4 brick → 1 wool (4:1)") before it is sent.
     function syncBankTake() {
       const form = el.panel.querySelector('[data-bank-form]');
       if (!form) return;
       const give = form.elements.give.value;
       const takes = (plan?.groups.bank ?? []).filter((d) => d.give === give);
       form.elements.take.innerHTML = takes.map((d) => html`<option value="${d.code}">${d.take}</option>`.__raw).join('');
+      syncBankButton();
+    }
+
+    function syncBankButton() {
+      const form = el.panel.querySelector('[data-bank-form]');
+      const d = form && plan?.groups.bank?.find((x) => x.code === form.elements.take.value);
+      if (!d) return;
+      const button = form.querySelector('[data-bank-send]');
+      button.textContent = `Trade ${d.label}`;
+      button.dataset.bankRate = d.rate;
     }
 
     function tick() {
@@ -254,6 +274,7 @@ export async function render(gameId) {
 
     function onChange(e) {
       if (e.target.name === 'give' && e.target.closest('[data-bank-form]')) syncBankTake();
+      if (e.target.name === 'take' && e.target.closest('[data-bank-form]')) syncBankButton();
     }
 
     const counts = (form, side) => CARD_NAMES.map((_, c) => Number(form.querySelector(`[data-${side}="${c}"]`)?.value || 0));
@@ -348,6 +369,7 @@ export async function render(gameId) {
         const actions = (data.events ?? []).filter((ev) => ev.type === 'EVENT_ACTION').length;
         let number = Number(data.step ?? 0) - actions;
         for (const ev of data.events ?? []) {
+          if (ev.type === 'EVENT_MUST_DISCARD' && ev.seat === seat) discardTotal = Number(ev.a);
           if (ev.type === 'EVENT_ACTION') viewer?.appendLog(++number, describeEvent(ev, seatName));
           else if (ev.type !== 'EVENT_PRODUCED' || ev.seat === seat) viewer?.appendLog('·', describeEvent(ev, seatName));
         }
@@ -355,7 +377,7 @@ export async function render(gameId) {
       source.addEventListener('decision', (e) => {
         decision = JSON.parse(e.data);
         decision.step = Number(decision.step);
-        plan = planLegal(decision.legal ?? []);
+        plan = rateBankTrades(planLegal(decision.legal ?? []), decision.view, seat, config);
         sent = false;
         stage = null;
         lastView = decision.view;
@@ -413,7 +435,7 @@ export async function render(gameId) {
       });
       source.addEventListener('error', (e) => {
         if (e.data) {
-          const message = JSON.parse(e.data).error?.message ?? 'the stream failed';
+          const message = liveErrorText(JSON.parse(e.data).error);
           source.close();
           if (!viewer) reject(new Error(message));
           else {
