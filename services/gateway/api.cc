@@ -346,6 +346,9 @@ bool Api::Player(const Args& args, const Query& q, Json* out, ApiError* error) {
   (*out)["history"] = history_json;
   (*out)["recent_games"] = recent;
   (*out)["opponents"] = {{"games_considered", window.size()}, {"opponents", opponents}};
+  // Over the same window: a profile's figures without another read.
+  (*out)["stats"] = PlayerStatsToJson(PlayerStatsOf(window, player.id));
+  (*out)["stats"]["games_considered"] = window.size();
   return true;
 }
 

@@ -309,6 +309,55 @@ std::vector<OpponentRecord> FrequentOpponents(const std::vector<v1::StoredGameSu
   return out;
 }
 
+PlayerStats PlayerStatsOf(const std::vector<v1::StoredGameSummary>& games, int64_t identity_id) {
+  // Ladders first by id, newest season first; the games of no ladder last.
+  auto order = [](const std::pair<std::string, uint32_t>& a, const std::pair<std::string, uint32_t>& b) {
+    if (a.first.empty() != b.first.empty()) return b.first.empty();
+    return a.first != b.first ? a.first < b.first : a.second > b.second;
+  };
+  std::map<std::pair<std::string, uint32_t>, PlayerStatsRow, decltype(order)> boards(order);
+  PlayerStats out;
+  for (const v1::StoredGameSummary& g : games) {
+    int me = -1;
+    for (int i = 0; i < g.seats_size(); ++i)
+      if (g.seats(i).identity_id() == identity_id) me = i;
+    if (me < 0) continue;
+    const std::vector<int> places = Places(g.result(), g.seats());
+    const std::pair<std::string, uint32_t> key{g.ladder(), g.ladder().empty() ? 0 : g.season()};
+    PlayerStatsRow& board = boards.try_emplace(key, PlayerStatsRow{key.first, key.second}).first->second;
+    for (PlayerStatsRow* row : {&board, &out.all}) {
+      ++row->games;
+      if (places.empty()) continue;
+      ++row->ranked;
+      row->wins += places[size_t(me)] == 1;
+      row->place_sum += places[size_t(me)];
+    }
+  }
+  for (auto& [key, row] : boards) out.boards.push_back(std::move(row));
+  return out;
+}
+
+namespace {
+
+Json StatsRowToJson(const PlayerStatsRow& r) {
+  Json out = {{"games", r.games}, {"ranked", r.ranked}, {"wins", r.wins}};
+  out["average_place"] = r.ranked ? Json(double(r.place_sum) / r.ranked) : Json(nullptr);
+  return out;
+}
+
+}  // namespace
+
+Json PlayerStatsToJson(const PlayerStats& stats) {
+  Json boards = Json::array();
+  for (const PlayerStatsRow& r : stats.boards) {
+    Json row = StatsRowToJson(r);
+    row["ladder"] = r.ladder.empty() ? Json(nullptr) : Json(r.ladder);
+    row["season"] = r.ladder.empty() ? Json(nullptr) : Json(r.season);
+    boards.push_back(std::move(row));
+  }
+  return {{"boards", boards}, {"all", StatsRowToJson(stats.all)}};
+}
+
 Json OpponentToJson(const OpponentRecord& r) {
   return {{"identity_id", r.identity_id}, {"name", r.name},  {"games", r.games}, {"ahead", r.ahead},
           {"behind", r.behind},           {"level", r.level}};

@@ -84,6 +84,27 @@ std::vector<OpponentRecord> FrequentOpponents(const std::vector<v1::StoredGameSu
                                               size_t max);
 Json OpponentToJson(const OpponentRecord& record);
 
+// A player's record in `games` (their own, newest first) on one board — a
+// ladder's season; ladder empty for the games of no ladder (practice,
+// tournaments, games an administrator made) — or, as the total, on all of them.
+// Every game counts in `games`; wins and the places are of ranked games only
+// (`ranked`; a game without a winner is not ranked).
+struct PlayerStatsRow {
+  std::string ladder;
+  uint32_t season = 0;
+  int games = 0, ranked = 0, wins = 0;
+  int place_sum = 0;  // over the ranked games
+};
+struct PlayerStats {
+  std::vector<PlayerStatsRow> boards;  // ladders by id, seasons newest first, then the games of no ladder
+  PlayerStatsRow all;
+};
+PlayerStats PlayerStatsOf(const std::vector<v1::StoredGameSummary>& games, int64_t identity_id);
+// {"boards": [row...], "all": row}, a row {"ladder" (null: no ladder; absent in
+// "all"), "season", "games", "ranked", "wins", "average_place" (null without a
+// ranked game)}.
+Json PlayerStatsToJson(const PlayerStats& stats);
+
 // ---- Tournaments -----------------------------------------------------------------
 
 // A tournament in the list: what it is and its state. ListTournaments carries

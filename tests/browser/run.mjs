@@ -72,6 +72,12 @@ async function main() {
     expectSame(gameRows, player.recent_games.map((g) => g.game_id), 'recent games');
     const opponents = await page.$$eval('tr[data-opponent]', (rows) => rows.map((r) => r.dataset.opponent));
     expectSame(opponents, player.opponents.opponents.map((o) => o.name), 'frequent opponents');
+    // The player's figures: a row per ladder's season they played, and the total.
+    const boards = await page.$$eval('tr[data-stats-board]', (rows) => rows.map((r) => r.dataset.statsBoard));
+    expectSame(boards, player.stats.boards.map((b) => (b.ladder === null ? '' : `${b.ladder}/${b.season}`)), 'the statistics rows');
+    expect(player.stats.all.games > 0, 'a player of the leaderboard has games in their statistics');
+    const allGames = await page.$eval('tr[data-stats-all] td', (td) => Number(td.textContent));
+    expect(allGames === player.stats.all.games, `the statistics say ${allGames} games, the API ${player.stats.all.games}`);
     await page.screenshot({ path: join(ARTIFACTS, 'player.png'), fullPage: true });
 
     // ---- One of their games, stepped to the end ---------------------------------------------

@@ -140,6 +140,51 @@ TEST(FrequentOpponents, CountsAheadBehindAndLevel) {
   EXPECT_EQ(OpponentToJson(r[0])["name"], "p3");
 }
 
+TEST(PlayerStats, GamesWinsAndAveragePlaceByBoardAndInAll) {
+  auto on = [](v1::StoredGameSummary g, const std::string& ladder, uint32_t season) {
+    g.set_ladder(ladder);
+    g.set_season(season);
+    return g;
+  };
+  const std::vector<v1::StoredGameSummary> games = {
+      on(Game("g1", {1, 2, 3, 4}, 0, {13, 9, 9, 5}), "open", 2),           // 1st
+      on(Game("g2", {2, 1, 3, 4}, 0, {13, 9, 9, 2}), "open", 2),           // 2nd
+      on(Game("g3", {2, 1, 3, 4}, -1, {5, 5, 5, 5}), "open", 2),           // not ranked
+      on(Game("g4", {2, 3, 1, 4}, 0, {13, 11, 9, 2}), "open", 1),          // 3rd
+      on(Game("g5", {2, 3, 4, 1}, 0, {13, 1, 1, 1}, {}), "duo", 1),        // 2nd, tied with two
+      on(Game("g6", {1, 0, 0, 0}, 0, {13, 4, 4, 4}), "", 0),               // practice: 1st
+      on(Game("g7", {2, 3, 4, 5}, 0, {13, 1, 1, 1}), "open", 2),           // without player 1
+      on(Game("g8", {1, 2, 3, 4}, 1, {13, 14, 9, 5}, {true}), "open", 2),  // forfeited: last
+  };
+  const PlayerStats s = PlayerStatsOf(games, 1);
+  ASSERT_EQ(s.boards.size(), 4u);
+  // Ladders by id, newest season first, the games of no ladder last.
+  EXPECT_EQ(s.boards[0].ladder, "duo");
+  EXPECT_EQ(s.boards[1].ladder, "open");
+  EXPECT_EQ(s.boards[1].season, 2u);
+  EXPECT_EQ(s.boards[2].season, 1u);
+  EXPECT_EQ(s.boards[3].ladder, "");
+  const PlayerStatsRow& open2 = s.boards[1];
+  EXPECT_EQ(open2.games, 4);
+  EXPECT_EQ(open2.ranked, 3);
+  EXPECT_EQ(open2.wins, 1);
+  EXPECT_EQ(open2.place_sum, 1 + 2 + 4);
+  EXPECT_EQ(s.boards[0].place_sum, 2);
+  EXPECT_EQ(s.all.games, 7);
+  EXPECT_EQ(s.all.ranked, 6);
+  EXPECT_EQ(s.all.wins, 2);
+  const Json j = PlayerStatsToJson(s);
+  EXPECT_EQ(j["boards"][1]["ladder"], "open");
+  EXPECT_EQ(j["boards"][1]["season"], 2);
+  EXPECT_DOUBLE_EQ(j["boards"][1]["average_place"].get<double>(), 7.0 / 3);
+  EXPECT_TRUE(j["boards"][3]["ladder"].is_null());
+  EXPECT_TRUE(j["boards"][3]["season"].is_null());
+  EXPECT_EQ(j["all"]["wins"], 2);
+  EXPECT_FALSE(j["all"].contains("ladder"));
+  // Nothing ranked: no average.
+  EXPECT_TRUE(PlayerStatsToJson(PlayerStatsOf({games[2]}, 1))["all"]["average_place"].is_null());
+}
+
 TEST(Replay, ActionsWithText) {
   v1::CompletedGameRecord g;
   g.set_game_id("g1");

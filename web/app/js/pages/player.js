@@ -1,4 +1,5 @@
-// A player's page: ratings on each ladder, the rating-history chart, their
+// A player's page: ratings on each ladder, their games, wins and average place
+// by ladder and season, the rating-history chart, their
 // luck over their analysed games, recent games and results against frequent
 // opponents.
 import { api, enc } from '../api.js';
@@ -6,6 +7,7 @@ import { html, raw, pageOf, fixed, formatDate } from '../names.js';
 import { ratingChart } from '../chart.js';
 import { luckPanelMarkup, luckErrorMarkup } from '../analysis/summary.js';
 import { gamesTable } from './games.js';
+import { statsMarkup } from '../players/stats.js';
 
 // The luck panel is filled by a read of its own once the page shows: the rest
 // of the page does not wait for it, and stays whole when it fails.
@@ -56,6 +58,8 @@ export async function render(name, q) {
     <p class="meta">Joined ${formatDate(p.created_unix_ms)} · <a href="/games?player=${enc(p.name)}">all games</a></p>
     <h2>Ratings</h2>
     ${ratings.length ? html`<div class="table-wrap"><table class="ratings"><thead><tr><th>Ladder</th><th class="num">Rank</th><th class="num">Rating</th><th class="num">μ</th><th class="num">σ</th><th class="num">Games</th></tr></thead><tbody>${ratings}</tbody></table></div>` : html`<p>Not rated yet.</p>`}
+    <h2>Statistics</h2>
+    ${statsMarkup(p.stats)}
     ${history ? html`<h2>Rating history: ${history.ladder}, season ${history.season}</h2>${raw(ratingChart(history.entries))}` : ''}
     <section class="luck-summary" data-luck-panel data-luck-state="loading" aria-labelledby="luck-heading">
       <h2 id="luck-heading">Luck</h2><div data-luck-body aria-live="polite"><p class="loading">Loading…</p></div></section>
