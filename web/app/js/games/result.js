@@ -3,13 +3,15 @@
 // must name the winner, or a player who came 4th reads "won" beside their game.
 
 // `game` is a game summary of the gateway (result: reason, winner, turns,
-// actions; players: seat, name, place); `me` the player whose table it is, or ''.
-export function resultText(game, me = '') {
+// actions; players: seat, name, place). The winner is named even on the
+// winner's own page, whose reader is not the winner (the place column says
+// how the page's player did).
+export function resultText(game) {
   const { result } = game;
   let ended;
   if (result.reason === 'won') {
     const winner = game.players.find((p) => p.seat === result.winner) ?? game.players.find((p) => p.place === 1);
-    ended = !winner ? 'won' : me && winner.name === me ? 'won by you' : `won by ${winner.name}`;
+    ended = winner ? `won by ${winner.name}` : 'won';
   } else if (result.reason === 'length_cap') {
     ended = 'no winner (length cap)';
   } else {

@@ -18,7 +18,7 @@ export function gamesTable(games, me = '') {
       <td>${g.tournament ? raw(html`<a href="/tournaments/${enc(g.tournament)}">${g.tournament}</a>`) : `${g.ladder ?? '–'}${g.season ? ` s${g.season}` : ''}`}</td>
       ${raw(me ? html`<td class="num">${mine?.place ?? '–'}</td>` : '')}
       <td><ul class="players">${players}</ul></td>
-      <td>${resultText(g, me)}</td>
+      <td>${resultText(g)}</td>
       <td><a class="button" href="/games/${enc(g.game_id)}">Replay</a></td></tr>`;
   });
   return html`<div class="table-wrap"><table class="games">
