@@ -89,7 +89,9 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
 }
 
 std::string EncodePhase(const GamePhase& phase) {
-  if (phase.finished_unix_ms > 0) return "f" + std::to_string(phase.finished_unix_ms);
+  if (phase.finished_unix_ms > 0)
+    return "f" + std::to_string(phase.finished_unix_ms) +
+           (phase.resigned_seat >= 0 ? "r" + std::to_string(phase.resigned_seat) : "");
   return phase.started ? "1" : "0";
 }
 
@@ -105,12 +107,19 @@ bool ParseNumber(std::string_view text, T* out) {
 
 bool DecodePhase(std::string_view text, Checkpoint* out) {
   out->finished_unix_ms = 0;
+  out->resigned_seat = -1;
   if (text.empty() || text == "0" || text == "1") {
     out->started = text == "1";
     return true;
   }
   out->started = true;
-  return text[0] == 'f' && ParseNumber(text.substr(1), &out->finished_unix_ms) && out->finished_unix_ms > 0;
+  if (text[0] != 'f') return false;
+  text.remove_prefix(1);
+  if (const size_t r = text.find('r'); r != std::string_view::npos) {
+    if (!ParseNumber(text.substr(r + 1), &out->resigned_seat) || out->resigned_seat < 0) return false;
+    text = text.substr(0, r);
+  }
+  return ParseNumber(text, &out->finished_unix_ms) && out->finished_unix_ms > 0;
 }
 
 std::string EncodeProgress(const std::vector<SeatProgress>& seats) {

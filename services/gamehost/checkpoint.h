@@ -51,11 +51,15 @@ struct SeatProgress {
 // while it plays). The finish time is written with the last step, so a host that
 // takes a finished game over stores it as finished when it was, not when the
 // takeover happened (the checker's "at two tables at once" would see the gap).
+// A seat that resigned ended the game (PlayAnswer.resign) with its finish time:
+// a host that takes the game over stores it as resigned, not plays it on.
 struct GamePhase {
-  GamePhase(bool started = false, int64_t finished_unix_ms = 0)  // NOLINT: a bool reads as "started"
-      : started(started), finished_unix_ms(finished_unix_ms) {}
+  GamePhase(bool started = false, int64_t finished_unix_ms = 0,  // NOLINT: a bool reads as "started"
+            int resigned_seat = -1)
+      : started(started), finished_unix_ms(finished_unix_ms), resigned_seat(resigned_seat) {}
   bool started;
   int64_t finished_unix_ms;
+  int resigned_seat;  // -1: nobody resigned
   bool operator==(const GamePhase&) const = default;
 };
 
@@ -65,6 +69,7 @@ struct Checkpoint {
   std::vector<SeatProgress> seats;
   bool started = false;
   int64_t finished_unix_ms = 0;  // GamePhase
+  int resigned_seat = -1;        // GamePhase
 };
 
 // The setup as the checkpoint keeps it (seat tokens only as their SHA-256), and back.
@@ -75,11 +80,12 @@ bool SetupFromCheckpoint(const std::string& bytes, GameSetup* setup, int64_t* cr
 
 // The rest of a checkpoint as the store keeps it in text (redis_checkpoints.h), and
 // back; each reader is false for text that does not parse as its writer's (tests/fuzz/checkpoint_fuzz.cc).
-//   phase     "0", "1", or "f" and the finish time (a finished game started)
+//   phase     "0", "1", or "f" and the finish time (a finished game started),
+//             then "r" and the seat for a game a seat resigned
 //   progress  per seat "bank_ms,decisions,fallback_decisions,fallback_in_a_row,forfeited", joined by ';'
 //   log entry an action's code in decimal
 std::string EncodePhase(const GamePhase& phase);
-bool DecodePhase(std::string_view text, Checkpoint* out);  // sets out->started and out->finished_unix_ms
+bool DecodePhase(std::string_view text, Checkpoint* out);  // sets started, finished_unix_ms, resigned_seat
 std::string EncodeProgress(const std::vector<SeatProgress>& seats);
 bool DecodeProgress(std::string_view text, std::vector<SeatProgress>* out);
 std::string EncodeLogEntry(const Action& action);

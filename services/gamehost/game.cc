@@ -105,6 +105,9 @@ grpc::Status Game::Resume(GameSetup setup, GameEnv env, int64_t created_unix_ms,
   g.persisted_ = g.step();
   g.persisted_started_ = g.started_;
   g.finished_unix_ms_ = g.persisted_finished_ = checkpoint.finished_unix_ms;
+  if (checkpoint.resigned_seat >= int(g.seats_.size()))
+    return data_loss(checkpoint.actions.size(), "seat " + std::to_string(checkpoint.resigned_seat) + " resigned");
+  g.resigned_ = checkpoint.resigned_seat;
   g.persisted_seats_ = g.ProgressLocked();
   g.lease_until_ = g.env_.clock->Now() + g.env_.lease_ms;  // TakeOver just gave us a fresh lease
   // Nobody was told of a decision here: the one owed now gets its full limit.
@@ -194,13 +197,14 @@ Game::Persisted Game::PersistLocked() {
   Written w{.step = step(),
             .started = started_,
             .finished_unix_ms = finished_unix_ms_,
+            .resigned_seat = resigned_,
             .seats = ProgressLocked(),
             .at = env_.clock->Now()};
   const bool written = persisted_ == w.step && persisted_started_ == started_ && w.seats == persisted_seats_ &&
                        persisted_finished_ == finished_unix_ms_;
   // Up to date and holding the lease by our own clock: nothing to write.
   if (written && !paused_ && w.at < lease_until_) return Persisted::kReleased;
-  const GamePhase phase(started_, finished_unix_ms_);
+  const GamePhase phase(started_, finished_unix_ms_, resigned_);
   if (env_.writer && env_.work && OnStrand()) {
     // Handed to the writer: the strand parks until its reply (OnWritten).
     AppendRequest request{.game_id = setup_.id,
@@ -237,7 +241,7 @@ Game::Persisted Game::PersistLocked() {
 }
 
 Game::Persisted Game::AfterWriteLocked(grpc::Status status, Written w) {
-  const GamePhase phase(w.started, w.finished_unix_ms);
+  const GamePhase phase(w.started, w.finished_unix_ms, w.resigned_seat);
   if (status.error_code() == grpc::StatusCode::OUT_OF_RANGE) {
     // The store lost its last writes: the writer's append holds only the new
     // steps, Append the whole log, from which it writes back what was lost.
@@ -655,6 +659,7 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
     s.acked_view_step = s.sent_view_step;
     s.sent_view_step = -1;
   }
+  if (answer.resign()) return ResignLocked(seat, answer.step());
   if (finished_) return Reject(seat, answer.step(), "game_over", "the game is over");
   if (!started_) return Reject(seat, answer.step(), "not_started", "the game has not started: seats are connecting");
   if (paused_) {
@@ -718,6 +723,23 @@ void Game::AnswerNow(int seat, const SeatStream* stream, const v1::PlayAnswer& a
   }
 }
 
+void Game::ResignLocked(int seat, uint32_t step) {
+  // Over once the engine said so (its finish time is set with the last step,
+  // before the game is released as finished) or a seat resigned.
+  if (finished_ || finished_unix_ms_ != 0) return Reject(seat, step, "game_over", "the game is over");
+  if (!started_) return Reject(seat, step, "not_started", "the game has not started: seats are connecting");
+  if (paused_) {
+    // Its end could not be written: a host that took the game over would play on.
+    return Reject(seat, step, "paused", "the game is paused (" + pause_reason_ + "): resign again when it goes on");
+  }
+  services::LogInfo("seat resigned", {{"game", setup_.id}, {"seat", std::to_string(seat)}});
+  resigned_ = seat;
+  seats_[seat]->forfeited = true;  // ranks last, as every reader of the record ranks forfeits
+  finished_unix_ms_ = env_.clock->UnixMillis();
+  deadline_ = -1;
+  Advance();  // writes the end, then finishes (ReleaseLocked)
+}
+
 void Game::Reject(int seat, uint32_t step, const std::string& reason, const std::string& error) {
   if (env_.metrics) env_.metrics->Rejected(reason);
   Seat& s = *seats_[seat];
@@ -758,7 +780,7 @@ void Game::Advance() {
   bool finish = false;       // the engine says the game is over
   while (started_ && !finished_) {
     const int player = state_.CurrentPlayer();
-    if (player == kTerminalPlayer) {
+    if (player == kTerminalPlayer || resigned_ >= 0) {
       finish = true;
       break;
     }
@@ -1078,6 +1100,13 @@ void Game::FinishLocked() {
   if (lockstep_) lockstep_->Leave();
   const int winner = state_.Winner();
   protocol::ResultToProto(state_, &result_);
+  if (resigned_ >= 0) {
+    // The engine's result says "aborted" for a game it did not end: the
+    // resignation ended it, with no winner.
+    result_.set_reason(v1::END_REASON_RESIGNED);
+    result_.set_resigned_seat(uint32_t(resigned_));
+    seats_[resigned_]->forfeited = true;  // also when taken over from a checkpoint
+  }
   CompletedGame done;
   done.game_id = setup_.id;
   done.request_id = setup_.request_id;
@@ -1098,6 +1127,7 @@ void Game::FinishLocked() {
     done.debug.push_back(s->debug);
   }
   done.debug_from_step = debug_from_step_;
+  done.resigned_seat = resigned_;
   done.reason = EndReason(int(result_.reason()));
   for (int v : result_.vp()) done.vp.push_back(v);
   done.created_unix_ms = created_unix_ms_;

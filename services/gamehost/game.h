@@ -257,6 +257,8 @@ class Game : public std::enable_shared_from_this<Game> {
   void OnTimer(services::Millis at);
   void OnStartTimeout();
   void Reject(int seat, uint32_t step, const std::string& reason, const std::string& error);
+  // PlayAnswer.resign: the game ends with the next write (Advance), the seat last.
+  void ResignLocked(int seat, uint32_t step);
   void Welcome(int seat, v1::Welcome* out) const;
   void FinishLocked();
   // Writes what the checkpoint lacks (or renews the lease when it lapsed on our
@@ -269,6 +271,7 @@ class Game : public std::enable_shared_from_this<Game> {
     uint32_t step = 0;
     bool started = false;
     int64_t finished_unix_ms = 0;
+    int resigned_seat = -1;
     std::vector<SeatProgress> seats;
     services::Millis at = 0;  // when it was sent: the lease runs from then
   };
@@ -359,6 +362,7 @@ class Game : public std::enable_shared_from_this<Game> {
   uint32_t persisted_ = 0;
   bool persisted_started_ = false;
   int64_t finished_unix_ms_ = 0;  // when the engine said the game was over (GamePhase)
+  int resigned_ = -1;             // the seat that resigned, which ended the game (GamePhase)
   int64_t persisted_finished_ = 0;
   std::vector<SeatProgress> persisted_seats_;
   services::Millis lease_until_ = -1;  // the lease's expiry as this host knows it (monotonic)

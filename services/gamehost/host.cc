@@ -415,7 +415,10 @@ void Host::OnKept(const std::shared_ptr<Game>& game, const std::string& id, EndR
       finished_order_.pop_front();
     }
   }
-  if (metrics_) metrics_->GameFinished(reason == EndReason::kWon ? "won" : "length_cap");
+  if (metrics_)
+    metrics_->GameFinished(reason == EndReason::kWon        ? "won"
+                           : reason == EndReason::kResigned ? "resigned"
+                                                            : "length_cap");
   if (checkpoints_ && options_.done_when_stored && !MarkDone(id)) {
     std::lock_guard lock(mutex_);
     undropped_[id] = {.fence = fence};

@@ -14,7 +14,8 @@
 namespace metropolis::gamehost {
 
 static_assert(int(EndReason::kWon) == v1::END_REASON_WON && int(EndReason::kLengthCap) == v1::END_REASON_LENGTH_CAP &&
-                  int(EndReason::kAborted) == v1::END_REASON_ABORTED,
+                  int(EndReason::kAborted) == v1::END_REASON_ABORTED &&
+                  int(EndReason::kResigned) == v1::END_REASON_RESIGNED,
               "gamehost::EndReason numbers its values as v1::EndReason does");
 
 void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) {
@@ -37,6 +38,7 @@ void CompletedGameToProto(const CompletedGame& g, v1::CompletedGameRecord* out) 
   r->set_winner(g.record.winner.value_or(kNoSeat));
   for (int v : g.vp) r->add_vp(uint32_t(v));
   r->set_actions(uint32_t(g.record.actions.size()));
+  if (g.resigned_seat >= 0) r->set_resigned_seat(uint32_t(g.resigned_seat));
   out->mutable_actions()->Reserve(int(g.record.actions.size()));
   for (const Action& a : g.record.actions) out->add_actions(Encode(a));
   out->set_created_unix_ms(g.created_unix_ms);

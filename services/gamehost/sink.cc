@@ -30,7 +30,9 @@ std::string CompletedGameToJson(const CompletedGame& g) {
   out += "],\"forfeited\":[";
   for (size_t i = 0; i < g.forfeited.size(); ++i)
     out += std::string(i ? "," : "") + (g.forfeited[i] ? "true" : "false");
-  out += "],\"created_unix_ms\":" + std::to_string(g.created_unix_ms);
+  out += "]";
+  if (g.resigned_seat >= 0) out += ",\"resigned_seat\":" + std::to_string(g.resigned_seat);
+  out += ",\"created_unix_ms\":" + std::to_string(g.created_unix_ms);
   out += ",\"finished_unix_ms\":" + std::to_string(g.finished_unix_ms) + "}\n";
   return out;
 }

@@ -16,7 +16,7 @@ namespace metropolis::gamehost {
 
 // Why a game ended, numbered as v1::EndReason (the wire's) is: the outbox's JSON
 // keeps the number, and forwarder.cc checks that the two agree.
-enum class EndReason : int { kUnspecified = 0, kWon = 1, kLengthCap = 2, kAborted = 3 };
+enum class EndReason : int { kUnspecified = 0, kWon = 1, kLengthCap = 2, kAborted = 3, kResigned = 4 };
 
 struct CompletedGame {
   std::string game_id;
@@ -34,6 +34,7 @@ struct CompletedGame {
   // client need not have an identity.
   std::vector<bool> built_in;
   std::vector<bool> forfeited;  // per seat
+  int resigned_seat = -1;       // kResigned: the seat that resigned (it is also forfeited)
   int64_t created_unix_ms = 0, finished_unix_ms = 0;
   std::string verifiable_seed;  // chance version 2 (GameSetup::verifiable_seed); record.seed is then empty
   // Per seat: its debug channel (debug_log.h), recorded from debug_from_step on.

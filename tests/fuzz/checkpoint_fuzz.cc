@@ -67,10 +67,13 @@ void FuzzPhase(std::string_view text) {
   if (!DecodePhase(text, &c)) return;
   FUZZ_CHECK(c.finished_unix_ms >= 0, "a negative finish time");
   FUZZ_CHECK(c.finished_unix_ms == 0 || c.started, "finished but not started");
+  FUZZ_CHECK(c.resigned_seat == -1 || (c.resigned_seat >= 0 && c.finished_unix_ms > 0), "resigned but not finished");
   Checkpoint back;
-  FUZZ_CHECK(DecodePhase(EncodePhase(GamePhase(c.started, c.finished_unix_ms)), &back), "a written phase");
-  FUZZ_CHECK(back.started == c.started && back.finished_unix_ms == c.finished_unix_ms,
-             "a phase does not round-trip: '" + std::string(text) + "'");
+  FUZZ_CHECK(DecodePhase(EncodePhase(GamePhase(c.started, c.finished_unix_ms, c.resigned_seat)), &back),
+             "a written phase");
+  FUZZ_CHECK(
+      back.started == c.started && back.finished_unix_ms == c.finished_unix_ms && back.resigned_seat == c.resigned_seat,
+      "a phase does not round-trip: '" + std::string(text) + "'");
 }
 
 void FuzzProgress(std::string_view text) {

@@ -93,6 +93,41 @@ TEST_F(CheckpointTest, AFinishedGameTakenOverIsStoredAsFinishedWhenItWas) {
   a.sink.Hold(false);
 }
 
+// A seat resigns and the host dies before it stores the game: the resignation
+// is in the checkpoint with the finish time, and the host that takes the game
+// over stores it as resigned then, instead of playing it on.
+TEST_F(CheckpointTest, AResignationIsWrittenAndAGameTakenOverIsStoredAsResigned) {
+  CreateOnA();
+  a.sink.Hold(true);  // A never keeps it: it dies first
+  Seats on_a(&a, &created);
+  on_a.Connect();
+  ASSERT_EQ(on_a.Play(40), 40);
+  const size_t logged = Logged();
+  v1::PlayAnswer resign;
+  resign.set_resign(true);
+  on_a.game->Answer(2, on_a.streams[2].get(), resign, a.clock.Now());
+  a.Settle();
+  ASSERT_EQ(a.sink.waiting(), 1u);
+  const int64_t ended = a.clock.UnixMillis();
+  {
+    std::lock_guard lock(store.mutex);
+    EXPECT_EQ(store.games[created.game_id()].phase, GamePhase(true, ended, 2));
+  }
+
+  b.clock.Set(a.clock.Now() + 3'600'000);
+  LeasesLapse();
+  b.host->KeepLeases();
+  b.Settle();
+  ASSERT_EQ(b.sink.games.size(), 1u);
+  const CompletedGame& stored = b.sink.games[0];
+  EXPECT_EQ(stored.reason, EndReason::kResigned);
+  EXPECT_EQ(stored.resigned_seat, 2);
+  EXPECT_TRUE(stored.forfeited[2]);
+  EXPECT_EQ(stored.finished_unix_ms, ended);
+  EXPECT_EQ(stored.record.actions.size(), logged);
+  a.sink.Hold(false);
+}
+
 // A host restarted in place (its address kept, as a StatefulSet restarts a pod)
 // finds its previous run's games leased to its own address. A seat that
 // reconnects gets its game at once, not once the lease lapses: a client that

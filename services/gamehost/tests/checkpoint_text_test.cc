@@ -71,10 +71,12 @@ TEST(CheckpointText, ASetupThatDoesNotParseOrHasABadConfigurationIsRefused) {
 
 TEST(CheckpointText, PhaseProgressAndLogReadBackAsWritten) {
   Checkpoint c;
-  for (const GamePhase& phase : {GamePhase(false, 0), GamePhase(true, 0), GamePhase(true, 1764806400000)}) {
+  for (const GamePhase& phase : {GamePhase(false, 0), GamePhase(true, 0), GamePhase(true, 1764806400000),
+                                 GamePhase(true, 1764806400000, 0), GamePhase(true, 1764806400000, 3)}) {
     ASSERT_TRUE(DecodePhase(EncodePhase(phase), &c));
-    EXPECT_EQ(GamePhase(c.started, c.finished_unix_ms), phase);
+    EXPECT_EQ(GamePhase(c.started, c.finished_unix_ms, c.resigned_seat), phase);
   }
+  EXPECT_EQ(EncodePhase(GamePhase(true, 17, 2)), "f17r2");
   const std::vector<SeatProgress> seats = {{-5, 1, 2, 3, true}, {300000, 0, 0, 0, false}};
   std::vector<SeatProgress> back;
   ASSERT_TRUE(DecodeProgress(EncodeProgress(seats), &back));
@@ -87,7 +89,9 @@ TEST(CheckpointText, PhaseProgressAndLogReadBackAsWritten) {
 
 TEST(CheckpointText, TextTheStoreNeverWritesIsRefused) {
   Checkpoint c;
-  for (const char* phase : {"2", "f", "f0", "f-1", "f12x", " 1", "x"}) EXPECT_FALSE(DecodePhase(phase, &c)) << phase;
+  for (const char* phase :
+       {"2", "f", "f0", "f-1", "f12x", " 1", "x", "f12r", "f12r-1", "f12rx", "fr2", "f0r2", "f12r2r3"})
+    EXPECT_FALSE(DecodePhase(phase, &c)) << phase;
   std::vector<SeatProgress> seats;
   for (const char* progress : {";", "1,2,3,4", "1,2,3,4,5,6", "1,,3,4,0", "1,-2,3,4,0", "a,2,3,4,0"})
     EXPECT_FALSE(DecodeProgress(progress, &seats)) << progress;

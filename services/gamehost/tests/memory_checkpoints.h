@@ -129,7 +129,7 @@ class MemoryCheckpointStore final : public CheckpointStore {
     e.owner = host;
     e.lease_until = now + lease_ms;
     e.lease = lease_ms;
-    *out = {e.setup, e.log, e.seats, e.phase.started, e.phase.finished_unix_ms};
+    *out = {e.setup, e.log, e.seats, e.phase.started, e.phase.finished_unix_ms, e.phase.resigned_seat};
     return grpc::Status::OK;
   }
   std::optional<std::string> Owner(const std::string& id) override {
