@@ -58,6 +58,7 @@ std::string CanonicalEncoding(const StoredGame& g) {
     Field(&out, "verifiable_seed", g.verifiable_seed);
     Field(&out, "chance_commitment", g.chance_commitment);
   }
+  if (g.resigned_seat >= 0) Field(&out, "resigned_seat", g.resigned_seat);
   return out;
 }
 
@@ -81,6 +82,7 @@ std::string DigestOfRecord(const v1::CompletedGameRecord& game, int num_seats, c
   g.finished_unix_ms = game.finished_unix_ms();
   g.verifiable_seed = game.verifiable_seed();
   g.chance_commitment = game.chance_commitment();
+  if (game.result().has_resigned_seat()) g.resigned_seat = int(game.result().resigned_seat());
   for (const v1::SeatRecord& seat : game.seats()) {
     g.seats.push_back({int(seat.seat()), seat.identity_id(), seat.name(), int(seat.fallback_decisions()),
                        seat.forfeited(), int(seat.kind())});

@@ -40,6 +40,9 @@ struct StoredGame {
   // Chance version 2 (docs/CHANCE.md), raw bytes; empty for version 1 games,
   // whose encoding then has no such lines (their digests stay what they were).
   std::string verifiable_seed, chance_commitment;
+  // END_REASON_RESIGNED: the seat that resigned; -1 (every other game) has no
+  // line, so the digests of games stored before resignations stay.
+  int resigned_seat = -1;
 };
 
 // The canonical encoding (docs/RESULTS.md) and its SHA-256 in lower-case hex.

@@ -11,7 +11,7 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
                     "SELECT coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), "
                     " g.rules_version, g.config, g.chance_seed, g.num_seats, g.reason, coalesce(g.winner, -1), g.vp, "
                     " g.actions, g.finished_unix_ms, r.codes, coalesce(g.verifiable_seed, ''::bytea), "
-                    " coalesce(g.chance_commitment, ''::bytea) "
+                    " coalesce(g.chance_commitment, ''::bytea), coalesce(g.resigned_seat, -1) "
                     "FROM games g JOIN replays r ON r.game_id = g.id WHERE g.id = $1");
   tx.conn().prepare("replays.digest_seats",
                     "SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited, coalesce(kind, 0) "
@@ -36,6 +36,7 @@ bool ReadStoredGame(pqxx::transaction_base& tx, const std::string& game_id, Stor
   out->codes = pqxx::binarystring(r[12]).str();
   out->verifiable_seed = pqxx::binarystring(r[13]).str();
   out->chance_commitment = pqxx::binarystring(r[14]).str();
+  out->resigned_seat = r[15].as<int>();
   for (const pqxx::row& s : tx.exec_prepared("replays.digest_seats", game_id)) {
     out->seats.push_back(
         {s[0].as<int>(), s[1].as<int64_t>(), s[2].as<std::string>(), s[3].as<int>(), s[4].as<bool>(), s[5].as<int>()});
@@ -83,6 +84,7 @@ void SummaryFrom(const pqxx::row& r, v1::StoredGameSummary* s) {
   for (auto e = vp.get_next(); e.first != pqxx::array_parser::done; e = vp.get_next())
     if (e.first == pqxx::array_parser::string_value) s->mutable_result()->add_vp(uint32_t(std::stoi(e.second)));
   s->mutable_result()->set_turns(r[9].as<uint32_t>());
+  if (const int resigned = r[10].as<int>(); resigned >= 0) s->mutable_result()->set_resigned_seat(uint32_t(resigned));
 }
 
 void AddSeats(pqxx::transaction_base& tx, google::protobuf::RepeatedPtrField<v1::StoredGameSummary>* games,

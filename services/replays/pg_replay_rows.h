@@ -38,7 +38,7 @@ std::string GameIdArray(const std::vector<std::string>& ids);
 // (GetResults).
 inline constexpr char kSummaryColumns[] =
     "g.id, coalesce(g.ladder_id, ''), coalesce(g.season, 0), coalesce(g.tournament_id, ''), g.reason, "
-    "coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp, coalesce(g.turns, 0)";
+    "coalesce(g.winner, -1), g.actions, g.finished_unix_ms, g.vp, coalesce(g.turns, 0), coalesce(g.resigned_seat, -1)";
 
 void SummaryFrom(const pqxx::row& r, v1::StoredGameSummary* s);
 

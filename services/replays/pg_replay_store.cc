@@ -60,10 +60,10 @@ grpc::Status PgReplayStore::Insert(const PreparedGame& prepared, bool* already_s
     c.prepare("replays.insert_game",
               "INSERT INTO games (id, ladder_id, season, tournament_id, rules_version, config, chance_seed, "
               " num_seats, reason, winner, vp, actions, created_at, finished_at, finished_unix_ms, digest, "
-              " verifiable_seed, chance_commitment, turns) "
+              " verifiable_seed, chance_commitment, turns, resigned_seat) "
               "VALUES ($1, NULLIF($2::text, ''), NULLIF($3::int, 0), NULLIF($4::text, ''), $5, $6, $7, $8, $9, $10, "
               " $11::smallint[], $12, to_timestamp($13::bigint / 1000.0), to_timestamp($14::bigint / 1000.0), $14, "
-              " $15, NULLIF($16::bytea, ''::bytea), NULLIF($17::bytea, ''::bytea), $18) "
+              " $15, NULLIF($16::bytea, ''::bytea), NULLIF($17::bytea, ''::bytea), $18, NULLIF($19::smallint, -1)) "
               "ON CONFLICT (id) DO NOTHING RETURNING id");
     c.prepare("replays.insert_seat",
               "INSERT INTO game_seats (game_id, seat, identity_id, name, fallback_decisions, forfeited, kind) "
@@ -72,14 +72,14 @@ grpc::Status PgReplayStore::Insert(const PreparedGame& prepared, bool* already_s
               "INSERT INTO replays (game_id, rules_version, codes, compact, compact_format) "
               "VALUES ($1, $2, $3, $4, $5)");
     pqxx::work tx(c);
-    const pqxx::result inserted =
-        tx.exec_prepared("replays.insert_game", game.game_id(), game.ladder(), int(game.season()), game.tournament(),
-                         game.config().rules_version(), pqxx::binarystring(prepared.config_bytes),
-                         int64_t(game.chance_seed()), prepared.num_seats, int(game.result().reason()),
-                         game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt,
-                         Vp(game.result()), game.actions_size(), game.created_unix_ms(), game.finished_unix_ms(),
-                         prepared.digest, pqxx::binarystring(game.verifiable_seed()),
-                         pqxx::binarystring(game.chance_commitment()), int64_t(prepared.turns));
+    const pqxx::result inserted = tx.exec_prepared(
+        "replays.insert_game", game.game_id(), game.ladder(), int(game.season()), game.tournament(),
+        game.config().rules_version(), pqxx::binarystring(prepared.config_bytes), int64_t(game.chance_seed()),
+        prepared.num_seats, int(game.result().reason()),
+        game.result().winner() >= 0 ? std::optional<int>(game.result().winner()) : std::nullopt, Vp(game.result()),
+        game.actions_size(), game.created_unix_ms(), game.finished_unix_ms(), prepared.digest,
+        pqxx::binarystring(game.verifiable_seed()), pqxx::binarystring(game.chance_commitment()),
+        int64_t(prepared.turns), game.result().has_resigned_seat() ? int(game.result().resigned_seat()) : -1);
     if (inserted.empty()) {
       // Stored before: the same game is fine, another one under its id is not.
       const pqxx::row row = tx.exec_params1("SELECT codes FROM replays WHERE game_id = $1", game.game_id());
@@ -122,7 +122,8 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
         "SELECT coalesce(ladder_id, ''), coalesce(season, 0), coalesce(tournament_id, ''), config, chance_seed, "
         " reason, coalesce(winner, -1), vp, actions, "
         " (extract(epoch FROM created_at) * 1000)::bigint, finished_unix_ms, "
-        " coalesce(verifiable_seed, ''::bytea), coalesce(chance_commitment, ''::bytea), coalesce(turns, 0) "
+        " coalesce(verifiable_seed, ''::bytea), coalesce(chance_commitment, ''::bytea), coalesce(turns, 0), "
+        " coalesce(resigned_seat, -1) "
         "FROM games g WHERE id = $1",
         game_id);
     if (games.empty()) return {grpc::StatusCode::NOT_FOUND, "no stored game " + game_id};
@@ -145,6 +146,8 @@ grpc::Status PgReplayStore::Load(const std::string& game_id, v1::CompletedGameRe
     out->set_verifiable_seed(pqxx::binarystring(g[11]).str());
     out->set_chance_commitment(pqxx::binarystring(g[12]).str());
     out->mutable_result()->set_turns(g[13].as<uint32_t>());
+    if (const int resigned = g[14].as<int>(); resigned >= 0)
+      out->mutable_result()->set_resigned_seat(uint32_t(resigned));
     for (const auto& row : tx.exec_params("SELECT seat, coalesce(identity_id, 0), name, fallback_decisions, forfeited, "
                                           " coalesce(kind, 0) FROM game_seats WHERE game_id = $1 "
                                           "ORDER BY seat",

@@ -71,11 +71,36 @@ grpc::Status CheckShape(const v1::CompletedGameRecord& record, GameConfig* confi
   return grpc::Status::OK;
 }
 
-grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& state) {
-  if (!state.IsTerminal()) return Invalid("game.actions: the game is not over after the last action");
+// A resigned game (END_REASON_RESIGNED) ends where a seat resigned, before the
+// engine says it is over: the seat is one of the game's, it ranks last as a
+// forfeit, and nobody won.
+grpc::Status CheckResignation(const v1::CompletedGameRecord& record, const State& state) {
   const v1::GameResult& claimed = record.result();
+  if (claimed.reason() != v1::END_REASON_RESIGNED) {
+    if (claimed.has_resigned_seat()) return Invalid("game.result.resigned_seat: set for a game nobody resigned");
+    return grpc::Status::OK;
+  }
+  if (state.IsTerminal())
+    return Invalid("game.result: claims a resignation, but the game was over after the last action");
+  if (!claimed.has_resigned_seat() || int(claimed.resigned_seat()) >= state.num_seats())
+    return Invalid("game.result.resigned_seat: not a seat of the game");
+  const int seat = int(claimed.resigned_seat());
+  const auto resigned = std::find_if(record.seats().begin(), record.seats().end(),
+                                     [&](const v1::SeatRecord& s) { return int(s.seat()) == seat; });
+  if (resigned == record.seats().end() || !resigned->forfeited())
+    return Invalid("game.seats: the seat that resigned (" + std::to_string(seat) + ") is not forfeited");
+  if (claimed.winner() != -1) return Invalid("game.result.winner: a resigned game has no winner");
+  return grpc::Status::OK;
+}
+
+grpc::Status CheckResult(const v1::CompletedGameRecord& record, const State& state) {
+  const v1::GameResult& claimed = record.result();
+  if (grpc::Status s = CheckResignation(record, state); !s.ok()) return s;
+  const bool resigned = claimed.reason() == v1::END_REASON_RESIGNED;
+  if (!resigned && !state.IsTerminal()) return Invalid("game.actions: the game is not over after the last action");
   v1::GameResult replayed;
   protocol::ResultToProto(state, &replayed);
+  if (resigned) replayed.set_reason(v1::END_REASON_RESIGNED);
   if (claimed.winner() != replayed.winner() || claimed.reason() != replayed.reason()) {
     return Invalid("game.result: claims winner " + std::to_string(claimed.winner()) + ", the actions give " +
                    std::to_string(replayed.winner()));

@@ -140,6 +140,7 @@ class FakeReplayStore final : public ReplayStore {
     s.mutable_result()->set_winner(g.result().winner());
     s.mutable_result()->set_actions(g.result().actions());
     s.mutable_result()->set_turns(g.result().turns());
+    if (g.result().has_resigned_seat()) s.mutable_result()->set_resigned_seat(g.result().resigned_seat());
     *s.mutable_result()->mutable_vp() = g.result().vp();
     s.set_finished_unix_ms(g.finished_unix_ms());
     for (const v1::SeatRecord& seat : g.seats()) {

@@ -57,6 +57,24 @@ inline v1::CompletedGameRecord PlayGame(uint64_t seed, const std::string& id, co
   return g;
 }
 
+// PlayGame's game cut after `steps` actions, where `seat` resigned
+// (END_REASON_RESIGNED), as a host hands it over: the seat forfeited, no winner,
+// the points where the game stood.
+inline v1::CompletedGameRecord PlayResignedGame(uint64_t seed, const std::string& id, int seat, int steps) {
+  v1::CompletedGameRecord g = PlayGame(seed, id);
+  g.mutable_actions()->Truncate(steps);
+  GameConfig config;
+  config.num_seats = 3 + int(seed % 2);
+  config.board = DefaultBoard();
+  State state(config);
+  for (uint64_t code : g.actions()) state.ApplyUnchecked(*Decode(code));
+  protocol::ResultToProto(state, g.mutable_result());
+  g.mutable_result()->set_reason(v1::END_REASON_RESIGNED);
+  g.mutable_result()->set_resigned_seat(uint32_t(seat));
+  g.mutable_seats(seat)->set_forfeited(true);
+  return g;
+}
+
 // The same with a secret seed and its commitment (version 2, docs/CHANCE.md).
 inline v1::CompletedGameRecord PlayVerifiableGame(const chance::Seed& seed, const std::string& id) {
   v1::CompletedGameRecord g = PlayGameWith(chance::VerifiableStreams(seed), 5, id, "", 1'800'000'000'000);

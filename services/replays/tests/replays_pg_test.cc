@@ -241,6 +241,37 @@ TEST_F(ReplaysTest, SeatKindsRoundTripAndSeatsWithoutOneKeepTheirDigest) {
   EXPECT_EQ(GameDigest(read), before.digest);
 }
 
+// Migration 0096: a resigned game's seat is stored, read back by GetReplay and
+// ListGames, and part of its digest; a game nobody resigned has no such line.
+TEST_F(ReplaysTest, AResignedGameRoundTripsWithItsSeatInTheDigest) {
+  const auto game = testing::PlayResignedGame(33, "g-resigned", 1, 250);
+  v1::StoreGameResponse stored;
+  ASSERT_TRUE(Store(game, &stored).ok());
+  v1::GetReplayRequest get;
+  get.set_game_id("g-resigned");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  EXPECT_EQ(replay.game().result().reason(), v1::END_REASON_RESIGNED);
+  ASSERT_TRUE(replay.game().result().has_resigned_seat());
+  EXPECT_EQ(replay.game().result().resigned_seat(), 1u);
+  v1::ListStoredGamesRequest list;
+  v1::ListStoredGamesResponse page;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+  ASSERT_EQ(page.games_size(), 1);
+  EXPECT_EQ(page.games(0).result().resigned_seat(), 1u);
+  pqxx::connection db(database_.conninfo());
+  pqxx::work tx(db);
+  StoredGame read;
+  ASSERT_TRUE(ReadStoredGame(tx, "g-resigned", &read));
+  EXPECT_EQ(read.resigned_seat, 1);
+  EXPECT_NE(CanonicalEncoding(read).find("\nresigned_seat 1\n"), std::string::npos);
+  EXPECT_EQ(GameDigest(read), stored.digest());
+  // Another seat in the column is another digest: the resignation is covered.
+  tx.exec("UPDATE games SET resigned_seat = 0");
+  ASSERT_TRUE(ReadStoredGame(tx, "g-resigned", &read));
+  EXPECT_NE(GameDigest(read), stored.digest());
+}
+
 // Migration 0095: the turns a game took are stored from the replay, not from
 // the record's claim, and read back by GetReplay and ListGames; a game stored
 // before the column reads 0 (not known).

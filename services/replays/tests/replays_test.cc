@@ -47,6 +47,57 @@ class ReplaysTest : public testing::ReplaysServiceTest {
 
 // docs/RESULTS.md: the digest is of what is stored, the same when the game is
 // stored again, and Replays confirms exactly that digest for that game.
+// END_REASON_RESIGNED: a game that ends where a seat resigned is stored and
+// read back as such; a resignation the record cannot back is refused, and
+// nothing is stored.
+TEST_F(ReplaysTest, AResignedGameIsStoredAndABadResignationRefused) {
+  using testing::PlayResignedGame;
+  const auto game = PlayResignedGame(31, "g-resigned", 2, 300);
+  ASSERT_TRUE(Store(game).ok());
+  v1::GetReplayRequest get;
+  get.set_game_id("g-resigned");
+  v1::Replay replay;
+  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  EXPECT_EQ(replay.game().result().reason(), v1::END_REASON_RESIGNED);
+  EXPECT_EQ(replay.game().result().resigned_seat(), 2u);
+  EXPECT_EQ(replay.game().actions_size(), 300);
+
+  auto refused = [&](v1::CompletedGameRecord g, const std::string& wanted) {
+    g.set_game_id("g-bad-resign");
+    const grpc::Status s = Store(g);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << wanted;
+    EXPECT_EQ(s.error_message(), wanted);
+  };
+  auto g = game;
+  g.mutable_result()->set_resigned_seat(7);
+  refused(g, "game.result.resigned_seat: not a seat of the game");
+  g = game;
+  g.mutable_result()->clear_resigned_seat();
+  refused(g, "game.result.resigned_seat: not a seat of the game");
+  g = game;
+  g.mutable_seats(2)->set_forfeited(false);
+  refused(g, "game.seats: the seat that resigned (2) is not forfeited");
+  g = game;
+  g.mutable_result()->set_winner(0);
+  refused(g, "game.result.winner: a resigned game has no winner");
+  // A game the engine ended cannot have been resigned, and a resigned seat
+  // needs the reason.
+  g = PlayGame(31, "x");
+  g.mutable_result()->set_reason(v1::END_REASON_RESIGNED);
+  g.mutable_result()->set_resigned_seat(0);
+  g.mutable_seats(0)->set_forfeited(true);
+  refused(g, "game.result: claims a resignation, but the game was over after the last action");
+  g = PlayGame(31, "x");
+  g.mutable_result()->set_resigned_seat(0);
+  refused(g, "game.result.resigned_seat: set for a game nobody resigned");
+  // Cut short without a resignation: not over.
+  g = game;
+  g.mutable_result()->set_reason(v1::END_REASON_WON);
+  g.mutable_result()->clear_resigned_seat();
+  refused(g, "game.actions: the game is not over after the last action");
+  EXPECT_EQ(StoredGames(), 1);
+}
+
 // GameResult.turns is the replay's, whatever the record claims, in the stored
 // game and in listings (a record claiming none, or too many).
 TEST_F(ReplaysTest, TurnsAreTheReplaysNotTheRecordsClaim) {
