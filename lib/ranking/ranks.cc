@@ -32,9 +32,10 @@ bool Ahead(const Standing& a, const Standing& b) {
 bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std::string* why_not) {
   const std::size_t n = result.victory_points.size();
   // The length cap comes first: such a game is complete and stored, only unrated.
-  if (result.winner < 0) return Refuse(why_not, "not rated: ended without a winner");
+  if (result.winner < 0 && !result.resigned) return Refuse(why_not, "not rated: ended without a winner");
+  if (result.resigned && result.winner >= 0) return Refuse(why_not, "a resigned game has a winner");
   if (n < 2) return Refuse(why_not, "not rated: a rated game needs at least two seats, got " + std::to_string(n));
-  if (static_cast<std::size_t>(result.winner) >= n)
+  if (result.winner >= 0 && static_cast<std::size_t>(result.winner) >= n)
     return Refuse(why_not,
                   "winner seat " + std::to_string(result.winner) + " out of range for " + std::to_string(n) + " seats");
   if (!result.forfeited.empty() && result.forfeited.size() != n)
@@ -45,6 +46,9 @@ bool RanksFromResult(const GameResultInput& result, std::vector<int>* ranks, std
       return Refuse(why_not, "seat " + std::to_string(s) + " has negative victory points");
   }
   auto forfeited = [&](std::size_t s) { return !result.forfeited.empty() && result.forfeited[s]; };
+  bool any_forfeited = false;
+  for (std::size_t s = 0; s < n; ++s) any_forfeited = any_forfeited || forfeited(s);
+  if (result.resigned && !any_forfeited) return Refuse(why_not, "a resigned game has no forfeited seat");
   // A seat that forfeited may still "win": the fallback bot played it on after
   // the player left. The win is the bot's, not the player's: the seat ranks with
   // the forfeits, and nobody ranks as the winner.

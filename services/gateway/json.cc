@@ -152,6 +152,7 @@ Json HistoryEntryToJson(const v1::RatingHistoryEntry& e) {
 std::vector<int> Places(const v1::GameResult& result, const google::protobuf::RepeatedPtrField<v1::SeatRecord>& seats) {
   ranking::GameResultInput input;
   input.winner = result.winner();
+  input.resigned = result.reason() == v1::END_REASON_RESIGNED;
   for (uint32_t vp : result.vp()) input.victory_points.push_back(int(vp));
   if (seats.size() == result.vp_size())
     for (const auto& s : seats) input.forfeited.push_back(s.forfeited());
@@ -169,6 +170,8 @@ std::string EndReasonName(v1::EndReason reason) {
       return "length_cap";
     case v1::END_REASON_ABORTED:
       return "aborted";
+    case v1::END_REASON_RESIGNED:
+      return "resigned";
     default:
       return "unspecified";
   }
@@ -181,6 +184,7 @@ Json ResultToJson(const v1::GameResult& r) {
               {"vp", Json(std::vector<uint32_t>(r.vp().begin(), r.vp().end()))},
               {"actions", r.actions()},
               {"turns", r.turns()}};
+  out["resigned_seat"] = r.has_resigned_seat() ? Json(r.resigned_seat()) : Json(nullptr);
   out["winner"] = r.winner() >= 0 ? Json(r.winner()) : Json(nullptr);
   return out;
 }

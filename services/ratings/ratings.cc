@@ -39,6 +39,7 @@ std::string WhyNotRated(const v1::GameOutcome& outcome, const ResultToRate& resu
   if (ids.empty()) return "not rated: no seat has an identity";
   GameResultInput input;
   input.winner = outcome.result().winner();
+  input.resigned = outcome.result().reason() == v1::END_REASON_RESIGNED;
   for (int s = 0; s < outcome.seats_size(); ++s) {
     input.victory_points.push_back(int(outcome.result().vp(s)));
     input.forfeited.push_back(outcome.seats(s).forfeited());
@@ -116,6 +117,7 @@ grpc::Status Ratings::Prepare(const v1::RateGameRequest& request, ResultToRate* 
   out->season = int(o.season());
   GameResultInput result;
   result.winner = o.result().winner();
+  result.resigned = o.result().reason() == v1::END_REASON_RESIGNED;
   for (int s = 0; s < o.seats_size(); ++s) {
     if (o.seats(s).identity_id() < 0)
       return {grpc::StatusCode::INVALID_ARGUMENT, "outcome.seats[" + std::to_string(s) + "].identity_id: negative"};

@@ -108,6 +108,10 @@ class Checker {
         continue;
       }
       std::vector<int> vp(r.result.vp().begin(), r.result.vp().end());
+      // A resigned game ends where a seat resigned, before the engine's end: its
+      // replay stops there, which the engine calls aborted.
+      if (g.reason == v1::END_REASON_RESIGNED && r.result.reason() == v1::END_REASON_ABORTED)
+        r.result.set_reason(v1::END_REASON_RESIGNED);
       if (r.result.reason() != g.reason || r.result.winner() != g.winner || vp != g.vp ||
           r.result.actions() != g.actions_count || g.actions.size() != g.actions_count) {
         Flag("stored result differs from its replay", g.id,

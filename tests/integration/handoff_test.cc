@@ -28,6 +28,7 @@
 #include "services/gamehost/outbox.h"
 #include "services/gamehost/results.h"
 #include "services/gamehost/tests/fakes.h"
+#include "services/gamehost/tests/seats.h"
 #include "services/ratings/peer_clients.h"
 #include "services/ratings/pg_rating_store.h"
 #include "services/ratings/redis_leaderboard_cache.h"
@@ -351,6 +352,53 @@ TEST_F(HandoffTest, FinishedGamesAreStoredAndRatedExactlyOnce) {
   }
   EXPECT_EQ(s.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
   EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games"), 4);
+}
+
+// A seat resigns (PlayAnswer.resign): the game is stored as it stood, as
+// resigned, with that seat forfeited, and rated with the resigning seat last and
+// the others by their points (docs/RESULTS.md).
+TEST_F(HandoffTest, AResignedGameIsStoredAndRatedWithTheResignerLast) {
+  const auto players = AddLadderAndPlayers();
+  auto services = StartResultServices();
+  Delivery delivery(outbox_, services->bound, /*rate=*/true);
+  gamehost::testing::TestHost table;
+  v1::CreateGameRequest request;
+  for (int s = 0; s < 3; ++s) {
+    auto* seat = request.add_seats();
+    seat->set_name("b" + std::to_string(s));
+    seat->set_identity_id(players[size_t(s)]);
+  }
+  request.set_ladder("open");
+  request.set_season(1);
+  request.set_chance_seed(77);
+  v1::CreateGameResponse created;
+  ASSERT_TRUE(table.host->CreateGame(gamehost::testing::kAdmin, request, &created).ok());
+  gamehost::testing::Seats seats(&table, &created);
+  seats.Connect();
+  ASSERT_EQ(seats.Play(120), 120);
+  v1::PlayAnswer resign;
+  resign.set_resign(true);
+  seats.game->Answer(1, seats.streams[1].get(), resign, table.clock.Now());
+  table.Settle();
+  ASSERT_EQ(table.sink.games.size(), 1u);
+  delivery.outbox.Put(table.sink.games[0], {});
+  ASSERT_TRUE(delivery.outbox.WaitDelivered(60'000));
+
+  const std::string db = database_.conninfo();
+  const std::string id = "'" + created.game_id() + "'";
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM games WHERE id = " + id +
+                          " AND reason = 4 AND resigned_seat = 1 AND "
+                          "winner IS NULL AND actions < 1000"),
+            1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM game_seats WHERE game_id = " + id + " AND forfeited"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM game_seats WHERE game_id = " + id + " AND seat = 1 AND forfeited"), 1);
+  EXPECT_EQ(Count(db, "SELECT count(*) FROM rated_games WHERE game_id = " + id + " AND rated"), 1);
+  EXPECT_EQ(Count(db, "SELECT rank FROM rating_history WHERE game_id = " + id +
+                          " AND identity_id = " + std::to_string(players[1])),
+            3);
+  EXPECT_EQ(Count(db, "SELECT max(rank) FROM rating_history WHERE game_id = " + id + " AND identity_id <> " +
+                          std::to_string(players[1])),
+            Count(db, "SELECT CASE WHEN vp[1] = vp[3] THEN 1 ELSE 2 END FROM games WHERE id = " + id));
 }
 
 // PostgreSQL stopped and started again in the middle of a run of games: the

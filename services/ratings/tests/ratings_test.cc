@@ -164,6 +164,28 @@ TEST_F(RatingsLogicTest, BotSeatsCountInTheRankingAndForfeitsRankLast) {
   EXPECT_EQ(store_.HistoryRows(), 2u);
 }
 
+// A resigned game (END_REASON_RESIGNED) has no winner and is rated all the
+// same: the resigning seat, forfeited, last; the others by their points. The
+// same result without the resignation is not rated (no winner).
+TEST_F(RatingsLogicTest, AResignedGameIsRatedWithTheResignerLast) {
+  AddLadder("open", 0);
+  const auto p = AddPlayers(3);
+  AddGame("g", "open", 1, -1, {9, 11, 6}, {p[0], p[1], p[2]}, {false, true, false});
+  requests_["g"].mutable_outcome()->mutable_result()->set_reason(v1::END_REASON_RESIGNED);
+  requests_["g"].mutable_outcome()->mutable_result()->set_resigned_seat(1);
+  const v1::RateGameResponse r = Rate("g");
+  ASSERT_TRUE(r.rated()) << r.not_rated_reason();
+  EXPECT_EQ(r.changes(0).rank(), 1u);
+  EXPECT_EQ(r.changes(1).rank(), 3u);  // resigned, with the most points
+  EXPECT_EQ(r.changes(2).rank(), 2u);
+  EXPECT_EQ(store_.HistoryRows(), 3u);
+
+  AddGame("h", "open", 1, -1, {9, 11, 6}, {p[0], p[1], p[2]}, {false, true, false});
+  const v1::RateGameResponse unresigned = Rate("h");
+  EXPECT_FALSE(unresigned.rated());
+  EXPECT_EQ(unresigned.not_rated_reason(), "not rated: ended without a winner");
+}
+
 // The store unreachable: every call is UNAVAILABLE, and nothing is half-done.
 TEST_F(RatingsLogicTest, TheStoreUnavailableIsRetryableAndWritesNothing) {
   AddLadder("open", 0);

@@ -79,6 +79,19 @@ TEST(RanksFromResult, NoWinnerIsNotRated) {
   EXPECT_EQ(WhyNot(Result(-1, {11, 12, 9}, {false, true, false})), "not rated: ended without a winner");
 }
 
+// A resigned game has no winner and is ranked all the same: the resigning seat
+// (forfeited) last, the others by points (END_REASON_RESIGNED).
+TEST(RanksFromResult, AResignedGameIsRankedWithTheResignerLast) {
+  GameResultInput resigned = Result(-1, {11, 12, 9, 10}, {false, true, false, false});
+  resigned.resigned = true;
+  EXPECT_EQ(RanksOf(resigned), (Ranks{1, 4, 3, 2}));
+  resigned.winner = 0;
+  EXPECT_EQ(WhyNot(resigned), "a resigned game has a winner");
+  resigned.winner = -1;
+  resigned.forfeited = {};
+  EXPECT_EQ(WhyNot(resigned), "a resigned game has no forfeited seat");
+}
+
 TEST(RanksFromResult, MalformedResultsAreRefusedWithTheReason) {
   EXPECT_EQ(WhyNot(Result(3, {13, 4, 5})), "winner seat 3 out of range for 3 seats");
   EXPECT_EQ(WhyNot(Result(0, {13, 4, 5}, {false, true})), "forfeited has 2 entries for 3 seats");
