@@ -1,6 +1,7 @@
 #include "services/gateway/play_api.h"
 
 #include <algorithm>
+#include <cctype>
 #include <random>
 
 #include "engine/hex.h"
@@ -32,7 +33,7 @@ bool PlayApi::Handles(std::string_view path) {
   return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
          MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args) ||
-         IsBotsPath(path) || IsDebugPath(path);
+         MatchRoute("/api/v1/play/{}/resign", path, &args) || IsBotsPath(path) || IsDebugPath(path);
 }
 
 namespace {
@@ -71,7 +72,7 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"GET", "HEAD"}, "GET, HEAD");
   else if (path == "/api/v1/queue")
     refused = only({"GET", "HEAD", "POST", "DELETE"}, "GET, HEAD, POST, DELETE");
-  else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
+  else if (MatchRoute("/api/v1/play/{}/answer", path, &args) || MatchRoute("/api/v1/play/{}/resign", path, &args))
     refused = only({"POST"}, "POST");
   else if (IsPlayStream(path))
     refused = only({"GET"}, "GET");  // an event stream has no HEAD
@@ -87,6 +88,8 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     *route = kDebugRoute;
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
     *route = "/api/v1/play/{}/answer";
+  else if (MatchRoute("/api/v1/play/{}/resign", path, &args))
+    *route = "/api/v1/play/{}/resign";
   else if (IsPlayStream(path))
     *route = "/api/v1/play/{}/events";
   else if (MatchRoute(kAnalysisRoute, path, &args))
@@ -115,6 +118,7 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (path == "/api/v1/practice") return Practice(session, request);
   if (path == "/api/v1/queue") return Queue(session, request);
   if (MatchRoute("/api/v1/play/{}/answer", path, &args)) return Answer(session, args[0], request);
+  if (MatchRoute("/api/v1/play/{}/resign", path, &args)) return Resign(session, args[0], request);
   if (MatchRoute(kAnalysisRoute, path, &args)) return RequestAnalysis(args[0], request);
   if (IsBotsPath(path)) {
     if (!bots_) return ErrorResponse(MakeError(503, "UNAVAILABLE", "this gateway keeps no bots"));
@@ -357,6 +361,22 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
   v1::PlayAnswer answer;
   if (!ReadAnswer(request.body, &answer, &error)) return ErrorResponse(error);
   if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
+  if (!play_->Answer(HexOf(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
+  return JsonResponse(202, {{"sent", true}});
+}
+
+HttpResponse PlayApi::Resign(const Session& session, const std::string& game_id, const HttpRequest& request) {
+  ApiError error;
+  // Nothing to say but that: an empty body, or an empty JSON object.
+  std::string_view body = request.body;
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.front()))) body.remove_prefix(1);
+  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
+  if (!body.empty() && body != "{}")
+    return ErrorResponse(MakeError(400, "INVALID_ARGUMENT", "a resignation carries no fields: send no body, or {}"));
+  HeldSeat seat;
+  if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
+  v1::PlayAnswer answer;
+  answer.set_resign(true);
   if (!play_->Answer(HexOf(session.token_sha256), game_id, answer, &error)) return ErrorResponse(error);
   return JsonResponse(202, {{"sent", true}});
 }

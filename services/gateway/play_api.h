@@ -91,6 +91,8 @@ class PlayApi {
   HttpResponse Practice(const Session& session, const HttpRequest& request);
   HttpResponse Queue(const Session& session, const HttpRequest& request);
   HttpResponse Answer(const Session& session, const std::string& game_id, const HttpRequest& request);
+  // POST /api/v1/play/{id}/resign: PlayAnswer.resign on the person's stream.
+  HttpResponse Resign(const Session& session, const std::string& game_id, const HttpRequest& request);
   HttpResponse RequestAnalysis(const std::string& game_id, const HttpRequest& request);
 
   bool Authenticate(const HttpRequest& request, Session* out, ApiError* error);

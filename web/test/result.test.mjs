@@ -28,6 +28,11 @@ test('a game stored before its turns were kept shows its steps only', () => {
   assert.equal(resultText(old), 'won by bo · 1830 steps');
 });
 
+test('a resigned game names who resigned', () => {
+  const resigned = { result: { reason: 'resigned', winner: null, resigned_seat: 0, turns: 20, actions: 600 }, players };
+  assert.equal(resultText(resigned), 'ana resigned · 20 turns · 600 steps');
+});
+
 test('a game without a winner says why', () => {
   assert.equal(resultText({ result: { reason: 'length_cap', winner: null, turns: 400, actions: 20000 }, players }), 'no winner (length cap) · 400 turns · 20000 steps');
   assert.equal(resultText({ result: { reason: 'aborted', winner: null, turns: 3, actions: 90 }, players }), 'aborted · 3 turns · 90 steps');

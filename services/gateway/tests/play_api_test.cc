@@ -180,6 +180,25 @@ TEST_F(PlayApiTest, AnswersAreCheckedThenNeedAnOpenStream) {
   EXPECT_NE(Body(r)["error"]["message"].get<std::string>().find("/api/v1/play/g-mine/events"), std::string::npos);
 }
 
+// POST /api/v1/play/{id}/resign: a session, the person's seat, no fields, and
+// the game's open event stream, which carries the resignation to the host.
+TEST_F(PlayApiTest, ResignationsAreCheckedThenNeedAnOpenStream) {
+  EXPECT_EQ(Call("POST", "/api/v1/play/g-mine/resign").status, 401);
+  const std::string cookie = SignUp("alice");
+  store_.SaveSeat(1, {"g-mine", "127.0.0.1:1", "seat-token", 2});
+  EXPECT_EQ(Call("GET", "/api/v1/play/g-mine/resign", "", cookie).status, 405);
+  HttpResponse r = Call("POST", "/api/v1/play/g-mine/resign", R"({"seat": 1})", cookie);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["message"], "a resignation carries no fields: send no body, or {}");
+  r = Call("POST", "/api/v1/play/bad id/resign", "", cookie);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "game_id");
+  for (const char* body : {"", "{}", " {} "}) {
+    r = Call("POST", "/api/v1/play/g-mine/resign", body, cookie);
+    EXPECT_EQ(r.status, 409) << body << ": " << r.body;
+    EXPECT_NE(Body(r)["error"]["message"].get<std::string>().find("/api/v1/play/g-mine/events"), std::string::npos);
+  }
+}
+
 TEST_F(PlayApiTest, QueueWithoutATicket) {
   const std::string cookie = SignUp("alice");
   HttpResponse r = Call("GET", "/api/v1/queue", "", cookie);

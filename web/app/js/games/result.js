@@ -12,6 +12,9 @@ export function resultText(game) {
   if (result.reason === 'won') {
     const winner = game.players.find((p) => p.seat === result.winner) ?? game.players.find((p) => p.place === 1);
     ended = winner ? `won by ${winner.name}` : 'won';
+  } else if (result.reason === 'resigned') {
+    const resigner = game.players.find((p) => p.seat === result.resigned_seat);
+    ended = resigner ? `${resigner.name} resigned` : 'resigned';
   } else if (result.reason === 'length_cap') {
     ended = 'no winner (length cap)';
   } else {
