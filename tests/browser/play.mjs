@@ -164,6 +164,33 @@ async function compareWithStored(gameId, seat, snapshots) {
   return stored;
 }
 
+// The game-over summary (issue "Players come back", item 13): a row for every
+// seat with the final VP, its sources adding up to them and the stored place;
+// the replay's link at the game's last step; the hand panel holds the seat's
+// final hand, not that of its last decision.
+async function checkSummary(page, gameId, seat, stored) {
+  await page.waitForSelector('[data-game-summary][data-summary-state="final"]', { timeout: 30000 });
+  const end = await get(`/api/v1/games/${gameId}/positions/${stored.steps}?viewer=${seat}`);
+  const shown = await page.$eval('[data-game-summary]', (box) => ({
+    rows: [...box.querySelectorAll('[data-summary-seat]')].map((r) => ({
+      seat: Number(r.dataset.summarySeat), vp: Number(r.dataset.vp), place: Number(r.dataset.place),
+      sources: [...r.querySelectorAll('[data-vp-source]')].reduce((a, li) => a + Number(li.dataset.sourceVp), 0),
+    })),
+    replay: box.querySelector('[data-replay-link]')?.getAttribute('href'),
+  }));
+  const p = end.view.position;
+  expect(shown.rows.length === p.num_seats, `the game-over summary has ${shown.rows.length} rows for ${p.num_seats} seats`);
+  for (const r of shown.rows) {
+    const place = stored.players.find((x) => x.seat === r.seat)?.place;
+    expect(r.vp === p.players[r.seat].vp && r.sources === r.vp && r.place === place,
+      `the summary's seat ${r.seat}: ${r.vp} VP from sources adding to ${r.sources}, place ${r.place}; stored ${p.players[r.seat].vp} VP, place ${place}`);
+  }
+  expect(shown.replay === `/games/${gameId}?step=${stored.steps}`, `the summary's replay link is ${shown.replay}, not the game's last step ${stored.steps}`);
+  const hand = await page.$$eval('[data-hand] [data-card]', (li) => li.map((x) => Number(x.dataset.count)));
+  expectSame(hand, p.players[seat].hand, 'the hand shown at the game\'s end');
+  return shown;
+}
+
 // Whether the elements matching `selector` lie wholly inside the window, as drawn now.
 function inViewport(page, selector) {
   return page.$$eval(selector, (els) => els.length > 0 && els.every((e) => {
@@ -392,6 +419,7 @@ async function main() {
     await ann.waitForSelector(`.viewer[data-step="${practice.steps}"]`, { timeout: 15000 });
     const final = await get(`/api/v1/games/${practiceId}/positions/${practice.steps}`);
     expectSame(await drawnPieces(ann), expectedPieces(final.view.position), 'the practice game at its end');
+    await checkSummary(ann, practiceId, annSeat, practice);
     await ann.screenshot({ path: join(ARTIFACTS, 'play-over.png'), fullPage: true });
     const practiceSecs = (Date.now() - t0) / 1000;
     console.log(`play_test: practice game ${practiceId}: ${decisions} decisions clicked (${stats.clicks.board} on the board, ` +
@@ -639,9 +667,18 @@ async function main() {
     await bea.screenshot({ path: join(ARTIFACTS, 'play-leaderboard.png'), fullPage: true });
 
     // ---- (7) Its replay opens from the game's page, and ends on the final board ---------------------
-    await cal.click('[data-game-over] a[href^="/games/"]');
-    await cal.waitForSelector('.viewer[data-step="0"]');
-    await cal.keyboard.press('End');
+    // cal's game-over screen (a phone): the summary as in the practice game, and
+    // her rating change, now that the ladder has rated the game, as the API has it.
+    await checkSummary(cal, duoId, seats.cal, duo);
+    const calHistory = await get(`/api/v1/players/cal/history?ladder=${LADDER}&limit=5`);
+    const calEntry = calHistory.entries.find((e) => e.game_id === duoId);
+    expect(calEntry, `cal's rating history has no entry for game ${duoId}`);
+    const calChange = (calEntry.ordinal_after - (calEntry.mu_before - 3 * calEntry.sigma_before)).toFixed(2);
+    const shownChange = await (await cal.waitForSelector('[data-game-summary] [data-rating-change]', { timeout: 30000 })).getAttribute('data-rating-change');
+    expect(shownChange === calChange, `cal's game-over screen shows a rating change of ${shownChange}, the history ${calChange}`);
+    await cal.screenshot({ path: join(ARTIFACTS, 'play-summary-phone.png'), fullPage: true });
+    // Its replay opens at the game's last step, on the final board.
+    await cal.click('[data-game-summary] a[data-replay-link]');
     await cal.waitForSelector(`.viewer[data-step="${duo.steps}"]`);
     const duoFinal = await get(`/api/v1/games/${duoId}/positions/${duo.steps}`);
     expectSame(await drawnPieces(cal), expectedPieces(duoFinal.view.position), 'the two-person game\'s replay at its end');

@@ -5,13 +5,14 @@
 // POST /api/v1/play/{id}/answer and its outcome arrives on the stream (the
 // next decision, or "rejected"). A reload or a lost connection opens the
 // stream again, and the host sends the welcome and the current decision anew.
-import { send, enc } from '../api.js';
+import { api, send, enc } from '../api.js';
 import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
 import { session } from '../session.js';
 import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
 import { rateBankTrades } from './rates.js';
+import { summaryMarkup, ratingChange } from './summary.js';
 import { analysisSection } from '../analysis/section.js';
 import { liveErrorText } from '../pages/live.js';
 
@@ -338,6 +339,90 @@ export async function render(gameId) {
       el.rejected.scrollIntoView({ block: 'nearest' });
     }
 
+    // ---- The game's end -------------------------------------------------------------------------
+
+    // The game-over summary: at once from the result (and the public stream's
+    // final position when it has come), then, once the game is stored, from
+    // the seat's own final view (the hand as it ended, every point counted)
+    // with the stored places, and the rating change when the ladder rated it.
+    const ended = { result: null, position: null, places: null, steps: 0, rating: null, state: 'result' };
+    function drawSummary() {
+      let box = viewer.element.querySelector('[data-game-summary]');
+      if (!box) {
+        box = document.createElement('section');
+        box.className = 'game-over';
+        box.dataset.gameSummary = '';
+        box.setAttribute('aria-label', 'The game is over');
+        viewer.element.querySelector('.board-pane').append(box);
+      }
+      box.dataset.gameOver = ended.result.winner ?? -1;
+      box.dataset.summaryState = ended.state;
+      box.innerHTML = String(summaryMarkup({ gameId, seat, players: viewer.players, ...ended }));
+    }
+
+    async function showSummary(result) {
+      ended.result = result;
+      if (publicView && publicView.step === Number(result.actions)) {
+        ended.position = publicView.view.position;
+        ended.steps = publicView.step;
+      }
+      drawSummary();
+      const stored = await storedSummary();
+      if (!stored) return;
+      ended.steps = Number(stored.result.actions);
+      // The stored places are the ratings' (a game without a winner has none).
+      const places = [];
+      for (const p of stored.players) places[p.seat] = p.place;
+      ended.places = places.every((x) => x >= 1) ? places : null;
+      try {
+        const final = await api(`/games/${enc(gameId)}/positions/${ended.steps}`, { viewer: seat });
+        ended.position = final.view.position;
+        lastView = final.view;
+        lastStep = ended.steps;
+        ended.state = 'final';
+      } catch {
+        // The summary stands on the result; the hand stays as last drawn.
+      }
+      drawSummary();
+      draw();
+      if (!stored.ladder) return;
+      ended.rating = await ratingOf(stored);
+      if (ended.rating) drawSummary();
+    }
+
+    // The stored game's summary, asked for among the person's games (a game
+    // just ended is stored within seconds; asking for the game itself before
+    // would be a 404).
+    async function storedSummary() {
+      for (let i = 0; i < 60 && !cleanedUp; ++i) {
+        try {
+          const mine = await api('/games', { player: me, limit: 10 });
+          const g = mine.games.find((x) => x.game_id === gameId);
+          if (g) return g;
+        } catch {
+          // asked again below
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      return null;
+    }
+
+    // The person's rating change for this game, from the ladder's rating
+    // history, once the ratings service has taken the result.
+    async function ratingOf(stored) {
+      for (let i = 0; i < 60 && !cleanedUp; ++i) {
+        try {
+          const h = await api(`/players/${enc(me)}/history`, { ladder: stored.ladder, ...(stored.season ? { season: stored.season } : {}), limit: 5 });
+          const entry = h.entries.find((x) => x.game_id === gameId);
+          if (entry) return { change: ratingChange(entry), after: entry.ordinal_after };
+        } catch {
+          // not rated yet, or the history is not answering: asked again
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      return null;
+    }
+
     // ---- The stream ---------------------------------------------------------------------------
 
     function open() {
@@ -418,12 +503,7 @@ export async function render(gameId) {
         const { result } = JSON.parse(e.data);
         el.badge.dataset.playState = 'over';
         el.badge.textContent = 'game over';
-        const done = document.createElement('p');
-        done.className = 'game-over';
-        done.dataset.gameOver = result.winner ?? -1;
-        done.innerHTML = html`Game over: ${result.winner >= 0 ? `won by ${seatName(result.winner)}${result.winner === seat ? ' (you)' : ''}` : 'no winner'} after ${result.turns} turns.
-          <a href="/games/${enc(gameId)}">Open the replay</a> (once stored) · <a href="/play">Play again</a>`.__raw;
-        viewer.element.querySelector('.board-pane').append(done);
+        showSummary(result);
         // The game's analysis follows once the host has stored it (a game with
         // a person at the table is analysed as it is stored); its marks open
         // the replay at their step.
@@ -476,7 +556,9 @@ export async function render(gameId) {
       spectator.addEventListener('game_over', () => spectator.close());
     }
 
+    let cleanedUp = false;
     function cleanup() {
+      cleanedUp = true;
       analysis?.stop();
       spectator?.close();
       source?.close();
