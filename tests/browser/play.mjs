@@ -420,6 +420,14 @@ async function main() {
     const final = await get(`/api/v1/games/${practiceId}/positions/${practice.steps}`);
     expectSame(await drawnPieces(ann), expectedPieces(final.view.position), 'the practice game at its end');
     await checkSummary(ann, practiceId, annSeat, practice);
+    // The log in sentences, with names (item 10): her rolls and turns say who
+    // and what, and the engine's notation is nowhere.
+    const letter = 'ABCD'[annSeat];
+    const playLog = await ann.$$eval('[data-log] li', (li) => li.map((x) => x.textContent.replace(/\s+/g, ' ').trim()));
+    expect(playLog.some((l) => new RegExp(`^\\d+\\. ${letter} ann rolls \\d+ \\(red \\d, yellow \\d`).test(l)), `no line of the log says "${letter} ann rolls N (red R, yellow Y": ${playLog.slice(20, 24).join(' | ')}`);
+    expect(playLog.some((l) => new RegExp(`^\\d+\\. ${letter} ann ends the turn$`).test(l)), `no line of the log says "${letter} ann ends the turn"`);
+    const notation = playLog.filter((l) => /\b(build_road|build_settlement|build_city|end_turn|bank_trade|move_robber|buy_improvement)\b|: (roll|dice)\b/.test(l));
+    expect(notation.length === 0, `${notation.length} lines of the log in the engine's notation, as "${notation[0]}"`);
     await ann.screenshot({ path: join(ARTIFACTS, 'play-over.png'), fullPage: true });
     const practiceSecs = (Date.now() - t0) / 1000;
     console.log(`play_test: practice game ${practiceId}: ${decisions} decisions clicked (${stats.clicks.board} on the board, ` +
@@ -612,7 +620,7 @@ async function main() {
           const names = ['brick', 'lumber', 'wool', 'grain', 'ore', 'cloth', 'coin', 'paper'];
           console.log(`play_test: ${me.name} confirmed the trade with ${other.name}: 1 ${names[traded.give]} for 1 ${names[traded.want]}`);
           // The trade, executed, shows in both logs ("C bea and B cal trade: …").
-          for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text-matches("(bea and . cal|cal and . bea) trade")', { timeout: 20000 });
+          for (const p of [bea, cal]) await p.waitForSelector('[data-log] li:text-matches("(bea trades .* with . cal|cal trades .* with . bea)")', { timeout: 20000 });
         } else if (offerMade && !traded && o.legal.includes('cancel')) {
           offerMade = null; // declined after all: offer again later
         }

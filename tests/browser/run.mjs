@@ -92,6 +92,15 @@ async function main() {
     const harbors = await page.$$eval('[data-piece="harbor"]', (els) => els.map((e) => Number(e.dataset.type)));
     expectSame(harbors, game.config.board.harbor, 'harbors');
     await checkStep(page, game.game_id, 0);
+    // The log in sentences (issue "Players come back", item 10): a line a step,
+    // the engine's notation nowhere, and most lines naming who acted (an answer
+    // owed by another seat is named when its step is shown: checked below).
+    const logLines = await page.$$eval('[data-log] li', (li) => li.map((x) => ({ text: x.textContent.replace(/\s+/g, ' ').trim(), who: Boolean(x.querySelector('.who .seat-badge')) })));
+    expect(logLines.length === steps, `the replay's log has ${logLines.length} lines for ${steps} steps`);
+    const notation = logLines.filter((l) => /\b(build_road|build_settlement|build_city|end_turn|bank_trade|move_robber|buy_improvement)\b|^\d+\. (roll|dice)\b/.test(l.text));
+    expect(notation.length === 0, `${notation.length} lines of the replay's log in the engine's notation, as "${notation[0]?.text}"`);
+    const named = logLines.filter((l) => l.who).length;
+    expect(named >= 0.7 * steps, `only ${named} of ${steps} lines of the replay's log name a seat`);
     // Its dice (docs/CHANCE.md): the page hashes the revealed seed with WebCrypto and
     // finds the commitment the game announced; the gateway replayed every outcome.
     expect(game.chance.version === 2 && game.chance.verified === true, `the game's chance: ${JSON.stringify(game.chance)}`);
@@ -140,7 +149,13 @@ async function main() {
     const sample = [1, 2, 3, 8, Math.floor(steps / 4), Math.floor(steps / 2), Math.floor((3 * steps) / 4), steps - 1, steps];
     for (const s of sample) {
       await page.evaluate((x) => window.metropolisViewer.goTo(x), s);
-      await checkStep(page, game.game_id, s);
+      const at = await checkStep(page, game.game_id, s);
+      // The line of a step shown names the seat its events say acted.
+      const acted = at.events.find((e) => e.type === 'EVENT_ACTION');
+      if (acted?.seat >= 0) {
+        const badge = await page.$eval(`[data-log] li[data-step="${s}"]`, (li) => li.querySelector('.who .seat-badge')?.textContent ?? li.textContent);
+        expect(badge === 'ABCD'[acted.seat], `the log's line of step ${s} names ${badge}, the step's actor is seat ${'ABCD'[acted.seat]}`);
+      }
     }
     // A seat's view, after the game: the hands are that seat's to see.
     await page.selectOption('select[data-viewer]', '2');

@@ -2,7 +2,7 @@
 // over the gateway's server-sent events (docs/GATEWAY.md, "Live games").
 import { api, enc, ApiError } from '../api.js';
 import { html, raw, pageOf, formatDate, seatBadge, SEAT_LETTERS } from '../names.js';
-import { GameViewer, describeEvent } from '../viewer/viewer.js';
+import { GameViewer } from '../viewer/viewer.js';
 
 // What the public reads when a backend does not answer: never the error's own
 // text, which names internal addresses and RPC details.
@@ -183,7 +183,7 @@ export async function render(gameId) {
     source.addEventListener('events', (e) => {
       const { events } = JSON.parse(e.data);
       for (const ev of events) {
-        if (ev.type === 'EVENT_ACTION') viewer?.appendLog(viewer.logEl.children.length + 1, describeEvent(ev, viewer.seatName));
+        if (ev.type === 'EVENT_ACTION') viewer?.appendLog(viewer.logEl.children.length + 1, viewer.eventLine(ev));
       }
       recentEvents = recentEvents.concat(events).slice(-12);
     });

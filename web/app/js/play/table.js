@@ -8,7 +8,7 @@
 import { api, send, enc } from '../api.js';
 import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
 import { session } from '../session.js';
-import { GameViewer, describeEvent, actingSeat } from '../viewer/viewer.js';
+import { GameViewer, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
 import { rateBankTrades } from './rates.js';
@@ -455,8 +455,8 @@ export async function render(gameId) {
         let number = Number(data.step ?? 0) - actions;
         for (const ev of data.events ?? []) {
           if (ev.type === 'EVENT_MUST_DISCARD' && ev.seat === seat) discardTotal = Number(ev.a);
-          if (ev.type === 'EVENT_ACTION') viewer?.appendLog(++number, describeEvent(ev, seatName));
-          else if (ev.type !== 'EVENT_PRODUCED' || ev.seat === seat) viewer?.appendLog('·', describeEvent(ev, seatName));
+          if (ev.type === 'EVENT_ACTION') viewer?.appendLog(++number, viewer.eventLine(ev));
+          else if (ev.type !== 'EVENT_PRODUCED' || ev.seat === seat) viewer?.appendLog('·', viewer.eventLine(ev));
         }
       });
       source.addEventListener('decision', (e) => {

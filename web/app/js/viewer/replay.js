@@ -7,6 +7,7 @@
 import { api, enc } from '../api.js';
 import { html, raw, SEAT_LETTERS, formatDate } from '../names.js';
 import { GameViewer } from './viewer.js';
+import { actorsOf } from './sentences.js';
 import * as chance from './chance.js';
 import { analysisSection, reducedMotion } from '../analysis/section.js';
 import { notesPanel } from './notes.js';
@@ -49,7 +50,6 @@ export async function render(gameId, q) {
   // The controls above the board: on a laptop's screen the board fills the
   // height, and controls under it would be below the fold.
   const view = new GameViewer(game.config, game.players, { title: String(title), controls: String(controls), controlsFirst: true });
-  view.setLog(game.actions.map((a) => a.text));
   const el = view.element;
   el.dataset.game = game.game_id;
   el.dataset.steps = steps;
@@ -93,6 +93,15 @@ export async function render(gameId, q) {
     }, 300);
   };
 
+  // The step's own events say who acted: a line that could not name its seat does now.
+  let actors = [];
+  const nameActor = (s, events) => {
+    const acted = (events ?? []).find((e) => e.type === 'EVENT_ACTION');
+    if (s < 1 || !acted || actors[s - 1] !== null) return;
+    actors[s - 1] = acted.seat;
+    view.setLogLine(s, view.narrator.action(game.actions[s - 1].text, acted.seat));
+  };
+
   let wanted = step;
   let timings = [];
   let analysis = null; // the analysis section, made once the first position is in
@@ -107,6 +116,7 @@ export async function render(gameId, q) {
     const t0 = performance.now();
     step = s;
     view.show(position.view, s, position.events);
+    nameActor(s, position.events);
     scrub.value = String(s);
     counter.textContent = String(s);
     stepLink.href = hrefFor(s);
@@ -198,6 +208,12 @@ export async function render(gameId, q) {
   document.addEventListener('keydown', onKey);
 
   const first = await fetchPosition(step);
+  // The log in sentences, naming who acted: worked out from the actions where
+  // they tell (the setup's order, the turn's player); an answer owed by
+  // another seat is named when its step is shown, from the step's events.
+  const texts = game.actions.map((a) => a.text);
+  actors = actorsOf(texts, game.config.num_seats || game.players.length, first.view.position.start_seat);
+  view.setLog(texts.map((text, i) => view.narrator.action(text, actors[i])));
   // The finished game's analysis, under the replay: its marks and the chart's
   // points move the replay to their step, and bring the board into view when
   // it scrolled away (at once when the person prefers less motion).
@@ -238,6 +254,7 @@ export async function render(gameId, q) {
     title: `Replay ${game.game_id} step ${step}`,
     ready() {
       view.show(first.view, step, first.events);
+      nameActor(step, first.events);
       counter.textContent = String(step);
       stepLink.href = hrefFor(step);
       analysis.setStep(step);

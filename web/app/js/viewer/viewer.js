@@ -4,6 +4,7 @@
 // (the replay's positions, a live stream) is the caller's business.
 import { BoardView } from '../board/render.js';
 import { html, raw, escapeXml, SEAT_LETTERS, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES, EVENT_FACES, PHASES } from '../names.js';
+import { Narrator } from './sentences.js';
 
 const HIDDEN = 254;
 
@@ -130,21 +131,35 @@ export class GameViewer {
     this.logBox.addEventListener('scroll', () => (this.logView.top = this.logBox.scrollTop), { passive: true });
     new ResizeObserver(([entry]) => (this.logView.height = entry.contentRect.height)).observe(this.logBox);
     this.seatName = (s) => `${SEAT_LETTERS[s] ?? '?'} ${this.players[s]?.name ?? ''}`.trim();
+    this.narrator = new Narrator(players);
   }
 
-  // The action log: one line per step (step N is the position after action N).
-  setLog(actions) {
-    this.logEl.innerHTML = actions.map((text, i) => `<li data-step="${i + 1}"><a href="?step=${i + 1}">${i + 1}. ${escapeXml(text)}</a></li>`).join('');
+  // The action log: one line per step (step N is the position after action N),
+  // each line markup from the narrator (sentences.js).
+  setLog(lines) {
+    this.logEl.innerHTML = lines.map((line, i) => `<li data-step="${i + 1}"><a href="?step=${i + 1}">${i + 1}. ${line.__raw ?? escapeXml(line)}</a></li>`).join('');
     this.currentLogItem = null;
   }
 
-  appendLog(step, text) {
+  // Rewrites step N's line (the replay names who acted once it shows the step).
+  setLogLine(step, line) {
+    const a = this.logEl.children[step - 1]?.querySelector('a');
+    if (a) a.innerHTML = `${step}. ${line.__raw ?? escapeXml(line)}`;
+  }
+
+  // One line more: markup from the narrator, or plain text.
+  appendLog(step, line) {
     const li = document.createElement('li');
     li.dataset.step = step;
-    li.textContent = `${step}. ${text}`;
+    li.innerHTML = `${escapeXml(step)}. ${line?.__raw ?? escapeXml(line)}`;
     this.logEl.append(li);
     if (this.logEl.children.length > 5000) this.logEl.firstElementChild.remove();
     this.followLog();
+  }
+
+  // A game's event in words: the narrator's sentence, else the engine's.
+  eventLine(e) {
+    return this.narrator.event(e) ?? describeEvent(e, this.seatName);
   }
 
   // Keeps the newest line in view by scrolling the log box alone: scrollIntoView
@@ -176,7 +191,11 @@ export class GameViewer {
     if (events !== this.drawn.events) {
       this.drawn.events = events;
       this.stepEventsEl.innerHTML = events.length
-        ? events.map((e) => `<li class="ev-${escapeXml(String(e.type).toLowerCase())}">${escapeXml(describeEvent(e, this.seatName))}</li>`).join('')
+        ? events.map((e) => {
+            // A narrator of its own: the log's remembers whose roll the dice answer.
+            const line = new Narrator(this.players).event(e) ?? describeEvent(e, this.seatName);
+            return `<li class="ev-${escapeXml(String(e.type).toLowerCase())}">${line.__raw ?? escapeXml(line)}</li>`;
+          }).join('')
         : '<li class="meta">the start of the game</li>';
     }
     if (highlightLog) this.highlight(step);
