@@ -17,7 +17,7 @@
 // (analysis.mjs waits for it), and then count in the luck panel of the
 // player's page (on a phone too). Timings are printed, never asserted.
 import { join } from 'node:path';
-import { browserTest, DESKTOP, PHONE, sleep, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
+import { browserTest, DESKTOP, PHONE, sleep, quantile, expectedPieces, drawnPieces, phoneFaults } from './lib/harness.mjs';
 import { waitForAnalysis, checkDrawn } from './analysis.mjs';
 
 const t = browserTest('play_test');
@@ -685,6 +685,8 @@ async function main() {
     const shownChange = await (await cal.waitForSelector('[data-game-summary] [data-rating-change]', { timeout: 30000 })).getAttribute('data-rating-change');
     expect(shownChange === calChange, `cal's game-over screen shows a rating change of ${shownChange}, the history ${calChange}`);
     await cal.screenshot({ path: join(ARTIFACTS, 'play-summary-phone.png'), fullPage: true });
+    const summaryFaults = await phoneFaults(cal);
+    expect(summaryFaults.length === 0, `cal's game-over screen on a phone: ${summaryFaults.slice(0, 5).join('; ')}`);
     // Its replay opens at the game's last step, on the final board.
     await cal.click('[data-game-summary] a[data-replay-link]');
     await cal.waitForSelector(`.viewer[data-step="${duo.steps}"]`);

@@ -21,7 +21,7 @@
 // the engine. Timings are printed, never asserted.
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces } from './lib/harness.mjs';
+import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces, phoneFaults } from './lib/harness.mjs';
 import { checkReplayAnalysis, waitForAnalysis } from './analysis.mjs';
 
 const t = browserTest('browser_test');
@@ -178,9 +178,32 @@ async function main() {
     const overflow = await direct.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow <= 1, `the phone page scrolls sideways by ${overflow}px`);
     await direct.screenshot({ path: join(ARTIFACTS, 'replay-phone.png'), fullPage: true });
+    // Every page looked at on the phone (item 14): tap targets of 44 px inside
+    // the screen, tables' wrappers inside it, chart labels of 11 px or more.
+    // The faults of all the pages are gathered, then checked together.
+    const phoneFaultsSeen = [];
+    const noteFaults = async (what) => phoneFaultsSeen.push(...(await phoneFaults(direct)).map((f) => `${what}: ${f}`));
+    await noteFaults('the replay');
     await direct.goto(`${GATEWAY}/ladders/${ladder}`);
     await direct.waitForSelector('tr[data-player]');
     await direct.screenshot({ path: join(ARTIFACTS, 'leaderboard-phone.png'), fullPage: true });
+    await noteFaults('the leaderboard');
+    await direct.goto(`${GATEWAY}/games`);
+    await direct.waitForSelector('table.games tr[data-game]');
+    await direct.screenshot({ path: join(ARTIFACTS, 'games-phone.png'), fullPage: true });
+    await noteFaults('the games');
+    await direct.goto(`${GATEWAY}/players/${shown[0]}`);
+    await direct.waitForSelector('svg[data-chart="rating"]');
+    await direct.screenshot({ path: join(ARTIFACTS, 'player-phone.png'), fullPage: true });
+    await noteFaults('a player');
+    await direct.goto(`${GATEWAY}/tournaments/${env('METROPOLIS_TOURNAMENT')}`);
+    await direct.waitForSelector('tr[data-standing] svg.interval');
+    await direct.screenshot({ path: join(ARTIFACTS, 'tournament-phone.png'), fullPage: true });
+    await noteFaults('a tournament');
+    const standingsCut = await direct.$eval('table.standings', (t) => t.parentElement.scrollWidth - t.parentElement.clientWidth);
+    if (standingsCut > 1) phoneFaultsSeen.push(`a tournament: the standings run ${standingsCut} px past the screen`);
+    if (phoneFaultsSeen.length) console.log(`browser_test: on a phone:\n  ${phoneFaultsSeen.join('\n  ')}`);
+    expect(phoneFaultsSeen.length === 0, `${phoneFaultsSeen.length} things do not fit a phone, as ${phoneFaultsSeen[0]}`);
     await phone.close();
 
     // ---- The game browser -----------------------------------------------------------------------
@@ -252,6 +275,8 @@ async function main() {
     const wide = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(wide <= 1, `the replay with its analysis scrolls sideways by ${wide}px on a phone`);
     await small.screenshot({ path: join(ARTIFACTS, 'analysis-phone.png'), fullPage: true });
+    const chartFaults = await phoneFaults(small);
+    expect(chartFaults.length === 0, `the replay with its analysis on a phone: ${chartFaults.slice(0, 5).join('; ')}`);
     await phoneAgain.close();
     console.log(`browser_test: game ${game.game_id} analysed on request: ${analysis.graph.length} points, ${analysis.marks.length} marks`);
 

@@ -176,3 +176,39 @@ export function browserTest(name) {
   };
   return t;
 }
+
+// What does not fit a phone on the page shown (issue "Players come back", item
+// 14): tap targets lower than 44 px or reaching past the screen's right edge,
+// table wrappers wider than the screen (a table scrolls inside its wrapper),
+// chart labels drawn smaller than 11 px. Returns one line per fault.
+export function phoneFaults(page) {
+  return page.evaluate(() => {
+    const W = window.innerWidth;
+    const faults = [];
+    const name = (e) => `${e.tagName.toLowerCase()}${e.className && typeof e.className === 'string' ? `.${e.className.trim().split(/\s+/).join('.')}` : ''} "${(e.textContent || e.value || e.name || '').trim().slice(0, 30)}"`;
+    const shown = (e) => {
+      const b = e.getBoundingClientRect();
+      return b.width > 0 && b.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+    };
+    const targets = 'header a, header button, header input, main button, main a.button, main .tabs a, main select, main summary, ' +
+      'main input:not([type="checkbox"]):not([type="radio"]):not([type="range"])';
+    for (const e of document.querySelectorAll(targets)) {
+      if (!shown(e)) continue;
+      const b = e.getBoundingClientRect();
+      if (b.height < 43.5) faults.push(`${name(e)} is ${b.height.toFixed(1)} px high`);
+      if (b.right > W + 1 || b.left < -1) faults.push(`${name(e)} spans ${b.left.toFixed(0)}..${b.right.toFixed(0)} px of ${W}`);
+    }
+    for (const e of document.querySelectorAll('main .table-wrap')) {
+      const b = e.getBoundingClientRect();
+      if (shown(e) && b.right > W + 1) faults.push(`a table's wrapper reaches ${b.right.toFixed(0)} px of ${W}`);
+    }
+    for (const svg of document.querySelectorAll('main svg.chart')) {
+      const scale = svg.getBoundingClientRect().width / (svg.viewBox.baseVal?.width || 1);
+      for (const t of svg.querySelectorAll('text')) {
+        const px = Number.parseFloat(getComputedStyle(t).fontSize) * scale;
+        if (shown(t) && px < 10.95) faults.push(`the chart label "${t.textContent}" is drawn at ${px.toFixed(1)} px`);
+      }
+    }
+    return faults;
+  });
+}

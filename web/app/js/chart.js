@@ -11,7 +11,7 @@ export function ratingChart(entries) {
   );
   const W = 640;
   const H = 260;
-  const left = 44;
+  const left = 56;
   const right = 12;
   const top = 12;
   const bottom = 30;
