@@ -34,6 +34,7 @@ struct Game {
   uint64_t board_seed = 0, chance_seed = 0;
   int64_t first_identity = 1, created_ms = 0;
   int drop_at = -1, rejoin_at = -1;  // seat 0 misses the events of steps (drop_at, rejoin_at]
+  int resign_at = -1;                // seat 1 resigns after this step (END_REASON_RESIGNED)
 };
 
 Played Play(const Game& spec) {
@@ -63,7 +64,8 @@ Played Play(const Game& spec) {
     knowledge.back().Reset(state);
   }
   std::vector<Event> events;
-  while (!state.IsTerminal() && state.action_count() < 4000) {
+  while (!state.IsTerminal() && state.action_count() < 4000 &&
+         (spec.resign_at < 0 || int(state.action_count()) < spec.resign_at)) {
     const int player = state.CurrentPlayer();
     const Action a = state.IsChanceNode() ? chance.Sample(state)
                                           : bot->Choose(MakeView(state, player, &knowledge[size_t(player)]), &rng);
@@ -90,6 +92,10 @@ Played Play(const Game& spec) {
   }
   v1::GameResult result;
   protocol::ResultToProto(state, &result);
+  if (spec.resign_at >= 0) {
+    result.set_reason(v1::END_REASON_RESIGNED);
+    result.set_resigned_seat(1);
+  }
   p.game.reason = result.reason();
   p.game.winner = result.winner();
   p.game.vp.assign(result.vp().begin(), result.vp().end());
@@ -229,6 +235,22 @@ TEST_F(CheckerTest, AVoidGameIsCountedNotLost) {
   EXPECT_EQ(report.voids_by_reason.at("nobody joined"), 1);
   in.created.insert("g5");  // created, neither stored nor void
   EXPECT_TRUE(Kinds().count("created but lost"));
+}
+
+// A resigned game stops where a seat resigned: its replay, which the engine
+// calls aborted, agrees with the stored END_REASON_RESIGNED and with what the
+// seats saw; the same game stored as aborted does not.
+TEST_F(CheckerTest, AResignedGameIsCheckedClean) {
+  Played resigned = Play({.id = "g2", .board_seed = 12, .chance_seed = 12, .first_identity = 5, .resign_at = 300});
+  ASSERT_EQ(resigned.game.actions.size(), 300u);
+  in.games[1] = resigned.game;
+  std::copy(resigned.records.begin(), resigned.records.end(), in.records.begin() + 4);
+  ASSERT_EQ(in.records[4].game_id, "g2");
+  const Report report = Check(in);
+  for (const Violation& v : report.violations) ADD_FAILURE() << v.kind << " " << v.game << ": " << v.detail;
+  in.games[1].reason = v1::END_REASON_ABORTED;
+  const auto kinds = Kinds();
+  EXPECT_TRUE(kinds.count("seat saw another result"));
 }
 
 TEST_F(CheckerTest, AnIdentityAtTwoTablesIsFlagged) {
