@@ -188,6 +188,10 @@ async function checkSummary(page, gameId, seat, stored) {
   expect(shown.replay === `/games/${gameId}?step=${stored.steps}`, `the summary's replay link is ${shown.replay}, not the game's last step ${stored.steps}`);
   const hand = await page.$$eval('[data-hand] [data-card]', (li) => li.map((x) => Number(x.dataset.count)));
   expectSame(hand, p.players[seat].hand, 'the hand shown at the game\'s end');
+  // The hand may not have changed since the seat's last decision: the panel
+  // must have been drawn from the final view all the same.
+  const panelStep = await page.getAttribute('[data-play-panel]', 'data-view-step');
+  expect(panelStep === String(stored.steps), `the hand panel shows the seat's view at step ${panelStep}, not the final step ${stored.steps}`);
   return shown;
 }
 

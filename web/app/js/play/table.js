@@ -117,6 +117,7 @@ export async function render(gameId) {
       const p = lastView.position;
       const waitingFor = over ? 'nobody: the game is over' : sent ? 'the host to apply your answer' : actingSeat(p) >= 0 ? seatName(actingSeat(p)) : 'the dice';
       el.panel.innerHTML = panelMarkup({ view: lastView, seat, plan: mine, config, waitingFor });
+      el.panel.dataset.viewStep = p.action_count; // the step of the hand shown
       syncBankTake();
       drawTargets();
       drawPrompt();
