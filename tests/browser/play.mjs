@@ -520,12 +520,17 @@ async function main() {
         return f && { display: getComputedStyle(f).display, button: !!f.querySelector('[data-queue-join]').offsetParent };
       });
       expect(!form || (form.display === 'none' && !form.button), `${p === bea ? 'bea' : 'cal'} is in the queue and its form still shows: ${JSON.stringify(form)}`);
+      if (p === bea) {
+        // bea waits alone with the two bots, before cal joins: the page shows the
+        // queue's size and the wait. (Asked after cal's join, it raced the match,
+        // which takes bea's page to the game.)
+        await bea.waitForSelector('[data-queue-size], [data-queue="matched"]');
+        const size = await bea.$eval('[data-queue-size]', (e) => e.dataset.queueSize).catch(() => null);
+        const matchedAlready = await bea.$('[data-queue="matched"]');
+        expect(matchedAlready || size === '3', `the queue shows ${size} waiting, not the two bots and bea`);
+        await bea.screenshot({ path: join(ARTIFACTS, 'play-queue.png'), fullPage: true });
+      }
     }
-    // bea waited alone with the two bots: the page shows the queue's size and the wait.
-    const size = await bea.getAttribute('[data-queue-size]', 'data-queue-size').catch(() => null);
-    const matchedAlready = await bea.$('[data-queue="matched"]');
-    expect(matchedAlready || size === '3', `the queue shows ${size} waiting, not the two bots and bea`);
-    await bea.screenshot({ path: join(ARTIFACTS, 'play-queue.png'), fullPage: true });
     for (const p of [bea, cal]) await p.waitForFunction(() => window.metropolisPlay?.gameId, null, { timeout: 60000 });
     const duoId = await bea.evaluate(() => window.metropolisPlay.gameId);
     expect(duoId === (await cal.evaluate(() => window.metropolisPlay.gameId)), 'bea and cal were not matched at one table');
@@ -696,6 +701,32 @@ async function main() {
     await cal.waitForSelector(`.viewer[data-step="${duo.steps}"]`);
     const duoFinal = await get(`/api/v1/games/${duoId}/positions/${duo.steps}`);
     expectSame(await drawnPieces(cal), expectedPieces(duoFinal.view.position), 'the two-person game\'s replay at its end');
+
+    // ---- (8) A second practice game, resigned at ann's first decision ---------------------------
+    // (issue "Players come back", item 4) Resign asks once more; the game ends for
+    // everyone, the summary says who resigned, and the game is stored as resigned
+    // with ann last.
+    await ann.goto(`${GATEWAY}/play`);
+    await ann.selectOption('[data-practice-form] select[name="bots"]', '2');
+    await ann.click('[data-practice-start]');
+    await ann.waitForFunction((old) => /^\/play\/[^/]+$/.test(location.pathname) && window.metropolisPlay && window.metropolisPlay.gameId !== old, practiceId);
+    const resignId = await ann.evaluate(() => window.metropolisPlay.gameId);
+    const resignSeat = await ann.evaluate(() => window.metropolisPlay.seat);
+    await ann.waitForSelector('.viewer[data-decision]:not([data-decision=""]) [data-resign]');
+    await ann.click('[data-resign]');
+    await ann.click('[data-resign-cancel]');
+    await ann.click('[data-resign]');
+    await ann.click('[data-resign-confirm]');
+    await ann.waitForSelector('[data-game-summary]');
+    const said = (await ann.textContent('[data-game-summary]')).replace(/\s+/g, ' ');
+    expect(said.includes('ann (you) resigned'), `the resigned game's summary says "${said.slice(0, 80)}"`);
+    expect(!(await ann.$('[data-resign-box]')), 'the resign control stays after the game ended');
+    const resigned = await t.stored(resignId, 150, 200);
+    expect(resigned?.result?.reason === 'resigned' && resigned.result.resigned_seat === resignSeat,
+      `game ${resignId} is stored with ${JSON.stringify(resigned?.result)}, not resigned by seat ${resignSeat}`);
+    const resignerPlace = resigned?.players?.find((p) => p.seat === resignSeat)?.place;
+    expect(resignerPlace === 3, `ann resigned and placed ${resignerPlace}, not last of 3`);
+    await ann.screenshot({ path: join(ARTIFACTS, 'play-resigned.png'), fullPage: true });
 
     // Signing out: the header offers signing in again, and the session is gone.
     await ann.click('[data-sign-out]');

@@ -76,3 +76,15 @@ test('before the final position: totals and places from the result, no rating li
   assert.ok(!out.includes('data-rating-change'));
   assert.match(out, /href="\/games\/g-2"/);
 });
+
+test('a resigned game: who resigned, and that seat last whatever its points', () => {
+  assert.deepEqual(placesOf([10, 13, 10, 6], -1, 1), [1, 4, 1, 3]);
+  const out = String(summaryMarkup({ gameId: 'g-3', seat: 1, players: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
+    result: { reason: 'END_REASON_RESIGNED', resigned_seat: 1, winner: -1, turns: 12, vp: [5, 7, 4] }, position: null, places: null, steps: 0, rating: null }));
+  assert.match(out, /b \(you\) resigned after 12 turns/);
+  assert.match(out, /data-summary-seat="1" data-vp="7" data-place="3"/);
+  assert.match(out, /data-summary-seat="0" data-vp="5" data-place="1"/);
+  const stored = String(summaryMarkup({ gameId: 'g-3', seat: 0, players: [{ name: 'a' }, { name: 'b' }],
+    result: { reason: 'resigned', resigned_seat: 0, winner: null, turns: 3, vp: [2, 2] }, position: null, places: null, steps: 0, rating: null }));
+  assert.match(stored, /a \(you\) resigned/);
+});

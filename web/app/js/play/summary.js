@@ -46,10 +46,18 @@ export function vpSources(position, seat) {
   return out;
 }
 
+// The seat that resigned the game, or null: the play stream names the reason
+// as the proto does, the gateway's game JSON in short.
+export function resignedSeat(result) {
+  const resigned = result.reason === 'END_REASON_RESIGNED' || result.reason === 'resigned';
+  return resigned && result.resigned_seat !== undefined && result.resigned_seat !== null ? Number(result.resigned_seat) : null;
+}
+
 // Places from the final VP when the stored places are not known yet: the
 // winner first, then by VP, equal VP sharing a place.
-export function placesOf(vp, winner) {
-  const key = (s) => (s === winner ? Infinity : vp[s]);
+// A seat that resigned is last.
+export function placesOf(vp, winner, resigned = null) {
+  const key = (s) => (s === resigned ? -Infinity : s === winner ? Infinity : vp[s]);
   return vp.map((_, s) => 1 + vp.filter((_, o) => o !== s && key(o) > key(s)).length);
 }
 
@@ -69,7 +77,8 @@ const ordinal = (n) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' :
 // was rated, 'none' when it was not (practice), null while unknown.
 export function summaryMarkup({ gameId, seat, players, result, position, places, steps, rating }) {
   const vp = position ? position.players.map((pl) => pl.vp) : result.vp ?? [];
-  const place = places ?? placesOf(vp, result.winner);
+  const resigned = resignedSeat(result);
+  const place = places ?? placesOf(vp, result.winner, resigned);
   const order = vp.map((_, s) => s).sort((a, b) => place[a] - place[b] || a - b);
   const rows = order.map((s) => {
     const sources = position ? vpSources(position, s) : [];
@@ -79,7 +88,8 @@ export function summaryMarkup({ gameId, seat, players, result, position, places,
       <td class="num"><strong>${vp[s]}</strong></td>
       <td><ul class="vp-sources">${sources.map((x) => html`<li data-vp-source="${x.source}" data-source-vp="${x.vp}">${x.label}: <strong>${x.vp}</strong></li>`)}</ul></td></tr>`;
   });
-  const winner = result.winner >= 0 ? `${players[result.winner]?.name ?? `seat ${result.winner}`}${result.winner === seat ? ' (you)' : ''} won` : 'Nobody won';
+  const named = (s) => `${players[s]?.name ?? `seat ${s}`}${s === seat ? ' (you)' : ''}`;
+  const winner = resigned !== null ? `${named(resigned)} resigned` : result.winner >= 0 ? `${named(result.winner)} won` : 'Nobody won';
   const change = rating && rating !== 'none'
     ? html`<p data-rating-change="${rating.change.toFixed(2)}">Your rating: <strong>${signed(rating.change)}</strong> (now ${rating.after.toFixed(2)}).</p>`
     : '';

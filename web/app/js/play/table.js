@@ -12,6 +12,7 @@ import { GameViewer, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
 import { rateBankTrades } from './rates.js';
+import { resignControl } from './resign.js';
 import { summaryMarkup, ratingChange } from './summary.js';
 import { analysisSection } from '../analysis/section.js';
 import { liveErrorText } from '../pages/live.js';
@@ -55,7 +56,7 @@ export async function render(gameId) {
       const players = welcome.players.map((p) => ({ seat: p.seat, name: p.name }));
       const title = html`<h1>Game <span class="game-id">${gameId}</span> <span class="live-badge" data-play-state="connecting">connecting</span></h1>
         <p class="meta">You play seat <span class="seat-badge seat-${seat}">${SEAT_LETTERS[seat]}</span> · ${players.map((p) => `${SEAT_LETTERS[p.seat]} ${p.name}`).join(', ')}</p>`;
-      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p></div>
+      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p><div class="resign" data-resign-box></div></div>
         <div class="board-choice" data-board-choice hidden></div>`;
       viewer = new GameViewer(config, players, { title: String(title), controls });
       viewer.element.classList.add('playing');
@@ -92,6 +93,14 @@ export async function render(gameId) {
         rejected: viewer.element.querySelector('[data-rejected]'),
         choice: viewer.element.querySelector('[data-board-choice]'),
       });
+      resignControl(
+        viewer.element.querySelector('[data-resign-box]'),
+        () => send('POST', `/play/${enc(gameId)}/resign`),
+        (err) => {
+          el.rejected.textContent = `Not resigned: ${err.message}`;
+          el.rejected.hidden = false;
+        },
+      );
       panel.addEventListener('click', onButton);
       dialog.addEventListener('click', onButton);
       popover.addEventListener('click', onButton);
@@ -498,6 +507,7 @@ export async function render(gameId) {
       source.addEventListener('game_over', (e) => {
         over = true;
         decision = null;
+        viewer.element.querySelector('[data-resign-box]')?.remove();
         // The stream ends here; EventSource would otherwise reconnect. The public
         // stream stays open for the last position, and closes at its own game_over.
         source.close();
