@@ -1,7 +1,6 @@
 #include "services/gateway/play_api.h"
 
 #include <algorithm>
-#include <cctype>
 #include <random>
 
 #include "engine/hex.h"
@@ -195,7 +194,7 @@ Json PlayApi::ActiveGame(const Session& session) {
   if (!people_->store()->LatestOpenSeat(session.person.id, &seat).ok()) return nullptr;
   // The host says whether it still runs; a game that ended while nobody
   // watched it is marked finished here.
-  if (GameEnded(seat.game_id, seat.host)) {
+  if (PolledGameEnded(seat.game_id, seat.host)) {
     people_->store()->MarkSeatFinished(session.person.id, seat.game_id);
     return nullptr;
   }
@@ -211,13 +210,33 @@ bool PlayApi::GameEnded(const std::string& game_id, const std::string& host) {
   return s.error_code() == grpc::StatusCode::NOT_FOUND || (s.ok() && info.status() == v1::GAME_STATUS_FINISHED);
 }
 
+bool PlayApi::PolledGameEnded(const std::string& game_id, const std::string& host) {
+  const services::Millis now = people_->clock()->Now();
+  {
+    std::lock_guard lock(running_mutex_);
+    auto it = running_seen_.find(game_id);
+    if (it != running_seen_.end() && now - it->second < options_.running_recheck.count()) return false;
+  }
+  const bool ended = GameEnded(game_id, host);
+  std::lock_guard lock(running_mutex_);
+  if (ended) {
+    running_seen_.erase(game_id);
+    return true;
+  }
+  // Kept small: entries too old to answer for are dropped once the map grows.
+  if (running_seen_.size() >= 4096)
+    std::erase_if(running_seen_, [&](const auto& e) { return now - e.second >= options_.running_recheck.count(); });
+  running_seen_[game_id] = now;
+  return false;
+}
+
 QueueState PlayApi::CurrentQueue(const Session& session) {
   QueueState q = queue_->Get(session.person.id);
   if (q.state != "matched") return q;
   HeldSeat seat;
   const grpc::Status found = people_->store()->FindSeat(session.person.id, q.game_id, &seat);
   // A seat that was never kept cannot be matched; one whose game is over is done.
-  if ((found.ok() && GameEnded(seat.game_id, seat.host)) || found.error_code() == grpc::StatusCode::NOT_FOUND) {
+  if ((found.ok() && PolledGameEnded(seat.game_id, seat.host)) || found.error_code() == grpc::StatusCode::NOT_FOUND) {
     queue_->EndMatch(session.person.id, q.game_id);
     q = queue_->Get(session.person.id);
   }
@@ -367,12 +386,8 @@ HttpResponse PlayApi::Answer(const Session& session, const std::string& game_id,
 
 HttpResponse PlayApi::Resign(const Session& session, const std::string& game_id, const HttpRequest& request) {
   ApiError error;
-  // Nothing to say but that: an empty body, or an empty JSON object.
-  std::string_view body = request.body;
-  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.front()))) body.remove_prefix(1);
-  while (!body.empty() && std::isspace(static_cast<unsigned char>(body.back()))) body.remove_suffix(1);
-  if (!body.empty() && body != "{}")
-    return ErrorResponse(MakeError(400, "INVALID_ARGUMENT", "a resignation carries no fields: send no body, or {}"));
+  // Nothing to say but that: no body, or an empty JSON object.
+  if (!ReadNothing(request.body, &error)) return ErrorResponse(error);
   HeldSeat seat;
   if (!FindSeat(session, game_id, &seat, &error)) return ErrorResponse(error);
   v1::PlayAnswer answer;
