@@ -134,6 +134,7 @@ class People {
 
   PeopleStore* store() const { return store_; }
   int64_t Now() const { return clock_->UnixMillis(); }
+  const services::Clock* clock() const { return clock_; }
   const PeopleOptions& options() const { return options_; }
 
  private:

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <chrono>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "services/gateway/api.h"
@@ -37,6 +39,9 @@ struct PlayApiOptions {
   // A practice slot reserved this long ago and still without a game (the
   // gateway that reserved it died before it stored the seat) is freed.
   std::chrono::milliseconds reservation_grace = std::chrono::minutes(2);
+  // The lobby polls GET /api/v1/queue and /session while a person is matched:
+  // a game its host said runs is not asked about again for this long.
+  std::chrono::milliseconds running_recheck = std::chrono::seconds(3);
   // The session cookie says Secure (sent over HTTPS only): for a gateway behind
   // an HTTPS proxy. Off by default, as the local stack serves plain HTTP.
   bool secure_cookies = false;
@@ -103,6 +108,9 @@ class PlayApi {
   // Whether the seat's game is over: its host says it finished, or no longer
   // knows it. An unreachable host proves nothing: false.
   bool GameEnded(const std::string& game_id, const std::string& host);
+  // GameEnded for the lobby's polls: false without asking while the host's
+  // last "it runs" is younger than options_.running_recheck.
+  bool PolledGameEnded(const std::string& game_id, const std::string& host);
   // The person's queue; a match whose game is over is done with (QueueHub::
   // EndMatch), or the lobby would open the finished game again and again.
   QueueState CurrentQueue(const Session& session);
@@ -124,6 +132,9 @@ class PlayApi {
   const PlayApiOptions options_;
   BotStore* const bots_;
   DebugSource* const debug_;
+  std::mutex running_mutex_;
+  // Game id → when (the People clock's monotonic time) its host said it runs.
+  std::unordered_map<std::string, services::Millis> running_seen_;
 };
 
 }  // namespace metropolis::gateway

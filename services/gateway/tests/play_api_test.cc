@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 
 #include "lib/common/tests/fake_clock.h"
@@ -19,27 +20,36 @@
 namespace metropolis::gateway {
 namespace {
 
-class PlayApiTest : public ::testing::Test {
+// The people and play endpoints over a fake store and a fake clock. Each
+// fixture says which backends exist (StartGateway); the gateway's parts are built
+// after the fixture's own fake servers, whose addresses they need, and gone
+// before those servers stop (StopGateway, from each fixture's destructor).
+class PlayApiFixture : public ::testing::Test {
  protected:
-  PlayApiTest()
-      : backends_(Options()),
-        api_(nullptr, &backends_),
-        people_(&store_, &clock_, NewSessionToken),
-        queue_(&backends_, &store_, &clock_),
-        play_(&backends_),
-        play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
-
-  // Addresses nothing listens on: no test here may reach a backend.
-  static BackendOptions Options() {
-    BackendOptions o;
-    o.replays = o.ratings = o.accounts = "127.0.0.1:1";
-    return o;
+  void StartGateway(const BackendOptions& options, PlayApiOptions play_options = {}, bool with_catalog = false) {
+    backends_ = std::make_unique<Backends>(options);
+    if (with_catalog) catalog_ = std::make_unique<Catalog>(backends_.get());
+    api_ = std::make_unique<Api>(catalog_.get(), backends_.get());
+    people_ = std::make_unique<People>(&store_, &clock_, NewSessionToken);
+    queue_ = std::make_unique<QueueHub>(backends_.get(), &store_, &clock_);
+    play_ = std::make_unique<PlayHub>(backends_.get());
+    play_api_ =
+        std::make_unique<PlayApi>(api_.get(), backends_.get(), people_.get(), queue_.get(), play_.get(), play_options);
+  }
+  void StopGateway() {
+    play_api_.reset();
+    play_.reset();
+    queue_.reset();
+    people_.reset();
+    api_.reset();
+    catalog_.reset();
+    backends_.reset();
   }
 
   HttpResponse Call(std::string_view method, std::string_view path, std::string_view body = "",
                     std::string_view cookie = "", std::string_view query = "") {
     std::string route;
-    return play_api_.Handle({method, path, query, body, cookie, "10.0.0.1"}, &route);
+    return play_api_->Handle({method, path, query, body, cookie, "10.0.0.1"}, &route);
   }
   static Json Body(const HttpResponse& r) { return Json::parse(r.body.empty() ? "null" : r.body); }
   static std::string Header(const HttpResponse& r, const std::string& name) {
@@ -58,12 +68,26 @@ class PlayApiTest : public ::testing::Test {
 
   services::testing::FakeClock clock_{0, 1'700'000'000'000};
   FakeStore store_;
-  Backends backends_;
-  Api api_;
-  People people_;
-  QueueHub queue_;
-  PlayHub play_;
-  PlayApi play_api_;
+
+ private:
+  std::unique_ptr<Backends> backends_;
+  std::unique_ptr<Catalog> catalog_;
+  std::unique_ptr<Api> api_;
+  std::unique_ptr<People> people_;
+  std::unique_ptr<QueueHub> queue_;
+  std::unique_ptr<PlayHub> play_;
+  std::unique_ptr<PlayApi> play_api_;
+};
+
+class PlayApiTest : public PlayApiFixture {
+ protected:
+  // Addresses nothing listens on: no test here may reach a backend.
+  PlayApiTest() {
+    BackendOptions o;
+    o.replays = o.ratings = o.accounts = "127.0.0.1:1";
+    StartGateway(o);
+  }
+  ~PlayApiTest() override { StopGateway(); }
 };
 
 TEST_F(PlayApiTest, SignUpSetsTheCookieThatSignsIn) {
@@ -189,7 +213,7 @@ TEST_F(PlayApiTest, ResignationsAreCheckedThenNeedAnOpenStream) {
   EXPECT_EQ(Call("GET", "/api/v1/play/g-mine/resign", "", cookie).status, 405);
   HttpResponse r = Call("POST", "/api/v1/play/g-mine/resign", R"({"seat": 1})", cookie);
   EXPECT_EQ(r.status, 400);
-  EXPECT_EQ(Body(r)["error"]["message"], "a resignation carries no fields: send no body, or {}");
+  EXPECT_EQ(Body(r)["error"]["parameter"], "seat");
   r = Call("POST", "/api/v1/play/bad id/resign", "", cookie);
   EXPECT_EQ(Body(r)["error"]["parameter"], "game_id");
   for (const char* body : {"", "{}", " {} "}) {
@@ -240,6 +264,7 @@ class FakeHost final : public v1::GameHost::Service {
   }
   grpc::Status GetGame(grpc::ServerContext*, const v1::GetGameRequest* request, v1::GameInfo* response) override {
     std::lock_guard lock(mutex_);
+    ++lookups;
     auto it = games_.find(request->game_id());
     if (it == games_.end()) return {grpc::StatusCode::NOT_FOUND, "no such game"};
     response->set_game_id(it->first);
@@ -268,6 +293,7 @@ class FakeHost final : public v1::GameHost::Service {
     games_.erase(game_id);
   }
   std::atomic<bool> refuse{false};  // CreateGame fails
+  std::atomic<int> lookups{0};      // GetGame calls
 
  private:
   int port_ = 0;
@@ -279,54 +305,26 @@ class FakeHost final : public v1::GameHost::Service {
 
 // Practice games per person (--max-practice-games): the slots are the People
 // service's to count, so that the limit holds across gateways.
-class PracticeLimitTest : public ::testing::Test {
+class PracticeLimitTest : public PlayApiFixture {
  protected:
-  PracticeLimitTest()
-      : backends_(Options(host_.address())),
-        catalog_(&backends_),
-        api_(&catalog_, &backends_),
-        people_(&store_, &clock_, NewSessionToken),
-        queue_(&backends_, &store_, &clock_),
-        play_(&backends_),
-        play_api_(&api_, &backends_, &people_, &queue_, &play_, {.max_practice_games = 2}) {}
-
-  static BackendOptions Options(const std::string& host) {
+  PracticeLimitTest() {
     BackendOptions o;
     o.replays = o.ratings = o.accounts = "127.0.0.1:1";  // no ladders: the configured host only
-    o.hosts = {host};
+    o.hosts = {host_.address()};
     o.gamehost_admin_token = "admin";
-    return o;
+    StartGateway(o, {.max_practice_games = 2}, /*with_catalog=*/true);
   }
-  HttpResponse Call(std::string_view path, std::string_view body, std::string_view cookie) {
-    std::string route;
-    return play_api_.Handle({"POST", path, "", body, cookie, "10.0.0.1"}, &route);
-  }
-  std::string SignUp(const std::string& name) {
-    const HttpResponse r =
-        Call("/api/v1/session/signup", R"({"name": ")" + name + R"(", "password": "correct horse"})", "");
-    EXPECT_EQ(r.status, 201) << r.body;
-    for (const auto& [n, v] : r.headers)
-      if (n == "Set-Cookie") return v.substr(0, v.find(';'));
-    return "";
-  }
+  ~PracticeLimitTest() override { StopGateway(); }
+
   // A practice start: its status, and the game's id when created.
   std::pair<int, std::string> Start(const std::string& cookie) {
-    const HttpResponse r = Call("/api/v1/practice", R"({"bots": 2, "strength": "random"})", cookie);
+    const HttpResponse r = Call("POST", "/api/v1/practice", R"({"bots": 2, "strength": "random"})", cookie);
     const Json j = Json::parse(r.body);
     last_ = j;
     return {r.status, r.status == 201 ? j["game_id"].get<std::string>() : ""};
   }
 
   FakeHost host_;
-  services::testing::FakeClock clock_{0, 1'700'000'000'000};
-  FakeStore store_;
-  Backends backends_;
-  Catalog catalog_;
-  Api api_;
-  People people_;
-  QueueHub queue_;
-  PlayHub play_;
-  PlayApi play_api_;
   Json last_;
 };
 
@@ -439,74 +437,56 @@ class SeatingMatchmaker final : public v1::Matchmaker::Service {
 // A ladder match whose game is over is done with: the lobby reads the queue
 // as "none" again (its ladder kept), not "matched" to the finished game, which
 // sent a person back to that game after every ladder game.
-class LadderQueueTest : public ::testing::Test {
+class LadderQueueTest : public PlayApiFixture {
  protected:
-  LadderQueueTest()
-      : matchmaker_("g-ladder-1", host_.address()),
-        backends_(Options(host_.address(), matchmaker_.address())),
-        api_(nullptr, &backends_),
-        people_(&store_, &clock_, NewSessionToken),
-        queue_(&backends_, &store_, &clock_),
-        play_(&backends_),
-        play_api_(&api_, &backends_, &people_, &queue_, &play_, {}) {}
-
-  static BackendOptions Options(const std::string& host, const std::string& matchmaker) {
+  LadderQueueTest() : matchmaker_("g-ladder-1", host_.address()) {
     BackendOptions o;
     o.replays = o.ratings = o.accounts = "127.0.0.1:1";
-    o.matchmaker = matchmaker;
-    o.hosts = {host};
-    return o;
+    o.matchmaker = matchmaker_.address();
+    o.hosts = {host_.address()};
+    StartGateway(o);
   }
-  Json Call(std::string_view method, std::string_view path, std::string_view body, std::string_view cookie) {
-    std::string route;
-    const HttpResponse r = play_api_.Handle({method, path, "", body, cookie, "10.0.0.1"}, &route);
+  ~LadderQueueTest() override { StopGateway(); }
+
+  // The answer's body; every call here must succeed.
+  Json Ok(std::string_view method, std::string_view path, std::string_view body, std::string_view cookie) {
+    const HttpResponse r = Call(method, path, body, cookie);
     EXPECT_LT(r.status, 300) << method << " " << path << ": " << r.body;
-    return Json::parse(r.body.empty() ? "null" : r.body);
-  }
-  std::string SignUp(const std::string& name) {
-    std::string route;
-    const HttpResponse r =
-        play_api_.Handle({"POST", "/api/v1/session/signup", "",
-                          R"({"name": ")" + name + R"(", "password": "correct horse"})", "", "10.0.0.1"},
-                         &route);
-    for (const auto& [n, v] : r.headers)
-      if (n == "Set-Cookie") return v.substr(0, v.find(';'));
-    return "";
+    return Body(r);
   }
 
   FakeHost host_;
   SeatingMatchmaker matchmaker_;
-  services::testing::FakeClock clock_{0, 1'700'000'000'000};
-  FakeStore store_;
-  Backends backends_;
-  Api api_;
-  People people_;
-  QueueHub queue_;
-  PlayHub play_;
-  PlayApi play_api_;
 };
 
 TEST_F(LadderQueueTest, AMatchWhoseGameIsOverIsDoneWith) {
   host_.Live("g-ladder-1");
   const std::string cookie = SignUp("ana");
   ASSERT_FALSE(cookie.empty());
-  Json q = Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie);
+  Json q = Ok("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie);
   ASSERT_EQ(q["state"], "matched") << q;
   // While the game runs the lobby is sent to it, by the queue and the session.
-  q = Call("GET", "/api/v1/queue", "", cookie);
+  q = Ok("GET", "/api/v1/queue", "", cookie);
   EXPECT_EQ(q["state"], "matched") << q;
   EXPECT_EQ(q["game_id"], "g-ladder-1");
-  EXPECT_EQ(Call("GET", "/api/v1/session", "", cookie)["queue"]["state"], "matched");
+  EXPECT_EQ(Ok("GET", "/api/v1/session", "", cookie)["queue"]["state"], "matched");
   host_.Finish("g-ladder-1");
-  q = Call("GET", "/api/v1/queue", "", cookie);
+  // The lobby polls: a game its host said runs is not asked about again for
+  // running_recheck (3 s), so the end shows after at most that.
+  const int asked = host_.lookups;
+  EXPECT_EQ(Ok("GET", "/api/v1/queue", "", cookie)["state"], "matched");
+  EXPECT_EQ(Ok("GET", "/api/v1/session", "", cookie)["queue"]["state"], "matched");
+  EXPECT_EQ(host_.lookups, asked) << "the host was asked again within running_recheck";
+  clock_.Advance(3000);
+  q = Ok("GET", "/api/v1/queue", "", cookie);
   EXPECT_EQ(q["state"], "none") << q;
   EXPECT_EQ(q["ladder"], "open");
   EXPECT_TRUE(q["game_id"].is_null());
   EXPECT_TRUE(q["error"].is_null());
-  EXPECT_EQ(Call("GET", "/api/v1/session", "", cookie)["queue"]["state"], "none");
+  EXPECT_EQ(Ok("GET", "/api/v1/session", "", cookie)["queue"]["state"], "none");
   // And the person queues again.
   host_.Live("g-ladder-1");
-  EXPECT_EQ(Call("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie)["state"], "matched");
+  EXPECT_EQ(Ok("POST", "/api/v1/queue", R"({"ladder": "open"})", cookie)["state"], "matched");
 }
 
 }  // namespace
