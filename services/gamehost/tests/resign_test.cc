@@ -17,18 +17,29 @@ namespace {
 
 using Msg = v1::PlayUpdate::MsgCase;
 
-void Resign(Seats& seats, int seat) {
+v1::PlayAnswer Resignation() {
   v1::PlayAnswer answer;
   answer.set_resign(true);
-  seats.game->Answer(seat, seats.streams[size_t(seat)].get(), answer, seats.host->clock.Now());
+  return answer;
+}
+
+void Resign(Seats& seats, int seat) {
+  seats.game->Answer(seat, seats.streams[size_t(seat)].get(), Resignation(), seats.host->clock.Now());
   seats.host->Settle();
 }
 
-TEST(Resign, ASeatOffItsTurnResignsAndTheGameEndsWithItLast) {
+// A four-seat game on a host of its own, every seat connected.
+struct ConnectedGame {
+  explicit ConnectedGame(uint64_t seed) : created(CreateGame(&t, seed)), seats(&t, &created) { seats.Connect(); }
   TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 5);
-  Seats seats(&t, &created);
-  seats.Connect();
+  v1::CreateGameResponse created;
+  Seats seats;
+};
+
+TEST(Resign, ASeatOffItsTurnResignsAndTheGameEndsWithItLast) {
+  ConnectedGame g(5);
+  TestHost& t = g.t;
+  Seats& seats = g.seats;
   ASSERT_EQ(seats.Play(80), 80);
   const int actor = seats.Actor();
   ASSERT_GE(actor, 0);
@@ -67,10 +78,9 @@ TEST(Resign, ASeatOffItsTurnResignsAndTheGameEndsWithItLast) {
 }
 
 TEST(Resign, TheSeatOnTurnResignsToo) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 6);
-  Seats seats(&t, &created);
-  seats.Connect();
+  ConnectedGame g(6);
+  TestHost& t = g.t;
+  Seats& seats = g.seats;
   ASSERT_EQ(seats.Play(30), 30);
   const int actor = seats.Actor();
   ASSERT_GE(actor, 0);
@@ -80,10 +90,9 @@ TEST(Resign, TheSeatOnTurnResignsToo) {
 }
 
 TEST(Resign, RefusedOnceTheGameIsOverAndBeforeItStarts) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 8);
-  Seats seats(&t, &created);
-  seats.Connect();
+  ConnectedGame g(8);
+  TestHost& t = g.t;
+  Seats& seats = g.seats;
   // Played to its end, which the sink holds: the streams are open until it is kept.
   t.sink.Hold(true);
   for (int i = 0; i < 100000 && t.sink.waiting() == 0; ++i) seats.Play(1);
@@ -106,9 +115,7 @@ TEST(Resign, RefusedOnceTheGameIsOverAndBeforeItStarts) {
   hello.set_game_id(waiting.game_id());
   auto stream = std::make_shared<RecordingSeat>();
   ASSERT_TRUE(target.game->Connect(0, hello, stream).ok());
-  v1::PlayAnswer answer;
-  answer.set_resign(true);
-  target.game->Answer(0, stream.get(), answer, t.clock.Now());
+  target.game->Answer(0, stream.get(), Resignation(), t.clock.Now());
   t.Settle();
   const v1::PlayUpdate* refused = stream->Last(Msg::kRejected);
   ASSERT_NE(refused, nullptr);

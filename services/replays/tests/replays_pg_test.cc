@@ -76,10 +76,8 @@ TEST_F(ReplaysTest, StoringTheSameGameTwiceStoresItOnce) {
   auto other = PlayGame(2, "g-one");  // another game under the same id
   EXPECT_EQ(Store(other).error_code(), grpc::StatusCode::ALREADY_EXISTS);
 
-  v1::GetReplayRequest request;
-  request.set_game_id("g-one");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, request, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-one", &replay).ok());
   EXPECT_EQ(replay.game().actions_size(), game.actions_size());
   EXPECT_TRUE(std::equal(game.actions().begin(), game.actions().end(), replay.game().actions().begin()));
   EXPECT_EQ(replay.game().seats_size(), game.seats_size());
@@ -167,10 +165,8 @@ TEST_F(ReplaysTest, ChanceSeedsAboveTwoToThe63RoundTrip) {
   auto game = PlayGame(3, "g-big-seed");
   game.set_chance_seed(0xF00DF00DF00DF00Dull);
   ASSERT_TRUE(Store(game).ok());
-  v1::GetReplayRequest request;
-  request.set_game_id("g-big-seed");
   v1::Replay replay;
-  const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, request, &replay);
+  const grpc::Status s = GetReplay("g-big-seed", &replay);
   ASSERT_TRUE(s.ok()) << s.error_message();
   EXPECT_EQ(replay.game().chance_seed(), 0xF00DF00DF00DF00Dull);
 }
@@ -210,10 +206,8 @@ TEST_F(ReplaysTest, SeatKindsRoundTripAndSeatsWithoutOneKeepTheirDigest) {
   game.mutable_seats(1)->set_kind(v1::SEAT_KIND_BUILT_IN);
   v1::StoreGameResponse stored;
   ASSERT_TRUE(Store(game, &stored).ok());
-  v1::GetReplayRequest get;
-  get.set_game_id("g-kinds");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-kinds", &replay).ok());
   ASSERT_EQ(replay.game().seats_size(), game.seats_size());
   EXPECT_EQ(replay.game().seats(0).kind(), v1::SEAT_KIND_NETWORK);
   EXPECT_EQ(replay.game().seats(1).kind(), v1::SEAT_KIND_BUILT_IN);
@@ -247,10 +241,8 @@ TEST_F(ReplaysTest, AResignedGameRoundTripsWithItsSeatInTheDigest) {
   const auto game = testing::PlayResignedGame(33, "g-resigned", 1, 250);
   v1::StoreGameResponse stored;
   ASSERT_TRUE(Store(game, &stored).ok());
-  v1::GetReplayRequest get;
-  get.set_game_id("g-resigned");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-resigned", &replay).ok());
   EXPECT_EQ(replay.game().result().reason(), v1::END_REASON_RESIGNED);
   ASSERT_TRUE(replay.game().result().has_resigned_seat());
   EXPECT_EQ(replay.game().result().resigned_seat(), 1u);
@@ -281,10 +273,8 @@ TEST_F(ReplaysTest, TurnsComeFromTheReplayAndAreListed) {
   ASSERT_GT(turns, 10u);
   game.mutable_result()->set_turns(0);  // a record that does not say
   ASSERT_TRUE(Store(game).ok());
-  v1::GetReplayRequest get;
-  get.set_game_id("g-turns");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-turns", &replay).ok());
   EXPECT_EQ(replay.game().result().turns(), turns);
   v1::ListStoredGamesRequest list;
   v1::ListStoredGamesResponse page;

@@ -54,10 +54,8 @@ TEST_F(ReplaysTest, AResignedGameIsStoredAndABadResignationRefused) {
   using testing::PlayResignedGame;
   const auto game = PlayResignedGame(31, "g-resigned", 2, 300);
   ASSERT_TRUE(Store(game).ok());
-  v1::GetReplayRequest get;
-  get.set_game_id("g-resigned");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-resigned", &replay).ok());
   EXPECT_EQ(replay.game().result().reason(), v1::END_REASON_RESIGNED);
   EXPECT_EQ(replay.game().result().resigned_seat(), 2u);
   EXPECT_EQ(replay.game().actions_size(), 300);
@@ -108,10 +106,8 @@ TEST_F(ReplaysTest, TurnsAreTheReplaysNotTheRecordsClaim) {
     ASSERT_GT(turns, 10u);
     game.mutable_result()->set_turns(claimed);
     ASSERT_TRUE(Store(game).ok());
-    v1::GetReplayRequest get;
-    get.set_game_id(id);
     v1::Replay replay;
-    ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, get, &replay).ok());
+    ASSERT_TRUE(GetReplay(id, &replay).ok());
     EXPECT_EQ(replay.game().result().turns(), turns);
     v1::ListStoredGamesRequest list;
     v1::ListStoredGamesResponse page;
@@ -215,10 +211,8 @@ TEST_F(ReplaysTest, MalformedAndUnauthorisedRequestsStoreNothing) {
   EXPECT_EQ(Store(kind).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(StoredGames(), 0);
 
-  v1::GetReplayRequest missing;
-  missing.set_game_id("g-missing");
   v1::Replay replay;
-  EXPECT_EQ(Call(&v1::Replays::Stub::GetReplay, missing, &replay).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(GetReplay("g-missing", &replay).error_code(), grpc::StatusCode::NOT_FOUND);
   v1::ListStoredGamesRequest list;
   list.set_page_token("garbage");
   v1::ListStoredGamesResponse listed;
@@ -234,10 +228,8 @@ TEST_F(ReplaysTest, AStoreThatIsDownIsUnavailableToEveryCall) {
   ASSERT_TRUE(Store(InTournament("dup", "t-dup-0-1", 11)).ok());
   store_.unavailable = true;
   EXPECT_EQ(Store(PlayGame(3, "g-down")).error_code(), grpc::StatusCode::UNAVAILABLE);
-  v1::GetReplayRequest replay_request;
-  replay_request.set_game_id("t-dup-0-1");
   v1::Replay replay;
-  EXPECT_EQ(Call(&v1::Replays::Stub::GetReplay, replay_request, &replay).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(GetReplay("t-dup-0-1", &replay).error_code(), grpc::StatusCode::UNAVAILABLE);
   v1::ListStoredGamesRequest list;
   v1::ListStoredGamesResponse listed;
   EXPECT_EQ(Call(&v1::Replays::Stub::ListGames, list, &listed).error_code(), grpc::StatusCode::UNAVAILABLE);
@@ -254,7 +246,7 @@ TEST_F(ReplaysTest, AStoreThatIsDownIsUnavailableToEveryCall) {
 
   // The reveals too: a tournament's game is then neither shown nor listed.
   reveals_.unavailable = true;
-  EXPECT_EQ(Call(&v1::Replays::Stub::GetReplay, replay_request, &replay).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(GetReplay("t-dup-0-1", &replay).error_code(), grpc::StatusCode::UNAVAILABLE);
   EXPECT_EQ(Call(&v1::Replays::Stub::ListGames, list, &listed).error_code(), grpc::StatusCode::UNAVAILABLE);
   v1::RevealGamesRequest reveal;
   reveal.set_tournament("dup");
@@ -360,10 +352,8 @@ TEST_F(ReplaysTest, AVerifiableGameIsStoredOnlyWhenItsChanceChecks) {
   EXPECT_EQ(StoredGames(), 0);
 
   ASSERT_TRUE(Store(PlayVerifiableGame(seed, "g-v2")).ok());
-  v1::GetReplayRequest request;
-  request.set_game_id("g-v2");
   v1::Replay replay;
-  ASSERT_TRUE(Call(&v1::Replays::Stub::GetReplay, request, &replay).ok());
+  ASSERT_TRUE(GetReplay("g-v2", &replay).ok());
   EXPECT_EQ(replay.game().verifiable_seed(), chance::AsBytes(seed));
   EXPECT_EQ(replay.game().chance_commitment(), chance::AsBytes(chance::CommitTo(seed)));
   EXPECT_EQ(replay.game().chance_seed(), 0u);
@@ -397,10 +387,8 @@ class HiddenGamesTest : public ReplaysTest {
   // ExportGame answer alike (OK, or FAILED_PRECONDITION when hidden), and
   // ListGames lists it (unfiltered, by tournament and by player) exactly then.
   bool Shown(const std::string& id, const std::string& tournament) {
-    v1::GetReplayRequest replay_request;
-    replay_request.set_game_id(id);
     v1::Replay replay;
-    const grpc::Status s = Call(&v1::Replays::Stub::GetReplay, replay_request, &replay);
+    const grpc::Status s = GetReplay(id, &replay);
     EXPECT_TRUE(s.ok() || s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) << s.error_message();
     v1::GetPositionRequest position_request;
     position_request.set_game_id(id);

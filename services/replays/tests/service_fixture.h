@@ -46,6 +46,12 @@ class ReplaysServiceTest : public ::testing::Test {
   grpc::Status Call(Method method, const Request& request, Response* response, const std::string& token = kReadToken) {
     return client_->Call(method, request, response, token);
   }
+  // GetReplay of one game.
+  grpc::Status GetReplay(const std::string& game_id, v1::Replay* out, const std::string& token = kReadToken) {
+    v1::GetReplayRequest request;
+    request.set_game_id(game_id);
+    return Call(&v1::Replays::Stub::GetReplay, request, out, token);
+  }
   grpc::Status Confirm(const std::string& token, const std::string& game_id, const std::string& digest,
                        bool* confirmed) {
     return client_->Confirm(token, game_id, digest, confirmed);
