@@ -62,15 +62,74 @@ function offered(page) {
   });
 }
 
+// What the page shows of a place clicked once (item 7 of the board targets):
+// the preview bar names it, with what it does; the decision still stands.
+function previewShown(page, key) {
+  return page.evaluate((k) => {
+    const bar = document.querySelector(`[data-board-choice]:not([hidden]) [data-target-preview="${k}"]`);
+    const play = window.metropolisPlay;
+    return {
+      bar: !!bar,
+      label: bar?.querySelector('[data-preview-label]')?.textContent ?? '',
+      detail: bar?.querySelector('[data-preview-detail]')?.textContent ?? '',
+      ghost: document.querySelector('.board .ghost [data-ghost]')?.dataset.ghost ?? '',
+      selected: !!document.querySelector(`.board [data-target="${k}"].selected`),
+      step: play.decision?.step ?? null,
+      answers: play.answers,
+    };
+  }, key);
+}
+
+// The first click on a place previews it and sends nothing: the bar names the
+// place, a ghost of the piece stands there (a settlement or a city with its
+// yields, the robber with its hex), and the decision is the same one.
+async function expectPreview(page, key, step, answers) {
+  await page.waitForSelector(`[data-board-choice]:not([hidden]) [data-target-preview="${key}"]`, { timeout: 5000 }).catch(() => {});
+  const p = await previewShown(page, key);
+  expect(p.bar && p.selected, `step ${step}: a first click on ${key} shows no preview (${JSON.stringify(p)})`);
+  expect(p.step === step && p.answers === answers, `step ${step}: a first click on ${key} sent an answer (${JSON.stringify(p)})`);
+  if (/^Build a (settlement|city) here/.test(p.label)) {
+    expect(/^yields: (nothing|\d+ \w+)/.test(p.detail) && ['settlement', 'city'].includes(p.ghost), `step ${step}: the preview of "${p.label}" shows ${JSON.stringify(p)}`);
+    if (!stats.previews.yields++) await page.screenshot({ path: join(ARTIFACTS, 'play-preview.png') });
+  }
+  if (/^Move the robber/.test(p.label)) {
+    expect(/^hex \d+ \(\w+( \d+)?\): (you may rob|nobody to rob)/.test(p.detail) && p.ghost === 'robber', `step ${step}: the robber's preview shows ${JSON.stringify(p)}`);
+    stats.previews.robber++;
+  }
+  stats.previews.shown++;
+  return p;
+}
+
 // Clicks a board place, and what follows it: the popover's first action, or
-// the destination of a two-place action.
-async function clickPlace(page, key) {
-  await page.click(`.board [data-target="${key}"]`);
+// the destination of a two-place action. Each place is clicked twice: the
+// first click previews (checked), the second commits. Now and then by the
+// keyboard instead (Enter, Enter), and once cancelled with Escape first.
+async function clickPlace(page, key, step) {
+  const answers = await page.evaluate(() => window.metropolisPlay.answers);
+  const target = `.board [data-target="${key}"]`;
+  const keyboard = stats.previews.shown % 7 === 3;
+  const press = async () => (keyboard ? (await page.focus(target), page.keyboard.press('Enter')) : page.click(target));
+  await press();
+  await expectPreview(page, key, step, answers);
+  if (!stats.previews.escaped) {
+    // Escape cancels the preview; nothing was sent, and the place can be chosen again.
+    stats.previews.escaped = true;
+    await sleep(300);
+    const still = await previewShown(page, key);
+    expect(still.step === step && still.answers === answers, `step ${step}: 300 ms after a first click on ${key} an answer was sent`);
+    await page.keyboard.press('Escape');
+    const gone = await page.evaluate((k) => !document.querySelector(`[data-target-preview="${k}"]`) && !document.querySelector('.board .target.selected'), key);
+    expect(gone, `step ${step}: Escape left the preview of ${key} on`);
+    await press();
+    await expectPreview(page, key, step, answers);
+  }
+  if (keyboard) stats.previews.keyboard++;
+  await press();
   for (let i = 0; i < 20; ++i) {
     const next = await page.evaluate(() => {
       const pop = document.querySelector('[data-popover]:not([hidden])');
       if (pop) return pop.querySelector('button.act') ? 'popover' : 'stage-button';
-      if (!document.querySelector('[data-board-choice]').hidden) return 'stage';
+      if (document.querySelector('[data-board-choice]:not([hidden]) [data-stage-cancel]')) return 'stage';
       return 'done';
     });
     if (next === 'done') return;
@@ -81,12 +140,60 @@ async function clickPlace(page, key) {
     if (next === 'stage-button') await page.click('[data-popover] [data-stage]');
     if (next === 'stage') {
       const second = await page.$$eval('.board [data-target]:not(.selected)', (ts) => ts.map((t) => t.dataset.target));
+      await page.click(`.board [data-target="${second[0]}"]`);
+      await expectPreview(page, second[0], step, answers);
       return page.click(`.board [data-target="${second[0]}"]`);
     }
   }
 }
 
-const stats = { clicks: { board: 0, prompt: 0, button: 0 }, popovers: 0, waits: [] };
+// The targets say what a click does (their accessible name and tooltip), and
+// those around a piece leave it seen: at a few points of each piece at a target
+// (a building or a knight at a node, a number token on a hex) the piece is what
+// the pointer finds, under nothing painted more than faintly.
+function targetFaults(page) {
+  return page.evaluate(() => {
+    const faults = [];
+    let pieces = 0;
+    const alpha = (paint) => {
+      if (!paint || paint === 'none' || paint === 'transparent') return 0;
+      const m = /rgba?\(([^)]+)\)/.exec(paint);
+      return m ? Number(m[1].split(',')[3] ?? 1) : 1;
+    };
+    const shown = (e) => {
+      const cs = getComputedStyle(e);
+      let opacity = 1;
+      for (let a = e; a && a.nodeType === 1; a = a.parentElement) opacity *= Number(getComputedStyle(a).opacity);
+      return Math.max(alpha(cs.fill) * Number(cs.fillOpacity), alpha(cs.stroke) * Number(cs.strokeOpacity)) * opacity;
+    };
+    for (const t of document.querySelectorAll('.board [data-target]')) {
+      const label = t.getAttribute('aria-label') ?? '';
+      const title = t.querySelector('title')?.textContent ?? '';
+      if (!/^[A-Z0-9]/.test(label) || title !== label) faults.push(`${t.dataset.target}: label "${label}", tooltip "${title}"`);
+      if (/settlement/i.test(label) && /^Build/.test(label) && !/^(\d+ choices here: )?Build a settlement here \((brick, lumber, wool, grain|free in the setup)\)/.test(label)) faults.push(`${t.dataset.target}: "${label}"`);
+      const [kind, id] = t.dataset.target.split(':');
+      const sel = kind === 'node'
+        ? `.board .pieces [data-node="${id}"]:is([data-piece="settlement"], [data-piece="city"], [data-piece="knight"])`
+        : kind === 'hex' ? `.board .pieces [data-piece="token"][data-hex="${id}"]` : null;
+      if (!sel || t.classList.contains('selected')) continue;
+      for (const piece of document.querySelectorAll(sel)) {
+        ++pieces;
+        piece.scrollIntoView({ block: 'center', inline: 'center' });
+        const r = piece.getBoundingClientRect();
+        for (const [fx, fy] of [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]]) {
+          const stack = document.elementsFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+          const at = stack.findIndex((e) => piece.contains(e));
+          const over = at < 0 ? [] : stack.slice(0, at).filter((e) => shown(e) > 0.1);
+          if (at < 0) faults.push(`the ${piece.dataset.piece} at ${t.dataset.target} is not found at (${fx}, ${fy}) of it`);
+          else if (over.length) faults.push(`the ${piece.dataset.piece} at ${t.dataset.target} is under ${over.map((e) => `${e.tagName}.${e.getAttribute('class')}`).join(', ')}`);
+        }
+      }
+    }
+    return { faults, pieces };
+  });
+}
+
+const stats = { clicks: { board: 0, prompt: 0, button: 0 }, popovers: 0, waits: [], previews: { shown: 0, yields: 0, robber: 0, keyboard: 0, escaped: false }, around: 0 };
 const BOARD_VERBS = /^(build_settlement|build_city|build_road|build_wall|recruit_knight|activate_knight|promote_knight|move_knight|displace_knight|chase_robber|move_robber|relocate_knight|pillage_city|place_metropolis|commit_knight|remove_knight|place_knight|repair_city)\b|^play (bishop|merchant|inventor|engineer|medicine|intrigue|saboteur|diplomat) /;
 
 // Takes the decision due on `page` by clicking, and waits for its outcome.
@@ -96,7 +203,7 @@ async function decide(page, o, wants = {}) {
   const has = (verb) => o.legal.some((t) => t === verb || t.startsWith(`${verb} `));
   const boardLegal = o.legal.filter((t) => BOARD_VERBS.test(t));
   const forced = boardLegal.length > 0 && !has('end_turn') && !has('roll');
-  const builds = o.targets.filter((t) => /build a (settlement|city)/.test(t.label));
+  const builds = o.targets.filter((t) => /build a (settlement|city)/i.test(t.label));
   // Every board action must have its place highlighted, and nothing more.
   expect(boardLegal.length === 0 || o.targets.length > 0, `step ${o.step}: board actions ${boardLegal.slice(0, 3).join(', ')} but no highlighted place`);
   if (has('roll')) {
@@ -113,7 +220,7 @@ async function decide(page, o, wants = {}) {
   } else if (forced || (builds.length && has('end_turn'))) {
     const target = forced ? o.targets[Math.floor(Math.random() * o.targets.length)] : builds[0];
     stats.clicks.board++;
-    await clickPlace(page, target.key);
+    await clickPlace(page, target.key, o.step);
   } else if (has('end_turn')) {
     stats.clicks.button++;
     await page.click('[data-turn="end_turn"]');
@@ -392,6 +499,11 @@ async function main() {
         continue;
       }
       if (decisions === 1 || decisions % 10 === 0) await snapshot(ann, o, snapshots);
+      if (o.targets.length) {
+        const seen = await targetFaults(ann);
+        expect(!seen.faults.length, `step ${o.step}: board targets: ${seen.faults.slice(0, 4).join('; ')}`);
+        stats.around += seen.pieces;
+      }
       if (decisions === 5) await ann.screenshot({ path: join(ARTIFACTS, 'play-setup.png'), fullPage: true });
       // The board as a playing surface, for docs/WEB.md: places highlighted to click.
       if (decisions >= 3 && !shotTargets && o.targets.length) {
@@ -438,6 +550,10 @@ async function main() {
       `${stats.clicks.prompt} in prompts, ${stats.clicks.button} buttons, ${stats.popovers} popovers), ${practice.steps} steps in ${practiceSecs.toFixed(1)} s; ` +
       `click to next decision median ${quantile(stats.waits, 0.5)} ms, p90 ${quantile(stats.waits, 0.9)} ms; ${snapshots.length} boards compared`);
     expect(stats.clicks.board >= 4, `only ${stats.clicks.board} clicks on the board`);
+    console.log(`play_test: board targets: ${stats.previews.shown} previews before a commit (${stats.previews.yields} with yields, ${stats.previews.robber} of the robber, ` +
+      `${stats.previews.keyboard} by the keyboard, one cancelled by Escape); ${stats.around} pieces at a target checked still seen`);
+    expect(stats.previews.yields >= 2 && stats.previews.keyboard >= 1 && stats.previews.escaped, `board previews: ${JSON.stringify(stats.previews)}`);
+    expect(stats.around >= 1, 'no piece stood at a target in the whole practice game: none was checked still seen');
     console.log(`play_test: trades in the practice game: ${trades.received} offers from the bots answered in the prompt; ` +
       `ann made ${trades.offered} offers, ${trades.accepted} accepted and ${trades.countered} countered by a bot`);
     console.log(`play_test: before committing: ${told.rolls} rolls kept the page still; ${told.bankForms} bank forms showed their rates` +

@@ -229,14 +229,21 @@ export function pieceLayers(p) {
   return [tokens, roads, buildings, knights, movers, barbarianTrack(p)];
 }
 
+// A place to click. On an empty spot a dashed ring with a "+"; around a piece a
+// larger hollow ring, so that the piece stays seen (a knight's level, a city's
+// wall); a hex only outlined, so that the board is not washed out while the
+// robber moves. The hit areas are transparent.
 function targetMarkup(t) {
   const key = `${t.kind}:${t.id}`;
-  const common = `class="target target-${t.kind}${t.selected ? ' selected' : ''}" data-target="${key}" data-${t.kind}="${t.id}" role="button" tabindex="0" aria-label="${escapeAttr(t.label)}"`;
+  const cls = `target target-${t.kind}${t.occupied ? ' occupied' : ''}${t.selected ? ' selected' : ''}`;
+  const common = `class="${cls}" data-target="${key}" data-${t.kind}="${t.id}" role="button" tabindex="0" aria-label="${escapeAttr(t.label)}"${t.selected ? ' aria-pressed="true"' : ''}`;
   const title = `<title>${escapeAttr(t.label)}</title>`;
   if (t.kind === 'node') {
     const [x, y] = nodeXY(t.id);
-    return `<g ${common}>${title}<circle class="target-hit" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="15"/>` +
-      `<circle class="target-ring" cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="11"/><path class="target-mark" d="M${x - 4},${y} H${x + 4} M${x},${y - 4} V${y + 4}"/></g>`;
+    const at = `cx="${x.toFixed(1)}" cy="${y.toFixed(1)}"`;
+    if (t.occupied) return `<g ${common}>${title}<circle class="target-hit" ${at} r="19"/><circle class="target-ring" ${at} r="18"/></g>`;
+    return `<g ${common}>${title}<circle class="target-hit" ${at} r="15"/>` +
+      `<circle class="target-ring" ${at} r="11"/><path class="target-mark" d="M${x - 4},${y} H${x + 4} M${x},${y - 4} V${y + 4}"/></g>`;
   }
   if (t.kind === 'edge') {
     const [a, b] = TOPOLOGY.edges[t.id];
@@ -247,9 +254,25 @@ function targetMarkup(t) {
     return `<g ${common}>${title}<line class="target-hit" ${line(0.2)}/><line class="target-ring" ${line(0.22)}/>` +
       `<circle class="target-dot" cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="4"/></g>`;
   }
-  const [cx, cy] = hexCentre(t.id);
-  return `<g ${common}>${title}<polygon class="target-hit target-ring" points="${hexPoints(t.id)}"/>` +
-    `<circle class="target-ring" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="19"/></g>`;
+  return `<g ${common}>${title}<polygon class="target-hit" points="${hexPoints(t.id)}"/><polygon class="target-ring target-outline" points="${hexPoints(t.id)}"/></g>`;
+}
+
+// The ghost of a piece not yet placed (preview before a confirmation): the
+// piece's own drawing in its seat's colour, without the data attributes and
+// titles that make a piece a piece for the tests and for screen readers, and
+// the hexes a settlement or a city would yield from.
+function ghostMarkup(g) {
+  let piece = '';
+  if (g.piece === 'settlement') piece = building(g.id, g.seat, 1, 0);
+  else if (g.piece === 'city') piece = building(g.id, g.seat, 2, 0);
+  else if (g.piece === 'wall') piece = building(g.id, g.seat, 2, 1);
+  else if (g.piece === 'road') piece = road(g.id, g.seat);
+  else if (g.piece === 'knight') piece = knight(g.id, g.seat, g.level, g.active ? 1 : 0);
+  else if (g.piece === 'robber') piece = robber(g.id);
+  else if (g.piece === 'merchant') piece = merchant(g.id, g.seat);
+  piece = piece.replace(/<title>[^<]*<\/title>/g, '').replace(/ data-[a-z]+="[^"]*"/g, '');
+  const yields = (g.yields ?? []).map((h) => `<polygon class="ghost-yield" points="${hexPoints(h)}"/>`).join('');
+  return `${yields}<g class="ghost-piece" data-ghost="${g.piece}">${piece}</g>`;
 }
 
 const escapeAttr = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
@@ -260,12 +283,15 @@ export class BoardView {
     const board = config.board;
     container.innerHTML =
       `<svg class="board" viewBox="${VIEW_BOX}" role="img" aria-label="The board" xmlns="http://www.w3.org/2000/svg">` +
-      `<g class="static">${staticLayer(board)}</g><g class="pieces">${'<g></g>'.repeat(6)}</g><g class="targets"></g></svg>`;
+      `<g class="static">${staticLayer(board)}</g><g class="pieces">${'<g></g>'.repeat(6)}</g><g class="ghost" aria-hidden="true"></g><g class="targets"></g></svg>`;
     this.svg = container.firstElementChild;
     this.layers = [...this.svg.querySelector('.pieces').children];
     this.drawn = this.layers.map(() => '');
     this.targetLayer = this.svg.querySelector('.targets');
+    this.ghostLayer = this.svg.querySelector('.ghost');
     this.onPick = null;
+    this.onHover = null; // (key or null): a target pointed at or focused, for its preview
+    this.onMiss = null; // a click on the board beside every target
     // One listener for every target, by click or by key (targets are focusable).
     const pick = (e) => {
       const t = e.target.closest('[data-target]');
@@ -276,10 +302,25 @@ export class BoardView {
     };
     this.targetLayer.addEventListener('click', pick);
     this.targetLayer.addEventListener('keydown', pick);
+    this.svg.addEventListener('click', (e) => {
+      if (!e.target.closest('[data-target]') && this.targetLayer.childElementCount) this.onMiss?.();
+    });
+    const hover = (e) => {
+      const t = e.target.closest('[data-target]');
+      const into = e.type === 'pointerover' || e.type === 'focusin';
+      this.onHover?.(into && t ? t.dataset.target : null);
+    };
+    for (const type of ['pointerover', 'pointerout', 'focusin', 'focusout']) this.targetLayer.addEventListener(type, hover);
+  }
+
+  // The ghost of a piece about to be placed (see ghostMarkup), or none (null).
+  setPreview(ghost) {
+    this.ghostLayer.innerHTML = ghost ? ghostMarkup(ghost) : '';
   }
 
   // The places a player may click now, above every piece: [{kind: 'node' |
-  // 'edge' | 'hex', id, label, selected}]. onPick(key, element) gets
+  // 'edge' | 'hex', id, label, selected, occupied}] (occupied: a piece stands
+  // there, and the target is drawn around it). onPick(key, element) gets
   // "node:12" and the target's element (for a popover beside it). Hexes are
   // drawn first so that the nodes and edges on their rims stay clickable.
   // A target is a dashed outline with a mark as well as a colour.

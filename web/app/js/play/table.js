@@ -10,6 +10,7 @@ import { html, pageOf, SEAT_LETTERS, CARD_NAMES } from '../names.js';
 import { session } from '../session.js';
 import { GameViewer, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
+import { targetInfo, previewMarkup } from './targets.js';
 import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
 import { rateBankTrades } from './rates.js';
 import { resignControl } from './resign.js';
@@ -39,6 +40,8 @@ export async function render(gameId) {
     let boardStep = -1; // the step of the position on the board
     let sent = false; // an answer is on its way: nothing more is sent meanwhile
     let stage = null; // a first choice of a two-place action (a knight to move)
+    let picked = null; // the place clicked once: previewed, sent at a second click or Confirm
+    let infos = new Map(); // place key -> targetInfo, for the targets drawn now
     let over = false;
     let countdown = { decisionMs: 0, bankMs: 0, at: 0 };
     let ticker = 0;
@@ -136,27 +139,37 @@ export async function render(gameId) {
       closePopover();
       if (!decision || sent) {
         viewer.board.setTargets([], null);
+        viewer.board.setPreview(null);
         el.choice.hidden = true;
         return;
       }
       const places = stage ? stage.places : plan.places;
-      const targets = [...places.entries()].map(([key, list]) => {
-        const [kind, id] = key.split(':');
-        return { kind, id: Number(id), label: list.length === 1 ? list[0].label : `${list.length} choices: ${list.map((d) => d.label).join('; ')}` };
-      });
-      if (stage) targets.push({ ...stage.from, selected: true, label: 'chosen: click again to choose another' });
+      infos = new Map([...places.entries()].map(([key, list]) => [key, targetInfo(lastView, seat, config, key, list, { role: stage ? 'to' : 'at', nameOf: seatName })]));
+      if (!infos.has(picked)) picked = null;
+      const targets = [...infos.entries()].map(([key, info]) => ({ ...info, selected: key === picked }));
+      const focused = document.activeElement?.closest?.('.board [data-target]');
+      if (stage) targets.push({ ...stage.from, selected: true, occupied: true, label: 'Chosen: click again to choose another' });
       viewer.board.setTargets(targets, onPlace);
+      viewer.board.onHover = (key) => viewer.board.setPreview(infos.get(key ?? picked)?.ghost);
+      viewer.board.onMiss = () => picked && unpick();
+      viewer.board.setPreview(infos.get(picked)?.ghost);
+      // A keyboard's focus stays on the place picked, for Enter to confirm it.
+      if (picked && focused) viewer.board.targetElement(picked)?.focus();
       // A decision made on the board is announced above it, not in a dialog,
       // which would cover the places to click.
       const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName, { discardTotal }) : '';
-      el.choice.hidden = !stage && !prompt;
-      el.choice.innerHTML = stage
-        ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
-        : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>`.__raw;
+      el.choice.hidden = !stage && !prompt && !picked;
+      el.choice.innerHTML = picked
+        ? String(previewMarkup(infos.get(picked)))
+        : stage
+          ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
+          : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>`.__raw;
       el.choice.querySelector('[data-stage-cancel]')?.addEventListener('click', () => {
         stage = null;
         drawTargets();
       });
+      el.choice.querySelector('[data-preview-cancel]')?.addEventListener('click', unpick);
+      el.choice.querySelector('[data-preview-confirm]')?.addEventListener('click', () => picked && onPlace(picked, viewer.board.targetElement(picked)));
     }
 
     function drawPrompt() {
@@ -218,13 +231,28 @@ export async function render(gameId) {
 
     // ---- Choosing -----------------------------------------------------------------------------
 
+    function unpick() {
+      picked = null;
+      drawTargets();
+    }
+
+    // A first click on a place previews what it does; a second click on it (or
+    // Confirm) goes on as before: the action is sent, or a popover chooses.
     function onPlace(key, target) {
       if (!decision || sent) return;
+      if (stage && key === `${stage.from.kind}:${stage.from.id}`) {
+        stage = null;
+        picked = null;
+        return drawTargets();
+      }
+      if (key !== picked) {
+        picked = key;
+        return drawTargets();
+      }
+      picked = null;
+      drawTargets();
+      target = viewer.board.targetElement(key) ?? target;
       if (stage) {
-        if (key === `${stage.from.kind}:${stage.from.id}`) {
-          stage = null;
-          return drawTargets();
-        }
         // The second place ends the action: one sends, several ask.
         const list = stage.places.get(key) ?? [];
         if (list.length === 1) return answer({ code: list[0].code }, list[0].text);
@@ -313,6 +341,7 @@ export async function render(gameId) {
     function onKey(e) {
       if (e.key === 'Escape') {
         if (!el.popover.hidden) closePopover();
+        else if (picked) unpick();
         else if (stage) {
           stage = null;
           drawTargets();
@@ -325,6 +354,7 @@ export async function render(gameId) {
       const step = decision.step;
       sent = true;
       stage = null;
+      picked = null;
       el.rejected.hidden = true;
       viewer.element.dataset.sent = text ?? what.text;
       draw();
@@ -475,6 +505,7 @@ export async function render(gameId) {
         plan = rateBankTrades(planLegal(decision.legal ?? []), decision.view, seat, config);
         sent = false;
         stage = null;
+        picked = null;
         lastView = decision.view;
         lastStep = decision.step;
         countdown = { decisionMs: Number(decision.decision_ms_left ?? 0), bankMs: Number(decision.time_bank_ms_left ?? 0), at: performance.now() };
