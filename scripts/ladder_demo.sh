@@ -6,14 +6,18 @@
 # prints the leaderboard and the latest stored games.
 #
 #   scripts/ladder_demo.sh [--ladder ID] [--bots N] [--games G] [--bot SPEC] [--matchmakers A,B]
+#                          [--decision-ms N] [--time-bank-ms N]
 #
-# Defaults: ladder "open", 8 bots, 3 games each, heuristic. With a second
+# Defaults: ladder "open", 8 bots, 3 games each, heuristic. --decision-ms and
+# --time-bank-ms set the clocks of a ladder this creates (the ladder's defaults,
+# 10 s and 60 s, are a bot's pace; the main job gives people on its ladder 60 s
+# and 5 minutes); a ladder that exists keeps its own. With a second
 # matchmaker replica (METROPOLIS_MATCHMAKERS=2) the bots alternate between them;
 # --matchmakers gives every bot that list instead (it fails over along it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stack=${METROPOLIS_STACK_DIR:-/tmp/metropolis-stack}
-ladder=open bots=8 games=3 bot=heuristic matchmakers=
+ladder=open bots=8 games=3 bot=heuristic matchmakers='' clocks=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --ladder) ladder=$2; shift 2 ;;
@@ -21,6 +25,9 @@ while [[ $# -gt 0 ]]; do
     --games) games=$2; shift 2 ;;
     --bot) bot=$2; shift 2 ;;
     --matchmakers) matchmakers=$2; shift 2 ;;
+    --decision-ms | --time-bank-ms)
+      [[ ${2:-} =~ ^[0-9]+$ ]] || { echo "ladder_demo: $1 takes milliseconds, not '${2:-}'" >&2; exit 2; }
+      clocks+=("$1" "$2"); shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "ladder_demo: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -36,9 +43,11 @@ ctl() { "$bin/tools/ctl/metropolisctl" --token "$METROPOLIS_ADMIN_TOKEN" "$@"; }
 
 if ! "$admin" --json ladders | python3 -c "import json, sys; sys.exit(0 if any(l['id'] == '$ladder' for l in json.load(sys.stdin)) else 1)"; then
   "$admin" create-ladder "$ladder" --title "Open ladder, 4 players" --seats 4 --placement-games 2 --bots-after-ms 20000 \
-    >/dev/null
+    "${clocks[@]}" >/dev/null
   "$admin" create-season "$ladder" >/dev/null
   echo "ladder_demo: created ladder $ladder, season 1"
+elif [[ ${#clocks[@]} -gt 0 ]]; then
+  echo "ladder_demo: ladder $ladder exists and keeps its clocks (${clocks[*]} not applied)" >&2
 fi
 "$admin" --json identities | python3 -c "import json, sys; sys.exit(0 if any(i['name'] == 'house' for i in json.load(sys.stdin)) else 1)" ||
   "$admin" create-player house >/dev/null

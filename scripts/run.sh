@@ -22,7 +22,9 @@ echo "==== stack: start ===="
 if [[ -f $METROPOLIS_STACK_DIR/stack.env ]]; then deploy/local/stack.sh down; fi
 METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up build/release
 echo "==== ladder: 8 bots, 3 games each ===="
-scripts/ladder_demo.sh --bots 8 --games 3
+# A person may queue on this ladder from the browser: a person's clocks, as in
+# practice games, not a bot's 10 s per decision.
+scripts/ladder_demo.sh --bots 8 --games 3 --decision-ms 60000 --time-bank-ms 300000
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
 cat <<HELP

@@ -11,9 +11,15 @@ source "$(dirname "$0")/lib/stack_test.sh"
 stack_test_begin ladder_test "${1:-}"
 
 METROPOLIS_MATCHMAKERS=2 deploy/local/stack.sh up "$build" || fail "the stack did not start"
-scripts/ladder_demo.sh --bots 8 --games 2 || fail "the bots did not play their games"
+# With the main job's clocks (scripts/run.sh): a person on the demo ladder gets
+# a person's time, not a bot's 10 s per decision.
+scripts/ladder_demo.sh --bots 8 --games 2 --decision-ms 60000 --time-bank-ms 300000 ||
+  fail "the bots did not play their games"
 # shellcheck source=/dev/null
 source "$METROPOLIS_STACK_DIR/stack.env"
+clocks=$("$build/tools/admin/metropolis-admin" --json ladders |
+  python3 -c 'import json, sys; l = [l for l in json.load(sys.stdin) if l["id"] == "open"][0]; print(l["decision_ms"], l["time_bank_ms"])')
+[[ $clocks == "60000 300000" ]] || fail "the demo ladder's clocks are '$clocks' (ms per decision, bank), not the 60000 300000 asked"
 
 expect_games_per_bot 2
 expect_all_rated
