@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "services/gateway/delay_line.h"
 #include "services/gateway/json.h"
 
 namespace metropolis::gateway {
@@ -95,6 +96,17 @@ bool Spectator::closed() const {
   return closed_;
 }
 
+namespace {
+
+std::string DelayText(std::chrono::milliseconds delay) {
+  const auto ms = delay.count();
+  if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + " min";
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + " s";
+  return std::to_string(ms) + " ms";
+}
+
+}  // namespace
+
 // ---- Channel: one watched game ---------------------------------------------------
 
 class LiveHub::Channel : public UpstreamSink {
@@ -180,6 +192,15 @@ class LiveHub::Channel : public UpstreamSink {
       start_bytes += text->size();
       start.push_back(std::move(text));
     };
+    if (options_.spectator_delay.count() > 0) {
+      // Said first, and at once: the first view of a game nobody watched
+      // comes only after the delay.
+      add(std::make_shared<const std::string>(SseEvent(
+          "notice",
+          Json({{"message", "spectators see this game " + DelayText(options_.spectator_delay) + " behind its players"},
+                {"delay_ms", options_.spectator_delay.count()}})
+              .dump())));
+    }
     add(welcome_);
     if (from_start) {
       if (!history_complete_) {
@@ -289,9 +310,17 @@ class LiveHub::Channel : public UpstreamSink {
 // ---- LiveHub -------------------------------------------------------------------------
 
 LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(ptrdiff_t)> on_history_bytes)
-    : options_(options), factory_(std::move(factory)), on_history_bytes_(std::move(on_history_bytes)) {}
+    : options_(options), factory_(std::move(factory)), on_history_bytes_(std::move(on_history_bytes)) {
+  if (options_.spectator_delay.count() > 0) {
+    static const services::SystemClock system_clock;
+    delay_line_ =
+        std::make_unique<DelayLine>(options_.spectator_delay, options_.clock ? options_.clock : &system_clock);
+  }
+}
 
 LiveHub::~LiveHub() {
+  // The upstreams' ends pass through the delay line: none may wait for it.
+  if (delay_line_) delay_line_->Drain();
   std::unique_lock lock(mutex_);
   for (auto& [id, channel] : channels_)
     if (channel->upstream) channel->upstream->Cancel();
@@ -318,7 +347,8 @@ bool LiveHub::Subscribe(const std::string& game_id, const std::string& host, boo
     auto channel = std::make_shared<Channel>(this, game_id, options_);
     it = channels_.emplace(game_id, channel).first;
     ++running_upstreams_;
-    channel->upstream = factory_(game_id, host, channel);
+    channel->upstream =
+        factory_(game_id, host, delay_line_ ? delay_line_->Wrap(channel) : std::shared_ptr<UpstreamSink>(channel));
   }
   *out = it->second->Add(from_start);
   ++spectators_;

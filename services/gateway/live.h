@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/common/clock.h"
 #include "metropolis/v1/gamehost.pb.h"
 #include "services/gateway/params.h"
 
@@ -106,7 +107,14 @@ struct LiveOptions {
   // JSON framing and an allocation of its own, which a long game would keep
   // for every step. 1 keeps every message as it came.
   size_t history_block = 32;
+  // Spectators see each game this far behind its players (--spectator-delay-ms,
+  // delay_line.h); 0 shows it as it happens. `clock` times it (the system
+  // clock when null).
+  std::chrono::milliseconds spectator_delay{0};
+  const services::Clock* clock = nullptr;
 };
+
+class DelayLine;
 
 class LiveHub {
  public:
@@ -115,6 +123,8 @@ class LiveHub {
   // threads, and totals set in the wrong order would leave a gauge stale.
   LiveHub(LiveOptions options, UpstreamFactory factory,
           std::function<void(ptrdiff_t change)> on_history_bytes = nullptr);
+  // The hub's delay line, when it has a spectator delay (tests poke it).
+  DelayLine* delay_line() { return delay_line_.get(); }
   ~LiveHub();  // ends every stream and waits for the upstreams
 
   // Adds a spectator to `game_id` (run by `host`), watching it if nobody did.
@@ -138,6 +148,7 @@ class LiveHub {
 
   const LiveOptions options_;
   const UpstreamFactory factory_;
+  std::unique_ptr<DelayLine> delay_line_;  // with a spectator delay
   mutable std::mutex mutex_;
   std::condition_variable all_ended_;
   std::map<std::string, std::shared_ptr<Channel>> channels_;

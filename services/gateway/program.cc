@@ -58,6 +58,9 @@ void AddGatewaySettings(ms::Settings* settings) {
                 "open HTTP connections at once, streams included; more are not served until one closes");
   settings->Add("max-spectators", "N", "10000", "live streams at once; more are refused with 503");
   settings->Add("max-live-games", "N", "256", "live games watched at once (an upstream stream each)");
+  settings->Add("spectator-delay-ms", "N", "0",
+                "spectators see every live game this far behind its players, so that nobody outside a game can "
+                "advise a player as it happens (0: as it happens; the delayed updates are held in memory)");
   settings->Add("stream-interval-ms", "N", "100",
                 "a live stream writes a view at most this often (views in between merge; events go at once)");
   settings->Add("stream-resume-batch-ms", "N", "5",
@@ -87,7 +90,7 @@ void AddGatewaySettings(ms::Settings* settings) {
 
 bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std::string* error) {
   int64_t timeout_ms, threads, loop_threads, max_connections, max_spectators, max_games, interval_ms, heartbeat_ms;
-  int64_t resume_batch_ms, trim_memory_s;
+  int64_t resume_batch_ms, trim_memory_s, spectator_delay_ms;
   int64_t practice_decision_ms, practice_bank_ms, max_practice_games;
   int64_t public_cache_ms, upstream_rate, upstream_burst;
   if (!settings.GetInt("backend-timeout-ms", 10, 600'000, &timeout_ms, error) ||
@@ -96,6 +99,7 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
       !settings.GetInt("max-connections", 16, 1'000'000, &max_connections, error) ||
       !settings.GetInt("max-spectators", 0, 100'000, &max_spectators, error) ||
       !settings.GetInt("max-live-games", 1, 100'000, &max_games, error) ||
+      !settings.GetInt("spectator-delay-ms", 0, 3'600'000, &spectator_delay_ms, error) ||
       !settings.GetInt("stream-interval-ms", 0, 10'000, &interval_ms, error) ||
       !settings.GetInt("stream-resume-batch-ms", 0, 1000, &resume_batch_ms, error) ||
       !settings.GetInt("trim-memory-s", 0, 86'400, &trim_memory_s, error) ||
@@ -118,6 +122,7 @@ bool ReadGatewayConfig(const ms::Settings& settings, GatewayConfig* config, std:
   config->max_connections = int(max_connections);
   config->max_spectators = int(max_spectators);
   config->max_live_games = int(max_games);
+  config->spectator_delay_ms = int(spectator_delay_ms);
   config->stream_interval_ms = int(interval_ms);
   config->heartbeat_ms = int(heartbeat_ms);
   config->resume_batch_ms = int(resume_batch_ms);
@@ -218,7 +223,9 @@ int RunGateway(const GatewayConfig& config) {
                     .secure_cookies = config.secure_cookies},
                    &bot_store, &debug_source);
   // Declared after the backends, whose stubs its upstreams use: it goes first.
-  LiveHub hub({.max_spectators = size_t(config.max_spectators), .max_games = size_t(config.max_live_games)},
+  LiveHub hub({.max_spectators = size_t(config.max_spectators),
+               .max_games = size_t(config.max_live_games),
+               .spectator_delay = std::chrono::milliseconds(config.spectator_delay_ms)},
               backends.SpectateFactory(), [&metrics](ptrdiff_t change) { metrics.LiveHistoryBytesChanged(change); });
   std::string error;
   HttpServer server({.listen = config.listen,

@@ -19,6 +19,7 @@ struct GatewayConfig {
   BackendOptions backends;
   int threads = 32, loop_threads = 2, max_connections = 12288, max_spectators = 10000, max_live_games = 256,
       stream_interval_ms = 100, heartbeat_ms = 15000, resume_batch_ms = 5, trim_memory_s = 10;
+  int spectator_delay_ms = 0;  // LiveOptions::spectator_delay
   int64_t session_ttl_hours = 168, signin_failures = 5, signin_window_s = 300;
   int practice_decision_ms = 60000, practice_time_bank_ms = 300000, max_practice_games = 2;
   bool secure_cookies = false;
