@@ -38,6 +38,28 @@ async function checkStep(page, gameId, step, viewer = -1) {
 
 const fmt = (x) => `${x.toFixed(2)} ms`;
 
+// The Rating column of the games' table on the page: a rated game's cell is
+// its history entry's change (ordinal after − (μ − 3σ) before), signed; any
+// other game's is "–" with a title saying why. At least one game is rated.
+async function checkRatingColumn(page, games, histories, what) {
+  const entryOf = (g) => histories.find((h) => h && h.ladder === g.ladder && Number(h.season) === Number(g.season))?.entries.find((e) => e.game_id === g.game_id);
+  const wanted = games.map((g) => {
+    const e = entryOf(g);
+    return e ? (e.ordinal_after - (e.mu_before - 3 * e.sigma_before)).toFixed(2) : '';
+  });
+  const headers = await page.$$eval('table.games thead th', (th) => th.map((x) => x.textContent));
+  expect(headers.includes('Rating'), `${what}: the games' table has no Rating column (${headers.join(', ')})`);
+  const cells = await page.$$eval('table.games tr[data-game] td.rating-change', (tds) => tds.map((td) => ({ change: td.dataset.ratingChange, text: td.textContent, title: td.title })));
+  expectSame(cells.map((c) => c.change), wanted, `${what}: the rating changes`);
+  expect(wanted.some((w) => w !== ''), `${what}: none of the ${games.length} games is in the rating history`);
+  for (const [i, c] of cells.entries()) {
+    const w = Number(wanted[i]);
+    const text = wanted[i] === '' ? '–' : `${w > 0 ? '+' : w < 0 ? '−' : '±'}${Math.abs(w).toFixed(2)}`;
+    expect(c.text === text, `${what}: game ${games[i].game_id} shows "${c.text}", its history says "${text}"`);
+    expect(wanted[i] !== '' || c.title.length > 0, `${what}: game ${games[i].game_id} shows "–" without saying why`);
+  }
+}
+
 async function main() {
   const { browser, watch } = await t.launchChromium();
   try {
@@ -78,6 +100,10 @@ async function main() {
     expect(player.stats.all.games > 0, 'a player of the leaderboard has games in their statistics');
     const allGames = await page.$eval('tr[data-stats-all] td', (td) => Number(td.textContent));
     expect(allGames === player.stats.all.games, `the statistics say ${allGames} games, the API ${player.stats.all.games}`);
+    // What each recent game did to their rating (issue 31, item 5): the change of
+    // the history's entry of that game, worked out here from the API's numbers;
+    // "–" for a game the history read has no entry for.
+    await checkRatingColumn(page, player.recent_games, [player.history], 'the profile');
     await page.screenshot({ path: join(ARTIFACTS, 'player.png'), fullPage: true });
 
     // ---- One of their games, stepped to the end ---------------------------------------------
@@ -212,6 +238,13 @@ async function main() {
     const filtered = await get(`/api/v1/games?player=${shown[0]}`);
     const browsed = await page.$$eval('table.games tr[data-game]', (rows) => rows.map((r) => r.dataset.game));
     expectSame(browsed, filtered.games.map((g) => g.game_id), 'the game browser filtered by player');
+    // The filtered player's rating changes, from their history on each ladder's season of the page.
+    const ratedBoards = [...new Set(filtered.games.filter((g) => g.ladder).map((g) => `${g.ladder}/${g.season}`))];
+    const histories = await Promise.all(ratedBoards.map(async (b) => {
+      const [l, s] = b.split('/');
+      return { ...(await get(`/api/v1/players/${shown[0]}/history?ladder=${l}&season=${s}&limit=500`)), season: Number(s) };
+    }));
+    await checkRatingColumn(page, filtered.games, histories, 'the game browser filtered by player');
     await page.screenshot({ path: join(ARTIFACTS, 'games.png'), fullPage: true });
 
     // ---- Tournament standings ---------------------------------------------------------------------

@@ -82,3 +82,23 @@ test('the boards of a list are its ladders’ seasons, each once, in order, none
     { ladder: 'open', season: 1 },
   ]);
 });
+
+test("the games' table has the column only when given the histories, a cell a game with its change and reason", async () => {
+  const { gamesTable } = await import('../app/js/pages/games.js');
+  const players = [{ seat: 0, name: 'ana', place: 1, vp: 13, identity_id: 1 }];
+  const row = (id, ladder) => ({ ...game(id, ladder), tournament: null, players, result: { reason: 'won', winner: 0, turns: 50, actions: 900 } });
+  const games = [row('g-up', 'open'), row('g-down', 'open'), row('practice', null)];
+  const plain = String(gamesTable(games, 'ana'));
+  assert.doesNotMatch(plain, /rating-change|>Rating</);
+  const shown = String(gamesTable(games, 'ana', { ratings: historyIndex([history]) }));
+  assert.match(shown, /<th class="num" title="ana's rating change \(μ − 3σ\)">Rating<\/th>/);
+  assert.match(shown, /<td class="num rating-change up" data-rating-change="1.23" title="[^"]*">\+1\.23<\/td>/);
+  assert.match(shown, /<td class="num rating-change down" data-rating-change="-0.87" title="[^"]*">−0\.87<\/td>/);
+  assert.match(shown, /<td class="num rating-change none" data-rating-change="" title="not rated: a game of no ladder[^"]*">–<\/td>/);
+  // The header and each row have as many cells.
+  const cells = (tr) => (tr.match(/<t[hd][ >]/g) ?? []).length;
+  const trs = shown.split('<tr').slice(1);
+  assert.ok(trs.every((tr) => cells(tr) === cells(trs[0])), 'a row with more or fewer cells than the header');
+  // Names in the title are escaped.
+  assert.match(String(gamesTable(games, '', { ratings: historyIndex([]), ratingsOf: '<b>' })), /title="&lt;b&gt;'s rating change/);
+});

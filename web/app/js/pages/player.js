@@ -7,6 +7,7 @@ import { html, raw, pageOf, fixed, formatDate } from '../names.js';
 import { ratingChart } from '../chart.js';
 import { luckPanelMarkup, luckErrorMarkup } from '../analysis/summary.js';
 import { gamesTable } from './games.js';
+import { historyIndex } from '../games/rating.js';
 import { statsMarkup } from '../players/stats.js';
 
 // The luck panel is filled by a read of its own once the page shows: the rest
@@ -64,7 +65,7 @@ export async function render(name, q) {
     <section class="luck-summary" data-luck-panel data-luck-state="loading" aria-labelledby="luck-heading">
       <h2 id="luck-heading">Luck</h2><div data-luck-body aria-live="polite"><p class="loading">Loading…</p></div></section>
     <h2>Recent games</h2>
-    ${gamesTable(p.recent_games, p.name)}
+    ${gamesTable(p.recent_games, p.name, { ratings: historyIndex([p.history]) })}
     <h2>Against frequent opponents</h2>
     <p class="meta">Over the latest ${p.opponents.games_considered} games, ranked games only.</p>
     ${opponents.length ? html`<div class="table-wrap"><table class="opponents"><thead><tr><th>Opponent</th><th class="num">Games</th><th class="num">Ahead</th><th class="num">Behind</th><th class="num">Level</th><th>Share</th></tr></thead><tbody>${opponents}</tbody></table></div>` : html`<p>No opponents yet.</p>`}`;
