@@ -360,6 +360,67 @@ async function checkBankTrade(page, o, trade) {
   return true;
 }
 
+// The table talks like a board game (issue 31, item 2), at ann's first
+// decision: the tab's title says it is her turn, the building-cost card opens
+// with C&K's costs, and the sound is off until she switches it on (kept in
+// localStorage, beeping once then). Titles are recorded from here on, to see
+// the mark go once she answers.
+async function checkTableAtStart(page) {
+  // The router titles the page once it is drawn; the mark follows within the page's clock tick.
+  await page.waitForFunction(() => document.title.startsWith('● Your turn · '), null, { timeout: 3000 }).catch(() => {});
+  const title = await page.evaluate(() => document.title);
+  expect(title.startsWith('● Your turn · '), `at ann's first decision the tab's title is "${title}"`);
+  await page.evaluate(() => {
+    window.titles = [document.title];
+    new MutationObserver(() => window.titles.push(document.title)).observe(document.querySelector('title'), { childList: true, characterData: true, subtree: true });
+  });
+  expect(!(await page.$('[data-costs][open]')), 'the building-cost card is open before it is asked for');
+  await page.click('[data-costs] summary');
+  const costs = await page.$$eval('[data-costs="cities-and-knights"][open] tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim()).join(' ')));
+  for (const row of ['Road 1 brick + 1 lumber', 'City wall 2 brick', 'Knight: promote one level 1 wool + 1 ore', 'Knight: activate 1 grain', 'Improvement: science, level n n paper (1 to 5)']) {
+    expect(costs.includes(row), `the building-cost card has no row "${row}": ${costs.join(' | ')}`);
+  }
+  const sound = await page.evaluate(() => ({ checked: document.querySelector('[data-sound-toggle]').checked, kept: localStorage.getItem('metropolis.sound'), beeps: window.metropolisPlay.beeps }));
+  expect(!sound.checked && sound.kept === null && sound.beeps === 0, `the sound is not off by default: ${JSON.stringify(sound)}`);
+  await page.click('[data-sound-toggle]');
+  const on = await page.evaluate(() => ({ kept: localStorage.getItem('metropolis.sound'), beeps: window.metropolisPlay.beeps }));
+  expect(on.kept === 'on' && on.beeps === 1, `switching the sound on kept ${on.kept} and beeped ${on.beeps} times`);
+}
+
+// Once dice have been rolled: they are drawn as dice whose words match their
+// faces, they roll in, and new log lines glow, unless the system asks for
+// reduced motion, where no animation runs. And the title's mark came and went.
+async function checkTableAfterRoll(page) {
+  const dice = await page.$eval('[data-dice-tray] .dice', (d) => ({
+    label: d.getAttribute('aria-label'),
+    role: d.getAttribute('role'),
+    faces: [...d.querySelectorAll('svg[data-die]')].map((s) => `${s.dataset.die} ${s.dataset.value ?? s.dataset.face} ${s.querySelectorAll('circle').length}`),
+  }));
+  const m = /^Dice: yellow die (\d), red die (\d): (\d+); event die: (ship|trade gate|politics gate|science gate)$/.exec(dice.label ?? '');
+  expect(m && dice.role === 'img' && Number(m[1]) + Number(m[2]) === Number(m[3]), `the dice say "${dice.label}" (role ${dice.role})`);
+  const face = ['ship', 'trade gate', 'politics gate', 'science gate'].indexOf(m[4]);
+  expectSame(dice.faces, [`yellow ${m[1]} ${m[1]}`, `red ${m[2]} ${m[2]}`, `event ${face} 0`], 'the dice drawn for their words');
+  await checkMotion(page, { '[data-dice-tray] .die': 'dice-roll 0.45s', '[data-log] li.fresh': 'log-glow 1.2s' });
+  const titles = await page.evaluate(() => window.titles);
+  const marked = titles.findIndex((x) => x.startsWith('● Your turn · '));
+  expect(marked >= 0 && titles.slice(marked).some((x) => x === titles[marked].slice('● Your turn · '.length)), `the title did not lose its mark after an answer: ${titles.slice(0, 6).join(' | ')}`);
+}
+
+// The elements of `wanted` ({selector: 'animation-name duration'}) are
+// animated so, and not at all with reduced motion emulated.
+async function checkMotion(page, wanted) {
+  const motion = () => page.evaluate((sels) => Object.fromEntries(sels.map((sel) => {
+    const st = getComputedStyle(document.querySelector(sel));
+    return [sel, `${st.animationName} ${st.animationDuration}`];
+  })), Object.keys(wanted));
+  const moving = await motion();
+  expect(JSON.stringify(moving) === JSON.stringify(wanted), `not animated as wanted: ${JSON.stringify(moving)}`);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const still = await motion();
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(Object.values(still).every((v) => v === 'none 0s'), `with reduced motion asked for, something moves: ${JSON.stringify(still)}`);
+}
+
 // The live list (/live) refreshes in place: the keyboard's focus stays on the
 // link it was on, and a host that does not answer is said in words, without
 // its address or the RPC's error. The list is the gateway's answer, made up
@@ -446,6 +507,16 @@ async function main() {
       if (o.over) break;
       ++decisions;
       if (o.legal.includes('roll')) trades.thisTurn = 0;
+      if (decisions === 1) await checkTableAtStart(ann);
+      // A piece new on the board grows in (the board stands still while a decision waits).
+      if (!told.pieceAppeared && (await ann.$('.board .appeared'))) {
+        await checkMotion(ann, { '.board .appeared': 'piece-appear 0.5s' });
+        told.pieceAppeared = true;
+      }
+      if (!told.tableAfterRoll && (await ann.$('[data-dice-tray] .dice'))) {
+        await checkTableAfterRoll(ann);
+        told.tableAfterRoll = true;
+      }
       if (o.dialog && o.legal.includes('decline') && !o.legal.includes('accept')) {
         // An offer she cannot meet: a disabled Accept says which cards she lacks.
         const blocked = await ann.evaluate(() => ({
@@ -517,6 +588,9 @@ async function main() {
         await ann.reload();
         const again = await nextDecision(ann);
         expect(again.step === o.step, `after a reload the decision is at step ${again.step}, not ${o.step}`);
+        // The sound switched on stays on, and the decision come again beeped.
+        const sound = await ann.evaluate(() => ({ checked: document.querySelector('[data-sound-toggle]').checked, beeps: window.metropolisPlay.beeps }));
+        expect(sound.checked && sound.beeps === 1, `after a reload the sound toggle is ${sound.checked ? 'on' : 'off'} and beeped ${sound.beeps} times`);
         expect(again.legal.join('|') === o.legal.join('|'), 'after a reload the legal actions differ');
         await snapshot(ann, again, snapshots);
         continue;
@@ -536,6 +610,10 @@ async function main() {
     const final = await get(`/api/v1/games/${practiceId}/positions/${practice.steps}`);
     expectSame(await drawnPieces(ann), expectedPieces(final.view.position), 'the practice game at its end');
     await checkSummary(ann, practiceId, annSeat, practice);
+    const overTitle = await ann.evaluate(() => document.title);
+    expect(!overTitle.includes('Your turn'), `the game is over and the title says "${overTitle}"`);
+    expect(told.tableAfterRoll, 'the dice were never checked');
+    expect(told.pieceAppeared, 'no piece new on the board was marked to grow in');
     // The log in sentences, with names (item 10): her rolls and turns say who
     // and what, and the engine's notation is nowhere.
     const letter = 'ABCD'[annSeat];

@@ -13,6 +13,14 @@ export const PROGRESS_NAMES = [
   'bishop', 'constitution', 'deserter', 'diplomat', 'intrigue', 'saboteur', 'spy', 'warlord', 'wedding',
   'commercial harbor', 'master merchant', 'merchant', 'merchant fleet', 'resource monopoly', 'trade monopoly',
 ];
+// The base game's development cards (ruleset base; docs/PROTOCOL.md, PLAY_DEV).
+export const DEV_NAMES = ['knight', 'victory point', 'road building', 'year of plenty', 'monopoly'];
+// Whether a game's configuration is the base game's (ruleset base), as the
+// JSON of GameConfig names it or numbers it.
+export const isBaseRuleset = (config) => {
+  const r = config?.options?.ruleset;
+  return r === 1 || r === 'RULESET_BASE';
+};
 export const PHASES = {
   PHASE_SETUP: 'setup',
   PHASE_BEFORE_ROLL: 'before the roll',

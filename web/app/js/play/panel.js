@@ -6,9 +6,14 @@
 // view; table.js wires the buttons (every button carries the code it sends).
 import { html, raw, SEAT_LETTERS, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES } from '../names.js';
 import { unpackCards, cardsInWords } from './legal.js';
+import { cardText, pendingCard } from './cards.js';
 
-const actionButton = (d, extra = '') =>
-  html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}"${raw(extra)}>${d.label}</button>`;
+// A button that plays a card carries the card's line as its tooltip.
+const actionButton = (d, extra = '') => {
+  const dev = d.text?.startsWith('play_dev ');
+  const text = d.card && /^play(_dev)? /.test(d.text ?? '') ? cardText(d.card, { dev }) : '';
+  return html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}"${text ? raw(html` title="${text}"`) : ''}${raw(extra)}>${d.label}</button>`;
+};
 
 export function handMarkup(hand) {
   const chips = (from, to) =>
@@ -60,14 +65,17 @@ export function panelMarkup({ view, seat, plan, config, waitingFor }) {
   for (const d of g.progress ?? []) playable.set(d.card, d);
   const onBoard = new Set();
   for (const list of plan?.places?.values() ?? []) for (const d of list) if (d.verb === 'play') onBoard.add(d.text.split(' ')[1]);
+  // Each card says what it does, under its name (cards.js).
   const progress = (me.progress ?? []).map((c) => {
     const name = PROGRESS_NAMES[c] ?? `card ${c}`;
     const engineName = name.replace(/ /g, '_');
+    const text = cardText(name);
+    const says = text ? html`<span class="card-text" data-card-text>${text}</span>` : '';
     const d = playable.get(engineName);
-    if (d) return html`<li class="progress playable" data-progress="${engineName}">${actionButton(d)} <span class="tag">playable</span></li>`;
-    if (onBoard.has(engineName)) return html`<li class="progress playable" data-progress="${engineName}">${name} <span class="tag">playable: choose its place on the board</span></li>`;
-    if (engineName === 'alchemist' && g.alchemist) return html`<li class="progress playable" data-progress="alchemist">alchemist <span class="tag">playable below</span></li>`;
-    return html`<li class="progress" data-progress="${engineName}">${name}</li>`;
+    if (d) return html`<li class="progress playable" data-progress="${engineName}">${actionButton(d)} <span class="tag">playable</span>${says}</li>`;
+    if (onBoard.has(engineName)) return html`<li class="progress playable" data-progress="${engineName}">${name} <span class="tag">playable: choose its place on the board</span>${says}</li>`;
+    if (engineName === 'alchemist' && g.alchemist) return html`<li class="progress playable" data-progress="alchemist">alchemist <span class="tag">playable below</span>${says}</li>`;
+    return html`<li class="progress" data-progress="${engineName}">${name}${says}</li>`;
   });
   const improve = new Map((g.improve ?? []).map((d) => [d.track, d]));
   const chart = TRACK_NAMES.map((t, i) => {
@@ -147,6 +155,15 @@ export function promptTitle(view, seat, plan, seatName, { discardTotal = 0 } = {
   if (verbs.has('place_metropolis')) return 'Choose on the board the city for your metropolis.';
   if (verbs.has('commit_knight')) return 'Commit knights against the barbarians, on the board, then Done.';
   return 'A decision for a progress card: choose one of the actions below.';
+}
+
+// What the card behind a pending decision of the seat's does, for its prompt
+// ('' when the decision is no card's).
+export function promptCardText(view, seat) {
+  const pending = view.position.pending ?? [];
+  const top = pending[pending.length - 1];
+  const card = top && top.seat === seat ? pendingCard(top.kind) : '';
+  return card ? `${card[0].toUpperCase()}${card.slice(1)}: ${cardText(card)}` : '';
 }
 
 // The prompt of one pending decision of the seat's, by its kind; '' for a kind

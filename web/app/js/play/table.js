@@ -11,7 +11,8 @@ import { session } from '../session.js';
 import { GameViewer, actingSeat } from '../viewer/viewer.js';
 import { planLegal, secondPlaces, offerText, counterText } from './legal.js';
 import { targetInfo, previewMarkup } from './targets.js';
-import { panelMarkup, promptTitle, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
+import { panelMarkup, promptTitle, promptCardText, isPrompt, offerBuilderMarkup, acceptBlocker } from './panel.js';
+import { TurnSignal } from './signal.js';
 import { rateBankTrades } from './rates.js';
 import { resignControl } from './resign.js';
 import { summaryMarkup, ratingChange } from './summary.js';
@@ -50,6 +51,7 @@ export async function render(gameId) {
     let analysis = null; // the analysis section, once the game is over
     let discardTotal = 0; // the cards this seat was last told to discard (its prompt counts them down)
     const el = {};
+    const signal = new TurnSignal();
 
     const seatName = (s) => (viewer ? viewer.seatName(s) : `seat ${SEAT_LETTERS[s]}`);
 
@@ -59,7 +61,8 @@ export async function render(gameId) {
       const players = welcome.players.map((p) => ({ seat: p.seat, name: p.name }));
       const title = html`<h1>Game <span class="game-id">${gameId}</span> <span class="live-badge" data-play-state="connecting">connecting</span></h1>
         <p class="meta">You play seat <span class="seat-badge seat-${seat}">${SEAT_LETTERS[seat]}</span> · ${players.map((p) => `${SEAT_LETTERS[p.seat]} ${p.name}`).join(', ')}</p>`;
-      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p><div class="resign" data-resign-box></div></div>
+      const controls = `<div class="play-status"><p class="countdown" data-countdown aria-live="off"></p><div class="resign" data-resign-box></div>
+        <label class="sound-toggle"><input type="checkbox" data-sound-toggle${signal.sound ? ' checked' : ''}> Beep when it is my turn</label></div>
         <div class="board-choice" data-board-choice hidden></div>`;
       viewer = new GameViewer(config, players, { title: String(title), controls });
       viewer.element.classList.add('playing');
@@ -104,6 +107,7 @@ export async function render(gameId) {
           el.rejected.hidden = false;
         },
       );
+      viewer.element.querySelector('[data-sound-toggle]').addEventListener('change', (e) => signal.setSound(e.target.checked));
       panel.addEventListener('click', onButton);
       dialog.addEventListener('click', onButton);
       popover.addEventListener('click', onButton);
@@ -133,6 +137,7 @@ export async function render(gameId) {
       syncBankTake();
       drawTargets();
       drawPrompt();
+      signal.update(!!mine);
     }
 
     function drawTargets() {
@@ -163,7 +168,7 @@ export async function render(gameId) {
         ? String(previewMarkup(infos.get(picked)))
         : stage
           ? html`<span>${stage.what}: now choose where, on the board.</span> <button type="button" data-stage-cancel>Choose again</button>`.__raw
-          : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>`.__raw;
+          : html`<strong>Your decision:</strong> <span data-prompt-title>${prompt}</span>${prompt && promptCardText(lastView, seat) ? html` <span class="card-text" data-card-text>${promptCardText(lastView, seat)}</span>` : ''}`.__raw;
       el.choice.querySelector('[data-stage-cancel]')?.addEventListener('click', () => {
         stage = null;
         drawTargets();
@@ -187,7 +192,9 @@ export async function render(gameId) {
       const cannot = blocked
         ? html`<button type="button" disabled data-accept-blocked aria-describedby="accept-blocked">Accept the offer</button> <span class="hint" id="accept-blocked" data-accept-reason>You cannot accept: ${blocked}.</span>`
         : '';
+      const cardLine = promptCardText(lastView, seat);
       el.dialog.innerHTML = html`<h2>Your decision</h2><p data-prompt-title>${promptTitle(lastView, seat, plan, seatName, { discardTotal })}</p>
+        ${cardLine ? html`<p class="card-text" data-card-text>${cardLine}</p>` : ''}
         <div class="prompt-buttons">${cannot}${buttons.map((d) => html`<button type="button" class="act" data-code="${d.code}" data-action="${d.text}">${d.label}</button>`)}</div>
         ${answering ? html`<details data-counter-box><summary>Counter-offer</summary>${offerBuilderMarkup(lastView, seat, { counter: true })}</details>` : ''}
         <p class="countdown" data-prompt-countdown></p>`.__raw;
@@ -215,6 +222,7 @@ export async function render(gameId) {
     }
 
     function tick() {
+      signal.update(!!decision && !sent && !over);
       if (!decision || sent || over) {
         el.countdown.textContent = over ? '' : decision ? 'Sent.' : '';
         return;
@@ -605,6 +613,7 @@ export async function render(gameId) {
       spectator?.close();
       source?.close();
       clearInterval(ticker);
+      signal.clear();
       document.removeEventListener('keydown', onKey);
       if (el.dialog?.open) el.dialog.close();
       if (window.metropolisPlay === handle) delete window.metropolisPlay;
@@ -617,6 +626,8 @@ export async function render(gameId) {
       get over() { return over; },
       get step() { return lastStep; },
       get answers() { return answersSent; },
+      // Beeps played for decisions (or the sound switched on): the sound's test.
+      get beeps() { return signal.beeps; },
       // The action count of the view drawn with the current decision.
       get viewStep() { return lastView?.position.action_count ?? -1; },
       get decision() { return decision && !sent ? { step: decision.step, legal: decision.legal } : null; },

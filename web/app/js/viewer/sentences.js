@@ -4,6 +4,13 @@
 // Events; people are named with their seat's badge, every name escaped. A
 // rare action or event keeps the engine's own words. Pure: markup only.
 import { html, raw, seatBadge, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES, EVENT_FACES } from '../names.js';
+import { cardText } from '../play/cards.js';
+
+// A card's name, with what it does as its tooltip (play/cards.js).
+const cardName = (name, dev = false) => {
+  const text = cardText(name, { dev });
+  return text ? html`<span class="card-name" title="${text}">${name}</span>` : html`${name}`;
+};
 
 const HIDDEN = 254;
 const CHANCE = -2;
@@ -185,11 +192,11 @@ export class Narrator {
         return html`${who} withdraws the offer`;
       case 'play':
         if (a === 'alchemist') this.alchemist = [Number(b), Number(c)];
-        return html`${who} plays ${PROGRESS_NAMES.includes(spaced(a)) ? spaced(a) : text}`;
+        return html`${who} plays ${PROGRESS_NAMES.includes(spaced(a)) ? cardName(spaced(a)) : text}`;
       case 'buy_dev':
         return html`${who} buys a development card`;
       case 'play_dev':
-        return html`${who} plays ${spaced(a)}`;
+        return html`${who} plays ${cardName(spaced(a), true)}`;
       case 'take_card':
         return html`${who} takes ${a === '?' ? 'a card' : `1 ${spaced(a)}`}`;
       case 'give_card':
@@ -228,7 +235,7 @@ export class Narrator {
       case 'EVENT_STOLE':
         return html`${who} robs ${other} (${e.b === HIDDEN ? '1 card' : CARD_NAMES[e.b]})`;
       case 'EVENT_PROGRESS_DRAWN':
-        return html`${who} draws ${e.b === HIDDEN ? 'a progress card' : PROGRESS_NAMES[e.b]} from the ${TRACK_NAMES[e.a]} deck`;
+        return html`${who} draws ${e.b === HIDDEN ? 'a progress card' : cardName(PROGRESS_NAMES[e.b])} from the ${TRACK_NAMES[e.a]} deck`;
       case 'EVENT_VICTORY_CARD_REVEALED':
         return html`${who} reveals ${PROGRESS_NAMES[e.b]} (1 VP)`;
       case 'EVENT_LONGEST_ROAD':

@@ -3,8 +3,10 @@
 // every action. It draws a View (game.proto) it is given; where views come from
 // (the replay's positions, a live stream) is the caller's business.
 import { BoardView } from '../board/render.js';
-import { html, raw, escapeXml, SEAT_LETTERS, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES, EVENT_FACES, PHASES } from '../names.js';
+import { html, raw, escapeXml, isBaseRuleset, SEAT_LETTERS, CARD_NAMES, TRACK_NAMES, PROGRESS_NAMES, PHASES } from '../names.js';
 import { Narrator } from './sentences.js';
+import { diceMarkup } from './dice.js';
+import { costCardMarkup } from './costs.js';
 
 const HIDDEN = 254;
 
@@ -101,6 +103,7 @@ export class GameViewer {
   constructor(config, players, { title = '', controls = '', controlsFirst = false } = {}) {
     this.players = players;
     this.numSeats = config.num_seats || 4;
+    this.base = isBaseRuleset(config);
     this.element = document.createElement('div');
     this.element.className = 'viewer';
     this.element.innerHTML = html`
@@ -109,10 +112,12 @@ export class GameViewer {
         ${raw(controlsFirst ? controls : '')}
         <div class="board-host"></div>
         <p class="status" aria-live="polite" data-status></p>
+        <div class="dice-tray" aria-live="polite" data-dice-tray></div>
         ${raw(controlsFirst ? '' : controls)}
       </div>
       <aside class="side">
         <section class="seats" aria-label="Seats" data-seats></section>
+        ${costCardMarkup(this.base)}
         <section class="step-events" aria-label="What this step did"><h2>This step</h2><ul data-step-events></ul></section>
         <section class="log-box" aria-label="Every action"><h2>Log</h2><ol class="log" data-log></ol></section>
       </aside>`.__raw;
@@ -122,7 +127,8 @@ export class GameViewer {
     this.stepEventsEl = this.element.querySelector('[data-step-events]');
     this.logEl = this.element.querySelector('[data-log]');
     this.currentLogItem = null;
-    this.drawn = { status: '', seats: '', events: null };
+    this.drawn = { status: '', seats: '', events: null, dice: '', step: -1, pieces: null };
+    this.diceEl = this.element.querySelector('[data-dice-tray]');
     this.logBox = this.element.querySelector('.log-box');
     // The log box's size and scroll position, kept here: reading them from the
     // page at every step would force a layout of the whole log.
@@ -151,6 +157,7 @@ export class GameViewer {
   appendLog(step, line) {
     const li = document.createElement('li');
     li.dataset.step = step;
+    li.className = 'fresh'; // a line just come glows for a moment (style.css)
     li.innerHTML = `${escapeXml(step)}. ${line?.__raw ?? escapeXml(line)}`;
     this.logEl.append(li);
     if (this.logEl.children.length > 5000) this.logEl.firstElementChild.remove();
@@ -181,7 +188,15 @@ export class GameViewer {
   show(view, step, events = [], { highlightLog = true } = {}) {
     const p = view.position;
     this.board.update(p);
+    this.markNewPieces(step);
     this.element.dataset.step = step;
+    // The dice are drawn anew (and roll, style.css) only when another roll shows.
+    const dice = diceMarkup(p, { base: this.base });
+    const diceKey = `${p.turn}:${dice}`;
+    if (diceKey !== this.drawn.dice) {
+      this.drawn.dice = diceKey;
+      this.diceEl.innerHTML = String(dice);
+    }
     this.element.dataset.viewer = view.viewer;
     // Each panel is rewritten only when its text changed.
     const status = this.statusMarkup(p, step);
@@ -199,6 +214,30 @@ export class GameViewer {
         : '<li class="meta">the start of the game</li>';
     }
     if (highlightLog) this.highlight(step);
+  }
+
+  // Pieces that were not on the board one step or a few before get the class
+  // 'appeared' (they grow in, style.css); a jump through the game (the replay's
+  // slider, the first view) animates nothing.
+  markNewPieces(step) {
+    const pieces = this.element.querySelectorAll('.board-host [data-piece]');
+    const keyOf = (e) => {
+      const a = e.dataset;
+      return ['settlement', 'city', 'road', 'wall', 'knight', 'metropolis', 'robber', 'merchant'].includes(a.piece)
+        ? `${a.piece}:${a.node ?? a.edge ?? a.hex}:${a.seat ?? ''}:${a.level ?? ''}`
+        : '';
+    };
+    const keys = new Set();
+    const before = this.drawn.pieces;
+    const near = before && step > this.drawn.step && step - this.drawn.step <= 4;
+    for (const e of pieces) {
+      const k = keyOf(e);
+      if (!k) continue;
+      keys.add(k);
+      if (near && !before.has(k)) e.classList.add('appeared');
+    }
+    this.drawn.pieces = keys;
+    this.drawn.step = step;
   }
 
   // Marks the log's line of `step` and keeps it in view, scrolling the log box
@@ -226,7 +265,8 @@ export class GameViewer {
 
   statusMarkup(p, step) {
     const phase = PHASES[p.phase] ?? p.phase;
-    const dice = p.dice_yellow ? `dice ${p.dice_yellow} + ${p.dice_red} (red), ${EVENT_FACES[p.dice_event]}` : 'no roll yet';
+    // The dice themselves are drawn below the line (dice.js).
+    const dice = p.dice_yellow ? `rolled ${p.dice_yellow + p.dice_red}` : 'no roll yet';
     const over = p.phase === 'PHASE_GAME_OVER';
     return html`<span data-piece="step">Step ${step}</span> · turn ${p.turn} · ${phase} ·
       ${over ? (p.winner >= 0 ? `won by ${this.seatName(p.winner)}` : 'no winner') : `${this.seatName(actingSeat(p))} to act`} · ${dice}`.__raw;
