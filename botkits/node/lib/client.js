@@ -26,11 +26,16 @@
 // decide(decision) may be async. It returns one of decision.legal (or a trade
 // offer or counter it builds): an Action, a code (BigInt, or a decimal or hex
 // string), an action text ("build_road e17"), or {action, note, evaluation} to
-// send a debug note with the answer (docs/GAMEHOST.md, "Debug notes").
+// send a debug note with the answer (docs/GAMEHOST.md, "Debug notes"), or
+// RESIGN to resign the seat: the game ends at once for every seat, stored as
+// resigned with this seat last (docs/GAMEHOST.md, "Resigning").
 
 const { loadApi, credentials: makeCredentials, statusName, StatusError, bearer, CHANNEL_OPTIONS, grpc } = require('./api');
 const { Protocol, Action, toCode } = require('./protocol');
 const { SeatLog } = require('./seat_log');
+
+// What decide returns to resign (PlayAnswer.resign). Final.
+const RESIGN = Object.freeze({ resign: true, toString: () => 'RESIGN' });
 
 const MAX_NOTE_BYTES = 256;  // the host refuses a longer note (lib/protocol/debug_limits.h)
 
@@ -477,6 +482,12 @@ class Client {
       return;
     }
     if (s.closed || s.finish || s.pending !== decision || serial !== s.serial) return;
+    if (result === RESIGN) {
+      this.log(`step ${decision.step}: the bot resigns`);
+      s.pending = null;
+      s.call.write({ answer: { step: decision.step, resign: true } });
+      return;
+    }
     let answer;
     try {
       answer = this.toAnswer(result, decision);
@@ -533,4 +544,4 @@ function toAnswer(protocol, result, decision) {
   return { action, key: action.code.toString(), wire: { code: action.code.toString() }, debug };
 }
 
-module.exports = { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop, MAX_NOTE_BYTES };
+module.exports = { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop, MAX_NOTE_BYTES, RESIGN };

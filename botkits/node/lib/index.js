@@ -1,7 +1,7 @@
 'use strict';
 // The Node.js bot kit (botkits/README.md, "Node.js").
 
-const { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop } = require('./client');
+const { Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop, RESIGN } = require('./client');
 const { Protocol, Action, toCode } = require('./protocol');
 const { loadApi, credentials, statusName, StatusError } = require('./api');
 const { SeatLog } = require('./seat_log');
@@ -12,7 +12,7 @@ const engine = require('./engine');
 const { runArena, arenaSeeds, wilson } = require('./arena');
 
 module.exports = {
-  Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop,
+  Client, Decision, makeDecision, toAnswer, answerDebug, retryableAfterDrop, RESIGN,
   Protocol, Action, toCode,
   loadApi, credentials, statusName, StatusError,
   SeatLog,

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { Client, answerDebug } = require('../lib/client');
+const { Client, answerDebug, RESIGN } = require('../lib/client');
 const { ScriptedHost, messages, readHello, deadAddress, SETTLEMENTS, grpc } = require('./scripted_host');
 
 const { status } = grpc;
@@ -123,6 +123,27 @@ test('a note the decider returns goes with its answer, and only with that answer
   assert.equal(answers[0].debug.note, 'ore first');
   assert.equal(answers[0].debug.evaluation, 0.75);
   assert.equal(answers[1].debug, null);
+});
+
+test('RESIGN sends the resignation, and the game ends', { timeout: 10000 }, async () => {
+  const answers = [];
+  const host = new ScriptedHost(async (_, s) => {
+    await readHello(s);
+    s.write(messages.welcome());
+    s.write(messages.decision(3));
+    const m = await s.read();
+    if (m) answers.push(m.answer);
+    s.write(messages.gameOver());
+  });
+  const lines = [];
+  await withHosts([host], async () => {
+    await new Client(options(host.address)).run(() => RESIGN, { onLog: (line) => lines.push(line) });
+  });
+  assert.equal(answers.length, 1);
+  assert.equal(answers[0].resign, true);
+  assert.equal(answers[0].step, 3);
+  assert.equal(answers[0].action, null);
+  assert.ok(lines.some((l) => l.includes('the bot resigns')), lines.join('\n'));
 });
 
 test('a note is cut to the host\'s limit at a character boundary; a non-finite evaluation is left out', () => {

@@ -20,11 +20,11 @@ except ImportError as e:
 from ._stubs import StubsMissing, use_stubs  # noqa: E402
 from .client import Client, Options, PlayError, RunStats, attach_note, channel, retryable_after_drop  # noqa: E402
 from .view_delta import apply_view_delta  # noqa: E402,F401
-from .types import (Action, Answer, Decision, Event, Pending, Result, Welcome, action_type, cut_note,  # noqa: E402
-                    make_code, names)
+from .types import (RESIGN, Action, Answer, Decision, Event, Pending, Result, Welcome, action_type,  # noqa: E402
+                    cut_note, make_code, names)
 
 __all__ = [
-    "Action", "Answer", "Client", "Decision", "Event", "Options", "Pending", "PlayError", "Result", "RunStats",
+    "RESIGN", "Action", "Answer", "Client", "Decision", "Event", "Options", "Pending", "PlayError", "Result", "RunStats",
     "StubsMissing", "Welcome", "action_type", "attach_note", "channel", "cut_note", "make_code", "names",
     "retryable_after_drop", "use_stubs",
 ]

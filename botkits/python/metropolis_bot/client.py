@@ -31,7 +31,7 @@ from typing import List, Optional
 import grpc
 
 from . import _stubs
-from .types import Action, Answer, Decision, Event, Result, Welcome, cut_note, finite
+from .types import RESIGN, Action, Answer, Decision, Event, Result, Welcome, cut_note, finite
 from .view_delta import apply_view_delta
 
 
@@ -204,7 +204,7 @@ class Client:
     def run(self, options, decide, on_welcome=None, on_events=None, on_game_over=None, on_log=None):
         """Plays the seat until the game is over, the host refuses the seat or the
         reconnect budget runs out. `decide(decision)` returns one of decision.legal (or its
-        code, or a built offer), or an Answer with a debug note. The callbacks, all on this
+        code, or a built offer), an Answer with a debug note, or RESIGN to resign the seat. The callbacks, all on this
         thread: on_welcome(Welcome), on_events(step, [Event]), on_game_over(Result),
         on_log(str) for progress worth a line in a log."""
         self._options = options
@@ -463,6 +463,12 @@ class Client:
     def _answer(self, s):
         d = s.decision
         answer = self._decide(d)
+        m = _stubs.modules()
+        if answer is RESIGN:
+            self._log(f"step {d.step}: the bot resigns")
+            s.decision = None
+            s.send(m.gamehost_pb2.PlayRequest(answer=m.gamehost_pb2.PlayAnswer(step=d.step, resign=True)))
+            return
         note, evaluation = "", None
         if isinstance(answer, Answer):
             answer, note, evaluation = answer.action, answer.note or "", answer.evaluation
@@ -479,7 +485,6 @@ class Client:
             # Answering acknowledges the decision's view: the host's next delta is against it.
             s.delta_base, s.delta_base_step = d.view, d.step
         s.last_answer = answer
-        m = _stubs.modules()
         action = m.game_pb2.Action(text=answer) if key[0] == "text" else m.game_pb2.Action(code=key[1])
         message = m.gamehost_pb2.PlayAnswer(step=d.step, action=action)
         attach_note(note, evaluation, message)

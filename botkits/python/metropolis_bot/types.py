@@ -221,6 +221,19 @@ class Answer:
 MAX_NOTE_BYTES = 256  # the host's limit (PlayAnswer.debug)
 
 
+class _Resign:
+    """The type of RESIGN."""
+
+    def __repr__(self):
+        return "RESIGN"
+
+
+# What a decide function returns to resign the seat (PlayAnswer.resign): the game ends
+# at once for every seat, stored as resigned with this seat last (docs/GAMEHOST.md,
+# "Resigning"). Final: there is no taking it back.
+RESIGN = _Resign()
+
+
 def cut_note(text):
     """`text` as UTF-8 of at most 256 bytes, cut where a character begins."""
     data = text.encode("utf-8")

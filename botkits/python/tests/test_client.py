@@ -312,6 +312,25 @@ class PlayTest(unittest.TestCase):
         self.assertEqual(mb.cut_note("a" * 255 + "€"), "a" * 255)  # a 3-byte character at 255..257
         self.assertEqual(mb.cut_note("a" * 253 + "€"), "a" * 253 + "€")
 
+    def test_resign_sends_the_resignation_and_the_game_ends(self):
+        got = []
+
+        def script(call, requests, context):
+            hello_of(requests)
+            yield welcome()
+            yield decision(1, [ROLL])
+            got.append(next(requests).answer)
+            yield game_over()
+
+        host = self.hosts.start(script)
+        _, result = self.run_client(fast(host=host.address), lambda d: mb.RESIGN)
+        self.assertEqual(len(got), 1)
+        self.assertTrue(got[0].resign)
+        self.assertEqual(got[0].step, 1)
+        self.assertFalse(got[0].HasField("action"))
+        self.assertIsNotNone(result)
+        self.assertTrue(any("the bot resigns" in line for line in self.logs), self.logs)
+
     def test_answer_by_text(self):
         got = []
 
