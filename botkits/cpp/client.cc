@@ -439,9 +439,21 @@ bool Client::HandleRejected(Stream& s, const v1::Rejected& rejected) {
 
 bool Client::Answer(Stream& s) {
   DecisionInfo::Note note;
+  bool resign = false;
   s.info.note = &note;
+  s.info.resign = &resign;
   const Action action = decide_(*s.view, s.info);
   s.info.note = nullptr;
+  s.info.resign = nullptr;
+  if (resign) {
+    Log("step " + std::to_string(s.info.step) + ": the bot resigns");
+    s.pending = false;
+    v1::PlayRequest request;
+    request.mutable_answer()->set_step(s.info.step);
+    request.mutable_answer()->set_resign(true);
+    s.rw->Write(request);
+    return true;
+  }
   if (std::find(s.info.rejected.begin(), s.info.rejected.end(), action) != s.info.rejected.end()) {
     // Sending it again would be refused again, forever.
     Log("step " + std::to_string(s.info.step) + ": the bot chose " + ActionToString(action) +

@@ -112,6 +112,11 @@ struct DecisionInfo {
     std::optional<double> evaluation;  // finite, in the bot's own units
   };
   Note* note = nullptr;
+  // Set *resign to resign the seat instead of answering (PlayAnswer.resign):
+  // the returned action is not sent, and the game ends at once for every
+  // seat, stored as resigned with this seat last (docs/GAMEHOST.md,
+  // "Resigning"). False for each decision.
+  bool* resign = nullptr;
 };
 
 using DecisionFn = std::function<Action(const View& view, const DecisionInfo& info)>;

@@ -206,6 +206,38 @@ TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
   EXPECT_FALSE(answers[1].has_debug());
 }
 
+// info.resign: the seat resigns instead of answering; the game then ends.
+TEST(Client, ADeciderThatSetsResignResigns) {
+  std::vector<v1::PlayAnswer> answers;
+  std::mutex mu;
+  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
+    if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
+    stream->Write(Welcome());
+    stream->Write(Decision(3));
+    v1::PlayRequest answer;
+    if (stream->Read(&answer)) {
+      std::lock_guard<std::mutex> lock(mu);
+      answers.push_back(answer.answer());
+    }
+    stream->Write(GameOver());
+    return grpc::Status::OK;
+  });
+  Client client;
+  const grpc::Status status = client.Run(TestOptions(host.address()),
+                                         [&](const View& view, const DecisionInfo& info) {
+                                           EXPECT_NE(info.resign, nullptr);
+                                           *info.resign = true;
+                                           return view.legal[0];
+                                         },
+                                         {});
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_TRUE(answers[0].resign());
+  EXPECT_EQ(answers[0].step(), 3u);
+  EXPECT_FALSE(answers[0].has_action());
+  EXPECT_EQ(client.stats().decisions_answered, 0u);
+}
+
 // CAPABILITY_EVENTS_IN_DECISION: the kit asks for it (unless told not to) and
 // hands a decision's events to on_events before it asks the decider.
 TEST(Client, EventsInADecisionReachOnEventsBeforeTheDecider) {
