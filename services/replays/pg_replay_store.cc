@@ -222,4 +222,23 @@ grpc::Status PgReplayStore::Results(const std::vector<std::string>& ids, Summari
   });
 }
 
+grpc::Status PgReplayStore::GamesWithoutTurns(const std::string& after, int limit, std::vector<std::string>* out) {
+  return Run(pool_, "games without turns", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    for (const auto& row :
+         tx.exec_params("SELECT id FROM games WHERE turns IS NULL AND id > $1 ORDER BY id LIMIT $2", after, limit))
+      out->push_back(row[0].as<std::string>());
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgReplayStore::SetTurns(const std::string& game_id, uint32_t turns) {
+  return Run(pool_, "set turns", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    tx.exec_params("UPDATE games SET turns = $2 WHERE id = $1 AND turns IS NULL", game_id, int64_t(turns));
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
 }  // namespace metropolis::replays

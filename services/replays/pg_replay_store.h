@@ -21,6 +21,8 @@ class PgReplayStore final : public ReplayStore {
   grpc::Status ListPage(const ListFilter& filter, const ListCursor& after, int limit, Summaries* out) override;
   grpc::Status Digest(const std::string& game_id, std::string* digest, bool* found) override;
   grpc::Status Results(const std::vector<std::string>& ids, Summaries* out) override;
+  grpc::Status GamesWithoutTurns(const std::string& after, int limit, std::vector<std::string>* out) override;
+  grpc::Status SetTurns(const std::string& game_id, uint32_t turns) override;
 
  private:
   storage::PgPool* pool_;

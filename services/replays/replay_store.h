@@ -70,6 +70,12 @@ class ReplayStore {
   // Appends the stored games among `ids` (ids that are not stored are left out), by
   // id, each with its seats and their outcome (fallback decisions, forfeits).
   virtual grpc::Status Results(const std::vector<std::string>& ids, Summaries* out) = 0;
+
+  // Up to `limit` ids of games stored without their turns (before migration
+  // 0095), in id order, after `after`.
+  virtual grpc::Status GamesWithoutTurns(const std::string& after, int limit, std::vector<std::string>* out) = 0;
+  // Sets the game's turns if they are not known yet (never overwrites).
+  virtual grpc::Status SetTurns(const std::string& game_id, uint32_t turns) = 0;
 };
 
 }  // namespace metropolis::replays

@@ -3,7 +3,9 @@
 // program owns. metropolis-replays runs it alone; metropolis-server beside the others.
 #pragma once
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "lib/auth/grpc_account_lookup.h"
@@ -45,6 +47,7 @@ class ReplaysServer final : public services::Component {
 
   std::vector<std::string> HealthNames() const override { return {"metropolis.v1.Replays"}; }
   void Register(grpc::ServerBuilder* builder) override;
+  ~ReplaysServer() override;
   void Start() override;
   void Stop(int signal) override;
 
@@ -56,6 +59,9 @@ class ReplaysServer final : public services::Component {
   // Which seats are people: Accounts, asked with the store token.
   GrpcPeople people_;
   AnalysisWorker worker_;
+  // Fills in the turns of games stored before they were counted (turns_backfill.h).
+  std::atomic<bool> stopping_{false};
+  std::thread turns_backfill_;
   const bool analysing_;
   Replays replays_;
   // Reads take any API token the Accounts service knows.

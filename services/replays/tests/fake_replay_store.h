@@ -104,6 +104,37 @@ class FakeReplayStore final : public ReplayStore {
     return grpc::Status::OK;
   }
 
+  grpc::Status GamesWithoutTurns(const std::string& after, int limit, std::vector<std::string>* out) override {
+    if (unavailable) return Down();
+    std::lock_guard lock(mutex_);
+    for (auto it = games_.upper_bound(after); it != games_.end() && int(out->size()) < limit; ++it)
+      if (!it->second.turns_known) out->push_back(it->first);
+    return grpc::Status::OK;
+  }
+  grpc::Status SetTurns(const std::string& game_id, uint32_t turns) override {
+    if (unavailable) return Down();
+    std::lock_guard lock(mutex_);
+    if (auto it = games_.find(game_id); it != games_.end() && !it->second.turns_known) {
+      it->second.record.mutable_result()->set_turns(turns);
+      it->second.turns_known = true;
+    }
+    return grpc::Status::OK;
+  }
+  // As a game stored before migration 0095: its turns unknown (read as 0).
+  void ForgetTurns(const std::string& game_id) {
+    std::lock_guard lock(mutex_);
+    Stored& stored = games_.at(game_id);
+    stored.record.mutable_result()->set_turns(0);
+    stored.turns_known = false;
+  }
+
+  // A stored game whose last `n` actions are lost: it no longer replays.
+  void DropLastActions(const std::string& game_id, int n) {
+    std::lock_guard lock(mutex_);
+    auto* actions = games_.at(game_id).record.mutable_actions();
+    actions->Truncate(actions->size() - n);
+  }
+
   // How many games are stored.
   size_t size() {
     std::lock_guard lock(mutex_);
@@ -117,6 +148,7 @@ class FakeReplayStore final : public ReplayStore {
     v1::CompletedGameRecord record;
     std::string codes, digest;
     std::vector<v1::SeatDebug> debug;  // by seat
+    bool turns_known = true;
   };
 
   static grpc::Status Down() { return {grpc::StatusCode::UNAVAILABLE, "database unavailable: the fake is down"}; }

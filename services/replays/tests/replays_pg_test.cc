@@ -31,6 +31,7 @@
 #include "services/replays/tests/fake_analysis_store.h"
 #include "services/replays/tests/games.h"
 #include "services/replays/tests/service_fixture.h"
+#include "services/replays/turns_backfill.h"
 
 namespace metropolis::replays {
 namespace {
@@ -290,6 +291,25 @@ TEST_F(ReplaysTest, TurnsComeFromTheReplayAndAreListed) {
   ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
   ASSERT_EQ(page.games_size(), 1);
   EXPECT_EQ(page.games(0).result().turns(), 0u);
+  // A starting server counts them from the replay (turns_backfill.h), and the
+  // game's digest stays the one it was stored with.
+  v1::StoreGameResponse again;
+  ASSERT_TRUE(Store(game, &again).ok());
+  std::atomic<bool> stop{false};
+  TurnsBackfilled done;
+  ASSERT_TRUE(BackfillTurns(store_.get(), stop, &done).ok());
+  EXPECT_EQ(done.filled, 1);
+  EXPECT_EQ(done.failed, 0);
+  ASSERT_TRUE(Call(&v1::Replays::Stub::ListGames, list, &page).ok());
+  EXPECT_EQ(page.games(0).result().turns(), turns);
+  pqxx::connection db(database_.conninfo());
+  pqxx::work tx(db);
+  StoredGame read;
+  ASSERT_TRUE(ReadStoredGame(tx, "g-turns", &read));
+  EXPECT_EQ(GameDigest(read), again.digest());
+  done = {};
+  ASSERT_TRUE(BackfillTurns(store_.get(), stop, &done).ok());
+  EXPECT_EQ(done.filled, 0) << "a game whose turns are known is not counted again";
 }
 
 // game_analyses (docs/ANALYSIS.md): an analysis is kept once, a second write

@@ -25,6 +25,7 @@
 #include "services/replays/tests/fake_reveal_store.h"
 #include "services/replays/tests/games.h"
 #include "services/replays/tests/service_fixture.h"
+#include "services/replays/turns_backfill.h"
 
 namespace metropolis::replays {
 namespace {
@@ -44,6 +45,37 @@ class ReplaysTest : public testing::ReplaysServiceTest {
   testing::FakeReplayStore store_;
   testing::FakeRevealStore reveals_;
 };
+
+// Games stored before their turns were counted get them from their replay
+// (turns_backfill.h); one that does not replay is counted as failed, left
+// unknown and not met again; the others are set once.
+TEST_F(ReplaysTest, TheBackfillCountsTheTurnsOfGamesStoredWithout) {
+  std::vector<uint32_t> turns;
+  for (int i = 0; i < 3; ++i) {
+    const auto game = PlayGame(40 + i, "g-old-" + std::to_string(i));
+    turns.push_back(game.result().turns());
+    ASSERT_TRUE(Store(game).ok());
+  }
+  store_.ForgetTurns("g-old-0");
+  store_.ForgetTurns("g-old-2");
+  store_.DropLastActions("g-old-2", 10);  // no longer replays to its end
+  std::atomic<bool> stop{false};
+  TurnsBackfilled done;
+  ASSERT_TRUE(BackfillTurns(&store_, stop, &done, /*batch=*/1).ok());
+  EXPECT_EQ(done.filled, 1);
+  EXPECT_EQ(done.failed, 1);
+  v1::Replay replay;
+  ASSERT_TRUE(GetReplay("g-old-0", &replay).ok());
+  EXPECT_EQ(replay.game().result().turns(), turns[0]);
+  ASSERT_TRUE(GetReplay("g-old-1", &replay).ok());
+  EXPECT_EQ(replay.game().result().turns(), turns[1]);
+  std::vector<std::string> left;
+  ASSERT_TRUE(store_.GamesWithoutTurns("", 10, &left).ok());
+  EXPECT_EQ(left, std::vector<std::string>{"g-old-2"});
+  store_.unavailable = true;
+  done = {};
+  EXPECT_EQ(BackfillTurns(&store_, stop, &done).error_code(), grpc::StatusCode::UNAVAILABLE);
+}
 
 // docs/RESULTS.md: the digest is of what is stored, the same when the game is
 // stored again, and Replays confirms exactly that digest for that game.
