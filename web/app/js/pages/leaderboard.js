@@ -3,11 +3,19 @@
 import { api, enc, ApiError } from '../api.js';
 import { html, raw, pageOf, fixed } from '../names.js';
 import { navigate } from '../nav.js';
+import { session } from '../session.js';
+import { chooseLadder, rememberedLadder } from '../ladders/choice.js';
 
 export async function render(ladderId, q) {
   const { ladders } = await api('/ladders');
   if (!ladders.length) return pageOf(html`<h1>Leaderboards</h1><p>No ladder yet.</p>`, 'Leaderboards');
-  const ladder = ladders.find((l) => l.id === ladderId) || (ladderId ? null : ladders[0]);
+  // /ladders opens on the ladder the person plays (queued on, chosen last in
+  // the lobby), else the main one: not whichever id sorts first.
+  let ladder = ladders.find((l) => l.id === ladderId) || null;
+  if (!ladderId) {
+    const s = await session();
+    ladder = chooseLadder(ladders, { asked: q.get('ladder') || '', queued: s?.queue?.ladder || '', remembered: rememberedLadder() });
+  }
   if (!ladder) return pageOf(html`<h1>Not found</h1><p>No ladder ${ladderId}.</p>`, 'Not found');
   const season = q.get('season') || '';
   const search = q.get('q') || '';

@@ -6,6 +6,7 @@ import { api, send, enc } from '../api.js';
 import { html, pageOf } from '../names.js';
 import { navigate } from '../nav.js';
 import { session, refreshSession } from '../session.js';
+import { chooseLadder, rememberedLadder, rememberLadder } from '../ladders/choice.js';
 
 const STRENGTHS = [
   ['random', 'random (plays any legal action)'],
@@ -23,13 +24,15 @@ export function queueErrorText(e) {
   return e.message;
 }
 
-export async function render() {
+export async function render(q = new URLSearchParams()) {
   const s = await session();
   if (!s?.player) {
     return pageOf(html`<h1>Play</h1><p data-need-signin><a href="/signin?next=/play">Sign in</a> or <a href="/signup?next=/play">sign up</a> to play.</p>`, 'Play');
   }
   const { ladders } = await api('/ladders');
   const active = s.active_game;
+  // Preselected: the ladder asked for, queued on or chosen last, else the main one.
+  const chosen = chooseLadder(ladders, { asked: q.get('ladder') || '', queued: s.queue?.ladder || '', remembered: rememberedLadder() });
   const page = pageOf(
     html`<h1>Play</h1>
     ${active ? html`<p class="notice" data-active-game="${active.game_id}">You are playing <a href="/play/${enc(active.game_id)}">game ${active.game_id}</a> (seat ${'ABCD'[active.seat]}).</p>` : ''}
@@ -37,7 +40,7 @@ export async function render() {
       <section class="panel" aria-labelledby="queue-h">
         <h2 id="queue-h">Ladder game</h2>
         <form data-queue-form>
-          <label>Ladder <select name="ladder">${ladders.map((l) => html`<option value="${l.id}">${l.title || l.id} (${l.seats} seats)</option>`)}</select></label>
+          <label>Ladder <select name="ladder">${ladders.map((l) => html`<option value="${l.id}"${l === chosen ? ' selected' : ''}>${l.title || l.id} (${l.seats} seats)</option>`)}</select></label>
           <button type="submit" data-queue-join>Join the queue</button>
         </form>
         <div data-queue-state aria-live="polite"></div>
@@ -63,6 +66,7 @@ export async function render() {
   const joinButton = queueForm.querySelector('[data-queue-join]');
   let timer = 0;
   let stopped = false;
+  queueForm.elements.ladder.addEventListener('change', () => rememberLadder(queueForm.elements.ladder.value));
 
   const showQueue = (q) => {
     if (!q || q.state === 'none') {
@@ -112,6 +116,7 @@ export async function render() {
     joinButton.disabled = true;
     queueError.textContent = '';
     try {
+      rememberLadder(queueForm.elements.ladder.value);
       await send('POST', '/queue', { ladder: queueForm.elements.ladder.value });
       poll();
     } catch (err) {
