@@ -3,7 +3,8 @@
 # the local stack with the gateway serving web/app, bots playing real ladder
 # games and a small tournament, and a game kept waiting to be followed live.
 # tests/browser/run.mjs then drives Chromium (playwright-core from web/'s
-# lockfile): leaderboard -> player -> replay stepped to the end with every piece
+# lockfile): the landing page and its links, the lobby's default ladder (a second,
+# three-seat ladder sorts first) -> leaderboard -> player -> replay stepped to the end with every piece
 # and score checked against the positions the gateway reports, a step link
 # opened directly, the game browser, tournament standings, the replay's analysis
 # asked for by a person and computed by the replays service (its marks and
@@ -21,6 +22,11 @@ browser_stack_begin browser_test "${1:-}" browser tools/ctl/metropolisctl
 # ---- The stack, with games to show -----------------------------------------------------
 
 browser_stack_up
+
+# A three-seat ladder whose id sorts before the demo's "open": the lobby and the
+# leaderboards must open on the main ladder, not on the first id (home.mjs).
+admin create-ladder casual --title "Casual, 3 players" --seats 3 --placement-games 1 >/dev/null
+admin create-season casual >/dev/null
 
 # Four bots compete in a small tournament (a round robin of four tables, so that
 # every entrant has an interval) while the ladder's bots play.

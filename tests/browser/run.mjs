@@ -23,6 +23,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces, phoneFaults } from './lib/harness.mjs';
 import { checkReplayAnalysis, waitForAnalysis } from './analysis.mjs';
+import { checkLanding, checkLadderChoice, openLanding, MAIN_LADDER } from './home.mjs';
 
 const t = browserTest('browser_test');
 const { env, expect, expectSame, get } = t;
@@ -68,11 +69,18 @@ async function main() {
     watch(page);
     page.setDefaultTimeout(20000);
 
+    // ---- The landing page, and the ladder the lobby and leaderboards open on ------------------
+    await checkLanding(t, browser, watch);
+    await checkLadderChoice(t, browser, watch);
+
     // ---- A leaderboard ----------------------------------------------------------------
+    // The Leaderboards of the header: the main ladder's, not the first id's.
     await page.goto(`${GATEWAY}/`);
+    await page.click('header nav a[data-nav="ladders"]');
     await page.waitForSelector('table[data-leaderboard] tbody tr[data-player]');
-    expect(new URL(page.url()).pathname === '/ladders', `/ opened ${page.url()}, not the leaderboards`);
+    expect(new URL(page.url()).pathname === '/ladders', `the header's Leaderboards opened ${page.url()}`);
     const ladder = await page.getAttribute('table[data-leaderboard]', 'data-leaderboard');
+    expect(ladder === MAIN_LADDER, `/ladders opens on ${ladder}, not on the main ladder ${MAIN_LADDER}`);
     const board = await get(`/api/v1/ladders/${ladder}/leaderboard`);
     const shown = await page.$$eval('tr[data-player]', (rows) => rows.map((r) => r.dataset.player));
     expectSame(shown, board.entries.map((e) => e.name), 'leaderboard rows');
@@ -210,6 +218,9 @@ async function main() {
     const phoneFaultsSeen = [];
     const noteFaults = async (what) => phoneFaultsSeen.push(...(await phoneFaults(direct)).map((f) => `${what}: ${f}`));
     await noteFaults('the replay');
+    await openLanding(t, direct);
+    await direct.screenshot({ path: join(ARTIFACTS, 'home-phone.png'), fullPage: true });
+    await noteFaults('the landing page');
     await direct.goto(`${GATEWAY}/ladders/${ladder}`);
     await direct.waitForSelector('tr[data-player]');
     await direct.screenshot({ path: join(ARTIFACTS, 'leaderboard-phone.png'), fullPage: true });

@@ -4,6 +4,7 @@
 import { api, ApiError } from './api.js';
 import { html } from './names.js';
 import { navigate } from './nav.js';
+import * as home from './pages/home.js';
 import * as leaderboard from './pages/leaderboard.js';
 import * as player from './pages/player.js';
 import * as games from './pages/games.js';
@@ -17,7 +18,7 @@ import * as table from './play/table.js';
 import { session } from './session.js';
 
 const ROUTES = [
-  [/^\/$/, () => ({ redirect: '/ladders' })],
+  [/^\/$/, () => home.render(), 'home'],
   [/^\/ladders$/, (m, q) => leaderboard.render(null, q), 'ladders'],
   [/^\/ladders\/([^/]+)$/, (m, q) => leaderboard.render(m[1], q), 'ladders'],
   [/^\/players$/, (m, q) => player.renderSearch(q), 'ladders'],
