@@ -65,7 +65,7 @@ export async function render() {
   const page = pageOf(
     html`<h1>Metropolis</h1>
     <p class="lead">Metropolis runs online ladders and bot competitions of Catan: Cities &amp; Knights.
-      Play in the browser against friends and bots, watch any game live or replay it move by move,
+      Play in the browser against other people and bots, watch any game live or replay it move by move,
       and enter a bot of your own, written in any language.</p>
     <div class="lobby home">
       <section class="panel" aria-labelledby="home-play-h" data-home="play"><h2 id="home-play-h">Play now</h2>${playBox(s)}</section>
