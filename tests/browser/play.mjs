@@ -887,6 +887,13 @@ async function main() {
     const calChange = (calEntry.ordinal_after - (calEntry.mu_before - 3 * calEntry.sigma_before)).toFixed(2);
     const shownChange = await (await cal.waitForSelector('[data-game-summary] [data-rating-change]', { timeout: 30000 })).getAttribute('data-rating-change');
     expect(shownChange === calChange, `cal's game-over screen shows a rating change of ${shownChange}, the history ${calChange}`);
+    // And her place on the ladder's leaderboard now, as its API has it.
+    const calBoard = await get(`/api/v1/ladders/${LADDER}/leaderboard?q=cal&limit=5`);
+    const calRow = calBoard.entries.find((e) => e.name === 'cal');
+    expect(calRow, 'the leaderboard does not find cal');
+    const wantRank = calRow.rank == null ? 'placement' : String(calRow.rank);
+    const shownRank = await cal.getAttribute('[data-game-summary] [data-rating-rank]', 'data-rating-rank');
+    expect(shownRank === wantRank, `cal's game-over screen shows rank ${shownRank}, the leaderboard ${wantRank}`);
     await cal.screenshot({ path: join(ARTIFACTS, 'play-summary-phone.png'), fullPage: true });
     const summaryFaults = await phoneFaults(cal);
     expect(summaryFaults.length === 0, `cal's game-over screen on a phone: ${summaryFaults.slice(0, 5).join('; ')}`);

@@ -68,6 +68,17 @@ test('the summary: rows by place, VP and sources, the replay at its last step, n
   assert.match(out, /bo \(you\)/);
 });
 
+test('the rating line says the new rank, or that placement goes on', () => {
+  const summary = (standing) => String(summaryMarkup({
+    gameId: 'g-1', seat: 0, players: [{ name: 'ana' }, { name: 'bo' }],
+    result: { winner: 0, turns: 40, vp: [14, 7] }, position: position(), places: null, steps: 812,
+    rating: { change: 2, after: 5, standing },
+  }));
+  assert.match(summary({ rank: 3, total: 12, games: 9 }), /data-rating-rank="3">Rank <strong>3<\/strong> of 12\./);
+  assert.match(summary({ rank: null, total: 12, games: 1 }), /data-rating-rank="placement">Not ranked yet: 1 placement game played\./);
+  assert.ok(!summary(null).includes('data-rating-rank'));
+});
+
 test('before the final position: totals and places from the result, no rating line', () => {
   const out = String(summaryMarkup({ gameId: 'g-2', seat: 0, players: [{ name: 'a' }, { name: 'b' }, { name: 'c' }],
     result: { winner: 2, turns: 9, vp: [5, 7, 10] }, position: null, places: null, steps: 0, rating: null }));

@@ -71,10 +71,22 @@ export function ratingChange(entry) {
 const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(2)}`;
 const ordinal = (n) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
 
+// Where the game left the person on the ladder's leaderboard: {rank, total,
+// games} (rank null while still in the placement games), or null when it
+// could not be read.
+function standingText(standing) {
+  if (!standing) return '';
+  if (standing.rank == null) {
+    return html` <span data-rating-rank="placement">Not ranked yet: ${standing.games} placement ${standing.games === 1 ? 'game' : 'games'} played.</span>`.__raw;
+  }
+  return html` <span data-rating-rank="${standing.rank}">Rank <strong>${standing.rank}</strong> of ${standing.total}.</span>`.__raw;
+}
+
 // The summary. position: the final position (null while it is not known:
 // the totals and places come from the result then); players [{seat, name}];
 // places: the stored places, or null; rating: {change, after} when the game
-// was rated, 'none' when it was not (practice), null while unknown.
+// was rated (and standing: standingText's), 'none' when it was not (practice),
+// null while unknown.
 export function summaryMarkup({ gameId, seat, players, result, position, places, steps, rating }) {
   const vp = position ? position.players.map((pl) => pl.vp) : result.vp ?? [];
   const resigned = resignedSeat(result);
@@ -91,7 +103,7 @@ export function summaryMarkup({ gameId, seat, players, result, position, places,
   const named = (s) => `${players[s]?.name ?? `seat ${s}`}${s === seat ? ' (you)' : ''}`;
   const winner = resigned !== null ? `${named(resigned)} resigned` : result.winner >= 0 ? `${named(result.winner)} won` : 'Nobody won';
   const change = rating && rating !== 'none'
-    ? html`<p data-rating-change="${rating.change.toFixed(2)}">Your rating: <strong>${signed(rating.change)}</strong> (now ${rating.after.toFixed(2)}).</p>`
+    ? html`<p data-rating-change="${rating.change.toFixed(2)}">Your rating: <strong>${signed(rating.change)}</strong> (now ${rating.after.toFixed(2)}).${raw(standingText(rating.standing))}</p>`
     : '';
   const replay = steps ? `/games/${encodeURIComponent(gameId)}?step=${steps}` : `/games/${encodeURIComponent(gameId)}`;
   return html`<h2>Game over</h2>

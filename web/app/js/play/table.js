@@ -457,12 +457,24 @@ export async function render(gameId) {
 
     // The person's rating change for this game, from the ladder's rating
     // history, once the ratings service has taken the result.
+    // The person's place on the game's ladder now that it is rated, or null:
+    // the summary then says the change alone.
+    async function standingOf(stored) {
+      try {
+        const board = await api(`/ladders/${enc(stored.ladder)}/leaderboard`, { q: me, limit: 5, ...(stored.season ? { season: stored.season } : {}) });
+        const mine = board.entries.find((x) => x.name === me);
+        return mine ? { rank: mine.rank ?? null, total: board.total, games: mine.games } : null;
+      } catch {
+        return null;
+      }
+    }
+
     async function ratingOf(stored) {
       for (let i = 0; i < 60 && !cleanedUp; ++i) {
         try {
           const h = await api(`/players/${enc(me)}/history`, { ladder: stored.ladder, ...(stored.season ? { season: stored.season } : {}), limit: 5 });
           const entry = h.entries.find((x) => x.game_id === gameId);
-          if (entry) return { change: ratingChange(entry), after: entry.ordinal_after };
+          if (entry) return { change: ratingChange(entry), after: entry.ordinal_after, standing: await standingOf(stored) };
         } catch {
           // not rated yet, or the history is not answering: asked again
         }
