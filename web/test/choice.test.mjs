@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chooseLadder, rememberedLadder, rememberLadder, REMEMBERED_KEY } from '../app/js/ladders/choice.js';
+import { soundWanted, setSoundWanted } from '../app/js/play/signal.js';
 
 // As GET /api/v1/ladders lists them: by id.
 const LADDERS = [
@@ -52,4 +53,18 @@ test('the remembered choice survives a storage that refuses', () => {
   assert.equal(rememberedLadder(refusing), '');
   assert.doesNotThrow(() => rememberLadder('open', refusing));
   assert.equal(rememberedLadder(null), '');
+});
+
+test('a browser whose localStorage cannot even be read remembers nothing and does not throw', () => {
+  const saved = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+  Object.defineProperty(globalThis, 'localStorage', { configurable: true, get() { throw new Error('SecurityError: storage is blocked'); } });
+  try {
+    assert.equal(rememberedLadder(), '');
+    rememberLadder('duo');
+    assert.equal(soundWanted(), false);
+    setSoundWanted(true);
+  } finally {
+    if (saved) Object.defineProperty(globalThis, 'localStorage', saved);
+    else delete globalThis.localStorage;
+  }
 });

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planLegal, secondPlaces } from '../app/js/play/legal.js';
 import { targetInfo, previewMarkup, yieldText, occupied } from '../app/js/play/targets.js';
+import { TOPOLOGY } from '../app/js/board/topology.js';
 
 // hexes 0..18: mountains, pasture, forest, fields, hills, ... (terrain ids 4, 2, 1, 3, 0)
 const TERRAIN = [4, 2, 1, 3, 0, 2, 0, 3, 1, 5, 1, 4, 1, 4, 3, 2, 0, 3, 2];
@@ -100,4 +101,25 @@ test('the preview bar escapes its text and offers Confirm and Cancel', () => {
   assert.match(markup, /yields: 6 brick\./);
   assert.match(markup, /data-preview-confirm/);
   assert.match(markup, /data-preview-cancel/);
+});
+
+test('the base game: a city yields twice the resource on every hex (BG-3)', () => {
+  const base = { ...config, options: { ruleset: 'RULESET_BASE' } };
+  assert.equal(yieldText(view(), base, 8, true), 'yields: 10 ore ×2, 2 wool ×2, 6 brick ×2');
+});
+
+test('the Bishop names every other seat with a building at the hex (C-P1)', () => {
+  const [a, b, c] = TOPOLOGY.hexNodes[0];
+  const v = view({
+    put: (p) => {
+      for (const [node, owner] of [[a, 1], [b, 0], [c, 2]]) {
+        p.building[node] = 1;
+        p.building_owner[node] = owner;
+      }
+    },
+  });
+  const i = info(v, ['play bishop h0'], 'hex:0');
+  assert.equal(i.detail, 'hex 0 (mountains 10): takes a card from B bea and C cal');
+  const none = info(view(), ['play bishop h0'], 'hex:0');
+  assert.equal(none.detail, 'hex 0 (mountains 10): nobody to take from there');
 });

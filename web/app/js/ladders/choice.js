@@ -25,16 +25,20 @@ export function chooseLadder(ladders, { asked = '', queued = '', remembered = ''
 
 // The lobby's last choice, kept per browser; without storage (private modes
 // may refuse it) there is simply nothing remembered.
-export function rememberedLadder(storage = globalThis.localStorage) {
+// The storage is read inside the try: where storage is blocked, merely
+// reading window.localStorage throws.
+export function rememberedLadder(storage) {
   try {
+    storage ??= globalThis.localStorage;
     return storage?.getItem(REMEMBERED_KEY) || '';
   } catch {
     return '';
   }
 }
 
-export function rememberLadder(id, storage = globalThis.localStorage) {
+export function rememberLadder(id, storage) {
   try {
+    storage ??= globalThis.localStorage;
     if (id) storage?.setItem(REMEMBERED_KEY, id);
   } catch {
     // Not remembered: the next visit falls back to the main ladder.

@@ -12,16 +12,20 @@ export function markedTitle(title, mine) {
   return mine ? TITLE_MARK + bare : bare;
 }
 
-export function soundWanted(storage = globalThis.localStorage) {
+// The storage is read inside the try: where storage is blocked, merely
+// reading window.localStorage throws.
+export function soundWanted(storage) {
   try {
+    storage ??= globalThis.localStorage;
     return storage?.getItem(SOUND_KEY) === 'on';
   } catch {
     return false; // storage refused (private mode): the default, off
   }
 }
 
-export function setSoundWanted(on, storage = globalThis.localStorage) {
+export function setSoundWanted(on, storage) {
   try {
+    storage ??= globalThis.localStorage;
     storage?.setItem(SOUND_KEY, on ? 'on' : 'off');
   } catch {
     // not kept: it holds for this page only
@@ -34,12 +38,16 @@ export class TurnSignal {
     this.beeps = 0;
     this.audio = null;
     this.sound = soundWanted();
+    this.stopped = false;
   }
 
   // Called at every redraw (and by the page's clock, since the router sets
   // the title after the page is drawn): marks or unmarks the title, and beeps
   // when a decision has just become the person's.
   update(mine) {
+    // After the page is left (an answer refused late redraws it): the title
+    // is the next page's.
+    if (this.stopped) return;
     const title = markedTitle(document.title, mine);
     if (title !== document.title) document.title = title;
     if (mine && !this.mine && this.sound) this.beep();
@@ -59,6 +67,9 @@ export class TurnSignal {
     try {
       this.audio ??= new AudioContext();
       const ctx = this.audio;
+      // Made before any click (the sound kept on over a reload), the context
+      // starts suspended; the first gesture lets resume() start it.
+      if (ctx.state === 'suspended') ctx.resume().catch(() => {});
       const osc = ctx.createOscillator();
       const gain = ctx.createGain();
       osc.frequency.value = 880;
@@ -74,6 +85,9 @@ export class TurnSignal {
 
   clear() {
     this.mine = false;
+    this.stopped = true;
     document.title = markedTitle(document.title, false);
+    this.audio?.close().catch(() => {});
+    this.audio = null;
   }
 }

@@ -158,8 +158,13 @@ export async function render(gameId) {
       viewer.board.onHover = (key) => viewer.board.setPreview(infos.get(key ?? picked)?.ghost);
       viewer.board.onMiss = () => picked && unpick();
       viewer.board.setPreview(infos.get(picked)?.ghost);
-      // A keyboard's focus stays on the place picked, for Enter to confirm it.
-      if (picked && focused) viewer.board.targetElement(picked)?.focus();
+      // A keyboard's focus stays on the board across the redraw: on the place
+      // picked, for Enter to confirm it, else on the place it was on (Escape,
+      // Cancel, a popover's choice), else on the first place.
+      if (focused) {
+        const board = viewer.board;
+        (board.targetElement(picked) ?? board.targetElement(focused.dataset.target) ?? board.targetLayer.querySelector('[data-target]'))?.focus();
+      }
       // A decision made on the board is announced above it, not in a dialog,
       // which would cover the places to click.
       const prompt = !stage && plan.places.size && isPrompt(lastView, seat, plan) ? promptTitle(lastView, seat, plan, seatName, { discardTotal }) : '';
@@ -460,13 +465,21 @@ export async function render(gameId) {
     // The person's place on the game's ladder now that it is rated, or null:
     // the summary then says the change alone.
     async function standingOf(stored) {
-      try {
-        const board = await api(`/ladders/${enc(stored.ladder)}/leaderboard`, { q: me, limit: 5, ...(stored.season ? { season: stored.season } : {}) });
-        const mine = board.entries.find((x) => x.name === me);
-        return mine ? { rank: mine.rank ?? null, total: board.total, games: mine.games } : null;
-      } catch {
-        return null;
+      const path = `/ladders/${enc(stored.ladder)}/leaderboard`;
+      const season = stored.season ? { season: stored.season } : {};
+      // A ranked person's own row (exact, whoever else shares the name's
+      // start); a person still in placement is not "around" anything (404),
+      // and the name search gives their row with its games.
+      for (const query of [{ around: me, limit: 1 }, { q: me, limit: 5 }]) {
+        try {
+          const board = await api(path, { ...query, ...season });
+          const mine = board.entries.find((x) => x.name === me);
+          if (mine) return { rank: mine.rank ?? null, total: board.total, games: mine.games };
+        } catch {
+          // not ranked yet, or the leaderboard is not answering: the next query, or nothing
+        }
       }
+      return null;
     }
 
     async function ratingOf(stored) {

@@ -5,7 +5,7 @@
 // from the seat's view and the legal actions at the place (legal.js); nothing
 // here decides what is legal.
 import { TOPOLOGY } from '../board/topology.js';
-import { SEAT_LETTERS, TERRAIN_NAMES, CARD_NAMES, html } from '../names.js';
+import { SEAT_LETTERS, TERRAIN_NAMES, CARD_NAMES, html, isBaseRuleset } from '../names.js';
 
 // Costs as the rules have them (docs/RULES.md BLD-1..4, KN-3..5), for the label only.
 const COST = {
@@ -19,7 +19,8 @@ const COST = {
 };
 
 // A city yields two cards of its hex: hills and fields twice the resource, the
-// others the resource and a commodity (PRD-2).
+// others the resource and a commodity (PRD-2); in the base game twice the
+// resource everywhere (BG-3).
 const CITY_COMMODITY = ['', 'paper', 'cloth', '', 'coin', ''];
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -50,13 +51,22 @@ export function yieldText(view, config, v, city) {
   const robber = view.position.robber_hex;
   return `yields: ${hexes.map(({ hex, token, terrain }) => {
     const card = CARD_NAMES[terrain];
-    const what = !city ? card : CITY_COMMODITY[terrain] ? `${card} + ${CITY_COMMODITY[terrain]}` : `${card} ×2`;
+    const commodity = isBaseRuleset(config) ? '' : CITY_COMMODITY[terrain];
+    const what = !city ? card : commodity ? `${card} + ${commodity}` : `${card} ×2`;
     return `${token} ${what}${hex === robber ? ' (robber there now)' : ''}`;
   }).join(', ')}`;
 }
 
 // The seats a robber action at the place may rob, from the legal texts ("... rob 2").
 const robbed = (list) => [...new Set(list.map((d) => / rob (\d)\b/.exec(d.text)?.[1]).filter((s) => s !== undefined).map(Number))];
+
+// The Bishop takes a card from every other seat with a building at the hex
+// (C-P1): its action names no seat, so they are read from the board.
+function bishopVictims(view, seat, h) {
+  const p = view.position;
+  const owners = (TOPOLOGY.hexNodes[h] ?? []).filter((v) => p.building?.[v]).map((v) => p.building_owner[v]);
+  return [...new Set(owners)].filter((s) => s !== seat && s >= 0).sort((a, b) => a - b);
+}
 
 // Whether a piece stands at the place: its target is then drawn around it.
 export function occupied(view, kind, id) {
@@ -140,7 +150,13 @@ export function targetInfo(view, seat, config, key, list, { role = 'at', nameOf 
     const robberList = list.some((d) => d.verb === 'move_robber');
     // Several actions at one hex differ only by whom they rob: one label says it all.
     if (robberList && whom.length > 1) label = `Move the robber to ${hexName(view, config, id)}`;
-    detail = `${hexName(view, config, id)}: ${whom.length ? `you may rob ${whom.map(nameOf).join(' or ')}` : 'nobody to rob there'}`;
+    const bishop = list.some((d) => d.verb === 'play' && /^play bishop /.test(d.text));
+    if (bishop) {
+      const victims = bishopVictims(view, seat, id);
+      detail = `${hexName(view, config, id)}: ${victims.length ? `takes a card from ${victims.map(nameOf).join(' and ')}` : 'nobody to take from there'}`;
+    } else {
+      detail = `${hexName(view, config, id)}: ${whom.length ? `you may rob ${whom.map(nameOf).join(' or ')}` : 'nobody to rob there'}`;
+    }
   }
   return { kind, id, label, occupied: occupied(view, kind, id), ghost: ghost && { ...ghost, kind, id, yields }, detail };
 }
