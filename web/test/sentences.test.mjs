@@ -83,6 +83,61 @@ test('the common events in sentences', () => {
   }
 });
 
+// The rows of the phrase tables the tests above do not read: each says, word
+// for word, what the switch they replaced said.
+test('the rarer actions and events in sentences, word for word', () => {
+  const n = new Narrator(players);
+  const actions = [
+    ['recruit_knight n20', 'B Bo recruits a knight'],
+    ['activate_knight n20', 'B Bo activates a knight'],
+    ['promote_knight n20', 'B Bo promotes a knight'],
+    ['move_knight n3 n9', 'B Bo moves a knight'],
+    ['displace_knight n3 n9', 'B Bo displaces a knight'],
+    ['chase_robber n20', 'B Bo chases the robber away with a knight'],
+    ['relocate_knight n21', 'B Bo moves the displaced knight'],
+    ['move_robber h7', 'B Bo moves the robber'],
+    ['discard ?', 'B Bo discards a card'],
+    ['pillage_city n12', 'B Bo loses a city to the barbarians'],
+    ['aqueduct grain', 'B Bo takes 1 grain (aqueduct)'],
+    ['place_metropolis n12', 'B Bo places a metropolis'],
+    ['commit_knight n20', 'B Bo sends a knight against the barbarians'],
+    ['commit_done', 'B Bo sends no more knights'],
+    ['discard_progress smith', 'B Bo puts a progress card back'],
+    ['offer give 1grain want 2brick', 'B Bo offers 1 grain for 2 brick'],
+    ['accept', 'B Bo accepts the offer'],
+    ['decline', 'B Bo declines the offer'],
+    ['counter give 1grain want 2brick', 'B Bo counters: 1 grain for 2 brick'],
+    ['cancel', 'B Bo withdraws the offer'],
+    ['buy_dev', 'B Bo buys a development card'],
+    ['play_dev year_of_plenty', 'B Bo plays year of plenty'],
+    ['take_card coin', 'B Bo takes 1 coin'],
+    ['take_card ?', 'B Bo takes a card'],
+    ['give_card paper', 'B Bo gives 1 paper'],
+    ['take_progress warlord', 'B Bo takes a progress card'],
+    ['constructor', 'B Bo: constructor'], // an unknown verb, even one every object has
+  ];
+  for (const [action, said] of actions) assert.equal(text(n.action(action, 1)), said);
+  const events = [
+    [{ type: 'EVENT_PRODUCED', seat: 2, a: 3, b: 254 }, 'C Cy receives 3 cards'],
+    [{ type: 'EVENT_BARBARIAN_SHARE', seat: 0, a: 4 }, 'A Ana defends with strength 4'],
+    [{ type: 'EVENT_DEFENDER', seat: 1 }, 'B Bo is a Defender of Catan (1 VP)'],
+    [{ type: 'EVENT_CITY_PILLAGED', seat: 3 }, 'D Di loses a city to the barbarians'],
+    [{ type: 'EVENT_MUST_DISCARD', seat: 2, a: 4 }, 'C Cy must discard 4 cards'],
+    [{ type: 'EVENT_PROGRESS_DRAWN', seat: 1, a: 2, b: 254 }, 'B Bo draws a progress card from the science deck'],
+    [{ type: 'EVENT_PROGRESS_DRAWN', seat: 1, a: 0, b: 22 }, 'B Bo draws merchant fleet from the trade deck'],
+    [{ type: 'EVENT_VICTORY_CARD_REVEALED', seat: 0, b: 11 }, 'A Ana reveals constitution (1 VP)'],
+    [{ type: 'EVENT_PAID', seat: 0, a: 2, b: 6 }, 'A Ana pays 2 coin'],
+    [{ type: 'EVENT_CARD_GIVEN', seat: 0, other: 3, a: 1, b: 254 }, 'A Ana gives a card to D Di'],
+    [{ type: 'EVENT_KNIGHT_REMOVED', seat: 2 }, 'C Cy loses a knight'],
+    [{ type: 'EVENT_KNIGHT_DESERTED', seat: 2 }, 'C Cy loses a knight'],
+    [{ type: 'EVENT_MERCHANT_PLACED', seat: 3 }, 'D Di places the merchant (1 VP)'],
+    [{ type: 'EVENT_PROGRESS_TAKEN', seat: 1, other: 0, b: 17 }, 'B Bo takes warlord from A Ana'],
+    [{ type: 'EVENT_PROGRESS_TAKEN', seat: 1, other: 0, b: 254 }, 'B Bo takes a progress card from A Ana'],
+  ];
+  for (const [e, said] of events) assert.equal(text(n.event(e)), said, e.type);
+  assert.equal(n.event({ type: 'toString', seat: 1 }), null);
+});
+
 test('names are escaped', () => {
   const n = new Narrator([{ name: '<img src=x onerror=alert(1)>' }, { name: 'Bo & "Co"' }]);
   const m = String(n.action('move_robber h7 rob 1', 0));

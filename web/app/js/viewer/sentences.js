@@ -88,6 +88,89 @@ export function actorsOf(texts, numSeats, startSeat) {
   });
 }
 
+// "2 wool", or "a card" when the event hides which.
+const eventCards = (c, n = 1) => (c === HIDDEN ? (n === 1 ? 'a card' : `${n} cards`) : cardCount(n, CARD_NAMES[c] ?? `card ${c}`));
+// One card named by an action, or "a card" when the seat's view hides it ("?").
+const oneCard = (name) => (name === '?' ? 'a card' : `1 ${spaced(name)}`);
+
+// The sentences that are "WHO does something", by the action's verb: what
+// follows the seat's name, as plain words (escaped like any value) or as a
+// function of the action's words after the verb and of `person` (a seat's
+// name as markup) that returns markup. Kept as a table so that a new verb is
+// one line; the actions that say something else or keep state between steps
+// (the roll, the dice, a card played) stay in Narrator.action. A Map, so that
+// a verb such as "constructor" is no phrase.
+const ACTION_PHRASES = new Map(Object.entries({
+  end_turn: 'ends the turn',
+  build_road: 'builds a road',
+  build_settlement: 'builds a settlement',
+  build_city: 'builds a city',
+  build_wall: 'builds a city wall',
+  recruit_knight: 'recruits a knight',
+  activate_knight: 'activates a knight',
+  promote_knight: 'promotes a knight',
+  move_knight: 'moves a knight',
+  displace_knight: 'displaces a knight',
+  chase_robber: 'chases the robber away with a knight',
+  relocate_knight: 'moves the displaced knight',
+  buy_improvement: ([track]) => html`improves ${spaced(track)}`,
+  bank_trade: ([give, take]) => html`trades ${spaced(give)} with the bank for 1 ${spaced(take)}`,
+  move_robber: ([, rob, victim], person) => (rob === 'rob' ? html`moves the robber and robs ${person(Number(victim))}` : 'moves the robber'),
+  discard: ([name]) => html`discards ${oneCard(name)}`,
+  pillage_city: 'loses a city to the barbarians',
+  aqueduct: ([name]) => html`takes 1 ${spaced(name)} (aqueduct)`,
+  place_metropolis: 'places a metropolis',
+  commit_knight: 'sends a knight against the barbarians',
+  commit_done: 'sends no more knights',
+  discard_progress: 'puts a progress card back',
+  offer: (words, person) => {
+    const t = tradeParts(words);
+    const to = t.to.length ? html` to ${t.to.map((s, i) => html`${i ? ', ' : ''}${person(s)}`)}` : '';
+    return html`offers ${cardsInWords(t.give)} for ${cardsInWords(t.want)}${to}`;
+  },
+  accept: 'accepts the offer',
+  decline: 'declines the offer',
+  counter: (words) => {
+    const t = tradeParts(words);
+    return html`counters: ${cardsInWords(t.give)} for ${cardsInWords(t.want)}`;
+  },
+  confirm: ([partner], person) => html`trades with ${person(Number(partner))}`,
+  cancel: 'withdraws the offer',
+  buy_dev: 'buys a development card',
+  play_dev: ([name]) => html`plays ${cardName(spaced(name), true)}`,
+  take_card: ([name]) => html`takes ${oneCard(name)}`,
+  give_card: ([name]) => html`gives ${oneCard(name)}`,
+  take_progress: 'takes a progress card',
+}));
+
+// The same for events (game.proto Event), by type: a function has the event
+// and `other` (the name of its other seat, as markup). Events that name no
+// seat first, or say "nobody" when no seat holds something, stay in
+// Narrator.event.
+const EVENT_PHRASES = new Map(Object.entries({
+  EVENT_PRODUCED: (e) => html`receives ${eventCards(e.b, e.a)}`,
+  EVENT_BARBARIAN_SHARE: (e) => html`defends with strength ${e.a}`,
+  EVENT_DEFENDER: 'is a Defender of Catan (1 VP)',
+  EVENT_CITY_PILLAGED: 'loses a city to the barbarians',
+  EVENT_MUST_DISCARD: (e) => html`must discard ${e.a} cards`,
+  EVENT_STOLE: (e, other) => html`robs ${other} (${e.b === HIDDEN ? '1 card' : CARD_NAMES[e.b]})`,
+  EVENT_PROGRESS_DRAWN: (e) => html`draws ${e.b === HIDDEN ? 'a progress card' : cardName(PROGRESS_NAMES[e.b])} from the ${TRACK_NAMES[e.a]} deck`,
+  EVENT_VICTORY_CARD_REVEALED: (e) => html`reveals ${PROGRESS_NAMES[e.b]} (1 VP)`,
+  EVENT_TRADE_EXECUTED: (e, other) => {
+    const t = tradeParts(String(e.action?.text ?? '').split(/\s+/));
+    return html`trades ${cardsInWords(t.give)} for ${cardsInWords(t.want)} with ${other}`;
+  },
+  EVENT_PAID: (e) => html`pays ${eventCards(e.b, e.a)}`,
+  EVENT_CARD_GIVEN: (e, other) => html`gives ${eventCards(e.b, e.a)} to ${other}`,
+  EVENT_KNIGHT_REMOVED: 'loses a knight',
+  EVENT_KNIGHT_DESERTED: 'loses a knight',
+  EVENT_MERCHANT_PLACED: 'places the merchant (1 VP)',
+  EVENT_PROGRESS_TAKEN: (e, other) => html`takes ${e.b === HIDDEN ? 'a progress card' : PROGRESS_NAMES[e.b]} from ${other}`,
+}));
+
+// "WHO phrase", the phrase a table's, made with `args` when it is a function.
+const sentence = (who, phrase, ...args) => html`${who} ${typeof phrase === 'function' ? phrase(...args) : phrase}`;
+
 export class Narrator {
   // players: [{seat, name}] by seat.
   constructor(players) {
@@ -107,6 +190,8 @@ export class Narrator {
     const who = this.person(seat);
     const words = String(text ?? '').trim().split(/\s+/);
     const [verb, a, b, c] = words;
+    const phrase = ACTION_PHRASES.get(verb);
+    if (phrase !== undefined) return sentence(who, phrase, words.slice(1), (s) => this.person(s));
     switch (verb) {
       case 'chance_start_player':
         return html`the dice choose who starts: ${this.person(Number(a))}`;
@@ -129,80 +214,9 @@ export class Narrator {
         return a && a !== '?' ? html`the progress card drawn: ${spaced(a)}` : html`a progress card is drawn`;
       case 'dev_card':
         return html`a development card is drawn`;
-      case 'end_turn':
-        return html`${who} ends the turn`;
-      case 'build_road':
-        return html`${who} builds a road`;
-      case 'build_settlement':
-        return html`${who} builds a settlement`;
-      case 'build_city':
-        return html`${who} builds a city`;
-      case 'build_wall':
-        return html`${who} builds a city wall`;
-      case 'recruit_knight':
-        return html`${who} recruits a knight`;
-      case 'activate_knight':
-        return html`${who} activates a knight`;
-      case 'promote_knight':
-        return html`${who} promotes a knight`;
-      case 'move_knight':
-        return html`${who} moves a knight`;
-      case 'displace_knight':
-        return html`${who} displaces a knight`;
-      case 'chase_robber':
-        return html`${who} chases the robber away with a knight`;
-      case 'relocate_knight':
-        return html`${who} moves the displaced knight`;
-      case 'buy_improvement':
-        return html`${who} improves ${spaced(a)}`;
-      case 'bank_trade':
-        return html`${who} trades ${spaced(a)} with the bank for 1 ${spaced(b)}`;
-      case 'move_robber':
-        return b === 'rob' ? html`${who} moves the robber and robs ${this.person(Number(c))}` : html`${who} moves the robber`;
-      case 'discard':
-        return html`${who} discards ${a === '?' ? 'a card' : `1 ${spaced(a)}`}`;
-      case 'pillage_city':
-        return html`${who} loses a city to the barbarians`;
-      case 'aqueduct':
-        return html`${who} takes 1 ${spaced(a)} (aqueduct)`;
-      case 'place_metropolis':
-        return html`${who} places a metropolis`;
-      case 'commit_knight':
-        return html`${who} sends a knight against the barbarians`;
-      case 'commit_done':
-        return html`${who} sends no more knights`;
-      case 'discard_progress':
-        return html`${who} puts a progress card back`;
-      case 'offer': {
-        const t = tradeParts(words);
-        const to = t.to.length ? html` to ${t.to.map((s, i) => html`${i ? ', ' : ''}${this.person(s)}`)}` : '';
-        return html`${who} offers ${cardsInWords(t.give)} for ${cardsInWords(t.want)}${to}`;
-      }
-      case 'accept':
-        return html`${who} accepts the offer`;
-      case 'decline':
-        return html`${who} declines the offer`;
-      case 'counter': {
-        const t = tradeParts(words);
-        return html`${who} counters: ${cardsInWords(t.give)} for ${cardsInWords(t.want)}`;
-      }
-      case 'confirm':
-        return html`${who} trades with ${this.person(Number(a))}`;
-      case 'cancel':
-        return html`${who} withdraws the offer`;
       case 'play':
         if (a === 'alchemist') this.alchemist = [Number(b), Number(c)];
         return html`${who} plays ${PROGRESS_NAMES.includes(spaced(a)) ? cardName(spaced(a)) : text}`;
-      case 'buy_dev':
-        return html`${who} buys a development card`;
-      case 'play_dev':
-        return html`${who} plays ${cardName(spaced(a), true)}`;
-      case 'take_card':
-        return html`${who} takes ${a === '?' ? 'a card' : `1 ${spaced(a)}`}`;
-      case 'give_card':
-        return html`${who} gives ${a === '?' ? 'a card' : `1 ${spaced(a)}`}`;
-      case 'take_progress':
-        return html`${who} takes a progress card`;
       default:
         return html`${who}: ${text || 'an action'}`;
     }
@@ -211,56 +225,25 @@ export class Narrator {
   // One event (game.proto Event).
   event(e) {
     const who = this.person(e.seat);
-    const other = this.person(e.other);
-    const card = (c, n = 1) => (c === HIDDEN ? (n === 1 ? 'a card' : `${n} cards`) : cardCount(n, CARD_NAMES[c] ?? `card ${c}`));
+    const phrase = EVENT_PHRASES.get(e.type);
+    if (phrase !== undefined) return sentence(who, phrase, e, this.person(e.other));
     switch (e.type) {
       case 'EVENT_ACTION':
         return this.action(e.action?.text, e.seat);
-      case 'EVENT_PRODUCED':
-        return html`${who} receives ${card(e.b, e.a)}`;
       case 'EVENT_BANK_SHORTAGE':
         return html`nobody receives ${CARD_NAMES[e.b]}: the bank is short`;
       case 'EVENT_BARBARIANS_ADVANCE':
         return html`the barbarians advance to ${e.a} of 7`;
       case 'EVENT_BARBARIAN_ATTACK':
         return html`the barbarians attack: ${e.a} against ${e.b}; Catan ${e.c ? 'holds' : 'loses'}`;
-      case 'EVENT_BARBARIAN_SHARE':
-        return html`${who} defends with strength ${e.a}`;
-      case 'EVENT_DEFENDER':
-        return html`${who} is a Defender of Catan (1 VP)`;
-      case 'EVENT_CITY_PILLAGED':
-        return html`${who} loses a city to the barbarians`;
-      case 'EVENT_MUST_DISCARD':
-        return html`${who} must discard ${e.a} cards`;
-      case 'EVENT_STOLE':
-        return html`${who} robs ${other} (${e.b === HIDDEN ? '1 card' : CARD_NAMES[e.b]})`;
-      case 'EVENT_PROGRESS_DRAWN':
-        return html`${who} draws ${e.b === HIDDEN ? 'a progress card' : cardName(PROGRESS_NAMES[e.b])} from the ${TRACK_NAMES[e.a]} deck`;
-      case 'EVENT_VICTORY_CARD_REVEALED':
-        return html`${who} reveals ${PROGRESS_NAMES[e.b]} (1 VP)`;
       case 'EVENT_LONGEST_ROAD':
         return e.seat >= 0 ? html`${who} takes the longest road` : html`nobody holds the longest road`;
       case 'EVENT_LARGEST_ARMY':
         return e.seat >= 0 ? html`${who} takes the largest army` : html`nobody holds the largest army`;
       case 'EVENT_METROPOLIS':
         return e.seat >= 0 ? html`${who} owns the ${TRACK_NAMES[e.a]} metropolis` : html`nobody owns the ${TRACK_NAMES[e.a]} metropolis`;
-      case 'EVENT_TRADE_EXECUTED': {
-        const t = tradeParts(String(e.action?.text ?? '').split(/\s+/));
-        return html`${who} trades ${cardsInWords(t.give)} for ${cardsInWords(t.want)} with ${other}`;
-      }
       case 'EVENT_GAME_OVER':
         return e.seat >= 0 ? html`${who} wins` : html`the game ends without a winner`;
-      case 'EVENT_PAID':
-        return html`${who} pays ${card(e.b, e.a)}`;
-      case 'EVENT_CARD_GIVEN':
-        return html`${who} gives ${card(e.b, e.a)} to ${other}`;
-      case 'EVENT_KNIGHT_REMOVED':
-      case 'EVENT_KNIGHT_DESERTED':
-        return html`${who} loses a knight`;
-      case 'EVENT_MERCHANT_PLACED':
-        return html`${who} places the merchant (1 VP)`;
-      case 'EVENT_PROGRESS_TAKEN':
-        return html`${who} takes ${e.b === HIDDEN ? 'a progress card' : PROGRESS_NAMES[e.b]} from ${other}`;
       default:
         return null; // the engine's words (viewer.js describeEvent)
     }
