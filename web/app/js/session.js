@@ -4,6 +4,7 @@
 import { api, send, ApiError } from './api.js';
 import { html } from './names.js';
 import { navigate } from './nav.js';
+import { read, write } from './storage.js';
 
 let current = null; // {player, expires_at, active_game, queue} or null
 let loaded = null;
@@ -11,22 +12,10 @@ let loaded = null;
 // The cookie is HttpOnly, so the page cannot see whether it has one; this hint
 // (set on signing in, cleared on signing out or a 401) spares anonymous
 // visitors a 401 on every page, which browsers log as an error.
+// Without storage there is no hint, and the session is asked for every time.
 const HINT = 'metropolis.signedIn';
-const hinted = () => {
-  try {
-    return localStorage.getItem(HINT) === '1';
-  } catch {
-    return true; // no storage: ask
-  }
-};
-const setHint = (on) => {
-  try {
-    if (on) localStorage.setItem(HINT, '1');
-    else localStorage.removeItem(HINT);
-  } catch {
-    // Without storage the session is asked for every time.
-  }
-};
+const hinted = () => read(HINT, { refused: '1' }) === '1';
+const setHint = (on) => write(HINT, on ? '1' : null);
 
 // After signing in or up (force) or to recheck.
 export async function refreshSession({ force = false } = {}) {

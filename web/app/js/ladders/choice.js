@@ -8,6 +8,8 @@
 // counts no players, so "main" is read from what it does say: four seats (the
 // game as published) with "open" in the id (the public ladder scripts create),
 // then any four-seat ladder, then the first one.
+import { read, write } from '../storage.js';
+
 export const REMEMBERED_KEY = 'metropolis.ladder';
 
 export function chooseLadder(ladders, { asked = '', queued = '', remembered = '' } = {}) {
@@ -24,23 +26,12 @@ export function chooseLadder(ladders, { asked = '', queued = '', remembered = ''
 }
 
 // The lobby's last choice, kept per browser; without storage (private modes
-// may refuse it) there is simply nothing remembered.
-// The storage is read inside the try: where storage is blocked, merely
-// reading window.localStorage throws.
+// may refuse it) there is simply nothing remembered, and the next visit falls
+// back to the main ladder.
 export function rememberedLadder(storage) {
-  try {
-    storage ??= globalThis.localStorage;
-    return storage?.getItem(REMEMBERED_KEY) || '';
-  } catch {
-    return '';
-  }
+  return read(REMEMBERED_KEY, { storage }) || '';
 }
 
 export function rememberLadder(id, storage) {
-  try {
-    storage ??= globalThis.localStorage;
-    if (id) storage?.setItem(REMEMBERED_KEY, id);
-  } catch {
-    // Not remembered: the next visit falls back to the main ladder.
-  }
+  if (id) write(REMEMBERED_KEY, id, { storage });
 }

@@ -3,6 +3,8 @@
 // goes back once it is answered), and, when they asked for it, a short beep
 // as each decision arrives. The sound is off unless switched on; the choice
 // is kept in localStorage. The beep is made with WebAudio: no sound file.
+import { read, write } from '../storage.js';
+
 export const TITLE_MARK = '● Your turn · ';
 const SOUND_KEY = 'metropolis.sound';
 
@@ -12,24 +14,14 @@ export function markedTitle(title, mine) {
   return mine ? TITLE_MARK + bare : bare;
 }
 
-// The storage is read inside the try: where storage is blocked, merely
-// reading window.localStorage throws.
+// Storage refused (private mode): the default, off; a choice not kept holds
+// for this page only.
 export function soundWanted(storage) {
-  try {
-    storage ??= globalThis.localStorage;
-    return storage?.getItem(SOUND_KEY) === 'on';
-  } catch {
-    return false; // storage refused (private mode): the default, off
-  }
+  return read(SOUND_KEY, { storage }) === 'on';
 }
 
 export function setSoundWanted(on, storage) {
-  try {
-    storage ??= globalThis.localStorage;
-    storage?.setItem(SOUND_KEY, on ? 'on' : 'off');
-  } catch {
-    // not kept: it holds for this page only
-  }
+  write(SOUND_KEY, on ? 'on' : 'off', { storage });
 }
 
 export class TurnSignal {
