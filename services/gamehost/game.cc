@@ -22,6 +22,7 @@ struct Game::Seat {
   bool want_text = false;
   bool events_in_decision = false;  // v1::CAPABILITY_EVENTS_IN_DECISION
   bool view_deltas = false;         // v1::CAPABILITY_VIEW_DELTAS
+  bool clocks = false;              // v1::CAPABILITY_CLOCKS
   // With view_deltas: the view of the last decision sent, and of the last one
   // the stream answered (the next delta's base); -1: none on this stream.
   protocol::WireView sent_view, acked_view;
@@ -565,11 +566,12 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   }
   s.stream = std::move(stream);
   s.want_text = hello.want_text();
-  s.events_in_decision = s.view_deltas = false;
+  s.events_in_decision = s.view_deltas = s.clocks = false;
   s.sent_view_step = s.acked_view_step = -1;  // a new stream holds no view yet
   for (int c : hello.capabilities()) {
     if (c == v1::CAPABILITY_EVENTS_IN_DECISION) s.events_in_decision = true;
     if (c == v1::CAPABILITY_VIEW_DELTAS) s.view_deltas = true;
+    if (c == v1::CAPABILITY_CLOCKS) s.clocks = true;
   }
   s.ever_connected = true;
   s.events.clear();  // a new stream starts from where the game stands
@@ -587,11 +589,12 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   Welcome(seat, welcome->mutable_welcome());
   for (int c : hello.capabilities()) {  // in the order asked, each once
     const bool used = (c == v1::CAPABILITY_EVENTS_IN_DECISION && s.events_in_decision) ||
-                      (c == v1::CAPABILITY_VIEW_DELTAS && s.view_deltas);
+                      (c == v1::CAPABILITY_VIEW_DELTAS && s.view_deltas) || (c == v1::CAPABILITY_CLOCKS && s.clocks);
     const auto& listed = welcome->welcome().capabilities();
     if (used && std::find(listed.begin(), listed.end(), c) == listed.end())
       welcome->mutable_welcome()->add_capabilities(v1::Capability(c));
   }
+  if (s.clocks) ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
   s.stream->Send(std::move(welcome));
   if (paused_) {
     // It hears the rest when the game goes on (or is void).
@@ -858,6 +861,7 @@ void Game::Flush(int decide) {
   const bool hold = env_.coalesce_events_ms > 0 && !finished_ && last_flush_at_ >= 0 &&
                     now - last_flush_at_ < env_.coalesce_events_ms;
   last_flush_at_ = now;
+  flushing_for_ = decide;
   bool waiting = false;
   for (size_t i = 0; i < seats_.size(); ++i) {
     Seat& seat = *seats_[i];
@@ -874,10 +878,12 @@ void Game::Flush(int decide) {
     // The deciding seat's events go out now unless they ride in the decision that
     // follows (ReleaseLocked): one write, not two.
     const bool in_decision = seat.events_in_decision && decision_sent_step_ != int64_t(now_step);
+    // A clock that starts or stops is news without events (the game's first
+    // decision): a seat with the clocks hears it anyway.
     if (int(i) == decide) {
-      if (!in_decision) SendHeldLocked(int(i));
+      if (!in_decision) SendHeldLocked(int(i), /*clocks_anyway=*/true);
     } else if (!hold) {
-      SendHeldLocked(int(i));
+      SendHeldLocked(int(i), /*clocks_anyway=*/true);
     } else {
       waiting = waiting || !seat.held.empty();
     }
@@ -894,6 +900,7 @@ void Game::Flush(int decide) {
     auto events = std::make_shared<v1::SpectateUpdate>();
     events->mutable_events()->set_step(now_step);
     for (auto& e : spectator_events_) *events->mutable_events()->add_events() = std::move(e);
+    ClocksLocked(events->mutable_events()->mutable_clocks());
     auto view = std::make_shared<v1::SpectateUpdate>();
     protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
     // CAPABILITY_VIEW_DELTAS: one delta for every spectator that received the
@@ -921,17 +928,41 @@ void Game::Flush(int decide) {
     }
   }
   spectator_events_.clear();
+  flushing_for_ = -1;
 }
 
-void Game::SendHeldLocked(int seat_index) {
+void Game::ClocksLocked(v1::Clocks* out) const {
+  int running = -1;
+  services::Millis used = 0;  // of the running seat's decision so far
+  if (started_ && !finished_ && !paused_) {
+    if (flushing_for_ >= 0) {
+      running = flushing_for_;  // its decision goes out right after these events, its clock full
+    } else if (decision_sent_step_ == int64_t(step()) && deadline_ >= 0) {
+      running = state_.CurrentPlayer();
+      used = std::max<services::Millis>(0, env_.clock->Now() - decision_sent_at_);
+    }
+  }
+  const services::Millis over = used - services::Millis(setup_.decision_ms);
+  for (size_t i = 0; i < seats_.size(); ++i) {
+    int64_t bank = seats_[i]->bank_ms;
+    if (int(i) == running && over > 0) bank = std::max<int64_t>(0, bank - over);
+    out->add_time_bank_ms_left(uint32_t(bank));
+  }
+  out->set_running(running);
+  if (running >= 0) out->set_decision_ms_left(uint32_t(std::max<services::Millis>(0, setup_.decision_ms - used)));
+}
+
+void Game::SendHeldLocked(int seat_index, bool clocks_anyway) {
   Seat& seat = *seats_[seat_index];
-  if (!seat.stream || seat.held.empty()) return;
+  if (!seat.stream) return;
+  if (seat.held.empty() && !(clocks_anyway && seat.clocks)) return;
   auto update = std::make_shared<v1::PlayUpdate>();
   v1::Events* ev = update->mutable_events();
-  ev->set_step(seat.held_step);
+  ev->set_step(seat.held.empty() ? step() : seat.held_step);
   ev->mutable_events()->Reserve(int(seat.held.size()));
   for (auto& e : seat.held) *ev->add_events() = std::move(e);
   seat.held.clear();
+  if (seat.clocks) ClocksLocked(ev->mutable_clocks());
   seat.stream->Send(std::move(update));
 }
 
@@ -963,12 +994,17 @@ void Game::SendDecision(int seat) {
   auto update = NewArenaUpdate();
   v1::Decision* d = update->mutable_decision();
   d->set_step(step());
-  if (s.events_in_decision && !s.held.empty()) {
+  if (s.events_in_decision && (!s.held.empty() || s.clocks)) {
     v1::Events* ev = d->mutable_events();
-    ev->set_step(s.held_step);
+    ev->set_step(s.held.empty() ? step() : s.held_step);
     ev->mutable_events()->Reserve(int(s.held.size()));
     for (auto& e : s.held) *ev->add_events() = std::move(e);
     s.held.clear();
+    if (s.clocks) {
+      flushing_for_ = seat;  // the clocks as this decision starts
+      ClocksLocked(ev->mutable_clocks());
+      flushing_for_ = -1;
+    }
   } else {
     SendHeldLocked(seat);  // the events come first, in their own update
   }
@@ -1213,6 +1249,7 @@ void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream
   auto welcome = std::make_shared<v1::SpectateUpdate>();
   Welcome(kNoSeat, welcome->mutable_welcome());
   if (view_deltas) welcome->mutable_welcome()->add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
+  ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
   stream->Send(std::move(welcome));
   // Its first view is whole, and so is its first after the next step (Flush).
   if (view_deltas && !stored_) delta_spectators_[stream.get()] = false;

@@ -248,7 +248,9 @@ class Game : public std::enable_shared_from_this<Game> {
   // they are coalesced (GameEnv::coalesce_events_ms), to every seat; the
   // others' wait for their next decision or the coalescing timer.
   void Flush(int decide);
-  void SendHeldLocked(int seat);
+  // The seat's held events, if any; with `clocks_anyway`, an update with none
+  // but the clocks for a seat that asked for them (CAPABILITY_CLOCKS).
+  void SendHeldLocked(int seat, bool clocks_anyway = false);
   void SendAllHeldLocked();
   void SendDecision(int seat);
   void RequestBot(int seat, const char* why);
@@ -260,6 +262,9 @@ class Game : public std::enable_shared_from_this<Game> {
   // PlayAnswer.resign: the game ends with the next write (Advance), the seat last.
   void ResignLocked(int seat, uint32_t step);
   void Welcome(int seat, v1::Welcome* out) const;
+  // Every seat's clock now (v1::Clocks): the running one is the seat whose
+  // stream owes this step's decision, or is about to be sent it (Flush).
+  void ClocksLocked(v1::Clocks* out) const;
   void FinishLocked();
   // Writes what the checkpoint lacks (or renews the lease when it lapsed on our
   // own clock): kReleased when the store holds every step, so they may be sent.
@@ -356,6 +361,7 @@ class Game : public std::enable_shared_from_this<Game> {
   int64_t bot_step_ = -1;                                     // the step a bot is computing for
   services::Millis deadline_ = -1;                            // of the decision sent, until it is answered
   services::Millis timer_at_ = -1;                            // when the game's one pending timer fires
+  int flushing_for_ = -1;  // during Flush: the seat whose decision follows the events (ClocksLocked)
 
   // Checkpoints: what the store holds, and under which fencing token.
   uint64_t fence_ = 0;
