@@ -168,6 +168,8 @@ void PlayHub::Run(std::shared_ptr<PlayStream> stream, HeldSeat seat, std::functi
     // A reload or a second tab takes the seat over from the stream before.
     hello.mutable_hello()->set_take_over(true);
     hello.mutable_hello()->set_want_text(true);
+    // Every seat's clock with the events: the table shows them all.
+    hello.mutable_hello()->add_capabilities(v1::CAPABILITY_CLOCKS);
     if (last_step) hello.mutable_hello()->set_last_step_seen(*last_step);
     rw->Write(hello);
     {

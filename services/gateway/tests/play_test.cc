@@ -192,6 +192,44 @@ TEST(PlayHubTest, AGameWhoseHostDiedIsPlayedOnWhereItWasTakenOver) {
   EXPECT_EQ(live.calls(), 1);
 }
 
+TEST(PlayHubTest, ThePersonsTableHearsEverySeatsClock) {
+  // The gateway asks for the clocks (CAPABILITY_CLOCKS) and passes them on
+  // with the events, as the host words them.
+  std::atomic<bool> asked{false};
+  ScriptedHost host([&](grpc::ServerContext*, Stream* stream) {
+    v1::PlayRequest hello;
+    if (!stream->Read(&hello)) return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "no hello");
+    for (int c : hello.hello().capabilities()) asked = asked || c == v1::CAPABILITY_CLOCKS;
+    v1::PlayUpdate u;
+    u.mutable_welcome()->set_game_id("g-1");
+    stream->Write(u);
+    u.Clear();
+    u.mutable_events()->set_step(12);
+    v1::Clocks* clocks = u.mutable_events()->mutable_clocks();
+    for (uint32_t bank : {60000u, 59000u, 60000u}) clocks->add_time_bank_ms_left(bank);
+    clocks->set_running(1);
+    clocks->set_decision_ms_left(30000);
+    stream->Write(u);
+    u.Clear();
+    u.mutable_game_over()->mutable_result()->set_winner(1);
+    stream->Write(u);
+    return grpc::Status::OK;
+  });
+  BackendOptions options;
+  options.replays = options.ratings = "127.0.0.1:1";
+  options.hosts = {host.address()};
+  Backends backends(options);
+  PlayHub hub(&backends, milliseconds(0), Quick());
+  std::promise<void> game_over;
+  auto stream = hub.Open("session", HeldSeat{"g-1", host.address(), "seat-secret", 1}, [&] { game_over.set_value(); });
+  const std::string sent = Drain(*stream->out);
+  EXPECT_EQ(game_over.get_future().wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_TRUE(asked) << "the hello did not ask for the clocks";
+  EXPECT_NE(sent.find(R"("clocks":{"decision_ms_left":30000,"running":1,"time_bank_ms_left":[60000,59000,60000]})"),
+            std::string::npos)
+      << sent;
+}
+
 TEST(PlayHubTest, WhenNoHostCanBeReachedThePersonIsToldSo) {
   const std::string dead = "127.0.0.1:1";
   BackendOptions options;
