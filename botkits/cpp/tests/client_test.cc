@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "lib/protocol/convert.h"
 #include "lib/protocol/view_delta.h"
@@ -97,6 +98,38 @@ Options TestOptions(const std::string& host) {
   return o;
 }
 
+// A game of decisions at `steps`: the welcome, each decision (waiting for its
+// answer, which it keeps), then the game's end.
+class AnsweredDecisions {
+ public:
+  explicit AnsweredDecisions(std::vector<uint32_t> steps)
+      : steps_(std::move(steps)), host_([this](int, grpc::ServerContext* context, Stream* stream) {
+          if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
+          stream->Write(Welcome());
+          v1::PlayRequest answer;
+          for (uint32_t step : steps_) {
+            stream->Write(Decision(step));
+            if (!stream->Read(&answer)) break;
+            std::lock_guard<std::mutex> lock(mu_);
+            answers_.push_back(answer.answer());
+          }
+          stream->Write(GameOver());
+          return grpc::Status::OK;
+        }) {}
+
+  std::string address() const { return host_.address(); }
+  std::vector<v1::PlayAnswer> answers() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return answers_;
+  }
+
+ private:
+  const std::vector<uint32_t> steps_;
+  mutable std::mutex mu_;
+  std::vector<v1::PlayAnswer> answers_;
+  ScriptedHost host_;  // last: it calls into the members above until it is gone
+};
+
 // Answers the first legal action not refused yet.
 Action FirstNotRejected(const View& view, const DecisionInfo& info) {
   for (const Action& a : view.legal)
@@ -172,21 +205,7 @@ TEST(Client, PlaysAGameAndAnswersAgainAfterARejection) {
 // The debug channel: what the decider writes in info.note goes with its
 // answer, and only with that answer.
 TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
-  std::vector<v1::PlayAnswer> answers;
-  std::mutex mu;
-  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
-    if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
-    stream->Write(Welcome());
-    v1::PlayRequest answer;
-    for (uint32_t step = 0; step < 2; ++step) {
-      stream->Write(Decision(step));
-      if (!stream->Read(&answer)) break;
-      std::lock_guard<std::mutex> lock(mu);
-      answers.push_back(answer.answer());
-    }
-    stream->Write(GameOver());
-    return grpc::Status::OK;
-  });
+  AnsweredDecisions host({0, 1});
   Client client;
   const grpc::Status status = client.Run(TestOptions(host.address()),
                                          [&](const View& view, const DecisionInfo& info) {
@@ -200,6 +219,7 @@ TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
                                          },
                                          {});
   ASSERT_TRUE(status.ok()) << status.error_message();
+  const std::vector<v1::PlayAnswer> answers = host.answers();
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_EQ(answers[0].debug().note(), "ore first");
   EXPECT_DOUBLE_EQ(answers[0].debug().evaluation(), 0.75);
@@ -208,20 +228,7 @@ TEST(Client, ANoteTheDeciderWritesGoesWithItsAnswer) {
 
 // info.resign: the seat resigns instead of answering; the game then ends.
 TEST(Client, ADeciderThatSetsResignResigns) {
-  std::vector<v1::PlayAnswer> answers;
-  std::mutex mu;
-  ScriptedHost host([&](int, grpc::ServerContext* context, Stream* stream) {
-    if (!ReadHello(context, stream)) return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "bad hello");
-    stream->Write(Welcome());
-    stream->Write(Decision(3));
-    v1::PlayRequest answer;
-    if (stream->Read(&answer)) {
-      std::lock_guard<std::mutex> lock(mu);
-      answers.push_back(answer.answer());
-    }
-    stream->Write(GameOver());
-    return grpc::Status::OK;
-  });
+  AnsweredDecisions host({3});
   Client client;
   const grpc::Status status = client.Run(TestOptions(host.address()),
                                          [&](const View& view, const DecisionInfo& info) {
@@ -231,6 +238,7 @@ TEST(Client, ADeciderThatSetsResignResigns) {
                                          },
                                          {});
   ASSERT_TRUE(status.ok()) << status.error_message();
+  const std::vector<v1::PlayAnswer> answers = host.answers();
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_TRUE(answers[0].resign());
   EXPECT_EQ(answers[0].step(), 3u);

@@ -46,6 +46,21 @@ def answers(requests, n):
     return [next(requests).answer for _ in range(n)]
 
 
+def answered_decisions(steps, got):
+    """A host's script: the welcome, a decision at each of `steps` with only
+    "roll" legal, each answer kept in `got`, then the game's end."""
+
+    def script(call, requests, context):
+        hello_of(requests)
+        yield welcome()
+        for step in steps:
+            yield decision(step, [ROLL])
+            got.append(next(requests).answer)
+        yield game_over()
+
+    return script
+
+
 class Hosts:
     """Stops every host a test started."""
 
@@ -285,22 +300,13 @@ class PlayTest(unittest.TestCase):
 
     def test_debug_note_cut_at_a_character_and_non_finite_evaluation_left_out(self):
         got = []
-
-        def script(call, requests, context):
-            hello_of(requests)
-            yield welcome()
-            for step in range(1, 5):
-                yield decision(step, [ROLL])
-                got.append(next(requests).answer)
-            yield game_over()
-
         notes = {
             1: mb.Answer(ROLL, note="é" * 200, evaluation=math.nan),   # 400 bytes
             2: mb.Answer(ROLL, note="short", evaluation=0.75),
             3: mb.Answer(ROLL, evaluation=math.inf),                    # nothing left to send
             4: mb.Answer(ROLL, evaluation=-2),
         }
-        host = self.hosts.start(script)
+        host = self.hosts.start(answered_decisions(range(1, 5), got))
         self.run_client(fast(host=host.address), lambda d: notes[d.step])
         first = got[0].debug
         self.assertEqual(first.note, "é" * 128)
@@ -314,15 +320,7 @@ class PlayTest(unittest.TestCase):
 
     def test_resign_sends_the_resignation_and_the_game_ends(self):
         got = []
-
-        def script(call, requests, context):
-            hello_of(requests)
-            yield welcome()
-            yield decision(1, [ROLL])
-            got.append(next(requests).answer)
-            yield game_over()
-
-        host = self.hosts.start(script)
+        host = self.hosts.start(answered_decisions([1], got))
         _, result = self.run_client(fast(host=host.address), lambda d: mb.RESIGN)
         self.assertEqual(len(got), 1)
         self.assertTrue(got[0].resign)
@@ -333,17 +331,9 @@ class PlayTest(unittest.TestCase):
 
     def test_answer_by_text(self):
         got = []
-
-        def script(call, requests, context):
-            hello_of(requests)
-            yield welcome()
-            yield decision(1, [ROLL])
-            got.append(next(requests).answer.action)
-            yield game_over()
-
-        host = self.hosts.start(script)
+        host = self.hosts.start(answered_decisions([1], got))
         self.run_client(fast(host=host.address), lambda d: "roll")
-        self.assertEqual((got[0].code, got[0].text), (0, "roll"))
+        self.assertEqual((got[0].action.code, got[0].action.text), (0, "roll"))
 
     def test_a_decide_that_returns_no_action_says_so(self):
         def script(call, requests, context):
