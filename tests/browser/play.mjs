@@ -387,6 +387,34 @@ async function checkTableAtStart(page) {
   expect(on.kept === 'on' && on.beeps === 1, `switching the sound on kept ${on.kept} and beeped ${on.beeps} times`);
 }
 
+// Every seat's clock (issue 31, item 2), from the host's Clocks: every seat
+// shows its bank; only the seat deciding (ann, at her decision) shows a running
+// clock, which counts down, and agrees with her own countdown to the second.
+async function checkClocks(page) {
+  const read = () => page.evaluate(() => {
+    const seat = document.querySelector('.viewer').dataset.seat;
+    return {
+      seat,
+      clocks: [...document.querySelectorAll('[data-seat-clock]')].map((c) => ({ seat: c.dataset.seatClock, text: c.textContent, running: c.dataset.running === '1' })),
+      countdown: document.querySelector('[data-countdown]').textContent,
+    };
+  });
+  await page.waitForFunction(() => document.querySelector('[data-seat-clock][data-running="1"]'), null, { timeout: 5000 }).catch(() => {});
+  const first = await read();
+  expect(first.clocks.length === 4, `${first.clocks.length} seat clocks shown, not 4`);
+  for (const c of first.clocks) {
+    if (c.seat === first.seat) expect(c.running && /^▸ \d+:\d\d \+ bank \d+:\d\d$/.test(c.text), `ann's own clock, at her decision, reads "${c.text}" (running ${c.running})`);
+    else expect(!c.running && /^bank \d+:\d\d$/.test(c.text), `seat ${c.seat}'s clock, while ann decides, reads "${c.text}" (running ${c.running})`);
+  }
+  const mine = (r) => r.clocks.find((c) => c.seat === r.seat).text;
+  const seconds = (t) => { const m = /▸ (\d+):(\d\d)/.exec(t); return m ? Number(m[1]) * 60 + Number(m[2]) : NaN; };
+  const own = Number(/(\d+) s left/.exec(first.countdown)?.[1]);
+  expect(Math.abs(seconds(mine(first)) - own) <= 1, `ann's seat clock says "${mine(first)}", her countdown "${first.countdown}"`);
+  await page.waitForTimeout(2100);
+  const later = await read();
+  expect(seconds(mine(later)) < seconds(mine(first)), `ann's running clock did not count down: "${mine(first)}", 2 s later "${mine(later)}"`);
+}
+
 // Once dice have been rolled: they are drawn as dice whose words match their
 // faces, they roll in, and new log lines glow, unless the system asks for
 // reduced motion, where no animation runs. And the title's mark came and went.
@@ -507,7 +535,10 @@ async function main() {
       if (o.over) break;
       ++decisions;
       if (o.legal.includes('roll')) trades.thisTurn = 0;
-      if (decisions === 1) await checkTableAtStart(ann);
+      if (decisions === 1) {
+        await checkTableAtStart(ann);
+        await checkClocks(ann);
+      }
       // A piece new on the board grows in (the board stands still while a decision waits).
       if (!told.pieceAppeared && (await ann.$('.board .appeared'))) {
         await checkMotion(ann, { '.board .appeared': 'piece-appear 0.5s' });

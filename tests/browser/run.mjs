@@ -339,6 +339,11 @@ async function main() {
       const el = document.querySelector('.viewer');
       window.liveStepsDrawn = new Set([el.dataset.step]);
       new MutationObserver(() => window.liveStepsDrawn.add(el.dataset.step)).observe(el, { attributeFilter: ['data-step'] });
+      // Every seat whose clock was shown running (issue 31, item 2: every seat's clock).
+      window.clocksRunning = new Set();
+      new MutationObserver((changes) => {
+        for (const c of changes) if (c.target.dataset?.running === '1') window.clocksRunning.add(c.target.dataset.seatClock);
+      }).observe(el.querySelector('[data-seats]'), { subtree: true, attributeFilter: ['data-running'] });
     });
     const [command, ...args] = JSON.parse(env('METROPOLIS_LIVE_BOT'));
     const bot = spawn(command, [...args, '--game', liveId, '--token', created.seat_tokens[0]], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -368,6 +373,12 @@ async function main() {
     expectSame(await drawnPieces(page), expectedPieces(final.view.position), 'the live game at its end');
     const liveLog = await page.$$eval('[data-log] li', (els) => els.length);
     expect(liveLog === stored.steps, `the live log has ${liveLog} actions, the game ${stored.steps}`);
+    // The network bot's seat (0) had its clock shown running while it decided;
+    // at the end every clock stands still and shows its bank.
+    const running = await page.evaluate(() => [...window.clocksRunning]);
+    expectSame(running, ['0'], "the seats whose clocks the live page showed running (only seat 0 is played over the network)");
+    const clocks = await page.$$eval('[data-seat-clock]', (els) => els.map((c) => `${c.dataset.seatClock}:${c.dataset.running === '1' ? 'running' : c.textContent}`));
+    expect(clocks.length === 4 && clocks.every((c) => /^\d:bank \d+:\d\d$/.test(c)), `the live page's clocks at the end: ${clocks.join(', ')}`);
     await page.screenshot({ path: join(ARTIFACTS, 'live-end.png'), fullPage: true });
 
     t.expectNoPageErrors();

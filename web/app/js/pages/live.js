@@ -140,6 +140,7 @@ export async function render(gameId) {
     // "lately" here.
     let recentEvents = [];
     let frame = 0;
+    let clockTimer = 0;
     let over = false;
     const stateEl = () => viewer?.element.querySelector('[data-live-state]');
 
@@ -162,6 +163,8 @@ export async function render(gameId) {
       viewer.element.dataset.game = gameId;
       viewer.element.dataset.live = '1';
       viewer.element.querySelector('.step-events h2').textContent = 'Latest events';
+      viewer.setClocks(welcome.clocks);
+      clockTimer = setInterval(() => viewer.paintClocks(), 500);
       resolve({
         element: viewer.element,
         title: `Live ${gameId}`,
@@ -172,6 +175,7 @@ export async function render(gameId) {
         cleanup: () => {
           source.close();
           cancelAnimationFrame(frame);
+          clearInterval(clockTimer);
           delete window.metropolisLive;
         },
       });
@@ -181,7 +185,8 @@ export async function render(gameId) {
       if (viewer) schedule();
     });
     source.addEventListener('events', (e) => {
-      const { events } = JSON.parse(e.data);
+      const { events, clocks } = JSON.parse(e.data);
+      viewer?.setClocks(clocks);
       for (const ev of events) {
         if (ev.type === 'EVENT_ACTION') viewer?.appendLog(viewer.logEl.children.length + 1, viewer.eventLine(ev));
       }
@@ -192,11 +197,13 @@ export async function render(gameId) {
       const badge = stateEl();
       if (!badge) return;
       badge.dataset.liveState = p.paused ? 'paused' : 'live';
+      if (p.paused) viewer?.stopClocks(); // the host stops them; the next events start them again
       if (p.paused) badge.textContent = 'paused: the game server cannot save moves for now';
       else badge.textContent = '● live';
     });
     source.addEventListener('game_over', (e) => {
       over = true;
+      viewer?.stopClocks();
       source.close(); // the stream ends here; EventSource would otherwise reconnect
       const { result } = JSON.parse(e.data);
       const badge = stateEl();

@@ -133,6 +133,7 @@ export async function render(gameId) {
     }
 
     function tick() {
+      viewer.paintClocks();
       signal.update(!!decision && !sent && !over);
       if (!decision || sent || over) {
         el.countdown.textContent = over ? '' : decision ? 'Sent.' : '';
@@ -220,7 +221,9 @@ export async function render(gameId) {
         el.badge.dataset.playState = 'live';
         el.badge.textContent = '● playing';
         if (welcome.step !== undefined) lastStep = Math.max(lastStep, Number(welcome.step));
+        viewer.setClocks(welcome.clocks);
       },
+      clocks: (clocks) => viewer?.setClocks(clocks),
       events(data) {
         // Events' step is the game's step after them: the last action is that
         // step, and the ones before it count down from there.
@@ -257,6 +260,7 @@ export async function render(gameId) {
       paused(p) {
         if (p.paused) {
           decision = null;
+          viewer.stopClocks();
           el.badge.dataset.playState = 'paused';
           el.badge.textContent = '⏸ paused: the game server cannot save moves; the game goes on by itself when it can';
         } else {
@@ -270,6 +274,7 @@ export async function render(gameId) {
       gameOver({ result }) {
         over = true;
         decision = null;
+        viewer.stopClocks();
         viewer.element.querySelector('[data-resign-box]')?.remove();
         el.badge.dataset.playState = 'over';
         el.badge.textContent = 'game over';

@@ -7,6 +7,7 @@ import { html, raw, escapeXml, isBaseRuleset, SEAT_LETTERS, CARD_NAMES, TRACK_NA
 import { Narrator } from './sentences.js';
 import { diceMarkup } from './dice.js';
 import { costCardMarkup } from './costs.js';
+import { clockReadings, clockText, clockUrgent, stoppedClocks } from './clocks.js';
 
 const HIDDEN = 254;
 
@@ -138,6 +139,37 @@ export class GameViewer {
     new ResizeObserver(([entry]) => (this.logView.height = entry.contentRect.height)).observe(this.logBox);
     this.seatName = (s) => `${SEAT_LETTERS[s] ?? '?'} ${this.players[s]?.name ?? ''}`.trim();
     this.narrator = new Narrator(players);
+    this.clocks = null; // the host's last Clocks, and when they arrived (setClocks)
+    this.clocksAt = 0;
+  }
+
+  // Every seat's clock (clocks.js): the host's figures, counted down from now.
+  setClocks(clocks) {
+    if (!clocks?.time_bank_ms_left?.length) return;
+    this.clocks = clocks;
+    this.clocksAt = performance.now();
+    this.paintClocks();
+  }
+
+  // A paused or finished game: the clocks stay at what they show.
+  stopClocks() {
+    if (!this.clocks) return;
+    this.clocks = stoppedClocks(this.clocks, performance.now() - this.clocksAt);
+    this.clocksAt = performance.now();
+    this.paintClocks();
+  }
+
+  // Called by the page's timer and after every redraw of the seats.
+  paintClocks() {
+    if (!this.clocks) return;
+    const readings = clockReadings(this.clocks, performance.now() - this.clocksAt);
+    for (const el of this.seatsEl.querySelectorAll('[data-seat-clock]')) {
+      const reading = readings[Number(el.dataset.seatClock)];
+      const text = clockText(reading);
+      if (el.textContent !== text) el.textContent = text;
+      el.dataset.running = reading?.running ? '1' : '';
+      el.classList.toggle('urgent', clockUrgent(reading));
+    }
   }
 
   // The action log: one line per step (step N is the position after action N),
@@ -202,7 +234,10 @@ export class GameViewer {
     const status = this.statusMarkup(p, step);
     if (status !== this.drawn.status) this.statusEl.innerHTML = this.drawn.status = status;
     const seats = this.seatsMarkup(view);
-    if (seats !== this.drawn.seats) this.seatsEl.innerHTML = this.drawn.seats = seats;
+    if (seats !== this.drawn.seats) {
+      this.seatsEl.innerHTML = this.drawn.seats = seats;
+      this.paintClocks();
+    }
     if (events !== this.drawn.events) {
       this.drawn.events = events;
       this.stepEventsEl.innerHTML = events.length
@@ -300,6 +335,7 @@ export class GameViewer {
           ${acting ? raw('<span class="tag">to act</span>') : ''}${p.winner === s ? raw('<span class="tag">winner</span>') : ''}
           <span class="score" data-piece="score" data-seat="${s}" data-vp="${pl.vp}">${pl.vp} VP</span></div>
         <div class="seat-line">${view.hand_total[s]} cards · ${view.progress_count[s]} ${p.dev_deck?.length && !p.players[0].level?.length ? 'development' : 'progress'} · knights ${knights} (strength ${strength}) · road ${pl.road_length}</div>
+        <div class="seat-line seat-clock" data-seat-clock="${s}" aria-label="${this.players[s]?.name ?? `seat ${s}`}'s clock"></div>
         ${pl.level?.length ? html`<div class="seat-line levels">${pl.level.map((l, t) => html`<span class="track track-${t}">${TRACK_NAMES[t]} ${l}</span>`)}</div>` : ''}
         ${marks.length ? html`<div class="seat-line marks">${marks.join(' · ')}</div>` : ''}
         ${hand ? html`<div class="seat-line hand">hand: ${hand}</div>` : ''}
