@@ -20,9 +20,10 @@ struct Game::Seat {
   KnowledgeTracker tracker;
   std::shared_ptr<SeatStream> stream;
   bool want_text = false;
-  bool events_in_decision = false;  // v1::CAPABILITY_EVENTS_IN_DECISION
-  bool view_deltas = false;         // v1::CAPABILITY_VIEW_DELTAS
-  bool clocks = false;              // v1::CAPABILITY_CLOCKS
+  bool events_in_decision = false;                       // v1::CAPABILITY_EVENTS_IN_DECISION
+  bool view_deltas = false;                              // v1::CAPABILITY_VIEW_DELTAS
+  bool clocks = false;                                   // v1::CAPABILITY_CLOCKS
+  std::pair<uint32_t, int> clocks_told{UINT32_MAX, -2};  // the last clocks sent: ClocksNews
   // With view_deltas: the view of the last decision sent, and of the last one
   // the stream answered (the next delta's base); -1: none on this stream.
   protocol::WireView sent_view, acked_view;
@@ -567,6 +568,7 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   s.stream = std::move(stream);
   s.want_text = hello.want_text();
   s.events_in_decision = s.view_deltas = s.clocks = false;
+  s.clocks_told = {UINT32_MAX, -2};
   s.sent_view_step = s.acked_view_step = -1;  // a new stream holds no view yet
   for (int c : hello.capabilities()) {
     if (c == v1::CAPABILITY_EVENTS_IN_DECISION) s.events_in_decision = true;
@@ -594,7 +596,10 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
     if (used && std::find(listed.begin(), listed.end(), c) == listed.end())
       welcome->mutable_welcome()->add_capabilities(v1::Capability(c));
   }
-  if (s.clocks) ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
+  if (s.clocks) {
+    ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
+    s.clocks_told = ClocksNews(welcome->welcome().clocks());
+  }
   s.stream->Send(std::move(welcome));
   if (paused_) {
     // It hears the rest when the game goes on (or is void).
@@ -861,7 +866,9 @@ void Game::Flush(int decide) {
   const bool hold = env_.coalesce_events_ms > 0 && !finished_ && last_flush_at_ >= 0 &&
                     now - last_flush_at_ < env_.coalesce_events_ms;
   last_flush_at_ = now;
-  flushing_for_ = decide;
+  // A decision already out for this step (a seat reconnected, a lease was
+  // renewed) keeps its clock where it stands: only a new one starts full.
+  flushing_for_ = decide >= 0 && decision_sent_step_ != int64_t(now_step) ? decide : -1;
   bool waiting = false;
   for (size_t i = 0; i < seats_.size(); ++i) {
     Seat& seat = *seats_[i];
@@ -901,6 +908,7 @@ void Game::Flush(int decide) {
     events->mutable_events()->set_step(now_step);
     for (auto& e : spectator_events_) *events->mutable_events()->add_events() = std::move(e);
     ClocksLocked(events->mutable_events()->mutable_clocks());
+    spectators_told_ = ClocksNews(events->events().clocks());
     auto view = std::make_shared<v1::SpectateUpdate>();
     protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
     // CAPABILITY_VIEW_DELTAS: one delta for every spectator that received the
@@ -926,6 +934,16 @@ void Game::Flush(int decide) {
       public_view_.swap(wire);
       public_view_step_ = int64_t(now_step);
     }
+  } else if (!spectators_.empty()) {
+    // No events, but a clock that started or stopped (a pause that ended) is news.
+    auto clocks = std::make_shared<v1::SpectateUpdate>();
+    clocks->mutable_events()->set_step(now_step);
+    ClocksLocked(clocks->mutable_events()->mutable_clocks());
+    const auto news = ClocksNews(clocks->events().clocks());
+    if (news != spectators_told_) {
+      spectators_told_ = news;
+      for (auto& sp : spectators_) sp->Send(clocks);
+    }
   }
   spectator_events_.clear();
   flushing_for_ = -1;
@@ -937,7 +955,8 @@ void Game::ClocksLocked(v1::Clocks* out) const {
   if (started_ && !finished_ && !paused_) {
     if (flushing_for_ >= 0) {
       running = flushing_for_;  // its decision goes out right after these events, its clock full
-    } else if (decision_sent_step_ == int64_t(step()) && deadline_ >= 0) {
+    } else if (decision_sent_step_ == int64_t(step()) && deadline_ >= 0 && seats_[state_.CurrentPlayer()]->stream) {
+      // (A seat whose stream is gone is played by its fallback bot: its clock stopped.)
       running = state_.CurrentPlayer();
       used = std::max<services::Millis>(0, env_.clock->Now() - decision_sent_at_);
     }
@@ -958,11 +977,17 @@ void Game::SendHeldLocked(int seat_index, bool clocks_anyway) {
   if (seat.held.empty() && !(clocks_anyway && seat.clocks)) return;
   auto update = std::make_shared<v1::PlayUpdate>();
   v1::Events* ev = update->mutable_events();
+  if (seat.clocks) {
+    ClocksLocked(ev->mutable_clocks());
+    const auto news = ClocksNews(ev->clocks());
+    // Clocks alone only when they say something new (not at every reconnect or lockstep look).
+    if (seat.held.empty() && news == seat.clocks_told) return;
+    seat.clocks_told = news;
+  }
   ev->set_step(seat.held.empty() ? step() : seat.held_step);
   ev->mutable_events()->Reserve(int(seat.held.size()));
   for (auto& e : seat.held) *ev->add_events() = std::move(e);
   seat.held.clear();
-  if (seat.clocks) ClocksLocked(ev->mutable_clocks());
   seat.stream->Send(std::move(update));
 }
 
@@ -1004,6 +1029,7 @@ void Game::SendDecision(int seat) {
       flushing_for_ = seat;  // the clocks as this decision starts
       ClocksLocked(ev->mutable_clocks());
       flushing_for_ = -1;
+      s.clocks_told = ClocksNews(ev->clocks());
     }
   } else {
     SendHeldLocked(seat);  // the events come first, in their own update

@@ -40,6 +40,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bots/bot.h"
@@ -265,6 +266,9 @@ class Game : public std::enable_shared_from_this<Game> {
   // Every seat's clock now (v1::Clocks): the running one is the seat whose
   // stream owes this step's decision, or is about to be sent it (Flush).
   void ClocksLocked(v1::Clocks* out) const;
+  // What makes clocks news to someone who heard them last: the step and whose
+  // clock runs (the figures in between only count down as expected).
+  std::pair<uint32_t, int> ClocksNews(const v1::Clocks& clocks) const { return {step(), clocks.running()}; }
   void FinishLocked();
   // Writes what the checkpoint lacks (or renews the lease when it lapsed on our
   // own clock): kReleased when the store holds every step, so they may be sent.
@@ -362,6 +366,7 @@ class Game : public std::enable_shared_from_this<Game> {
   services::Millis deadline_ = -1;                            // of the decision sent, until it is answered
   services::Millis timer_at_ = -1;                            // when the game's one pending timer fires
   int flushing_for_ = -1;  // during Flush: the seat whose decision follows the events (ClocksLocked)
+  std::pair<uint32_t, int> spectators_told_{UINT32_MAX, -2};  // the last clocks the spectators heard
 
   // Checkpoints: what the store holds, and under which fencing token.
   uint64_t fence_ = 0;

@@ -3,6 +3,7 @@
 #include <grpcpp/support/status.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "services/gateway/delay_line.h"
 #include "services/gateway/json.h"
@@ -98,6 +99,20 @@ bool Spectator::closed() const {
 
 namespace {
 
+// The clocks `elapsed` after the host sent them: the running seat spends its
+// decision limit first, then its bank, as the host counts.
+v1::Clocks ClocksAfter(v1::Clocks clocks, std::chrono::milliseconds elapsed) {
+  const int running = clocks.running();
+  if (running < 0 || running >= clocks.time_bank_ms_left_size()) return clocks;
+  const int64_t spent = elapsed.count();
+  const int64_t limit = clocks.decision_ms_left();
+  clocks.set_decision_ms_left(uint32_t(std::max<int64_t>(0, limit - spent)));
+  const int64_t over = std::max<int64_t>(0, spent - limit);
+  const int64_t bank = clocks.time_bank_ms_left(running);
+  clocks.set_time_bank_ms_left(running, uint32_t(std::max<int64_t>(0, bank - over)));
+  return clocks;
+}
+
 std::string DelayText(std::chrono::milliseconds delay) {
   const auto ms = delay.count();
   if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + " min";
@@ -118,22 +133,49 @@ class LiveHub::Channel : public UpstreamSink {
     // Rendered once for every spectator, outside the lock, and shared by them.
     // Events keep their action texts for the history's next block.
     v1::Events events;
-    SseText shared;
+    SseText shared, kept;    // kept: what the history keeps, without the clocks
+    SseText welcome_clocks;  // the welcome's clocks, for who watches now, as an update of their own
+    std::optional<v1::Clocks> clocks;
     if (update.has_events()) {
       events = update.events();
       AddActionTexts(events.mutable_events());
       shared = std::make_shared<const std::string>(EventsToSse(events));
+      kept = shared;
+      if (events.has_clocks()) {
+        // The clocks are the moment's: a late spectator gets the latest, as they
+        // stand when it comes (Add), not each step's from its history.
+        clocks = events.clocks();
+        events.clear_clocks();
+        kept = events.events_size() ? std::make_shared<const std::string>(EventsToSse(events)) : nullptr;
+      }
+    } else if (update.has_welcome() && update.welcome().has_clocks()) {
+      v1::SpectateUpdate welcome = update;
+      clocks = welcome.welcome().clocks();
+      welcome.mutable_welcome()->clear_clocks();  // kept for every later spectator: no clocks of the moment
+      shared = std::make_shared<const std::string>(SpectateUpdateToSse(welcome));
+      v1::Events only;
+      only.set_step(update.welcome().step());
+      *only.mutable_clocks() = *clocks;
+      welcome_clocks = std::make_shared<const std::string>(EventsToSse(only));
     } else {
       shared = std::make_shared<const std::string>(SpectateUpdateToSse(update));
     }
     const std::string& sse = *shared;
     if (sse.empty()) return;
     std::lock_guard lock(mutex_);
+    if (clocks) {
+      clocks_ = std::move(*clocks);
+      clocks_step_ = update.has_welcome() ? update.welcome().step() : events.step();
+      clocks_at_ = std::chrono::steady_clock::now();
+    }
     switch (update.msg_case()) {
       case v1::SpectateUpdate::kWelcome:
         welcome_ = shared;
         welcome_step_ = update.welcome().step();
-        for (auto& s : spectators_) s->PushOrdered(shared);
+        for (auto& s : spectators_) {
+          s->PushOrdered(shared);
+          if (welcome_clocks) s->PushOrdered(welcome_clocks);
+        }
         break;
       case v1::SpectateUpdate::kView:
         // The host replays a game's events before its first view; none for a
@@ -146,7 +188,7 @@ class LiveHub::Channel : public UpstreamSink {
         break;
       case v1::SpectateUpdate::kEvents:
         view_.reset();  // older than these events; the next view follows them
-        KeepLocked(shared, std::move(events));
+        if (kept) KeepLocked(kept, std::move(events));
         for (auto& s : spectators_) s->PushOrdered(shared);
         break;
       case v1::SpectateUpdate::kGameOver:
@@ -211,6 +253,13 @@ class LiveHub::Channel : public UpstreamSink {
       for (const SseText& text : history_) add(text);
     }
     add(paused_);
+    if (clocks_) {
+      v1::Events now;
+      now.set_step(clocks_step_);
+      *now.mutable_clocks() = ClocksAfter(*clocks_, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                        std::chrono::steady_clock::now() - clocks_at_));
+      add(std::make_shared<const std::string>(EventsToSse(now)));
+    }
     // Its history does not count against how far behind it may fall.
     auto spectator = std::make_shared<Spectator>(options_.max_pending_bytes + start_bytes);
     for (SseText& text : start) spectator->PushOrdered(std::move(text));
@@ -295,6 +344,9 @@ class LiveHub::Channel : public UpstreamSink {
 
   std::string final_;
   SseText welcome_, view_;
+  std::optional<v1::Clocks> clocks_;  // the latest clocks, their step and when they came
+  uint32_t clocks_step_ = 0;
+  std::chrono::steady_clock::time_point clocks_at_;
   std::vector<SseText> history_;  // every events text so far, while complete
   size_t history_bytes_ = 0;
   v1::Events block_;  // the events of the history's last texts, not merged yet

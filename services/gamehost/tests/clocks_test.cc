@@ -166,5 +166,59 @@ TEST(GameHostClocks, SpectatorsHearTheClocksAndTheRunningClockAsItStands) {
   EXPECT_GT(live, 10) << "the live events carried no clocks";
 }
 
+TEST(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
+  TestHost t;
+  const v1::CreateGameResponse created = CreateGame(&t, 11);
+  Seats seats(&t, &created);
+  seats.capabilities = {v1::CAPABILITY_CLOCKS};
+  seats.Connect();
+  ASSERT_GT(seats.Play(60), 50);
+  const int actor = seats.Actor();
+  ASSERT_GE(actor, 0);
+  t.clock.Advance(700);
+  std::vector<size_t> heard;
+  for (const auto& s : seats.streams) heard.push_back(s->updates.size());
+  // Another seat reloads its page: a new stream takes its seat over.
+  const int other = (actor + 1) % 4;
+  v1::PlayHello hello;
+  hello.set_game_id(created.game_id());
+  hello.set_take_over(true);
+  hello.add_capabilities(v1::CAPABILITY_CLOCKS);
+  auto again = std::make_shared<RecordingSeat>();
+  ASSERT_TRUE(seats.game->Connect(other, hello, again).ok());
+  t.Settle();
+  ASSERT_TRUE(again->updates.front()->has_welcome());
+  const v1::Clocks& told = again->updates.front()->welcome().clocks();
+  EXPECT_EQ(told.running(), actor);
+  EXPECT_EQ(told.decision_ms_left(), kDecisionMs - 700) << "the new stream is told the clock as it stands";
+  for (size_t i = 0; i < seats.streams.size(); ++i) {
+    if (int(i) == other) continue;
+    const auto& updates = seats.streams[i]->updates;
+    for (size_t k = heard[i]; k < updates.size(); ++k)
+      EXPECT_FALSE(updates[k]->has_events()) << "seat " << i << " was told the clocks again, with no news";
+  }
+  for (size_t k = 1; k < again->updates.size(); ++k) {
+    const auto& u = again->updates[k];
+    if (u->has_events() && u->events().has_clocks()) {
+      EXPECT_EQ(u->events().clocks().decision_ms_left(), kDecisionMs - 700) << "a clock restarted by a reconnection";
+    }
+  }
+}
+
+TEST(GameHostClocks, ASeatWhoseStreamIsGoneHasNoClockRunning) {
+  TestHost t;
+  const v1::CreateGameResponse created = CreateGame(&t, 12);
+  Seats seats(&t, &created);
+  seats.Connect();
+  ASSERT_GT(seats.Play(30), 20);
+  const int actor = seats.Actor();
+  ASSERT_GE(actor, 0);
+  seats.game->Disconnect(actor, seats.streams[size_t(actor)].get());
+  auto spectator = std::make_shared<RecordingSpectator>();
+  seats.game->AddSpectator(/*from_start=*/false, spectator, false);
+  EXPECT_EQ(spectator->updates.front()->welcome().clocks().running(), -1)
+      << "its fallback bot decides: no clock of a person runs";
+}
+
 }  // namespace
 }  // namespace metropolis::gamehost::testing

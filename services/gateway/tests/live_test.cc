@@ -193,6 +193,48 @@ TEST_F(LiveHubTest, FromStartSaysWhenTheHostKeptNoEvents) {
   hub_.Unsubscribe("g1", b);
 }
 
+// Every seat's clock (gamehost.proto's Clocks) is the moment's: spectators who
+// watch get each update's, but the welcome and the history kept for later
+// spectators hold none; a late spectator gets the latest clocks as they stand
+// when it comes, the running one counted down by the time since they came.
+TEST_F(LiveHubTest, ALateSpectatorGetsTheClocksAsTheyStandNotAsTheyWere) {
+  const auto a = Watch();
+  ASSERT_TRUE(a);
+  v1::SpectateUpdate welcome = Welcome();
+  welcome.mutable_welcome()->mutable_clocks()->add_time_bank_ms_left(1);
+  Upstream().OnUpdate(welcome);
+  v1::SpectateUpdate events = Events(7);
+  v1::Clocks* clocks = events.mutable_events()->mutable_clocks();
+  for (uint32_t bank : {60000u, 50000u, 60000u}) clocks->add_time_bank_ms_left(bank);
+  clocks->set_running(1);
+  clocks->set_decision_ms_left(100);
+  Upstream().OnUpdate(events);
+  bool done = false;
+  const std::string watching = TakeText(*a, &done);
+  EXPECT_EQ(Count(watching, "\"clocks\""), 2) << "the watching spectator hears each update's clocks: " << watching;
+
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(150));  // the decision limit is spent, and 50 ms of the bank or more
+  const auto b = Watch(/*from_start=*/true);
+  ASSERT_TRUE(b);
+  const std::string late = TakeText(*b, &done);
+  EXPECT_EQ(Count(late, "\"clocks\""), 1) << "only the clocks of now, once: " << late;
+  EXPECT_EQ(Count(late, "EVENT_BARBARIANS_ADVANCE"), 1) << late;
+  const size_t at = late.find("\"clocks\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string line =
+      late.substr(late.rfind("data: ", at) + 6, late.find('\n', at) - late.rfind("data: ", at) - 6);
+  const Json now = Json::parse(line);
+  EXPECT_EQ(now["clocks"]["running"], 1);
+  EXPECT_EQ(now["clocks"]["decision_ms_left"], 0);
+  const int bank = now["clocks"]["time_bank_ms_left"][1].get<int>();
+  EXPECT_LE(bank, 50000 - 50) << line;
+  EXPECT_GT(bank, 0) << line;
+  EXPECT_EQ(now["clocks"]["time_bank_ms_left"][0], 60000) << "a clock not running stands still";
+  hub_.Unsubscribe("g1", a);
+  hub_.Unsubscribe("g1", b);
+}
+
 // The gauge of what the live games' histories hold: it follows every events
 // text kept, and gives it all back when the history outgrows its bound or the
 // game ends, so that a benchmark can tell the histories from a leak.

@@ -156,6 +156,8 @@ export async function render(gameId) {
 
     source.addEventListener('welcome', (e) => {
       const welcome = JSON.parse(e.data);
+      // A reconnection's welcome: the page stands; only the clocks are the moment's.
+      if (viewer) return viewer.setClocks(welcome.clocks);
       const players = welcome.players.map((p) => ({ seat: p.seat, name: p.name }));
       const title = html`<h1>Live <span class="game-id">${gameId}</span> <span class="live-badge" data-live-state="live">● live</span></h1>
         <p class="meta">${info.ladder ?? 'no ladder'} · ${players.map((p) => `${SEAT_LETTERS[p.seat]} ${p.name}`).join(', ')}</p>`;

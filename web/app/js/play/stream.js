@@ -7,7 +7,8 @@
 import { enc } from '../api.js';
 
 // The seat's stream, each message parsed and handed to `on`: welcome, events
-// (and clocks, every seat's, which come with them), decision, rejected, paused and gameOver with their data; failed(error) when
+// (and clocks, every seat's, which come with them), decision, rejected,
+// paused and gameOver with their data; failed(error) when
 // the stream ends with the host's error, lost(closed) when the connection
 // drops (closed: EventSource will not try again). A reload or a lost
 // connection opens it again, and the host sends the welcome and the current
@@ -21,7 +22,8 @@ export function seatStream(gameId, on) {
     const listen = (name, handler) => source.addEventListener(name, (e) => handler(JSON.parse(e.data)));
     listen('welcome', on.welcome);
     listen('events', (data) => {
-      if (data.clocks) on.clocks(data.clocks); // news even when the events are not (sent again, or none)
+      // The clocks are news even when the events are not (sent again, or none).
+      if (data.clocks) on.clocks(data.clocks);
       if (data.step !== undefined && Number(data.step) <= loggedStep) return; // sent again after a reconnect
       if (data.step !== undefined) loggedStep = Number(data.step);
       on.events(data);

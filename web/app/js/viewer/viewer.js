@@ -167,7 +167,8 @@ export class GameViewer {
       const reading = readings[Number(el.dataset.seatClock)];
       const text = clockText(reading);
       if (el.textContent !== text) el.textContent = text;
-      el.dataset.running = reading?.running ? '1' : '';
+      const running = reading?.running ? '1' : '';
+      if (el.dataset.running !== running) el.dataset.running = running;
       el.classList.toggle('urgent', clockUrgent(reading));
     }
   }
