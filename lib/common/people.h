@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "engine/hex.h"
 
 namespace metropolis::people {
 
@@ -32,6 +35,21 @@ struct WebSession {
   std::string token_sha256;  // 32 raw bytes: the key the store knows the session by
   int64_t expires_unix_ms = 0;
 };
+
+// One of a person's sessions as the account page lists it: never its hash.
+struct SessionInfo {
+  std::string id;  // SessionId of its hash
+  int64_t created_unix_ms = 0, expires_unix_ms = 0;
+  bool current = false;  // the session asking
+};
+
+// A session's short id: the first 8 bytes of its hash in lower-case hex (16
+// digits). It signs nobody in (the cookie does) and tells a person's sessions
+// apart.
+inline constexpr size_t kSessionIdBytes = 8;
+inline std::string SessionId(std::string_view token_sha256) { return HexOf(token_sha256.substr(0, kSessionIdBytes)); }
+// Whether `id` has the shape of one: 16 lower-case hex digits.
+inline bool ValidSessionId(std::string_view id) { return id.size() == 2 * kSessionIdBytes && IsLowerHex(id); }
 
 // A game seat the gateway holds for a person: the seat token never leaves the
 // gateway and the Accounts service.

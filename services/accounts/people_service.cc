@@ -19,10 +19,22 @@ grpc::Status CheckIdentityId(int64_t id) {
   return Invalid("identity_id: " + std::to_string(id) + " is not an identity id (a positive integer)");
 }
 
-grpc::Status CheckSha256(const std::string& sha256) {
+grpc::Status CheckSha256(const std::string& sha256, const std::string& field = "token_sha256") {
   if (sha256.size() == 32) return grpc::Status::OK;
-  return Invalid("token_sha256: " + std::to_string(sha256.size()) + " bytes, not the 32 of a SHA-256");
+  return Invalid(field + ": " + std::to_string(sha256.size()) + " bytes, not the 32 of a SHA-256");
 }
+
+// SignUp's rule, for the field that sets a password.
+grpc::Status CheckNewPassword(const std::string& field, const std::string& password) {
+  const size_t length = password.size();
+  if (length >= kMinPasswordBytes && length <= kMaxPasswordBytes) return grpc::Status::OK;
+  return Invalid(field + ": must be " + std::to_string(kMinPasswordBytes) + " to " + std::to_string(kMaxPasswordBytes) +
+                 " bytes, not " + std::to_string(length));
+}
+
+// A password change retries this often when another change of the same
+// person's password commits between its read and its write.
+constexpr int kPasswordChangeAttempts = 3;
 
 grpc::Status CheckGameId(const std::string& game_id) {
   if (!game_id.empty() && game_id.size() <= 64) return grpc::Status::OK;
@@ -65,13 +77,10 @@ grpc::Status PeopleService::SignUp(grpc::ServerContext* context, const v1::SignU
                                    v1::Person* response) {
   if (grpc::Status s = Authorize(*context); !s.ok()) return s;
   const std::string& name = request->name();
-  const size_t length = request->password().size();
   if (!ValidIdentityName(name))
     return Invalid("name: " + services::Quoted(name) +
                    " is not a name (1 to 64 letters, digits, '-', '_' or '.', not dots alone)");
-  if (length < kMinPasswordBytes || length > kMaxPasswordBytes)
-    return Invalid("password: must be " + std::to_string(kMinPasswordBytes) + " to " +
-                   std::to_string(kMaxPasswordBytes) + " bytes, not " + std::to_string(length));
+  if (grpc::Status s = CheckNewPassword("password", request->password()); !s.ok()) return s;
   std::string hash;
   if (!hasher_->Hash(request->password(), &hash))
     return {grpc::StatusCode::UNAVAILABLE, "cannot hash the password now (out of memory); try again"};
@@ -144,6 +153,70 @@ grpc::Status PeopleService::DeleteSession(grpc::ServerContext* context, const v1
   if (grpc::Status s = Authorize(*context); !s.ok()) return s;
   if (grpc::Status s = CheckSha256(request->token_sha256()); !s.ok()) return s;
   return people_->DeleteSession(request->token_sha256());
+}
+
+grpc::Status PeopleService::ChangePassword(grpc::ServerContext* context, const v1::ChangePasswordRequest* request,
+                                           v1::ChangePasswordResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  const int64_t id = request->identity_id();
+  if (grpc::Status s = CheckIdentityId(id); !s.ok()) return s;
+  if (grpc::Status s = CheckNewPassword("new_password", request->new_password()); !s.ok()) return s;
+  if (grpc::Status s = CheckSha256(request->keep_token_sha256(), "keep_token_sha256"); !s.ok()) return s;
+  const grpc::Status wrong{grpc::StatusCode::UNAUTHENTICATED, "wrong password"};
+  // A password no rule allows was never theirs: no hash to try.
+  if (request->old_password().size() > kMaxPasswordBytes) return wrong;
+  for (int attempt = 1;; ++attempt) {
+    std::string stored;
+    if (grpc::Status s = people_->FindPasswordHash(id, &stored); !s.ok()) return s;
+    if (!hasher_->Verify(request->old_password(), stored)) return wrong;
+    std::string hash;
+    if (!hasher_->Hash(request->new_password(), &hash))
+      return {grpc::StatusCode::UNAVAILABLE, "cannot hash the password now (out of memory); try again"};
+    int ended = 0;
+    const grpc::Status s = people_->ReplacePassword(id, stored, hash, request->keep_token_sha256(), &ended);
+    // Another change of this person's password came first: the old password
+    // is checked again against the hash it left.
+    if (s.error_code() == grpc::StatusCode::ABORTED && attempt < kPasswordChangeAttempts) continue;
+    if (!s.ok()) return s;
+    services::LogInfo("person changed their password",
+                      {{"identity_id", std::to_string(id)}, {"sessions_ended", std::to_string(ended)}});
+    response->set_sessions_ended(uint32_t(ended));
+    return grpc::Status::OK;
+  }
+}
+
+grpc::Status PeopleService::ListSessions(grpc::ServerContext* context, const v1::ListSessionsRequest* request,
+                                         v1::ListSessionsResponse* response) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  // None is marked current when the caller names none.
+  if (!request->current_token_sha256().empty())
+    if (grpc::Status s = CheckSha256(request->current_token_sha256(), "current_token_sha256"); !s.ok()) return s;
+  std::vector<SessionInfo> sessions;
+  if (grpc::Status s = people_->ListSessions(request->identity_id(), request->now_unix_ms(),
+                                             request->current_token_sha256(), &sessions);
+      !s.ok())
+    return s;
+  for (const SessionInfo& session : sessions) {
+    v1::SessionInfo* out = response->add_sessions();
+    out->set_id(session.id);
+    out->set_created_unix_ms(session.created_unix_ms);
+    out->set_expires_unix_ms(session.expires_unix_ms);
+    out->set_current(session.current);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status PeopleService::EndSession(grpc::ServerContext* context, const v1::EndSessionRequest* request,
+                                       v1::EndSessionResponse*) {
+  if (grpc::Status s = Authorize(*context); !s.ok()) return s;
+  if (grpc::Status s = CheckIdentityId(request->identity_id()); !s.ok()) return s;
+  if (!people::ValidSessionId(request->id()))
+    return Invalid("id: " + services::Quoted(request->id(), 40) + " is not a session id (16 lower-case hex digits)");
+  if (grpc::Status s = people_->EndSession(request->identity_id(), request->id()); !s.ok()) return s;
+  services::LogInfo("person ended a session",
+                    {{"identity_id", std::to_string(request->identity_id())}, {"session", request->id()}});
+  return grpc::Status::OK;
 }
 
 grpc::Status PeopleService::SaveSeat(grpc::ServerContext* context, const v1::SaveSeatRequest* request,

@@ -42,6 +42,12 @@ class PeopleService final : public v1::People::Service {
                            v1::WebSession* response) override;
   grpc::Status DeleteSession(grpc::ServerContext* context, const v1::DeleteSessionRequest* request,
                              v1::DeleteSessionResponse* response) override;
+  grpc::Status ChangePassword(grpc::ServerContext* context, const v1::ChangePasswordRequest* request,
+                              v1::ChangePasswordResponse* response) override;
+  grpc::Status ListSessions(grpc::ServerContext* context, const v1::ListSessionsRequest* request,
+                            v1::ListSessionsResponse* response) override;
+  grpc::Status EndSession(grpc::ServerContext* context, const v1::EndSessionRequest* request,
+                          v1::EndSessionResponse* response) override;
   grpc::Status SaveSeat(grpc::ServerContext* context, const v1::SaveSeatRequest* request,
                         v1::SaveSeatResponse* response) override;
   grpc::Status FindSeat(grpc::ServerContext* context, const v1::FindSeatRequest* request,

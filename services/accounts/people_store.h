@@ -22,6 +22,7 @@ using people::HeldSeat;
 using people::OpenPracticeSeat;
 using people::Person;
 using people::Rename;
+using people::SessionInfo;
 using people::WebSession;
 
 // One of a person's own bots.
@@ -60,6 +61,27 @@ class PeopleStore {
   // NOT_FOUND when unknown or expired at `now_unix_ms`.
   virtual grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) = 0;
   virtual grpc::Status DeleteSession(const std::string& token_sha256) = 0;
+
+  // The account page (people.proto, ChangePassword .. EndSession). The hash is
+  // verified and made by the caller, as at sign-in.
+  //
+  // The hash the person's password is stored as; NOT_FOUND unless
+  // `identity_id` is a person (a player with a password).
+  virtual grpc::Status FindPasswordHash(int64_t identity_id, std::string* hash) = 0;
+  // In one transaction: stores `new_hash` as the person's password if it is
+  // still `old_hash` (the one the caller verified the old password against),
+  // and ends every other session of theirs, all but `keep_token_sha256`.
+  // *ended counts those not expired yet. ABORTED, changing nothing, when the
+  // stored hash is no longer `old_hash`: another change came first.
+  virtual grpc::Status ReplacePassword(int64_t identity_id, const std::string& old_hash, const std::string& new_hash,
+                                       const std::string& keep_token_sha256, int* ended) = 0;
+  // The person's sessions not expired at `now_unix_ms`, newest first; the one
+  // whose hash is `current_token_sha256` marked current.
+  virtual grpc::Status ListSessions(int64_t identity_id, int64_t now_unix_ms, const std::string& current_token_sha256,
+                                    std::vector<SessionInfo>* out) = 0;
+  // Ends the person's session with the short id `id` (people::SessionId):
+  // NOT_FOUND when they have none, whoever else has one.
+  virtual grpc::Status EndSession(int64_t identity_id, const std::string& id) = 0;
 
   virtual grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) = 0;
   // NOT_FOUND when the person holds no seat in the game.

@@ -193,6 +193,73 @@ grpc::Status PgPeopleStore::DeleteSession(const std::string& token_sha256) {
   });
 }
 
+grpc::Status PgPeopleStore::FindPasswordHash(int64_t identity_id, std::string* hash) {
+  return storage::RunPg(pool_, "find password hash", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT p.password_hash FROM identities i JOIN player_passwords p ON p.identity_id = i.id "
+        "WHERE i.id = $1 AND i.kind = 'player'",
+        identity_id);
+    if (r.empty()) return NoPerson(identity_id);
+    *hash = r[0][0].as<std::string>();
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::ReplacePassword(int64_t identity_id, const std::string& old_hash,
+                                            const std::string& new_hash, const std::string& keep_token_sha256,
+                                            int* ended) {
+  return storage::RunPg(pool_, "replace password", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // Only over the hash the caller verified: a change committed meanwhile
+    // leaves this one no row (PostgreSQL checks the condition again on the row
+    // that change left), and the caller verifies the old password anew.
+    if (tx.exec_params("UPDATE player_passwords SET password_hash = $3 WHERE identity_id = $1 AND password_hash = $2 "
+                       "RETURNING 1",
+                       identity_id, old_hash, new_hash)
+            .empty())
+      return {grpc::StatusCode::ABORTED, "the password was changed meanwhile"};
+    // Whoever knew the old password is signed out everywhere but here.
+    const pqxx::result r = tx.exec_params(
+        "DELETE FROM web_sessions WHERE identity_id = $1 AND token_sha256 <> $2 RETURNING expires_at > now()",
+        identity_id, pqxx::binarystring(keep_token_sha256));
+    tx.commit();
+    *ended = int(std::count_if(r.begin(), r.end(), [](const auto& row) { return row[0].template as<bool>(); }));
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::ListSessions(int64_t identity_id, int64_t now_unix_ms,
+                                         const std::string& current_token_sha256, std::vector<SessionInfo>* out) {
+  return storage::RunPg(pool_, "list sessions", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::read_transaction tx(c);
+    const pqxx::result r = tx.exec_params(
+        "SELECT encode(substring(token_sha256 FROM 1 FOR " + std::to_string(people::kSessionIdBytes) + "), 'hex'), " +
+            Ms("created_at") + ", " + Ms("expires_at") +
+            ", token_sha256 = $3 FROM web_sessions WHERE identity_id = $1 AND expires_at > to_timestamp($2 / 1000.0) "
+            "ORDER BY created_at DESC, token_sha256",
+        identity_id, now_unix_ms, pqxx::binarystring(current_token_sha256));
+    out->clear();
+    for (const auto& row : r)
+      out->push_back({row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<int64_t>(), row[3].as<bool>()});
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status PgPeopleStore::EndSession(int64_t identity_id, const std::string& id) {
+  return storage::RunPg(pool_, "end session", [&](pqxx::connection& c) -> grpc::Status {
+    pqxx::work tx(c);
+    // Another's session is as unknown as none: the caller learns nothing of it.
+    const pqxx::result r =
+        tx.exec_params("DELETE FROM web_sessions WHERE identity_id = $1 AND encode(substring(token_sha256 FROM 1 FOR " +
+                           std::to_string(people::kSessionIdBytes) + "), 'hex') = $2 RETURNING 1",
+                       identity_id, id);
+    if (r.empty()) return {grpc::StatusCode::NOT_FOUND, "you have no session with id '" + id + "'"};
+    tx.commit();
+    return grpc::Status::OK;
+  });
+}
+
 grpc::Status PgPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
   if (!sealer_) return NoSeatKey();
   const std::string stored = Stored(identity_id, seat);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -53,6 +54,10 @@ class FakeAccountsDb {
   struct RenameRow {
     Rename rename;
     bool told = false;
+  };
+  struct SessionRow {
+    int64_t identity_id = 0, expires_ms = 0;
+    int64_t created_ms = 0;  // the fake clock's: sessions keep their order
   };
 
   std::atomic<bool> unavailable{false};
@@ -124,7 +129,8 @@ class FakeAccountsDb {
       out << "rename " << r.rename.identity_id << ' ' << r.rename.old_name << ' ' << r.rename.new_name << ' ' << r.told
           << '\n';
     for (const auto& [sha, session] : sessions)  // the key is raw bytes: a hash of it reads better
-      out << "session " << std::hash<std::string>{}(sha) << ' ' << session.first << ' ' << session.second << '\n';
+      out << "session " << std::hash<std::string>{}(sha) << ' ' << session.identity_id << ' ' << session.expires_ms
+          << ' ' << session.created_ms << '\n';
     for (const auto& [key, s] : seats)
       out << "seat " << key.first << ' ' << key.second << ' ' << s.seat.host << ' ' << s.seat.seat_token << ' '
           << s.seat.seat << ' ' << s.saved << ' ' << s.finished << '\n';
@@ -138,7 +144,7 @@ class FakeAccountsDb {
   std::map<std::string, std::vector<SeasonInfo>> seasons;
   std::map<int64_t, std::string> passwords;
   std::vector<RenameRow> renames;
-  std::map<std::string, std::pair<int64_t, int64_t>> sessions;  // sha256 -> identity, expires
+  std::map<std::string, SessionRow> sessions;  // by the cookie's SHA-256
   std::map<std::pair<int64_t, std::string>, SeatRow> seats;
   int64_t next_token = 1, next_save = 1;
 
@@ -415,22 +421,78 @@ class FakePeopleStore final : public PeopleStore {
   grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) override {
     if (db_->unavailable) return FakeAccountsDb::Down();
     std::lock_guard lock(db_->mutex);
-    db_->sessions[token_sha256] = {identity_id, expires_unix_ms};
+    db_->sessions[token_sha256] = {identity_id, expires_unix_ms, db_->Now()};
     return grpc::Status::OK;
   }
   grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, WebSession* out) override {
     if (db_->unavailable) return FakeAccountsDb::Down();
     std::lock_guard lock(db_->mutex);
     auto it = db_->sessions.find(token_sha256);
-    if (it == db_->sessions.end() || it->second.second <= now_unix_ms)
+    if (it == db_->sessions.end() || it->second.expires_ms <= now_unix_ms)
       return {grpc::StatusCode::NOT_FOUND, "no such session"};
-    *out = {{it->second.first, db_->identities.at(it->second.first).name}, token_sha256, it->second.second};
+    const int64_t id = it->second.identity_id;
+    *out = {{id, db_->identities.at(id).name}, token_sha256, it->second.expires_ms};
     return grpc::Status::OK;
   }
   grpc::Status DeleteSession(const std::string& token_sha256) override {
     if (db_->unavailable) return FakeAccountsDb::Down();
     std::lock_guard lock(db_->mutex);
     db_->sessions.erase(token_sha256);
+    return grpc::Status::OK;
+  }
+  grpc::Status FindPasswordHash(int64_t identity_id, std::string* hash) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    if (!IsPerson(identity_id)) return NoPerson(identity_id);
+    *hash = db_->passwords.at(identity_id);
+    return grpc::Status::OK;
+  }
+  grpc::Status ReplacePassword(int64_t identity_id, const std::string& old_hash, const std::string& new_hash,
+                               const std::string& keep_token_sha256, int* ended) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    auto password = db_->passwords.find(identity_id);
+    if (password == db_->passwords.end() || password->second != old_hash)
+      return {grpc::StatusCode::ABORTED, "the password was changed meanwhile"};
+    password->second = new_hash;
+    // Expiry is on the wall clock, as PostgreSQL's now() (the gateway's, which
+    // set it), not on the fake's.
+    const int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    *ended = 0;
+    std::erase_if(db_->sessions, [&](const auto& entry) {
+      const auto& [sha, row] = entry;
+      if (row.identity_id != identity_id || sha == keep_token_sha256) return false;
+      *ended += row.expires_ms > now;
+      return true;
+    });
+    return grpc::Status::OK;
+  }
+  grpc::Status ListSessions(int64_t identity_id, int64_t now_unix_ms, const std::string& current_token_sha256,
+                            std::vector<SessionInfo>* out) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    std::vector<std::pair<const std::string*, const FakeAccountsDb::SessionRow*>> rows;
+    for (const auto& [sha, row] : db_->sessions)
+      if (row.identity_id == identity_id && row.expires_ms > now_unix_ms) rows.push_back({&sha, &row});
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second->created_ms != b.second->created_ms ? a.second->created_ms > b.second->created_ms
+                                                          : *a.first < *b.first;
+    });
+    out->clear();
+    for (const auto& [sha, row] : rows)
+      out->push_back({people::SessionId(*sha), row->created_ms, row->expires_ms, *sha == current_token_sha256});
+    return grpc::Status::OK;
+  }
+  grpc::Status EndSession(int64_t identity_id, const std::string& id) override {
+    if (db_->unavailable) return FakeAccountsDb::Down();
+    std::lock_guard lock(db_->mutex);
+    // Another's session is as unknown as none: the caller learns nothing of it.
+    const size_t ended = std::erase_if(db_->sessions, [&](const auto& entry) {
+      return entry.second.identity_id == identity_id && people::SessionId(entry.first) == id;
+    });
+    if (ended == 0) return {grpc::StatusCode::NOT_FOUND, "you have no session with id '" + id + "'"};
     return grpc::Status::OK;
   }
   grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) override {

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <future>
+#include <latch>
 #include <thread>
 
 #include "services/accounts/authenticator.h"
@@ -30,14 +32,18 @@ namespace {
 constexpr char kGatewayToken[] = "gateway-service-secret";
 
 // The real hasher, counting verifications: an unknown name must cost one too.
+// `after_verify`, when set, runs after each verification (a test's rendezvous).
 class CountingHasher : public PasswordHasher {
  public:
   bool Hash(std::string_view password, std::string* out) override { return real_.Hash(password, out); }
   bool Verify(std::string_view password, const std::string& hash) override {
     ++verifications;
-    return real_.Verify(password, hash);
+    const bool right = real_.Verify(password, hash);
+    if (after_verify) after_verify();
+    return right;
   }
   std::atomic<int> verifications{0};
+  std::function<void()> after_verify;
 
  private:
   SodiumPasswordHasher real_;
@@ -127,6 +133,38 @@ class PeopleServiceTest : public testing::AccountsServiceTest {
     const grpc::Status s = People(&v1::People::Stub::FindSession, request, &session);
     if (out) *out = session;
     return s;
+  }
+
+  // The account page's calls.
+  grpc::Status ChangePassword(int64_t id, const std::string& old_password, const std::string& new_password,
+                              const std::string& keep, uint32_t* ended = nullptr) {
+    v1::ChangePasswordRequest request;
+    request.set_identity_id(id);
+    request.set_old_password(old_password);
+    request.set_new_password(new_password);
+    request.set_keep_token_sha256(keep);
+    v1::ChangePasswordResponse response;
+    const grpc::Status s = People(&v1::People::Stub::ChangePassword, request, &response);
+    if (ended) *ended = response.sessions_ended();
+    return s;
+  }
+  grpc::Status ListSessions(int64_t id, int64_t now, const std::string& current, v1::ListSessionsResponse* out) {
+    v1::ListSessionsRequest request;
+    request.set_identity_id(id);
+    request.set_now_unix_ms(now);
+    request.set_current_token_sha256(current);
+    return People(&v1::People::Stub::ListSessions, request, out);
+  }
+  grpc::Status EndSession(int64_t id, const std::string& session_id) {
+    v1::EndSessionRequest request;
+    request.set_identity_id(id);
+    request.set_id(session_id);
+    v1::EndSessionResponse response;
+    return People(&v1::People::Stub::EndSession, request, &response);
+  }
+  static int64_t WallMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
   }
 
   // The fixture's tables and the people's (the fake's snapshot has them all).
@@ -346,6 +384,214 @@ TEST_F(PeopleServiceTest, SessionsAreForPeopleAndKeyedBySha256) {
   EXPECT_EQ(NewSession("short", operator_.id(), 1).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(FindSession("short", 1).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(PeopleSnapshot(), before);
+}
+
+// The account page (issue 31): a new password ends every other session of the
+// person in the same transaction, and keeps the one asking.
+TEST_F(PeopleServiceTest, ANewPasswordEndsTheOtherSessionsAndKeepsThisOne) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "bobs password", &bob).ok());
+  const int64_t now = WallMs();
+  const std::string here = Sha256("here"), phone = Sha256("phone"), cafe = Sha256("cafe"), stale = Sha256("stale"),
+                    bobs = Sha256("bob's");
+  for (const std::string& sha : {here, phone, cafe})
+    ASSERT_TRUE(NewSession(sha, alice.identity_id(), now + 60'000).ok());
+  ASSERT_TRUE(NewSession(stale, alice.identity_id(), now - 1'000).ok());  // expired: not counted
+  ASSERT_TRUE(NewSession(bobs, bob.identity_id(), now + 60'000).ok());
+  const std::string before = StoredHash(alice.identity_id());
+
+  uint32_t ended = 99;
+  const grpc::Status s = ChangePassword(alice.identity_id(), "correct horse", "battery staple", here, &ended);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(ended, 2u);
+  EXPECT_TRUE(FindSession(here, now).ok());
+  EXPECT_EQ(FindSession(phone, now).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(FindSession(cafe, now).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(FindSession(bobs, now).ok());  // another person's: untouched
+  v1::ListSessionsResponse left;
+  ASSERT_TRUE(ListSessions(alice.identity_id(), now, here, &left).ok());
+  ASSERT_EQ(left.sessions_size(), 1);
+  EXPECT_EQ(left.sessions(0).id(), people::SessionId(here));
+  // The old password no longer signs in; the new one does; the hash is new.
+  EXPECT_EQ(Check("alice", "correct horse").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_TRUE(Check("alice", "battery staple").ok());
+  EXPECT_NE(StoredHash(alice.identity_id()), before);
+  EXPECT_EQ(StoredHash(alice.identity_id()).rfind("$argon2id$", 0), 0u);
+  EXPECT_TRUE(Check("bob", "bobs password").ok());
+
+  // Alone now: the next change ends nothing.
+  ASSERT_TRUE(ChangePassword(alice.identity_id(), "battery staple", "correct horse", here, &ended).ok());
+  EXPECT_EQ(ended, 0u);
+  EXPECT_TRUE(FindSession(here, now).ok());
+}
+
+TEST_F(PeopleServiceTest, AWrongOldPasswordChangesNothing) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "bobs password", &bob).ok());
+  const int64_t now = WallMs();
+  const std::string here = Sha256("here"), phone = Sha256("phone");
+  ASSERT_TRUE(NewSession(here, alice.identity_id(), now + 60'000).ok());
+  ASSERT_TRUE(NewSession(phone, alice.identity_id(), now + 60'000).ok());
+  const std::string before = PeopleSnapshot();
+  // Wrong, too long to be anyone's, empty, and bob's password for alice.
+  for (const std::string& old :
+       {std::string("correct horsf"), std::string(129, 'x'), std::string(), std::string("bobs password")}) {
+    const grpc::Status s = ChangePassword(alice.identity_id(), old, "battery staple", here);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << old;
+    EXPECT_EQ(s.error_message(), "wrong password") << old;
+  }
+  // Alice's password is not bob's either.
+  EXPECT_EQ(ChangePassword(bob.identity_id(), "correct horse", "battery staple", here).error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(PeopleSnapshot(), before);
+  EXPECT_TRUE(FindSession(phone, now).ok());
+  EXPECT_TRUE(Check("alice", "correct horse").ok());
+  EXPECT_FALSE(Check("alice", "battery staple").ok());
+  EXPECT_TRUE(Check("bob", "bobs password").ok());
+}
+
+TEST_F(PeopleServiceTest, AccountCallsAreCheckedByFieldAndForTheGatewayOnly) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  const int64_t id = alice.identity_id();
+  const std::string here = Sha256("here");
+  ASSERT_TRUE(NewSession(here, id, WallMs() + 60'000).ok());
+  const std::string before = PeopleSnapshot();
+  auto refused = [](const grpc::Status& s, const std::string& message) {
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << s.error_message();
+    EXPECT_EQ(s.error_message(), message);
+  };
+  refused(ChangePassword(0, "correct horse", "battery staple", here),
+          "identity_id: 0 is not an identity id (a positive integer)");
+  refused(ChangePassword(id, "correct horse", "1234567", here), "new_password: must be 8 to 128 bytes, not 7");
+  refused(ChangePassword(id, "correct horse", std::string(129, 'x'), here),
+          "new_password: must be 8 to 128 bytes, not 129");
+  refused(ChangePassword(id, "correct horse", "battery staple", "short"),
+          "keep_token_sha256: 5 bytes, not the 32 of a SHA-256");
+  refused(ChangePassword(id, "correct horse", "battery staple", ""),
+          "keep_token_sha256: 0 bytes, not the 32 of a SHA-256");
+  v1::ListSessionsResponse list;
+  refused(ListSessions(-1, WallMs(), here, &list), "identity_id: -1 is not an identity id (a positive integer)");
+  refused(ListSessions(id, WallMs(), "short", &list), "current_token_sha256: 5 bytes, not the 32 of a SHA-256");
+  refused(EndSession(0, people::SessionId(here)), "identity_id: 0 is not an identity id (a positive integer)");
+  for (const std::string bad : {"", "0123", "0123456789ABCDEF", "0123456789abcdeg", "0123456789abcdef0"})
+    EXPECT_EQ(EndSession(id, bad).error_message(), "id: '" + bad + "' is not a session id (16 lower-case hex digits)");
+  // Only the gateway: nobody else may change or end anyone's.
+  for (const std::string& token : {std::string(), admin_token_, std::string(testing::kGameHostToken)}) {
+    const grpc::StatusCode want =
+        token.empty() ? grpc::StatusCode::UNAUTHENTICATED : grpc::StatusCode::PERMISSION_DENIED;
+    v1::ChangePasswordRequest change;
+    change.set_identity_id(id);
+    change.set_old_password("correct horse");
+    change.set_new_password("battery staple");
+    change.set_keep_token_sha256(here);
+    v1::ChangePasswordResponse changed;
+    EXPECT_EQ(People(&v1::People::Stub::ChangePassword, change, &changed, token).error_code(), want);
+    v1::ListSessionsRequest ask;
+    ask.set_identity_id(id);
+    EXPECT_EQ(People(&v1::People::Stub::ListSessions, ask, &list, token).error_code(), want);
+    v1::EndSessionRequest end;
+    end.set_identity_id(id);
+    end.set_id(people::SessionId(here));
+    v1::EndSessionResponse ended;
+    EXPECT_EQ(People(&v1::People::Stub::EndSession, end, &ended, token).error_code(), want);
+  }
+  EXPECT_EQ(PeopleSnapshot(), before);
+  EXPECT_TRUE(Check("alice", "correct horse").ok());
+  // An operator made by an administrator has no password to change.
+  EXPECT_EQ(ChangePassword(Player("operator").id(), "correct horse", "battery staple", here).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+TEST_F(PeopleServiceTest, SessionsAreListedNewestFirstAndEndedByTheirId) {
+  v1::Person alice, bob;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  ASSERT_TRUE(SignUp("bob", "bobs password", &bob).ok());
+  const int64_t now = WallMs();
+  const std::string first = Sha256("first"), second = Sha256("second"), third = Sha256("third"),
+                    expired = Sha256("expired"), bobs = Sha256("bob's");
+  ASSERT_TRUE(NewSession(first, alice.identity_id(), now + 10'000).ok());
+  ASSERT_TRUE(NewSession(expired, alice.identity_id(), now - 1).ok());
+  ASSERT_TRUE(NewSession(second, alice.identity_id(), now + 20'000).ok());
+  ASSERT_TRUE(NewSession(third, alice.identity_id(), now + 30'000).ok());
+  ASSERT_TRUE(NewSession(bobs, bob.identity_id(), now + 60'000).ok());
+
+  v1::ListSessionsResponse list;
+  ASSERT_TRUE(ListSessions(alice.identity_id(), now, second, &list).ok());
+  ASSERT_EQ(list.sessions_size(), 3);
+  const std::string ids[] = {people::SessionId(third), people::SessionId(second), people::SessionId(first)};
+  for (int i = 0; i < 3; ++i) {
+    const v1::SessionInfo& s = list.sessions(i);
+    EXPECT_EQ(s.id(), ids[i]) << i;
+    EXPECT_EQ(s.id().size(), 16u);
+    EXPECT_EQ(s.expires_unix_ms(), now + 10'000 * (3 - i)) << i;
+    EXPECT_EQ(s.current(), i == 1) << i;
+    if (i > 0) {
+      EXPECT_GE(list.sessions(i - 1).created_unix_ms(), s.created_unix_ms());
+    }
+  }
+  // The hashes never leave: the id is no more than their first 8 bytes.
+  EXPECT_EQ(list.DebugString().find(HexOf(second)), std::string::npos);
+  // Expiry on the caller's clock; no current session named, none marked.
+  ASSERT_TRUE(ListSessions(alice.identity_id(), now + 15'000, "", &list).ok());
+  ASSERT_EQ(list.sessions_size(), 2);
+  EXPECT_FALSE(list.sessions(0).current() || list.sessions(1).current());
+
+  // Bob's session, by its id, is no session of alice's: refused as an unknown
+  // one, and left as it was.
+  const std::string before = PeopleSnapshot();
+  const grpc::Status others = EndSession(alice.identity_id(), people::SessionId(bobs));
+  EXPECT_EQ(others.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(others.error_message(), "you have no session with id '" + people::SessionId(bobs) + "'");
+  EXPECT_EQ(EndSession(alice.identity_id(), "0000000000000000").error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(PeopleSnapshot(), before);
+  EXPECT_TRUE(FindSession(bobs, now).ok());
+
+  ASSERT_TRUE(EndSession(alice.identity_id(), people::SessionId(first)).ok());
+  EXPECT_EQ(FindSession(first, now).error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_TRUE(FindSession(second, now).ok());
+  EXPECT_TRUE(FindSession(third, now).ok());
+  EXPECT_EQ(EndSession(alice.identity_id(), people::SessionId(first)).error_code(), grpc::StatusCode::NOT_FOUND);
+  ASSERT_TRUE(ListSessions(alice.identity_id(), now, second, &list).ok());
+  ASSERT_EQ(list.sessions_size(), 2);
+  EXPECT_EQ(list.sessions(1).id(), people::SessionId(second));
+  // Bob's list is his alone.
+  ASSERT_TRUE(ListSessions(bob.identity_id(), now, bobs, &list).ok());
+  ASSERT_EQ(list.sessions_size(), 1);
+  EXPECT_TRUE(list.sessions(0).current());
+}
+
+// Two changes at once, both from the old password, both verified before either
+// writes (the hasher holds each until the other has verified too): one wins, and
+// the other, checked again against the hash the first left, is a wrong password.
+// Without the guard both would succeed, the second undoing the first.
+TEST_F(PeopleServiceTest, OfTwoConcurrentChangesOneWinsTheOtherIsAWrongPassword) {
+  v1::Person alice;
+  ASSERT_TRUE(SignUp("alice", "correct horse", &alice).ok());
+  const std::string here = Sha256("here");
+  ASSERT_TRUE(NewSession(here, alice.identity_id(), WallMs() + 60'000).ok());
+  std::latch both_verified(2);
+  std::atomic<int> held{0};
+  hasher_.after_verify = [&] {
+    if (++held <= 2) both_verified.arrive_and_wait();
+  };
+  std::future<grpc::Status> a = std::async(
+      std::launch::async, [&] { return ChangePassword(alice.identity_id(), "correct horse", "first new one", here); });
+  std::future<grpc::Status> b = std::async(
+      std::launch::async, [&] { return ChangePassword(alice.identity_id(), "correct horse", "second new one", here); });
+  const grpc::Status sa = a.get(), sb = b.get();
+  hasher_.after_verify = nullptr;
+  ASSERT_NE(sa.ok(), sb.ok()) << sa.error_message() << " / " << sb.error_message();
+  const grpc::Status& lost = sa.ok() ? sb : sa;
+  EXPECT_EQ(lost.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(lost.error_message(), "wrong password");
+  const std::string won = sa.ok() ? "first new one" : "second new one",
+                    other = sa.ok() ? "second new one" : "first new one";
+  EXPECT_TRUE(Check("alice", won).ok());
+  EXPECT_FALSE(Check("alice", other).ok());
+  EXPECT_FALSE(Check("alice", "correct horse").ok());
 }
 
 TEST_F(PeopleServiceTest, HeldSeatsAreSavedFoundAndFinished) {
