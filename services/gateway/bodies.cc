@@ -93,6 +93,13 @@ bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* erro
   return !json.contains("label") || StringField(json, "label", label, error);
 }
 
+bool ReadPasswordChange(std::string_view body, std::string* old_password, std::string* new_password, ApiError* error) {
+  Json json;
+  return ParseBody(body, {"old_password", "new_password"}, &json, error) &&
+         StringField(json, "old_password", old_password, error) &&
+         StringField(json, "new_password", new_password, error);
+}
+
 bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error) {
   Json json;
   int64_t step = 0;

@@ -35,6 +35,9 @@ bool ReadAnswer(std::string_view body, v1::PlayAnswer* out, ApiError* error);
 bool ReadBotCreate(std::string_view body, std::string* name, ApiError* error);
 // A token for a person's bot: {"label": string} (may be empty) or no field.
 bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* error);
+// A new password for the person signed in: {"old_password": string,
+// "new_password": string}.
+bool ReadPasswordChange(std::string_view body, std::string* old_password, std::string* new_password, ApiError* error);
 // A POST that takes nothing (asking for a game's analysis): no body, or {}.
 bool ReadNothing(std::string_view body, ApiError* error);
 

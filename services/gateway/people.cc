@@ -13,6 +13,8 @@ namespace {
 // One message for an unknown name and a wrong password: the answer must not
 // tell which names exist.
 constexpr char kWrongNameOrPassword[] = "wrong name or password";
+// The People service's answer to a wrong old password (ChangePassword).
+constexpr char kWrongPassword[] = "wrong password";
 
 bool Fail(ApiError* error, ApiError e) {
   *error = std::move(e);
@@ -131,6 +133,56 @@ bool People::Authenticate(std::string_view cookie_token, Session* out, ApiError*
 bool People::SignOut(const Session& session, ApiError* error) {
   const grpc::Status s = store_->DeleteSession(session.token_sha256);
   if (!s.ok() && s.error_code() != grpc::StatusCode::NOT_FOUND) return Fail(error, StoreError(s));
+  return true;
+}
+
+bool People::ChangePassword(const Session& session, const std::string& old_password, const std::string& new_password,
+                            const std::string& address, int* ended, ApiError* error) {
+  if (old_password.empty()) return Fail(error, BadParameter("old_password", "required"));
+  if (new_password.size() < kMinPasswordBytes || new_password.size() > kMaxPasswordBytes)
+    return Fail(error, BadParameter("new_password", "must be " + std::to_string(kMinPasswordBytes) + " to " +
+                                                        std::to_string(kMaxPasswordBytes) + " bytes, not " +
+                                                        std::to_string(new_password.size())));
+  // Guessing the password here is guessing it at sign-in: one count for both.
+  const std::string key = LimiterKey(session.person.name, address);
+  if (const int64_t wait = limiter_.RetryAfterMs(key, clock_->UnixMillis()); wait > 0) {
+    return Fail(error, MakeError(429, "RESOURCE_EXHAUSTED",
+                                 "too many wrong passwords for this name from this address; try again in " +
+                                     std::to_string((wait + 999) / 1000) + " s"));
+  }
+  const grpc::Status s =
+      store_->ChangePassword(session.person.id, old_password, new_password, session.token_sha256, ended);
+  // As at sign-in, only the People service's own words are the person's wrong
+  // password; another UNAUTHENTICATED is the gateway's token.
+  if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED && s.error_message() == kWrongPassword) {
+    limiter_.Failed(key, clock_->UnixMillis());
+    ApiError e = MakeError(401, "UNAUTHENTICATED", "old_password: wrong password");
+    e.parameter = "old_password";
+    return Fail(error, e);
+  }
+  if (!s.ok()) return Fail(error, StoreError(s));
+  limiter_.Succeeded(key);
+  return true;
+}
+
+bool People::ListSessions(const Session& session, std::vector<SessionInfo>* out, ApiError* error) {
+  const grpc::Status s = store_->ListSessions(session.person.id, clock_->UnixMillis(), session.token_sha256, out);
+  if (!s.ok()) return Fail(error, StoreError(s));
+  return true;
+}
+
+bool People::EndSession(const Session& session, const std::string& id, bool* signed_out, ApiError* error) {
+  if (!people::ValidSessionId(id))
+    return Fail(error,
+                BadParameter("session", "'" + id.substr(0, 40) + "' is not a session id (16 lower-case hex digits)"));
+  const grpc::Status s = store_->EndSession(session.person.id, id);
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+    ApiError e = NotFound("session: you have no session " + id);
+    e.parameter = "session";
+    return Fail(error, e);
+  }
+  if (!s.ok()) return Fail(error, StoreError(s));
+  *signed_out = people::SessionId(session.token_sha256) == id;
   return true;
 }
 

@@ -28,6 +28,7 @@ using people::HeldSeat;
 using people::OpenPracticeSeat;
 using people::Person;
 using people::Rename;
+using people::SessionInfo;
 using Session = people::WebSession;
 
 // Where people, passwords, sessions and held seats are kept: the Accounts
@@ -48,6 +49,21 @@ class PeopleStore {
   // NOT_FOUND when unknown or expired at `now_unix_ms`.
   virtual grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) = 0;
   virtual grpc::Status DeleteSession(const std::string& token_sha256) = 0;
+
+  // The account page, for the person `identity_id` whose session the gateway
+  // checked. A new password when `old_password` is theirs (UNAUTHENTICATED
+  // "wrong password" otherwise, changing nothing); every other session of
+  // theirs ends with it, all but `keep_token_sha256`: *ended counts them.
+  virtual grpc::Status ChangePassword(int64_t identity_id, const std::string& old_password,
+                                      const std::string& new_password, const std::string& keep_token_sha256,
+                                      int* ended) = 0;
+  // The person's sessions not expired at `now_unix_ms`, newest first; the one
+  // whose hash is `current_token_sha256` marked current.
+  virtual grpc::Status ListSessions(int64_t identity_id, int64_t now_unix_ms, const std::string& current_token_sha256,
+                                    std::vector<SessionInfo>* out) = 0;
+  // Ends the person's session with the short id `id`; NOT_FOUND for an id
+  // that is not one of theirs.
+  virtual grpc::Status EndSession(int64_t identity_id, const std::string& id) = 0;
 
   virtual grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) = 0;
   // NOT_FOUND when the person holds no seat in the game.
@@ -131,6 +147,22 @@ class People {
   bool Authenticate(std::string_view cookie_token, Session* out, ApiError* error);
   // Ends the session server-side (a copy of the cookie no longer works).
   bool SignOut(const Session& session, ApiError* error);
+
+  // The account page (docs/GATEWAY.md, "Your account"), for the person signed
+  // in with `session`.
+  //
+  // A new password: 400 naming `old_password` (empty) or `new_password` (the
+  // sign-up rule); 401 "old_password: wrong password", which counts as a failed
+  // sign-in of the person's name from `address` (429 after too many, as
+  // SignIn). Every other session of the person ends; *ended counts them.
+  bool ChangePassword(const Session& session, const std::string& old_password, const std::string& new_password,
+                      const std::string& address, int* ended, ApiError* error);
+  // The person's sessions, newest first, this one marked current.
+  bool ListSessions(const Session& session, std::vector<SessionInfo>* out, ApiError* error);
+  // Ends one of the person's sessions by its id: 400 naming `session` for an
+  // id of another shape, 404 for one that is not theirs. *signed_out when it
+  // is `session` itself.
+  bool EndSession(const Session& session, const std::string& id, bool* signed_out, ApiError* error);
 
   PeopleStore* store() const { return store_; }
   int64_t Now() const { return clock_->UnixMillis(); }

@@ -63,6 +63,42 @@ grpc::Status GrpcPeopleStore::DeleteSession(const std::string& token_sha256) {
   return CallPeople(backends_, &v1::People::Stub::DeleteSession, request, &response);
 }
 
+grpc::Status GrpcPeopleStore::ChangePassword(int64_t identity_id, const std::string& old_password,
+                                             const std::string& new_password, const std::string& keep_token_sha256,
+                                             int* ended) {
+  v1::ChangePasswordRequest request;
+  request.set_identity_id(identity_id);
+  request.set_old_password(old_password);
+  request.set_new_password(new_password);
+  request.set_keep_token_sha256(keep_token_sha256);
+  v1::ChangePasswordResponse response;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::ChangePassword, request, &response); !s.ok()) return s;
+  *ended = int(response.sessions_ended());
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::ListSessions(int64_t identity_id, int64_t now_unix_ms,
+                                           const std::string& current_token_sha256, std::vector<SessionInfo>* out) {
+  v1::ListSessionsRequest request;
+  request.set_identity_id(identity_id);
+  request.set_now_unix_ms(now_unix_ms);
+  request.set_current_token_sha256(current_token_sha256);
+  v1::ListSessionsResponse response;
+  if (grpc::Status s = CallPeople(backends_, &v1::People::Stub::ListSessions, request, &response); !s.ok()) return s;
+  out->clear();
+  for (const v1::SessionInfo& session : response.sessions())
+    out->push_back({session.id(), session.created_unix_ms(), session.expires_unix_ms(), session.current()});
+  return grpc::Status::OK;
+}
+
+grpc::Status GrpcPeopleStore::EndSession(int64_t identity_id, const std::string& id) {
+  v1::EndSessionRequest request;
+  request.set_identity_id(identity_id);
+  request.set_id(id);
+  v1::EndSessionResponse response;
+  return CallPeople(backends_, &v1::People::Stub::EndSession, request, &response);
+}
+
 grpc::Status GrpcPeopleStore::SaveSeat(int64_t identity_id, const HeldSeat& seat) {
   v1::SaveSeatRequest request;
   request.set_identity_id(identity_id);

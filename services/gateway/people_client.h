@@ -18,6 +18,11 @@ class GrpcPeopleStore : public PeopleStore {
   grpc::Status CreateSession(const std::string& token_sha256, int64_t identity_id, int64_t expires_unix_ms) override;
   grpc::Status FindSession(const std::string& token_sha256, int64_t now_unix_ms, Session* out) override;
   grpc::Status DeleteSession(const std::string& token_sha256) override;
+  grpc::Status ChangePassword(int64_t identity_id, const std::string& old_password, const std::string& new_password,
+                              const std::string& keep_token_sha256, int* ended) override;
+  grpc::Status ListSessions(int64_t identity_id, int64_t now_unix_ms, const std::string& current_token_sha256,
+                            std::vector<SessionInfo>* out) override;
+  grpc::Status EndSession(int64_t identity_id, const std::string& id) override;
   grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) override;
   grpc::Status FindSeat(int64_t identity_id, const std::string& game_id, HeldSeat* out) override;
   grpc::Status LatestOpenSeat(int64_t identity_id, HeldSeat* out) override;

@@ -5,6 +5,7 @@
 
 #include "engine/hex.h"
 #include "lib/common/secret.h"
+#include "services/gateway/account.h"
 #include "services/gateway/analysis.h"
 #include "services/gateway/backends.h"
 
@@ -32,7 +33,8 @@ bool PlayApi::Handles(std::string_view path) {
   return path == "/api/v1/session" || path == "/api/v1/session/signup" || path == "/api/v1/session/signin" ||
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
          MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args) ||
-         MatchRoute("/api/v1/play/{}/resign", path, &args) || IsBotsPath(path) || IsDebugPath(path);
+         MatchRoute("/api/v1/play/{}/resign", path, &args) || IsAccountPath(path) || IsBotsPath(path) ||
+         IsDebugPath(path);
 }
 
 namespace {
@@ -79,10 +81,14 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = only({"POST"}, "GET, HEAD, POST");  // the GET is Api's
   else if (const std::string allow = BotsMethods(path); !allow.empty())
     refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD", "POST"}, allow);
+  else if (const std::string allow = AccountMethods(path); !allow.empty())
+    refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD"}, allow);
   else if (IsDebugPath(path))
     refused = only({"GET", "HEAD"}, "GET, HEAD");
   if (IsBotsPath(path))
     *route = BotsRoute(path);
+  else if (IsAccountPath(path))
+    *route = AccountRoute(path);
   else if (IsDebugPath(path))
     *route = kDebugRoute;
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
@@ -119,6 +125,8 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (MatchRoute("/api/v1/play/{}/answer", path, &args)) return Answer(session, args[0], request);
   if (MatchRoute("/api/v1/play/{}/resign", path, &args)) return Resign(session, args[0], request);
   if (MatchRoute(kAnalysisRoute, path, &args)) return RequestAnalysis(args[0], request);
+  if (IsAccountPath(path))
+    return HandleAccount(people_, session, path, request.body, std::string(request.address), Transport());
   if (IsBotsPath(path)) {
     if (!bots_) return ErrorResponse(MakeError(503, "UNAVAILABLE", "this gateway keeps no bots"));
     return HandleBots(bots_, session, m, path, request.body);

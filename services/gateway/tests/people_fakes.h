@@ -39,6 +39,7 @@ class FakeStore : public PeopleStore {
   grpc::Status CreateSession(const std::string& sha, int64_t id, int64_t expires) override {
     if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
     sessions[sha] = {people[id].first, sha, expires};
+    created[sha] = ++sessions_made;
     return grpc::Status::OK;
   }
   grpc::Status FindSession(const std::string& sha, int64_t now, Session* out) override {
@@ -49,6 +50,38 @@ class FakeStore : public PeopleStore {
   }
   grpc::Status DeleteSession(const std::string& sha) override {
     sessions.erase(sha);
+    return grpc::Status::OK;
+  }
+  // As the People service: a wrong old password changes nothing; a right one
+  // ends the person's other sessions.
+  grpc::Status ChangePassword(int64_t id, const std::string& old_password, const std::string& new_password,
+                              const std::string& keep, int* ended) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    ++password_lookups;
+    auto person = people.find(id);
+    if (person == people.end() || person->second.second != "hash:" + old_password)
+      return {grpc::StatusCode::UNAUTHENTICATED, "wrong password"};
+    person->second.second = "hash:" + new_password;
+    *ended = int(std::erase_if(sessions, [&](const auto& s) { return s.second.person.id == id && s.first != keep; }));
+    return grpc::Status::OK;
+  }
+  grpc::Status ListSessions(int64_t id, int64_t now, const std::string& current,
+                            std::vector<SessionInfo>* out) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    out->clear();
+    for (const auto& [sha, s] : sessions)
+      if (s.person.id == id && s.expires_unix_ms > now)
+        out->push_back({metropolis::people::SessionId(sha), created[sha], s.expires_unix_ms, sha == current});
+    std::sort(out->begin(), out->end(),
+              [](const auto& a, const auto& b) { return a.created_unix_ms > b.created_unix_ms; });
+    return grpc::Status::OK;
+  }
+  grpc::Status EndSession(int64_t id, const std::string& session_id) override {
+    if (down) return {grpc::StatusCode::UNAVAILABLE, "down"};
+    const size_t ended = std::erase_if(sessions, [&](const auto& s) {
+      return s.second.person.id == id && metropolis::people::SessionId(s.first) == session_id;
+    });
+    if (ended == 0) return {grpc::StatusCode::NOT_FOUND, "you have no session with id '" + session_id + "'"};
     return grpc::Status::OK;
   }
   grpc::Status SaveSeat(int64_t identity_id, const HeldSeat& seat) override {
@@ -105,6 +138,8 @@ class FakeStore : public PeopleStore {
   std::map<int64_t, std::pair<Person, std::string>> people;
   std::map<int64_t, std::vector<Rename>> untold;  // renames not told yet, by person
   std::map<std::string, Session> sessions;
+  std::map<std::string, int64_t> created;  // a session's order of making, as its creation time
+  int64_t sessions_made = 0;
   std::map<std::pair<int64_t, std::string>, HeldSeat> seats;
   // Practice seats and reservations not finished, by person and game.
   std::map<std::pair<int64_t, std::string>, OpenPracticeSeat> open_practice;

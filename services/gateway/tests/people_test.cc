@@ -141,6 +141,122 @@ TEST_F(PeopleTest, SessionsExpireAndSignOutEndsThem) {
   EXPECT_EQ(error.http, 401);
 }
 
+// The account page (issue 31): a new password signs out every other session of
+// the person, and keeps the one asking.
+TEST_F(PeopleTest, ANewPasswordEndsTheOtherSessionsAndKeepsThisOne) {
+  Session here, phone, cafe, bobs, found;
+  std::string here_cookie, phone_cookie, cafe_cookie, bob_cookie;
+  ApiError error;
+  ASSERT_TRUE(people_.SignUp("alice", "correct horse", &here, &here_cookie, &error));
+  ASSERT_TRUE(people_.SignIn("alice", "correct horse", "10.0.0.2", &phone, &phone_cookie, &error));
+  ASSERT_TRUE(people_.SignIn("alice", "correct horse", "10.0.0.3", &cafe, &cafe_cookie, &error));
+  ASSERT_TRUE(people_.SignUp("bob", "bobs password", &bobs, &bob_cookie, &error));
+  int ended = -1;
+  ASSERT_TRUE(people_.ChangePassword(here, "correct horse", "battery staple", "10.0.0.1", &ended, &error))
+      << error.message;
+  EXPECT_EQ(ended, 2);
+  EXPECT_TRUE(people_.Authenticate(here_cookie, &found, &error));
+  EXPECT_FALSE(people_.Authenticate(phone_cookie, &found, &error));
+  EXPECT_EQ(error.http, 401);
+  EXPECT_FALSE(people_.Authenticate(cafe_cookie, &found, &error));
+  EXPECT_TRUE(people_.Authenticate(bob_cookie, &found, &error));  // another person's: untouched
+  // The old password no longer signs in; the new one does.
+  EXPECT_FALSE(people_.SignIn("alice", "correct horse", "10.0.0.4", &found, &phone_cookie, &error));
+  EXPECT_EQ(error.http, 401);
+  EXPECT_TRUE(people_.SignIn("alice", "battery staple", "10.0.0.4", &found, &phone_cookie, &error));
+}
+
+TEST_F(PeopleTest, AWrongOldPasswordChangesNothingAndCountsAsAFailedSignIn) {
+  Session here, phone, found;
+  std::string here_cookie, phone_cookie;
+  ApiError error;
+  ASSERT_TRUE(people_.SignUp("alice", "correct horse", &here, &here_cookie, &error));
+  ASSERT_TRUE(people_.SignIn("alice", "correct horse", "10.0.0.2", &phone, &phone_cookie, &error));
+  int ended = -1;
+  EXPECT_FALSE(people_.ChangePassword(here, "correct horsf", "battery staple", "1.2.3.4", &ended, &error));
+  EXPECT_EQ(error.http, 401);
+  EXPECT_EQ(error.message, "old_password: wrong password");
+  EXPECT_EQ(error.parameter, "old_password");
+  EXPECT_EQ(store_.people[here.person.id].second, "hash:correct horse");
+  EXPECT_TRUE(people_.Authenticate(phone_cookie, &found, &error));
+  EXPECT_TRUE(people_.Authenticate(here_cookie, &found, &error));
+  // Guessing here is guessing at sign-in: one count for the name and address.
+  for (int i = 0; i < 2; ++i)
+    EXPECT_FALSE(
+        people_.ChangePassword(here, "guess" + std::to_string(i), "battery staple", "1.2.3.4", &ended, &error));
+  const int lookups = store_.password_lookups;
+  EXPECT_FALSE(people_.ChangePassword(here, "correct horse", "battery staple", "1.2.3.4", &ended, &error));
+  EXPECT_EQ(error.http, 429);
+  EXPECT_FALSE(people_.SignIn("alice", "correct horse", "1.2.3.4", &found, &phone_cookie, &error));
+  EXPECT_EQ(error.http, 429);
+  EXPECT_EQ(store_.password_lookups, lookups);
+  EXPECT_EQ(store_.people[here.person.id].second, "hash:correct horse");
+  EXPECT_TRUE(people_.ChangePassword(here, "correct horse", "battery staple", "5.6.7.8", &ended, &error))
+      << error.message;
+}
+
+TEST_F(PeopleTest, PasswordChangesAreCheckedByFieldFirst) {
+  Session here;
+  std::string cookie;
+  ApiError error;
+  ASSERT_TRUE(people_.SignUp("alice", "correct horse", &here, &cookie, &error));
+  const int lookups = store_.password_lookups;
+  int ended = -1;
+  EXPECT_FALSE(people_.ChangePassword(here, "", "battery staple", "1.2.3.4", &ended, &error));
+  EXPECT_EQ(error.http, 400);
+  EXPECT_EQ(error.message, "old_password: required");
+  EXPECT_FALSE(people_.ChangePassword(here, "correct horse", "1234567", "1.2.3.4", &ended, &error));
+  EXPECT_EQ(error.parameter, "new_password");
+  EXPECT_EQ(error.message, "new_password: must be 8 to 128 bytes, not 7");
+  EXPECT_FALSE(people_.ChangePassword(here, "correct horse", std::string(129, 'x'), "1.2.3.4", &ended, &error));
+  EXPECT_EQ(error.parameter, "new_password");
+  EXPECT_EQ(store_.password_lookups, lookups);
+  EXPECT_EQ(store_.people[here.person.id].second, "hash:correct horse");
+}
+
+TEST_F(PeopleTest, SessionsAreListedNewestFirstAndEndedByTheirId) {
+  Session first, second, third, bobs, found;
+  std::string first_cookie, second_cookie, third_cookie, bob_cookie;
+  ApiError error;
+  ASSERT_TRUE(people_.SignUp("alice", "correct horse", &first, &first_cookie, &error));
+  ASSERT_TRUE(people_.SignIn("alice", "correct horse", "1.2.3.4", &second, &second_cookie, &error));
+  ASSERT_TRUE(people_.SignIn("alice", "correct horse", "1.2.3.4", &third, &third_cookie, &error));
+  ASSERT_TRUE(people_.SignUp("bob", "bobs password", &bobs, &bob_cookie, &error));
+  std::vector<SessionInfo> list;
+  ASSERT_TRUE(people_.ListSessions(second, &list, &error));
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[0].id, HexOf(auth::Sha256(third_cookie)).substr(0, 16));
+  EXPECT_EQ(list[1].id, HexOf(auth::Sha256(second_cookie)).substr(0, 16));
+  EXPECT_EQ(list[2].id, HexOf(auth::Sha256(first_cookie)).substr(0, 16));
+  EXPECT_TRUE(!list[0].current && list[1].current && !list[2].current);
+
+  bool signed_out = true;
+  for (const std::string& bad :
+       std::vector<std::string>{"", "abc", std::string(16, 'A'), std::string(17, 'a'), "../../../../etc/x"}) {
+    EXPECT_FALSE(people_.EndSession(second, bad, &signed_out, &error)) << bad;
+    EXPECT_EQ(error.http, 400);
+    EXPECT_EQ(error.parameter, "session");
+  }
+  // Bob's session is no session of alice's, and stays.
+  const std::string bob_id = HexOf(auth::Sha256(bob_cookie)).substr(0, 16);
+  EXPECT_FALSE(people_.EndSession(second, bob_id, &signed_out, &error));
+  EXPECT_EQ(error.http, 404);
+  EXPECT_EQ(error.message, "session: you have no session " + bob_id);
+  EXPECT_TRUE(people_.Authenticate(bob_cookie, &found, &error));
+
+  ASSERT_TRUE(people_.EndSession(second, list[2].id, &signed_out, &error)) << error.message;
+  EXPECT_FALSE(signed_out);
+  EXPECT_FALSE(people_.Authenticate(first_cookie, &found, &error));
+  EXPECT_TRUE(people_.Authenticate(second_cookie, &found, &error));
+  EXPECT_FALSE(people_.EndSession(second, list[2].id, &signed_out, &error));
+  EXPECT_EQ(error.http, 404);
+  // Ending this one is signing out.
+  ASSERT_TRUE(people_.EndSession(second, list[1].id, &signed_out, &error));
+  EXPECT_TRUE(signed_out);
+  EXPECT_FALSE(people_.Authenticate(second_cookie, &found, &error));
+  EXPECT_TRUE(people_.Authenticate(third_cookie, &found, &error));
+}
+
 TEST_F(PeopleTest, CookiesOfAnotherShapeAreNotLookedUp) {
   Session found;
   ApiError error;

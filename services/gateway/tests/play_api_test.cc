@@ -164,11 +164,104 @@ TEST_F(PlayApiTest, EverythingButSignUpAndSignInNeedsASession) {
                                                         {"GET", "/api/v1/queue"},
                                                         {"POST", "/api/v1/queue"},
                                                         {"DELETE", "/api/v1/queue"},
-                                                        {"POST", "/api/v1/play/g-1/answer"}}) {
+                                                        {"POST", "/api/v1/play/g-1/answer"},
+                                                        {"GET", "/api/v1/account"},
+                                                        {"POST", "/api/v1/account/password"},
+                                                        {"POST", "/api/v1/account/sessions/0123456789abcdef/end"}}) {
     const HttpResponse r =
         Call(method, path, method == "POST" ? "{}" : "", "metropolis_session=" + std::string(64, '0'));
     EXPECT_EQ(r.status, 401) << method << " " << path;
   }
+}
+
+// The account page's endpoints (docs/GATEWAY.md, "Your account").
+TEST_F(PlayApiTest, TheAccountListsSessionsAndANewPasswordSignsTheOthersOut) {
+  const std::string here = SignUp("alice");
+  HttpResponse r = Call("POST", "/api/v1/session/signin", R"({"name": "alice", "password": "correct horse"})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string set = Header(r, "Set-Cookie"), phone = set.substr(0, set.find(';'));
+  r = Call("GET", "/api/v1/account", "", here);
+  ASSERT_EQ(r.status, 200) << r.body;
+  Json j = Body(r);
+  EXPECT_EQ(j["player"]["name"], "alice");
+  ASSERT_EQ(j["sessions"].size(), 2u);
+  EXPECT_EQ(j["sessions"][0]["current"], false);  // the newest first: the phone's
+  EXPECT_EQ(j["sessions"][1]["current"], true);
+  EXPECT_EQ(j["sessions"][1]["expires_at"], j["expires_at"]);
+  for (const Json& s : j["sessions"]) {
+    EXPECT_EQ(s["id"].get<std::string>().size(), 16u);
+    EXPECT_TRUE(s.contains("created_at"));
+  }
+
+  // A wrong old password: refused by field, nothing changes.
+  r = Call("POST", "/api/v1/account/password", R"({"old_password": "nope nope", "new_password": "battery staple"})",
+           here);
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "old_password");
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", phone).status, 200);
+  r = Call("POST", "/api/v1/account/password", R"({"old_password": "correct horse", "new_password": "battery staple"})",
+           here);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r), Json::parse(R"({"sessions_ended": 1})"));
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", phone).status, 401);
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", here).status, 200);
+  EXPECT_EQ(Call("POST", "/api/v1/session/signin", R"({"name": "alice", "password": "correct horse"})").status, 401);
+  EXPECT_EQ(Call("POST", "/api/v1/session/signin", R"({"name": "alice", "password": "battery staple"})").status, 200);
+}
+
+TEST_F(PlayApiTest, EndingASessionByItsIdAndEndingThisOne) {
+  const std::string here = SignUp("alice");
+  const std::string bob = SignUp("bob");
+  HttpResponse r = Call("POST", "/api/v1/session/signin", R"({"name": "alice", "password": "correct horse"})");
+  const std::string set = Header(r, "Set-Cookie"), phone = set.substr(0, set.find(';'));
+  const Json sessions = Body(Call("GET", "/api/v1/account", "", here))["sessions"];
+  ASSERT_EQ(sessions.size(), 2u);
+  const std::string phone_id = sessions[0]["id"], here_id = sessions[1]["id"];
+  const std::string bob_id = Body(Call("GET", "/api/v1/account", "", bob))["sessions"][0]["id"];
+  // Another person's session is not found, and stays.
+  r = Call("POST", "/api/v1/account/sessions/" + bob_id + "/end", "", here);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "session");
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", bob).status, 200);
+  r = Call("POST", "/api/v1/account/sessions/ZZ/end", "", here);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "session");
+
+  r = Call("POST", "/api/v1/account/sessions/" + phone_id + "/end", "{}", here);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r), Json::parse(R"({"signed_out": false})"));
+  EXPECT_EQ(Header(r, "Set-Cookie"), "");
+  EXPECT_EQ(Call("GET", "/api/v1/session", "", phone).status, 401);
+  // This session's own id: signed out, the cookie cleared, as at sign-out.
+  r = Call("POST", "/api/v1/account/sessions/" + here_id + "/end", "", here);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Body(r), Json::parse(R"({"signed_out": true})"));
+  EXPECT_EQ(Header(r, "Set-Cookie").rfind("metropolis_session=; Max-Age=0", 0), 0u);
+  EXPECT_EQ(Call("GET", "/api/v1/account", "", here).status, 401);
+}
+
+TEST_F(PlayApiTest, TheAccountsMethodsAndBodies) {
+  const std::string here = SignUp("alice");
+  HttpResponse r = Call("GET", "/api/v1/account/password", "", here);
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(Header(r, "Allow"), "POST");
+  r = Call("POST", "/api/v1/account", "{}", here);
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(Header(r, "Allow"), "GET, HEAD");
+  r = Call("GET", "/api/v1/account/sessions/0123456789abcdef/end", "", here);
+  EXPECT_EQ(r.status, 405);
+  r = Call("POST", "/api/v1/account/password",
+           R"({"old_password": "correct horse", "new_password": "battery staple", "again": "x"})", here);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["parameter"], "again");
+  r = Call("POST", "/api/v1/account/password", R"({"old_password": "correct horse"})", here);
+  EXPECT_EQ(Body(r)["error"]["message"], "new_password: required");
+  r = Call("POST", "/api/v1/account/password", R"({"old_password": "correct horse", "new_password": "short"})", here);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(Body(r)["error"]["message"], "new_password: must be 8 to 128 bytes, not 5");
+  r = Call("POST", "/api/v1/account/sessions/0123456789abcdef/end", R"({"why": 1})", here);
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(store_.people[1].second, "hash:correct horse");
 }
 
 TEST_F(PlayApiTest, PracticeChecksItsFieldsAndNeedsTheHostsToken) {
