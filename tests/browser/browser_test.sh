@@ -4,7 +4,8 @@
 # games and a small tournament, and a game kept waiting to be followed live.
 # tests/browser/run.mjs then drives Chromium (playwright-core from web/'s
 # lockfile): the landing page and its links, the lobby's default ladder (a second,
-# three-seat ladder sorts first) -> leaderboard -> player -> replay stepped to the end with every piece
+# three-seat ladder sorts first), the account page in two browsers (a session
+# ended, the password changed, the other browser signed out) -> leaderboard -> player -> replay stepped to the end with every piece
 # and score checked against the positions the gateway reports, a step link
 # opened directly, the game browser, tournament standings, the replay's analysis
 # asked for by a person and computed by the replays service (its marks and

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { browserTest, DESKTOP, PHONE, quantile, expectedPieces, drawnPieces, phoneFaults } from './lib/harness.mjs';
 import { checkReplayAnalysis, waitForAnalysis } from './analysis.mjs';
 import { checkLanding, checkLadderChoice, openLanding, MAIN_LADDER } from './home.mjs';
+import { checkAccount } from './account.mjs';
 
 const t = browserTest('browser_test');
 const { env, expect, expectSame, get } = t;
@@ -72,6 +73,7 @@ async function main() {
     // ---- The landing page, and the ladder the lobby and leaderboards open on ------------------
     await checkLanding(t, browser, watch);
     await checkLadderChoice(t, browser, watch);
+    await checkAccount(t, browser);
 
     // ---- A leaderboard ----------------------------------------------------------------
     // The Leaderboards of the header: the main ladder's, not the first id's.

@@ -12,6 +12,7 @@ import * as tournaments from './pages/tournaments.js';
 import * as live from './pages/live.js';
 import * as replay from './viewer/replay.js';
 import * as account from './pages/account.js';
+import * as settings from './pages/settings.js';
 import * as play from './pages/play.js';
 import * as bots from './pages/bots.js';
 import * as table from './play/table.js';
@@ -31,6 +32,7 @@ const ROUTES = [
   [/^\/tournaments\/([^/]+)$/, (m, q) => tournaments.render(m[1], q), 'tournaments'],
   [/^\/signup$/, (m, q) => account.renderSignUp(q), 'signup'],
   [/^\/signin$/, (m, q) => account.renderSignIn(q), 'signin'],
+  [/^\/account$/, () => settings.render(), 'account'],
   [/^\/play$/, (m, q) => play.render(q), 'play'],
   [/^\/bots$/, () => bots.render(), 'bots'],
   [/^\/play\/([^/]+)$/, (m) => table.render(m[1]), 'play'],

@@ -54,6 +54,7 @@ function renderAccount() {
   if (!box) return;
   if (current?.player) {
     box.innerHTML = html`<span class="signed-in" data-signed-in="${current.player.name}">Signed in as <a href="/players/${encodeURIComponent(current.player.name)}" data-profile><strong>${current.player.name}</strong></a></span>
+      <a href="/account" data-nav="account" data-account-link>Account</a>
       <a href="/bots" data-nav="bots">My bots</a>
       <button type="button" data-sign-out>Sign out</button>`.__raw;
     box.querySelector('[data-sign-out]').addEventListener('click', () => signOut().catch((e) => alert(e.message)));

@@ -5,13 +5,9 @@ import { send, ApiError } from '../api.js';
 import { html, pageOf } from '../names.js';
 import { navigate } from '../nav.js';
 import { refreshSession } from '../session.js';
+import { PASSWORD_RULE, newPasswordProblem } from '../account/passwords.js';
 
 const NAME_RULE = /^[A-Za-z0-9._-]{1,64}$/;
-// The gateway's and the People service's rule (kMinPasswordBytes,
-// kMaxPasswordBytes): said before the first try, and checked here in bytes,
-// as they count.
-const PASSWORD_BYTES = { min: 8, max: 128 };
-const PASSWORD_RULE = `${PASSWORD_BYTES.min} to ${PASSWORD_BYTES.max} characters`;
 
 function form(kind, next) {
   const signup = kind === 'signup';
@@ -42,9 +38,8 @@ function form(kind, next) {
     const password = f.elements.password.value;
     if (!NAME_RULE.test(name)) return fail('Name: 1 to 64 letters, digits, ".", "_" or "-".', 'name');
     if (!password) return fail('Password: required.', 'password');
-    const bytes = new TextEncoder().encode(password).length;
-    if (signup && (bytes < PASSWORD_BYTES.min || bytes > PASSWORD_BYTES.max)) return fail(`Password: ${PASSWORD_RULE}.`, 'password');
-    if (signup && password !== f.elements.again.value) return fail('The two passwords differ.', 'again');
+    const problem = signup && newPasswordProblem(password, f.elements.again.value);
+    if (problem) return fail(problem.message, problem.field);
     const button = f.querySelector('button');
     button.disabled = true;
     try {
