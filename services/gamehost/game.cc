@@ -623,7 +623,13 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
   }
   // A seat that reconnects while it is to act gets the decision again (with the
   // clock where it stands), unless a bot is already deciding it.
-  if (decision_sent_step_ == int64_t(step()) && state_.CurrentPlayer() == seat) decision_sent_step_ = -1;
+  // Its clock runs on from when the decision was first sent: a reload is no
+  // way to a fresh limit.
+  if (decision_sent_step_ == int64_t(step()) && state_.CurrentPlayer() == seat) {
+    decision_sent_step_ = -1;
+    resend_step_ = int64_t(step());
+    resend_since_ = decision_sent_at_;
+  }
   AdvanceOnStrandLocked();
   return grpc::Status::OK;
 }
@@ -954,7 +960,10 @@ void Game::ClocksLocked(v1::Clocks* out) const {
   services::Millis used = 0;  // of the running seat's decision so far
   if (started_ && !finished_ && !paused_) {
     if (flushing_for_ >= 0) {
-      running = flushing_for_;  // its decision goes out right after these events, its clock full
+      // Its decision goes out right after these events: its clock full, unless
+      // it is sent again (a reconnection) and runs on from its first sending.
+      running = flushing_for_;
+      if (resend_step_ == int64_t(step())) used = std::max<services::Millis>(0, env_.clock->Now() - resend_since_);
     } else if (decision_sent_step_ == int64_t(step()) && deadline_ >= 0 && seats_[state_.CurrentPlayer()]->stream) {
       // (A seat whose stream is gone is played by its fallback bot: its clock stopped.)
       running = state_.CurrentPlayer();
@@ -1050,12 +1059,17 @@ void Game::SendDecision(int seat) {
   if (s.want_text) {
     for (const Action& a : view.legal) d->add_legal_text(ActionToString(a));
   }
-  d->set_decision_ms_left(setup_.decision_ms);
-  d->set_time_bank_ms_left(uint32_t(s.bank_ms));
+  // A decision sent again to a seat that reconnected counts from its first sending.
+  const services::Millis since = resend_step_ == int64_t(step()) ? resend_since_ : now;
+  resend_step_ = -1;
+  const services::Millis used = std::max<services::Millis>(0, now - since);
+  const services::Millis over = std::max<services::Millis>(0, used - services::Millis(setup_.decision_ms));
+  d->set_decision_ms_left(uint32_t(std::max<services::Millis>(0, setup_.decision_ms - used)));
+  d->set_time_bank_ms_left(uint32_t(std::max<int64_t>(0, s.bank_ms - over)));
   decision_sent_step_ = step();
-  decision_sent_at_ = now;
+  decision_sent_at_ = since;
   decision_sent_wall_ = std::chrono::steady_clock::now();
-  deadline_ = now + setup_.decision_ms + s.bank_ms;
+  deadline_ = since + setup_.decision_ms + s.bank_ms;
   ArmTimer();
   s.stream->Send(std::move(update));
 }

@@ -365,6 +365,10 @@ class Game : public std::enable_shared_from_this<Game> {
   int64_t bot_step_ = -1;                                     // the step a bot is computing for
   services::Millis deadline_ = -1;                            // of the decision sent, until it is answered
   services::Millis timer_at_ = -1;                            // when the game's one pending timer fires
+  // A seat that reconnected while to act: the step of the decision it is sent
+  // again, and when that decision was first sent (its clock runs on from there).
+  int64_t resend_step_ = -1;
+  services::Millis resend_since_ = 0;
   int flushing_for_ = -1;  // during Flush: the seat whose decision follows the events (ClocksLocked)
   std::pair<uint32_t, int> spectators_told_{UINT32_MAX, -2};  // the last clocks the spectators heard
 

@@ -62,6 +62,7 @@ export async function checkAccount(t, browser) {
   expect(new URL(a.url()).pathname === '/account', `"Account" opened ${a.url()}`);
   expect((await a.textContent('[data-account-name]')) === NAME, 'the account page names the person');
   expect((await a.getAttribute('[data-account-profile]', 'href')) === `/players/${NAME}`, 'the account page links to the public profile');
+  expect((await a.getAttribute('[data-account-bots]', 'href')) === '/bots', "the account page links to the person's bots");
   expect((await a.textContent('[data-password-rule]')).includes('8 to 128 characters'), 'the account page says the password rule before the first try');
   let rows = await sessionRows(a);
   expectSame(rows.map((r) => `${r.current} ${r.end}`), ['false true', 'true false'], 'the sessions (the newest, the second browser, first; "End" beside it only)');

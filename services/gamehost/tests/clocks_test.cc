@@ -205,6 +205,47 @@ TEST(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
   }
 }
 
+// GAMEHOST.md, "Deadlines and fallback": a seat that reconnects while to act
+// gets the decision again with the deadline where it stands, so a reload is
+// no way to a fresh limit.
+TEST(GameHostClocks, TheSeatToActReconnectingKeepsItsClockWhereItStands) {
+  TestHost t;
+  const v1::CreateGameResponse created = CreateGame(&t, 13);
+  Seats seats(&t, &created);
+  seats.capabilities = {v1::CAPABILITY_CLOCKS};
+  seats.Connect();
+  ASSERT_GT(seats.Play(60), 50);
+  const int actor = seats.Actor();
+  ASSERT_GE(actor, 0);
+  t.clock.Advance(700);
+  v1::PlayHello hello;
+  hello.set_game_id(created.game_id());
+  hello.set_take_over(true);
+  hello.add_capabilities(v1::CAPABILITY_CLOCKS);
+  auto again = std::make_shared<RecordingSeat>();
+  ASSERT_TRUE(seats.game->Connect(actor, hello, again).ok());
+  t.Settle();
+  const v1::Decision* d = again->PendingDecision();
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->decision_ms_left(), kDecisionMs - 700) << "a reload restarted the decision's limit";
+  EXPECT_EQ(d->time_bank_ms_left(), kBankMs);
+  for (const auto& u : again->updates) {
+    if (u->has_events() && u->events().clocks().running() == actor) {
+      EXPECT_EQ(u->events().clocks().decision_ms_left(), kDecisionMs - 700);
+    }
+  }
+  // 500 ms more: 200 past the limit come out of the bank.
+  t.clock.Advance(500);
+  v1::PlayAnswer answer;
+  answer.set_step(d->step());
+  answer.mutable_action()->set_code(d->view().legal(0));
+  seats.game->Answer(actor, again.get(), answer, t.clock.Now());
+  t.Settle();
+  auto spectator = std::make_shared<RecordingSpectator>();
+  seats.game->AddSpectator(/*from_start=*/false, spectator, false);
+  EXPECT_EQ(spectator->updates.front()->welcome().clocks().time_bank_ms_left(actor), kBankMs - 200);
+}
+
 TEST(GameHostClocks, ASeatWhoseStreamIsGoneHasNoClockRunning) {
   TestHost t;
   const v1::CreateGameResponse created = CreateGame(&t, 12);

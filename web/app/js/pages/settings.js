@@ -39,7 +39,8 @@ export async function render() {
   const page = pageOf(
     html`<h1>${TITLE}</h1>
     <p>Signed in as <strong data-account-name>${name}</strong> ·
-      <a href="/players/${enc(name)}" data-account-profile>your public profile</a>, with your games and ratings.</p>
+      <a href="/players/${enc(name)}" data-account-profile>your public profile</a>, with your games and ratings ·
+      <a href="/bots" data-account-bots>your bots</a> and their API tokens.</p>
     <section class="panel" aria-labelledby="password-h">
       <h2 id="password-h">Change your password</h2>
       <p class="hint" id="new-password-rule" data-password-rule>Password: ${PASSWORD_RULE}.
