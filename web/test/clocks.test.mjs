@@ -48,9 +48,10 @@ test('a clock is urgent under ten seconds left in all, and only while it runs', 
   assert.equal(clockUrgent(clockReadings({ time_bank_ms_left: [5000], running: -1 }, 0)[0]), false);
 });
 
-test('stopped clocks keep what they showed and run no more', () => {
-  const stopped = stoppedClocks(clocks, 25000);
-  assert.deepEqual(stopped, { time_bank_ms_left: [60000, 40000, 60000, 30000], running: -1, decision_ms_left: 0 });
-  assert.deepEqual(clockReadings(stopped, 99_000).map((r) => r.bankMs), [60000, 40000, 60000, 30000]);
-  assert.equal(stoppedClocks(null, 0), null);
+test('stopped clocks run no more and show the banks as the host keeps them (a pause charges nothing)', () => {
+  const stopped = stoppedClocks(clocks);
+  assert.deepEqual(stopped, { time_bank_ms_left: [60000, 45000, 60000, 30000], running: -1, decision_ms_left: 0 });
+  assert.deepEqual(clockReadings(stopped, 99_000).map((r) => r.bankMs), [60000, 45000, 60000, 30000]);
+  assert.notEqual(stopped.time_bank_ms_left, clocks.time_bank_ms_left, 'a copy: the host figures stay as they came');
+  assert.equal(stoppedClocks(null), null);
 });

@@ -44,10 +44,11 @@ export function clockUrgent(reading) {
   return !!reading?.running && reading.decisionMs + reading.bankMs < 10_000;
 }
 
-// The clocks as they stand now, stopped: for a paused or finished game, whose
-// clocks no longer run (the host stops them), kept at what they showed.
-export function stoppedClocks(clocks, elapsedMs) {
+// The clocks of a paused or finished game: none runs, and every bank is what
+// the host last said. A pause charges nothing (the decision owed comes again
+// with its whole limit, docs/GAMEHOST.md), so the running seat's bank is shown
+// as the host keeps it, not as the count down had it.
+export function stoppedClocks(clocks) {
   if (!clocks) return null;
-  const readings = clockReadings(clocks, elapsedMs);
-  return { time_bank_ms_left: readings.map((r) => r.bankMs), running: -1, decision_ms_left: 0 };
+  return { time_bank_ms_left: [...(clocks.time_bank_ms_left ?? [])], running: -1, decision_ms_left: 0 };
 }

@@ -151,10 +151,10 @@ export class GameViewer {
     this.paintClocks();
   }
 
-  // A paused or finished game: the clocks stay at what they show.
+  // A paused or finished game: no clock runs (clocks.js, stoppedClocks).
   stopClocks() {
     if (!this.clocks) return;
-    this.clocks = stoppedClocks(this.clocks, performance.now() - this.clocksAt);
+    this.clocks = stoppedClocks(this.clocks);
     this.clocksAt = performance.now();
     this.paintClocks();
   }
