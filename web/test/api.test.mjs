@@ -2,7 +2,7 @@
 // gateway's rate limits waits its Retry-After and is asked again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, ApiError } from '../app/js/api.js';
+import { api, ApiError, refusalText } from '../app/js/api.js';
 
 // Answers each call with the next of `replies` ({status, retryAfter, body}).
 function stubFetch(replies) {
@@ -38,4 +38,12 @@ test('other failures are never retried', async () => {
   const calls = stubFetch([{ status: 503, retryAfter: 1 }]);
   await assert.rejects(api('/live'), (e) => e instanceof ApiError && e.status === 503);
   assert.equal(calls.length, 1);
+});
+
+test("a refusal reads as the gateway's words, or as plain words when it is not the request's fault", () => {
+  const refused = new ApiError(400, { error: { message: 'name: taken' } });
+  assert.equal(refusalText(refused), 'name: taken');
+  assert.equal(refusalText(new ApiError(401, { error: { message: 'no session' } })), 'You are signed out: sign in again.');
+  assert.equal(refusalText(new ApiError(503, {})), 'The service cannot be reached just now; try again in a moment.');
+  assert.equal(refusalText(new TypeError('Failed to fetch')), 'The gateway cannot be reached; check your connection.');
 });

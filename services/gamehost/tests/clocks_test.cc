@@ -51,6 +51,19 @@ struct SlowFirstDecisions {
   }
 };
 
+// A seat's page reloaded: a new stream with the clocks takes the seat over.
+std::shared_ptr<RecordingSeat> Reload(Seats* seats, int seat) {
+  v1::PlayHello hello;
+  hello.set_game_id(seats->created->game_id());
+  hello.set_take_over(true);
+  hello.add_capabilities(v1::CAPABILITY_CLOCKS);
+  auto stream = std::make_shared<RecordingSeat>();
+  const grpc::Status status = seats->game->Connect(seat, hello, stream);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  seats->host->Settle();
+  return stream;
+}
+
 TEST(GameHostClocks, EverySeatHearsEveryClockWithItsEvents) {
   TestHost t;
   const v1::CreateGameResponse created = CreateGame(&t, 7);
@@ -180,13 +193,8 @@ TEST(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
   for (const auto& s : seats.streams) heard.push_back(s->updates.size());
   // Another seat reloads its page: a new stream takes its seat over.
   const int other = (actor + 1) % 4;
-  v1::PlayHello hello;
-  hello.set_game_id(created.game_id());
-  hello.set_take_over(true);
-  hello.add_capabilities(v1::CAPABILITY_CLOCKS);
-  auto again = std::make_shared<RecordingSeat>();
-  ASSERT_TRUE(seats.game->Connect(other, hello, again).ok());
-  t.Settle();
+  const auto again = Reload(&seats, other);
+  ASSERT_FALSE(again->updates.empty());
   ASSERT_TRUE(again->updates.front()->has_welcome());
   const v1::Clocks& told = again->updates.front()->welcome().clocks();
   EXPECT_EQ(told.running(), actor);
@@ -218,13 +226,7 @@ TEST(GameHostClocks, TheSeatToActReconnectingKeepsItsClockWhereItStands) {
   const int actor = seats.Actor();
   ASSERT_GE(actor, 0);
   t.clock.Advance(700);
-  v1::PlayHello hello;
-  hello.set_game_id(created.game_id());
-  hello.set_take_over(true);
-  hello.add_capabilities(v1::CAPABILITY_CLOCKS);
-  auto again = std::make_shared<RecordingSeat>();
-  ASSERT_TRUE(seats.game->Connect(actor, hello, again).ok());
-  t.Settle();
+  const auto again = Reload(&seats, actor);
   const v1::Decision* d = again->PendingDecision();
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->decision_ms_left(), kDecisionMs - 700) << "a reload restarted the decision's limit";

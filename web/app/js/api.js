@@ -60,3 +60,15 @@ export async function send(method, path, body) {
   if (!response.ok) throw new ApiError(response.status, answer);
   return answer;
 }
+
+// What a signed-in person reads of a refusal on their own pages (My bots,
+// the account): the gateway's message, or plain words when it is not the
+// request's fault.
+export function refusalText(err) {
+  if (err instanceof ApiError) {
+    if (err.status === 401) return 'You are signed out: sign in again.';
+    if (err.status >= 500) return 'The service cannot be reached just now; try again in a moment.';
+    return err.body?.error?.message || err.message;
+  }
+  return 'The gateway cannot be reached; check your connection.';
+}

@@ -3,21 +3,13 @@
 // name; a token is issued with a label and shown once, here, to be copied into
 // the bot's configuration (metropolis-bot --api-token); tokens are listed by label
 // and may be revoked. Errors are the gateway's words, shown next to the form.
-import { api, send, enc, ApiError } from '../api.js';
+import { api, send, enc, refusalText } from '../api.js';
 import { html, pageOf, formatDate } from '../names.js';
 import { session } from '../session.js';
 
 const NAME_RULE = /^[A-Za-z0-9._-]{1,64}$/;
 
-// What the person reads of a refusal: the gateway's message, or plain words.
-function say(err) {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return 'You are signed out: sign in again.';
-    if (err.status >= 500) return 'The service cannot be reached just now; try again in a moment.';
-    return err.body?.error?.message || err.message;
-  }
-  return 'The gateway cannot be reached; check your connection.';
-}
+const say = refusalText;
 
 export async function render() {
   const s = await session();

@@ -3,7 +3,7 @@
 // session (the answer says how many); and where the person is signed in, this
 // session marked, the others with an "End" button. Errors are the gateway's
 // words, next to the form or the list.
-import { api, send, enc, ApiError } from '../api.js';
+import { api, send, enc, ApiError, refusalText } from '../api.js';
 import { html, pageOf, formatDate } from '../names.js';
 import { navigate } from '../nav.js';
 import { session, refreshSession } from '../session.js';
@@ -11,14 +11,7 @@ import { PASSWORD_RULE, newPasswordProblem, changedMessage } from '../account/pa
 
 const TITLE = 'Your account';
 
-function say(err) {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return 'You are signed out: sign in again.';
-    if (err.status >= 500) return 'The service cannot be reached just now; try again in a moment.';
-    return err.body?.error?.message || err.message;
-  }
-  return 'The gateway cannot be reached; check your connection.';
-}
+const say = refusalText;
 
 const signedOut = () =>
   pageOf(html`<h1>${TITLE}</h1><p data-need-signin><a href="/signin?next=/account">Sign in</a> to see your account.</p>`, TITLE);
