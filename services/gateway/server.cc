@@ -480,6 +480,15 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
           JsonResponse(ready ? 200 : 503, {{"status", ready ? "ready" : "not ready"}, {"backends", backends}});
     });
   }
+  // The app's own files are not counted: one page load fetches every module
+  // of the app (some seventy files), so a person who opens a few pages in a
+  // row would spend the address's burst on them and be refused a module, which
+  // leaves the page blank. They are files read from the web root, which cost
+  // no service a call; the limit is for the API.
+  if (path.substr(0, 5) != "/api/" && !analysis_request) {
+    x->route = "static";
+    return ServeFile(conn, x);
+  }
   if (const int64_t retry_ms = limiter_.Take(x->client); retry_ms > 0) {
     x->route = "rate_limited";
     if (options_.process_metrics) options_.process_metrics->RateLimited("gateway");

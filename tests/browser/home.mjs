@@ -50,10 +50,16 @@ export async function checkLanding(t, browser, watch) {
     await page.goto(`${t.gateway}${href}`);
     const url = new URL(href, t.gateway);
     // A page shown, an error, or the router's "Not found" (which marks no address shown).
-    await page.waitForFunction((shown) => {
-      const main = document.querySelector('main');
-      return main.dataset.shown === shown || main.querySelector('.error') || main.querySelector('h1')?.textContent === 'Not found';
-    }, url.pathname + url.search);
+    await page
+      .waitForFunction((shown) => {
+        const main = document.querySelector('main');
+        return main.dataset.shown === shown || main.querySelector('.error') || main.querySelector('h1')?.textContent === 'Not found';
+      }, url.pathname + url.search)
+      .catch(async (e) => {
+        // Which link, what the page shows, and what the browser said (a refused module leaves "Loading…").
+        const shows = await page.evaluate(() => `${document.querySelector('main').dataset.shown}: ${document.querySelector('main').textContent.trim().slice(0, 160)}`);
+        throw new Error(`the landing page's link ${href} did not finish opening (${e.message}); the page shows ${shows}; the pages said ${t.pageErrors().slice(-3).join(' | ')}`);
+      });
     const error = await page.$eval('main', (m) => (m.querySelector('.error') ? m.textContent.trim().slice(0, 120) : ''));
     const h1 = await page.textContent('main h1');
     expect(!error && h1 !== 'Not found', `the landing page's link ${href} opens "${error || h1}"`);

@@ -168,6 +168,11 @@ done
 ((limited > 0)) || fail "12 requests at once from one address were all answered (limit 2/s, bursts of 4)"
 code=$(get /healthz)
 [[ $code == 200 ]] || fail "GET /healthz is limited too: $code"
+# The app's files are not counted: a page load fetches all its modules at once.
+for file in / /js/main.js /js/api.js /js/viewer/viewer.js /style.css; do
+  code=$(get "$file")
+  [[ $code != 429 ]] || fail "GET $file is limited with the API (the app's files are not counted)"
+done
 sleep 2.5
 code=$(get /api/v1/ladders)
 [[ $code == 200 ]] || fail "the address was still refused after the window: $code"

@@ -88,6 +88,8 @@ export function browserTest(name) {
   const pageErrors = [];
   const t = {
     name,
+    // The pages' errors so far, for a failure's report (expectNoPageErrors checks them).
+    pageErrors: () => [...pageErrors],
     env,
     gateway,
     artifacts,
