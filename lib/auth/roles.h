@@ -32,6 +32,10 @@ enum class ResultsAccess {
 // (or anyone who stole one) must not be able to point either at its own server.
 inline bool MayRegisterHost(const Principal& p) { return p.service && p.name == kGameHostRole; }
 
+// Acting for a person named in the request (Matchmaker's friends' tables): the
+// gateway's service token only, which has checked the person's session.
+inline bool MayActForPeople(const Principal& p) { return p.service && p.name == kGatewayRole; }
+
 // Accounts, tokens and ladders (the Accounts service): administrators only. A
 // service token is never one: it lives in flags, where no revocation reaches it.
 inline bool MayAdministerAccounts(const Principal& p) { return p.admin && !p.service; }

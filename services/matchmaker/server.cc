@@ -25,9 +25,10 @@ std::unique_ptr<RatingSource> MakeRatingSource(const MatchmakerConfig& config) {
   return std::make_unique<GrpcRatingSource>(config.ratings, config.service_token);
 }
 
-ServiceOptions MakeServiceOptions(MatchmakerMetrics* metrics) {
+ServiceOptions MakeServiceOptions(MatchmakerMetrics* metrics, tables::TableApi* tables) {
   ServiceOptions options;
   options.metrics = metrics;
+  options.tables = tables;
   options.check_resumed_seats = !services::ProtectionRemoved("spent_seat");
   return options;
 }
@@ -81,7 +82,14 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       ratings_(MakeRatingSource(config)),
       creator_(config.host_admin_token),
       matchmaker_(&tickets_, &creator_, MakeMatchmakerOptions(config, replica_, &metrics_)),
-      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_, MakeServiceOptions(&metrics_)),
+      table_store_(redis, config.redis_prefix),
+      tables_(&table_store_),
+      table_api_(
+          &tables_, &tickets_, &creator_,
+          [this](const std::string& id, LadderConfig* out) { return FindLadder(&ladders_, id, out); },
+          [this](int64_t* now) { return tickets_.Now(now); }, {.host_ttl_ms = MatchmakerOptions{}.host_ttl_ms}),
+      service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_,
+               MakeServiceOptions(&metrics_, &table_api_)),
       tournament_store_(pool),
       results_(config.replays, config.service_token),
       entrants_(config.accounts, config.service_token),

@@ -24,6 +24,9 @@
 #include "services/matchmaker/matchmaker.h"
 #include "services/matchmaker/redis_ticket_store.h"
 #include "services/matchmaker/service.h"
+#include "services/matchmaker/tables/redis_table_store.h"
+#include "services/matchmaker/tables/table_api.h"
+#include "services/matchmaker/tables/tables.h"
 #include "services/matchmaker/tournaments/pg_tournament_store.h"
 #include "services/matchmaker/tournaments/redis_roster_store.h"
 #include "services/matchmaker/tournaments/runner.h"
@@ -90,6 +93,9 @@ class MatchmakerServer final : public services::Component {
   std::unique_ptr<RatingSource> ratings_;
   GrpcGameCreator creator_;
   Matchmaker matchmaker_;
+  tables::RedisTableStore table_store_;
+  tables::Tables tables_;
+  tables::TableApi table_api_;
   MatchmakerService service_;
   PgTournamentStore tournament_store_;
   GrpcGameResults results_;

@@ -26,9 +26,9 @@ grpc::Status MatchmakerService::Authenticate(const grpc::ServerContext& context,
   return auth_->Authenticate(services::BearerToken(context), out);
 }
 
-bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
+bool FindLadder(LadderSource* ladders, const std::string& id, LadderConfig* out) {
   for (LadderSource::Read read : {LadderSource::Read::kCached, LadderSource::Read::kFresh}) {
-    for (LadderConfig& l : ladders_->Ladders(read)) {
+    for (LadderConfig& l : ladders->Ladders(read)) {
       if (l.id == id) {
         *out = std::move(l);
         return true;
@@ -36,6 +36,10 @@ bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
     }
   }
   return false;
+}
+
+bool MatchmakerService::FindLadder(const std::string& id, LadderConfig* out) {
+  return matchmaker::FindLadder(ladders_, id, out);
 }
 
 bool MatchmakerService::GameOver(const TicketInfo& ticket) {

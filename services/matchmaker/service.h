@@ -9,6 +9,7 @@
 #include "lib/auth/authenticator.h"
 #include "metropolis/v1/matchmaker.grpc.pb.h"
 #include "services/matchmaker/matchmaker.h"
+#include "services/matchmaker/tables/table_api.h"
 #include "services/matchmaker/waiters.h"
 
 namespace metropolis::matchmaker {
@@ -30,6 +31,10 @@ class RatingSource {
   virtual double Mu(const LadderConfig& ladder, int64_t identity_id) = 0;
 };
 
+// The ladder `id` (read again fresh when the cached list misses it: a ladder
+// just created is found at once).
+bool FindLadder(LadderSource* ladders, const std::string& id, LadderConfig* out);
+
 struct ServiceOptions {
   // How often the waiting streams' tickets are read, all in one call (it is
   // their heartbeat too; waiters.h). A seat is heard at once whatever this is.
@@ -42,6 +47,7 @@ struct ServiceOptions {
   // asked whether the game is over. Off only as a negative control.
   bool check_resumed_seats = true;
   MatchmakerMetrics* metrics = nullptr;  // tickets queued; null: nothing is counted
+  tables::TableApi* tables = nullptr;    // friends' tables; null: UNIMPLEMENTED
 };
 
 class MatchmakerService final : public v1::Matchmaker::Service {
@@ -61,10 +67,27 @@ class MatchmakerService final : public v1::Matchmaker::Service {
   grpc::Status RegisterHost(grpc::ServerContext* context, const v1::RegisterHostRequest* request,
                             v1::RegisterHostResponse* response) override;
 
+  grpc::Status CreateTable(grpc::ServerContext* context, const v1::CreateTableRequest* request,
+                           v1::FriendsTable* response) override;
+  grpc::Status GetTable(grpc::ServerContext* context, const v1::GetTableRequest* request,
+                        v1::FriendsTable* response) override;
+  grpc::Status JoinTable(grpc::ServerContext* context, const v1::TableRequest* request,
+                         v1::FriendsTable* response) override;
+  grpc::Status LeaveTable(grpc::ServerContext* context, const v1::TableRequest* request,
+                          v1::FriendsTable* response) override;
+  grpc::Status StartTable(grpc::ServerContext* context, const v1::TableRequest* request,
+                          v1::FriendsTable* response) override;
+  grpc::Status RematchTable(grpc::ServerContext* context, const v1::RematchTableRequest* request,
+                            v1::FriendsTable* response) override;
+
  private:
   grpc::Status Authenticate(const grpc::ServerContext& context, auth::Principal* out);
   bool FindLadder(const std::string& id, LadderConfig* out);
   bool GameOver(const TicketInfo& ticket);
+  // Who a table call acts for: the API token's identity, or the person the
+  // gateway names. A visitor (nobody) only when `visitor_ok`.
+  grpc::Status TableCaller(const grpc::ServerContext& context, const v1::TablePerson& acting_for, bool visitor_ok,
+                           tables::Member* out);
 
   TicketStore* tickets_;
   LadderSource* ladders_;

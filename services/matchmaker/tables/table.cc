@@ -125,6 +125,19 @@ grpc::Status BeginRematch(FriendsTable* t, int64_t by, uint32_t round, uint64_t 
   return grpc::Status::OK;
 }
 
+grpc::Status ChooseHost(FriendsTable* t, uint32_t round, const std::string& host, const std::string& replacing,
+                        bool* changed) {
+  *changed = false;
+  if (t->state != TableState::kStarting || t->round != round) {
+    return Precondition("table " + t->id + " is " + StateName(t->state) + " in round " + std::to_string(t->round) +
+                        ": round " + std::to_string(round) + " is not being started");
+  }
+  if (!t->host.empty() && t->host != replacing) return grpc::Status::OK;
+  t->host = host;
+  *changed = true;
+  return grpc::Status::OK;
+}
+
 grpc::Status MarkStarted(FriendsTable* t, uint32_t round, const std::string& game_id, const std::string& host) {
   if (t->state != TableState::kStarting || t->round != round) {
     return Precondition("table " + t->id + " is " + StateName(t->state) + " in round " + std::to_string(t->round) +

@@ -55,7 +55,8 @@ struct FriendsTable {
   uint64_t seed = 0;
   std::vector<int64_t> seating;  // identity by seat; 0: the table's bot
   int64_t starting_since_ms = 0;
-  std::string game_id, host;
+  std::string game_id;
+  std::string host;  // chosen while starting (ChooseHost); the game's once playing
 };
 
 // INVALID_ARGUMENT naming the field, or OK.
@@ -78,6 +79,14 @@ grpc::Status BeginStart(FriendsTable* table, int64_t by, uint64_t seed, int64_t 
 // A member asks for a rematch of the round being played (the caller checked its
 // game is over): the next round starts with a new seed and seating.
 grpc::Status BeginRematch(FriendsTable* table, int64_t by, uint32_t round, uint64_t seed, int64_t now_ms);
+// The host the round's game is created on, recorded before it is created so
+// that whoever finishes a stalled start creates it there (where its game id
+// exists if the first attempt got that far) and not on a second host. Sets the
+// host when the table is starting `round` and has none, or has `replacing` (a
+// take-over moving off a host that cannot be reached); otherwise leaves the
+// table as it is (*changed false) and the caller uses the host recorded.
+grpc::Status ChooseHost(FriendsTable* table, uint32_t round, const std::string& host, const std::string& replacing,
+                        bool* changed);
 // The round's game was created: starting → playing. FAILED_PRECONDITION when the
 // table is not starting that round (another start finished it first).
 grpc::Status MarkStarted(FriendsTable* table, uint32_t round, const std::string& game_id, const std::string& host);

@@ -120,6 +120,12 @@ grpc::Status Tables::BeginRematch(const std::string& id, int64_t by, uint32_t ro
       out);
 }
 
+grpc::Status Tables::ChooseHost(const std::string& id, uint32_t round, const std::string& host,
+                                const std::string& replacing, FriendsTable* out) {
+  return Update(
+      id, [&](FriendsTable* t, bool* changed) { return tables::ChooseHost(t, round, host, replacing, changed); }, out);
+}
+
 grpc::Status Tables::MarkStarted(const std::string& id, uint32_t round, const std::string& game_id,
                                  const std::string& host, FriendsTable* out) {
   return Update(

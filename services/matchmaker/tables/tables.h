@@ -31,6 +31,8 @@ class Tables {
   grpc::Status Leave(const std::string& id, int64_t identity_id, FriendsTable* out);
   grpc::Status BeginStart(const std::string& id, int64_t by, int64_t now_ms, FriendsTable* out);
   grpc::Status BeginRematch(const std::string& id, int64_t by, uint32_t round, int64_t now_ms, FriendsTable* out);
+  grpc::Status ChooseHost(const std::string& id, uint32_t round, const std::string& host, const std::string& replacing,
+                          FriendsTable* out);
   grpc::Status MarkStarted(const std::string& id, uint32_t round, const std::string& game_id, const std::string& host,
                            FriendsTable* out);
 

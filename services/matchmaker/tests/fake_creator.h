@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,14 @@ class FakeCreator final : public GameCreator {
   grpc::Status Create(const std::string& host, const v1::CreateGameRequest& request,
                       v1::CreateGameResponse* response) override {
     std::lock_guard lock(mutex_);
-    if (fail) return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    if (fail || down.count(host)) return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    // As a host does: a game id it runs is not created again.
+    if (refuse_duplicates && std::any_of(games.begin(), games.end(), [&](const v1::CreateGameRequest& g) {
+          return g.game_id() == request.game_id() && created_on[g.game_id()] == host;
+        }))
+      return {grpc::StatusCode::ALREADY_EXISTS, "game " + request.game_id() + " exists"};
     games.push_back(request);
+    created_on[request.game_id()] = host;
     response->set_game_id(request.game_id());
     response->set_host(host);
     for (int s = 0; s < request.seats_size(); ++s)
@@ -64,6 +71,9 @@ class FakeCreator final : public GameCreator {
   int seats_of_calls = 0;
   int seats_of_together = 0, max_seats_of_in_flight = 0;
   bool fail = false;
+  std::set<std::string> down;  // hosts that do not answer Create
+  bool refuse_duplicates = false;
+  std::map<std::string, std::string> created_on;  // game id → the host it was last created on
   std::map<std::string, v1::GameStatus> status;
   grpc::Status lookup_error = grpc::Status::OK;
   int lookups = 0;

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 
+#include "services/matchmaker/tables/tests/fake_table_store.h"
 #include "services/matchmaker/tests/fake_creator.h"
 #include "services/matchmaker/tests/fake_ticket_store.h"
 
@@ -269,6 +270,52 @@ TEST_F(MatchmakerServiceTest, CancelAndGetQueueOverAnUnreachableStoreAreUnavaila
     EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
     EXPECT_NE(status.error_message().find("ticket store"), std::string::npos) << status.error_message();
   }
+}
+
+}  // namespace
+}  // namespace metropolis::matchmaker
+
+namespace metropolis::matchmaker {
+namespace {
+
+// Friends' tables: a player's API token acts for itself whatever the request
+// names; the gateway's service token acts for the person it names; no other
+// service's token acts for anyone.
+TEST_F(MatchmakerServiceTest, TableCallsActForTheTokensIdentityOrThePersonTheGatewayNames) {
+  tables::testing::FakeTableStore store;
+  tables::Tables tables(&store);
+  tables::TableApi api(
+      &tables, tickets_.get(), &creator_, [](const std::string&, LadderConfig*) { return false; },
+      [this](int64_t* now) { return tickets_->Now(now); });
+  ServiceOptions options;
+  options.tables = &api;
+  Serve(options);
+  const auto create_as = [&](const std::string& token, int64_t acting_for, v1::FriendsTable* out) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + token);
+    v1::CreateTableRequest request;
+    request.mutable_acting_for()->set_identity_id(acting_for);
+    request.mutable_acting_for()->set_name("person" + std::to_string(acting_for));
+    return stub_->CreateTable(&context, request, out);
+  };
+  v1::FriendsTable t;
+  ASSERT_TRUE(create_as("p7", 99, &t).ok());
+  EXPECT_EQ(t.creator(), 7) << "an API token acts for its own identity";
+  ASSERT_EQ(t.members_size(), 1);
+  EXPECT_EQ(t.members(0).name(), "p7");
+  ASSERT_TRUE(create_as("gateway", 42, &t).ok());
+  EXPECT_EQ(t.creator(), 42);
+  EXPECT_EQ(t.members(0).name(), "person42");
+  EXPECT_EQ(create_as("gateway", 0, &t).error_code(), grpc::StatusCode::INVALID_ARGUMENT) << "nobody creates";
+  EXPECT_EQ(create_as("host", 42, &t).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(create_as("nobody", 42, &t).error_code(), grpc::StatusCode::UNAUTHENTICATED);
+
+  // A visitor the gateway names as nobody reads a table.
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer gateway");
+  v1::GetTableRequest get;
+  get.set_table_id(t.table_id());
+  ASSERT_TRUE(stub_->GetTable(&context, get, &t).ok());
 }
 
 }  // namespace
