@@ -7,6 +7,7 @@
 #include "lib/chance/verifiable.h"
 #include "lib/common/log.h"
 #include "lib/common/negative_control.h"
+#include "lib/protocol/clocks.h"
 #include "lib/protocol/convert.h"
 #include "lib/protocol/view_delta.h"
 #include "services/gamehost/checkpoint_writer.h"
@@ -597,7 +598,7 @@ grpc::Status Game::Connect(int seat, const v1::PlayHello& hello, std::shared_ptr
       welcome->mutable_welcome()->add_capabilities(v1::Capability(c));
   }
   if (s.clocks) {
-    ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
+    ClocksLocked(-1, welcome->mutable_welcome()->mutable_clocks());
     s.clocks_told = ClocksNews(welcome->welcome().clocks());
   }
   s.stream->Send(std::move(welcome));
@@ -874,7 +875,7 @@ void Game::Flush(int decide) {
   last_flush_at_ = now;
   // A decision already out for this step (a seat reconnected, a lease was
   // renewed) keeps its clock where it stands: only a new one starts full.
-  flushing_for_ = decide >= 0 && decision_sent_step_ != int64_t(now_step) ? decide : -1;
+  const int starting = decide >= 0 && decision_sent_step_ != int64_t(now_step) ? decide : -1;
   bool waiting = false;
   for (size_t i = 0; i < seats_.size(); ++i) {
     Seat& seat = *seats_[i];
@@ -894,9 +895,9 @@ void Game::Flush(int decide) {
     // A clock that starts or stops is news without events (the game's first
     // decision): a seat with the clocks hears it anyway.
     if (int(i) == decide) {
-      if (!in_decision) SendHeldLocked(int(i), /*clocks_anyway=*/true);
+      if (!in_decision) SendHeldLocked(int(i), /*clocks_anyway=*/true, starting);
     } else if (!hold) {
-      SendHeldLocked(int(i), /*clocks_anyway=*/true);
+      SendHeldLocked(int(i), /*clocks_anyway=*/true, starting);
     } else {
       waiting = waiting || !seat.held.empty();
     }
@@ -913,7 +914,7 @@ void Game::Flush(int decide) {
     auto events = std::make_shared<v1::SpectateUpdate>();
     events->mutable_events()->set_step(now_step);
     for (auto& e : spectator_events_) *events->mutable_events()->add_events() = std::move(e);
-    ClocksLocked(events->mutable_events()->mutable_clocks());
+    ClocksLocked(starting, events->mutable_events()->mutable_clocks());
     spectators_told_ = ClocksNews(events->events().clocks());
     auto view = std::make_shared<v1::SpectateUpdate>();
     protocol::ViewToProto(MakeView(state_, kNoSeat), view->mutable_view());
@@ -944,7 +945,7 @@ void Game::Flush(int decide) {
     // No events, but a clock that started or stopped (a pause that ended) is news.
     auto clocks = std::make_shared<v1::SpectateUpdate>();
     clocks->mutable_events()->set_step(now_step);
-    ClocksLocked(clocks->mutable_events()->mutable_clocks());
+    ClocksLocked(starting, clocks->mutable_events()->mutable_clocks());
     const auto news = ClocksNews(clocks->events().clocks());
     if (news != spectators_told_) {
       spectators_told_ = news;
@@ -952,51 +953,59 @@ void Game::Flush(int decide) {
     }
   }
   spectator_events_.clear();
-  flushing_for_ = -1;
 }
 
-void Game::ClocksLocked(v1::Clocks* out) const {
+services::Millis Game::DecisionStartLocked(services::Millis now) const {
+  return resend_step_ == int64_t(step()) ? resend_since_ : now;
+}
+
+void Game::ClocksLocked(int starting, v1::Clocks* out) const {
   int running = -1;
   services::Millis used = 0;  // of the running seat's decision so far
+  const services::Millis now = env_.clock->Now();
   if (started_ && !finished_ && !paused_) {
-    if (flushing_for_ >= 0) {
+    if (starting >= 0) {
       // Its decision goes out right after these events: its clock full, unless
       // it is sent again (a reconnection) and runs on from its first sending.
-      running = flushing_for_;
-      if (resend_step_ == int64_t(step())) used = std::max<services::Millis>(0, env_.clock->Now() - resend_since_);
+      running = starting;
+      used = now - DecisionStartLocked(now);
     } else if (decision_sent_step_ == int64_t(step()) && deadline_ >= 0 && seats_[state_.CurrentPlayer()]->stream) {
       // (A seat whose stream is gone is played by its fallback bot: its clock stopped.)
       running = state_.CurrentPlayer();
-      used = std::max<services::Millis>(0, env_.clock->Now() - decision_sent_at_);
+      used = now - decision_sent_at_;
     }
   }
-  const services::Millis over = used - services::Millis(setup_.decision_ms);
-  for (size_t i = 0; i < seats_.size(); ++i) {
-    int64_t bank = seats_[i]->bank_ms;
-    if (int(i) == running && over > 0) bank = std::max<int64_t>(0, bank - over);
-    out->add_time_bank_ms_left(uint32_t(bank));
-  }
+  for (const auto& seat : seats_) out->add_time_bank_ms_left(uint32_t(std::max<int64_t>(0, seat->bank_ms)));
   out->set_running(running);
-  if (running >= 0) out->set_decision_ms_left(uint32_t(std::max<services::Millis>(0, setup_.decision_ms - used)));
+  if (running < 0) return;
+  out->set_decision_ms_left(setup_.decision_ms);
+  protocol::SpendRunningClock(used, out);
 }
 
-void Game::SendHeldLocked(int seat_index, bool clocks_anyway) {
+void Game::PackHeldLocked(int seat_index, int starting, v1::Events* ev) {
   Seat& seat = *seats_[seat_index];
-  if (!seat.stream) return;
-  if (seat.held.empty() && !(clocks_anyway && seat.clocks)) return;
-  auto update = std::make_shared<v1::PlayUpdate>();
-  v1::Events* ev = update->mutable_events();
-  if (seat.clocks) {
-    ClocksLocked(ev->mutable_clocks());
-    const auto news = ClocksNews(ev->clocks());
-    // Clocks alone only when they say something new (not at every reconnect or lockstep look).
-    if (seat.held.empty() && news == seat.clocks_told) return;
-    seat.clocks_told = news;
-  }
   ev->set_step(seat.held.empty() ? step() : seat.held_step);
   ev->mutable_events()->Reserve(int(seat.held.size()));
   for (auto& e : seat.held) *ev->add_events() = std::move(e);
   seat.held.clear();
+  if (seat.clocks) {
+    ClocksLocked(starting, ev->mutable_clocks());
+    seat.clocks_told = ClocksNews(ev->clocks());
+  }
+}
+
+void Game::SendHeldLocked(int seat_index, bool clocks_anyway, int starting) {
+  Seat& seat = *seats_[seat_index];
+  if (!seat.stream) return;
+  if (seat.held.empty()) {
+    if (!(clocks_anyway && seat.clocks)) return;
+    // Clocks alone only when they say something new (not at every reconnect or lockstep look).
+    v1::Clocks clocks;
+    ClocksLocked(starting, &clocks);
+    if (ClocksNews(clocks) == seat.clocks_told) return;
+  }
+  auto update = std::make_shared<v1::PlayUpdate>();
+  PackHeldLocked(seat_index, starting, update->mutable_events());
   seat.stream->Send(std::move(update));
 }
 
@@ -1029,17 +1038,7 @@ void Game::SendDecision(int seat) {
   v1::Decision* d = update->mutable_decision();
   d->set_step(step());
   if (s.events_in_decision && (!s.held.empty() || s.clocks)) {
-    v1::Events* ev = d->mutable_events();
-    ev->set_step(s.held.empty() ? step() : s.held_step);
-    ev->mutable_events()->Reserve(int(s.held.size()));
-    for (auto& e : s.held) *ev->add_events() = std::move(e);
-    s.held.clear();
-    if (s.clocks) {
-      flushing_for_ = seat;  // the clocks as this decision starts
-      ClocksLocked(ev->mutable_clocks());
-      flushing_for_ = -1;
-      s.clocks_told = ClocksNews(ev->clocks());
-    }
+    PackHeldLocked(seat, /*starting=*/seat, d->mutable_events());  // the clocks as this decision starts
   } else {
     SendHeldLocked(seat);  // the events come first, in their own update
   }
@@ -1060,12 +1059,11 @@ void Game::SendDecision(int seat) {
     for (const Action& a : view.legal) d->add_legal_text(ActionToString(a));
   }
   // A decision sent again to a seat that reconnected counts from its first sending.
-  const services::Millis since = resend_step_ == int64_t(step()) ? resend_since_ : now;
+  const services::Millis since = DecisionStartLocked(now);
   resend_step_ = -1;
-  const services::Millis used = std::max<services::Millis>(0, now - since);
-  const services::Millis over = std::max<services::Millis>(0, used - services::Millis(setup_.decision_ms));
-  d->set_decision_ms_left(uint32_t(std::max<services::Millis>(0, setup_.decision_ms - used)));
-  d->set_time_bank_ms_left(uint32_t(std::max<int64_t>(0, s.bank_ms - over)));
+  const protocol::ClockLeft left = protocol::SpendDecision(setup_.decision_ms, s.bank_ms, now - since);
+  d->set_decision_ms_left(left.decision_ms);
+  d->set_time_bank_ms_left(left.bank_ms);
   decision_sent_step_ = step();
   decision_sent_at_ = since;
   decision_sent_wall_ = std::chrono::steady_clock::now();
@@ -1289,7 +1287,7 @@ void Game::AddSpectator(bool from_start, std::shared_ptr<SpectatorStream> stream
   auto welcome = std::make_shared<v1::SpectateUpdate>();
   Welcome(kNoSeat, welcome->mutable_welcome());
   if (view_deltas) welcome->mutable_welcome()->add_capabilities(v1::CAPABILITY_VIEW_DELTAS);
-  ClocksLocked(welcome->mutable_welcome()->mutable_clocks());
+  ClocksLocked(-1, welcome->mutable_welcome()->mutable_clocks());
   stream->Send(std::move(welcome));
   // Its first view is whole, and so is its first after the next step (Flush).
   if (view_deltas && !stored_) delta_spectators_[stream.get()] = false;

@@ -251,7 +251,11 @@ class Game : public std::enable_shared_from_this<Game> {
   void Flush(int decide);
   // The seat's held events, if any; with `clocks_anyway`, an update with none
   // but the clocks for a seat that asked for them (CAPABILITY_CLOCKS).
-  void SendHeldLocked(int seat, bool clocks_anyway = false);
+  // `starting`: the seat whose decision follows at once (ClocksLocked).
+  void SendHeldLocked(int seat, bool clocks_anyway = false, int starting = -1);
+  // Moves the seat's held events into `out`, with the clocks for a seat that
+  // asked for them (then told to it): the Events of an update or of a decision.
+  void PackHeldLocked(int seat, int starting, v1::Events* out);
   void SendAllHeldLocked();
   void SendDecision(int seat);
   void RequestBot(int seat, const char* why);
@@ -264,8 +268,12 @@ class Game : public std::enable_shared_from_this<Game> {
   void ResignLocked(int seat, uint32_t step);
   void Welcome(int seat, v1::Welcome* out) const;
   // Every seat's clock now (v1::Clocks): the running one is the seat whose
-  // stream owes this step's decision, or is about to be sent it (Flush).
-  void ClocksLocked(v1::Clocks* out) const;
+  // stream owes this step's decision, or `starting`, the seat about to be
+  // sent it (-1: none is).
+  void ClocksLocked(int starting, v1::Clocks* out) const;
+  // When the decision of this step to be sent now started: now, unless it was
+  // sent before (a seat that reconnected), whose clock runs from then.
+  services::Millis DecisionStartLocked(services::Millis now) const;
   // What makes clocks news to someone who heard them last: the step and whose
   // clock runs (the figures in between only count down as expected).
   std::pair<uint32_t, int> ClocksNews(const v1::Clocks& clocks) const { return {step(), clocks.running()}; }
@@ -369,7 +377,6 @@ class Game : public std::enable_shared_from_this<Game> {
   // again, and when that decision was first sent (its clock runs on from there).
   int64_t resend_step_ = -1;
   services::Millis resend_since_ = 0;
-  int flushing_for_ = -1;  // during Flush: the seat whose decision follows the events (ClocksLocked)
   std::pair<uint32_t, int> spectators_told_{UINT32_MAX, -2};  // the last clocks the spectators heard
 
   // Checkpoints: what the store holds, and under which fencing token.

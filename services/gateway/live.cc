@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "lib/protocol/clocks.h"
 #include "services/gateway/delay_line.h"
 #include "services/gateway/json.h"
 
@@ -98,20 +99,6 @@ bool Spectator::closed() const {
 }
 
 namespace {
-
-// The clocks `elapsed` after the host sent them: the running seat spends its
-// decision limit first, then its bank, as the host counts.
-v1::Clocks ClocksAfter(v1::Clocks clocks, std::chrono::milliseconds elapsed) {
-  const int running = clocks.running();
-  if (running < 0 || running >= clocks.time_bank_ms_left_size()) return clocks;
-  const int64_t spent = elapsed.count();
-  const int64_t limit = clocks.decision_ms_left();
-  clocks.set_decision_ms_left(uint32_t(std::max<int64_t>(0, limit - spent)));
-  const int64_t over = std::max<int64_t>(0, spent - limit);
-  const int64_t bank = clocks.time_bank_ms_left(running);
-  clocks.set_time_bank_ms_left(running, uint32_t(std::max<int64_t>(0, bank - over)));
-  return clocks;
-}
 
 std::string DelayText(std::chrono::milliseconds delay) {
   const auto ms = delay.count();
@@ -256,8 +243,11 @@ class LiveHub::Channel : public UpstreamSink {
     if (clocks_) {
       v1::Events now;
       now.set_step(clocks_step_);
-      *now.mutable_clocks() = ClocksAfter(*clocks_, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                        std::chrono::steady_clock::now() - clocks_at_));
+      // As they stand now: the running seat's clock moved on since the host sent them.
+      *now.mutable_clocks() = *clocks_;
+      protocol::SpendRunningClock(
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - clocks_at_).count(),
+          now.mutable_clocks());
       add(std::make_shared<const std::string>(EventsToSse(now)));
     }
     // Its history does not count against how far behind it may fall.

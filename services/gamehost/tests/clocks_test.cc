@@ -6,6 +6,7 @@
 // Test host: decisions of 1000 ms and banks of 2000 ms (fakes.h).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,11 +65,32 @@ std::shared_ptr<RecordingSeat> Reload(Seats* seats, int seat) {
   return stream;
 }
 
-TEST(GameHostClocks, EverySeatHearsEveryClockWithItsEvents) {
+// A game whose seats ask for the clocks or not, on a test host.
+class GameHostClocks : public ::testing::Test {
+ protected:
+  Seats& Game(uint64_t seed, bool clocks) {
+    created_ = CreateGame(&t, seed);
+    seats_ = std::make_unique<Seats>(&t, &created_);
+    if (clocks) seats_->capabilities = {v1::CAPABILITY_CLOCKS};
+    return *seats_;
+  }
+  // Connects the seats and plays `steps` steps (more than steps - 10 taken):
+  // the seat to act then.
+  int ActorAfter(int steps) {
+    seats_->Connect();
+    EXPECT_GT(seats_->Play(steps), steps - 10);
+    return seats_->Actor();
+  }
+
   TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 7);
-  Seats seats(&t, &created);
-  seats.capabilities = {v1::CAPABILITY_CLOCKS};
+
+ private:
+  v1::CreateGameResponse created_;
+  std::unique_ptr<Seats> seats_;
+};
+
+TEST_F(GameHostClocks, EverySeatHearsEveryClockWithItsEvents) {
+  Seats& seats = Game(7, /*clocks=*/true);
   SlowFirstDecisions slow;
   slow.Install(&seats, &t);
   seats.Connect();
@@ -105,11 +127,8 @@ TEST(GameHostClocks, EverySeatHearsEveryClockWithItsEvents) {
   }
 }
 
-TEST(GameHostClocks, TheRunningSeatIsTheOneWhoseDecisionFollows) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 8);
-  Seats seats(&t, &created);
-  seats.capabilities = {v1::CAPABILITY_CLOCKS};
+TEST_F(GameHostClocks, TheRunningSeatIsTheOneWhoseDecisionFollows) {
+  Seats& seats = Game(8, /*clocks=*/true);
   seats.Connect();
   ASSERT_GT(seats.Play(300), 100);
   // Every decision of a seat, its first (at the game's start, with no events
@@ -133,10 +152,8 @@ TEST(GameHostClocks, TheRunningSeatIsTheOneWhoseDecisionFollows) {
   }
 }
 
-TEST(GameHostClocks, ASeatThatDoesNotAskHearsNoClocks) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 9);
-  Seats seats(&t, &created);
+TEST_F(GameHostClocks, ASeatThatDoesNotAskHearsNoClocks) {
+  Seats& seats = Game(9, /*clocks=*/false);
   seats.Connect();
   ASSERT_GT(seats.Play(200), 100);
   for (const auto& stream : seats.streams) {
@@ -146,13 +163,9 @@ TEST(GameHostClocks, ASeatThatDoesNotAskHearsNoClocks) {
   }
 }
 
-TEST(GameHostClocks, SpectatorsHearTheClocksAndTheRunningClockAsItStands) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 10);
-  Seats seats(&t, &created);
-  seats.Connect();
-  ASSERT_GT(seats.Play(60), 50);
-  const int actor = seats.Actor();
+TEST_F(GameHostClocks, SpectatorsHearTheClocksAndTheRunningClockAsItStands) {
+  Seats& seats = Game(10, /*clocks=*/false);
+  const int actor = ActorAfter(60);
   ASSERT_GE(actor, 0);
   // The actor has thought 1200 ms so far: its limit is spent and 200 ms of its bank.
   t.clock.Advance(kDecisionMs + 200);
@@ -179,14 +192,9 @@ TEST(GameHostClocks, SpectatorsHearTheClocksAndTheRunningClockAsItStands) {
   EXPECT_GT(live, 10) << "the live events carried no clocks";
 }
 
-TEST(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 11);
-  Seats seats(&t, &created);
-  seats.capabilities = {v1::CAPABILITY_CLOCKS};
-  seats.Connect();
-  ASSERT_GT(seats.Play(60), 50);
-  const int actor = seats.Actor();
+TEST_F(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
+  Seats& seats = Game(11, /*clocks=*/true);
+  const int actor = ActorAfter(60);
   ASSERT_GE(actor, 0);
   t.clock.Advance(700);
   std::vector<size_t> heard;
@@ -216,14 +224,9 @@ TEST(GameHostClocks, AReconnectionLeavesTheRunningClockWhereItStands) {
 // GAMEHOST.md, "Deadlines and fallback": a seat that reconnects while to act
 // gets the decision again with the deadline where it stands, so a reload is
 // no way to a fresh limit.
-TEST(GameHostClocks, TheSeatToActReconnectingKeepsItsClockWhereItStands) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 13);
-  Seats seats(&t, &created);
-  seats.capabilities = {v1::CAPABILITY_CLOCKS};
-  seats.Connect();
-  ASSERT_GT(seats.Play(60), 50);
-  const int actor = seats.Actor();
+TEST_F(GameHostClocks, TheSeatToActReconnectingKeepsItsClockWhereItStands) {
+  Seats& seats = Game(13, /*clocks=*/true);
+  const int actor = ActorAfter(60);
   ASSERT_GE(actor, 0);
   t.clock.Advance(700);
   const auto again = Reload(&seats, actor);
@@ -248,13 +251,9 @@ TEST(GameHostClocks, TheSeatToActReconnectingKeepsItsClockWhereItStands) {
   EXPECT_EQ(spectator->updates.front()->welcome().clocks().time_bank_ms_left(actor), kBankMs - 200);
 }
 
-TEST(GameHostClocks, ASeatWhoseStreamIsGoneHasNoClockRunning) {
-  TestHost t;
-  const v1::CreateGameResponse created = CreateGame(&t, 12);
-  Seats seats(&t, &created);
-  seats.Connect();
-  ASSERT_GT(seats.Play(30), 20);
-  const int actor = seats.Actor();
+TEST_F(GameHostClocks, ASeatWhoseStreamIsGoneHasNoClockRunning) {
+  Seats& seats = Game(12, /*clocks=*/false);
+  const int actor = ActorAfter(30);
   ASSERT_GE(actor, 0);
   seats.game->Disconnect(actor, seats.streams[size_t(actor)].get());
   auto spectator = std::make_shared<RecordingSpectator>();
