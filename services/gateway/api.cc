@@ -11,6 +11,7 @@
 #include "lib/common/grpc_util.h"
 #include "lib/flags/flags.h"
 #include "services/gateway/analysis.h"
+#include "services/gateway/tables.h"
 #include "services/gateway/verification.h"
 
 namespace metropolis::gateway {
@@ -579,7 +580,7 @@ bool Api::PrepareLiveStream(std::string_view path, std::string_view raw_query, L
   if (!FindLiveGame(args[0], &info, error)) return false;
   out->game_id = args[0];
   out->host = info.host();
-  return true;
+  return TableSpectatorDelay(backends_, out->game_id, &out->delay, error);
 }
 
 // ---- Tournaments ------------------------------------------------------------------------

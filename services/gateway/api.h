@@ -3,6 +3,7 @@
 // server (server.cc) only moves requests and responses.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,7 @@ struct ApiLimits {
 struct LiveStreamRequest {
   std::string game_id, host;
   bool from_start = false;
+  std::chrono::milliseconds delay{0};  // the game's own spectator delay (a friends' table's)
 };
 
 class Api {

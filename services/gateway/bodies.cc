@@ -93,6 +93,51 @@ bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* erro
   return !json.contains("label") || StringField(json, "label", label, error);
 }
 
+bool ReadTableSettings(std::string_view body, v1::TableSettings* out, ApiError* error) {
+  Json json;
+  if (!ParseBody(body.empty() ? std::string_view("{}") : body,
+                 {"ruleset", "options", "seats", "bot", "decision_ms", "time_bank_ms", "ladder", "spectator_delay_ms"},
+                 &json, error))
+    return false;
+  out->Clear();
+  out->set_time_bank_ms(300'000);
+  std::string text;
+  int64_t n = 0;
+  const auto string_field = [&](const char* name, void (v1::TableSettings::*set)(const std::string&)) {
+    if (!json.contains(name)) return true;
+    if (!StringField(json, name, &text, error)) return false;
+    if (text.size() > 200) return Fail(error, BadParameter(name, "at most 200 characters"));
+    (out->*set)(text);
+    return true;
+  };
+  const auto int_field = [&](const char* name, int64_t min, int64_t max, void (v1::TableSettings::*set)(uint32_t)) {
+    if (!json.contains(name)) return true;
+    if (!IntField(json, name, min, max, &n, error)) return false;
+    (out->*set)(uint32_t(n));
+    return true;
+  };
+  if (!string_field("ruleset", &v1::TableSettings::set_ruleset) ||
+      !string_field("options", &v1::TableSettings::set_options) ||
+      !string_field("ladder", &v1::TableSettings::set_ladder) || !string_field("bot", &v1::TableSettings::set_bot) ||
+      !int_field("seats", 3, 4, &v1::TableSettings::set_seats) ||
+      !int_field("decision_ms", 5'000, 600'000, &v1::TableSettings::set_decision_ms) ||
+      !int_field("time_bank_ms", 0, 3'600'000, &v1::TableSettings::set_time_bank_ms) ||
+      !int_field("spectator_delay_ms", 0, 3'600'000, &v1::TableSettings::set_spectator_delay_ms))
+    return false;
+  const auto& strengths = PracticeStrengths();
+  if (!out->bot().empty() && std::find(strengths.begin(), strengths.end(), out->bot()) == strengths.end())
+    return Fail(error, BadParameter("bot", "'" + out->bot().substr(0, 40) + "' is not random, heuristic or search"));
+  return true;
+}
+
+bool ReadRematch(std::string_view body, uint32_t* round, ApiError* error) {
+  Json json;
+  int64_t n = 0;
+  if (!ParseBody(body, {"round"}, &json, error) || !IntField(json, "round", 1, UINT32_MAX, &n, error)) return false;
+  *round = uint32_t(n);
+  return true;
+}
+
 bool ReadPasswordChange(std::string_view body, std::string* old_password, std::string* new_password, ApiError* error) {
   Json json;
   return ParseBody(body, {"old_password", "new_password"}, &json, error) &&

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "metropolis/v1/gamehost.pb.h"
+#include "metropolis/v1/matchmaker.pb.h"
 #include "services/gateway/params.h"
 
 namespace metropolis::gateway {
@@ -38,6 +39,13 @@ bool ReadBotTokenIssue(std::string_view body, std::string* label, ApiError* erro
 // A new password for the person signed in: {"old_password": string,
 // "new_password": string}.
 bool ReadPasswordChange(std::string_view body, std::string* old_password, std::string* new_password, ApiError* error);
+// A friends' table's settings (tables.h): every field optional — "ruleset",
+// "options", "ladder" (strings), "seats" (3 or 4), "bot" (one of
+// PracticeStrengths()), "decision_ms" (5,000..600,000), "time_bank_ms" and
+// "spectator_delay_ms" (0..3,600,000; the bank 300,000 when left out).
+bool ReadTableSettings(std::string_view body, v1::TableSettings* out, ApiError* error);
+// A rematch: {"round": the round whose game is over}.
+bool ReadRematch(std::string_view body, uint32_t* round, ApiError* error);
 // A POST that takes nothing (asking for a game's analysis): no body, or {}.
 bool ReadNothing(std::string_view body, ApiError* error);
 

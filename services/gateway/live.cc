@@ -113,8 +113,10 @@ std::string DelayText(std::chrono::milliseconds delay) {
 
 class LiveHub::Channel : public UpstreamSink {
  public:
-  Channel(LiveHub* hub, std::string game_id, const LiveOptions& options)
-      : hub_(hub), game_id_(std::move(game_id)), options_(options) {}
+  // `delay`: how far behind its players this game is shown (the gateway's,
+  // or the game's own longer one).
+  Channel(LiveHub* hub, std::string game_id, const LiveOptions& options, std::chrono::milliseconds delay)
+      : hub_(hub), game_id_(std::move(game_id)), options_(options), delay_(delay) {}
 
   void OnUpdate(const v1::SpectateUpdate& update) override {
     // Rendered once for every spectator, outside the lock, and shared by them.
@@ -221,14 +223,13 @@ class LiveHub::Channel : public UpstreamSink {
       start_bytes += text->size();
       start.push_back(std::move(text));
     };
-    if (options_.spectator_delay.count() > 0) {
+    if (delay_.count() > 0) {
       // Said first, and at once: the first view of a game nobody watched
       // comes only after the delay.
-      add(std::make_shared<const std::string>(SseEvent(
-          "notice",
-          Json({{"message", "spectators see this game " + DelayText(options_.spectator_delay) + " behind its players"},
-                {"delay_ms", options_.spectator_delay.count()}})
-              .dump())));
+      add(std::make_shared<const std::string>(
+          SseEvent("notice", Json({{"message", "spectators see this game " + DelayText(delay_) + " behind its players"},
+                                   {"delay_ms", delay_.count()}})
+                                 .dump())));
     }
     add(welcome_);
     if (from_start) {
@@ -282,6 +283,7 @@ class LiveHub::Channel : public UpstreamSink {
   LiveHub* const hub_;
   const std::string game_id_;
   const LiveOptions& options_;
+  const std::chrono::milliseconds delay_;
   std::mutex mutex_;
   // The history holds the very texts the spectators were given, shared with
   // them and with late spectators, until `history_block` of them are merged
@@ -353,16 +355,30 @@ class LiveHub::Channel : public UpstreamSink {
 
 LiveHub::LiveHub(LiveOptions options, UpstreamFactory factory, std::function<void(ptrdiff_t)> on_history_bytes)
     : options_(options), factory_(std::move(factory)), on_history_bytes_(std::move(on_history_bytes)) {
-  if (options_.spectator_delay.count() > 0) {
+  std::lock_guard lock(mutex_);
+  DelayLineFor(options_.spectator_delay);
+}
+
+DelayLine* LiveHub::DelayLineFor(std::chrono::milliseconds delay) {
+  if (delay.count() <= 0) return nullptr;
+  std::unique_ptr<DelayLine>& line = delay_lines_[delay.count()];
+  if (!line) {
     static const services::SystemClock system_clock;
-    delay_line_ =
-        std::make_unique<DelayLine>(options_.spectator_delay, options_.clock ? options_.clock : &system_clock);
+    line = std::make_unique<DelayLine>(delay, options_.clock ? options_.clock : &system_clock);
   }
+  return line.get();
 }
 
 LiveHub::~LiveHub() {
-  // The upstreams' ends pass through the delay line: none may wait for it.
-  if (delay_line_) delay_line_->Drain();
+  // The upstreams' ends pass through the delay lines: none may wait for them.
+  // (Drained outside the lock: what they pass on may end a channel, which
+  // takes it.)
+  std::vector<DelayLine*> lines;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [delay, line] : delay_lines_) lines.push_back(line.get());
+  }
+  for (DelayLine* line : lines) line->Drain();
   std::unique_lock lock(mutex_);
   for (auto& [id, channel] : channels_)
     if (channel->upstream) channel->upstream->Cancel();
@@ -370,7 +386,7 @@ LiveHub::~LiveHub() {
 }
 
 bool LiveHub::Subscribe(const std::string& game_id, const std::string& host, bool from_start,
-                        std::shared_ptr<Spectator>* out, ApiError* error) {
+                        std::shared_ptr<Spectator>* out, ApiError* error, std::chrono::milliseconds game_delay) {
   std::lock_guard lock(mutex_);
   if (spectators_ >= options_.max_spectators) {
     *error = MakeError(503, "RESOURCE_EXHAUSTED",
@@ -386,11 +402,12 @@ bool LiveHub::Subscribe(const std::string& game_id, const std::string& host, boo
                              " live games (--max-live-games); try again later");
       return false;
     }
-    auto channel = std::make_shared<Channel>(this, game_id, options_);
+    const std::chrono::milliseconds delay = std::max(options_.spectator_delay, game_delay);
+    auto channel = std::make_shared<Channel>(this, game_id, options_, delay);
     it = channels_.emplace(game_id, channel).first;
     ++running_upstreams_;
-    channel->upstream =
-        factory_(game_id, host, delay_line_ ? delay_line_->Wrap(channel) : std::shared_ptr<UpstreamSink>(channel));
+    DelayLine* line = DelayLineFor(delay);
+    channel->upstream = factory_(game_id, host, line ? line->Wrap(channel) : std::shared_ptr<UpstreamSink>(channel));
   }
   *out = it->second->Add(from_start);
   ++spectators_;

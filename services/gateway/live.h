@@ -123,16 +123,23 @@ class LiveHub {
   // threads, and totals set in the wrong order would leave a gauge stale.
   LiveHub(LiveOptions options, UpstreamFactory factory,
           std::function<void(ptrdiff_t change)> on_history_bytes = nullptr);
-  // The hub's delay line, when it has a spectator delay (tests poke it).
-  DelayLine* delay_line() { return delay_line_.get(); }
+  // The hub's delay line, when it has a spectator delay (tests poke it), or
+  // the one of a game's own longer delay.
+  DelayLine* delay_line() { return delay_line(options_.spectator_delay); }
+  DelayLine* delay_line(std::chrono::milliseconds delay) {
+    std::lock_guard lock(mutex_);
+    return DelayLineFor(delay);
+  }
   ~LiveHub();  // ends every stream and waits for the upstreams
 
   // Adds a spectator to `game_id` (run by `host`), watching it if nobody did.
   // It starts with the game's welcome and current view, and with every earlier
   // event when `from_start`. 503 when the gateway has as many spectators or
-  // watched games as it accepts.
+  // watched games as it accepts. `game_delay`: the game's own spectator
+  // delay (a friends' table's), used when longer than the gateway's; it is
+  // the game's whoever subscribes first, as its upstream is shared.
   bool Subscribe(const std::string& game_id, const std::string& host, bool from_start, std::shared_ptr<Spectator>* out,
-                 ApiError* error);
+                 ApiError* error, std::chrono::milliseconds game_delay = std::chrono::milliseconds(0));
   void Unsubscribe(const std::string& game_id, const std::shared_ptr<Spectator>& spectator);
 
   size_t spectators() const;
@@ -148,7 +155,11 @@ class LiveHub {
 
   const LiveOptions options_;
   const UpstreamFactory factory_;
-  std::unique_ptr<DelayLine> delay_line_;  // with a spectator delay
+  // One delay line per delay in use (the gateway's, and tables' own): a line
+  // holds items in the order they came, which is their due order only when
+  // they share one delay. Created under mutex_, never removed.
+  DelayLine* DelayLineFor(std::chrono::milliseconds delay);
+  std::map<int64_t, std::unique_ptr<DelayLine>> delay_lines_;
   mutable std::mutex mutex_;
   std::condition_variable all_ended_;
   std::map<std::string, std::shared_ptr<Channel>> channels_;

@@ -8,6 +8,7 @@
 #include "services/gateway/account.h"
 #include "services/gateway/analysis.h"
 #include "services/gateway/backends.h"
+#include "services/gateway/tables.h"
 
 namespace metropolis::gateway {
 namespace {
@@ -34,7 +35,7 @@ bool PlayApi::Handles(std::string_view path) {
          path == "/api/v1/session/signout" || path == "/api/v1/practice" || path == "/api/v1/queue" ||
          MatchRoute("/api/v1/play/{}/events", path, &args) || MatchRoute("/api/v1/play/{}/answer", path, &args) ||
          MatchRoute("/api/v1/play/{}/resign", path, &args) || IsAccountPath(path) || IsBotsPath(path) ||
-         IsDebugPath(path);
+         IsTablesPath(path) || IsDebugPath(path);
 }
 
 namespace {
@@ -83,12 +84,16 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
     refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD", "POST"}, allow);
   else if (const std::string allow = AccountMethods(path); !allow.empty())
     refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD"}, allow);
+  else if (const std::string allow = TablesMethods(path); !allow.empty())
+    refused = allow == "POST" ? only({"POST"}, allow) : only({"GET", "HEAD"}, allow);
   else if (IsDebugPath(path))
     refused = only({"GET", "HEAD"}, "GET, HEAD");
   if (IsBotsPath(path))
     *route = BotsRoute(path);
   else if (IsAccountPath(path))
     *route = AccountRoute(path);
+  else if (IsTablesPath(path))
+    *route = TablesRoute(path);
   else if (IsDebugPath(path))
     *route = kDebugRoute;
   else if (MatchRoute("/api/v1/play/{}/answer", path, &args))
@@ -117,7 +122,13 @@ HttpResponse PlayApi::Handle(const HttpRequest& request, std::string* route) {
   if (path == "/api/v1/session/signup") return SignUp(request);
   if (path == "/api/v1/session/signin") return SignIn(request);
   Session session;
-  if (!Authenticate(request, &session, &error)) return ErrorResponse(error);
+  if (!Authenticate(request, &session, &error)) {
+    // A table is read by whoever has its link, signed in or not.
+    if (error.http == 401 && TablesMethods(path) == "GET, HEAD")
+      return HandleTables(backends_, people_->store(), nullptr, path, request.body);
+    return ErrorResponse(error);
+  }
+  if (IsTablesPath(path)) return HandleTables(backends_, people_->store(), &session, path, request.body);
   if (path == "/api/v1/session/signout") return SignOut(session);
   if (path == "/api/v1/session") return GetSession(session);
   if (path == "/api/v1/practice") return Practice(session, request);

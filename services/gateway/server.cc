@@ -511,7 +511,7 @@ int HttpServer::Dispatch(MHD_Connection* conn, Exchange* x) {
       ApiError error;
       std::shared_ptr<Spectator> spectator;
       if (!api_->PrepareLiveStream(x->path, x->query, &request, &error) ||
-          !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error)) {
+          !hub_->Subscribe(request.game_id, request.host, request.from_start, &spectator, &error, request.delay)) {
         if (error.status == "RESOURCE_EXHAUSTED") metrics_->SpectatorRefused();
         if (!error.backend.empty()) metrics_->BackendError(error.backend, error.grpc_status);
         x->response = ErrorResponse(error);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -133,6 +134,47 @@ TEST(DelayLine, TheHubsSpectatorsSeeTheGameThatFarBehind) {
   EXPECT_TRUE(cancelled);
   upstream->OnEnd(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
   upstream.reset();
+}
+
+// A friends' table's own delay (tables.h): its game is held that long on a
+// gateway with none, and another game at the same time is not held at all.
+TEST(DelayLine, AGamesOwnDelayHoldsThatGameOnly) {
+  services::testing::FakeClock clock{0, 1'700'000'000'000};
+  std::map<std::string, std::shared_ptr<UpstreamSink>> upstreams;
+  UpstreamFactory factory = [&](const std::string& game, const std::string&, std::shared_ptr<UpstreamSink> sink) {
+    upstreams[game] = std::move(sink);
+    struct Handle : Upstream {
+      void Cancel() override {}
+    };
+    return std::unique_ptr<Upstream>(std::make_unique<Handle>());
+  };
+  LiveHub hub({.clock = &clock}, factory);
+  EXPECT_EQ(hub.delay_line(), nullptr) << "the gateway has no delay of its own";
+  std::shared_ptr<Spectator> table_watcher, other_watcher;
+  ApiError error;
+  ASSERT_TRUE(hub.Subscribe("table-abcdefghijkl-1", "h1:1", false, &table_watcher, &error, 60'000ms));
+  ASSERT_TRUE(hub.Subscribe("g2", "h1:1", false, &other_watcher, &error));
+  bool done = false;
+  const std::string notice = TakeText(*table_watcher, &done);
+  EXPECT_NE(notice.find("spectators see this game 1 min behind its players"), std::string::npos) << notice;
+  EXPECT_EQ(TakeText(*other_watcher, &done), "") << "no notice for a game without a delay";
+
+  WakeCounter table_wakes(*table_watcher), other_wakes(*other_watcher);
+  upstreams["table-abcdefghijkl-1"]->OnUpdate(View(3));
+  upstreams["g2"]->OnUpdate(View(3));
+  ASSERT_TRUE(other_wakes.WaitFor(1)) << "the other game is shown as it happens";
+  EXPECT_NE(TakeText(*other_watcher, &done).find("event: view"), std::string::npos);
+  clock.Advance(59'999);
+  hub.delay_line(60'000ms)->Poke();
+  EXPECT_FALSE(table_wakes.WaitFor(1, 1s)) << "the table's game reached its spectator before its delay";
+  clock.Advance(1);
+  hub.delay_line(60'000ms)->Poke();
+  ASSERT_TRUE(table_wakes.WaitFor(1));
+  EXPECT_NE(TakeText(*table_watcher, &done).find("event: view"), std::string::npos);
+  hub.Unsubscribe("table-abcdefghijkl-1", table_watcher);
+  hub.Unsubscribe("g2", other_watcher);
+  for (auto& [game, sink] : upstreams) sink->OnEnd(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  upstreams.clear();
 }
 
 }  // namespace
