@@ -7,6 +7,10 @@
 //   2  joining a queue: a string ladder, or a refusal
 //   3  a seat's answer: a step, and an action code that decodes or an action
 //      text that parses, exactly one of the two; or a refusal
+//   4  a friends' table's settings: every value within its bounds, or a refusal
+//   5  a rematch: a round of at least 1, or a refusal
+//   6  a new password: two strings, or a refusal
+//   7  a person's new bot, and a token for it: strings, or a refusal
 //
 // Every reader refuses with a 400 and a message, or accepts; none throws (the
 // server would answer 500) or crashes, whatever the bytes.
@@ -29,7 +33,7 @@ void CheckRefusal(const ApiError& error) {
 
 void FuzzBody(uint8_t endpoint, std::string_view body) {
   ApiError error;
-  switch (endpoint % 4) {
+  switch (endpoint % 8) {
     case 0: {
       std::string name, password;
       if (!ReadCredentials(body, &name, &password, &error)) CheckRefusal(error);
@@ -51,6 +55,44 @@ void FuzzBody(uint8_t endpoint, std::string_view body) {
     case 2: {
       std::string ladder;
       if (!ReadQueueJoin(body, &ladder, &error)) CheckRefusal(error);
+      break;
+    }
+    case 4: {
+      v1::TableSettings settings;
+      if (!ReadTableSettings(body, &settings, &error)) {
+        CheckRefusal(error);
+        break;
+      }
+      FUZZ_CHECK(settings.seats() == 0 || settings.seats() == 3 || settings.seats() == 4,
+                 "accepted " + std::to_string(settings.seats()) + " seats");
+      FUZZ_CHECK(settings.decision_ms() == 0 || (settings.decision_ms() >= 5'000 && settings.decision_ms() <= 600'000),
+                 "accepted a decision of " + std::to_string(settings.decision_ms()) + " ms");
+      FUZZ_CHECK(settings.time_bank_ms() <= 3'600'000 && settings.spectator_delay_ms() <= 3'600'000,
+                 "accepted a bank or a delay over an hour");
+      bool known = settings.bot().empty();
+      for (const std::string& s : PracticeStrengths()) known = known || s == settings.bot();
+      FUZZ_CHECK(known, "accepted the bot '" + settings.bot() + "'");
+      break;
+    }
+    case 5: {
+      uint32_t round = 0;
+      if (!ReadRematch(body, &round, &error)) {
+        CheckRefusal(error);
+        break;
+      }
+      FUZZ_CHECK(round >= 1, "accepted round 0");
+      break;
+    }
+    case 6: {
+      std::string old_password, new_password;
+      if (!ReadPasswordChange(body, &old_password, &new_password, &error)) CheckRefusal(error);
+      break;
+    }
+    case 7: {
+      std::string name, label;
+      if (!ReadBotCreate(body, &name, &error)) CheckRefusal(error);
+      ApiError token_error;
+      if (!ReadBotTokenIssue(body, &label, &token_error)) CheckRefusal(token_error);
       break;
     }
     default: {
