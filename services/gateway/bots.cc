@@ -23,23 +23,7 @@ Json BotToJson(const OwnBot& b) {
 // What the person reads: the Accounts service's own words for what they can
 // mend (a taken name, a quota, another's bot), its status kept; the rest as
 // any backend error.
-ApiError BotsError(const grpc::Status& s) {
-  ApiError e = StoreError(s);
-  switch (s.error_code()) {
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:  // a quota: no use retrying
-      e.http = 409;
-      [[fallthrough]];
-    case grpc::StatusCode::INVALID_ARGUMENT:
-    case grpc::StatusCode::NOT_FOUND:
-    case grpc::StatusCode::ALREADY_EXISTS:
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      e.message = s.error_message();
-      break;
-    default:
-      break;
-  }
-  return e;
-}
+ApiError BotsError(const grpc::Status& s) { return InTheirWords(s, StoreError(s)); }
 
 bool BotName(const std::string& name, ApiError* error) {
   if (ValidPlayerName(name)) return true;

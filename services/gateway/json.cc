@@ -58,6 +58,23 @@ ApiError BackendError(const grpc::Status& status, std::string_view backend) {
   return e;
 }
 
+ApiError InTheirWords(const grpc::Status& status, ApiError error) {
+  switch (status.error_code()) {
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+      error.http = 409;
+      [[fallthrough]];
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+      error.message = status.error_message();
+      break;
+    default:
+      break;
+  }
+  return error;
+}
+
 Json ProtoToJson(const google::protobuf::Message& message) { return Json::parse(PrintProtoJson(message)); }
 
 void AddActionTexts(google::protobuf::RepeatedPtrField<v1::Event>* events) {

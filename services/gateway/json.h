@@ -37,6 +37,12 @@ int HttpStatusFor(grpc::StatusCode code);
 // A failed call to `backend` ("replays", "ratings", ...): the HTTP status, and
 // the backend's status and message passed on.
 ApiError BackendError(const grpc::Status& status, std::string_view backend);
+// A service's refusal of what the person asked, in the service's own words
+// (written for the person, so shown without the backend's name): for
+// INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, FAILED_PRECONDITION and
+// RESOURCE_EXHAUSTED, the last as 409 (a quota, a full table: trying again
+// does not help). `error` as it is for any other code.
+ApiError InTheirWords(const grpc::Status& status, ApiError error);
 
 // ---- Messages ------------------------------------------------------------------
 

@@ -12,24 +12,12 @@ constexpr std::string_view kTables = "/api/v1/tables", kTable = "/api/v1/tables/
 constexpr std::string_view kActions[] = {"/api/v1/tables/{}/join", "/api/v1/tables/{}/leave", "/api/v1/tables/{}/start",
                                          "/api/v1/tables/{}/rematch"};
 
-// The matchmaker's refusals are written for the person (who may not start,
-// why a table cannot be joined): they are shown as they are, without the
-// backend's name. A full table is a conflict, not an overloaded backend.
+// The matchmaker's refusals are written for the person (why a table cannot be
+// joined, who may start it): shown as they are, without the backend's name. A
+// full table is a conflict, not an overloaded backend.
 ApiError TableError(const grpc::Status& status) {
-  ApiError e = BackendError(status, "matchmaker");
-  switch (status.error_code()) {
-    case grpc::StatusCode::RESOURCE_EXHAUSTED:
-      e.http = 409;
-      [[fallthrough]];
-    case grpc::StatusCode::INVALID_ARGUMENT:
-    case grpc::StatusCode::NOT_FOUND:
-    case grpc::StatusCode::PERMISSION_DENIED:
-    case grpc::StatusCode::FAILED_PRECONDITION:
-      e.message = status.error_message();
-      break;
-    default:
-      break;
-  }
+  ApiError e = InTheirWords(status, BackendError(status, "matchmaker"));
+  if (status.error_code() == grpc::StatusCode::PERMISSION_DENIED) e.message = status.error_message();
   return e;
 }
 
