@@ -4,7 +4,7 @@
 // stand still (issue 31: "every seat's clock visible").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatClock, clockReadings, clockText, clockUrgent, stoppedClocks } from '../app/js/viewer/clocks.js';
+import { formatClock, clockReadings, clockText, clockUrgent, stoppedClocks, decisionClocks, countdownText } from '../app/js/viewer/clocks.js';
 
 const clocks = { time_bank_ms_left: [60000, 45000, 60000, 30000], running: 1, decision_ms_left: 20000 };
 
@@ -54,4 +54,19 @@ test('stopped clocks run no more and show the banks as the host keeps them (a pa
   assert.deepEqual(clockReadings(stopped, 99_000).map((r) => r.bankMs), [60000, 45000, 60000, 30000]);
   assert.notEqual(stopped.time_bank_ms_left, clocks.time_bank_ms_left, 'a copy: the host figures stay as they came');
   assert.equal(stoppedClocks(null), null);
+});
+
+test('the seat\'s own countdown is its decision\'s clock, read and made urgent as every clock', () => {
+  const decision = { step: 40, decision_ms_left: '20000', time_bank_ms_left: 45000 };
+  assert.deepEqual(decisionClocks(decision), { time_bank_ms_left: [45000], running: 0, decision_ms_left: 20000 });
+  const at = (ms) => clockReadings(decisionClocks(decision), ms)[0];
+  assert.equal(countdownText(at(4500)), 'Your decision: 16 s left, then the time bank: 45 s.', 'seconds rounded up');
+  assert.equal(countdownText(at(30000)), 'Your decision: 0 s left, then the time bank: 35 s.');
+  assert.equal(countdownText(undefined), '');
+  // One rule for urgent: under ten seconds of decision and bank together, not
+  // the decision's last seconds while the bank still holds plenty.
+  assert.equal(clockUrgent(at(17000)), false, '3 s of the decision and 45 s of bank left');
+  assert.equal(clockUrgent(at(56000)), true, '9 s of bank left');
+  assert.equal(clockUrgent(clockReadings(decisionClocks({ decision_ms_left: 8000, time_bank_ms_left: 0 }), 0)[0]), true);
+  assert.deepEqual(decisionClocks(null), { time_bank_ms_left: [0], running: 0, decision_ms_left: 0 });
 });

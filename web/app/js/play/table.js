@@ -10,6 +10,7 @@ import { api, send, enc } from '../api.js';
 import { html, pageOf, SEAT_LETTERS } from '../names.js';
 import { session } from '../session.js';
 import { actingSeat } from '../viewer/viewer.js';
+import { clockReadings, clockUrgent, countdownText, decisionClocks } from '../viewer/clocks.js';
 import { planLegal } from './legal.js';
 import { panelMarkup, isPrompt } from './panel.js';
 import { TurnSignal } from './signal.js';
@@ -49,7 +50,7 @@ export async function render(gameId) {
     let publicView = null; // the public stream's last position: {view, step}
     let sent = false; // an answer is on its way: nothing more is sent meanwhile
     let over = false;
-    let countdown = { decisionMs: 0, bankMs: 0, at: 0 };
+    let countdown = { clocks: null, at: 0 }; // the decision's own clock (clocks.js), and when it came
     let ticker = 0;
     let answersSent = 0; // answers the gateway took (202)
     let analysis = null; // the analysis section, once the game is over
@@ -139,12 +140,10 @@ export async function render(gameId) {
         el.countdown.textContent = over ? '' : decision ? 'Sent.' : '';
         return;
       }
-      const spent = performance.now() - countdown.at;
-      const decisionLeft = Math.max(0, countdown.decisionMs - spent);
-      const bankLeft = Math.max(0, countdown.bankMs - Math.max(0, spent - countdown.decisionMs));
-      const text = `Your decision: ${Math.ceil(decisionLeft / 1000)} s left, then the time bank: ${Math.ceil(bankLeft / 1000)} s.`;
+      const [reading] = clockReadings(countdown.clocks, performance.now() - countdown.at);
+      const text = countdownText(reading);
       el.countdown.textContent = text;
-      el.countdown.classList.toggle('urgent', decisionLeft < 5000);
+      el.countdown.classList.toggle('urgent', clockUrgent(reading));
       const promptCountdown = el.dialog.querySelector('[data-prompt-countdown]');
       if (promptCountdown) promptCountdown.textContent = text;
     }
@@ -243,7 +242,7 @@ export async function render(gameId) {
         picker.reset();
         lastView = decision.view;
         lastStep = decision.step;
-        countdown = { decisionMs: Number(decision.decision_ms_left ?? 0), bankMs: Number(decision.time_bank_ms_left ?? 0), at: performance.now() };
+        countdown = { clocks: decisionClocks(decision), at: performance.now() };
         el.rejected.hidden = true;
         draw();
         tick();

@@ -3,7 +3,8 @@
 // per-decision limit. The host's figures are as of the moment it sent them;
 // the page counts the running clock down from the moment they arrived, so a
 // table shows each seat what the host will hold it to, within the network's
-// delay. Pure functions: the viewer paints them (viewer.js).
+// delay. Pure functions: the viewer paints them (viewer.js), and the seat's
+// own countdown under the board reads its decision with them (play/table.js).
 
 // "4:05", "1:02:03", rounding up: a clock shows 0:00 only when nothing is left.
 export function formatClock(ms) {
@@ -42,6 +43,24 @@ export function clockText(reading) {
 // Under ten seconds of everything left: the clock is drawn urgent.
 export function clockUrgent(reading) {
   return !!reading?.running && reading.decisionMs + reading.bankMs < 10_000;
+}
+
+// The seat's own clock at its decision, from the decision's figures: Clocks of
+// one seat, running, which clockReadings counts down as any seat's.
+export function decisionClocks(decision) {
+  return {
+    time_bank_ms_left: [Number(decision?.time_bank_ms_left ?? 0)],
+    running: 0,
+    decision_ms_left: Number(decision?.decision_ms_left ?? 0),
+  };
+}
+
+// The countdown's words under the board: whole seconds of the decision, then of
+// the bank, rounded up as formatClock rounds.
+export function countdownText(reading) {
+  if (!reading) return '';
+  const seconds = (ms) => Math.max(0, Math.ceil(ms / 1000));
+  return `Your decision: ${seconds(reading.decisionMs)} s left, then the time bank: ${seconds(reading.bankMs)} s.`;
 }
 
 // The clocks of a paused or finished game: none runs, and every bank is what
