@@ -1,6 +1,7 @@
 // node --test web/test: the game-over summary (web/app/js/play/summary.js):
 // each seat's VP by source adding up to its total, places, the rating change,
-// the replay link at the last step, names escaped.
+// the replay link at the last step, a table's game's link back to its table,
+// names escaped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { vpSources, placesOf, ratingChange, summaryMarkup } from '../app/js/play/summary.js';
@@ -98,4 +99,14 @@ test('a resigned game: who resigned, and that seat last whatever its points', ()
   const stored = String(summaryMarkup({ gameId: 'g-3', seat: 0, players: [{ name: 'a' }, { name: 'b' }],
     result: { reason: 'resigned', resigned_seat: 0, winner: null, turns: 3, vp: [2, 2] }, position: null, places: null, steps: 0, rating: null }));
   assert.match(stored, /a \(you\) resigned/);
+});
+
+test('a friends\' table\'s game links back to its table, for a rematch; other games do not', () => {
+  const summary = (gameId) => String(summaryMarkup({ gameId, seat: 0, players: [{ name: 'a' }, { name: 'b' }],
+    result: { winner: 0, turns: 9, vp: [10, 7] }, position: null, places: null, steps: 300, rating: null }));
+  const out = summary('table-aB3dE5gH7jK9-2');
+  assert.match(out, /<a class="button" data-back-to-table href="\/tables\/aB3dE5gH7jK9">Back to the table<\/a>/);
+  assert.match(out, /href="\/games\/table-aB3dE5gH7jK9-2\?step=300"/);
+  assert.ok(!summary('g-1').includes('data-back-to-table'));
+  assert.ok(!summary('practice-3').includes('Back to the table'));
 });

@@ -15,6 +15,7 @@ import * as account from './pages/account.js';
 import * as settings from './pages/settings.js';
 import * as play from './pages/play.js';
 import * as bots from './pages/bots.js';
+import * as friends from './pages/friends.js';
 import * as table from './play/table.js';
 import { session } from './session.js';
 
@@ -36,6 +37,7 @@ const ROUTES = [
   [/^\/play$/, (m, q) => play.render(q), 'play'],
   [/^\/bots$/, () => bots.render(), 'bots'],
   [/^\/play\/([^/]+)$/, (m) => table.render(m[1]), 'play'],
+  [/^\/tables\/([^/]+)$/, (m) => friends.render(m[1]), 'play'],
 ];
 
 const main = document.getElementById('main');

@@ -11,6 +11,8 @@ const NAME_RULE = /^[A-Za-z0-9._-]{1,64}$/;
 
 function form(kind, next) {
   const signup = kind === 'signup';
+  // The other form goes on to the same place (a friend's table, say).
+  const onward = next ? `?next=${encodeURIComponent(next)}` : '';
   const page = pageOf(
     html`<h1>${signup ? 'Sign up' : 'Sign in'}</h1>
     <form class="account-form" data-account-form="${kind}" novalidate>
@@ -21,7 +23,7 @@ function form(kind, next) {
       <p class="form-error" id="account-error" role="alert" data-form-error></p>
       <button type="submit">${signup ? 'Create the account' : 'Sign in'}</button>
     </form>
-    <p>${signup ? html`Already have an account? <a href="/signin">Sign in</a>.` : html`No account yet? <a href="/signup">Sign up</a>.`}</p>`,
+    <p>${signup ? html`Already have an account? <a href="/signin${onward}">Sign in</a>.` : html`No account yet? <a href="/signup${onward}">Sign up</a>.`}</p>`,
     signup ? 'Sign up' : 'Sign in',
   );
   const f = page.element.querySelector('form');

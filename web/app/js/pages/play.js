@@ -1,12 +1,14 @@
 // The "Play" page: queue on a ladder (the wait and the queue's size shown while
-// waiting), or start a practice game against built-in bots. A match or a new
-// practice game opens the game (/play/{game_id}); a game already being played
-// is offered first.
-import { api, send, enc } from '../api.js';
+// waiting), start a practice game against built-in bots, or set up a table to
+// play with friends. A match or a new practice game opens the game
+// (/play/{game_id}), a new table its page (/tables/{id}, pages/friends.js); a
+// game already being played is offered first.
+import { api, send, enc, refusalText } from '../api.js';
 import { html, pageOf } from '../names.js';
 import { navigate } from '../nav.js';
 import { session, refreshSession } from '../session.js';
 import { chooseLadder, rememberedLadder, rememberLadder } from '../ladders/choice.js';
+import { TABLE_DEFAULTS, DECISION_SECONDS, TIME_BANK_MINUTES, SPECTATOR_DELAY_SECONDS, tableRequest, tableRequestProblem, formFieldOf } from '../friends/model.js';
 
 const STRENGTHS = [
   ['random', 'random (plays any legal action)'],
@@ -55,6 +57,23 @@ export async function render(q = new URLSearchParams()) {
           <button type="submit" data-practice-start>Start a practice game</button>
         </form>
         <p class="form-error" role="alert" data-practice-error></p>
+      </section>
+      <section class="panel" aria-labelledby="friends-h">
+        <h2 id="friends-h">Play with friends</h2>
+        <p class="hint">A table of your own: share its link, friends join, you start; a bot plays the seats nobody takes.</p>
+        <form data-table-form novalidate>
+          <label>Seats <select name="seats"><option value="4" selected>4 seats</option><option value="3">3 seats</option></select></label>
+          <label>Game <select name="ruleset"><option value="cities_and_knights" selected>Cities &amp; Knights</option><option value="base">the base game</option></select></label>
+          <label>Bot for empty seats <select name="bot">${STRENGTHS.map(([v, t]) => html`<option value="${v}"${v === TABLE_DEFAULTS.bot ? ' selected' : ''}>${t}</option>`)}</select></label>
+          <label>Seconds a decision <input name="decision_s" type="number" inputmode="numeric" min="${DECISION_SECONDS.min}" max="${DECISION_SECONDS.max}" step="1" value="${TABLE_DEFAULTS.decision_ms / 1000}" aria-describedby="table-error"></label>
+          <label>Time bank, minutes <input name="time_bank_min" type="number" inputmode="decimal" min="${TIME_BANK_MINUTES.min}" max="${TIME_BANK_MINUTES.max}" step="0.5" value="${TABLE_DEFAULTS.time_bank_ms / 60000}" aria-describedby="table-error"></label>
+          <label>Rated on a casual ladder <input name="ladder" autocomplete="off" placeholder="not rated" list="table-ladders" aria-describedby="table-ladder-hint table-error"></label>
+          <datalist id="table-ladders">${ladders.map((l) => html`<option value="${l.id}">${l.title || l.id}</option>`)}</datalist>
+          <label>Spectators' delay, seconds <input name="spectator_delay_s" type="number" inputmode="numeric" min="${SPECTATOR_DELAY_SECONDS.min}" max="${SPECTATOR_DELAY_SECONDS.max}" step="1" value="0" aria-describedby="table-error"></label>
+          <button type="submit" data-table-create>Create the table</button>
+        </form>
+        <p class="hint" id="table-ladder-hint">Leave the ladder empty for a friendly game; a casual ladder's id rates the game there.</p>
+        <p class="form-error" id="table-error" role="alert" data-table-error></p>
       </section>
     </div>`,
     'Play',
@@ -139,6 +158,32 @@ export async function render(q = new URLSearchParams()) {
       navigate(`/play/${enc(started.game_id)}`);
     } catch (err) {
       error.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  const tableForm = el.querySelector('[data-table-form]');
+  tableForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const error = el.querySelector('[data-table-error]');
+    const fields = Object.fromEntries(new FormData(tableForm));
+    const body = tableRequest(fields);
+    tableForm.querySelectorAll('input').forEach((i) => i.removeAttribute('aria-invalid'));
+    const problem = tableRequestProblem(body);
+    if (problem) {
+      error.textContent = problem.message;
+      tableForm.elements[problem.field].setAttribute('aria-invalid', 'true');
+      return tableForm.elements[problem.field].focus();
+    }
+    error.textContent = '';
+    const button = tableForm.querySelector('[data-table-create]');
+    button.disabled = true;
+    try {
+      const created = await send('POST', '/tables', body);
+      navigate(`/tables/${enc(created.id)}`);
+    } catch (err) {
+      error.textContent = refusalText(err);
+      const field = formFieldOf(err.body?.error?.parameter);
+      if (field && tableForm.elements[field]) tableForm.elements[field].setAttribute('aria-invalid', 'true');
       button.disabled = false;
     }
   });

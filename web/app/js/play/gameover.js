@@ -2,8 +2,9 @@
 // public stream's final position when it has come), then, once the game is
 // stored, from the seat's own final view (the hand as it ended, every point
 // counted) with the stored places, and the rating change and new rank when
-// the ladder rated it. The box's markup is summary.js's; this is the asking
-// and waiting, kept out of the table.
+// the ladder rated it; a friends' table's game links back to its table, where
+// its players ask for a rematch. The box's markup is summary.js's; this is the
+// asking and waiting, kept out of the table.
 import { api, enc } from '../api.js';
 import { summaryMarkup, ratingChange } from './summary.js';
 

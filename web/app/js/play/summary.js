@@ -1,8 +1,10 @@
 // The game-over summary of a game played here: each seat's place and final
 // VP, broken down by where the points come from, the person's rating change
-// when the ladder has rated the game, and a link to the replay at its last
-// step. Pure: markup from the final position and the stored summary.
+// when the ladder has rated the game, a link to the replay at its last
+// step, and for a friends' table's game a link back to the table (for a
+// rematch). Pure: markup from the final position and the stored summary.
 import { html, raw, seatBadge, TRACK_NAMES } from '../names.js';
+import { tableOfGame } from '../friends/model.js';
 
 const DEV_VICTORY_POINT = 1; // engine/types.h kDevVictoryPoint
 const popcount = (x) => {
@@ -105,11 +107,12 @@ export function summaryMarkup({ gameId, seat, players, result, position, places,
   const change = rating && rating !== 'none'
     ? html`<p data-rating-change="${rating.change.toFixed(2)}">Your rating: <strong>${signed(rating.change)}</strong> (now ${rating.after.toFixed(2)}).${raw(standingText(rating.standing))}</p>`
     : '';
+  const table = tableOfGame(gameId);
   const replay = steps ? `/games/${encodeURIComponent(gameId)}?step=${steps}` : `/games/${encodeURIComponent(gameId)}`;
   return html`<h2>Game over</h2>
     <p>${winner} after ${result.turns} turns.</p>
     <div class="table-wrap"><table class="summary"><thead><tr><th class="num">Place</th><th>Seat</th><th class="num">VP</th><th>From</th></tr></thead>
     <tbody>${rows}</tbody></table></div>
     ${change}
-    <p class="summary-links"><a class="button" data-replay-link href="${replay}">Open the replay at the end</a> <a class="button" href="/play">Play again</a></p>`;
+    <p class="summary-links">${table ? html`<a class="button" data-back-to-table href="/tables/${encodeURIComponent(table)}">Back to the table</a> ` : ''}<a class="button" data-replay-link href="${replay}">Open the replay at the end</a> <a class="button" href="/play">Play again</a></p>`;
 }
