@@ -9,8 +9,11 @@
 # in the luck panel of the player's page), and
 # two people matched with the two bots on the ladder, one offering a trade the
 # other accepts, both playing on to the end; then the game's result on the
-# ladder's leaderboard page and its replay. Screenshots go to
-# BUILD_DIR/test-artifacts/play/.
+# ladder's leaderboard page and its replay. Then tests/browser/friends.mjs: two
+# people at a friends' table rated on a casual ladder (created in the lobby,
+# joined from its link on a phone, started by its creator), a trade between
+# them, a resignation, the game-over summary with the rating change, and a
+# rematch from the table. Screenshots go to BUILD_DIR/test-artifacts/play/.
 #
 #   tests/browser/play_test.sh BUILD_DIR
 #
@@ -31,5 +34,13 @@ admin create-ladder "$ladder" --title "Two people, two bots" --seats 4 --placeme
 admin create-season "$ladder" >/dev/null
 admin create-player owner >/dev/null
 for i in 1 2; do start_bot "duo$i" play --ladder "$ladder" --bot heuristic --games 1; done
+# The friends' table's casual ladder: four seats like the table, where nobody
+# queues; one placement game, as above.
+casual=friends
+admin create-ladder "$casual" --title "Friends, rated" --seats 4 --placement-games 1 >/dev/null
+admin create-season "$casual" >/dev/null
 
 browser_checks play.mjs "the play checks" METROPOLIS_LADDER="$ladder"
+friends_started=$SECONDS
+browser_checks friends.mjs "the friends' table checks" METROPOLIS_CASUAL_LADDER="$casual"
+echo "$test_name: the friends' table checks took $((SECONDS - friends_started)) s"
