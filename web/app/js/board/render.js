@@ -231,8 +231,10 @@ export function pieceLayers(p) {
 
 // A place to click. On an empty spot a dashed ring with a "+"; around a piece a
 // larger hollow ring, so that the piece stays seen (a knight's level, a city's
-// wall); a hex only outlined, so that the board is not washed out while the
-// robber moves. The hit areas are transparent.
+// wall); an edge a dashed line along its middle, ending short of its nodes, so
+// that a building or a knight at either end is not drawn over; a hex only
+// outlined, so that the board is not washed out while the robber moves. The hit
+// areas are transparent.
 function targetMarkup(t) {
   const key = `${t.kind}:${t.id}`;
   const cls = `target target-${t.kind}${t.occupied ? ' occupied' : ''}${t.selected ? ' selected' : ''}`;
@@ -251,7 +253,7 @@ function targetMarkup(t) {
     const [bx, by] = nodeXY(b);
     const line = (f) => `x1="${(ax + (bx - ax) * f).toFixed(1)}" y1="${(ay + (by - ay) * f).toFixed(1)}" x2="${(bx - (bx - ax) * f).toFixed(1)}" y2="${(by - (by - ay) * f).toFixed(1)}"`;
     const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
-    return `<g ${common}>${title}<line class="target-hit" ${line(0.2)}/><line class="target-ring" ${line(0.22)}/>` +
+    return `<g ${common}>${title}<line class="target-hit" ${line(0.2)}/><line class="target-ring" ${line(0.35)}/>` +
       `<circle class="target-dot" cx="${mx.toFixed(1)}" cy="${my.toFixed(1)}" r="4"/></g>`;
   }
   return `<g ${common}>${title}<polygon class="target-hit" points="${hexPoints(t.id)}"/><polygon class="target-ring target-outline" points="${hexPoints(t.id)}"/></g>`;
