@@ -120,7 +120,10 @@ Json TableToJson(const v1::FriendsTable& t, const Session* session) {
     member = member || (me != 0 && m.identity_id() == me);
   }
   for (const v1::TableSeat& seat : t.seating())
-    seating.push_back({{"seat", seat.seat()}, {"name", seat.name()}, {"bot", seat.identity_id() == 0}});
+    seating.push_back({{"seat", seat.seat()},
+                       {"name", seat.name()},
+                       {"id", seat.identity_id() == 0 ? Json(nullptr) : Json(seat.identity_id())},
+                       {"bot", seat.identity_id() == 0}});
   const int my_seat = SeatOf(t, me);
   return {{"id", t.table_id()},
           {"state", t.state()},

@@ -133,6 +133,19 @@ test('the people: the members in the order they joined, then the seating with it
     { name: 'bo', label: 'bo', seat: null, bot: false, creator: false, you: true },
   ]);
   assert.ok(tablePeople(table(), null).every((p) => !p.you), 'signed out: nobody is "you"');
+  // With the gateway's ids and your seat, names are not what decides.
+  const byId = tablePeople(
+    table({
+      state: 'playing',
+      seating: [
+        { seat: 0, name: 'ana', id: 18, bot: false },
+        { seat: 1, name: 'bo', id: 17, bot: false },
+      ],
+      you: { member: true, creator: false, seat: 0 },
+    }),
+    'bo',
+  );
+  assert.deepEqual(byId.map((p) => [p.creator, p.you]), [[false, true], [true, false]]);
   const seating = [
     { seat: 0, name: 'bo', bot: false },
     { seat: 1, name: 'bot:heuristic', bot: true },

@@ -151,6 +151,8 @@ TEST_F(TablesTest, APlayingRoundsSeatIsClaimedOnceAndSavedForThePlayPage) {
   EXPECT_EQ(t["game_id"], "table-abcdefghijkl-1");
   EXPECT_EQ(t["you"]["seat"], 1);
   EXPECT_EQ(t["seating"][0]["bot"], true);
+  EXPECT_TRUE(t["seating"][0]["id"].is_null());
+  EXPECT_EQ(t["seating"][1]["id"], matchmaker_.acting_for[0].identity_id());
   EXPECT_EQ(matchmaker_.claims, 1);
   HeldSeat seat;
   ASSERT_TRUE(store_.FindSeat(matchmaker_.acting_for[0].identity_id(), "table-abcdefghijkl-1", &seat).ok());

@@ -94,7 +94,8 @@ grpc::Status Join(FriendsTable* t, const Member& member, bool* changed) {
 grpc::Status Leave(FriendsTable* t, int64_t identity_id, bool* changed) {
   *changed = false;
   if (!IsMember(*t, identity_id)) return grpc::Status::OK;
-  if (identity_id == t->creator) return Precondition("the creator cannot leave table " + t->id + ": close it instead");
+  if (identity_id == t->creator)
+    return Precondition("the creator cannot leave table " + t->id + ": it goes away two hours after its last change");
   if (t->state != TableState::kOpen) return Precondition("table " + t->id + " has started: its seats are taken");
   std::erase_if(t->members, [&](const Member& m) { return m.identity_id == identity_id; });
   *changed = true;

@@ -68,7 +68,8 @@ FriendsTable NewTable(std::string id, const Member& creator, TableSettings setti
 // Joins an open table; joining again changes nothing. FAILED_PRECONDITION once
 // it started, RESOURCE_EXHAUSTED when every seat is taken.
 grpc::Status Join(FriendsTable* table, const Member& member, bool* changed);
-// Leaves an open table; the creator cannot (they close it instead).
+// Leaves an open table; the creator cannot (the table goes away by itself,
+// two hours after its last change).
 grpc::Status Leave(FriendsTable* table, int64_t identity_id, bool* changed);
 
 // The creator starts the first round (open → starting), or anyone takes over a

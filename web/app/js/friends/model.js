@@ -90,7 +90,8 @@ export function stateWords(table) {
 // the bots in theirs), else the members in the order they joined. Each
 // {name, label (a bot's "bot:heuristic" is "the heuristic bot"), seat (or
 // null), bot, creator, you}; `me` is the signed-in person's
-// name (or null).
+// name (or null). A seat is the person's by the gateway's `you.seat`, and the
+// creator's by its identity id.
 export function tablePeople(table, me = null) {
   const creatorName = table.members?.find((m) => m.id === table.creator)?.name;
   if (table.seating?.length) {
@@ -99,8 +100,8 @@ export function tablePeople(table, me = null) {
       label: s.bot && /^bot:./.test(s.name) ? `the ${s.name.slice(4)} bot` : s.name,
       seat: s.seat,
       bot: !!s.bot,
-      creator: !s.bot && s.name === creatorName,
-      you: !s.bot && me !== null && s.name === me,
+      creator: !s.bot && (s.id != null ? s.id === table.creator : s.name === creatorName),
+      you: !s.bot && me !== null && (table.you?.seat != null ? table.you.seat === s.seat : s.name === me),
     }));
   }
   return (table.members ?? []).map((m) => ({

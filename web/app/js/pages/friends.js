@@ -11,7 +11,7 @@ import { html, raw, pageOf, seatBadge } from '../names.js';
 import { navigate } from '../nav.js';
 import { session, refreshSession } from '../session.js';
 import { read, write } from '../storage.js';
-import { settingsWords, stateWords, tablePeople, tableActions, gameToOpen, durationWords } from '../friends/model.js';
+import { settingsWords, stateWords, tablePeople, tableActions, gameToOpen } from '../friends/model.js';
 
 const POLL_MS = 2000;
 
@@ -49,10 +49,6 @@ const peopleMarkup = (people) =>
 const settingsMarkup = (settings) =>
   html`<ul data-table-settings>${settingsWords(settings).map((l) => html`<li data-setting="${l.key}">${l.text}</li>`)}</ul>`;
 
-// "Kept for another 1 h 52 min": in whole minutes, so that it changes seldom.
-const expiryText = (ms) =>
-  ms > 0 ? `The table is kept for another ${durationWords(Math.ceil(ms / 60_000) * 60_000)}; any change keeps it two hours more.` : '';
-
 export async function render(id) {
   const s = await session();
   const signedIn = !!s?.player;
@@ -89,7 +85,7 @@ export async function render(id) {
       <h2 id="rules-h">The rules</h2>
       <div data-table-rules></div>
     </section>
-    <p class="hint" data-table-expiry></p>`,
+    <p class="hint">A table is kept two hours after its last change (a join, a start, a rematch).</p>`,
     `Table ${id}`,
   );
   const el = page.element;
@@ -100,7 +96,6 @@ export async function render(id) {
     actions: el.querySelector('[data-table-actions]'),
     people: el.querySelector('[data-table-people]'),
     rules: el.querySelector('[data-table-rules]'),
-    expiry: el.querySelector('[data-table-expiry]'),
   };
   const errorEl = el.querySelector('[data-table-error]');
   const shown = {}; // region -> the markup it shows
@@ -142,7 +137,6 @@ export async function render(id) {
     paint('actions', actionsMarkup(tableActions(t, signedIn)).map(String).join(''));
     paint('people', String(peopleMarkup(tablePeople(t, me))));
     paint('rules', String(settingsMarkup(t.settings)));
-    paint('expiry', String(html`${expiryText(t.expires_in_ms)}`));
     markBusy();
     const game = gameToOpen(t, opened());
     if (game) {
