@@ -30,6 +30,8 @@
 # A test may add flags to every game host (METROPOLIS_GAMEHOST_FLAGS, split on spaces)
 # and to every matchmaker replica (METROPOLIS_MATCHMAKER_FLAGS, e.g. the scheduler's lease)
 # and route one host's checkpoints elsewhere (METROPOLIS_GAMEHOST<h>_CHECKPOINT_REDIS).
+# METROPOLIS_TABLE_LADDERS (default "casual") names the ladders friends' tables may be
+# rated on (the matchmaker's --table-ladders).
 #
 #
 #   METROPOLIS_PG              PostgreSQL connection string
@@ -168,6 +170,7 @@ up() {
     --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
     --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
     --accounts "$addr:$accounts_port" --gateway-token "$gateway_service_token" \
+    --table-ladders "${METROPOLIS_TABLE_LADDERS:-casual}" \
     --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   if [[ ${METROPOLIS_MATCHMAKERS:-1} == 2 ]]; then
     metrics_at matchmaker2
@@ -177,6 +180,7 @@ up() {
       --pg "$METROPOLIS_PG_CONNINFO" --redis "$redis_address" --service-token "$service_token" \
       --host-admin-token "$host_admin" --ratings "$addr:$ratings_port" --replays "$addr:$replays_port" \
       --accounts "$addr:$accounts_port" --gateway-token "$gateway_service_token" \
+      --table-ladders "${METROPOLIS_TABLE_LADDERS:-casual}" \
       --metrics-listen "$metrics_address" ${METROPOLIS_MATCHMAKER_FLAGS:-}
   else
     mm2_port=$mm_port

@@ -124,6 +124,10 @@ bool ReadTableSettings(std::string_view body, v1::TableSettings* out, ApiError* 
       !int_field("time_bank_ms", 0, 3'600'000, &v1::TableSettings::set_time_bank_ms) ||
       !int_field("spectator_delay_ms", 0, 3'600'000, &v1::TableSettings::set_spectator_delay_ms))
     return false;
+  if (out->spectator_delay_ms() % 60'000 != 0)
+    return Fail(error,
+                BadParameter("spectator_delay_ms", std::to_string(out->spectator_delay_ms()) +
+                                                       " is not a whole number of minutes (60000, 120000, ...)"));
   const auto& strengths = PracticeStrengths();
   if (!out->bot().empty() && std::find(strengths.begin(), strengths.end(), out->bot()) == strengths.end())
     return Fail(error, BadParameter("bot", "'" + out->bot().substr(0, 40) + "' is not random, heuristic or search"));

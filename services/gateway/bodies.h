@@ -42,7 +42,8 @@ bool ReadPasswordChange(std::string_view body, std::string* old_password, std::s
 // A friends' table's settings (tables.h): every field optional — "ruleset",
 // "options", "ladder" (strings), "seats" (3 or 4), "bot" (one of
 // PracticeStrengths()), "decision_ms" (5,000..600,000), "time_bank_ms" and
-// "spectator_delay_ms" (0..3,600,000; the bank 300,000 when left out).
+// "spectator_delay_ms" (0..3,600,000, the delay in whole minutes; the bank
+// 300,000 when left out).
 bool ReadTableSettings(std::string_view body, v1::TableSettings* out, ApiError* error);
 // A rematch: {"round": the round whose game is over}.
 bool ReadRematch(std::string_view body, uint32_t* round, ApiError* error);

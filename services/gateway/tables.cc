@@ -83,8 +83,14 @@ bool TableSpectatorDelay(Backends* backends, const std::string& game_id, std::ch
   v1::FriendsTable table;
   auto context = backends->Context();
   const grpc::Status s = backends->matchmaker()->GetTable(context.get(), request, &table);
-  if (s.error_code() == grpc::StatusCode::NOT_FOUND || s.error_code() == grpc::StatusCode::INVALID_ARGUMENT)
-    return true;  // gone, or not a table's id after all
+  if (s.error_code() == grpc::StatusCode::INVALID_ARGUMENT) return true;  // not a table's id after all
+  if (s.error_code() == grpc::StatusCode::NOT_FOUND) {
+    // Its table expired (twelve hours after its round started): its delay is
+    // unknown, and the game is not shown rather than shown as it happens.
+    *error = MakeError(404, "NOT_FOUND",
+                       "game " + game_id + " is a table's whose table has expired: it is no longer shown live");
+    return false;
+  }
   if (!s.ok()) {
     *error = BackendError(s, "matchmaker");
     return false;

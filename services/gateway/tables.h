@@ -38,9 +38,9 @@ HttpResponse HandleTables(Backends* backends, PeopleStore* seats, const Session*
                           std::string_view body);
 
 // The spectator delay of a table's game ("table-<table id>-<round>"), as its
-// table sets it; 0 for any other game, and for a table gone (expired). A table
-// whose delay cannot be read (the matchmaker unreachable) is not shown: 503,
-// rather than its game as it happens.
+// table sets it; 0 for any other game. A table's game whose delay cannot be
+// read is not shown rather than shown as it happens: 503 with the matchmaker
+// unreachable, 404 once its table expired.
 bool TableSpectatorDelay(Backends* backends, const std::string& game_id, std::chrono::milliseconds* out,
                          ApiError* error);
 

@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
                "1: the live replicas share the ladders out, each ladder's rounds on one of them; 0: this replica "
                "runs every ladder's rounds, racing the others for tables (safe, but lost work)");
   settings.Add("bot", "SPEC", "heuristic", "the built-in bot that fills seats and plays for absent players");
+  settings.Add("table-ladders", "IDS", "",
+               "comma-separated ladders that friends' tables may be rated on (casual ladders: a table chooses its "
+               "own bots and clocks, so never a ranked one); empty: tables are not rated");
   if (!program.Parse(argc, argv)) return program.exit_code();
   metropolis::matchmaker::MatchmakerConfig config{.service_token = settings.Get("service-token"),
                                                   .host_admin_token = settings.Get("host-admin-token"),
@@ -68,6 +71,11 @@ int main(int argc, char** argv) {
       !settings.GetInt("share-ladders", 0, 1, &share_ladders, &error))
     return program.Fail(error);
   config.share_ladders = share_ladders == 1;
+  for (std::string rest = settings.Get("table-ladders"); !rest.empty();) {
+    const size_t comma = rest.find(',');
+    if (const std::string id = rest.substr(0, comma); !id.empty()) config.table_ladders.push_back(id);
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+  }
   // Every game it creates would carry a bad --bot to a host that refuses it: refused here, at start.
   if (!metropolis::bots::MakeBot(config.bot, &error)) return program.Fail("--bot: " + error);
   if (!program.Check()) return program.exit_code();

@@ -87,7 +87,8 @@ MatchmakerServer::MatchmakerServer(storage::PgPool* pool, storage::RedisPool* re
       table_api_(
           &tables_, &tickets_, &creator_,
           [this](const std::string& id, LadderConfig* out) { return FindLadder(&ladders_, id, out); },
-          [this](int64_t* now) { return tickets_.Now(now); }, {.host_ttl_ms = MatchmakerOptions{}.host_ttl_ms}),
+          [this](int64_t* now) { return tickets_.Now(now); },
+          {.host_ttl_ms = MatchmakerOptions{}.host_ttl_ms, .rated_ladders = config.table_ladders}),
       service_(&tickets_, &ladders_, ratings_.get(), &limited_auth_, &creator_,
                MakeServiceOptions(&metrics_, &table_api_)),
       tournament_store_(pool),

@@ -54,6 +54,10 @@ struct MatchmakerConfig {
   // this one runs every ladder's rounds.
   bool share_ladders = true;
   std::string bot = "heuristic";  // fills seats and plays for absent players
+  // The ladders friends' tables may be rated on (--table-ladders): an operator's
+  // casual ladders, never a ranked one, where a table's own bots and clocks
+  // would make a rating cheap. Empty: tables are never rated.
+  std::vector<std::string> table_ladders = {};
   // Calls per identity at the Matchmaker and Tournaments services
   // (service tokens are not limited); refused with RESOURCE_EXHAUSTED.
   services::RateLimit rate_limit{.per_second = 50, .burst = 100};

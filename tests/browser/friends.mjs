@@ -80,7 +80,7 @@ async function main() {
     await dee.selectOption(`${form} select[name="bot"]`, 'heuristic');
     await dee.fill(`${form} input[name="decision_s"]`, '60');
     await dee.fill(`${form} input[name="ladder"]`, LADDER);
-    await dee.fill(`${form} input[name="spectator_delay_s"]`, '0');
+    await dee.fill(`${form} input[name="spectator_delay_min"]`, '0');
     await dee.click('[data-table-create]');
     await dee.waitForFunction(() => /^\/tables\/[^/]+$/.test(location.pathname) && document.querySelector('[data-table-link]'));
     const tableId = await dee.evaluate(() => decodeURIComponent(location.pathname.split('/')[2]));

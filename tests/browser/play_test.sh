@@ -36,7 +36,7 @@ admin create-player owner >/dev/null
 for i in 1 2; do start_bot "duo$i" play --ladder "$ladder" --bot heuristic --games 1; done
 # The friends' table's casual ladder: four seats like the table, where nobody
 # queues; one placement game, as above.
-casual=friends
+casual=casual
 admin create-ladder "$casual" --title "Friends, rated" --seats 4 --placement-games 1 >/dev/null
 admin create-season "$casual" >/dev/null
 

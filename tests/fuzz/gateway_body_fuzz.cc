@@ -69,6 +69,7 @@ void FuzzBody(uint8_t endpoint, std::string_view body) {
                  "accepted a decision of " + std::to_string(settings.decision_ms()) + " ms");
       FUZZ_CHECK(settings.time_bank_ms() <= 3'600'000 && settings.spectator_delay_ms() <= 3'600'000,
                  "accepted a bank or a delay over an hour");
+      FUZZ_CHECK(settings.spectator_delay_ms() % 60'000 == 0, "accepted a delay of part of a minute");
       bool known = settings.bot().empty();
       for (const std::string& s : PracticeStrengths()) known = known || s == settings.bot();
       FUZZ_CHECK(known, "accepted the bot '" + settings.bot() + "'");

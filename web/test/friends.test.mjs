@@ -62,10 +62,14 @@ test('an open table: Join for a signed-in stranger, sign in or up for the signed
   assert.deepEqual(kinds(tableActions(table({ you: MEMBER }), false)), ['signin', 'signup']);
 });
 
-test('a table starting says so, and offers nothing to click', () => {
-  for (const you of [CREATOR, MEMBER, { member: false, creator: false, seat: null }]) {
-    assert.deepEqual(tableActions(table({ state: 'starting', round: 1, you }), true), [{ kind: 'starting', label: 'Starting…' }]);
+test('a table starting says so, and offers its players to start it again', () => {
+  for (const you of [CREATOR, MEMBER]) {
+    assert.deepEqual(kinds(tableActions(table({ state: 'starting', round: 1, you }), true)), ['starting', 'start']);
   }
+  assert.deepEqual(tableActions(table({ state: 'starting', round: 1, you: { member: false, creator: false, seat: null } }), true), [
+    { kind: 'starting', label: 'Starting…' },
+  ]);
+  assert.deepEqual(kinds(tableActions(table({ state: 'starting', round: 1, you: MEMBER }), false)), ['starting'], 'signed out');
 });
 
 test('a table playing: the seated open their seat, everyone else watches; after the game the members may ask for a rematch', () => {
@@ -164,8 +168,8 @@ test('the people: the members in the order they joined, then the seating with it
 });
 
 test('the lobby\'s form becomes the request, in milliseconds, and figures out of bounds are named', () => {
-  const body = tableRequest({ seats: '3', ruleset: 'base', bot: 'search', decision_s: '45', time_bank_min: '2.5', ladder: ' casual ', spectator_delay_s: '30' });
-  assert.deepEqual(body, { ruleset: 'base', seats: 3, bot: 'search', decision_ms: 45_000, time_bank_ms: 150_000, ladder: 'casual', spectator_delay_ms: 30_000 });
+  const body = tableRequest({ seats: '3', ruleset: 'base', bot: 'search', decision_s: '45', time_bank_min: '2.5', ladder: ' casual ', spectator_delay_min: '2' });
+  assert.deepEqual(body, { ruleset: 'base', seats: 3, bot: 'search', decision_ms: 45_000, time_bank_ms: 150_000, ladder: 'casual', spectator_delay_ms: 120_000 });
   assert.equal(tableRequestProblem(body), null);
   // Empty fields are the API's defaults.
   const empty = tableRequest({});
@@ -176,9 +180,10 @@ test('the lobby\'s form becomes the request, in milliseconds, and figures out of
   assert.equal(tableRequestProblem(tableRequest({ decision_s: 'abc' })).field, 'decision_s');
   assert.equal(tableRequestProblem(tableRequest({ time_bank_min: '61' })).field, 'time_bank_min');
   assert.equal(tableRequestProblem(tableRequest({ time_bank_min: '0' })), null, 'no time bank at all is a choice');
-  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_s: '-1' })).field, 'spectator_delay_s');
-  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_s: '3601' })).field, 'spectator_delay_s');
-  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_s: '3600' })), null);
+  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_min: '-1' })).field, 'spectator_delay_min');
+  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_min: '61' })).field, 'spectator_delay_min');
+  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_min: '1.5' })).field, 'spectator_delay_min', 'whole minutes');
+  assert.equal(tableRequestProblem(tableRequest({ spectator_delay_min: '60' })), null);
   // A refusal's parameter marks the form's field.
   assert.equal(formFieldOf('decision_ms'), 'decision_s');
   assert.equal(formFieldOf('ladder'), 'ladder');

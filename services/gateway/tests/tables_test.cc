@@ -194,11 +194,34 @@ TEST_F(TablesTest, BadBodiesAreRefusedNamingTheFieldAndReachNothing) {
   refused("/api/v1/tables", R"({"bot": "oracle"})", "bot");
   refused("/api/v1/tables", R"({"decision_ms": 10})", "decision_ms");
   refused("/api/v1/tables", R"({"colour": "red"})", "colour");
+  refused("/api/v1/tables", R"({"spectator_delay_ms": 90000})", "whole number of minutes");
   refused("/api/v1/tables", R"([1])", "JSON object");
   refused("/api/v1/tables/abcdefghijkl/rematch", R"({})", "round");
   refused("/api/v1/tables/abcdefghijkl/rematch", R"({"round": 0})", "round");
   refused("/api/v1/tables/abcdefghijkl/join", R"({"x": 1})", "x");
   EXPECT_TRUE(matchmaker_.acting_for.empty());
+}
+
+// A table's games are watched with its delay, or not at all: a table the
+// matchmaker no longer has (expired) or cannot be asked about is refused.
+TEST_F(TablesTest, ATablesGameIsWatchedWithItsDelayOrNotAtAll) {
+  BackendOptions o;
+  o.replays = o.ratings = o.accounts = "127.0.0.1:1";
+  o.matchmaker = matchmaker_.address();
+  Backends backends(o);
+  std::chrono::milliseconds delay{-1};
+  ApiError error;
+  ASSERT_TRUE(TableSpectatorDelay(&backends, "m-0123456789ab", &delay, &error)) << "not a table's game";
+  EXPECT_EQ(delay.count(), 0);
+  const std::string ana = SignUp("ana");
+  ASSERT_EQ(Call("POST", "/api/v1/tables", R"({"spectator_delay_ms": 120000})", ana).status, 201);
+  ASSERT_TRUE(TableSpectatorDelay(&backends, "table-abcdefghijkl-1", &delay, &error)) << error.message;
+  EXPECT_EQ(delay.count(), 120'000);
+  EXPECT_FALSE(TableSpectatorDelay(&backends, "table-zzzzzzzzzzzz-1", &delay, &error)) << "an expired table's game";
+  EXPECT_EQ(error.http, 404);
+  matchmaker_.refusal = {grpc::StatusCode::UNAVAILABLE, "down"};
+  EXPECT_FALSE(TableSpectatorDelay(&backends, "table-abcdefghijkl-1", &delay, &error));
+  EXPECT_EQ(error.http, 503);
 }
 
 }  // namespace

@@ -64,8 +64,11 @@ grpc::Status CheckSettings(const TableSettings& s) {
     return Invalid("settings.decision_ms: " + std::to_string(s.decision_ms) + " is not between 5000 and 600000");
   if (s.time_bank_ms > kMaxTimeBankMs)
     return Invalid("settings.time_bank_ms: " + std::to_string(s.time_bank_ms) + " is more than an hour");
-  if (s.spectator_delay_ms > kMaxTimeBankMs)
-    return Invalid("settings.spectator_delay_ms: " + std::to_string(s.spectator_delay_ms) + " is more than an hour");
+  // Whole minutes: the gateway holds each delay in use in a delay line (and a
+  // thread) of its own, so the delays a table may choose are few.
+  if (s.spectator_delay_ms > kMaxTimeBankMs || s.spectator_delay_ms % 60'000 != 0)
+    return Invalid("settings.spectator_delay_ms: " + std::to_string(s.spectator_delay_ms) +
+                   " is not a whole number of minutes up to an hour");
   return grpc::Status::OK;
 }
 

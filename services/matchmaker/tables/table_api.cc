@@ -10,10 +10,9 @@ namespace {
 
 grpc::Status Precondition(const std::string& message) { return {grpc::StatusCode::FAILED_PRECONDITION, message}; }
 
-// A host that did not answer (as opposed to one that refused the request).
-bool Unreachable(const grpc::Status& s) {
-  return s.error_code() == grpc::StatusCode::UNAVAILABLE || s.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
-}
+// A host that could not be reached, so created nothing. (A deadline is not
+// that: a slow host may have created the game, and a second host must not.)
+bool Unreachable(const grpc::Status& s) { return s.error_code() == grpc::StatusCode::UNAVAILABLE; }
 
 const Member* FindMember(const FriendsTable& t, int64_t identity_id) {
   for (const Member& m : t.members)
@@ -105,6 +104,10 @@ v1::CreateGameRequest TableApi::GameFor(const FriendsTable& t, const LadderConfi
 grpc::Status TableApi::Create(const Member& who, const v1::TableSettings& asked, v1::FriendsTable* out) {
   const TableSettings settings = SettingsFromProto(asked);
   if (!settings.ladder.empty()) {
+    const auto& allowed = options_.rated_ladders;
+    if (std::find(allowed.begin(), allowed.end(), settings.ladder) == allowed.end())
+      return Precondition("settings.ladder: ladder '" + settings.ladder +
+                          "' does not rate friends' tables (this matchmaker's --table-ladders)");
     LadderConfig ladder;
     if (!find_ladder_(settings.ladder, &ladder))
       return {grpc::StatusCode::NOT_FOUND, "settings.ladder: ladder '" + settings.ladder + "' does not exist"};
@@ -112,6 +115,11 @@ grpc::Status TableApi::Create(const Member& who, const v1::TableSettings& asked,
       return {grpc::StatusCode::INVALID_ARGUMENT, "settings.seats: ladder '" + ladder.id + "' is played by " +
                                                       std::to_string(ladder.rules.seats) + " seats, not " +
                                                       std::to_string(settings.seats)};
+    RulesOptions rules;
+    std::string ignored;  // CheckSettings below says what is wrong with them
+    if (ParseLadderOptions(settings.ruleset, settings.options, &rules, &ignored) && !(rules == ladder.options))
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "settings.ruleset: ladder '" + ladder.id + "' plays other rules; a table rated there plays the ladder's"};
     if (ladder.season == 0)
       return Precondition("settings.ladder: ladder '" + ladder.id + "' has no open season: nothing would be rated");
   }
@@ -132,7 +140,11 @@ grpc::Status TableApi::Get(const Member& who, const std::string& id, bool claim_
   request.set_ladder(table.settings.ladder.empty() ? kUnratedLabel : table.settings.ladder);
   request.add_identity_ids(who.identity_id);
   v1::SeatsOfResponse held;
-  if (grpc::Status s = games_->SeatsOf(table.host, request, &held); !s.ok()) return s;
+  v1::GameInfo game;
+  grpc::Status looked_up;
+  const std::string host = HostOf(table, &game, &looked_up);
+  if (grpc::Status s = games_->SeatsOf(host, request, &held); !s.ok()) return s;
+  out->set_host(host);
   for (const v1::HeldSeat& h : held.seats()) {
     if (h.game_id() != table.game_id) continue;
     v1::YourSeat* mine = out->mutable_your_seat();
@@ -168,7 +180,12 @@ grpc::Status TableApi::Rematch(const Member& who, const std::string& id, uint32_
   FriendsTable table;
   if (grpc::Status s = tables_->Get(id, &table); !s.ok()) return s;
   if (table.round > round && FindMember(table, who.identity_id)) return Answer(table, out);  // asked by another
-  if (table.state == TableState::kPlaying && table.round == round && !GameOver(table))
+  // Only from the round's game as it is played, found over; the compare-and-swap
+  // below then starts the next round only from that same table.
+  if (table.state != TableState::kPlaying || table.round != round)
+    return Precondition("table " + table.id + " is " + StateName(table.state) + " in round " +
+                        std::to_string(table.round) + ": no rematch of round " + std::to_string(round));
+  if (!GameOver(table))
     return Precondition("round " + std::to_string(round) + "'s game (" + table.game_id +
                         ") is not over: a rematch starts after it");
   int64_t now = 0;
@@ -199,8 +216,15 @@ grpc::Status TableApi::FinishStart(FriendsTable table, v1::FriendsTable* out) {
     }
     const grpc::Status created = CreateOn(table, table.host);
     if (created.ok() || created.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
+      // Created before (a stalled start): the game may run on another host by
+      // now (taken over from its checkpoint); it is recorded where it runs.
+      std::string host = table.host;
+      v1::GameInfo info;
+      if (created.error_code() == grpc::StatusCode::ALREADY_EXISTS &&
+          games_->Lookup(table.host, GameId(table), &info).ok() && !info.host().empty())
+        host = info.host();
       FriendsTable marked;
-      grpc::Status s = tables_->MarkStarted(table.id, round, GameId(table), table.host, &marked);
+      grpc::Status s = tables_->MarkStarted(table.id, round, GameId(table), host, &marked);
       // Another replica finished this start first: its table is the answer.
       if (s.error_code() == grpc::StatusCode::FAILED_PRECONDITION) s = tables_->Get(table.id, &marked);
       if (!s.ok()) return s;
@@ -226,10 +250,22 @@ grpc::Status TableApi::CreateOn(const FriendsTable& table, const std::string& ho
   return games_->Create(host, GameFor(table, rated ? &ladder : nullptr), &response);
 }
 
+std::string TableApi::HostOf(const FriendsTable& table, v1::GameInfo* game, grpc::Status* status) {
+  *status = games_->Lookup(table.host, table.game_id, game);
+  // Taken over by another host (from its checkpoint): the first host names it.
+  if (status->ok() && !game->host().empty() && game->host() != table.host) {
+    const std::string moved = game->host();
+    *status = games_->Lookup(moved, table.game_id, game);
+    return moved;
+  }
+  return table.host;
+}
+
 bool TableApi::GameOver(const FriendsTable& table) {
   if (table.state != TableState::kPlaying) return false;
   v1::GameInfo game;
-  const grpc::Status s = games_->Lookup(table.host, table.game_id, &game);
+  grpc::Status s;
+  HostOf(table, &game, &s);
   // NOT_FOUND: no host has it any more (finished long ago, or lost with its host).
   if (s.error_code() == grpc::StatusCode::NOT_FOUND) return true;
   return s.ok() && game.status() == v1::GAME_STATUS_FINISHED;

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "metropolis/v1/matchmaker.pb.h"
 #include "services/matchmaker/host_registry.h"
@@ -23,6 +24,8 @@ inline constexpr char kUnratedLabel[] = "friends-table";
 
 struct TableApiOptions {
   int64_t host_ttl_ms = 15'000;  // a host without a heartbeat for this long gets no games
+  // The ladders a table may be rated on (MatchmakerConfig::table_ladders).
+  std::vector<std::string> rated_ladders = {};
   std::string bot_prefix = "bot:";
   // A stalled start is finished on the host its first attempt recorded (where
   // the game may already exist). Off only as a negative control: the take-over
@@ -55,6 +58,9 @@ class TableApi {
   grpc::Status FinishStart(FriendsTable table, v1::FriendsTable* out);
   grpc::Status CreateOn(const FriendsTable& table, const std::string& host);
   bool GameOver(const FriendsTable& table);
+  // The host that runs the table's game now: the one recorded, or the one it
+  // names as having taken the game over. *game and *status: the last Lookup.
+  std::string HostOf(const FriendsTable& table, v1::GameInfo* game, grpc::Status* status);
   grpc::Status Answer(const FriendsTable& table, v1::FriendsTable* out);
 
   Tables* tables_;

@@ -79,7 +79,8 @@ grpc::Status Tables::Update(const std::string& id, const Change& change, Friends
       return grpc::Status::OK;
     }
     bool swapped = false;
-    if (grpc::Status s = store_->Swap(id, value, Encode(table), options_.ttl_ms, &swapped); !s.ok()) return s;
+    const int64_t ttl = table.state == TableState::kOpen ? options_.ttl_ms : options_.playing_ttl_ms;
+    if (grpc::Status s = store_->Swap(id, value, Encode(table), ttl, &swapped); !s.ok()) return s;
     if (swapped) {
       *out = std::move(table);
       return grpc::Status::OK;

@@ -15,8 +15,11 @@
 namespace metropolis::matchmaker::tables {
 
 struct TablesOptions {
-  int64_t ttl_ms = 2 * 3600 * 1000;  // a table lives this long after its last change
-  int max_attempts = 32;             // lost races in a row before ABORTED
+  int64_t ttl_ms = 2 * 3600 * 1000;  // a table lives this long after its last change,
+  // and this long while a round is being started or played: its game's spectators
+  // need its delay, and a rematch its members, for as long as a game may last.
+  int64_t playing_ttl_ms = 12 * 3600 * 1000;
+  int max_attempts = 32;  // lost races in a row before ABORTED
 };
 
 class Tables {

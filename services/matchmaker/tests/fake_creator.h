@@ -21,6 +21,7 @@ class FakeCreator final : public GameCreator {
                       v1::CreateGameResponse* response) override {
     std::lock_guard lock(mutex_);
     if (fail || down.count(host)) return {grpc::StatusCode::UNAVAILABLE, "host down"};
+    if (!create_error.ok()) return create_error;
     // As a host does: a game id it runs is not created again.
     if (refuse_duplicates && std::any_of(games.begin(), games.end(), [&](const v1::CreateGameRequest& g) {
           return g.game_id() == request.game_id() && created_on[g.game_id()] == host;
@@ -73,6 +74,7 @@ class FakeCreator final : public GameCreator {
   bool fail = false;
   std::set<std::string> down;  // hosts that do not answer Create
   bool refuse_duplicates = false;
+  grpc::Status create_error = grpc::Status::OK;   // every Create answers this (after `fail`)
   std::map<std::string, std::string> created_on;  // game id → the host it was last created on
   std::map<std::string, v1::GameStatus> status;
   grpc::Status lookup_error = grpc::Status::OK;

@@ -17,6 +17,12 @@ namespace {
 
 const Member kAna{1, "ana"}, kBo{2, "bo"}, kCy{3, "cy"}, kStranger{9, "zed"};
 
+// The ladder "casual" takes tables (the matchmaker's --table-ladders).
+TableApiOptions WithCasual(TableApiOptions options) {
+  options.rated_ladders = {"casual"};
+  return options;
+}
+
 class TableApiTest : public ::testing::Test {
  protected:
   explicit TableApiTest(TableApiOptions options = {})
@@ -28,7 +34,7 @@ class TableApiTest : public ::testing::Test {
               *out = ladder_;
               return true;
             },
-            [this](int64_t* now) { return hosts_.Now(now); }, options) {
+            [this](int64_t* now) { return hosts_.Now(now); }, WithCasual(options)) {
     hosts_.clock_ms = 1'000'000;
     Heartbeat("h1:1");
     games_.refuse_duplicates = true;
@@ -177,12 +183,47 @@ TEST_F(TableApiTest, ARematchStartsOnceTheGameIsOverAndTwoAskingStartOneRound) {
   EXPECT_EQ(games_.games.size(), 2u) << "one game per round";
 }
 
+// Found in review: a rematch asked while the round was still starting skipped
+// the "is it over" check, and went ahead once the start finished.
+TEST_F(TableApiTest, NoRematchOfARoundStillStarting) {
+  const v1::FriendsTable t = Made();
+  v1::FriendsTable out;
+  ASSERT_TRUE(api_.Join(kBo, t.table_id(), &out).ok());
+  games_.fail = true;  // the start stalls: the table stays starting
+  ASSERT_FALSE(api_.Start(kAna, t.table_id(), &out).ok());
+  games_.fail = false;
+  EXPECT_EQ(api_.Rematch(kBo, t.table_id(), 1, &out).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  ASSERT_TRUE(api_.Get(kAna, t.table_id(), false, &out).ok());
+  EXPECT_EQ(out.state(), "starting");
+  EXPECT_EQ(out.round(), 1u);
+  EXPECT_TRUE(games_.games.empty());
+}
+
+// A host too slow to answer may have created the game: nothing is created on
+// another host, and the start is finished later where it was recorded.
+TEST_F(TableApiTest, ASlowHostIsNotReplaced) {
+  const v1::FriendsTable t = Made();
+  games_.create_error = {grpc::StatusCode::DEADLINE_EXCEEDED, "deadline"};
+  Heartbeat("h2:1", 1000);
+  v1::FriendsTable out;
+  EXPECT_EQ(api_.Start(kAna, t.table_id(), &out).error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_TRUE(games_.games.empty());
+  ASSERT_TRUE(api_.Get(kAna, t.table_id(), false, &out).ok());
+  EXPECT_EQ(out.state(), "starting");
+}
+
 TEST_F(TableApiTest, ARatedTablePlaysOnItsLadderAndItsSeason) {
   v1::TableSettings settings;
-  settings.set_ladder("nope");
+  settings.set_ladder("open");  // a ladder that exists, but ranked: no table is rated there
+  ladder_.id = "open";
   v1::FriendsTable t;
+  EXPECT_EQ(api_.Create(kAna, settings, &t).error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  settings.set_ladder("casual");  // taking tables, but not (or no longer) a ladder
   EXPECT_EQ(api_.Create(kAna, settings, &t).error_code(), grpc::StatusCode::NOT_FOUND);
-  settings.set_ladder("casual");
+  ladder_.id = "casual";
+  settings.set_ruleset("base");  // the ladder plays Cities & Knights
+  EXPECT_EQ(api_.Create(kAna, settings, &t).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  settings.clear_ruleset();
   settings.set_seats(3);
   EXPECT_EQ(api_.Create(kAna, settings, &t).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   ladder_.season = 0;

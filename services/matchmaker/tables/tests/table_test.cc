@@ -64,6 +64,9 @@ TEST_F(TablesTest, SettingsOutsideTheRulesAreRefusedNamingTheField) {
   s = {};
   s.options = "no_such_option=1";
   refused(s, "no_such_option");
+  s = {};
+  s.spectator_delay_ms = 90'000;  // a minute and a half: not whole minutes
+  refused(s, "settings.spectator_delay_ms");
   EXPECT_EQ(store_.swaps, 0);
   FriendsTable t;
   EXPECT_EQ(tables_.Get("table0000001", &t).error_code(), grpc::StatusCode::NOT_FOUND) << "nothing was stored";
@@ -77,14 +80,14 @@ TEST_F(TablesTest, ATableIsStoredAsItWasMadeAndReadBack) {
   s.decision_ms = 20'000;
   s.time_bank_ms = 0;
   s.ladder = "casual";
-  s.spectator_delay_ms = 30'000;
+  s.spectator_delay_ms = 120'000;
   const FriendsTable made = Created(s);
   FriendsTable read;
   ASSERT_TRUE(tables_.Get(made.id, &read).ok());
   EXPECT_EQ(Encode(read), Encode(made));
   EXPECT_EQ(read.members.size(), 1u);
   EXPECT_EQ(read.members[0].name, "ana");
-  EXPECT_EQ(read.settings.spectator_delay_ms, 30'000u);
+  EXPECT_EQ(read.settings.spectator_delay_ms, 120'000u);
   EXPECT_EQ(read.state, TableState::kOpen);
 }
 
@@ -113,6 +116,18 @@ TEST_F(TablesTest, UnknownMalformedAndExpiredTablesSaySo) {
   const FriendsTable made = Created();
   store_.now_ms += 60'000;  // the table's ttl since its last change
   EXPECT_EQ(tables_.Join(made.id, kBo, &t).error_code(), grpc::StatusCode::NOT_FOUND);
+}
+
+// A round's game may last hours: its table (its spectator delay, its members'
+// rematch) stays while it is played, and goes when its longer ttl has passed.
+TEST_F(TablesTest, AStartedTableOutlivesTheOpenTablesTtl) {
+  const FriendsTable made = Created();
+  FriendsTable t;
+  ASSERT_TRUE(tables_.BeginStart(made.id, kAna.identity_id, 0, &t).ok());
+  store_.now_ms += 60'000;  // an open table's ttl
+  ASSERT_TRUE(tables_.Get(made.id, &t).ok()) << "a started table went with the open table's ttl";
+  store_.now_ms += 12 * 3600 * 1000;
+  EXPECT_EQ(tables_.Get(made.id, &t).error_code(), grpc::StatusCode::NOT_FOUND);
 }
 
 TEST_F(TablesTest, OnlyTheCreatorStartsAndTheSeatingComesFromTheRoundsSeed) {

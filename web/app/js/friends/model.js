@@ -19,7 +19,8 @@ export const TABLE_DEFAULTS = {
 // The matchmaker's bounds (services/matchmaker/tables/table.h), for the form's fields.
 export const DECISION_SECONDS = { min: 5, max: 600 };
 export const TIME_BANK_MINUTES = { min: 0, max: 60 };
-export const SPECTATOR_DELAY_SECONDS = { min: 0, max: 3600 };
+// Whole minutes: the gateway holds each delay in use in a line of its own.
+export const SPECTATOR_DELAY_MINUTES = { min: 0, max: 60 };
 
 export const BOT_WORDS = {
   random: 'the random bot (plays any legal action)',
@@ -148,6 +149,9 @@ export function tableActions(table, signedIn) {
     }
   } else if (table.state === 'starting') {
     out.push({ kind: 'starting', label: 'Starting…' });
+    // A start whose game no host created (none could be reached) waits for a
+    // player to finish it: the matchmaker takes it over after half a minute.
+    if (member) out.push({ kind: 'start', label: 'Start again', hint: 'If the game has not appeared within half a minute.' });
   } else if (table.state === 'playing' && table.game_id) {
     const seated = signedIn && you.seat !== null && you.seat !== undefined;
     if (!table.game_over) {
@@ -172,7 +176,7 @@ export function gameToOpen(table, opened = new Set()) {
 }
 
 // The lobby's form ({seats, ruleset, bot, decision_s, time_bank_min, ladder,
-// spectator_delay_s}, as strings) as the body of POST /api/v1/tables.
+// spectator_delay_min}, as strings) as the body of POST /api/v1/tables.
 export function tableRequest(form) {
   const number = (v, fallback) => (v === undefined || v === null || String(v).trim() === '' ? fallback : Number(v));
   return {
@@ -182,12 +186,12 @@ export function tableRequest(form) {
     decision_ms: Math.round(number(form.decision_s, TABLE_DEFAULTS.decision_ms / 1000) * 1000),
     time_bank_ms: Math.round(number(form.time_bank_min, TABLE_DEFAULTS.time_bank_ms / 60_000) * 60_000),
     ladder: String(form.ladder ?? '').trim(),
-    spectator_delay_ms: Math.round(number(form.spectator_delay_s, 0) * 1000),
+    spectator_delay_ms: number(form.spectator_delay_min, 0) * 60_000,
   };
 }
 
 // The form's field for a parameter of the request the gateway names in a refusal.
-const FORM_FIELDS = { decision_ms: 'decision_s', time_bank_ms: 'time_bank_min', spectator_delay_ms: 'spectator_delay_s' };
+const FORM_FIELDS = { decision_ms: 'decision_s', time_bank_ms: 'time_bank_min', spectator_delay_ms: 'spectator_delay_min' };
 export const formFieldOf = (parameter) => (parameter ? FORM_FIELDS[parameter] ?? parameter : null);
 
 // What is wrong with the form's figures before asking (a field and its
@@ -201,9 +205,9 @@ export function tableRequestProblem(body) {
   if (!Number.isFinite(b) || b < TIME_BANK_MINUTES.min || b > TIME_BANK_MINUTES.max) {
     return { field: 'time_bank_min', message: `Time bank: ${TIME_BANK_MINUTES.min} to ${TIME_BANK_MINUTES.max} minutes.` };
   }
-  const delay = body.spectator_delay_ms / 1000;
-  if (!Number.isFinite(delay) || delay < SPECTATOR_DELAY_SECONDS.min || delay > SPECTATOR_DELAY_SECONDS.max) {
-    return { field: 'spectator_delay_s', message: `Spectators' delay: ${SPECTATOR_DELAY_SECONDS.min} to ${SPECTATOR_DELAY_SECONDS.max} seconds (an hour).` };
+  const delay = body.spectator_delay_ms / 60_000;
+  if (!Number.isInteger(delay) || delay < SPECTATOR_DELAY_MINUTES.min || delay > SPECTATOR_DELAY_MINUTES.max) {
+    return { field: 'spectator_delay_min', message: `Spectators' delay: whole minutes, ${SPECTATOR_DELAY_MINUTES.min} to ${SPECTATOR_DELAY_MINUTES.max} (an hour).` };
   }
   return null;
 }

@@ -85,7 +85,7 @@ export async function render(id) {
       <h2 id="rules-h">The rules</h2>
       <div data-table-rules></div>
     </section>
-    <p class="hint">A table is kept two hours after its last change (a join, a start, a rematch).</p>`,
+    <p class="hint">An open table is kept two hours after its last change; once started, twelve hours.</p>`,
     `Table ${id}`,
   );
   const el = page.element;

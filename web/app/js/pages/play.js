@@ -8,7 +8,7 @@ import { html, pageOf } from '../names.js';
 import { navigate } from '../nav.js';
 import { session, refreshSession } from '../session.js';
 import { chooseLadder, rememberedLadder, rememberLadder } from '../ladders/choice.js';
-import { TABLE_DEFAULTS, DECISION_SECONDS, TIME_BANK_MINUTES, SPECTATOR_DELAY_SECONDS, tableRequest, tableRequestProblem, formFieldOf } from '../friends/model.js';
+import { TABLE_DEFAULTS, DECISION_SECONDS, TIME_BANK_MINUTES, SPECTATOR_DELAY_MINUTES, tableRequest, tableRequestProblem, formFieldOf } from '../friends/model.js';
 
 const STRENGTHS = [
   ['random', 'random (plays any legal action)'],
@@ -69,7 +69,7 @@ export async function render(q = new URLSearchParams()) {
           <label>Time bank, minutes <input name="time_bank_min" type="number" inputmode="decimal" min="${TIME_BANK_MINUTES.min}" max="${TIME_BANK_MINUTES.max}" step="0.5" value="${TABLE_DEFAULTS.time_bank_ms / 60000}" aria-describedby="table-error"></label>
           <label>Rated on a casual ladder <input name="ladder" autocomplete="off" placeholder="not rated" list="table-ladders" aria-describedby="table-ladder-hint table-error"></label>
           <datalist id="table-ladders">${ladders.map((l) => html`<option value="${l.id}">${l.title || l.id}</option>`)}</datalist>
-          <label>Spectators' delay, seconds <input name="spectator_delay_s" type="number" inputmode="numeric" min="${SPECTATOR_DELAY_SECONDS.min}" max="${SPECTATOR_DELAY_SECONDS.max}" step="1" value="0" aria-describedby="table-error"></label>
+          <label>Spectators' delay, minutes <input name="spectator_delay_min" type="number" inputmode="numeric" min="${SPECTATOR_DELAY_MINUTES.min}" max="${SPECTATOR_DELAY_MINUTES.max}" step="1" value="0" aria-describedby="table-error"></label>
           <button type="submit" data-table-create>Create the table</button>
         </form>
         <p class="hint" id="table-ladder-hint">Leave the ladder empty for a friendly game; a casual ladder's id rates the game there.</p>
