@@ -3,9 +3,7 @@
 # creates the ladder and its first season if they are missing, registers built-in
 # bots as bot identities with their own API tokens, lets each bot queue at the
 # matchmaker and play its games (metropolis-bot --ladder), shows progress, and
-# prints the leaderboard and the latest stored games. It also makes the ladder
-# "casual" (4 seats, a person's pace, built-in bots after 20 s in its queue),
-# which friends' tables may be rated on (the lobby's "Play with friends").
+# prints the leaderboard and the latest stored games.
 #
 #   scripts/ladder_demo.sh [--ladder ID] [--bots N] [--games G] [--bot SPEC] [--matchmakers A,B]
 #                          [--decision-ms N] [--time-bank-ms N]
@@ -50,13 +48,6 @@ if ! "$admin" --json ladders | python3 -c "import json, sys; sys.exit(0 if any(l
   echo "ladder_demo: created ladder $ladder, season 1"
 elif [[ ${#clocks[@]} -gt 0 ]]; then
   echo "ladder_demo: ladder $ladder exists and keeps its clocks (${clocks[*]} not applied)" >&2
-fi
-# Friends' tables rated on a ladder of their own, apart from the queue's.
-if ! "$admin" --json ladders | python3 -c "import json, sys; sys.exit(0 if any(l['id'] == 'casual' for l in json.load(sys.stdin)) else 1)"; then
-  "$admin" create-ladder casual --title "Casual games at friends' tables, 4 players" --seats 4 --bots-after-ms 20000 \
-    --decision-ms 60000 --time-bank-ms 300000 >/dev/null
-  "$admin" create-season casual >/dev/null
-  echo "ladder_demo: created ladder casual (friends' tables), season 1"
 fi
 "$admin" --json identities | python3 -c "import json, sys; sys.exit(0 if any(i['name'] == 'house' for i in json.load(sys.stdin)) else 1)" ||
   "$admin" create-player house >/dev/null
